@@ -1,0 +1,23 @@
+//! Map errors: every one names the file, the line and, where there is one, the hex.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Something wrong in a map file, located for the designer who has to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct MapError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub hex: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for MapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: ", self.file.display(), self.line)?;
+        if let Some(hex) = &self.hex {
+            write!(f, "hex {hex}: ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}

@@ -1,0 +1,326 @@
+//! The hex map file format (TOML), written by hand by designers. See `docs/formats.md`.
+//!
+//! ```toml
+//! name = "Demo valley"
+//! columns = 4
+//! rows = 2
+//! orientation = "flat"   # or "pointy"; default flat
+//! offset = "odd"         # printed columns (flat) / rows (pointy) shifted half a hex; default odd
+//! grid = [
+//!   ". . f h",           # row 01: one legend character per column; spaces are ignored
+//!   ". w . .",           # row 02
+//! ]
+//! [legend]
+//! "." = "clear"
+//! f = "forest"
+//! h = "hills"
+//! w = "lake"
+//! [features]
+//! town = ["0101"]
+//! [hexsides]
+//! river = ["0101/0102", "0201/0202"]
+//! [zones]
+//! red_setup = ["0101", "0102"]
+//! [[overlay]]            # paint zones with a grid of letters instead of lists
+//! legend = { B = "blue_country", R = "red_country" }
+//! grid = ["B B R R", "B B R R"]
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::error::MapError;
+use super::grid::{HexIndex, HexMap, HexMapParts, OffsetParity, Orientation};
+use super::source::SourceText;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapSpec {
+    name: String,
+    columns: Spanned<u32>,
+    rows: Spanned<u32>,
+    #[serde(default)]
+    orientation: Option<Orientation>,
+    #[serde(default)]
+    offset: Option<OffsetParity>,
+    grid: Spanned<Vec<Spanned<String>>>,
+    legend: Spanned<BTreeMap<String, String>>,
+    #[serde(default)]
+    features: BTreeMap<String, Vec<Spanned<String>>>,
+    #[serde(default)]
+    hexsides: BTreeMap<String, Vec<Spanned<String>>>,
+    #[serde(default)]
+    zones: BTreeMap<String, Vec<Spanned<String>>>,
+    #[serde(default)]
+    overlay: Vec<OverlaySpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OverlaySpec {
+    legend: Spanned<BTreeMap<String, String>>,
+    grid: Spanned<Vec<Spanned<String>>>,
+}
+
+/// The largest map accepted: a 1000×1000 map is 1 M hexes; this leaves room for 4×.
+const MAX_HEXES: u64 = 4_000_000;
+
+/// Reads and validates a map file.
+pub fn load_map(path: &Path) -> Result<HexMap, MapError> {
+    let source = SourceText::read(path).map_err(|e| MapError {
+        file: path.to_path_buf(),
+        line: 0,
+        hex: None,
+        message: format!("cannot read map file: {e}"),
+    })?;
+    parse_map(&source)
+}
+
+/// Parses and validates map text; errors name the file, line and hex.
+pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
+    let err = |offset: usize, hex: Option<String>, message: String| MapError {
+        file: source.path.clone(),
+        line: source.line_of(offset),
+        hex,
+        message,
+    };
+    let spec: MapSpec = toml::from_str(&source.text).map_err(|e| {
+        let offset = e.span().map(|s| s.start).unwrap_or(0);
+        err(offset, None, format!("TOML: {}", e.message()))
+    })?;
+
+    let (columns, rows) = (*spec.columns.get_ref(), *spec.rows.get_ref());
+    if columns == 0 || rows == 0 || u64::from(columns) * u64::from(rows) > MAX_HEXES {
+        return Err(err(
+            spec.columns.span().start,
+            None,
+            format!("map size {columns}×{rows} must be at least 1×1 and at most {MAX_HEXES} hexes"),
+        ));
+    }
+
+    // Terrain ids follow the legend's name order so the same file always gives the same ids.
+    let legend = letter_legend(spec.legend.get_ref(), spec.legend.span().start, &err)?;
+    let mut terrain_names: Vec<String> = legend.values().cloned().collect();
+    terrain_names.sort();
+    terrain_names.dedup();
+    if terrain_names.len() > 255 {
+        return Err(err(spec.legend.span().start, None, "at most 255 terrain kinds".into()));
+    }
+    let letter_ids: BTreeMap<char, u8> = legend
+        .iter()
+        .map(|(c, name)| (*c, terrain_names.iter().position(|n| n == name).unwrap_or(0) as u8))
+        .collect();
+
+    let mut map = HexMap::new(HexMapParts {
+        name: spec.name.clone(),
+        columns,
+        rows,
+        orientation: spec.orientation,
+        parity: spec.offset,
+        terrain_names,
+        terrain: Vec::new(),
+    });
+    let mut terrain = vec![0u8; map.len() as usize];
+    paint(&map, &spec.grid, "grid", &err, |index, letter, offset, label| {
+        let id = letter_ids.get(&letter).ok_or_else(|| {
+            let known: String = letter_ids.keys().collect();
+            err(offset, Some(label.to_string()), format!("unknown terrain letter '{letter}' (the legend has \"{known}\")"))
+        })?;
+        terrain[index as usize] = *id;
+        Ok(())
+    })?;
+    map.set_terrain(terrain);
+
+    for (feature, labels) in &spec.features {
+        for label in labels {
+            let index = hex_of(&map, label, &err)?;
+            map.add_feature(index, feature).map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
+        }
+    }
+    for (feature, pairs) in &spec.hexsides {
+        for pair in pairs {
+            let text = pair.get_ref();
+            let (a, b) = text.split_once('/').ok_or_else(|| {
+                err(pair.span().start, None, format!("hexside '{text}' must be two labels joined by '/', like \"0312/0313\""))
+            })?;
+            let ia = label_index(&map, a, pair.span().start, &err)?;
+            let ib = label_index(&map, b, pair.span().start, &err)?;
+            map.add_hexside_feature(ia, ib, feature)
+                .map_err(|m| err(pair.span().start, Some(text.clone()), format!("hexside {text}: {m}")))?;
+        }
+    }
+    for (zone, labels) in &spec.zones {
+        for label in labels {
+            let index = hex_of(&map, label, &err)?;
+            map.add_to_zone(index, zone).map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
+        }
+    }
+    for overlay in &spec.overlay {
+        let legend = letter_legend(overlay.legend.get_ref(), overlay.legend.span().start, &err)?;
+        let mut painted: Vec<(HexIndex, String, usize, String)> = Vec::new();
+        paint(&map, &overlay.grid, "overlay grid", &err, |index, letter, offset, label| {
+            if letter == '.' && !legend.contains_key(&'.') {
+                return Ok(());
+            }
+            let zone = legend.get(&letter).ok_or_else(|| {
+                err(offset, Some(label.to_string()), format!("overlay letter '{letter}' is not in the overlay's legend ('.' means no zone)"))
+            })?;
+            painted.push((index, zone.clone(), offset, label.to_string()));
+            Ok(())
+        })?;
+        for (index, zone, offset, label) in painted {
+            if !zone.is_empty() {
+                map.add_to_zone(index, &zone).map_err(|m| err(offset, Some(label), m))?;
+            }
+        }
+    }
+    Ok(map)
+}
+
+type ErrFn<'a> = dyn Fn(usize, Option<String>, String) -> MapError + 'a;
+
+/// A legend maps single characters to names.
+fn letter_legend(
+    legend: &BTreeMap<String, String>,
+    offset: usize,
+    err: &ErrFn<'_>,
+) -> Result<BTreeMap<char, String>, MapError> {
+    let mut out = BTreeMap::new();
+    for (key, name) in legend {
+        let mut chars = key.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if !c.is_whitespace() => {
+                out.insert(c, name.clone());
+            }
+            _ => return Err(err(offset, None, format!("legend key \"{key}\" must be a single non-space character"))),
+        }
+    }
+    Ok(out)
+}
+
+/// Walks a grid of letters (one string per row, spaces ignored), calling `each` per hex.
+fn paint(
+    map: &HexMap,
+    grid: &Spanned<Vec<Spanned<String>>>,
+    what: &str,
+    err: &ErrFn<'_>,
+    mut each: impl FnMut(HexIndex, char, usize, &str) -> Result<(), MapError>,
+) -> Result<(), MapError> {
+    let rows = grid.get_ref();
+    if rows.len() != map.rows() as usize {
+        return Err(err(grid.span().start, None, format!("{what} has {} rows, the map has {}", rows.len(), map.rows())));
+    }
+    for (row, line) in rows.iter().enumerate() {
+        let letters: Vec<char> = line.get_ref().chars().filter(|c| !c.is_whitespace()).collect();
+        let offset = line.span().start;
+        if letters.len() != map.columns() as usize {
+            let label = map.label_format().format(0, row as u32);
+            return Err(err(
+                offset,
+                Some(label),
+                format!("{what} row {} has {} hexes, the map has {} columns", row + 1, letters.len(), map.columns()),
+            ));
+        }
+        for (col, letter) in letters.into_iter().enumerate() {
+            let index = map.index_of_col_row(col as u32, row as u32).unwrap_or(0);
+            let label = map.label(index);
+            each(index, letter, offset, &label)?;
+        }
+    }
+    Ok(())
+}
+
+fn label_index(map: &HexMap, label: &str, offset: usize, err: &ErrFn<'_>) -> Result<HexIndex, MapError> {
+    map.parse_label(label).ok_or_else(|| {
+        let digits = map.label_format().digits;
+        err(
+            offset,
+            Some(label.to_string()),
+            format!("not a hex of this {}×{} map (labels are {} digits, column then row)", map.columns(), map.rows(), digits * 2),
+        )
+    })
+}
+
+fn hex_of(map: &HexMap, label: &Spanned<String>, err: &ErrFn<'_>) -> Result<HexIndex, MapError> {
+    label_index(map, label.get_ref(), label.span().start, err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"name = "t"
+columns = 3
+rows = 2
+grid = [
+  ". f .",
+  ". . h",
+]
+[legend]
+"." = "clear"
+f = "forest"
+h = "hills"
+[features]
+town = ["0101"]
+[hexsides]
+river = ["0101/0102"]
+[zones]
+red = ["0302"]
+[[overlay]]
+legend = { B = "blue_land" }
+grid = ["B . .", "B B ."]
+"#;
+
+    fn parse(text: &str) -> Result<HexMap, MapError> {
+        parse_map(&SourceText::new("maps/t.toml", text))
+    }
+
+    #[test]
+    fn a_good_map_loads() {
+        let m = parse(GOOD).unwrap();
+        assert_eq!(m.terrain_name(m.parse_label("0201").unwrap()), "forest");
+        assert_eq!(m.terrain_name(m.parse_label("0302").unwrap()), "hills");
+        assert!(m.has_feature(m.parse_label("0101").unwrap(), "town"));
+        let (a, b) = (m.parse_label("0101").unwrap(), m.parse_label("0102").unwrap());
+        assert_eq!(m.hexside_features(b, a), ["river"]);
+        assert!(m.in_zone(m.parse_label("0302").unwrap(), "red"));
+        let blue: Vec<String> = m.zone_hexes("blue_land").unwrap().into_iter().map(|i| m.label(i)).collect();
+        assert_eq!(blue, ["0101", "0102", "0202"]);
+    }
+
+    #[test]
+    fn bad_terrain_letter_names_file_line_and_hex() {
+        let text = GOOD.replace("\". . h\"", "\". x h\"");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.to_string(), "maps/t.toml:6: hex 0202: unknown terrain letter 'x' (the legend has \".fh\")");
+    }
+
+    #[test]
+    fn toml_syntax_error_names_the_line() {
+        let text = GOOD.replace("rows = 2", "rows = = 2");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.to_string().starts_with("maps/t.toml:3: TOML: "), "{e}");
+    }
+
+    #[test]
+    fn short_row_is_refused() {
+        let text = GOOD.replace("\". . h\"", "\". .\"");
+        assert_eq!(parse(&text).unwrap_err().to_string(), "maps/t.toml:6: hex 0102: grid row 2 has 2 hexes, the map has 3 columns");
+    }
+
+    #[test]
+    fn hexside_between_far_hexes_is_refused() {
+        let text = GOOD.replace("\"0101/0102\"", "\"0101/0302\"");
+        assert_eq!(parse(&text).unwrap_err().to_string(), "maps/t.toml:15: hex 0101/0302: hexside 0101/0302: the two hexes are not adjacent");
+    }
+
+    #[test]
+    fn off_map_label_is_refused() {
+        let text = GOOD.replace("town = [\"0101\"]", "town = [\"0909\"]");
+        assert_eq!(parse(&text).unwrap_err().to_string(), "maps/t.toml:13: hex 0909: not a hex of this 3×2 map (labels are 4 digits, column then row)");
+    }
+}

@@ -1,0 +1,17 @@
+//! The board: a rectangular hex map addressed by printed labels, with terrain, hex features,
+//! hexside features and named zones. Everything is stored in dense arrays indexed by
+//! [`HexIndex`] so that searches never hash.
+
+mod error;
+mod grid;
+mod hexside;
+mod label;
+mod map_file;
+mod source;
+
+pub use error::MapError;
+pub use grid::{HexIndex, HexMap, Orientation, OffsetParity};
+pub use hexside::HexsideKey;
+pub use label::LabelFormat;
+pub use map_file::{load_map, parse_map};
+pub use source::SourceText;

@@ -1,0 +1,2 @@
+//! hexwar: a scripting-driven rules framework for board wargames.
+pub mod board;
