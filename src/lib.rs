@@ -1,2 +1,3 @@
 //! hexwar: a scripting-driven rules framework for board wargames.
 pub mod board;
+pub mod engine;

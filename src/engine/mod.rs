@@ -1,0 +1,5 @@
+//! The game engine: state, commands, events, the sequence of play.
+
+mod unit;
+
+pub use unit::Unit;
