@@ -188,7 +188,10 @@ impl HexMap {
     }
 
     /// The on-map neighbours with the direction leading to each, in direction order.
-    pub fn neighbors(&self, index: HexIndex) -> impl Iterator<Item = (EdgeDirection, HexIndex)> + '_ {
+    pub fn neighbors(
+        &self,
+        index: HexIndex,
+    ) -> impl Iterator<Item = (EdgeDirection, HexIndex)> + '_ {
         let hex = self.hex(index);
         EdgeDirection::ALL_DIRECTIONS
             .into_iter()
@@ -246,7 +249,8 @@ impl HexMap {
         self.features[index as usize]
     }
     pub fn has_feature(&self, index: HexIndex, feature: &str) -> bool {
-        self.feature_id(feature).is_some_and(|id| self.features[index as usize] & (1 << id) != 0)
+        self.feature_id(feature)
+            .is_some_and(|id| self.features[index as usize] & (1 << id) != 0)
     }
     /// Feature names of a hex, in id order.
     pub fn features_of(&self, index: HexIndex) -> Vec<&str> {
@@ -263,9 +267,16 @@ impl HexMap {
     }
 
     /// Adds a feature (river, sea, ...) to the hexside between two adjacent hexes.
-    pub fn add_hexside_feature(&mut self, a: HexIndex, b: HexIndex, feature: &str) -> Result<(), String> {
+    pub fn add_hexside_feature(
+        &mut self,
+        a: HexIndex,
+        b: HexIndex,
+        feature: &str,
+    ) -> Result<(), String> {
         let (ha, hb) = (self.hex(a), self.hex(b));
-        let dir = ha.neighbor_direction(hb).ok_or_else(|| "the two hexes are not adjacent".to_string())?;
+        let dir = ha
+            .neighbor_direction(hb)
+            .ok_or_else(|| "the two hexes are not adjacent".to_string())?;
         let id = Self::intern(&mut self.hexside_feature_names, feature, 32)
             .ok_or_else(|| format!("too many hexside feature kinds (at most 32) at '{feature}'"))?;
         self.hexsides[a as usize][dir.index() as usize] |= 1u32 << id;
@@ -290,7 +301,9 @@ impl HexMap {
     /// Features of the hexside between two hexes (empty when not adjacent).
     pub fn hexside_features(&self, a: HexIndex, b: HexIndex) -> Vec<&str> {
         match self.hex(a).neighbor_direction(self.hex(b)) {
-            Some(d) => Self::names_in_mask(&self.hexside_feature_names, self.hexside_mask(a, d) as u64),
+            Some(d) => {
+                Self::names_in_mask(&self.hexside_feature_names, self.hexside_mask(a, d) as u64)
+            }
             None => Vec::new(),
         }
     }
@@ -328,7 +341,8 @@ impl HexMap {
         self.zones[index as usize]
     }
     pub fn in_zone(&self, index: HexIndex, zone: &str) -> bool {
-        self.zone_id(zone).is_some_and(|id| self.zones[index as usize] & (1 << id) != 0)
+        self.zone_id(zone)
+            .is_some_and(|id| self.zones[index as usize] & (1 << id) != 0)
     }
     /// Zone names of a hex, in id order (the four map edges first).
     pub fn zones_of(&self, index: HexIndex) -> Vec<&str> {
@@ -337,7 +351,11 @@ impl HexMap {
     /// The hexes of a zone, in index order; None for an unknown zone.
     pub fn zone_hexes(&self, zone: &str) -> Option<Vec<HexIndex>> {
         let id = self.zone_id(zone)?;
-        Some((0..self.len()).filter(|&i| self.zones[i as usize] & (1 << id) != 0).collect())
+        Some(
+            (0..self.len())
+                .filter(|&i| self.zones[i as usize] & (1 << id) != 0)
+                .collect(),
+        )
     }
 }
 
@@ -369,36 +387,64 @@ mod tests {
         // Printed column 03 is odd, so it sits half a hex lower than columns 02 and 04:
         // 0303 touches 0203, 0204, 0403, 0404.
         let m = map(6, 6, Orientation::Flat, OffsetParity::Odd);
-        assert_eq!(labels(&m, "0303"), ["0203", "0204", "0302", "0304", "0403", "0404"]);
-        assert_eq!(labels(&m, "0203"), ["0102", "0103", "0202", "0204", "0302", "0303"]);
+        assert_eq!(
+            labels(&m, "0303"),
+            ["0203", "0204", "0302", "0304", "0403", "0404"]
+        );
+        assert_eq!(
+            labels(&m, "0203"),
+            ["0102", "0103", "0202", "0204", "0302", "0303"]
+        );
     }
 
     #[test]
     fn flat_even_columns_shifted_down() {
         let m = map(6, 6, Orientation::Flat, OffsetParity::Even);
-        assert_eq!(labels(&m, "0303"), ["0202", "0203", "0302", "0304", "0402", "0403"]);
+        assert_eq!(
+            labels(&m, "0303"),
+            ["0202", "0203", "0302", "0304", "0402", "0403"]
+        );
     }
 
     #[test]
     fn pointy_odd_rows_shifted_right() {
         let m = map(6, 6, Orientation::Pointy, OffsetParity::Odd);
-        assert_eq!(labels(&m, "0303"), ["0203", "0302", "0304", "0402", "0403", "0404"]);
+        assert_eq!(
+            labels(&m, "0303"),
+            ["0203", "0302", "0304", "0402", "0403", "0404"]
+        );
     }
 
     #[test]
     fn map_edges_are_zones() {
         let m = map(4, 3, Orientation::Flat, OffsetParity::Odd);
-        let west: Vec<String> = m.zone_hexes("west_edge").unwrap().into_iter().map(|i| m.label(i)).collect();
+        let west: Vec<String> = m
+            .zone_hexes("west_edge")
+            .unwrap()
+            .into_iter()
+            .map(|i| m.label(i))
+            .collect();
         assert_eq!(west, ["0101", "0102", "0103"]);
-        let north: Vec<String> = m.zone_hexes("north_edge").unwrap().into_iter().map(|i| m.label(i)).collect();
+        let north: Vec<String> = m
+            .zone_hexes("north_edge")
+            .unwrap()
+            .into_iter()
+            .map(|i| m.label(i))
+            .collect();
         assert_eq!(north, ["0101", "0201", "0301", "0401"]);
-        assert_eq!(m.zones_of(m.parse_label("0403").unwrap()), ["south_edge", "east_edge"]);
+        assert_eq!(
+            m.zones_of(m.parse_label("0403").unwrap()),
+            ["south_edge", "east_edge"]
+        );
     }
 
     #[test]
     fn hexside_features_are_seen_from_both_sides() {
         let mut m = map(4, 4, Orientation::Flat, OffsetParity::Odd);
-        let (a, b) = (m.parse_label("0202").unwrap(), m.parse_label("0203").unwrap());
+        let (a, b) = (
+            m.parse_label("0202").unwrap(),
+            m.parse_label("0203").unwrap(),
+        );
         m.add_hexside_feature(a, b, "river").unwrap();
         assert_eq!(m.hexside_features(a, b), ["river"]);
         assert_eq!(m.hexside_features(b, a), ["river"]);

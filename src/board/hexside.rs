@@ -14,9 +14,20 @@ pub struct HexsideKey {
 impl HexsideKey {
     /// The key of the edge leaving `from` in `direction`.
     pub fn new(from: Hex, direction: EdgeDirection) -> Self {
-        let edge = GridEdge { origin: from, direction };
-        let edge = if direction.index() >= 3 { edge.flipped() } else { edge };
-        HexsideKey { x: edge.origin.x, y: edge.origin.y, dir: edge.direction.index() }
+        let edge = GridEdge {
+            origin: from,
+            direction,
+        };
+        let edge = if direction.index() >= 3 {
+            edge.flipped()
+        } else {
+            edge
+        };
+        HexsideKey {
+            x: edge.origin.x,
+            y: edge.origin.y,
+            dir: edge.direction.index(),
+        }
     }
 
     /// The key of the edge between two adjacent hexes, or None when they are not adjacent.
@@ -26,7 +37,10 @@ impl HexsideKey {
 
     /// The normalised `GridEdge` behind this key.
     pub fn edge(&self) -> GridEdge {
-        GridEdge { origin: Hex::new(self.x, self.y), direction: EdgeDirection::ALL_DIRECTIONS[self.dir as usize] }
+        GridEdge {
+            origin: Hex::new(self.x, self.y),
+            direction: EdgeDirection::ALL_DIRECTIONS[self.dir as usize],
+        }
     }
 }
 

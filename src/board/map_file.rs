@@ -107,11 +107,20 @@ pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
     terrain_names.sort();
     terrain_names.dedup();
     if terrain_names.len() > 255 {
-        return Err(err(spec.legend.span().start, None, "at most 255 terrain kinds".into()));
+        return Err(err(
+            spec.legend.span().start,
+            None,
+            "at most 255 terrain kinds".into(),
+        ));
     }
     let letter_ids: BTreeMap<char, u8> = legend
         .iter()
-        .map(|(c, name)| (*c, terrain_names.iter().position(|n| n == name).unwrap_or(0) as u8))
+        .map(|(c, name)| {
+            (
+                *c,
+                terrain_names.iter().position(|n| n == name).unwrap_or(0) as u8,
+            )
+        })
         .collect();
 
     let mut map = HexMap::new(HexMapParts {
@@ -124,56 +133,86 @@ pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
         terrain: Vec::new(),
     });
     let mut terrain = vec![0u8; map.len() as usize];
-    paint(&map, &spec.grid, "grid", &err, |index, letter, offset, label| {
-        let id = letter_ids.get(&letter).ok_or_else(|| {
-            let known: String = letter_ids.keys().collect();
-            err(offset, Some(label.to_string()), format!("unknown terrain letter '{letter}' (the legend has \"{known}\")"))
-        })?;
-        terrain[index as usize] = *id;
-        Ok(())
-    })?;
+    paint(
+        &map,
+        &spec.grid,
+        "grid",
+        &err,
+        |index, letter, offset, label| {
+            let id = letter_ids.get(&letter).ok_or_else(|| {
+                let known: String = letter_ids.keys().collect();
+                err(
+                    offset,
+                    Some(label.to_string()),
+                    format!("unknown terrain letter '{letter}' (the legend has \"{known}\")"),
+                )
+            })?;
+            terrain[index as usize] = *id;
+            Ok(())
+        },
+    )?;
     map.set_terrain(terrain);
 
     for (feature, labels) in &spec.features {
         for label in labels {
             let index = hex_of(&map, label, &err)?;
-            map.add_feature(index, feature).map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
+            map.add_feature(index, feature)
+                .map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
         }
     }
     for (feature, pairs) in &spec.hexsides {
         for pair in pairs {
             let text = pair.get_ref();
             let (a, b) = text.split_once('/').ok_or_else(|| {
-                err(pair.span().start, None, format!("hexside '{text}' must be two labels joined by '/', like \"0312/0313\""))
+                err(
+                    pair.span().start,
+                    None,
+                    format!(
+                        "hexside '{text}' must be two labels joined by '/', like \"0312/0313\""
+                    ),
+                )
             })?;
             let ia = label_index(&map, a, pair.span().start, &err)?;
             let ib = label_index(&map, b, pair.span().start, &err)?;
-            map.add_hexside_feature(ia, ib, feature)
-                .map_err(|m| err(pair.span().start, Some(text.clone()), format!("hexside {text}: {m}")))?;
+            map.add_hexside_feature(ia, ib, feature).map_err(|m| {
+                err(
+                    pair.span().start,
+                    Some(text.clone()),
+                    format!("hexside {text}: {m}"),
+                )
+            })?;
         }
     }
     for (zone, labels) in &spec.zones {
         for label in labels {
             let index = hex_of(&map, label, &err)?;
-            map.add_to_zone(index, zone).map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
+            map.add_to_zone(index, zone)
+                .map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
         }
     }
     for overlay in &spec.overlay {
         let legend = letter_legend(overlay.legend.get_ref(), overlay.legend.span().start, &err)?;
         let mut painted: Vec<(HexIndex, String, usize, String)> = Vec::new();
-        paint(&map, &overlay.grid, "overlay grid", &err, |index, letter, offset, label| {
-            if letter == '.' && !legend.contains_key(&'.') {
-                return Ok(());
-            }
-            let zone = legend.get(&letter).ok_or_else(|| {
+        paint(
+            &map,
+            &overlay.grid,
+            "overlay grid",
+            &err,
+            |index, letter, offset, label| {
+                if letter == '.' && !legend.contains_key(&'.') {
+                    return Ok(());
+                }
+                let zone = legend.get(&letter).ok_or_else(|| {
                 err(offset, Some(label.to_string()), format!("overlay letter '{letter}' is not in the overlay's legend ('.' means no zone)"))
             })?;
-            painted.push((index, zone.clone(), offset, label.to_string()));
-            Ok(())
-        })?;
+                painted.push((index, zone.clone(), offset, label.to_string()));
+                Ok(())
+            },
+        )?;
         for (index, zone, offset, label) in painted {
             if !zone.is_empty() {
-                map.add_to_zone(index, &zone).map_err(|m| err(offset, Some(label), m))?;
+                map.add_to_zone(index, &zone)
+                    .map_err(|m| err(offset, Some(label), m))?;
             }
         }
     }
@@ -195,7 +234,13 @@ fn letter_legend(
             (Some(c), None) if !c.is_whitespace() => {
                 out.insert(c, name.clone());
             }
-            _ => return Err(err(offset, None, format!("legend key \"{key}\" must be a single non-space character"))),
+            _ => {
+                return Err(err(
+                    offset,
+                    None,
+                    format!("legend key \"{key}\" must be a single non-space character"),
+                ))
+            }
         }
     }
     Ok(out)
@@ -211,17 +256,30 @@ fn paint(
 ) -> Result<(), MapError> {
     let rows = grid.get_ref();
     if rows.len() != map.rows() as usize {
-        return Err(err(grid.span().start, None, format!("{what} has {} rows, the map has {}", rows.len(), map.rows())));
+        return Err(err(
+            grid.span().start,
+            None,
+            format!("{what} has {} rows, the map has {}", rows.len(), map.rows()),
+        ));
     }
     for (row, line) in rows.iter().enumerate() {
-        let letters: Vec<char> = line.get_ref().chars().filter(|c| !c.is_whitespace()).collect();
+        let letters: Vec<char> = line
+            .get_ref()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         let offset = line.span().start;
         if letters.len() != map.columns() as usize {
             let label = map.label_format().format(0, row as u32);
             return Err(err(
                 offset,
                 Some(label),
-                format!("{what} row {} has {} hexes, the map has {} columns", row + 1, letters.len(), map.columns()),
+                format!(
+                    "{what} row {} has {} hexes, the map has {} columns",
+                    row + 1,
+                    letters.len(),
+                    map.columns()
+                ),
             ));
         }
         for (col, letter) in letters.into_iter().enumerate() {
@@ -233,13 +291,23 @@ fn paint(
     Ok(())
 }
 
-fn label_index(map: &HexMap, label: &str, offset: usize, err: &ErrFn<'_>) -> Result<HexIndex, MapError> {
+fn label_index(
+    map: &HexMap,
+    label: &str,
+    offset: usize,
+    err: &ErrFn<'_>,
+) -> Result<HexIndex, MapError> {
     map.parse_label(label).ok_or_else(|| {
         let digits = map.label_format().digits;
         err(
             offset,
             Some(label.to_string()),
-            format!("not a hex of this {}×{} map (labels are {} digits, column then row)", map.columns(), map.rows(), digits * 2),
+            format!(
+                "not a hex of this {}×{} map (labels are {} digits, column then row)",
+                map.columns(),
+                map.rows(),
+                digits * 2
+            ),
         )
     })
 }
@@ -284,10 +352,18 @@ grid = ["B . .", "B B ."]
         assert_eq!(m.terrain_name(m.parse_label("0201").unwrap()), "forest");
         assert_eq!(m.terrain_name(m.parse_label("0302").unwrap()), "hills");
         assert!(m.has_feature(m.parse_label("0101").unwrap(), "town"));
-        let (a, b) = (m.parse_label("0101").unwrap(), m.parse_label("0102").unwrap());
+        let (a, b) = (
+            m.parse_label("0101").unwrap(),
+            m.parse_label("0102").unwrap(),
+        );
         assert_eq!(m.hexside_features(b, a), ["river"]);
         assert!(m.in_zone(m.parse_label("0302").unwrap(), "red"));
-        let blue: Vec<String> = m.zone_hexes("blue_land").unwrap().into_iter().map(|i| m.label(i)).collect();
+        let blue: Vec<String> = m
+            .zone_hexes("blue_land")
+            .unwrap()
+            .into_iter()
+            .map(|i| m.label(i))
+            .collect();
         assert_eq!(blue, ["0101", "0102", "0202"]);
     }
 
@@ -295,7 +371,10 @@ grid = ["B . .", "B B ."]
     fn bad_terrain_letter_names_file_line_and_hex() {
         let text = GOOD.replace("\". . h\"", "\". x h\"");
         let e = parse(&text).unwrap_err();
-        assert_eq!(e.to_string(), "maps/t.toml:6: hex 0202: unknown terrain letter 'x' (the legend has \".fh\")");
+        assert_eq!(
+            e.to_string(),
+            "maps/t.toml:6: hex 0202: unknown terrain letter 'x' (the legend has \".fh\")"
+        );
     }
 
     #[test]
@@ -309,13 +388,19 @@ grid = ["B . .", "B B ."]
     #[test]
     fn short_row_is_refused() {
         let text = GOOD.replace("\". . h\"", "\". .\"");
-        assert_eq!(parse(&text).unwrap_err().to_string(), "maps/t.toml:6: hex 0102: grid row 2 has 2 hexes, the map has 3 columns");
+        assert_eq!(
+            parse(&text).unwrap_err().to_string(),
+            "maps/t.toml:6: hex 0102: grid row 2 has 2 hexes, the map has 3 columns"
+        );
     }
 
     #[test]
     fn hexside_between_far_hexes_is_refused() {
         let text = GOOD.replace("\"0101/0102\"", "\"0101/0302\"");
-        assert_eq!(parse(&text).unwrap_err().to_string(), "maps/t.toml:15: hex 0101/0302: hexside 0101/0302: the two hexes are not adjacent");
+        assert_eq!(
+            parse(&text).unwrap_err().to_string(),
+            "maps/t.toml:15: hex 0101/0302: hexside 0101/0302: the two hexes are not adjacent"
+        );
     }
 
     #[test]

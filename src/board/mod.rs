@@ -10,7 +10,7 @@ mod map_file;
 mod source;
 
 pub use error::MapError;
-pub use grid::{HexIndex, HexMap, Orientation, OffsetParity};
+pub use grid::{HexIndex, HexMap, OffsetParity, Orientation};
 pub use hexside::HexsideKey;
 pub use label::LabelFormat;
 pub use map_file::{load_map, parse_map};

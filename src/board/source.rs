@@ -11,7 +11,10 @@ pub struct SourceText {
 
 impl SourceText {
     pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
-        SourceText { path: path.into(), text: text.into() }
+        SourceText {
+            path: path.into(),
+            text: text.into(),
+        }
     }
 
     /// Reads a file; the error names the file.
@@ -23,6 +26,10 @@ impl SourceText {
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
         let end = offset.min(self.text.len());
-        self.text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+        self.text.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
     }
 }

@@ -1,5 +1,24 @@
-//! The game engine: state, commands, events, the sequence of play.
+//! The game engine: state, commands, events, the sequence of play. It knows no Lua: rules come in
+//! through the [`Ruleset`] trait.
 
+mod apply;
+mod command;
+mod dice;
+mod event;
+mod game;
+mod ruleset;
+mod save;
+mod sequence;
+mod state;
 mod unit;
 
+pub use apply::{apply, ApplyError};
+pub use command::{Command, Refusal};
+pub use dice::Dice;
+pub use event::Event;
+pub use game::{EventLimits, Game, GameError};
+pub use ruleset::{Resolution, RulesError, Ruleset};
+pub use save::{Save, SaveError, SAVE_FORMAT, SAVE_VERSION};
+pub use sequence::{Sequence, Step};
+pub use state::{GameState, GoneUnit, Outcome};
 pub use unit::Unit;

@@ -48,7 +48,10 @@ impl Unit {
 
     /// An attribute read as a boolean (missing = false).
     pub fn flag(&self, key: &str) -> bool {
-        self.attrs.get(key).and_then(Value::as_bool).unwrap_or(false)
+        self.attrs
+            .get(key)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
 
     /// An attribute read as a string.

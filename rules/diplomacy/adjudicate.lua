@@ -1,0 +1,1345 @@
+-- diplomacy.adjudicate -- standard Diplomacy adjudication (DATC preferred resolutions).
+--
+-- Exposes `M.rules`: a table of replaceable functions. A variant copies it with M.extend(overrides)
+-- and replaces only what it changes (the Francqueville variant replaces the retreat part).
+--
+--   rules.movement(rules, cm, position, orders)      -> result, next_position   (phase ...M)
+--   rules.retreats(rules, cm, position, orders)      -> result, next_position   (phase ...R)
+--   rules.adjustments(rules, cm, position, orders)   -> result, next_position   (phase W...A)
+-- hooks called by rules.movement (ctx = the movement context, see build_ctx below):
+--   rules.retreating_units(rules, ctx)      -> list of retreat records {i=, by=}  (standard: dislodged)
+--   rules.retreat_options(rules, ctx, rec)  -> sorted list of locations the unit may retreat to
+--   rules.after_movement(rules, ctx)        -> nil (may mark ctx.removed[i] = true; ctx.extra_next)
+--   rules.settle_retreats(rules, ctx, recs) -> recs kept for the retreat phase, units removed at once
+--   rules.resolve_retreats(rules, cm, position, orders) -> results, units, disbanded, extra
+--   rules.has_retreats(rules, position)     -> does the retreat phase have anything to do
+--
+-- Movement: Kruijswijk's guess-and-check resolver ("The Math of Adjudication"): every move, support
+-- and convoy order gets a boolean resolution; cycles are detected through the dependency list and
+-- broken by the backup rule: a cycle of moves only is a circular movement (all succeed); a cycle
+-- with convoys is a convoy paradox resolved by the Szykman rule (the convoyed armies involved do not
+-- move, as if not convoyed; flag `disrupted`). Convoy intent (DATC 4.A.3, preferred): an army goes
+-- by convoy if it is not adjacent, if it writes VIA, or if a fleet of its own power orders to
+-- convoy it; a convoyed move is never a head-to-head battle.
+
+local map = require("diplomacy.map")
+local orders_mod = require("diplomacy.orders")
+
+local M = {}
+
+local sort = table.sort
+local EMPTY = {}
+
+----------------------------------------------------------------------------------------------------
+-- helpers
+
+local function is_sorted(l)
+  for k = 2, #l do
+    if l[k - 1] > l[k] then return false end
+  end
+  return true
+end
+
+local function sorted_copy(l)
+  local c = {}
+  for k = 1, #l do c[k] = l[k] end
+  sort(c)
+  return c
+end
+M.sorted_copy = sorted_copy
+
+-- power names of a {POWER = ...} table, in output order (board powers first, sorted)
+local function powers_of(cm, t)
+  local extra
+  for p in pairs(t or EMPTY) do
+    if not cm.power_rank[p] then
+      extra = extra or {}
+      extra[#extra + 1] = p
+    end
+  end
+  if not extra then return cm.powers end
+  local all = {}
+  for _, p in ipairs(cm.powers) do all[#all + 1] = p end
+  for _, p in ipairs(extra) do all[#all + 1] = p end
+  sort(all)
+  return all
+end
+M.powers_of = powers_of
+
+-- sorted-ness of a list of unit strings (integer ranks from the compiled map; strcoll is slow)
+local function units_sorted(cm, l)
+  local rank = cm.unit_rank
+  local prev = 0
+  for k = 1, #l do
+    local r = rank[l[k]]
+    if not r or r < prev then return false end
+    prev = r
+  end
+  return true
+end
+M.units_sorted = units_sorted
+
+local function unit_list_less(cm)
+  local rank = cm.unit_rank
+  return function(a, b)
+    local ra, rb = rank[a], rank[b]
+    if ra and rb then return ra < rb end
+    return a < b
+  end
+end
+
+local function sort_units(cm, l)
+  if not units_sorted(cm, l) then sort(l, unit_list_less(cm)) end
+  return l
+end
+M.sort_units = sort_units
+
+-- results: append one power's entries, sorted by unit string then order sequence (the
+-- order in which they were given). `seq` is a side table: entries may be shared constants.
+local function push_sorted(cm, out, list, seq)
+  local rank = cm.unit_rank
+  local ok = true
+  for k = 2, #list do
+    local a, b = list[k - 1], list[k]
+    local ra, rb = rank[a.unit], rank[b.unit]
+    if not ra or not rb or ra > rb or (ra == rb and ((a.seq or 0) > (b.seq or 0))) then
+      ok = false
+      break
+    end
+  end
+  if not ok then
+    sort(list, function(a, b)
+      if a.unit ~= b.unit then return a.unit < b.unit end
+      return (a.seq or 0) < (b.seq or 0)
+    end)
+  end
+  local n = #out
+  for k = 1, #list do
+    local e = list[k]
+    if e.seq then e.seq = nil end
+    out[n + k] = e
+  end
+end
+M.push_sorted = push_sorted
+
+-- Shared constant flag lists (result tables are read-only for the host; see docs/diplomacy.md).
+local FLAGS = {}
+local function flags_of(a, b)
+  local ka = a or ""
+  local t = FLAGS[ka]
+  if not t then t = {}; FLAGS[ka] = t end
+  local kb = b or ""
+  local f = t[kb]
+  if not f then
+    f = {}
+    if a then f[#f + 1] = a end
+    if b then f[#f + 1] = b end
+    t[kb] = f
+  end
+  return f
+end
+M.flags_of = flags_of
+
+-- centres {POWER = {...}} -> owner map, and back
+local function owner_map(centers)
+  local own = {}
+  for p, l in pairs(centers or EMPTY) do
+    for k = 1, #l do own[l[k]] = p end
+  end
+  return own
+end
+M.owner_map = owner_map
+
+local function centers_from_owner(cm, own)
+  local out = {}
+  for _, sc in ipairs(cm.sc_list) do
+    local p = own[sc]
+    if p then
+      local l = out[p]
+      if not l then l = {}; out[p] = l end
+      l[#l + 1] = sc
+    end
+  end
+  for p, l in pairs(own) do
+    if not cm.prov[p] then end
+  end
+  return out
+end
+
+local function sorted_centers(centers)
+  local out = {}
+  for p, l in pairs(centers or EMPTY) do
+    out[p] = is_sorted(l) and l or sorted_copy(l)
+  end
+  return out
+end
+M.sorted_centers = sorted_centers
+
+-- units {POWER = {"A PAR", ...}}: every list sorted
+local function sorted_units(units)
+  local out = {}
+  for p, l in pairs(units) do
+    out[p] = is_sorted(l) and l or sorted_copy(l)
+  end
+  return out
+end
+M.sorted_units = sorted_units
+
+-- centre ownership after Fall: every supply centre holding a unit goes to the unit's power
+local function update_centers(cm, units, centers)
+  local own = owner_map(centers)
+  for p, l in pairs(units) do
+    for k = 1, #l do
+      local u = map.parse_unit(cm, l[k])
+      if u and cm.prov[u.prov].sc then own[u.prov] = p end
+    end
+  end
+  return centers_from_owner(cm, own)
+end
+M.update_centers = update_centers
+
+local function count_centers(centers, p)
+  local l = centers[p]
+  return l and #l or 0
+end
+
+local function winner_of(cm, centers)
+  for _, p in ipairs(cm.powers) do
+    if count_centers(centers, p) >= cm.victory_centers then return p end
+  end
+  return nil
+end
+
+-- does the adjustment phase have anything to do for this board / ownership?
+local function adjustments_needed(cm, units, centers)
+  local occupied
+  for _, p in ipairs(powers_of(cm, units)) do
+    local nu = units[p] and #units[p] or 0
+    local nc = count_centers(centers, p)
+    if nu > nc then return true end
+    if nc > nu then
+      if not occupied then
+        occupied = {}
+        for _, l in pairs(units) do
+          for k = 1, #l do
+            local u = map.parse_unit(cm, l[k])
+            if u then occupied[u.prov] = true end
+          end
+        end
+      end
+      local owned = {}
+      for _, c in ipairs(centers[p] or EMPTY) do owned[c] = true end
+      for _, h in ipairs(cm.home[p] or EMPTY) do
+        if owned[h] and not occupied[h] then return true end
+      end
+    end
+  end
+  return false
+end
+M.adjustments_needed = adjustments_needed
+
+-- the phase after `phase`, given the board after it; updates centres at the end of Fall.
+-- retreat_pending: the retreat phase that follows a movement phase has something to do.
+function M.next_phase(rules, cm, phase, units, centers, retreat_pending)
+  local s, y, k = map.split_phase(phase)
+  if k == "M" and retreat_pending then return s .. y .. "R", centers end
+  if s == "S" then return "F" .. y .. "M", centers end
+  if s == "F" then
+    centers = update_centers(cm, units, centers)
+    if adjustments_needed(cm, units, centers) then return "W" .. y .. "A", centers end
+    return "S" .. (y + 1) .. "M", centers
+  end
+  return "S" .. (y + 1) .. "M", centers
+end
+
+----------------------------------------------------------------------------------------------------
+-- movement
+
+-- Build the unit table of a position: U[i] = {power, type, loc, prov, str} (memoised, immutable),
+-- at[prov] = index of the first unit there, nxt[i] = next unit in the same province (stacks, R-g2)
+local function unit_rec(cm, p, s)
+  local byp = cm.unit_rec
+  if not byp then byp = {}; cm.unit_rec = byp end
+  local c = byp[p]
+  if not c then c = {}; byp[p] = c end
+  local r = c[s]
+  if r == nil then
+    local u = map.parse_unit(cm, s)
+    r = u and { power = p, type = u.type, loc = u.loc, prov = u.prov, str = u.str, hold = u.str .. " H",
+                rank = cm.unit_rank[u.str] or 0, entries = {} } or false
+    c[s] = r
+  end
+  return r or nil
+end
+M.unit_rec = unit_rec
+
+local function load_units(cm, position)
+  local U, at, nxt = {}, {}, {}
+  local lists = {}
+  local n = 0
+  local units = position.units or EMPTY
+  local byp = cm.unit_rec
+  if not byp then byp = {}; cm.unit_rec = byp end
+  local powers = powers_of(cm, units)
+  for _, p in ipairs(powers) do
+    local l = units[p]
+    if l then
+      if not units_sorted(cm, l) then l = sort_units(cm, sorted_copy(l)) end
+      lists[p] = l
+      local recs = byp[p]
+      if not recs then recs = {}; byp[p] = recs end
+      for k = 1, #l do
+        local s = l[k]
+        local u = recs[s]
+        if u == nil then u = unit_rec(cm, p, s) end
+        if u then
+          n = n + 1
+          U[n] = u
+          local pr = u.prov
+          local g = at[pr]
+          if g then
+            while nxt[g] do g = nxt[g] end
+            nxt[g] = n
+          else
+            at[pr] = n
+          end
+        end
+      end
+    end
+  end
+  return U, at, nxt, lists, powers
+end
+M.load_units = load_units
+
+-- Assign order strings to units. Returns ord[i] = parsed order (or nil) and the extra
+-- (unmatched) void entries per power.
+local function assign_orders(cm, U, at, nxt, orders)
+  local ord = {}
+  local extra = {}
+  local seq = 0
+  local cache = cm.order_cache
+  local parse = orders_mod.parse
+  for p, list in pairs(orders or EMPTY) do
+    for k = 1, #list do
+      local raw = list[k]
+      seq = seq + 1
+      local o = cache[raw] or parse(cm, raw)
+      local hit
+      local i = o.uprov and at[o.uprov]
+      while i do
+        local u = U[i]
+        if u.power == p and u.type == o.utype and not ord[i] then hit = i; break end
+        i = nxt[i]
+      end
+      if hit then
+        ord[hit] = o
+      else
+        local e = extra[p]
+        if not e then e = {}; extra[p] = e end
+        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
+        e[#e + 1] = { power = p, order = tostring(raw), unit = ustr, flags = flags_of("void"), seq = k }
+      end
+    end
+  end
+  return ord, extra
+end
+M.assign_orders = assign_orders
+
+-- the coast-resolved destination of a fleet move, or nil (6.B.1-6.B.3)
+local function fleet_dest(cm, loc, dest)
+  local dprov = cm.loc_prov[dest]
+  if dest ~= dprov then
+    return (cm.fleet_adj[loc] and cm.fleet_adj[loc][dest]) and dest or nil
+  end
+  local into = cm.fleet_into[loc]
+  local l = into and into[dprov]
+  if l and #l == 1 then return l[1] end
+  return nil
+end
+M.fleet_dest = fleet_dest
+
+local function first_unit_at(U, at, nxt, prov, ttype)
+  local t = at[prov]
+  while t do
+    if not ttype or U[t].type == ttype then return t end
+    t = nxt[t]
+  end
+  return nil
+end
+
+-- Build the movement context: validated orders and the indexes the resolver needs.
+local function build_ctx(rules, cm, position, orders)
+  local U, at, nxt, lists, powers = load_units(cm, position)
+  local ord, extra = assign_orders(cm, U, at, nxt, orders)
+  local n = #U
+  local kind, void, dest, dprov, target, convoyed = {}, {}, {}, {}, {}, {}
+  local moves, others = {}, {}
+  local cprov, army_adj, loc_prov = cm.prov, cm.army_adj, cm.loc_prov
+  local extra_mis
+  -- pass 1: validate what each order says on its own
+  for i = 1, n do
+    local o = ord[i]
+    local k = "H"
+    if o then
+      k = o.kind
+      local u = U[i]
+      if k == "M" then
+        local dp = loc_prov[o.dest]
+        local ok = false
+        if dp ~= u.prov and cprov[dp].type ~= "impassable" then
+          if u.type == "A" then
+            local t = cprov[dp].type
+            if t ~= "sea" then
+              local coastal = cprov[u.prov].type == "coast" and t == "coast"
+              if o.via then
+                ok = coastal
+                convoyed[i] = true
+              elseif army_adj[u.prov][dp] then
+                ok = true
+              elseif coastal then
+                ok = true
+                convoyed[i] = true
+              end
+              dest[i] = dp
+            end
+          elseif not o.via then
+            local d = fleet_dest(cm, u.loc, o.dest)
+            if d then ok = true; dest[i] = d end
+          end
+        end
+        if ok then dprov[i] = dp; moves[#moves + 1] = i else k = "V"; convoyed[i] = nil end
+      elseif k == "SH" or k == "SM" then
+        local t = first_unit_at(U, at, nxt, o.tprov, o.ttype)
+        local tp = k == "SH" and o.tprov or o.dprov
+        if t and t ~= i and tp ~= u.prov and map.reaches_prov(cm, u.type, u.loc, tp) then
+          target[i] = t
+          if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
+          others[#others + 1] = i
+        else
+          k = "V"
+        end
+      elseif k == "C" then
+        local t = first_unit_at(U, at, nxt, o.tprov, o.ttype)
+        if u.type == "F" and cprov[u.prov].type == "sea" and t and U[t].type == "A" then
+          target[i] = t
+          dprov[i] = o.dprov
+          others[#others + 1] = i
+        else
+          k = "V"
+        end
+      elseif k ~= "H" then
+        k = "V"
+      end
+      if k == "V" then
+        k = "H"
+        if u.loc ~= o.uloc then
+          -- a void order written with a coast the unit is not on is an order for a unit that is
+          -- not on the board (6.B.11): reported under the written unit; the real unit holds.
+          local p = u.power
+          local e = extra[p]
+          if not e then e = {}; extra[p] = e end
+          e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
+          ord[i] = nil
+        else
+          void[i] = true
+        end
+      end
+    end
+    kind[i] = k
+  end
+  -- pass 2: supports and convoys must match what the supported / convoyed unit does
+  local convoyers, move_sup, hold_sup = {}, {}, {}
+  for _, i in ipairs(others) do
+    local k = kind[i]
+    local t = target[i]
+    if k == "SH" then
+      if kind[t] == "M" then
+        kind[i] = "H"; void[i] = true
+      else
+        local l = hold_sup[t]
+        if l then l[#l + 1] = i else hold_sup[t] = { i } end
+      end
+    elseif k == "SM" then
+      local ok = kind[t] == "M" and dprov[t] == dprov[i]
+      if ok and U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i] then ok = false end
+      if not ok then
+        kind[i] = "H"; void[i] = true; dprov[i] = nil
+      else
+        local l = move_sup[t]
+        if l then l[#l + 1] = i else move_sup[t] = { i } end
+      end
+    elseif k == "C" then
+      if kind[t] == "M" and dprov[t] == dprov[i] then
+        local l = convoyers[t]
+        if not l then l = {}; convoyers[t] = l end
+        l[#l + 1] = i
+      else
+        kind[i] = "H"; void[i] = true; dprov[i] = nil
+      end
+    end
+  end
+  -- convoy intent: an adjacent army is convoyed when a fleet of its own power convoys it
+  for t, l in pairs(convoyers) do
+    if not convoyed[t] and cprov[U[t].prov].type == "coast" and cprov[dprov[t]].type == "coast" then
+      for _, f in ipairs(l) do
+        if U[f].power == U[t].power then convoyed[t] = true; break end
+      end
+    end
+  end
+  -- indexes
+  local moves_to, h2h = {}, {}
+  for _, i in ipairs(moves) do
+    local d = dprov[i]
+    local l = moves_to[d]
+    if l then l[#l + 1] = i else moves_to[d] = { i } end
+    if not convoyed[i] then
+      local o = at[d]
+      local src = U[i].prov
+      while o do
+        if kind[o] == "M" and not convoyed[o] and dprov[o] == src then h2h[i] = o; break end
+        o = nxt[o]
+      end
+    end
+  end
+  return {
+    rules = rules, cm = cm, position = position, orders = orders,
+    U = U, at = at, nxt = nxt, n = n, ord = ord, extra = extra, lists = lists, powers = powers,
+    kind = kind, void = void, dest = dest, dprov = dprov, target = target, convoyed = convoyed,
+    convoyers = convoyers, moves_to = moves_to, move_sup = move_sup, hold_sup = hold_sup, h2h = h2h,
+    moves = moves, others = others,
+  }
+end
+M.build_ctx = build_ctx
+
+-- Resolve every order of ctx (fills ctx.res, ctx.paradox, ctx.path).
+local function resolve_all(ctx)
+  local cm, U, at, nxt, n = ctx.cm, ctx.U, ctx.at, ctx.nxt, ctx.n
+  local kind, dprov, target, convoyed = ctx.kind, ctx.dprov, ctx.target, ctx.convoyed
+  local convoyers, moves_to, move_sup, hold_sup, h2h =
+    ctx.convoyers, ctx.moves_to, ctx.move_sup, ctx.hold_sup, ctx.h2h
+  local fpa = cm.fleet_prov_adj
+  local state, res, paradox = {}, {}, {}
+  local deps, ndeps = {}, 0
+  local resolve
+
+  local function path_ok(i)
+    if not convoyed[i] then return true end
+    if paradox[i] then return false end
+    local fl = convoyers[i]
+    if not fl then return false end
+    local src, dst = U[i].prov, dprov[i]
+    local nf = #fl
+    local seen, queue, qn = {}, {}, 0
+    for k = 1, nf do
+      local f = fl[k]
+      if fpa[U[f].loc][src] and resolve(f) then
+        seen[f] = true; qn = qn + 1; queue[qn] = f
+      end
+    end
+    local qi = 1
+    while qi <= qn do
+      local f = queue[qi]
+      qi = qi + 1
+      local adj = fpa[U[f].loc]
+      if adj[dst] then return true end
+      for k = 1, nf do
+        local g = fl[k]
+        if not seen[g] and adj[U[g].prov] and resolve(g) then
+          seen[g] = true; qn = qn + 1; queue[qn] = g
+        end
+      end
+    end
+    return false
+  end
+
+  local function count_sup(list, except_power)
+    if not list then return 0 end
+    local c = 0
+    for k = 1, #list do
+      local s = list[k]
+      if U[s].power ~= except_power and resolve(s) then c = c + 1 end
+    end
+    return c
+  end
+
+  local function hold_strength(p)
+    local o = at[p]
+    if not o then return 0 end
+    local stays, sup = false, 0
+    while o do
+      if kind[o] == "M" then
+        if not resolve(o) then stays = true end
+      else
+        stays = true
+        sup = sup + count_sup(hold_sup[o])
+      end
+      o = nxt[o]
+    end
+    return stays and 1 + sup or 0
+  end
+
+  local function attack_strength(i)
+    local o = at[dprov[i]]
+    local defender
+    while o do
+      if not (kind[o] == "M" and h2h[i] ~= o and resolve(o)) then defender = U[o].power; break end
+      o = nxt[o]
+    end
+    if not defender then return 1 + count_sup(move_sup[i]) end
+    if defender == U[i].power then return 0 end
+    return 1 + count_sup(move_sup[i], defender)
+  end
+
+  local function prevent_strength(j)
+    if not path_ok(j) then return 0 end
+    local h = h2h[j]
+    if h and resolve(h) then return 0 end
+    return 1 + count_sup(move_sup[j])
+  end
+
+  local function adjudicate(i)
+    local k = kind[i]
+    if k == "M" then
+      if not path_ok(i) then return false end
+      local d = dprov[i]
+      local att = attack_strength(i)
+      local h = h2h[i]
+      if h then
+        if att <= 1 + count_sup(move_sup[h]) then return false end
+      elseif att <= hold_strength(d) then
+        return false
+      end
+      local mt = moves_to[d]
+      for m = 1, #mt do
+        local j = mt[m]
+        if j ~= i and att <= prevent_strength(j) then return false end
+      end
+      return true
+    end
+    local mt = moves_to[U[i].prov]
+    if not mt then return true end
+    if k ~= "C" then
+      -- support: cut by any attack of another power with a path, except from the province the
+      -- supported move goes to (that one must dislodge the supporter)
+      local me = U[i].power
+      local sd = k == "SM" and dprov[i] or nil
+      for m = 1, #mt do
+        local j = mt[m]
+        if U[j].power ~= me and U[j].prov ~= sd and path_ok(j) then return false end
+      end
+    end
+    for m = 1, #mt do
+      if resolve(mt[m]) then return false end
+    end
+    return true
+  end
+
+  local function backup_rule(old)
+    local only_moves = true
+    for k = old + 1, ndeps do
+      if kind[deps[k]] ~= "M" then only_moves = false; break end
+    end
+    if only_moves then
+      -- circular movement: every move of the cycle succeeds
+      for k = old + 1, ndeps do
+        local j = deps[k]
+        res[j] = true; state[j] = 2
+      end
+    else
+      -- convoy paradox (Szykman): the convoyed armies of the cycle do not move
+      local marked = false
+      for k = old + 1, ndeps do
+        local j = deps[k]
+        local a
+        if kind[j] == "C" then a = target[j] elseif kind[j] == "M" and convoyed[j] then a = j end
+        if a then paradox[a] = true; marked = true end
+      end
+      for k = old + 1, ndeps do state[deps[k]] = nil end
+      if not marked then
+        for k = old + 1, ndeps do
+          local j = deps[k]
+          res[j] = false; state[j] = 2
+        end
+      end
+    end
+    for k = ndeps, old + 1, -1 do deps[k] = nil end
+    ndeps = old
+  end
+
+  resolve = function(i)
+    local st = state[i]
+    if st == 2 then return res[i] end
+    if st == 1 then
+      for k = 1, ndeps do
+        if deps[k] == i then return res[i] end
+      end
+      ndeps = ndeps + 1
+      deps[ndeps] = i
+      return res[i]
+    end
+    local old = ndeps
+    res[i] = false
+    state[i] = 1
+    local r1 = adjudicate(i)
+    if ndeps == old then
+      if state[i] ~= 2 then res[i] = r1; state[i] = 2 end
+      return res[i]
+    end
+    if deps[old + 1] ~= i then
+      ndeps = ndeps + 1
+      deps[ndeps] = i
+      res[i] = r1
+      return r1
+    end
+    while ndeps > old do
+      state[deps[ndeps]] = nil; deps[ndeps] = nil; ndeps = ndeps - 1
+    end
+    res[i] = true
+    state[i] = 1
+    local r2 = adjudicate(i)
+    if r1 == r2 then
+      while ndeps > old do
+        state[deps[ndeps]] = nil; deps[ndeps] = nil; ndeps = ndeps - 1
+      end
+      res[i] = r1
+      state[i] = 2
+      return r1
+    end
+    backup_rule(old)
+    return resolve(i)
+  end
+
+  local moves, others = ctx.moves, ctx.others
+  for k = 1, #moves do resolve(moves[k]) end
+  for k = 1, #others do
+    local i = others[k]
+    if kind[i] ~= "H" then resolve(i) end
+  end
+  ctx.res = res
+  ctx.paradox = paradox
+  ctx.path_ok = path_ok
+  ctx.prevent_strength = prevent_strength
+end
+M.resolve_all = resolve_all
+
+-- Outcome of the resolution: moved[i], dislodged_by[i] (index of the dislodging move),
+-- contested[prov] (a standoff left it empty), flags per unit.
+local function outcome(ctx)
+  local U, at, nxt, res, dprov = ctx.U, ctx.at, ctx.nxt, ctx.res, ctx.dprov
+  local moved, dislodged_by = {}, {}
+  local any_dislodged = false
+  local moves = ctx.moves
+  for k = 1, #moves do
+    local i = moves[k]
+    if res[i] then moved[i] = true end
+  end
+  for k = 1, #moves do
+    local j = moves[k]
+    if res[j] then
+      local o = at[dprov[j]]
+      while o do
+        if not moved[o] then dislodged_by[o] = j; any_dislodged = true end
+        o = nxt[o]
+      end
+    end
+  end
+  ctx.moved, ctx.dislodged_by, ctx.any_dislodged = moved, dislodged_by, any_dislodged
+  ctx.contested = nil -- computed lazily (only retreats need it)
+end
+
+local function contested(ctx)
+  if ctx.contested then return ctx.contested end
+  local c = {}
+  local res, prevent = ctx.res, ctx.prevent_strength
+  for p, mt in pairs(ctx.moves_to) do
+    local won = false
+    for m = 1, #mt do
+      if res[mt[m]] then won = true; break end
+    end
+    if not won then
+      for m = 1, #mt do
+        if prevent(mt[m]) > 0 then c[p] = true; break end
+      end
+    end
+  end
+  ctx.contested = c
+  return c
+end
+M.contested = contested
+
+local NOFLAGS = flags_of(nil)
+local function unit_flags(ctx, i)
+  local a
+  local k = ctx.kind[i]
+  if k == "H" and not ctx.void[i] and not ctx.dislodged_by[i] then return NOFLAGS end
+  if ctx.void[i] then
+    a = "void"
+  elseif k == "M" then
+    if not ctx.res[i] then
+      if ctx.paradox[i] then a = "disrupted"
+      elseif not ctx.path_ok(i) then a = "no convoy"
+      else a = "bounce" end
+    end
+  elseif k == "SH" or k == "SM" then
+    if not ctx.res[i] then a = "cut" end
+  elseif k == "C" then
+    local t = ctx.target[i]
+    if ctx.paradox[t] then a = "disrupted"
+    elseif not ctx.path_ok(t) then a = "no convoy" end
+  end
+  if ctx.dislodged_by[i] then
+    if a then return flags_of(a, "dislodged") end
+    return flags_of("dislodged")
+  end
+  return flags_of(a)
+end
+
+-- memoised result entry {power, order, unit, flags} (immutable; shared between calls)
+local function entry_for(u, raw, flags)
+  local byraw = u.entries
+  local key = raw or ""
+  local t = byraw[key]
+  if not t then t = {}; byraw[key] = t end
+  local e = t[flags]
+  if not e then
+    e = { power = u.power, order = raw or u.hold, unit = u.str, flags = flags }
+    t[flags] = e
+  end
+  return e
+end
+M.entry_for = entry_for
+M.unit_flags = unit_flags
+
+-- the unit string of unit i after the moves
+local function unit_after(ctx, i)
+  local u = ctx.U[i]
+  if ctx.moved[i] then return u.type .. " " .. ctx.dest[i] end
+  return u.str
+end
+M.unit_after = unit_after
+
+----------------------------------------------------------------------------------------------------
+-- standard retreat hooks
+
+-- who retreats: the dislodged units. rec = {i = unit index, by = attacker province, conv = bool}
+function M.retreating_units(rules, ctx)
+  local recs = {}
+  for i = 1, ctx.n do
+    local j = ctx.dislodged_by[i]
+    if j then
+      recs[#recs + 1] = { i = i, by = ctx.U[j].prov, conv = ctx.convoyed[j] and true or false }
+    end
+  end
+  return recs
+end
+
+-- standard options: adjacent (without convoy), not occupied after the moves, not the attacker's
+-- province (unless it came by convoy, 6.H.11), not left empty by a standoff (6.H.6, 6.H.16)
+function M.retreat_options(rules, ctx, rec)
+  local cm = ctx.cm
+  local u = ctx.U[rec.i]
+  local occ = ctx.occupied_after
+  local cont = contested(ctx)
+  local out = {}
+  for _, loc in ipairs(map.move_targets(cm, u.type, u.loc)) do
+    local p = cm.loc_prov[loc]
+    if not occ[p] and not cont[p] and (p ~= rec.by or rec.conv) and cm.prov[p].type ~= "impassable" then
+      out[#out + 1] = loc
+    end
+  end
+  return out
+end
+
+function M.after_movement(rules, ctx) end
+
+-- standard: every retreating unit waits for the retreat phase (one without options is disbanded
+-- there, whatever it is ordered: 6.H.15/6.H.16 keep a retreat phase for it)
+function M.settle_retreats(rules, ctx, recs)
+  return recs, {}
+end
+
+function M.has_retreats(rules, position)
+  return position.dislodged ~= nil and #position.dislodged > 0
+end
+
+----------------------------------------------------------------------------------------------------
+-- movement phase
+
+local function dislodged_less(a, b)
+  if a.power ~= b.power then return a.power < b.power end
+  return a.unit < b.unit
+end
+
+function M.movement(rules, cm, position, orders)
+  local ctx = build_ctx(rules, cm, position, orders)
+  resolve_all(ctx)
+  outcome(ctx)
+  local U, n = ctx.U, ctx.n
+  local removed = {}
+  ctx.removed = removed
+  rules.after_movement(rules, ctx)
+  local dislodged_by, moved, dprov = ctx.dislodged_by, ctx.moved, ctx.dprov
+  local recs, kept, gone = EMPTY, EMPTY, EMPTY
+  local retreating = EMPTY
+  if ctx.any_dislodged or ctx.may_retreat then
+    -- occupied after the moves (retreat options need it)
+    local occ = {}
+    for i = 1, n do
+      if not dislodged_by[i] and not removed[i] then
+        occ[moved[i] and dprov[i] or U[i].prov] = true
+      end
+    end
+    ctx.occupied_after = occ
+    recs = rules.retreating_units(rules, ctx)
+    retreating = {}
+    for _, r in ipairs(recs) do
+      r.retreats = rules.retreat_options(rules, ctx, r)
+      retreating[r.i] = r
+    end
+    kept, gone = rules.settle_retreats(rules, ctx, recs)
+  end
+  -- results, grouped by power (U is in power order, sorted by unit within a power)
+  local results = {}
+  local ord, cflags = ctx.ord, ctx.flags
+  local extra = ctx.extra
+  local units = {}
+  local pos_units = position.units or EMPTY
+  local i = 1
+  local powers = ctx.powers
+  local has_extra = next(extra) ~= nil
+  for _, p in ipairs(powers) do
+    local e = has_extra and extra[p]
+    local first = i
+    local changed = false
+    if e then
+      local l = {}
+      while i <= n and U[i].power == p do
+        local u = U[i]
+        l[#l + 1] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+        i = i + 1
+      end
+      for k = 1, #e do l[#l + 1] = e[k] end
+      push_sorted(cm, results, l)
+    else
+      local rn = #results
+      while i <= n and U[i].power == p do
+        local u = U[i]
+        rn = rn + 1
+        results[rn] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+        i = i + 1
+      end
+    end
+    for k = first, i - 1 do
+      if moved[k] or retreating[k] or removed[k] then changed = true; break end
+    end
+    if changed then
+      local l = {}
+      for k = first, i - 1 do
+        if not retreating[k] and not removed[k] then l[#l + 1] = unit_after(ctx, k) end
+      end
+      units[p] = sort_units(cm, l)
+    else
+      units[p] = ctx.lists[p]
+    end
+  end
+  if has_extra then
+    -- orders from powers with no unit on the board
+    local rest = {}
+    for p in pairs(extra) do
+      if not pos_units[p] then rest[#rest + 1] = p end
+    end
+    if #rest > 0 then
+      sort(rest)
+      local merged = {}
+      -- re-merge so the whole list stays sorted by power
+      local byp = {}
+      for _, e in ipairs(results) do
+        local l = byp[e.power]
+        if not l then l = {}; byp[e.power] = l end
+        l[#l + 1] = e
+      end
+      for _, p in ipairs(rest) do byp[p] = extra[p] end
+      local ps = {}
+      for p in pairs(byp) do ps[#ps + 1] = p end
+      sort(ps)
+      for _, p in ipairs(ps) do push_sorted(cm, merged, byp[p]) end
+      results = merged
+    end
+  end
+  local dislodged, dl_out, disbanded = EMPTY, {}, {}
+  if #kept > 0 then
+    dislodged = {}
+    for _, r in ipairs(kept) do
+      local u = U[r.i]
+      dislodged[#dislodged + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
+    end
+    sort(dislodged, dislodged_less)
+  end
+  if #gone > 0 or #kept > 0 then
+    for _, r in ipairs(gone) do
+      local u = U[r.i]
+      disbanded[#disbanded + 1] = u.str
+      dl_out[#dl_out + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
+    end
+    for _, d in ipairs(dislodged) do dl_out[#dl_out + 1] = d end
+    sort(dl_out, dislodged_less)
+  end
+  if next(removed) then
+    for k = 1, n do
+      if removed[k] then disbanded[#disbanded + 1] = U[k].str end
+    end
+  end
+  if #disbanded > 1 then sort(disbanded) end
+  local centers = sorted_centers(position.centers)
+  local next_pos = { units = units, centers = centers }
+  if #dislodged > 0 then next_pos.dislodged = dislodged end
+  if ctx.extra_next then
+    for k, v in pairs(ctx.extra_next) do next_pos[k] = v end
+  end
+  local pending = rules.has_retreats(rules, next_pos)
+  local nph, ncent = M.next_phase(rules, cm, position.phase, units, centers, pending)
+  next_pos.phase = nph
+  next_pos.centers = ncent
+  if not pending then next_pos.dislodged = nil end
+  local w = ncent ~= centers and winner_of(cm, ncent) or position.winner
+  if w then next_pos.winner = w end
+  local result = {
+    phase = position.phase, results = results, units = units, dislodged = dl_out,
+    disbanded = disbanded, centers = ncent, next_phase = nph,
+  }
+  return result, next_pos, ctx
+end
+
+----------------------------------------------------------------------------------------------------
+-- retreat phase (standard rule)
+
+-- Resolve the retreat orders. Returns results (unsorted per power lists merged later), the units
+-- that arrive {power, unit}, the disbanded unit strings, and a table of extra next-position fields.
+function M.resolve_retreats(rules, cm, position, orders)
+  local dl = position.dislodged or EMPTY
+  local assigned = {}      -- index in dl -> {raw, o, seq}
+  local entries = {}       -- per power
+  local function add(p, e)
+    local l = entries[p]
+    if not l then l = {}; entries[p] = l end
+    l[#l + 1] = e
+  end
+  local seq = 0
+  for _, p in ipairs(powers_of(cm, orders)) do
+    for _, raw in ipairs(orders[p] or EMPTY) do
+      seq = seq + 1
+      local o = orders_mod.parse(cm, raw)
+      local hit
+      if o.utype then
+        for k = 1, #dl do
+          local d = dl[k]
+          if not assigned[k] and d.power == p then
+            local u = map.parse_unit(cm, d.unit)
+            if u and u.type == o.utype and u.prov == o.uprov then hit = k; break end
+          end
+        end
+      end
+      if hit then
+        assigned[hit] = { raw = raw, o = o, seq = seq }
+      else
+        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
+        add(p, { power = p, order = tostring(raw), unit = ustr, flags = { "void" }, seq = seq })
+      end
+    end
+  end
+  -- targets
+  local target = {}      -- dl index -> location
+  local count = {}       -- province -> number of units retreating there
+  for k = 1, #dl do
+    local a = assigned[k]
+    if a and a.o.kind ~= "R" and a.o.kind ~= "M" and a.o.kind ~= "D" then
+      a.void = true
+    elseif a and a.o.kind ~= "D" then
+      local d = dl[k]
+      local u = map.parse_unit(cm, d.unit)
+      local want = a.o.dest
+      local loc
+      local wp = cm.loc_prov[want]
+      for _, r in ipairs(d.retreats or EMPTY) do
+        if r == want or (u.type == "A" and r == wp) then loc = r; break end
+      end
+      if not loc and u.type == "F" and want == wp then
+        -- coast left out: fine when only one listed coast of that province
+        local only
+        for _, r in ipairs(d.retreats or EMPTY) do
+          if cm.loc_prov[r] == wp then
+            if only then only = false; break end
+            only = r
+          end
+        end
+        if only then loc = only end
+      end
+      if loc then
+        target[k] = loc
+        local p = cm.loc_prov[loc]
+        count[p] = (count[p] or 0) + 1
+      else
+        a.void = true
+      end
+    end
+  end
+  local arrive, disbanded = {}, {}
+  for k = 1, #dl do
+    local d = dl[k]
+    local a = assigned[k]
+    local flags
+    if target[k] then
+      if count[cm.loc_prov[target[k]]] > 1 then
+        flags = { "bounce", "disband" }
+      else
+        flags = {}
+        local u = map.parse_unit(cm, d.unit)
+        arrive[#arrive + 1] = { power = d.power, unit = u.type .. " " .. target[k], seq = a.seq }
+      end
+    elseif a and a.void then
+      flags = { "void", "disband" }
+    else
+      flags = { "disband" }
+    end
+    if #flags > 0 then disbanded[#disbanded + 1] = d.unit end
+    add(d.power, { power = d.power, order = a and tostring(a.raw) or (d.unit .. " D"), unit = d.unit, flags = flags, seq = a and a.seq or 0 })
+  end
+  return entries, arrive, disbanded, nil
+end
+
+function M.retreats(rules, cm, position, orders)
+  local entries, arrive, disbanded, extra = rules.resolve_retreats(rules, cm, position, orders or EMPTY)
+  local units = {}
+  for p, l in pairs(position.units or EMPTY) do
+    local c = {}
+    for k = 1, #l do c[k] = l[k] end
+    units[p] = c
+  end
+  for _, a in ipairs(arrive) do
+    local l = units[a.power]
+    if not l then l = {}; units[a.power] = l end
+    l[#l + 1] = a.unit
+  end
+  for _, l in pairs(units) do sort(l) end
+  local results = {}
+  local all = {}
+  for p in pairs(entries) do all[p] = true end
+  for _, p in ipairs(powers_of(cm, all)) do
+    if entries[p] then push_sorted(cm, results, entries[p]) end
+  end
+  sort(disbanded)
+  local nph, ncent = M.next_phase(rules, cm, position.phase, units, sorted_centers(position.centers), false)
+  local next_pos = { phase = nph, units = units, centers = ncent }
+  if extra then
+    for k, v in pairs(extra) do next_pos[k] = v end
+  end
+  local w = winner_of(cm, ncent)
+  if w then next_pos.winner = w end
+  local result = {
+    phase = position.phase, results = results, units = units, dislodged = {},
+    disbanded = disbanded, centers = ncent, next_phase = nph,
+  }
+  return result, next_pos
+end
+
+----------------------------------------------------------------------------------------------------
+-- adjustment phase
+
+-- civil-disorder distance: fewest moves from the unit to one of the power's home centres it owns
+-- (all its home centres when it owns none). Armies count any adjacency (land or sea: as if
+-- convoyed, DATC 6.J.9/6.J.10); fleets count fleet moves only.
+local function cd_distance(cm, power, u, owned)
+  local targets = {}
+  local any = false
+  for _, h in ipairs(cm.home[power] or EMPTY) do
+    if owned[h] then targets[h] = true; any = true end
+  end
+  if not any then
+    for _, h in ipairs(cm.home[power] or EMPTY) do targets[h] = true end
+  end
+  if targets[u.prov] then return 0 end
+  local seen, frontier, dist = {}, {}, 0
+  if u.type == "A" then
+    seen[u.prov] = true
+    frontier[1] = u.prov
+    while #frontier > 0 do
+      dist = dist + 1
+      local nxt = {}
+      for _, p in ipairs(frontier) do
+        for q in pairs(cm.border[p]) do
+          if not seen[q] then
+            if targets[q] then return dist end
+            seen[q] = true
+            nxt[#nxt + 1] = q
+          end
+        end
+      end
+      frontier = nxt
+    end
+  else
+    seen[u.loc] = true
+    frontier[1] = u.loc
+    while #frontier > 0 do
+      dist = dist + 1
+      local nxt = {}
+      for _, l in ipairs(frontier) do
+        for q in pairs(cm.fleet_adj[l] or EMPTY) do
+          if not seen[q] then
+            if targets[cm.loc_prov[q]] then return dist end
+            seen[q] = true
+            nxt[#nxt + 1] = q
+          end
+        end
+      end
+      frontier = nxt
+    end
+  end
+  return 1000
+end
+M.cd_distance = cd_distance
+
+function M.adjustments(rules, cm, position, orders)
+  orders = orders or EMPTY
+  local units_in = position.units or EMPTY
+  local centers = sorted_centers(position.centers)
+  local occupied = {}
+  local units = {}
+  for p, l in pairs(units_in) do
+    local c = {}
+    for k = 1, #l do
+      c[k] = l[k]
+      local u = map.parse_unit(cm, l[k])
+      if u then occupied[u.prov] = true end
+    end
+    units[p] = c
+  end
+  local entries = {}
+  local disbanded = {}
+  local all = {}
+  for p in pairs(units_in) do all[p] = true end
+  for p in pairs(orders) do all[p] = true end
+  for p in pairs(centers) do all[p] = true end
+  local seq = 0
+  for _, p in ipairs(powers_of(cm, all)) do
+    local mine = units[p] or {}
+    units[p] = mine
+    local nu, nc = #mine, count_centers(centers, p)
+    local owned = {}
+    for _, c in ipairs(centers[p] or EMPTY) do owned[c] = true end
+    local builds = nc > nu and nc - nu or 0
+    local disbands = nu > nc and nu - nc or 0
+    local list = {}
+    entries[p] = list
+    local removed = {}
+    for _, raw in ipairs(orders[p] or EMPTY) do
+      seq = seq + 1
+      local o = orders_mod.parse(cm, raw)
+      local ok = false
+      local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
+      if o.kind == "B" and builds > 0 then
+        local pr = cm.prov[o.uprov]
+        local fits
+        if o.utype == "A" then
+          fits = pr.type == "land" or pr.type == "coast"
+          if fits and o.uloc ~= o.uprov then ustr = "A " .. o.uprov end
+        else
+          fits = pr.type == "coast" and ((pr.split and o.uloc ~= o.uprov) or (not pr.split and o.uloc == o.uprov))
+        end
+        if fits and cm.home_set[p] and cm.home_set[p][o.uprov] and owned[o.uprov] and not occupied[o.uprov] then
+          ok = true
+          builds = builds - 1
+          occupied[o.uprov] = true
+          mine[#mine + 1] = ustr
+        end
+      elseif o.kind == "D" and disbands > 0 then
+        for k = 1, #mine do
+          local u = map.parse_unit(cm, mine[k])
+          if u and not removed[k] and u.type == o.utype and u.prov == o.uprov then
+            removed[k] = true
+            ustr = mine[k]
+            ok = true
+            disbands = disbands - 1
+            disbanded[#disbanded + 1] = mine[k]
+            break
+          end
+        end
+      end
+      list[#list + 1] = { power = p, order = tostring(raw), unit = ustr, flags = ok and {} or { "void" }, seq = seq }
+    end
+    if disbands > 0 then
+      -- civil disorder: furthest from home first; fleets before armies; then by province
+      local cand = {}
+      for k = 1, #mine do
+        if not removed[k] then
+          local u = map.parse_unit(cm, mine[k])
+          if u then
+            cand[#cand + 1] = { k = k, d = cd_distance(cm, p, u, owned), f = u.type == "F", prov = u.prov, str = mine[k] }
+          end
+        end
+      end
+      sort(cand, function(a, b)
+        if a.d ~= b.d then return a.d > b.d end
+        if a.f ~= b.f then return a.f end
+        if a.prov ~= b.prov then return a.prov < b.prov end
+        return a.str < b.str
+      end)
+      for c = 1, disbands do
+        local x = cand[c]
+        if not x then break end
+        removed[x.k] = true
+        disbanded[#disbanded + 1] = x.str
+        seq = seq + 1
+        list[#list + 1] = { power = p, order = x.str .. " D", unit = x.str, flags = { "disband" }, seq = seq }
+      end
+    end
+    if next(removed) then
+      local keep = {}
+      for k = 1, #mine do
+        if not removed[k] then keep[#keep + 1] = mine[k] end
+      end
+      mine = keep
+      units[p] = mine
+    end
+    sort(mine)
+    if #mine == 0 and not units_in[p] then units[p] = nil end
+  end
+  local results = {}
+  for _, p in ipairs(powers_of(cm, entries)) do
+    if entries[p] and #entries[p] > 0 then push_sorted(cm, results, entries[p]) end
+  end
+  sort(disbanded)
+  local _, y = map.split_phase(position.phase)
+  local nph = "S" .. (y + 1) .. "M"
+  local next_pos = { phase = nph, units = units, centers = centers }
+  local w = winner_of(cm, centers)
+  if w then next_pos.winner = w end
+  local result = {
+    phase = position.phase, results = results, units = units, dislodged = {},
+    disbanded = disbanded, centers = centers, next_phase = nph,
+  }
+  return result, next_pos
+end
+
+----------------------------------------------------------------------------------------------------
+
+M.rules = {
+  movement = M.movement,
+  retreats = M.retreats,
+  adjustments = M.adjustments,
+  retreating_units = M.retreating_units,
+  retreat_options = M.retreat_options,
+  after_movement = M.after_movement,
+  settle_retreats = M.settle_retreats,
+  resolve_retreats = M.resolve_retreats,
+  has_retreats = M.has_retreats,
+}
+
+-- A copy of the standard rules with some functions replaced.
+function M.extend(overrides)
+  local r = {}
+  for k, v in pairs(M.rules) do r[k] = v end
+  for k, v in pairs(overrides or EMPTY) do r[k] = v end
+  return r
+end
+
+return M

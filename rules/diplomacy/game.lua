@@ -1,0 +1,103 @@
+-- diplomacy.game -- the game API built over a rules table (standard or variant).
+--
+--   local game = require("diplomacy.game").new(rules)
+--   game.new_position(board, setup)                 -> position
+--   game.adjudicate(board, position, orders)        -> result, next_position
+--   game.skip_phase(board_or_nil, position)         -> bool   (also game.skip_phase(position))
+--   game.winner(board, position)                    -> power name or nil
+-- `board` may be the plain board table (compiled once and cached on it) or a compiled map.
+-- See docs/diplomacy.md for the table shapes.
+
+local map = require("diplomacy.map")
+local adj = require("diplomacy.adjudicate")
+
+local M = {}
+
+local function copy_list(l)
+  local c = {}
+  for k = 1, #l do c[k] = l[k] end
+  return c
+end
+
+function M.new(rules)
+  local game = { rules = rules }
+
+  function game.compile(board)
+    return map.get(board)
+  end
+
+  -- setup = { phase = "S1901M", units = {POWER = {"A PAR", ...}}, centers = {POWER = {...}} | nil }
+  -- (setup nil or without units: the board's start position; centers nil: the board's
+  -- start_centers when the units are the start units, else the home centres of each power)
+  function game.new_position(board, setup)
+    local cm = map.get(board)
+    setup = setup or {}
+    local units, centers = {}, nil
+    if setup.units then
+      for p, l in pairs(setup.units) do units[p] = copy_list(l) end
+    else
+      for _, p in ipairs(cm.powers) do units[p] = copy_list(cm.power_info[p].start_units or {}) end
+    end
+    if setup.centers then
+      centers = {}
+      for p, l in pairs(setup.centers) do centers[p] = copy_list(l) end
+    else
+      centers = {}
+      for _, p in ipairs(cm.powers) do
+        local info = cm.power_info[p]
+        centers[p] = copy_list(info.start_centers or info.home_centers or {})
+      end
+    end
+    local pos = {
+      phase = setup.phase or cm.start_phase,
+      units = adj.sorted_units(units),
+      centers = adj.sorted_centers(centers),
+    }
+    if setup.dislodged then pos.dislodged = setup.dislodged end
+    for k, v in pairs(setup) do
+      if pos[k] == nil and k ~= "phase" then pos[k] = v end
+    end
+    return pos
+  end
+
+  function game.adjudicate(board, position, orders)
+    local cm = map.get(board)
+    local _, _, k = map.split_phase(position.phase)
+    orders = orders or {}
+    if k == "M" then
+      local result, next_pos = rules.movement(rules, cm, position, orders)
+      return result, next_pos
+    elseif k == "R" then
+      return rules.retreats(rules, cm, position, orders)
+    elseif k == "A" then
+      return rules.adjustments(rules, cm, position, orders)
+    end
+    error("bad phase: " .. tostring(position.phase))
+  end
+
+  -- would this phase be skipped (a retreat phase with nothing to retreat, an adjustment phase with
+  -- nothing to adjust)? Movement phases are never skipped.
+  function game.skip_phase(board, position)
+    if position == nil then position, board = board, nil end
+    local _, _, k = map.split_phase(position.phase)
+    if k == "R" then return not rules.has_retreats(rules, position) end
+    if k == "A" then
+      if not board then board = require("diplomacy.standard_board") end
+      return not adj.adjustments_needed(map.get(board), position.units or {}, position.centers or {})
+    end
+    return false
+  end
+
+  function game.winner(board, position)
+    local cm = map.get(board)
+    for _, p in ipairs(cm.powers) do
+      local l = (position.centers or {})[p]
+      if l and #l >= cm.victory_centers then return p end
+    end
+    return nil
+  end
+
+  return game
+end
+
+return M

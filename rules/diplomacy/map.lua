@@ -1,0 +1,234 @@
+-- diplomacy.map -- the board table the Diplomacy rules expect, and its compiled (indexed) form.
+--
+-- This file holds NO map data (see standard_board.lua for the standard map as a fallback and
+-- test fixture). The host passes the board as a plain table whose field names mirror
+-- /work/shared/data/diplomacy/standard_map.toml, so the TOML/JSON can be passed straight through:
+--
+--   board = {
+--     name = "standard",                    -- optional
+--     start_phase = "S1901M",               -- optional (default "S1901M")
+--     victory_centers = 18,                 -- centres needed to win (default: more than half)
+--     provinces = {                         -- keyed by 3-letter abbreviation ...
+--       PAR = {
+--         name = "Paris",                   -- optional
+--         type = "land" | "sea" | "coast" | "impassable",
+--         supply_center = true | false,
+--         home = "FRANCE" | "" | nil,        -- power whose home centre this is
+--         army = {"BUR", "GAS", ...},        -- provinces an army here can move to (no convoy)
+--         fleet = {"MAO", "SPA/NC", ...},    -- locations a fleet here can move to (coast-qualified
+--                                            --   when the target has split coasts); empty for land
+--                                            --   provinces and split-coast provinces
+--         coasts = {} | {"NC", "SC"},        -- coast names of a split-coast province
+--         fleet_by_coast = { NC = {...}, SC = {...} },  -- split-coast provinces only
+--       }, ...
+--     },
+--     -- ... or, exactly as in the TOML/JSON: province = { {abbr = "PAR", ...}, ... }
+--     powers = {                            -- also accepted under the TOML name `power`
+--       { name = "AUSTRIA", adjective = "AUSTRIAN", home_centers = {"BUD", "TRI", "VIE"},
+--         start_units = {"A BUD", "A VIE", "F TRI"}, start_centers = {"BUD", "TRI", "VIE"} }, ...
+--     },
+--   }
+--
+-- Notation: province = "PAR"; location = province or province/coast ("STP/NC"); unit = "A PAR",
+-- "F STP/SC" (armies never carry a coast, a fleet in a split-coast province always does).
+--
+-- map.compile(board) builds the indexed structure used by the adjudicator (set lookups, no linear
+-- scans). map.get(board) returns it, compiling once and caching it on the board table under the key
+-- `_compiled` (the host may also keep the compiled table and pass it instead of the board).
+-- The compiled table also memoises pure parses (unit strings, order strings): they depend only on
+-- the string and the map, never on the game state.
+
+local M = {}
+
+local function set_of(list)
+  local s = {}
+  if list then
+    for i = 1, #list do s[list[i]] = true end
+  end
+  return s
+end
+
+local function prov_of(loc)
+  return loc:sub(1, 3)
+end
+M.prov_of = prov_of
+
+function M.compile(board)
+  local cm = {
+    is_compiled = true,
+    board = board,
+    prov = {},            -- abbr -> {abbr, name, type, sc, home, coasts, split}
+    prov_list = {},       -- sorted abbreviations
+    loc_prov = {},        -- location -> province
+    army_adj = {},        -- province -> set of provinces
+    fleet_adj = {},       -- location -> set of locations
+    fleet_prov_adj = {},  -- location -> set of provinces a fleet there can reach (any coast)
+    fleet_into = {},      -- location -> province -> list of reachable locations in that province
+    border = {},          -- province -> set of provinces sharing any army or fleet adjacency
+    powers = {},          -- sorted power names
+    power_info = {},      -- name -> board power entry
+    home = {},            -- power -> list of home centre provinces (sorted)
+    home_set = {},        -- power -> set
+    sc_list = {},         -- sorted supply-centre provinces
+    victory_centers = board.victory_centers,
+    start_phase = board.start_phase or "S1901M",
+    unit_cache = {},      -- memo: unit string -> parsed unit
+    order_cache = {},     -- memo: order string -> parsed order
+    dist_cache = {},      -- memo: civil-disorder distances
+  }
+  -- provinces, in either shape
+  local src = {}
+  if board.provinces then
+    for abbr, p in pairs(board.provinces) do src[#src + 1] = { abbr, p } end
+  elseif board.province then
+    for _, p in ipairs(board.province) do src[#src + 1] = { p.abbr, p } end
+  end
+  table.sort(src, function(a, b) return a[1] < b[1] end)
+  for _, e in ipairs(src) do
+    local abbr, p = e[1], e[2]
+    local home = p.home
+    if home == "" then home = nil end
+    local coasts = p.coasts or {}
+    local info = {
+      abbr = abbr, name = p.name or abbr, type = p.type, sc = p.supply_center and true or false,
+      home = home, coasts = coasts, split = #coasts > 0,
+    }
+    cm.prov[abbr] = info
+    cm.prov_list[#cm.prov_list + 1] = abbr
+    cm.loc_prov[abbr] = abbr
+    cm.army_adj[abbr] = set_of(p.army)
+    cm.border[abbr] = {}
+    if info.sc then cm.sc_list[#cm.sc_list + 1] = abbr end
+    local locs = {}
+    if info.split then
+      for _, c in ipairs(coasts) do
+        local loc = abbr .. "/" .. c
+        cm.loc_prov[loc] = abbr
+        locs[loc] = (p.fleet_by_coast or {})[c] or {}
+      end
+    elseif p.type == "sea" or p.type == "coast" then
+      locs[abbr] = p.fleet or {}
+    end
+    for loc, targets in pairs(locs) do
+      cm.fleet_adj[loc] = set_of(targets)
+      local pa, into = {}, {}
+      for _, t in ipairs(targets) do
+        local tp = prov_of(t)
+        pa[tp] = true
+        local l = into[tp]
+        if not l then l = {}; into[tp] = l end
+        l[#l + 1] = t
+      end
+      for _, l in pairs(into) do table.sort(l) end
+      cm.fleet_prov_adj[loc] = pa
+      cm.fleet_into[loc] = into
+    end
+  end
+  for abbr, p in pairs(cm.prov) do
+    for q in pairs(cm.army_adj[abbr]) do cm.border[abbr][q] = true end
+    local locs = {}
+    if p.split then
+      for _, c in ipairs(p.coasts) do locs[#locs + 1] = abbr .. "/" .. c end
+    else
+      locs[1] = abbr
+    end
+    for _, loc in ipairs(locs) do
+      for q in pairs(cm.fleet_prov_adj[loc] or {}) do
+        cm.border[abbr][q] = true
+        if cm.border[q] then cm.border[q][abbr] = true end
+      end
+    end
+  end
+  -- powers
+  local plist = board.powers or board.power or {}
+  for _, pw in ipairs(plist) do
+    cm.powers[#cm.powers + 1] = pw.name
+    cm.power_info[pw.name] = pw
+    local h = {}
+    for _, c in ipairs(pw.home_centers or {}) do h[#h + 1] = c end
+    table.sort(h)
+    cm.home[pw.name] = h
+    cm.home_set[pw.name] = set_of(h)
+  end
+  -- home centres declared on provinces but not on powers
+  for abbr, p in pairs(cm.prov) do
+    if p.home and cm.home_set[p.home] and not cm.home_set[p.home][abbr] then
+      cm.home_set[p.home][abbr] = true
+      local h = cm.home[p.home]
+      h[#h + 1] = abbr
+      table.sort(h)
+    end
+  end
+  table.sort(cm.powers)
+  -- every possible unit string, ranked in string order (integer compares instead of strcoll)
+  local all = {}
+  for _, abbr in ipairs(cm.prov_list) do all[#all + 1] = "A " .. abbr end
+  for loc in pairs(cm.fleet_adj) do all[#all + 1] = "F " .. loc end
+  table.sort(all)
+  cm.unit_rank = {}
+  for i, s in ipairs(all) do cm.unit_rank[s] = i end
+  cm.power_rank = {}
+  for i, name in ipairs(cm.powers) do cm.power_rank[name] = i end
+  if not cm.victory_centers then cm.victory_centers = #cm.sc_list // 2 + 1 end
+  return cm
+end
+
+-- The compiled map for `board` (compiled once, cached on the board table).
+function M.get(board)
+  if board.is_compiled then return board end
+  local cm = board._compiled
+  if not cm then
+    cm = M.compile(board)
+    board._compiled = cm
+  end
+  return cm
+end
+
+-- Parse a unit string ("A PAR", "F STP/SC") -> {type=, loc=, prov=, str=} or nil. Memoised.
+function M.parse_unit(cm, s)
+  local u = cm.unit_cache[s]
+  if u ~= nil then return u or nil end
+  local t, loc = s:match("^%s*([AF])%s+([%u/]+)%s*$")
+  if t and cm.loc_prov[loc] then
+    u = { type = t, loc = loc, prov = cm.loc_prov[loc], str = t .. " " .. loc }
+  else
+    u = false
+  end
+  cm.unit_cache[s] = u
+  return u or nil
+end
+
+-- Can a unit of type t at location loc move (without convoy) to province p?
+function M.reaches_prov(cm, t, loc, p)
+  if t == "A" then
+    local a = cm.army_adj[cm.loc_prov[loc]]
+    return a ~= nil and a[p] == true
+  end
+  local f = cm.fleet_prov_adj[loc]
+  return f ~= nil and f[p] == true
+end
+
+-- Locations a unit of type t at loc may move to without convoy (armies: provinces; fleets: each
+-- reachable coast), sorted.
+function M.move_targets(cm, t, loc)
+  local out = {}
+  if t == "A" then
+    for p in pairs(cm.army_adj[cm.loc_prov[loc]] or {}) do
+      if cm.prov[p] and cm.prov[p].type ~= "sea" and cm.prov[p].type ~= "impassable" then
+        out[#out + 1] = p
+      end
+    end
+  else
+    for l in pairs(cm.fleet_adj[loc] or {}) do out[#out + 1] = l end
+  end
+  table.sort(out)
+  return out
+end
+
+-- Phase strings: "S1901M" -> "S", 1901, "M".
+function M.split_phase(ph)
+  local s, y, k = ph:match("^([SFW])(%d+)([MRA])$")
+  return s, tonumber(y), k
+end
+
+return M

@@ -1,0 +1,18 @@
+//! Bots: players that choose among the legal commands the rules list. Any game works with them
+//! because they only use the engine's legal-command API.
+
+mod driver;
+mod random;
+
+pub use driver::{play, RunLimit, RunReport};
+pub use random::RandomBot;
+
+use crate::engine::{Command, Game, RulesError};
+
+/// A player that picks the next command for a side.
+pub trait Bot {
+    /// The next command for `side`, chosen among `legal` (never empty: it holds at least
+    /// `EndPhase`).
+    fn choose(&mut self, game: &Game, side: &str, legal: &[Command])
+        -> Result<Command, RulesError>;
+}

@@ -1,0 +1,50 @@
+//! `hexwar check`: every error in a scenario, its map and its rules, each with file and line.
+
+use std::path::Path;
+
+use crate::rules::LuaRules;
+use crate::scenario::load_scenario;
+
+use super::{EXIT_INPUT, EXIT_OK};
+
+pub fn run(path: &Path, json: bool) -> i32 {
+    let errors: Vec<String> = match load_scenario(path) {
+        Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
+        Ok(scenario) => match LuaRules::load(&scenario) {
+            Err(e) => e.errors,
+            Ok(rules) => {
+                if rules_declare_no_sequence(&rules) {
+                    vec![format!(
+                        "{}: the rules declare no sequence of play (hex.rules.sequence)",
+                        scenario.path.display()
+                    )]
+                } else {
+                    Vec::new()
+                }
+            }
+        },
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({ "ok": errors.is_empty(), "errors": errors })
+        );
+    } else if errors.is_empty() {
+        println!("ok: {}", path.display());
+    } else {
+        for e in &errors {
+            eprintln!("error: {e}");
+        }
+        eprintln!("{} error(s) in {}", errors.len(), path.display());
+    }
+    if errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_INPUT
+    }
+}
+
+fn rules_declare_no_sequence(rules: &LuaRules) -> bool {
+    use crate::engine::Ruleset;
+    rules.sequence().steps.is_empty()
+}

@@ -1,0 +1,167 @@
+//! `hexwar play`: apply orders from a TOML file in order, printing what each did and the board
+//! after each phase. Exit 1 when any order was refused.
+//!
+//! ```toml
+//! [[order]]
+//! side = "blue"
+//! command = "move"
+//! unit = "b1"
+//! path = ["0304", "0305"]
+//! [[order]]
+//! side = "blue"
+//! command = "end_phase"
+//! ```
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::{Map, Value};
+
+use crate::engine::{Command, Event, GameError};
+use crate::session::Session;
+
+use super::{fail, EXIT_GAME, EXIT_OK};
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Scenario directory or file.
+    pub scenario: PathBuf,
+    /// Orders file (TOML, `[[order]]` tables).
+    #[arg(long)]
+    pub orders: PathBuf,
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct OrdersFile {
+    #[serde(default)]
+    order: Vec<Map<String, Value>>,
+}
+
+pub fn run(args: &PlayArgs) -> i32 {
+    let text = match std::fs::read_to_string(&args.orders) {
+        Ok(t) => t,
+        Err(e) => {
+            return fail(format!(
+                "{}: cannot read orders: {e}",
+                args.orders.display()
+            ))
+        }
+    };
+    let file: OrdersFile = match toml::from_str(&text) {
+        Ok(f) => f,
+        Err(e) => {
+            let line = e
+                .span()
+                .map(|s| text[..s.start].matches('\n').count() + 1)
+                .unwrap_or(0);
+            return fail(format!(
+                "{}:{line}: TOML: {}",
+                args.orders.display(),
+                e.message()
+            ));
+        }
+    };
+    let mut orders = Vec::new();
+    for (i, mut order) in file.order.into_iter().enumerate() {
+        let side = match order.remove("side") {
+            Some(Value::String(s)) => Some(s),
+            None => None,
+            Some(_) => {
+                return fail(format!(
+                    "{}: order #{}: 'side' must be a string",
+                    args.orders.display(),
+                    i + 1
+                ))
+            }
+        };
+        match Command::try_from(order) {
+            Ok(c) => orders.push((side, c)),
+            Err(m) => return fail(format!("{}: order #{}: {m}", args.orders.display(), i + 1)),
+        }
+    }
+    let mut session = match Session::start(&args.scenario, args.seed) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let mut refused = 0;
+    let mut results = Vec::new();
+    for (i, (side, command)) in orders.iter().enumerate() {
+        let side = side.clone().or_else(|| session.game.phasing_side());
+        let outcome = session.game.submit(side.as_deref(), command);
+        let (ok, detail) = match &outcome {
+            Ok(events) => (true, serde_json::to_value(events).unwrap_or(Value::Null)),
+            Err(GameError::Refused(r)) => {
+                refused += 1;
+                (
+                    false,
+                    serde_json::json!({"rule": r.rule, "reason": r.reason}),
+                )
+            }
+            Err(e) => return fail(format!("order #{}: {e}", i + 1)),
+        };
+        let board = match &outcome {
+            Ok(events) if events.iter().any(|e| matches!(e, Event::PhaseEnded { .. })) => {
+                Some(board_of(&session))
+            }
+            _ => None,
+        };
+        if args.json {
+            let mut entry =
+                serde_json::json!({"order": i + 1, "side": side, "command": command, "ok": ok});
+            entry[if ok { "events" } else { "refused" }] = detail;
+            if let Some(b) = board {
+                entry["board"] = b;
+            }
+            results.push(entry);
+        } else {
+            let name = command.name();
+            if ok {
+                println!(
+                    "order {} ({}, {name}): ok",
+                    i + 1,
+                    side.as_deref().unwrap_or("-")
+                );
+                for e in outcome.iter().flatten() {
+                    println!("  {}", serde_json::to_string(e).unwrap_or_default());
+                }
+            } else {
+                println!(
+                    "order {} ({}, {name}): refused: {}: {}",
+                    i + 1,
+                    side.as_deref().unwrap_or("-"),
+                    detail["rule"].as_str().unwrap_or(""),
+                    detail["reason"].as_str().unwrap_or("")
+                );
+            }
+            if let Some(b) = board {
+                println!("board after the phase:");
+                for (id, at) in b.as_object().into_iter().flatten() {
+                    println!("  {id}: {}", at.as_str().unwrap_or("off map"));
+                }
+            }
+        }
+    }
+    if args.json {
+        println!("{}", Value::Array(results));
+    }
+    if refused > 0 {
+        EXIT_GAME
+    } else {
+        EXIT_OK
+    }
+}
+
+fn board_of(session: &Session) -> Value {
+    let mut board = Map::new();
+    for (id, unit) in &session.game.state().units {
+        board.insert(
+            id.clone(),
+            unit.at.clone().map(Value::String).unwrap_or(Value::Null),
+        );
+    }
+    Value::Object(board)
+}

@@ -1,0 +1,122 @@
+//! `apply`: the one place where events change the state.
+
+use super::event::Event;
+use super::state::{GameState, GoneUnit, Outcome};
+
+/// An event that cannot be applied to this state (it names a unit that is not there, ...).
+/// Rules produce events, so this is a rules bug or a corrupt log, reported, never a panic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot apply {event}: {reason}")]
+pub struct ApplyError {
+    pub event: String,
+    pub reason: String,
+}
+
+fn missing(event: &Event, unit: &str) -> ApplyError {
+    ApplyError {
+        event: event.name().to_string(),
+        reason: format!("no unit '{unit}' in play"),
+    }
+}
+
+/// Applies one event. On error the state is unchanged.
+pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
+    match event {
+        Event::GameStarted { .. }
+        | Event::PhaseEnded { .. }
+        | Event::UnitEnteredHex { .. }
+        | Event::CommandRefused { .. }
+        | Event::Custom { .. } => {}
+        Event::PhaseStarted { turn, step, .. } => {
+            state.turn = *turn;
+            state.step = *step;
+        }
+        Event::UnitMoved { unit, to, .. } => {
+            let u = state
+                .units
+                .get_mut(unit)
+                .ok_or_else(|| missing(event, unit))?;
+            u.at = Some(to.clone());
+        }
+        Event::UnitEliminated { unit, reason } | Event::UnitRemoved { unit, reason } => {
+            let u = state
+                .units
+                .remove(unit)
+                .ok_or_else(|| missing(event, unit))?;
+            let eliminated = matches!(event, Event::UnitEliminated { .. });
+            state.gone.insert(
+                unit.clone(),
+                GoneUnit {
+                    unit: u,
+                    reason: reason.clone(),
+                    eliminated,
+                    turn: state.turn,
+                },
+            );
+        }
+        Event::UnitPlaced { unit } => {
+            if state.units.contains_key(&unit.id) {
+                return Err(ApplyError {
+                    event: "UnitPlaced".into(),
+                    reason: format!("unit '{}' is already in play", unit.id),
+                });
+            }
+            state.gone.remove(&unit.id);
+            state.units.insert(unit.id.clone(), unit.clone());
+        }
+        Event::UnitStatusChanged { unit, add, remove } => {
+            let u = state
+                .units
+                .get_mut(unit)
+                .ok_or_else(|| missing(event, unit))?;
+            for flag in remove {
+                u.status.remove(flag);
+            }
+            for flag in add {
+                u.status.insert(flag.clone());
+            }
+        }
+        Event::UnitFacingChanged { unit, facing } => {
+            let u = state
+                .units
+                .get_mut(unit)
+                .ok_or_else(|| missing(event, unit))?;
+            u.facing = Some(*facing);
+        }
+        Event::UnitSideChanged { unit, side } => {
+            let u = state
+                .units
+                .get_mut(unit)
+                .ok_or_else(|| missing(event, unit))?;
+            u.side = side.clone();
+        }
+        Event::ControlChanged { hex, side } => match side {
+            Some(side) => {
+                state.control.insert(hex.clone(), side.clone());
+            }
+            None => {
+                state.control.remove(hex);
+            }
+        },
+        Event::VarSet { key, value } => {
+            if value.is_null() {
+                state.vars.remove(key);
+            } else {
+                state.vars.insert(key.clone(), value.clone());
+            }
+        }
+        Event::DiceRolled { .. } => state.dice.rolls += 1,
+        Event::GameEnded {
+            winner,
+            scores,
+            reason,
+        } => {
+            state.outcome = Some(Outcome {
+                winner: winner.clone(),
+                scores: scores.clone(),
+                reason: reason.clone(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! Commands: what a player asks for (imperative). The rules check them; a refused command leaves
+//! the state untouched (DESIGN.md principle 4).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A player's order. Written flat in files and in Lua: `{command = "move", unit = "b1",
+/// path = {"0203", "0204"}}`, `{command = "end_phase"}`, `{command = "attack", from = ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Map<String, Value>", into = "Map<String, Value>")]
+pub enum Command {
+    /// Move a unit along a path of hex labels (the destination last).
+    Move { unit: String, path: Vec<String> },
+    /// The phasing side is done with the current phase.
+    EndPhase,
+    /// Any other order the rules define (`attack`, `drop`, `orders` for Diplomacy ...).
+    Custom {
+        name: String,
+        args: Map<String, Value>,
+    },
+}
+
+impl Command {
+    /// The name the rules register a handler under (`move`, `end_phase`, or the custom name).
+    pub fn name(&self) -> &str {
+        match self {
+            Command::Move { .. } => "move",
+            Command::EndPhase => "end_phase",
+            Command::Custom { name, .. } => name,
+        }
+    }
+}
+
+impl From<Command> for Map<String, Value> {
+    fn from(command: Command) -> Self {
+        let mut map = Map::new();
+        match command {
+            Command::Move { unit, path } => {
+                map.insert("command".into(), "move".into());
+                map.insert("unit".into(), unit.into());
+                map.insert("path".into(), path.into());
+            }
+            Command::EndPhase => {
+                map.insert("command".into(), "end_phase".into());
+            }
+            Command::Custom { name, args } => {
+                map = args;
+                map.insert("command".into(), name.into());
+            }
+        }
+        map
+    }
+}
+
+impl TryFrom<Map<String, Value>> for Command {
+    type Error = String;
+
+    fn try_from(mut map: Map<String, Value>) -> Result<Self, Self::Error> {
+        let name = match map.remove("command") {
+            Some(Value::String(name)) => name,
+            _ => {
+                return Err(
+                    "a command needs a string field 'command' (move, end_phase, ...)".into(),
+                )
+            }
+        };
+        match name.as_str() {
+            "move" => {
+                let unit = match map.remove("unit") {
+                    Some(Value::String(u)) => u,
+                    _ => return Err("move: 'unit' must be a unit id string".into()),
+                };
+                let path = match map.remove("path") {
+                    Some(Value::Array(items)) => items
+                        .into_iter()
+                        .map(|v| match v {
+                            Value::String(s) => Ok(s),
+                            other => Err(format!(
+                                "move: path entries must be hex labels, found {other}"
+                            )),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                    Some(Value::String(to)) => vec![to],
+                    _ => match map.remove("to") {
+                        Some(Value::String(to)) => vec![to],
+                        _ => return Err("move: give 'path' (a list of hex labels) or 'to'".into()),
+                    },
+                };
+                if path.is_empty() {
+                    return Err("move: the path is empty".into());
+                }
+                Ok(Command::Move { unit, path })
+            }
+            "end_phase" => Ok(Command::EndPhase),
+            _ => Ok(Command::Custom { name, args: map }),
+        }
+    }
+}
+
+/// Why a command was refused: the rule (clause id) and a sentence for the player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{rule}: {reason}")]
+pub struct Refusal {
+    pub rule: String,
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(rule: impl Into<String>, reason: impl Into<String>) -> Self {
+        Refusal {
+            rule: rule.into(),
+            reason: reason.into(),
+        }
+    }
+}

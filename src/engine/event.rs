@@ -1,0 +1,126 @@
+//! Events: what happened (past tense). Only `apply` turns them into state (DESIGN.md principle 4),
+//! and the list of applied events is the game log and the replay.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::unit::Unit;
+
+/// Something that happened in the game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event")]
+pub enum Event {
+    GameStarted {
+        scenario: String,
+        seed: u64,
+    },
+    PhaseStarted {
+        turn: u32,
+        step: u32,
+        side: Option<String>,
+        phase: String,
+    },
+    PhaseEnded {
+        turn: u32,
+        step: u32,
+        side: Option<String>,
+        phase: String,
+    },
+    /// A unit moved; `path` lists every hex entered, the destination last.
+    UnitMoved {
+        unit: String,
+        from: Option<String>,
+        to: String,
+        path: Vec<String>,
+        cost: f64,
+    },
+    /// A unit entered a hex on its way (one per step of a move; rules may react to it).
+    UnitEnteredHex {
+        unit: String,
+        hex: String,
+    },
+    /// A unit was eliminated (counts as a loss).
+    UnitEliminated {
+        unit: String,
+        reason: String,
+    },
+    /// A unit left play without being eliminated (evacuated, surrendered, withdrawn).
+    UnitRemoved {
+        unit: String,
+        reason: String,
+    },
+    /// A unit entered play (reinforcement, reserve, build).
+    UnitPlaced {
+        unit: Unit,
+    },
+    UnitStatusChanged {
+        unit: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        add: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+    },
+    UnitFacingChanged {
+        unit: String,
+        facing: u8,
+    },
+    /// A unit changed side or nation (a neutral country joining a side).
+    UnitSideChanged {
+        unit: String,
+        side: String,
+    },
+    ControlChanged {
+        hex: String,
+        side: Option<String>,
+    },
+    /// A rules variable was set (the rules' own persistent state).
+    VarSet {
+        key: String,
+        value: Value,
+    },
+    DiceRolled {
+        sides: u32,
+        value: u32,
+    },
+    /// A command was refused; logged, changes nothing.
+    CommandRefused {
+        rule: String,
+        reason: String,
+    },
+    GameEnded {
+        winner: Option<String>,
+        scores: std::collections::BTreeMap<String, f64>,
+        reason: String,
+    },
+    /// An event the rules defined (`hex.events.emit("CountryInvaded", {...})`); changes nothing
+    /// by itself, its handlers react to it.
+    Custom {
+        name: String,
+        data: Value,
+    },
+}
+
+impl Event {
+    /// The name handlers subscribe to (`UnitMoved`, or the custom name).
+    pub fn name(&self) -> &str {
+        match self {
+            Event::GameStarted { .. } => "GameStarted",
+            Event::PhaseStarted { .. } => "PhaseStarted",
+            Event::PhaseEnded { .. } => "PhaseEnded",
+            Event::UnitMoved { .. } => "UnitMoved",
+            Event::UnitEnteredHex { .. } => "UnitEnteredHex",
+            Event::UnitEliminated { .. } => "UnitEliminated",
+            Event::UnitRemoved { .. } => "UnitRemoved",
+            Event::UnitPlaced { .. } => "UnitPlaced",
+            Event::UnitStatusChanged { .. } => "UnitStatusChanged",
+            Event::UnitFacingChanged { .. } => "UnitFacingChanged",
+            Event::UnitSideChanged { .. } => "UnitSideChanged",
+            Event::ControlChanged { .. } => "ControlChanged",
+            Event::VarSet { .. } => "VarSet",
+            Event::DiceRolled { .. } => "DiceRolled",
+            Event::CommandRefused { .. } => "CommandRefused",
+            Event::GameEnded { .. } => "GameEnded",
+            Event::Custom { name, .. } => name,
+        }
+    }
+}

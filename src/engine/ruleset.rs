@@ -1,0 +1,58 @@
+//! The `Ruleset` trait: how the engine talks to a game's rules without knowing Lua
+//! (DESIGN.md principle 8). The Lua host is one implementation; a Rust ruleset is another.
+
+use super::command::{Command, Refusal};
+use super::event::Event;
+use super::sequence::Sequence;
+use super::state::{GameState, Outcome};
+
+/// A failure of the rules themselves (a Lua error, a budget exceeded, a malformed answer), as
+/// opposed to a refused command. The message names the script and line where there is one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RulesError {
+    pub message: String,
+}
+
+impl RulesError {
+    pub fn new(message: impl Into<String>) -> Self {
+        RulesError {
+            message: message.into(),
+        }
+    }
+}
+
+/// What the rules say about a command: the events it resolves into, or a refusal.
+pub type Resolution = Result<Vec<Event>, Refusal>;
+
+/// A game's rules as the engine sees them.
+pub trait Ruleset: Send {
+    /// The sequence of play.
+    fn sequence(&self) -> &Sequence;
+
+    /// Every command the side may give now (bots choose among these).
+    fn legal_commands(&mut self, state: &GameState, side: &str)
+        -> Result<Vec<Command>, RulesError>;
+
+    /// Checks a command given by `side` and resolves it into events. Dice rolled while
+    /// resolving must appear as `DiceRolled` events, in order, before the events that used them.
+    fn resolve(
+        &mut self,
+        state: &GameState,
+        side: Option<&str>,
+        command: &Command,
+    ) -> Result<Resolution, RulesError>;
+
+    /// Handlers that may veto an event before it is applied (`Some(refusal)` vetoes).
+    fn before_event(
+        &mut self,
+        state: &GameState,
+        event: &Event,
+    ) -> Result<Option<Refusal>, RulesError>;
+
+    /// Handlers that react to an applied event with more events.
+    fn after_event(&mut self, state: &GameState, event: &Event) -> Result<Vec<Event>, RulesError>;
+
+    /// Who won when the last turn is over.
+    fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError>;
+}

@@ -1,0 +1,146 @@
+//! Save files: versioned JSON with a checksum, written so that a crash never destroys the
+//! previous save (write a temporary file, flush, rename).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::dice::Dice;
+use super::state::GameState;
+
+pub const SAVE_FORMAT: &str = "hexwar-save";
+pub const SAVE_VERSION: u32 = 1;
+
+/// What a save file holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Save {
+    pub format: String,
+    pub version: u32,
+    /// The scenario file the game was loaded from, as given when the game started.
+    pub scenario_path: PathBuf,
+    /// The seed the game was started with.
+    pub seed: u64,
+    /// The bots' own dice, so a resumed run makes the same choices.
+    pub bot_dice: Dice,
+    pub state: GameState,
+    /// `sha256:` of the canonical JSON of `state`.
+    pub checksum: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("{path}: cannot read save: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot write save: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a hexwar save (line {line}): {message}")]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("{path}: save format '{found}' version {version} is not supported (this build reads '{SAVE_FORMAT}' version {SAVE_VERSION})")]
+    Version {
+        path: PathBuf,
+        found: String,
+        version: u32,
+    },
+    #[error("{path}: save is corrupt: checksum {found} does not match its content ({expected})")]
+    Checksum {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
+}
+
+fn checksum(state: &GameState) -> String {
+    // Serialising plain data with BTreeMaps cannot fail; an empty string would fail the check.
+    let json = serde_json::to_vec(state).unwrap_or_default();
+    let digest = Sha256::digest(&json);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+impl Save {
+    pub fn new(scenario_path: PathBuf, seed: u64, bot_dice: Dice, state: GameState) -> Self {
+        let checksum = checksum(&state);
+        Save {
+            format: SAVE_FORMAT.into(),
+            version: SAVE_VERSION,
+            scenario_path,
+            seed,
+            bot_dice,
+            state,
+            checksum,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Parses and verifies a save's text.
+    pub fn from_json(path: &Path, text: &str) -> Result<Save, SaveError> {
+        #[derive(Deserialize)]
+        struct Header {
+            format: String,
+            version: u32,
+        }
+        let parse_err = |e: serde_json::Error| SaveError::Parse {
+            path: path.into(),
+            line: e.line(),
+            message: e.to_string(),
+        };
+        let header: Header = serde_json::from_str(text).map_err(parse_err)?;
+        if header.format != SAVE_FORMAT || header.version != SAVE_VERSION {
+            return Err(SaveError::Version {
+                path: path.into(),
+                found: header.format,
+                version: header.version,
+            });
+        }
+        let save: Save = serde_json::from_str(text).map_err(parse_err)?;
+        let expected = checksum(&save.state);
+        if save.checksum != expected {
+            return Err(SaveError::Checksum {
+                path: path.into(),
+                found: save.checksum,
+                expected,
+            });
+        }
+        Ok(save)
+    }
+
+    pub fn read(path: &Path) -> Result<Save, SaveError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SaveError::Read {
+            path: path.into(),
+            source,
+        })?;
+        Save::from_json(path, &text)
+    }
+
+    /// Writes atomically: a temporary file beside the target, flushed and synced, then renamed.
+    pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        let werr = |source| SaveError::Write {
+            path: path.into(),
+            source,
+        };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut file = std::fs::File::create(&tmp).map_err(werr)?;
+        file.write_all(self.to_json().as_bytes()).map_err(werr)?;
+        file.write_all(b"\n").map_err(werr)?;
+        file.sync_all().map_err(werr)?;
+        drop(file);
+        std::fs::rename(&tmp, path).map_err(werr)
+    }
+}

@@ -1,0 +1,35 @@
+//! `hex.dice`: the host's seeded dice. Every roll is recorded as a `DiceRolled` event, so the
+//! log shows it and a replay makes the same roll.
+
+use mlua::{Lua, Table};
+
+use super::with_host;
+use crate::engine::{Dice, Event};
+
+/// Registers `hex.dice`.
+pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "roll",
+        lua.create_function(|lua, sides: Option<u32>| {
+            let sides = sides.unwrap_or(6);
+            if sides == 0 {
+                return Err(mlua::Error::runtime(
+                    "hex.dice.roll: a die needs at least 1 side",
+                ));
+            }
+            with_host(lua, |h| {
+                if h.loading {
+                    return Err(mlua::Error::runtime(
+                        "hex.dice.roll: no dice while rules modules load",
+                    ));
+                }
+                let index = h.dice.rolls + h.rolls.len() as u64;
+                let value = Dice::value_at(h.dice.seed, index, sides);
+                h.rolls.push(Event::DiceRolled { sides, value });
+                Ok(value)
+            })?
+        })?,
+    )?;
+    hex.raw_set("dice", t)
+}

@@ -1,0 +1,139 @@
+//! The `hex.*` API, one namespace per file, each registered by its own `register` function
+//! (the wezterm pattern). Everything lives under the `hex` table; nothing else is global.
+//!
+//! Views are read-only: functions return fresh tables, and rules change the game only by
+//! returning events.
+
+mod commands;
+mod dice;
+mod events;
+mod log;
+mod map;
+mod rules;
+mod state;
+mod units;
+
+use std::sync::Arc;
+
+use mlua::{AnyUserData, Lua, Table, Value};
+
+use crate::board::HexMap;
+use crate::engine::{Dice, Event, GameState};
+
+/// Registry keys of the host's own tables.
+pub(crate) const STATE_KEY: &str = "hexwar.state";
+pub(crate) const COMMANDS_KEY: &str = "hexwar.commands";
+pub(crate) const HANDLERS_KEY: &str = "hexwar.handlers";
+pub(crate) const DECLARATIONS_KEY: &str = "hexwar.declarations";
+pub(crate) const REFUSAL_MT_KEY: &str = "hexwar.refusal";
+
+/// What the API functions share with the host (kept in the VM's app data).
+pub(crate) struct HostData {
+    pub map: Arc<HexMap>,
+    pub sides: Vec<String>,
+    /// True while rules modules load (the data stage): declarations allowed, no game state.
+    pub loading: bool,
+    /// Dice state at the start of the current call.
+    pub dice: Dice,
+    /// `DiceRolled` events of the current call, in order.
+    pub rolls: Vec<Event>,
+    /// What scripts printed.
+    pub log: Vec<String>,
+    pub turn_limit: u32,
+    /// The phasing side and phase, as the host last saw them.
+    pub sequence: crate::engine::Sequence,
+}
+
+/// Builds the `hex` table and installs it as a global.
+pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
+    let hex = lua.create_table()?;
+    hex.raw_set("api_version", super::API_VERSION)?;
+    for key in [COMMANDS_KEY, DECLARATIONS_KEY] {
+        lua.set_named_registry_value(key, lua.create_table()?)?;
+    }
+    lua.set_named_registry_value(HANDLERS_KEY, lua.create_table()?)?;
+    lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
+    map::register(lua, &hex)?;
+    units::register(lua, &hex)?;
+    state::register(lua, &hex)?;
+    dice::register(lua, &hex)?;
+    events::register(lua, &hex)?;
+    commands::register(lua, &hex)?;
+    rules::register(lua, &hex)?;
+    log::register(lua, &hex)?;
+    lua.globals().raw_set("hex", read_only(lua, hex)?)?;
+    Ok(())
+}
+
+/// Wraps a table so scripts cannot add, replace or inspect its fields' metatable.
+pub(crate) fn read_only(lua: &Lua, table: Table) -> mlua::Result<Table> {
+    for pair in table.clone().pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        if let Value::Table(inner) = value {
+            table.raw_set(key, read_only(lua, inner)?)?;
+        }
+    }
+    let proxy = lua.create_table()?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", table)?;
+    meta.raw_set(
+        "__newindex",
+        lua.create_function(|_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "the hex API is read-only (tried to set '{}'); rules change the game by returning events",
+                key.to_string().unwrap_or_default()
+            )))
+        })?,
+    )?;
+    meta.raw_set("__metatable", "the hex API is read-only")?;
+    proxy.set_metatable(Some(meta))?;
+    Ok(proxy)
+}
+
+/// Runs `f` on the game state of the current call.
+pub(crate) fn with_state<R>(
+    lua: &Lua,
+    f: impl FnOnce(&GameState) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let ud: Value = lua.named_registry_value(STATE_KEY)?;
+    match ud {
+        Value::UserData(ud) => {
+            let ud: AnyUserData = ud;
+            ud.borrow_scoped::<GameState, _>(f)?
+        }
+        _ => Err(mlua::Error::runtime(
+            "the game state is not available while rules modules load (declare data at load time; read state in handlers)",
+        )),
+    }
+}
+
+/// Runs `f` on the host data.
+pub(crate) fn with_host<R>(lua: &Lua, f: impl FnOnce(&mut HostData) -> R) -> mlua::Result<R> {
+    let mut host = lua
+        .app_data_mut::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("hexwar host data missing"))?;
+    Ok(f(&mut host))
+}
+
+/// Refuses a call that is only allowed while modules load.
+pub(crate) fn require_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
+    if with_host(lua, |h| h.loading)? {
+        Ok(())
+    } else {
+        Err(mlua::Error::runtime(format!(
+            "{what} may only be called while rules modules load, not during play (state must not live in closures)"
+        )))
+    }
+}
+
+/// A list of strings as a Lua sequence.
+pub(crate) fn string_list<'a>(
+    lua: &Lua,
+    items: impl IntoIterator<Item = &'a str>,
+) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (i, item) in items.into_iter().enumerate() {
+        t.raw_set(i + 1, item)?;
+    }
+    Ok(t)
+}

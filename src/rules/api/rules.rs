@@ -1,0 +1,44 @@
+//! `hex.rules`: declarations made while modules load — the sequence of play, the victory rule,
+//! and named declarations (movement profiles, tables) that the host compiles. A later module's
+//! declaration replaces an earlier one; `get` returns the current one so a variant can extend it.
+
+use mlua::{Function, Lua, Table, Value};
+
+use super::{require_loading, DECLARATIONS_KEY};
+
+/// Registers `hex.rules`.
+pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "sequence",
+        lua.create_function(|lua, sequence: Table| {
+            require_loading(lua, "hex.rules.sequence")?;
+            let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            decls.raw_set("sequence", sequence)
+        })?,
+    )?;
+    t.raw_set(
+        "victory",
+        lua.create_function(|lua, f: Function| {
+            require_loading(lua, "hex.rules.victory")?;
+            let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            decls.raw_set("victory", f)
+        })?,
+    )?;
+    t.raw_set(
+        "declare",
+        lua.create_function(|lua, (key, value): (String, Value)| {
+            require_loading(lua, "hex.rules.declare")?;
+            let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            decls.raw_set(key, value)
+        })?,
+    )?;
+    t.raw_set(
+        "get",
+        lua.create_function(|lua, key: String| {
+            let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            decls.raw_get::<Value>(key)
+        })?,
+    )?;
+    hex.raw_set("rules", t)
+}

@@ -1,0 +1,60 @@
+//! `hex.units`: read-only views of the units in play (fresh tables, in id order).
+
+use mlua::{Lua, Table, Value};
+
+use super::with_state;
+use crate::engine::Unit;
+use crate::rules::convert::unit_to_lua;
+
+fn list<'a>(lua: &Lua, units: impl Iterator<Item = &'a Unit>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (i, u) in units.enumerate() {
+        t.raw_set(i + 1, unit_to_lua(lua, u)?)?;
+    }
+    Ok(t)
+}
+
+/// Registers `hex.units`.
+pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "get",
+        lua.create_function(|lua, id: String| {
+            with_state(lua, |s| match s.units.get(&id) {
+                Some(u) => Ok(Value::Table(unit_to_lua(lua, u)?)),
+                None => Ok(Value::Nil),
+            })
+        })?,
+    )?;
+    t.raw_set(
+        "all",
+        lua.create_function(|lua, ()| with_state(lua, |s| list(lua, s.units.values())))?,
+    )?;
+    t.raw_set(
+        "at",
+        lua.create_function(|lua, at: String| with_state(lua, |s| list(lua, s.units_at(&at))))?,
+    )?;
+    t.raw_set(
+        "of_side",
+        lua.create_function(|lua, side: String| {
+            with_state(lua, |s| list(lua, s.units_of_side(&side)))
+        })?,
+    )?;
+    t.raw_set(
+        "gone",
+        lua.create_function(|lua, ()| {
+            with_state(lua, |s| {
+                let out = lua.create_table()?;
+                for (i, g) in s.gone.values().enumerate() {
+                    let u = unit_to_lua(lua, &g.unit)?;
+                    u.raw_set("gone_reason", g.reason.as_str())?;
+                    u.raw_set("eliminated", g.eliminated)?;
+                    u.raw_set("gone_turn", g.turn)?;
+                    out.raw_set(i + 1, u)?;
+                }
+                Ok(out)
+            })
+        })?,
+    )?;
+    hex.raw_set("units", t)
+}

@@ -1,0 +1,68 @@
+//! The instruction budget: a hook every `TICK` instructions counts what a call has used and stops
+//! it, with the script and line, once the scenario's budget is spent. It also remembers where
+//! scripts were last seen running, so a memory-limit error can name a line too.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use mlua::{HookTriggers, Lua, VmState};
+
+const TICK: u32 = 1000;
+
+/// Shared between the hook and the host.
+#[derive(Debug, Default)]
+pub struct Budget {
+    used: AtomicU64,
+    limit: AtomicU64,
+    last_seen: Mutex<String>,
+}
+
+/// The message that marks a budget error, so the host can recognise it.
+pub const BUDGET_MARK: &str = "instruction budget";
+
+impl Budget {
+    pub fn new(limit: u64) -> Arc<Self> {
+        Arc::new(Budget {
+            used: AtomicU64::new(0),
+            limit: AtomicU64::new(limit),
+            last_seen: Mutex::new(String::new()),
+        })
+    }
+
+    /// Starts a new call with a full budget.
+    pub fn reset(&self) {
+        self.used.store(0, Ordering::Relaxed);
+    }
+
+    /// Where a script was last seen running (`rules/x.lua:12`), or empty.
+    pub fn last_seen(&self) -> String {
+        self.last_seen.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Installs the hook on every thread of the VM, coroutines included.
+    pub fn install(self: &Arc<Self>, lua: &Lua) -> mlua::Result<()> {
+        let budget = Arc::clone(self);
+        lua.set_global_hook(HookTriggers::new().every_nth_instruction(TICK), move |_lua, debug| {
+            let used = budget.used.fetch_add(u64::from(TICK), Ordering::Relaxed) + u64::from(TICK);
+            let over = used > budget.limit.load(Ordering::Relaxed);
+            if over || used.is_multiple_of(u64::from(TICK) * 16) {
+                let src = debug.source();
+                let place = format!(
+                    "{}:{}",
+                    src.short_src.as_deref().unwrap_or("?"),
+                    debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into())
+                );
+                if let Ok(mut last) = budget.last_seen.lock() {
+                    *last = place.clone();
+                }
+                if over {
+                    return Err(mlua::Error::runtime(format!(
+                        "{place}: {BUDGET_MARK} of {} instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more",
+                        budget.limit.load(Ordering::Relaxed)
+                    )));
+                }
+            }
+            Ok(VmState::Continue)
+        })
+    }
+}

@@ -1,0 +1,472 @@
+//! `LuaRules`: a scenario's rules modules loaded into one sandboxed VM, as a [`Ruleset`].
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
+
+use super::api::{
+    self, with_host, HostData, COMMANDS_KEY, DECLARATIONS_KEY, HANDLERS_KEY, REFUSAL_MT_KEY,
+    STATE_KEY,
+};
+use super::budget::Budget;
+use super::convert::{command_from_lua, command_to_lua, event_to_lua, events_from_lua};
+use super::error::describe;
+use super::loader::{check_module_name, chunk_name, find_module};
+use super::sandbox::new_vm;
+use crate::engine::{
+    Command, Dice, Event, GameState, Outcome, Refusal, Resolution, RulesError, Ruleset, Sequence,
+};
+use crate::scenario::Scenario;
+
+const LOADED_KEY: &str = "hexwar.loaded";
+
+/// The rules could not be loaded; one message per problem, each with file and line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .errors.join("\n"))]
+pub struct RulesLoadError {
+    pub errors: Vec<String>,
+}
+
+struct CommandDef {
+    resolve: Function,
+    legal: Option<Function>,
+}
+
+/// A handler with where it was defined, for messages.
+struct Handler {
+    f: Function,
+    origin: String,
+}
+
+/// A game's rules in Lua.
+pub struct LuaRules {
+    lua: Lua,
+    budget: Arc<Budget>,
+    memory_limit: usize,
+    sequence: Sequence,
+    commands: BTreeMap<String, CommandDef>,
+    before: BTreeMap<String, Vec<Handler>>,
+    after: BTreeMap<String, Vec<Handler>>,
+    victory: Option<Function>,
+}
+
+fn origin_of(f: &Function) -> String {
+    let info = f.info();
+    format!(
+        "{}:{}",
+        info.short_src.as_deref().unwrap_or("?"),
+        info.line_defined
+            .map(|l| l.to_string())
+            .unwrap_or_else(|| "?".into())
+    )
+}
+
+impl LuaRules {
+    /// Loads the scenario's rules modules in order.
+    pub fn load(scenario: &Scenario) -> Result<LuaRules, RulesLoadError> {
+        let one = |message: String| RulesLoadError {
+            errors: vec![message],
+        };
+        let lua = new_vm().map_err(|e| one(format!("cannot create the Lua VM: {e}")))?;
+        let roots: Vec<PathBuf> = scenario
+            .rule_roots
+            .iter()
+            .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
+            .collect();
+        let budget = Budget::new(scenario.limits.instructions);
+        let memory_limit = scenario.limits.memory_bytes;
+        lua.set_app_data(HostData {
+            map: Arc::clone(&scenario.map),
+            sides: scenario.sides.clone(),
+            loading: true,
+            dice: Dice::new(0),
+            rolls: Vec::new(),
+            log: Vec::new(),
+            turn_limit: scenario.turns,
+            sequence: Sequence::default(),
+        });
+        let setup = || -> mlua::Result<()> {
+            api::register_all(&lua)?;
+            install_require(&lua, roots.clone())?;
+            budget.install(&lua)?;
+            lua.set_memory_limit(memory_limit)?;
+            Ok(())
+        };
+        setup().map_err(|e| one(format!("cannot set up the Lua host: {e}")))?;
+
+        let mut errors = Vec::new();
+        for module in &scenario.rules {
+            let dotted = module.replace('/', ".");
+            budget.reset();
+            let result = lua
+                .globals()
+                .get::<Function>("require")
+                .and_then(|require| require.call::<Value>(dotted.as_str()));
+            if let Err(e) = result {
+                errors.push(describe(
+                    &e,
+                    &format!("loading rules module '{module}'"),
+                    &budget,
+                    memory_limit,
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RulesLoadError { errors });
+        }
+        let mut rules = LuaRules {
+            lua,
+            budget,
+            memory_limit,
+            sequence: Sequence::default(),
+            commands: BTreeMap::new(),
+            before: BTreeMap::new(),
+            after: BTreeMap::new(),
+            victory: None,
+        };
+        rules.collect_declarations().map_err(|e| one(e.message))?;
+        let _ = with_host(&rules.lua, |h| {
+            h.loading = false;
+            h.sequence = rules.sequence.clone();
+        });
+        Ok(rules)
+    }
+
+    /// Reads what the modules declared into Rust structures.
+    fn collect_declarations(&mut self) -> Result<(), RulesError> {
+        let err = |e: mlua::Error| RulesError::new(format!("reading the rules' declarations: {e}"));
+        let decls: Table = self
+            .lua
+            .named_registry_value(DECLARATIONS_KEY)
+            .map_err(err)?;
+        if let Value::Table(seq) = decls.raw_get::<Value>("sequence").map_err(err)? {
+            self.sequence = sequence_from_lua(&self.lua, seq)?;
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("victory").map_err(err)? {
+            self.victory = Some(f);
+        }
+        let commands: Table = self.lua.named_registry_value(COMMANDS_KEY).map_err(err)?;
+        for pair in commands.pairs::<String, Table>() {
+            let (name, def) = pair.map_err(err)?;
+            let resolve: Function = def.raw_get("resolve").map_err(err)?;
+            let legal: Option<Function> = def.raw_get("legal").map_err(err)?;
+            self.commands.insert(name, CommandDef { resolve, legal });
+        }
+        // Handlers run by priority (higher first), then in registration order.
+        let handlers: Table = self.lua.named_registry_value(HANDLERS_KEY).map_err(err)?;
+        let mut list: Vec<(i64, usize, String, String, Function)> = Vec::new();
+        for (i, entry) in handlers.sequence_values::<Table>().enumerate() {
+            let entry = entry.map_err(err)?;
+            list.push((
+                entry.raw_get("priority").map_err(err)?,
+                i,
+                entry.raw_get("kind").map_err(err)?,
+                entry.raw_get("name").map_err(err)?,
+                entry.raw_get("fn").map_err(err)?,
+            ));
+        }
+        list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (_, _, kind, name, f) in list {
+            let origin = origin_of(&f);
+            let target = if kind == "before" {
+                &mut self.before
+            } else {
+                &mut self.after
+            };
+            target.entry(name).or_default().push(Handler { f, origin });
+        }
+        Ok(())
+    }
+
+    /// What scripts printed so far (drained).
+    pub fn take_log(&mut self) -> Vec<String> {
+        with_host(&self.lua, |h| std::mem::take(&mut h.log)).unwrap_or_default()
+    }
+
+    /// A named declaration (`hex.rules.declare(key, value)`) as JSON, for Rust-side compilers.
+    pub fn declaration(&self, key: &str) -> Result<Option<serde_json::Value>, RulesError> {
+        let decls: Table = self
+            .lua
+            .named_registry_value(DECLARATIONS_KEY)
+            .map_err(|e| RulesError::new(e.to_string()))?;
+        match decls
+            .raw_get::<Value>(key)
+            .map_err(|e| RulesError::new(e.to_string()))?
+        {
+            Value::Nil => Ok(None),
+            v => self
+                .lua
+                .from_value(v)
+                .map(Some)
+                .map_err(|e| RulesError::new(format!("declaration '{key}': {e}"))),
+        }
+    }
+
+    /// Memory the VM uses now, in bytes.
+    pub fn used_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+
+    /// Runs Lua code in the sandbox against a state (tests, the designer's console). The result
+    /// is returned as JSON.
+    pub fn eval(&mut self, state: &GameState, code: &str) -> Result<serde_json::Value, RulesError> {
+        let (value, _) = self.call(state, "eval", |lua| {
+            let v: Value = lua
+                .load(code)
+                .set_name("=eval")
+                .set_mode(ChunkMode::Text)
+                .eval()?;
+            lua.from_value::<serde_json::Value>(v)
+        })?;
+        Ok(value)
+    }
+
+    /// One bounded call into Lua with the state visible to the API; returns the dice events too.
+    fn call<R>(
+        &self,
+        state: &GameState,
+        what: &str,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> Result<(R, Vec<Event>), RulesError> {
+        let lua = &self.lua;
+        let _ = with_host(lua, |h| {
+            h.dice = state.dice;
+            h.rolls.clear();
+        });
+        self.budget.reset();
+        let result = lua.scope(|scope| {
+            let ud = scope.create_any_userdata_ref(state)?;
+            lua.set_named_registry_value(STATE_KEY, ud)?;
+            let r = f(lua);
+            lua.set_named_registry_value(STATE_KEY, Value::Nil)?;
+            r
+        });
+        let rolls = with_host(lua, |h| std::mem::take(&mut h.rolls)).unwrap_or_default();
+        match result {
+            Ok(r) => Ok((r, rolls)),
+            Err(e) => {
+                let _ = lua.set_named_registry_value(STATE_KEY, Value::Nil);
+                lua.gc_collect().ok();
+                Err(RulesError::new(describe(
+                    &e,
+                    what,
+                    &self.budget,
+                    self.memory_limit,
+                )))
+            }
+        }
+    }
+
+    fn refusal_of(&self, value: &Value) -> Option<Refusal> {
+        let Value::Table(t) = value else { return None };
+        let mt: Table = self.lua.named_registry_value(REFUSAL_MT_KEY).ok()?;
+        if t.metatable().as_ref() != Some(&mt) {
+            return None;
+        }
+        Some(Refusal::new(
+            t.raw_get::<String>("rule").ok()?,
+            t.raw_get::<String>("reason").ok()?,
+        ))
+    }
+
+    fn handlers<'a>(
+        map: &'a BTreeMap<String, Vec<Handler>>,
+        name: &str,
+    ) -> impl Iterator<Item = &'a Handler> + 'a {
+        map.get(name)
+            .into_iter()
+            .flatten()
+            .chain(map.get("*").into_iter().flatten())
+    }
+}
+
+fn sequence_from_lua(lua: &Lua, table: Table) -> Result<Sequence, RulesError> {
+    let err = |e: mlua::Error| RulesError::new(format!("hex.rules.sequence: {e}"));
+    let steps: Value = table.raw_get("steps").map_err(err)?;
+    let steps: Vec<crate::engine::Step> = lua.from_value(steps).map_err(err)?;
+    let mut special = BTreeMap::new();
+    if let Value::Table(t) = table.raw_get::<Value>("special").map_err(err)? {
+        for pair in t.pairs::<u32, Value>() {
+            let (turn, steps) = pair.map_err(err)?;
+            special.insert(turn, lua.from_value(steps).map_err(err)?);
+        }
+    }
+    if steps.is_empty() {
+        return Err(RulesError::new(
+            "hex.rules.sequence: 'steps' lists no phase",
+        ));
+    }
+    Ok(Sequence { steps, special })
+}
+
+/// `require` over the rule roots, text chunks only, each module loaded once.
+fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
+    lua.set_named_registry_value(LOADED_KEY, lua.create_table()?)?;
+    let require = lua.create_function(move |lua, name: String| {
+        check_module_name(&name).map_err(mlua::Error::runtime)?;
+        let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
+        match loaded.raw_get::<Value>(name.as_str())? {
+            Value::Nil => {}
+            Value::String(s) if s.to_str().map(|s| s == "hexwar.loading").unwrap_or(false) => {
+                return Err(mlua::Error::runtime(format!(
+                    "require(\"{name}\"): circular require"
+                )));
+            }
+            v => return Ok(v),
+        }
+        let file = find_module(&roots, &name).ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "require(\"{name}\"): no module '{name}' in the rule roots"
+            ))
+        })?;
+        let text = std::fs::read_to_string(&file).map_err(|e| {
+            mlua::Error::runtime(format!(
+                "require(\"{name}\"): cannot read {}: {e}",
+                file.display()
+            ))
+        })?;
+        loaded.raw_set(name.as_str(), "hexwar.loading")?;
+        let chunk = format!("@{}", chunk_name(&roots, &file));
+        let result = lua
+            .load(text)
+            .set_name(chunk)
+            .set_mode(ChunkMode::Text)
+            .call::<Value>(name.as_str());
+        let value = match result {
+            Ok(Value::Nil) => Value::Boolean(true),
+            Ok(v) => v,
+            Err(e) => {
+                loaded.raw_set(name.as_str(), Value::Nil)?;
+                return Err(e);
+            }
+        };
+        loaded.raw_set(name.as_str(), value.clone())?;
+        Ok(value)
+    })?;
+    lua.globals().raw_set("require", require)
+}
+
+impl Ruleset for LuaRules {
+    fn sequence(&self) -> &Sequence {
+        &self.sequence
+    }
+
+    fn legal_commands(
+        &mut self,
+        state: &GameState,
+        side: &str,
+    ) -> Result<Vec<Command>, RulesError> {
+        let mut out = Vec::new();
+        for (name, def) in &self.commands {
+            let Some(legal) = &def.legal else { continue };
+            let (list, _) = self.call(
+                state,
+                &format!("legal '{name}' ({})", origin_of(legal)),
+                |lua| {
+                    let v: Value = legal.call(side)?;
+                    let mut cmds = Vec::new();
+                    if let Value::Table(t) = v {
+                        for item in t.sequence_values::<Value>() {
+                            cmds.push(command_from_lua(lua, item?).map_err(mlua::Error::runtime)?);
+                        }
+                    }
+                    Ok(cmds)
+                },
+            )?;
+            out.extend(list);
+        }
+        if self
+            .commands
+            .get("end_phase")
+            .is_none_or(|d| d.legal.is_none())
+        {
+            out.push(Command::EndPhase);
+        }
+        Ok(out)
+    }
+
+    fn resolve(
+        &mut self,
+        state: &GameState,
+        side: Option<&str>,
+        command: &Command,
+    ) -> Result<Resolution, RulesError> {
+        let Some(def) = self.commands.get(command.name()) else {
+            return Ok(match command {
+                Command::EndPhase => Ok(Vec::new()),
+                _ => Err(Refusal::new(
+                    "rules",
+                    format!("no rule handles the command '{}'", command.name()),
+                )),
+            });
+        };
+        let what = format!("command '{}' ({})", command.name(), origin_of(&def.resolve));
+        let (value, rolls) = self.call(state, &what, |lua| {
+            let t = command_to_lua(lua, command)?;
+            def.resolve.call::<Value>((t, side))
+        })?;
+        if let Some(refusal) = self.refusal_of(&value) {
+            return Ok(Err(refusal));
+        }
+        let events = events_from_lua(&self.lua, value)
+            .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+        Ok(Ok(rolls.into_iter().chain(events).collect()))
+    }
+
+    fn before_event(
+        &mut self,
+        state: &GameState,
+        event: &Event,
+    ) -> Result<Option<Refusal>, RulesError> {
+        for handler in Self::handlers(&self.before, event.name()) {
+            let what = format!("before-handler for {} ({})", event.name(), handler.origin);
+            let (value, _) = self.call(state, &what, |lua| {
+                handler.f.call::<Value>(event_to_lua(lua, event)?)
+            })?;
+            if let Some(refusal) = self.refusal_of(&value) {
+                return Ok(Some(refusal));
+            }
+            if value == Value::Boolean(false) {
+                return Ok(Some(Refusal::new(
+                    "rules",
+                    format!("vetoed by {}", handler.origin),
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    fn after_event(&mut self, state: &GameState, event: &Event) -> Result<Vec<Event>, RulesError> {
+        let mut out = Vec::new();
+        for handler in Self::handlers(&self.after, event.name()) {
+            let what = format!("handler for {} ({})", event.name(), handler.origin);
+            let (value, rolls) = self.call(state, &what, |lua| {
+                handler.f.call::<Value>(event_to_lua(lua, event)?)
+            })?;
+            let events = events_from_lua(&self.lua, value)
+                .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+            out.extend(rolls);
+            out.extend(events);
+        }
+        Ok(out)
+    }
+
+    fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError> {
+        let Some(f) = &self.victory else {
+            return Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::new(),
+                reason: "the rules declare no victory rule".into(),
+            });
+        };
+        let what = format!("victory rule ({})", origin_of(f));
+        let (value, _) = self.call(state, &what, |lua| {
+            let v: Value = f.call(())?;
+            lua.from_value::<Outcome>(v)
+        })?;
+        Ok(value)
+    }
+}

@@ -1,0 +1,76 @@
+//! `require`, confined to the scenario's rule roots: a virtual searcher that maps dotted names to
+//! files under the roots and loads them as text only. Names with path syntax are refused, so a
+//! script cannot reach outside the roots (`require("../../etc/passwd")`).
+
+use std::path::{Path, PathBuf};
+
+/// Why a module name cannot be loaded.
+pub fn check_module_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "require(\"{name}\"): module names are dotted names inside the rule roots (like \"demo.terrain\"); \
+             paths, '..' and '/' are not allowed"
+        ))
+    }
+}
+
+/// The file a module name resolves to: `a.b` is `ROOT/a/b.lua`, or `ROOT/a/b/init.lua`.
+/// Scenario rule lists may use `/` (`"demo/variants/x"`), which is read as `.`.
+pub fn find_module(roots: &[PathBuf], name: &str) -> Option<PathBuf> {
+    let dotted = name.replace('/', ".");
+    check_module_name(&dotted).ok()?;
+    let rel: PathBuf = dotted.split('.').collect();
+    for root in roots {
+        let file = root.join(&rel).with_extension("lua");
+        if file.is_file() {
+            return Some(file);
+        }
+        let init = root.join(&rel).join("init.lua");
+        if init.is_file() {
+            return Some(init);
+        }
+    }
+    None
+}
+
+/// How a file is named in Lua error messages: relative to the root's parent, so that a script
+/// error reads `rules/demo/init.lua:12: ...`.
+pub fn chunk_name(roots: &[PathBuf], file: &Path) -> String {
+    for root in roots {
+        if let Ok(rel) = file.strip_prefix(root) {
+            let root_name = root
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            return if root_name.is_empty() || root_name == ".." {
+                rel
+            } else {
+                format!("{root_name}/{rel}")
+            };
+        }
+    }
+    file.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_syntax_is_refused() {
+        for bad in ["../x", "a/b", "a..b", "", ".a", "a.", "a\\b", "/etc/passwd"] {
+            assert!(check_module_name(bad).is_err(), "{bad}");
+        }
+        assert!(check_module_name("demo.terrain").is_ok());
+    }
+}

@@ -1,0 +1,22 @@
+//! The Lua host: a sandboxed Lua 5.4 VM per game that loads a scenario's rules modules and
+//! implements [`crate::engine::Ruleset`] over them.
+//!
+//! * `sandbox`: which libraries and functions scripts get (DESIGN.md principle 5).
+//! * `budget`: the instruction budget and memory limit that bound every call.
+//! * `loader`: `require` confined to the scenario's rule roots.
+//! * `api/`: the `hex.*` namespaces, one file each.
+//! * `host`: `LuaRules`, the `Ruleset` implementation.
+
+mod api;
+mod budget;
+mod convert;
+mod error;
+mod host;
+mod loader;
+mod sandbox;
+
+pub use host::{LuaRules, RulesLoadError};
+pub use loader::find_module;
+
+/// The version of the `hex.*` API scripts see as `hex.api_version`.
+pub const API_VERSION: u32 = 1;

@@ -1,0 +1,335 @@
+//! Validation: spec -> `Scenario`. Collects every error it can find instead of stopping at the first.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use toml::Spanned;
+
+use super::error::ScenarioError;
+use super::spec::{ScenarioSpec, UnitFileSpec, UnitSpec};
+use crate::board::{load_map, HexMap, SourceText};
+use crate::engine::{Dice, GameState, Unit};
+
+/// Budgets for the rules' Lua VM and event chains, with defaults a scenario may override.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub instructions: u64,
+    pub memory_bytes: usize,
+    pub event_depth: u32,
+    pub events_per_command: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            instructions: 20_000_000,
+            memory_bytes: 128 << 20,
+            event_depth: 32,
+            events_per_command: 10_000,
+        }
+    }
+}
+
+/// A validated scenario: the map is sound, every unit stands on it, every side exists.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The scenario file.
+    pub path: PathBuf,
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub map: Arc<HexMap>,
+    pub rules: Vec<String>,
+    pub rule_roots: Vec<PathBuf>,
+    pub sides: Vec<String>,
+    pub turns: u32,
+    pub seed: u64,
+    pub limits: Limits,
+    /// The position at the start (turn 0 until the game starts).
+    pub initial: GameState,
+    /// `sha256:` over the scenario, unit and map files, to tie saves and replays to them.
+    pub hash: String,
+}
+
+impl Scenario {
+    /// A fresh starting state with the given seed.
+    pub fn initial_state(&self, seed: u64) -> GameState {
+        let mut state = self.initial.clone();
+        state.dice = Dice::new(seed);
+        state
+    }
+}
+
+/// Loads a scenario from a file, or from a directory holding `scenario.toml`.
+pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
+    let file = if path.is_dir() {
+        path.join("scenario.toml")
+    } else {
+        path.to_path_buf()
+    };
+    let source = SourceText::read(&file).map_err(|e| {
+        vec![ScenarioError::spec(
+            &file,
+            0,
+            format!("cannot read scenario file: {e}"),
+        )]
+    })?;
+    let spec: ScenarioSpec = toml::from_str(&source.text).map_err(|e| {
+        let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
+        vec![ScenarioError::spec(
+            &file,
+            line,
+            format!("TOML: {}", e.message()),
+        )]
+    })?;
+    let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut errors = Vec::new();
+    let mut hasher = Sha256::new();
+    hasher.update(source.text.as_bytes());
+    let at = |s: &Spanned<String>| source.line_of(s.span().start);
+
+    let map_path = dir.join(spec.map.get_ref());
+    let map = match load_map(&map_path) {
+        Ok(map) => Some(Arc::new(map)),
+        Err(e) => {
+            errors.push(e.into());
+            None
+        }
+    };
+    if let Ok(text) = std::fs::read(&map_path) {
+        hasher.update(&text);
+    }
+
+    let sides: Vec<String> = spec.sides.iter().map(|s| s.name.clone()).collect();
+    if sides.is_empty() {
+        errors.push(ScenarioError::spec(
+            &file,
+            1,
+            "the scenario declares no [[side]]",
+        ));
+    }
+    if spec.rules.get_ref().is_empty() {
+        errors.push(ScenarioError::spec(
+            &file,
+            source.line_of(spec.rules.span().start),
+            "rules = [] names no rules module",
+        ));
+    }
+    let turns = *spec.turns.get_ref();
+    if turns == 0 {
+        errors.push(ScenarioError::spec(
+            &file,
+            source.line_of(spec.turns.span().start),
+            "turns must be at least 1",
+        ));
+    }
+
+    // Units from the scenario file and from unit files, each with the file it came from.
+    let mut unit_specs: Vec<(PathBuf, usize, UnitSpec)> = spec
+        .units
+        .iter()
+        .map(|u| {
+            (
+                file.clone(),
+                source.line_of(u.span().start),
+                u.get_ref().clone(),
+            )
+        })
+        .collect();
+    for unit_file in &spec.unit_files {
+        let path = dir.join(unit_file.get_ref());
+        match SourceText::read(&path) {
+            Err(e) => errors.push(ScenarioError::spec(
+                &file,
+                at(unit_file),
+                format!("cannot read unit file {}: {e}", path.display()),
+            )),
+            Ok(src) => {
+                hasher.update(src.text.as_bytes());
+                match toml::from_str::<UnitFileSpec>(&src.text) {
+                    Err(e) => {
+                        let line = e.span().map(|s| src.line_of(s.start)).unwrap_or(0);
+                        errors.push(ScenarioError::spec(
+                            &path,
+                            line,
+                            format!("TOML: {}", e.message()),
+                        ));
+                    }
+                    Ok(units) => unit_specs.extend(
+                        units
+                            .units
+                            .into_iter()
+                            .map(|u| (path.clone(), src.line_of(u.span().start), u.into_inner())),
+                    ),
+                }
+            }
+        }
+    }
+
+    let mut units = BTreeMap::new();
+    for (path, line, u) in unit_specs {
+        if !sides.contains(&u.side) {
+            errors.push(ScenarioError::spec(
+                &path,
+                line,
+                format!(
+                    "unit '{}': unknown side '{}' (sides: {})",
+                    u.id,
+                    u.side,
+                    sides.join(", ")
+                ),
+            ));
+        }
+        if let (Some(map), Some(at)) = (&map, &u.at) {
+            if map.parse_label(at).is_none() {
+                errors.push(ScenarioError::spec(
+                    &path,
+                    line,
+                    format!("unit '{}': '{at}' is not a hex of the map", u.id),
+                ));
+            }
+        }
+        if units.contains_key(&u.id) {
+            errors.push(ScenarioError::spec(
+                &path,
+                line,
+                format!("unit id '{}' is used twice", u.id),
+            ));
+        }
+        let unit = Unit {
+            id: u.id.clone(),
+            nation: u.nation.unwrap_or_else(|| u.side.clone()),
+            side: u.side,
+            kind: u.kind,
+            size: u.size,
+            ma: u.ma,
+            strength: u.strength,
+            at: u.at,
+            facing: u.facing,
+            status: u.status.into_iter().collect::<BTreeSet<_>>(),
+            attrs: u.attrs,
+        };
+        units.insert(unit.id.clone(), unit);
+    }
+
+    let mut control = BTreeMap::new();
+    for (side, places) in &spec.control {
+        for place in places {
+            if !sides.contains(side) {
+                errors.push(ScenarioError::spec(
+                    &file,
+                    at(place),
+                    format!("[control]: unknown side '{side}'"),
+                ));
+                continue;
+            }
+            let Some(map) = &map else { continue };
+            let name = place.get_ref();
+            let hexes = match name.strip_prefix("zone:") {
+                Some(zone) => map
+                    .zone_hexes(zone)
+                    .ok_or_else(|| format!("[control]: unknown zone '{zone}'")),
+                None => map
+                    .parse_label(name)
+                    .map(|i| vec![i])
+                    .ok_or_else(|| format!("[control]: '{name}' is not a hex of the map")),
+            };
+            match hexes {
+                Ok(hexes) => {
+                    for i in hexes {
+                        control.insert(map.label(i), side.clone());
+                    }
+                }
+                Err(m) => errors.push(ScenarioError::spec(&file, at(place), m)),
+            }
+        }
+    }
+
+    let roots: Vec<PathBuf> = spec
+        .rule_roots
+        .clone()
+        .unwrap_or_else(|| vec!["../../rules".to_string()])
+        .iter()
+        .map(|r| dir.join(r))
+        .collect();
+    let rules: Vec<String> = spec
+        .rules
+        .get_ref()
+        .iter()
+        .map(|r| r.get_ref().clone())
+        .collect();
+    for module in spec.rules.get_ref() {
+        if crate::rules::find_module(&roots, module.get_ref()).is_none() {
+            errors.push(ScenarioError::spec(
+                &file,
+                at(module),
+                format!(
+                    "unknown rules module '{}' (looked for {}/init.lua under {})",
+                    module.get_ref(),
+                    module.get_ref(),
+                    display_roots(&roots)
+                ),
+            ));
+        }
+    }
+
+    let mut limits = Limits::default();
+    if let Some(n) = spec.limits.instructions {
+        limits.instructions = n;
+    }
+    if let Some(mb) = spec.limits.memory_mb {
+        limits.memory_bytes = (mb as usize).saturating_mul(1 << 20);
+    }
+    if let Some(d) = spec.limits.event_depth {
+        limits.event_depth = d;
+    }
+    if let Some(n) = spec.limits.events_per_command {
+        limits.events_per_command = n;
+    }
+
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let Some(map) = map else { return Err(errors) };
+    let hash: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let initial = GameState {
+        scenario: spec.id.clone(),
+        turn: 0,
+        step: 0,
+        units,
+        gone: BTreeMap::new(),
+        control,
+        dice: Dice::new(spec.seed),
+        vars: spec.vars.clone(),
+        outcome: None,
+    };
+    Ok(Scenario {
+        path: file,
+        id: spec.id,
+        name: spec.name,
+        description: spec.description,
+        map,
+        rules,
+        rule_roots: roots,
+        sides,
+        turns,
+        seed: spec.seed,
+        limits,
+        initial,
+        hash: format!("sha256:{hash}"),
+    })
+}
+
+fn display_roots(roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .map(|r| r.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,10 @@
+//! Scenario files (TOML): read into a spec, then validated into a [`Scenario`], with every
+//! error located by file and line (the shakmaty `Setup` -> `Position` split).
+
+mod error;
+mod load;
+mod spec;
+
+pub use error::ScenarioError;
+pub use load::{load_scenario, Limits, Scenario};
+pub use spec::{ScenarioSpec, UnitSpec};

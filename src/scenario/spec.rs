@@ -1,0 +1,100 @@
+//! The scenario file as written (serde). See `docs/formats.md`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use toml::Spanned;
+
+/// A scenario file before validation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSpec {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The map file, relative to the scenario file.
+    pub map: Spanned<String>,
+    /// Rules modules, loaded in this order; later ones override or extend earlier ones.
+    pub rules: Spanned<Vec<Spanned<String>>>,
+    /// Folders that `require` may load from, relative to the scenario file (default `../../rules`).
+    #[serde(default)]
+    pub rule_roots: Option<Vec<String>>,
+    /// Number of turns; the game ends after the last.
+    pub turns: Spanned<u32>,
+    /// The seed used when none is given on the command line.
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub limits: LimitsSpec,
+    #[serde(rename = "side")]
+    pub sides: Vec<SideSpec>,
+    #[serde(default, rename = "unit")]
+    pub units: Vec<Spanned<UnitSpec>>,
+    /// Extra files of `[[unit]]` tables (orders of battle), relative to the scenario file.
+    #[serde(default)]
+    pub unit_files: Vec<Spanned<String>>,
+    /// Initial control: side -> hex labels or `zone:NAME`.
+    #[serde(default)]
+    pub control: BTreeMap<String, Vec<Spanned<String>>>,
+    /// Initial values of the rules' variables.
+    #[serde(default)]
+    pub vars: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// Lua instructions one call into the rules may run.
+    pub instructions: Option<u64>,
+    /// Memory the rules' Lua VM may use, in MiB.
+    pub memory_mb: Option<u64>,
+    /// Longest chain of events causing events.
+    pub event_depth: Option<u32>,
+    /// Most events one command may produce.
+    pub events_per_command: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideSpec {
+    pub name: String,
+    #[serde(default)]
+    pub bot: Option<String>,
+}
+
+/// One unit as written in a scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    pub id: String,
+    pub side: String,
+    #[serde(default)]
+    pub nation: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub size: String,
+    #[serde(default)]
+    pub ma: f64,
+    #[serde(default)]
+    pub strength: f64,
+    /// Hex label or area; omitted for units that start off the map (reserves).
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub facing: Option<u8>,
+    #[serde(default)]
+    pub status: Vec<String>,
+    #[serde(default)]
+    pub attrs: Map<String, Value>,
+}
+
+/// A file holding only `[[unit]]` tables.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitFileSpec {
+    #[serde(default, rename = "unit")]
+    pub units: Vec<Spanned<UnitSpec>>,
+}
