@@ -14,6 +14,11 @@ const TICK: u32 = 1000;
 pub struct Budget {
     used: AtomicU64,
     limit: AtomicU64,
+    /// Set once the budget is spent; protected calls re-raise while it is set, so a script
+    /// cannot `pcall` its way past the budget.
+    exhausted: std::sync::atomic::AtomicBool,
+    /// The budget error, to re-raise.
+    message: Mutex<String>,
     last_seen: Mutex<String>,
 }
 
@@ -25,6 +30,8 @@ impl Budget {
         Arc::new(Budget {
             used: AtomicU64::new(0),
             limit: AtomicU64::new(limit),
+            exhausted: std::sync::atomic::AtomicBool::new(false),
+            message: Mutex::new(String::new()),
             last_seen: Mutex::new(String::new()),
         })
     }
@@ -32,6 +39,17 @@ impl Budget {
     /// Starts a new call with a full budget.
     pub fn reset(&self) {
         self.used.store(0, Ordering::Relaxed);
+        self.exhausted.store(false, Ordering::Relaxed);
+    }
+
+    /// The budget error if the budget of the current call is spent.
+    pub fn exhausted_error(&self) -> Option<mlua::Error> {
+        if self.exhausted.load(Ordering::Relaxed) {
+            let message = self.message.lock().map(|m| m.clone()).unwrap_or_default();
+            Some(mlua::Error::runtime(message))
+        } else {
+            None
+        }
     }
 
     /// Where a script was last seen running (`rules/x.lua:12`), or empty.
@@ -56,10 +74,15 @@ impl Budget {
                     *last = place.clone();
                 }
                 if over {
-                    return Err(mlua::Error::runtime(format!(
+                    let message = format!(
                         "{place}: {BUDGET_MARK} of {} instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more",
                         budget.limit.load(Ordering::Relaxed)
-                    )));
+                    );
+                    budget.exhausted.store(true, Ordering::Relaxed);
+                    if let Ok(mut m) = budget.message.lock() {
+                        m.clone_from(&message);
+                    }
+                    return Err(mlua::Error::runtime(message));
                 }
             }
             Ok(VmState::Continue)

@@ -92,6 +92,7 @@ impl LuaRules {
             api::register_all(&lua)?;
             install_require(&lua, roots.clone())?;
             budget.install(&lua)?;
+            super::sandbox::guard_protected_calls(&lua, &budget)?;
             lua.set_memory_limit(memory_limit)?;
             Ok(())
         };

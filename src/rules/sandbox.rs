@@ -1,7 +1,11 @@
 //! The sandboxed VM: base, table, string, math, utf8 and coroutine only, with the dangerous
 //! parts of the base library removed or narrowed (DESIGN.md principle 5).
 
-use mlua::{Lua, LuaOptions, StdLib, Value, Variadic};
+use std::sync::Arc;
+
+use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
+
+use super::budget::Budget;
 
 /// A fresh VM with only the safe libraries.
 pub fn new_vm() -> mlua::Result<Lua> {
@@ -57,4 +61,44 @@ pub fn new_vm() -> mlua::Result<Lua> {
     })?;
     globals.raw_set("collectgarbage", safe_gc)?;
     Ok(lua)
+}
+
+/// Wraps the protected-call functions (`pcall`, `xpcall`, `coroutine.resume`, `coroutine.wrap`)
+/// so that an exhausted instruction budget is raised again instead of being caught: a script
+/// that loops around `pcall` still stops.
+pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()> {
+    let globals = lua.globals();
+    let coroutine: Table = globals.get("coroutine")?;
+    for (table, name) in [
+        (&globals, "pcall"),
+        (&globals, "xpcall"),
+        (&coroutine, "resume"),
+    ] {
+        let raw: Function = table.get(name)?;
+        let budget = Arc::clone(budget);
+        let guarded = lua.create_function(move |_, args: MultiValue| {
+            let result = raw.call::<MultiValue>(args)?;
+            match budget.exhausted_error() {
+                Some(e) => Err(e),
+                None => Ok(result),
+            }
+        })?;
+        table.raw_set(name, guarded)?;
+    }
+    // coroutine.wrap raises errors itself; wrap the function it returns so a budget error
+    // caught inside still surfaces.
+    let raw_wrap: Function = coroutine.get("wrap")?;
+    let budget = Arc::clone(budget);
+    let wrap = lua.create_function(move |lua, f: Function| {
+        let inner: Function = raw_wrap.call(f)?;
+        let budget = Arc::clone(&budget);
+        lua.create_function(move |_, args: MultiValue| {
+            let result = inner.call::<MultiValue>(args);
+            match budget.exhausted_error() {
+                Some(e) => Err(e),
+                None => result,
+            }
+        })
+    })?;
+    coroutine.raw_set("wrap", wrap)
 }

@@ -126,17 +126,12 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
         ));
     }
 
-    // Units from the scenario file and from unit files, each with the file it came from.
-    let mut unit_specs: Vec<(PathBuf, usize, UnitSpec)> = spec
+    // Units from the scenario file and from unit files, each with the file it came from; errors
+    // point at the offending field's line.
+    let mut unit_specs: Vec<(SourceText, UnitSpec)> = spec
         .units
         .iter()
-        .map(|u| {
-            (
-                file.clone(),
-                source.line_of(u.span().start),
-                u.get_ref().clone(),
-            )
-        })
+        .map(|u| (source.clone(), u.get_ref().clone()))
         .collect();
     for unit_file in &spec.unit_files {
         let path = dir.join(unit_file.get_ref());
@@ -161,7 +156,7 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
                         units
                             .units
                             .into_iter()
-                            .map(|u| (path.clone(), src.line_of(u.span().start), u.into_inner())),
+                            .map(|u| (src.clone(), u.into_inner())),
                     ),
                 }
             }
@@ -169,44 +164,49 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
     }
 
     let mut units = BTreeMap::new();
-    for (path, line, u) in unit_specs {
-        if !sides.contains(&u.side) {
+    for (src, u) in unit_specs {
+        let line_of = |s: &Spanned<String>| src.line_of(s.span().start);
+        let side = u.side.get_ref().clone();
+        if !sides.contains(&side) {
             errors.push(ScenarioError::spec(
-                &path,
-                line,
+                &src.path,
+                line_of(&u.side),
                 format!(
-                    "unit '{}': unknown side '{}' (sides: {})",
+                    "unit '{}': unknown side '{side}' (sides: {})",
                     u.id,
-                    u.side,
                     sides.join(", ")
                 ),
             ));
         }
-        if let (Some(map), Some(at)) = (&map, &u.at) {
-            if map.parse_label(at).is_none() {
+        if let (Some(map), Some(place)) = (&map, &u.at) {
+            if map.parse_label(place.get_ref()).is_none() {
                 errors.push(ScenarioError::spec(
-                    &path,
-                    line,
-                    format!("unit '{}': '{at}' is not a hex of the map", u.id),
+                    &src.path,
+                    line_of(place),
+                    format!(
+                        "unit '{}': '{}' is not a hex of the map",
+                        u.id,
+                        place.get_ref()
+                    ),
                 ));
             }
         }
         if units.contains_key(&u.id) {
             errors.push(ScenarioError::spec(
-                &path,
-                line,
+                &src.path,
+                line_of(&u.side),
                 format!("unit id '{}' is used twice", u.id),
             ));
         }
         let unit = Unit {
             id: u.id.clone(),
-            nation: u.nation.unwrap_or_else(|| u.side.clone()),
-            side: u.side,
+            nation: u.nation.unwrap_or_else(|| side.clone()),
+            side,
             kind: u.kind,
             size: u.size,
             ma: u.ma,
             strength: u.strength,
-            at: u.at,
+            at: u.at.map(Spanned::into_inner),
             facing: u.facing,
             status: u.status.into_iter().collect::<BTreeSet<_>>(),
             attrs: u.attrs,

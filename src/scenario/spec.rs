@@ -69,7 +69,7 @@ pub struct SideSpec {
 #[serde(deny_unknown_fields)]
 pub struct UnitSpec {
     pub id: String,
-    pub side: String,
+    pub side: Spanned<String>,
     #[serde(default)]
     pub nation: Option<String>,
     #[serde(rename = "type")]
@@ -82,7 +82,7 @@ pub struct UnitSpec {
     pub strength: f64,
     /// Hex label or area; omitted for units that start off the map (reserves).
     #[serde(default)]
-    pub at: Option<String>,
+    pub at: Option<Spanned<String>>,
     #[serde(default)]
     pub facing: Option<u8>,
     #[serde(default)]

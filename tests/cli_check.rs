@@ -1,0 +1,109 @@
+//! `hexwar check`: exit 0 on the demo; exit 2 naming file and line for each kind of broken input.
+
+mod common;
+
+use common::{demo_copy, edit, hexwar, stderr, stdout};
+
+#[test]
+fn check_accepts_the_demo() {
+    let out = hexwar(&["check", "scenarios/demo"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "ok: scenarios/demo\n");
+}
+
+#[test]
+fn check_names_file_line_and_hex_of_a_bad_terrain_letter() {
+    let (_dir, scenario) = demo_copy();
+    edit(
+        &scenario.join("map.toml"),
+        "\". . . f . . . . h . . .\",   # row 03",
+        "\". . . f . . . . h . x .\",   # row 03",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let expected = format!(
+        "error: {}:11: hex 1103: unknown terrain letter 'x' (the legend has \".fhmw\")\n",
+        scenario.join("map.toml").display()
+    );
+    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
+}
+
+#[test]
+fn check_names_file_and_line_of_a_toml_syntax_error() {
+    let (_dir, scenario) = demo_copy();
+    edit(&scenario.join("scenario.toml"), "turns = 8", "turns = = 8");
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let expected = format!(
+        "error: {}:7: TOML: ",
+        scenario.join("scenario.toml").display()
+    );
+    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
+}
+
+#[test]
+fn check_names_file_and_line_of_an_unknown_rules_module() {
+    let (_dir, scenario) = demo_copy();
+    edit(
+        &scenario.join("scenario.toml"),
+        "rules = [\"lib\", \"demo\"]",
+        "rules = [\"lib\", \"demo\", \"nosuch\"]",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let expected = format!(
+        "error: {}:6: unknown rules module 'nosuch' (looked for nosuch/init.lua under {})\n",
+        scenario.join("scenario.toml").display(),
+        scenario.join("../../rules").display()
+    );
+    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
+}
+
+#[test]
+fn check_names_file_and_line_of_a_lua_syntax_error() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &dir.path().join("rules/demo/combat.lua"),
+        "local roll = hex.dice.roll(6)",
+        "local roll = = hex.dice.roll(6)",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: loading rules module 'demo': syntax error: rules/demo/combat.lua:17: unexpected symbol near '='"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_lists_every_error_found() {
+    let (_dir, scenario) = demo_copy();
+    edit(
+        &scenario.join("scenario.toml"),
+        "side = \"red\"\ntype = \"infantry\"",
+        "side = \"green\"\ntype = \"infantry\"",
+    );
+    edit(
+        &scenario.join("scenario.toml"),
+        "at = \"0204\"",
+        "at = \"9999\"",
+    );
+    let out = hexwar(&["check", "--json", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let errors: Vec<String> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_string())
+        .collect();
+    let file = scenario.join("scenario.toml").display().to_string();
+    assert_eq!(
+        errors,
+        [
+            format!("{file}:34: unit 'b-inf-2': '9999' is not a hex of the map"),
+            format!("{file}:54: unit 'r-inf-1': unknown side 'green' (sides: blue, red)"),
+        ]
+    );
+}

@@ -1,0 +1,3 @@
+return function()
+  collectgarbage("stop")
+end

@@ -1,0 +1,4 @@
+local function dive(n) return 1 + dive(n + 1) end
+return function()
+  return dive(1)
+end

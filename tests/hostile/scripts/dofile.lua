@@ -1,0 +1,3 @@
+return function()
+  return dofile("/etc/passwd")
+end

@@ -1,0 +1,3 @@
+return function()
+  while true do end
+end

@@ -1,0 +1,3 @@
+return function()
+  os.execute("echo pwned")
+end

@@ -1,0 +1,5 @@
+return function()
+  while true do
+    pcall(function() while true do end end)
+  end
+end

@@ -1,0 +1,3 @@
+return function()
+  return require("../../../etc/passwd")
+end

@@ -1,0 +1,3 @@
+return function()
+  return string.dump(function() return 1 end)
+end
