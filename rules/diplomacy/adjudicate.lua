@@ -881,7 +881,7 @@ function M.movement(rules, cm, position, orders)
   local dislodged_by, moved, dprov = ctx.dislodged_by, ctx.moved, ctx.dprov
   local recs, kept, gone = EMPTY, EMPTY, EMPTY
   local retreating = EMPTY
-  if ctx.any_dislodged or ctx.may_retreat then
+  if ctx.any_dislodged or rules.retreating_units ~= M.retreating_units then
     -- occupied after the moves (retreat options need it)
     local occ = {}
     for i = 1, n do

@@ -1,0 +1,16 @@
+-- diplomacy.variants.francqueville -- standard Diplomacy with the retreat rule of Yves Philippe de
+-- Francqueville (RULES.md DIP-4.a .. DIP-4.m; readings R-0 .. R-m1). Movement and adjustments are
+-- the standard module's, unchanged (R-m1); only the retreat part is replaced: who retreats (R-0,
+-- R-k1), the option list (R-a1..R-g1), immediate removal (R-l1), the retreat phase (R-h1, R-i1,
+-- R-j1) and stacks (R-g2: the core adjudicator orders and defends stacked units; R-g3 here).
+-- Interpretation choices: see the header of retreats.lua and docs/diplomacy.md.
+local adj = require("diplomacy.adjudicate")
+local r = require("diplomacy.variants.francqueville.retreats")
+local game = require("diplomacy.game").new(adj.extend({
+  retreating_units = r.retreating_units,
+  retreat_options = r.retreat_options,
+  settle_retreats = r.settle_retreats,
+  after_movement = r.after_movement,
+  resolve_retreats = r.resolve_retreats,
+}))
+return game
