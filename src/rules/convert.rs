@@ -59,8 +59,8 @@ pub fn unit_to_lua(lua: &Lua, unit: &Unit) -> mlua::Result<Table> {
     t.raw_set("nation", unit.nation.as_str())?;
     t.raw_set("type", unit.kind.as_str())?;
     t.raw_set("size", unit.size.as_str())?;
-    t.raw_set("ma", unit.ma)?;
-    t.raw_set("strength", unit.strength)?;
+    t.raw_set("ma", number(unit.ma))?;
+    t.raw_set("strength", number(unit.strength))?;
     t.raw_set("at", unit.at.as_deref())?;
     t.raw_set("facing", unit.facing)?;
     let status = lua.create_table_with_capacity(0, unit.status.len())?;
@@ -70,4 +70,14 @@ pub fn unit_to_lua(lua: &Lua, unit: &Unit) -> mlua::Result<Table> {
     t.raw_set("status", status)?;
     t.raw_set("attrs", lua.to_value(&unit.attrs)?)?;
     Ok(t)
+}
+
+/// Whole numbers become Lua integers, so a script's arithmetic on them stays integral (and prints
+/// as `3`, not `3.0`).
+fn number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        Value::Integer(x as i64)
+    } else {
+        Value::Number(x)
+    }
 }
