@@ -144,3 +144,69 @@ impl Save {
         std::fs::rename(&tmp, path).map_err(werr)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn state() -> GameState {
+        GameState {
+            scenario: "t".into(),
+            turn: 3,
+            step: 1,
+            units: BTreeMap::new(),
+            gone: BTreeMap::new(),
+            control: BTreeMap::new(),
+            dice: Dice { seed: 5, rolls: 9 },
+            vars: serde_json::Map::new(),
+            outcome: None,
+        }
+    }
+
+    #[test]
+    fn a_save_round_trips_through_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        save.write(&path).unwrap();
+        assert_eq!(Save::read(&path).unwrap(), save);
+        assert!(!dir.path().join("s.json.tmp").exists());
+    }
+
+    #[test]
+    fn a_tampered_save_is_refused_by_its_checksum() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let text = save.to_json().replace("\"turn\": 3", "\"turn\": 4");
+        let err = Save::from_json(Path::new("s.json"), &text).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("s.json: save is corrupt: checksum sha256:"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_truncated_save_is_refused_with_its_line() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let text = save.to_json();
+        let err = Save::from_json(Path::new("s.json"), &text[..text.len() / 2]).unwrap_err();
+        assert!(matches!(err, SaveError::Parse { .. }), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("s.json: not a hexwar save (line "),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn another_format_version_is_refused() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let text = save.to_json().replace("\"version\": 1", "\"version\": 99");
+        let err = Save::from_json(Path::new("s.json"), &text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "s.json: save format 'hexwar-save' version 99 is not supported (this build reads 'hexwar-save' version 1)"
+        );
+    }
+}
