@@ -206,3 +206,34 @@ fn demo_7_victory_counts_objectives_and_eliminations() {
         .collect()
     );
 }
+
+#[test]
+fn the_mud_variant_raises_forest_costs_and_lowers_the_stack_limit() {
+    let mut s = Session::start(Path::new("scenarios/demo-mud"), Some(1)).unwrap();
+    // b-inf-1 at 0102: 0202 clear (1), 0302 forest (3 in mud) = 4, its whole MA; 0402 forest too far.
+    let events = s
+        .game
+        .submit(Some("blue"), &mv("b-inf-1", &["0202", "0302"]))
+        .unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::UnitMoved { cost, .. } if *cost == 4.0)),
+        "{events:?}"
+    );
+    let mut s = Session::start(Path::new("scenarios/demo-mud"), Some(1)).unwrap();
+    assert_eq!(
+        refused(&mut s, "blue", &mv("b-inf-1", &["0202", "0302", "0402"])),
+        Refusal::new("DEMO-1", "the path costs 7 MP, b-inf-1 has 4")
+    );
+    s.game
+        .submit(Some("blue"), &mv("b-inf-1", &["0103"]))
+        .unwrap();
+    assert_eq!(
+        refused(&mut s, "blue", &Command::EndPhase),
+        Refusal::new(
+            "DEMO-4",
+            "hex 0103 holds 2 blue units at the end of the phase (at most 1)"
+        )
+    );
+}
