@@ -1,3 +1,4 @@
 //! hexwar: a scripting-driven rules framework for board wargames.
 pub mod board;
 pub mod engine;
+pub mod path;
