@@ -117,35 +117,58 @@ fn known(list: &[String]) -> String {
     }
 }
 
-/// Bitmask of hexside features named in a list.
-pub(crate) fn hexside_mask(map: &HexMap, v: &Value, at: &str) -> Result<u32, DeclarationError> {
+/// Bitmask of hexside features named in a list (features this map lacks but the
+/// declaration's `vocabulary` lists contribute nothing).
+pub(crate) fn hexside_mask(
+    map: &HexMap,
+    vocab: &Vocabulary,
+    v: &Value,
+    at: &str,
+) -> Result<u32, DeclarationError> {
     let mut mask = 0;
     for name in names(v, at)? {
-        mask |= 1u32 << hexside_feature(map, &name, at)?;
+        if let Some(bit) = hexside_feature(map, vocab, &name, at)? {
+            mask |= 1u32 << bit;
+        }
     }
     Ok(mask)
 }
 
+/// The bit of a hexside feature on this map; None when the map lacks it but the declaration's
+/// `vocabulary.hexsides` lists it (a game's rules serve several maps); an error otherwise.
 pub(crate) fn hexside_feature(
     map: &HexMap,
+    vocab: &Vocabulary,
     name: &str,
     at: &str,
-) -> Result<usize, DeclarationError> {
-    map.hexside_feature_id(name)
-        .ok_or_else(|| DeclarationError::UnknownHexsideFeature {
+) -> Result<Option<usize>, DeclarationError> {
+    match map.hexside_feature_id(name) {
+        Some(id) => Ok(Some(id)),
+        None if vocab.absent_hexsides.iter().any(|n| n == name) => Ok(None),
+        None => Err(DeclarationError::UnknownHexsideFeature {
             at: at.to_string(),
             name: name.to_string(),
             known: known(map.hexside_feature_names()),
-        })
+        }),
+    }
 }
 
-pub(crate) fn zone(map: &HexMap, name: &str, at: &str) -> Result<usize, DeclarationError> {
-    map.zone_id(name)
-        .ok_or_else(|| DeclarationError::UnknownZone {
+/// The id of a zone on this map; None when the map lacks it but `vocabulary.zones` lists it.
+pub(crate) fn zone(
+    map: &HexMap,
+    vocab: &Vocabulary,
+    name: &str,
+    at: &str,
+) -> Result<Option<usize>, DeclarationError> {
+    match map.zone_id(name) {
+        Some(id) => Ok(Some(id)),
+        None if vocab.absent_zones.iter().any(|n| n == name) => Ok(None),
+        None => Err(DeclarationError::UnknownZone {
             at: at.to_string(),
             name: name.to_string(),
             known: known(map.zone_names()),
-        })
+        }),
+    }
 }
 
 /// The declared sides and movement classes, by which costs are selected.
@@ -153,6 +176,10 @@ pub(crate) fn zone(map: &HexMap, name: &str, at: &str) -> Result<usize, Declarat
 pub(crate) struct Vocabulary {
     pub sides: Vec<String>,
     pub classes: Vec<String>,
+    /// Names the game knows that a given map may lack (`vocabulary` in the declaration).
+    pub absent_terrain: Vec<String>,
+    pub absent_hexsides: Vec<String>,
+    pub absent_zones: Vec<String>,
 }
 
 impl Vocabulary {
@@ -223,7 +250,7 @@ pub(crate) fn resolve(
                 }
             };
             Ok(Some(Rule::Unless {
-                unless: hexside_mask(map, &m["unless"], &join(at, "unless"))?,
+                unless: hexside_mask(map, vocab, &m["unless"], &join(at, "unless"))?,
                 then: leaf("then", 0)?,
                 otherwise: leaf("else", PROHIBITED)?,
             }))
@@ -293,9 +320,9 @@ impl UnitSelector {
 
     pub fn matches(&self, unit: &Unit) -> bool {
         self.status.iter().any(|s| unit.has_status(s))
-            || self.sizes.iter().any(|s| *s == unit.size)
-            || self.types.iter().any(|t| *t == unit.kind)
-            || self.nations.iter().any(|n| *n == unit.nation)
+            || self.sizes.contains(&unit.size)
+            || self.types.contains(&unit.kind)
+            || self.nations.contains(&unit.nation)
             || self.flags.iter().any(|f| unit.flag(f))
     }
 }

@@ -95,10 +95,12 @@ impl HexsideCosts {
         };
         for (feature, spec) in entries {
             let here = join(at, feature);
-            let bit = decl::hexside_feature(map, feature, &here)?;
+            // A feature this map lacks is still checked, then has nothing to apply to.
+            let bit = decl::hexside_feature(map, vocab, feature, &here)?;
             for side in 0..vocab.sides.len() {
                 for class in 0..vocab.classes.len() {
-                    if let Some(rule) = decl::resolve(spec, &here, vocab, side, class, Some(map))? {
+                    let rule = decl::resolve(spec, &here, vocab, side, class, Some(map))?;
+                    if let (Some(bit), Some(rule)) = (bit, rule) {
                         out[side * vocab.classes.len() + class].set(bit, rule);
                     }
                 }
@@ -172,7 +174,26 @@ impl MovementProfile {
                 found: classes.len(),
             });
         }
-        let vocab = Vocabulary { sides, classes };
+        let mut vocab = Vocabulary {
+            sides,
+            classes,
+            absent_terrain: Vec::new(),
+            absent_hexsides: Vec::new(),
+            absent_zones: Vec::new(),
+        };
+        if let Some(v) = top.get("vocabulary") {
+            if let Some(m) = decl::table(v, "vocabulary", &["terrain", "hexsides", "zones"])? {
+                let list = |k: &str| {
+                    m.get(k)
+                        .map(|v| decl::names(v, &join("vocabulary", k)))
+                        .transpose()
+                        .map(Option::unwrap_or_default)
+                };
+                vocab.absent_terrain = list("terrain")?;
+                vocab.absent_hexsides = list("hexsides")?;
+                vocab.absent_zones = list("zones")?;
+            }
+        }
         let kinds = vocab.sides.len() * vocab.classes.len();
 
         // Terrain: every terrain of the map needs a cost for every kind.
@@ -182,7 +203,7 @@ impl MovementProfile {
             .cloned()
             .unwrap_or_default();
         for name in terrain.keys() {
-            if !map.terrain_names().contains(name) {
+            if !map.terrain_names().contains(name) && !vocab.absent_terrain.contains(name) {
                 return Err(DeclarationError::UnknownTerrain {
                     at: "terrain".into(),
                     name: name.clone(),
@@ -245,7 +266,10 @@ impl MovementProfile {
             if let Some(m) = decl::table(v, "no_entry_across", &[])? {
                 for (feature, what) in m {
                     let at = join("no_entry_across", feature);
-                    let bit = 1u32 << decl::hexside_feature(map, feature, &at)?;
+                    let Some(bit) = decl::hexside_feature(map, &vocab, feature, &at)? else {
+                        continue;
+                    };
+                    let bit = 1u32 << bit;
                     for item in decl::names(what, &at)? {
                         match item.as_str() {
                             "enemy_zoc" => no_zoc_entry_across |= bit,

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use super::decl::{self, join, UnitSelector};
+use super::decl::{self, join, UnitSelector, Vocabulary};
 use super::error::{DeclarationError, PositionError};
 use super::occupancy::{check_len, Occupancy};
 use super::rules::PathRules;
@@ -31,7 +31,11 @@ pub struct RailPolicy {
 }
 
 impl RailPolicy {
-    pub fn compile(v: Option<&Value>, map: &HexMap) -> Result<RailPolicy, DeclarationError> {
+    pub(crate) fn compile(
+        v: Option<&Value>,
+        vocab: &Vocabulary,
+        map: &HexMap,
+    ) -> Result<RailPolicy, DeclarationError> {
         let Some(v) = v else {
             return Ok(RailPolicy::default());
         };
@@ -46,7 +50,9 @@ impl RailPolicy {
                     let name = zone
                         .as_str()
                         .ok_or_else(|| decl::bad(&at, "a zone name", zone))?;
-                    zones.push((who.clone(), decl::zone(map, name, &at)?));
+                    if let Some(id) = decl::zone(map, vocab, name, &at)? {
+                        zones.push((who.clone(), id));
+                    }
                 }
             }
         }
@@ -54,7 +60,7 @@ impl RailPolicy {
             zones,
             blocked_by: m
                 .get("blocked_by_hexsides")
-                .map(|v| decl::hexside_mask(map, v, "rail.blocked_by_hexsides"))
+                .map(|v| decl::hexside_mask(map, vocab, v, "rail.blocked_by_hexsides"))
                 .transpose()?
                 .unwrap_or(0),
             excluded: UnitSelector::parse(m.get("excluded"), "rail.excluded")?,

@@ -14,8 +14,9 @@ use super::zoc::ZocPolicy;
 use crate::board::HexMap;
 
 /// The top-level keys of a declaration (see docs/movement.md).
-pub const DECLARATION_KEYS: [&str; 13] = [
+pub const DECLARATION_KEYS: [&str; 14] = [
     "sides",
+    "vocabulary",
     "classes",
     "unit_class",
     "terrain",
@@ -51,7 +52,7 @@ impl PathRules {
         let profile = MovementProfile::compile(declaration, map)?;
         let zoc = ZocPolicy::compile(top.get("zoc"), &profile.vocab, map)?.unwrap_or_default();
         let supply = SupplyPolicy::compile(top.get("supply"), &profile.vocab, map)?;
-        let rail = RailPolicy::compile(top.get("rail"), map)?;
+        let rail = RailPolicy::compile(top.get("rail"), &profile.vocab, map)?;
         let territory = TerritoryPolicy::compile(top.get("territory"))?;
         let clauses = Clauses::compile(top.get("clauses"))?;
         Ok(PathRules {

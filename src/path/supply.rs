@@ -196,6 +196,9 @@ impl SupplyField {
     }
 }
 
+/// Units sharing a search: side, class, and the source sets serving them.
+type GroupKey = (SideId, ClassId, Vec<usize>);
+
 /// Supply status of every unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SupplyReport {
@@ -216,8 +219,7 @@ pub fn trace_supply(
     units: &[Unit],
 ) -> Result<SupplyReport, PositionError> {
     let mut supplied = vec![None; units.len()];
-    let mut groups: BTreeMap<(SideId, ClassId, Vec<usize>), Vec<(usize, HexIndex)>> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey, Vec<(usize, HexIndex)>> = BTreeMap::new();
     for (i, unit) in units.iter().enumerate() {
         let Some(placed) = occ.placed(i) else {
             continue;

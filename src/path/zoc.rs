@@ -10,8 +10,9 @@ use serde_json::Value;
 use super::decl::{self, join, UnitSelector, Vocabulary};
 use super::error::DeclarationError;
 use super::mp::Mp;
+use super::occupancy::Occupancy;
 use super::topology::{Topology, OFF_MAP};
-use super::ClassId;
+use super::{ClassId, SideId, SideMask};
 use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
 
@@ -31,6 +32,10 @@ pub struct ZocPolicy {
     pub zoc_to_zoc_classes: u32,
     /// Whether a friendly unit in a hex cancels enemy ZOC there for movement (F40-R4: no).
     pub friendly_negates: bool,
+    /// Classes that may not retreat into enemy ZOC (F40-6.6: the non-motorized ones)...
+    pub retreat_blocked: u32,
+    /// ...unless a friendly unit holds the hex (F40-6.6: yes).
+    pub retreat_friendly_negates: bool,
 }
 
 impl Default for ZocPolicy {
@@ -44,6 +49,8 @@ impl Default for ZocPolicy {
             leave_cost: 0,
             zoc_to_zoc_classes: u32::MAX,
             friendly_negates: false,
+            retreat_blocked: 0,
+            retreat_friendly_negates: true,
         }
     }
 }
@@ -63,17 +70,35 @@ impl ZocPolicy {
             "leave_cost",
             "zoc_to_zoc",
             "friendly_units_negate",
+            "retreat",
         ];
         let Some(m) = decl::table(v, "zoc", &keys)? else {
             return Ok(None);
         };
         let at = |k: &str| join("zoc", k);
+        let (mut retreat_blocked, mut retreat_friendly_negates) = (0, true);
+        if let Some(r) = m.get("retreat") {
+            if let Some(r) = decl::table(r, &at("retreat"), &["blocked", "friendly_unit_negates"])?
+            {
+                let here = |k: &str| join(&at("retreat"), k);
+                if let Some(b) = r.get("blocked") {
+                    retreat_blocked = vocab.class_mask(b, &here("blocked"))?;
+                }
+                retreat_friendly_negates = decl::boolean(
+                    r.get("friendly_unit_negates"),
+                    &here("friendly_unit_negates"),
+                    true,
+                )?;
+            }
+        }
         Ok(Some(ZocPolicy {
+            retreat_blocked,
+            retreat_friendly_negates,
             enabled: true,
             except: UnitSelector::parse(m.get("except"), &at("except"))?,
             blocked_by: m
                 .get("blocked_by_hexsides")
-                .map(|v| decl::hexside_mask(map, v, &at("blocked_by_hexsides")))
+                .map(|v| decl::hexside_mask(map, vocab, v, &at("blocked_by_hexsides")))
                 .transpose()?
                 .unwrap_or(0),
             stop_on_entry: decl::boolean(m.get("stop_on_entry"), &at("stop_on_entry"), true)?,
@@ -106,6 +131,23 @@ impl ZocPolicy {
 
     pub fn zoc_to_zoc_allowed(&self, class: ClassId) -> bool {
         self.zoc_to_zoc_classes & (1 << class) != 0
+    }
+
+    /// Whether enemy ZOC lets a unit of this side and class retreat into `hex` (F40-6.6). Only
+    /// the ZOC part of retreat rules; the rest is the game's retreat policy.
+    pub fn may_retreat_into(
+        &self,
+        occ: &Occupancy,
+        side: SideId,
+        class: ClassId,
+        hex: HexIndex,
+    ) -> bool {
+        let cell = occ.cell(hex);
+        let me: SideMask = 1 << side;
+        let in_enemy_zoc = cell.zoc & !me != 0;
+        !(in_enemy_zoc
+            && self.retreat_blocked & (1 << class) != 0
+            && !(self.retreat_friendly_negates && cell.present & me != 0))
     }
 
     /// Whether the ZOC of `unit` reaches across its hexside in `direction`. Today every side of
