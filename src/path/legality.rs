@@ -267,7 +267,7 @@ pub fn check_path(
             return Err(refuse(RuleKind::Adjacent, step, from, to, &[]));
         };
         let cost = stepper
-            .step(from, stepper.in_enemy_zoc(from), dir, to)
+            .step(stepper.in_enemy_zoc(from), map.hexside_masks(from)[dir], to)
             .map_err(|block| {
                 let kind = match block {
                     Block::EnemyOccupied => RuleKind::EnemyOccupied,

@@ -114,6 +114,10 @@ impl Occupancy {
         self.cells[hex as usize]
     }
 
+    pub(crate) fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
     /// Sides exerting a ZOC into the hex.
     #[inline]
     pub fn zoc_mask(&self, hex: HexIndex) -> SideMask {

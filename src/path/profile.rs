@@ -399,12 +399,46 @@ impl MovementProfile {
         self.enterable_if_only.matches(unit)
     }
 
+    /// The terrain costs of one kind, indexed by terrain id.
+    #[inline]
+    pub(crate) fn terrain_costs(&self, kind: usize) -> &[u32] {
+        &self.terrain_cost[kind * self.terrain_count..(kind + 1) * self.terrain_count]
+    }
+
+    /// Greatest common divisor of every cost in the tables (raw), 0 when all are 0: every path
+    /// cost is a multiple of it, so the reach search can bucket costs by it.
+    pub(crate) fn cost_gcd(&self) -> u32 {
+        let mut g = 0;
+        let mut add = |c: u32| {
+            if c != PROHIBITED {
+                g = gcd(g, c);
+            }
+        };
+        self.terrain_cost.iter().for_each(|&c| add(c));
+        for h in &self.hexsides {
+            h.fixed.iter().for_each(|&c| add(c));
+            for &(_, _, then, otherwise) in &h.conditional {
+                add(then);
+                add(otherwise);
+            }
+        }
+        self.friendly_status_cost.iter().for_each(|&(_, c)| add(c));
+        g
+    }
+
     pub(crate) fn no_zoc_entry_across(&self) -> u32 {
         self.no_zoc_entry_across
     }
     pub(crate) fn no_territory_entry_across(&self) -> u32 {
         self.no_territory_entry_across
     }
+}
+
+pub(crate) fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 fn unique(list: Vec<String>, at: &str) -> Result<Vec<String>, DeclarationError> {

@@ -15,6 +15,8 @@ use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
 
 const UNSEEN: u32 = u32::MAX;
+/// Budgets needing more buckets than this use the binary heap.
+const MAX_BUCKETS: usize = 1 << 14;
 
 /// One reachable hex.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +102,7 @@ pub struct ReachSearch {
     parent: Vec<HexIndex>,
     touched: Vec<HexIndex>,
     heap: BinaryHeap<Reverse<(u32, HexIndex)>>,
+    buckets: Vec<Vec<HexIndex>>,
 }
 
 impl ReachSearch {
@@ -109,6 +112,7 @@ impl ReachSearch {
             parent: vec![OFF_MAP; map.len() as usize],
             touched: Vec::new(),
             heap: BinaryHeap::new(),
+            buckets: Vec::new(),
         }
     }
 
@@ -125,7 +129,8 @@ impl ReachSearch {
         let mover = Mover::new(map, rules, unit)?;
         self.check_size(map)?;
         self.run(&Stepper::new(map, rules, occ, mover), budget, OFF_MAP);
-        let mut hexes: Vec<Reached> = self
+        self.touched.sort_unstable();
+        let hexes: Vec<Reached> = self
             .touched
             .iter()
             .filter(|&&h| h != mover.start)
@@ -135,7 +140,6 @@ impl ReachSearch {
                 parent: self.parent[h as usize],
             })
             .collect();
-        hexes.sort_unstable_by_key(|r| r.hex);
         self.clear();
         Ok(Reach {
             start: mover.start,
@@ -188,42 +192,104 @@ impl ReachSearch {
 
     fn run(&mut self, stepper: &Stepper<'_>, budget: Mp, target: HexIndex) {
         let start = stepper.mover.start;
-        let topo = &stepper.rules.topology;
-        let budget = budget.raw();
         self.dist[start as usize] = 0;
         self.touched.push(start);
-        self.heap.push(Reverse((0, start)));
-        while let Some(Reverse((d, u))) = self.heap.pop() {
+        // Costs are small multiples of the rules' cost quantum: a bucket queue (Dial) indexed by
+        // cost / quantum beats a binary heap; very large budgets fall back to the heap.
+        let quantum = stepper.rules.cost_quantum;
+        let buckets = (budget.raw() / quantum) as usize + 1;
+        if buckets <= MAX_BUCKETS {
+            self.run_buckets(stepper, budget.raw(), quantum, buckets, target);
+        } else {
+            self.run_heap(stepper, budget.raw(), target);
+        }
+    }
+
+    /// Expands `u` (settled at cost `d`), offering each improved neighbour to `push`.
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        stepper: &Stepper<'_>,
+        u: HexIndex,
+        d: u32,
+        budget: u32,
+        mut push: impl FnMut(u32, HexIndex),
+    ) {
+        let from_zoc = stepper.in_enemy_zoc(u);
+        // F40-6.2: entering an enemy ZOC ends the move (only the start may be left).
+        if u != stepper.mover.start && from_zoc && stepper.rules.zoc.stop_on_entry {
+            return;
+        }
+        let masks = stepper.map.hexside_masks(u);
+        for (dir, v) in stepper.rules.topology.neighbors(u).into_iter().enumerate() {
+            if v == OFF_MAP {
+                continue;
+            }
+            let Ok(cost) = stepper.step(from_zoc, masks[dir], v) else {
+                continue;
+            };
+            let nd = d + cost;
+            let slot = &mut self.dist[v as usize];
+            if nd <= budget && nd < *slot {
+                if *slot == UNSEEN {
+                    self.touched.push(v);
+                }
+                *slot = nd;
+                self.parent[v as usize] = u;
+                push(nd, v);
+            }
+        }
+    }
+
+    fn run_buckets(
+        &mut self,
+        stepper: &Stepper<'_>,
+        budget: u32,
+        quantum: u32,
+        count: usize,
+        target: HexIndex,
+    ) {
+        let mut buckets = std::mem::take(&mut self.buckets);
+        if buckets.len() < count {
+            buckets.resize_with(count, Vec::new);
+        }
+        buckets[0].push(stepper.mover.start);
+        let mut b = 0;
+        'outer: while b < count {
+            while let Some(u) = buckets[b].pop() {
+                let d = b as u32 * quantum;
+                if self.dist[u as usize] != d {
+                    continue;
+                }
+                if u == target {
+                    break 'outer;
+                }
+                self.expand(stepper, u, d, budget, |nd, v| {
+                    buckets[(nd / quantum) as usize].push(v)
+                });
+            }
+            b += 1;
+        }
+        for bucket in buckets.iter_mut().take(count) {
+            bucket.clear();
+        }
+        self.buckets = buckets;
+    }
+
+    fn run_heap(&mut self, stepper: &Stepper<'_>, budget: u32, target: HexIndex) {
+        let mut heap = std::mem::take(&mut self.heap);
+        heap.push(Reverse((0, stepper.mover.start)));
+        while let Some(Reverse((d, u))) = heap.pop() {
             if d > self.dist[u as usize] {
                 continue;
             }
             if u == target {
                 break;
             }
-            let from_zoc = stepper.in_enemy_zoc(u);
-            // F40-6.2: entering an enemy ZOC ends the move (only the start may be left).
-            if u != start && from_zoc && stepper.rules.zoc.stop_on_entry {
-                continue;
-            }
-            for (dir, v) in topo.neighbors(u).into_iter().enumerate() {
-                if v == OFF_MAP {
-                    continue;
-                }
-                let Ok(cost) = stepper.step(u, from_zoc, dir, v) else {
-                    continue;
-                };
-                let nd = d + cost;
-                let slot = &mut self.dist[v as usize];
-                if nd <= budget && nd < *slot {
-                    if *slot == UNSEEN {
-                        self.touched.push(v);
-                    }
-                    *slot = nd;
-                    self.parent[v as usize] = u;
-                    self.heap.push(Reverse((nd, v)));
-                }
-            }
+            self.expand(stepper, u, d, budget, |nd, v| heap.push(Reverse((nd, v))));
         }
+        heap.clear();
+        self.heap = heap;
     }
 
     fn clear(&mut self) {
@@ -232,7 +298,6 @@ impl ReachSearch {
             self.parent[h as usize] = OFF_MAP;
         }
         self.touched.clear();
-        self.heap.clear();
     }
 }
 

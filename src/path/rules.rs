@@ -42,6 +42,9 @@ pub struct PathRules {
     pub territory: TerritoryPolicy,
     pub clauses: Clauses,
     pub topology: Topology,
+    /// Every path cost is a multiple of this many raw 1/64 MP (≥ 1): the bucket width of the
+    /// reach search.
+    pub(crate) cost_quantum: u32,
 }
 
 impl PathRules {
@@ -55,7 +58,9 @@ impl PathRules {
         let rail = RailPolicy::compile(top.get("rail"), &profile.vocab, map)?;
         let territory = TerritoryPolicy::compile(top.get("territory"))?;
         let clauses = Clauses::compile(top.get("clauses"))?;
+        let cost_quantum = super::profile::gcd(profile.cost_gcd(), zoc.leave_cost).max(1);
         Ok(PathRules {
+            cost_quantum,
             profile,
             zoc,
             supply,

@@ -4,7 +4,8 @@
 
 use super::decl::PROHIBITED;
 use super::error::PositionError;
-use super::occupancy::{enemies_of, is_enemy_owner, Occupancy};
+use super::occupancy::{enemies_of, is_enemy_owner, Cell, Occupancy};
+use super::profile::HexsideCosts;
 use super::rules::PathRules;
 use super::{ClassId, SideId, SideMask};
 use crate::board::{HexIndex, HexMap};
@@ -54,13 +55,20 @@ impl Mover {
     }
 }
 
-/// Everything one step needs, borrowed for the length of a query.
+/// Everything one step needs, borrowed for the length of a query, with the mover's tables
+/// already selected so that a step is a handful of array reads.
 pub(crate) struct Stepper<'a> {
     pub map: &'a HexMap,
     pub rules: &'a PathRules,
     pub occ: &'a Occupancy,
     pub mover: Mover,
+    cells: &'a [Cell],
+    terrain_ids: &'a [u8],
+    terrain_cost: &'a [u32],
+    hexside_costs: &'a HexsideCosts,
     zoc_to_zoc: bool,
+    friendly_negates: bool,
+    stop_on_entry: bool,
     leave_cost: u32,
     across_mask: u32,
 }
@@ -73,57 +81,58 @@ impl<'a> Stepper<'a> {
             rules,
             occ,
             mover,
+            cells: occ.cells(),
+            terrain_ids: map.terrain_ids(),
+            terrain_cost: p.terrain_costs(mover.kind),
+            hexside_costs: p.hexside_costs(mover.kind),
             zoc_to_zoc: rules.zoc.zoc_to_zoc_allowed(mover.class),
+            friendly_negates: rules.zoc.friendly_negates,
+            stop_on_entry: rules.zoc.stop_on_entry,
             leave_cost: rules.zoc.leave_cost,
             across_mask: p.no_zoc_entry_across() | p.no_territory_entry_across(),
         }
+    }
+
+    #[inline]
+    fn cell_in_enemy_zoc(&self, cell: Cell) -> bool {
+        cell.zoc & self.mover.enemies != 0
+            && !(self.friendly_negates && cell.present & self.mover.me != 0)
     }
 
     /// Whether the hex is in enemy ZOC for this mover's movement (F40-R4: friendly units do not
     /// cancel it unless the policy says so).
     #[inline]
     pub fn in_enemy_zoc(&self, hex: HexIndex) -> bool {
-        let cell = self.occ.cell(hex);
-        cell.zoc & self.mover.enemies != 0
-            && !(self.rules.zoc.friendly_negates && cell.present & self.mover.me != 0)
+        self.cell_in_enemy_zoc(self.cells[hex as usize])
     }
 
     /// Whether a unit that reached `hex` (not its start) must stop there (F40-6.2).
     #[inline]
     pub fn stops_at(&self, hex: HexIndex) -> bool {
-        self.rules.zoc.stop_on_entry && self.in_enemy_zoc(hex)
+        self.stop_on_entry && self.in_enemy_zoc(hex)
     }
 
-    /// Raw MP of the step `from` → `to` across `from`'s hexside `dir`, or why it is impossible.
-    /// `from_zoc` is `self.in_enemy_zoc(from)`, computed once per hex by the caller.
-    #[inline]
-    pub fn step(
-        &self,
-        from: HexIndex,
-        from_zoc: bool,
-        dir: usize,
-        to: HexIndex,
-    ) -> Result<u32, Block> {
-        let cell = self.occ.cell(to);
+    /// Raw MP of the step `from` → `to` across a hexside with features `mask`, or why it is
+    /// impossible. `from_zoc` is `self.in_enemy_zoc(from)`, computed once per hex by the caller.
+    #[inline(always)]
+    pub fn step(&self, from_zoc: bool, mask: u32, to: HexIndex) -> Result<u32, Block> {
+        let cell = self.cells[to as usize];
         if cell.blocking & self.mover.enemies != 0 {
             return Err(Block::EnemyOccupied);
         }
-        let profile = &self.rules.profile;
-        let mut cost = profile.terrain_cost_raw(self.mover.kind, self.map.terrain_id(to));
+        let mut cost = self.terrain_cost[self.terrain_ids[to as usize] as usize];
         if cost == PROHIBITED {
             return Err(Block::Terrain);
         }
-        let mask = self
-            .map
-            .hexside_mask(from, hexx::EdgeDirection::ALL_DIRECTIONS[dir]);
-        let to_zoc = self.in_enemy_zoc(to);
+        let to_zoc = self.cell_in_enemy_zoc(cell);
         if mask != 0 {
-            let extra = profile.hexside_costs(self.mover.kind).eval(mask);
+            let extra = self.hexside_costs.eval(mask);
             if extra == PROHIBITED {
                 return Err(Block::Hexside);
             }
             cost += extra;
             if mask & self.across_mask != 0 {
+                let profile = &self.rules.profile;
                 if mask & profile.no_zoc_entry_across() != 0 && to_zoc {
                     return Err(Block::AcrossIntoZoc);
                 }

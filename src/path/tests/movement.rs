@@ -1,5 +1,7 @@
 //! F40-9.x, 10.2, 10.3, 11.3, R5 … R8: what a step costs and which steps are barred.
 
+use serde_json::json;
+
 use super::*;
 use crate::path::{check_path, PathError, ReachSearch, RuleKind};
 
@@ -339,4 +341,29 @@ fn cheapest_path_to_a_target() {
     // The scratch is clean for the next query.
     let full = search.reach(&m, &r, &occ, &units[0], Mp::whole(5)).unwrap();
     assert_eq!(full.path_to(hex(&m, "0301")), Some(path));
+}
+
+#[test]
+fn fine_grained_costs_and_huge_budgets_give_the_same_answer_bucketed_or_heaped() {
+    // A 1/64-MP cost makes the bucket width 1/64 MP: 300 MP then needs 19 201 buckets, more
+    // than the bucket queue takes, so the heap runs; 12 MP stays bucketed.
+    let m = map(&[". f . ."], "");
+    let mut d = f40();
+    d["terrain"]["forest"] = json!(1.015625);
+    let r = PathRules::compile(&d, &m).unwrap();
+    let units = [unit("a", "allied", "infantry", "0101")];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let expected = costs(&[("0201", 1.015625), ("0301", 2.015625), ("0401", 3.015625)]);
+    assert_eq!(
+        reach(&m, &r, &occ, &units[0], Mp::whole(12))
+            .unwrap()
+            .labeled(&m),
+        expected
+    );
+    assert_eq!(
+        reach(&m, &r, &occ, &units[0], Mp::whole(300))
+            .unwrap()
+            .labeled(&m),
+        expected
+    );
 }
