@@ -1,0 +1,105 @@
+//! Errors of the path engine: a bad declaration (the designer's rules) and a bad position
+//! (units the engine cannot place). Refusals of move orders are in `legality.rs`.
+
+/// Something wrong in a movement declaration. `at` is the dotted path inside the declaration
+/// (`terrain.marsh.motorized`), so the designer can find the entry in the Lua table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeclarationError {
+    #[error("{at}: unknown terrain '{name}' (this map has: {known})")]
+    UnknownTerrain {
+        at: String,
+        name: String,
+        known: String,
+    },
+    #[error("{at}: unknown hexside feature '{name}' (this map has: {known})")]
+    UnknownHexsideFeature {
+        at: String,
+        name: String,
+        known: String,
+    },
+    #[error("{at}: unknown zone '{name}' (this map has: {known})")]
+    UnknownZone {
+        at: String,
+        name: String,
+        known: String,
+    },
+    #[error("{at}: unknown movement class '{name}' (declared classes: {known})")]
+    UnknownClass {
+        at: String,
+        name: String,
+        known: String,
+    },
+    #[error("{at}: unknown side '{name}' (declared sides: {known})")]
+    UnknownSide {
+        at: String,
+        name: String,
+        known: String,
+    },
+    #[error("{at}: '{key}' is neither a side, a class nor 'default' (sides: {sides}; classes: {classes})")]
+    UnknownSelector {
+        at: String,
+        key: String,
+        sides: String,
+        classes: String,
+    },
+    #[error("{at}: unknown key '{key}' (expected one of: {expected})")]
+    UnknownKey {
+        at: String,
+        key: String,
+        expected: String,
+    },
+    #[error("{at}: missing '{key}'")]
+    Missing { at: String, key: String },
+    #[error("{at}: no cost given for side '{side}', class '{class}' (add it or a 'default')")]
+    NoCostFor {
+        at: String,
+        side: String,
+        class: String,
+    },
+    #[error("the map's terrain '{terrain}' has no entry in 'terrain'")]
+    TerrainWithoutCost { terrain: String },
+    #[error("{at}: expected {expected}, found {found}")]
+    BadValue {
+        at: String,
+        expected: String,
+        found: String,
+    },
+    #[error("{at}: '{name}' is declared twice")]
+    Duplicate { at: String, name: String },
+    #[error("{at}: at most {max} {what} (found {found})")]
+    TooMany {
+        at: String,
+        what: String,
+        max: usize,
+        found: usize,
+    },
+}
+
+/// A position the engine cannot work with: units it cannot place or classify.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("unit '{unit}': hex '{at}' is not on this map")]
+    BadHex { unit: String, at: String },
+    #[error("unit '{unit}': side '{side}' is not declared (declared sides: {known})")]
+    UnknownSide {
+        unit: String,
+        side: String,
+        known: String,
+    },
+    #[error("unit '{unit}': movement class '{class}' is not declared (declared classes: {known})")]
+    UnknownClass {
+        unit: String,
+        class: String,
+        known: String,
+    },
+    #[error("unit '{unit}' is not on the map")]
+    OffMap { unit: String },
+    #[error("array of {found} entries given for a map of {expected} hexes ({what})")]
+    WrongLength {
+        what: String,
+        expected: usize,
+        found: usize,
+    },
+    #[error("hex index {index} is not on this map ({what})")]
+    BadIndex { what: String, index: u32 },
+}

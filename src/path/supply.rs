@@ -1,0 +1,254 @@
+//! Supply tracing (F40-8.1, 8.2, 6.5, R12): one multi-source search per (side, class, source
+//! sets) group, answering every unit of the group from it.
+//!
+//! A hex carries a supply line for a kind of unit when it is friendly territory, passable to
+//! the unit's class, and — for classes whose lines enemy ZOC blocks — not in enemy ZOC unless a
+//! friendly unit holds it. Lines cross hexsides unless the `supply.hexsides` table prohibits
+//! them for the side (lake always; sea for Germans unless there is a causeway). The unit's own
+//! hex is exempt from all of this; a unit on a friendly source is supplied.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde_json::Value;
+
+use super::decl::{self, join, UnitSelector, Vocabulary};
+use super::error::{DeclarationError, PositionError};
+use super::occupancy::{check_len, Occupancy};
+use super::profile::HexsideCosts;
+use super::rules::PathRules;
+use super::topology::OFF_MAP;
+use super::{ClassId, SideId};
+use crate::board::{HexIndex, HexMap};
+use crate::engine::Unit;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SupplyPolicy {
+    /// Classes whose lines enemy ZOC blocks (F40-6.5: the non-motorized ones).
+    pub zoc_blocks: u32,
+    /// Whether a friendly unit in a hex lets the line through enemy ZOC (F40-6.5: yes).
+    pub friendly_unit_negates_zoc: bool,
+    /// Per (side, class) kind: the hexsides a line may not cross.
+    hexsides: Vec<HexsideCosts>,
+    /// Units that are always supplied (F40-R12: units of a still-neutral country).
+    pub always_supplied: UnitSelector,
+}
+
+impl SupplyPolicy {
+    pub(crate) fn compile(
+        v: Option<&Value>,
+        vocab: &Vocabulary,
+        map: &HexMap,
+    ) -> Result<SupplyPolicy, DeclarationError> {
+        let empty = serde_json::Map::new();
+        let m = match v {
+            Some(v) => decl::table(
+                v,
+                "supply",
+                &[
+                    "zoc_blocks",
+                    "friendly_unit_negates_zoc",
+                    "hexsides",
+                    "always_supplied",
+                ],
+            )?
+            .unwrap_or(&empty),
+            None => &empty,
+        };
+        let at = |k: &str| join("supply", k);
+        Ok(SupplyPolicy {
+            zoc_blocks: m
+                .get("zoc_blocks")
+                .map(|v| vocab.class_mask(v, &at("zoc_blocks")))
+                .transpose()?
+                .unwrap_or(0),
+            friendly_unit_negates_zoc: decl::boolean(
+                m.get("friendly_unit_negates_zoc"),
+                &at("friendly_unit_negates_zoc"),
+                true,
+            )?,
+            hexsides: HexsideCosts::compile_all(m.get("hexsides"), &at("hexsides"), vocab, map)?,
+            always_supplied: UnitSelector::parse(m.get("always_supplied"), &at("always_supplied"))?,
+        })
+    }
+}
+
+/// Supply sources for some units of a side: `nations` empty means every unit of the side.
+/// The caller builds `hexes` from the map (edge zones, city features, zone filters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceSet {
+    pub side: SideId,
+    pub nations: Vec<String>,
+    pub hexes: Vec<HexIndex>,
+}
+
+impl SourceSet {
+    fn serves(&self, side: SideId, unit: &Unit) -> bool {
+        self.side == side && (self.nations.is_empty() || self.nations.contains(&unit.nation))
+    }
+}
+
+/// The hexes from which a friendly source can be reached by a supply line, for one
+/// (side, class) and one set of sources.
+#[derive(Debug, Clone)]
+pub struct SupplyField {
+    side: SideId,
+    kind: usize,
+    reached: Vec<bool>,
+    /// Friendly sources, sorted.
+    sources: Vec<HexIndex>,
+}
+
+impl SupplyField {
+    /// Multi-source breadth-first search from the friendly, passable sources.
+    pub fn trace(
+        map: &HexMap,
+        rules: &PathRules,
+        occ: &Occupancy,
+        owners: &[SideId],
+        side: SideId,
+        class: ClassId,
+        sources: &[HexIndex],
+    ) -> Result<SupplyField, PositionError> {
+        check_len("owners", map.len() as usize, owners.len())?;
+        check_len("occupancy", map.len() as usize, occ.len())?;
+        let profile = &rules.profile;
+        let kind = profile.kind(side, class);
+        let policy = &rules.supply;
+        let zoc_blocks = policy.zoc_blocks & (1 << class) != 0;
+        let me = 1u8 << side;
+        let carries = |h: HexIndex| {
+            if owners[h as usize] != side || !profile.passable(kind, map, h) {
+                return false;
+            }
+            if zoc_blocks {
+                let cell = occ.cell(h);
+                if cell.zoc & !me != 0
+                    && !(policy.friendly_unit_negates_zoc && cell.present & me != 0)
+                {
+                    return false;
+                }
+            }
+            true
+        };
+        let mut reached = vec![false; map.len() as usize];
+        let mut queue = VecDeque::new();
+        let mut friendly_sources = Vec::new();
+        for &s in sources {
+            if s >= map.len() {
+                return Err(PositionError::BadIndex {
+                    what: "supply source".into(),
+                    index: s,
+                });
+            }
+            if owners[s as usize] == side {
+                friendly_sources.push(s);
+                if !reached[s as usize] && carries(s) {
+                    reached[s as usize] = true;
+                    queue.push_back(s);
+                }
+            }
+        }
+        friendly_sources.sort_unstable();
+        friendly_sources.dedup();
+        let crossings = &policy.hexsides[kind];
+        while let Some(u) = queue.pop_front() {
+            let masks = map.hexside_masks(u);
+            for (d, v) in rules.topology.neighbors(u).into_iter().enumerate() {
+                if v != OFF_MAP && !reached[v as usize] && crossings.allows(masks[d]) && carries(v)
+                {
+                    reached[v as usize] = true;
+                    queue.push_back(v);
+                }
+            }
+        }
+        Ok(SupplyField {
+            side,
+            kind,
+            reached,
+            sources: friendly_sources,
+        })
+    }
+
+    /// Whether a hex carries a line to a source (not counting the own-hex exemption).
+    pub fn carries(&self, hex: HexIndex) -> bool {
+        self.reached.get(hex as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether a unit of this field's side and class standing on `hex` is supplied: it stands
+    /// on a friendly source, or a neighbour carries a line and the hexside between lets it
+    /// through (its own hex is exempt from the line conditions, F40-R12).
+    pub fn supplies(&self, map: &HexMap, rules: &PathRules, hex: HexIndex) -> bool {
+        if self.sources.binary_search(&hex).is_ok() {
+            return true;
+        }
+        let crossings = &rules.supply.hexsides[self.kind];
+        let masks = map.hexside_masks(hex);
+        rules
+            .topology
+            .neighbors(hex)
+            .into_iter()
+            .enumerate()
+            .any(|(d, n)| n != OFF_MAP && self.carries(n) && crossings.allows(masks[d]))
+    }
+
+    pub fn side(&self) -> SideId {
+        self.side
+    }
+}
+
+/// Units sharing a search: side, class, and the source sets serving them.
+type GroupKey = (SideId, ClassId, Vec<usize>);
+
+/// Supply status of every unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SupplyReport {
+    /// Per unit in the order given; None for units off the map.
+    pub supplied: Vec<Option<bool>>,
+    /// How many searches were run (one per (side, class, source sets) group).
+    pub searches: usize,
+}
+
+/// Judges the supply of every unit (F40-8.1): groups units by (side, class, the source sets
+/// that serve them) and runs one search per group.
+pub fn trace_supply(
+    map: &HexMap,
+    rules: &PathRules,
+    occ: &Occupancy,
+    owners: &[SideId],
+    sources: &[SourceSet],
+    units: &[Unit],
+) -> Result<SupplyReport, PositionError> {
+    let mut supplied = vec![None; units.len()];
+    let mut groups: BTreeMap<GroupKey, Vec<(usize, HexIndex)>> = BTreeMap::new();
+    for (i, unit) in units.iter().enumerate() {
+        let Some(placed) = occ.placed(i) else {
+            continue;
+        };
+        if rules.supply.always_supplied.matches(unit) {
+            supplied[i] = Some(true);
+            continue;
+        }
+        let sets: Vec<usize> = sources
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.serves(placed.side, unit))
+            .map(|(k, _)| k)
+            .collect();
+        groups
+            .entry((placed.side, placed.class, sets))
+            .or_default()
+            .push((i, placed.hex));
+    }
+    let searches = groups.len();
+    for ((side, class, sets), members) in groups {
+        let hexes: Vec<HexIndex> = sets
+            .iter()
+            .flat_map(|&k| sources[k].hexes.iter().copied())
+            .collect();
+        let field = SupplyField::trace(map, rules, occ, owners, side, class, &hexes)?;
+        for (i, hex) in members {
+            supplied[i] = Some(field.supplies(map, rules, hex));
+        }
+    }
+    Ok(SupplyReport { supplied, searches })
+}

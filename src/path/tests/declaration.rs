@@ -1,0 +1,172 @@
+//! Compiling declarations: errors a designer can act on, and the compiled tables.
+
+use serde_json::json;
+
+use super::*;
+use crate::path::{DeclarationError, PositionError, ReachSearch};
+
+fn compile_err(edit: impl FnOnce(&mut Value)) -> String {
+    let m = map(&[". . ."], "");
+    let mut d = f40();
+    edit(&mut d);
+    PathRules::compile(&d, &m).unwrap_err().to_string()
+}
+
+#[test]
+fn unknown_terrain_name_is_named_with_the_known_ones() {
+    let e = compile_err(|d| d["terrain"]["marsch"] = json!(2));
+    assert_eq!(e, "terrain: unknown terrain 'marsch' (this map has: clear, forest, hills, major_city, marsh, mountains, sea, wooded_hills)");
+}
+
+#[test]
+fn map_terrain_without_a_cost_is_refused() {
+    let e = compile_err(|d| {
+        d["terrain"].as_object_mut().unwrap().remove("hills");
+    });
+    assert_eq!(e, "the map's terrain 'hills' has no entry in 'terrain'");
+}
+
+#[test]
+fn unknown_class_is_named_with_its_place() {
+    let e = compile_err(|d| d["zoc"]["zoc_to_zoc"] = json!(["motorised"]));
+    assert_eq!(e, "zoc.zoc_to_zoc: unknown movement class 'motorised' (declared classes: foot, mountain, motorized)");
+}
+
+#[test]
+fn unknown_selector_key_is_refused() {
+    let e =
+        compile_err(|d| d["terrain"]["marsh"] = json!({ "motorised": "prohibited", "default": 2 }));
+    assert_eq!(e, "terrain.marsh: 'motorised' is neither a side, a class nor 'default' (sides: german, allied; classes: foot, mountain, motorized)");
+}
+
+#[test]
+fn missing_cost_for_a_side_and_class_is_refused() {
+    let e =
+        compile_err(|d| d["terrain"]["marsh"] = json!({ "foot": 2, "motorized": "prohibited" }));
+    assert_eq!(
+        e,
+        "terrain.marsh: no cost given for side 'german', class 'mountain' (add it or a 'default')"
+    );
+}
+
+#[test]
+fn bad_cost_value_is_refused() {
+    let e = compile_err(|d| d["terrain"]["forest"] = json!("two"));
+    assert_eq!(e, "terrain.forest: expected a cost, \"prohibited\", or a table by class/side, found the string \"two\"");
+    let e = compile_err(|d| d["hexsides"]["major_river"] = json!(-2));
+    assert_eq!(e, "hexsides.major_river: expected a cost in MP (a number from 0 to 4096, a multiple of 1/64), found the number -2");
+}
+
+#[test]
+fn hexside_feature_neither_on_the_map_nor_in_the_vocabulary_is_refused() {
+    let e = compile_err(|d| d["hexsides"]["canal"] = json!(1));
+    assert_eq!(
+        e,
+        "hexsides.canal: unknown hexside feature 'canal' (this map has: none)"
+    );
+    let e = compile_err(|d| d["rail"]["zones"]["allied"] = json!("frnace"));
+    assert!(e.starts_with("rail.zones.allied: unknown zone 'frnace' (this map has: north_edge, south_edge, west_edge, east_edge"), "{e}");
+}
+
+#[test]
+fn unknown_top_level_key_is_refused() {
+    let e = compile_err(|d| d["terain"] = json!({}));
+    assert!(
+        e.starts_with(
+            "declaration: unknown key 'terain' (expected one of: sides, vocabulary, classes"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn unit_of_an_undeclared_side_or_class_is_refused() {
+    let m = map(&[". . ."], "");
+    let r = rules(&m);
+    let e = Occupancy::build(&m, &r, &[unit("x", "french", "infantry", "0101")]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unit 'x': side 'french' is not declared (declared sides: german, allied)"
+    );
+    let mut odd = unit("y", "allied", "infantry", "0101");
+    odd.attrs.insert("class".into(), json!("cavalry"));
+    let e = Occupancy::build(&m, &r, &[odd]).unwrap_err();
+    assert!(matches!(e, PositionError::UnknownClass { .. }), "{e:?}");
+    let e = Occupancy::build(&m, &r, &[unit("z", "allied", "infantry", "0909")]).unwrap_err();
+    assert_eq!(e.to_string(), "unit 'z': hex '0909' is not on this map");
+}
+
+#[test]
+fn compiled_tables_answer_per_side_and_class() {
+    let m = map(
+        &[". . ."],
+        "[hexsides]\nsea = [\"0101/0201\"]\ncauseway = [\"0201/0301\"]\nlake = [\"0101/0102\"]\n"
+            .replace("0101/0102", "0201/0301")
+            .as_str(),
+    );
+    let r = rules(&m);
+    let p = &r.profile;
+    let (foot, mountain, motorized) = (
+        p.class_id("foot").unwrap(),
+        p.class_id("mountain").unwrap(),
+        p.class_id("motorized").unwrap(),
+    );
+    let mountains = m
+        .terrain_names()
+        .iter()
+        .position(|t| t == "mountains")
+        .unwrap() as u8;
+    assert_eq!(p.terrain_cost(GERMAN, foot, mountains), Some(Mp::whole(3)));
+    assert_eq!(
+        p.terrain_cost(GERMAN, mountain, mountains),
+        Some(Mp::whole(2))
+    );
+    assert_eq!(
+        p.terrain_cost(ALLIED, motorized, mountains),
+        Some(Mp::whole(6))
+    );
+    let bit = |f: &str| 1u32 << m.hexside_feature_id(f).unwrap();
+    assert_eq!(p.hexside_cost(ALLIED, foot, bit("sea")), Some(Mp::whole(1)));
+    assert_eq!(p.hexside_cost(GERMAN, foot, bit("sea")), None);
+    assert_eq!(
+        p.hexside_cost(GERMAN, foot, bit("sea") | bit("causeway")),
+        Some(Mp::ZERO)
+    );
+    assert_eq!(
+        p.hexside_cost(ALLIED, foot, bit("sea") | bit("causeway")),
+        Some(Mp::whole(1))
+    );
+    assert_eq!(
+        p.hexside_cost(ALLIED, foot, bit("lake") | bit("causeway")),
+        None
+    );
+}
+
+#[test]
+fn a_minimal_declaration_works_without_zoc_supply_or_rail() {
+    let m = map(&[". f ."], "");
+    let d = json!({ "sides": ["blue", "red"], "classes": ["foot"], "terrain": { "default": 1, "clear": 1, "marsh": 2, "forest": 2, "hills": 1, "wooded_hills": 2, "mountains": 3, "major_city": 1, "sea": "prohibited" } });
+    let e = PathRules::compile(&d, &m).unwrap_err();
+    assert_eq!(
+        e,
+        DeclarationError::UnknownTerrain {
+            at: "terrain".into(),
+            name: "default".into(),
+            known: m.terrain_names().join(", ")
+        }
+    );
+    let mut d = d;
+    d["terrain"].as_object_mut().unwrap().remove("default");
+    let r = PathRules::compile(&d, &m).unwrap();
+    let units = [
+        unit("a", "blue", "infantry", "0101"),
+        unit("b", "red", "infantry", "0301"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    // No ZOC declared: nothing stops the unit next to the enemy.
+    let got = ReachSearch::new(&m)
+        .reach(&m, &r, &occ, &units[0], Mp::whole(5))
+        .unwrap()
+        .labeled(&m);
+    assert_eq!(got, costs(&[("0201", 2.0)]));
+}

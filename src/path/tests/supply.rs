@@ -1,0 +1,205 @@
+//! F40-8.1, 8.2, 6.5 and R12: supply lines.
+
+use super::*;
+use crate::path::{trace_supply, SourceSet, SupplyReport};
+
+fn supply(map: &HexMap, units: &[Unit], own: &[SideId], sources: &[SourceSet]) -> SupplyReport {
+    let r = rules(map);
+    let occ = Occupancy::build(map, &r, units).unwrap();
+    trace_supply(map, &r, &occ, own, sources, units).unwrap()
+}
+
+fn side_sources(map: &HexMap, side: SideId, hexes: &[&str]) -> Vec<SourceSet> {
+    vec![SourceSet {
+        side,
+        nations: vec![],
+        hexes: hexes.iter().map(|l| hex(map, l)).collect(),
+    }]
+}
+
+#[test]
+fn f40_8_1_line_runs_through_friendly_territory_only() {
+    let m = map(&[". . . . ."], "");
+    let units = [unit("a", "allied", "infantry", "0501")];
+    let src = side_sources(&m, ALLIED, &["0101"]);
+    assert_eq!(
+        supply(&m, &units, &owners(&m, ALLIED, &[]), &src).supplied,
+        [Some(true)]
+    );
+    assert_eq!(
+        supply(&m, &units, &owners(&m, ALLIED, &[("0301", GERMAN)]), &src).supplied,
+        [Some(false)]
+    );
+    assert_eq!(
+        supply(&m, &units, &owners(&m, ALLIED, &[("0301", NO_SIDE)]), &src).supplied,
+        [Some(false)]
+    );
+}
+
+#[test]
+fn f40_8_1_r12_line_never_through_terrain_impassable_to_the_unit() {
+    let m = map(&[". . m . ."], "");
+    let units = [
+        unit("a", "allied", "armored", "0501"),
+        unit("b", "allied", "infantry", "0501"),
+    ];
+    let report = supply(
+        &m,
+        &units,
+        &owners(&m, ALLIED, &[]),
+        &side_sources(&m, ALLIED, &["0101"]),
+    );
+    assert_eq!(report.supplied, [Some(false), Some(true)]);
+    assert_eq!(report.searches, 2);
+}
+
+#[test]
+fn f40_6_5_enemy_zoc_blocks_non_motorized_lines_unless_a_friend_holds_the_hex() {
+    // The German on 0302 covers 0301, 0202 and 0402: every way from west to east.
+    let m = map(&[". . . . .", ". . . . ."], "");
+    let own = owners(&m, ALLIED, &[("0302", GERMAN)]);
+    let src = side_sources(&m, ALLIED, &["0101", "0102"]);
+    let units = [
+        unit("g", "german", "infantry", "0302"),
+        unit("a", "allied", "infantry", "0501"),
+        unit("m", "allied", "armored", "0501"),
+    ];
+    assert_eq!(
+        supply(&m, &units, &own, &src).supplied,
+        [Some(false), Some(false), Some(true)]
+    );
+    let mut with_friend = units.to_vec();
+    with_friend.push(unit("f", "allied", "infantry", "0301"));
+    assert_eq!(
+        supply(&m, &with_friend, &own, &src).supplied,
+        [Some(false), Some(true), Some(true), Some(true)]
+    );
+}
+
+#[test]
+fn f40_r12_the_units_own_hex_is_exempt() {
+    // The unit stands in enemy ZOC, on a hex the Germans hold: still supplied from next door.
+    let m = map(&[". . . . .", ". . . . ."], "");
+    let own = owners(&m, ALLIED, &[("0302", GERMAN), ("0402", GERMAN)]);
+    let units = [
+        unit("g", "german", "infantry", "0302"),
+        unit("a", "allied", "infantry", "0402"),
+    ];
+    let report = supply(
+        &m,
+        &units,
+        &own,
+        &side_sources(&m, ALLIED, &["0501", "0502"]),
+    );
+    assert_eq!(report.supplied[1], Some(true));
+}
+
+#[test]
+fn f40_r12_a_unit_on_a_friendly_source_is_supplied_an_enemy_held_source_counts_for_nothing() {
+    let m = map(&[". . ."], "");
+    let units = [
+        unit("g", "german", "infantry", "0201"),
+        unit("a", "allied", "infantry", "0101"),
+    ];
+    let src = side_sources(&m, ALLIED, &["0101"]);
+    // 0101 in German ZOC, but it is a friendly source and the unit's own hex.
+    assert_eq!(
+        supply(&m, &units, &owners(&m, ALLIED, &[("0201", GERMAN)]), &src).supplied[1],
+        Some(true)
+    );
+    // 8.2: a source counts only in friendly territory.
+    assert_eq!(
+        supply(&m, &units, &owners(&m, GERMAN, &[]), &src).supplied[1],
+        Some(false)
+    );
+}
+
+#[test]
+fn f40_r12_lines_never_cross_lake_hexsides_nor_german_lines_sea_without_causeway() {
+    let sea = map(&[". . ."], "[hexsides]\nsea = [\"0101/0201\"]\n");
+    let units = [unit("g", "german", "infantry", "0301")];
+    assert_eq!(
+        supply(
+            &sea,
+            &units,
+            &owners(&sea, GERMAN, &[]),
+            &side_sources(&sea, GERMAN, &["0101"])
+        )
+        .supplied,
+        [Some(false)]
+    );
+    let allied = [unit("a", "allied", "infantry", "0301")];
+    assert_eq!(
+        supply(
+            &sea,
+            &allied,
+            &owners(&sea, ALLIED, &[]),
+            &side_sources(&sea, ALLIED, &["0101"])
+        )
+        .supplied,
+        [Some(true)]
+    );
+    let causeway = map(
+        &[". . ."],
+        "[hexsides]\nsea = [\"0101/0201\"]\ncauseway = [\"0101/0201\"]\n",
+    );
+    assert_eq!(
+        supply(
+            &causeway,
+            &units,
+            &owners(&causeway, GERMAN, &[]),
+            &side_sources(&causeway, GERMAN, &["0101"])
+        )
+        .supplied,
+        [Some(true)]
+    );
+    let lake = map(&[". . ."], "[hexsides]\nlake = [\"0201/0301\"]\n");
+    assert_eq!(
+        supply(
+            &lake,
+            &allied,
+            &owners(&lake, ALLIED, &[]),
+            &side_sources(&lake, ALLIED, &["0101"])
+        )
+        .supplied,
+        [Some(false)]
+    );
+}
+
+#[test]
+fn f40_8_2_source_sets_serve_the_nations_they_name_one_search_per_group() {
+    // A lake cuts the corridor between 0301 and 0401: French sources west, Belgian city east.
+    let m = map(&[". . . . ."], "[hexsides]\nlake = [\"0301/0401\"]\n");
+    let sets = vec![
+        SourceSet {
+            side: ALLIED,
+            nations: vec!["french".into(), "british".into(), "belgian".into()],
+            hexes: vec![hex(&m, "0101")],
+        },
+        SourceSet {
+            side: ALLIED,
+            nations: vec!["belgian".into()],
+            hexes: vec![hex(&m, "0501")],
+        },
+        SourceSet {
+            side: ALLIED,
+            nations: vec!["swiss".into()],
+            hexes: vec![hex(&m, "0501")],
+        },
+    ];
+    let units = [
+        unit("f_east", "allied", "infantry", "0401"),
+        unit("b_east", "allied", "infantry", "0401").nation("belgian"),
+        unit("b_west", "allied", "infantry", "0201").nation("belgian"),
+        unit("s_west", "allied", "infantry", "0201").nation("swiss"),
+        unit("n", "allied", "infantry", "0201")
+            .nation("dutch")
+            .flag("neutral"),
+    ];
+    let report = supply(&m, &units, &owners(&m, ALLIED, &[]), &sets);
+    assert_eq!(
+        report.supplied,
+        [Some(false), Some(true), Some(true), Some(false), Some(true)]
+    );
+    assert_eq!(report.searches, 3);
+}
