@@ -367,6 +367,49 @@ local function first_unit_at(U, at, nxt, prov, ttype)
   return nil
 end
 
+-- Static facts of a move / support / convoy order: whether it can be carried out at all by a unit
+-- of its type on a location, and where a move ends. They depend only on the order and the map, so
+-- they are computed once per parsed order (for a unit on the written location) and memoised on it
+-- as o.fx; a unit standing on another coast than written (6.B.10) gets them computed afresh.
+--   M:  ok, conv (goes by convoy), dest (location; armies: the province, set even when not ok),
+--       dprov;   SH/SM: ok (the supporter reaches the province);   C: ok (fleet at sea)
+local function order_facts(cm, o, utype, uloc, uprov)
+  local k = o.kind
+  local cprov = cm.prov
+  if k == "M" then
+    local dp = cm.loc_prov[o.dest]
+    local ok, conv, d = false, false, nil
+    if dp ~= uprov and cprov[dp].type ~= "impassable" then
+      if utype == "A" then
+        local t = cprov[dp].type
+        if t ~= "sea" then
+          local coastal = cprov[uprov].type == "coast" and t == "coast"
+          if o.via then
+            ok = coastal
+            conv = true
+          elseif cm.army_adj[uprov][dp] then
+            ok = true
+          elseif coastal then
+            ok = true
+            conv = true
+          end
+          d = dp
+        end
+      elseif not o.via then
+        d = fleet_dest(cm, uloc, o.dest)
+        ok = d ~= nil
+      end
+    end
+    return { ok = ok, conv = ok and conv, dest = d, dprov = dp }
+  elseif k == "SH" or k == "SM" then
+    local tp = k == "SH" and o.tprov or o.dprov
+    return { ok = tp ~= uprov and map.reaches_prov(cm, utype, uloc, tp) }
+  elseif k == "C" then
+    return { ok = utype == "F" and cprov[uprov].type == "sea" }
+  end
+  return nil
+end
+
 -- Build the movement context: validated orders and the indexes the resolver needs.
 local function build_ctx(rules, cm, position, orders)
   local U, at, nxt, lists, powers = load_units(cm, position)
@@ -374,74 +417,71 @@ local function build_ctx(rules, cm, position, orders)
   local n = #U
   local kind, void, dest, dprov, target, convoyed = {}, {}, {}, {}, {}, {}
   local moves, others = {}, {}
-  local cprov, army_adj, loc_prov = cm.prov, cm.army_adj, cm.loc_prov
-  local extra_mis
-  -- pass 1: validate what each order says on its own
+  local nm, no = 0, 0
+  local cprov = cm.prov
+  -- pass 1: validate what each order says on its own (static facts memoised on the order)
   for i = 1, n do
     local o = ord[i]
     local k = "H"
     if o then
       k = o.kind
-      local u = U[i]
-      if k == "M" then
-        local dp = loc_prov[o.dest]
-        local ok = false
-        if dp ~= u.prov and cprov[dp].type ~= "impassable" then
-          if u.type == "A" then
-            local t = cprov[dp].type
-            if t ~= "sea" then
-              local coastal = cprov[u.prov].type == "coast" and t == "coast"
-              if o.via then
-                ok = coastal
-                convoyed[i] = true
-              elseif army_adj[u.prov][dp] then
-                ok = true
-              elseif coastal then
-                ok = true
-                convoyed[i] = true
-              end
-              dest[i] = dp
-            end
-          elseif not o.via then
-            local d = fleet_dest(cm, u.loc, o.dest)
-            if d then ok = true; dest[i] = d end
+      if k ~= "H" then
+        local u = U[i]
+        local fx
+        if k == "M" or k == "SH" or k == "SM" or k == "C" then
+          if u.loc == o.uloc then
+            fx = o.fx
+            if not fx then fx = order_facts(cm, o, u.type, u.loc, u.prov); o.fx = fx end
+          else
+            fx = order_facts(cm, o, u.type, u.loc, u.prov)
           end
         end
-        if ok then dprov[i] = dp; moves[#moves + 1] = i else k = "V"; convoyed[i] = nil end
-      elseif k == "SH" or k == "SM" then
-        local t = first_unit_at(U, at, nxt, o.tprov, o.ttype)
-        local tp = k == "SH" and o.tprov or o.dprov
-        if t and t ~= i and tp ~= u.prov and map.reaches_prov(cm, u.type, u.loc, tp) then
-          target[i] = t
-          if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
-          others[#others + 1] = i
+        if k == "M" then
+          dest[i] = fx.dest
+          if fx.ok then
+            dprov[i] = fx.dprov
+            if fx.conv then convoyed[i] = true end
+            nm = nm + 1
+            moves[nm] = i
+          else
+            k = "V"
+          end
+        elseif k == "SH" or k == "SM" then
+          local t = fx.ok and first_unit_at(U, at, nxt, o.tprov, o.ttype)
+          if t and t ~= i then
+            target[i] = t
+            if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
+            no = no + 1
+            others[no] = i
+          else
+            k = "V"
+          end
+        elseif k == "C" then
+          local t = fx.ok and first_unit_at(U, at, nxt, o.tprov, o.ttype)
+          if t and U[t].type == "A" then
+            target[i] = t
+            dprov[i] = o.dprov
+            no = no + 1
+            others[no] = i
+          else
+            k = "V"
+          end
         else
           k = "V"
         end
-      elseif k == "C" then
-        local t = first_unit_at(U, at, nxt, o.tprov, o.ttype)
-        if u.type == "F" and cprov[u.prov].type == "sea" and t and U[t].type == "A" then
-          target[i] = t
-          dprov[i] = o.dprov
-          others[#others + 1] = i
-        else
-          k = "V"
-        end
-      elseif k ~= "H" then
-        k = "V"
-      end
-      if k == "V" then
-        k = "H"
-        if u.loc ~= o.uloc then
-          -- a void order written with a coast the unit is not on is an order for a unit that is
-          -- not on the board (6.B.11): reported under the written unit; the real unit holds.
-          local p = u.power
-          local e = extra[p]
-          if not e then e = {}; extra[p] = e end
-          e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
-          ord[i] = nil
-        else
-          void[i] = true
+        if k == "V" then
+          k = "H"
+          if u.loc ~= o.uloc then
+            -- a void order written with a coast the unit is not on is an order for a unit that is
+            -- not on the board (6.B.11): reported under the written unit; the real unit holds.
+            local p = u.power
+            local e = extra[p]
+            if not e then e = {}; extra[p] = e end
+            e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
+            ord[i] = nil
+          else
+            void[i] = true
+          end
         end
       end
     end

@@ -87,6 +87,10 @@ impl LuaRules {
             log: Vec::new(),
             turn_limit: scenario.turns,
             sequence: Sequence::default(),
+            path: None,
+            generation: 0,
+            path_cache: None,
+            reach_search: None,
         });
         let setup = || -> mlua::Result<()> {
             api::register_all(&lua)?;
@@ -129,9 +133,16 @@ impl LuaRules {
             victory: None,
         };
         rules.collect_declarations().map_err(|e| one(e.message))?;
+        let path = match rules.declaration("movement").map_err(|e| one(e.message))? {
+            Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, &scenario.map).map_err(|e| {
+                one(format!("the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}"))
+            })?)),
+            None => None,
+        };
         let _ = with_host(&rules.lua, |h| {
             h.loading = false;
             h.sequence = rules.sequence.clone();
+            h.path = path;
         });
         Ok(rules)
     }
@@ -236,6 +247,7 @@ impl LuaRules {
         let _ = with_host(lua, |h| {
             h.dice = state.dice;
             h.rolls.clear();
+            h.generation += 1;
         });
         self.budget.reset();
         let result = lua.scope(|scope| {

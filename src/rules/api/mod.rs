@@ -9,6 +9,7 @@ mod dice;
 mod events;
 mod log;
 mod map;
+mod path;
 mod rules;
 mod state;
 mod units;
@@ -40,8 +41,14 @@ pub(crate) struct HostData {
     /// What scripts printed.
     pub log: Vec<String>,
     pub turn_limit: u32,
-    /// The phasing side and phase, as the host last saw them.
+    /// The sequence of play, for `hex.state.phase()`.
     pub sequence: crate::engine::Sequence,
+    /// The compiled `movement` declaration, if the rules made one.
+    pub path: Option<Arc<crate::path::PathRules>>,
+    /// Bumped at every call into Lua: caches built from the state are valid for one call.
+    pub generation: u64,
+    pub path_cache: Option<path::PathCache>,
+    pub reach_search: Option<crate::path::ReachSearch>,
 }
 
 /// Builds the `hex` table and installs it as a global.
@@ -54,6 +61,7 @@ pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS_KEY, lua.create_table()?)?;
     lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
     map::register(lua, &hex)?;
+    path::register(lua, &hex)?;
     units::register(lua, &hex)?;
     state::register(lua, &hex)?;
     dice::register(lua, &hex)?;
