@@ -43,16 +43,22 @@ fn demo_1_moves_go_to_adjacent_hexes_within_ma_once_per_phase() {
     let mut s = session();
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0506"])),
-        Refusal::new("DEMO-1", "0506 is not adjacent to 0504")
+        Refusal::new(
+            "DEMO-1",
+            "each hex of a path must be adjacent to the one before (step 1: 0504 to 0506)"
+        )
     );
-    // b2 at 0503: 0502 clear 1, 0402 forest 2, 0302 forest 2, 0202 clear 1, 0102 clear 1: 7 > 4.
+    // b2 at 0503: 0502 clear 1, 0402 forest 2, 0302 forest 2: 5 > 4 at the third step.
     assert_eq!(
         refused(
             &mut s,
             "blue",
             &mv("b2", &["0502", "0402", "0302", "0202", "0102"])
         ),
-        Refusal::new("DEMO-1", "the path costs 7 MP, b2 has 4")
+        Refusal::new(
+            "DEMO-1",
+            "the path costs 5 MP, more than the 4 MP allowed (step 3: 0402 to 0302)"
+        )
     );
     s.game.submit(Some("blue"), &mv("b2", &["0502"])).unwrap();
     assert_eq!(
@@ -66,7 +72,10 @@ fn demo_2_lake_is_prohibited_and_a_river_costs_one_more() {
     let mut s = session();
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0605"])),
-        Refusal::new("DEMO-2", "0605 (lake) is prohibited terrain")
+        Refusal::new(
+            "DEMO-2",
+            "foot units may not enter lake (step 1: 0504 to 0605)"
+        )
     );
     let events = s.game.submit(Some("blue"), &mv("b1", &["0604"])).unwrap();
     let moved = events.iter().find(|e| e.name() == "UnitMoved").unwrap();
@@ -85,23 +94,26 @@ fn demo_2_lake_is_prohibited_and_a_river_costs_one_more() {
 #[test]
 fn demo_3_no_entering_enemy_hexes_and_stop_next_to_an_enemy() {
     let mut s = session();
-    // b1 0504 -> 0505 -> 0606 (next to r1 at 0706) -> 0707: must stop at 0606.
+    // b1 0504 -> 0505 -> 0506 -> 0607 (next to r1 at 0706): it must stop at 0607.
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0505", "0606"])),
-        Refusal::new("DEMO-2", "0606 (lake) is prohibited terrain")
+        Refusal::new(
+            "DEMO-2",
+            "foot units may not enter lake (step 2: 0505 to 0606)"
+        )
     );
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0505", "0506", "0607", "0707"])),
         Refusal::new(
             "DEMO-3",
-            "b1 stopped on entering 0607 next to an enemy unit"
+            "a unit that enters an enemy ZOC stops there (step 4: 0607 to 0707)"
         )
     );
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0505", "0506", "0607", "0706"])),
         Refusal::new(
             "DEMO-3",
-            "b1 stopped on entering 0607 next to an enemy unit"
+            "a unit that enters an enemy ZOC stops there (step 4: 0607 to 0706)"
         )
     );
     s.game
@@ -224,7 +236,10 @@ fn the_mud_variant_raises_forest_costs_and_lowers_the_stack_limit() {
     let mut s = Session::start(Path::new("scenarios/demo-mud"), Some(1)).unwrap();
     assert_eq!(
         refused(&mut s, "blue", &mv("b-inf-1", &["0202", "0302", "0402"])),
-        Refusal::new("DEMO-1", "the path costs 7 MP, b-inf-1 has 4")
+        Refusal::new(
+            "DEMO-1",
+            "the path costs 7 MP, more than the 4 MP allowed (step 3: 0302 to 0402)"
+        )
     );
     s.game
         .submit(Some("blue"), &mv("b-inf-1", &["0103"]))
@@ -236,4 +251,24 @@ fn the_mud_variant_raises_forest_costs_and_lowers_the_stack_limit() {
             "hex 0103 holds 2 blue units at the end of the phase (at most 1)"
         )
     );
+}
+
+#[test]
+fn legal_moves_are_the_engine_reach_with_paths() {
+    let mut s = session();
+    let legal = s.game.legal_commands("blue").unwrap();
+    let b2: Vec<&Command> = legal
+        .iter()
+        .filter(|c| matches!(c, Command::Move { unit, .. } if unit == "b2"))
+        .collect();
+    assert!(!b2.is_empty());
+    // Every listed move is accepted (and the list ends with end_phase).
+    assert_eq!(legal.last(), Some(&Command::EndPhase));
+    for c in b2 {
+        let mut fresh = session();
+        fresh
+            .game
+            .submit(Some("blue"), c)
+            .unwrap_or_else(|e| panic!("{c:?} listed but refused: {e}"));
+    }
 }

@@ -25,11 +25,8 @@ hex.rules.sequence {
   },
 }
 
--- DEMO-2: the terrain table, a declaration a variant may change (see demo/variants/mud).
-hex.rules.declare("terrain_costs", {
-  clear = 1, forest = 2, hills = 2, marsh = 3, lake = false,
-})
-hex.rules.declare("river_cost", 1)
+-- DEMO-4: a declaration a variant may change (see demo/variants/mud). The movement table is
+-- declared in demo/movement.lua.
 hex.rules.declare("stack_limit", 2)
 
 movement.register()

@@ -94,6 +94,31 @@ local function sort_units(cm, l)
 end
 M.sort_units = sort_units
 
+-- sort_units for a list that is nearly sorted (a power's units after the moves): insertion sort on
+-- the integer ranks, no comparator closure; same order as sort_units (equal ranks = equal strings)
+local function sort_by_rank(cm, l)
+  local rank = cm.unit_rank
+  local n = #l
+  local r = {}
+  for k = 1, n do
+    local x = rank[l[k]]
+    if not x then return sort_units(cm, l) end
+    r[k] = x
+  end
+  for k = 2, n do
+    local x, s = r[k], l[k]
+    local j = k - 1
+    if r[j] > x then
+      while j >= 1 and r[j] > x do
+        r[j + 1] = r[j]; l[j + 1] = l[j]
+        j = j - 1
+      end
+      r[j + 1] = x; l[j + 1] = s
+    end
+  end
+  return l
+end
+
 -- results: append one power's entries, sorted by unit string then order sequence (the
 -- order in which they were given). `seq` is a side table: entries may be shared constants.
 local function push_sorted(cm, out, list, seq)
@@ -281,28 +306,42 @@ local function load_units(cm, position)
   local byp = cm.unit_rec
   if not byp then byp = {}; cm.unit_rec = byp end
   local powers = powers_of(cm, units)
-  for _, p in ipairs(powers) do
+  for pi = 1, #powers do
+    local p = powers[pi]
     local l = units[p]
     if l then
-      if not units_sorted(cm, l) then l = sort_units(cm, sorted_copy(l)) end
-      lists[p] = l
       local recs = byp[p]
       if not recs then recs = {}; byp[p] = recs end
+      -- lists arrive sorted (positions are built sorted): check that on the fly with the ranks of
+      -- the memoised unit records; only an unsorted list (or an unknown unit string) is sorted
+      local n0, prev = n, 0
       for k = 1, #l do
         local s = l[k]
         local u = recs[s]
         if u == nil then u = unit_rec(cm, p, s) end
-        if u then
-          n = n + 1
-          U[n] = u
-          local pr = u.prov
-          local g = at[pr]
-          if g then
-            while nxt[g] do g = nxt[g] end
-            nxt[g] = n
-          else
-            at[pr] = n
-          end
+        if not u or u.rank < prev then n = -1; break end
+        prev = u.rank
+        n = n + 1
+        U[n] = u
+      end
+      if n < 0 then
+        n = n0
+        l = sort_units(cm, sorted_copy(l))
+        for k = 1, #l do
+          local u = unit_rec(cm, p, l[k])
+          if u then n = n + 1; U[n] = u end
+        end
+      end
+      for k = #U, n + 1, -1 do U[k] = nil end
+      lists[p] = l
+      for j = n0 + 1, n do
+        local pr = U[j].prov
+        local g = at[pr]
+        if g then
+          while nxt[g] do g = nxt[g] end
+          nxt[g] = j
+        else
+          at[pr] = j
         end
       end
     end
@@ -316,13 +355,11 @@ M.load_units = load_units
 local function assign_orders(cm, U, at, nxt, orders)
   local ord = {}
   local extra = {}
-  local seq = 0
   local cache = cm.order_cache
   local parse = orders_mod.parse
   for p, list in pairs(orders or EMPTY) do
     for k = 1, #list do
       local raw = list[k]
-      seq = seq + 1
       local o = cache[raw] or parse(cm, raw)
       local hit
       local i = o.uprov and at[o.uprov]
@@ -784,6 +821,7 @@ local function outcome(ctx)
     end
   end
   ctx.moved, ctx.dislodged_by, ctx.any_dislodged = moved, dislodged_by, any_dislodged
+  ctx.any_moved = next(moved) ~= nil
   ctx.contested = nil -- computed lazily (only retreats need it)
 end
 
@@ -939,18 +977,20 @@ function M.movement(rules, cm, position, orders)
     kept, gone = rules.settle_retreats(rules, ctx, recs)
   end
   -- results, grouped by power (U is in power order, sorted by unit within a power)
-  local results = {}
+  local results, rn = {}, 0
   local ord, cflags = ctx.ord, ctx.flags
+  local kind, void = ctx.kind, ctx.void
   local extra = ctx.extra
   local units = {}
   local pos_units = position.units or EMPTY
   local i = 1
   local powers = ctx.powers
   local has_extra = next(extra) ~= nil
+  -- does any power's unit list change? (else every list is reused as it came)
+  local any_change = ctx.any_moved or retreating ~= EMPTY or next(removed) ~= nil
   for _, p in ipairs(powers) do
     local e = has_extra and extra[p]
     local first = i
-    local changed = false
     if e then
       local l = {}
       while i <= n and U[i].power == p do
@@ -960,24 +1000,38 @@ function M.movement(rules, cm, position, orders)
       end
       for k = 1, #e do l[#l + 1] = e[k] end
       push_sorted(cm, results, l)
+      rn = #results
     else
-      local rn = #results
-      while i <= n and U[i].power == p do
+      while i <= n do
         local u = U[i]
+        if u.power ~= p then break end
+        -- inlined unit_flags / entry_for for the common cases (unflagged hold; memoised entry)
+        local f = cflags and cflags[i]
+        if not f then
+          if kind[i] == "H" and not void[i] and not dislodged_by[i] then f = NOFLAGS
+          else f = unit_flags(ctx, i) end
+        end
+        local o = ord[i]
+        local byraw = u.entries[o and o.raw or ""]
+        local en = byraw and byraw[f]
+        if not en then en = entry_for(u, o and o.raw, f) end
         rn = rn + 1
-        results[rn] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+        results[rn] = en
         i = i + 1
       end
     end
-    for k = first, i - 1 do
-      if moved[k] or retreating[k] or removed[k] then changed = true; break end
+    local changed = false
+    if any_change then
+      for k = first, i - 1 do
+        if moved[k] or retreating[k] or removed[k] then changed = true; break end
+      end
     end
     if changed then
       local l = {}
       for k = first, i - 1 do
         if not retreating[k] and not removed[k] then l[#l + 1] = unit_after(ctx, k) end
       end
-      units[p] = sort_units(cm, l)
+      units[p] = sort_by_rank(cm, l)
     else
       units[p] = ctx.lists[p]
     end

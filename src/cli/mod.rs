@@ -2,6 +2,7 @@
 
 mod check;
 mod play;
+mod query;
 mod run;
 
 use std::ffi::OsString;
@@ -38,6 +39,10 @@ enum CliCommand {
     Run(run::RunArgs),
     /// Apply orders from a file phase by phase; print each phase's results and the board.
     Play(play::PlayArgs),
+    /// The hexes a unit can reach this phase, each with its MP cost.
+    Reach(query::ReachArgs),
+    /// Each unit's supply status.
+    Supply(query::SupplyArgs),
 }
 
 /// Runs the CLI on the given arguments and returns the exit code.
@@ -54,6 +59,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Check { scenario, json } => check::run(&scenario, json),
         CliCommand::Run(args) => run::run(&args),
         CliCommand::Play(args) => play::run(&args),
+        CliCommand::Reach(args) => query::reach(&args),
+        CliCommand::Supply(args) => query::supply(&args),
     }
 }
 

@@ -122,6 +122,15 @@ impl Game {
         self.process(events)
     }
 
+    /// Asks the rules a question about the current position (see [`Ruleset::query`]).
+    pub fn query(
+        &mut self,
+        name: &str,
+        arg: &serde_json::Value,
+    ) -> Result<Option<serde_json::Value>, RulesError> {
+        self.rules.query(&self.state, name, arg)
+    }
+
     /// Commands the side may give now.
     pub fn legal_commands(&mut self, side: &str) -> Result<Vec<Command>, RulesError> {
         if self.is_over() {

@@ -55,4 +55,15 @@ pub trait Ruleset: Send {
 
     /// Who won when the last turn is over.
     fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError>;
+
+    /// Answers a question about the position that is not a command (`reach` for a unit,
+    /// `supply` for every unit): JSON in, JSON out; None when the rules do not answer it.
+    fn query(
+        &mut self,
+        _state: &GameState,
+        _name: &str,
+        _arg: &serde_json::Value,
+    ) -> Result<Option<serde_json::Value>, RulesError> {
+        Ok(None)
+    }
 }

@@ -217,6 +217,33 @@ impl LuaRules {
         }
     }
 
+    /// Asks a query the rules declared with `hex.rules.query(name, fn)`; None when they declared
+    /// none by that name. The answer comes back as JSON.
+    pub fn ask(
+        &mut self,
+        state: &GameState,
+        name: &str,
+        arg: &serde_json::Value,
+    ) -> Result<Option<serde_json::Value>, RulesError> {
+        let err = |e: mlua::Error| RulesError::new(e.to_string());
+        let decls: Table = self
+            .lua
+            .named_registry_value(DECLARATIONS_KEY)
+            .map_err(err)?;
+        let Value::Table(queries) = decls.raw_get::<Value>("__queries").map_err(err)? else {
+            return Ok(None);
+        };
+        let Value::Function(f) = queries.raw_get::<Value>(name).map_err(err)? else {
+            return Ok(None);
+        };
+        let what = format!("query '{name}' ({})", origin_of(&f));
+        let (value, _) = self.call(state, &what, |lua| {
+            let v: Value = f.call(lua.to_value(arg)?)?;
+            lua.from_value::<serde_json::Value>(v)
+        })?;
+        Ok(Some(value))
+    }
+
     /// Memory the VM uses now, in bytes.
     pub fn used_memory(&self) -> usize {
         self.lua.used_memory()
@@ -465,6 +492,31 @@ impl Ruleset for LuaRules {
             out.extend(events);
         }
         Ok(out)
+    }
+
+    fn query(
+        &mut self,
+        state: &GameState,
+        name: &str,
+        arg: &serde_json::Value,
+    ) -> Result<Option<serde_json::Value>, RulesError> {
+        if let Some(answer) = self.ask(state, name, arg)? {
+            return Ok(Some(answer));
+        }
+        // Without a `reach` query of their own, rules with a movement declaration answer with
+        // the engine's search over the unit's full MA.
+        let has_path = with_host(&self.lua, |h| h.path.is_some()).unwrap_or(false);
+        if name == "reach" && has_path {
+            let (value, _) = self.call(state, "hex.path.reach", |lua| {
+                let hex: Table = lua.globals().get("hex")?;
+                let path: Table = hex.get("path")?;
+                let reach: Function = path.get("reach")?;
+                let v: Value = reach.call(lua.to_value(arg)?)?;
+                lua.from_value::<serde_json::Value>(v)
+            })?;
+            return Ok(Some(value));
+        }
+        Ok(None)
     }
 
     fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError> {

@@ -148,10 +148,12 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         if paths {
                             let entry = lua.create_table()?;
                             entry.raw_set("cost", cost)?;
+                            // As a move order gives it: the hexes entered, not the start.
                             let path: Vec<String> = reach
                                 .path_to(r.hex)
                                 .unwrap_or_default()
                                 .into_iter()
+                                .filter(|&h| h != reach.start())
                                 .map(|h| map.label(h))
                                 .collect();
                             entry.raw_set(

@@ -33,6 +33,24 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             decls.raw_set(key, value)
         })?,
     )?;
+    // A query the host may ask outside any command (`hexwar reach`, `hexwar supply`, bots):
+    // `hex.rules.query("reach", function(unit_id) return {["0302"] = 2} end)`.
+    t.raw_set(
+        "query",
+        lua.create_function(|lua, (name, f): (String, Function)| {
+            require_loading(lua, "hex.rules.query")?;
+            let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            let queries: Table = match decls.raw_get::<Value>("__queries")? {
+                Value::Table(t) => t,
+                _ => {
+                    let t = lua.create_table()?;
+                    decls.raw_set("__queries", t.clone())?;
+                    t
+                }
+            };
+            queries.raw_set(name, f)
+        })?,
+    )?;
     t.raw_set(
         "get",
         lua.create_function(|lua, key: String| {

@@ -1,0 +1,111 @@
+//! `hexwar reach` and `hexwar supply`: questions about a position, answered by the rules'
+//! queries (`hex.rules.query("reach", ...)`) or the movement engine.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::{json, Value};
+
+use crate::session::Session;
+
+use super::{fail, EXIT_OK};
+
+#[derive(Debug, Args)]
+pub struct ReachArgs {
+    /// Scenario directory or file, or a save.
+    pub scenario: PathBuf,
+    /// The unit's id.
+    pub unit: String,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SupplyArgs {
+    /// Scenario directory or file, or a save.
+    pub scenario: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn open(path: &std::path::Path) -> Result<Session, String> {
+    let is_save = path.is_file() && path.extension().is_some_and(|e| e == "json");
+    let session = if is_save {
+        Session::resume(path)
+    } else {
+        Session::start(path, None)
+    };
+    session.map_err(|e| e.to_string())
+}
+
+/// Costs as numbers: whole MP print as integers.
+fn tidy(v: &Value) -> Value {
+    match v.as_f64() {
+        Some(x) if x.fract() == 0.0 => json!(x as i64),
+        _ => v.clone(),
+    }
+}
+
+pub fn reach(args: &ReachArgs) -> i32 {
+    let mut session = match open(&args.scenario) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if !session.game.state().units.contains_key(&args.unit) {
+        return fail(format!("no unit '{}' in play", args.unit));
+    }
+    let answer = match session.game.query("reach", &Value::String(args.unit.clone())) {
+        Ok(Some(Value::Object(map))) => map,
+        Ok(Some(_)) | Ok(None) => return fail("the rules answer no reach query (declare a movement table or hex.rules.query(\"reach\", ...))"),
+        Err(e) => return fail(e),
+    };
+    if args.json {
+        let hexes: serde_json::Map<String, Value> =
+            answer.iter().map(|(k, v)| (k.clone(), tidy(v))).collect();
+        println!("{}", json!({ "unit": args.unit, "hexes": hexes }));
+    } else {
+        println!("{} can reach {} hexes:", args.unit, answer.len());
+        for (label, cost) in &answer {
+            println!("  {label} {}", tidy(cost));
+        }
+    }
+    EXIT_OK
+}
+
+pub fn supply(args: &SupplyArgs) -> i32 {
+    let mut session = match open(&args.scenario) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let answer = match session.game.query("supply", &Value::Null) {
+        Ok(Some(Value::Object(map))) => map,
+        Ok(Some(_)) | Ok(None) => {
+            return fail("the rules answer no supply query (hex.rules.query(\"supply\", ...))")
+        }
+        Err(e) => return fail(e),
+    };
+    let status: serde_json::Map<String, Value> = answer
+        .iter()
+        .map(|(id, v)| {
+            (
+                id.clone(),
+                Value::String(
+                    if v.as_bool() == Some(true) {
+                        "supplied"
+                    } else {
+                        "isolated"
+                    }
+                    .into(),
+                ),
+            )
+        })
+        .collect();
+    if args.json {
+        println!("{}", json!({ "units": status }));
+    } else {
+        for (id, s) in &status {
+            println!("{id}: {}", s.as_str().unwrap_or(""));
+        }
+    }
+    EXIT_OK
+}

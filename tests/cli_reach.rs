@@ -1,0 +1,36 @@
+//! `hexwar reach`: the hexes a unit can reach with their MP cost, from the engine's search over
+//! the rules' movement declaration.
+
+mod common;
+
+use common::{hexwar, stderr, stdout};
+
+#[test]
+fn reach_lists_every_hex_with_its_cost() {
+    let out = hexwar(&["reach", "scenarios/demo", "b-inf-1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // b-inf-1 at 0102, 4 MP: clear 1, forest 2, marsh 3 (demo map rows 01-05).
+    let expected = serde_json::json!({"unit": "b-inf-1", "hexes": {
+        "0101": 1, "0103": 1, "0104": 2, "0201": 2, "0202": 1, "0203": 1, "0204": 4, "0301": 3,
+        "0302": 3, "0303": 2, "0304": 3, "0305": 4, "0403": 4, "0404": 3, "0405": 4, "0503": 4, "0504": 4
+    }});
+    assert_eq!(v, expected);
+}
+
+#[test]
+fn reach_of_an_unknown_unit_exits_2() {
+    let out = hexwar(&["reach", "scenarios/demo", "nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), "error: no unit 'nobody' in play\n");
+}
+
+#[test]
+fn supply_without_a_supply_rule_exits_2() {
+    let out = hexwar(&["supply", "scenarios/demo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: the rules answer no supply query (hex.rules.query(\"supply\", ...))\n"
+    );
+}
