@@ -71,7 +71,7 @@ fn check_names_file_and_line_of_a_lua_syntax_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.starts_with("error: loading rules module 'demo': syntax error: rules/demo/combat.lua:17: unexpected symbol near '='"),
+        err.starts_with("error: syntax error: rules/demo/combat.lua:17: unexpected symbol near '='\n1 error(s) in "),
         "{err}"
     );
 }
@@ -105,5 +105,22 @@ fn check_lists_every_error_found() {
             format!("{file}:34: unit 'b-inf-2': '9999' is not a hex of the map"),
             format!("{file}:54: unit 'r-inf-1': unknown side 'green' (sides: blue, red)"),
         ]
+    );
+}
+
+#[test]
+fn check_finds_syntax_errors_in_files_not_yet_required() {
+    let (dir, scenario) = demo_copy();
+    std::fs::write(
+        dir.path().join("rules/demo/unused.lua"),
+        "local x = \nreturn x +\n",
+    )
+    .unwrap();
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: syntax error: rules/demo/unused.lua:"),
+        "{}",
+        stderr(&out)
     );
 }

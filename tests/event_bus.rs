@@ -37,10 +37,17 @@ fn a_before_handler_vetoes_and_the_state_is_untouched() {
         GameError::Refused(Refusal::new("BUS-1", "a1 may not enter 0202"))
     );
     assert_eq!(s.to_save().to_json(), before);
+    // The log records the refusal; the state never saw the move.
+    let names: Vec<&str> = s.game.log().iter().map(Event::name).collect();
+    assert_eq!(names, ["GameStarted", "PhaseStarted", "CommandRefused"]);
     assert_eq!(
-        s.game.log().len(),
-        2,
-        "only GameStarted and PhaseStarted are logged"
+        s.game.log()[2],
+        Event::CommandRefused {
+            side: Some("a".into()),
+            command: mv("a1", &["0102", "0202"]),
+            rule: "BUS-1".into(),
+            reason: "a1 may not enter 0202".into(),
+        }
     );
 }
 

@@ -10,18 +10,21 @@ use super::{EXIT_INPUT, EXIT_OK};
 pub fn run(path: &Path, json: bool) -> i32 {
     let errors: Vec<String> = match load_scenario(path) {
         Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
-        Ok(scenario) => match LuaRules::load(&scenario) {
-            Err(e) => e.errors,
-            Ok(rules) => {
-                if rules_declare_no_sequence(&rules) {
-                    vec![format!(
-                        "{}: the rules declare no sequence of play (hex.rules.sequence)",
-                        scenario.path.display()
-                    )]
-                } else {
-                    Vec::new()
+        Ok(scenario) => match crate::rules::syntax_errors(&scenario.rule_roots, &scenario.rules) {
+            errors if !errors.is_empty() => errors,
+            _ => match LuaRules::load(&scenario) {
+                Err(e) => e.errors,
+                Ok(rules) => {
+                    if rules_declare_no_sequence(&rules) {
+                        vec![format!(
+                            "{}: the rules declare no sequence of play (hex.rules.sequence)",
+                            scenario.path.display()
+                        )]
+                    } else {
+                        Vec::new()
+                    }
                 }
-            }
+            },
         },
     };
     if json {

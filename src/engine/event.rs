@@ -82,8 +82,11 @@ pub enum Event {
         sides: u32,
         value: u32,
     },
-    /// A command was refused; logged, changes nothing.
+    /// A command was refused. It goes to the game log (so a log shows every order given) but
+    /// is never applied to the state: a refused command changes nothing.
     CommandRefused {
+        side: Option<String>,
+        command: super::command::Command,
         rule: String,
         reason: String,
     },

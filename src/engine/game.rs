@@ -139,8 +139,26 @@ impl Game {
         self.rules.legal_commands(&self.state, side)
     }
 
-    /// Checks and carries out a command. On any error the state is unchanged.
+    /// Checks and carries out a command. On any error the state is unchanged; a refusal is
+    /// recorded in the log as a `CommandRefused` event.
     pub fn submit(
+        &mut self,
+        side: Option<&str>,
+        command: &Command,
+    ) -> Result<Vec<Event>, GameError> {
+        let result = self.try_submit(side, command);
+        if let Err(GameError::Refused(r)) = &result {
+            self.log.push(Event::CommandRefused {
+                side: side.map(str::to_string),
+                command: command.clone(),
+                rule: r.rule.clone(),
+                reason: r.reason.clone(),
+            });
+        }
+        result
+    }
+
+    fn try_submit(
         &mut self,
         side: Option<&str>,
         command: &Command,

@@ -12,10 +12,12 @@ mod budget;
 mod convert;
 mod error;
 mod host;
+mod lint;
 mod loader;
 mod sandbox;
 
 pub use host::{LuaRules, RulesLoadError};
+pub use lint::syntax_errors;
 pub use loader::find_module;
 
 /// The version of the `hex.*` API scripts see as `hex.api_version`.

@@ -1,0 +1,74 @@
+//! Compiles (without running) every Lua file of a scenario's rules modules, so `hexwar check`
+//! reports syntax errors even in files no code path has required yet.
+
+use std::path::{Path, PathBuf};
+
+use mlua::{Lua, LuaOptions, StdLib};
+
+use super::loader::{chunk_name, find_module};
+
+/// Every `.lua` file of a module: the file itself, or every file under its folder when the
+/// module is a folder with `init.lua`. Sorted, so messages come in a stable order.
+fn module_files(file: &Path) -> Vec<PathBuf> {
+    if file.file_name().is_some_and(|n| n == "init.lua") {
+        let mut out = Vec::new();
+        if let Some(dir) = file.parent() {
+            collect(dir, &mut out);
+        }
+        out.sort();
+        out
+    } else {
+        vec![file.to_path_buf()]
+    }
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "lua") {
+            out.push(path);
+        }
+    }
+}
+
+/// Syntax errors in the modules' files, each `syntax error: rules/x/y.lua:LINE: ...`.
+pub fn syntax_errors(roots: &[PathBuf], modules: &[String]) -> Vec<String> {
+    let Ok(lua) = Lua::new_with(StdLib::NONE, LuaOptions::default()) else {
+        return vec!["cannot create a Lua VM to check syntax".into()];
+    };
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut errors = Vec::new();
+    for module in modules {
+        let Some(file) = find_module(&roots, module) else {
+            continue;
+        };
+        for path in module_files(&file) {
+            if !seen.insert(path.clone()) {
+                continue;
+            }
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    errors.push(format!("{}: cannot read: {e}", path.display()));
+                    continue;
+                }
+            };
+            let name = format!("@{}", chunk_name(&roots, &path));
+            if let Err(mlua::Error::SyntaxError { message, .. }) =
+                lua.load(text).set_name(name).into_function()
+            {
+                errors.push(format!("syntax error: {message}"));
+            }
+        }
+    }
+    errors
+}
