@@ -1,4 +1,30 @@
 //! hexwar: a scripting-driven rules framework for board wargames.
+//!
+//! The Rust core supplies the board ([`board`]: hex maps with hexsides; area graphs), the
+//! movement and supply engine ([`path`]), the game state, commands, events and sequence of play
+//! ([`engine`]), and a sandboxed Lua host ([`rules`]) in which each game's rules live. A
+//! [`Session`] ties a scenario file, its rules and a game together: it is the embedding API.
+//!
+//! ```
+//! use hexwar::engine::{Command, Event};
+//! use hexwar::Session;
+//!
+//! // Load the demo scenario and its Lua rules, start a game with seed 7.
+//! let mut session = Session::start(std::path::Path::new("scenarios/demo"), Some(7))?;
+//! let side = session.game.phasing_side().expect("the demo has a phasing side");
+//! assert_eq!(side, "blue");
+//!
+//! // The rules list every legal command; a refused one leaves the state untouched.
+//! let legal = session.game.legal_commands(&side)?;
+//! let first_move = legal.iter().find(|c| matches!(c, Command::Move { .. })).expect("a move");
+//! let events = session.game.submit(Some(&side), first_move)?;
+//! assert!(events.iter().any(|e| matches!(e, Event::UnitMoved { .. })));
+//!
+//! // Everything that happened is in the log; the state can be saved and resumed.
+//! let save = session.to_save();
+//! assert_eq!(save.state.turn, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 pub mod board;
 pub mod bot;
 pub mod cli;
