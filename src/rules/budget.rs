@@ -40,6 +40,9 @@ impl Budget {
     pub fn reset(&self) {
         self.used.store(0, Ordering::Relaxed);
         self.exhausted.store(false, Ordering::Relaxed);
+        if let Ok(mut last) = self.last_seen.lock() {
+            last.clear();
+        }
     }
 
     /// The budget error if the budget of the current call is spent.
@@ -63,27 +66,26 @@ impl Budget {
         lua.set_global_hook(HookTriggers::new().every_nth_instruction(TICK), move |_lua, debug| {
             let used = budget.used.fetch_add(u64::from(TICK), Ordering::Relaxed) + u64::from(TICK);
             let over = used > budget.limit.load(Ordering::Relaxed);
-            if over || used.is_multiple_of(u64::from(TICK) * 16) {
-                let src = debug.source();
-                let place = format!(
-                    "{}:{}",
-                    src.short_src.as_deref().unwrap_or("?"),
-                    debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into())
+            // Remember where the script runs: a memory error cannot say it by itself.
+            let src = debug.source();
+            let place = format!(
+                "{}:{}",
+                src.short_src.as_deref().unwrap_or("?"),
+                debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into())
+            );
+            if let Ok(mut last) = budget.last_seen.lock() {
+                last.clone_from(&place);
+            }
+            if over {
+                let message = format!(
+                    "{place}: {BUDGET_MARK} of {} instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more",
+                    budget.limit.load(Ordering::Relaxed)
                 );
-                if let Ok(mut last) = budget.last_seen.lock() {
-                    *last = place.clone();
+                budget.exhausted.store(true, Ordering::Relaxed);
+                if let Ok(mut m) = budget.message.lock() {
+                    m.clone_from(&message);
                 }
-                if over {
-                    let message = format!(
-                        "{place}: {BUDGET_MARK} of {} instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more",
-                        budget.limit.load(Ordering::Relaxed)
-                    );
-                    budget.exhausted.store(true, Ordering::Relaxed);
-                    if let Ok(mut m) = budget.message.lock() {
-                        m.clone_from(&message);
-                    }
-                    return Err(mlua::Error::runtime(message));
-                }
+                return Err(mlua::Error::runtime(message));
             }
             Ok(VmState::Continue)
         })
