@@ -25,11 +25,13 @@
 //! assert_eq!(save.state.turn, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+pub mod batch;
 pub mod board;
 pub mod bot;
 pub mod cli;
 pub mod engine;
 pub mod path;
+pub mod replay;
 pub mod rules;
 pub mod scenario;
 pub mod session;

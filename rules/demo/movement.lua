@@ -36,15 +36,20 @@ function movement.register()
       events[#events + 1] = { event = "UnitStatusChanged", unit = unit.id, add = { "moved" } }
       return events
     end,
+    -- Every move the engine allows, except into a hex already holding the stack limit: such a
+    -- move is legal by itself, but the side could then not end the phase (DEMO-4).
     legal = function(side)
       if hex.state.phase() ~= "movement" then return {} end
       local lib = require("lib")
+      local limit = hex.rules.get("stack_limit")
       local out = {}
       for _, unit in ipairs(hex.units.of_side(side)) do
         if unit.at and not unit.status.moved then
           local reach = hex.path.reach(unit.id, unit.ma, { paths = true })
           for _, label in ipairs(lib.sorted_keys(reach)) do
-            out[#out + 1] = { command = "move", unit = unit.id, path = reach[label].path }
+            if #lib.units_of_side_at(label, side) < limit then
+              out[#out + 1] = { command = "move", unit = unit.id, path = reach[label].path }
+            end
           end
         end
       end

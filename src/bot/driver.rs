@@ -20,6 +20,17 @@ pub struct RunReport {
     pub refused: u64,
 }
 
+/// One command a bot gave, as an observer (a replay recorder) sees it.
+#[derive(Debug, Clone)]
+pub struct Played<'a> {
+    pub side: &'a str,
+    pub command: &'a Command,
+    /// How many commands were legal when the bot chose.
+    pub legal: usize,
+    /// Whether the rules accepted it.
+    pub accepted: bool,
+}
+
 /// Plays until the limit. Refused commands (a bot picked an order the rules then refused) are
 /// counted and replaced by ending the phase, so a buggy `legal` list cannot stall a game.
 pub fn play(
@@ -27,6 +38,17 @@ pub fn play(
     bot: &mut dyn Bot,
     sides: &[String],
     limit: RunLimit,
+) -> Result<RunReport, GameError> {
+    play_observed(game, bot, sides, limit, &mut |_, _| {})
+}
+
+/// `play`, calling `observe` after every command with the game as it then stands.
+pub fn play_observed(
+    game: &mut Game,
+    bot: &mut dyn Bot,
+    sides: &[String],
+    limit: RunLimit,
+    observe: &mut dyn FnMut(&Game, Played<'_>),
 ) -> Result<RunReport, GameError> {
     let mut report = RunReport::default();
     let mut guard: u64 = 0;
@@ -50,10 +72,37 @@ pub fn play(
         let command = bot.choose(game, &side, &legal)?;
         report.commands += 1;
         match game.submit(Some(&side), &command) {
-            Ok(_) => {}
+            Ok(_) => observe(
+                game,
+                Played {
+                    side: &side,
+                    command: &command,
+                    legal: legal.len(),
+                    accepted: true,
+                },
+            ),
             Err(GameError::Refused(_)) if !matches!(command, Command::EndPhase) => {
                 report.refused += 1;
-                game.submit(Some(&side), &Command::EndPhase)?;
+                observe(
+                    game,
+                    Played {
+                        side: &side,
+                        command: &command,
+                        legal: legal.len(),
+                        accepted: false,
+                    },
+                );
+                let end = Command::EndPhase;
+                game.submit(Some(&side), &end)?;
+                observe(
+                    game,
+                    Played {
+                        side: &side,
+                        command: &end,
+                        legal: legal.len(),
+                        accepted: true,
+                    },
+                );
             }
             Err(e) => return Err(e),
         }

@@ -4,7 +4,7 @@
 mod driver;
 mod random;
 
-pub use driver::{play, RunLimit, RunReport};
+pub use driver::{play, play_observed, Played, RunLimit, RunReport};
 pub use random::RandomBot;
 
 use crate::engine::{Command, Game, RulesError};

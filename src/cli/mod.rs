@@ -1,5 +1,6 @@
 //! The command-line interface (DESIGN.md contract): `check`, `run`, `play`.
 
+mod batch;
 mod check;
 mod play;
 mod query;
@@ -43,6 +44,20 @@ enum CliCommand {
     Reach(query::ReachArgs),
     /// Each unit's supply status.
     Supply(query::SupplyArgs),
+    /// Re-execute a replay and verify every step (state hash, legal command count).
+    Replay {
+        /// A replay written by `hexwar run --replay FILE`.
+        file: PathBuf,
+    },
+    /// Statistics over batch runs.
+    #[command(subcommand)]
+    Stats(StatsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum StatsCommand {
+    /// Merge the per-game files of batch shards into one set of statistics.
+    Merge(batch::MergeArgs),
 }
 
 /// Runs the CLI on the given arguments and returns the exit code.
@@ -61,6 +76,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Play(args) => play::run(&args),
         CliCommand::Reach(args) => query::reach(&args),
         CliCommand::Supply(args) => query::supply(&args),
+        CliCommand::Replay { file } => replay(&file),
+        CliCommand::Stats(StatsCommand::Merge(args)) => batch::merge(&args),
     }
 }
 
@@ -68,4 +85,28 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
 fn fail(message: impl std::fmt::Display) -> i32 {
     eprintln!("error: {message}");
     EXIT_INPUT
+}
+
+/// `hexwar replay FILE`: exit 0 when every step matches, 1 at the first divergence, 2 when the
+/// replay cannot be run (unreadable, or recorded against other rules).
+fn replay(file: &std::path::Path) -> i32 {
+    use crate::replay::{Replay, ReplayError};
+    let replay = match Replay::read(file) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    match replay.verify() {
+        Ok(steps) => {
+            println!(
+                "replay ok: {steps} steps of {} (seed {}) verified",
+                replay.scenario_id, replay.seed
+            );
+            EXIT_OK
+        }
+        Err(e @ ReplayError::Diverged { .. }) => {
+            eprintln!("error: {e}");
+            EXIT_GAME
+        }
+        Err(e) => fail(e),
+    }
 }

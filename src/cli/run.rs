@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bot::{play, RandomBot, RunLimit};
+use crate::bot::{play_observed, RandomBot, RunLimit};
 use crate::engine::{Event, GameError};
+use crate::replay::{Replay, ReplayStep};
 use crate::session::Session;
 
 use super::{fail, EXIT_GAME, EXIT_OK};
@@ -30,6 +31,27 @@ pub struct RunArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write a replay of the game (one game only) that `hexwar replay` verifies.
+    #[arg(long)]
+    pub replay: Option<PathBuf>,
+    /// Play N games (seeds derived from --seed) and print statistics.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Play exactly the games A..B of the batch (a shard; merge shards with `hexwar stats merge`).
+    #[arg(long, value_name = "A..B")]
+    pub seed_range: Option<String>,
+    /// Worker threads for a batch (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Print batch statistics as CSV.
+    #[arg(long)]
+    pub csv: bool,
+    /// Write one JSON line per game of a batch.
+    #[arg(long)]
+    pub per_game: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 fn is_save(path: &Path) -> bool {
@@ -37,6 +59,9 @@ fn is_save(path: &Path) -> bool {
 }
 
 pub fn run(args: &RunArgs) -> i32 {
+    if args.games.is_some() || args.seed_range.is_some() {
+        return super::batch::run(args);
+    }
     let session = if is_save(&args.scenario) {
         if args.seed.is_some() {
             return fail(
@@ -58,8 +83,30 @@ pub fn run(args: &RunArgs) -> i32 {
     };
     let mut bot = RandomBot::new(session.bot_dice);
     let sides = session.scenario.sides.clone();
-    let played = play(&mut session.game, &mut bot, &sides, limit);
+    let mut replay = args.replay.as_ref().map(|_| Replay::new(&session));
+    let played = play_observed(
+        &mut session.game,
+        &mut bot,
+        &sides,
+        limit,
+        &mut |game, step| {
+            if let Some(replay) = replay.as_mut() {
+                replay.steps.push(ReplayStep {
+                    side: step.side.to_string(),
+                    command: step.command.clone(),
+                    legal: step.legal,
+                    accepted: step.accepted,
+                    state: game.state().hash(),
+                });
+            }
+        },
+    );
     session.bot_dice = bot.dice;
+    if let (Some(path), Some(replay)) = (&args.replay, &replay) {
+        if let Err(e) = replay.write(path) {
+            return fail(format!("{}: cannot write replay: {e}", path.display()));
+        }
+    }
     if let Some(path) = &args.log {
         if let Err(e) = write_log(path, session.game.log()) {
             return fail(format!("{}: cannot write log: {e}", path.display()));

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::dice::Dice;
 use super::state::GameState;
@@ -62,11 +61,7 @@ pub enum SaveError {
 }
 
 fn checksum(state: &GameState) -> String {
-    // Serialising plain data with BTreeMaps cannot fail; an empty string would fail the check.
-    let json = serde_json::to_vec(state).unwrap_or_default();
-    let digest = Sha256::digest(&json);
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
+    state.hash()
 }
 
 impl Save {

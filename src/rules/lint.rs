@@ -72,3 +72,31 @@ pub fn syntax_errors(roots: &[PathBuf], modules: &[String]) -> Vec<String> {
     }
     errors
 }
+
+/// `sha256:` of every Lua file of the modules, keyed by its name as scripts see it
+/// (`rules/demo/init.lua`): replays refuse to run against changed rules.
+pub fn module_hashes(
+    roots: &[PathBuf],
+    modules: &[String],
+) -> std::collections::BTreeMap<String, String> {
+    use sha2::{Digest, Sha256};
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for module in modules {
+        let Some(file) = find_module(&roots, module) else {
+            continue;
+        };
+        for path in module_files(&file) {
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            let hex: String = Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            out.insert(chunk_name(&roots, &path), format!("sha256:{hex}"));
+        }
+    }
+    out
+}

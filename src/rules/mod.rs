@@ -17,7 +17,7 @@ mod loader;
 mod sandbox;
 
 pub use host::{LuaRules, RulesLoadError};
-pub use lint::syntax_errors;
+pub use lint::{module_hashes, syntax_errors};
 pub use loader::find_module;
 
 /// The version of the `hex.*` API scripts see as `hex.api_version`.

@@ -1,0 +1,104 @@
+//! Batch runs: many bot games of one scenario, in parallel, with statistics for balancing.
+//! Game `i` of a batch with base seed `S` always has the seed `derive_seed(S, i)`, so results
+//! do not depend on how many workers ran them or how the range was split into shards.
+
+mod stats;
+
+pub use stats::{SideStats, Stats};
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::bot::{play, RandomBot, RunLimit};
+use crate::session::Session;
+
+/// One finished game of a batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub scenario: String,
+    pub base_seed: u64,
+    /// Index of the game in the batch.
+    pub game: u64,
+    pub seed: u64,
+    /// The winner, or None for a draw / no decision.
+    pub winner: Option<String>,
+    /// Turns played.
+    pub turns: u32,
+    pub scores: std::collections::BTreeMap<String, f64>,
+    pub commands: u64,
+    /// Figures the rules declare for each game (`hex.rules.query("figures", ...)`).
+    #[serde(default)]
+    pub figures: std::collections::BTreeMap<String, f64>,
+}
+
+/// The seed of game `index` of a batch (SplitMix64 of the base seed and the index).
+pub fn derive_seed(base: u64, index: u64) -> u64 {
+    let mut z = base.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays game `index` of a batch to its end.
+pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameRecord, String> {
+    let seed = derive_seed(base_seed, index);
+    let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
+    let mut bot = RandomBot::new(session.bot_dice);
+    let sides = session.scenario.sides.clone();
+    let report = play(&mut session.game, &mut bot, &sides, RunLimit::End)
+        .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+    let figures = match session.game.query("figures", &serde_json::Value::Null) {
+        Ok(Some(serde_json::Value::Object(map))) => map
+            .into_iter()
+            .filter_map(|(k, v)| v.as_f64().map(|x| (k, x)))
+            .collect(),
+        Ok(_) => Default::default(),
+        Err(e) => return Err(format!("game {index} (seed {seed}): figures: {e}")),
+    };
+    let state = session.game.state();
+    let outcome = state.outcome.clone();
+    Ok(GameRecord {
+        scenario: session.scenario.id.clone(),
+        base_seed,
+        game: index,
+        seed,
+        winner: outcome.as_ref().and_then(|o| o.winner.clone()),
+        turns: state.turn,
+        scores: outcome.map(|o| o.scores).unwrap_or_default(),
+        commands: report.commands,
+        figures,
+    })
+}
+
+/// Plays the games `range` of a batch on `jobs` worker threads, calling `progress` with the
+/// number of games finished so far. Records come back in game order whatever `jobs` is.
+pub fn run_batch(
+    scenario: &Path,
+    base_seed: u64,
+    range: std::ops::Range<u64>,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let done = Arc::new(AtomicU64::new(0));
+    let mut records: Vec<GameRecord> = pool.install(|| {
+        range
+            .clone()
+            .into_par_iter()
+            .map(|i| {
+                let r = play_game(scenario, base_seed, i);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                r
+            })
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    records.sort_by_key(|r| r.game);
+    Ok(records)
+}

@@ -1,0 +1,208 @@
+//! Aggregate statistics over game records: win rates with 95% confidence intervals (Wilson),
+//! game length distribution, mean scores, mean per-game figures.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::GameRecord;
+
+/// One side's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideStats {
+    pub wins: u64,
+    pub win_rate: f64,
+    /// 95% Wilson score interval of the win rate.
+    pub win_rate_95: (f64, f64),
+    pub mean_score: f64,
+}
+
+/// Statistics of a set of games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub scenario: String,
+    pub base_seed: u64,
+    pub games: u64,
+    pub draws: u64,
+    pub sides: BTreeMap<String, SideStats>,
+    /// Turns played: min, quartiles, max, mean.
+    pub length: Length,
+    /// Per-game figures the rules declare: mean over the games that report each.
+    pub figures: BTreeMap<String, f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Length {
+    pub min: u32,
+    pub q1: u32,
+    pub median: u32,
+    pub q3: u32,
+    pub max: u32,
+    pub mean: f64,
+    /// Games per number of turns played.
+    pub histogram: BTreeMap<u32, u64>,
+}
+
+/// Wilson score interval for `k` successes in `n` trials at 95%.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+    (
+        round4((centre - half).max(0.0)),
+        round4((centre + half).min(1.0)),
+    )
+}
+
+/// Four decimals: figures print the same on every machine.
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+fn quantile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+impl Stats {
+    /// Aggregates records (of one scenario and base seed) for the given sides.
+    pub fn from_records(records: &[GameRecord], sides: &[String]) -> Stats {
+        let n = records.len() as u64;
+        let mut side_stats = BTreeMap::new();
+        for side in sides {
+            let wins = records
+                .iter()
+                .filter(|r| r.winner.as_deref() == Some(side.as_str()))
+                .count() as u64;
+            let total: f64 = records
+                .iter()
+                .map(|r| r.scores.get(side).copied().unwrap_or(0.0))
+                .sum();
+            side_stats.insert(
+                side.clone(),
+                SideStats {
+                    wins,
+                    win_rate: if n == 0 {
+                        0.0
+                    } else {
+                        round4(wins as f64 / n as f64)
+                    },
+                    win_rate_95: wilson(wins, n),
+                    mean_score: if n == 0 {
+                        0.0
+                    } else {
+                        round4(total / n as f64)
+                    },
+                },
+            );
+        }
+        let mut turns: Vec<u32> = records.iter().map(|r| r.turns).collect();
+        turns.sort_unstable();
+        let mut histogram = BTreeMap::new();
+        for t in &turns {
+            *histogram.entry(*t).or_insert(0) += 1;
+        }
+        let mut figure_sums: BTreeMap<String, (f64, u64)> = BTreeMap::new();
+        for r in records {
+            for (k, v) in &r.figures {
+                let e = figure_sums.entry(k.clone()).or_insert((0.0, 0));
+                e.0 += v;
+                e.1 += 1;
+            }
+        }
+        Stats {
+            scenario: records
+                .first()
+                .map(|r| r.scenario.clone())
+                .unwrap_or_default(),
+            base_seed: records.first().map(|r| r.base_seed).unwrap_or_default(),
+            games: n,
+            draws: records.iter().filter(|r| r.winner.is_none()).count() as u64,
+            sides: side_stats,
+            length: Length {
+                min: turns.first().copied().unwrap_or(0),
+                q1: quantile(&turns, 0.25),
+                median: quantile(&turns, 0.5),
+                q3: quantile(&turns, 0.75),
+                max: turns.last().copied().unwrap_or(0),
+                mean: if n == 0 {
+                    0.0
+                } else {
+                    round4(turns.iter().map(|&t| f64::from(t)).sum::<f64>() / n as f64)
+                },
+                histogram,
+            },
+            figures: figure_sums
+                .into_iter()
+                .map(|(k, (s, c))| (k, round4(s / c as f64)))
+                .collect(),
+        }
+    }
+
+    /// The statistics as text for a terminal.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "scenario: {}  base seed: {}  games: {}\n",
+            self.scenario, self.base_seed, self.games
+        );
+        for (side, s) in &self.sides {
+            out += &format!(
+                "{side:>10}: wins {:>5}  win rate {:5.1}%  95% CI [{:5.1}%, {:5.1}%]  mean score {:.2}\n",
+                s.wins,
+                s.win_rate * 100.0,
+                s.win_rate_95.0 * 100.0,
+                s.win_rate_95.1 * 100.0,
+                s.mean_score
+            );
+        }
+        out += &format!("{:>10}: {}\n", "draws", self.draws);
+        let l = &self.length;
+        out += &format!(
+            "game length (turns): min {} q1 {} median {} q3 {} max {} mean {:.2}\n",
+            l.min, l.q1, l.median, l.q3, l.max, l.mean
+        );
+        for (k, v) in &self.figures {
+            out += &format!("{k}: mean {v:.2}\n");
+        }
+        out
+    }
+
+    /// The statistics as CSV: one row per side, then one row per figure.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("kind,name,wins,win_rate,ci_low,ci_high,mean\n");
+        for (side, s) in &self.sides {
+            out += &format!(
+                "side,{side},{},{},{},{},{}\n",
+                s.wins, s.win_rate, s.win_rate_95.0, s.win_rate_95.1, s.mean_score
+            );
+        }
+        out += &format!("draws,,{},,,,\n", self.draws);
+        out += &format!("length,turns,,,,,{}\n", self.length.mean);
+        for (k, v) in &self.figures {
+            out += &format!("figure,{k},,,,,{v}\n");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_known_values() {
+        // 50 wins out of 100: [0.4038, 0.5962]; 0 of 10: [0, 0.2775].
+        assert_eq!(wilson(50, 100), (0.4038, 0.5962));
+        assert_eq!(wilson(0, 10), (0.0, 0.2775));
+        assert_eq!(wilson(0, 0), (0.0, 0.0));
+    }
+}

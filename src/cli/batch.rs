@@ -1,0 +1,190 @@
+//! `hexwar run --games N` / `--seed-range A..B`, `hexwar stats merge`: batch runs and their
+//! statistics.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::batch::{run_batch, GameRecord, Stats};
+use crate::scenario::load_scenario;
+
+use super::run::RunArgs;
+use super::{fail, EXIT_OK};
+
+/// `A..B` into a range.
+fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("--seed-range '{text}': expected A..B, like 0..100"))?;
+    let a: u64 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("--seed-range '{text}': '{a}' is not a number"))?;
+    let b: u64 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("--seed-range '{text}': '{b}' is not a number"))?;
+    if b <= a {
+        return Err(format!("--seed-range '{text}': the range is empty"));
+    }
+    Ok(a..b)
+}
+
+fn print_stats(stats: &Stats, json: bool, csv: bool) {
+    if json {
+        println!("{}", serde_json::to_string(stats).unwrap_or_default());
+    } else if csv {
+        print!("{}", stats.to_csv());
+    } else {
+        print!("{}", stats.to_text());
+    }
+}
+
+pub fn run(args: &RunArgs) -> i32 {
+    let range = match (&args.seed_range, args.games) {
+        (Some(r), None) => match parse_range(r) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        },
+        (None, Some(n)) if n > 0 => 0..n,
+        (None, Some(_)) => return fail("--games must be at least 1"),
+        (Some(_), Some(_)) => return fail("give either --games N or --seed-range A..B, not both"),
+        (None, None) => return fail("a batch needs --games or --seed-range"),
+    };
+    if args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some() {
+        return fail("--replay, --save, --log and --turns are for single games, not batches");
+    }
+    let scenario = match load_scenario(&args.scenario) {
+        Ok(s) => s,
+        Err(errors) => {
+            return fail(
+                errors
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        }
+    };
+    let base_seed = args.seed.unwrap_or(scenario.seed);
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let total = range.end - range.start;
+    let bar = ProgressBar::new(total);
+    if args.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    let records = match run_batch(&args.scenario, base_seed, range, jobs, &|done| {
+        bar.set_position(done)
+    }) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    bar.finish_and_clear();
+    if let Some(path) = &args.per_game {
+        if let Err(e) = write_records(path, &records) {
+            return fail(format!("{}: cannot write: {e}", path.display()));
+        }
+    }
+    print_stats(
+        &Stats::from_records(&records, &sides_of(&records)),
+        args.json,
+        args.csv,
+    );
+    EXIT_OK
+}
+
+/// The sides the statistics report: those the games scored or that won, sorted. Computed from
+/// the records alone, so a merge of shards reports exactly what one run would.
+fn sides_of(records: &[GameRecord]) -> Vec<String> {
+    let mut sides: Vec<String> = records
+        .iter()
+        .flat_map(|r| r.scores.keys().cloned().chain(r.winner.clone()))
+        .collect();
+    sides.sort();
+    sides.dedup();
+    sides
+}
+
+fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for r in records {
+        serde_json::to_writer(&mut out, r)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Per-game files (`--per-game`) of the shards.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long)]
+    pub csv: bool,
+}
+
+/// `hexwar stats merge FILES...`: the statistics of all the shards' games together.
+pub fn merge(args: &MergeArgs) -> i32 {
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in &args.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("{}: {e}", path.display())),
+        };
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            match serde_json::from_str::<GameRecord>(line) {
+                Ok(r) => records.push(r),
+                Err(e) => {
+                    return fail(format!(
+                        "{}:{}: not a game record: {e}",
+                        path.display(),
+                        i + 1
+                    ))
+                }
+            }
+        }
+    }
+    records.sort_by_key(|r| r.game);
+    if let Some(first) = records.first() {
+        if let Some(other) = records
+            .iter()
+            .find(|r| r.scenario != first.scenario || r.base_seed != first.base_seed)
+        {
+            return fail(format!(
+                "shards of different batches: game {} is {} seed {}, game {} is {} seed {}",
+                first.game,
+                first.scenario,
+                first.base_seed,
+                other.game,
+                other.scenario,
+                other.base_seed
+            ));
+        }
+    }
+    if let Some(w) = records.windows(2).find(|w| w[0].game == w[1].game) {
+        return fail(format!("game {} appears in more than one shard", w[0].game));
+    }
+    print_stats(
+        &Stats::from_records(&records, &sides_of(&records)),
+        args.json,
+        args.csv,
+    );
+    EXIT_OK
+}

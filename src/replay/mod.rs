@@ -1,0 +1,189 @@
+//! Replays: a recorded game (scenario and rules fingerprints, seed, every command with the
+//! number of legal commands before it and the state hash after it) that re-executes and
+//! verifies itself step by step.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Command, GameError};
+use crate::rules::module_hashes;
+use crate::scenario::Scenario;
+use crate::session::{Session, SessionError};
+
+pub const REPLAY_FORMAT: &str = "hexwar-replay";
+pub const REPLAY_VERSION: u32 = 1;
+
+/// One recorded command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplayStep {
+    pub side: String,
+    pub command: Command,
+    /// How many commands were legal for the side when it chose.
+    pub legal: usize,
+    pub accepted: bool,
+    /// `GameState::hash` after the command.
+    pub state: String,
+}
+
+/// A recorded game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    pub format: String,
+    pub version: u32,
+    pub scenario_id: String,
+    pub scenario_path: PathBuf,
+    pub scenario_hash: String,
+    /// `sha256:` of every Lua file of the rules modules.
+    pub rules: BTreeMap<String, String>,
+    pub seed: u64,
+    pub steps: Vec<ReplayStep>,
+}
+
+/// Why a replay did not verify.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{path}: cannot read replay: {message}")]
+    Read { path: PathBuf, message: String },
+    #[error("{0}")]
+    Session(#[from] SessionError),
+    #[error("the replay was recorded against different rules, it cannot be verified: {0}")]
+    DifferentRules(String),
+    #[error(
+        "the replay was recorded against a different scenario ({recorded}, now {now}): {path}"
+    )]
+    DifferentScenario {
+        path: PathBuf,
+        recorded: String,
+        now: String,
+    },
+    /// The game went another way: the first step that differs.
+    #[error("replay diverges at step {step} ({side}: {command}): {what}")]
+    Diverged {
+        step: usize,
+        side: String,
+        command: String,
+        what: String,
+    },
+    #[error("replay step {step}: {error}")]
+    Game { step: usize, error: GameError },
+}
+
+impl Replay {
+    /// An empty recording for a session that is about to start playing.
+    pub fn new(session: &Session) -> Replay {
+        let scenario: &Scenario = &session.scenario;
+        Replay {
+            format: REPLAY_FORMAT.into(),
+            version: REPLAY_VERSION,
+            scenario_id: scenario.id.clone(),
+            scenario_path: scenario.path.clone(),
+            scenario_hash: scenario.hash.clone(),
+            rules: module_hashes(&scenario.rule_roots, &scenario.rules),
+            seed: session.seed,
+            steps: Vec::new(),
+        }
+    }
+
+    pub fn read(path: &Path) -> Result<Replay, ReplayError> {
+        let err = |message: String| ReplayError::Read {
+            path: path.into(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+        let replay: Replay =
+            serde_json::from_str(&text).map_err(|e| err(format!("line {}: {e}", e.line())))?;
+        if replay.format != REPLAY_FORMAT || replay.version != REPLAY_VERSION {
+            return Err(err(format!(
+                "format '{}' version {} is not supported (this build reads '{REPLAY_FORMAT}' version {REPLAY_VERSION})",
+                replay.format, replay.version
+            )));
+        }
+        Ok(replay)
+    }
+
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(path, text + "\n")
+    }
+
+    /// Re-executes the replay, checking at every step the number of legal commands, whether
+    /// the command was accepted, and the state hash. Returns the number of steps verified.
+    pub fn verify(&self) -> Result<usize, ReplayError> {
+        let mut session = Session::start(&self.scenario_path, Some(self.seed))?;
+        if session.scenario.hash != self.scenario_hash {
+            return Err(ReplayError::DifferentScenario {
+                path: self.scenario_path.clone(),
+                recorded: self.scenario_hash.clone(),
+                now: session.scenario.hash.clone(),
+            });
+        }
+        let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
+        if now != self.rules {
+            return Err(ReplayError::DifferentRules(describe_changes(
+                &self.rules,
+                &now,
+            )));
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            let n = i + 1;
+            let diverged = |what: String| ReplayError::Diverged {
+                step: n,
+                side: step.side.clone(),
+                command: serde_json::to_string(&step.command).unwrap_or_default(),
+                what,
+            };
+            let legal = session
+                .game
+                .legal_commands(&step.side)
+                .map_err(|e| ReplayError::Game {
+                    step: n,
+                    error: e.into(),
+                })?;
+            if legal.len() != step.legal {
+                return Err(diverged(format!(
+                    "{} legal commands, {} recorded",
+                    legal.len(),
+                    step.legal
+                )));
+            }
+            let accepted = match session.game.submit(Some(&step.side), &step.command) {
+                Ok(_) => true,
+                Err(GameError::Refused(_)) => false,
+                Err(error) => return Err(ReplayError::Game { step: n, error }),
+            };
+            if accepted != step.accepted {
+                let said = |a: bool| if a { "accepted" } else { "refused" };
+                return Err(diverged(format!(
+                    "the command was {}, recorded {}",
+                    said(accepted),
+                    said(step.accepted)
+                )));
+            }
+            let hash = session.game.state().hash();
+            if hash != step.state {
+                return Err(diverged(format!(
+                    "state {hash} differs from the recorded {}",
+                    step.state
+                )));
+            }
+        }
+        Ok(self.steps.len())
+    }
+}
+
+fn describe_changes(recorded: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> String {
+    let mut parts = Vec::new();
+    for (file, hash) in recorded {
+        match now.get(file) {
+            None => parts.push(format!("{file} is gone")),
+            Some(h) if h != hash => parts.push(format!("{file} changed")),
+            _ => {}
+        }
+    }
+    for file in now.keys().filter(|f| !recorded.contains_key(*f)) {
+        parts.push(format!("{file} is new"));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,191 @@
+//! Batch runs (same results whatever --jobs, shards merge to the whole) and replays (verify
+//! step by step; a tampered one is caught at the changed step; other rules are refused).
+
+mod common;
+
+use common::{demo_copy, edit, hexwar, stderr, stdout};
+
+fn ok(args: &[&str]) -> String {
+    let out = hexwar(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn batch_results_do_not_depend_on_jobs() {
+    let one = ok(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "6",
+        "--jobs",
+        "1",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let two = ok(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "6",
+        "--jobs",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(one, two);
+    let stats: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(stats["games"], 6);
+    let wins: u64 = ["blue", "red"]
+        .iter()
+        .map(|s| stats["sides"][s]["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(wins + stats["draws"].as_u64().unwrap(), 6);
+}
+
+#[test]
+fn two_shards_merge_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--seed-range",
+        "0..3",
+        "--per-game",
+        a.to_str().unwrap(),
+        "--quiet",
+    ]);
+    ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--seed-range",
+        "3..6",
+        "--per-game",
+        b.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let merged = ok(&[
+        "stats",
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--json",
+    ]);
+    let whole = ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--games",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(merged, whole);
+    // A shard given twice is refused.
+    let out = hexwar(&["stats", "merge", a.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: game 0 appears in more than one shard\n"
+    );
+}
+
+fn record(dir: &std::path::Path, scenario: &str, seed: &str) -> std::path::PathBuf {
+    let path = dir.join("r.json");
+    ok(&[
+        "run",
+        scenario,
+        "--seed",
+        seed,
+        "--replay",
+        path.to_str().unwrap(),
+    ]);
+    path
+}
+
+#[test]
+fn an_unchanged_replay_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = record(dir.path(), "scenarios/demo", "4");
+    let replay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let steps = replay["steps"].as_array().unwrap().len();
+    assert!(steps > 30);
+    assert_eq!(
+        ok(&["replay", path.to_str().unwrap()]),
+        format!("replay ok: {steps} steps of demo (seed 4) verified\n")
+    );
+}
+
+#[test]
+fn a_tampered_replay_is_caught_at_the_changed_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = record(dir.path(), "scenarios/demo", "4");
+    let mut replay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let steps = replay["steps"].as_array_mut().unwrap();
+    // Change the third accepted move: another destination.
+    let (k, step) = steps
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, s)| s["command"]["command"] == "move" && s["accepted"] == true)
+        .nth(2)
+        .unwrap();
+    step["command"]["path"] = serde_json::json!(["9999"]);
+    std::fs::write(&path, serde_json::to_string(&replay).unwrap()).unwrap();
+    let out = hexwar(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let expected = format!("error: replay diverges at step {} (", k + 1);
+    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
+    assert!(
+        stderr(&out).ends_with("): the command was refused, recorded accepted\n"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_replay_recorded_against_other_rules_refuses_to_run() {
+    let (dir, scenario) = demo_copy();
+    let path = record(dir.path(), scenario.to_str().unwrap(), "4");
+    edit(
+        &dir.path().join("rules/demo/combat.lua"),
+        "local combat = {}",
+        "local combat = {} -- changed",
+    );
+    let out = hexwar(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: the replay was recorded against different rules, it cannot be verified: rules/demo/combat.lua changed\n"
+    );
+}
+
+/// Trial integrity: stored replays of every scenario must still verify. A change that alters
+/// game behaviour fails here and must be acknowledged by re-recording (see tests/replays/README.md).
+#[test]
+fn stored_replays_still_verify() {
+    let mut count = 0;
+    for entry in std::fs::read_dir("tests/replays").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let out = hexwar(&["replay", path.to_str().unwrap()]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}: {}",
+                path.display(),
+                stderr(&out)
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 2, "expected stored replays in tests/replays");
+}
