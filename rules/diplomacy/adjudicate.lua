@@ -298,8 +298,95 @@ local function unit_rec(cm, p, s)
 end
 M.unit_rec = unit_rec
 
-local function load_units(cm, position)
-  local U, at, nxt = {}, {}, {}
+-- Scratch tables of the movement context (U, at, nxt, ord, kind and the sparse per-unit arrays
+-- void, dest, dprov, target, convoyed, h2h, state, res, paradox), kept on the compiled map and
+-- reused between calls: allocating and growing ~15 tables per phase (sparse integer keys land in
+-- the hash part and rehash as they grow) cost about as much as the adjudication itself.
+-- They carry nothing from one call to the next: take_scratch empties exactly what the previous
+-- call set (its units' provinces and slots; the indices of its moves, supports / convoys and void
+-- orders). Hence the movement context (and its arrays) is only valid until the next adjudication
+-- on the same map. `busy` marks the tables in use: a nested adjudication (a hook calling
+-- adjudicate) gets fresh ones, and so does every later call if one ever raised midway.
+local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox" }
+
+local function new_scratch()
+  local S = { U = {}, at = {}, nxt = {}, ord = {}, kind = {}, n = 0, stacked = {}, nstacked = 0,
+              moves = {}, others = {}, voids = {} }
+  for k = 1, #SPARSE do S[SPARSE[k]] = {} end
+  return S
+end
+
+-- Empty a scratch list and the sparse per-unit arrays at the indices it names. What can be set
+-- where: moves set dest, dprov, convoyed, h2h, paradox and (resolved) state, res; supports and
+-- convoys set target, dprov, dest, state, res; voids (pass 1) set void and maybe dest.
+local function wipe_moves(S)
+  local list = S.moves
+  local dest, dprov, convoyed, h2h, state, res, paradox =
+    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox
+  for k = #list, 1, -1 do
+    local i = list[k]
+    dest[i] = nil; dprov[i] = nil; convoyed[i] = nil; h2h[i] = nil
+    state[i] = nil; res[i] = nil; paradox[i] = nil
+    list[k] = nil
+  end
+end
+
+local function wipe_others(S)
+  local list = S.others
+  local dest, dprov, target, state, res, void = S.dest, S.dprov, S.target, S.state, S.res, S.void
+  for k = #list, 1, -1 do
+    local i = list[k]
+    target[i] = nil; dprov[i] = nil; dest[i] = nil; state[i] = nil; res[i] = nil
+    void[i] = nil -- (pass 2 voids a support or convoy that does not match)
+    list[k] = nil
+  end
+end
+
+local function wipe_voids(S)
+  local list = S.voids
+  local void, dest = S.void, S.dest
+  for k = #list, 1, -1 do
+    local i = list[k]
+    void[i] = nil; dest[i] = nil
+    list[k] = nil
+  end
+end
+
+local function take_scratch(cm)
+  local S = cm.move_scratch
+  if not S then
+    S = new_scratch()
+    cm.move_scratch = S
+  end
+  if S.busy then
+    S = new_scratch()
+    S.fresh = true
+    return S
+  end
+  S.busy = true
+  -- empty what the previous call filled: the occupancy chains and order slots of its units, and
+  -- the sparse arrays, which only its moves, supports / convoys and void orders touched
+  local U, at, ord = S.U, S.at, S.ord
+  for i = 1, S.n do
+    at[U[i].prov] = nil
+    ord[i] = nil
+  end
+  local nxt, st = S.nxt, S.stacked
+  for k = 1, S.nstacked do nxt[st[k]] = nil end
+  S.nstacked = 0
+  wipe_moves(S)
+  wipe_others(S)
+  wipe_voids(S)
+  return S
+end
+
+local function release_scratch(S)
+  if not S.fresh then S.busy = false end
+end
+
+local function load_units(cm, position, S)
+  S = S or new_scratch()
+  local U, at, nxt = S.U, S.at, S.nxt
   local lists = {}
   local n = 0
   local units = position.units or EMPTY
@@ -316,9 +403,8 @@ local function load_units(cm, position)
       -- the memoised unit records; only an unsorted list (or an unknown unit string) is sorted
       local n0, prev = n, 0
       for k = 1, #l do
-        local s = l[k]
-        local u = recs[s]
-        if u == nil then u = unit_rec(cm, p, s) end
+        local u = recs[l[k]]
+        if u == nil then u = unit_rec(cm, p, l[k]) end
         if not u or u.rank < prev then n = -1; break end
         prev = u.rank
         n = n + 1
@@ -332,28 +418,33 @@ local function load_units(cm, position)
           if u then n = n + 1; U[n] = u end
         end
       end
-      for k = #U, n + 1, -1 do U[k] = nil end
       lists[p] = l
+      -- occupancy chains: at[prov] = first unit there, nxt[i] = next unit of the same stack
       for j = n0 + 1, n do
         local pr = U[j].prov
         local g = at[pr]
         if g then
           while nxt[g] do g = nxt[g] end
           nxt[g] = j
+          S.nstacked = S.nstacked + 1
+          S.stacked[S.nstacked] = g
         else
           at[pr] = j
         end
       end
     end
   end
+  local kind = S.kind
+  for k = n + 1, S.n do U[k] = nil; kind[k] = nil end
+  S.n = n
   return U, at, nxt, lists, powers
 end
 M.load_units = load_units
 
 -- Assign order strings to units. Returns ord[i] = parsed order (or nil) and the extra
--- (unmatched) void entries per power.
-local function assign_orders(cm, U, at, nxt, orders)
-  local ord = {}
+-- (unmatched) void entries per power. (ord: a fresh table, or the scratch one, empty)
+local function assign_orders(cm, U, at, nxt, orders, ord)
+  ord = ord or {}
   local extra = {}
   local cache = cm.order_cache
   local parse = orders_mod.parse
@@ -361,15 +452,15 @@ local function assign_orders(cm, U, at, nxt, orders)
     for k = 1, #list do
       local raw = list[k]
       local o = cache[raw] or parse(cm, raw)
-      local hit
       local i = o.uprov and at[o.uprov]
+      local ut = o.utype
       while i do
         local u = U[i]
-        if u.power == p and u.type == o.utype and not ord[i] then hit = i; break end
+        if u.power == p and u.type == ut and not ord[i] then break end
         i = nxt[i]
       end
-      if hit then
-        ord[hit] = o
+      if i then
+        ord[i] = o
       else
         local e = extra[p]
         if not e then e = {}; extra[p] = e end
@@ -448,13 +539,15 @@ local function order_facts(cm, o, utype, uloc, uprov)
 end
 
 -- Build the movement context: validated orders and the indexes the resolver needs.
-local function build_ctx(rules, cm, position, orders)
-  local U, at, nxt, lists, powers = load_units(cm, position)
-  local ord, extra = assign_orders(cm, U, at, nxt, orders)
+local function build_ctx(rules, cm, position, orders, S)
+  S = S or new_scratch()
+  local U, at, nxt, lists, powers = load_units(cm, position, S)
+  local ord, extra = assign_orders(cm, U, at, nxt, orders, S.ord)
   local n = #U
-  local kind, void, dest, dprov, target, convoyed = {}, {}, {}, {}, {}, {}
-  local moves, others = {}, {}
-  local nm, no = 0, 0
+  local kind = S.kind
+  local void, dest, dprov, target, convoyed = S.void, S.dest, S.dprov, S.target, S.convoyed
+  local moves, others, voids = S.moves, S.others, S.voids
+  local nm, no, nvoid = 0, 0, 0
   local cprov = cm.prov
   -- pass 1: validate what each order says on its own (static facts memoised on the order)
   for i = 1, n do
@@ -518,6 +611,8 @@ local function build_ctx(rules, cm, position, orders)
             ord[i] = nil
           else
             void[i] = true
+            nvoid = nvoid + 1
+            voids[nvoid] = i
           end
         end
       end
@@ -564,7 +659,7 @@ local function build_ctx(rules, cm, position, orders)
     end
   end
   -- indexes
-  local moves_to, h2h = {}, {}
+  local moves_to, h2h = {}, S.h2h
   for _, i in ipairs(moves) do
     local d = dprov[i]
     local l = moves_to[d]
@@ -578,24 +673,47 @@ local function build_ctx(rules, cm, position, orders)
       end
     end
   end
+  -- internal indexes live on the scratch record S (ctx.scratch), so that ctx keeps to the fields
+  -- hooks use (documented in docs/diplomacy.md) and stays a small table
+  S.ord, S.extra, S.lists, S.powers = ord, extra, lists, powers
+  S.convoyers, S.moves_to, S.move_sup, S.hold_sup = convoyers, moves_to, move_sup, hold_sup
+  S.plain = nm == 0 and no == 0 and nvoid == 0 -- every unit holds (unordered or validly)
+  S.contested = nil
   return {
-    rules = rules, cm = cm, position = position, orders = orders,
-    U = U, at = at, nxt = nxt, n = n, ord = ord, extra = extra, lists = lists, powers = powers,
+    rules = rules, cm = cm, position = position, orders = orders, scratch = S,
+    U = U, at = at, nxt = nxt, n = n, moves = moves,
     kind = kind, void = void, dest = dest, dprov = dprov, target = target, convoyed = convoyed,
-    convoyers = convoyers, moves_to = moves_to, move_sup = move_sup, hold_sup = hold_sup, h2h = h2h,
-    moves = moves, others = others,
+    -- filled in later (listed so that the table is sized once, not rehashed as they arrive)
+    res = nil, paradox = nil, path_ok = nil, moved = nil, dislodged_by = nil, removed = nil,
+    flags = nil, extra_next = nil,
   }
 end
 M.build_ctx = build_ctx
 
 -- Resolve every order of ctx (fills ctx.res, ctx.paradox, ctx.path).
+local function always_true() return true end
+local function no_strength() return 0 end
+
 local function resolve_all(ctx)
+  if #ctx.moves == 0 then
+    -- no move at all (e.g. everybody holds): nothing is cut, dislodged or convoyed (a valid convoy
+    -- needs a move), so every valid support succeeds and no resolution is needed
+    local res, kind, others = ctx.scratch.res, ctx.kind, ctx.scratch.others
+    for k = 1, #others do
+      local i = others[k]
+      if kind[i] ~= "H" then res[i] = true end
+    end
+    ctx.res, ctx.paradox, ctx.path_ok = res, ctx.scratch.paradox, always_true
+    ctx.scratch.prevent_strength = no_strength
+    return
+  end
   local cm, U, at, nxt, n = ctx.cm, ctx.U, ctx.at, ctx.nxt, ctx.n
   local kind, dprov, target, convoyed = ctx.kind, ctx.dprov, ctx.target, ctx.convoyed
   local convoyers, moves_to, move_sup, hold_sup, h2h =
-    ctx.convoyers, ctx.moves_to, ctx.move_sup, ctx.hold_sup, ctx.h2h
+    ctx.scratch.convoyers, ctx.scratch.moves_to, ctx.scratch.move_sup, ctx.scratch.hold_sup, ctx.scratch.h2h
   local fpa = cm.fleet_prov_adj
-  local state, res, paradox = {}, {}, {}
+  local S = ctx.scratch
+  local state, res, paradox = S.state, S.res, S.paradox
   local deps, ndeps = {}, 0
   local resolve
 
@@ -634,7 +752,14 @@ local function resolve_all(ctx)
     local c = 0
     for k = 1, #list do
       local s = list[k]
-      if U[s].power ~= except_power and resolve(s) then c = c + 1 end
+      -- (state 2 = resolved: read the resolution without the call)
+      if U[s].power ~= except_power then
+        if state[s] == 2 then
+          if res[s] then c = c + 1 end
+        elseif resolve(s) then
+          c = c + 1
+        end
+      end
     end
     return c
   end
@@ -645,7 +770,11 @@ local function resolve_all(ctx)
     local stays, sup = false, 0
     while o do
       if kind[o] == "M" then
-        if not resolve(o) then stays = true end
+        if state[o] == 2 then
+          if not res[o] then stays = true end
+        elseif not resolve(o) then
+          stays = true
+        end
       else
         stays = true
         sup = sup + count_sup(hold_sup[o])
@@ -668,7 +797,7 @@ local function resolve_all(ctx)
   end
 
   local function prevent_strength(j)
-    if not path_ok(j) then return 0 end
+    if convoyed[j] and not path_ok(j) then return 0 end
     local h = h2h[j]
     if h and resolve(h) then return 0 end
     return 1 + count_sup(move_sup[j])
@@ -677,7 +806,7 @@ local function resolve_all(ctx)
   local function adjudicate(i)
     local k = kind[i]
     if k == "M" then
-      if not path_ok(i) then return false end
+      if convoyed[i] and not path_ok(i) then return false end
       local d = dprov[i]
       local att = attack_strength(i)
       local h = h2h[i]
@@ -702,11 +831,16 @@ local function resolve_all(ctx)
       local sd = k == "SM" and dprov[i] or nil
       for m = 1, #mt do
         local j = mt[m]
-        if U[j].power ~= me and U[j].prov ~= sd and path_ok(j) then return false end
+        if U[j].power ~= me and U[j].prov ~= sd and (not convoyed[j] or path_ok(j)) then return false end
       end
     end
     for m = 1, #mt do
-      if resolve(mt[m]) then return false end
+      local j = mt[m]
+      if state[j] == 2 then
+        if res[j] then return false end
+      elseif resolve(j) then
+        return false
+      end
     end
     return true
   end
@@ -786,7 +920,7 @@ local function resolve_all(ctx)
     return resolve(i)
   end
 
-  local moves, others = ctx.moves, ctx.others
+  local moves, others = ctx.moves, S.others
   for k = 1, #moves do resolve(moves[k]) end
   for k = 1, #others do
     local i = others[k]
@@ -795,7 +929,7 @@ local function resolve_all(ctx)
   ctx.res = res
   ctx.paradox = paradox
   ctx.path_ok = path_ok
-  ctx.prevent_strength = prevent_strength
+  S.prevent_strength = prevent_strength
 end
 M.resolve_all = resolve_all
 
@@ -820,16 +954,18 @@ local function outcome(ctx)
       end
     end
   end
-  ctx.moved, ctx.dislodged_by, ctx.any_dislodged = moved, dislodged_by, any_dislodged
-  ctx.any_moved = next(moved) ~= nil
-  ctx.contested = nil -- computed lazily (only retreats need it)
+  ctx.moved, ctx.dislodged_by = moved, dislodged_by
+  local S = ctx.scratch
+  S.any_dislodged, S.any_moved = any_dislodged, next(moved) ~= nil
+  S.contested = nil -- computed lazily (only retreats need it)
 end
 
 local function contested(ctx)
-  if ctx.contested then return ctx.contested end
+  local S = ctx.scratch
+  if S.contested then return S.contested end
   local c = {}
-  local res, prevent = ctx.res, ctx.prevent_strength
-  for p, mt in pairs(ctx.moves_to) do
+  local res, prevent = ctx.res, S.prevent_strength
+  for p, mt in pairs(S.moves_to) do
     local won = false
     for m = 1, #mt do
       if res[mt[m]] then won = true; break end
@@ -840,17 +976,26 @@ local function contested(ctx)
       end
     end
   end
-  ctx.contested = c
+  S.contested = c
   return c
 end
 M.contested = contested
 
 local NOFLAGS = flags_of(nil)
+-- the shared flag lists by order flag, without / with "dislodged" (the very tables flags_of returns)
+local FLAGS_UP, FLAGS_DOWN = { [""] = NOFLAGS }, { [""] = flags_of("dislodged") }
+for _, a in ipairs({ "void", "disrupted", "no convoy", "bounce", "cut" }) do
+  FLAGS_UP[a] = flags_of(a)
+  FLAGS_DOWN[a] = flags_of(a, "dislodged")
+end
+
 local function unit_flags(ctx, i)
-  local a
   local k = ctx.kind[i]
-  if k == "H" and not ctx.void[i] and not ctx.dislodged_by[i] then return NOFLAGS end
-  if ctx.void[i] then
+  local isvoid = ctx.void[i]
+  local down = ctx.dislodged_by[i]
+  if k == "H" and not isvoid and not down then return NOFLAGS end
+  local a = ""
+  if isvoid then
     a = "void"
   elseif k == "M" then
     if not ctx.res[i] then
@@ -865,11 +1010,8 @@ local function unit_flags(ctx, i)
     if ctx.paradox[t] then a = "disrupted"
     elseif not ctx.path_ok(t) then a = "no convoy" end
   end
-  if ctx.dislodged_by[i] then
-    if a then return flags_of(a, "dislodged") end
-    return flags_of("dislodged")
-  end
-  return flags_of(a)
+  if down then return FLAGS_DOWN[a] end
+  return FLAGS_UP[a]
 end
 
 -- memoised result entry {power, order, unit, flags} (immutable; shared between calls)
@@ -891,7 +1033,10 @@ M.unit_flags = unit_flags
 -- the unit string of unit i after the moves
 local function unit_after(ctx, i)
   local u = ctx.U[i]
-  if ctx.moved[i] then return u.type .. " " .. ctx.dest[i] end
+  if ctx.moved[i] then
+    local d = ctx.dest[i]
+    return ctx.cm.unit_str[u.type][d] or (u.type .. " " .. d)
+  end
   return u.str
 end
 M.unit_after = unit_after
@@ -911,17 +1056,37 @@ function M.retreating_units(rules, ctx)
   return recs
 end
 
+-- is province p occupied after the moves (by a unit that stays, or a unit that moved there; not
+-- by a dislodged or removed one)? Asked only for a retreating unit's few neighbours, so computed
+-- on demand rather than tabulated for the whole board.
+local function occupied_after(ctx, p)
+  local moved, dislodged_by, removed = ctx.moved, ctx.dislodged_by, ctx.removed
+  local o = ctx.at[p]
+  while o do
+    if not moved[o] and not dislodged_by[o] and not removed[o] then return true end
+    o = ctx.nxt[o]
+  end
+  local mt = ctx.scratch.moves_to[p]
+  if mt then
+    for m = 1, #mt do
+      local j = mt[m]
+      if moved[j] and not dislodged_by[j] and not removed[j] then return true end
+    end
+  end
+  return false
+end
+M.occupied_after = occupied_after
+
 -- standard options: adjacent (without convoy), not occupied after the moves, not the attacker's
 -- province (unless it came by convoy, 6.H.11), not left empty by a standoff (6.H.6, 6.H.16)
 function M.retreat_options(rules, ctx, rec)
   local cm = ctx.cm
   local u = ctx.U[rec.i]
-  local occ = ctx.occupied_after
   local cont = contested(ctx)
   local out = {}
   for _, loc in ipairs(map.move_targets(cm, u.type, u.loc)) do
     local p = cm.loc_prov[loc]
-    if not occ[p] and not cont[p] and (p ~= rec.by or rec.conv) and cm.prov[p].type ~= "impassable" then
+    if not occupied_after(ctx, p) and not cont[p] and (p ~= rec.by or rec.conv) and cm.prov[p].type ~= "impassable" then
       out[#out + 1] = loc
     end
   end
@@ -949,7 +1114,8 @@ local function dislodged_less(a, b)
 end
 
 function M.movement(rules, cm, position, orders)
-  local ctx = build_ctx(rules, cm, position, orders)
+  local S = take_scratch(cm)
+  local ctx = build_ctx(rules, cm, position, orders, S)
   resolve_all(ctx)
   outcome(ctx)
   local U, n = ctx.U, ctx.n
@@ -959,15 +1125,7 @@ function M.movement(rules, cm, position, orders)
   local dislodged_by, moved, dprov = ctx.dislodged_by, ctx.moved, ctx.dprov
   local recs, kept, gone = EMPTY, EMPTY, EMPTY
   local retreating = EMPTY
-  if ctx.any_dislodged or rules.retreating_units ~= M.retreating_units then
-    -- occupied after the moves (retreat options need it)
-    local occ = {}
-    for i = 1, n do
-      if not dislodged_by[i] and not removed[i] then
-        occ[moved[i] and dprov[i] or U[i].prov] = true
-      end
-    end
-    ctx.occupied_after = occ
+  if S.any_dislodged or rules.retreating_units ~= M.retreating_units then
     recs = rules.retreating_units(rules, ctx)
     retreating = {}
     for _, r in ipairs(recs) do
@@ -978,62 +1136,111 @@ function M.movement(rules, cm, position, orders)
   end
   -- results, grouped by power (U is in power order, sorted by unit within a power)
   local results, rn = {}, 0
-  local ord, cflags = ctx.ord, ctx.flags
+  local ord, cflags = S.ord, ctx.flags
   local kind, void = ctx.kind, ctx.void
-  local extra = ctx.extra
+  local extra = S.extra
   local units = {}
   local pos_units = position.units or EMPTY
   local i = 1
-  local powers = ctx.powers
+  local powers = S.powers
   local has_extra = next(extra) ~= nil
   -- does any power's unit list change? (else every list is reused as it came)
-  local any_change = ctx.any_moved or retreating ~= EMPTY or next(removed) ~= nil
-  for _, p in ipairs(powers) do
-    local e = has_extra and extra[p]
-    local first = i
-    if e then
-      local l = {}
-      while i <= n and U[i].power == p do
-        local u = U[i]
-        l[#l + 1] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
-        i = i + 1
-      end
-      for k = 1, #e do l[#l + 1] = e[k] end
-      push_sorted(cm, results, l)
-      rn = #results
-    else
-      while i <= n do
-        local u = U[i]
-        if u.power ~= p then break end
-        -- inlined unit_flags / entry_for for the common cases (unflagged hold; memoised entry)
-        local f = cflags and cflags[i]
-        if not f then
-          if kind[i] == "H" and not void[i] and not dislodged_by[i] then f = NOFLAGS
-          else f = unit_flags(ctx, i) end
+  local any_change = S.any_moved or retreating ~= EMPTY or next(removed) ~= nil
+  if has_extra then
+    -- some orders named no unit: each power's entries are merged with them and re-sorted
+    for _, p in ipairs(powers) do
+      local e = extra[p]
+      if e then
+        local l = {}
+        while i <= n and U[i].power == p do
+          local u = U[i]
+          l[#l + 1] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+          i = i + 1
         end
-        local o = ord[i]
-        local byraw = u.entries[o and o.raw or ""]
-        local en = byraw and byraw[f]
-        if not en then en = entry_for(u, o and o.raw, f) end
-        rn = rn + 1
-        results[rn] = en
-        i = i + 1
+        for k = 1, #e do l[#l + 1] = e[k] end
+        push_sorted(cm, results, l)
+        rn = #results
+      else
+        while i <= n and U[i].power == p do
+          local u = U[i]
+          rn = rn + 1
+          results[rn] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+          i = i + 1
+        end
       end
     end
-    local changed = false
-    if any_change then
-      for k = first, i - 1 do
-        if moved[k] or retreating[k] or removed[k] then changed = true; break end
+  else
+    -- U is already in result order. Flags: a unit that holds unordered or validly, is not void
+    -- and not dislodged has none (with no move, no support and no void order: every unit)
+    local plain = not cflags and S.plain
+    local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
+    for i = 1, n do
+      local u = U[i]
+      local f
+      if plain then
+        f = NOFLAGS
+      else
+        f = cflags and cflags[i]
+        if not f then
+          -- unit_flags, inlined
+          local k = kind[i]
+          local down = dislodged_by[i]
+          local a = ""
+          if void[i] then
+            a = "void"
+          elseif k == "M" then
+            if not res[i] then
+              if paradox[i] then a = "disrupted"
+              elseif not path_ok(i) then a = "no convoy"
+              else a = "bounce" end
+            end
+          elseif k == "SH" or k == "SM" then
+            if not res[i] then a = "cut" end
+          elseif k == "C" then
+            local t = target[i]
+            if paradox[t] then a = "disrupted"
+            elseif not path_ok(t) then a = "no convoy" end
+          end
+          f = (down and FLAGS_DOWN or FLAGS_UP)[a]
+        end
       end
+      -- memoised entry (inlined entry_for)
+      local o = ord[i]
+      local byraw = u.entries[o and o.raw or ""]
+      local en = byraw and byraw[f]
+      if not en then en = entry_for(u, o and o.raw, f) end
+      results[i] = en
     end
-    if changed then
-      local l = {}
-      for k = first, i - 1 do
-        if not retreating[k] and not removed[k] then l[#l + 1] = unit_after(ctx, k) end
+  end
+  -- the board after the moves: a power's list is reused unless one of its units moved, retreats or
+  -- was removed
+  local lists = S.lists
+  for _, p in ipairs(powers) do units[p] = lists[p] end
+  if any_change then
+    -- one pass over U (grouped by power): a power whose unit moved, retreats or was removed gets a
+    -- new sorted list
+    local unit_str = cm.unit_str
+    local cur, nl, nn, changed = nil, nil, 0, false
+    for k = 1, n + 1 do
+      local u = U[k]
+      local p = u and u.power
+      if p ~= cur then
+        if changed then units[cur] = sort_by_rank(cm, nl) end
+        if not u then break end
+        cur, nl, nn, changed = p, {}, 0, false
       end
-      units[p] = sort_by_rank(cm, l)
-    else
-      units[p] = ctx.lists[p]
+      if retreating[k] or removed[k] then
+        changed = true
+      else
+        nn = nn + 1
+        if moved[k] then
+          changed = true
+          local d = ctx.dest[k]
+          nl[nn] = unit_str[u.type][d] or (u.type .. " " .. d)
+        else
+          nl[nn] = u.str
+        end
+      end
     end
   end
   if has_extra then
@@ -1101,6 +1308,7 @@ function M.movement(rules, cm, position, orders)
     phase = position.phase, results = results, units = units, dislodged = dl_out,
     disbanded = disbanded, centers = ncent, next_phase = nph,
   }
+  release_scratch(S)
   return result, next_pos, ctx
 end
 

@@ -75,6 +75,9 @@ function M.compile(board)
     unit_cache = {},      -- memo: unit string -> parsed unit
     order_cache = {},     -- memo: order string -> parsed order
     dist_cache = {},      -- memo: civil-disorder distances
+    targets_memo = nil,   -- memo: move_targets lists (built on first use)
+    -- also set on first use by diplomacy.adjudicate: unit_rec (memo: unit records per power and
+    -- string) and move_scratch (reused scratch arrays of a movement phase; empty between calls)
   }
   -- provinces, in either shape
   local src = {}
@@ -167,6 +170,9 @@ function M.compile(board)
   table.sort(all)
   cm.unit_rank = {}
   for i, s in ipairs(all) do cm.unit_rank[s] = i end
+  -- unit_str[type][location] = the unit string (no concatenation when rebuilding unit lists)
+  cm.unit_str = { A = {}, F = {} }
+  for _, s in ipairs(all) do cm.unit_str[s:sub(1, 1)][s:sub(3)] = s end
   cm.power_rank = {}
   for i, name in ipairs(cm.powers) do cm.power_rank[name] = i end
   if not cm.victory_centers then cm.victory_centers = #cm.sc_list // 2 + 1 end
@@ -209,8 +215,8 @@ function M.reaches_prov(cm, t, loc, p)
 end
 
 -- Locations a unit of type t at loc may move to without convoy (armies: provinces; fleets: each
--- reachable coast), sorted.
-function M.move_targets(cm, t, loc)
+-- reachable coast), sorted. Memoised on the compiled map: the returned list must not be mutated.
+local function move_targets_uncached(cm, t, loc)
   local out = {}
   if t == "A" then
     for p in pairs(cm.army_adj[cm.loc_prov[loc]] or {}) do
@@ -223,6 +229,19 @@ function M.move_targets(cm, t, loc)
   end
   table.sort(out)
   return out
+end
+
+function M.move_targets(cm, t, loc)
+  local memo = cm.targets_memo
+  if not memo then memo = { A = {}, F = {} }; cm.targets_memo = memo end
+  local byt = memo[t]
+  if not byt then byt = {}; memo[t] = byt end
+  local l = byt[loc]
+  if not l then
+    l = move_targets_uncached(cm, t, loc)
+    byt[loc] = l
+  end
+  return l
 end
 
 -- Phase strings: "S1901M" -> "S", 1901, "M".
