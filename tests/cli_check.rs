@@ -102,8 +102,8 @@ fn check_lists_every_error_found() {
     assert_eq!(
         errors,
         [
-            format!("{file}:34: unit 'b-inf-2': '9999' is not a hex of the map"),
-            format!("{file}:54: unit 'r-inf-1': unknown side 'green' (sides: blue, red)"),
+            format!("{file}:36: unit 'b-inf-2': '9999' is not a hex of the map"),
+            format!("{file}:56: unit 'r-inf-1': unknown side 'green' (sides: blue, red)"),
         ]
     );
 }

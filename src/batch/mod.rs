@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{play, RandomBot, RunLimit};
+use crate::bot::{play, RandomBot, RunLimit, SideBots};
 use crate::session::Session;
 
 /// One finished game of a batch.
@@ -47,7 +47,10 @@ pub fn derive_seed(base: u64, index: u64) -> u64 {
 pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameRecord, String> {
     let seed = derive_seed(base_seed, index);
     let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
-    let mut bot = RandomBot::new(session.bot_dice);
+    let mut bot = SideBots::new(
+        RandomBot::new(session.bot_dice),
+        session.scenario.bots.clone(),
+    );
     let sides = session.scenario.sides.clone();
     let report = play(&mut session.game, &mut bot, &sides, RunLimit::End)
         .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;

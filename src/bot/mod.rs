@@ -3,9 +3,11 @@
 
 mod driver;
 mod random;
+mod sides;
 
 pub use driver::{play, play_observed, Played, RunLimit, RunReport};
 pub use random::RandomBot;
+pub use sides::SideBots;
 
 use crate::engine::{Command, Game, RulesError};
 
@@ -13,6 +15,10 @@ use crate::engine::{Command, Game, RulesError};
 pub trait Bot {
     /// The next command for `side`, chosen among `legal` (never empty: it holds at least
     /// `EndPhase`).
-    fn choose(&mut self, game: &Game, side: &str, legal: &[Command])
-        -> Result<Command, RulesError>;
+    fn choose(
+        &mut self,
+        game: &mut Game,
+        side: &str,
+        legal: &[Command],
+    ) -> Result<Command, RulesError>;
 }

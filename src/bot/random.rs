@@ -27,7 +27,7 @@ impl RandomBot {
 impl Bot for RandomBot {
     fn choose(
         &mut self,
-        game: &Game,
+        game: &mut Game,
         _side: &str,
         legal: &[Command],
     ) -> Result<Command, RulesError> {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bot::{play_observed, RandomBot, RunLimit};
+use crate::bot::{play_observed, RandomBot, RunLimit, SideBots};
 use crate::engine::{Event, GameError};
 use crate::replay::{Replay, ReplayStep};
 use crate::session::Session;
@@ -81,7 +81,10 @@ pub fn run(args: &RunArgs) -> i32 {
         Some(n) => RunLimit::BeforeTurn(start_turn + n),
         None => RunLimit::End,
     };
-    let mut bot = RandomBot::new(session.bot_dice);
+    let mut bot = SideBots::new(
+        RandomBot::new(session.bot_dice),
+        session.scenario.bots.clone(),
+    );
     let sides = session.scenario.sides.clone();
     let mut replay = args.replay.as_ref().map(|_| Replay::new(&session));
     let played = play_observed(
@@ -101,7 +104,7 @@ pub fn run(args: &RunArgs) -> i32 {
             }
         },
     );
-    session.bot_dice = bot.dice;
+    session.bot_dice = bot.random.dice;
     if let (Some(path), Some(replay)) = (&args.replay, &replay) {
         if let Err(e) = replay.write(path) {
             return fail(format!("{}: cannot write replay: {e}", path.display()));

@@ -106,6 +106,12 @@ impl<'a> Stepper<'a> {
         self.cell_in_enemy_zoc(self.cells[hex as usize])
     }
 
+    /// Whether entering an enemy ZOC ends the move (F40-6.2).
+    #[inline]
+    pub fn stop_on_entry(&self) -> bool {
+        self.stop_on_entry
+    }
+
     /// Whether a unit that reached `hex` (not its start) must stop there (F40-6.2).
     #[inline]
     pub fn stops_at(&self, hex: HexIndex) -> bool {

@@ -3,6 +3,12 @@
 //! On an offset map the six neighbour offsets (in `EdgeDirection` order, the order of
 //! `HexMap::hexside_mask`) depend only on the parity of the hex's column (flat) or row (pointy).
 //! They are derived once from hexx itself, and a test checks them against `HexMap::neighbors`.
+//!
+//! `neighbors` runs once per hex a search expands, so it avoids the two things that used to
+//! dominate it: the division recovering (column, row) from the index is a multiplication by a
+//! precomputed reciprocal, and a hex off the map's edge (nearly all of them) skips the six
+//! bounds checks and adds six precomputed index offsets. A precomputed table of six neighbours
+//! per hex would do no better and would cost 24 bytes per hex (24 MB on a 1000×1000 map).
 
 use hexx::{EdgeDirection, Hex, HexOrientation, OffsetHexMode};
 
@@ -18,6 +24,12 @@ pub struct Topology {
     flat: bool,
     /// `[parity][direction] = (dcol, drow)`.
     deltas: [[(i32, i32); 6]; 2],
+    /// `[parity][direction]`: the same steps as index offsets, `drow * columns + dcol`.
+    offsets: [[i32; 6]; 2],
+    /// `ceil(2^64 / columns)` (0 when `columns < 2`): `index / columns` is then the high half
+    /// of `index * div_magic`, exact for every 32-bit index (Lemire, Kaser & Kurz, "Faster
+    /// remainder by direct computation", 2019).
+    div_magic: u64,
 }
 
 impl Topology {
@@ -45,12 +57,29 @@ impl Topology {
                 *slot = (nc - c, nr - r);
             }
         }
+        let columns = map.columns();
+        let offsets = deltas.map(|row| row.map(|(dc, dr)| dr * columns as i32 + dc));
+        let div_magic = div_magic(columns);
         Topology {
-            columns: map.columns(),
+            columns,
             rows: map.rows(),
             flat,
             deltas,
+            offsets,
+            div_magic,
         }
+    }
+
+    /// `(column, row)` of an index, 0-based.
+    #[inline]
+    fn col_row(&self, index: HexIndex) -> (u32, u32) {
+        let row = if self.div_magic == 0 {
+            // One column (or none): the row is the index.
+            index
+        } else {
+            ((u128::from(self.div_magic) * u128::from(index)) >> 64) as u32
+        };
+        (index - row * self.columns, row)
     }
 
     pub fn len(&self) -> usize {
@@ -64,9 +93,16 @@ impl Topology {
     /// The six neighbours in direction order, `OFF_MAP` where the map ends.
     #[inline]
     pub fn neighbors(&self, index: HexIndex) -> [HexIndex; 6] {
-        let col = (index % self.columns) as i32;
-        let row = (index / self.columns) as i32;
+        let (col, row) = self.col_row(index);
         let parity = if self.flat { col & 1 } else { row & 1 } as usize;
+        // Not on the outer ring (the wrapping subtractions make 0 and the last line fail, and
+        // every hex of a map less than 3 wide or tall): all six neighbours exist.
+        if col.wrapping_sub(1) < self.columns.wrapping_sub(2)
+            && row.wrapping_sub(1) < self.rows.wrapping_sub(2)
+        {
+            return self.offsets[parity].map(|o| index.wrapping_add_signed(o));
+        }
+        let (col, row) = (col as i32, row as i32);
         let mut out = [OFF_MAP; 6];
         for (slot, &(dc, dr)) in out.iter_mut().zip(self.deltas[parity].iter()) {
             let (c, r) = (col + dc, row + dr);
@@ -75,6 +111,15 @@ impl Topology {
             }
         }
         out
+    }
+}
+
+/// The reciprocal `Topology::col_row` multiplies by (see the `div_magic` field).
+fn div_magic(columns: u32) -> u64 {
+    if columns < 2 {
+        0
+    } else {
+        u64::MAX / u64::from(columns) + 1
     }
 }
 
@@ -87,23 +132,53 @@ mod tests {
     fn agrees_with_the_board_for_every_orientation_and_parity() {
         for orientation in ["flat", "pointy"] {
             for offset in ["odd", "even"] {
-                let text = format!(
-                    "name = \"t\"\ncolumns = 5\nrows = 4\norientation = \"{orientation}\"\noffset = \"{offset}\"\ngrid = [\". . . . .\", \". . . . .\", \". . . . .\", \". . . . .\"]\n[legend]\n\".\" = \"clear\"\n"
+                // Interior hexes take the offset fast path; edges, and maps too thin to have
+                // an interior, the bounds-checked one.
+                for (columns, rows) in [(5, 4), (7, 6), (1, 3), (3, 1), (2, 2)] {
+                    let line = format!("\"{}\"", vec!["."; columns].join(" "));
+                    let grid = vec![line; rows].join(", ");
+                    let text = format!(
+                    "name = \"t\"\ncolumns = {columns}\nrows = {rows}\norientation = \"{orientation}\"\noffset = \"{offset}\"\ngrid = [{grid}]\n[legend]\n\".\" = \"clear\"\n"
                 );
-                let map = parse_map(&SourceText::new("t.toml", text)).unwrap();
-                let topo = Topology::new(&map);
-                for i in 0..map.len() {
-                    let mut expected = [OFF_MAP; 6];
-                    for (d, n) in map.neighbors(i) {
-                        expected[d.index() as usize] = n;
+                    let map = parse_map(&SourceText::new("t.toml", text)).unwrap();
+                    let topo = Topology::new(&map);
+                    for i in 0..map.len() {
+                        let mut expected = [OFF_MAP; 6];
+                        for (d, n) in map.neighbors(i) {
+                            expected[d.index() as usize] = n;
+                        }
+                        assert_eq!(
+                            topo.neighbors(i),
+                            expected,
+                            "{orientation} {offset} {columns}x{rows} hex {}",
+                            map.label(i)
+                        );
                     }
-                    assert_eq!(
-                        topo.neighbors(i),
-                        expected,
-                        "{orientation} {offset} hex {}",
-                        map.label(i)
-                    );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        let mut samples: Vec<u32> = (0..5000).collect();
+        samples.extend((0..64).map(|k| u32::MAX - k));
+        samples.extend((1..32).map(|b| 1u32 << b));
+        for columns in (1..300).chain([999, 1000, 1001, 4096, 65_535, 1 << 20, u32::MAX]) {
+            let topo = Topology {
+                columns,
+                rows: u32::MAX,
+                flat: true,
+                deltas: [[(0, 0); 6]; 2],
+                offsets: [[0; 6]; 2],
+                div_magic: div_magic(columns),
+            };
+            for &i in &samples {
+                assert_eq!(
+                    topo.col_row(i),
+                    (i % columns, i / columns),
+                    "{i} / {columns}"
+                );
             }
         }
     }

@@ -51,6 +51,8 @@ pub struct LuaRules {
     before: BTreeMap<String, Vec<Handler>>,
     after: BTreeMap<String, Vec<Handler>>,
     victory: Option<Function>,
+    /// Lua bots by module name.
+    bots: BTreeMap<String, Function>,
 }
 
 fn origin_of(f: &Function) -> String {
@@ -131,7 +133,35 @@ impl LuaRules {
             before: BTreeMap::new(),
             after: BTreeMap::new(),
             victory: None,
+            bots: BTreeMap::new(),
         };
+        // Bots are sandboxed like the rules: same VM, same API, same budgets.
+        for module in scenario.bots.values() {
+            rules.budget.reset();
+            let loaded = rules
+                .lua
+                .globals()
+                .get::<Function>("require")
+                .and_then(|require| require.call::<Value>(module.replace('/', ".")));
+            match loaded {
+                Ok(Value::Function(f)) => {
+                    rules.bots.insert(module.clone(), f);
+                }
+                Ok(other) => errors.push(format!(
+                    "bot module '{module}' returned a {}, not a function(side, legal, seed)",
+                    other.type_name()
+                )),
+                Err(e) => errors.push(describe(
+                    &e,
+                    &format!("loading bot module '{module}'"),
+                    &rules.budget,
+                    memory_limit,
+                )),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RulesLoadError { errors });
+        }
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let path = match rules.declaration("movement").map_err(|e| one(e.message))? {
             Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, &scenario.map).map_err(|e| {
@@ -242,6 +272,34 @@ impl LuaRules {
             lua.from_value::<serde_json::Value>(v)
         })?;
         Ok(Some(value))
+    }
+
+    /// Asks a Lua bot to choose: `fn(side, legal, seed)` returns an index into `legal` or a
+    /// command table.
+    fn ask_bot(
+        &mut self,
+        state: &GameState,
+        arg: &serde_json::Value,
+    ) -> Result<serde_json::Value, RulesError> {
+        let module = arg.get("bot").and_then(|b| b.as_str()).unwrap_or_default();
+        let f = self
+            .bots
+            .get(module)
+            .cloned()
+            .ok_or_else(|| RulesError::new(format!("no bot module '{module}' loaded")))?;
+        let what = format!("bot '{module}' ({})", origin_of(&f));
+        let (value, _) = self.call(state, &what, |lua| {
+            let side = arg.get("side").cloned().unwrap_or_default();
+            let legal = arg.get("legal").cloned().unwrap_or_default();
+            let seed = arg.get("seed").cloned().unwrap_or_default();
+            let v: Value = f.call((
+                lua.to_value(&side)?,
+                lua.to_value(&legal)?,
+                lua.to_value(&seed)?,
+            ))?;
+            lua.from_value::<serde_json::Value>(v)
+        })?;
+        Ok(value)
     }
 
     /// Memory the VM uses now, in bytes.
@@ -500,6 +558,9 @@ impl Ruleset for LuaRules {
         name: &str,
         arg: &serde_json::Value,
     ) -> Result<Option<serde_json::Value>, RulesError> {
+        if name == "bot" {
+            return self.ask_bot(state, arg).map(Some);
+        }
         if let Some(answer) = self.ask(state, name, arg)? {
             return Ok(Some(answer));
         }

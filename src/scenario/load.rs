@@ -44,6 +44,8 @@ pub struct Scenario {
     pub rules: Vec<String>,
     pub rule_roots: Vec<PathBuf>,
     pub sides: Vec<String>,
+    /// Lua bot modules by side (`[[side]] bot = "demo.ai"`); sides without one get the random bot.
+    pub bots: BTreeMap<String, String>,
     pub turns: u32,
     pub seed: u64,
     pub limits: Limits,
@@ -275,6 +277,24 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
         }
     }
 
+    let mut bots = BTreeMap::new();
+    for side in &spec.sides {
+        if let Some(module) = &side.bot {
+            if crate::rules::find_module(&roots, module).is_none() {
+                errors.push(ScenarioError::spec(
+                    &file,
+                    1,
+                    format!(
+                        "side '{}': unknown bot module '{module}' (looked under {})",
+                        side.name,
+                        display_roots(&roots)
+                    ),
+                ));
+            }
+            bots.insert(side.name.clone(), module.clone());
+        }
+    }
+
     let mut limits = Limits::default();
     if let Some(n) = spec.limits.instructions {
         limits.instructions = n;
@@ -318,6 +338,7 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
         rules,
         rule_roots: roots,
         sides,
+        bots,
         turns,
         seed: spec.seed,
         limits,

@@ -1,0 +1,58 @@
+//! The bots of a scenario: a Lua bot for each side whose `[[side]]` names one (`bot =
+//! "demo.ai"`), the random bot for the others.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::{Bot, RandomBot};
+use crate::engine::{Command, Game, RulesError};
+
+/// Dispatches each side to its bot.
+pub struct SideBots {
+    /// The random bot; its dice also give Lua bots their seeds.
+    pub random: RandomBot,
+    /// Side -> Lua bot module.
+    pub lua: BTreeMap<String, String>,
+}
+
+impl SideBots {
+    pub fn new(random: RandomBot, lua: BTreeMap<String, String>) -> Self {
+        SideBots { random, lua }
+    }
+}
+
+impl Bot for SideBots {
+    fn choose(
+        &mut self,
+        game: &mut Game,
+        side: &str,
+        legal: &[Command],
+    ) -> Result<Command, RulesError> {
+        let Some(module) = self.lua.get(side) else {
+            return self.random.choose(game, side, legal);
+        };
+        let seed = self.random.dice.roll(u32::MAX);
+        let arg = json!({ "bot": module, "side": side, "seed": seed, "legal": legal });
+        let answer = game.query("bot", &arg)?;
+        let bad = |what: String| RulesError::new(format!("bot '{module}' for {side}: {what}"));
+        match answer {
+            Some(Value::Number(n)) => {
+                let i = n
+                    .as_u64()
+                    .filter(|&i| i >= 1 && (i as usize) <= legal.len())
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "returned {n}, not an index between 1 and {}",
+                            legal.len()
+                        ))
+                    })?;
+                Ok(legal[i as usize - 1].clone())
+            }
+            Some(Value::Object(map)) => Command::try_from(map).map_err(bad),
+            other => Err(bad(format!(
+                "returned {other:?}; a bot returns the index of a legal command or a command table"
+            ))),
+        }
+    }
+}
