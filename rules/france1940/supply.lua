@@ -14,7 +14,8 @@
 --              French sources.
 -- A major city is a `major_city` hex of the country's zone or a hex of its
 -- `major_cities_<country>` zone. Without a `switzerland` zone (small maps) no edge hex is cut.
--- The `supply` query answers {unit_id = true|false} for every unit on the map, traced now.
+-- The `supply` query answers {unit_id = true|false} for every unit on the map, traced now;
+-- `supply_sources` lists the source sets given to hex.path.supply.
 local common = require("france1940.common")
 
 local supply = {}
@@ -127,6 +128,7 @@ end
 
 function supply.register()
   hex.rules.query("supply", function() return supply.trace() end)
+  hex.rules.query("supply_sources", function() return supply.sources() end)
 
   -- F40-8.3: judged for all units at the start of each assault (see sequence.lua).
   hex.events.on("AssaultSupply", function()
