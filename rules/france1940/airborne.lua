@@ -23,7 +23,7 @@
 --   11.5 a drop into an enemy-occupied hex that is not a `maginot` hex records that hex in the
 --        variable `airborne_hexsides` (sorted list): attacks on it in the next combat phase
 --        ignore its hexsides. The list is cleared when that combat phase (the end of the
---        assault) ends; query `airborne_hexsides` exposes it.
+--        assault) ends; query `airborne_hexsides` exposes it (null when empty).
 local common = require("france1940.common")
 local supply = require("france1940.supply")
 
@@ -173,7 +173,7 @@ function airborne.register()
   })
 
   hex.rules.query("airborne_hexsides", function()
-    return hex.state.get("airborne_hexsides") or {}
+    return hex.state.get("airborne_hexsides")   -- nil (JSON null) when there is none
   end)
 
   -- 11.2, and the return of withdrawn para regiments (11.3).
