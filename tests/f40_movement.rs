@@ -250,10 +250,7 @@ fn f40_9_3_hexside_costs_for_the_allies() {
 #[test]
 fn f40_10_3_germans_cross_sea_hexsides_only_along_causeways() {
     let mut s = session("hexsides/german.toml");
-    assert_eq!(
-        reach(&mut s, "g1"),
-        costs(&[("0201", 3.0), ("0301", 4.0)])
-    );
+    assert_eq!(reach(&mut s, "g1"), costs(&[("0201", 3.0), ("0301", 4.0)]));
     // Along the causeway at no extra cost (R6); never across the plain sea hexside.
     assert_eq!(reach(&mut s, "g2"), costs(&[("0501", 1.0)]));
     assert_eq!(
@@ -299,7 +296,10 @@ fn f40_5_1_and_5_2_stacking_is_checked_when_the_phase_ends() {
     // but the phase cannot end with 5 division-equivalents there (5.2).
     let mut s = session("stacking");
     ok(&mut s, "german", &mv("g-d2", &["0201", "0101"]));
-    assert_eq!(legal_of(&mut s, "german", "end_phase"), Vec::<Command>::new());
+    assert_eq!(
+        legal_of(&mut s, "german", "end_phase"),
+        Vec::<Command>::new()
+    );
     assert_eq!(
         refused(&mut s, "german", &Command::EndPhase),
         refusal(

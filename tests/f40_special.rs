@@ -316,3 +316,20 @@ fn f40_11_4_the_airlanding_division_may_not_move_in_the_assault_of_its_drop() {
         costs(&[("0301", 1.0), ("0201", 2.0), ("0101", 3.0)])
     );
 }
+
+#[test]
+fn every_listed_command_is_accepted() {
+    // (fixture, turn, step): the legal lists bots choose from hold only accepted commands.
+    for (fixture, turn, step) in [("airborne", 1, 0), ("rail", 1, 2), ("evacuation", 1, 2)] {
+        let mut s = session(fixture);
+        advance_to(&mut s, turn, step);
+        let side = s.game.phasing_side().unwrap();
+        let legal = s.game.legal_commands(&side).unwrap();
+        assert!(legal.len() > 1, "{fixture}: {legal:?}");
+        for c in &legal {
+            let mut fresh = session(fixture);
+            advance_to(&mut fresh, turn, step);
+            ok(&mut fresh, &side, c);
+        }
+    }
+}

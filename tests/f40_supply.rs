@@ -22,7 +22,11 @@ fn f40_8_2_supply_sources_per_nation() {
         v.extend(french.iter().map(|s| s.to_string()));
         v
     };
-    let sources = s.game.query("supply_sources", &Value::Null).unwrap().unwrap();
+    let sources = s
+        .game
+        .query("supply_sources", &Value::Null)
+        .unwrap()
+        .unwrap();
     assert_eq!(
         sources,
         json!([
@@ -125,10 +129,15 @@ fn f40_8_3_supply_is_judged_at_the_start_of_each_assault() {
     let events = ok(&mut s, "german", &Command::EndPhase);
     let isolation: Vec<&Event> = events
         .iter()
-        .filter(|e| matches!(e, Event::UnitStatusChanged { add, remove, .. }
-            if add.iter().chain(remove).any(|f| f == "isolated")))
+        .filter(|e| {
+            matches!(e, Event::UnitStatusChanged { add, remove, .. }
+            if add.iter().chain(remove).any(|f| f == "isolated"))
+        })
         .collect();
-    assert_eq!(isolation, vec![&status_changed("g-foot", &[], &["isolated"])]);
+    assert_eq!(
+        isolation,
+        vec![&status_changed("g-foot", &[], &["isolated"])]
+    );
 }
 
 #[test]
@@ -214,7 +223,12 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
     );
     // The isolated g-foot (MA 3) answers with its halved budget.
     assert_eq!(
-        cli(&["reach", "tests/fixtures/f40/supply/lines.toml", "g-foot", "--json"]),
+        cli(&[
+            "reach",
+            "tests/fixtures/f40/supply/lines.toml",
+            "g-foot",
+            "--json"
+        ]),
         json!({"unit": "g-foot", "hexes": {"0102": 1, "0201": 1, "0202": 1}})
     );
     assert_eq!(
