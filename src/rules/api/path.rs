@@ -12,7 +12,7 @@ use crate::board::{HexIndex, HexMap};
 use crate::engine::{GameState, Unit};
 use crate::path::{
     check_path, rail_destinations, trace_supply, update_control, Mp, Occupancy, PathError,
-    PathRules, ReachSearch, SideId, SourceSet, NO_SIDE,
+    PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
 
 /// The position as the searches see it, built once per call into Lua.
@@ -242,6 +242,39 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 Ok(out)
             })
         })?,
+    )?;
+    // supplied_hexes(side, class, {source labels}) -> the labels where a unit of that side and
+    // class would be supplied (F40-11.1: "a supplied city"), in index order
+    t.raw_set(
+        "supplied_hexes",
+        lua.create_function(
+            |lua, (side, class, sources): (String, String, Vec<String>)| {
+                with_position(lua, |map, rules, cache| {
+                    let side_id = rules.profile.side_id(&side).ok_or_else(|| {
+                        runtime(format!("hex.path.supplied_hexes: unknown side '{side}'"))
+                    })?;
+                    let class_id = rules.profile.class_id(&class).ok_or_else(|| {
+                        runtime(format!("hex.path.supplied_hexes: unknown class '{class}'"))
+                    })?;
+                    let sources = labels_to_hexes(map, &sources)?;
+                    let field = SupplyField::trace(
+                        map,
+                        rules,
+                        &cache.occ,
+                        &cache.owners,
+                        side_id,
+                        class_id,
+                        &sources,
+                    )
+                    .map_err(runtime)?;
+                    let labels: Vec<String> = (0..map.len())
+                        .filter(|&h| field.supplies(map, rules, h))
+                        .map(|h| map.label(h))
+                        .collect();
+                    string_list(lua, labels.iter().map(String::as_str))
+                })
+            },
+        )?,
     )?;
     // control() -> the ControlChanged events that F40-7.1-style territory rules call for now
     t.raw_set(

@@ -1,0 +1,110 @@
+-- france1940/common: facts and small helpers every F40 file shares. Pure functions over the
+-- read-only views (hex.units, hex.map, hex.state); no game state is kept here (DESIGN.md 3).
+--
+-- Readings fixed here (docs/france1940.md):
+--   * "division-equivalents" (F40-5.2, R14): XX = 1, XXX = 3, III (regiment) = 0.
+--   * A unit's movement class is its `class` attribute, else its type (armored and motorized ->
+--     "motorized", mountain -> "mountain"), else "foot" -- exactly the engine's `unit_class`
+--     rule of movement.lua, so Lua and Rust never disagree on who is motorized (F40-R5).
+--   * The assault in progress (1 or 2) is kept in the rules variable `assault`, set by
+--     sequence.lua when the first phase of an assault starts (F40-9.1, 18.1).
+local lib = require("lib")
+
+local common = {}
+
+common.SIDES = { "german", "allied" }
+-- Nations of the countries neutral at the start (F40-16.1; R7's turn-1 halving, F40-18.2).
+common.NEUTRAL_NATIONS = { dutch = true, belgian = true, swiss = true }
+-- Status flag carried by units of a still-neutral country (side "neutral"): no ZOC, no
+-- occupation, always supplied (F40-R8, R11, R12). Set at game start by sequence.lua.
+common.NEUTRAL = "neutral"
+
+local CLASS_BY_TYPE = { armored = "motorized", motorized = "motorized", mountain = "mountain" }
+common.CLASS_BY_TYPE = CLASS_BY_TYPE
+
+function common.class_of(u)
+  local c = u.attrs and u.attrs.class
+  if type(c) == "string" then return c end
+  return CLASS_BY_TYPE[u.type] or "foot"
+end
+
+function common.is_motorized(u)
+  return common.class_of(u) == "motorized"
+end
+
+-- F40-5.2 / R14: division-equivalents of one unit.
+local EQUIV = { XX = 1, XXX = 3, III = 0 }
+function common.equivalents(u)
+  return EQUIV[u.size] or 0
+end
+
+-- F40-5.3 / R14: armored division-equivalents (regiments count 0, armored ones too).
+function common.armored_equivalents(u)
+  if u.type ~= "armored" then return 0 end
+  return common.equivalents(u)
+end
+
+function common.enemy_of(side)
+  if side == "german" then return "allied" end
+  if side == "allied" then return "german" end
+  return nil
+end
+
+-- Units of another side than `side` (neutral units included) standing at `label`.
+function common.enemies_at(label, side)
+  local out = {}
+  for _, u in ipairs(hex.units.at(label)) do
+    if u.side ~= side then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- The hexes of a zone, or {} when this map has no such zone (small test maps).
+function common.zone(name)
+  local ok, hexes = pcall(hex.map.zone, name)
+  if ok then return hexes end
+  return {}
+end
+
+-- The current assault (1 or 2) of the phasing player's turn (sequence.lua keeps it).
+function common.assault()
+  return hex.state.get("assault") or 1
+end
+
+function common.is_movement_phase()
+  return hex.state.phase() == "movement"
+end
+
+-- F40-9.1, 8.3, 18.2 and R7: the MP a unit may spend in this movement phase; the halvings
+-- compound without rounding (the engine's MP are exact multiples of 1/64).
+function common.budget(u)
+  local mp = u.ma or 0
+  if common.assault() == 2 then mp = mp / 2 end                                   -- F40-9.1
+  if u.status.isolated then mp = mp / 2 end                                       -- F40-8.3
+  if hex.state.turn() == 1 and common.NEUTRAL_NATIONS[u.nation] then mp = mp / 2 end  -- F40-18.2
+  return mp
+end
+
+-- MP already spent by a unit in this phase (movement.lua records each move's cost).
+function common.spent(u)
+  local spent = hex.state.get("mp_spent") or {}
+  return spent[u.id] or 0
+end
+
+-- A copy of a table with one key changed (rules variables are replaced whole).
+function common.with(t, key, value)
+  local out = {}
+  for k, v in pairs(t or {}) do out[k] = v end
+  out[key] = value
+  return out
+end
+
+-- MP as the players read them: 2, 1.5, 0.75.
+function common.mp_str(x)
+  if x == math.floor(x) then return string.format("%d", math.floor(x)) end
+  return string.format("%g", x)
+end
+
+common.sorted_keys = lib.sorted_keys
+
+return common

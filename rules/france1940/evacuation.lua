@@ -1,0 +1,79 @@
+-- france1940/evacuation: naval evacuation (F40-10.4).
+--
+-- Command {command = "evacuate", unit = ID}: an Allied unit standing in a `port` hex, during
+-- an Allied movement phase, leaves the game for good: UnitRemoved with reason "evacuated" (it
+-- is not eliminated, so it gives no victory points).
+-- Readings (docs/france1940.md):
+--   * "the unit spends 1 MP in the port hex": the unit must still have at least 1 MP of this
+--     phase's budget (common.budget: MA, second-assault and isolation halvings) after what it
+--     spent moving (variable `mp_spent`): it may start the phase in the port, or move there and
+--     evacuate with 1 MP to spare. A unit that went by rail has spent its movement.
+--   * at most 3 division-equivalents per port per Allied movement phase (one corps, or three
+--     divisions; regiments count 0): variable `evacuated` = {port = equivalents}, cleared when
+--     the phase ends.
+--   * every evacuated BEF corps (attrs.bef, size XXX) is counted in `bef_corps_evacuated`
+--     (F40-16.4 reads it).
+local common = require("france1940.common")
+
+local evacuation = {}
+
+evacuation.PER_PORT = 3
+
+function evacuation.refusal(u, side)
+  if not u then return "F40-10.4", "evacuate needs a unit in play" end
+  if side ~= "allied" or u.side ~= "allied" then return "F40-10.4", "only Allied units are evacuated" end
+  if not common.is_movement_phase() or hex.state.side() ~= "allied" then
+    return "F40-10.4", "units are evacuated in an Allied movement phase"
+  end
+  if not u.at or not hex.map.has_feature(u.at, "port") then
+    return "F40-10.4", u.id .. " is not in a port hex"
+  end
+  if u.status.railed then return "F40-10.4", u.id .. " has moved by rail and has no MP left" end
+  local left = common.budget(u) - common.spent(u)
+  if left < 1 then
+    return "F40-10.4", string.format("%s has %s MP left; evacuation costs 1 MP in the port hex", u.id, common.mp_str(left))
+  end
+  local done = (hex.state.get("evacuated") or {})[u.at] or 0
+  local eq = common.equivalents(u)
+  if done + eq > evacuation.PER_PORT then
+    return "F40-10.4", string.format(
+      "port %s has evacuated %d division-equivalents this phase; %s (%d) would exceed %d",
+      u.at, done, u.id, eq, evacuation.PER_PORT)
+  end
+  return nil
+end
+
+function evacuation.register()
+  hex.commands.define("evacuate", {
+    resolve = function(cmd, side)
+      local u = hex.units.get(cmd.unit or "")
+      local rule, reason = evacuation.refusal(u, side)
+      if rule then return hex.refuse(rule, reason) end
+      local done = hex.state.get("evacuated") or {}
+      local events = {
+        hex.state.set("evacuated", common.with(done, u.at, (done[u.at] or 0) + common.equivalents(u))),
+        { event = "UnitRemoved", unit = u.id, reason = "evacuated" },
+      }
+      if u.attrs.bef and u.size == "XXX" then
+        events[#events + 1] = hex.state.set("bef_corps_evacuated", (hex.state.get("bef_corps_evacuated") or 0) + 1)
+      end
+      return events
+    end,
+    legal = function(side)
+      if side ~= "allied" then return {} end
+      local out = {}
+      for _, u in ipairs(hex.units.of_side(side)) do
+        if not evacuation.refusal(u, side) then
+          out[#out + 1] = { command = "evacuate", unit = u.id }
+        end
+      end
+      return out
+    end,
+  })
+
+  hex.events.on("PhaseEnded", function()
+    if hex.state.get("evacuated") ~= nil then return hex.state.set("evacuated", nil) end
+  end)
+end
+
+return evacuation

@@ -1,0 +1,168 @@
+-- france1940/movement: the movement declaration (F40-6.x, 9.x, 10.2, 10.3, 11.3; R1-R8) that the
+-- Rust engine compiles and searches (docs/movement.md), the `move` command and the `reach`
+-- query. Lua never walks the map step by step here (DESIGN.md principle 1): costs, ZOC and
+-- the order check all come from `hex.path`.
+--
+-- The `move` command: {command = "move", unit = ID, path = {hexes entered...}}.
+--   * only in the unit's side's movement phase (F40-9.1 "durant ses phases de mouvement");
+--   * one move per unit per phase (reading: a move is one path; the engine judges the whole
+--     path against the position at its start, R9), and not after moving by rail (10.1);
+--   * budget = common.budget(unit): MA, halved in a second assault (9.1), halved again when
+--     isolated (8.3), and on turn 1 for units of countries neutral at the start (18.2), no
+--     rounding (R7);
+--   * the 22nd Airlanding may not move in the assault of its drop (F40-11.4);
+--   * units of a still-neutral country never move (F40-16.1; they have no phase anyway).
+-- Events: UnitEnteredHex per hex entered, UnitMoved (with its MP cost), UnitStatusChanged
+-- `moved`, and the MP spent recorded in the variable `mp_spent` (evacuation.lua reads it).
+local common = require("france1940.common")
+
+local movement = {}
+
+movement.declaration = {
+  sides = { "german", "allied", "neutral" },
+  classes = { "foot", "mountain", "motorized" },
+  -- Names of the full map that small test maps may lack.
+  vocabulary = {
+    terrain = { "clear", "marsh", "forest", "hills", "wooded_hills", "mountains", "major_city", "sea" },
+    hexsides = { "sea", "lake", "major_river", "minor_river", "causeway" },
+    zones = { "germany", "france", "netherlands", "belgium", "luxembourg", "switzerland" },
+  },
+  -- F40-R5: armored and motorized units are motorized; mountain infantry is not.
+  unit_class = { attr = "class", by_type = common.CLASS_BY_TYPE, default = "foot" },
+  terrain = {                                                                -- F40-9.2
+    clear = 1, forest = 2, hills = 1, wooded_hills = 2, major_city = 1,
+    marsh = { motorized = "prohibited", default = 2 },
+    mountains = { foot = 3, mountain = 2, motorized = 6 },                   -- R5: 6 is a cost
+    sea = "prohibited",                                                      -- 10.2
+  },
+  hexsides = {                                                               -- F40-9.3, 9.4
+    sea = {                                                                  -- 9.3, 10.3, R6
+      allied = 1,
+      german = { unless = { "causeway" }, ["then"] = 0, ["else"] = "prohibited" },
+      default = "prohibited",
+    },
+    lake = "prohibited",
+    major_river = 2,
+    -- minor_river, causeway: no entry = no cost (9.4)
+  },
+  friendly_status_cost = { disorganized = 2 },                               -- F40-9.5
+  enemy_hexes = { enterable_if_only = { flags = { "para" } } },              -- F40-11.3, R8
+  no_entry_across = { sea = { "enemy_zoc", "enemy_territory" } },            -- F40-10.2
+  zoc = {
+    except = { status = { "disorganized", common.NEUTRAL }, size = { "III" } },  -- 6.1, R8
+    blocked_by_hexsides = { "sea", "lake" },                                 -- 6.1, R1, R6
+    stop_on_entry = true,                                                    -- 6.2, R2
+    leave_cost = 1,                                                          -- 6.3, R2
+    zoc_to_zoc = { "motorized" },                                            -- 6.4, R3
+    friendly_units_negate = false,                                           -- R4
+    retreat = { blocked = { "foot", "mountain" }, friendly_unit_negates = true },  -- 6.6
+  },
+  supply = {
+    zoc_blocks = { "foot", "mountain" },                                     -- 6.5, 8.1
+    friendly_unit_negates_zoc = true,                                        -- 6.5
+    hexsides = {                                                             -- R12
+      lake = "prohibited",
+      sea = { german = { unless = { "causeway" }, ["then"] = 0, ["else"] = "prohibited" } },
+    },
+    always_supplied = { status = { common.NEUTRAL } },                       -- R12
+  },
+  rail = {                                                                   -- F40-10.1
+    zones = { german = "germany", allied = "france" },
+    blocked_by_hexsides = { "sea" },
+    excluded = { status = { "isolated" } },                                  -- 8.3
+  },
+  territory = { ignore = { status = { common.NEUTRAL } } },                  -- R11
+  clauses = {
+    start = "F40-9.1",
+    adjacent = "F40-9.1",
+    terrain = "F40-9.2",
+    hexside = "F40-9.3",
+    enemy_occupied = "F40-9.5",
+    zoc_stop = "F40-6.2",
+    zoc_to_zoc = { id = "F40-6.4", text = "non-motorized unit cannot move from enemy ZOC to enemy ZOC" },
+    across_into_zoc = "F40-10.2",
+    across_into_territory = "F40-10.2",
+    budget = "F40-9.1",
+  },
+}
+
+-- Why `unit` may not move now, as (rule, reason), or nil.
+function movement.cannot_move(u, side)
+  if u.side ~= side then return "F40-9.1", u.id .. " is not a " .. side .. " unit" end
+  if not common.is_movement_phase() then return "F40-9.1", "units move only in their movement phase" end
+  if not u.at then return "F40-9.1", u.id .. " is not on the map" end
+  if u.status[common.NEUTRAL] then return "F40-16.1", "units of a neutral country may not move" end
+  if u.status.railed then return "F40-10.1", u.id .. " has moved by rail this phase" end
+  if u.status.moved then return "F40-9.1", u.id .. " has already moved this phase" end
+  if u.status.dropped and u.attrs.airlanding then
+    return "F40-11.4", u.id .. " may not move in the assault of its drop"
+  end
+  return nil
+end
+
+-- The `reach` answer: the hexes `u` could reach with the budget of the current assault, or {}
+-- when it may not move (already moved, neutral, airlanding just dropped). Whose phase it is
+-- does not matter here, so `hexwar reach` can show either side's units.
+function movement.reach(u)
+  if not u or not u.at then return {} end
+  local st = u.status
+  if st.moved or st.railed or st[common.NEUTRAL] or (st.dropped and u.attrs.airlanding) then
+    return {}
+  end
+  return hex.path.reach(u.id, common.budget(u))
+end
+
+function movement.register()
+  hex.rules.declare("movement", movement.declaration)
+
+  hex.commands.define("move", {
+    resolve = function(cmd, side)
+      local u = hex.units.get(cmd.unit or "")
+      if not u then return hex.refuse("F40-9.1", "no unit " .. tostring(cmd.unit) .. " in play") end
+      local rule, reason = movement.cannot_move(u, side)
+      if rule then return hex.refuse(rule, reason) end
+      local cost = hex.path.check(u.id, cmd.path, common.budget(u))
+      if type(cost) ~= "number" then return cost end -- the engine's refusal, naming the clause
+      local events = {}
+      for _, label in ipairs(cmd.path) do
+        events[#events + 1] = { event = "UnitEnteredHex", unit = u.id, hex = label }
+      end
+      events[#events + 1] = { event = "UnitMoved", unit = u.id, from = u.at,
+        to = cmd.path[#cmd.path], path = cmd.path, cost = cost }
+      events[#events + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "moved" } }
+      events[#events + 1] = hex.state.set("mp_spent", common.with(hex.state.get("mp_spent"), u.id, cost))
+      return events
+    end,
+    legal = function(side)
+      if not common.is_movement_phase() or hex.state.side() ~= side then return {} end
+      local out = {}
+      for _, u in ipairs(hex.units.of_side(side)) do
+        if u.at and not movement.cannot_move(u, side) then
+          local reach = hex.path.reach(u.id, common.budget(u), { paths = true })
+          for _, label in ipairs(common.sorted_keys(reach)) do
+            out[#out + 1] = { command = "move", unit = u.id, path = reach[label].path }
+          end
+        end
+      end
+      return out
+    end,
+  })
+
+  hex.rules.query("reach", function(unit_id)
+    return movement.reach(hex.units.get(unit_id))
+  end)
+
+  -- Per-phase marks are cleared when a phase ends.
+  hex.events.on("PhaseEnded", function()
+    local out = {}
+    for _, u in ipairs(hex.units.all()) do
+      if u.status.moved or u.status.railed then
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "railed" } }
+      end
+    end
+    if hex.state.get("mp_spent") ~= nil then out[#out + 1] = hex.state.set("mp_spent", nil) end
+    return out
+  end)
+end
+
+return movement

@@ -1,0 +1,74 @@
+-- france1940/rail: rail movement (F40-10.1, 8.3).
+--
+-- Command {command = "rail", unit = ID, to = HEX}, in the side's own movement phase. The
+-- destinations are the engine's rail search (hex.path.rail, declared under `rail` in
+-- movement.lua): friendly territory of the unit's rail zone (Allies: France; Germans: Germany),
+-- never starting in, passing through or ending in an enemy ZOC, never across a sea hexside.
+-- Readings (docs/france1940.md):
+--   * one unit per movement phase per side: the variable `rail_used` holds the unit that went
+--     by rail in this phase (cleared when the phase ends);
+--   * rail movement is the unit's movement for the phase: a unit that moved may not go by
+--     rail, and a unit that went by rail may not move again (status `railed`);
+--   * isolated units may not use rail (F40-8.3, refused with that clause).
+-- Events: UnitMoved (path = {to}, cost 0), UnitStatusChanged `railed`, VarSet rail_used.
+local common = require("france1940.common")
+
+local rail = {}
+
+function rail.refusal(u, side, to)
+  if not u then return "F40-10.1", "rail needs a unit in play" end
+  if u.side ~= side then return "F40-10.1", u.id .. " is not a " .. side .. " unit" end
+  if not common.is_movement_phase() then return "F40-10.1", "rail movement happens in the movement phase" end
+  if not u.at then return "F40-10.1", u.id .. " is not on the map" end
+  local used = hex.state.get("rail_used")
+  if used then
+    return "F40-10.1", "only one unit per movement phase may move by rail (" .. used .. " already did)"
+  end
+  if u.status.moved then return "F40-10.1", u.id .. " has already moved this phase" end
+  if u.status.isolated then return "F40-8.3", u.id .. " is isolated and may not use rail" end
+  if u.status.dropped and u.attrs.airlanding then
+    return "F40-11.4", u.id .. " may not move in the assault of its drop"
+  end
+  if to ~= nil then
+    for _, label in ipairs(hex.path.rail(u.id)) do
+      if label == to then return nil end
+    end
+    return "F40-10.1", string.format(
+      "%s cannot go by rail from %s to %s (friendly territory of its nation, free of enemy ZOC, no sea hexside)",
+      u.id, u.at, tostring(to))
+  end
+  return nil
+end
+
+function rail.register()
+  hex.commands.define("rail", {
+    resolve = function(cmd, side)
+      local u = hex.units.get(cmd.unit or "")
+      local rule, reason = rail.refusal(u, side, cmd.to or "")
+      if rule then return hex.refuse(rule, reason) end
+      return {
+        { event = "UnitMoved", unit = u.id, from = u.at, to = cmd.to, path = { cmd.to }, cost = 0 },
+        { event = "UnitStatusChanged", unit = u.id, add = { "railed" } },
+        hex.state.set("rail_used", u.id),
+      }
+    end,
+    legal = function(side)
+      if hex.state.side() ~= side or not common.is_movement_phase() then return {} end
+      local out = {}
+      for _, u in ipairs(hex.units.of_side(side)) do
+        if u.at and not u.status[common.NEUTRAL] and not rail.refusal(u, side, nil) then
+          for _, label in ipairs(hex.path.rail(u.id)) do
+            out[#out + 1] = { command = "rail", unit = u.id, to = label }
+          end
+        end
+      end
+      return out
+    end,
+  })
+
+  hex.events.on("PhaseEnded", function()
+    if hex.state.get("rail_used") ~= nil then return hex.state.set("rail_used", nil) end
+  end)
+end
+
+return rail

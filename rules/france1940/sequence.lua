@@ -1,0 +1,79 @@
+-- france1940/sequence: the sequence of play (F40-9.1, 18.1) and the start of each assault.
+--
+-- Reading chosen (docs/france1940.md, "Sequence of play"): an assault belongs to one player
+-- ("le joueur en phase"; 9.1 "la phase de mouvement du premier assaut": one movement phase per
+-- assault; 17.3 "le premier assaut du joueur"; 17.6 "l'assaut allié"; 16.3 "la fin d'un tour
+-- allié"). A turn is the German player-turn (German assaults 1 and 2) then the Allied
+-- player-turn (Allied assaults 1 and 2); each assault is a movement phase then a combat phase.
+-- Turn 1 (F40-18.1) gives each player a single assault.
+--
+-- When the movement phase that opens an assault starts, this file emits, in order:
+--   VarSet assault = 1|2                 (read by common.assault(): 9.1 budgets)
+--   Custom AssaultStarted {turn, side, assault}   (airborne.lua: F40-11.2)
+--   Custom AssaultSupply  {turn, side, assault}   (supply.lua: F40-8.3 judgment)
+-- The two custom events are separate so that the supply judgment sees the eliminations of
+-- 11.2 (handlers of one event all see the same state; reactions run depth first).
+-- When the combat phase that closes an assault ends: Custom AssaultEnded (airborne: F40-11.3).
+local common = require("france1940.common")
+
+local sequence = {}
+
+local function assault_steps(side)
+  return {
+    { side = side, phase = "movement", assault = 1 },
+    { side = side, phase = "combat", assault = 1 },
+    { side = side, phase = "movement", assault = 2 },
+    { side = side, phase = "combat", assault = 2 },
+  }
+end
+
+-- The declared sequence; also kept here (as data) to know each step's assault number.
+sequence.steps = {}
+for _, s in ipairs(assault_steps("german")) do sequence.steps[#sequence.steps + 1] = s end
+for _, s in ipairs(assault_steps("allied")) do sequence.steps[#sequence.steps + 1] = s end
+sequence.turn1 = {                                                           -- F40-18.1
+  { side = "german", phase = "movement", assault = 1 },
+  { side = "german", phase = "combat", assault = 1 },
+  { side = "allied", phase = "movement", assault = 1 },
+  { side = "allied", phase = "combat", assault = 1 },
+}
+
+function sequence.step(turn, index)
+  local steps = (turn == 1) and sequence.turn1 or sequence.steps
+  return steps[index + 1]
+end
+
+function sequence.register()
+  hex.rules.sequence { steps = sequence.steps, special = { [1] = sequence.turn1 } }
+
+  -- Units of still-neutral countries carry the `neutral` status (no ZOC, no occupation, always
+  -- supplied: F40-R8, R11, R12) so that the engine's unit selectors can name them.
+  hex.events.on("GameStarted", function()
+    local out = {}
+    for _, u in ipairs(hex.units.all()) do
+      if u.side == "neutral" and not u.status[common.NEUTRAL] then
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, add = { common.NEUTRAL } }
+      end
+    end
+    return out
+  end, 100)
+
+  hex.events.on("PhaseStarted", function(ev)
+    local step = sequence.step(ev.turn, ev.step)
+    if not step or step.phase ~= "movement" then return nil end
+    local data = { turn = ev.turn, side = ev.side, assault = step.assault }
+    return {
+      hex.state.set("assault", step.assault),
+      hex.events.emit("AssaultStarted", data),
+      hex.events.emit("AssaultSupply", data),
+    }
+  end, 100)
+
+  hex.events.on("PhaseEnded", function(ev)
+    local step = sequence.step(ev.turn, ev.step)
+    if not step or step.phase ~= "combat" then return nil end
+    return hex.events.emit("AssaultEnded", { turn = ev.turn, side = ev.side, assault = step.assault })
+  end, 100)
+end
+
+return sequence

@@ -1,0 +1,60 @@
+-- france1940/stacking: F40-5.1 .. 5.3 and R14, checked when a side ends a phase.
+--
+-- F40-5.1 limits hold at the end of each phase only: `end_phase` is refused while a hex holds
+-- too much. Readings (docs/france1940.md): only the units of the side ending the phase are
+-- counted (R14: "count one side's units"); the other side's stacks are its own business at the
+-- end of its own phases. Hexes are checked in label order, 5.2 before 5.3 in each hex.
+--   F40-5.2 at most 4 division-equivalents (XX = 1, XXX = 3, III = 0)
+--   F40-5.3 at most 3 armored division-equivalents (an armored corps = 3)
+local common = require("france1940.common")
+
+local stacking = {}
+
+stacking.LIMIT = 4           -- F40-5.2
+stacking.ARMORED_LIMIT = 3   -- F40-5.3
+
+-- The first stacking violation of `side`'s units, as (rule, reason), or nil.
+function stacking.violation(side)
+  local total, armored = {}, {}
+  for _, u in ipairs(hex.units.of_side(side)) do
+    if u.at then
+      total[u.at] = (total[u.at] or 0) + common.equivalents(u)
+      armored[u.at] = (armored[u.at] or 0) + common.armored_equivalents(u)
+    end
+  end
+  for _, label in ipairs(common.sorted_keys(total)) do
+    if total[label] > stacking.LIMIT then
+      return "F40-5.2", string.format(
+        "hex %s holds %d division-equivalents of %s units at the end of the phase (at most %d)",
+        label, total[label], side, stacking.LIMIT)
+    end
+    if armored[label] > stacking.ARMORED_LIMIT then
+      return "F40-5.3", string.format(
+        "hex %s holds %d armored division-equivalents of %s units at the end of the phase (at most %d)",
+        label, armored[label], side, stacking.ARMORED_LIMIT)
+    end
+  end
+  return nil
+end
+
+function stacking.register()
+  hex.commands.define("end_phase", {
+    resolve = function(cmd, side)
+      local phasing = hex.state.side()
+      local who = side or phasing
+      if who then
+        local rule, reason = stacking.violation(who)
+        if rule then return hex.refuse(rule, reason) end
+      end
+      return nil
+    end,
+    -- Exact: listed only when the phase may end now.
+    legal = function(side)
+      if hex.state.side() ~= side then return {} end
+      if stacking.violation(side) then return {} end
+      return { { command = "end_phase" } }
+    end,
+  })
+end
+
+return stacking

@@ -1,0 +1,143 @@
+//! Helpers shared by the F40 rules tests (tests/f40_*.rs).
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use hexwar::engine::{Command, Event, GameError, Refusal};
+use hexwar::Session;
+use serde_json::{Map, Value};
+
+/// A session on a fixture under tests/fixtures/f40 (a directory or a scenario file).
+pub fn session(fixture: &str) -> Session {
+    Session::start(&Path::new("tests/fixtures/f40").join(fixture), Some(1))
+        .unwrap_or_else(|e| panic!("{fixture}: {e}"))
+}
+
+pub fn mv(unit: &str, path: &[&str]) -> Command {
+    Command::Move {
+        unit: unit.into(),
+        path: path.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// A rules-defined command with string arguments.
+pub fn custom(name: &str, args: &[(&str, &str)]) -> Command {
+    let mut map = Map::new();
+    for (k, v) in args {
+        map.insert(k.to_string(), Value::String(v.to_string()));
+    }
+    Command::Custom {
+        name: name.into(),
+        args: map,
+    }
+}
+
+pub fn ok(s: &mut Session, side: &str, c: &Command) -> Vec<Event> {
+    s.game
+        .submit(Some(side), c)
+        .unwrap_or_else(|e| panic!("{c:?} refused: {e}"))
+}
+
+/// Submits a command that must be refused, checks the state is untouched, returns the refusal.
+pub fn refused(s: &mut Session, side: &str, c: &Command) -> Refusal {
+    let before = s.to_save().to_json();
+    let err = s.game.submit(Some(side), c).unwrap_err();
+    assert_eq!(s.to_save().to_json(), before, "a refusal changed the state");
+    match err {
+        GameError::Refused(r) => r,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+pub fn refusal(rule: &str, reason: &str) -> Refusal {
+    Refusal::new(rule, reason)
+}
+
+/// The rules' `reach` query: label -> MP.
+pub fn reach(s: &mut Session, unit: &str) -> BTreeMap<String, f64> {
+    let v = s
+        .game
+        .query("reach", &Value::String(unit.into()))
+        .unwrap()
+        .unwrap();
+    let Value::Object(m) = v else {
+        // An empty Lua table comes back as an empty list.
+        assert_eq!(v, Value::Array(vec![]), "reach answered {v}");
+        return BTreeMap::new();
+    };
+    m.into_iter()
+        .map(|(k, v)| (k, v.as_f64().unwrap()))
+        .collect()
+}
+
+pub fn costs(list: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    list.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// The rules' `supply` query: unit -> supplied.
+pub fn supply(s: &mut Session) -> BTreeMap<String, bool> {
+    let v = s.game.query("supply", &Value::Null).unwrap().unwrap();
+    let Value::Object(m) = v else {
+        panic!("supply answered {v}")
+    };
+    m.into_iter()
+        .map(|(k, v)| (k, v.as_bool().unwrap()))
+        .collect()
+}
+
+/// Ends phases until the game reaches (turn, step).
+pub fn advance_to(s: &mut Session, turn: u32, step: u32) {
+    while (s.game.state().turn, s.game.state().step) != (turn, step) {
+        let side = s.game.phasing_side().unwrap();
+        ok(s, &side, &Command::EndPhase);
+    }
+}
+
+pub fn status_changed(unit: &str, add: &[&str], remove: &[&str]) -> Event {
+    Event::UnitStatusChanged {
+        unit: unit.into(),
+        add: add.iter().map(|s| s.to_string()).collect(),
+        remove: remove.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+pub fn control(hex: &str, side: &str) -> Event {
+    Event::ControlChanged {
+        hex: hex.into(),
+        side: Some(side.into()),
+    }
+}
+
+pub fn var(key: &str, value: Value) -> Event {
+    Event::VarSet {
+        key: key.into(),
+        value,
+    }
+}
+
+pub fn entered(unit: &str, hex: &str) -> Event {
+    Event::UnitEnteredHex {
+        unit: unit.into(),
+        hex: hex.into(),
+    }
+}
+
+pub fn moved(unit: &str, from: Option<&str>, path: &[&str], cost: f64) -> Event {
+    Event::UnitMoved {
+        unit: unit.into(),
+        from: from.map(str::to_string),
+        to: path.last().unwrap().to_string(),
+        path: path.iter().map(|s| s.to_string()).collect(),
+        cost,
+    }
+}
+
+pub fn legal_of(s: &mut Session, side: &str, name: &str) -> Vec<Command> {
+    s.game
+        .legal_commands(side)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.name() == name)
+        .collect()
+}

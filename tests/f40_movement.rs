@@ -1,0 +1,460 @@
+//! F40 movement, zones of control, terrain, hexsides, stacking and the sequence of play
+//! (rules/france1940, RULES.md F40-5, 6, 9, 10.2, 10.3 and readings R1-R8, R14) on the small
+//! maps of tests/fixtures/f40. Expected values are worked out by hand from the clauses; the
+//! fixture headers describe each position. Hex geometry: flat-topped, odd columns shifted
+//! down, so an odd column (c, r) touches (c, r±1), (c±1, r), (c±1, r+1) and an even one
+//! (c, r±1), (c±1, r-1), (c±1, r).
+
+mod f40;
+
+use f40::*;
+use hexwar::engine::{Command, Event};
+use serde_json::json;
+
+// ZOC fixture: g-inf and g-pz at 0403 (in a1's ZOC); a1 at 0502 and a2 at 0504 make 0402
+// (a1), 0404 (a2, holding the German g-inf2) and 0503 (both) the other enemy-ZOC hexes
+// around 0403. 0302 and 0303 are free of enemy ZOC.
+const FOOT_FROM_0403: &[(&str, f64)] = &[
+    ("0101", 4.0),
+    ("0102", 4.0),
+    ("0103", 4.0),
+    ("0104", 4.0),
+    ("0201", 4.0),
+    ("0202", 3.0),
+    ("0203", 3.0),
+    ("0204", 3.0),
+    ("0205", 4.0),
+    ("0301", 3.0),
+    ("0302", 2.0),
+    ("0303", 2.0),
+    ("0304", 3.0),
+    ("0305", 4.0),
+    ("0401", 4.0),
+    ("0402", 3.0),
+    ("0404", 3.0),
+    ("0405", 4.0),
+];
+
+#[test]
+fn f40_6_4_non_motorized_cannot_go_zoc_to_zoc() {
+    let mut s = session("zoc");
+    // Foot, MA 4, starting in enemy ZOC: out through 0302/0303 only (1 + 1 to leave, R2);
+    // 0402 and 0404 only from a ZOC-free hex (cost 3, where it stops); 0503 (ZOC of both, R3)
+    // never; 0501 would cost 5.
+    assert_eq!(reach(&mut s, "g-inf"), costs(FOOT_FROM_0403));
+    // Motorized: may step straight into 0402, 0404 and 0503, paying the +1 once (R2), and stops.
+    let mut motorized = costs(FOOT_FROM_0403);
+    motorized.insert("0402".into(), 2.0);
+    motorized.insert("0404".into(), 2.0);
+    motorized.insert("0503".into(), 2.0);
+    assert_eq!(reach(&mut s, "g-pz"), motorized);
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0503"])),
+        refusal(
+            "F40-6.4",
+            "non-motorized unit cannot move from enemy ZOC to enemy ZOC (step 1: 0403 to 0503)"
+        )
+    );
+    let events = ok(&mut s, "german", &mv("g-pz", &["0503"]));
+    assert!(events.contains(&moved("g-pz", Some("0403"), &["0503"], 2.0)));
+}
+
+#[test]
+fn f40_r4_a_friendly_unit_does_not_cancel_enemy_zoc_for_movement() {
+    let mut s = session("zoc");
+    // 0404 holds the German g-inf2 but is in a2's ZOC: still ZOC to ZOC for g-inf.
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0404"])),
+        refusal(
+            "F40-6.4",
+            "non-motorized unit cannot move from enemy ZOC to enemy ZOC (step 1: 0403 to 0404)"
+        )
+    );
+}
+
+#[test]
+fn f40_6_2_a_unit_entering_enemy_zoc_stops() {
+    let mut s = session("zoc");
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-pz", &["0503", "0603"])),
+        refusal(
+            "F40-6.2",
+            "a unit that enters an enemy ZOC stops there (step 2: 0503 to 0603)"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0303", "0404", "0405"])),
+        refusal(
+            "F40-6.2",
+            "a unit that enters an enemy ZOC stops there (step 3: 0404 to 0405)"
+        )
+    );
+}
+
+#[test]
+fn f40_6_3_leaving_enemy_zoc_costs_one_more_mp() {
+    let mut s = session("zoc");
+    let events = ok(&mut s, "german", &mv("g-inf", &["0302", "0301"]));
+    // 0302: clear 1 + 1 to leave the ZOC start hex; 0301: clear 1 (R2: paid once).
+    assert_eq!(
+        events,
+        vec![
+            entered("g-inf", "0302"),
+            entered("g-inf", "0301"),
+            moved("g-inf", Some("0403"), &["0302", "0301"], 3.0),
+            // F40-7.1 after the move, in map order (row by row): g-inf occupies 0301; German
+            // uncontested ZOC (g-inf from 0301, g-pz from 0403, g-inf2 from 0404) in 0201,
+            // 0401, 0202, 0302, 0303, 0304; Allied uncontested ZOC in 0501, 0602, 0603, 0604,
+            // 0505, 0605; 0402, 0405 and 0503 are contested and stay nobody's.
+            control("0201", "german"),
+            control("0301", "german"),
+            control("0401", "german"),
+            control("0501", "allied"),
+            control("0202", "german"),
+            control("0302", "german"),
+            control("0602", "allied"),
+            control("0303", "german"),
+            control("0603", "allied"),
+            control("0304", "german"),
+            control("0604", "allied"),
+            control("0505", "allied"),
+            control("0605", "allied"),
+            status_changed("g-inf", &["moved"], &[]),
+            var("mp_spent", json!({"g-inf": 3.0})),
+        ]
+    );
+}
+
+#[test]
+fn f40_9_5_enemy_occupied_hexes_are_never_entered() {
+    let mut s = session("zoc");
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0502"])),
+        refusal(
+            "F40-9.5",
+            "a unit never enters an enemy-occupied hex (step 1: 0403 to 0502)"
+        )
+    );
+}
+
+#[test]
+fn f40_6_1_regiments_disorganized_units_and_sea_or_lake_hexsides_stop_no_zoc() {
+    // Row 1 runs 0101-1201. Beside it in row 2: an Allied regiment (0302), a disorganized
+    // division (0502), a division behind a lake hexside (0702), one behind a sea hexside with a
+    // causeway (0902, R6), and a still-neutral division (1102, R8): none puts its row-1 hex in
+    // ZOC, so g walks the whole row. Row 2: 0602, 0802 and 1002 are in ZOC (stops).
+    let mut s = session("zoc_exceptions");
+    assert_eq!(
+        reach(&mut s, "g"),
+        costs(&[
+            ("0102", 1.0),
+            ("0201", 1.0),
+            ("0202", 1.0),
+            ("0301", 2.0),
+            ("0401", 3.0),
+            ("0402", 3.0),
+            ("0501", 4.0),
+            ("0601", 5.0),
+            ("0602", 5.0),
+            ("0701", 6.0),
+            ("0801", 7.0),
+            ("0802", 7.0),
+            ("0901", 8.0),
+            ("1001", 9.0),
+            ("1002", 9.0),
+            ("1101", 10.0),
+            ("1201", 11.0),
+            ("1202", 11.0),
+        ])
+    );
+    let path = [
+        "0201", "0301", "0401", "0501", "0601", "0701", "0801", "0901", "1001", "1101", "1201",
+    ];
+    let events = ok(&mut s, "german", &mv("g", &path));
+    assert!(events.contains(&moved("g", Some("0101"), &path, 11.0)));
+}
+
+#[test]
+fn f40_9_2_terrain_costs_by_class() {
+    // 0101 clear, 0201 marsh, 0301 forest, 0401 hills, 0501 wooded hills, 0601 mountains,
+    // 0701 major city, 0801 clear holding a disorganized German division (+2, F40-9.5).
+    let mut s = session("terrain");
+    assert_eq!(
+        reach(&mut s, "g-foot"),
+        costs(&[
+            ("0201", 2.0),
+            ("0301", 4.0),
+            ("0401", 5.0),
+            ("0501", 7.0),
+            ("0601", 10.0),
+            ("0701", 11.0),
+            ("0801", 14.0),
+        ])
+    );
+    // Mountain infantry: mountains 2 (and it is not motorized, R5: marsh is open to it).
+    assert_eq!(
+        reach(&mut s, "g-mtn"),
+        costs(&[
+            ("0201", 2.0),
+            ("0301", 4.0),
+            ("0401", 5.0),
+            ("0501", 7.0),
+            ("0601", 9.0),
+            ("0701", 10.0),
+            ("0801", 13.0),
+        ])
+    );
+    // Motorized (armored by type; g-motinf by its class attribute): marsh prohibited,
+    // mountains cost 6 (R5).
+    let motorized = costs(&[
+        ("0401", 1.0),
+        ("0501", 3.0),
+        ("0601", 9.0),
+        ("0701", 10.0),
+        ("0801", 13.0),
+    ]);
+    assert_eq!(reach(&mut s, "g-mot"), motorized);
+    assert_eq!(reach(&mut s, "g-motinf"), motorized);
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-mot", &["0201"])),
+        refusal(
+            "F40-9.2",
+            "motorized units may not enter marsh (step 1: 0301 to 0201)"
+        )
+    );
+}
+
+#[test]
+fn f40_9_3_hexside_costs_for_the_allies() {
+    // 0101 |major river| 0201 |minor river| 0301 |sea| 0401 |sea + causeway| 0501 |lake| 0601.
+    let mut s = session("hexsides/allied.toml");
+    // Major river +2 (3), minor river +0 (F40-9.4), sea +1, causeway still +1 for the Allies (R6).
+    assert_eq!(
+        reach(&mut s, "a"),
+        costs(&[("0201", 3.0), ("0301", 4.0), ("0401", 6.0), ("0501", 8.0)])
+    );
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(
+            &mut s,
+            "allied",
+            &mv("a", &["0201", "0301", "0401", "0501", "0601"])
+        ),
+        refusal(
+            "F40-9.3",
+            "allied foot units may not cross this hexside (lake) (step 5: 0501 to 0601)"
+        )
+    );
+}
+
+#[test]
+fn f40_10_3_germans_cross_sea_hexsides_only_along_causeways() {
+    let mut s = session("hexsides/german.toml");
+    assert_eq!(reach(&mut s, "g1"), costs(&[("0201", 3.0), ("0301", 4.0)]));
+    // Along the causeway at no extra cost (R6); never across the plain sea hexside.
+    assert_eq!(reach(&mut s, "g2"), costs(&[("0501", 1.0)]));
+    assert_eq!(
+        refused(&mut s, "german", &mv("g1", &["0201", "0301", "0401"])),
+        refusal(
+            "F40-9.3",
+            "german foot units may not cross this hexside (sea) (step 3: 0301 to 0401)"
+        )
+    );
+}
+
+#[test]
+fn f40_10_2_no_entry_into_enemy_territory_across_a_sea_hexside() {
+    // As german.toml, but 0501 is Allied territory: the causeway does not help.
+    let mut s = session("hexsides/german_territory.toml");
+    assert_eq!(reach(&mut s, "g2"), costs(&[]));
+    assert_eq!(
+        refused(&mut s, "german", &mv("g2", &["0501"])),
+        refusal(
+            "F40-10.2",
+            "no unit may enter enemy territory across this hexside (causeway, sea) (step 1: 0401 to 0501)"
+        )
+    );
+}
+
+#[test]
+fn f40_10_2_no_entry_into_enemy_zoc_across_a_sea_hexside() {
+    // a-mot (Allied, motorized) at 0301; the German g at 0402 puts 0401 and 0301 in ZOC.
+    let mut s = session("hexsides/allied_zoc.toml");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a-mot", &["0401"])),
+        refusal(
+            "F40-10.2",
+            "no unit may enter an enemy ZOC across this hexside (sea) (step 1: 0301 to 0401)"
+        )
+    );
+}
+
+#[test]
+fn f40_5_1_and_5_2_stacking_is_checked_when_the_phase_ends() {
+    // 0101 holds a corps and a division (4); g-d2 joins them: allowed during the phase (5.1),
+    // but the phase cannot end with 5 division-equivalents there (5.2).
+    let mut s = session("stacking");
+    ok(&mut s, "german", &mv("g-d2", &["0201", "0101"]));
+    assert_eq!(
+        legal_of(&mut s, "german", "end_phase"),
+        Vec::<Command>::new()
+    );
+    assert_eq!(
+        refused(&mut s, "german", &Command::EndPhase),
+        refusal(
+            "F40-5.2",
+            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4)"
+        )
+    );
+}
+
+#[test]
+fn f40_5_3_at_most_three_armored_division_equivalents() {
+    // 0201 holds an armored corps (3): an armored division makes 4 equivalents (within 5.2)
+    // but 4 armored ones.
+    let mut s = session("stacking");
+    ok(&mut s, "german", &mv("g-pz1", &["0201"]));
+    assert_eq!(
+        refused(&mut s, "german", &Command::EndPhase),
+        refusal(
+            "F40-5.3",
+            "hex 0201 holds 4 armored division-equivalents of german units at the end of the phase (at most 3)"
+        )
+    );
+}
+
+#[test]
+fn f40_r14_regiments_count_zero_and_only_the_ending_side_is_counted() {
+    // An armored regiment joins the armored corps (3 + 0); the Allied stack at 0601 (two corps,
+    // 6) is the Allies' business at the end of their own phases.
+    let mut s = session("stacking");
+    ok(&mut s, "german", &mv("g-r", &["0201"]));
+    assert_eq!(
+        legal_of(&mut s, "german", "end_phase"),
+        vec![Command::EndPhase]
+    );
+    ok(&mut s, "german", &Command::EndPhase);
+    ok(&mut s, "german", &Command::EndPhase);
+    assert_eq!(
+        refused(&mut s, "allied", &Command::EndPhase),
+        refusal(
+            "F40-5.2",
+            "hex 0601 holds 6 division-equivalents of allied units at the end of the phase (at most 4)"
+        )
+    );
+}
+
+fn phases(s: &hexwar::Session) -> Vec<(u32, u32, String, String)> {
+    s.game
+        .log()
+        .iter()
+        .filter_map(|e| match e {
+            Event::PhaseStarted {
+                turn,
+                step,
+                side,
+                phase,
+            } => Some((*turn, *step, side.clone().unwrap(), phase.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn f40_18_1_sequence_of_play_turn_1_has_one_assault_per_player() {
+    let mut s = session("zoc");
+    advance_to(&mut s, 3, 0);
+    let p = |t, st, side: &str, ph: &str| (t, st, side.to_string(), ph.to_string());
+    assert_eq!(
+        phases(&s),
+        vec![
+            p(1, 0, "german", "movement"),
+            p(1, 1, "german", "combat"),
+            p(1, 2, "allied", "movement"),
+            p(1, 3, "allied", "combat"),
+            p(2, 0, "german", "movement"),
+            p(2, 1, "german", "combat"),
+            p(2, 2, "german", "movement"),
+            p(2, 3, "german", "combat"),
+            p(2, 4, "allied", "movement"),
+            p(2, 5, "allied", "combat"),
+            p(2, 6, "allied", "movement"),
+            p(2, 7, "allied", "combat"),
+            p(3, 0, "german", "movement"),
+        ]
+    );
+    // Each movement phase opens an assault: VarSet assault, AssaultStarted, AssaultSupply.
+    let opened: Vec<serde_json::Value> = s
+        .game
+        .log()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Custom { name, data } if name == "AssaultStarted" => Some(data.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        opened,
+        vec![
+            json!({"turn": 1, "side": "german", "assault": 1}),
+            json!({"turn": 1, "side": "allied", "assault": 1}),
+            json!({"turn": 2, "side": "german", "assault": 1}),
+            json!({"turn": 2, "side": "german", "assault": 2}),
+            json!({"turn": 2, "side": "allied", "assault": 1}),
+            json!({"turn": 2, "side": "allied", "assault": 2}),
+            json!({"turn": 3, "side": "german", "assault": 1}),
+        ]
+    );
+}
+
+#[test]
+fn f40_9_1_second_assault_allows_half_the_ma() {
+    let mut s = session("zoc");
+    advance_to(&mut s, 2, 2);
+    // MA 4 halved: 2 MP, just enough to leave the ZOC hex (1 + 1).
+    assert_eq!(
+        reach(&mut s, "g-inf"),
+        costs(&[("0302", 2.0), ("0303", 2.0)])
+    );
+    assert_eq!(
+        reach(&mut s, "g-pz"),
+        costs(&[
+            ("0302", 2.0),
+            ("0303", 2.0),
+            ("0402", 2.0),
+            ("0404", 2.0),
+            ("0503", 2.0)
+        ])
+    );
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0302", "0301"])),
+        refusal(
+            "F40-9.1",
+            "the path costs 3 MP, more than the 2 MP allowed (step 2: 0302 to 0301)"
+        )
+    );
+    // Movement is never compulsory: the phase ends with nobody moved.
+    ok(&mut s, "german", &Command::EndPhase);
+}
+
+#[test]
+fn legal_moves_are_exactly_the_reach_with_paths() {
+    let mut s = session("zoc");
+    let moves = legal_of(&mut s, "german", "move");
+    let g_inf: Vec<String> = moves
+        .iter()
+        .filter_map(|c| match c {
+            Command::Move { unit, path } if unit == "g-inf" => Some(path.last().unwrap().clone()),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<String> = FOOT_FROM_0403.iter().map(|(l, _)| l.to_string()).collect();
+    assert_eq!(g_inf, expected);
+    for c in &moves {
+        let mut fresh = session("zoc");
+        ok(&mut fresh, "german", c);
+    }
+    // The Allies have no legal move in the German phase.
+    assert_eq!(legal_of(&mut s, "allied", "move"), Vec::<Command>::new());
+}

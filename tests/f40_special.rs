@@ -1,0 +1,335 @@
+//! F40 special movement (10.1 rail, 10.4 naval evacuation) and airborne operations (11.1-11.5)
+//! on the fixtures of tests/fixtures/f40 (hex geometry: see tests/f40_movement.rs).
+
+mod f40;
+
+use f40::*;
+use hexwar::engine::{Command, Event};
+use serde_json::{json, Value};
+
+fn rail(unit: &str, to: &str) -> Command {
+    custom("rail", &[("unit", unit), ("to", to)])
+}
+
+fn evacuate(unit: &str) -> Command {
+    custom("evacuate", &[("unit", unit)])
+}
+
+fn drop_at(unit: &str, to: &str) -> Command {
+    custom("drop", &[("unit", unit), ("to", to)])
+}
+
+#[test]
+fn f40_10_1_one_unit_by_rail_per_movement_phase_in_friendly_france() {
+    // rail: France = columns 01-04 (Allied), Germany = 05-06. g1 (0502) puts 0402 in ZOC; a
+    // sea hexside 0301/0401 leaves 0401 reachable only through 0402 or Germany.
+    let mut s = session("rail");
+    advance_to(&mut s, 1, 2);
+    let mut expected = Vec::new();
+    // In map order (row by row), as the engine's rail search lists them.
+    for to in ["0201", "0301", "0102", "0202", "0302"] {
+        expected.push(rail("a1", to));
+    }
+    for to in ["0101", "0201", "0301", "0202", "0302"] {
+        expected.push(rail("a2", to));
+    }
+    assert_eq!(legal_of(&mut s, "allied", "rail"), expected);
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a1", "0401")),
+        refusal(
+            "F40-10.1",
+            "a1 cannot go by rail from 0101 to 0401 (friendly territory of its nation, free of enemy ZOC, no sea hexside)"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a1", "0402")),
+        refusal(
+            "F40-10.1",
+            "a1 cannot go by rail from 0101 to 0402 (friendly territory of its nation, free of enemy ZOC, no sea hexside)"
+        )
+    );
+    let events = ok(&mut s, "allied", &rail("a1", "0302"));
+    assert_eq!(
+        events,
+        vec![
+            moved("a1", Some("0101"), &["0302"], 0.0),
+            status_changed("a1", &["railed"], &[]),
+            var("rail_used", json!("a1")),
+        ]
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a2", "0201")),
+        refusal(
+            "F40-10.1",
+            "only one unit per movement phase may move by rail (a1 already did)"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a1", &["0202"])),
+        refusal("F40-10.1", "a1 has moved by rail this phase")
+    );
+    assert_eq!(legal_of(&mut s, "allied", "rail"), Vec::<Command>::new());
+    // The next movement phase has its own rail move.
+    advance_to(&mut s, 2, 4);
+    assert_eq!(legal_of(&mut s, "allied", "rail").len(), 10);
+}
+
+#[test]
+fn f40_10_1_a_unit_that_moved_may_not_also_go_by_rail() {
+    let mut s = session("rail");
+    advance_to(&mut s, 1, 2);
+    ok(&mut s, "allied", &mv("a2", &["0202"]));
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a2", "0301")),
+        refusal("F40-10.1", "a2 has already moved this phase")
+    );
+}
+
+#[test]
+fn f40_10_4_naval_evacuation_from_ports() {
+    // evacuation: ports 0101 and 0301. c1 (BEF corps), d1 and r1 (regiment) at 0101; d3 (MA 1)
+    // at 0201; d4 (MA 2) at 0401.
+    let mut s = session("evacuation");
+    assert_eq!(
+        refused(&mut s, "german", &evacuate("c1")),
+        refusal("F40-10.4", "only Allied units are evacuated")
+    );
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        legal_of(&mut s, "allied", "evacuate"),
+        vec![evacuate("c1"), evacuate("d1"), evacuate("r1")]
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &evacuate("d3")),
+        refusal("F40-10.4", "d3 is not in a port hex")
+    );
+    assert_eq!(
+        ok(&mut s, "allied", &evacuate("c1")),
+        vec![
+            var("evacuated", json!({"0101": 3})),
+            Event::UnitRemoved {
+                unit: "c1".into(),
+                reason: "evacuated".into()
+            },
+            var("bef_corps_evacuated", json!(1)),
+        ]
+    );
+    let gone = &s.game.state().gone["c1"];
+    assert!(!gone.eliminated);
+    // One corps-equivalent per port per phase; a regiment counts 0.
+    assert_eq!(
+        refused(&mut s, "allied", &evacuate("d1")),
+        refusal(
+            "F40-10.4",
+            "port 0101 has evacuated 3 division-equivalents this phase; d1 (1) would exceed 3"
+        )
+    );
+    ok(&mut s, "allied", &evacuate("r1"));
+    // 1 MP spent in the port hex: d3 (MA 1) arrives with nothing left, d4 (MA 2) with 1.
+    ok(&mut s, "allied", &mv("d3", &["0301"]));
+    assert_eq!(
+        refused(&mut s, "allied", &evacuate("d3")),
+        refusal(
+            "F40-10.4",
+            "d3 has 0 MP left; evacuation costs 1 MP in the port hex"
+        )
+    );
+    ok(&mut s, "allied", &mv("d4", &["0301"]));
+    assert_eq!(legal_of(&mut s, "allied", "evacuate"), vec![evacuate("d4")]);
+    assert_eq!(
+        ok(&mut s, "allied", &evacuate("d4")),
+        vec![
+            var("evacuated", json!({"0101": 3, "0301": 1})),
+            Event::UnitRemoved {
+                unit: "d4".into(),
+                reason: "evacuated".into()
+            },
+        ]
+    );
+    // The count is per phase: the next Allied movement phase starts afresh (d3, in port 0301
+    // since turn 1, has its full MP again).
+    advance_to(&mut s, 2, 4);
+    assert_eq!(s.game.state().vars.get("evacuated"), None);
+    assert_eq!(
+        legal_of(&mut s, "allied", "evacuate"),
+        vec![evacuate("d1"), evacuate("d3")]
+    );
+}
+
+// airborne: a German major city at 0101 (range 10: up to 1101); sea at 0501; a1 (Allied) at
+// 0701, a2 at 0901 (Maginot). g1 (German foot) at 0201. Off the map: paras p1, p2, p3 (from
+// turn 2) and the airlanding division al.
+const TARGETS: [&str; 10] = [
+    "0101", "0201", "0301", "0401", "0601", "0701", "0801", "0901", "1001", "1101",
+];
+
+#[test]
+fn f40_11_1_drops_within_ten_hexes_of_a_supplied_friendly_city() {
+    let mut s = session("airborne");
+    let mut expected = Vec::new();
+    for unit in ["al", "p1", "p2"] {
+        for to in TARGETS {
+            expected.push(drop_at(unit, to));
+        }
+    }
+    assert_eq!(legal_of(&mut s, "german", "drop"), expected);
+    assert_eq!(
+        refused(&mut s, "german", &drop_at("p1", "1201")),
+        refusal(
+            "F40-11.1",
+            "1201 is more than 10 hexes from every supplied german city in friendly territory"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "german", &drop_at("p1", "0501")),
+        refusal("F40-11.1", "airborne units drop on land hexes only")
+    );
+    assert_eq!(
+        refused(&mut s, "german", &drop_at("p3", "0201")),
+        refusal("F40-11.1", "p3 is not available before turn 2")
+    );
+    assert_eq!(
+        refused(&mut s, "german", &drop_at("g1", "0201")),
+        refusal("F40-11.1", "g1 is not an airborne unit")
+    );
+    // At the start of the assault only: not once a unit has moved.
+    ok(&mut s, "german", &mv("g1", &["0301"]));
+    assert_eq!(
+        refused(&mut s, "german", &drop_at("p1", "0201")),
+        refusal(
+            "F40-11.1",
+            "drops happen at the start of the assault, before any movement (g1 has moved)"
+        )
+    );
+    assert_eq!(legal_of(&mut s, "german", "drop"), Vec::<Command>::new());
+}
+
+#[test]
+fn f40_11_5_a_drop_on_an_enemy_hex_cancels_its_hexsides_for_the_next_combat() {
+    let mut s = session("airborne");
+    let events = ok(&mut s, "german", &drop_at("p1", "0701"));
+    assert_eq!(
+        events,
+        vec![
+            moved("p1", None, &["0701"], 0.0),
+            // The first judgment of territory (7.1): a1's uncontested ZOC in 0601, a2's in 1001.
+            control("0601", "allied"),
+            control("1001", "allied"),
+            status_changed("p1", &["dropped"], &[]),
+            var("airborne_hexsides", json!(["0701"])),
+        ]
+    );
+    // Not on a Maginot hex (0901).
+    let events = ok(&mut s, "german", &drop_at("al", "0901"));
+    assert_eq!(
+        events,
+        vec![
+            moved("al", None, &["0901"], 0.0),
+            status_changed("al", &["dropped"], &[]),
+        ]
+    );
+    ok(&mut s, "german", &Command::EndPhase);
+    let query = |s: &mut hexwar::Session| {
+        s.game
+            .query("airborne_hexsides", &Value::Null)
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(query(&mut s), json!(["0701"]));
+    // Cleared when that combat phase ends.
+    let events = ok(&mut s, "german", &Command::EndPhase);
+    assert!(events.contains(&var("airborne_hexsides", Value::Null)));
+    assert_eq!(query(&mut s), Value::Null);
+}
+
+#[test]
+fn f40_11_2_airborne_units_stacked_with_an_enemy_at_the_next_assault_are_eliminated() {
+    let mut s = session("airborne");
+    ok(&mut s, "german", &drop_at("p1", "0701"));
+    ok(&mut s, "german", &drop_at("al", "0901"));
+    ok(&mut s, "german", &drop_at("p2", "0401"));
+    ok(&mut s, "german", &Command::EndPhase);
+    let events = ok(&mut s, "german", &Command::EndPhase);
+    let fates: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::UnitEliminated { .. })
+                || matches!(e, Event::UnitStatusChanged { remove, .. } if remove.iter().any(|f| f == "dropped"))
+        })
+        .collect();
+    let reason = "F40-11.2: stacked with an enemy unit at the start of the following assault";
+    assert_eq!(
+        fates,
+        vec![
+            &Event::UnitEliminated {
+                unit: "al".into(),
+                reason: reason.into()
+            },
+            &Event::UnitEliminated {
+                unit: "p1".into(),
+                reason: reason.into()
+            },
+            &status_changed("p2", &[], &["dropped"]),
+        ]
+    );
+}
+
+#[test]
+fn f40_11_3_para_regiments_are_enterable_and_withdrawn_when_joined_by_supplied_friends() {
+    let mut s = session("airborne");
+    ok(&mut s, "german", &drop_at("p2", "0301"));
+    ok(&mut s, "german", &drop_at("p1", "0601"));
+    ok(&mut s, "german", &mv("g1", &["0301"]));
+    ok(&mut s, "german", &Command::EndPhase);
+    // End of the assault: p2 is stacked with g1 (supplied): removed, back on turn 3.
+    let events = ok(&mut s, "german", &Command::EndPhase);
+    assert!(events.contains(&Event::UnitRemoved {
+        unit: "p2".into(),
+        reason: "withdrawn".into()
+    }));
+    assert!(events.contains(&var("para_pool", json!({"p2": 3}))));
+    // p1 (alone at 0601, no ZOC) may be entered by a1 (R8): 1 MP, no stop before.
+    assert_eq!(reach(&mut s, "a1").get("0601"), Some(&1.0));
+    let events = ok(&mut s, "allied", &mv("a1", &["0601"]));
+    assert!(events.contains(&moved("a1", Some("0701"), &["0601"], 1.0)));
+    // Turn 3, German assault 1: p2 is back in the pool, off the map.
+    advance_to(&mut s, 3, 0);
+    let p2 = &s.game.state().units["p2"];
+    assert_eq!(p2.at, None);
+    assert_eq!(s.game.state().vars.get("para_pool"), None);
+    assert!(legal_of(&mut s, "german", "drop").contains(&drop_at("p2", "0201")));
+}
+
+#[test]
+fn f40_11_4_the_airlanding_division_may_not_move_in_the_assault_of_its_drop() {
+    let mut s = session("airborne");
+    ok(&mut s, "german", &drop_at("al", "0401"));
+    assert_eq!(
+        refused(&mut s, "german", &mv("al", &["0301"])),
+        refusal("F40-11.4", "al may not move in the assault of its drop")
+    );
+    assert_eq!(reach(&mut s, "al"), costs(&[]));
+    // Afterwards it is a normal unit: next German assault (turn 2), MA 3.
+    advance_to(&mut s, 2, 0);
+    assert_eq!(
+        reach(&mut s, "al"),
+        costs(&[("0301", 1.0), ("0201", 2.0), ("0101", 3.0)])
+    );
+}
+
+#[test]
+fn every_listed_command_is_accepted() {
+    // (fixture, turn, step): the legal lists bots choose from hold only accepted commands.
+    for (fixture, turn, step) in [("airborne", 1, 0), ("rail", 1, 2), ("evacuation", 1, 2)] {
+        let mut s = session(fixture);
+        advance_to(&mut s, turn, step);
+        let side = s.game.phasing_side().unwrap();
+        let legal = s.game.legal_commands(&side).unwrap();
+        assert!(legal.len() > 1, "{fixture}: {legal:?}");
+        for c in &legal {
+            let mut fresh = session(fixture);
+            advance_to(&mut fresh, turn, step);
+            ok(&mut fresh, &side, c);
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! F40 supply (8.x, 6.5, R12, R13), friendly territory (7.x, R11), isolation and the
+//! compounding of halvings (8.3, R7), and the `hexwar reach` / `hexwar supply` commands, on the
+//! fixtures of tests/fixtures/f40 (hex geometry: see tests/f40_movement.rs).
+
+mod f40;
+
+use f40::*;
+use hexwar::engine::{Command, Event};
+use serde_json::{json, Value};
+
+#[test]
+fn f40_8_2_supply_sources_per_nation() {
+    // sources_map: Switzerland = 0605, 0606, 0706 (rows from 05, columns from 06, R13).
+    // Major cities: 0702 (Germany), 0301 (Belgium), 0401 (Netherlands), 0204 (Paris). Towns:
+    // 0706 (Swiss), 0705 (German: not a source).
+    let mut s = session("supply/sources.toml");
+    let french = [
+        "0101", "0102", "0103", "0104", "0105", "0106", "0204", "0206", "0306", "0406", "0506",
+    ];
+    let with = |city: &str| {
+        let mut v = vec![city.to_string()];
+        v.extend(french.iter().map(|s| s.to_string()));
+        v
+    };
+    let sources = s
+        .game
+        .query("supply_sources", &Value::Null)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        sources,
+        json!([
+            // East edge north of Switzerland (0805, 0806 are level with it) + German major cities.
+            {"side": "german", "hexes": ["0702", "0801", "0802", "0803", "0804"]},
+            // West edge, south edge west of Switzerland, Paris.
+            {"side": "allied", "nations": ["british", "french"], "hexes": french},
+            {"side": "allied", "nations": ["belgian"], "hexes": with("0301")},
+            {"side": "allied", "nations": ["dutch"], "hexes": with("0401")},
+            // Swiss towns and Swiss edge hexes; never the French sources (R13).
+            {"side": "allied", "nations": ["swiss"], "hexes": ["0606", "0706"]},
+        ])
+    );
+}
+
+#[test]
+fn f40_6_5_enemy_zoc_blocks_the_lines_of_non_motorized_units_only() {
+    // lines: a1 (Allied) at 0302 puts 0301, 0202 and 0402 in ZOC; the German sources are the
+    // east edge (0601, 0602). The foot division at 0101 is cut off, the armored one is not;
+    // a1 stands on an Allied source (south edge); n1 is still neutral (R12).
+    let mut s = session("supply/lines.toml");
+    let expected = [
+        ("a1", true),
+        ("g-foot", false),
+        ("g-mot", true),
+        ("n1", true),
+    ];
+    assert_eq!(
+        supply(&mut s),
+        expected.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    );
+    // A German unit holding 0301 lets the foot line through (6.5).
+    let mut s = session("supply/lines_friend.toml");
+    let expected = [
+        ("a1", true),
+        ("g-foot", true),
+        ("g-hold", true),
+        ("g-mot", true),
+    ];
+    assert_eq!(
+        supply(&mut s),
+        expected.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    );
+}
+
+#[test]
+fn f40_8_1_lines_run_through_friendly_passable_territory_only() {
+    // marsh: column 03 is marsh; 0101 and 0102 are not German territory. g-foot (0201) crosses
+    // the marsh; g-mot (0201) cannot (R12: marsh is impassable to it, and the way round runs
+    // through 0101/0102); g-west stands on non-German 0101, but its own hex is exempt (R12).
+    let mut s = session("supply/marsh.toml");
+    let expected = [("g-foot", true), ("g-mot", false), ("g-west", true)];
+    assert_eq!(
+        supply(&mut s),
+        expected.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    );
+}
+
+#[test]
+fn f40_8_3_supply_is_judged_at_the_start_of_each_assault() {
+    let mut s = session("supply/lines.toml");
+    assert_eq!(
+        s.game.log(),
+        &[
+            Event::GameStarted {
+                scenario: "f40-supply-lines".into(),
+                seed: 1
+            },
+            status_changed("n1", &["neutral"], &[]),
+            Event::PhaseStarted {
+                turn: 1,
+                step: 0,
+                side: Some("german".into()),
+                phase: "movement".into()
+            },
+            var("assault", json!(1)),
+            Event::Custom {
+                name: "AssaultStarted".into(),
+                data: json!({"turn": 1, "side": "german", "assault": 1})
+            },
+            Event::Custom {
+                name: "AssaultSupply".into(),
+                data: json!({"turn": 1, "side": "german", "assault": 1})
+            },
+            status_changed("g-foot", &["isolated"], &[]),
+        ]
+    );
+    // Isolated: no rail (8.3).
+    assert_eq!(
+        refused(
+            &mut s,
+            "german",
+            &custom("rail", &[("unit", "g-foot"), ("to", "0201")])
+        ),
+        refusal("F40-8.3", "g-foot is isolated and may not use rail")
+    );
+    // g-mot (motorized) stops in 0301 (ZOC): from the next assault on, g-foot traces through it.
+    ok(&mut s, "german", &mv("g-mot", &["0201", "0301"]));
+    ok(&mut s, "german", &Command::EndPhase);
+    let events = ok(&mut s, "german", &Command::EndPhase);
+    let isolation: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::UnitStatusChanged { add, remove, .. }
+            if add.iter().chain(remove).any(|f| f == "isolated"))
+        })
+        .collect();
+    assert_eq!(
+        isolation,
+        vec![&status_changed("g-foot", &[], &["isolated"])]
+    );
+}
+
+#[test]
+fn f40_r7_halvings_compound_without_rounding() {
+    // g-foot: MA 3, isolated: 1.5 MP in the first assault; 0.75 in the second (no one-hex
+    // minimum). g-mot: MA 4, supplied: 2 MP in the second assault. a1 ZOC: 0202, 0301.
+    let mut s = session("supply/lines.toml");
+    assert_eq!(
+        reach(&mut s, "g-foot"),
+        costs(&[("0102", 1.0), ("0201", 1.0), ("0202", 1.0)])
+    );
+    advance_to(&mut s, 2, 2);
+    assert_eq!(reach(&mut s, "g-foot"), costs(&[]));
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-foot", &["0201"])),
+        refusal(
+            "F40-9.1",
+            "the path costs 1 MP, more than the 0.75 MP allowed (step 1: 0101 to 0201)"
+        )
+    );
+    assert_eq!(
+        reach(&mut s, "g-mot"),
+        costs(&[("0102", 1.0), ("0201", 1.0), ("0202", 1.0), ("0301", 2.0)])
+    );
+}
+
+#[test]
+fn f40_7_1_territory_follows_occupation_then_uncontested_zoc() {
+    // territory: German 0101-0202, Allied 0601-0602, the rest nobody's. g (0101) goes to 0401;
+    // a (0602) exerts ZOC in 0601, 0501, 0502; n1 (neutral, 0402) counts for nobody (R11).
+    let mut s = session("territory");
+    let events = ok(&mut s, "german", &mv("g", &["0201", "0301", "0401"]));
+    assert_eq!(
+        events,
+        vec![
+            entered("g", "0201"),
+            entered("g", "0301"),
+            entered("g", "0401"),
+            moved("g", Some("0101"), &["0201", "0301", "0401"], 3.0),
+            // (b) German uncontested ZOC from 0401; (a) 0401 occupied.
+            control("0301", "german"),
+            control("0401", "german"),
+            // (b) n1 occupies 0402 but is neutral: g's ZOC makes it German (R11).
+            control("0402", "german"),
+            // (b) the first judgment gives the Allies 0502 (a's uncontested ZOC); 0501 is
+            // contested (7.2) and stays nobody's.
+            control("0502", "allied"),
+            status_changed("g", &["moved"], &[]),
+            var("mp_spent", json!({"g": 3.0})),
+        ]
+    );
+    let control = &s.game.state().control;
+    // (c) 0101, left by g, stays German; (d) 0302 keeps its start (nobody).
+    assert_eq!(control.get("0101").map(String::as_str), Some("german"));
+    assert_eq!(control.get("0501"), None);
+    assert_eq!(control.get("0302"), None);
+}
+
+fn cli(args: &[&str]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
+    assert_eq!(
+        cli(&["reach", "tests/fixtures/f40/zoc", "g-pz", "--json"]),
+        json!({"unit": "g-pz", "hexes": {
+            "0101": 4, "0102": 4, "0103": 4, "0104": 4, "0201": 4, "0202": 3, "0203": 3,
+            "0204": 3, "0205": 4, "0301": 3, "0302": 2, "0303": 2, "0304": 3, "0305": 4,
+            "0401": 4, "0402": 2, "0404": 2, "0405": 4, "0503": 2
+        }})
+    );
+    // The isolated g-foot (MA 3) answers with its halved budget.
+    assert_eq!(
+        cli(&[
+            "reach",
+            "tests/fixtures/f40/supply/lines.toml",
+            "g-foot",
+            "--json"
+        ]),
+        json!({"unit": "g-foot", "hexes": {"0102": 1, "0201": 1, "0202": 1}})
+    );
+    assert_eq!(
+        cli(&["supply", "tests/fixtures/f40/supply/lines.toml", "--json"]),
+        json!({"units": {"a1": "supplied", "g-foot": "isolated", "g-mot": "supplied", "n1": "supplied"}})
+    );
+}
