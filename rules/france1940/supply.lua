@@ -8,7 +8,7 @@
 --              major-city hexes of Germany;
 --   allied (French, British and any other Allied nation not listed below): west-edge hexes,
 --              south-edge hexes west of Switzerland (columns left of every Swiss hex, R13), and
---              the Paris hexes (zone `paris`);
+--              the Paris hexes (zone `city_paris`);
 --   belgian / dutch : the major cities of their own country, plus the French sources;
 --   swiss    : Swiss cities (major cities and towns, R13) and Swiss map-edge hexes; never the
 --              French sources.
@@ -78,7 +78,7 @@ function supply.french_sources()
     local _, c = row_col(label)
     if not min_col or c < min_col then add_all(out, seen, { label }) end
   end
-  add_all(out, seen, common.zone("paris"))
+  add_all(out, seen, common.zone("city_paris"))
   table.sort(out)
   return out
 end
