@@ -79,7 +79,7 @@ impl LuaRules {
         let budget = Budget::new(scenario.limits.instructions);
         let memory_limit = scenario.limits.memory_bytes;
         lua.set_app_data(HostData {
-            map: Arc::clone(&scenario.map),
+            map: scenario.map.clone(),
             sides: scenario.sides.clone(),
             loading: true,
             dice: Dice::new(0),

@@ -4,6 +4,7 @@
 //! Views are read-only: functions return fresh tables, and rules change the game only by
 //! returning events.
 
+mod area;
 mod commands;
 mod dice;
 mod events;
@@ -13,11 +14,9 @@ mod rules;
 mod state;
 mod units;
 
-use std::sync::Arc;
-
 use mlua::{AnyUserData, Lua, Table, Value};
 
-use crate::board::HexMap;
+use crate::board::Board;
 use crate::engine::{Dice, Event, GameState};
 
 /// Registry keys of the host's own tables.
@@ -29,7 +28,7 @@ pub(crate) const REFUSAL_MT_KEY: &str = "hexwar.refusal";
 
 /// What the API functions share with the host (kept in the VM's app data).
 pub(crate) struct HostData {
-    pub map: Arc<HexMap>,
+    pub map: Board,
     pub sides: Vec<String>,
     /// True while rules modules load (the data stage): declarations allowed, no game state.
     pub loading: bool,
