@@ -1,5 +1,6 @@
 //! Plays a game headless: bots give commands for the phasing side until the game ends or a
-//! turn limit is reached.
+//! turn limit is reached. In a simultaneous step (no phasing side) every side gives its commands
+//! in turn, then the phase ends.
 
 use super::Bot;
 use crate::engine::{Command, Game, GameError};
@@ -41,6 +42,31 @@ pub fn play(
             return Err(GameError::Rules(crate::engine::RulesError::new(
                 "the game did not end after 10 million commands",
             )));
+        }
+        if game.phasing_side().is_none() && sides.len() > 1 {
+            // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends.
+            for side in sides {
+                loop {
+                    guard += 1;
+                    let legal = game.legal_commands(side)?;
+                    let command = bot.choose(game, side, &legal)?;
+                    if matches!(command, Command::EndPhase) {
+                        break;
+                    }
+                    report.commands += 1;
+                    match game.submit(Some(side), &command) {
+                        Ok(_) => {}
+                        Err(GameError::Refused(_)) => {
+                            report.refused += 1;
+                            break;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            report.commands += 1;
+            game.submit(None, &Command::EndPhase)?;
+            continue;
         }
         let side = game
             .phasing_side()

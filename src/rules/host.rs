@@ -51,6 +51,9 @@ pub struct LuaRules {
     before: BTreeMap<String, Vec<Handler>>,
     after: BTreeMap<String, Vec<Handler>>,
     victory: Option<Function>,
+    skip: Option<Function>,
+    phase_label: Option<Function>,
+    setup: Option<Function>,
 }
 
 fn origin_of(f: &Function) -> String {
@@ -127,6 +130,9 @@ impl LuaRules {
             before: BTreeMap::new(),
             after: BTreeMap::new(),
             victory: None,
+            skip: None,
+            phase_label: None,
+            setup: None,
         };
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let _ = with_host(&rules.lua, |h| {
@@ -148,6 +154,15 @@ impl LuaRules {
         }
         if let Value::Function(f) = decls.raw_get::<Value>("victory").map_err(err)? {
             self.victory = Some(f);
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("skip").map_err(err)? {
+            self.skip = Some(f);
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("phase_label").map_err(err)? {
+            self.phase_label = Some(f);
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("setup").map_err(err)? {
+            self.setup = Some(f);
         }
         let commands: Table = self.lua.named_registry_value(COMMANDS_KEY).map_err(err)?;
         for pair in commands.pairs::<String, Table>() {
@@ -469,5 +484,52 @@ impl Ruleset for LuaRules {
             lua.from_value::<Outcome>(v)
         })?;
         Ok(value)
+    }
+
+    fn skip_step(&mut self, state: &GameState, turn: u32, step: u32) -> Result<bool, RulesError> {
+        let Some(f) = &self.skip else {
+            return Ok(false);
+        };
+        let phase = self.sequence.step(turn, step).map(|s| s.phase.clone());
+        let what = format!("skip rule ({})", origin_of(f));
+        let (value, _) = self.call(state, &what, |_| {
+            f.call::<Value>((turn, step, phase.as_deref()))
+        })?;
+        Ok(matches!(value, Value::Boolean(true)))
+    }
+
+    fn phase_label(
+        &mut self,
+        state: &GameState,
+        turn: u32,
+        step: u32,
+    ) -> Result<Option<String>, RulesError> {
+        let Some(f) = &self.phase_label else {
+            return Ok(None);
+        };
+        let phase = self.sequence.step(turn, step).map(|s| s.phase.clone());
+        let what = format!("phase label ({})", origin_of(f));
+        let (value, _) = self.call(state, &what, |_| {
+            f.call::<Option<String>>((turn, step, phase.as_deref()))
+        })?;
+        Ok(value)
+    }
+
+    fn setup(
+        &mut self,
+        state: &GameState,
+        table: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Resolution, RulesError> {
+        let Some(f) = &self.setup else {
+            return Ok(Ok(Vec::new()));
+        };
+        let what = format!("setup ({})", origin_of(f));
+        let (value, rolls) = self.call(state, &what, |lua| f.call::<Value>(lua.to_value(table)?))?;
+        if let Some(refusal) = self.refusal_of(&value) {
+            return Ok(Err(refusal));
+        }
+        let events = events_from_lua(&self.lua, value)
+            .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+        Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 }
