@@ -3,6 +3,7 @@ pub mod board;
 pub mod bot;
 pub mod cli;
 pub mod engine;
+pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod session;

@@ -2,6 +2,7 @@
 
 mod check;
 mod play;
+mod play_phases;
 mod run;
 
 use std::ffi::OsString;
