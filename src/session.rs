@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::board::SourceText;
 use crate::engine::{Dice, Event, EventLimits, Game, GameError, Save, SaveError, Unit};
-use crate::scenario::UnitSpec;
 use crate::rules::{LuaRules, RulesLoadError};
+use crate::scenario::UnitSpec;
 use crate::scenario::{load_scenario, Scenario, ScenarioError};
 
 /// Anything that stops a game from being set up.
@@ -135,7 +135,10 @@ impl Session {
                 let u = u.into_inner();
                 let side = u.side.get_ref().clone();
                 if !self.scenario.sides.contains(&side) {
-                    return Err(fail(line, format!("unit '{}': unknown side '{side}'", u.id)));
+                    return Err(fail(
+                        line,
+                        format!("unit '{}': unknown side '{side}'", u.id),
+                    ));
                 }
                 if let Some(at) = &u.at {
                     if !self.scenario.map.is_place(at.get_ref()) {

@@ -92,7 +92,9 @@ pub fn load_board(path: &Path) -> Result<Board, MapError> {
             file: path.to_path_buf(),
             line: source.line_of(source.text.find("kind").unwrap_or(0)),
             hex: None,
-            message: format!("kind = \"{other}\": a map is kind = \"hex\" (the default) or \"area\""),
+            message: format!(
+                "kind = \"{other}\": a map is kind = \"hex\" (the default) or \"area\""
+            ),
         }),
     }
 }

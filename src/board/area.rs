@@ -109,9 +109,7 @@ impl AreaMap {
     /// The region of a location (`"STP/NC"` -> STP), if the location exists.
     pub fn region_of(&self, location: &str) -> Option<&Region> {
         match location.split_once('/') {
-            Some((region, coast)) => self
-                .region(region)
-                .filter(|r| r.coasts.contains_key(coast)),
+            Some((region, coast)) => self.region(region).filter(|r| r.coasts.contains_key(coast)),
             None => self.region(location),
         }
     }
@@ -127,7 +125,9 @@ impl AreaMap {
         match class {
             MoveClass::Army => {
                 let region = from.split('/').next().unwrap_or(from);
-                self.region(region).map(|r| r.army.as_slice()).unwrap_or(&[])
+                self.region(region)
+                    .map(|r| r.army.as_slice())
+                    .unwrap_or(&[])
             }
             MoveClass::Fleet => match from.split_once('/') {
                 Some((region, coast)) => self
@@ -214,11 +214,17 @@ mod tests {
         let m = tiny();
         assert!(m.is_location("SPL/NC") && !m.is_location("SPL/EC") && !m.is_location("XXX"));
         assert!(m.adjacent("SEA", "SPL/NC", MoveClass::Fleet));
-        assert!(m.adjacent("SEA", "SPL", MoveClass::Fleet), "a bare region matches a coast");
+        assert!(
+            m.adjacent("SEA", "SPL", MoveClass::Fleet),
+            "a bare region matches a coast"
+        );
         assert!(!m.adjacent("SEA", "SPL/SC", MoveClass::Fleet));
         assert!(m.adjacent("SPL/SC", "AAA", MoveClass::Fleet));
         assert!(!m.adjacent("SPL/NC", "AAA", MoveClass::Fleet));
-        assert!(m.adjacent("SPL/NC", "AAA", MoveClass::Army), "armies ignore coasts");
+        assert!(
+            m.adjacent("SPL/NC", "AAA", MoveClass::Army),
+            "armies ignore coasts"
+        );
         assert_eq!(m.supply_centers(), vec!["AAA"]);
         assert_eq!(m.homes("RED"), vec!["AAA"]);
     }

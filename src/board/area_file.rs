@@ -182,7 +182,9 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
         }
     }
     let is_location = |loc: &str| match loc.split_once('/') {
-        Some((region, coast)) => ids.get(region).is_some_and(|r| r.coasts.contains_key(coast)),
+        Some((region, coast)) => ids
+            .get(region)
+            .is_some_and(|r| r.coasts.contains_key(coast)),
         None => ids.contains_key(loc),
     };
     let check_list = |id: &str, what: &str, list: &[Spanned<String>], army: bool| {
@@ -322,9 +324,9 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
         for u in &p.start_units {
             let text = u.get_ref();
             let ok = match text.split_once(' ') {
-                Some(("A", loc)) => map
-                    .region_of(loc)
-                    .is_some_and(|r| !loc.contains('/') && matches!(r.kind.as_str(), "land" | "coast")),
+                Some(("A", loc)) => map.region_of(loc).is_some_and(|r| {
+                    !loc.contains('/') && matches!(r.kind.as_str(), "land" | "coast")
+                }),
                 Some(("F", loc)) => map.region_of(loc).is_some_and(|r| {
                     matches!(r.kind.as_str(), "sea" | "coast")
                         && (r.coasts.is_empty() || loc.contains('/'))
@@ -389,7 +391,10 @@ fleet = ["AAA"]
         assert_eq!(e.line, 17);
         assert!(e.message.contains("'ZZZ'"), "{e}");
         let e = parse(&OK.replace("fleet = [\"AAA\"]", "fleet = []")).unwrap_err();
-        assert_eq!(e.to_string(), "t.toml:13: fleet adjacency AAA -> SEA has no way back (SEA does not list AAA)");
+        assert_eq!(
+            e.to_string(),
+            "t.toml:13: fleet adjacency AAA -> SEA has no way back (SEA does not list AAA)"
+        );
         let e = parse(&OK.replace("type = \"land\"", "type = \"swamp\"")).unwrap_err();
         assert_eq!(e.line, 16);
         let e = parse(&OK.replace("home = \"RED\"", "home = \"BLUE\"")).unwrap_err();

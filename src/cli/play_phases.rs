@@ -186,7 +186,11 @@ fn print_text(item: &Item) {
             d.power,
             d.unit,
             d.by,
-            if retreats.is_empty() { "none" } else { &retreats }
+            if retreats.is_empty() {
+                "none"
+            } else {
+                &retreats
+            }
         );
     }
     if !r.disbanded.is_empty() {
@@ -194,7 +198,12 @@ fn print_text(item: &Item) {
     }
     println!("  units:");
     for (power, units) in &r.units {
-        println!("    {power}: {}", units.join(", "));
+        let list = if units.is_empty() {
+            "-".to_string()
+        } else {
+            units.join(", ")
+        };
+        println!("    {power}: {list}");
     }
     println!("  centres:");
     for (power, centers) in &r.centers {

@@ -150,12 +150,18 @@ impl Game {
         table: &serde_json::Map<String, serde_json::Value>,
         extra: Vec<Event>,
     ) -> Result<Vec<Event>, GameError> {
-        let turn = match table.get("turn") {
-            None => None,
-            Some(v) => Some(v.as_u64().and_then(|t| u32::try_from(t).ok()).ok_or_else(|| {
-                GameError::Refused(Refusal::new("setup", "'turn' must be a positive integer"))
-            })?),
-        };
+        let turn =
+            match table.get("turn") {
+                None => None,
+                Some(v) => Some(v.as_u64().and_then(|t| u32::try_from(t).ok()).ok_or_else(
+                    || {
+                        GameError::Refused(Refusal::new(
+                            "setup",
+                            "'turn' must be a positive integer",
+                        ))
+                    },
+                )?),
+            };
         let target = match (table.get("phase"), turn) {
             (None, None) => None,
             (None, Some(t)) => Some((t, 0)),
@@ -213,7 +219,10 @@ impl Game {
                 phase,
             });
         }
-        self.process(events.into_iter().map(|e| Queued::Event(e, 0)).collect(), None)
+        self.process(
+            events.into_iter().map(|e| Queued::Event(e, 0)).collect(),
+            None,
+        )
     }
 
     /// Commands the side may give now.

@@ -524,7 +524,8 @@ impl Ruleset for LuaRules {
             return Ok(Ok(Vec::new()));
         };
         let what = format!("setup ({})", origin_of(f));
-        let (value, rolls) = self.call(state, &what, |lua| f.call::<Value>(lua.to_value(table)?))?;
+        let (value, rolls) =
+            self.call(state, &what, |lua| f.call::<Value>(lua.to_value(table)?))?;
         if let Some(refusal) = self.refusal_of(&value) {
             return Ok(Err(refusal));
         }

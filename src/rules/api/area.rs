@@ -40,7 +40,10 @@ fn region_table(lua: &Lua, r: &Region) -> mlua::Result<Table> {
     t.raw_set("type", r.kind.as_str())?;
     t.raw_set("supply_center", r.supply_center)?;
     t.raw_set("home", r.home.as_deref())?;
-    t.raw_set("coasts", string_list(lua, r.coasts.keys().map(String::as_str))?)?;
+    t.raw_set(
+        "coasts",
+        string_list(lua, r.coasts.keys().map(String::as_str))?,
+    )?;
     Ok(t)
 }
 
@@ -87,8 +90,14 @@ fn build_board_table(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
             t.raw_set("home", h.as_str())?;
         }
         t.raw_set("army", string_list(lua, r.army.iter().map(String::as_str))?)?;
-        t.raw_set("fleet", string_list(lua, r.fleet.iter().map(String::as_str))?)?;
-        t.raw_set("coasts", string_list(lua, r.coasts.keys().map(String::as_str))?)?;
+        t.raw_set(
+            "fleet",
+            string_list(lua, r.fleet.iter().map(String::as_str))?,
+        )?;
+        t.raw_set(
+            "coasts",
+            string_list(lua, r.coasts.keys().map(String::as_str))?,
+        )?;
         if !r.coasts.is_empty() {
             let by = lua.create_table()?;
             for (c, l) in &r.coasts {
