@@ -81,6 +81,11 @@ impl Game {
     pub fn log(&self) -> &[Event] {
         &self.log
     }
+    /// Hands over the events logged so far and empties the log (a long-running host or a
+    /// benchmark writes them out instead of keeping them all in memory).
+    pub fn take_log(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.log)
+    }
     pub fn turn_limit(&self) -> u32 {
         self.turn_limit
     }
@@ -388,5 +393,156 @@ impl Game {
         self.state = working;
         self.log.extend(applied.iter().cloned());
         Ok(applied)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::{json, Map};
+
+    use super::*;
+    use crate::engine::{Dice, Outcome, Resolution, Sequence, Step};
+
+    /// Two steps a turn, "move" and "retreat"; the retreat step is skipped unless the var
+    /// `retreats` is set; labels are "T<turn><m|r>"; `end_phase` in "move" sets `moved`.
+    struct Tiny {
+        sequence: Sequence,
+    }
+
+    impl Ruleset for Tiny {
+        fn sequence(&self) -> &Sequence {
+            &self.sequence
+        }
+        fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+            Ok(vec![Command::EndPhase])
+        }
+        fn resolve(
+            &mut self,
+            state: &GameState,
+            _: Option<&str>,
+            _: &Command,
+        ) -> Result<Resolution, RulesError> {
+            let n = state
+                .vars
+                .get("moved")
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0);
+            Ok(Ok(vec![Event::VarSet {
+                key: "moved".into(),
+                value: json!(n + 1),
+            }]))
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(None)
+        }
+        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
+            Ok(Vec::new())
+        }
+        fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError> {
+            let n = state
+                .vars
+                .get("moved")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0);
+            Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::from([("moves".to_string(), n)]),
+                reason: "over".into(),
+            })
+        }
+        fn skip_step(&mut self, state: &GameState, _: u32, step: u32) -> Result<bool, RulesError> {
+            Ok(step == 1 && !state.vars.contains_key("retreats"))
+        }
+        fn phase_label(
+            &mut self,
+            _: &GameState,
+            turn: u32,
+            step: u32,
+        ) -> Result<Option<String>, RulesError> {
+            Ok(Some(format!(
+                "T{turn}{}",
+                if step == 0 { "m" } else { "r" }
+            )))
+        }
+    }
+
+    fn game(turns: u32) -> Game {
+        let step = |p: &str| Step {
+            side: None,
+            phase: p.into(),
+        };
+        let state = GameState {
+            scenario: "tiny".into(),
+            turn: 0,
+            step: 0,
+            units: BTreeMap::new(),
+            gone: BTreeMap::new(),
+            control: BTreeMap::new(),
+            dice: Dice::new(1),
+            vars: Map::new(),
+            outcome: None,
+        };
+        let sequence = Sequence {
+            steps: vec![step("move"), step("retreat")],
+            special: BTreeMap::new(),
+        };
+        Game::new(
+            state,
+            Box::new(Tiny { sequence }),
+            turns,
+            EventLimits::default(),
+        )
+    }
+
+    #[test]
+    fn steps_with_nothing_to_do_are_skipped_and_victory_sees_the_last_phase() {
+        let mut g = game(2);
+        g.start(1).unwrap();
+        let events = g.submit(None, &Command::EndPhase).unwrap();
+        let names: Vec<String> = events
+            .iter()
+            .map(|e| match e {
+                Event::PhaseSkipped { phase, .. } | Event::PhaseStarted { phase, .. } => {
+                    format!("{} {phase}", e.name())
+                }
+                e => e.name().to_string(),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "VarSet",
+                "PhaseEnded",
+                "PhaseSkipped T1r",
+                "PhaseStarted T2m"
+            ]
+        );
+        assert_eq!(g.phase_label().unwrap().as_deref(), Some("T2m"));
+        let events = g.submit(None, &Command::EndPhase).unwrap();
+        assert!(
+            matches!(events.last(), Some(Event::GameEnded { scores, .. }) if scores["moves"] == 2.0)
+        );
+    }
+
+    #[test]
+    fn setup_moves_to_a_labelled_phase_or_refuses() {
+        let mut g = game(3);
+        g.start(1).unwrap();
+        let mut t = Map::new();
+        t.insert("phase".into(), json!("T3r"));
+        g.setup(&t, Vec::new()).unwrap();
+        assert_eq!((g.state().turn, g.state().step), (3, 1));
+        t.insert("phase".into(), json!("T9m"));
+        let e = g.setup(&t, Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "refused: setup: phase 'T9m' is not a phase of this scenario (turns 1..3)"
+        );
     }
 }
