@@ -115,7 +115,7 @@ fn hexwar_run_plays_to_the_end_deterministically() {
         );
         let scores = summary["outcome"]["scores"].as_object().unwrap();
         let total: f64 = scores.values().filter_map(|v| v.as_f64()).sum();
-        assert!(total <= 34.0 && total >= 22.0, "centres held: {total}");
+        assert!((22.0..=34.0).contains(&total), "centres held: {total}");
     }
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let out = hexwar(&["run", "scenarios/diplomacy-francqueville", "--seed", "5"]);

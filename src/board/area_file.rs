@@ -293,7 +293,7 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
         for (from, list) in fleet_lists {
             for target in list {
                 let back = map.neighbors(target.get_ref(), MoveClass::Fleet);
-                if !back.iter().any(|x| *x == from) {
+                if !back.contains(&from) {
                     return Err(err(
                         target.span().start,
                         format!(

@@ -42,7 +42,9 @@ impl Default for EventLimits {
 }
 
 /// An item of the processing queue: an event (with its reaction depth), or "enter this step"
-/// (resolved when reached, against the state as it is then).
+/// (resolved when reached, against the state as it is then). Almost every item is an event, so
+/// boxing it to shrink the rare `Enter` would only add an allocation per event.
+#[allow(clippy::large_enum_variant)]
 enum Queued {
     Event(Event, u32),
     Enter(u32, u32),
