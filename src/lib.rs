@@ -32,6 +32,7 @@ pub mod cli;
 pub mod engine;
 pub mod path;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod session;

@@ -4,8 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::engine::{Dice, EventLimits, Game, GameError, Save, SaveError};
+use crate::board::SourceText;
+use crate::engine::{Dice, Event, EventLimits, Game, GameError, Save, SaveError, Unit};
 use crate::rules::{LuaRules, RulesLoadError};
+use crate::scenario::UnitSpec;
 use crate::scenario::{load_scenario, Scenario, ScenarioError};
 
 /// Anything that stops a game from being set up.
@@ -19,6 +21,9 @@ pub enum SessionError {
     Save(#[from] SaveError),
     #[error("{0}")]
     Game(#[from] GameError),
+    /// A `--setup` file that cannot be read or that the rules refuse.
+    #[error("{file}: {message}", file = .path.display())]
+    Setup { path: PathBuf, message: String },
     #[error("{path}: the save belongs to scenario '{found}', but that file now holds scenario '{expected}'")]
     WrongScenario {
         path: PathBuf,
@@ -87,6 +92,102 @@ impl Session {
             seed: save.seed,
             bot_dice: save.bot_dice,
         })
+    }
+
+    /// Overlays the position of a setup file (TOML; `--setup`): `turn`/`phase`, `[[unit]]`
+    /// tables as in a scenario (they replace every unit in play), and whatever the rules read
+    /// through `hex.rules.setup` (Diplomacy: `[units]`, `[centers]`).
+    pub fn setup_file(&mut self, path: &Path) -> Result<(), SessionError> {
+        let fail = |line: usize, message: String| SessionError::Setup {
+            path: path.into(),
+            message: if line > 0 {
+                format!("line {line}: {message}")
+            } else {
+                message
+            },
+        };
+        let source = SourceText::read(path).map_err(|e| fail(0, format!("cannot read: {e}")))?;
+        let mut table: toml::Table = toml::from_str(&source.text).map_err(|e| {
+            let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
+            fail(line, format!("TOML: {}", e.message()))
+        })?;
+        let mut extra = Vec::new();
+        if table.remove("unit").is_some() {
+            // Re-read the units with spans, so a bad unit names its line. Other top-level keys
+            // belong to the rules, so this struct reads loosely.
+            #[derive(serde::Deserialize)]
+            struct SetupUnits {
+                #[serde(default)]
+                unit: Vec<toml::Spanned<UnitSpec>>,
+            }
+            let parsed: SetupUnits = toml::from_str(&source.text).map_err(|e| {
+                let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
+                fail(line, format!("[[unit]]: {}", e.message()))
+            })?;
+            for (id, _) in self.game.state().units.iter() {
+                extra.push(Event::UnitRemoved {
+                    unit: id.clone(),
+                    reason: "setup".into(),
+                });
+            }
+            for u in parsed.unit {
+                let line = source.line_of(u.span().start);
+                let u = u.into_inner();
+                let side = u.side.get_ref().clone();
+                if !self.scenario.sides.contains(&side) {
+                    return Err(fail(
+                        line,
+                        format!("unit '{}': unknown side '{side}'", u.id),
+                    ));
+                }
+                if let Some(at) = &u.at {
+                    if !self.scenario.map.is_place(at.get_ref()) {
+                        return Err(fail(
+                            line,
+                            format!(
+                                "unit '{}': '{}' is not a {} of the map",
+                                u.id,
+                                at.get_ref(),
+                                self.scenario.map.place_word()
+                            ),
+                        ));
+                    }
+                }
+                extra.push(Event::UnitPlaced {
+                    unit: Unit {
+                        id: u.id,
+                        nation: u.nation.unwrap_or_else(|| side.clone()),
+                        side,
+                        kind: u.kind,
+                        size: u.size,
+                        ma: u.ma,
+                        strength: u.strength,
+                        at: u.at.map(toml::Spanned::into_inner),
+                        facing: u.facing,
+                        status: u.status.into_iter().collect(),
+                        attrs: u.attrs,
+                    },
+                });
+            }
+        }
+        let json = serde_json::to_value(&table).map_err(|e| fail(0, e.to_string()))?;
+        let serde_json::Value::Object(map) = json else {
+            return Err(fail(0, "the setup is not a table".into()));
+        };
+        self.setup_table(&map, extra).map_err(|e| match e {
+            SessionError::Game(GameError::Refused(r)) => fail(0, format!("setup refused: {r}")),
+            other => other,
+        })
+    }
+
+    /// Overlays a position given as a table (the parsed setup file; tests and embedders).
+    pub fn setup_table(
+        &mut self,
+        table: &serde_json::Map<String, serde_json::Value>,
+        extra: Vec<Event>,
+    ) -> Result<(), SessionError> {
+        self.game.setup(table, extra)?;
+        Ok(())
     }
 
     /// The game as a save.

@@ -12,4 +12,7 @@ local adj = require("diplomacy.adjudicate")
 local game = require("diplomacy.game").new(adj.rules)
 game.extend = adj.extend
 game.new_game = require("diplomacy.game").new
+-- Inside the hexwar host (the `hex` API exists) this module is also the rules module that drives
+-- the game (diplomacy.host); under plain Lua it is only the library.
+if type(hex) == "table" then require("diplomacy.host").install(game) end
 return game

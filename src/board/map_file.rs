@@ -39,6 +39,10 @@ use super::source::SourceText;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MapSpec {
+    /// `"hex"` (the default); area maps say `"area"` and are read by `area_file`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    kind: Option<String>,
     name: String,
     columns: Spanned<u32>,
     rows: Spanned<u32>,

@@ -1,7 +1,11 @@
 //! The board: a rectangular hex map addressed by printed labels, with terrain, hex features,
 //! hexside features and named zones. Everything is stored in dense arrays indexed by
-//! [`HexIndex`] so that searches never hash.
+//! [`HexIndex`] so that searches never hash. Or an area board (a graph of named regions,
+//! [`AreaMap`]); [`Board`] holds either.
 
+mod any;
+mod area;
+mod area_file;
 mod error;
 mod grid;
 mod hexside;
@@ -9,6 +13,9 @@ mod label;
 mod map_file;
 mod source;
 
+pub use any::{load_board, Board};
+pub use area::{AreaMap, MoveClass, Power, Region};
+pub use area_file::{load_area_map, parse_area_map};
 pub use error::MapError;
 pub use grid::{HexIndex, HexMap, OffsetParity, Orientation};
 pub use hexside::HexsideKey;

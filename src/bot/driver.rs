@@ -1,5 +1,6 @@
 //! Plays a game headless: bots give commands for the phasing side until the game ends or a
-//! turn limit is reached.
+//! turn limit is reached. In a simultaneous step (no phasing side) every side gives its commands
+//! in turn, then the phase ends.
 
 use super::Bot;
 use crate::engine::{Command, Game, GameError};
@@ -63,6 +64,51 @@ pub fn play_observed(
             return Err(GameError::Rules(crate::engine::RulesError::new(
                 "the game did not end after 10 million commands",
             )));
+        }
+        if game.phasing_side().is_none() && sides.len() > 1 {
+            // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends.
+            for side in sides {
+                loop {
+                    guard += 1;
+                    let legal = game.legal_commands(side)?;
+                    let command = bot.choose(game, side, &legal)?;
+                    if matches!(command, Command::EndPhase) {
+                        break;
+                    }
+                    report.commands += 1;
+                    let accepted = match game.submit(Some(side), &command) {
+                        Ok(_) => true,
+                        Err(GameError::Refused(_)) => false,
+                        Err(e) => return Err(e),
+                    };
+                    let played = Played {
+                        side,
+                        command: &command,
+                        legal: legal.len(),
+                        accepted,
+                    };
+                    observe(game, played);
+                    if !accepted {
+                        report.refused += 1;
+                        break;
+                    }
+                }
+            }
+            // Recorded under the first side, which may end a simultaneous phase like any other.
+            let first = &sides[0];
+            let legal = game.legal_commands(first)?.len();
+            report.commands += 1;
+            game.submit(None, &Command::EndPhase)?;
+            observe(
+                game,
+                Played {
+                    side: first,
+                    command: &Command::EndPhase,
+                    legal,
+                    accepted: true,
+                },
+            );
+            continue;
         }
         let side = game
             .phasing_side()

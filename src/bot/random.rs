@@ -10,7 +10,7 @@ pub struct RandomBot {
     pub dice: Dice,
     pub max_per_phase: u32,
     given: u32,
-    phase_key: (u32, u32),
+    phase_key: (u32, u32, String),
 }
 
 impl RandomBot {
@@ -19,7 +19,7 @@ impl RandomBot {
             dice,
             max_per_phase: 50,
             given: 0,
-            phase_key: (0, 0),
+            phase_key: (0, 0, String::new()),
         }
     }
 }
@@ -28,10 +28,11 @@ impl Bot for RandomBot {
     fn choose(
         &mut self,
         game: &mut Game,
-        _side: &str,
+        side: &str,
         legal: &[Command],
     ) -> Result<Command, RulesError> {
-        let key = (game.state().turn, game.state().step);
+        // Per side too: in a simultaneous step each side gets its own allowance.
+        let key = (game.state().turn, game.state().step, side.to_string());
         if key != self.phase_key {
             self.phase_key = key;
             self.given = 0;

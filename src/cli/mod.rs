@@ -3,6 +3,7 @@
 mod batch;
 mod check;
 mod play;
+mod play_phases;
 mod query;
 mod run;
 

@@ -11,6 +11,9 @@
 //! side = "blue"
 //! command = "end_phase"
 //! ```
+//!
+//! A file of `[[phase]]` tables instead (simultaneous-orders games such as Diplomacy) is played
+//! phase by phase by `play_phases`.
 
 use std::path::PathBuf;
 
@@ -26,9 +29,12 @@ use super::{fail, EXIT_GAME, EXIT_OK};
 pub struct PlayArgs {
     /// Scenario directory or file.
     pub scenario: PathBuf,
-    /// Orders file (TOML, `[[order]]` tables).
+    /// Orders file (TOML: `[[order]]` tables, or `[[phase]]` tables with `[phase.orders]`).
     #[arg(long)]
     pub orders: PathBuf,
+    /// A position to start from (TOML): `turn`/`phase`, `[[unit]]`, and what the rules read.
+    #[arg(long)]
+    pub setup: Option<PathBuf>,
     #[arg(long)]
     pub seed: Option<u64>,
     #[arg(long)]
@@ -51,6 +57,9 @@ pub fn run(args: &PlayArgs) -> i32 {
             ))
         }
     };
+    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.contains_key("phase")) {
+        return super::play_phases::run(args, &text);
+    }
     let file: OrdersFile = match toml::from_str(&text) {
         Ok(f) => f,
         Err(e) => {
@@ -83,9 +92,9 @@ pub fn run(args: &PlayArgs) -> i32 {
             Err(m) => return fail(format!("{}: order #{}: {m}", args.orders.display(), i + 1)),
         }
     }
-    let mut session = match Session::start(&args.scenario, args.seed) {
+    let mut session = match super::play_phases::start(args) {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(code) => return code,
     };
     let mut refused = 0;
     let mut results = Vec::new();

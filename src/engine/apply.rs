@@ -27,7 +27,7 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
         | Event::UnitEnteredHex { .. }
         | Event::CommandRefused { .. }
         | Event::Custom { .. } => {}
-        Event::PhaseStarted { turn, step, .. } => {
+        Event::PhaseStarted { turn, step, .. } | Event::PhaseSkipped { turn, step, .. } => {
             state.turn = *turn;
             state.step = *step;
         }

@@ -26,6 +26,15 @@ pub enum Event {
         side: Option<String>,
         phase: String,
     },
+    /// A step of the sequence was passed over because the rules had nothing to do in it
+    /// (Diplomacy: a retreat phase with no dislodged unit). `phase` is the step's label
+    /// (`Game::phase_label`). Sets the current step like `PhaseStarted`; no `PhaseEnded` follows.
+    PhaseSkipped {
+        turn: u32,
+        step: u32,
+        side: Option<String>,
+        phase: String,
+    },
     /// A unit moved; `path` lists every hex entered, the destination last.
     UnitMoved {
         unit: String,
@@ -110,6 +119,7 @@ impl Event {
             Event::GameStarted { .. } => "GameStarted",
             Event::PhaseStarted { .. } => "PhaseStarted",
             Event::PhaseEnded { .. } => "PhaseEnded",
+            Event::PhaseSkipped { .. } => "PhaseSkipped",
             Event::UnitMoved { .. } => "UnitMoved",
             Event::UnitEnteredHex { .. } => "UnitEnteredHex",
             Event::UnitEliminated { .. } => "UnitEliminated",

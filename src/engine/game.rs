@@ -41,6 +41,15 @@ impl Default for EventLimits {
     }
 }
 
+/// An item of the processing queue: an event (with its reaction depth), or "enter this step"
+/// (resolved when reached, against the state as it is then). Almost every item is an event, so
+/// boxing it to shrink the rare `Enter` would only add an allocation per event.
+#[allow(clippy::large_enum_variant)]
+enum Queued {
+    Event(Event, u32),
+    Enter(u32, u32),
+}
+
 /// A game in progress.
 pub struct Game {
     state: GameState,
@@ -74,6 +83,11 @@ impl Game {
     pub fn log(&self) -> &[Event] {
         &self.log
     }
+    /// Hands over the events logged so far and empties the log (a long-running host or a
+    /// benchmark writes them out instead of keeping them all in memory).
+    pub fn take_log(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.log)
+    }
     pub fn turn_limit(&self) -> u32 {
         self.turn_limit
     }
@@ -100,26 +114,122 @@ impl Game {
             .map(|s| s.phase.clone())
     }
 
+    /// The current step's label: the rules' (`"S1901M"`) or the sequence's phase name.
+    pub fn phase_label(&mut self) -> Result<Option<String>, RulesError> {
+        let (turn, step) = (self.state.turn, self.state.step);
+        self.label_of(turn, step)
+    }
+
+    fn label_of(&mut self, turn: u32, step: u32) -> Result<Option<String>, RulesError> {
+        if let Some(label) = self.rules.phase_label(&self.state, turn, step)? {
+            return Ok(Some(label));
+        }
+        Ok(self
+            .rules
+            .sequence()
+            .step(turn, step)
+            .map(|s| s.phase.clone()))
+    }
+
     /// Starts the game: `GameStarted` and the first `PhaseStarted`.
     pub fn start(&mut self, seed: u64) -> Result<Vec<Event>, GameError> {
-        let first = self.rules.sequence().step(1, 0).cloned().ok_or_else(|| {
-            GameError::Rules(RulesError::new(
+        if self.rules.sequence().step(1, 0).is_none() {
+            return Err(GameError::Rules(RulesError::new(
                 "the rules declare no sequence of play (hex.rules.sequence)",
-            ))
-        })?;
-        let events = vec![
+            )));
+        }
+        let events = vec![Queued::Event(
             Event::GameStarted {
                 scenario: self.state.scenario.clone(),
                 seed,
             },
-            Event::PhaseStarted {
-                turn: 1,
-                step: 0,
-                side: first.side,
-                phase: first.phase,
-            },
-        ];
-        self.process(events)
+            0,
+        )];
+        self.process(events, Some((1, 0)))
+    }
+
+    /// Overlays a position (`--setup`): the table's `turn`/`phase` move the game to that step
+    /// (`phase` is a step label or phase name, searched in `turn` or in every turn); the rules'
+    /// setup turns the rest into events. `extra` events (units the caller read itself) come
+    /// first. Atomic: on any error the state is unchanged.
+    pub fn setup(
+        &mut self,
+        table: &serde_json::Map<String, serde_json::Value>,
+        extra: Vec<Event>,
+    ) -> Result<Vec<Event>, GameError> {
+        let turn =
+            match table.get("turn") {
+                None => None,
+                Some(v) => Some(v.as_u64().and_then(|t| u32::try_from(t).ok()).ok_or_else(
+                    || {
+                        GameError::Refused(Refusal::new(
+                            "setup",
+                            "'turn' must be a positive integer",
+                        ))
+                    },
+                )?),
+            };
+        let target = match (table.get("phase"), turn) {
+            (None, None) => None,
+            (None, Some(t)) => Some((t, 0)),
+            (Some(serde_json::Value::String(phase)), turn) => {
+                let turns: Vec<u32> = match turn {
+                    Some(t) => vec![t],
+                    None => (1..=self.turn_limit).collect(),
+                };
+                let mut found = None;
+                'search: for t in turns {
+                    for i in 0..self.rules.sequence().steps_for(t).len() as u32 {
+                        let name = self.rules.sequence().step(t, i).map(|s| s.phase.clone());
+                        if name.as_deref() == Some(phase.as_str())
+                            || self.rules.phase_label(&self.state, t, i)?.as_deref()
+                                == Some(phase.as_str())
+                        {
+                            found = Some((t, i));
+                            break 'search;
+                        }
+                    }
+                }
+                Some(found.ok_or_else(|| {
+                    GameError::Refused(Refusal::new(
+                        "setup",
+                        format!(
+                            "phase '{phase}' is not a phase of this scenario (turns 1..{})",
+                            self.turn_limit
+                        ),
+                    ))
+                })?)
+            }
+            (Some(_), _) => {
+                return Err(GameError::Refused(Refusal::new(
+                    "setup",
+                    "'phase' must be a string",
+                )))
+            }
+        };
+        let mut events = extra;
+        match self.rules.setup(&self.state, table)? {
+            Ok(more) => events.extend(more),
+            Err(refusal) => return Err(GameError::Refused(refusal)),
+        }
+        if let Some((turn, step)) = target {
+            let side = self
+                .rules
+                .sequence()
+                .step(turn, step)
+                .and_then(|s| s.side.clone());
+            let phase = self.label_of(turn, step)?.unwrap_or_default();
+            events.push(Event::PhaseStarted {
+                turn,
+                step,
+                side,
+                phase,
+            });
+        }
+        self.process(
+            events.into_iter().map(|e| Queued::Event(e, 0)).collect(),
+            None,
+        )
     }
 
     /// Asks the rules a question about the current position (see [`Ruleset::query`]).
@@ -178,63 +288,113 @@ impl Game {
                 )));
             }
         }
-        let mut events = match self.rules.resolve(&self.state, side, command)? {
+        let events = match self.rules.resolve(&self.state, side, command)? {
             Ok(events) => events,
             Err(refusal) => return Err(GameError::Refused(refusal)),
         };
+        let mut queue: Vec<Queued> = events.into_iter().map(|e| Queued::Event(e, 0)).collect();
+        let mut advance = None;
         if matches!(command, Command::EndPhase) {
-            events.extend(self.phase_change_events()?);
+            let (turn, step) = (self.state.turn, self.state.step);
+            let current = self.rules.sequence().step(turn, step).cloned();
+            queue.push(Queued::Event(
+                Event::PhaseEnded {
+                    turn,
+                    step,
+                    side: current.as_ref().and_then(|c| c.side.clone()),
+                    phase: current.map(|c| c.phase).unwrap_or_default(),
+                },
+                0,
+            ));
+            advance = Some(self.next_step(turn, step));
         }
-        self.process(events)
+        self.process(queue, advance)
     }
 
-    /// `PhaseEnded`, then the next `PhaseStarted`, or the end of the game after the last turn.
-    fn phase_change_events(&mut self) -> Result<Vec<Event>, GameError> {
-        let (turn, step) = (self.state.turn, self.state.step);
-        let sequence = self.rules.sequence();
-        let current = sequence
-            .step(turn, step)
-            .cloned()
-            .unwrap_or_else(|| super::sequence::Step {
-                side: None,
-                phase: String::new(),
-            });
-        let mut events = vec![Event::PhaseEnded {
-            turn,
-            step,
-            side: current.side,
-            phase: current.phase,
-        }];
-        let (next_turn, next_step) = if (step as usize) + 1 < sequence.steps_for(turn).len() {
+    /// The step after (turn, step), possibly past the last turn.
+    fn next_step(&self, turn: u32, step: u32) -> (u32, u32) {
+        if (step as usize) + 1 < self.rules.sequence().steps_for(turn).len() {
             (turn, step + 1)
         } else {
             (turn + 1, 0)
-        };
-        match sequence.step(next_turn, next_step).cloned() {
-            Some(next) if next_turn <= self.turn_limit => events.push(Event::PhaseStarted {
-                turn: next_turn,
-                step: next_step,
-                side: next.side,
-                phase: next.phase,
-            }),
-            _ => {
-                let outcome = self.rules.victory(&self.state)?;
-                events.push(Event::GameEnded {
-                    winner: outcome.winner,
-                    scores: outcome.scores,
-                    reason: outcome.reason,
-                });
-            }
         }
-        Ok(events)
     }
 
-    /// Applies events and the reactions they cause, atomically.
-    fn process(&mut self, events: Vec<Event>) -> Result<Vec<Event>, GameError> {
+    /// What entering (turn, step) means, seen from `state`: the step starts, or the rules skip
+    /// it (and the next one is considered), or the last turn is over and the game ends. The
+    /// victory rule sees the state the last phase left, reactions included.
+    fn enter(
+        &mut self,
+        state: &GameState,
+        turn: u32,
+        step: u32,
+    ) -> Result<(Event, Option<(u32, u32)>), GameError> {
+        let next = match self.rules.sequence().step(turn, step).cloned() {
+            Some(next) if turn <= self.turn_limit => next,
+            _ => {
+                let outcome = self.rules.victory(state)?;
+                return Ok((
+                    Event::GameEnded {
+                        winner: outcome.winner,
+                        scores: outcome.scores,
+                        reason: outcome.reason,
+                    },
+                    None,
+                ));
+            }
+        };
+        let label = match self.rules.phase_label(state, turn, step)? {
+            Some(label) => label,
+            None => next.phase.clone(),
+        };
+        if self.rules.skip_step(state, turn, step)? {
+            return Ok((
+                Event::PhaseSkipped {
+                    turn,
+                    step,
+                    side: next.side,
+                    phase: label,
+                },
+                Some(self.next_step(turn, step)),
+            ));
+        }
+        Ok((
+            Event::PhaseStarted {
+                turn,
+                step,
+                side: next.side,
+                phase: label,
+            },
+            None,
+        ))
+    }
+
+    /// Applies events and the reactions they cause, atomically; then, when `advance` is given,
+    /// enters that step once every reaction has been applied (so that skipping and victory see
+    /// the finished phase).
+    fn process(
+        &mut self,
+        events: Vec<Queued>,
+        advance: Option<(u32, u32)>,
+    ) -> Result<Vec<Event>, GameError> {
         let mut working = self.state.clone();
         let mut applied = Vec::new();
-        let mut queue: VecDeque<(Event, u32)> = events.into_iter().map(|e| (e, 0)).collect();
-        while let Some((event, depth)) = queue.pop_front() {
+        let mut queue: VecDeque<Queued> = events.into_iter().collect();
+        queue.extend(advance.map(|(t, s)| Queued::Enter(t, s)));
+        while let Some(item) = queue.pop_front() {
+            let (event, depth) = match item {
+                Queued::Event(event, depth) => (event, depth),
+                Queued::Enter(turn, step) => {
+                    if working.outcome.is_some() {
+                        continue;
+                    }
+                    let (event, then) = self.enter(&working, turn, step)?;
+                    if let Some((t, s)) = then {
+                        queue.push_front(Queued::Enter(t, s));
+                    }
+                    (event, 0)
+                }
+            };
             if depth > self.limits.max_depth || applied.len() as u32 >= self.limits.max_events {
                 return Err(GameError::Rules(RulesError::new(format!(
                     "event handlers went on too long (chain depth {} / {} events, limits {} / {}) at event {}: \
@@ -256,11 +416,162 @@ impl Game {
             let reactions = self.rules.after_event(&working, &event)?;
             applied.push(event);
             for (i, reaction) in reactions.into_iter().enumerate() {
-                queue.insert(i, (reaction, depth + 1));
+                queue.insert(i, Queued::Event(reaction, depth + 1));
             }
         }
         self.state = working;
         self.log.extend(applied.iter().cloned());
         Ok(applied)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::{json, Map};
+
+    use super::*;
+    use crate::engine::{Dice, Outcome, Resolution, Sequence, Step};
+
+    /// Two steps a turn, "move" and "retreat"; the retreat step is skipped unless the var
+    /// `retreats` is set; labels are "T<turn><m|r>"; `end_phase` in "move" sets `moved`.
+    struct Tiny {
+        sequence: Sequence,
+    }
+
+    impl Ruleset for Tiny {
+        fn sequence(&self) -> &Sequence {
+            &self.sequence
+        }
+        fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+            Ok(vec![Command::EndPhase])
+        }
+        fn resolve(
+            &mut self,
+            state: &GameState,
+            _: Option<&str>,
+            _: &Command,
+        ) -> Result<Resolution, RulesError> {
+            let n = state
+                .vars
+                .get("moved")
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0);
+            Ok(Ok(vec![Event::VarSet {
+                key: "moved".into(),
+                value: json!(n + 1),
+            }]))
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(None)
+        }
+        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
+            Ok(Vec::new())
+        }
+        fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError> {
+            let n = state
+                .vars
+                .get("moved")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0);
+            Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::from([("moves".to_string(), n)]),
+                reason: "over".into(),
+            })
+        }
+        fn skip_step(&mut self, state: &GameState, _: u32, step: u32) -> Result<bool, RulesError> {
+            Ok(step == 1 && !state.vars.contains_key("retreats"))
+        }
+        fn phase_label(
+            &mut self,
+            _: &GameState,
+            turn: u32,
+            step: u32,
+        ) -> Result<Option<String>, RulesError> {
+            Ok(Some(format!(
+                "T{turn}{}",
+                if step == 0 { "m" } else { "r" }
+            )))
+        }
+    }
+
+    fn game(turns: u32) -> Game {
+        let step = |p: &str| Step {
+            side: None,
+            phase: p.into(),
+        };
+        let state = GameState {
+            scenario: "tiny".into(),
+            turn: 0,
+            step: 0,
+            units: BTreeMap::new(),
+            gone: BTreeMap::new(),
+            control: BTreeMap::new(),
+            dice: Dice::new(1),
+            vars: Map::new(),
+            outcome: None,
+        };
+        let sequence = Sequence {
+            steps: vec![step("move"), step("retreat")],
+            special: BTreeMap::new(),
+        };
+        Game::new(
+            state,
+            Box::new(Tiny { sequence }),
+            turns,
+            EventLimits::default(),
+        )
+    }
+
+    #[test]
+    fn steps_with_nothing_to_do_are_skipped_and_victory_sees_the_last_phase() {
+        let mut g = game(2);
+        g.start(1).unwrap();
+        let events = g.submit(None, &Command::EndPhase).unwrap();
+        let names: Vec<String> = events
+            .iter()
+            .map(|e| match e {
+                Event::PhaseSkipped { phase, .. } | Event::PhaseStarted { phase, .. } => {
+                    format!("{} {phase}", e.name())
+                }
+                e => e.name().to_string(),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "VarSet",
+                "PhaseEnded",
+                "PhaseSkipped T1r",
+                "PhaseStarted T2m"
+            ]
+        );
+        assert_eq!(g.phase_label().unwrap().as_deref(), Some("T2m"));
+        let events = g.submit(None, &Command::EndPhase).unwrap();
+        assert!(
+            matches!(events.last(), Some(Event::GameEnded { scores, .. }) if scores["moves"] == 2.0)
+        );
+    }
+
+    #[test]
+    fn setup_moves_to_a_labelled_phase_or_refuses() {
+        let mut g = game(3);
+        g.start(1).unwrap();
+        let mut t = Map::new();
+        t.insert("phase".into(), json!("T3r"));
+        g.setup(&t, Vec::new()).unwrap();
+        assert_eq!((g.state().turn, g.state().step), (3, 1));
+        t.insert("phase".into(), json!("T9m"));
+        let e = g.setup(&t, Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "refused: setup: phase 'T9m' is not a phase of this scenario (turns 1..3)"
+        );
     }
 }

@@ -66,4 +66,38 @@ pub trait Ruleset: Send {
     ) -> Result<Option<serde_json::Value>, RulesError> {
         Ok(None)
     }
+
+    /// Should the game pass over step `step` of turn `turn` (about to start, `state` as the
+    /// previous step left it)? For phases with nothing to do, such as Diplomacy's retreat and
+    /// adjustment phases. The default never skips.
+    fn skip_step(
+        &mut self,
+        _state: &GameState,
+        _turn: u32,
+        _step: u32,
+    ) -> Result<bool, RulesError> {
+        Ok(false)
+    }
+
+    /// A game-specific name for a step (`"F1901R"`), where the static phase name of the
+    /// sequence is not enough. `None`: use the sequence's phase name.
+    fn phase_label(
+        &mut self,
+        _state: &GameState,
+        _turn: u32,
+        _step: u32,
+    ) -> Result<Option<String>, RulesError> {
+        Ok(None)
+    }
+
+    /// Sets up a position from a setup file's table (`--setup`), beyond what the core reads
+    /// itself (`turn`, `phase`, `[[unit]]`): the events that set it up, or a refusal saying what
+    /// is wrong with it. The default ignores the table.
+    fn setup(
+        &mut self,
+        _state: &GameState,
+        _table: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Resolution, RulesError> {
+        Ok(Ok(Vec::new()))
+    }
 }

@@ -53,6 +53,9 @@ pub struct LuaRules {
     victory: Option<Function>,
     /// Lua bots by module name.
     bots: BTreeMap<String, Function>,
+    skip: Option<Function>,
+    phase_label: Option<Function>,
+    setup: Option<Function>,
 }
 
 fn origin_of(f: &Function) -> String {
@@ -81,7 +84,7 @@ impl LuaRules {
         let budget = Budget::new(scenario.limits.instructions);
         let memory_limit = scenario.limits.memory_bytes;
         lua.set_app_data(HostData {
-            map: Arc::clone(&scenario.map),
+            map: scenario.map.clone(),
             sides: scenario.sides.clone(),
             loading: true,
             dice: Dice::new(0),
@@ -134,6 +137,9 @@ impl LuaRules {
             after: BTreeMap::new(),
             victory: None,
             bots: BTreeMap::new(),
+            skip: None,
+            phase_label: None,
+            setup: None,
         };
         // Bots are sandboxed like the rules: same VM, same API, same budgets.
         for module in scenario.bots.values() {
@@ -164,7 +170,9 @@ impl LuaRules {
         }
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let path = match rules.declaration("movement").map_err(|e| one(e.message))? {
-            Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, &scenario.map).map_err(|e| {
+            Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, scenario.map.as_hex().ok_or_else(|| {
+                one("the rules declare a movement table, which needs a hex map; this scenario's map is an area map".into())
+            })?).map_err(|e| {
                 one(format!("the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}"))
             })?)),
             None => None,
@@ -189,6 +197,15 @@ impl LuaRules {
         }
         if let Value::Function(f) = decls.raw_get::<Value>("victory").map_err(err)? {
             self.victory = Some(f);
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("skip").map_err(err)? {
+            self.skip = Some(f);
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("phase_label").map_err(err)? {
+            self.phase_label = Some(f);
+        }
+        if let Value::Function(f) = decls.raw_get::<Value>("setup").map_err(err)? {
+            self.setup = Some(f);
         }
         let commands: Table = self.lua.named_registry_value(COMMANDS_KEY).map_err(err)?;
         for pair in commands.pairs::<String, Table>() {
@@ -594,5 +611,53 @@ impl Ruleset for LuaRules {
             lua.from_value::<Outcome>(v)
         })?;
         Ok(value)
+    }
+
+    fn skip_step(&mut self, state: &GameState, turn: u32, step: u32) -> Result<bool, RulesError> {
+        let Some(f) = &self.skip else {
+            return Ok(false);
+        };
+        let phase = self.sequence.step(turn, step).map(|s| s.phase.clone());
+        let what = format!("skip rule ({})", origin_of(f));
+        let (value, _) = self.call(state, &what, |_| {
+            f.call::<Value>((turn, step, phase.as_deref()))
+        })?;
+        Ok(matches!(value, Value::Boolean(true)))
+    }
+
+    fn phase_label(
+        &mut self,
+        state: &GameState,
+        turn: u32,
+        step: u32,
+    ) -> Result<Option<String>, RulesError> {
+        let Some(f) = &self.phase_label else {
+            return Ok(None);
+        };
+        let phase = self.sequence.step(turn, step).map(|s| s.phase.clone());
+        let what = format!("phase label ({})", origin_of(f));
+        let (value, _) = self.call(state, &what, |_| {
+            f.call::<Option<String>>((turn, step, phase.as_deref()))
+        })?;
+        Ok(value)
+    }
+
+    fn setup(
+        &mut self,
+        state: &GameState,
+        table: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Resolution, RulesError> {
+        let Some(f) = &self.setup else {
+            return Ok(Ok(Vec::new()));
+        };
+        let what = format!("setup ({})", origin_of(f));
+        let (value, rolls) =
+            self.call(state, &what, |lua| f.call::<Value>(lua.to_value(table)?))?;
+        if let Some(refusal) = self.refusal_of(&value) {
+            return Ok(Err(refusal));
+        }
+        let events = events_from_lua(&self.lua, value)
+            .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+        Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 }

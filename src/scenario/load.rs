@@ -2,14 +2,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use toml::Spanned;
 
 use super::error::ScenarioError;
 use super::spec::{ScenarioSpec, UnitFileSpec, UnitSpec};
-use crate::board::{load_map, HexMap, SourceText};
+use crate::board::{load_board, Board, SourceText};
 use crate::engine::{Dice, GameState, Unit};
 
 /// Budgets for the rules' Lua VM and event chains, with defaults a scenario may override.
@@ -40,7 +39,8 @@ pub struct Scenario {
     pub id: String,
     pub name: String,
     pub description: String,
-    pub map: Arc<HexMap>,
+    /// The board: a hex map or an area map (the map file says which).
+    pub map: Board,
     pub rules: Vec<String>,
     pub rule_roots: Vec<PathBuf>,
     pub sides: Vec<String>,
@@ -93,8 +93,8 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
     let at = |s: &Spanned<String>| source.line_of(s.span().start);
 
     let map_path = dir.join(spec.map.get_ref());
-    let map = match load_map(&map_path) {
-        Ok(map) => Some(Arc::new(map)),
+    let map = match load_board(&map_path) {
+        Ok(map) => Some(map),
         Err(e) => {
             errors.push(e.into());
             None
@@ -105,6 +105,15 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
     }
 
     let sides: Vec<String> = spec.sides.iter().map(|s| s.name.clone()).collect();
+    for (i, side) in sides.iter().enumerate() {
+        if sides[..i].contains(side) {
+            errors.push(ScenarioError::spec(
+                &file,
+                1,
+                format!("side '{side}' is declared twice"),
+            ));
+        }
+    }
     if sides.is_empty() {
         errors.push(ScenarioError::spec(
             &file,
@@ -181,14 +190,15 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
             ));
         }
         if let (Some(map), Some(place)) = (&map, &u.at) {
-            if map.parse_label(place.get_ref()).is_none() {
+            if !map.is_place(place.get_ref()) {
                 errors.push(ScenarioError::spec(
                     &src.path,
                     line_of(place),
                     format!(
-                        "unit '{}': '{}' is not a hex of the map",
+                        "unit '{}': '{}' is not a {} of the map",
                         u.id,
-                        place.get_ref()
+                        place.get_ref(),
+                        map.place_word()
                     ),
                 ));
             }
@@ -227,8 +237,21 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
                 ));
                 continue;
             }
-            let Some(map) = &map else { continue };
+            let Some(board) = &map else { continue };
             let name = place.get_ref();
+            let Some(map) = board.as_hex() else {
+                // Area boards: control is keyed by region.
+                if board.is_place(name) {
+                    control.insert(name.clone(), side.clone());
+                } else {
+                    errors.push(ScenarioError::spec(
+                        &file,
+                        at(place),
+                        format!("[control]: '{name}' is not a region of the map"),
+                    ));
+                }
+                continue;
+            };
             let hexes = match name.strip_prefix("zone:") {
                 Some(zone) => map
                     .zone_hexes(zone)

@@ -59,3 +59,4 @@ pub fn edit(path: &Path, from: &str, to: &str) {
     );
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
+pub mod datc;

@@ -1,9 +1,23 @@
 //! `hex.map`: the board, read-only. Hexes are named by their printed labels (`"0312"`).
+//! `name` and `kind` serve both board kinds; the hex functions below fail with a clear message
+//! on an area board, whose functions live in `area.rs` (registered into the same table).
+
+use std::sync::Arc;
 
 use mlua::{Lua, Table};
 
 use super::{string_list, with_host};
 use crate::board::{HexIndex, HexMap};
+
+/// The hex map, or an error naming the call when the board is an area map.
+fn hex_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
+    with_host(lua, |h| h.map.as_hex().cloned())?.ok_or_else(|| {
+        mlua::Error::runtime(
+            "this board is an area map: hex-grid calls (hexes, terrain, distance ...) do not apply; \
+             use hex.map.regions, hex.map.adjacent, hex.map.neighbors",
+        )
+    })
+}
 
 fn hex_of(map: &HexMap, label: &str) -> mlua::Result<HexIndex> {
     map.parse_label(label)
@@ -15,26 +29,34 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.raw_set(
         "name",
-        lua.create_function(|lua, ()| with_host(lua, |h| h.map.name.clone()))?,
+        lua.create_function(|lua, ()| with_host(lua, |h| h.map.name().to_string()))?,
+    )?;
+    t.raw_set(
+        "kind",
+        lua.create_function(|lua, ()| with_host(lua, |h| h.map.kind()))?,
     )?;
     t.raw_set(
         "columns",
-        lua.create_function(|lua, ()| with_host(lua, |h| h.map.columns()))?,
+        lua.create_function(|lua, ()| Ok(hex_map(lua)?.columns()))?,
     )?;
     t.raw_set(
         "rows",
-        lua.create_function(|lua, ()| with_host(lua, |h| h.map.rows()))?,
+        lua.create_function(|lua, ()| Ok(hex_map(lua)?.rows()))?,
     )?;
     t.raw_set(
         "is_hex",
         lua.create_function(|lua, label: String| {
-            with_host(lua, |h| h.map.parse_label(&label).is_some())
+            with_host(lua, |h| {
+                h.map
+                    .as_hex()
+                    .is_some_and(|m| m.parse_label(&label).is_some())
+            })
         })?,
     )?;
     t.raw_set(
         "hexes",
         lua.create_function(|lua, ()| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let labels: Vec<String> = (0..map.len()).map(|i| map.label(i)).collect();
             string_list(lua, labels.iter().map(String::as_str))
         })?,
@@ -42,14 +64,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "terrain",
         lua.create_function(|lua, label: String| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             Ok(map.terrain_name(hex_of(&map, &label)?).to_string())
         })?,
     )?;
     t.raw_set(
         "features",
         lua.create_function(|lua, label: String| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let i = hex_of(&map, &label)?;
             string_list(lua, map.features_of(i))
         })?,
@@ -57,14 +79,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "has_feature",
         lua.create_function(|lua, (label, feature): (String, String)| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             Ok(map.has_feature(hex_of(&map, &label)?, &feature))
         })?,
     )?;
     t.raw_set(
         "hexside",
         lua.create_function(|lua, (a, b): (String, String)| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let (a, b) = (hex_of(&map, &a)?, hex_of(&map, &b)?);
             string_list(lua, map.hexside_features(a, b))
         })?,
@@ -72,7 +94,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "neighbors",
         lua.create_function(|lua, label: String| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let i = hex_of(&map, &label)?;
             let labels: Vec<String> = map.neighbors(i).map(|(_, n)| map.label(n)).collect();
             string_list(lua, labels.iter().map(String::as_str))
@@ -81,7 +103,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "direction",
         lua.create_function(|lua, (a, b): (String, String)| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let (a, b) = (hex_of(&map, &a)?, hex_of(&map, &b)?);
             Ok(map.hex(a).neighbor_direction(map.hex(b)).map(|d| d.index()))
         })?,
@@ -89,7 +111,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "neighbor",
         lua.create_function(|lua, (label, direction): (String, u8)| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let i = hex_of(&map, &label)?;
             let d = hexx::EdgeDirection::ALL_DIRECTIONS[(direction % 6) as usize];
             Ok(map.neighbor(i, d).map(|n| map.label(n)))
@@ -98,14 +120,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "distance",
         lua.create_function(|lua, (a, b): (String, String)| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             Ok(map.distance(hex_of(&map, &a)?, hex_of(&map, &b)?))
         })?,
     )?;
     t.raw_set(
         "zone",
         lua.create_function(|lua, name: String| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             let hexes = map
                 .zone_hexes(&name)
                 .ok_or_else(|| mlua::Error::runtime(format!("unknown zone '{name}'")))?;
@@ -116,16 +138,17 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "in_zone",
         lua.create_function(|lua, (label, zone): (String, String)| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             Ok(map.in_zone(hex_of(&map, &label)?, &zone))
         })?,
     )?;
     t.raw_set(
         "zones",
         lua.create_function(|lua, label: String| {
-            let map = with_host(lua, |h| h.map.clone())?;
+            let map = hex_map(lua)?;
             string_list(lua, map.zones_of(hex_of(&map, &label)?))
         })?,
     )?;
+    super::area::register(lua, &t)?;
     hex.raw_set("map", t)
 }

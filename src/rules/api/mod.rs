@@ -4,6 +4,7 @@
 //! Views are read-only: functions return fresh tables, and rules change the game only by
 //! returning events.
 
+mod area;
 mod commands;
 mod dice;
 mod events;
@@ -18,7 +19,7 @@ use std::sync::Arc;
 
 use mlua::{AnyUserData, Lua, Table, Value};
 
-use crate::board::HexMap;
+use crate::board::Board;
 use crate::engine::{Dice, Event, GameState};
 
 /// Registry keys of the host's own tables.
@@ -30,7 +31,7 @@ pub(crate) const REFUSAL_MT_KEY: &str = "hexwar.refusal";
 
 /// What the API functions share with the host (kept in the VM's app data).
 pub(crate) struct HostData {
-    pub map: Arc<HexMap>,
+    pub map: Board,
     pub sides: Vec<String>,
     /// True while rules modules load (the data stage): declarations allowed, no game state.
     pub loading: bool,

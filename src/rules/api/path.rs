@@ -29,7 +29,10 @@ fn runtime(e: impl std::fmt::Display) -> mlua::Error {
 }
 
 fn rules_of(lua: &Lua) -> mlua::Result<(Arc<HexMap>, Arc<PathRules>)> {
-    let (map, rules) = with_host(lua, |h| (h.map.clone(), h.path.clone()))?;
+    let (map, rules) = with_host(lua, |h| (h.map.as_hex().cloned(), h.path.clone()))?;
+    let map = map.ok_or_else(|| {
+        mlua::Error::runtime("hex.path works on hex maps; this scenario's map is an area map")
+    })?;
     let rules = rules.ok_or_else(|| {
         mlua::Error::runtime("hex.path: the rules declare no movement table (hex.rules.declare(\"movement\", {...}))")
     })?;

@@ -1,5 +1,8 @@
 //! `hex.rules`: declarations made while modules load — the sequence of play, the victory rule,
 //! and named declarations (movement profiles, tables) that the host compiles. A later module's
+//! declaration replaces an earlier one. Hooks: `skip(fn(turn, step, phase) -> bool)` passes over
+//! a step with nothing to do, `phase_label(fn(turn, step, phase) -> string)` names a step
+//! (`"F1901R"`), `setup(fn(table) -> events | refusal)` reads a `--setup` file. A later module's
 //! declaration replaces an earlier one; `get` returns the current one so a variant can extend it.
 
 use mlua::{Function, Lua, Table, Value};
@@ -25,6 +28,22 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             decls.raw_set("victory", f)
         })?,
     )?;
+    // Hooks the engine consults (`Ruleset::skip_step`, `phase_label`, `setup`); each replaces
+    // an earlier module's.
+    for (name, what) in [
+        ("skip", "hex.rules.skip"),
+        ("phase_label", "hex.rules.phase_label"),
+        ("setup", "hex.rules.setup"),
+    ] {
+        t.raw_set(
+            name,
+            lua.create_function(move |lua, f: Function| {
+                require_loading(lua, what)?;
+                let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+                decls.raw_set(name, f)
+            })?,
+        )?;
+    }
     t.raw_set(
         "declare",
         lua.create_function(|lua, (key, value): (String, Value)| {

@@ -13,4 +13,7 @@ local game = require("diplomacy.game").new(adj.extend({
   after_movement = r.after_movement,
   resolve_retreats = r.resolve_retreats,
 }))
+-- Inside the hexwar host (the `hex` API exists) this module is also the rules module that drives
+-- the game (diplomacy.host); under plain Lua it is only the library.
+if type(hex) == "table" then require("diplomacy.host").install(game) end
 return game

@@ -1,0 +1,194 @@
+//! Diplomacy adjudication through the Rust host (orders given -> phase resolved), two positions:
+//! (1) the opening with all 22 units holding; (2) a busy phase: 41 units, 18 supports, 2 convoys,
+//! 3 dislodgements. For each, three levels, so the host's own overhead can be read off:
+//!
+//! * `library_in_vm`: `game.adjudicate` alone, looped inside the host's Lua VM (the library's
+//!   speed under mlua; compare `lua5.4 rules/diplomacy/tests/bench.lua`);
+//! * `resolve_apply`: `Ruleset::resolve(end_phase)` (reads the position and orders from the
+//!   state, adjudicates, builds the events) and `apply` of every event on a copy of the state;
+//! * `submit`: `Game::submit(end_phase)`, the whole engine path (atomic processing, handlers,
+//!   phase change and skip checks).
+//!
+//! Run: `cargo bench --bench diplomacy`. `benches/diplomacy_reference.sh` times the same two
+//! positions in the reference Python engine.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use hexwar::engine::{apply, Command, Ruleset};
+use hexwar::rules::LuaRules;
+use hexwar::scenario::load_scenario;
+use hexwar::Session;
+use serde_json::{json, Map, Value};
+
+/// The busy phase (also in docs/diplomacy.md): every number above checked by `check_busy`.
+fn busy() -> (Value, Value) {
+    let units = json!({
+        "ENGLAND": ["A YOR", "F NTH", "F NWG", "A LON", "F ENG", "F MAO", "F IRI", "A WAL"],
+        "FRANCE": ["A BRE", "A BUR", "A PAR", "A GAS", "F WES", "A MAR"],
+        "GERMANY": ["A MUN", "A RUH", "A BEL", "F KIE", "A BER", "F HOL", "A SIL"],
+        "RUSSIA": ["F NWY", "A STP", "A MOS", "A WAR", "A UKR", "F SEV"],
+        "AUSTRIA": ["A VIE", "A BUD", "A GAL", "F TRI", "A SER"],
+        "ITALY": ["A VEN", "A PIE", "F ROM", "F NAP", "F TYS"],
+        "TURKEY": ["A BUL", "F BLA", "A CON", "A SMY"],
+    });
+    let orders = json!({
+        "ENGLAND": ["A YOR - NWY", "F NTH C A YOR - NWY", "F NWG S A YOR - NWY", "A LON - BRE",
+                    "F ENG C A LON - BRE", "F MAO S A LON - BRE", "F IRI S F MAO", "A WAL S A LON"],
+        "FRANCE": ["A BRE H", "A BUR H", "A PAR H", "A GAS S A BUR", "F WES S A MAR", "A MAR S A BUR"],
+        "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "A BEL S A MUN - BUR", "F KIE S F HOL",
+                    "A BER S A MUN", "F HOL S A BEL", "A SIL S A MUN - BUR"],
+        "RUSSIA": ["F NWY H", "A STP S F NWY", "A MOS H", "A WAR - GAL", "A UKR S A WAR - GAL", "F SEV H"],
+        "AUSTRIA": ["A VIE - TYR", "A BUD H", "A GAL H", "F TRI H", "A SER - BUL"],
+        "ITALY": ["A VEN - TRI", "A PIE - MAR", "F ROM H", "F NAP H", "F TYS S F ROM"],
+        "TURKEY": ["A BUL H", "F BLA S A BUL", "A CON S A BUL", "A SMY H"],
+    });
+    (json!({"phase": "S1905M", "units": units}), orders)
+}
+
+/// The opening: the scenario's start, every unit holding.
+fn opening() -> (Value, Value) {
+    let units = json!({
+        "AUSTRIA": ["A BUD", "A VIE", "F TRI"], "ENGLAND": ["F EDI", "F LON", "A LVP"],
+        "FRANCE": ["F BRE", "A MAR", "A PAR"], "GERMANY": ["F KIE", "A BER", "A MUN"],
+        "ITALY": ["F NAP", "A ROM", "A VEN"], "RUSSIA": ["A WAR", "A MOS", "F SEV", "F STP/SC"],
+        "TURKEY": ["F ANK", "A CON", "A SMY"],
+    });
+    let mut orders = Map::new();
+    for (p, l) in units.as_object().unwrap() {
+        let holds: Vec<Value> = l
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| format!("{} H", u.as_str().unwrap()).into())
+            .collect();
+        orders.insert(p.clone(), Value::Array(holds));
+    }
+    (
+        json!({"phase": "S1901M", "units": units}),
+        Value::Object(orders),
+    )
+}
+
+/// Sets the position up and gives every power's orders: the game is one `end_phase` from done.
+fn ready(session: &mut Session, setup: &Value, orders: &Value) {
+    session
+        .setup_table(setup.as_object().unwrap(), Vec::new())
+        .unwrap();
+    for (power, list) in orders.as_object().unwrap() {
+        let mut args = Map::new();
+        args.insert("power".into(), power.clone().into());
+        args.insert("orders".into(), list.clone());
+        let cmd = Command::Custom {
+            name: "orders".into(),
+            args,
+        };
+        session.game.submit(Some(power), &cmd).unwrap();
+    }
+}
+
+fn check_busy(session: &mut Session) {
+    let (setup, orders) = busy();
+    ready(session, &setup, &orders);
+    let events = session.game.submit(None, &Command::EndPhase).unwrap();
+    let report = hexwar::report::PhaseReport::from_events(&events)
+        .unwrap()
+        .pop()
+        .unwrap();
+    let supports = report
+        .results
+        .iter()
+        .filter(|r| r.order.contains(" S "))
+        .count();
+    let convoys = report
+        .results
+        .iter()
+        .filter(|r| r.order.contains(" C "))
+        .count();
+    assert_eq!(
+        (
+            report.results.len(),
+            supports,
+            convoys,
+            report.dislodged.len()
+        ),
+        (41, 18, 2, 3),
+        "the busy position is not what the benchmark claims"
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("scenarios/diplomacy");
+    let scenario = load_scenario(&path).unwrap();
+    let mut session = Session::start(&path, None).unwrap();
+    check_busy(&mut session);
+    let mut rules = LuaRules::load(&scenario).unwrap();
+
+    for (name, (setup, orders)) in [("opening_22_holds", opening()), ("busy_41_units", busy())] {
+        ready(&mut session, &setup, &orders);
+        let state = session.game.state().clone();
+        let mut group = c.benchmark_group(format!("diplomacy/{name}"));
+
+        group.bench_function("library_in_vm", |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                while left > 0 {
+                    let n = left.min(200);
+                    let code = format!(
+                        "local g = require('diplomacy'); local board = hex.map.board_table(); \
+                         local pos, orders = hex.state.get('position'), hex.state.get('orders'); \
+                         g.adjudicate(board, pos, orders); \
+                         for i = 1, {n} do g.adjudicate(board, pos, orders) end"
+                    );
+                    // The set-up part (require, reading the vars, one warm call) is timed too;
+                    // it is small next to n adjudications and is the same for every n.
+                    let start = Instant::now();
+                    black_box(rules.eval(&state, &code).unwrap());
+                    total += start.elapsed();
+                    left -= n;
+                }
+                total
+            })
+        });
+
+        group.bench_function("resolve_apply", |b| {
+            b.iter(|| {
+                let events = rules
+                    .resolve(&state, None, &Command::EndPhase)
+                    .unwrap()
+                    .unwrap();
+                let mut after = state.clone();
+                for e in &events {
+                    apply(&mut after, e).unwrap();
+                }
+                black_box(after)
+            })
+        });
+
+        group.bench_function("submit", |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    ready(&mut session, &setup, &orders);
+                    let start = Instant::now();
+                    black_box(session.game.submit(None, &Command::EndPhase).unwrap());
+                    total += start.elapsed();
+                    session.game.take_log();
+                }
+                total
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,399 @@
+-- diplomacy.host -- the glue between the pure Diplomacy library (diplomacy.game) and the hexwar
+-- engine. Loaded only inside the host (rules/diplomacy/init.lua calls install when the `hex` API
+-- exists); the plain-Lua test runner never sees it.
+--
+-- State: the Diplomacy position lives in the rule variable `position` (the library's
+-- serialisable position table); the orders given in the current phase in `orders`
+-- ({POWER = {"A PAR - BUR", ...}}); `next_unit` numbers units. Every change is a VarSet event.
+-- GameState.units mirrors the position (ids "FRANCE-3", type "army"/"fleet", at = location,
+-- status "dislodged" while waiting to retreat) through UnitMoved / UnitEliminated / UnitPlaced /
+-- UnitStatusChanged events, so the generic CLI, saves and logs see the board.
+--
+-- Sequence: one turn = one game year, five simultaneous steps S..M, S..R, F..M, F..R, W..A. The
+-- library's position knows the real next phase (it skips retreat/adjustment phases with nothing
+-- to do); hex.rules.skip passes over every step whose label is not the position's phase.
+--
+-- Commands (all powers order in the same step; `power` defaults to the commanding side):
+--   {command = "orders", power = "FRANCE", orders = {"A PAR - BUR", ...}}  replaces the power's orders
+--   {command = "order", power = "FRANCE", order = "A PAR - BUR"}           adds one order (bots)
+--   {command = "end_phase"}                                                  adjudicates the phase
+-- Illegal order text is never refused: the adjudicator makes it a `void` result (DATC).
+-- end_phase emits Custom event PhaseAdjudicated whose data is the library's result table
+-- (docs/diplomacy.md), which `hexwar play --json` prints.
+
+local M = {}
+
+local current -- the game API (standard or a variant); configuration chosen at load time
+local installed = false
+
+local STEPS = {
+  { season = "S", kind = "M", phase = "spring movement" },
+  { season = "S", kind = "R", phase = "spring retreats" },
+  { season = "F", kind = "M", phase = "fall movement" },
+  { season = "F", kind = "R", phase = "fall retreats" },
+  { season = "W", kind = "A", phase = "winter adjustments" },
+}
+local TYPE_OF = { A = "army", F = "fleet" }
+local LETTER_OF = { army = "A", fleet = "F" }
+
+local function board()
+  return hex.map.board_table()
+end
+
+local function start_year()
+  local sp = board().start_phase or "S1901M"
+  return tonumber(sp:sub(2, 5)) or 1901
+end
+
+-- "S1901M" for (turn 1, step 0); turn 1 is the map's start year.
+local function label(turn, step)
+  local s = STEPS[step + 1]
+  if not s then return nil end
+  return s.season .. tostring(start_year() + turn - 1) .. s.kind
+end
+M.label = label
+
+local function position()
+  return hex.state.get("position")
+end
+
+local function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+local function powers()
+  local out = {}
+  for i, p in ipairs(board().powers or {}) do out[i] = p.name end
+  return out
+end
+
+local function is_power(name)
+  for _, p in ipairs(powers()) do
+    if p == name then return true end
+  end
+  return false
+end
+
+-- Events that make GameState.units mirror `pos` (units + units waiting to retreat). `result` (the
+-- phase's result, or nil) tells which units moved where; `reason` is the UnitEliminated reason
+-- for units that left the board (nil: removed by a setup, UnitRemoved).
+local function mirror(pos, result, reason, events)
+  local counter = hex.state.get("next_unit") or 1
+  local new = {}
+  for _, p in ipairs(sorted_keys(pos.units or {})) do
+    for _, u in ipairs(pos.units[p]) do new[#new + 1] = { power = p, unit = u } end
+  end
+  for _, d in ipairs(pos.dislodged or {}) do
+    new[#new + 1] = { power = d.power, unit = d.unit, dislodged = true }
+  end
+  local movers = {}
+  for _, e in ipairs(result and result.results or {}) do
+    if #e.flags == 0 then
+      local dest = e.order:match("^%u %S+ [%-R] (%S+)")
+      if dest then movers[e.power .. "|" .. e.unit] = dest:sub(1, 3) end
+    end
+  end
+  local old = hex.units.all()
+  local done = {}
+  local function take(pred)
+    for i, n in ipairs(new) do
+      if not n.taken and pred(n) then n.taken = true; return n, i end
+    end
+  end
+  -- units that stayed (same place), then units that moved (to their destination)
+  for pass = 1, 2 do
+    for _, u in ipairs(old) do
+      if not done[u.id] then
+        local ustr = (LETTER_OF[u.type] or "?") .. " " .. tostring(u.at)
+        local dest = movers[u.side .. "|" .. ustr]
+        local n
+        if pass == 1 and not dest then
+          n = take(function(x) return x.power == u.side and x.unit == ustr end)
+          if n then
+            done[u.id] = true
+            local was = u.status.dislodged == true
+            if was ~= (n.dislodged == true) then
+              events[#events + 1] = { event = "UnitStatusChanged", unit = u.id,
+                add = n.dislodged and { "dislodged" } or nil, remove = (not n.dislodged) and { "dislodged" } or nil }
+            end
+          end
+        elseif pass == 2 and dest then
+          n = take(function(x)
+            return x.power == u.side and x.unit:sub(1, 1) == ustr:sub(1, 1) and x.unit:sub(3, 5) == dest
+          end)
+          if n then
+            done[u.id] = true
+            local to = n.unit:sub(3)
+            events[#events + 1] = { event = "UnitMoved", unit = u.id, from = u.at, to = to, path = { to }, cost = 0 }
+            if (u.status.dislodged == true) ~= (n.dislodged == true) then
+              events[#events + 1] = { event = "UnitStatusChanged", unit = u.id,
+                add = n.dislodged and { "dislodged" } or nil, remove = (not n.dislodged) and { "dislodged" } or nil }
+            end
+          end
+        end
+      end
+    end
+  end
+  for _, u in ipairs(old) do
+    if not done[u.id] then
+      if reason then
+        events[#events + 1] = { event = "UnitEliminated", unit = u.id, reason = reason }
+      else
+        events[#events + 1] = { event = "UnitRemoved", unit = u.id, reason = "setup" }
+      end
+    end
+  end
+  local placed = false
+  for _, n in ipairs(new) do
+    if not n.taken then
+      placed = true
+      events[#events + 1] = { event = "UnitPlaced", unit = {
+        id = n.power .. "-" .. counter, side = n.power, nation = n.power,
+        type = TYPE_OF[n.unit:sub(1, 1)] or "army", at = n.unit:sub(3),
+        status = n.dislodged and { "dislodged" } or nil,
+      } }
+      counter = counter + 1
+    end
+  end
+  if placed then events[#events + 1] = hex.state.set("next_unit", counter) end
+  return events
+end
+
+-- Checks a setup unit string against the map: "A PAR" (land or coast), "F STP/NC" (sea or
+-- coast; split-coast provinces need the coast). Returns an error message or nil.
+local function bad_unit(u)
+  local t, loc = tostring(u):match("^([AF]) (%S+)$")
+  if not t then return "unit '" .. tostring(u) .. "' must be written \"A PAR\" or \"F STP/NC\"" end
+  local region = hex.map.region(loc)
+  if not region then return "unit '" .. u .. "': '" .. loc .. "' is not a location of the map" end
+  if t == "A" then
+    if loc:find("/") then return "unit '" .. u .. "': armies never carry a coast" end
+    if region.type ~= "land" and region.type ~= "coast" then return "unit '" .. u .. "': an army cannot stand at sea" end
+  else
+    if region.type ~= "sea" and region.type ~= "coast" then return "unit '" .. u .. "': a fleet cannot stand inland" end
+    if #region.coasts > 0 and not loc:find("/") then
+      return "unit '" .. u .. "': name the coast (" .. region.id .. "/" .. table.concat(region.coasts, ", " .. region.id .. "/") .. ")"
+    end
+  end
+  return nil
+end
+
+local function setup(t)
+  local phase = t.phase or board().start_phase or "S1901M"
+  if type(phase) ~= "string" or not phase:match("^[SFW]%d%d%d%d[MRA]$") then
+    return hex.refuse("DIP-setup", "phase '" .. tostring(phase) .. "' must look like S1901M, F1901R, W1901A")
+  end
+  local s = { phase = phase, dislodged = t.dislodged }
+  for _, key in ipairs({ "units", "centers" }) do
+    if t[key] ~= nil then
+      if type(t[key]) ~= "table" then return hex.refuse("DIP-setup", "[" .. key .. "] must be a table POWER = [...]") end
+      s[key] = {}
+      for _, p in ipairs(sorted_keys(t[key])) do
+        if not is_power(p) then
+          return hex.refuse("DIP-setup", "[" .. key .. "]: '" .. tostring(p) .. "' is not a power of the map (" .. table.concat(powers(), ", ") .. ")")
+        end
+        local list = t[key][p]
+        if type(list) ~= "table" then return hex.refuse("DIP-setup", "[" .. key .. "]." .. p .. " must be a list") end
+        s[key][p] = {}
+        for i, x in ipairs(list) do
+          if key == "units" then
+            local msg = bad_unit(x)
+            if msg then return hex.refuse("DIP-setup", "[units]." .. p .. ": " .. msg) end
+          else
+            local r = hex.map.region(tostring(x))
+            if not r or not r.supply_center then
+              return hex.refuse("DIP-setup", "[centers]." .. p .. ": '" .. tostring(x) .. "' is not a supply centre")
+            end
+          end
+          s[key][p][i] = x
+        end
+      end
+    end
+  end
+  local pos = current.new_position(board(), s)
+  local events = { hex.state.set("position", pos), hex.state.set("orders", nil) }
+  return mirror(pos, nil, nil, events)
+end
+
+-- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
+-- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
+local function legal_orders(side)
+  local pos = position()
+  if not pos or pos.winner then return {} end
+  local given = (hex.state.get("orders") or {})[side] or {}
+  local ordered = {}
+  for _, o in ipairs(given) do
+    local u = o:match("^(%u %S+)")
+    if u then ordered[u] = true end
+  end
+  local out = {}
+  local function add(text) out[#out + 1] = { command = "order", power = side, order = text } end
+  local kind = pos.phase:sub(-1)
+  if kind == "M" then
+    local occupant = {}
+    for _, p in ipairs(sorted_keys(pos.units)) do
+      for _, u in ipairs(pos.units[p]) do occupant[u:sub(3, 5)] = u end
+    end
+    for _, u in ipairs(pos.units[side] or {}) do
+      if not ordered[u] then
+        add(u .. " H")
+        local loc = u:sub(3)
+        local class = u:sub(1, 1) == "A" and "army" or "fleet"
+        for _, dest in ipairs(hex.map.neighbors(loc, class)) do
+          add(u .. " - " .. dest)
+          local other = occupant[dest:sub(1, 3)]
+          if other and other ~= u then add(u .. " S " .. other) end
+        end
+      end
+    end
+  elseif kind == "R" then
+    for _, d in ipairs(pos.dislodged or {}) do
+      if d.power == side and not ordered[d.unit] then
+        for _, r in ipairs(d.retreats or {}) do add(d.unit .. " R " .. r) end
+        add(d.unit .. " D")
+      end
+    end
+  elseif kind == "A" then
+    local units = pos.units[side] or {}
+    local n_centers = #((pos.centers or {})[side] or {})
+    if #units > n_centers then
+      if #units - n_centers - #given > 0 then
+        for _, u in ipairs(units) do
+          if not ordered[u] then add(u .. " D") end
+        end
+      end
+    elseif n_centers - #units - #given > 0 then
+      local busy, owned = {}, {}
+      for _, p in ipairs(sorted_keys(pos.units)) do
+        for _, u in ipairs(pos.units[p]) do busy[u:sub(3, 5)] = true end
+      end
+      for u in pairs(ordered) do busy[u:sub(3, 5)] = true end
+      for _, c in ipairs(pos.centers[side] or {}) do owned[c] = true end
+      for _, h in ipairs(hex.map.homes(side)) do
+        if owned[h] and not busy[h] then
+          local r = hex.map.region(h)
+          add("A " .. h .. " B")
+          if r.type == "coast" then
+            if #r.coasts > 0 then
+              for _, c in ipairs(r.coasts) do add("F " .. h .. "/" .. c .. " B") end
+            else
+              add("F " .. h .. " B")
+            end
+          end
+        end
+      end
+    end
+  end
+  return out
+end
+
+local function with_orders(power, list)
+  local all = hex.state.get("orders") or {}
+  all[power] = list
+  return hex.state.set("orders", all)
+end
+
+local function check_power(cmd, side)
+  local power = cmd.power or side
+  if type(power) ~= "string" or not is_power(power) then
+    return nil, hex.refuse("DIP-orders", "orders need a power of the map (" .. table.concat(powers(), ", ") .. "), got '" .. tostring(power) .. "'")
+  end
+  if side and side ~= power then
+    return nil, hex.refuse("DIP-orders", side .. " cannot give orders for " .. power)
+  end
+  if not position() then return nil, hex.refuse("DIP-orders", "the game has no position yet") end
+  return power
+end
+
+local function adjudicate()
+  local pos = position()
+  local orders = hex.state.get("orders") or {}
+  local result, next_pos = current.adjudicate(board(), pos, orders)
+  local events = {
+    { event = "VarSet", key = "position", value = next_pos },
+    hex.state.set("orders", nil),
+  }
+  mirror(next_pos, result, "disbanded", events)
+  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = result }
+  local winner = next_pos.winner or current.winner(board(), next_pos)
+  if winner then
+    local scores = {}
+    for _, p in ipairs(powers()) do scores[p] = #((next_pos.centers or {})[p] or {}) end
+    events[#events + 1] = { event = "GameEnded", winner = winner, scores = scores,
+      reason = "DIP: " .. winner .. " holds " .. scores[winner] .. " supply centres" }
+  end
+  return events
+end
+M.adjudicate = adjudicate
+
+-- Installs the glue for `game` (the standard game or a variant). The first call declares the
+-- sequence, commands and hooks; a later call (a variant module loaded after the standard one)
+-- only swaps the game whose rules adjudicate.
+function M.install(game)
+  current = game
+  if installed then return end
+  installed = true
+  local steps = {}
+  for i, s in ipairs(STEPS) do steps[i] = { phase = s.phase } end
+  hex.rules.sequence { steps = steps }
+  hex.rules.phase_label(function(turn, step) return label(turn, step) end)
+  hex.rules.skip(function(turn, step)
+    local pos = position()
+    return pos ~= nil and pos.phase ~= label(turn, step)
+  end)
+  hex.rules.setup(setup)
+
+  hex.events.on("GameStarted", function()
+    if position() then return nil end
+    local pos = current.new_position(board(), nil)
+    return mirror(pos, nil, nil, { hex.state.set("position", pos) })
+  end)
+
+  hex.commands.define("orders", {
+    resolve = function(cmd, side)
+      local power, refusal = check_power(cmd, side)
+      if not power then return refusal end
+      if type(cmd.orders) ~= "table" then
+        return hex.refuse("DIP-orders", "'orders' must be a list of order strings")
+      end
+      local list = {}
+      for i, o in ipairs(cmd.orders) do
+        if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
+        list[i] = o
+      end
+      return with_orders(power, list)
+    end,
+  })
+  hex.commands.define("order", {
+    resolve = function(cmd, side)
+      local power, refusal = check_power(cmd, side)
+      if not power then return refusal end
+      if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
+      local list = (hex.state.get("orders") or {})[power] or {}
+      list[#list + 1] = cmd.order
+      return with_orders(power, list)
+    end,
+    legal = legal_orders,
+  })
+  hex.commands.define("end_phase", {
+    resolve = function() return adjudicate() end,
+  })
+
+  hex.rules.victory(function()
+    local pos = position() or {}
+    local scores = {}
+    for _, p in ipairs(powers()) do scores[p] = #((pos.centers or {})[p] or {}) end
+    local winner = pos.winner or (pos.units and current.winner(board(), pos))
+    return {
+      winner = winner,
+      scores = scores,
+      reason = winner and ("DIP: " .. winner .. " holds " .. scores[winner] .. " supply centres")
+        or "DIP: the last year is over and no power holds enough supply centres (scores = centres)",
+    }
+  end)
+end
+
+return M

@@ -1,0 +1,100 @@
+//! `Board`: the map of a scenario, a hex grid or an area graph. The map file says which
+//! (`kind = "area"`; hex maps need no `kind`), so one scenario key (`map = "map.toml"`) serves both.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use super::area::AreaMap;
+use super::area_file::parse_area_map;
+use super::error::MapError;
+use super::grid::HexMap;
+use super::map_file::parse_map;
+use super::source::SourceText;
+
+/// A scenario's board. Cheap to clone (shared, never changes during a game).
+#[derive(Debug, Clone)]
+pub enum Board {
+    Hex(Arc<HexMap>),
+    Area(Arc<AreaMap>),
+}
+
+impl Board {
+    pub fn name(&self) -> &str {
+        match self {
+            Board::Hex(m) => &m.name,
+            Board::Area(m) => &m.name,
+        }
+    }
+
+    /// `"hex"` or `"area"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Board::Hex(_) => "hex",
+            Board::Area(_) => "area",
+        }
+    }
+
+    pub fn as_hex(&self) -> Option<&Arc<HexMap>> {
+        match self {
+            Board::Hex(m) => Some(m),
+            Board::Area(_) => None,
+        }
+    }
+
+    pub fn as_area(&self) -> Option<&Arc<AreaMap>> {
+        match self {
+            Board::Area(m) => Some(m),
+            Board::Hex(_) => None,
+        }
+    }
+
+    /// Can a unit stand at this place? A hex label, or an area location (`"STP/NC"`).
+    pub fn is_place(&self, place: &str) -> bool {
+        match self {
+            Board::Hex(m) => m.parse_label(place).is_some(),
+            Board::Area(m) => m.is_location(place),
+        }
+    }
+
+    /// What a place is called in messages (`hex`, `location`).
+    pub fn place_word(&self) -> &'static str {
+        match self {
+            Board::Hex(_) => "hex",
+            Board::Area(_) => "location",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct KindOnly {
+    #[serde(default)]
+    kind: Option<String>,
+}
+
+/// Reads a map file of either kind.
+pub fn load_board(path: &Path) -> Result<Board, MapError> {
+    let source = SourceText::read(path).map_err(|e| MapError {
+        file: path.to_path_buf(),
+        line: 0,
+        hex: None,
+        message: format!("cannot read map file: {e}"),
+    })?;
+    // A malformed file falls through to the hex parser, which reports the TOML error located.
+    let kind = toml::from_str::<KindOnly>(&source.text)
+        .ok()
+        .and_then(|k| k.kind);
+    match kind.as_deref() {
+        Some("area") => Ok(Board::Area(Arc::new(parse_area_map(&source)?))),
+        None | Some("hex") => Ok(Board::Hex(Arc::new(parse_map(&source)?))),
+        Some(other) => Err(MapError {
+            file: path.to_path_buf(),
+            line: source.line_of(source.text.find("kind").unwrap_or(0)),
+            hex: None,
+            message: format!(
+                "kind = \"{other}\": a map is kind = \"hex\" (the default) or \"area\""
+            ),
+        }),
+    }
+}

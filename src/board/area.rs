@@ -1,0 +1,231 @@
+//! Area boards: a graph of named regions instead of a hex grid (Diplomacy and other area games).
+//!
+//! A region is a province (`"PAR"`); a *location* is a region or one of its coasts (`"STP/NC"`).
+//! Armies and fleets have separate adjacency: armies move between regions, fleets between
+//! locations (a fleet on a split coast moves along that coast's list only). Regions may be supply
+//! centres and home centres of a power. The map is read once and never changes during a game, so
+//! lookups go through a sorted index, never a hash map (DESIGN.md principle 6).
+
+use std::collections::BTreeMap;
+
+/// Which adjacency a query uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveClass {
+    Army,
+    Fleet,
+}
+
+impl MoveClass {
+    /// `"army"` or `"fleet"` (as written in map files and Lua calls).
+    pub fn parse(text: &str) -> Option<MoveClass> {
+        match text {
+            "army" => Some(MoveClass::Army),
+            "fleet" => Some(MoveClass::Fleet),
+            _ => None,
+        }
+    }
+}
+
+/// One region of an area board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    /// Short name used everywhere (`"PAR"`).
+    pub id: String,
+    pub name: String,
+    /// `land`, `sea`, `coast` or `impassable` (the rules decide what each allows).
+    pub kind: String,
+    pub supply_center: bool,
+    /// The power whose home centre this is.
+    pub home: Option<String>,
+    /// Regions an army here can move to.
+    pub army: Vec<String>,
+    /// Locations a fleet here can move to (empty for split-coast regions: see `coasts`).
+    pub fleet: Vec<String>,
+    /// Split coasts: coast name -> locations a fleet on that coast can move to.
+    pub coasts: BTreeMap<String, Vec<String>>,
+}
+
+/// A power (player) as the map declares it: home centres and the opening position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Power {
+    pub name: String,
+    pub adjective: String,
+    pub home_centers: Vec<String>,
+    /// Units at the start, written `"A PAR"`, `"F STP/SC"`.
+    pub start_units: Vec<String>,
+    pub start_centers: Vec<String>,
+}
+
+/// A validated area board: every adjacency names a location of the map and is symmetric.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AreaMap {
+    pub name: String,
+    /// The first phase of a game on this map, when the map fixes it (`"S1901M"`).
+    pub start_phase: Option<String>,
+    /// Supply centres needed to win, when the map fixes it.
+    pub victory_centers: Option<u32>,
+    regions: Vec<Region>,
+    index: BTreeMap<String, usize>,
+    powers: Vec<Power>,
+}
+
+impl AreaMap {
+    /// Builds the map from validated parts (see `area_file` for the checks).
+    pub(crate) fn new(
+        name: String,
+        start_phase: Option<String>,
+        victory_centers: Option<u32>,
+        regions: Vec<Region>,
+        powers: Vec<Power>,
+    ) -> AreaMap {
+        let index = regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.clone(), i))
+            .collect();
+        AreaMap {
+            name,
+            start_phase,
+            victory_centers,
+            regions,
+            index,
+            powers,
+        }
+    }
+
+    /// Every region, in file order.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    pub fn region(&self, id: &str) -> Option<&Region> {
+        self.index.get(id).map(|&i| &self.regions[i])
+    }
+
+    pub fn powers(&self) -> &[Power] {
+        &self.powers
+    }
+
+    /// The region of a location (`"STP/NC"` -> STP), if the location exists.
+    pub fn region_of(&self, location: &str) -> Option<&Region> {
+        match location.split_once('/') {
+            Some((region, coast)) => self.region(region).filter(|r| r.coasts.contains_key(coast)),
+            None => self.region(location),
+        }
+    }
+
+    /// True for a region or a coast of a split-coast region.
+    pub fn is_location(&self, location: &str) -> bool {
+        self.region_of(location).is_some()
+    }
+
+    /// Where a unit of the class can move from `from` without help (a convoy, ...). Armies move
+    /// between regions (a coast is read as its region); fleets from a location.
+    pub fn neighbors(&self, from: &str, class: MoveClass) -> &[String] {
+        match class {
+            MoveClass::Army => {
+                let region = from.split('/').next().unwrap_or(from);
+                self.region(region)
+                    .map(|r| r.army.as_slice())
+                    .unwrap_or(&[])
+            }
+            MoveClass::Fleet => match from.split_once('/') {
+                Some((region, coast)) => self
+                    .region(region)
+                    .and_then(|r| r.coasts.get(coast))
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]),
+                None => self.region(from).map(|r| r.fleet.as_slice()).unwrap_or(&[]),
+            },
+        }
+    }
+
+    /// Can a unit of the class move from `a` to `b`? For fleets a bare region `b` matches any of
+    /// its coasts.
+    pub fn adjacent(&self, a: &str, b: &str, class: MoveClass) -> bool {
+        let list = self.neighbors(a, class);
+        match class {
+            MoveClass::Army => {
+                let b = b.split('/').next().unwrap_or(b);
+                list.iter().any(|x| x == b)
+            }
+            MoveClass::Fleet => list
+                .iter()
+                .any(|x| x == b || (!b.contains('/') && x.split('/').next() == Some(b))),
+        }
+    }
+
+    /// Supply-centre regions, sorted.
+    pub fn supply_centers(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .regions
+            .iter()
+            .filter(|r| r.supply_center)
+            .map(|r| r.id.as_str())
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Home centres of a power, sorted.
+    pub fn homes(&self, power: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .regions
+            .iter()
+            .filter(|r| r.home.as_deref() == Some(power))
+            .map(|r| r.id.as_str())
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> AreaMap {
+        let region = |id: &str, army: &[&str], fleet: &[&str]| Region {
+            id: id.into(),
+            name: id.into(),
+            kind: "coast".into(),
+            supply_center: id == "AAA",
+            home: (id == "AAA").then(|| "RED".to_string()),
+            army: army.iter().map(|s| s.to_string()).collect(),
+            fleet: fleet.iter().map(|s| s.to_string()).collect(),
+            coasts: BTreeMap::new(),
+        };
+        let mut split = region("SPL", &["AAA"], &[]);
+        split.coasts.insert("NC".into(), vec!["SEA".into()]);
+        split.coasts.insert("SC".into(), vec!["AAA".into()]);
+        let mut sea = region("SEA", &[], &["SPL/NC"]);
+        sea.kind = "sea".into();
+        AreaMap::new(
+            "tiny".into(),
+            None,
+            None,
+            vec![region("AAA", &["SPL"], &["SPL/SC"]), split, sea],
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn coasts_are_locations_and_fleets_follow_them() {
+        let m = tiny();
+        assert!(m.is_location("SPL/NC") && !m.is_location("SPL/EC") && !m.is_location("XXX"));
+        assert!(m.adjacent("SEA", "SPL/NC", MoveClass::Fleet));
+        assert!(
+            m.adjacent("SEA", "SPL", MoveClass::Fleet),
+            "a bare region matches a coast"
+        );
+        assert!(!m.adjacent("SEA", "SPL/SC", MoveClass::Fleet));
+        assert!(m.adjacent("SPL/SC", "AAA", MoveClass::Fleet));
+        assert!(!m.adjacent("SPL/NC", "AAA", MoveClass::Fleet));
+        assert!(
+            m.adjacent("SPL/NC", "AAA", MoveClass::Army),
+            "armies ignore coasts"
+        );
+        assert_eq!(m.supply_centers(), vec!["AAA"]);
+        assert_eq!(m.homes("RED"), vec!["AAA"]);
+    }
+}

@@ -1,0 +1,405 @@
+//! The area-map file format (TOML). A map file declares its kind with `kind = "area"` at the top
+//! (hex map files need no `kind`). See docs/diplomacy.md, section "Area maps".
+//!
+//! ```toml
+//! kind = "area"
+//! name = "standard"
+//! start_phase = "S1901M"      # optional: the first phase of a game on this map
+//! victory_centers = 18        # optional
+//! [[power]]
+//! name = "FRANCE"
+//! adjective = "FRENCH"
+//! home_centers = ["BRE", "MAR", "PAR"]
+//! start_units = ["F BRE", "A MAR", "A PAR"]
+//! start_centers = ["BRE", "MAR", "PAR"]
+//! [[region]]
+//! id = "STP"
+//! name = "St Petersburg"
+//! type = "coast"              # land | sea | coast | impassable
+//! supply_center = true        # default false
+//! home = "RUSSIA"             # default: none
+//! army = ["FIN", "LVN", "MOS", "NWY"]
+//! fleet = []                  # for regions without split coasts
+//! [region.coasts]             # split coasts: coast -> where a fleet on it can move
+//! NC = ["BAR", "NWY"]
+//! SC = ["BOT", "FIN", "LVN"]
+//! ```
+//!
+//! Checks (each error names the file and line): unique ids, known region types, every adjacency
+//! names a location of the map, adjacency is symmetric (a one-way edge is almost always a typo),
+//! homes name a declared power, powers' centres are supply centres, start units stand on a
+//! location of the right kind.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::area::{AreaMap, MoveClass, Power, Region};
+use super::error::MapError;
+use super::source::SourceText;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AreaSpec {
+    kind: Spanned<String>,
+    #[serde(default)]
+    format_version: Option<u32>,
+    name: String,
+    #[serde(default)]
+    start_phase: Option<String>,
+    #[serde(default)]
+    victory_centers: Option<u32>,
+    #[serde(default, rename = "power")]
+    powers: Vec<Spanned<PowerSpec>>,
+    #[serde(default, rename = "region")]
+    regions: Vec<Spanned<RegionSpec>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PowerSpec {
+    name: Spanned<String>,
+    #[serde(default)]
+    adjective: String,
+    #[serde(default)]
+    home_centers: Vec<Spanned<String>>,
+    #[serde(default)]
+    start_units: Vec<Spanned<String>>,
+    #[serde(default)]
+    start_centers: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegionSpec {
+    id: Spanned<String>,
+    #[serde(default)]
+    name: String,
+    #[serde(rename = "type")]
+    kind: Spanned<String>,
+    #[serde(default)]
+    supply_center: bool,
+    #[serde(default)]
+    home: Option<Spanned<String>>,
+    #[serde(default)]
+    army: Vec<Spanned<String>>,
+    #[serde(default)]
+    fleet: Vec<Spanned<String>>,
+    #[serde(default)]
+    coasts: BTreeMap<String, Vec<Spanned<String>>>,
+}
+
+const REGION_KINDS: [&str; 4] = ["land", "sea", "coast", "impassable"];
+
+/// Reads and validates an area map file.
+pub fn load_area_map(path: &Path) -> Result<AreaMap, MapError> {
+    let source = SourceText::read(path).map_err(|e| MapError {
+        file: path.to_path_buf(),
+        line: 0,
+        hex: None,
+        message: format!("cannot read map file: {e}"),
+    })?;
+    parse_area_map(&source)
+}
+
+/// Parses and validates area-map text; the first error found is returned, located.
+pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
+    let err = |offset: usize, message: String| MapError {
+        file: source.path.clone(),
+        line: source.line_of(offset),
+        hex: None,
+        message,
+    };
+    let spec: AreaSpec = toml::from_str(&source.text).map_err(|e| {
+        let offset = e.span().map(|s| s.start).unwrap_or(0);
+        err(offset, format!("TOML: {}", e.message()))
+    })?;
+    if spec.kind.get_ref() != "area" {
+        return Err(err(
+            spec.kind.span().start,
+            format!(
+                "kind = \"{}\": an area map file says kind = \"area\"",
+                spec.kind.get_ref()
+            ),
+        ));
+    }
+    if let Some(v) = spec.format_version {
+        if v != 1 {
+            return Err(err(0, format!("format_version {v} is not supported (1)")));
+        }
+    }
+    let power_names: BTreeSet<&str> = spec
+        .powers
+        .iter()
+        .map(|p| p.get_ref().name.get_ref().as_str())
+        .collect();
+
+    // Regions and their locations first, so adjacency can be checked against them.
+    let mut ids: BTreeMap<&str, &RegionSpec> = BTreeMap::new();
+    for r in &spec.regions {
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        if id.is_empty() || id.contains('/') || id.contains(' ') {
+            return Err(err(
+                r.id.span().start,
+                format!("region id '{id}' must be a non-empty name without '/' or spaces"),
+            ));
+        }
+        if ids.insert(id, r).is_some() {
+            return Err(err(
+                r.id.span().start,
+                format!("region '{id}' is declared twice"),
+            ));
+        }
+        if !REGION_KINDS.contains(&r.kind.get_ref().as_str()) {
+            return Err(err(
+                r.kind.span().start,
+                format!(
+                    "region {id}: unknown type '{}' (expected {})",
+                    r.kind.get_ref(),
+                    REGION_KINDS.join(", ")
+                ),
+            ));
+        }
+        if let Some(home) = &r.home {
+            if !home.get_ref().is_empty() && !power_names.contains(home.get_ref().as_str()) {
+                return Err(err(
+                    home.span().start,
+                    format!(
+                        "region {id}: home '{}' is not a declared [[power]]",
+                        home.get_ref()
+                    ),
+                ));
+            }
+        }
+        if !r.coasts.is_empty() && !r.fleet.is_empty() {
+            return Err(err(
+                r.id.span().start,
+                format!("region {id}: a region with split coasts lists fleet moves per coast ([region.coasts]), not in 'fleet'"),
+            ));
+        }
+    }
+    let is_location = |loc: &str| match loc.split_once('/') {
+        Some((region, coast)) => ids
+            .get(region)
+            .is_some_and(|r| r.coasts.contains_key(coast)),
+        None => ids.contains_key(loc),
+    };
+    let check_list = |id: &str, what: &str, list: &[Spanned<String>], army: bool| {
+        for target in list {
+            let t = target.get_ref();
+            let known = if army {
+                ids.contains_key(t.as_str())
+            } else {
+                is_location(t)
+            };
+            if !known {
+                return Err(err(
+                    target.span().start,
+                    format!(
+                        "region {id}: {what} adjacency names '{t}', which is not {} of the map",
+                        if army { "a region" } else { "a location" }
+                    ),
+                ));
+            }
+            if t == id || t.split('/').next() == Some(id) {
+                return Err(err(
+                    target.span().start,
+                    format!("region {id}: {what} adjacency names the region itself"),
+                ));
+            }
+        }
+        Ok(())
+    };
+    for r in &spec.regions {
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        check_list(id, "army", &r.army, true)?;
+        check_list(id, "fleet", &r.fleet, false)?;
+        for (coast, list) in &r.coasts {
+            check_list(id, &format!("coast {coast} fleet"), list, false)?;
+        }
+    }
+
+    let regions: Vec<Region> = spec
+        .regions
+        .iter()
+        .map(|r| {
+            let r = r.get_ref();
+            Region {
+                id: r.id.get_ref().clone(),
+                name: r.name.clone(),
+                kind: r.kind.get_ref().clone(),
+                supply_center: r.supply_center,
+                home: r
+                    .home
+                    .as_ref()
+                    .map(|h| h.get_ref().clone())
+                    .filter(|h| !h.is_empty()),
+                army: r.army.iter().map(|s| s.get_ref().clone()).collect(),
+                fleet: r.fleet.iter().map(|s| s.get_ref().clone()).collect(),
+                coasts: r
+                    .coasts
+                    .iter()
+                    .map(|(c, l)| (c.clone(), l.iter().map(|s| s.get_ref().clone()).collect()))
+                    .collect(),
+            }
+        })
+        .collect();
+    let powers: Vec<Power> = spec
+        .powers
+        .iter()
+        .map(|p| {
+            let p = p.get_ref();
+            let list = |l: &[Spanned<String>]| l.iter().map(|s| s.get_ref().clone()).collect();
+            Power {
+                name: p.name.get_ref().clone(),
+                adjective: p.adjective.clone(),
+                home_centers: list(&p.home_centers),
+                start_units: list(&p.start_units),
+                start_centers: list(&p.start_centers),
+            }
+        })
+        .collect();
+    let map = AreaMap::new(
+        spec.name.clone(),
+        spec.start_phase.clone(),
+        spec.victory_centers,
+        regions,
+        powers,
+    );
+
+    // Symmetry: a one-way edge is reported at the line that declares it.
+    for r in &spec.regions {
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        for target in &r.army {
+            if !map.adjacent(target.get_ref(), id, MoveClass::Army) {
+                return Err(err(
+                    target.span().start,
+                    format!(
+                        "army adjacency {id} -> {} has no way back ({} does not list {id})",
+                        target.get_ref(),
+                        target.get_ref()
+                    ),
+                ));
+            }
+        }
+        let fleet_lists = std::iter::once((id.clone(), &r.fleet))
+            .filter(|_| r.coasts.is_empty())
+            .chain(r.coasts.iter().map(|(c, l)| (format!("{id}/{c}"), l)));
+        for (from, list) in fleet_lists {
+            for target in list {
+                let back = map.neighbors(target.get_ref(), MoveClass::Fleet);
+                if !back.contains(&from) {
+                    return Err(err(
+                        target.span().start,
+                        format!(
+                            "fleet adjacency {from} -> {} has no way back ({} does not list {from})",
+                            target.get_ref(),
+                            target.get_ref()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    for p in &spec.powers {
+        let p = p.get_ref();
+        let name = p.name.get_ref();
+        for c in p.home_centers.iter().chain(&p.start_centers) {
+            if !map.region(c.get_ref()).is_some_and(|r| r.supply_center) {
+                return Err(err(
+                    c.span().start,
+                    format!(
+                        "power {name}: '{}' is not a supply centre of the map",
+                        c.get_ref()
+                    ),
+                ));
+            }
+        }
+        for u in &p.start_units {
+            let text = u.get_ref();
+            let ok = match text.split_once(' ') {
+                Some(("A", loc)) => map.region_of(loc).is_some_and(|r| {
+                    !loc.contains('/') && matches!(r.kind.as_str(), "land" | "coast")
+                }),
+                Some(("F", loc)) => map.region_of(loc).is_some_and(|r| {
+                    matches!(r.kind.as_str(), "sea" | "coast")
+                        && (r.coasts.is_empty() || loc.contains('/'))
+                }),
+                _ => false,
+            };
+            if !ok {
+                return Err(err(
+                    u.span().start,
+                    format!(
+                        "power {name}: start unit '{text}' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\""
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<AreaMap, MapError> {
+        parse_area_map(&SourceText::new("t.toml", text))
+    }
+
+    const OK: &str = r#"kind = "area"
+name = "t"
+[[power]]
+name = "RED"
+home_centers = ["AAA"]
+start_units = ["A AAA"]
+[[region]]
+id = "AAA"
+type = "coast"
+supply_center = true
+home = "RED"
+army = ["BBB"]
+fleet = ["SEA"]
+[[region]]
+id = "BBB"
+type = "land"
+army = ["AAA"]
+[[region]]
+id = "SEA"
+type = "sea"
+fleet = ["AAA"]
+"#;
+
+    #[test]
+    fn a_valid_map_loads() {
+        let m = parse(OK).unwrap();
+        assert_eq!(m.regions().len(), 3);
+        assert!(m.adjacent("AAA", "BBB", MoveClass::Army));
+        assert_eq!(m.homes("RED"), vec!["AAA"]);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = parse(&OK.replace("army = [\"AAA\"]", "army = [\"ZZZ\"]")).unwrap_err();
+        assert_eq!(e.line, 17);
+        assert!(e.message.contains("'ZZZ'"), "{e}");
+        let e = parse(&OK.replace("fleet = [\"AAA\"]", "fleet = []")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:13: fleet adjacency AAA -> SEA has no way back (SEA does not list AAA)"
+        );
+        let e = parse(&OK.replace("type = \"land\"", "type = \"swamp\"")).unwrap_err();
+        assert_eq!(e.line, 16);
+        let e = parse(&OK.replace("home = \"RED\"", "home = \"BLUE\"")).unwrap_err();
+        assert_eq!(e.line, 11);
+        let e = parse(&OK.replace("[\"A AAA\"]", "[\"F BBB\"]")).unwrap_err();
+        assert_eq!(e.line, 6);
+    }
+}

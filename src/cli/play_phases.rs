@@ -1,0 +1,213 @@
+//! `hexwar play` with a `[[phase]]` orders file: the orders of every power for each phase, for
+//! games where all sides order at once (Diplomacy). For each phase in the file: if it is the
+//! game's current phase (its label, e.g. `S1901M`), each power's orders are given (`orders`
+//! command) and the phase is ended, and the rules' `PhaseAdjudicated` report is printed; if the
+//! game passed over that phase (nothing to retreat) it is reported as skipped; any other phase
+//! is an error (exit 2). A refused order list is reported on stderr (exit 1 at the end).
+//!
+//! ```toml
+//! [[phase]]
+//! phase = "S1901M"
+//! [phase.orders]
+//! FRANCE = ["A PAR - BUR", "A MAR S A PAR - BUR"]
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map};
+
+use crate::engine::{Command, Event, GameError};
+use crate::report::PhaseReport;
+use crate::session::Session;
+
+use super::play::PlayArgs;
+use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PhasesFile {
+    phase: Vec<PhaseOrders>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PhaseOrders {
+    phase: String,
+    #[serde(default)]
+    orders: BTreeMap<String, Vec<String>>,
+}
+
+/// Loads the scenario and overlays `--setup`; the error is the exit code (message printed).
+pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
+    let mut session = Session::start(&args.scenario, args.seed).map_err(fail)?;
+    if let Some(setup) = &args.setup {
+        session.setup_file(setup).map_err(fail)?;
+    }
+    Ok(session)
+}
+
+pub(super) fn run(args: &PlayArgs, text: &str) -> i32 {
+    let file: PhasesFile = match toml::from_str(text) {
+        Ok(f) => f,
+        Err(e) => {
+            let line = e
+                .span()
+                .map(|s| text[..s.start].matches('\n').count() + 1)
+                .unwrap_or(0);
+            return fail(format!(
+                "{}:{line}: TOML: {}",
+                args.orders.display(),
+                e.message()
+            ));
+        }
+    };
+    let mut session = match start(args) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let mut skipped: BTreeSet<String> = BTreeSet::new();
+    let mut out: Vec<String> = Vec::new();
+    let mut refused = 0;
+    for entry in &file.phase {
+        if skipped.contains(&entry.phase) {
+            emit(args.json, &mut out, Item::Skipped(entry.phase.clone()));
+            continue;
+        }
+        let current = match session.game.phase_label() {
+            Ok(l) => l.unwrap_or_default(),
+            Err(e) => return fail(e),
+        };
+        if session.game.is_over() || current != entry.phase {
+            let now = if session.game.is_over() {
+                "the game is over".to_string()
+            } else {
+                format!("the game is at phase {current}")
+            };
+            eprintln!(
+                "error: {}: orders for phase {}, but {now} (phases must come in order)",
+                args.orders.display(),
+                entry.phase
+            );
+            if args.json {
+                print_json(&out);
+            }
+            return EXIT_INPUT;
+        }
+        for (power, orders) in &entry.orders {
+            let mut a = Map::new();
+            a.insert("power".into(), power.clone().into());
+            a.insert("orders".into(), orders.clone().into());
+            let command = Command::Custom {
+                name: "orders".into(),
+                args: a,
+            };
+            match session.game.submit(Some(power), &command) {
+                Ok(_) => {}
+                Err(GameError::Refused(r)) => {
+                    refused += 1;
+                    eprintln!("refused: {} orders for {power}: {r}", entry.phase);
+                }
+                Err(e) => return fail(e),
+            }
+        }
+        let events = match session.game.submit(None, &Command::EndPhase) {
+            Ok(events) => events,
+            Err(e) => return fail(format!("phase {}: {e}", entry.phase)),
+        };
+        for e in &events {
+            if let Event::PhaseSkipped { phase, .. } = e {
+                skipped.insert(phase.clone());
+            }
+        }
+        let reports = match PhaseReport::from_events(&events) {
+            Ok(r) => r,
+            Err(e) => return fail(format!("phase {}: malformed report: {e}", entry.phase)),
+        };
+        for report in reports {
+            emit(args.json, &mut out, Item::Report(report));
+        }
+    }
+    if args.json {
+        print_json(&out);
+    }
+    if refused > 0 {
+        EXIT_GAME
+    } else {
+        EXIT_OK
+    }
+}
+
+/// What one `[[phase]]` entry gave.
+enum Item {
+    Report(PhaseReport),
+    Skipped(String),
+}
+
+/// JSON: collect for the one array printed at the end (fields in the documented order); text:
+/// print now.
+fn emit(json: bool, out: &mut Vec<String>, item: Item) {
+    if json {
+        out.push(match &item {
+            Item::Report(r) => serde_json::to_string(r).unwrap_or_else(|_| "null".into()),
+            Item::Skipped(phase) => json!({"phase": phase, "skipped": true}).to_string(),
+        });
+    } else {
+        print_text(&item);
+    }
+}
+
+fn print_json(out: &[String]) {
+    println!("[{}]", out.join(","));
+}
+
+/// The readable form of one phase.
+fn print_text(item: &Item) {
+    let r = match item {
+        Item::Skipped(phase) => {
+            println!("{phase}: skipped (nothing to do)");
+            return;
+        }
+        Item::Report(r) => r,
+    };
+    println!("{}:", r.phase);
+    for o in &r.results {
+        let flags = o.flags.join(", ");
+        println!(
+            "  {:<8} {:<24} {}",
+            o.power,
+            o.order,
+            if flags.is_empty() { "ok" } else { &flags }
+        );
+    }
+    for d in &r.dislodged {
+        let retreats = d.retreats.join(", ");
+        println!(
+            "  dislodged: {} {} (by {}), retreats: {}",
+            d.power,
+            d.unit,
+            d.by,
+            if retreats.is_empty() {
+                "none"
+            } else {
+                &retreats
+            }
+        );
+    }
+    if !r.disbanded.is_empty() {
+        println!("  disbanded: {}", r.disbanded.join(", "));
+    }
+    println!("  units:");
+    for (power, units) in &r.units {
+        let list = if units.is_empty() {
+            "-".to_string()
+        } else {
+            units.join(", ")
+        };
+        println!("    {power}: {list}");
+    }
+    println!("  centres:");
+    for (power, centers) in &r.centers {
+        println!("    {power}: {}", centers.join(", "));
+    }
+    println!("  next phase: {}", r.next_phase);
+}

@@ -1,0 +1,204 @@
+//! `hex.map` on area boards (a graph of regions): `regions`, `region`, `is_location`,
+//! `adjacent`, `neighbors`, `supply_centers`, `homes`, `powers`, and `board_table`, the whole
+//! board as one plain table in the shape area-game libraries expect (rules/diplomacy/map.lua).
+//!
+//! `board_table` is built once per VM and cached in the registry: a library compiles it once
+//! (and may memoise on it), so adjudicating a phase never rebuilds the board (the host
+//! overhead budget). It is map data, never game state, so caching it in the VM keeps principle 3.
+
+use std::sync::Arc;
+
+use mlua::{Function, Lua, Table, Value};
+
+use super::{string_list, with_host};
+use crate::board::{AreaMap, MoveClass, Region};
+
+const BOARD_TABLE_KEY: &str = "hexwar.board_table";
+
+/// The area map, or an error naming the call when the board is a hex map.
+fn area_map(lua: &Lua, call: &str) -> mlua::Result<Arc<AreaMap>> {
+    with_host(lua, |h| h.map.as_area().cloned())?.ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "hex.map.{call}: this board is a hex map; area calls need a map file with kind = \"area\""
+        ))
+    })
+}
+
+fn class_of(text: Option<String>) -> mlua::Result<MoveClass> {
+    let text = text.unwrap_or_else(|| "army".into());
+    MoveClass::parse(&text).ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "movement class '{text}': expected \"army\" or \"fleet\""
+        ))
+    })
+}
+
+fn region_table(lua: &Lua, r: &Region) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("id", r.id.as_str())?;
+    t.raw_set("name", r.name.as_str())?;
+    t.raw_set("type", r.kind.as_str())?;
+    t.raw_set("supply_center", r.supply_center)?;
+    t.raw_set("home", r.home.as_deref())?;
+    t.raw_set(
+        "coasts",
+        string_list(lua, r.coasts.keys().map(String::as_str))?,
+    )?;
+    Ok(t)
+}
+
+fn powers_table(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
+    let list = lua.create_table()?;
+    for (i, p) in map.powers().iter().enumerate() {
+        let t = lua.create_table()?;
+        t.raw_set("name", p.name.as_str())?;
+        t.raw_set("adjective", p.adjective.as_str())?;
+        t.raw_set(
+            "home_centers",
+            string_list(lua, p.home_centers.iter().map(String::as_str))?,
+        )?;
+        t.raw_set(
+            "start_units",
+            string_list(lua, p.start_units.iter().map(String::as_str))?,
+        )?;
+        t.raw_set(
+            "start_centers",
+            string_list(lua, p.start_centers.iter().map(String::as_str))?,
+        )?;
+        list.raw_set(i + 1, t)?;
+    }
+    Ok(list)
+}
+
+/// The board in the shape documented at the top of rules/diplomacy/map.lua.
+fn build_board_table(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
+    let board = lua.create_table()?;
+    board.raw_set("name", map.name.as_str())?;
+    if let Some(p) = &map.start_phase {
+        board.raw_set("start_phase", p.as_str())?;
+    }
+    if let Some(v) = map.victory_centers {
+        board.raw_set("victory_centers", v)?;
+    }
+    let provinces = lua.create_table()?;
+    for r in map.regions() {
+        let t = lua.create_table()?;
+        t.raw_set("name", r.name.as_str())?;
+        t.raw_set("type", r.kind.as_str())?;
+        t.raw_set("supply_center", r.supply_center)?;
+        if let Some(h) = &r.home {
+            t.raw_set("home", h.as_str())?;
+        }
+        t.raw_set("army", string_list(lua, r.army.iter().map(String::as_str))?)?;
+        t.raw_set(
+            "fleet",
+            string_list(lua, r.fleet.iter().map(String::as_str))?,
+        )?;
+        t.raw_set(
+            "coasts",
+            string_list(lua, r.coasts.keys().map(String::as_str))?,
+        )?;
+        if !r.coasts.is_empty() {
+            let by = lua.create_table()?;
+            for (c, l) in &r.coasts {
+                by.raw_set(c.as_str(), string_list(lua, l.iter().map(String::as_str))?)?;
+            }
+            t.raw_set("fleet_by_coast", by)?;
+        }
+        provinces.raw_set(r.id.as_str(), t)?;
+    }
+    board.raw_set("provinces", provinces)?;
+    board.raw_set("powers", powers_table(lua, map)?)?;
+    Ok(board)
+}
+
+/// Adds the area functions to the `hex.map` table `t` (after the hex ones: `neighbors` serves
+/// both kinds).
+pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
+    t.raw_set(
+        "regions",
+        lua.create_function(|lua, ()| {
+            let map = area_map(lua, "regions")?;
+            let mut ids: Vec<&str> = map.regions().iter().map(|r| r.id.as_str()).collect();
+            ids.sort_unstable();
+            string_list(lua, ids)
+        })?,
+    )?;
+    t.raw_set(
+        "region",
+        lua.create_function(|lua, id: String| {
+            let map = area_map(lua, "region")?;
+            match map.region_of(&id) {
+                Some(r) => Ok(Value::Table(region_table(lua, r)?)),
+                None => Ok(Value::Nil),
+            }
+        })?,
+    )?;
+    t.raw_set(
+        "is_location",
+        lua.create_function(|lua, loc: String| {
+            Ok(with_host(lua, |h| h.map.as_area().cloned())?.is_some_and(|m| m.is_location(&loc)))
+        })?,
+    )?;
+    t.raw_set(
+        "adjacent",
+        lua.create_function(|lua, (a, b, class): (String, String, Option<String>)| {
+            let map = area_map(lua, "adjacent")?;
+            Ok(map.adjacent(&a, &b, class_of(class)?))
+        })?,
+    )?;
+    let hex_neighbors: Function = t.raw_get("neighbors")?;
+    t.raw_set(
+        "neighbors",
+        lua.create_function(move |lua, (place, class): (String, Option<String>)| {
+            let Some(map) = with_host(lua, |h| h.map.as_area().cloned())? else {
+                return hex_neighbors.call::<Table>(place);
+            };
+            if !map.is_location(&place) {
+                return Err(mlua::Error::runtime(format!(
+                    "'{place}' is not a location of the map"
+                )));
+            }
+            string_list(
+                lua,
+                map.neighbors(&place, class_of(class)?)
+                    .iter()
+                    .map(String::as_str),
+            )
+        })?,
+    )?;
+    t.raw_set(
+        "supply_centers",
+        lua.create_function(|lua, ()| {
+            let map = area_map(lua, "supply_centers")?;
+            string_list(lua, map.supply_centers())
+        })?,
+    )?;
+    t.raw_set(
+        "homes",
+        lua.create_function(|lua, power: String| {
+            let map = area_map(lua, "homes")?;
+            string_list(lua, map.homes(&power))
+        })?,
+    )?;
+    t.raw_set(
+        "powers",
+        lua.create_function(|lua, ()| {
+            let map = area_map(lua, "powers")?;
+            powers_table(lua, &map)
+        })?,
+    )?;
+    t.raw_set(
+        "board_table",
+        lua.create_function(|lua, ()| {
+            if let Value::Table(t) = lua.named_registry_value::<Value>(BOARD_TABLE_KEY)? {
+                return Ok(t);
+            }
+            let map = area_map(lua, "board_table")?;
+            let t = build_board_table(lua, &map)?;
+            lua.set_named_registry_value(BOARD_TABLE_KEY, &t)?;
+            Ok(t)
+        })?,
+    )?;
+    Ok(())
+}

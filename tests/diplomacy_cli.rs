@@ -1,0 +1,251 @@
+//! The 57 DATC cases through `hexwar play SCENARIO --setup FILE --orders FILE --json` (the
+//! pinned CLI contract), one test per section file; plus the exit codes and the text form.
+
+mod common;
+
+use std::path::Path;
+
+use common::datc::{datc_dir, phases, run_file, setup_of, Played};
+use common::{hexwar, stderr, stdout};
+use hexwar::report::PhaseReport;
+use serde_json::{json, Value};
+
+/// Writes the case as a setup file and an orders file, runs `hexwar play --json`, and reads
+/// the printed array back.
+fn play_cli(case: &Value) -> Result<Vec<Played>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let setup = dir.path().join("setup.toml");
+    let orders = dir.path().join("orders.toml");
+    let setup_text = toml::to_string(&Value::Object(setup_of(case))).map_err(|e| e.to_string())?;
+    std::fs::write(&setup, setup_text).map_err(|e| e.to_string())?;
+    let entries: Vec<Value> = phases(case, "expected")
+        .into_iter()
+        .map(|(phase, orders, _)| json!({"phase": phase, "orders": orders}))
+        .collect();
+    let orders_text = toml::to_string(&json!({ "phase": entries })).map_err(|e| e.to_string())?;
+    std::fs::write(&orders, orders_text).map_err(|e| e.to_string())?;
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        setup.to_str().unwrap_or_default(),
+        "--orders",
+        orders.to_str().unwrap_or_default(),
+        "--json",
+    ]);
+    if out.status.code() != Some(0) {
+        return Err(format!("exit {:?}: {}", out.status.code(), stderr(&out)));
+    }
+    let printed: Vec<Value> = serde_json::from_str(&stdout(&out)).map_err(|e| e.to_string())?;
+    printed
+        .into_iter()
+        .map(|v| {
+            if v["skipped"] == Value::Bool(true) {
+                return Ok(Played::Skipped);
+            }
+            let report: PhaseReport = serde_json::from_value(v).map_err(|e| e.to_string())?;
+            let waiting = if report.next_phase.ends_with('R') {
+                report.dislodged.iter().map(|d| d.unit.clone()).collect()
+            } else {
+                Vec::new()
+            };
+            Ok(Played::Report { report, waiting })
+        })
+        .collect()
+}
+
+macro_rules! datc {
+    ($name:ident, $file:literal) => {
+        #[test]
+        fn $name() {
+            let Some(dir) = datc_dir() else { return };
+            let (n, failures) = run_file(&dir.join($file), "expected", play_cli);
+            eprintln!("{} via hexwar play: {}/{n} pass", $file, n - failures.len());
+            assert!(n > 0);
+            assert!(
+                failures.is_empty(),
+                "{}: {} of {n} cases failed:\n{}",
+                $file,
+                failures.len(),
+                failures.join("\n")
+            );
+        }
+    };
+}
+datc!(cli_datc_6_a_basic_checks, "6.A.json");
+datc!(cli_datc_6_b_coastal_issues, "6.B.json");
+datc!(cli_datc_6_c_circular_movement, "6.C.json");
+datc!(cli_datc_6_h_retreating, "6.H.json");
+datc!(cli_datc_6_i_building, "6.I.json");
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+const SETUP: &str = r#"phase = "S1901M"
+[units]
+FRANCE = ["A MAR", "A BUR"]
+ITALY = ["A PIE", "F LYO"]
+"#;
+
+/// The exact JSON of a phase with a dislodgement, the skipped-phase entry, and the retreat.
+#[test]
+fn play_json_is_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(dir.path(), "s.toml", SETUP);
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        r#"[[phase]]
+phase = "S1901M"
+[phase.orders]
+FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE"]
+ITALY = ["A PIE H", "F LYO - TUS"]
+[[phase]]
+phase = "S1901R"
+[phase.orders]
+ITALY = ["A PIE R TUS"]
+[[phase]]
+phase = "F1901M"
+[[phase]]
+phase = "F1901R"
+"#,
+    );
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let centers = r#""centers":{"AUSTRIA":["BUD","TRI","VIE"],"ENGLAND":["EDI","LON","LVP"],"FRANCE":["BRE","MAR","PAR"],"GERMANY":["BER","KIE","MUN"],"ITALY":["NAP","ROM","VEN"],"RUSSIA":["MOS","SEV","STP","WAR"],"TURKEY":["ANK","CON","SMY"]}"#;
+    let expected = format!(
+        concat!(
+            r#"[{{"phase":"S1901M","results":[{{"power":"FRANCE","order":"A BUR S A MAR - PIE","unit":"A BUR","flags":["void"]}},"#,
+            r#"{{"power":"FRANCE","order":"A MAR - PIE","unit":"A MAR","flags":["bounce"]}},"#,
+            r#"{{"power":"ITALY","order":"A PIE H","unit":"A PIE","flags":[]}},"#,
+            r#"{{"power":"ITALY","order":"F LYO - TUS","unit":"F LYO","flags":[]}}],"#,
+            r#""units":{{"FRANCE":["A BUR","A MAR"],"ITALY":["A PIE","F TUS"]}},"dislodged":[],"disbanded":[],{c},"next_phase":"F1901M"}},"#,
+            r#"{{"phase":"S1901R","skipped":true}},"#,
+            r#"{{"phase":"F1901M","results":[{{"power":"FRANCE","order":"A BUR H","unit":"A BUR","flags":[]}},"#,
+            r#"{{"power":"FRANCE","order":"A MAR H","unit":"A MAR","flags":[]}},"#,
+            r#"{{"power":"ITALY","order":"A PIE H","unit":"A PIE","flags":[]}},"#,
+            r#"{{"power":"ITALY","order":"F TUS H","unit":"F TUS","flags":[]}}],"#,
+            r#""units":{{"FRANCE":["A BUR","A MAR"],"ITALY":["A PIE","F TUS"]}},"dislodged":[],"disbanded":[],{c},"next_phase":"W1901A"}},"#,
+            r#"{{"phase":"F1901R","skipped":true}}]"#,
+            "\n"
+        ),
+        c = centers
+    );
+    assert_eq!(stdout(&out), expected);
+}
+
+#[test]
+fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"A MAR\", \"F LYO\"]\nITALY = [\"A PIE\"]\n",
+    );
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - PIE\", \"F LYO S A MAR - PIE\"]\n\
+         [[phase]]\nphase = \"S1901R\"\n[phase.orders]\nITALY = []\n",
+    );
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("S1901M:\n  FRANCE   A MAR - PIE              ok\n  FRANCE   F LYO S A MAR - PIE      ok\n  ITALY    A PIE H                  dislodged\n  dislodged: ITALY A PIE (by MAR), retreats: TUS, TYR, VEN\n  units:\n    FRANCE: A PIE, F LYO\n    ITALY: -\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("S1901R:\n  ITALY    A PIE D                  disband\n  disbanded: A PIE\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("  next phase: F1901M\n"), "{text}");
+}
+
+#[test]
+fn bad_setups_and_out_of_order_phases_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
+    for (text, needle) in [
+        (
+            "phase = \"S1901M\"\n[units]\nFRANCE = [\"A MAO\"]\n",
+            "an army cannot stand at sea",
+        ),
+        (
+            "phase = \"S1901M\"\n[units]\nFRANCE = [\"F STP\"]\n",
+            "name the coast",
+        ),
+        (
+            "phase = \"S1901M\"\n[units]\nNARNIA = [\"A PAR\"]\n",
+            "'NARNIA' is not a power",
+        ),
+        (
+            "phase = \"S1999M\"\n",
+            "phase 'S1999M' is not a phase of this scenario",
+        ),
+        ("phase = \"S1901M\"\n[units\n", "line 2: TOML"),
+    ] {
+        let setup = write(dir.path(), "s.toml", text);
+        let out = hexwar(&[
+            "play",
+            "scenarios/diplomacy",
+            "--setup",
+            &setup,
+            "--orders",
+            &orders,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        assert!(stderr(&out).contains(&setup), "{}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{text}: {}", stderr(&out));
+    }
+    let setup = write(dir.path(), "s.toml", SETUP);
+    let late = write(dir.path(), "late.toml", "[[phase]]\nphase = \"F1901M\"\n");
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &late,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("orders for phase F1901M, but the game is at phase S1901M"));
+}
+
+#[test]
+fn orders_for_another_power_are_refused_with_exit_1() {
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", "/dev/null"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "an empty [[order]] file plays nothing"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nNARNIA = [\"A PAR H\"]\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("DIP-orders"), "{}", stderr(&out));
+}

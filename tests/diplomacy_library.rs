@@ -1,0 +1,155 @@
+//! Diplomacy through the library (Session + commands): the 57 DATC cases of the shared data
+//! (one test per section file), the rules module's own cases (rules/diplomacy/tests/cases) and
+//! the Francqueville variant cases (variant scenario vs `expected`, standard vs
+//! `expected_standard`). Each failure lists the failing case ids and what did not hold.
+
+mod common;
+
+use std::path::Path;
+
+use common::datc::{datc_dir, phases, run_file, setup_of, Played};
+use hexwar::engine::{Command, Event};
+use hexwar::report::PhaseReport;
+use hexwar::Session;
+use serde_json::{Map, Value};
+
+const STANDARD: &str = "scenarios/diplomacy";
+const VARIANT: &str = "scenarios/diplomacy-francqueville";
+
+/// Plays a case through a Session: setup, then each phase's orders and end_phase.
+fn play(scenario: &str, case: &Value) -> Result<Vec<Played>, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut s = Session::start(&root.join(scenario), None).map_err(|e| e.to_string())?;
+    s.setup_table(&setup_of(case), Vec::new())
+        .map_err(|e| format!("setup: {e}"))?;
+    let mut out = Vec::new();
+    for (phase, orders, _) in phases(case, "expected") {
+        let label = s
+            .game
+            .phase_label()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        if label != phase {
+            let skipped = s
+                .game
+                .log()
+                .iter()
+                .any(|e| matches!(e, Event::PhaseSkipped { phase: p, .. } if *p == phase));
+            if skipped {
+                out.push(Played::Skipped);
+                continue;
+            }
+            return Err(format!("the game is at {label}, not {phase}"));
+        }
+        for (power, list) in orders.as_object().into_iter().flatten() {
+            let mut args = Map::new();
+            args.insert("power".into(), power.clone().into());
+            args.insert("orders".into(), list.clone());
+            let command = Command::Custom {
+                name: "orders".into(),
+                args,
+            };
+            s.game
+                .submit(Some(power), &command)
+                .map_err(|e| format!("{phase} orders for {power}: {e}"))?;
+        }
+        let events = s
+            .game
+            .submit(None, &Command::EndPhase)
+            .map_err(|e| format!("{phase}: {e}"))?;
+        let report = PhaseReport::from_events(&events)
+            .map_err(|e| e.to_string())?
+            .pop()
+            .ok_or_else(|| format!("{phase}: no PhaseAdjudicated event"))?;
+        let waiting = s.game.state().vars["position"]["dislodged"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["unit"].as_str().map(String::from))
+            .collect();
+        out.push(Played::Report { report, waiting });
+    }
+    Ok(out)
+}
+
+fn run(scenario: &str, file: &Path, field: &str, label: &str) {
+    let (n, failures) = run_file(file, field, |case| play(scenario, case));
+    eprintln!("{label} via library: {}/{n} pass", n - failures.len());
+    assert!(n > 0, "{}: no cases", file.display());
+    assert!(
+        failures.is_empty(),
+        "{label}: {} of {n} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+macro_rules! datc {
+    ($name:ident, $file:literal) => {
+        #[test]
+        fn $name() {
+            let Some(dir) = datc_dir() else { return };
+            run(STANDARD, &dir.join($file), "expected", $file);
+        }
+    };
+}
+datc!(datc_6_a_basic_checks, "6.A.json");
+datc!(datc_6_b_coastal_issues, "6.B.json");
+datc!(datc_6_c_circular_movement, "6.C.json");
+datc!(datc_6_h_retreating, "6.H.json");
+datc!(datc_6_i_building, "6.I.json");
+
+macro_rules! own {
+    ($name:ident, $file:literal) => {
+        #[test]
+        fn $name() {
+            let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("rules/diplomacy/tests/cases")
+                .join($file);
+            run(STANDARD, &file, "expected", $file);
+        }
+    };
+}
+own!(own_cases_6_d_supports, "6.D.json");
+own!(own_cases_6_e_head_to_head, "6.E.json");
+own!(own_cases_6_f_convoys, "6.F.json");
+own!(own_cases_6_g_convoy_to_adjacent, "6.G.json");
+own!(own_cases_6_j_civil_disorder, "6.J.json");
+
+fn variant_cases() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/diplomacy/variants/francqueville/tests/cases.json")
+}
+
+#[test]
+fn francqueville_cases_on_the_variant_scenario() {
+    run(VARIANT, &variant_cases(), "expected", "variant");
+}
+
+#[test]
+fn francqueville_cases_on_the_standard_scenario() {
+    run(
+        STANDARD,
+        &variant_cases(),
+        "expected_standard",
+        "variant (standard rules)",
+    );
+}
+
+/// The checker is not vacuous: a case with a wrong expectation fails, naming what is wrong.
+#[test]
+fn a_wrong_expectation_is_reported() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/diplomacy/tests/cases/6.E.json");
+    let mut case = common::datc::load_cases(&file).remove(0);
+    let played = play(STANDARD, &case).unwrap();
+    assert!(common::datc::check_case(&case, "expected", &played).is_empty());
+    case["expected"]["units"] = serde_json::json!({"A PAR": "FRANCE", "A ZZZ": "ITALY"});
+    let errs = common::datc::check_case(&case, "expected", &played);
+    assert_eq!(
+        errs,
+        vec![
+            "A PAR should be FRANCE, got None".to_string(),
+            "A ZZZ should be ITALY, got None".to_string()
+        ]
+    );
+}

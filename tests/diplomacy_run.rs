@@ -1,0 +1,128 @@
+//! `hexwar run` plays Diplomacy headless to the end with random-legal bots, and the generic
+//! unit list (GameState.units) mirrors the Diplomacy position after every phase.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::{hexwar, stderr, stdout};
+use hexwar::bot::{play, RandomBot, RunLimit};
+use hexwar::engine::{Dice, GameState};
+use hexwar::Session;
+
+/// The board as the position says (units and units waiting to retreat), and as the mirrored
+/// unit list says: POWER -> sorted "A PAR" strings.
+fn boards(state: &GameState) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, Vec<String>>) {
+    let pos = &state.vars["position"];
+    let mut want: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (p, l) in pos["units"].as_object().into_iter().flatten() {
+        for u in l.as_array().into_iter().flatten() {
+            want.entry(p.clone())
+                .or_default()
+                .push(u.as_str().unwrap().to_string());
+        }
+    }
+    for d in pos["dislodged"].as_array().into_iter().flatten() {
+        let p = d["power"].as_str().unwrap().to_string();
+        want.entry(p)
+            .or_default()
+            .push(d["unit"].as_str().unwrap().to_string());
+    }
+    let mut got: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for u in state.units.values() {
+        let letter = if u.kind == "fleet" { "F" } else { "A" };
+        let at = u.at.clone().unwrap_or_default();
+        got.entry(u.side.clone())
+            .or_default()
+            .push(format!("{letter} {at}"));
+    }
+    for l in want.values_mut().chain(got.values_mut()) {
+        l.sort();
+    }
+    want.retain(|_, l| !l.is_empty());
+    (want, got)
+}
+
+fn play_mirrored(scenario: &str, seed: u64) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut s = Session::start(&root.join(scenario), Some(seed)).unwrap();
+    let sides = s.scenario.sides.clone();
+    let mut bot = RandomBot::new(Dice::new(seed));
+    let mut phases = 0;
+    while !s.game.is_over() {
+        let turn = s.game.state().turn;
+        play(
+            &mut s.game,
+            &mut bot,
+            &sides,
+            RunLimit::BeforeTurn(turn + 1),
+        )
+        .unwrap();
+        let (want, got) = boards(s.game.state());
+        assert_eq!(
+            got, want,
+            "{scenario} seed {seed}: mirror differs after turn {turn}"
+        );
+        phases += 1;
+    }
+    assert_eq!(phases, 10, "ten years");
+    let adjudicated = s
+        .game
+        .log()
+        .iter()
+        .filter(|e| e.name() == "PhaseAdjudicated")
+        .count();
+    assert!(adjudicated >= 20, "{adjudicated} phases adjudicated");
+}
+
+#[test]
+fn units_mirror_the_position_in_standard_games() {
+    for seed in [1, 2, 3] {
+        play_mirrored("scenarios/diplomacy", seed);
+    }
+}
+
+#[test]
+fn units_mirror_the_position_in_variant_games() {
+    for seed in [1, 2] {
+        play_mirrored("scenarios/diplomacy-francqueville", seed);
+    }
+}
+
+#[test]
+fn hexwar_run_plays_to_the_end_deterministically() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    for log in [&a, &b] {
+        let out = hexwar(&[
+            "run",
+            "scenarios/diplomacy",
+            "--seed",
+            "5",
+            "--json",
+            "--log",
+            log.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let summary: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(summary["finished"], true);
+        assert_eq!(summary["turn"], 10);
+        assert!(summary["events"]["PhaseAdjudicated"].as_u64().unwrap() >= 20);
+        assert!(
+            summary["events"]["UnitMoved"].as_u64().unwrap() > 50,
+            "bots move units"
+        );
+        let scores = summary["outcome"]["scores"].as_object().unwrap();
+        let total: f64 = scores.values().filter_map(|v| v.as_f64()).sum();
+        assert!((22.0..=34.0).contains(&total), "centres held: {total}");
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let out = hexwar(&["run", "scenarios/diplomacy-francqueville", "--seed", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("finished after turn 10 of 10"),
+        "{}",
+        stdout(&out)
+    );
+}
