@@ -35,21 +35,29 @@ fn reach(c: &mut Criterion) {
     });
     group.finish();
 
+    // hexx against the engine on the same plain map (no rivers, no ZOC): same terrain costs,
+    // same budget, and a cost closure reading a dense array (see `support::hexx_cost`).
     let plain = support::generate(200, 200, 7, false);
+    let plain_rules = PathRules::compile(&support::declaration(), &plain).unwrap();
+    let lone = [units[0].clone()];
+    let plain_occ = Occupancy::build(&plain, &plain_rules, &lone).unwrap();
+    let mut plain_search = ReachSearch::new(&plain);
     let center = plain.hex(start);
-    let extra = |h: hexx::Hex| -> Option<u32> {
-        let i = plain.index(h)?;
-        match plain.terrain_name(i) {
-            "clear" | "hills" => Some(0),
-            "forest" | "marsh" => Some(1),
-            "mountains" => Some(2),
-            _ => None,
-        }
-    };
+    let plain_cost = support::foot_cost_per_hex(&plain);
+    let extra = support::hexx_cost(&plain, &plain_cost);
     let mut group = c.benchmark_group("reach_200x200_12mp_plain");
-    group.sample_size(10);
+    group.sample_size(20);
+    group.bench_function("a_engine", |b| {
+        b.iter(|| {
+            black_box(
+                plain_search
+                    .reach(&plain, &plain_rules, &plain_occ, &lone[0], Mp::whole(12))
+                    .unwrap(),
+            )
+        })
+    });
     group.bench_function("c_hexx_field_of_movement", |b| {
-        b.iter(|| black_box(hexx::algorithms::field_of_movement(center, 12, extra)))
+        b.iter(|| black_box(hexx::algorithms::field_of_movement(center, 12, &extra)))
     });
     group.finish();
 }

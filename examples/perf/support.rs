@@ -1,6 +1,7 @@
 //! Shared by `examples/perf` and `benches/reach.rs`: a deterministic generated map, the
-//! movement declaration for it, the units, and a hand-written baseline Dijkstra of the same
-//! rules (the yardstick the engine must stay within 1.25× of).
+//! movement declaration for it, the units, a hand-written baseline Dijkstra of the same
+//! rules (the yardstick the engine must stay within 1.25× of), and the terrain cost closure
+//! given to `hexx::algorithms::field_of_movement`.
 
 #![allow(dead_code)]
 
@@ -226,7 +227,9 @@ impl Baseline {
         out
     }
 
-    /// Reachable hexes with their cost in whole MP (start excluded), sorted by hex.
+    /// Reachable hexes with their cost in whole MP (start excluded), in the order first
+    /// reached. Not sorted: the engine does not sort its answer either, and the yardstick
+    /// should do the same work (callers comparing the two sort outside the timed loop).
     pub fn reach(&mut self, map: &HexMap, start: u32, budget: u32) -> Vec<(u32, u32)> {
         self.dist[start as usize] = 0;
         self.touched.push(start);
@@ -265,18 +268,47 @@ impl Baseline {
                 }
             }
         }
-        let mut out: Vec<(u32, u32)> = self
+        let out: Vec<(u32, u32)> = self
             .touched
             .iter()
             .filter(|&&h| h != start)
             .map(|&h| (h, self.dist[h as usize]))
             .collect();
-        out.sort_unstable();
         for &h in &self.touched {
             self.dist[h as usize] = u32::MAX;
         }
         self.touched.clear();
         self.heap.clear();
         out
+    }
+}
+
+/// MP per hex for a foot unit on `map` (`u8::MAX` = impassable), from the same terrain costs as
+/// [`declaration`]: the dense array the hexx comparison reads, so that hexx pays one array read
+/// per cost question, like the engine, rather than a terrain-name lookup.
+pub fn foot_cost_per_hex(map: &HexMap) -> Vec<u8> {
+    let by_terrain: Vec<u8> = map
+        .terrain_names()
+        .iter()
+        .map(|name| match name.as_str() {
+            "clear" | "hills" => 1,
+            "forest" | "marsh" => 2,
+            "mountains" => 3,
+            _ => u8::MAX,
+        })
+        .collect();
+    map.terrain_ids()
+        .iter()
+        .map(|&t| by_terrain[t as usize])
+        .collect()
+}
+
+/// The cost closure for `hexx::algorithms::field_of_movement` on `map`: hexx adds 1 MP per step
+/// itself, so it is told the terrain cost minus 1; off the map and impassable hexes are None.
+/// The coordinate → index conversion is the least any hexx-keyed cost function must do.
+pub fn hexx_cost<'a>(map: &'a HexMap, cost: &'a [u8]) -> impl Fn(hexx::Hex) -> Option<u32> + 'a {
+    move |h| {
+        let c = cost[map.index(h)? as usize];
+        (c != u8::MAX).then(|| u32::from(c) - 1)
     }
 }
