@@ -182,3 +182,193 @@ fn pcall_cannot_swallow_the_budget() {
         ],
     );
 }
+
+#[test]
+fn endless_loop_in_a_metamethod_is_stopped() {
+    let m = run_hostile("loop_in_metamethod");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/loop_in_metamethod.lua:2:",
+            "instruction budget",
+        ],
+    );
+}
+
+#[test]
+fn endless_loop_in_an_error_handler_is_stopped() {
+    let m = run_hostile("loop_in_error_handler");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/loop_in_error_handler.lua:2:",
+            "instruction budget",
+        ],
+    );
+}
+
+#[test]
+fn endless_loop_in_a_finalizer_is_stopped() {
+    let m = run_hostile("loop_in_gc");
+    // Lua runs finalizers with hooks off, so the sandbox refuses to declare one at all.
+    assert_contains(
+        &m,
+        &[
+            "__gc finalizers are not allowed",
+            "hostile/scripts/loop_in_gc.lua:2",
+        ],
+    );
+}
+
+#[test]
+fn memory_bomb_by_concatenation_hits_the_memory_limit() {
+    let m = run_hostile("memory_bomb_concat");
+    // Twenty-odd doublings reach the limit before the hook ever ticks: the handler is named.
+    assert_contains(
+        &m,
+        &["command 'hostile' (hostile/harness.lua:4): memory limit of 32 MiB exceeded"],
+    );
+}
+
+#[test]
+fn memory_bomb_by_table_concat_hits_the_memory_limit() {
+    let m = run_hostile("memory_bomb_table_concat");
+    assert_contains(&m, &["memory limit of 32 MiB exceeded"]);
+}
+
+#[test]
+fn a_pathological_pattern_is_refused_before_it_runs() {
+    let m = run_hostile("pathological_pattern");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/pathological_pattern.lua:3:",
+            "string.find: pattern too expensive for a 100000-byte subject",
+        ],
+    );
+}
+
+#[test]
+fn rawset_on_the_api_is_refused() {
+    let m = run_hostile("tamper_rawset");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/tamper_rawset.lua:2:",
+            "the hex API is read-only (rawset refused)",
+        ],
+    );
+}
+
+#[test]
+fn setmetatable_on_the_api_is_refused() {
+    let m = run_hostile("tamper_setmetatable");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/tamper_setmetatable.lua:2:",
+            "cannot change a protected metatable",
+        ],
+    );
+}
+
+#[test]
+fn getmetatable_on_the_api_gives_nothing_to_tamper_with() {
+    let m = run_hostile("tamper_getmetatable");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/tamper_getmetatable.lua:3:",
+            "attempt to index a string value",
+        ],
+    );
+}
+
+#[test]
+fn the_string_metatable_is_locked() {
+    let m = run_hostile("tamper_string_metatable");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/tamper_string_metatable.lua:2:",
+            "attempt to index a string value",
+        ],
+    );
+}
+
+#[test]
+fn an_error_whose_value_is_a_table_is_reported() {
+    let m = run_hostile("error_with_table");
+    assert_contains(&m, &["command 'hostile' (hostile/harness.lua:4)"]);
+}
+
+#[test]
+fn an_error_whose_value_is_a_function_is_reported() {
+    let m = run_hostile("error_with_function");
+    assert_contains(&m, &["command 'hostile' (hostile/harness.lua:4)"]);
+}
+
+#[test]
+fn yielding_across_the_host_boundary_is_an_error() {
+    let m = run_hostile("yield_across_host");
+    assert_contains(&m, &["yield"]);
+}
+
+#[test]
+fn debug_library_is_absent() {
+    let m = run_hostile("debug_library");
+    assert_contains(
+        &m,
+        &["hostile/scripts/debug_library.lua:2:", "global 'debug'"],
+    );
+}
+
+#[test]
+fn package_library_is_absent() {
+    let m = run_hostile("package_library");
+    assert_contains(
+        &m,
+        &["hostile/scripts/package_library.lua:2:", "global 'package'"],
+    );
+}
+
+#[test]
+fn loadfile_is_absent() {
+    let m = run_hostile("loadfile");
+    assert_contains(
+        &m,
+        &["hostile/scripts/loadfile.lua:2:", "global 'loadfile'"],
+    );
+}
+
+#[test]
+fn math_random_is_absent() {
+    let m = run_hostile("math_random");
+    assert_contains(
+        &m,
+        &["hostile/scripts/math_random.lua:2:", "field 'random'"],
+    );
+}
+
+/// Every script in tests/hostile/scripts has a test above.
+#[test]
+fn every_hostile_script_is_tested() {
+    let source = include_str!("hostile.rs");
+    let mut missing = Vec::new();
+    let mut count = 0;
+    for entry in std::fs::read_dir("tests/hostile/scripts").unwrap() {
+        let name = entry
+            .unwrap()
+            .path()
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        count += 1;
+        if !source.contains(&format!("run_hostile(\"{name}\")")) {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "untested hostile scripts: {missing:?}");
+    assert!(count >= 25, "only {count} hostile scripts");
+}

@@ -102,6 +102,7 @@ impl LuaRules {
             install_require(&lua, roots.clone())?;
             budget.install(&lua)?;
             super::sandbox::guard_protected_calls(&lua, &budget)?;
+            super::sandbox::guard_rawset(&lua)?;
             lua.set_memory_limit(memory_limit)?;
             Ok(())
         };

@@ -22,6 +22,14 @@ pub fn new_vm() -> mlua::Result<Lua> {
     }
     let string: mlua::Table = globals.get("string")?;
     string.raw_set("dump", Value::Nil)?;
+    guard_patterns(&lua, &string)?;
+    // The string metatable is shared by every string in the VM: lock it, so a script cannot
+    // change how all other scripts' strings behave.
+    let meta: Table = lua.load("return getmetatable('')").eval()?;
+    meta.raw_set(
+        "__metatable",
+        "strings' metatable is locked in hexwar rules",
+    )?;
 
     // load: text chunks only, and only in the sandbox's globals unless an env is given.
     let raw_load: mlua::Function = globals.get("load")?;
@@ -69,11 +77,51 @@ pub fn new_vm() -> mlua::Result<Lua> {
 pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()> {
     let globals = lua.globals();
     let coroutine: Table = globals.get("coroutine")?;
-    for (table, name) in [
-        (&globals, "pcall"),
-        (&globals, "xpcall"),
-        (&coroutine, "resume"),
-    ] {
+    // xpcall: the message handler itself runs unprotected inside Lua's error handling, where
+    // an error raised by the budget hook would leave hooks off and the handler looping for
+    // ever. It is called through a guard that runs it protected and skips it once the budget
+    // is spent.
+    let raw_xpcall: Function = globals.get("xpcall")?;
+    let xpcall_budget = Arc::clone(budget);
+    let xpcall = lua.create_function(move |lua, mut args: MultiValue| {
+        let f = args.pop_front().unwrap_or(Value::Nil);
+        let handler = args.pop_front().unwrap_or(Value::Nil);
+        let handler_budget = Arc::clone(&xpcall_budget);
+        let guarded_handler = lua.create_function(move |_, message: Value| {
+            if handler_budget.exhausted_error().is_some() {
+                return Ok(message);
+            }
+            match &handler {
+                Value::Function(h) => Ok(h.call::<Value>(message.clone()).unwrap_or(message)),
+                _ => Ok(message),
+            }
+        })?;
+        let mut call = MultiValue::new();
+        call.push_back(f);
+        call.push_back(Value::Function(guarded_handler));
+        call.extend(args);
+        let result = raw_xpcall.call::<MultiValue>(call)?;
+        match xpcall_budget.exhausted_error() {
+            Some(e) => Err(e),
+            None => Ok(result),
+        }
+    })?;
+    globals.raw_set("xpcall", xpcall)?;
+    // setmetatable: Lua runs __gc finalizers with debug hooks switched off, so a looping
+    // finalizer could never be stopped; scripts may not declare finalizers.
+    let raw_setmetatable: Function = globals.get("setmetatable")?;
+    let setmetatable = lua.create_function(move |_, (t, meta): (Value, Value)| {
+        if let Value::Table(m) = &meta {
+            if !m.raw_get::<Value>("__gc")?.is_nil() {
+                return Err(mlua::Error::runtime(
+                    "setmetatable: __gc finalizers are not allowed in hexwar rules (they run where no budget can stop them)",
+                ));
+            }
+        }
+        raw_setmetatable.call::<Value>((t, meta))
+    })?;
+    globals.raw_set("setmetatable", setmetatable)?;
+    for (table, name) in [(&globals, "pcall"), (&coroutine, "resume")] {
         let raw: Function = table.get(name)?;
         let budget = Arc::clone(budget);
         let guarded = lua.create_function(move |_, args: MultiValue| {
@@ -101,4 +149,56 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         })
     })?;
     coroutine.raw_set("wrap", wrap)
+}
+
+/// Lua patterns backtrack inside one C call, where the instruction budget cannot see: a pattern
+/// with k quantifiers over a subject of n bytes may take about n^(k+1) steps. The pattern
+/// functions refuse a call whose estimate passes `PATTERN_STEPS` (a second or so), which no rule
+/// working on labels, orders or names ever comes near.
+const PATTERN_STEPS: f64 = 1.0e9;
+
+fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
+    let quantifiers = pattern
+        .iter()
+        .filter(|&&c| matches!(c, b'*' | b'+' | b'-' | b'?'))
+        .count();
+    (subject.len().max(1) as f64).powi(quantifiers.min(8) as i32 + 1)
+}
+
+fn guard_patterns(lua: &Lua, string: &Table) -> mlua::Result<()> {
+    for name in ["find", "match", "gmatch", "gsub"] {
+        let raw: Function = string.get(name)?;
+        let guarded = lua.create_function(move |_, args: MultiValue| {
+            let subject = args.front().and_then(|v| v.as_string().map(|s| s.as_bytes().to_vec()));
+            let pattern = args.get(1).and_then(|v| v.as_string().map(|s| s.as_bytes().to_vec()));
+            if let (Some(subject), Some(pattern)) = (subject, pattern) {
+                // string.find(s, p, init, plain): a plain find does not backtrack.
+                let plain = name == "find" && args.get(3).is_some_and(|v| v.as_boolean() == Some(true));
+                if !plain && pattern_cost(&subject, &pattern) > PATTERN_STEPS {
+                    return Err(mlua::Error::runtime(format!(
+                        "string.{name}: pattern too expensive for a {}-byte subject (it could run for hours); \
+                         use fewer quantifiers or a shorter subject",
+                        subject.len()
+                    )));
+                }
+            }
+            raw.call::<MultiValue>(args)
+        })?;
+        string.raw_set(name, guarded)?;
+    }
+    Ok(())
+}
+
+/// `rawset` would let a script write into the read-only `hex` tables behind their metatables.
+pub fn guard_rawset(lua: &Lua) -> mlua::Result<()> {
+    let globals = lua.globals();
+    let raw: Function = globals.get("rawset")?;
+    let guarded = lua.create_function(move |_, (t, k, v): (Table, Value, Value)| {
+        let locked = t.metatable().is_some_and(|m| m.raw_get::<Value>("__hexwar_read_only").is_ok_and(|v| v == Value::Boolean(true)));
+        if locked {
+            return Err(mlua::Error::runtime("the hex API is read-only (rawset refused); rules change the game by returning events"));
+        }
+        raw.call::<Table>((t, k, v))
+    })?;
+    globals.raw_set("rawset", guarded)
 }

@@ -95,6 +95,7 @@ pub(crate) fn read_only(lua: &Lua, table: Table) -> mlua::Result<Table> {
         })?,
     )?;
     meta.raw_set("__metatable", "the hex API is read-only")?;
+    meta.raw_set("__hexwar_read_only", true)?;
     proxy.set_metatable(Some(meta))?;
     Ok(proxy)
 }

@@ -1,0 +1,3 @@
+return function()
+  error(function() return "a function as an error" end)
+end

@@ -1,0 +1,3 @@
+return function()
+  error({ code = 42, text = "a table as an error" })
+end

@@ -1,0 +1,3 @@
+return function()
+  return loadfile("/etc/passwd")
+end

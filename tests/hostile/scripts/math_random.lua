@@ -1,0 +1,3 @@
+return function()
+  return math.random(6)
+end

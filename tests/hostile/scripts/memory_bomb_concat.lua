@@ -1,0 +1,4 @@
+return function()
+  local s = "x"
+  while true do s = s .. s end
+end

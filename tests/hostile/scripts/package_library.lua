@@ -1,0 +1,3 @@
+return function()
+  package.path = "/tmp/?.lua"
+end

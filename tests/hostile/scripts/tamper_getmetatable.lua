@@ -1,0 +1,4 @@
+return function()
+  local mt = getmetatable(hex.state)
+  mt.__index = {}
+end

@@ -1,0 +1,3 @@
+return function()
+  rawset(hex.units, "get", function() return nil end)
+end

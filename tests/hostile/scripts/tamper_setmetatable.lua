@@ -1,0 +1,3 @@
+return function()
+  setmetatable(hex.map, {})
+end

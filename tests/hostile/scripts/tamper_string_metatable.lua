@@ -1,0 +1,3 @@
+return function()
+  getmetatable("").__index = function() return "pwned" end
+end

@@ -1,0 +1,3 @@
+return function()
+  coroutine.yield("out of the host")
+end
