@@ -75,12 +75,7 @@ struct KindOnly {
 
 /// Reads a map file of either kind.
 pub fn load_board(path: &Path) -> Result<Board, MapError> {
-    let source = SourceText::read(path).map_err(|e| MapError {
-        file: path.to_path_buf(),
-        line: 0,
-        hex: None,
-        message: format!("cannot read map file: {e}"),
-    })?;
+    let source = SourceText::read(path).map_err(|e| MapError::unreadable(path, e))?;
     // A malformed file falls through to the hex parser, which reports the TOML error located.
     let kind = toml::from_str::<KindOnly>(&source.text)
         .ok()

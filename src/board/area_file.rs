@@ -95,12 +95,7 @@ const REGION_KINDS: [&str; 4] = ["land", "sea", "coast", "impassable"];
 
 /// Reads and validates an area map file.
 pub fn load_area_map(path: &Path) -> Result<AreaMap, MapError> {
-    let source = SourceText::read(path).map_err(|e| MapError {
-        file: path.to_path_buf(),
-        line: 0,
-        hex: None,
-        message: format!("cannot read map file: {e}"),
-    })?;
+    let source = SourceText::read(path).map_err(|e| MapError::unreadable(path, e))?;
     parse_area_map(&source)
 }
 

@@ -21,3 +21,15 @@ impl fmt::Display for MapError {
         write!(f, "{}", self.message)
     }
 }
+
+impl MapError {
+    /// A map file that cannot be read at all.
+    pub fn unreadable(path: &std::path::Path, error: std::io::Error) -> Self {
+        MapError {
+            file: path.to_path_buf(),
+            line: 0,
+            hex: None,
+            message: format!("cannot read map file: {error}"),
+        }
+    }
+}

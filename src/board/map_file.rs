@@ -74,12 +74,7 @@ const MAX_HEXES: u64 = 4_000_000;
 
 /// Reads and validates a map file.
 pub fn load_map(path: &Path) -> Result<HexMap, MapError> {
-    let source = SourceText::read(path).map_err(|e| MapError {
-        file: path.to_path_buf(),
-        line: 0,
-        hex: None,
-        message: format!("cannot read map file: {e}"),
-    })?;
+    let source = SourceText::read(path).map_err(|e| MapError::unreadable(path, e))?;
     parse_map(&source)
 }
 

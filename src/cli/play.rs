@@ -62,17 +62,7 @@ pub fn run(args: &PlayArgs) -> i32 {
     }
     let file: OrdersFile = match toml::from_str(&text) {
         Ok(f) => f,
-        Err(e) => {
-            let line = e
-                .span()
-                .map(|s| text[..s.start].matches('\n').count() + 1)
-                .unwrap_or(0);
-            return fail(format!(
-                "{}:{line}: TOML: {}",
-                args.orders.display(),
-                e.message()
-            ));
-        }
+        Err(e) => return fail(super::toml_error(&args.orders, &text, &e)),
     };
     let mut orders = Vec::new();
     for (i, mut order) in file.order.into_iter().enumerate() {

@@ -49,17 +49,7 @@ pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
 pub(super) fn run(args: &PlayArgs, text: &str) -> i32 {
     let file: PhasesFile = match toml::from_str(text) {
         Ok(f) => f,
-        Err(e) => {
-            let line = e
-                .span()
-                .map(|s| text[..s.start].matches('\n').count() + 1)
-                .unwrap_or(0);
-            return fail(format!(
-                "{}:{line}: TOML: {}",
-                args.orders.display(),
-                e.message()
-            ));
-        }
+        Err(e) => return fail(super::toml_error(&args.orders, text, &e)),
     };
     let mut session = match start(args) {
         Ok(s) => s,
