@@ -63,6 +63,21 @@ fn tiny_fixture_control_and_zoc() {
 }
 
 #[test]
+fn diplomacy_area_board_as_a_graph() {
+    check("diplomacy", "scenarios/diplomacy", None);
+}
+
+#[test]
+fn overlays_are_refused_on_area_boards() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), None).unwrap();
+    let err = render(&mut session, Some(&Overlay::Zoc)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "overlays are drawn on hex maps only; this scenario has an area board"
+    );
+}
+
+#[test]
 fn overlay_names_parse() {
     assert_eq!("zoc".parse::<Overlay>(), Ok(Overlay::Zoc));
     assert_eq!(

@@ -22,6 +22,11 @@ pub struct RenderError(pub String);
 
 /// Renders the session's current position, with an optional overlay, as an SVG document.
 pub fn render(session: &mut Session, overlay: Option<&Overlay>) -> Result<String, RenderError> {
+    if overlay.is_some() && session.scenario.map.as_area().is_some() {
+        return Err(RenderError(
+            "overlays are drawn on hex maps only; this scenario has an area board".into(),
+        ));
+    }
     let data = match overlay {
         Some(o) => Some(overlay::compute(session, o)?),
         None => None,
@@ -45,13 +50,6 @@ pub fn render(session: &mut Session, overlay: Option<&Overlay>) -> Result<String
             state,
             data.as_ref(),
         )),
-        Board::Area(map) => {
-            if overlay.is_some() {
-                return Err(RenderError(
-                    "overlays are drawn on hex maps only; this scenario has an area board".into(),
-                ));
-            }
-            Ok(area::render(map, &title, &scenario.sides, state))
-        }
+        Board::Area(map) => Ok(area::render(map, &title, &scenario.sides, state)),
     }
 }
