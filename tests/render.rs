@@ -87,3 +87,29 @@ fn overlay_names_parse() {
     assert!("reach:".parse::<Overlay>().is_err());
     assert!("heat".parse::<Overlay>().is_err());
 }
+
+#[test]
+fn the_cli_renders_a_setup_position_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("map.svg");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "render",
+            "scenarios/demo",
+            "--setup",
+            "tests/fixtures/render_setup.toml",
+        ])
+        .args(["--overlay", "reach:blue-guard", "-o"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("<title>blue-guard</title>"));
+    assert!(svg.contains("<title>red-raider</title>"));
+    assert!(
+        !svg.contains("<title>b-inf-1</title>"),
+        "the setup replaced the units"
+    );
+    assert!(svg.contains("overlay: reach of blue-guard"));
+}
