@@ -52,3 +52,17 @@ fn no_test_files_is_bad_input() {
     assert_eq!(code, 2);
     assert!(stderr.contains("no test files"), "{stderr}");
 }
+
+#[test]
+fn json_output_lists_each_test() {
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_failing", "--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["passed"], 1);
+    assert_eq!(v["failed"], 2);
+    assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
+    assert!(v["files"][0]["tests"][1]["failure"]
+        .as_str()
+        .unwrap()
+        .starts_with("tests/fixtures/lua_failing/failing_test.lua:7: the table"));
+}
