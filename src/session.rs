@@ -46,7 +46,30 @@ pub struct Session {
 impl Session {
     /// Loads a scenario and its rules and starts a new game.
     pub fn start(path: &Path, seed: Option<u64>) -> Result<Session, SessionError> {
-        let scenario = Arc::new(load_scenario(path).map_err(SessionError::Scenario)?);
+        Session::start_with_mods(path, seed, &[])
+    }
+
+    /// Like [`Session::start`], with extra rules modules loaded after the scenario's own: each a
+    /// Lua file (`mods/no_rain.lua`), whose folder becomes one more rule root and whose name is
+    /// the module (`no_rain`). A modding host's entry point.
+    pub fn start_with_mods(
+        path: &Path,
+        seed: Option<u64>,
+        mods: &[PathBuf],
+    ) -> Result<Session, SessionError> {
+        let mut scenario = load_scenario(path).map_err(SessionError::Scenario)?;
+        for file in mods {
+            let root = file.parent().map(Path::to_path_buf).unwrap_or_default();
+            let module = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !scenario.rule_roots.contains(&root) {
+                scenario.rule_roots.push(root);
+            }
+            scenario.rules.push(module);
+        }
+        let scenario = Arc::new(scenario);
         let seed = seed.unwrap_or(scenario.seed);
         let rules = LuaRules::load(&scenario)?;
         let limits = EventLimits {

@@ -70,8 +70,13 @@ fn a_process_killed_while_saving_leaves_the_previous_save_intact() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // Kill at a different moment each time: 20 to 99 ms in.
-        std::thread::sleep(Duration::from_millis(20 + (k * 37) % 80));
+        // Wait until the child has saved once (it may start slowly on a loaded machine), then
+        // kill it at a different moment each time: 0 to 29 ms later, in the middle of saving.
+        let started = std::time::Instant::now();
+        while !path.exists() && started.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis((k * 7) % 30));
         child.kill().unwrap();
         child.wait().unwrap();
         trials += 1;

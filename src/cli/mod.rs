@@ -5,7 +5,9 @@ mod check;
 mod play;
 mod play_phases;
 mod query;
+mod render;
 mod run;
+mod test;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -50,6 +52,10 @@ enum CliCommand {
         /// A replay written by `hexwar run --replay FILE`.
         file: PathBuf,
     },
+    /// Draw a position as SVG: terrain, features, units, an optional overlay.
+    Render(render::RenderArgs),
+    /// Run designers' Lua test files (`*_test.lua`) found under a path.
+    Test(test::TestArgs),
     /// Statistics over batch runs.
     #[command(subcommand)]
     Stats(StatsCommand),
@@ -78,6 +84,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Reach(args) => query::reach(&args),
         CliCommand::Supply(args) => query::supply(&args),
         CliCommand::Replay { file } => replay(&file),
+        CliCommand::Render(args) => render::run(&args),
+        CliCommand::Test(args) => test::run(&args),
         CliCommand::Stats(StatsCommand::Merge(args)) => batch::merge(&args),
     }
 }

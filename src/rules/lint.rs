@@ -30,7 +30,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "lua") {
+        } else if path.extension().is_some_and(|e| e == "lua")
+            // Designers' tests (`hexwar test`) are not part of the rules a game runs.
+            && !path.to_string_lossy().ends_with("_test.lua")
+        {
             out.push(path);
         }
     }

@@ -16,9 +16,11 @@ mod lint;
 mod loader;
 mod sandbox;
 
+pub(crate) use budget::Budget;
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{module_hashes, syntax_errors};
 pub use loader::find_module;
+pub(crate) use sandbox::{guard_protected_calls, new_vm};
 
 /// The version of the `hex.*` API scripts see as `hex.api_version`.
 pub const API_VERSION: u32 = 1;

@@ -1,0 +1,222 @@
+//! The Rust side of the test API: `__host.start`, `submit`, `query`, ... over one `Session` at a
+//! time. Answers are plain tables; the Lua prelude turns failures into test errors.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use mlua::serde::SerializeOptions;
+use mlua::{Lua, LuaSerdeExt, Table, Value};
+use serde_json::{json, Value as Json};
+
+use crate::engine::{Command, Event, GameError, Unit};
+use crate::session::Session;
+
+type Game = Arc<Mutex<Option<Session>>>;
+
+fn to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
+    let opts = SerializeOptions::new()
+        .serialize_none_to_null(false)
+        .serialize_unit_to_null(false)
+        .set_array_metatable(false);
+    lua.to_value_with(v, opts)
+}
+
+/// Runs `f` on the current game, or answers `{error = "no game: call t.scenario first"}`.
+fn with_game(lua: &Lua, game: &Game, f: impl FnOnce(&mut Session) -> Json) -> mlua::Result<Value> {
+    let mut guard = game
+        .lock()
+        .map_err(|_| mlua::Error::runtime("the test's game is poisoned"))?;
+    let answer = match guard.as_mut() {
+        Some(session) => f(session),
+        None => json!({ "error": "no game: call t.scenario(path) first" }),
+    };
+    to_lua(lua, &answer)
+}
+
+pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
+    let api = lua.create_table()?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "start",
+        lua.create_function(move |lua, (path, opts): (String, Value)| {
+            let opts: Json = lua.from_value(opts).unwrap_or(Json::Null);
+            let mut p = PathBuf::from(&path);
+            if !p.exists() && base.join(&path).exists() {
+                p = base.join(&path);
+            }
+            let seed = opts.get("seed").and_then(Json::as_u64);
+            let started = Session::start(&p, seed).map_err(|e| e.to_string());
+            let started = started.and_then(|mut s| {
+                if let Some(setup) = opts.get("setup").and_then(Json::as_str) {
+                    let mut sp = PathBuf::from(setup);
+                    if !sp.exists() && base.join(setup).exists() {
+                        sp = base.join(setup);
+                    }
+                    s.setup_file(&sp).map_err(|e| e.to_string())?;
+                }
+                Ok(s)
+            });
+            match started {
+                Ok(s) => {
+                    if let Ok(mut guard) = g.lock() {
+                        *guard = Some(s);
+                    }
+                    Ok((true, Value::Nil))
+                }
+                Err(e) => Ok((false, Value::String(lua.create_string(e)?))),
+            }
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "submit",
+        lua.create_function(move |lua, (side, cmd): (Option<String>, Value)| {
+            let cmd: Result<Command, String> = lua
+                .from_value::<Json>(cmd)
+                .map_err(|e| e.to_string())
+                .and_then(|j| serde_json::from_value(j).map_err(|e| e.to_string()));
+            with_game(lua, &g, |s| match cmd {
+                Err(e) => json!({ "error": format!("not a command: {e}") }),
+                Ok(cmd) => match s.game.submit(side.as_deref(), &cmd) {
+                    Ok(events) => json!({ "events": events_json(&events) }),
+                    Err(GameError::Refused(r)) => {
+                        json!({ "refused": true, "rule": r.rule, "reason": r.reason })
+                    }
+                    Err(e) => json!({ "error": e.to_string() }),
+                },
+            })
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "query",
+        lua.create_function(move |lua, (name, arg): (String, Value)| {
+            let arg: Json = lua.from_value(arg).unwrap_or(Json::Null);
+            with_game(lua, &g, |s| match s.game.query(&name, &arg) {
+                Ok(Some(answer)) => json!({ "answer": answer }),
+                Ok(None) => json!({ "error": format!("the rules answer no '{name}' query") }),
+                Err(e) => json!({ "error": e.to_string() }),
+            })
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "legal",
+        lua.create_function(move |lua, side: Option<String>| {
+            with_game(lua, &g, |s| {
+                let side = side.or_else(|| s.game.phasing_side()).unwrap_or_default();
+                match s.game.legal_commands(&side) {
+                    Ok(list) => serde_json::to_value(list).unwrap_or(Json::Null),
+                    Err(e) => json!({ "error": e.to_string() }),
+                }
+            })
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "unit",
+        lua.create_function(move |lua, id: String| {
+            with_game(lua, &g, |s| match s.game.state().units.get(&id) {
+                Some(u) => serde_json::to_value(u).unwrap_or(Json::Null),
+                None => Json::Null,
+            })
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "units",
+        lua.create_function(move |lua, ()| {
+            with_game(lua, &g, |s| {
+                let units: Vec<&Unit> = s.game.state().units.values().collect();
+                serde_json::to_value(units).unwrap_or(Json::Null)
+            })
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "state",
+        lua.create_function(move |lua, ()| {
+            with_game(lua, &g, |s| {
+                let st = s.game.state();
+                json!({
+                    "turn": st.turn,
+                    "step": st.step,
+                    "phase": s.game.phase(),
+                    "side": s.game.phasing_side(),
+                    "over": s.game.is_over(),
+                    "control": st.control,
+                    "vars": st.vars,
+                    "outcome": st.outcome,
+                })
+            })
+        })?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "log",
+        lua.create_function(move |lua, ()| with_game(lua, &g, |s| events_json(s.game.log())))?,
+    )?;
+
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "setup",
+        lua.create_function(move |lua, position: Value| {
+            let position: Json = lua.from_value(position).unwrap_or(Json::Null);
+            let answer = with_game(lua, &g, |s| match setup(s, position) {
+                Ok(()) => json!({ "ok": true }),
+                Err(e) => json!({ "error": e }),
+            })?;
+            let error: Option<String> = match &answer {
+                Value::Table(t) => t.get("error")?,
+                _ => None,
+            };
+            match error {
+                None => Ok((true, Value::Nil)),
+                Some(e) => Ok((false, Value::String(lua.create_string(e)?))),
+            }
+        })?,
+    )?;
+    Ok(api)
+}
+
+fn events_json(events: &[Event]) -> Json {
+    serde_json::to_value(events).unwrap_or(Json::Null)
+}
+
+/// `t.setup{...}`: `units` (a list of unit tables) replaces every unit in play; the other keys
+/// go to the game's setup like a `--setup` file's.
+fn setup(s: &mut Session, position: Json) -> Result<(), String> {
+    let Json::Object(mut table) = position else {
+        return Err("t.setup takes a table".into());
+    };
+    let mut extra = Vec::new();
+    if let Some(units) = table.remove("units") {
+        for id in s.game.state().units.keys() {
+            extra.push(Event::UnitRemoved {
+                unit: id.clone(),
+                reason: "setup".into(),
+            });
+        }
+        let list = match units {
+            Json::Array(list) => list,
+            Json::Object(o) if o.is_empty() => Vec::new(),
+            _ => return Err("units: a list of unit tables".into()),
+        };
+        for u in list {
+            let mut unit: Unit = serde_json::from_value(u).map_err(|e| format!("units: {e}"))?;
+            if unit.nation.is_empty() {
+                unit.nation = unit.side.clone();
+            }
+            extra.push(Event::UnitPlaced { unit });
+        }
+    }
+    s.setup_table(&table, extra).map_err(|e| e.to_string())
+}

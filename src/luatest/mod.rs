@@ -1,0 +1,173 @@
+//! `hexwar test`: designers' Lua test files (`*_test.lua`). Each file runs in its own sandboxed
+//! VM (the rules' sandbox and budgets) with a small API (`test(name, fn)`, `t.scenario`,
+//! `t.submit`, `t.expect_refused`, `t.eq`, ...: docs/testing.md); the games a test starts are
+//! Rust [`Session`]s, each with its own rules VM.
+
+mod host;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Table, Value};
+
+use crate::rules::{guard_protected_calls, new_vm, Budget};
+use crate::session::Session;
+
+/// Instructions one test may run in its own VM (the games' rules have their own budgets).
+const TEST_INSTRUCTIONS: u64 = 500_000_000;
+const TEST_MEMORY: usize = 256 << 20;
+
+/// The result of one test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestResult {
+    pub name: String,
+    /// None when it passed; else what failed, starting with `file:line:`.
+    pub failure: Option<String>,
+}
+
+/// The results of one file, or why it could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileResult {
+    pub file: PathBuf,
+    pub tests: Vec<TestResult>,
+    /// A file that does not load (syntax error, error at top level).
+    pub error: Option<String>,
+}
+
+/// Test files under a path (a `*_test.lua` file itself, or found recursively), sorted.
+pub fn find_test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    if path.is_file() {
+        out.push(path.to_path_buf());
+        return Ok(out);
+    }
+    let mut dirs = vec![path.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let p = entry?.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with("_test.lua"))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Strips mlua's traceback from an error message: the designer wants `file:line: what`.
+fn message_of(e: &mlua::Error) -> String {
+    let text = match e {
+        mlua::Error::CallbackError { cause, .. } => return message_of(cause),
+        mlua::Error::RuntimeError(m) => m.clone(),
+        other => other.to_string(),
+    };
+    text.split("\nstack traceback:")
+        .next()
+        .unwrap_or_default()
+        .trim_end()
+        .to_string()
+}
+
+/// Runs every test of one file.
+pub fn run_file(file: &Path) -> FileResult {
+    let mut result = FileResult {
+        file: file.to_path_buf(),
+        tests: Vec::new(),
+        error: None,
+    };
+    match run_file_inner(file, &mut result.tests) {
+        Ok(()) => {}
+        Err(e) => result.error = Some(e),
+    }
+    result
+}
+
+fn run_file_inner(file: &Path, results: &mut Vec<TestResult>) -> Result<(), String> {
+    let source = std::fs::read_to_string(file)
+        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let lua = new_vm().map_err(|e| e.to_string())?;
+    let budget = Budget::new(TEST_INSTRUCTIONS);
+    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
+    let setup = || -> mlua::Result<(Table, Table)> {
+        budget.install(&lua)?;
+        guard_protected_calls(&lua, &budget)?;
+        lua.set_memory_limit(TEST_MEMORY)?;
+        let api = host::register(&lua, Arc::clone(&game), base.clone())?;
+        lua.globals().raw_set("__host", api)?;
+        let print = lua.create_function(|_, args: mlua::Variadic<Value>| {
+            let parts: Vec<String> = args
+                .iter()
+                .map(|v| v.to_string().unwrap_or_else(|_| "?".into()))
+                .collect();
+            println!("    | {}", parts.join("\t"));
+            Ok(())
+        })?;
+        lua.globals().raw_set("print", print)?;
+        lua.load(include_str!("prelude.lua"))
+            .set_name("=hexwar test API")
+            .set_mode(ChunkMode::Text)
+            .eval::<(Table, Table)>()
+    };
+    let (tests, t) = setup().map_err(|e| format!("cannot set up the test VM: {e}"))?;
+    budget.reset();
+    lua.load(&source)
+        .set_name(format!("@{}", file.display()))
+        .set_mode(ChunkMode::Text)
+        .exec()
+        .map_err(|e| message_of(&e))?;
+    for entry in tests.sequence_values::<Table>() {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let name: String = entry.get("name").unwrap_or_default();
+        let f: Function = entry.get("fn").map_err(|e| e.to_string())?;
+        if let Ok(mut g) = game.lock() {
+            *g = None;
+        }
+        budget.reset();
+        let failure = f.call::<()>(t.clone()).err().map(|e| message_of(&e));
+        results.push(TestResult { name, failure });
+    }
+    Ok(())
+}
+
+/// Runs every test file under a path; prints each file's results and a summary to `out`.
+/// Returns (passed, failed).
+pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(usize, usize)> {
+    let files = find_test_files(path)?;
+    let (mut passed, mut failed) = (0, 0);
+    for file in files {
+        let r = run_file(&file);
+        writeln!(out, "{}", r.file.display())?;
+        if let Some(e) = &r.error {
+            failed += 1;
+            writeln!(out, "  ERROR the file does not load")?;
+            for line in e.lines() {
+                writeln!(out, "        {line}")?;
+            }
+        }
+        for t in &r.tests {
+            match &t.failure {
+                None => {
+                    passed += 1;
+                    writeln!(out, "  ok    {}", t.name)?;
+                }
+                Some(message) => {
+                    failed += 1;
+                    writeln!(out, "  FAIL  {}", t.name)?;
+                    for line in message.lines() {
+                        writeln!(out, "        {line}")?;
+                    }
+                }
+            }
+        }
+    }
+    writeln!(out, "{passed} passed, {failed} failed")?;
+    Ok((passed, failed))
+}

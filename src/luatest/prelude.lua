@@ -1,0 +1,156 @@
+-- The designer's test API (docs/testing.md). Runs in the test file's own sandboxed VM; the
+-- games it starts live in Rust (`__host`), each with its own rules VM.
+local host = __host
+__host = nil
+
+local tests = {}
+
+-- test("name", function(t) ... end): registers a test; they run in file order.
+function test(name, fn)
+  if type(name) ~= "string" or type(fn) ~= "function" then
+    error("test(name, function(t) ... end): give a name and a function", 2)
+  end
+  tests[#tests + 1] = { name = name, fn = fn }
+end
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)
+    local ta, tb = type(a), type(b)
+    if ta ~= tb then return ta < tb end
+    return a < b
+  end)
+  return keys
+end
+
+local function is_array(t)
+  local n = #t
+  local count = 0
+  for _ in pairs(t) do count = count + 1 end
+  return count == n
+end
+
+-- A value as text, tables with sorted keys (the same text every run).
+local function show(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) ~= "table" then return tostring(v) end
+  local parts = {}
+  if is_array(v) then
+    for _, x in ipairs(v) do parts[#parts + 1] = show(x) end
+  else
+    for _, k in ipairs(sorted_keys(v)) do
+      local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or ("[" .. show(k) .. "]")
+      parts[#parts + 1] = key .. " = " .. show(v[k])
+    end
+  end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+
+local function deep_eq(a, b)
+  if type(a) ~= type(b) then return false end
+  if type(a) ~= "table" then return a == b end
+  for k, v in pairs(a) do
+    if not deep_eq(v, b[k]) then return false end
+  end
+  for k in pairs(b) do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+local function fail(message, level)
+  error(message, (level or 1) + 2)
+end
+
+local function command_text(cmd)
+  return show(cmd)
+end
+
+local t = {}
+t.show = show
+t.deep_eq = deep_eq
+
+-- Starts a game: a scenario directory or file, optionally { seed = N, setup = "file.toml" }.
+function t.scenario(path, opts)
+  local ok, err = host.start(path, opts or {})
+  if not ok then fail("t.scenario: " .. err) end
+end
+
+-- Gives a command: the events, or nil and the refusal { rule, reason }.
+function t.submit(side, cmd)
+  local r = host.submit(side, cmd)
+  if r.error then fail("t.submit: " .. r.error) end
+  if r.refused then return nil, { rule = r.rule, reason = r.reason } end
+  return r.events
+end
+
+-- Gives a command that must be accepted: its events.
+function t.ok(side, cmd)
+  local r = host.submit(side, cmd)
+  if r.error then fail("t.ok: " .. r.error) end
+  if r.refused then
+    fail(string.format("expected %s to be accepted\n  refused: %s: %s", command_text(cmd), r.rule, r.reason))
+  end
+  return r.events
+end
+
+-- Gives a command that must be refused by `rule` (any rule when nil): the refusal.
+function t.expect_refused(side, cmd, rule)
+  local r = host.submit(side, cmd)
+  if r.error then fail("t.expect_refused: " .. r.error) end
+  if not r.refused then
+    fail(string.format("expected %s to be refused by %s\n  accepted: %s", command_text(cmd),
+      rule or "a rule", show(r.events)))
+  end
+  if rule and r.rule ~= rule then
+    fail(string.format("expected %s to be refused by %s\n  refused by: %s: %s", command_text(cmd), rule,
+      r.rule, r.reason))
+  end
+  return { rule = r.rule, reason = r.reason }
+end
+
+-- Ends the current phase of `side` (default: the phasing side); its events.
+function t.end_phase(side)
+  return t.ok(side or host.state().side, { command = "end_phase" })
+end
+
+function t.query(name, arg)
+  local r = host.query(name, arg)
+  if r.error then fail("t.query: " .. r.error) end
+  return r.answer
+end
+
+-- The hexes a unit can reach this phase: { ["0302"] = 2, ... }.
+function t.reach(unit)
+  local r = host.query("reach", unit)
+  if r.error then fail("t.reach: " .. r.error) end
+  return r.answer
+end
+
+function t.legal(side) return host.legal(side) end
+function t.unit(id) return host.unit(id) end
+function t.units() return host.units() end
+-- { turn, step, phase, side, over, control = {...}, vars = {...}, outcome }
+function t.state() return host.state() end
+-- Every event applied so far.
+function t.log() return host.log() end
+-- Overlays a position: { turn = 2, phase = "combat", units = { {id=..., side=..., type=..., at=...} }, ... }.
+function t.setup(position)
+  local ok, err = host.setup(position)
+  if not ok then fail("t.setup: " .. err) end
+end
+
+function t.eq(actual, expected, what)
+  if not deep_eq(actual, expected) then
+    fail(string.format("%s\n  expected: %s\n    actual: %s", what or "values differ", show(expected), show(actual)))
+  end
+end
+
+function t.truthy(v, what)
+  if not v then fail((what or "expected a true value") .. "\n    actual: " .. show(v)) end
+end
+
+function t.fail(message) fail(message) end
+
+return tests, t

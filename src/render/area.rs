@@ -1,0 +1,289 @@
+//! An area board (Diplomacy) as a schematic graph: regions as circles placed by a deterministic
+//! force-directed layout, adjacencies as lines, supply centres ringed in their owner's colour,
+//! units as A/F markers in their power's colour.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::palette;
+use super::svg::Svg;
+use crate::board::AreaMap;
+use crate::engine::GameState;
+
+const WIDTH: f64 = 1400.0;
+const HEIGHT: f64 = 1000.0;
+const MARGIN: f64 = 40.0;
+const NODE: f64 = 19.0;
+
+/// Renders an area board with the position on it.
+pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -> String {
+    let regions = map.regions();
+    let index: BTreeMap<&str, usize> = regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.id.as_str(), i))
+        .collect();
+    // Edges between regions (a coast's adjacencies count for its region), each once, with
+    // whether armies, fleets or both use it.
+    let mut edges: BTreeMap<(usize, usize), (bool, bool)> = BTreeMap::new();
+    for (i, r) in regions.iter().enumerate() {
+        let fleet = r.fleet.iter().chain(r.coasts.values().flatten());
+        for (to, is_army) in r
+            .army
+            .iter()
+            .map(|t| (t, true))
+            .chain(fleet.map(|t| (t, false)))
+        {
+            let region = to.split('/').next().unwrap_or(to);
+            let Some(&j) = index.get(region) else {
+                continue;
+            };
+            if i == j {
+                continue;
+            }
+            let e = edges.entry((i.min(j), i.max(j))).or_default();
+            if is_army {
+                e.0 = true;
+            } else {
+                e.1 = true;
+            }
+        }
+    }
+    let pos = layout(regions.len(), &edges.keys().copied().collect::<Vec<_>>());
+    let legend_h = 60.0;
+    let mut svg = Svg::new(WIDTH, HEIGHT + legend_h);
+    let side_colour = |side: &str| {
+        let order = sides.iter().position(|s| s == side).unwrap_or(sides.len());
+        palette::side(side, order)
+    };
+
+    svg.open_group("adjacency", "");
+    for (&(i, j), &(army, fleet)) in &edges {
+        let style = match (army, fleet) {
+            (true, true) => "stroke=\"#8a8a8a\" stroke-width=\"1.6\"",
+            (true, false) => "stroke=\"#a0764a\" stroke-width=\"1.6\"",
+            _ => "stroke=\"#4f8fd0\" stroke-width=\"1.4\" stroke-dasharray=\"5 3\"",
+        };
+        svg.line(pos[i], pos[j], style);
+    }
+    svg.close_group();
+
+    let owners = center_owners(state);
+    svg.open_group("regions", "");
+    for (i, r) in regions.iter().enumerate() {
+        let fill = match r.kind.as_str() {
+            "sea" => "#bcdaf2",
+            "coast" => "#e3ecc4",
+            "impassable" => "#9a9a9a",
+            _ => "#f1e6c8",
+        };
+        if r.supply_center {
+            let ring = owners
+                .get(r.id.as_str())
+                .map(|o| side_colour(o))
+                .unwrap_or_else(|| "#ffffff".into());
+            svg.circle(
+                pos[i],
+                NODE + 5.0,
+                &format!("fill=\"{ring}\" stroke=\"#202020\" stroke-width=\"1.2\""),
+            );
+        }
+        svg.circle(
+            pos[i],
+            NODE,
+            &format!("fill=\"{fill}\" stroke=\"#505050\" stroke-width=\"1\""),
+        );
+        svg.raw(&format!("<title>{}</title>", super::svg::escape(&r.name)));
+        svg.text(
+            pos[i].0,
+            pos[i].1 + 4.0,
+            11.0,
+            &r.id,
+            "font-weight=\"bold\" fill=\"#202020\"",
+        );
+        if r.supply_center {
+            svg.circle((pos[i].0, pos[i].1 + 11.0), 2.6, "fill=\"#202020\"");
+        }
+    }
+    svg.close_group();
+
+    // Units: at their region, a marker to the upper right (a second unit, dislodged, lower).
+    let mut per_region: BTreeMap<usize, usize> = BTreeMap::new();
+    svg.open_group("units", "");
+    for unit in state.units.values() {
+        let Some(at) = unit.at.as_deref() else {
+            continue;
+        };
+        let region = at.split('/').next().unwrap_or(at);
+        let Some(&i) = index.get(region) else {
+            continue;
+        };
+        let k = per_region.entry(i).or_default();
+        let c = (
+            pos[i].0 + NODE * 0.85,
+            pos[i].1 - NODE * 0.85 + *k as f64 * 16.0,
+        );
+        *k += 1;
+        let kind = unit.kind.to_ascii_lowercase();
+        let letter: String = match kind.as_str() {
+            "fleet" | "f" => "F".into(),
+            "army" | "a" => "A".into(),
+            other => other.chars().take(1).collect(),
+        };
+        svg.raw(&format!(
+            "<g class=\"unit\"><title>{} {}</title>",
+            super::svg::escape(&unit.side),
+            super::svg::escape(at)
+        ));
+        svg.circle(
+            c,
+            9.0,
+            &format!(
+                "fill=\"{}\" stroke=\"#111111\" stroke-width=\"1.3\"",
+                side_colour(&unit.side)
+            ),
+        );
+        svg.text(
+            c.0,
+            c.1 + 4.0,
+            11.0,
+            &letter.to_uppercase(),
+            "font-weight=\"bold\" fill=\"#111111\"",
+        );
+        svg.raw("</g>");
+    }
+    svg.close_group();
+
+    svg.open_group("legend", "");
+    let top = HEIGHT + 6.0;
+    svg.text_left(
+        MARGIN,
+        top + 14.0,
+        14.0,
+        &format!(
+            "{title}, turn {} - ring: supply centre owner; brown: army, blue dashed: fleet, grey: both",
+            state.turn
+        ),
+        "font-weight=\"bold\"",
+    );
+    for (i, side) in sides.iter().enumerate() {
+        let x = MARGIN + i as f64 * 120.0;
+        svg.circle(
+            (x + 8.0, top + 38.0),
+            8.0,
+            &format!("fill=\"{}\" stroke=\"#111111\"", side_colour(side)),
+        );
+        svg.text_left(x + 22.0, top + 43.0, 12.0, side, "");
+    }
+    svg.close_group();
+    svg.finish()
+}
+
+/// Supply centre owners: `state.control` (region -> side), or a rules variable
+/// `position.centers` (power -> list of regions), as the Diplomacy rules keep it.
+fn center_owners(state: &GameState) -> BTreeMap<String, String> {
+    let mut owners: BTreeMap<String, String> = state.control.clone();
+    if let Some(centers) = state
+        .vars
+        .get("position")
+        .and_then(|p| p.get("centers"))
+        .and_then(|c| c.as_object())
+    {
+        for (power, list) in centers {
+            for c in list.as_array().into_iter().flatten() {
+                if let Some(c) = c.as_str() {
+                    owners.insert(c.to_string(), power.clone());
+                }
+            }
+        }
+    }
+    owners
+}
+
+/// A Fruchterman-Reingold layout from fixed pseudo-random starting points (SplitMix64), using
+/// only + - * / and sqrt, so the same graph gives the same picture everywhere.
+fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
+    let mut seed: u64 = 0x4845_5857_4152;
+    let mut next = || {
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (w, h) = (WIDTH - 2.0 * MARGIN, HEIGHT - 2.0 * MARGIN);
+    let mut p: Vec<(f64, f64)> = (0..n).map(|_| (next() * w, next() * h)).collect();
+    if n == 0 {
+        return p;
+    }
+    let k = (w * h / n as f64).sqrt() * 0.75;
+    let iterations = 600;
+    let neighbours: Vec<BTreeSet<usize>> = {
+        let mut v = vec![BTreeSet::new(); n];
+        for &(a, b) in edges {
+            v[a].insert(b);
+            v[b].insert(a);
+        }
+        v
+    };
+    for it in 0..iterations {
+        let temp = w / 8.0 * (1.0 - it as f64 / iterations as f64) + 1.0;
+        let mut disp = vec![(0.0f64, 0.0f64); n];
+        for i in 0..n {
+            for j in (i + 1)..n {
+                let (dx, dy) = (p[i].0 - p[j].0, p[i].1 - p[j].1);
+                let d2 = (dx * dx + dy * dy).max(0.01);
+                let d = d2.sqrt();
+                // Repulsion k²/d, plus attraction d²/k along edges.
+                let mut f = k * k / d;
+                if neighbours[i].contains(&j) {
+                    f -= d2 / k;
+                }
+                let (fx, fy) = (dx / d * f, dy / d * f);
+                disp[i].0 += fx;
+                disp[i].1 += fy;
+                disp[j].0 -= fx;
+                disp[j].1 -= fy;
+            }
+        }
+        // A little gravity towards the middle keeps loose regions (Switzerland) on the page.
+        for i in 0..n {
+            disp[i].0 += (w / 2.0 - p[i].0) * 0.05 * k / w * 10.0;
+            disp[i].1 += (h / 2.0 - p[i].1) * 0.05 * k / h * 10.0;
+        }
+        for i in 0..n {
+            let (dx, dy) = disp[i];
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let step = len.min(temp);
+            p[i].0 += dx / len * step;
+            p[i].1 += dy / len * step;
+        }
+    }
+    // Regions with no neighbour (Switzerland) go to the top right corner; the rest fills the page.
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for (i, &(x, y)) in p.iter().enumerate() {
+        if neighbours[i].is_empty() {
+            continue;
+        }
+        x0 = x0.min(x);
+        y0 = y0.min(y);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    let sx = if x1 > x0 { w / (x1 - x0) } else { 1.0 };
+    let sy = if y1 > y0 { h / (y1 - y0) } else { 1.0 };
+    let mut lonely = 0.0;
+    p.iter()
+        .enumerate()
+        .map(|(i, &(x, y))| {
+            if neighbours[i].is_empty() {
+                lonely += 1.0;
+                (
+                    WIDTH - MARGIN / 2.0 - NODE,
+                    MARGIN / 2.0 + NODE * 2.2 * lonely,
+                )
+            } else {
+                (MARGIN + (x - x0) * sx, MARGIN + (y - y0) * sy)
+            }
+        })
+        .collect()
+}

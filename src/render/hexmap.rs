@@ -1,0 +1,346 @@
+//! A hex board as SVG: terrain, hex features, hexside features, labels, overlay, units, legend.
+
+use std::collections::BTreeMap;
+
+use super::counter;
+use super::geometry::Geometry;
+use super::overlay::OverlayData;
+use super::palette;
+use super::svg::{num, Svg};
+use crate::board::HexMap;
+use crate::engine::{GameState, Unit};
+
+/// Circumradius of a hex in pixels.
+const HEX: f64 = 40.0;
+const MARGIN: f64 = 12.0;
+
+/// Renders a hex map with the position on it.
+pub fn render(
+    map: &HexMap,
+    title: &str,
+    sides: &[String],
+    state: &GameState,
+    overlay: Option<&OverlayData>,
+) -> String {
+    let geo = Geometry::new(map, HEX, MARGIN);
+    let (w, h) = geo.extent();
+    let side_colour = |side: &str| {
+        let order = sides.iter().position(|s| s == side).unwrap_or(sides.len());
+        palette::side(side, order)
+    };
+    let centre = |index: u32| {
+        let (c, r) = map.col_row(index);
+        geo.center(c, r)
+    };
+
+    // The legend goes under the map; its height depends on how many entries wrap.
+    let legend = legend_entries(map, sides, overlay);
+    let per_row = ((w - 2.0 * MARGIN) / 150.0).floor().max(1.0) as usize;
+    let legend_rows = legend.len().div_ceil(per_row);
+    let legend_h = 50.0 + 20.0 * legend_rows as f64 + 10.0;
+    let mut svg = Svg::new(w, h + legend_h);
+
+    // Terrain.
+    svg.open_group("terrain", " stroke=\"#8a8a7a\" stroke-width=\"0.8\"");
+    for index in 0..map.len() {
+        let fill = palette::terrain(map.terrain_name(index));
+        svg.polygon(
+            &geo.corners(centre(index), 1.0),
+            &format!("fill=\"{fill}\""),
+        );
+    }
+    svg.close_group();
+
+    // Overlay tints under everything else drawn on a hex.
+    if let Some(o) = overlay {
+        svg.open_group("overlay", "");
+        for (label, tint_sides) in &o.tints {
+            let Some(index) = map.parse_label(label) else {
+                continue;
+            };
+            for side in tint_sides {
+                svg.polygon(
+                    &geo.corners(centre(index), 0.92),
+                    &format!(
+                        "fill=\"{}\" fill-opacity=\"0.45\" stroke=\"{}\" stroke-width=\"2\"",
+                        side_colour(side),
+                        side_colour(side)
+                    ),
+                );
+            }
+        }
+        for (label, text) in &o.marks {
+            let Some(index) = map.parse_label(label) else {
+                continue;
+            };
+            let c = centre(index);
+            svg.polygon(
+                &geo.corners(c, 0.92),
+                "fill=\"#ffe14d\" fill-opacity=\"0.55\" stroke=\"#b38f00\" stroke-width=\"1.5\"",
+            );
+            svg.text(
+                c.0 + HEX * 0.55,
+                c.1 + HEX * 0.12,
+                HEX * 0.3,
+                text,
+                "font-weight=\"bold\" fill=\"#6b5200\"",
+            );
+        }
+        svg.close_group();
+    }
+
+    // Hex features, in a row near the bottom of the hex.
+    svg.open_group("features", "");
+    for index in 0..map.len() {
+        let features = map.features_of(index);
+        let c = centre(index);
+        let n = features.len() as f64;
+        for (i, name) in features.iter().enumerate() {
+            let x = c.0 + (i as f64 - (n - 1.0) / 2.0) * HEX * 0.34;
+            feature_icon(&mut svg, name, (x, c.1 + HEX * 0.6), HEX * 0.14);
+        }
+    }
+    svg.close_group();
+
+    // Hexside features, in key order.
+    svg.open_group("hexsides", " stroke-linecap=\"round\"");
+    for (a, b, mask) in map.hexsides_with_features().values() {
+        for (bit, name) in map.hexside_feature_names().iter().enumerate() {
+            if mask & (1 << bit) == 0 {
+                continue;
+            }
+            let (colour, width, dash) = palette::hexside(name);
+            let dash = dash
+                .map(|d| format!(" stroke-dasharray=\"{d}\""))
+                .unwrap_or_default();
+            let (p, q) = geo.hexside(centre(*a), centre(*b));
+            svg.line(
+                p,
+                q,
+                &format!(
+                    "stroke=\"{colour}\" stroke-width=\"{}\"{dash}",
+                    num(HEX * width)
+                ),
+            );
+        }
+    }
+    svg.close_group();
+
+    // Labels (CCRR) at the top of each hex.
+    svg.open_group("labels", " fill=\"#55554a\"");
+    for index in 0..map.len() {
+        let c = centre(index);
+        svg.text(c.0, c.1 - HEX * 0.6, HEX * 0.24, &map.label(index), "");
+    }
+    svg.close_group();
+
+    // Units, stacked by hex in id order (the last drawn on top, a little lower and right).
+    let mut stacks: BTreeMap<u32, Vec<&Unit>> = BTreeMap::new();
+    for unit in state.units.values() {
+        if let Some(index) = unit.at.as_deref().and_then(|at| map.parse_label(at)) {
+            stacks.entry(index).or_default().push(unit);
+        }
+    }
+    svg.open_group("units", "");
+    let c_size = HEX * 0.86;
+    for (index, units) in &stacks {
+        let c = centre(*index);
+        let n = units.len() as f64;
+        for (i, unit) in units.iter().enumerate() {
+            let shift = (i as f64 - (n - 1.0) / 2.0) * HEX * 0.09;
+            let at = (c.0 + shift, c.1 + shift);
+            counter::draw(&mut svg, unit, at, c_size, &side_colour(&unit.side));
+            if let Some(o) = overlay {
+                if o.focus.as_deref() == Some(unit.id.as_str()) {
+                    svg.rect(
+                        at.0 - c_size / 2.0 - 3.0,
+                        at.1 - c_size / 2.0 - 3.0,
+                        c_size + 6.0,
+                        c_size + 6.0,
+                        "fill=\"none\" stroke=\"#d40000\" stroke-width=\"3\"",
+                    );
+                }
+                if let Some(supplied) = o.supply.get(&unit.id) {
+                    supply_mark(
+                        &mut svg,
+                        (at.0 + c_size / 2.0, at.1 - c_size / 2.0),
+                        *supplied,
+                    );
+                }
+            }
+            if let Some(facing) = unit.facing {
+                if let Some(to) = faced_centre(map, *index, facing, &centre) {
+                    counter::facing_arrow(&mut svg, at, to, HEX);
+                }
+            }
+        }
+    }
+    svg.close_group();
+
+    // Legend.
+    svg.open_group("legend", "");
+    let top = h + 6.0;
+    let turn = format!("{title}, turn {}", state.turn);
+    svg.text_left(MARGIN, top + 14.0, 14.0, &turn, "font-weight=\"bold\"");
+    if let Some(o) = overlay {
+        svg.text_left(MARGIN, top + 32.0, 12.0, &o.caption, "");
+    }
+    for (i, (swatch, label)) in legend.iter().enumerate() {
+        let x = MARGIN + (i % per_row) as f64 * 150.0;
+        let y = top + 44.0 + (i / per_row) as f64 * 20.0;
+        match swatch {
+            Swatch::Fill(colour) => svg.rect(
+                x,
+                y,
+                22.0,
+                14.0,
+                &format!("fill=\"{colour}\" stroke=\"#666666\""),
+            ),
+            Swatch::Line(name) => {
+                let (colour, width, dash) = palette::hexside(name);
+                let dash = dash
+                    .map(|d| format!(" stroke-dasharray=\"{d}\""))
+                    .unwrap_or_default();
+                svg.line(
+                    (x, y + 7.0),
+                    (x + 22.0, y + 7.0),
+                    &format!(
+                        "stroke=\"{colour}\" stroke-width=\"{}\"{dash}",
+                        num(HEX * width)
+                    ),
+                );
+            }
+            Swatch::Feature(name) => feature_icon(&mut svg, name, (x + 11.0, y + 7.0), 6.0),
+        }
+        svg.text_left(x + 28.0, y + 12.0, 12.0, label, "");
+    }
+    svg.close_group();
+    svg.finish()
+}
+
+enum Swatch {
+    Fill(String),
+    Line(String),
+    Feature(String),
+}
+
+fn legend_entries(
+    map: &HexMap,
+    sides: &[String],
+    overlay: Option<&OverlayData>,
+) -> Vec<(Swatch, String)> {
+    let mut out = Vec::new();
+    let used_terrain: std::collections::BTreeSet<u8> = map.terrain_ids().iter().copied().collect();
+    for (id, name) in map.terrain_names().iter().enumerate() {
+        if used_terrain.contains(&(id as u8)) {
+            out.push((Swatch::Fill(palette::terrain(name)), name.clone()));
+        }
+    }
+    for name in map.hexside_feature_names() {
+        out.push((Swatch::Line(name.clone()), name.clone()));
+    }
+    for name in map.feature_names() {
+        out.push((Swatch::Feature(name.clone()), name.clone()));
+    }
+    for (order, side) in sides.iter().enumerate() {
+        out.push((Swatch::Fill(palette::side(side, order)), side.clone()));
+    }
+    if overlay.is_some_and(|o| !o.marks.is_empty()) {
+        out.push((Swatch::Fill("#ffe14d".into()), "reachable (MP)".into()));
+    }
+    out
+}
+
+/// The centre of the hex a unit faces (its edge direction `facing`, 0-5): the neighbour in that
+/// direction, or the mirror of the opposite neighbour on a map edge.
+fn faced_centre(
+    map: &HexMap,
+    index: u32,
+    facing: u8,
+    centre: &dyn Fn(u32) -> (f64, f64),
+) -> Option<(f64, f64)> {
+    let dir = hexx::EdgeDirection::ALL_DIRECTIONS[(facing % 6) as usize];
+    if let Some(n) = map.neighbor(index, dir) {
+        return Some(centre(n));
+    }
+    let opposite = map.neighbor(index, dir.const_neg())?;
+    let (c, o) = (centre(index), centre(opposite));
+    Some((2.0 * c.0 - o.0, 2.0 * c.1 - o.1))
+}
+
+/// A hex feature's symbol centred on `at`, `r` its half-size.
+fn feature_icon(svg: &mut Svg, name: &str, at: (f64, f64), r: f64) {
+    let n = name.to_ascii_lowercase();
+    let (x, y) = at;
+    if n.contains("city") || n.contains("capital") {
+        svg.rect(
+            x - r,
+            y - r,
+            2.0 * r,
+            2.0 * r,
+            "fill=\"#3a3a3a\" stroke=\"#ffffff\" stroke-width=\"1\"",
+        );
+    } else if n.contains("town") || n.contains("village") {
+        svg.circle(
+            (x, y),
+            r * 0.8,
+            "fill=\"#3a3a3a\" stroke=\"#ffffff\" stroke-width=\"1\"",
+        );
+    } else if n.contains("port") || n.contains("harbo") {
+        svg.circle(
+            (x, y),
+            r,
+            "fill=\"#1b5fa8\" stroke=\"#ffffff\" stroke-width=\"1\"",
+        );
+        svg.line(
+            (x, y - r * 0.6),
+            (x, y + r * 0.6),
+            "stroke=\"#ffffff\" stroke-width=\"1.5\"",
+        );
+        svg.line(
+            (x - r * 0.5, y + r * 0.2),
+            (x + r * 0.5, y + r * 0.2),
+            "stroke=\"#ffffff\" stroke-width=\"1.5\"",
+        );
+    } else if n.contains("fort")
+        || n.contains("maginot")
+        || n.contains("wall")
+        || n.contains("emael")
+    {
+        svg.polygon(
+            &[(x - r, y + r * 0.8), (x, y - r), (x + r, y + r * 0.8)],
+            "fill=\"#8b1a1a\" stroke=\"#ffffff\" stroke-width=\"1\"",
+        );
+    } else if n.contains("airfield") || n.contains("airport") {
+        svg.circle(
+            (x, y),
+            r,
+            "fill=\"none\" stroke=\"#333333\" stroke-width=\"1.5\"",
+        );
+    } else {
+        svg.polygon(
+            &[(x, y - r), (x + r, y), (x, y + r), (x - r, y)],
+            "fill=\"#7b3fa0\" stroke=\"#ffffff\" stroke-width=\"1\"",
+        );
+    }
+}
+
+/// A supply marker at a counter's corner: a green dot, or a red cross when out of supply.
+fn supply_mark(svg: &mut Svg, at: (f64, f64), supplied: bool) {
+    if supplied {
+        svg.circle(
+            at,
+            6.0,
+            "fill=\"#1e9e3a\" stroke=\"#ffffff\" stroke-width=\"1.5\"",
+        );
+    } else {
+        svg.circle(
+            at,
+            7.0,
+            "fill=\"#d11f1f\" stroke=\"#ffffff\" stroke-width=\"1.5\"",
+        );
+        let s = "stroke=\"#ffffff\" stroke-width=\"2\"";
+        svg.line((at.0 - 3.5, at.1 - 3.5), (at.0 + 3.5, at.1 + 3.5), s);
+        svg.line((at.0 - 3.5, at.1 + 3.5), (at.0 + 3.5, at.1 - 3.5), s);
+    }
+}

@@ -1,0 +1,55 @@
+//! `hexwar render`: a position as SVG. Hex maps with terrain, hexside and hex features, labels,
+//! unit counters (NATO-style symbols) and an optional overlay; area boards as a schematic graph.
+//! The output depends only on the scenario and the position: same input, same bytes.
+
+mod area;
+mod counter;
+mod geometry;
+mod hexmap;
+mod overlay;
+mod palette;
+mod svg;
+
+pub use overlay::Overlay;
+
+use crate::board::Board;
+use crate::session::Session;
+
+/// Why a picture could not be made (an overlay the rules cannot answer, a rules error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RenderError(pub String);
+
+/// Renders the session's current position, with an optional overlay, as an SVG document.
+pub fn render(session: &mut Session, overlay: Option<&Overlay>) -> Result<String, RenderError> {
+    if overlay.is_some() && session.scenario.map.as_area().is_some() {
+        return Err(RenderError(
+            "overlays are drawn on hex maps only; this scenario has an area board".into(),
+        ));
+    }
+    let data = match overlay {
+        Some(o) => Some(overlay::compute(session, o)?),
+        None => None,
+    };
+    let scenario = std::sync::Arc::clone(&session.scenario);
+    let phase = match (
+        session.game.phasing_side(),
+        session.game.phase_label().ok().flatten(),
+    ) {
+        (Some(side), Some(phase)) => format!(", {side} {phase}"),
+        (None, Some(phase)) => format!(", {phase}"),
+        _ => String::new(),
+    };
+    let title = format!("{}{phase}", scenario.name);
+    let state = session.game.state();
+    match &scenario.map {
+        Board::Hex(map) => Ok(hexmap::render(
+            map,
+            &title,
+            &scenario.sides,
+            state,
+            data.as_ref(),
+        )),
+        Board::Area(map) => Ok(area::render(map, &title, &scenario.sides, state)),
+    }
+}

@@ -1,0 +1,148 @@
+//! Overlays: what is drawn over the board besides terrain and units. Each is computed from the
+//! game as plain data (hex label -> sides, costs, ...) before anything is drawn.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use super::RenderError;
+use crate::rules::LuaRules;
+use crate::session::Session;
+
+/// Which overlay to draw (`--overlay zoc|reach:UNIT|supply|control`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    /// Hexes in an enemy zone of control, tinted by the side exerting it (`hex.path.zoc`).
+    Zoc,
+    /// The hexes a unit can reach, with their MP cost (the rules' `reach` query).
+    Reach(String),
+    /// Each unit's supply status (the rules' `supply` query).
+    Supply,
+    /// Who controls each hex (`state.control`).
+    Control,
+}
+
+impl FromStr for Overlay {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "zoc" => Ok(Overlay::Zoc),
+            "supply" => Ok(Overlay::Supply),
+            "control" => Ok(Overlay::Control),
+            _ => match s.strip_prefix("reach:") {
+                Some(unit) if !unit.is_empty() => Ok(Overlay::Reach(unit.to_string())),
+                _ => Err(format!(
+                    "unknown overlay '{s}' (zoc, reach:UNIT, supply or control)"
+                )),
+            },
+        }
+    }
+}
+
+/// An overlay computed for the current position.
+#[derive(Debug, Default)]
+pub struct OverlayData {
+    /// A line for the legend.
+    pub caption: String,
+    /// Hexes tinted with the colours of these sides.
+    pub tints: BTreeMap<String, Vec<String>>,
+    /// Hexes tinted in the reach colour, with a text (the MP cost).
+    pub marks: BTreeMap<String, String>,
+    /// The unit the overlay is about (outlined).
+    pub focus: Option<String>,
+    /// Units marked supplied (true) or not (false).
+    pub supply: BTreeMap<String, bool>,
+}
+
+/// Computes an overlay.
+pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, RenderError> {
+    let mut data = OverlayData::default();
+    match overlay {
+        Overlay::Control => {
+            data.caption = "overlay: control (tint: controlling side)".into();
+            for (hex, side) in &session.game.state().control {
+                data.tints.insert(hex.clone(), vec![side.clone()]);
+            }
+        }
+        Overlay::Zoc => {
+            data.caption = "overlay: zones of control (tint: side exerting ZOC)".into();
+            // The game's rules VM is behind the Ruleset trait; a second VM of the same rules
+            // answers hex.path.zoc over the same state.
+            let mut rules =
+                LuaRules::load(&session.scenario).map_err(|e| RenderError(e.errors.join("\n")))?;
+            let code = r#"
+              local out = {}
+              for _, label in ipairs(hex.map.hexes()) do
+                local sides = hex.path.zoc(label)
+                if sides and #sides > 0 then out[label] = sides end
+              end
+              return out
+            "#;
+            let answer = rules
+                .eval(session.game.state(), code)
+                .map_err(|e| RenderError(format!("zoc overlay: {e}")))?;
+            if let Value::Object(map) = answer {
+                for (hex, sides) in map {
+                    let sides: Vec<String> = sides
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|s| s.as_str().map(str::to_string))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    data.tints.insert(hex, sides);
+                }
+            }
+        }
+        Overlay::Reach(unit) => {
+            if !session.game.state().units.contains_key(unit) {
+                return Err(RenderError(format!(
+                    "reach overlay: no unit '{unit}' in play"
+                )));
+            }
+            let answer = session
+                .game
+                .query("reach", &Value::String(unit.clone()))
+                .map_err(|e| RenderError(format!("reach overlay: {e}")))?;
+            let Some(Value::Object(map)) = answer else {
+                return Err(RenderError(
+                    "reach overlay: the rules answer no reach query".into(),
+                ));
+            };
+            data.caption = format!(
+                "overlay: reach of {unit} ({} hexes, MP cost printed)",
+                map.len()
+            );
+            for (hex, cost) in map {
+                let cost = match cost.as_f64() {
+                    Some(x) => super::svg::num(x),
+                    None => cost.to_string(),
+                };
+                data.marks.insert(hex, cost);
+            }
+            data.focus = Some(unit.clone());
+        }
+        Overlay::Supply => {
+            let answer = session
+                .game
+                .query("supply", &Value::Null)
+                .map_err(|e| RenderError(format!("supply overlay: {e}")))?;
+            let Some(Value::Object(map)) = answer else {
+                return Err(RenderError(
+                    "supply overlay: the rules answer no supply query".into(),
+                ));
+            };
+            let isolated = map.values().filter(|v| v.as_bool() != Some(true)).count();
+            data.caption = format!(
+                "overlay: supply (green dot supplied, red cross isolated: {isolated} of {})",
+                map.len()
+            );
+            for (id, v) in map {
+                data.supply.insert(id, v.as_bool() == Some(true));
+            }
+        }
+    }
+    Ok(data)
+}

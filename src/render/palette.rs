@@ -1,0 +1,104 @@
+//! Colours: terrain by name, sides by name or order, hexside and hex features by kind. Names are
+//! matched by what they contain (`wooded_hills` is wooded, `major_city` is a city), so a new
+//! game's terrain gets a sensible colour without configuration; unknown names get a colour
+//! derived from the name (stable across runs).
+
+/// The fill colour of a terrain.
+pub fn terrain(name: &str) -> String {
+    let n = name.to_ascii_lowercase();
+    let table: &[(&str, &str)] = &[
+        ("sea", "#9cc7e8"),
+        ("ocean", "#9cc7e8"),
+        ("lake", "#a9d3ef"),
+        ("water", "#a9d3ef"),
+        ("marsh", "#b5d6c3"),
+        ("swamp", "#b5d6c3"),
+        ("wooded", "#a7b86d"),
+        ("mountain", "#b39b82"),
+        ("hill", "#dcc58d"),
+        ("forest", "#8dbb72"),
+        ("wood", "#8dbb72"),
+        ("jungle", "#6fa35b"),
+        ("city", "#c9c3bb"),
+        ("urban", "#c9c3bb"),
+        ("town", "#d8d2c8"),
+        ("desert", "#f0deaa"),
+        ("sand", "#f0deaa"),
+        ("rough", "#d1bd9a"),
+        ("broken", "#d1bd9a"),
+        ("clear", "#f4f0d8"),
+        ("open", "#f4f0d8"),
+        ("plain", "#f4f0d8"),
+        ("grass", "#e6efc6"),
+        ("impassable", "#7a7a7a"),
+    ];
+    for (key, colour) in table {
+        if n.contains(key) {
+            return (*colour).into();
+        }
+    }
+    hashed(&n, 35, 80)
+}
+
+/// A side's colour: by name when it names a colour or a well-known army, else by its order.
+pub fn side(name: &str, order: usize) -> String {
+    let n = name.to_ascii_lowercase();
+    let named: &[(&str, &str)] = &[
+        ("blue", "#7fa7e0"),
+        ("red", "#e38a7f"),
+        ("green", "#8fcf8a"),
+        ("yellow", "#ead46a"),
+        ("black", "#8c8c8c"),
+        ("white", "#f2f2f2"),
+        ("german", "#9aa7a0"),
+        ("allied", "#8fb4e6"),
+        ("french", "#8fb4e6"),
+        ("neutral", "#e9d98f"),
+        ("austria", "#d9534f"),
+        ("england", "#7b5bb6"),
+        ("france", "#4aa3df"),
+        ("germany", "#8c6d46"),
+        ("italy", "#5cb85c"),
+        ("russia", "#e6e6e6"),
+        ("turkey", "#f0c419"),
+    ];
+    for (key, colour) in named {
+        if n == *key || n.contains(key) {
+            return (*colour).into();
+        }
+    }
+    const ORDER: [&str; 8] = [
+        "#7fa7e0", "#e38a7f", "#8fcf8a", "#ead46a", "#c39bd3", "#f5b971", "#76d7c4", "#bbbbbb",
+    ];
+    ORDER[order % ORDER.len()].into()
+}
+
+/// How a hexside feature is stroked: (colour, width as a fraction of the hex size, dash).
+pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
+    let n = name.to_ascii_lowercase();
+    if n.contains("major_river") || n.contains("major river") {
+        ("#1f5fbf", 0.16, None)
+    } else if n.contains("river") || n.contains("stream") || n.contains("canal") {
+        ("#2f78d8", 0.09, None)
+    } else if n.contains("sea") || n.contains("coast") {
+        ("#1b3f66", 0.06, None)
+    } else if n.contains("lake") {
+        ("#4f9bd6", 0.09, None)
+    } else if n.contains("causeway") || n.contains("bridge") || n.contains("dike") {
+        ("#6b4b2a", 0.14, Some("4 2"))
+    } else if n.contains("wall") || n.contains("escarp") || n.contains("cliff") {
+        ("#5a3b1c", 0.1, Some("2 2"))
+    } else {
+        ("#a0306a", 0.07, Some("5 3"))
+    }
+}
+
+/// A colour derived from a name (FNV-1a), for names the tables do not know.
+fn hashed(name: &str, saturation: u32, lightness: u32) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    format!("hsl({},{saturation}%,{lightness}%)", h % 360)
+}

@@ -1,0 +1,68 @@
+//! `hexwar test`: the designers' Lua tests under rules/ pass; a failing file reports expected vs
+//! actual with file and line, a summary, and exit 1.
+
+use std::process::Command;
+
+fn hexwar(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .output()
+        .expect("run hexwar");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_rules_lua_tests_pass() {
+    let (code, stdout, stderr) = hexwar(&["test", "rules"]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        stdout.contains("rules/demo/tests/demo_test.lua\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  ok    DEMO-7: victory counts objectives and eliminations\n"));
+    assert!(stdout.ends_with(" passed, 0 failed\n"), "{stdout}");
+}
+
+#[test]
+fn a_failing_lua_test_shows_expected_and_actual_with_file_and_line() {
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_failing"]);
+    assert_eq!(code, 1);
+    let expected = "\
+tests/fixtures/lua_failing/failing_test.lua
+  ok    passes
+  FAIL  a wrong expectation
+        tests/fixtures/lua_failing/failing_test.lua:7: the table
+          expected: {a = 1, b = {\"x\", \"z\"}}
+            actual: {a = 1, b = {\"x\", \"y\"}}
+  FAIL  a refusal by another rule
+        tests/fixtures/lua_failing/failing_test.lua:12: expected {command = \"move\", path = {\"0104\"}, unit = \"b-inf-1\"} to be refused by DEMO-2
+          refused by: DEMO-1: each hex of a path must be adjacent to the one before (step 1: 0102 to 0104)
+1 passed, 2 failed
+";
+    assert_eq!(stdout, expected);
+}
+
+#[test]
+fn no_test_files_is_bad_input() {
+    let (code, _, stderr) = hexwar(&["test", "scenarios/demo"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no test files"), "{stderr}");
+}
+
+#[test]
+fn json_output_lists_each_test() {
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_failing", "--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["passed"], 1);
+    assert_eq!(v["failed"], 2);
+    assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
+    assert!(v["files"][0]["tests"][1]["failure"]
+        .as_str()
+        .unwrap()
+        .starts_with("tests/fixtures/lua_failing/failing_test.lua:7: the table"));
+}

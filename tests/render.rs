@@ -1,0 +1,115 @@
+//! `hexwar render`: golden SVGs. The renderer's output is deterministic, so each picture is
+//! compared byte for byte with a committed file under tests/golden/.
+//!
+//! To re-bless after an intended change: `HEXWAR_BLESS=1 cargo test --test render`, then LOOK at
+//! the new pictures (`rsvg-convert tests/golden/demo.svg -o /tmp/demo.png`) and read
+//! `git diff tests/golden` before committing them.
+
+use std::path::Path;
+
+use hexwar::render::{render, Overlay};
+use hexwar::Session;
+
+fn check(name: &str, scenario: &str, overlay: Option<Overlay>) {
+    let mut session = Session::start(Path::new(scenario), None).unwrap();
+    let svg = render(&mut session, overlay.as_ref()).unwrap();
+    let again = render(&mut session, overlay.as_ref()).unwrap();
+    assert_eq!(svg, again, "rendering twice gives the same bytes");
+    let golden = Path::new("tests/golden").join(format!("{name}.svg"));
+    if std::env::var_os("HEXWAR_BLESS").is_some() {
+        std::fs::write(&golden, &svg).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&golden)
+        .unwrap_or_else(|e| panic!("{}: {e} (bless with HEXWAR_BLESS=1)", golden.display()));
+    if svg != expected {
+        let out = std::env::temp_dir().join(format!("{name}.actual.svg"));
+        std::fs::write(&out, &svg).unwrap();
+        panic!(
+            "{} differs from the rendering (written to {}); if the change is intended, re-bless with HEXWAR_BLESS=1 and read the diff",
+            golden.display(),
+            out.display()
+        );
+    }
+}
+
+#[test]
+fn demo_map() {
+    check("demo", "scenarios/demo", None);
+}
+
+#[test]
+fn demo_reach_overlay() {
+    check(
+        "demo_reach",
+        "scenarios/demo",
+        Some(Overlay::Reach("b-arm-1".into())),
+    );
+}
+
+#[test]
+fn tiny_fixture_pointy_with_every_symbol() {
+    check("tiny", "tests/fixtures/render_tiny", None);
+}
+
+#[test]
+fn tiny_fixture_control_and_zoc() {
+    check(
+        "tiny_control",
+        "tests/fixtures/render_tiny",
+        Some(Overlay::Control),
+    );
+    check("tiny_zoc", "tests/fixtures/render_tiny", Some(Overlay::Zoc));
+}
+
+#[test]
+fn diplomacy_area_board_as_a_graph() {
+    check("diplomacy", "scenarios/diplomacy", None);
+}
+
+#[test]
+fn overlays_are_refused_on_area_boards() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), None).unwrap();
+    let err = render(&mut session, Some(&Overlay::Zoc)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "overlays are drawn on hex maps only; this scenario has an area board"
+    );
+}
+
+#[test]
+fn overlay_names_parse() {
+    assert_eq!("zoc".parse::<Overlay>(), Ok(Overlay::Zoc));
+    assert_eq!(
+        "reach:b1".parse::<Overlay>(),
+        Ok(Overlay::Reach("b1".into()))
+    );
+    assert!("reach:".parse::<Overlay>().is_err());
+    assert!("heat".parse::<Overlay>().is_err());
+}
+
+#[test]
+fn the_cli_renders_a_setup_position_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("map.svg");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "render",
+            "scenarios/demo",
+            "--setup",
+            "tests/fixtures/render_setup.toml",
+        ])
+        .args(["--overlay", "reach:blue-guard", "-o"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("<title>blue-guard</title>"));
+    assert!(svg.contains("<title>red-raider</title>"));
+    assert!(
+        !svg.contains("<title>b-inf-1</title>"),
+        "the setup replaced the units"
+    );
+    assert!(svg.contains("overlay: reach of blue-guard"));
+}
