@@ -179,7 +179,10 @@ function politics.register()
     local out, seen = {}, {}
     for _, label in ipairs(ev.path or { ev.to }) do
       local c = politics.country_of(label)
-      if c and not seen[c] and politics.is_neutral(c) and not politics.invaded(c) then
+      -- a country is invaded once: when still neutral, or (R10) when it joined by another's
+      -- invasion and a German unit now enters it
+      if c and not seen[c] and politics.status(c) and politics.status(c) ~= "surrendered"
+          and not politics.invaded(c) then
         seen[c] = true
         out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = u.id })
       end
