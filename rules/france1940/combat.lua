@@ -389,6 +389,16 @@ end
 function combat.register()
   hex.commands.define("attack", { resolve = combat.resolve, legal = combat.legal })
 
+  -- {hex = TARGET, units = {ids}} -> {attack, defense, odds} of that attack now (odds null
+  -- below 1:2); the side is the first unit's.
+  hex.rules.query("combat_odds", function(arg)
+    local attackers = {}
+    for _, id in ipairs(arg.units or {}) do attackers[#attackers + 1] = hex.units.get(id) end
+    if #attackers == 0 then return nil end
+    local o = combat.odds(attackers, arg.hex, attackers[1].side)
+    return { attack = o.attack, defense = o.defense, odds = o.odds }
+  end)
+
   hex.events.on("PhaseEnded", function()
     local out = {}
     for _, u in ipairs(hex.units.all()) do
