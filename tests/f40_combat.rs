@@ -100,7 +100,10 @@ fn f40_c_refusals_name_their_clause() {
     ok(&mut s, "german", &attack("0401", &["g3"]));
     assert_eq!(
         refused(&mut s, "german", &attack("0401", &["g1"])),
-        refusal("F40-C.4", "0401 has already been attacked this combat phase")
+        refusal(
+            "F40-C.4",
+            "0401 has already been attacked this combat phase"
+        )
     );
 }
 
@@ -130,7 +133,10 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
                 unit: "d2".into(),
                 reason: format!("{why}: no retreat route (F40-C.7)")
             },
-            var("destroyed", json!({"0401": ["fortification", "intrinsic_strength"]})),
+            var(
+                "destroyed",
+                json!({"0401": ["fortification", "intrinsic_strength"]})
+            ),
         ]
     );
     // Roll 1 (a 1) at 1:1 (6 against 4): AE.

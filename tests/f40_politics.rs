@@ -55,7 +55,9 @@ fn f40_16_1_allied_units_may_not_enter_a_neutral_country() {
     // Not listed either, and neutral units have no move.
     let legal = legal_of(&mut s, "allied", "move");
     assert!(legal.iter().all(|c| match c {
-        Command::Move { path, .. } => path.iter().all(|h| h.starts_with("01") || h.starts_with("02")),
+        Command::Move { path, .. } => path
+            .iter()
+            .all(|h| h.starts_with("01") || h.starts_with("02")),
         _ => false,
     }));
     assert_eq!(
@@ -71,7 +73,10 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
     assert_eq!(
         politics_of(&events),
         vec![
-            custom_event("CountryInvaded", json!({"country": "belgium", "unit": "g1"})),
+            custom_event(
+                "CountryInvaded",
+                json!({"country": "belgium", "unit": "g1"})
+            ),
             var("invaded", json!({"belgium": 1})),
             custom_event("CountryJoined", json!({"country": "belgium"})),
             var("countries", json!({"belgium": "allied"})),
@@ -80,7 +85,10 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
                 side: "allied".into()
             },
             custom_event("CountryJoined", json!({"country": "luxembourg"})),
-            var("countries", json!({"belgium": "allied", "luxembourg": "allied"})),
+            var(
+                "countries",
+                json!({"belgium": "allied", "luxembourg": "allied"})
+            ),
         ]
     );
     // The invader's hex and the hexes in German ZOC alone (7.1b: 0403 by g1, 0404 by g4) stay
@@ -188,13 +196,18 @@ fn f40_16_3_the_netherlands_surrender_at_the_end_of_an_allied_turn_with_two_citi
     while s.game.state().step != 7 {
         events.extend(end_phase(&mut s));
     }
-    assert!(politics_of(&events).iter().all(|e| !matches!(e, Event::UnitRemoved { .. })));
+    assert!(politics_of(&events)
+        .iter()
+        .all(|e| !matches!(e, Event::UnitRemoved { .. })));
     // The end of the Allied turn.
     let events = end_phase(&mut s);
     assert_eq!(
         politics_of(&events),
         vec![
-            custom_event("CountrySurrendered", json!({"country": "netherlands", "turn": 2})),
+            custom_event(
+                "CountrySurrendered",
+                json!({"country": "netherlands", "turn": 2})
+            ),
             Event::UnitRemoved {
                 unit: "nl1".into(),
                 reason: "surrendered".into()
@@ -220,7 +233,9 @@ fn f40_16_4_belgium_surrenders_with_both_cities_german_and_a_bef_corps_evacuated
     }
     // Both cities German, no BEF corps evacuated: Belgium fights on.
     assert_eq!(side_of(&mut s, "be1"), "allied");
-    assert!(events.iter().all(|e| !matches!(e, Event::UnitRemoved { .. })));
+    assert!(events
+        .iter()
+        .all(|e| !matches!(e, Event::UnitRemoved { .. })));
     advance_to(&mut s, 2, 4);
     ok(&mut s, "allied", &custom("evacuate", &[("unit", "c1")]));
     let mut events = Vec::new();
@@ -231,12 +246,18 @@ fn f40_16_4_belgium_surrenders_with_both_cities_german_and_a_bef_corps_evacuated
     assert_eq!(
         p,
         vec![
-            custom_event("CountrySurrendered", json!({"country": "belgium", "turn": 2})),
+            custom_event(
+                "CountrySurrendered",
+                json!({"country": "belgium", "turn": 2})
+            ),
             Event::UnitRemoved {
                 unit: "be1".into(),
                 reason: "surrendered".into()
             },
-            custom_event("CountrySurrendered", json!({"country": "luxembourg", "turn": 2})),
+            custom_event(
+                "CountrySurrendered",
+                json!({"country": "luxembourg", "turn": 2})
+            ),
             var(
                 "countries",
                 json!({"belgium": "surrendered", "luxembourg": "surrendered"})
@@ -290,7 +311,11 @@ fn f40_18_1_turn_1_has_one_assault_per_side() {
     let mut phases = Vec::new();
     while s.game.state().turn == 1 {
         let st = s.game.state();
-        phases.push((st.step, s.game.phasing_side().unwrap(), s.game.phase().unwrap()));
+        phases.push((
+            st.step,
+            s.game.phasing_side().unwrap(),
+            s.game.phase().unwrap(),
+        ));
         end_phase(&mut s);
     }
     assert_eq!(
@@ -347,7 +372,20 @@ fn f40_18_2_neutral_units_have_half_their_ma_on_turn_1() {
     // nl1, MA 2: 1 MP on turn 1 (its neighbours, but it may not leave the Netherlands, 16.3).
     assert_eq!(
         reach(&mut s, "nl1"),
-        costs(&[("0202", 1.0), ("0203", 1.0), ("0301", 1.0), ("0303", 1.0), ("0402", 1.0), ("0403", 1.0)])
+        costs(&[
+            ("0202", 1.0),
+            ("0203", 1.0),
+            ("0301", 1.0),
+            ("0303", 1.0),
+            ("0402", 1.0),
+            ("0403", 1.0)
+        ])
     );
-    assert_eq!(legal_of(&mut s, "allied", "move").iter().filter(|c| matches!(c, Command::Move { unit, .. } if unit == "nl1")).count(), 1);
+    assert_eq!(
+        legal_of(&mut s, "allied", "move")
+            .iter()
+            .filter(|c| matches!(c, Command::Move { unit, .. } if unit == "nl1"))
+            .count(),
+        1
+    );
 }
