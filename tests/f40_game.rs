@@ -1,6 +1,7 @@
 //! France 1940 played headless by the greedy bots of rules/france1940/ai.lua: the log shows the
-//! invasion of the Low Countries, combats and (from turn 2) reserves, and the same seed gives the
-//! same log byte for byte. (A debug build plays about a turn a minute, so these runs stop early;
+//! invasion of the Low Countries and combats, and the same seed gives the same log byte for byte
+//! (reserves enter from the Allied turn 2 on: the stored replay tests/replays/france1940-seed-1.json
+//! plays the whole game). (A debug build plays about a turn a minute, so these runs stop early;
 //! `hexwar run scenarios/france1940 --seed 1` plays all ten turns: docs/france1940.md.)
 
 mod common;
@@ -26,7 +27,7 @@ fn run_log(seed: &str, turns: &str, log: &std::path::Path) -> (String, Vec<u8>) 
 }
 
 #[test]
-fn f40_bot_game_is_deterministic_and_logs_invasions_combats_and_reserves() {
+fn f40_bot_game_is_deterministic_and_logs_invasions_and_combats() {
     let dir = tempfile::tempdir().unwrap();
     let (out_a, a) = run_log("5", "1", &dir.path().join("a.jsonl"));
     let (_, b) = run_log("5", "1", &dir.path().join("b.jsonl"));
