@@ -189,3 +189,19 @@ fn stored_replays_still_verify() {
     }
     assert!(count >= 2, "expected stored replays in tests/replays");
 }
+
+/// Trial integrity for the heavy scenarios (a France 1940 campaign): release mode only.
+#[test]
+#[ignore = "heavy: run with cargo test --release -- --ignored"]
+fn stored_slow_replays_still_verify() {
+    let mut count = 0;
+    for entry in std::fs::read_dir("tests/replays/slow").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let out = hexwar(&["replay", path.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(0), "{}: {}", path.display(), stderr(&out));
+            count += 1;
+        }
+    }
+    assert!(count >= 1, "expected stored replays in tests/replays/slow");
+}

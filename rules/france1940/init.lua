@@ -10,9 +10,14 @@
 --   rail.lua        `rail` (10.1)
 --   evacuation.lua  `evacuate` (10.4)
 --   airborne.lua    `drop` and its follow-ups (11.1-11.5)
+--   politics.lua    neutral countries, invasions, alliances, surrenders (16.1-16.6, R9, R11)
+--   restrictions.lua where units may go by country and turn (16.1, 16.3, 16.4, 16.6, 18.2, R10);
+--                   legal lists that keep stacking legal (5.1)
+--   combat.lua      `attack`: the module's own odds CRT, retreats (F40-C.1-C.9, 11.4, 11.5, 16.3)
+--   reserves.lua    `place`: reserves and reinforcements (17.1-17.7)
+--   victory.lua     victory points, Paris, the `figures` query
+--   ai.lua          the greedy bot of both sides (not loaded here: named by the scenario)
 -- Every refusal cites its clause: hex.refuse("F40-6.4", "...").
--- Politics (16), reserves (17) and the turn-1 restrictions (18.2) beyond the halving, and combat
--- (12-15), are later issues; they wrap these commands (hex.commands.get) or handle events.
 local sequence = require("france1940.sequence")
 local movement = require("france1940.movement")
 local stacking = require("france1940.stacking")
@@ -21,6 +26,11 @@ local supply = require("france1940.supply")
 local rail = require("france1940.rail")
 local evacuation = require("france1940.evacuation")
 local airborne = require("france1940.airborne")
+local politics = require("france1940.politics")
+local restrictions = require("france1940.restrictions")
+local combat = require("france1940.combat")
+local reserves = require("france1940.reserves")
+local victory = require("france1940.victory")
 
 sequence.register()
 movement.register()
@@ -30,8 +40,15 @@ supply.register()
 rail.register()
 evacuation.register()
 airborne.register()
+politics.register()
+restrictions.register()
+combat.register()
+reserves.register()
+victory.register()
 
 return {
   sequence = sequence, movement = movement, stacking = stacking, territory = territory,
   supply = supply, rail = rail, evacuation = evacuation, airborne = airborne,
+  politics = politics, restrictions = restrictions, combat = combat, reserves = reserves,
+  victory = victory,
 }

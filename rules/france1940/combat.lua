@@ -1,0 +1,414 @@
+-- france1940/combat: the module's own combat rules (RULES.md: rules 12-15 are not in the seeds;
+-- "[interpretation] the F40 module supplies a documented odds-based CRT ... declared as data").
+-- Clause ids F40-C.1 .. C.9 are this module's (docs/france1940.md, "Combat").
+--
+-- Command {command = "attack", hex = TARGET, units = {attacker ids}} in the phasing side's
+-- combat phase:
+--   C.1 only in the side's own combat phase;
+--   C.2 the target hex holds units of the enemy side (units of a still-neutral country are not
+--       attacked: a German unit invades by entering, politics.lua);
+--   C.3 every attacker is the side's, on the map, adjacent to the target, has not attacked in
+--       this combat phase, has a combat strength (para regiments have none, 11.3), is not the
+--       22nd Airlanding in its drop assault (11.4), and does not attack across a hexside it could
+--       never cross (lake; sea without causeway for German units);
+--   C.4 each hex is attacked at most once per combat phase;
+--   C.5 odds worse than the first column (1:2) are refused.
+-- Strengths: attack = sum of attackers' strengths, each halved when isolated (8.3, no
+-- rounding). Defence = sum of defenders' strengths (isolated halved) times the best defence
+-- multiplier (combat.DEFENSE: terrain of the hex, its works, and a hexside effect when every
+-- attacker attacks across such a hexside, unless 11.5 cancels the target's hexsides), plus one
+-- per intrinsic strength point (Maastricht, Eben-Emael; F40-16.3) for Allied defenders.
+-- Odds = attack / defence rounded down to a column of combat.CRT (none: 6:1 if defence 0).
+-- One d6 (hex.dice.roll) gives the result (C.6):
+--   AE all attackers eliminated; AR attackers retreat 1 hex; EX defenders eliminated and the
+--   attacker loses units, weakest first, until it has lost at least the defenders' printed
+--   strength; DR defenders retreat 2 hexes; DR% as DR, and the hex's fortification and intrinsic
+--   strength point are destroyed (variable `destroyed` = {hex = {features}}); DE defenders
+--   eliminated.
+-- C.7 Retreats are carried out by the rules (no player choice): each step goes to a neighbour
+--   one hex farther from the hex left, on land the unit may enter (terrain not prohibited to its
+--   class, no lake or sea hexside crossed), free of units of any other side, not in a
+--   still-neutral country (16.1), allowed by F40-6.6 (hex.path.may_retreat_into); the last hex
+--   must keep the side within the stacking limits (counting the units retreating before it).
+--   Among the routes the rules prefer a final hex controlled by the unit's side, then one out of
+--   enemy ZOC, then the lowest label. A unit with no route is eliminated. Forced retreats
+--   ignore 16.3, 16.4, 16.6 and 18.2; a Dutch, Belgian or Swiss unit that a retreat takes out of
+--   its country gets the status `freed` (it operates normally afterwards).
+-- C.8 No advance after combat [interpretation: omitted; the next movement phase takes the
+--   ground].
+-- C.9 Attackers get the status `attacked` and the target is added to the variable
+--   `attacked_hexes`; both are cleared when the phase ends.
+-- Events: DiceRolled, Custom CombatResolved {hex, attackers, defenders, attack, defense, odds,
+-- roll, result}, then the result's UnitEliminated / UnitMoved (retreats) / VarSet.
+local common = require("france1940.common")
+local airborne = require("france1940.airborne")
+local politics = require("france1940.politics")
+local stacking = require("france1940.stacking")
+local movement = require("france1940.movement")
+
+local combat = {}
+
+-- Columns: odds at least {a, d} (attack : defence), weakest first.
+combat.COLUMNS = { { 1, 2 }, { 1, 1 }, { 2, 1 }, { 3, 1 }, { 4, 1 }, { 5, 1 }, { 6, 1 } }
+-- The CRT: one row per column, one result per d6 roll (1 .. 6).
+combat.CRT = {
+  ["1:2"] = { "AE", "AE", "AR", "AR", "EX", "DR" },
+  ["1:1"] = { "AE", "AR", "AR", "EX", "DR", "DR" },
+  ["2:1"] = { "AR", "AR", "EX", "DR", "DR", "DR%" },
+  ["3:1"] = { "AR", "EX", "DR", "DR", "DR%", "DE" },
+  ["4:1"] = { "EX", "DR", "DR", "DR%", "DE", "DE" },
+  ["5:1"] = { "DR", "DR", "DR%", "DE", "DE", "DE" },
+  ["6:1"] = { "DR", "DR%", "DE", "DE", "DE", "DE" },
+}
+combat.RETREAT = { AR = 1, DR = 2, ["DR%"] = 2 }
+-- Defence multipliers; the largest that applies counts (they do not compound).
+combat.DEFENSE = {
+  terrain = { major_city = 2, mountains = 2, forest = 1.5, wooded_hills = 1.5, marsh = 1.5 },
+  features = { fortification = 2, maginot = 3 },
+  hexsides = { major_river = 2 },       -- only when every attacker attacks across one
+}
+-- Works destroyed by DR% (F40-16.3: Maastricht's point is not a fortification but is destroyed).
+combat.DESTROYED_BY = { ["DR%"] = { "fortification", "intrinsic_strength" } }
+
+function combat.column_name(c) return c[1] .. ":" .. c[2] end
+
+-- The column for attack `a` against defence `d`, or nil below the first one.
+function combat.column(a, d)
+  local best = nil
+  for _, c in ipairs(combat.COLUMNS) do
+    if d == 0 or a * c[2] >= d * c[1] then best = combat.column_name(c) end
+  end
+  return best
+end
+
+function combat.work(label, name)
+  if not hex.map.has_feature(label, name) then return false end
+  for _, f in ipairs((hex.state.get("destroyed") or {})[label] or {}) do
+    if f == name then return false end
+  end
+  return true
+end
+
+local function strength(u)
+  local s = u.strength or 0
+  if u.status.isolated then s = s / 2 end
+  return s
+end
+
+local function crossing_refused(u, from, to)
+  local sides = hex.map.hexside(from, to) or {}
+  local has = {}
+  for _, f in ipairs(sides) do has[f] = true end
+  if has.lake then return true end
+  return has.sea == true and u.side == "german" and not has.causeway
+end
+
+-- Why `u` may not attack `target` now (C.3), or nil.
+function combat.attacker_refusal(u, side, target)
+  if not u then return "F40-C.3", "attack needs units in play" end
+  if u.side ~= side then return "F40-C.3", u.id .. " is not a " .. side .. " unit" end
+  if not u.at then return "F40-C.3", u.id .. " is not on the map" end
+  if hex.map.distance(u.at, target) ~= 1 then return "F40-C.3", u.id .. " is not adjacent to " .. target end
+  if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
+  if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
+  if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
+  if crossing_refused(u, u.at, target) then
+    return "F40-C.3", string.format("%s may not attack across the hexside %s/%s", u.id, u.at, target)
+  end
+  return nil
+end
+
+function combat.defenders(target, side)
+  local out = {}
+  for _, u in ipairs(hex.units.at(target)) do
+    if u.side == common.enemy_of(side) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- The defence multiplier of `target` against attackers standing at `froms`.
+function combat.multiplier(target, froms)
+  local m = 1
+  local t = combat.DEFENSE.terrain[hex.map.terrain(target)]
+  if t and t > m then m = t end
+  for name, f in pairs(combat.DEFENSE.features) do
+    if f > m and combat.work(target, name) then m = f end
+  end
+  if not airborne.hexsides_cancelled(target) then
+    for name, f in pairs(combat.DEFENSE.hexsides) do
+      if f > m then
+        local all = #froms > 0
+        for _, from in ipairs(froms) do
+          local found = false
+          for _, feat in ipairs(hex.map.hexside(from, target) or {}) do
+            if feat == name then found = true end
+          end
+          if not found then all = false end
+        end
+        if all then m = f end
+      end
+    end
+  end
+  return m
+end
+
+-- {attack, defense, odds (column name or nil), defenders}
+function combat.odds(attackers, target, side)
+  local a, froms, seen = 0, {}, {}
+  for _, u in ipairs(attackers) do
+    a = a + strength(u)
+    if not seen[u.at] then seen[u.at] = true; froms[#froms + 1] = u.at end
+  end
+  table.sort(froms)
+  local defenders = combat.defenders(target, side)
+  local d = 0
+  for _, u in ipairs(defenders) do d = d + strength(u) end
+  d = d * combat.multiplier(target, froms)
+  if common.enemy_of(side) == "allied" and combat.work(target, "intrinsic_strength") then d = d + 1 end
+  return { attack = a, defense = d, odds = combat.column(a, d), defenders = defenders }
+end
+
+local function phase_refusal(side)
+  if hex.state.phase() ~= "combat" or hex.state.side() ~= side then
+    return "F40-C.1", "attacks happen in the side's own combat phase"
+  end
+  return nil
+end
+
+local function attacked(target)
+  for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do
+    if l == target then return true end
+  end
+  return false
+end
+
+-- --- retreats (C.7) ---------------------------------------------------------------------
+
+local function passable(u, from, to)
+  if not hex.map.is_hex(to) then return false end
+  local cost = movement.declaration.terrain[hex.map.terrain(to)]
+  if type(cost) == "table" then
+    local c = cost[common.class_of(u)]
+    if c == nil then c = cost[u.side] end
+    if c == nil then c = cost.default end
+    cost = c
+  end
+  if cost == nil or cost == "prohibited" then return false end
+  for _, f in ipairs(hex.map.hexside(from, to) or {}) do
+    if f == "lake" or f == "sea" then return false end
+  end
+  return true
+end
+
+local function enterable(u, from, to)
+  if not passable(u, from, to) then return false end
+  for _, v in ipairs(hex.units.at(to)) do
+    if v.side ~= u.side then return false end
+  end
+  local c = politics.country_of(to)
+  if c and politics.is_neutral(c) then return false end
+  return hex.path.may_retreat_into(u.id, to)
+end
+
+-- The final hex and path of `u`'s retreat of `n` hexes, or nil. `planned` = {label = {t, a}}
+-- of equivalents already sent there by this combat.
+function combat.retreat_route(u, n, planned)
+  local origin = u.at
+  local best, best_key = nil, nil
+  local function consider(path)
+    local last = path[#path]
+    local p = planned[last] or { 0, 0 }
+    local t, a = p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u)
+    for _, v in ipairs(hex.units.at(last)) do
+      if v.side == u.side then
+        t = t + common.equivalents(v)
+        a = a + common.armored_equivalents(v)
+      end
+    end
+    if t > stacking.LIMIT or a > stacking.ARMORED_LIMIT then return end
+    local key = (hex.state.control(last) == u.side and "0" or "1")
+    local zoc = hex.path.zoc(last) or {}
+    local in_zoc = false
+    for _, s in ipairs(zoc) do if s ~= u.side then in_zoc = true end end
+    key = key .. (in_zoc and "1" or "0")
+    for _, l in ipairs(path) do key = key .. l end
+    if not best_key or key < best_key then best, best_key = path, key end
+  end
+  local function walk(at, path)
+    if #path == n then consider(path); return end
+    for _, nb in ipairs(hex.map.neighbors(at)) do
+      if hex.map.distance(origin, nb) == #path + 1 and enterable(u, at, nb) then
+        local next_path = {}
+        for i, l in ipairs(path) do next_path[i] = l end
+        next_path[#next_path + 1] = nb
+        walk(nb, next_path)
+      end
+    end
+  end
+  walk(origin, {})
+  return best
+end
+
+local function retreat_events(units, n, why, out)
+  local planned = {}
+  for _, u in ipairs(units) do
+    local path = combat.retreat_route(u, n, planned)
+    if not path then
+      out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why .. ": no retreat route (F40-C.7)" }
+    else
+      local last = path[#path]
+      local p = planned[last] or { 0, 0 }
+      planned[last] = { p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u) }
+      local home = politics.COUNTRY_OF_NATION[u.nation]
+      if home and not u.status.freed and politics.country_of(last) ~= home then
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "freed" } }
+      end
+      out[#out + 1] = { event = "UnitMoved", unit = u.id, from = u.at, to = last, path = path, cost = 0 }
+    end
+  end
+end
+
+local function ids(list)
+  local out = {}
+  for _, u in ipairs(list) do out[#out + 1] = u.id end
+  return out
+end
+
+local function eliminate(list, why, out)
+  for _, u in ipairs(list) do
+    out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why }
+  end
+end
+
+function combat.resolve(cmd, side)
+  local rule, reason = phase_refusal(side)
+  if rule then return hex.refuse(rule, reason) end
+  local target = cmd.hex or ""
+  if not hex.map.is_hex(target) then return hex.refuse("F40-C.2", tostring(target) .. " is not a hex of the map") end
+  if attacked(target) then return hex.refuse("F40-C.4", target .. " has already been attacked this combat phase") end
+  if type(cmd.units) ~= "table" or #cmd.units == 0 then return hex.refuse("F40-C.3", "attack needs attacking units") end
+  local attackers, seen = {}, {}
+  for _, id in ipairs(cmd.units) do
+    if seen[id] then return hex.refuse("F40-C.3", tostring(id) .. " is listed twice") end
+    seen[id] = true
+    local u = hex.units.get(tostring(id))
+    rule, reason = combat.attacker_refusal(u, side, target)
+    if rule then return hex.refuse(rule, reason) end
+    attackers[#attackers + 1] = u
+  end
+  table.sort(attackers, function(x, y) return x.id < y.id end)
+  local o = combat.odds(attackers, target, side)
+  if #o.defenders == 0 then return hex.refuse("F40-C.2", target .. " holds no " .. common.enemy_of(side) .. " unit") end
+  if not o.odds then
+    return hex.refuse("F40-C.5", string.format("odds %s against %s are worse than 1:2",
+      common.mp_str(o.attack), common.mp_str(o.defense)))
+  end
+  local roll = hex.dice.roll(6)
+  local result = combat.CRT[o.odds][roll]
+  local why = string.format("combat at %s (%s, roll %d: %s)", target, o.odds, roll, result)
+  local out = {
+    hex.events.emit("CombatResolved", { hex = target, attackers = ids(attackers), defenders = ids(o.defenders),
+      attack = o.attack, defense = o.defense, odds = o.odds, roll = roll, result = result }),
+  }
+  local list = {}
+  for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do list[#list + 1] = l end
+  list[#list + 1] = target
+  table.sort(list)
+  out[#out + 1] = hex.state.set("attacked_hexes", list)
+  for _, u in ipairs(attackers) do
+    out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "attacked" } }
+  end
+  if result == "AE" then
+    eliminate(attackers, why, out)
+  elseif result == "AR" then
+    retreat_events(attackers, combat.RETREAT.AR, why, out)
+  elseif result == "EX" then
+    local lost_needed = 0
+    for _, u in ipairs(o.defenders) do lost_needed = lost_needed + (u.strength or 0) end
+    eliminate(o.defenders, why, out)
+    local order = {}
+    for _, u in ipairs(attackers) do order[#order + 1] = u end
+    table.sort(order, function(x, y)
+      if x.strength ~= y.strength then return x.strength < y.strength end
+      return x.id < y.id
+    end)
+    local lost = 0
+    for _, u in ipairs(order) do
+      if lost >= lost_needed then break end
+      out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why }
+      lost = lost + (u.strength or 0)
+    end
+  elseif result == "DE" then
+    eliminate(o.defenders, why, out)
+  else -- DR, DR%
+    retreat_events(o.defenders, combat.RETREAT[result], why, out)
+    local works = {}
+    for _, name in ipairs(combat.DESTROYED_BY[result] or {}) do
+      if combat.work(target, name) then works[#works + 1] = name end
+    end
+    if #works > 0 then
+      local destroyed = hex.state.get("destroyed") or {}
+      local now = {}
+      for _, f in ipairs(destroyed[target] or {}) do now[#now + 1] = f end
+      for _, f in ipairs(works) do now[#now + 1] = f end
+      table.sort(now)
+      out[#out + 1] = hex.state.set("destroyed", common.with(destroyed, target, now))
+    end
+  end
+  return out
+end
+
+-- The listed attacks: per target hex, the attack by every eligible adjacent unit, when its
+-- odds reach 1:2 (subsets are accepted when given, not listed: see docs).
+function combat.legal(side)
+  if phase_refusal(side) then return {} end
+  local by_target = {}
+  for _, u in ipairs(hex.units.of_side(side)) do
+    if u.at and not u.status.attacked and (u.strength or 0) > 0 then
+      for _, nb in ipairs(hex.map.neighbors(u.at)) do
+        if #combat.defenders(nb, side) > 0 and not combat.attacker_refusal(u, side, nb) then
+          local list = by_target[nb] or {}
+          list[#list + 1] = u
+          by_target[nb] = list
+        end
+      end
+    end
+  end
+  local out = {}
+  for _, target in ipairs(common.sorted_keys(by_target)) do
+    if not attacked(target) then
+      local attackers = by_target[target]
+      if combat.odds(attackers, target, side).odds then
+        out[#out + 1] = { command = "attack", hex = target, units = ids(attackers) }
+      end
+    end
+  end
+  return out
+end
+
+function combat.register()
+  hex.commands.define("attack", { resolve = combat.resolve, legal = combat.legal })
+
+  -- {hex = TARGET, units = {ids}} -> {attack, defense, odds} of that attack now (odds null
+  -- below 1:2); the side is the first unit's.
+  hex.rules.query("combat_odds", function(arg)
+    local attackers = {}
+    for _, id in ipairs(arg.units or {}) do attackers[#attackers + 1] = hex.units.get(id) end
+    if #attackers == 0 then return nil end
+    local o = combat.odds(attackers, arg.hex, attackers[1].side)
+    return { attack = o.attack, defense = o.defense, odds = o.odds }
+  end)
+
+  hex.events.on("PhaseEnded", function()
+    local out = {}
+    for _, u in ipairs(hex.units.all()) do
+      if u.status.attacked then
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "attacked" } }
+      end
+    end
+    if hex.state.get("attacked_hexes") ~= nil then out[#out + 1] = hex.state.set("attacked_hexes", nil) end
+    return out
+  end)
+end
+
+return combat

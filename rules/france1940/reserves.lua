@@ -1,0 +1,271 @@
+-- france1940/reserves: reserves and reinforcements (F40-17.1 .. 17.7).
+--
+-- Pools: units with attrs.pool = german_reserve | allied_reserve | armee_des_alpes |
+-- swiss_reserve | reinforcement start off the map; at GameStarted they are taken out of play
+-- (UnitRemoved reason "pool": not eliminated) so that entering play is a UnitPlaced. (Airborne
+-- units, pool "airborne", stay off the map for airborne.lua.)
+--
+-- Command {command = "place", unit = ID, to = HEX}:
+--   17.3 in the owner's movement phase of its first assault [interpretation: at any time in that
+--        phase; placed units may move and fight in that assault, 17.1]; at most one reserve per
+--        hex per turn (variable `placed` = {hex = true}, cleared when that phase starts); the hex
+--        holds no unit of another side.
+--   17.4 german_reserve: from turn 3, 2 per turn, a major-city hex of Germany controlled by the
+--        Germans and not in Allied ZOC.
+--   17.5 allied_reserve: from turn 2, 3 per turn, an assembly point (zone `assembly_points`)
+--        neither in German ZOC nor German-controlled, a Paris hex (`city_paris`) not
+--        German-controlled, or a west-edge or south-edge hex of France not German-controlled.
+--   17.6 armee_des_alpes: from the Allied player-turn of a German invasion of Switzerland on,
+--        in addition to the 3 (not counted), in any French hex adjacent to Switzerland not
+--        German-controlled; or, once no allied_reserve unit is left in the pool, as a normal
+--        reserve (counted, 17.5 hexes).
+--   17.7 swiss_reserve: from the invasion of Switzerland, 1 per turn, a Swiss city (major city
+--        or town, R13) or a south- or east-edge hex of Switzerland, Allied-controlled. The unit
+--        enters on the Allied side.
+--   17.2 reinforcement: from attrs.arrives_turn on, any port hex controlled by the Allies; not
+--        a reserve (no quota, not subject to one per hex).
+-- Counts this turn: variable `reserves_used` = {german = n, allied = n, swiss = n}, cleared
+-- with `placed`.
+-- Events: UnitPlaced {unit = {..., at = HEX}}, VarSet placed / reserves_used.
+local common = require("france1940.common")
+local supply = require("france1940.supply")
+local politics = require("france1940.politics")
+
+local reserves = {}
+
+reserves.POOLS = { german_reserve = true, allied_reserve = true, armee_des_alpes = true,
+  swiss_reserve = true, reinforcement = true }
+reserves.QUOTA = { german = 2, allied = 3, swiss = 1 }
+reserves.FROM_TURN = { german = 3, allied = 2 }
+
+local function in_list(list, label)
+  for _, l in ipairs(list) do if l == label then return true end end
+  return false
+end
+
+local function zoc_of(label, side)
+  for _, s in ipairs(hex.path.zoc(label) or {}) do
+    if s == side then return true end
+  end
+  return false
+end
+
+local function edge(label, names)
+  for _, z in ipairs(hex.map.zones(label)) do
+    for _, n in ipairs(names) do if z == n then return true end end
+  end
+  return false
+end
+
+local function pool_units()
+  local out = {}
+  for _, g in ipairs(hex.units.gone()) do
+    if g.gone_reason == "pool" then out[#out + 1] = g end
+  end
+  return out
+end
+
+local function allied_pool_empty()
+  for _, g in ipairs(pool_units()) do
+    if g.attrs.pool == "allied_reserve" then return false end
+  end
+  return true
+end
+
+local function used(key)
+  return (hex.state.get("reserves_used") or {})[key] or 0
+end
+
+-- Hexes of 17.5.
+local function allied_hex(label)
+  local c = hex.state.control(label)
+  if c == "german" then return false end
+  if in_list(common.zone("assembly_points"), label) then return not zoc_of(label, "german") end
+  if in_list(common.zone("city_paris"), label) then return true end
+  return politics.country_of(label) == "france" and edge(label, { "west_edge", "south_edge" })
+end
+
+local function alpine_geo(label)
+  if politics.country_of(label) ~= "france" then return false end
+  for _, n in ipairs(hex.map.neighbors(label)) do
+    if politics.country_of(n) == "switzerland" then return true end
+  end
+  return false
+end
+
+local function alpine_hex(label)
+  return alpine_geo(label) and hex.state.control(label) ~= "german"
+end
+
+-- (quota key or nil, rule, reason): how `g` (a pool unit) may enter at `to`, or why not.
+function reserves.check(g, side, to)
+  local pool = g.attrs.pool
+  local turn = hex.state.turn()
+  if pool == "reinforcement" then
+    if side ~= "allied" then return nil, "F40-17.2", g.id .. " is an Allied reinforcement" end
+    local arrives = g.attrs.arrives_turn or 1
+    if turn < arrives then return nil, "F40-17.2", string.format("%s arrives on turn %d", g.id, arrives) end
+    if not hex.map.has_feature(to, "port") or hex.state.control(to) ~= "allied" then
+      return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is not)"
+    end
+    return "none"
+  end
+  if pool == "german_reserve" then
+    if side ~= "german" then return nil, "F40-17.4", g.id .. " is a German reserve" end
+    if turn < reserves.FROM_TURN.german then return nil, "F40-17.4", "German reserves enter from turn 3" end
+    if used("german") >= reserves.QUOTA.german then return nil, "F40-17.4", "2 German reserves per turn" end
+    if not in_list(supply.major_cities("germany"), to) or hex.state.control(to) ~= "german" then
+      return nil, "F40-17.4", to .. " is not a German-controlled German city"
+    end
+    if zoc_of(to, "allied") then return nil, "F40-17.4", to .. " is in Allied ZOC" end
+    return "german"
+  end
+  if pool == "swiss_reserve" then
+    if side ~= "allied" then return nil, "F40-17.7", g.id .. " is a Swiss reserve" end
+    if not politics.invaded("switzerland") then return nil, "F40-17.7", "Swiss reserves enter after an invasion of Switzerland" end
+    if used("swiss") >= reserves.QUOTA.swiss then return nil, "F40-17.7", "1 Swiss reserve per turn" end
+    local ok = politics.country_of(to) == "switzerland" and hex.state.control(to) == "allied"
+      and (hex.map.terrain(to) == "major_city" or hex.map.has_feature(to, "town") or edge(to, { "south_edge", "east_edge" }))
+    if not ok then return nil, "F40-17.7", to .. " is not an Allied-controlled Swiss city or south/east edge hex of Switzerland" end
+    return "swiss"
+  end
+  -- allied_reserve, armee_des_alpes
+  if side ~= "allied" then return nil, "F40-17.5", g.id .. " is an Allied reserve" end
+  if pool == "armee_des_alpes" and politics.invaded("switzerland") and alpine_hex(to) then
+    return "none"                                                                 -- 17.6
+  end
+  if pool == "armee_des_alpes" and not allied_pool_empty() then
+    return nil, "F40-17.6", g.id .. " enters next to Switzerland after its invasion, or once every other Allied reserve has entered"
+  end
+  if turn < reserves.FROM_TURN.allied then return nil, "F40-17.5", "Allied reserves enter from turn 2" end
+  if used("allied") >= reserves.QUOTA.allied then return nil, "F40-17.5", "3 Allied reserves per turn" end
+  if not allied_hex(to) then
+    return nil, "F40-17.5", to .. " is not an assembly point free of German ZOC and control, a Paris hex or a west/south edge hex of France"
+  end
+  return "allied"
+end
+
+local function phase_refusal(side)
+  if not common.is_movement_phase() or hex.state.side() ~= side or common.assault() ~= 1 then
+    return "F40-17.3", "reserves are placed in the owner's first assault (movement phase)"
+  end
+  return nil
+end
+
+function reserves.refusal(g, side, to)
+  local rule, reason = phase_refusal(side)
+  if rule then return nil, rule, reason end
+  if not g then return nil, "F40-17.3", "no unit of that name waits in a pool" end
+  if not hex.map.is_hex(to) then return nil, "F40-17.3", tostring(to) .. " is not a hex of the map" end
+  for _, u in ipairs(hex.units.at(to)) do
+    if u.side ~= side then return nil, "F40-17.3", to .. " holds a unit of another side" end
+  end
+  local key
+  key, rule, reason = reserves.check(g, side, to)
+  if not key then return nil, rule, reason end
+  if g.attrs.pool ~= "reinforcement" and (hex.state.get("placed") or {})[to] then
+    return nil, "F40-17.3", "one reserve per hex per turn (" .. to .. " has had one)"
+  end
+  return key
+end
+
+local function record(g, side, to)
+  local u = { id = g.id, side = side, nation = g.nation, type = g.type, size = g.size,
+    ma = g.ma, strength = g.strength, at = to }
+  if next(g.attrs or {}) ~= nil then u.attrs = g.attrs end
+  return u
+end
+
+-- Hexes where a unit of `pool` could ever enter (map data, built once): the legal list only
+-- checks these.
+local candidates_cache = {}
+local function candidates(pool)
+  if candidates_cache[pool] then return candidates_cache[pool] end
+  local out = {}
+  for _, label in ipairs(hex.map.hexes()) do
+    local c = politics.country_of(label)
+    local ok
+    if pool == "german_reserve" then
+      ok = c == "germany" and hex.map.terrain(label) == "major_city" or in_list(supply.major_cities("germany"), label)
+    elseif pool == "reinforcement" then
+      ok = hex.map.has_feature(label, "port")
+    elseif pool == "swiss_reserve" then
+      ok = c == "switzerland"
+    else
+      ok = in_list(common.zone("assembly_points"), label) or in_list(common.zone("city_paris"), label)
+        or (c == "france" and edge(label, { "west_edge", "south_edge" }))
+        or (pool == "armee_des_alpes" and alpine_geo(label))
+    end
+    if ok then out[#out + 1] = label end
+  end
+  candidates_cache[pool] = out
+  return out
+end
+
+local function find(id)
+  for _, g in ipairs(pool_units()) do
+    if g.id == id then return g end
+  end
+  return nil
+end
+
+function reserves.register()
+  hex.events.on("GameStarted", function()
+    local out = {}
+    for _, u in ipairs(hex.units.all()) do
+      local pool = u.attrs and u.attrs.pool
+      if not u.at and pool and reserves.POOLS[pool] then
+        out[#out + 1] = { event = "UnitRemoved", unit = u.id, reason = "pool" }
+      end
+    end
+    return out
+  end, 90)
+
+  hex.events.on("AssaultStarted", function(ev)
+    if ev.data.assault ~= 1 then return nil end
+    local out = {}
+    if hex.state.get("placed") ~= nil then out[#out + 1] = hex.state.set("placed", nil) end
+    if hex.state.get("reserves_used") ~= nil then out[#out + 1] = hex.state.set("reserves_used", nil) end
+    return out
+  end)
+
+  hex.commands.define("place", {
+    resolve = function(cmd, side)
+      local g = find(cmd.unit or "")
+      local to = cmd.to or ""
+      local key, rule, reason = reserves.refusal(g, side, to)
+      if not key then return hex.refuse(rule, reason) end
+      local events = { { event = "UnitPlaced", unit = record(g, side, to) } }
+      if g.attrs.pool ~= "reinforcement" then
+        events[#events + 1] = hex.state.set("placed", common.with(hex.state.get("placed"), to, true))
+      end
+      if key ~= "none" then
+        events[#events + 1] = hex.state.set("reserves_used", common.with(hex.state.get("reserves_used"), key, used(key) + 1))
+      end
+      return events
+    end,
+    legal = function(side)
+      if phase_refusal(side) then return {} end
+      local pool = pool_units()
+      if #pool == 0 then return {} end
+      local restrictions = require("france1940.restrictions")
+      local stacks = restrictions.stacks(side)
+      local out = {}
+      for _, g in ipairs(pool) do
+        local owner = (g.attrs.pool == "german_reserve") and "german" or "allied"
+        if owner == side then
+          local probe = record(g, side, nil)
+          probe.status = {}
+          for _, to in ipairs(candidates(g.attrs.pool)) do
+            if reserves.refusal(g, side, to) and restrictions.fits(probe, to, stacks) then
+              out[#out + 1] = { command = "place", unit = g.id, to = to }
+            end
+          end
+        end
+      end
+      return out
+    end,
+  })
+end
+
+return reserves

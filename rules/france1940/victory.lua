@@ -1,0 +1,95 @@
+-- france1940/victory: the module's own victory points (the F40 readings are silent) and the
+-- per-game figures of batch runs.
+--
+-- [interpretation] At the end of the game each side scores:
+--   * cities it controls: each Paris hex 5, each other major city of France 2, each major city
+--     of Belgium or the Netherlands 1 (victory.CITY_POINTS; Swiss and German cities count 0);
+--   * enemy units eliminated (UnitEliminated): XX 1, XXX 3, III 1 (victory.UNIT_POINTS).
+--     Units evacuated (10.4), surrendered (16.3, 16.4), withdrawn (11.3) or still in a pool
+--     are not eliminated and score nothing.
+-- The higher score wins; equal scores are a draw (no winner).
+-- Paris: at the end of each turn, the first turn at whose end every Paris hex is German-
+-- controlled is kept in the variable `paris_fell`.
+-- Query `figures`: paris_fell (turn, or 0), evacuated (units), countries_surrendered,
+-- netherlands_surrendered / belgium_surrendered (turn, or 0), switzerland_invaded (0 or 1).
+local common = require("france1940.common")
+local supply = require("france1940.supply")
+local politics = require("france1940.politics")
+
+local victory = {}
+
+victory.CITY_POINTS = { paris = 5, france = 2, belgium = 1, netherlands = 1 }
+victory.UNIT_POINTS = { XX = 1, XXX = 3, III = 1 }
+
+-- {label = points} of the cities that score.
+function victory.cities()
+  local out = {}
+  for _, l in ipairs(supply.major_cities("france")) do out[l] = victory.CITY_POINTS.france end
+  for _, l in ipairs(common.zone("city_paris")) do out[l] = victory.CITY_POINTS.paris end
+  for _, c in ipairs({ "belgium", "netherlands" }) do
+    for _, l in ipairs(supply.major_cities(c)) do out[l] = victory.CITY_POINTS[c] end
+  end
+  return out
+end
+
+function victory.scores()
+  local scores = { german = 0, allied = 0 }
+  local cities = victory.cities()
+  for _, l in ipairs(common.sorted_keys(cities)) do
+    local c = hex.state.control(l)
+    if scores[c] then scores[c] = scores[c] + cities[l] end
+  end
+  for _, g in ipairs(hex.units.gone()) do
+    if g.eliminated then
+      local enemy = common.enemy_of(g.side)
+      if enemy then scores[enemy] = scores[enemy] + (victory.UNIT_POINTS[g.size] or 0) end
+    end
+  end
+  return scores
+end
+
+function victory.result()
+  local s = victory.scores()
+  local winner = nil
+  if s.german > s.allied then winner = "german" elseif s.allied > s.german then winner = "allied" end
+  local fell = hex.state.get("paris_fell")
+  local reason = string.format("victory points: german %s, allied %s%s", common.mp_str(s.german),
+    common.mp_str(s.allied), fell and string.format("; Paris fell on turn %d", fell) or "")
+  return { winner = winner, scores = s, reason = reason }
+end
+
+function victory.figures()
+  local evacuated = 0
+  for _, g in ipairs(hex.units.gone()) do
+    if g.gone_reason == "evacuated" then evacuated = evacuated + 1 end
+  end
+  local surrendered = hex.state.get("surrendered") or {}
+  local n = 0
+  for _ in pairs(surrendered) do n = n + 1 end
+  return {
+    paris_fell = hex.state.get("paris_fell") or 0,
+    evacuated = evacuated,
+    countries_surrendered = n,
+    netherlands_surrendered = surrendered.netherlands or 0,
+    belgium_surrendered = surrendered.belgium or 0,
+    switzerland_invaded = politics.invaded("switzerland") and 1 or 0,
+  }
+end
+
+function victory.register()
+  hex.rules.victory(victory.result)
+  hex.rules.query("figures", victory.figures)
+  hex.rules.query("score", victory.scores)
+
+  hex.events.on("PhaseEnded", function(ev)
+    if not politics.ends_allied_turn(ev) or hex.state.get("paris_fell") then return nil end
+    local paris = common.zone("city_paris")
+    if #paris == 0 then return nil end
+    for _, l in ipairs(paris) do
+      if hex.state.control(l) ~= "german" then return nil end
+    end
+    return hex.state.set("paris_fell", ev.turn)
+  end, 40)
+end
+
+return victory

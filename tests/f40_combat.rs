@@ -1,0 +1,165 @@
+//! F40 combat: the module's own rules (docs/france1940.md, "Combat", F40-C.1 .. C.9; 11.4, 11.5,
+//! 16.3) on tests/fixtures/f40/combat: Allied d1 (2) in the major city 0302, d2 (1) at 0401
+//! (intrinsic strength point and fortification), d3 (1) at 0203 behind a major river from g4
+//! (2, at 0303); German g1 (4, 0402) and g2 (4, 0403) next to 0302, g3 (6, 0501) next to 0401.
+//! The dice are the session's (seed 1): roll k of the game is Dice::value_at(1, k, 6).
+
+mod f40;
+
+use f40::*;
+use hexwar::engine::{Command, Dice, Event};
+use serde_json::{json, Map, Value};
+
+fn attack(target: &str, units: &[&str]) -> Command {
+    let mut args = Map::new();
+    args.insert("hex".into(), json!(target));
+    args.insert("units".into(), json!(units));
+    Command::Custom {
+        name: "attack".into(),
+        args,
+    }
+}
+
+fn odds(s: &mut hexwar::Session, target: &str, units: &[&str]) -> Value {
+    s.game
+        .query("combat_odds", &json!({"hex": target, "units": units}))
+        .unwrap()
+        .unwrap()
+}
+
+/// The events other than control changes (their exact list is territory's business).
+fn without_control(events: Vec<Event>) -> Vec<Event> {
+    events
+        .into_iter()
+        .filter(|e| !matches!(e, Event::ControlChanged { .. }))
+        .collect()
+}
+
+#[test]
+fn f40_c_odds_from_strengths_terrain_hexsides_works_and_isolation() {
+    let mut s = session("combat");
+    advance_to(&mut s, 1, 1);
+    // d2 (0401) cannot trace supply: 0301 is in g1's ZOC (6.5); isolated, strength halved (8.3).
+    assert!(s.game.state().units["d2"].status.contains("isolated"));
+    assert!(!s.game.state().units["d1"].status.contains("isolated"));
+    // Major city: defence x2.
+    assert_eq!(
+        odds(&mut s, "0302", &["g1", "g2"]),
+        json!({"attack": 8, "defense": 4, "odds": "2:1"})
+    );
+    assert_eq!(
+        odds(&mut s, "0302", &["g1"]),
+        json!({"attack": 4, "defense": 4, "odds": "1:1"})
+    );
+    // Below 1:2: no column (C.5).
+    assert_eq!(
+        odds(&mut s, "0302", &["g4"]),
+        json!({"attack": 1, "defense": 4})
+    );
+    // Fortification x2 on the halved strength, plus the intrinsic strength point: 0.5 x 2 + 1.
+    assert_eq!(
+        odds(&mut s, "0401", &["g1", "g3"]),
+        json!({"attack": 10, "defense": 2.0, "odds": "5:1"})
+    );
+    // Major river between every attacker and the defender: x2.
+    assert_eq!(
+        odds(&mut s, "0203", &["g4"]),
+        json!({"attack": 1, "defense": 2, "odds": "1:2"})
+    );
+    // The listed attacks: per target, every eligible adjacent unit, when at least 1:2.
+    assert_eq!(
+        legal_of(&mut s, "german", "attack"),
+        vec![
+            attack("0203", &["g4"]),
+            attack("0302", &["g1", "g2", "g4"]),
+            attack("0401", &["g1", "g3"]),
+        ]
+    );
+}
+
+#[test]
+fn f40_c_refusals_name_their_clause() {
+    let mut s = session("combat");
+    assert_eq!(
+        refused(&mut s, "german", &attack("0302", &["g1"])),
+        refusal("F40-C.1", "attacks happen in the side's own combat phase")
+    );
+    advance_to(&mut s, 1, 1);
+    assert_eq!(
+        refused(&mut s, "german", &attack("0302", &["g3"])),
+        refusal("F40-C.3", "g3 is not adjacent to 0302")
+    );
+    assert_eq!(
+        refused(&mut s, "german", &attack("0302", &["g4"])),
+        refusal("F40-C.5", "odds 1 against 4 are worse than 1:2")
+    );
+    assert_eq!(
+        refused(&mut s, "german", &attack("0402", &["g3"])),
+        refusal("F40-C.2", "0402 holds no allied unit")
+    );
+    ok(&mut s, "german", &attack("0401", &["g3"]));
+    assert_eq!(
+        refused(&mut s, "german", &attack("0401", &["g1"])),
+        refusal(
+            "F40-C.4",
+            "0401 has already been attacked this combat phase"
+        )
+    );
+}
+
+#[test]
+fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eliminated() {
+    let mut s = session("combat");
+    advance_to(&mut s, 1, 1);
+    // Roll 0 of seed 1; at 5:1 a 3 is DR% (the CRT of rules/france1940/combat.lua).
+    let roll = Dice::value_at(1, 0, 6);
+    assert_eq!(roll, 3);
+    let events = without_control(ok(&mut s, "german", &attack("0401", &["g1", "g3"])));
+    let why = "combat at 0401 (5:1, roll 3: DR%)";
+    assert_eq!(
+        events,
+        vec![
+            Event::DiceRolled { sides: 6, value: 3 },
+            Event::Custom {
+                name: "CombatResolved".into(),
+                data: json!({"hex": "0401", "attackers": ["g1", "g3"], "defenders": ["d2"],
+                    "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": "DR%"}),
+            },
+            var("attacked_hexes", json!(["0401"])),
+            status_changed("g1", &["attacked"], &[]),
+            status_changed("g3", &["attacked"], &[]),
+            // 0301, the only hex farther away that is not German-held, is in German ZOC (6.6).
+            Event::UnitEliminated {
+                unit: "d2".into(),
+                reason: format!("{why}: no retreat route (F40-C.7)")
+            },
+            var(
+                "destroyed",
+                json!({"0401": ["fortification", "intrinsic_strength"]})
+            ),
+        ]
+    );
+    // Roll 1 (a 1) at 1:1 (6 against 4): AE.
+    assert_eq!(Dice::value_at(1, 1, 6), 1);
+    let events = without_control(ok(&mut s, "german", &attack("0302", &["g2", "g4"])));
+    assert_eq!(
+        events[1],
+        Event::Custom {
+            name: "CombatResolved".into(),
+            data: json!({"hex": "0302", "attackers": ["g2", "g4"], "defenders": ["d1"],
+                "attack": 5, "defense": 4, "odds": "1:1", "roll": 1, "result": "AE"}),
+        }
+    );
+    let gone: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::UnitEliminated { unit, .. } => Some(unit.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gone, vec!["g2", "g4"]);
+    // The phase ends: marks cleared.
+    let side = s.game.phasing_side().unwrap();
+    ok(&mut s, &side, &Command::EndPhase);
+    assert!(!s.game.state().units["g1"].status.contains("attacked"));
+}

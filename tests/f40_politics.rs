@@ -1,0 +1,391 @@
+//! F40 politics (16.1-16.6, R9-R11) and turn 1 (18.1, 18.2) on tests/fixtures/f40/politics:
+//! France = columns 01-02 (deploy_french = column 02, port 0101), the Netherlands = 0301, 0401
+//! (major cities) and 0302 (nl1), Belgium = 0402, 0403 (major cities) and 0303 (be1),
+//! Luxembourg = 0304, 0404, Switzerland = 0305 (sw1), 0405, Germany = columns 05-06.
+//! g1 at 0603, g2 and g3 at 0601 (two hexes from the Low Countries), g4 at 0504 (next to 0404,
+//! 0405); a1 (French) at 0202, b1 (British) at 0203, c1 (BEF corps) at 0101.
+//! Turn 1: steps 0-3 (German movement, combat; Allied movement, combat); later turns 0-7.
+
+mod f40;
+
+use f40::*;
+use hexwar::engine::{Command, Event};
+use serde_json::json;
+
+fn custom_event(name: &str, data: serde_json::Value) -> Event {
+    Event::Custom {
+        name: name.into(),
+        data,
+    }
+}
+
+/// The events of politics: custom events, changes of side, removals and `countries`/`invaded`.
+fn politics_of(events: &[Event]) -> Vec<Event> {
+    events
+        .iter()
+        .filter(|e| match e {
+            Event::Custom { name, .. } => !name.starts_with("Assault"),
+            Event::UnitSideChanged { .. } | Event::UnitRemoved { .. } => true,
+            Event::VarSet { key, .. } => {
+                ["countries", "invaded", "surrendered"].contains(&key.as_str())
+            }
+            _ => false,
+        })
+        .cloned()
+        .collect()
+}
+
+fn side_of(s: &mut hexwar::Session, unit: &str) -> String {
+    s.game.state().units[unit].side.clone()
+}
+
+fn end_phase(s: &mut hexwar::Session) -> Vec<Event> {
+    let side = s.game.phasing_side().unwrap();
+    ok(s, &side, &Command::EndPhase)
+}
+
+#[test]
+fn f40_16_1_allied_units_may_not_enter_a_neutral_country() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a1", &["0301"])),
+        refusal("F40-16.1", "a1 may not enter 0301 (netherlands is neutral)")
+    );
+    // Not listed either, and neutral units have no move.
+    let legal = legal_of(&mut s, "allied", "move");
+    assert!(legal.iter().all(|c| match c {
+        Command::Move { path, .. } => path
+            .iter()
+            .all(|h| h.starts_with("01") || h.starts_with("02")),
+        _ => false,
+    }));
+    assert_eq!(
+        refused(&mut s, "allied", &mv("nl1", &["0301"])),
+        refusal("F40-9.1", "nl1 is not a allied unit")
+    );
+}
+
+#[test]
+fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_netherlands() {
+    let mut s = session("politics");
+    let events = ok(&mut s, "german", &mv("g1", &["0502", "0402"]));
+    assert_eq!(
+        politics_of(&events),
+        vec![
+            custom_event(
+                "CountryInvaded",
+                json!({"country": "belgium", "unit": "g1"})
+            ),
+            var("invaded", json!({"belgium": 1})),
+            custom_event("CountryJoined", json!({"country": "belgium"})),
+            var("countries", json!({"belgium": "allied"})),
+            Event::UnitSideChanged {
+                unit: "be1".into(),
+                side: "allied".into()
+            },
+            custom_event("CountryJoined", json!({"country": "luxembourg"})),
+            var(
+                "countries",
+                json!({"belgium": "allied", "luxembourg": "allied"})
+            ),
+        ]
+    );
+    // The invader's hex and the hexes in German ZOC alone (7.1b: 0403 by g1, 0404 by g4) stay
+    // German; every other hex of both countries is Allied (16.2, R11).
+    let st = s.game.state();
+    for h in ["0402", "0403", "0404"] {
+        assert_eq!(st.control.get(h).map(String::as_str), Some("german"), "{h}");
+    }
+    for h in ["0303", "0304"] {
+        assert_eq!(st.control.get(h).map(String::as_str), Some("allied"), "{h}");
+    }
+    assert!(!st.units["be1"].status.contains("neutral"));
+    // The Netherlands stay neutral (R9).
+    assert_eq!(st.control.get("0302"), None);
+    assert_eq!(side_of(&mut s, "nl1"), "neutral");
+    // Allied units may enter Belgium from the next move on; still not the Netherlands.
+    advance_to(&mut s, 1, 2);
+    ok(&mut s, "allied", &mv("b1", &["0303"]));
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a1", &["0302"])),
+        refusal("F40-16.1", "a1 may not enter 0302 (netherlands is neutral)")
+    );
+}
+
+#[test]
+fn f40_16_5_luxembourg_shares_belgium_status_and_an_entry_there_brings_in_belgium() {
+    let mut s = session("politics");
+    let events = ok(&mut s, "german", &mv("g4", &["0404"]));
+    let names: Vec<_> = politics_of(&events)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Custom { name, data } => Some(format!("{name} {}", data["country"])),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "CountryInvaded \"luxembourg\"",
+            "CountryJoined \"belgium\"",
+            "CountryJoined \"luxembourg\""
+        ]
+    );
+    assert_eq!(side_of(&mut s, "be1"), "allied");
+}
+
+#[test]
+fn f40_r9_invading_the_netherlands_brings_in_belgium_and_luxembourg() {
+    let mut s = session("politics");
+    let events = ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
+    let names: Vec<_> = politics_of(&events)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Custom { name, data } => Some(format!("{name} {}", data["country"])),
+            Event::UnitSideChanged { unit, side } => Some(format!("{unit} -> {side}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "CountryInvaded \"netherlands\"",
+            "CountryJoined \"netherlands\"",
+            "nl1 -> allied",
+            "CountryJoined \"belgium\"",
+            "be1 -> allied",
+            "CountryJoined \"luxembourg\"",
+        ]
+    );
+    // Switzerland is untouched.
+    assert_eq!(side_of(&mut s, "sw1"), "neutral");
+}
+
+#[test]
+fn f40_16_3_dutch_units_may_not_leave_while_a_german_unit_is_inside() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
+    advance_to(&mut s, 1, 2);
+    // nl1: MA 2, halved on turn 1 (18.2) = 1.
+    assert_eq!(
+        refused(&mut s, "allied", &mv("nl1", &["0202"])),
+        refusal(
+            "F40-16.3",
+            "nl1 may not leave netherlands while a German unit is in it (0202)"
+        )
+    );
+    ok(&mut s, "allied", &mv("nl1", &["0301"]));
+}
+
+#[test]
+fn f40_16_3_the_netherlands_surrender_at_the_end_of_an_allied_turn_with_two_cities_occupied() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
+    // One city at the end of turn 1: no surrender.
+    let mut events = Vec::new();
+    while s.game.state().turn == 1 {
+        events.extend(end_phase(&mut s));
+    }
+    assert!(!politics_of(&events)
+        .iter()
+        .any(|e| matches!(e, Event::Custom { name, .. } if name == "CountrySurrendered")));
+    // g3 takes The Hague (0301) on turn 2 (stops there: a1's ZOC).
+    ok(&mut s, "german", &mv("g3", &["0501", "0401", "0301"]));
+    let mut events = Vec::new();
+    while s.game.state().step != 7 {
+        events.extend(end_phase(&mut s));
+    }
+    assert!(politics_of(&events)
+        .iter()
+        .all(|e| !matches!(e, Event::UnitRemoved { .. })));
+    // The end of the Allied turn.
+    let events = end_phase(&mut s);
+    assert_eq!(
+        politics_of(&events),
+        vec![
+            custom_event(
+                "CountrySurrendered",
+                json!({"country": "netherlands", "turn": 2})
+            ),
+            Event::UnitRemoved {
+                unit: "nl1".into(),
+                reason: "surrendered".into()
+            },
+            var(
+                "countries",
+                json!({"belgium": "allied", "luxembourg": "allied", "netherlands": "surrendered"})
+            ),
+            var("surrendered", json!({"netherlands": 2})),
+        ]
+    );
+    assert!(!s.game.state().gone["nl1"].eliminated);
+}
+
+#[test]
+fn f40_16_4_belgium_surrenders_with_both_cities_german_and_a_bef_corps_evacuated() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g1", &["0502", "0403"]));
+    ok(&mut s, "german", &mv("g2", &["0501", "0402"]));
+    let mut events = Vec::new();
+    while s.game.state().turn == 1 {
+        events.extend(end_phase(&mut s));
+    }
+    // Both cities German, no BEF corps evacuated: Belgium fights on.
+    assert_eq!(side_of(&mut s, "be1"), "allied");
+    assert!(events
+        .iter()
+        .all(|e| !matches!(e, Event::UnitRemoved { .. })));
+    advance_to(&mut s, 2, 4);
+    ok(&mut s, "allied", &custom("evacuate", &[("unit", "c1")]));
+    let mut events = Vec::new();
+    while s.game.state().turn == 2 {
+        events.extend(end_phase(&mut s));
+    }
+    let p = politics_of(&events);
+    assert_eq!(
+        p,
+        vec![
+            custom_event(
+                "CountrySurrendered",
+                json!({"country": "belgium", "turn": 2})
+            ),
+            Event::UnitRemoved {
+                unit: "be1".into(),
+                reason: "surrendered".into()
+            },
+            custom_event(
+                "CountrySurrendered",
+                json!({"country": "luxembourg", "turn": 2})
+            ),
+            var(
+                "countries",
+                json!({"belgium": "surrendered", "luxembourg": "surrendered"})
+            ),
+            var("surrendered", json!({"belgium": 2, "luxembourg": 2})),
+        ]
+    );
+}
+
+#[test]
+fn f40_16_4_belgian_units_enter_france_only_once_every_belgian_city_is_german() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g4", &["0404"])); // Belgium joins; 0402 is not German
+    advance_to(&mut s, 1, 2);
+    // be1: MA 2 halved on turn 1 = 1; 0203 is French.
+    assert_eq!(
+        refused(&mut s, "allied", &mv("be1", &["0203"])),
+        refusal("F40-16.4", "Belgian unit be1 may not enter 0203 (france)")
+    );
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g1", &["0502", "0403"]));
+    ok(&mut s, "german", &mv("g2", &["0501", "0402"]));
+    advance_to(&mut s, 2, 4);
+    let events = ok(&mut s, "allied", &mv("be1", &["0203"]));
+    assert!(events.contains(&status_changed("be1", &["freed"], &[])));
+}
+
+#[test]
+fn f40_16_6_swiss_units_may_not_leave_while_a_german_unit_is_inside() {
+    let mut s = session("politics");
+    let events = ok(&mut s, "german", &mv("g4", &["0405"]));
+    assert!(events.contains(&custom_event(
+        "CountryInvaded",
+        json!({"country": "switzerland", "unit": "g4"})
+    )));
+    assert_eq!(side_of(&mut s, "sw1"), "allied");
+    assert_eq!(side_of(&mut s, "be1"), "neutral");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("sw1", &["0205"])),
+        refusal(
+            "F40-16.6",
+            "sw1 may not leave switzerland while a German unit is in it (0205)"
+        )
+    );
+}
+
+#[test]
+fn f40_18_1_turn_1_has_one_assault_per_side() {
+    let mut s = session("politics");
+    let mut phases = Vec::new();
+    while s.game.state().turn == 1 {
+        let st = s.game.state();
+        phases.push((
+            st.step,
+            s.game.phasing_side().unwrap(),
+            s.game.phase().unwrap(),
+        ));
+        end_phase(&mut s);
+    }
+    assert_eq!(
+        phases,
+        vec![
+            (0, "german".to_string(), "movement".to_string()),
+            (1, "german".to_string(), "combat".to_string()),
+            (2, "allied".to_string(), "movement".to_string()),
+            (3, "allied".to_string(), "combat".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn f40_18_2_french_units_stay_in_their_deployment_zone_on_turn_1() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a1", &["0102"])),
+        refusal(
+            "F40-18.2",
+            "on turn 1 French unit a1 may not leave its deployment zone (0102)"
+        )
+    );
+    ok(&mut s, "allied", &mv("a1", &["0201"]));
+    // From turn 2 on they may.
+    advance_to(&mut s, 2, 4);
+    ok(&mut s, "allied", &mv("a1", &["0101"]));
+}
+
+#[test]
+fn f40_18_2_british_units_enter_belgium_on_turn_1_only_if_belgium_itself_was_invaded() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g2", &["0501", "0401"])); // the Netherlands: Belgium joins
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("b1", &["0303"])),
+        refusal(
+            "F40-18.2",
+            "on turn 1 British unit b1 may enter Belgium only if Belgium was invaded (0303)"
+        )
+    );
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g1", &["0502", "0402"]));
+    advance_to(&mut s, 1, 2);
+    ok(&mut s, "allied", &mv("b1", &["0303"]));
+}
+
+#[test]
+fn f40_18_2_neutral_units_have_half_their_ma_on_turn_1() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
+    advance_to(&mut s, 1, 2);
+    // nl1, MA 2: 1 MP on turn 1 (its neighbours, but it may not leave the Netherlands, 16.3).
+    assert_eq!(
+        reach(&mut s, "nl1"),
+        costs(&[
+            ("0202", 1.0),
+            ("0203", 1.0),
+            ("0301", 1.0),
+            ("0303", 1.0),
+            ("0402", 1.0),
+            ("0403", 1.0)
+        ])
+    );
+    assert_eq!(
+        legal_of(&mut s, "allied", "move")
+            .iter()
+            .filter(|c| matches!(c, Command::Move { unit, .. } if unit == "nl1"))
+            .count(),
+        1
+    );
+}
