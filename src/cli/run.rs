@@ -177,10 +177,14 @@ fn print_summary(session: &Session, commands: u64, json: bool) {
             println!("score: {}", scores.join(", "));
             println!("reason: {}", o.reason);
         }
+        // `--turns` stops as a turn begins, before any command in it.
+        None if state.step == 0 => println!(
+            "stopped at the start of turn {} of {} (not finished)",
+            state.turn, session.scenario.turns
+        ),
         None => println!(
-            "stopped before turn {} of {} (not finished)",
-            state.turn + 1,
-            session.scenario.turns
+            "stopped during turn {} of {} (not finished)",
+            state.turn, session.scenario.turns
         ),
     }
     println!("commands: {commands}");
