@@ -34,3 +34,42 @@ fn supply_without_a_supply_rule_exits_2() {
         "error: the rules answer no supply query (hex.rules.query(\"supply\", ...))\n"
     );
 }
+
+#[test]
+fn reach_and_supply_answer_on_the_full_france_1940_scenario() {
+    let out = hexwar(&["reach", "scenarios/france1940", "de-1-pz", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(v["hexes"].as_object().unwrap().len() > 10);
+    let out = hexwar(&["supply", "scenarios/france1940", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["units"]["de-1-pz"], "supplied");
+}
+
+#[test]
+fn reach_and_supply_answer_on_a_france_1940_setup_position() {
+    let setup = "tests/fixtures/f40/setup/position.toml";
+    let out = hexwar(&[
+        "reach",
+        "scenarios/france1940",
+        "de-test",
+        "--setup",
+        setup,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // 3607 is in an even column: its neighbours are 3606/3608 and columns 35/37 rows 06-07.
+    let expected = serde_json::json!({"unit": "de-test", "hexes": {
+        "3506": 1, "3507": 1, "3606": 1, "3608": 1, "3706": 1, "3707": 1
+    }});
+    assert_eq!(v, expected);
+    let out = hexwar(&["supply", "scenarios/france1940", "--setup", setup, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"units": {"de-test": "supplied", "fr-test": "isolated"}})
+    );
+}

@@ -16,6 +16,9 @@ pub struct ReachArgs {
     pub scenario: PathBuf,
     /// The unit's id.
     pub unit: String,
+    /// A position to ask about instead of the scenario's start (the `--setup` schema).
+    #[arg(long)]
+    pub setup: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -24,18 +27,26 @@ pub struct ReachArgs {
 pub struct SupplyArgs {
     /// Scenario directory or file, or a save.
     pub scenario: PathBuf,
+    /// A position to ask about instead of the scenario's start (the `--setup` schema).
+    #[arg(long)]
+    pub setup: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
 
-fn open(path: &std::path::Path) -> Result<Session, String> {
+/// The game to ask: a scenario or a save, with a setup laid over it.
+fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Session, String> {
     let is_save = path.is_file() && path.extension().is_some_and(|e| e == "json");
     let session = if is_save {
         Session::resume(path)
     } else {
         Session::start(path, None)
     };
-    session.map_err(|e| e.to_string())
+    let mut session = session.map_err(|e| e.to_string())?;
+    if let Some(setup) = setup {
+        session.setup_file(setup).map_err(|e| e.to_string())?;
+    }
+    Ok(session)
 }
 
 /// Costs as numbers: whole MP print as integers.
@@ -47,7 +58,7 @@ fn tidy(v: &Value) -> Value {
 }
 
 pub fn reach(args: &ReachArgs) -> i32 {
-    let mut session = match open(&args.scenario) {
+    let mut session = match open(&args.scenario, args.setup.as_deref()) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -73,7 +84,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
 }
 
 pub fn supply(args: &SupplyArgs) -> i32 {
-    let mut session = match open(&args.scenario) {
+    let mut session = match open(&args.scenario, args.setup.as_deref()) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
