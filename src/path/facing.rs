@@ -357,6 +357,7 @@ struct Piece {
     leader: bool,
     skirmisher: bool,
     in_order: bool,
+    ma: f64,
     /// Front edge directions (union of both bases' arcs), 6-bit mask.
     front: u8,
 }
@@ -441,6 +442,7 @@ impl FacingBoard {
                 leader: rule.leader,
                 skirmisher: rule.skirmisher || u.flag(&rules.skirmisher_flag),
                 in_order: !rules.not_in_order.iter().any(|s| u.has_status(s)),
+                ma: u.ma,
                 front: arc_of(facing, rule),
             }));
             by_hex.push((hex, i));
@@ -508,6 +510,16 @@ impl FacingBoard {
     /// The index of a unit id in the units given to `build`.
     pub fn unit_index(&self, id: &str) -> Option<usize> {
         self.ids.get(id).copied()
+    }
+
+    /// ANC-5.4 / TA-R13: a group moves at the allowance of its slowest counter (whole MP).
+    pub fn group_budget(&self, group: &[usize]) -> u32 {
+        group
+            .iter()
+            .filter_map(|&i| self.pieces.get(i).and_then(Option::as_ref))
+            .map(|p| p.ma.max(0.0).floor() as u32)
+            .min()
+            .unwrap_or(0)
     }
 
     /// Whether the hex is in contact for `side` (TA-R10).
@@ -659,6 +671,13 @@ fn node_hex(course: Course, start: HexIndex, node: u32) -> HexIndex {
     }
 }
 
+fn start_node(course: Course, start: HexIndex) -> u32 {
+    match course {
+        Course::Free => start,
+        Course::Along(_) => 0,
+    }
+}
+
 fn successors(map: &HexMap, course: Course, start: HexIndex, node: u32) -> Vec<(u8, u32, HexIndex)> {
     let hex = node_hex(course, start, node);
     let nb = neighbors(map, hex);
@@ -793,6 +812,9 @@ pub fn check_move(
         return Ok(Ok(c));
     }
     if raw.ends.iter().any(|e| e.0 == last) {
+        if let Some((_, "turn", reason)) = why.best {
+            return refuse("turn", reason);
+        }
         return refuse(
             "facing",
             format!("the group cannot end this move facing {}", facing.key()),
@@ -860,9 +882,10 @@ fn tactical(
     let start_tac = flags[g.start as usize] & NEAR != 0;
     let mut seen: HashMap<Key, ()> = HashMap::new();
     let mut queue: VecDeque<(Key, u32, usize, bool)> = VecDeque::new();
-    let k0 = (0u32, u32::MAX, start_tac);
+    let n0 = start_node(course, g.start);
+    let k0 = (n0, u32::MAX, start_tac);
     seen.insert(k0, ());
-    raw.arena.push((0, usize::MAX));
+    raw.arena.push((n0, usize::MAX));
     queue.push_back((k0, 0, 0, false));
     while let Some(((node, left, tac), steps, idx, stopped)) = queue.pop_front() {
         let hex = node_hex(course, g.start, node);
@@ -878,6 +901,9 @@ fn tactical(
             });
         }
         if stopped {
+            why.note(node + 1, "melee", || {
+                format!("entering the enemy hex {} ended the move in a melee (TAC-6)", map.label(hex))
+            });
             continue;
         }
         // Leaving `hex`: TA-R9 remembers the first enemy-front hex left.
@@ -984,14 +1010,15 @@ fn ancients(
     type Key = (u32, u8, bool, u8);
     let mut dist: HashMap<Key, u32> = HashMap::new();
     let mut heap = BinaryHeap::new();
-    let k0: Key = (0, f0, false, 6);
+    let n0 = start_node(course, g.start);
+    let k0: Key = (n0, f0, false, 6);
     dist.insert(k0, 0);
-    raw.arena.push((0, usize::MAX));
+    raw.arena.push((n0, usize::MAX));
     heap.push(Reverse((0u32, k0, 0usize)));
     // TA-R15: the in-contact turn in place, as the group's only action.
     if opts.contact_turn && g.vertex && flags[g.start as usize] & CONTACT != 0 {
         for o in [-1i8, 1] {
-            raw.ends.push((0, Facing::One(rotate(f0, o)), budget, 0));
+            raw.ends.push((n0, Facing::One(rotate(f0, o)), budget, 0));
         }
     }
     let mut settled: HashMap<Key, ()> = HashMap::new();
@@ -1017,6 +1044,9 @@ fn ancients(
             }
         }
         if stopped {
+            why.note(node + 1, "front_stop", || {
+                format!("entering the enemy front at {} ended the move (ANC-7.3)", map.label(hex))
+            });
             continue;
         }
         let mut push = |k: Key, c: u32, from: usize, raw: &mut Raw| {
