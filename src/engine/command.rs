@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Map<String, Value>", into = "Map<String, Value>")]
 pub enum Command {
-    /// Move a unit along a path of hex labels (the destination last).
+    /// Move a unit along a path of hex labels (the destination last). A move that also gives
+    /// a `facing` or `units`, or an empty path, is kept as `Custom { name: "move" }` with all
+    /// its fields.
     Move { unit: String, path: Vec<String> },
     /// The phasing side is done with the current phase.
     EndPhase,
@@ -64,6 +66,18 @@ impl TryFrom<Map<String, Value>> for Command {
                 )
             }
         };
+        // A move with more than a unit and a path (an end facing, a group of units: facing
+        // games, docs/facing.md), or a turn in place (empty path), goes to the rules as it is.
+        let empty = |v: Option<&Value>| match v {
+            Some(Value::Array(a)) => a.is_empty(),
+            Some(Value::Object(o)) => o.is_empty(),
+            _ => false,
+        };
+        if name == "move"
+            && (map.contains_key("facing") || map.contains_key("units") || empty(map.get("path")))
+        {
+            return Ok(Command::Custom { name, args: map });
+        }
         match name.as_str() {
             "move" => {
                 let unit = match map.remove("unit") {

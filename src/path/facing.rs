@@ -191,12 +191,20 @@ fn kind_rule(name: &str, v: &Value) -> Result<KindRule, FacingError> {
                 x.as_i64()
                     .filter(|n| (-5..=5).contains(n))
                     .map(|n| n as i8)
-                    .ok_or_else(|| decl_err(format!("{at}.front: offsets are whole numbers from -5 to 5")))
+                    .ok_or_else(|| {
+                        decl_err(format!(
+                            "{at}.front: offsets are whole numbers from -5 to 5"
+                        ))
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?,
         Some(Value::String(s)) if s == "all" => vec![0, 1, 2, 3, 4, 5],
         Some(Value::Object(x)) if x.is_empty() => Vec::new(),
-        Some(_) => return Err(decl_err(format!("{at}.front: expected a list of offsets or \"all\""))),
+        Some(_) => {
+            return Err(decl_err(format!(
+                "{at}.front: expected a list of offsets or \"all\""
+            )))
+        }
         None => match facing {
             FacingType::Edge => vec![-1, 0, 1],
             FacingType::Vertex => vec![-1, 0],
@@ -205,7 +213,11 @@ fn kind_rule(name: &str, v: &Value) -> Result<KindRule, FacingError> {
     };
     Ok(KindRule {
         facing,
-        front: if facing == FacingType::None { Vec::new() } else { front },
+        front: if facing == FacingType::None {
+            Vec::new()
+        } else {
+            front
+        },
         leader,
         skirmisher: boolean(o.get("skirmisher"), &format!("{at}.skirmisher"))?,
         tactical: uint(o.get("tactical"), &format!("{at}.tactical"))?,
@@ -414,7 +426,11 @@ fn arc_of(facing: Facing, rule: &KindRule) -> u8 {
 }
 
 impl FacingBoard {
-    pub fn build(map: &HexMap, rules: &FacingRules, units: &[Unit]) -> Result<FacingBoard, FacingError> {
+    pub fn build(
+        map: &HexMap,
+        rules: &FacingRules,
+        units: &[Unit],
+    ) -> Result<FacingBoard, FacingError> {
         let mut pieces = Vec::with_capacity(units.len());
         let mut ids = BTreeMap::new();
         let mut by_hex = Vec::new();
@@ -424,14 +440,17 @@ impl FacingBoard {
                 pieces.push(None);
                 continue;
             };
-            let hex = map
-                .parse_label(at)
-                .ok_or_else(|| FacingError::Position(format!("{}: '{at}' is not a hex of the map", u.id)))?;
-            let side = rules
-                .side_id(&u.side)
-                .ok_or_else(|| FacingError::Position(format!("{}: side '{}' is not declared", u.id, u.side)))?;
+            let hex = map.parse_label(at).ok_or_else(|| {
+                FacingError::Position(format!("{}: '{at}' is not a hex of the map", u.id))
+            })?;
+            let side = rules.side_id(&u.side).ok_or_else(|| {
+                FacingError::Position(format!("{}: side '{}' is not declared", u.id, u.side))
+            })?;
             let rule = rules.kind(&u.kind).ok_or_else(|| {
-                FacingError::Position(format!("{}: unit type '{}' has no entry in facing.kinds", u.id, u.kind))
+                FacingError::Position(format!(
+                    "{}: unit type '{}' has no entry in facing.kinds",
+                    u.id, u.kind
+                ))
             })?;
             let facing = unit_facing(rules, u, rule);
             pieces.push(Some(Piece {
@@ -458,7 +477,10 @@ impl FacingBoard {
             let counting = !p.leader || {
                 let mut around = vec![p.hex];
                 around.extend(neighbors(map, p.hex).into_iter().flatten());
-                pieces.iter().flatten().any(|q| q.side == p.side && !q.leader && around.contains(&q.hex))
+                pieces
+                    .iter()
+                    .flatten()
+                    .any(|q| q.side == p.side && !q.leader && around.contains(&q.hex))
             };
             let adj = neighbors(map, p.hex);
             for s in 0..nsides {
@@ -522,6 +544,19 @@ impl FacingBoard {
             .unwrap_or(0)
     }
 
+    /// The front hexes of a unit (its arc, TA-R2; none for leaders), in direction order.
+    pub fn front_hexes(&self, map: &HexMap, unit: usize) -> Vec<HexIndex> {
+        let Some(p) = self.pieces.get(unit).and_then(Option::as_ref) else {
+            return Vec::new();
+        };
+        neighbors(map, p.hex)
+            .iter()
+            .enumerate()
+            .filter(|(d, n)| n.is_some() && p.front & (1 << d) != 0)
+            .filter_map(|(_, n)| *n)
+            .collect()
+    }
+
     /// Whether the hex is in contact for `side` (TA-R10).
     pub fn in_contact(&self, side_of_unit: usize, hex: HexIndex) -> bool {
         self.pieces[side_of_unit]
@@ -574,7 +609,11 @@ struct Group {
     kinds: Vec<String>,
 }
 
-fn group_of(rules: &FacingRules, board: &FacingBoard, members: &[usize]) -> Result<Group, FacingError> {
+fn group_of(
+    rules: &FacingRules,
+    board: &FacingBoard,
+    members: &[usize],
+) -> Result<Group, FacingError> {
     let mut first: Option<&Piece> = None;
     let mut g = Group {
         members: members.to_vec(),
@@ -678,7 +717,12 @@ fn start_node(course: Course, start: HexIndex) -> u32 {
     }
 }
 
-fn successors(map: &HexMap, course: Course, start: HexIndex, node: u32) -> Vec<(u8, u32, HexIndex)> {
+fn successors(
+    map: &HexMap,
+    course: Course,
+    start: HexIndex,
+    node: u32,
+) -> Vec<(u8, u32, HexIndex)> {
     let hex = node_hex(course, start, node);
     let nb = neighbors(map, hex);
     match course {
@@ -727,9 +771,9 @@ impl Raw {
             out.push(node_hex(course, start, node));
             i = parent;
         }
-        out.pop(); // the start
         out.reverse();
         out.dedup(); // turns in place repeat a hex
+        out.remove(0); // the start
         out
     }
 }
@@ -789,12 +833,18 @@ pub fn check_move(
         }))
     };
     if path.is_empty() && facing == g.facing {
-        return refuse("adjacent", "not a move: same hex, same facing (TA-R5)".into());
+        return refuse(
+            "adjacent",
+            "not a move: same hex, same facing (TA-R5)".into(),
+        );
     }
     let mut prev = g.start;
     for (i, &h) in path.iter().enumerate() {
         if map.distance(prev, h) != 1 {
-            return refuse("adjacent", format!("step {} does not lead to an adjacent hex", i + 1));
+            return refuse(
+                "adjacent",
+                format!("step {} does not lead to an adjacent hex", i + 1),
+            );
         }
         prev = h;
     }
@@ -848,7 +898,11 @@ fn passable(map: &HexMap, rules: &FacingRules, hex: HexIndex) -> bool {
 }
 
 /// Friendly non-group pieces in a hex.
-fn friends<'a>(board: &'a FacingBoard, g: &'a Group, hex: HexIndex) -> impl Iterator<Item = &'a Piece> + 'a {
+fn friends<'a>(
+    board: &'a FacingBoard,
+    g: &'a Group,
+    hex: HexIndex,
+) -> impl Iterator<Item = &'a Piece> + 'a {
     board
         .at(hex)
         .filter(move |(i, p)| p.side == g.side && !g.members.contains(i))
@@ -871,7 +925,9 @@ fn tactical(
         arena: Vec::new(),
     };
     if g.immobile {
-        why.note(0, "immobile", || "unlimbered artillery neither moves nor re-faces (TA-R4)".into());
+        why.note(0, "immobile", || {
+            "unlimbered artillery neither moves nor re-faces (TA-R4)".into()
+        });
         return raw;
     }
     let flags = &board.flags[g.side as usize];
@@ -897,12 +953,18 @@ fn tactical(
             }
         } else {
             why.note(node, "friendly", || {
-                format!("{} holds a friendly unit; only leaders may end there (TAC-5)", map.label(hex))
+                format!(
+                    "{} holds a friendly unit; only leaders may end there (TAC-5)",
+                    map.label(hex)
+                )
             });
         }
         if stopped {
             why.note(node + 1, "melee", || {
-                format!("entering the enemy hex {} ended the move in a melee (TAC-6)", map.label(hex))
+                format!(
+                    "entering the enemy hex {} ended the move in a melee (TAC-6)",
+                    map.label(hex)
+                )
             });
             continue;
         }
@@ -928,7 +990,9 @@ fn tactical(
                 continue;
             }
             if !passable(map, rules, n) {
-                why.note(depth, "terrain", || format!("{} cannot be entered", map.label(n)));
+                why.note(depth, "terrain", || {
+                    format!("{} cannot be entered", map.label(n))
+                });
                 continue;
             }
             let enemy = flags[n as usize] & ENEMY != 0;
@@ -950,7 +1014,10 @@ fn tactical(
                 let mut troops = friends(board, g, n).filter(|p| !p.leader).peekable();
                 if troops.peek().is_some() && !g.skirmisher && !troops.all(|p| p.skirmisher) {
                     why.note(depth, "friendly", || {
-                        format!("{} holds a friendly unit; only skirmishers pass through (TAC-5)", map.label(n))
+                        format!(
+                            "{} holds a friendly unit; only skirmishers pass through (TAC-5)",
+                            map.label(n)
+                        )
                     });
                     continue;
                 }
@@ -1045,7 +1112,10 @@ fn ancients(
         }
         if stopped {
             why.note(node + 1, "front_stop", || {
-                format!("entering the enemy front at {} ended the move (ANC-7.3)", map.label(hex))
+                format!(
+                    "entering the enemy front at {} ended the move (ANC-7.3)",
+                    map.label(hex)
+                )
             });
             continue;
         }
@@ -1064,7 +1134,9 @@ fn ancients(
                     if c <= budget {
                         push((node, rotate(facing, o), false, 6), c, idx, &mut raw);
                     } else {
-                        why.note(node, "turn", || "not enough MP left to turn (ANC-6.2)".into());
+                        why.note(node, "turn", || {
+                            "not enough MP left to turn (ANC-6.2)".into()
+                        });
                     }
                 }
             } else {
@@ -1082,11 +1154,15 @@ fn ancients(
                 continue;
             }
             if !passable(map, rules, n) {
-                why.note(depth, "terrain", || format!("{} cannot be entered", map.label(n)));
+                why.note(depth, "terrain", || {
+                    format!("{} cannot be entered", map.label(n))
+                });
                 continue;
             }
             if flags[n as usize] & ENEMY != 0 {
-                why.note(depth, "enemy_hex", || format!("{} holds an enemy unit (TA-R12)", map.label(n)));
+                why.note(depth, "enemy_hex", || {
+                    format!("{} holds an enemy unit (TA-R12)", map.label(n))
+                });
                 continue;
             }
             let c = cost + 1;
@@ -1094,21 +1170,42 @@ fn ancients(
             if !troops.is_empty() && !g.leaders_only {
                 // TA-R18: joining a stack, as the last step.
                 let Some(join) = g.join else {
-                    why.note(depth, "join", || "a troop type of the group cannot join a stack (ANC-5.3)".into());
+                    why.note(depth, "join", || {
+                        "a troop type of the group cannot join a stack (ANC-5.3)".into()
+                    });
                     continue;
                 };
                 let c = c + join;
                 if c > budget {
-                    why.note(depth, "join", || format!("joining the stack at {} costs {} MP (ANC-5.3)", map.label(n), 1 + join));
+                    why.note(depth, "join", || {
+                        format!(
+                            "joining the stack at {} costs {} MP (ANC-5.3)",
+                            map.label(n),
+                            1 + join
+                        )
+                    });
                     continue;
                 }
                 if flags[n as usize] & CONTACT != 0 {
-                    why.note(depth, "join", || format!("no stack may be formed in contact with the enemy at {} (ANC-5.3)", map.label(n)));
+                    why.note(depth, "join", || {
+                        format!(
+                            "no stack may be formed in contact with the enemy at {} (ANC-5.3)",
+                            map.label(n)
+                        )
+                    });
                     continue;
                 }
-                let kinds = troops.iter().map(|p| p.kind.as_str()).chain(g.kinds.iter().map(String::as_str));
+                let kinds = troops
+                    .iter()
+                    .map(|p| p.kind.as_str())
+                    .chain(g.kinds.iter().map(String::as_str));
                 if !rules.stack_legal(kinds) {
-                    why.note(depth, "stack", || format!("the stack at {} would mix troop types (ANC-5.1)", map.label(n)));
+                    why.note(depth, "stack", || {
+                        format!(
+                            "the stack at {} would mix troop types (ANC-5.1)",
+                            map.label(n)
+                        )
+                    });
                     continue;
                 }
                 let sf = match troops[0].facing {
@@ -1116,14 +1213,18 @@ fn ancients(
                     _ => 0,
                 };
                 if g.vertex && sf != facing {
-                    why.note(depth, "join", || "a phalanx joins a stack only already facing its way (TA-R18)".into());
+                    why.note(depth, "join", || {
+                        "a phalanx joins a stack only already facing its way (TA-R18)".into()
+                    });
                     continue;
                 }
                 push((next_node, facing, true, sf), c, idx, &mut raw);
                 continue;
             }
             if c > budget {
-                why.note(depth, "budget", || format!("not enough MP (ANC-7.1: {budget} MP)"));
+                why.note(depth, "budget", || {
+                    format!("not enough MP (ANC-7.1: {budget} MP)")
+                });
                 continue;
             }
             // TA-R16: entering an enemy front ends the move.

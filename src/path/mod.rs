@@ -57,11 +57,11 @@ mod tests;
 
 pub use arc::{front_mask, rotate, Facing};
 pub use decl::UnitSelector;
-pub use facing::{
-    check_move, reach_facing, FacingBoard, FacingError, FacingOptions, FacingReached, FacingRefusal,
-    FacingRules, FacingType, KindRule, Model,
-};
 pub use error::{DeclarationError, PositionError};
+pub use facing::{
+    check_move, reach_facing, FacingBoard, FacingError, FacingOptions, FacingReached,
+    FacingRefusal, FacingRules, FacingType, KindRule, Model,
+};
 pub use legality::{check_path, Clauses, MoveRefusal, PathError, RuleKind};
 pub use mp::Mp;
 pub use occupancy::{Cell, Occupancy, Placed};

@@ -13,9 +13,7 @@ use mlua::{Lua, Table, Value};
 use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::HexMap;
 use crate::engine::Unit;
-use crate::path::{
-    check_move, reach_facing, Facing, FacingBoard, FacingOptions, FacingRules,
-};
+use crate::path::{check_move, reach_facing, Facing, FacingBoard, FacingOptions, FacingRules};
 
 fn runtime(e: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(e.to_string())
@@ -25,12 +23,18 @@ fn rules_of(lua: &Lua) -> mlua::Result<(Arc<HexMap>, Arc<FacingRules>)> {
     let (map, rules) = with_host(lua, |h| (h.map.as_hex().cloned(), h.facing.clone()))?;
     let map = map.ok_or_else(|| runtime("hex.path facing functions work on hex maps"))?;
     let rules = rules.ok_or_else(|| {
-        runtime("hex.path: the rules declare no facing table (hex.rules.declare(\"facing\", {...}))")
+        runtime(
+            "hex.path: the rules declare no facing table (hex.rules.declare(\"facing\", {...}))",
+        )
     })?;
     Ok((map, rules))
 }
 
-fn board_of(lua: &Lua, map: &HexMap, rules: &FacingRules) -> mlua::Result<(Vec<Unit>, FacingBoard)> {
+fn board_of(
+    lua: &Lua,
+    map: &HexMap,
+    rules: &FacingRules,
+) -> mlua::Result<(Vec<Unit>, FacingBoard)> {
     with_state(lua, |state| {
         let units: Vec<Unit> = state.units.values().cloned().collect();
         let board = FacingBoard::build(map, rules, &units).map_err(runtime)?;
@@ -42,7 +46,11 @@ fn group_of(board: &FacingBoard, v: Value) -> mlua::Result<Vec<usize>> {
     let ids: Vec<String> = match v {
         Value::String(s) => vec![s.to_str()?.to_string()],
         Value::Table(t) => t.sequence_values::<String>().collect::<mlua::Result<_>>()?,
-        _ => return Err(runtime("hex.path: a group is a unit id or a list of unit ids")),
+        _ => {
+            return Err(runtime(
+                "hex.path: a group is a unit id or a list of unit ids",
+            ))
+        }
     };
     ids.iter()
         .map(|id| {
@@ -58,9 +66,15 @@ fn facing_of(v: &Value) -> mlua::Result<Facing> {
         Value::Nil => Ok(Facing::None),
         Value::Integer(i) if (0..6).contains(i) => Ok(Facing::One(*i as u8)),
         Value::Number(n) if n.fract() == 0.0 && (0.0..6.0).contains(n) => Ok(Facing::One(*n as u8)),
-        Value::String(s) => Facing::parse(&s.to_str()?)
-            .ok_or_else(|| runtime(format!("'{}' is not a facing", s.to_str().map(|s| s.to_string()).unwrap_or_default()))),
-        other => Err(runtime(format!("{other:?} is not a facing (0..5, \"f1,f2\" or nil)"))),
+        Value::String(s) => Facing::parse(&s.to_str()?).ok_or_else(|| {
+            runtime(format!(
+                "'{}' is not a facing",
+                s.to_str().map(|s| s.to_string()).unwrap_or_default()
+            ))
+        }),
+        other => Err(runtime(format!(
+            "{other:?} is not a facing (0..5, \"f1,f2\" or nil)"
+        ))),
     }
 }
 
@@ -135,7 +149,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "check_facing",
         lua.create_function(
-            |lua, (g, path, facing, b, opts): (Value, Vec<String>, Value, Option<f64>, Option<Table>)| {
+            |lua,
+             (g, path, facing, b, opts): (
+                Value,
+                Vec<String>,
+                Value,
+                Option<f64>,
+                Option<Table>,
+            )| {
                 let (map, rules) = rules_of(lua)?;
                 let (_units, board) = board_of(lua, &map, &rules)?;
                 let group = group_of(&board, g)?;
@@ -150,8 +171,17 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         }
                     }
                 }
-                match check_move(&map, &rules, &board, &group, budget(&board, &group, b), &hexes, facing, fo)
-                    .map_err(runtime)?
+                match check_move(
+                    &map,
+                    &rules,
+                    &board,
+                    &group,
+                    budget(&board, &group, b),
+                    &hexes,
+                    facing,
+                    fo,
+                )
+                .map_err(runtime)?
                 {
                     Ok(c) => Ok(Value::Integer(c as i64)),
                     Err(r) => refusal(lua, &r.clause, &r.reason),
@@ -180,6 +210,23 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 return Ok(false);
             };
             Ok(board.in_contact(i, hex))
+        })?,
+    )?;
+    // front(unit) -> the labels of the unit's front hexes (its declared arc)
+    t.raw_set(
+        "front",
+        lua.create_function(|lua, id: String| {
+            let (map, rules) = rules_of(lua)?;
+            let (_units, board) = board_of(lua, &map, &rules)?;
+            let i = board
+                .unit_index(&id)
+                .ok_or_else(|| runtime(format!("hex.path: no unit '{id}' in play")))?;
+            let labels: Vec<String> = board
+                .front_hexes(&map, i)
+                .into_iter()
+                .map(|h| map.label(h))
+                .collect();
+            string_list(lua, labels.iter().map(String::as_str))
         })?,
     )?;
     Ok(())
