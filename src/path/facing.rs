@@ -814,6 +814,7 @@ pub fn reach_facing(
 
 /// Checks a move order: the hexes entered (not the start) and the end facing. Ok(cost) or
 /// the refusal naming the clause.
+#[allow(clippy::too_many_arguments)]
 pub fn check_move(
     map: &HexMap,
     rules: &FacingRules,
