@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 #[serde(try_from = "Map<String, Value>", into = "Map<String, Value>")]
 pub enum Command {
     /// Move a unit along a path of hex labels (the destination last). A move that also gives
-    /// a `facing` or `units`, or an empty path, is kept as `Custom { name: "move" }` with all
+    /// a `facing` or `units` (its path may then be empty) is kept as `Custom { name: "move" }` with all
     /// its fields.
     Move { unit: String, path: Vec<String> },
     /// The phasing side is done with the current phase.
@@ -66,16 +66,9 @@ impl TryFrom<Map<String, Value>> for Command {
                 )
             }
         };
-        // A move with more than a unit and a path (an end facing, a group of units: facing
-        // games, docs/facing.md), or a turn in place (empty path), goes to the rules as it is.
-        let empty = |v: Option<&Value>| match v {
-            Some(Value::Array(a)) => a.is_empty(),
-            Some(Value::Object(o)) => o.is_empty(),
-            _ => false,
-        };
-        if name == "move"
-            && (map.contains_key("facing") || map.contains_key("units") || empty(map.get("path")))
-        {
+        // A move that also gives an end facing or a group of units (facing games,
+        // docs/facing.md; its path may be empty: a turn in place) goes to the rules whole.
+        if name == "move" && (map.contains_key("facing") || map.contains_key("units")) {
             return Ok(Command::Custom { name, args: map });
         }
         match name.as_str() {
