@@ -49,11 +49,34 @@ fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Sessi
     Ok(session)
 }
 
-/// Costs as numbers: whole MP print as integers.
+/// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,
+/// `{ [facing] = cost }` (docs/facing.md): tidied entry by entry.
 fn tidy(v: &Value) -> Value {
-    match v.as_f64() {
-        Some(x) if x.fract() == 0.0 => json!(x as i64),
-        _ => v.clone(),
+    match v {
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), tidy(v))).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(tidy).collect()),
+        _ => match v.as_f64() {
+            Some(x) if x.fract() == 0.0 => json!(x as i64),
+            _ => v.clone(),
+        },
+    }
+}
+
+/// One hex's answer as text: a cost, or `facing:cost` pairs for facing games.
+fn show(v: &Value) -> String {
+    match tidy(v) {
+        Value::Object(m) => m
+            .iter()
+            .map(|(f, c)| format!("{f}:{c}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{}:{c}", i + 1))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
     }
 }
 
@@ -77,7 +100,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
     } else {
         println!("{} can reach {} hexes:", args.unit, answer.len());
         for (label, cost) in &answer {
-            println!("  {label} {}", tidy(cost));
+            println!("  {label} {}", show(cost));
         }
     }
     EXIT_OK

@@ -76,12 +76,19 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
                 u.status.insert(flag.clone());
             }
         }
-        Event::UnitFacingChanged { unit, facing } => {
+        Event::UnitFacingChanged {
+            unit,
+            facing,
+            facing2,
+        } => {
             let u = state
                 .units
                 .get_mut(unit)
                 .ok_or_else(|| missing(event, unit))?;
             u.facing = Some(*facing);
+            if let Some(f2) = facing2 {
+                u.attrs.insert("facing2".into(), (*f2).into());
+            }
         }
         Event::UnitSideChanged { unit, side } => {
             let u = state

@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Map<String, Value>", into = "Map<String, Value>")]
 pub enum Command {
-    /// Move a unit along a path of hex labels (the destination last).
+    /// Move a unit along a path of hex labels (the destination last). A move that also gives
+    /// a `facing` or `units` (its path may then be empty) is kept as `Custom { name: "move" }` with all
+    /// its fields.
     Move { unit: String, path: Vec<String> },
     /// The phasing side is done with the current phase.
     EndPhase,
@@ -64,6 +66,11 @@ impl TryFrom<Map<String, Value>> for Command {
                 )
             }
         };
+        // A move that also gives an end facing or a group of units (facing games,
+        // docs/facing.md; its path may be empty: a turn in place) goes to the rules whole.
+        if name == "move" && (map.contains_key("facing") || map.contains_key("units")) {
+            return Ok(Command::Custom { name, args: map });
+        }
         match name.as_str() {
             "move" => {
                 let unit = match map.remove("unit") {

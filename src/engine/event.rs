@@ -69,9 +69,13 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         remove: Vec<String>,
     },
+    /// A unit now faces `facing`; a two-base unit (TAC-4) also gives its second base's
+    /// facing, kept in the unit's `facing2` attribute.
     UnitFacingChanged {
         unit: String,
         facing: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing2: Option<u8>,
     },
     /// A unit changed side or nation (a neutral country joining a side).
     UnitSideChanged {

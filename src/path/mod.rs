@@ -6,6 +6,8 @@
 //!   the declaration's shape is in `docs/movement.md`.
 //! - [`Occupancy::build`]: the units of a position → per-hex side masks (presence, blocking, ZOC).
 //! - [`ReachSearch`] / [`reach`]: reachable hexes with least MP; [`check_path`]: one move order.
+//! - [`FacingRules`], [`FacingBoard`], [`reach_facing`], [`check_move`]: facing-aware movement
+//!   (TAC, ANC), `docs/facing.md`.
 //! - [`trace_supply`], [`update_control`], [`rail_destinations`].
 //!
 //! ```
@@ -33,8 +35,10 @@
 //! assert_eq!(r.labeled(&map), [("0201".to_string(), 2.0), ("0301".to_string(), 3.0)]);
 //! ```
 
+mod arc;
 mod decl;
 mod error;
+mod facing;
 mod legality;
 mod mp;
 mod occupancy;
@@ -51,8 +55,13 @@ mod zoc;
 #[cfg(test)]
 mod tests;
 
+pub use arc::{front_mask, rotate, Facing};
 pub use decl::UnitSelector;
 pub use error::{DeclarationError, PositionError};
+pub use facing::{
+    check_move, reach_facing, FacingBoard, FacingError, FacingOptions, FacingReached,
+    FacingRefusal, FacingRules, FacingType, KindRule, Model,
+};
 pub use legality::{check_path, Clauses, MoveRefusal, PathError, RuleKind};
 pub use mp::Mp;
 pub use occupancy::{Cell, Occupancy, Placed};

@@ -93,6 +93,7 @@ impl LuaRules {
             turn_limit: scenario.turns,
             sequence: Sequence::default(),
             path: None,
+            facing: None,
             generation: 0,
             path_cache: None,
             reach_search: None,
@@ -178,7 +179,19 @@ impl LuaRules {
             })?)),
             None => None,
         };
+        let facing = match rules.declaration("facing").map_err(|e| one(e.message))? {
+            Some(decl) => {
+                let map = scenario.map.as_hex().ok_or_else(|| {
+                    one("the rules declare a facing table, which needs a hex map".into())
+                })?;
+                Some(Arc::new(crate::path::FacingRules::compile(&decl, map).map_err(|e| {
+                    one(format!("the rules' facing declaration (hex.rules.declare(\"facing\", ...)): {e}"))
+                })?))
+            }
+            None => None,
+        };
         let _ = with_host(&rules.lua, |h| {
+            h.facing = facing;
             h.loading = false;
             h.sequence = rules.sequence.clone();
             h.path = path;

@@ -8,6 +8,7 @@ mod area;
 mod commands;
 mod dice;
 mod events;
+mod facing;
 mod log;
 mod map;
 mod path;
@@ -46,6 +47,8 @@ pub(crate) struct HostData {
     pub sequence: crate::engine::Sequence,
     /// The compiled `movement` declaration, if the rules made one.
     pub path: Option<Arc<crate::path::PathRules>>,
+    /// The compiled `facing` declaration (docs/facing.md), if the rules declare one.
+    pub facing: Option<Arc<crate::path::FacingRules>>,
     /// Bumped at every call into Lua: caches built from the state are valid for one call.
     pub generation: u64,
     pub path_cache: Option<path::PathCache>,
@@ -63,6 +66,7 @@ pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
     lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
     map::register(lua, &hex)?;
     path::register(lua, &hex)?;
+    facing::register(lua, &hex)?;
     units::register(lua, &hex)?;
     state::register(lua, &hex)?;
     dice::register(lua, &hex)?;

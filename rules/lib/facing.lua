@@ -1,0 +1,234 @@
+-- lib.facing: move / melee / wheel commands shared by facing games (rules/tactical,
+-- rules/ancients). The movement itself is searched in Rust from the `facing` declaration
+-- (docs/facing.md); these handlers only check orders with hex.path.check_facing and turn them
+-- into events. Melee: d6 + attacker strength (+ flank bonus when the attacker is not in the
+-- defender's front) - defender strength; `opts.clauses` name the rule ids cited.
+local lib = require("lib")
+local facing = {}
+
+local function fkey(f) return tostring(f) end
+
+-- `hexwar reach`: { [label] = { [facing as text] = cost } }.
+function facing.reach_query()
+  hex.rules.query("reach", function(id)
+    local out = {}
+    for label, per in pairs(hex.path.reach_facing(id)) do
+      local row = {}
+      for f, cost in pairs(per) do row[fkey(f)] = cost end
+      out[label] = row
+    end
+    return out
+  end)
+end
+
+local function sorted_facings(per)
+  local keys = {}
+  for f in pairs(per) do keys[#keys + 1] = f end
+  table.sort(keys, function(a, b) return fkey(a) < fkey(b) end)
+  return keys
+end
+
+local function members(cmd)
+  if cmd.units then return cmd.units end
+  return { cmd.unit }
+end
+
+function facing.register(opts)
+  local C = opts.clauses
+  hex.commands.define("move", {
+    resolve = function(cmd, side)
+      local ids = members(cmd)
+      if #ids == 0 then return hex.refuse(C.move, "a move names a unit or units") end
+      for _, id in ipairs(ids) do
+        local u = hex.units.get(id or "")
+        if not u then return hex.refuse(C.move, "no unit " .. tostring(id)) end
+        if u.side ~= side then return hex.refuse(C.move, id .. " is not a " .. side .. " unit") end
+        if u.status.moved then return hex.refuse(C.move, id .. " has already moved") end
+      end
+      if hex.state.phase() ~= "movement" then return hex.refuse(C.move, "units move in the movement phase") end
+      local path = cmd.path or {}
+      local first = hex.units.get(ids[1])
+      local f = cmd.facing
+      if f == nil then f = first.facing end
+      local cost = hex.path.check_facing(ids, path, f)
+      if type(cost) ~= "number" then return cost end
+      local events = {}
+      for _, id in ipairs(ids) do
+        local u = hex.units.get(id)
+        for _, label in ipairs(path) do
+          events[#events + 1] = { event = "UnitEnteredHex", unit = id, hex = label }
+        end
+        if #path > 0 then
+          events[#events + 1] = { event = "UnitMoved", unit = id, from = u.at, to = path[#path], path = path, cost = cost }
+        end
+        if u.facing ~= nil and f ~= nil then
+          if type(f) == "string" then
+            local a, b = f:match("^(%d),(%d)$")
+            events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = tonumber(a), facing2 = tonumber(b) }
+          else
+            events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = f }
+          end
+        end
+        events[#events + 1] = { event = "UnitStatusChanged", unit = id, add = { "moved" } }
+      end
+      return events
+    end,
+    legal = function(side)
+      if hex.state.phase() ~= "movement" then return {} end
+      local out = {}
+      for _, u in ipairs(hex.units.of_side(side)) do
+        if u.at and not u.status.moved then
+          local reach = hex.path.reach_facing(u.id, nil, { paths = true })
+          for _, label in ipairs(lib.sorted_keys(reach)) do
+            local per = reach[label]
+            for _, f in ipairs(sorted_facings(per)) do
+              local fa = f
+              if fa == "none" then fa = nil end
+              out[#out + 1] = { command = "move", unit = u.id, path = per[f].path, facing = fa }
+            end
+          end
+        end
+      end
+      return out
+    end,
+  })
+
+  -- ANC-6.3 / TA-R15: a phalanx in contact turns 60° as its whole move after a morale test.
+  hex.commands.define("wheel", {
+    resolve = function(cmd, side)
+      local u = hex.units.get(cmd.unit or "")
+      if not u or u.side ~= side then return hex.refuse(C.wheel, "wheel needs one of your units") end
+      if hex.state.phase() ~= "movement" or u.status.moved then return hex.refuse(C.wheel, u.id .. " cannot wheel now") end
+      if not hex.path.in_contact(u.id) then return hex.refuse(C.wheel, u.id .. " is not in contact; it turns during its move") end
+      local ok = hex.path.check_facing(u.id, {}, cmd.facing, nil, { contact_turn = true })
+      if type(ok) ~= "number" then return ok end
+      local roll = hex.dice.roll(6)
+      local morale = u.attrs.morale or 4
+      local events = { hex.events.emit("MoraleTest", { unit = u.id, roll = roll, morale = morale, passed = roll <= morale }) }
+      if roll <= morale then
+        events[#events + 1] = { event = "UnitFacingChanged", unit = u.id, facing = cmd.facing }
+      end
+      events[#events + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "moved" } }
+      return events
+    end,
+    legal = function(side)
+      if hex.state.phase() ~= "movement" then return {} end
+      local out = {}
+      for _, u in ipairs(hex.units.of_side(side)) do
+        if u.at and not u.status.moved and opts.wheels and opts.wheels[u.type] and hex.path.in_contact(u.id) then
+          for _, d in ipairs({ 1, 5 }) do
+            out[#out + 1] = { command = "wheel", unit = u.id, facing = (u.facing + d) % 6 }
+          end
+        end
+      end
+      return out
+    end,
+  })
+
+  local function in_list(list, x)
+    for _, y in ipairs(list) do if y == x then return true end end
+    return false
+  end
+
+  -- Melee: an attacker strikes an enemy in one of its front hexes (or sharing its hex after a
+  -- TAC-6 charge). Leaders do not fight.
+  local function may_attack(a, d)
+    if a.at == d.at then return true end
+    return in_list(hex.path.front(a.id), d.at)
+  end
+
+  hex.commands.define("attack", {
+    resolve = function(cmd, side)
+      local a, d = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
+      if not a or not d or a.side ~= side or d.side == side then return hex.refuse(C.attack, "attack needs one of your units and an enemy unit") end
+      if hex.state.phase() ~= "combat" then return hex.refuse(C.attack, "attacks happen in the combat phase") end
+      if a.status.attacked then return hex.refuse(C.attack, a.id .. " has already attacked") end
+      if opts.leaders[a.type] then return hex.refuse(C.attack, "leaders do not attack") end
+      if not may_attack(a, d) then return hex.refuse(C.front, d.id .. " is not in the front of " .. a.id) end
+      local flank = a.at ~= d.at and not in_list(hex.path.front(d.id), a.at)
+      local roll = hex.dice.roll(6)
+      local total = roll + a.strength + (flank and opts.flank_bonus or 0) - d.strength
+      local events = { { event = "UnitStatusChanged", unit = a.id, add = { "attacked" } } }
+      local result
+      if total >= 5 or (a.at == d.at and total >= 3) then
+        result = "defender eliminated"
+        events[#events + 1] = { event = "UnitEliminated", unit = d.id, reason = "side=" .. d.side .. " melee" }
+      elseif total <= 0 or a.at == d.at then
+        result = "attacker eliminated"
+        events[#events + 1] = { event = "UnitEliminated", unit = a.id, reason = "side=" .. a.side .. " melee" }
+      else
+        result = "no effect"
+      end
+      table.insert(events, 1, hex.events.emit("MeleeResolved", { attacker = a.id, defender = d.id, roll = roll, flank = flank, total = total, result = result }))
+      return events
+    end,
+    legal = function(side)
+      if hex.state.phase() ~= "combat" then return {} end
+      local out = {}
+      for _, a in ipairs(hex.units.of_side(side)) do
+        if a.at and not a.status.attacked and not opts.leaders[a.type] then
+          local targets = {}
+          for _, h in ipairs(hex.path.front(a.id)) do targets[#targets + 1] = h end
+          targets[#targets + 1] = a.at
+          for _, h in ipairs(targets) do
+            for _, d in ipairs(hex.units.at(h)) do
+              if d.side ~= side then out[#out + 1] = { command = "attack", unit = a.id, target = d.id } end
+            end
+          end
+        end
+      end
+      return out
+    end,
+  })
+
+  hex.events.on("PhaseEnded", function(ev)
+    local out = {}
+    for _, u in ipairs(hex.units.all()) do
+      if u.status.moved or u.status.attacked then
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "attacked" } }
+      end
+    end
+    return out
+  end)
+
+  -- A melee started by a TAC-6 charge must be fought in the charging side's combat phase: a
+  -- non-leader still sharing a hex with an enemy when that phase ends has lost it.
+  hex.events.on("PhaseEnded", function(ev)
+    if ev.phase ~= "combat" then return nil end
+    local out = {}
+    for _, u in ipairs(hex.units.of_side(ev.side)) do
+      if u.at then
+        for _, d in ipairs(hex.units.at(u.at)) do
+          if d.side ~= u.side then
+            out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = "side=" .. u.side .. " melee not fought" }
+            break
+          end
+        end
+      end
+    end
+    return out
+  end, -1)
+
+  hex.events.on("UnitEliminated", function(ev)
+    local key = "eliminated_" .. (ev.reason:match("^side=(%w+)") or "unknown")
+    return hex.state.set(key, (hex.state.get(key) or 0) + 1)
+  end)
+
+  hex.rules.victory(function()
+    local scores = {}
+    for _, s in ipairs(hex.state.sides()) do scores[s] = 0 end
+    for _, s in ipairs(hex.state.sides()) do
+      local lost = hex.state.get("eliminated_" .. s) or 0
+      for _, o in ipairs(hex.state.sides()) do if o ~= s then scores[o] = scores[o] + lost end end
+    end
+    local best, winner, tie = -1, nil, false
+    for _, s in ipairs(hex.state.sides()) do
+      if scores[s] > best then best, winner, tie = scores[s], s, false
+      elseif scores[s] == best then tie = true end
+    end
+    if tie then winner = nil end
+    return { winner = winner, scores = scores, reason = "enemy counters eliminated in melee" }
+  end)
+end
+
+return facing

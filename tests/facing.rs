@@ -1,0 +1,973 @@
+//! Facing-aware movement (`hexwar::path::reach_facing`, `check_move`): one test per clause
+//! TAC-1..8 and ANC-5.1..7.3 (readings TA-R1..R20), on small purpose-built maps.
+//!
+//! Maps are flat-topped, printed-odd columns shifted down, labels CCRR. From an even column
+//! (04) the edge directions 0..5 lead to (c+1,r) (c,r+1) (c-1,r) (c-1,r-1) (c,r-1) (c+1,r-1);
+//! from an odd column to (c+1,r+1) (c,r+1) (c-1,r+1) (c-1,r) (c,r-1) (c+1,r). So from 0404:
+//! 0504 0405 0304 0303 0403 0503. A one-row map is a line (0101 0201 ... 0901).
+//! Expected values are worked out by hand from these neighbour rules.
+
+use std::collections::BTreeMap;
+
+use hexwar::board::{parse_map, HexMap, SourceText};
+use hexwar::engine::Unit;
+use hexwar::path::{
+    check_move, reach_facing, Facing, FacingBoard, FacingOptions, FacingReached, FacingRules,
+};
+use serde_json::{json, Value};
+
+fn grid(cols: usize, rows: usize) -> HexMap {
+    let line = format!("\"{}\"", vec!["."; cols].join(" "));
+    let g = vec![line; rows].join(", ");
+    parse_map(&SourceText::new(
+        "t.toml",
+        format!("name = \"t\"\ncolumns = {cols}\nrows = {rows}\ngrid = [{g}]\n[legend]\n\".\" = \"clear\"\n"),
+    ))
+    .unwrap()
+}
+
+fn tac() -> Value {
+    json!({
+        "model": "tactical", "sides": ["blue", "red"],
+        "kinds": {
+            "infantry": { "tactical": 1 }, "cavalry": { "tactical": 2 },
+            "foot_skirmisher": { "tactical": 2, "skirmisher": true },
+            "mounted_skirmisher": { "tactical": 3, "skirmisher": true },
+            "leader": { "leader": true, "tactical": 2 },
+            "artillery": { "tactical": 1 }, "artillery_unlimbered": { "immobile": true, "tactical": 0 },
+            "colonial": { "tactical": 1 }
+        },
+        "clauses": { "friendly": "TAC-5", "melee": "TAC-6", "front_to_front": "TAC-7", "distance": "TAC-2", "immobile": "TA-R4" }
+    })
+}
+
+fn anc() -> Value {
+    json!({
+        "model": "ancients", "sides": ["blue", "red"], "not_in_order": ["disordered"],
+        "kinds": {
+            "phalanx": { "facing": "vertex", "turn_cost": 1, "join": 1 },
+            "light": { "front": "all", "join": 1, "escort": true },
+            "cavalry": { "front": "all" },
+            "elephant": { "front": "all", "join": 1, "escorted": true },
+            "leader": { "leader": true }
+        },
+        "clauses": { "phalanx_front": "ANC-7.2", "front_stop": "ANC-7.3", "join": "ANC-5.3",
+                     "stack": "ANC-5.1", "turn": "ANC-6.2", "enemy_hex": "TA-R12", "budget": "ANC-7.1" }
+    })
+}
+
+fn u(id: &str, side: &str, kind: &str, at: &str, ma: f64, facing: Option<u8>) -> Unit {
+    serde_json::from_value(
+        json!({ "id": id, "side": side, "type": kind, "at": at, "ma": ma, "facing": facing }),
+    )
+    .unwrap()
+}
+
+struct Fx {
+    map: HexMap,
+    rules: FacingRules,
+    board: FacingBoard,
+}
+
+fn fx(map: HexMap, decl: Value, units: &[Unit]) -> Fx {
+    let rules = FacingRules::compile(&decl, &map).unwrap();
+    let board = FacingBoard::build(&map, &rules, units).unwrap();
+    Fx { map, rules, board }
+}
+
+impl Fx {
+    fn group(&self, ids: &[&str]) -> Vec<usize> {
+        ids.iter()
+            .map(|i| self.board.unit_index(i).unwrap())
+            .collect()
+    }
+    fn reach_opts(&self, ids: &[&str], opts: FacingOptions) -> Vec<FacingReached> {
+        let g = self.group(ids);
+        let budget = self.board.group_budget(&g);
+        reach_facing(&self.map, &self.rules, &self.board, &g, budget, opts).unwrap()
+    }
+    /// `(hex, facing) -> cost`, facing in its text form.
+    fn states(&self, ids: &[&str]) -> BTreeMap<(String, String), u32> {
+        self.reach_opts(ids, FacingOptions::default())
+            .into_iter()
+            .map(|r| ((self.map.label(r.hex), r.facing.key()), r.cost))
+            .collect()
+    }
+    /// For units whose end facing is free: hex -> cost, checking every listed hex offers all
+    /// six facings at that one cost (the start hex: the five others, at 0).
+    fn hexes(&self, ids: &[&str]) -> BTreeMap<String, u32> {
+        let mut out: BTreeMap<String, (u32, usize)> = BTreeMap::new();
+        for r in self.reach_opts(ids, FacingOptions::default()) {
+            let e = out.entry(self.map.label(r.hex)).or_insert((r.cost, 0));
+            assert_eq!(e.0, r.cost, "one cost per hex");
+            e.1 += 1;
+        }
+        out.into_iter().map(|(h, (c, _))| (h, c)).collect()
+    }
+    fn check(&self, ids: &[&str], path: &[&str], facing: Facing) -> Result<u32, String> {
+        let g = self.group(ids);
+        let budget = self.board.group_budget(&g);
+        let path: Vec<_> = path
+            .iter()
+            .map(|l| self.map.parse_label(l).unwrap())
+            .collect();
+        check_move(
+            &self.map,
+            &self.rules,
+            &self.board,
+            &g,
+            budget,
+            &path,
+            facing,
+            FacingOptions::default(),
+        )
+        .unwrap()
+        .map_err(|r| format!("{}: {}", r.clause, r.reason))
+    }
+}
+
+fn hc(pairs: &[(&str, u32)]) -> BTreeMap<String, u32> {
+    pairs.iter().map(|(h, c)| (h.to_string(), *c)).collect()
+}
+
+// ---------------------------------------------------------------- TAC
+
+#[test]
+fn tac_1_move_within_two_hexes_of_a_counting_enemy_is_tactical() {
+    // Line map; infantry (TAC-2: 1 hex) with MA 4 at 0101, enemy infantry at 0701: hexes
+    // 0501..0901 are within 2 of it, so any move touching them is tactical (at most 1 hex).
+    let line = || grid(9, 1);
+    let f = fx(
+        line(),
+        tac(),
+        &[
+            u("b", "blue", "infantry", "0101", 4.0, Some(0)),
+            u("r", "red", "infantry", "0701", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["b"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+    // An isolated enemy leader does not count (TA-R3): the full MA applies.
+    let f = fx(
+        line(),
+        tac(),
+        &[
+            u("b", "blue", "infantry", "0101", 4.0, Some(0)),
+            u("r", "red", "leader", "0701", 4.0, None),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["b"]),
+        hc(&[
+            ("0101", 0),
+            ("0201", 1),
+            ("0301", 2),
+            ("0401", 3),
+            ("0501", 4)
+        ])
+    );
+    // A leader next to one of its troops is not isolated: it counts again.
+    let f = fx(
+        line(),
+        tac(),
+        &[
+            u("b", "blue", "infantry", "0101", 4.0, Some(0)),
+            u("r", "red", "leader", "0601", 4.0, None),
+            u("r2", "red", "cavalry", "0901", 4.0, Some(0)),
+            u("r3", "red", "cavalry", "0701", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["b"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2)])
+    );
+}
+
+#[test]
+fn tac_2_tactical_distances_per_kind() {
+    // Line map, enemy infantry at 0901; the mover at 0701 is within 2 of it, so every move is
+    // tactical. Entering 0901 (the enemy) is a melee step (TAC-6).
+    let run = |kind: &str| {
+        let f = fx(
+            grid(9, 1),
+            tac(),
+            &[
+                u("m", "blue", kind, "0701", 6.0, Some(0)),
+                u("r", "red", "infantry", "0901", 4.0, Some(2)),
+            ],
+        );
+        f.hexes(&["m"])
+    };
+    assert_eq!(
+        run("mounted_skirmisher"),
+        hc(&[
+            ("0401", 3),
+            ("0501", 2),
+            ("0601", 1),
+            ("0701", 0),
+            ("0801", 1),
+            ("0901", 2)
+        ])
+    );
+    assert_eq!(
+        run("cavalry"),
+        hc(&[
+            ("0501", 2),
+            ("0601", 1),
+            ("0701", 0),
+            ("0801", 1),
+            ("0901", 2)
+        ])
+    );
+    assert_eq!(run("foot_skirmisher"), run("cavalry"));
+    assert_eq!(
+        run("infantry"),
+        hc(&[("0601", 1), ("0701", 0), ("0801", 1)])
+    );
+    assert_eq!(run("artillery"), run("infantry"));
+    assert_eq!(run("artillery_unlimbered"), hc(&[]));
+    let lead = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("m", "blue", "leader", "0701", 6.0, None),
+            u("r", "red", "infantry", "0901", 4.0, Some(2)),
+        ],
+    );
+    // A leader has no facing: the start hex is not listed at all (TA-R20).
+    assert_eq!(
+        lead.states(&["m"])
+            .keys()
+            .map(|k| (k.0.as_str(), k.1.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("0501", "none"),
+            ("0601", "none"),
+            ("0801", "none"),
+            ("0901", "none")
+        ]
+    );
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("m", "blue", "infantry", "0701", 6.0, Some(0)),
+            u("r", "red", "infantry", "0901", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["m"], &["0601", "0501"], Facing::One(0)),
+        Err("TAC-2: a tactical move is at most 1 hexes (TAC-2)".into())
+    );
+}
+
+#[test]
+fn tac_3_refacing_in_the_start_hex_is_a_move() {
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("m", "blue", "infantry", "0701", 6.0, Some(0)),
+            u("r", "red", "infantry", "0901", 4.0, Some(2)),
+        ],
+    );
+    let s = f.states(&["m"]);
+    let start: Vec<(&str, u32)> = s
+        .iter()
+        .filter(|(k, _)| k.0 == "0701")
+        .map(|(k, c)| (k.1.as_str(), *c))
+        .collect();
+    assert_eq!(start, [("1", 0), ("2", 0), ("3", 0), ("4", 0), ("5", 0)]);
+    // Every end facing is free (TA-R5).
+    let end: Vec<&str> = s
+        .keys()
+        .filter(|k| k.0 == "0801")
+        .map(|k| k.1.as_str())
+        .collect();
+    assert_eq!(end, ["0", "1", "2", "3", "4", "5"]);
+    assert_eq!(f.check(&["m"], &[], Facing::One(3)), Ok(0));
+    assert!(f
+        .check(&["m"], &[], Facing::One(0))
+        .unwrap_err()
+        .contains("not a move"));
+    let a = fx(
+        grid(9, 1),
+        tac(),
+        &[u("a", "blue", "artillery_unlimbered", "0701", 6.0, Some(0))],
+    );
+    assert_eq!(
+        a.check(&["a"], &[], Facing::One(3)),
+        Err("TA-R4: unlimbered artillery neither moves nor re-faces (TA-R4)".into())
+    );
+}
+
+#[test]
+fn tac_4_two_base_unit_faces_each_base() {
+    let mut c = u("c", "blue", "colonial", "0701", 6.0, Some(0));
+    c.attrs.insert("facing2".into(), json!(3));
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[c, u("r", "red", "infantry", "0901", 4.0, Some(2))],
+    );
+    let s = f.states(&["c"]);
+    let start: Vec<&String> = s.keys().filter(|k| k.0 == "0701").map(|k| &k.1).collect();
+    assert_eq!(start.len(), 35); // 36 pairs, minus the start pair
+    assert!(!s.contains_key(&("0701".into(), "0,3".into())));
+    assert_eq!(s.get(&("0701".into(), "0,4".into())), Some(&0)); // only base 2 re-faced
+    assert_eq!(s.keys().filter(|k| k.0 == "0601").count(), 36);
+    assert_eq!(s.get(&("0601".into(), "5,5".into())), Some(&1));
+    assert_eq!(f.check(&["c"], &["0801"], Facing::Two(1, 4)), Ok(1));
+    // The front of a two-base unit is the union of both arcs: facings 0 and 3 cover all six
+    // neighbours, so a cavalry leaving one may not enter another (TAC-7).
+    let mut e = u("e", "red", "colonial", "0404", 6.0, Some(0));
+    e.attrs.insert("facing2".into(), json!(3));
+    let f = fx(
+        grid(7, 7),
+        tac(),
+        &[e, u("k", "blue", "cavalry", "0403", 6.0, Some(0))],
+    );
+    assert_eq!(f.check(&["k"], &["0503"], Facing::One(0)), Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0503 (TAC-7)".into()));
+}
+
+#[test]
+fn tac_5_only_leaders_enter_friends_skirmishers_pass_through() {
+    let line = |mover: &str, friend: &str| {
+        fx(
+            grid(9, 1),
+            tac(),
+            &[
+                u("a", "blue", mover, "0301", 4.0, Some(0)),
+                u("f", "blue", friend, "0401", 4.0, Some(0)),
+            ],
+        )
+    };
+    let f = line("infantry", "infantry");
+    assert_eq!(
+        f.hexes(&["a"]),
+        hc(&[("0101", 2), ("0201", 1), ("0301", 0)])
+    );
+    assert_eq!(
+        f.check(&["a"], &["0401", "0501"], Facing::One(0)),
+        Err("TAC-5: 0401 holds a friendly unit; only skirmishers pass through (TAC-5)".into())
+    );
+    let crossing = hc(&[
+        ("0101", 2),
+        ("0201", 1),
+        ("0301", 0),
+        ("0501", 2),
+        ("0601", 3),
+        ("0701", 4),
+    ]);
+    assert_eq!(line("foot_skirmisher", "infantry").hexes(&["a"]), crossing);
+    assert_eq!(line("infantry", "foot_skirmisher").hexes(&["a"]), crossing);
+    let mut lead = crossing.clone();
+    lead.insert("0401".into(), 1);
+    lead.remove("0301"); // a leader's start state is the only one in its start hex
+    assert_eq!(line("leader", "infantry").hexes(&["a"]), lead);
+}
+
+#[test]
+fn tac_6_entering_an_enemy_hex_stops_for_melee() {
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("c", "blue", "cavalry", "0501", 4.0, Some(0)),
+            u("r", "red", "infantry", "0601", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[("0301", 2), ("0401", 1), ("0501", 0), ("0601", 1)])
+    );
+    assert_eq!(f.check(&["c"], &["0601"], Facing::One(0)), Ok(1));
+    assert_eq!(
+        f.check(&["c"], &["0601", "0701"], Facing::One(0)),
+        Err("TAC-6: entering the enemy hex 0601 ended the move in a melee (TAC-6)".into())
+    );
+}
+
+fn tac7(mover: &str, enemy: &str, decl: Value) -> Fx {
+    // Enemy at 0404 facing edge 4 (up): front = edges 3, 4, 5 = 0303, 0403, 0503.
+    fx(
+        grid(7, 7),
+        decl,
+        &[
+            u("e", "red", enemy, "0404", 4.0, Some(4)),
+            u("m", "blue", mover, "0403", 6.0, Some(1)),
+        ],
+    )
+}
+
+const TAC7_CAVALRY: &[(&str, u32)] = &[
+    ("0202", 2),
+    ("0203", 2),
+    ("0301", 2),
+    ("0302", 1),
+    ("0401", 2),
+    ("0402", 1),
+    ("0403", 0),
+    ("0404", 1),
+    ("0501", 2),
+    ("0502", 1),
+    ("0602", 2),
+    ("0603", 2),
+];
+
+#[test]
+fn tac_7_no_front_hex_to_front_hex() {
+    // Cavalry (2 hexes) in the enemy's front hex 0403: 0303 and 0503 (the other front hexes)
+    // are forbidden however reached; the enemy's own hex is not its front.
+    let f = tac7("cavalry", "infantry", tac());
+    assert_eq!(f.hexes(&["m"]), hc(TAC7_CAVALRY));
+    assert_eq!(f.check(&["m"], &["0303"], Facing::One(0)), Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0303 (TAC-7)".into()));
+    assert_eq!(f.check(&["m"], &["0402", "0403"], Facing::One(0)), Ok(2)); // back to h is allowed
+                                                                           // A skirmisher is exempt.
+    let f = tac7("foot_skirmisher", "infantry", tac());
+    let mut s = hc(TAC7_CAVALRY);
+    s.extend(hc(&[
+        ("0303", 1),
+        ("0503", 1),
+        ("0204", 2),
+        ("0304", 2),
+        ("0504", 2),
+        ("0604", 2),
+    ]));
+    assert_eq!(f.hexes(&["m"]), s);
+    // So is leaving the front of an enemy skirmisher.
+    let f = tac7("cavalry", "foot_skirmisher", tac());
+    assert_eq!(f.hexes(&["m"]), s);
+}
+
+#[test]
+fn tac_8_front_arc_is_declared_per_kind() {
+    // Default: the faced hex and its two neighbours (see tac_7). Declared front = {0} only:
+    // the enemy facing edge 4 has the single front hex 0403, so 0303 and 0503 are open.
+    let mut d = tac();
+    d["kinds"]["infantry"] = json!({ "tactical": 1, "front": [0] });
+    let f = tac7("cavalry", "infantry", d);
+    let mut s = hc(TAC7_CAVALRY);
+    s.extend(hc(&[
+        ("0303", 1),
+        ("0503", 1),
+        ("0204", 2),
+        ("0304", 2),
+        ("0504", 2),
+        ("0604", 2),
+    ]));
+    assert_eq!(f.hexes(&["m"]), s);
+}
+
+// ---------------------------------------------------------------- ANC
+
+#[test]
+fn anc_5_1_only_same_type_stacks_leaders_and_elephant_escorts_excepted() {
+    let m = grid(3, 3);
+    let r = FacingRules::compile(&anc(), &m).unwrap();
+    assert!(r.stack_legal(["phalanx", "phalanx", "phalanx"]));
+    assert!(!r.stack_legal(["phalanx", "light"]));
+    assert!(!r.stack_legal(["cavalry", "light"]));
+    assert!(r.stack_legal(["leader", "phalanx", "leader"]));
+    assert!(r.stack_legal(["elephant", "light", "light"]));
+    assert!(r.stack_legal(["elephant", "elephant", "light"]));
+    assert!(!r.stack_legal(["elephant", "light", "light", "light"]));
+    // Joining a stack is refused when the result would be illegal.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("l", "blue", "light", "0201", 4.0, Some(0)),
+            u("p", "blue", "phalanx", "0301", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["l"], &["0301"], Facing::One(0)),
+        Err("ANC-5.1: the stack at 0301 would mix troop types (ANC-5.1)".into())
+    );
+}
+
+#[test]
+fn anc_5_2_splitting_a_stack_is_free() {
+    // Two phalanxes stacked at 0404 facing vertex 0: one moves alone with the same reach as
+    // a lone phalanx, except that coming back into the hex is joining the one left behind.
+    let lone = fx(
+        grid(7, 7),
+        anc(),
+        &[u("p1", "blue", "phalanx", "0404", 1.0, Some(0))],
+    );
+    let split = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("p1", "blue", "phalanx", "0404", 1.0, Some(0)),
+            u("p2", "blue", "phalanx", "0404", 1.0, Some(0)),
+        ],
+    );
+    let expect: BTreeMap<(String, String), u32> = [
+        ("0404", "1", 1),
+        ("0404", "5", 1),
+        ("0503", "0", 1),
+        ("0504", "0", 1),
+    ]
+    .iter()
+    .map(|(h, f, c)| ((h.to_string(), f.to_string()), *c))
+    .collect();
+    assert_eq!(lone.states(&["p1"]), expect);
+    assert_eq!(split.states(&["p1"]), expect);
+    assert_eq!(split.states(&["p1", "p2"]), expect);
+}
+
+#[test]
+fn anc_5_3_joining_a_stack_costs_declared_mp_and_not_in_contact() {
+    // Light infantry (join cost 1) at 0101, a friendly light at 0401: entering 0401 costs
+    // 1 + 1, so 4 MP in all, and the joiner takes the stack's facing (2).
+    let units = |ma: f64| {
+        vec![
+            u("a", "blue", "light", "0101", ma, Some(0)),
+            u("s", "blue", "light", "0401", 4.0, Some(2)),
+        ]
+    };
+    let f = fx(grid(9, 1), anc(), &units(4.0));
+    let s = f.states(&["a"]);
+    let at: Vec<(&str, u32)> = s
+        .iter()
+        .filter(|(k, _)| k.0 == "0401")
+        .map(|(k, c)| (k.1.as_str(), *c))
+        .collect();
+    assert_eq!(at, [("2", 4)]);
+    assert_eq!(
+        f.check(&["a"], &["0201", "0301", "0401"], Facing::One(2)),
+        Ok(4)
+    );
+    // Joining is the last step: nothing beyond 0401.
+    assert!(!s.keys().any(|k| k.0 == "0501"));
+    let f = fx(grid(9, 1), anc(), &units(3.0));
+    assert_eq!(
+        f.check(&["a"], &["0201", "0301", "0401"], Facing::One(2)),
+        Err("ANC-5.3: joining the stack at 0401 costs 2 MP (ANC-5.3)".into())
+    );
+    // A kind without a joining cost cannot join.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("a", "blue", "cavalry", "0301", 4.0, Some(0)),
+            u("s", "blue", "cavalry", "0401", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["a"], &["0401"], Facing::One(2)),
+        Err("ANC-5.3: a troop type of the group cannot join a stack (ANC-5.3)".into())
+    );
+    // Not in contact with an enemy in good order.
+    let mut us = units(4.0);
+    us.push(u("r", "red", "cavalry", "0501", 4.0, Some(0)));
+    let f = fx(grid(9, 1), anc(), &us);
+    assert_eq!(
+        f.check(&["a"], &["0201", "0301", "0401"], Facing::One(2)),
+        Err("ANC-5.3: no stack may be formed in contact with the enemy at 0401 (ANC-5.3)".into())
+    );
+}
+
+#[test]
+fn anc_5_4_a_stack_moves_as_one_at_its_slowest() {
+    // Phalanx MA 3 + phalanx MA 1 + a leader MA 6: the group has 1 MP and moves as a phalanx.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("p1", "blue", "phalanx", "0404", 3.0, Some(0)),
+            u("p2", "blue", "phalanx", "0404", 1.0, Some(0)),
+            u("l", "blue", "leader", "0404", 6.0, None),
+        ],
+    );
+    let expect: BTreeMap<(String, String), u32> = [
+        ("0404", "1", 1),
+        ("0404", "5", 1),
+        ("0503", "0", 1),
+        ("0504", "0", 1),
+    ]
+    .iter()
+    .map(|(h, f, c)| ((h.to_string(), f.to_string()), *c))
+    .collect();
+    assert_eq!(f.states(&["p1", "p2", "l"]), expect);
+}
+
+fn st(list: &[(&str, u8, u32)]) -> BTreeMap<(String, String), u32> {
+    list.iter()
+        .map(|(h, f, c)| ((h.to_string(), f.to_string()), *c))
+        .collect()
+}
+
+#[test]
+fn anc_6_1_phalanx_faces_a_vertex_others_front_all_around() {
+    // Enemy phalanx at 0404 facing vertex 2 (between edges 1 and 2): front 0405 and 0304.
+    // A cavalry entering 0405 stops (ANC-7.3); going round by the flank 0504, 0503 does not.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("e", "red", "phalanx", "0404", 3.0, Some(2)),
+            u("c", "blue", "cavalry", "0406", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["c"], &["0505", "0504", "0503"], Facing::One(0)),
+        Ok(3)
+    );
+    assert_eq!(
+        f.check(&["c"], &["0405", "0305"], Facing::One(0)),
+        Err("ANC-7.3: entering the enemy front at 0405 ended the move (ANC-7.3)".into())
+    );
+    // An enemy cavalry fronts all six neighbours: the flank route now stops at 0504.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("e", "red", "cavalry", "0404", 3.0, Some(2)),
+            u("c", "blue", "cavalry", "0406", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["c"], &["0505", "0504", "0503"], Facing::One(0)),
+        Err("ANC-7.3: entering the enemy front at 0504 ended the move (ANC-7.3)".into())
+    );
+}
+
+#[test]
+fn anc_6_2_phalanx_turns_for_one_mp_out_of_contact() {
+    // Phalanx at 0404 facing vertex 0 (front 0503, 0504), 3 MP, no enemy.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[u("p", "blue", "phalanx", "0404", 3.0, Some(0))],
+    );
+    assert_eq!(
+        f.states(&["p"]),
+        st(&[
+            ("0303", 4, 3),
+            ("0304", 2, 3),
+            ("0402", 5, 3),
+            ("0403", 0, 3),
+            ("0403", 4, 3),
+            ("0403", 5, 2),
+            ("0404", 1, 1),
+            ("0404", 2, 2),
+            ("0404", 3, 3),
+            ("0404", 4, 2),
+            ("0404", 5, 1),
+            ("0405", 0, 3),
+            ("0405", 1, 2),
+            ("0405", 2, 3),
+            ("0406", 1, 3),
+            ("0502", 5, 3),
+            ("0503", 0, 1),
+            ("0503", 1, 2),
+            ("0503", 2, 3),
+            ("0503", 4, 3),
+            ("0503", 5, 2),
+            ("0504", 0, 1),
+            ("0504", 1, 2),
+            ("0504", 2, 3),
+            ("0504", 4, 3),
+            ("0504", 5, 2),
+            ("0505", 1, 3),
+            ("0603", 0, 2),
+            ("0603", 1, 3),
+            ("0603", 5, 3),
+            ("0604", 0, 2),
+            ("0604", 1, 3),
+            ("0604", 5, 3),
+            ("0605", 0, 2),
+            ("0605", 1, 3),
+            ("0605", 5, 3),
+            ("0702", 0, 3),
+            ("0703", 0, 3),
+            ("0704", 0, 3),
+            ("0705", 0, 3),
+        ])
+    );
+    assert_eq!(f.check(&["p"], &["0405"], Facing::One(1)), Ok(2)); // turn, then step
+                                                                   // Turn to 1, step, turn back to 0: 3 MP. Facing 3 there would need 4.
+    assert_eq!(f.check(&["p"], &["0405"], Facing::One(0)), Ok(3));
+    assert_eq!(
+        f.check(&["p"], &["0405"], Facing::One(3)),
+        Err("facing: the group cannot end this move facing 3".into())
+    );
+}
+
+#[test]
+fn anc_6_3_phalanx_in_contact_turns_only_with_all_its_mp() {
+    // Same phalanx, an enemy cavalry at 0403 (in contact; its front covers 0404 and 0503).
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("p", "blue", "phalanx", "0404", 3.0, Some(0)),
+            u("r", "red", "cavalry", "0403", 3.0, Some(0)),
+        ],
+    );
+    let without = st(&[
+        ("0503", 0, 1),
+        ("0503", 5, 3),
+        ("0504", 0, 1),
+        ("0504", 1, 2),
+        ("0504", 2, 3),
+        ("0504", 4, 3),
+        ("0504", 5, 2),
+        ("0505", 1, 3),
+        ("0604", 0, 2),
+        ("0604", 1, 3),
+        ("0604", 5, 3),
+        ("0605", 0, 2),
+        ("0605", 1, 3),
+        ("0605", 5, 3),
+        ("0703", 0, 3),
+        ("0704", 0, 3),
+        ("0705", 0, 3),
+    ]);
+    assert_eq!(f.states(&["p"]), without);
+    assert_eq!(f.check(&["p"], &[], Facing::One(1)), Err("ANC-6.2: in contact at 0404: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)".into()));
+    // With the morale test passed (TA-R15): one 60° turn in place, costing all 3 MP.
+    let g = f.group(&["p"]);
+    let with = reach_facing(
+        &f.map,
+        &f.rules,
+        &f.board,
+        &g,
+        3,
+        FacingOptions { contact_turn: true },
+    )
+    .unwrap();
+    let with: BTreeMap<(String, String), u32> = with
+        .into_iter()
+        .map(|r| ((f.map.label(r.hex), r.facing.key()), r.cost))
+        .collect();
+    let mut expect = without.clone();
+    expect.extend(st(&[("0404", 1, 3), ("0404", 5, 3)]));
+    assert_eq!(with, expect);
+}
+
+#[test]
+fn anc_6_4_phalanx_zoc_is_its_two_front_hexes() {
+    // Enemy phalanx at 0404 facing vertex 0: front 0503, 0504. A cavalry entering its flank
+    // hex 0405 goes on; entering 0504 stops.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("e", "red", "phalanx", "0404", 3.0, Some(0)),
+            u("c", "blue", "cavalry", "0406", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(f.check(&["c"], &["0405", "0305"], Facing::One(0)), Ok(2));
+    assert_eq!(
+        f.check(&["c"], &["0505", "0504", "0604"], Facing::One(0)),
+        Err("ANC-7.3: entering the enemy front at 0504 ended the move (ANC-7.3)".into())
+    );
+    // A disordered phalanx has no front that stops anyone.
+    let mut e = u("e", "red", "phalanx", "0404", 3.0, Some(0));
+    e.status.insert("disordered".into());
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[e, u("c", "blue", "cavalry", "0406", 4.0, Some(0))],
+    );
+    assert_eq!(
+        f.check(&["c"], &["0505", "0504", "0604"], Facing::One(0)),
+        Ok(3)
+    );
+}
+
+#[test]
+fn anc_7_1_move_up_to_mp_never_through_friends() {
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("c", "blue", "cavalry", "0201", 4.0, Some(0)),
+            u("f", "blue", "cavalry", "0401", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[("0101", 1), ("0201", 0), ("0301", 1)])
+    );
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[u("c", "blue", "cavalry", "0201", 4.0, Some(0))],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[
+            ("0101", 1),
+            ("0201", 0),
+            ("0301", 1),
+            ("0401", 2),
+            ("0501", 3),
+            ("0601", 4)
+        ])
+    );
+    assert_eq!(
+        f.check(
+            &["c"],
+            &["0301", "0401", "0501", "0601", "0701"],
+            Facing::One(0)
+        ),
+        Err("ANC-7.1: not enough MP (ANC-7.1: 4 MP)".into())
+    );
+    // Leaders ignore stacking (TA-R17): they cross and end in friendly hexes.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("l", "blue", "leader", "0201", 3.0, None),
+            u("f", "blue", "cavalry", "0301", 4.0, Some(0)),
+        ],
+    );
+    let s: Vec<(String, u32)> = f
+        .states(&["l"])
+        .into_iter()
+        .map(|(k, c)| (k.0, c))
+        .collect();
+    assert_eq!(
+        s,
+        [
+            ("0101".into(), 1),
+            ("0301".into(), 1),
+            ("0401".into(), 2),
+            ("0501".into(), 3)
+        ]
+    );
+    // No unit enters an enemy hex (TA-R12).
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("c", "blue", "cavalry", "0201", 4.0, Some(0)),
+            u("r", "red", "leader", "0301", 4.0, None),
+        ],
+    );
+    assert_eq!(
+        f.check(&["c"], &["0301"], Facing::One(0)),
+        Err("TA-R12: 0301 holds an enemy unit (TA-R12)".into())
+    );
+}
+
+#[test]
+fn anc_7_2_phalanx_moves_only_into_its_front_hexes() {
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[u("p", "blue", "phalanx", "0404", 3.0, Some(0))],
+    );
+    assert_eq!(f.check(&["p"], &["0503"], Facing::One(0)), Ok(1));
+    assert_eq!(f.check(&["p"], &["0504"], Facing::One(0)), Ok(1));
+    // 0403 (edge 4) is outside the front: only after turning to vertex 5 (front 4, 5), then
+    // back to 0: 3 MP.
+    assert_eq!(f.check(&["p"], &["0403"], Facing::One(0)), Ok(3));
+    let f1 = fx(
+        grid(7, 7),
+        anc(),
+        &[u("p", "blue", "phalanx", "0404", 1.0, Some(0))],
+    );
+    assert_eq!(
+        f1.check(&["p"], &["0403"], Facing::One(5)),
+        Err(
+            "ANC-7.2: a phalanx facing vertex 0 moves only into its 2 front hexes (ANC-7.2)".into()
+        )
+    );
+}
+
+#[test]
+fn anc_7_3_entering_an_enemy_front_stops_starting_in_one_does_not() {
+    // Line: enemy light at 0101 (front all round). A cavalry starting in its front (0201)
+    // moves away freely; coming back into 0201 is entering it.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("r", "red", "light", "0101", 4.0, Some(0)),
+            u("c", "blue", "cavalry", "0201", 3.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[("0201", 0), ("0301", 1), ("0401", 2), ("0501", 3)])
+    );
+    assert_eq!(f.check(&["c"], &["0301", "0201"], Facing::One(0)), Ok(2));
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("r", "red", "light", "0101", 4.0, Some(0)),
+            u("c", "blue", "cavalry", "0501", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[
+            ("0201", 3),
+            ("0301", 2),
+            ("0401", 1),
+            ("0501", 0),
+            ("0601", 1),
+            ("0701", 2),
+            ("0801", 3),
+            ("0901", 4)
+        ])
+    );
+}
+
+#[test]
+fn reach_paths_are_the_hexes_entered_and_check_agrees() {
+    // Every listed state's path is an order the check accepts at the listed cost (the phalanx
+    // of anc_6_2: paths after turns in the start hex do not repeat the start).
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[u("p", "blue", "phalanx", "0404", 3.0, Some(0))],
+    );
+    let g = f.group(&["p"]);
+    for r in reach_facing(&f.map, &f.rules, &f.board, &g, 3, FacingOptions::default()).unwrap() {
+        let got = check_move(
+            &f.map,
+            &f.rules,
+            &f.board,
+            &g,
+            3,
+            &r.path,
+            r.facing,
+            FacingOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            Ok(r.cost),
+            "{} {:?} via {:?}",
+            f.map.label(r.hex),
+            r.facing,
+            r.path
+        );
+    }
+    let f = tac7("cavalry", "infantry", tac());
+    let g = f.group(&["m"]);
+    for r in reach_facing(&f.map, &f.rules, &f.board, &g, 6, FacingOptions::default()).unwrap() {
+        let got = check_move(
+            &f.map,
+            &f.rules,
+            &f.board,
+            &g,
+            6,
+            &r.path,
+            r.facing,
+            FacingOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(got, Ok(r.cost), "{} {:?}", f.map.label(r.hex), r.facing);
+    }
+}

@@ -1,0 +1,94 @@
+//! The facing games end to end: `scenarios/tactical` and `scenarios/ancients` pass `hexwar
+//! check`, run to the end with the random bot deterministically, and take orders with a facing.
+
+use std::path::Path;
+use std::process::Command as Process;
+
+use hexwar::engine::{Command, GameError};
+use hexwar::Session;
+use serde_json::json;
+
+fn hexwar(args: &[&str]) -> (i32, String) {
+    let out = Process::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn both_scenarios_check_and_run_to_the_end_deterministically() {
+    let dir = std::env::temp_dir();
+    for s in ["tactical", "ancients"] {
+        let scen = format!("scenarios/{s}");
+        assert_eq!(hexwar(&["check", &scen]).0, 0, "{s} check");
+        let mut logs = Vec::new();
+        for k in 0..2 {
+            let log = dir.join(format!(
+                "hexwar-facing-{s}-{k}-{}.jsonl",
+                std::process::id()
+            ));
+            let (code, out) =
+                hexwar(&["run", &scen, "--seed", "7", "--log", log.to_str().unwrap()]);
+            assert_eq!(code, 0, "{s} run: {out}");
+            assert!(out.contains("finished after turn 6 of 6"), "{out}");
+            let text = std::fs::read_to_string(&log).unwrap();
+            assert!(
+                !text.contains("CommandRefused"),
+                "the bot's legal moves are all accepted"
+            );
+            logs.push(text);
+            let _ = std::fs::remove_file(log);
+        }
+        assert_eq!(logs[0], logs[1], "{s}: same seed, same log");
+    }
+}
+
+#[test]
+fn reach_prints_end_facings() {
+    let (code, out) = hexwar(&["reach", "scenarios/ancients", "m-ph-3"]);
+    assert_eq!(code, 0);
+    // m-ph-3 at 0305 faces vertex 0 (front 0405, 0406): one step keeps the facing, at 1 MP.
+    assert!(out.contains("  0405 0:1 "), "{out}");
+    assert!(out.contains("  0305 1:1 2:2 3:3 4:2 5:1\n"), "{out}");
+}
+
+fn cmd(v: serde_json::Value) -> Command {
+    serde_json::from_value(v).unwrap()
+}
+
+#[test]
+fn ancients_orders_carry_a_facing() {
+    let mut s = Session::start(Path::new("scenarios/ancients"), Some(1)).unwrap();
+    // 0206 is down-left of 0305 (edge 2): turning to vertex 2 and stepping costs 3 MP, so the
+    // phalanx cannot also turn back to vertex 0 (ANC-6.2).
+    let err = s
+        .game
+        .submit(
+            Some("macedon"),
+            &cmd(json!({"command": "move", "unit": "m-ph-3", "path": ["0206"], "facing": 0})),
+        )
+        .unwrap_err();
+    match err {
+        GameError::Refused(r) => assert_eq!(r.rule, "ANC-6.2"),
+        other => panic!("{other:?}"),
+    }
+    s.game
+        .submit(
+            Some("macedon"),
+            &cmd(json!({"command": "move", "unit": "m-ph-3", "path": ["0206"], "facing": 2})),
+        )
+        .unwrap();
+    let u = &s.game.state().units["m-ph-3"];
+    assert_eq!((u.at.as_deref(), u.facing), (Some("0206"), Some(2)));
+    // The stack of two phalanxes and the leader moves as one group.
+    s.game
+        .submit(Some("macedon"), &cmd(json!({"command": "move", "units": ["m-ph-1", "m-ph-2", "m-ldr"], "path": ["0404"], "facing": 0})))
+        .unwrap();
+    for id in ["m-ph-1", "m-ph-2", "m-ldr"] {
+        assert_eq!(s.game.state().units[id].at.as_deref(), Some("0404"));
+    }
+}
