@@ -92,3 +92,21 @@ fn ancients_orders_carry_a_facing() {
         assert_eq!(s.game.state().units[id].at.as_deref(), Some("0404"));
     }
 }
+
+/// TAC-4 / TA-R6: a two-base unit that re-faces one base in place has moved only that base.
+#[test]
+fn tac_4_only_the_refaced_base_counts_as_moved() {
+    let mut s = Session::start(Path::new("scenarios/tactical"), Some(1)).unwrap();
+    let side = s.game.phasing_side().unwrap();
+    assert_eq!(side, "british");
+    s.game
+        .submit(
+            Some("british"),
+            &cmd(json!({"command": "move", "unit": "b-col-1", "path": [], "facing": "0,4"})),
+        )
+        .unwrap();
+    let u = &s.game.state().units["b-col-1"];
+    let flags: Vec<&str> = u.status.iter().map(String::as_str).collect();
+    assert_eq!(flags, ["base2_moved", "moved"]);
+    assert_eq!((u.facing, u.attrs["facing2"].clone()), (Some(0), json!(4)));
+}

@@ -61,15 +61,21 @@ function facing.register(opts)
         if #path > 0 then
           events[#events + 1] = { event = "UnitMoved", unit = id, from = u.at, to = path[#path], path = path, cost = cost }
         end
+        local moved = { "moved" }
         if u.facing ~= nil and f ~= nil then
           if type(f) == "string" then
             local a, b = f:match("^(%d),(%d)$")
-            events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = tonumber(a), facing2 = tonumber(b) }
+            a, b = tonumber(a), tonumber(b)
+            events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = a, facing2 = b }
+            -- TAC-4 / TA-R6: a two-base unit that changed hex moved both bases; one that only
+            -- re-faced moved just the base(s) whose facing changed.
+            if #path > 0 or a ~= u.facing then moved[#moved + 1] = "base1_moved" end
+            if #path > 0 or b ~= u.attrs.facing2 then moved[#moved + 1] = "base2_moved" end
           else
             events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = f }
           end
         end
-        events[#events + 1] = { event = "UnitStatusChanged", unit = id, add = { "moved" } }
+        events[#events + 1] = { event = "UnitStatusChanged", unit = id, add = moved }
       end
       return events
     end,
@@ -185,7 +191,8 @@ function facing.register(opts)
     local out = {}
     for _, u in ipairs(hex.units.all()) do
       if u.status.moved or u.status.attacked then
-        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "attacked" } }
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id,
+          remove = { "moved", "attacked", "base1_moved", "base2_moved" } }
       end
     end
     return out
