@@ -28,6 +28,17 @@ local stacking = require("france1940.stacking")
 
 local restrictions = {}
 
+-- A map that draws no `deploy_french` zone (a small test position) sets no turn-1 limit on French
+-- units: the rule restricts them to a zone, and there is none. Cached: the map never changes.
+local deployment_zone_known = nil
+local function has_deployment_zone()
+  if deployment_zone_known == nil then
+    deployment_zone_known = pcall(hex.map.zone, "deploy_french")
+  end
+  return deployment_zone_known
+end
+
+
 local BELGIAN_AREA = { belgium = true, luxembourg = true, germany = true }
 
 -- Why unit `u` may not enter `label`, as (rule, reason), or nil. `turn` defaults to now.
@@ -52,7 +63,7 @@ function restrictions.hex_refusal(u, label, turn)
     end
   end
   if turn == 1 then
-    if u.nation == "french" and not hex.map.in_zone(label, "deploy_french") then
+    if u.nation == "french" and has_deployment_zone() and not hex.map.in_zone(label, "deploy_french") then
       return "F40-18.2", string.format("on turn 1 French unit %s may not leave its deployment zone (%s)", u.id, label)
     end
     if u.nation == "british" and country == "belgium" and not politics.invaded("belgium") then
