@@ -51,15 +51,7 @@ hex.commands.define("end_phase", {
 })
 
 -- Flags set during a phase are cleared when it ends.
-hex.events.on("PhaseEnded", function(ev)
-  local out = {}
-  for _, u in ipairs(hex.units.all()) do
-    if u.status.moved or u.status.attacked then
-      out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "attacked" } }
-    end
-  end
-  return out
-end)
+hex.events.on("PhaseEnded", lib.clearing_phase_flags({ "moved", "attacked" }))
 
 -- Entering a hex takes control of it.
 hex.events.on("UnitEnteredHex", function(ev)

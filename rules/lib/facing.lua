@@ -187,16 +187,7 @@ function facing.register(opts)
     end,
   })
 
-  hex.events.on("PhaseEnded", function(ev)
-    local out = {}
-    for _, u in ipairs(hex.units.all()) do
-      if u.status.moved or u.status.attacked then
-        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id,
-          remove = { "moved", "attacked", "base1_moved", "base2_moved" } }
-      end
-    end
-    return out
-  end)
+  hex.events.on("PhaseEnded", require("lib").clearing_phase_flags({ "moved", "attacked", "base1_moved", "base2_moved" }))
 
   -- A melee started by a TAC-6 charge must be fought in the charging side's combat phase: a
   -- non-leader still sharing a hex with an enemy when that phase ends has lost it.

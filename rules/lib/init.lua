@@ -35,4 +35,21 @@ function lib.sorted_keys(t)
   return keys
 end
 
+-- A PhaseEnded handler that clears the per-phase status flags `flags` (e.g. {"moved",
+-- "attacked"}) from every unit holding any of them.
+function lib.clearing_phase_flags(flags)
+  return function()
+    local out = {}
+    for _, u in ipairs(hex.units.all()) do
+      for _, flag in ipairs(flags) do
+        if u.status[flag] then
+          out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = flags }
+          break
+        end
+      end
+    end
+    return out
+  end
+end
+
 return lib
