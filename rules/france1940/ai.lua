@@ -1,26 +1,32 @@
 -- france1940/ai: a greedy bot for both sides (scenario: [[side]] bot = "france1940.ai").
 --
--- Written against the legal-command API: it receives the legal list and returns the index of
--- the command it picks; it reads the position through the read-only views and the rules'
--- own helpers (combat odds, supply sources), never changes anything and keeps no game state
--- (the memo below holds distance fields, a pure function of the map and a list of hexes).
--- Choice, in order of score:
---   1. `place` reserves and reinforcements (nearest the objectives), `drop` airborne units into
---      an empty hex nearest the objectives;
---   2. `attack` at the best odds, at 2:1 or better;
+-- Written against the legal-command API, one decision at a time: it lists only the legal
+-- commands it needs (hex.commands.legal(side, {command = ..., unit = ...})) and returns the
+-- command it picks; it reads the position through the read-only views and the rules' own
+-- helpers (combat odds, supply sources), never changes anything and keeps no game state (the
+-- memo below holds distance fields, a pure function of the map and a list of hexes). What is
+-- left to do comes from the position: units that moved carry `moved`.
+-- Choice, in order:
+--   1. `place` reserves and reinforcements (nearest the objectives);
+--   2. `drop` airborne units into an empty hex nearest the objectives;
 --   3. `evacuate` an isolated unit standing in a port;
---   4. `move` the unit whose destination gets it closest to its side's objectives, keeping it
---      supplied (the destination must be a hex where a unit of its class traces supply) and
---      never entering Switzerland;
---   5. otherwise `end_phase`.
+--   4. `move`: the units that may still move, nearest the objectives first; for each, the
+--      destination that gets it closest to its side's objectives, keeping it supplied (a hex
+--      where a unit of its class traces supply) and never entering Switzerland. A unit's own
+--      legal moves are listed only when its plain reach (hex.path.reach, no paths) shows such a
+--      destination;
+--   5. in a combat phase, `attack` at the best odds, at 2:1 or better;
+--   6. otherwise `end_phase`.
 -- Objectives: German - the major cities of the Netherlands, Belgium and France it does not
 -- control (Paris counted twice as close); Allied - German-held objectives to take back and
 -- Allied-held ones with a German unit within 4 hexes, else the German units themselves.
--- Deterministic: ties go to the first command in the legal list.
+-- Deterministic: ties go to the first command listed.
 local common = require("france1940.common")
 local combat = require("france1940.combat")
 local supply = require("france1940.supply")
 local politics = require("france1940.politics")
+local movement = require("france1940.movement")
+local restrictions = require("france1940.restrictions")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
 
@@ -63,9 +69,7 @@ local function objectives(side)
     return out
   end
   local germans = {}
-  for _, u in ipairs(hex.units.of_side("german")) do
-    if u.at then germans[#germans + 1] = u.at end
-  end
+  for _, u in ipairs(hex.units.brief("german")) do germans[#germans + 1] = u.at end
   for _, c in ipairs(OBJECTIVE_COUNTRIES) do
     for _, l in ipairs(supply.major_cities(c)) do
       local ctl = hex.state.control(l)
@@ -107,44 +111,103 @@ end
 local COLUMN_RANK = {}
 for i, c in ipairs(combat.COLUMNS) do COLUMN_RANK[combat.column_name(c)] = i end
 
-return function(side, legal, seed)
-  local best, best_score, end_index = nil, nil, nil
-  local dist = nil
+-- The best of `list` by `score(cmd)` (nil scores are skipped; ties keep the first).
+local function best_of(list, score)
+  local best, best_score = nil, nil
+  for _, cmd in ipairs(list) do
+    local sc = score(cmd)
+    if sc and (not best_score or sc > best_score) then best, best_score = cmd, sc end
+  end
+  return best
+end
+
+local function enters_switzerland(path)
+  for _, l in ipairs(path) do
+    if politics.country_of(l) == "switzerland" then return true end
+  end
+  return false
+end
+
+local function movement_choice(side)
+  local dist = field(objectives(side))
+  local near = function(cmd) return 1000 - (dist[cmd.to] or 99) end
+  local place = best_of(hex.commands.legal(side, { command = "place" }), near)
+  if place then return place end
+  local drop = best_of(hex.commands.legal(side, { command = "drop" }), function(cmd)
+    if #common.enemies_at(cmd.to, side) == 0 then return near(cmd) end
+  end)
+  if drop then return drop end
+  if side == "allied" then
+    for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do
+      local evacuate = hex.commands.legal(side, { command = "evacuate", unit = id })[1]
+      if evacuate then return evacuate end
+    end
+  end
+  -- Units that may still move, nearest the objectives first (ties by id).
+  local waiting = {}
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
+    waiting[id] = true
+  end
+  local order = {}
+  for _, b in ipairs(hex.units.brief(side)) do
+    if waiting[b.id] then order[#order + 1] = { id = b.id, d = dist[b.at] or 99 } end
+  end
+  table.sort(order, function(x, y)
+    if x.d ~= y.d then return x.d < y.d end
+    return x.id < y.id
+  end)
   local supplied = {}
-  for i, cmd in ipairs(legal) do
-    local score = nil
-    local name = cmd.command
-    if name == "place" or name == "drop" then
-      dist = dist or field(objectives(side))
-      local d = dist[cmd.to] or 99
-      if name == "place" or #common.enemies_at(cmd.to, side) == 0 then score = 1000 - d end
-    elseif name == "attack" then
-      local attackers = {}
-      for _, id in ipairs(cmd.units) do attackers[#attackers + 1] = hex.units.get(id) end
-      local o = combat.odds(attackers, cmd.hex, side)
-      local rank = o.odds and COLUMN_RANK[o.odds] or 0
-      if rank >= 3 then score = 800 + rank * 10 + o.attack / 100 end
-    elseif name == "evacuate" then
-      local u = hex.units.get(cmd.unit)
-      if u.status.isolated then score = 500 end
-    elseif name == "move" then
-      dist = dist or field(objectives(side))
-      local u = hex.units.get(cmd.unit)
-      local to = cmd.path[#cmd.path]
-      local before, after = dist[u.at] or 99, dist[to] or 99
-      if after < before and politics.country_of(to) ~= "switzerland" then
-        local ok = true
-        for _, l in ipairs(cmd.path) do
-          if politics.country_of(l) == "switzerland" then ok = false end
-        end
-        if ok and supplied_set(side, u, supplied)[to] then
-          score = 100 + (before - after) * 10 - after + (u.strength or 0) / 100
+  local stacks = nil
+  for _, o in ipairs(order) do
+    local u = hex.units.get(o.id)
+    if not movement.cannot_move(u, side) then
+      local before = o.d
+      local set = nil
+      local promising = false
+      for label in pairs(hex.path.reach(u.id, common.budget(u))) do
+        if (dist[label] or 99) < before and politics.country_of(label) ~= "switzerland" then
+          set = set or supplied_set(side, u, supplied)
+          stacks = stacks or restrictions.stacks(side)
+          if set[label] and restrictions.fits(u, label, stacks) and not restrictions.hex_refusal(u, label) then
+            promising = true
+            break
+          end
         end
       end
-    elseif name == "end_phase" then
-      end_index = i
+      if promising then
+        local move = best_of(hex.commands.legal(side, { command = "move", unit = u.id }), function(cmd)
+          local to = cmd.path[#cmd.path]
+          local after = dist[to] or 99
+          if after < before and set[to] and not enters_switzerland(cmd.path) then
+            return 100 + (before - after) * 10 - after
+          end
+        end)
+        if move then return move end
+      end
     end
-    if score and (not best_score or score > best_score) then best, best_score = i, score end
   end
-  return best or end_index or 1
+  return nil
+end
+
+local function combat_choice(side)
+  return best_of(hex.commands.legal(side, { command = "attack" }), function(cmd)
+    local attackers = {}
+    for _, id in ipairs(cmd.units) do attackers[#attackers + 1] = hex.units.get(id) end
+    local o = combat.odds(attackers, cmd.hex, side)
+    local rank = o.odds and COLUMN_RANK[o.odds] or 0
+    if rank >= 3 then return 800 + rank * 10 + o.attack / 100 end
+  end)
+end
+
+return function(side, legal, seed)
+  local choice = nil
+  local phase = hex.state.phase()
+  if hex.state.side() == side then
+    if phase == "movement" then
+      choice = movement_choice(side)
+    elseif phase == "combat" then
+      choice = combat_choice(side)
+    end
+  end
+  return choice or hex.commands.legal(side, { command = "end_phase" })[1] or 1
 end

@@ -36,8 +36,42 @@ function airborne.is_airborne(u)
   return a.airborne == true or a.para == true or a.airlanding == true or u.type == "airborne"
 end
 
--- The cities from which `u` may be dropped now (F40-11.1), sorted.
-function airborne.cities(u)
+-- Map data, built once: the city hexes (a `major_city` hex or a `town`), and for each city the
+-- land hexes within RANGE of it.
+local city_hexes, in_range, map_hexes = nil, {}, nil
+local function all_hexes()
+  map_hexes = map_hexes or hex.map.hexes()
+  return map_hexes
+end
+local function cities_of_map()
+  if not city_hexes then
+    city_hexes = {}
+    for _, label in ipairs(all_hexes()) do
+      if hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
+        city_hexes[#city_hexes + 1] = label
+      end
+    end
+  end
+  return city_hexes
+end
+
+local function land_within_range(city)
+  local list = in_range[city]
+  if not list then
+    list = {}
+    for _, label in ipairs(all_hexes()) do
+      if hex.map.terrain(label) ~= "sea" and hex.map.distance(label, city) <= airborne.RANGE then
+        list[#list + 1] = label
+      end
+    end
+    in_range[city] = list
+  end
+  return list
+end
+
+-- The source hexes that serve `u` (its side's set for its nation, F40-8.2).
+local function sources_for(u)
+  if u.side == "german" then return supply.german_sources() end
   local hexes = {}
   for _, set in ipairs(supply.sources()) do
     local serves = set.side == u.side
@@ -51,14 +85,29 @@ function airborne.cities(u)
       for _, l in ipairs(set.hexes) do hexes[#hexes + 1] = l end
     end
   end
+  return hexes
+end
+
+-- The cities from which `u` may be dropped now (F40-11.1), sorted.
+function airborne.cities(u)
   local supplied = {}
-  for _, l in ipairs(hex.path.supplied_hexes(u.side, common.class_of(u), hexes)) do supplied[l] = true end
+  for _, l in ipairs(hex.path.supplied_hexes(u.side, common.class_of(u), sources_for(u))) do supplied[l] = true end
   local out = {}
-  for _, label in ipairs(hex.map.hexes()) do
-    if supplied[label] and hex.state.control(label) == u.side
-        and (hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town")) then
-      out[#out + 1] = label
-    end
+  for _, label in ipairs(cities_of_map()) do
+    if supplied[label] and hex.state.control(label) == u.side then out[#out + 1] = label end
+  end
+  return out
+end
+
+-- The hexes `u` may be dropped into from `cities` (F40-11.1), in map order.
+local function targets(cities)
+  local ok = {}
+  for _, c in ipairs(cities) do
+    for _, label in ipairs(land_within_range(c)) do ok[label] = true end
+  end
+  local out = {}
+  for _, label in ipairs(all_hexes()) do
+    if ok[label] then out[#out + 1] = label end
   end
   return out
 end
@@ -71,9 +120,10 @@ local function phase_refusal(side)
   if hex.state.get("rail_used") then
     return "F40-11.1", "drops happen at the start of the assault, before any movement"
   end
-  for _, v in ipairs(hex.units.of_side(side)) do
-    if v.status.moved or v.status.railed then
-      return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. v.id .. " has moved)"
+  for _, flag in ipairs({ "moved", "railed" }) do
+    local moved = hex.units.ids(side, { with = { flag } })[1]
+    if moved then
+      return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. moved .. " has moved)"
     end
   end
   return nil
@@ -154,17 +204,23 @@ function airborne.register()
       end
       return events
     end,
-    legal = function(side)
+    -- `filter.unit` (hex.commands.legal): only that unit's drops.
+    legal = function(side, filter)
       if phase_refusal(side) then return {} end
       local out = {}
-      local labels = hex.map.hexes()
-      for _, u in ipairs(hex.units.of_side(side)) do
+      local units = {}
+      if filter and filter.unit then
+        units = common.units_for(side, filter)
+      else
+        -- Only units off the map may drop: no full view of the others.
+        for _, b in ipairs(hex.units.brief(side, { off_map = true })) do
+          if not b.at then units[#units + 1] = hex.units.get(b.id) end
+        end
+      end
+      for _, u in ipairs(units) do
         if not unit_refusal(u, side) then
-          local cities = airborne.cities(u)
-          for _, to in ipairs(labels) do
-            if not target_refusal(u, to, cities) then
-              out[#out + 1] = { command = "drop", unit = u.id, to = to }
-            end
+          for _, to in ipairs(targets(airborne.cities(u))) do
+            out[#out + 1] = { command = "drop", unit = u.id, to = to }
           end
         end
       end
@@ -179,14 +235,12 @@ function airborne.register()
   -- 11.2, and the return of withdrawn para regiments (11.3).
   hex.events.on("AssaultStarted", function(ev)
     local out = {}
-    for _, u in ipairs(hex.units.all()) do
-      if u.status.dropped then
-        if u.at and #common.enemies_at(u.at, u.side) > 0 then
-          out[#out + 1] = { event = "UnitEliminated", unit = u.id,
-            reason = "F40-11.2: stacked with an enemy unit at the start of the following assault" }
-        else
-          out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "dropped" } }
-        end
+    for _, u in ipairs(common.units_with({ "dropped" })) do
+      if u.at and #common.enemies_at(u.at, u.side) > 0 then
+        out[#out + 1] = { event = "UnitEliminated", unit = u.id,
+          reason = "F40-11.2: stacked with an enemy unit at the start of the following assault" }
+      else
+        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "dropped" } }
       end
     end
     local pool = hex.state.get("para_pool") or {}
@@ -213,8 +267,8 @@ function airborne.register()
     local out = {}
     local pool = hex.state.get("para_pool") or {}
     local added = false
-    for _, u in ipairs(hex.units.all()) do
-      if u.status.dropped and u.attrs.para and u.at then
+    for _, u in ipairs(common.units_with({ "dropped" })) do
+      if u.attrs.para and u.at then
         for _, f in ipairs(hex.units.at(u.at)) do
           if f.side == u.side and not f.attrs.para and not f.status.isolated then
             out[#out + 1] = { event = "UnitRemoved", unit = u.id, reason = "withdrawn" }

@@ -362,11 +362,20 @@ end
 -- odds reach 1:2 (subsets are accepted when given, not listed: see docs).
 function combat.legal(side)
   if phase_refusal(side) then return {} end
+  local enemy_at = {}
+  for _, e in ipairs(hex.units.brief(common.enemy_of(side))) do enemy_at[e.at] = true end
   local by_target = {}
-  for _, u in ipairs(hex.units.of_side(side)) do
-    if u.at and not u.status.attacked and (u.strength or 0) > 0 then
+  for _, b in ipairs(hex.units.brief(side)) do
+    local near = false
+    if (b.strength or 0) > 0 then
+      for _, nb in ipairs(hex.map.neighbors(b.at)) do
+        if enemy_at[nb] then near = true; break end
+      end
+    end
+    local u = near and hex.units.get(b.id)
+    if u and not u.status.attacked then
       for _, nb in ipairs(hex.map.neighbors(u.at)) do
-        if #combat.defenders(nb, side) > 0 and not combat.attacker_refusal(u, side, nb) then
+        if enemy_at[nb] and not combat.attacker_refusal(u, side, nb) then
           local list = by_target[nb] or {}
           list[#list + 1] = u
           by_target[nb] = list
@@ -401,10 +410,8 @@ function combat.register()
 
   hex.events.on("PhaseEnded", function()
     local out = {}
-    for _, u in ipairs(hex.units.all()) do
-      if u.status.attacked then
-        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "attacked" } }
-      end
+    for _, u in ipairs(common.units_with({ "attacked" })) do
+      out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "attacked" } }
     end
     if hex.state.get("attacked_hexes") ~= nil then out[#out + 1] = hex.state.set("attacked_hexes", nil) end
     return out

@@ -59,11 +59,44 @@ function common.enemies_at(label, side)
   return out
 end
 
--- The hexes of a zone, or {} when this map has no such zone (small test maps).
+-- The hexes of a zone, or {} when this map has no such zone (small test maps). Read-only:
+-- Map data, so kept per map; callers only read the list.
+local zones = {}
 function common.zone(name)
-  local ok, hexes = pcall(hex.map.zone, name)
-  if ok then return hexes end
-  return {}
+  local list = zones[name]
+  if not list then
+    local ok, hexes = pcall(hex.map.zone, name)
+    list = ok and hexes or {}
+    zones[name] = list
+  end
+  return list
+end
+
+-- The units a `legal` function lists commands for: the filter's unit when it names one of
+-- `side`'s units (hex.commands.legal(side, {unit = ID})), else every unit of `side`.
+function common.units_for(side, filter)
+  local id = filter and filter.unit
+  if id then
+    local u = hex.units.get(id)
+    if u and u.side == side then return { u } end
+    return {}
+  end
+  return hex.units.of_side(side)
+end
+
+-- The units (full views, id order) carrying any of `flags`: cheap when few do, unlike a loop
+-- over hex.units.all().
+function common.units_with(flags)
+  local seen, ids = {}, {}
+  for _, flag in ipairs(flags) do
+    for _, id in ipairs(hex.units.ids(nil, { with = { flag } })) do
+      if not seen[id] then seen[id] = true; ids[#ids + 1] = id end
+    end
+  end
+  table.sort(ids)
+  local out = {}
+  for i, id in ipairs(ids) do out[i] = hex.units.get(id) end
+  return out
 end
 
 -- The current assault (1 or 2) of the phasing player's turn (sequence.lua keeps it).

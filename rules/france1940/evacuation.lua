@@ -59,10 +59,12 @@ function evacuation.register()
       end
       return events
     end,
-    legal = function(side)
+    -- `filter.unit` (hex.commands.legal): only that unit.
+    legal = function(side, filter)
       if side ~= "allied" then return {} end
+      if not common.is_movement_phase() or hex.state.side() ~= "allied" then return {} end
       local out = {}
-      for _, u in ipairs(hex.units.of_side(side)) do
+      for _, u in ipairs(common.units_for(side, filter)) do
         if not evacuation.refusal(u, side) then
           out[#out + 1] = { command = "evacuate", unit = u.id }
         end

@@ -133,10 +133,11 @@ function movement.register()
       events[#events + 1] = hex.state.set("mp_spent", common.with(hex.state.get("mp_spent"), u.id, cost))
       return events
     end,
-    legal = function(side)
+    -- `filter.unit` (hex.commands.legal): only that unit's moves.
+    legal = function(side, filter)
       if not common.is_movement_phase() or hex.state.side() ~= side then return {} end
       local out = {}
-      for _, u in ipairs(hex.units.of_side(side)) do
+      for _, u in ipairs(common.units_for(side, filter)) do
         if u.at and not movement.cannot_move(u, side) then
           local reach = hex.path.reach(u.id, common.budget(u), { paths = true })
           for _, label in ipairs(common.sorted_keys(reach)) do
@@ -155,10 +156,8 @@ function movement.register()
   -- Per-phase marks are cleared when a phase ends.
   hex.events.on("PhaseEnded", function()
     local out = {}
-    for _, u in ipairs(hex.units.all()) do
-      if u.status.moved or u.status.railed then
-        out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "railed" } }
-      end
+    for _, u in ipairs(common.units_with({ "moved", "railed" })) do
+      out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "railed" } }
     end
     if hex.state.get("mp_spent") ~= nil then out[#out + 1] = hex.state.set("mp_spent", nil) end
     return out

@@ -75,8 +75,8 @@ end
 
 -- True when a German unit stands in a hex of `country`.
 function politics.german_inside(country)
-  for _, u in ipairs(hex.units.of_side("german")) do
-    if u.at and politics.country_of(u.at) == country then return true end
+  for _, u in ipairs(hex.units.brief("german")) do
+    if politics.country_of(u.at) == country then return true end
   end
   return false
 end

@@ -52,10 +52,11 @@ function rail.register()
         hex.state.set("rail_used", u.id),
       }
     end,
-    legal = function(side)
+    legal = function(side, filter)
       if hex.state.side() ~= side or not common.is_movement_phase() then return {} end
+      if hex.state.get("rail_used") then return {} end
       local out = {}
-      for _, u in ipairs(hex.units.of_side(side)) do
+      for _, u in ipairs(common.units_for(side, filter)) do
         if u.at and not u.status[common.NEUTRAL] and not rail.refusal(u, side, nil) then
           for _, label in ipairs(hex.path.rail(u.id)) do
             out[#out + 1] = { command = "rail", unit = u.id, to = label }

@@ -58,15 +58,11 @@ local function edge(label, names)
 end
 
 local function pool_units()
-  local out = {}
-  for _, g in ipairs(hex.units.gone()) do
-    if g.gone_reason == "pool" then out[#out + 1] = g end
-  end
-  return out
+  return hex.units.gone_for("pool")
 end
 
-local function allied_pool_empty()
-  for _, g in ipairs(pool_units()) do
+local function allied_pool_empty(pool)
+  for _, g in ipairs(pool or pool_units()) do
     if g.attrs.pool == "allied_reserve" then return false end
   end
   return true
@@ -98,7 +94,8 @@ local function alpine_hex(label)
 end
 
 -- (quota key or nil, rule, reason): how `g` (a pool unit) may enter at `to`, or why not.
-function reserves.check(g, side, to)
+-- `listed` (optional) is pool_units() already listed, for callers that check many hexes.
+function reserves.check(g, side, to, listed)
   local pool = g.attrs.pool
   local turn = hex.state.turn()
   if pool == "reinforcement" then
@@ -134,7 +131,7 @@ function reserves.check(g, side, to)
   if pool == "armee_des_alpes" and politics.invaded("switzerland") and alpine_hex(to) then
     return "none"                                                                 -- 17.6
   end
-  if pool == "armee_des_alpes" and not allied_pool_empty() then
+  if pool == "armee_des_alpes" and not allied_pool_empty(listed) then
     return nil, "F40-17.6", g.id .. " enters next to Switzerland after its invasion, or once every other Allied reserve has entered"
   end
   if turn < reserves.FROM_TURN.allied then return nil, "F40-17.5", "Allied reserves enter from turn 2" end
@@ -145,6 +142,24 @@ function reserves.check(g, side, to)
   return "allied"
 end
 
+-- Whether `g` could enter anywhere now (the conditions of reserves.check that do not depend
+-- on the hex), so that the legal list skips the hexes of units that cannot enter at all.
+local function may_enter_now(g, side, listed)
+  local pool = g.attrs.pool
+  local turn = hex.state.turn()
+  if pool == "reinforcement" then return side == "allied" and turn >= (g.attrs.arrives_turn or 1) end
+  if pool == "german_reserve" then
+    return side == "german" and turn >= reserves.FROM_TURN.german and used("german") < reserves.QUOTA.german
+  end
+  if pool == "swiss_reserve" then
+    return side == "allied" and politics.invaded("switzerland") and used("swiss") < reserves.QUOTA.swiss
+  end
+  if side ~= "allied" then return false end
+  if pool == "armee_des_alpes" and politics.invaded("switzerland") then return true end
+  if pool == "armee_des_alpes" and not allied_pool_empty(listed) then return false end
+  return turn >= reserves.FROM_TURN.allied and used("allied") < reserves.QUOTA.allied
+end
+
 local function phase_refusal(side)
   if not common.is_movement_phase() or hex.state.side() ~= side or common.assault() ~= 1 then
     return "F40-17.3", "reserves are placed in the owner's first assault (movement phase)"
@@ -152,7 +167,7 @@ local function phase_refusal(side)
   return nil
 end
 
-function reserves.refusal(g, side, to)
+function reserves.refusal(g, side, to, listed)
   local rule, reason = phase_refusal(side)
   if rule then return nil, rule, reason end
   if not g then return nil, "F40-17.3", "no unit of that name waits in a pool" end
@@ -161,7 +176,7 @@ function reserves.refusal(g, side, to)
     if u.side ~= side then return nil, "F40-17.3", to .. " holds a unit of another side" end
   end
   local key
-  key, rule, reason = reserves.check(g, side, to)
+  key, rule, reason = reserves.check(g, side, to, listed)
   if not key then return nil, rule, reason end
   if g.attrs.pool ~= "reinforcement" and (hex.state.get("placed") or {})[to] then
     return nil, "F40-17.3", "one reserve per hex per turn (" .. to .. " has had one)"
@@ -244,20 +259,27 @@ function reserves.register()
       end
       return events
     end,
-    legal = function(side)
+    -- `filter.unit` (hex.commands.legal): only that unit's placements.
+    legal = function(side, filter)
       if phase_refusal(side) then return {} end
+      -- German reserves are the only German pool (17.4): nothing to list outside their turns.
+      if side == "german" and (hex.state.turn() < reserves.FROM_TURN.german
+          or used("german") >= reserves.QUOTA.german) then
+        return {}
+      end
       local pool = pool_units()
       if #pool == 0 then return {} end
+      local only = filter and filter.unit
       local restrictions = require("france1940.restrictions")
       local stacks = restrictions.stacks(side)
       local out = {}
       for _, g in ipairs(pool) do
         local owner = (g.attrs.pool == "german_reserve") and "german" or "allied"
-        if owner == side then
+        if owner == side and (not only or only == g.id) and may_enter_now(g, side, pool) then
           local probe = record(g, side, nil)
           probe.status = {}
           for _, to in ipairs(candidates(g.attrs.pool)) do
-            if reserves.refusal(g, side, to) and restrictions.fits(probe, to, stacks) then
+            if reserves.refusal(g, side, to, pool) and restrictions.fits(probe, to, stacks) then
               out[#out + 1] = { command = "place", unit = g.id, to = to }
             end
           end

@@ -85,11 +85,9 @@ end
 -- Division-equivalents (and armored ones) of `side` per hex, for the legal lists.
 function restrictions.stacks(side)
   local total, armored = {}, {}
-  for _, u in ipairs(hex.units.of_side(side)) do
-    if u.at then
-      total[u.at] = (total[u.at] or 0) + common.equivalents(u)
-      armored[u.at] = (armored[u.at] or 0) + common.armored_equivalents(u)
-    end
+  for _, u in ipairs(hex.units.brief(side)) do
+    total[u.at] = (total[u.at] or 0) + common.equivalents(u)
+    armored[u.at] = (armored[u.at] or 0) + common.armored_equivalents(u)
   end
   return { total = total, armored = armored }
 end
@@ -114,9 +112,9 @@ local function wrap(name, path_of)
       end
       return base.resolve(cmd, side)
     end,
-    legal = function(side)
+    legal = function(side, filter)
       local out = {}
-      local list = base.legal(side)
+      local list = base.legal(side, filter)
       if #list == 0 then return list end
       local stacks = restrictions.stacks(side)
       local units = {}

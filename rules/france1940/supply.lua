@@ -37,14 +37,29 @@ local function add_all(out, seen, list)
   end
 end
 
-function supply.major_cities(country)
-  local out, seen = {}, {}
-  for _, label in ipairs(common.zone(country)) do
-    if hex.map.terrain(label) == "major_city" then add_all(out, seen, { label }) end
+-- Map data, computed once per map and copied out (callers may extend the lists they get).
+local map_memo = {}
+local function memo(key, build)
+  local list = map_memo[key]
+  if not list then
+    list = build()
+    map_memo[key] = list
   end
-  add_all(out, seen, common.zone("major_cities_" .. country))
-  table.sort(out)
-  return out
+  local copy = {}
+  for i, l in ipairs(list) do copy[i] = l end
+  return copy
+end
+
+function supply.major_cities(country)
+  return memo("major_cities/" .. country, function()
+    local out, seen = {}, {}
+    for _, label in ipairs(common.zone(country)) do
+      if hex.map.terrain(label) == "major_city" then add_all(out, seen, { label }) end
+    end
+    add_all(out, seen, common.zone("major_cities_" .. country))
+    table.sort(out)
+    return out
+  end)
 end
 
 -- The extent of Switzerland: smallest row and smallest column of its hexes (nil without it).
@@ -59,43 +74,49 @@ local function swiss_bounds()
 end
 
 function supply.german_sources()
-  local out, seen = {}, {}
-  local min_row = swiss_bounds()
-  for _, label in ipairs(common.zone("east_edge")) do
-    local r = row_col(label)
-    if not min_row or r < min_row then add_all(out, seen, { label }) end
-  end
-  add_all(out, seen, supply.major_cities("germany"))
-  table.sort(out)
-  return out
+  return memo("german_sources", function()
+    local out, seen = {}, {}
+    local min_row = swiss_bounds()
+    for _, label in ipairs(common.zone("east_edge")) do
+      local r = row_col(label)
+      if not min_row or r < min_row then add_all(out, seen, { label }) end
+    end
+    add_all(out, seen, supply.major_cities("germany"))
+    table.sort(out)
+    return out
+  end)
 end
 
 function supply.french_sources()
-  local out, seen = {}, {}
-  local _, min_col = swiss_bounds()
-  add_all(out, seen, common.zone("west_edge"))
-  for _, label in ipairs(common.zone("south_edge")) do
-    local _, c = row_col(label)
-    if not min_col or c < min_col then add_all(out, seen, { label }) end
-  end
-  add_all(out, seen, common.zone("city_paris"))
-  table.sort(out)
-  return out
+  return memo("french_sources", function()
+    local out, seen = {}, {}
+    local _, min_col = swiss_bounds()
+    add_all(out, seen, common.zone("west_edge"))
+    for _, label in ipairs(common.zone("south_edge")) do
+      local _, c = row_col(label)
+      if not min_col or c < min_col then add_all(out, seen, { label }) end
+    end
+    add_all(out, seen, common.zone("city_paris"))
+    table.sort(out)
+    return out
+  end)
 end
 
 function supply.swiss_sources()
-  local out, seen = {}, {}
-  for _, label in ipairs(common.zone("switzerland")) do
-    local edge = false
-    for _, z in ipairs(hex.map.zones(label)) do
-      if z:match("_edge$") then edge = true end
+  return memo("swiss_sources", function()
+    local out, seen = {}, {}
+    for _, label in ipairs(common.zone("switzerland")) do
+      local edge = false
+      for _, z in ipairs(hex.map.zones(label)) do
+        if z:match("_edge$") then edge = true end
+      end
+      if edge or hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
+        add_all(out, seen, { label })
+      end
     end
-    if edge or hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
-      add_all(out, seen, { label })
-    end
-  end
-  table.sort(out)
-  return out
+    table.sort(out)
+    return out
+  end)
 end
 
 -- The source sets for hex.path.supply (F40-8.2).
@@ -103,8 +124,8 @@ function supply.sources()
   local french = supply.french_sources()
   local others = {}
   local listed = {}
-  for _, u in ipairs(hex.units.all()) do
-    if u.side == "allied" and not COUNTRY_OF[u.nation] and not listed[u.nation] then
+  for _, u in ipairs(hex.units.brief("allied", { off_map = true })) do
+    if not COUNTRY_OF[u.nation] and not listed[u.nation] then
       listed[u.nation] = true
       others[#others + 1] = u.nation
     end

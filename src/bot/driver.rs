@@ -2,8 +2,17 @@
 //! turn limit is reached. In a simultaneous step (no phasing side) every side gives its commands
 //! in turn, then the phase ends.
 
-use super::Bot;
+use super::{Bot, LegalCommands};
 use crate::engine::{Command, Game, GameError};
+
+/// How a headless run is played.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// List every legal command before each choice, even when the bot does not need them, so
+    /// that [`Played::legal`] is always known (a replay records it). Off, a bot that asks for
+    /// one unit's commands at a time never pays for the whole list.
+    pub count_legal: bool,
+}
 
 /// Where a headless run stops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +35,9 @@ pub struct RunReport {
 pub struct Played<'a> {
     pub side: &'a str,
     pub command: &'a Command,
-    /// How many commands were legal when the bot chose.
-    pub legal: usize,
+    /// How many commands were legal when the bot chose (known when the run counts them,
+    /// [`PlayOptions::count_legal`], or when the bot listed them all).
+    pub legal: Option<usize>,
     /// Whether the rules accepted it.
     pub accepted: bool,
 }
@@ -40,7 +50,14 @@ pub fn play(
     sides: &[String],
     limit: RunLimit,
 ) -> Result<RunReport, GameError> {
-    play_observed(game, bot, sides, limit, &mut |_, _| {})
+    play_observed(
+        game,
+        bot,
+        sides,
+        limit,
+        PlayOptions::default(),
+        &mut |_, _| {},
+    )
 }
 
 /// `play`, calling `observe` after every command with the game as it then stands.
@@ -49,8 +66,16 @@ pub fn play_observed(
     bot: &mut dyn Bot,
     sides: &[String],
     limit: RunLimit,
+    options: PlayOptions,
     observe: &mut dyn FnMut(&Game, Played<'_>),
 ) -> Result<RunReport, GameError> {
+    let listed = |game: &mut Game, side: &str| -> Result<LegalCommands, GameError> {
+        let mut legal = LegalCommands::new(side);
+        if options.count_legal {
+            legal.all(game)?;
+        }
+        Ok(legal)
+    };
     let mut report = RunReport::default();
     let mut guard: u64 = 0;
     while !game.is_over() {
@@ -70,8 +95,8 @@ pub fn play_observed(
             for side in sides {
                 loop {
                     guard += 1;
-                    let legal = game.legal_commands(side)?;
-                    let command = bot.choose(game, side, &legal)?;
+                    let mut legal = listed(game, side)?;
+                    let command = bot.choose(game, &mut legal)?;
                     if matches!(command, Command::EndPhase) {
                         break;
                     }
@@ -84,7 +109,7 @@ pub fn play_observed(
                     let played = Played {
                         side,
                         command: &command,
-                        legal: legal.len(),
+                        legal: legal.count(),
                         accepted,
                     };
                     observe(game, played);
@@ -96,7 +121,7 @@ pub fn play_observed(
             }
             // Recorded under the first side, which may end a simultaneous phase like any other.
             let first = &sides[0];
-            let legal = game.legal_commands(first)?.len();
+            let legal = listed(game, first)?.count();
             report.commands += 1;
             game.submit(None, &Command::EndPhase)?;
             observe(
@@ -114,8 +139,8 @@ pub fn play_observed(
             .phasing_side()
             .or_else(|| sides.first().cloned())
             .unwrap_or_default();
-        let legal = game.legal_commands(&side)?;
-        let command = bot.choose(game, &side, &legal)?;
+        let mut legal = listed(game, &side)?;
+        let command = bot.choose(game, &mut legal)?;
         report.commands += 1;
         match game.submit(Some(&side), &command) {
             Ok(_) => observe(
@@ -123,7 +148,7 @@ pub fn play_observed(
                 Played {
                     side: &side,
                     command: &command,
-                    legal: legal.len(),
+                    legal: legal.count(),
                     accepted: true,
                 },
             ),
@@ -134,7 +159,7 @@ pub fn play_observed(
                     Played {
                         side: &side,
                         command: &command,
-                        legal: legal.len(),
+                        legal: legal.count(),
                         accepted: false,
                     },
                 );
@@ -145,7 +170,7 @@ pub fn play_observed(
                     Played {
                         side: &side,
                         command: &end,
-                        legal: legal.len(),
+                        legal: legal.count(),
                         accepted: true,
                     },
                 );

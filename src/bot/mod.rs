@@ -1,11 +1,15 @@
 //! Bots: players that choose among the legal commands the rules list. Any game works with them
-//! because they only use the engine's legal-command API.
+//! because they only use the engine's legal-command API. The list is lazy ([`LegalCommands`]):
+//! a bot asks for all of it, for one kind of command or one unit's commands, or (a bot of the
+//! rules, in Lua) lists what it needs itself.
 
 mod driver;
+mod legal;
 mod random;
 mod sides;
 
-pub use driver::{play, play_observed, Played, RunLimit, RunReport};
+pub use driver::{play, play_observed, PlayOptions, Played, RunLimit, RunReport};
+pub use legal::LegalCommands;
 pub use random::RandomBot;
 pub use sides::SideBots;
 
@@ -13,12 +17,9 @@ use crate::engine::{Command, Game, RulesError};
 
 /// A player that picks the next command for a side.
 pub trait Bot {
-    /// The next command for `side`, chosen among `legal` (never empty: it holds at least
-    /// `EndPhase`).
-    fn choose(
-        &mut self,
-        game: &mut Game,
-        side: &str,
-        legal: &[Command],
-    ) -> Result<Command, RulesError>;
+    /// The next command for `legal.side()`, chosen among the legal commands (never none: they
+    /// hold at least `EndPhase`). A bot keeps no game state between calls: what is left to do
+    /// comes from the position (a saved game continued plays as the uninterrupted one).
+    fn choose(&mut self, game: &mut Game, legal: &mut LegalCommands)
+        -> Result<Command, RulesError>;
 }

@@ -1,7 +1,7 @@
 //! The random-legal bot: a fair pick among the legal commands, ending the phase with a chance
 //! that grows with the number of commands already given in it.
 
-use super::Bot;
+use super::{Bot, LegalCommands};
 use crate::engine::{Command, Dice, Game, RulesError};
 
 /// Picks uniformly among legal commands other than `EndPhase`; ends the phase when none is left
@@ -28,16 +28,20 @@ impl Bot for RandomBot {
     fn choose(
         &mut self,
         game: &mut Game,
-        side: &str,
-        legal: &[Command],
+        legal: &mut LegalCommands,
     ) -> Result<Command, RulesError> {
         // Per side too: in a simultaneous step each side gets its own allowance.
-        let key = (game.state().turn, game.state().step, side.to_string());
+        let key = (
+            game.state().turn,
+            game.state().step,
+            legal.side().to_string(),
+        );
         if key != self.phase_key {
             self.phase_key = key;
             self.given = 0;
         }
         let others: Vec<&Command> = legal
+            .all(game)?
             .iter()
             .filter(|c| !matches!(c, Command::EndPhase))
             .collect();

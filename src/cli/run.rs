@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bot::{play_observed, RandomBot, RunLimit, SideBots};
+use crate::bot::{play_observed, PlayOptions, RandomBot, RunLimit, SideBots};
 use crate::engine::{Event, GameError};
 use crate::replay::{Replay, ReplayStep};
 use crate::session::Session;
@@ -92,12 +92,17 @@ pub fn run(args: &RunArgs) -> i32 {
         &mut bot,
         &sides,
         limit,
+        // A replay stores how many commands were legal at each step; plain runs never list
+        // them all unless a bot asks.
+        PlayOptions {
+            count_legal: replay.is_some(),
+        },
         &mut |game, step| {
             if let Some(replay) = replay.as_mut() {
                 replay.steps.push(ReplayStep {
                     side: step.side.to_string(),
                     command: step.command.clone(),
-                    legal: step.legal,
+                    legal: step.legal.unwrap_or_default(),
                     accepted: step.accepted,
                     state: game.state().hash(),
                 });

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use super::apply::{apply, ApplyError};
 use super::command::{Command, Refusal};
 use super::event::Event;
-use super::ruleset::{RulesError, Ruleset};
+use super::ruleset::{CommandFilter, RulesError, Ruleset};
 use super::state::GameState;
 
 /// Why a command did not go through. The state is unchanged in every case.
@@ -247,6 +247,19 @@ impl Game {
             return Ok(Vec::new());
         }
         self.rules.legal_commands(&self.state, side)
+    }
+
+    /// The legal commands that `filter` matches (see [`Ruleset::legal_commands_matching`]).
+    pub fn legal_commands_matching(
+        &mut self,
+        side: &str,
+        filter: &CommandFilter,
+    ) -> Result<Vec<Command>, RulesError> {
+        if self.is_over() {
+            return Ok(Vec::new());
+        }
+        self.rules
+            .legal_commands_matching(&self.state, side, filter)
     }
 
     /// Checks and carries out a command. On any error the state is unchanged; a refusal is

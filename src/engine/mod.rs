@@ -17,7 +17,7 @@ pub use command::{Command, Refusal};
 pub use dice::Dice;
 pub use event::Event;
 pub use game::{EventLimits, Game, GameError};
-pub use ruleset::{Resolution, RulesError, Ruleset};
+pub use ruleset::{CommandFilter, Resolution, RulesError, Ruleset};
 pub use save::{Save, SaveError, SAVE_FORMAT, SAVE_VERSION};
 pub use sequence::{Sequence, Step};
 pub use state::{GameState, GoneUnit, Outcome};

@@ -25,6 +25,54 @@ impl RulesError {
 /// What the rules say about a command: the events it resolves into, or a refusal.
 pub type Resolution = Result<Vec<Event>, Refusal>;
 
+/// A part of the legal commands (a bot that chooses a unit, then that unit's command, asks for
+/// one unit's moves instead of every command of every unit). Unset fields match everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandFilter {
+    /// Only commands of this name (`move`, `attack`, `end_phase` ...).
+    pub command: Option<String>,
+    /// Only commands that order this unit: its `unit` field, or one of its `units`.
+    pub unit: Option<String>,
+}
+
+impl CommandFilter {
+    /// Every command of one name.
+    pub fn command(name: &str) -> Self {
+        CommandFilter {
+            command: Some(name.to_string()),
+            unit: None,
+        }
+    }
+
+    /// The commands of one name that order one unit.
+    pub fn unit_command(name: &str, unit: &str) -> Self {
+        CommandFilter {
+            command: Some(name.to_string()),
+            unit: Some(unit.to_string()),
+        }
+    }
+
+    pub fn matches(&self, command: &Command) -> bool {
+        if self.command.as_deref().is_some_and(|n| n != command.name()) {
+            return false;
+        }
+        let Some(unit) = self.unit.as_deref() else {
+            return true;
+        };
+        match command {
+            Command::Move { unit: u, .. } => u == unit,
+            Command::EndPhase => false,
+            Command::Custom { args, .. } => {
+                args.get("unit").and_then(|v| v.as_str()) == Some(unit)
+                    || args
+                        .get("units")
+                        .and_then(|v| v.as_array())
+                        .is_some_and(|list| list.iter().any(|v| v.as_str() == Some(unit)))
+            }
+        }
+    }
+}
+
 /// A game's rules as the engine sees them.
 pub trait Ruleset: Send {
     /// The sequence of play.
@@ -33,6 +81,20 @@ pub trait Ruleset: Send {
     /// Every command the side may give now (bots choose among these).
     fn legal_commands(&mut self, state: &GameState, side: &str)
         -> Result<Vec<Command>, RulesError>;
+
+    /// The legal commands that `filter` matches, in the order `legal_commands` lists them.
+    /// Rules that can list a part more cheaply than the whole override it; the default filters
+    /// the whole list.
+    fn legal_commands_matching(
+        &mut self,
+        state: &GameState,
+        side: &str,
+        filter: &CommandFilter,
+    ) -> Result<Vec<Command>, RulesError> {
+        let mut all = self.legal_commands(state, side)?;
+        all.retain(|c| filter.matches(c));
+        Ok(all)
+    }
 
     /// Checks a command given by `side` and resolves it into events. Dice rolled while
     /// resolving must appear as `DiceRolled` events, in order, before the events that used them.

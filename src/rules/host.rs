@@ -17,7 +17,8 @@ use super::error::describe;
 use super::loader::{check_module_name, chunk_name, find_module};
 use super::sandbox::new_vm;
 use crate::engine::{
-    Command, Dice, Event, GameState, Outcome, Refusal, Resolution, RulesError, Ruleset, Sequence,
+    Command, CommandFilter, Dice, Event, GameState, Outcome, Refusal, Resolution, RulesError,
+    Ruleset, Sequence,
 };
 use crate::scenario::Scenario;
 
@@ -306,7 +307,9 @@ impl LuaRules {
     }
 
     /// Asks a Lua bot to choose: `fn(side, legal, seed)` returns an index into `legal` or a
-    /// command table.
+    /// command table. `legal` is a lazy list (api/legal.rs): the bot that lists what it needs
+    /// with `hex.commands.legal` never makes the whole list. The answer comes back as the
+    /// chosen command's table.
     fn ask_bot(
         &mut self,
         state: &GameState,
@@ -319,16 +322,38 @@ impl LuaRules {
             .cloned()
             .ok_or_else(|| RulesError::new(format!("no bot module '{module}' loaded")))?;
         let what = format!("bot '{module}' ({})", origin_of(&f));
+        let side = arg
+            .get("side")
+            .and_then(|s| s.as_str())
+            .unwrap_or_default()
+            .to_string();
         let (value, _) = self.call(state, &what, |lua| {
-            let side = arg.get("side").cloned().unwrap_or_default();
-            let legal = arg.get("legal").cloned().unwrap_or_default();
             let seed = arg.get("seed").cloned().unwrap_or_default();
-            let v: Value = f.call((
-                lua.to_value(&side)?,
-                lua.to_value(&legal)?,
-                lua.to_value(&seed)?,
-            ))?;
-            lua.from_value::<serde_json::Value>(v)
+            let legal = api::lazy_list(lua, &side)?;
+            let v: Value = f.call((side.as_str(), legal.clone(), lua.to_value(&seed)?))?;
+            let chosen = match v {
+                Value::Integer(i) => {
+                    let count = legal.len()?;
+                    if i < 1 || i > count {
+                        return Err(mlua::Error::runtime(format!(
+                            "returned {i}, not an index between 1 and {count}"
+                        )));
+                    }
+                    legal.get::<Value>(i)?
+                }
+                Value::Number(x) if x.fract() == 0.0 => {
+                    let i = x as i64;
+                    let count = legal.len()?;
+                    if i < 1 || i > count {
+                        return Err(mlua::Error::runtime(format!(
+                            "returned {i}, not an index between 1 and {count}"
+                        )));
+                    }
+                    legal.get::<Value>(i)?
+                }
+                other => other,
+            };
+            lua.from_value::<serde_json::Value>(chosen)
         })?;
         Ok(value)
     }
@@ -515,6 +540,49 @@ impl Ruleset for LuaRules {
             out.push(Command::EndPhase);
         }
         Ok(out)
+    }
+
+    /// Calls only the named command's `legal`, giving it the filter as a second argument
+    /// (`{command = ..., unit = ...}`) so that it may list one unit's commands; the answer is
+    /// filtered again here for `legal` functions that ignore it.
+    fn legal_commands_matching(
+        &mut self,
+        state: &GameState,
+        side: &str,
+        filter: &CommandFilter,
+    ) -> Result<Vec<Command>, RulesError> {
+        let Some(name) = filter.command.as_deref() else {
+            let mut all = self.legal_commands(state, side)?;
+            all.retain(|c| filter.matches(c));
+            return Ok(all);
+        };
+        let Some(legal) = self.commands.get(name).and_then(|d| d.legal.as_ref()) else {
+            let listed_by_engine = name == "end_phase" && filter.unit.is_none();
+            return Ok(if listed_by_engine {
+                vec![Command::EndPhase]
+            } else {
+                Vec::new()
+            });
+        };
+        let (mut list, _) = self.call(
+            state,
+            &format!("legal '{name}' ({})", origin_of(legal)),
+            |lua| {
+                let t = lua.create_table()?;
+                t.raw_set("command", name)?;
+                t.raw_set("unit", filter.unit.as_deref())?;
+                let v: Value = legal.call((side, t))?;
+                let mut cmds = Vec::new();
+                if let Value::Table(t) = v {
+                    for item in t.sequence_values::<Value>() {
+                        cmds.push(command_from_lua(lua, item?).map_err(mlua::Error::runtime)?);
+                    }
+                }
+                Ok(cmds)
+            },
+        )?;
+        list.retain(|c| filter.matches(c));
+        Ok(list)
     }
 
     fn resolve(

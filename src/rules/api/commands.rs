@@ -32,6 +32,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             commands.raw_get::<Value>(name)
         })?,
     )?;
+    super::legal::register(lua, &t)?;
     hex.raw_set("commands", t)?;
     hex.raw_set(
         "refuse",

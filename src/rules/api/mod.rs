@@ -9,12 +9,16 @@ mod commands;
 mod dice;
 mod events;
 mod facing;
+mod legal;
 mod log;
 mod map;
 mod path;
+mod roster;
 mod rules;
 mod state;
 mod units;
+
+pub(crate) use legal::lazy_list;
 
 use std::sync::Arc;
 
@@ -68,6 +72,7 @@ pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
     path::register(lua, &hex)?;
     facing::register(lua, &hex)?;
     units::register(lua, &hex)?;
+    roster::register(lua, &hex.raw_get::<Table>("units")?)?;
     state::register(lua, &hex)?;
     dice::register(lua, &hex)?;
     events::register(lua, &hex)?;

@@ -1,0 +1,150 @@
+//! How fast whole France 1940 games play with the greedy Lua bot on both sides, on one core
+//! (issue #4's goal: 20 games a second).
+//!
+//! `cargo run --release --example f40_speed -- [--games K] [--turns N] [--seed S] [--full-lists]`
+//!
+//! Plays K games (seeds S, S+1, ...) to their end (or N turns) and prints games/s, ms per
+//! command, and how the time splits between the bots' decisions and the rules carrying the
+//! commands out. `--full-lists` plays the same games again with the whole legal-command list
+//! built before every command (what the driver did before bots listed their own commands, and
+//! what a replay recording still does), and prints that list's cost per decision and the ratio.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use hexwar::bot::{play_observed, Bot, LegalCommands, PlayOptions, RandomBot, RunLimit, SideBots};
+use hexwar::engine::{Command, Game, RulesError};
+use hexwar::Session;
+
+/// Times the bot's decisions; the rest of a game is the rules at work.
+struct Timed<B> {
+    inner: B,
+    spent: Duration,
+}
+
+impl<B: Bot> Bot for Timed<B> {
+    fn choose(
+        &mut self,
+        game: &mut Game,
+        legal: &mut LegalCommands,
+    ) -> Result<Command, RulesError> {
+        let start = Instant::now();
+        let chosen = self.inner.choose(game, legal);
+        self.spent += start.elapsed();
+        chosen
+    }
+}
+
+#[derive(Default)]
+struct Totals {
+    games: u32,
+    commands: u64,
+    wall: Duration,
+    bot: Duration,
+    outcomes: Vec<String>,
+}
+
+fn play(
+    seed: u64,
+    turns: Option<u32>,
+    full_lists: bool,
+    totals: &mut Totals,
+) -> Result<(), String> {
+    let mut session =
+        Session::start(Path::new("scenarios/france1940"), Some(seed)).map_err(|e| e.to_string())?;
+    let mut bot = Timed {
+        inner: SideBots::new(
+            RandomBot::new(session.bot_dice),
+            session.scenario.bots.clone(),
+        ),
+        spent: Duration::ZERO,
+    };
+    let sides = session.scenario.sides.clone();
+    let limit = turns.map_or(RunLimit::End, |n| RunLimit::BeforeTurn(n + 1));
+    let start = Instant::now();
+    let report = play_observed(
+        &mut session.game,
+        &mut bot,
+        &sides,
+        limit,
+        PlayOptions {
+            count_legal: full_lists,
+        },
+        &mut |_, _| {},
+    )
+    .map_err(|e| e.to_string())?;
+    totals.wall += start.elapsed();
+    totals.bot += bot.spent;
+    totals.games += 1;
+    totals.commands += report.commands;
+    let state = session.game.state();
+    totals.outcomes.push(match &state.outcome {
+        Some(o) => format!(
+            "seed {seed}: {} ({})",
+            o.winner.as_deref().unwrap_or("no winner"),
+            o.scores
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!("seed {seed}: stopped at turn {}", state.turn),
+    });
+    Ok(())
+}
+
+fn report(label: &str, t: &Totals) {
+    let secs = t.wall.as_secs_f64();
+    let per_cmd = |d: Duration| d.as_secs_f64() * 1000.0 / t.commands.max(1) as f64;
+    println!(
+        "{label}: {} games, {} commands in {:.2} s: {:.2} games/s, {:.3} ms/command \
+         (bot decisions {:.3}, rules {:.3})",
+        t.games,
+        t.commands,
+        secs,
+        t.games as f64 / secs,
+        per_cmd(t.wall),
+        per_cmd(t.bot),
+        per_cmd(t.wall.saturating_sub(t.bot)),
+    );
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str| -> Option<u64> {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+    };
+    let games = value("--games").unwrap_or(3);
+    let turns = value("--turns").map(|n| n as u32);
+    let seed = value("--seed").unwrap_or(1);
+    let full_lists = args.iter().any(|a| a == "--full-lists");
+
+    let mut lazy = Totals::default();
+    for i in 0..games {
+        play(seed + i, turns, false, &mut lazy)?;
+    }
+    report("bots list what they need", &lazy);
+    for o in &lazy.outcomes {
+        println!("  {o}");
+    }
+    if full_lists {
+        let mut full = Totals::default();
+        for i in 0..games {
+            play(seed + i, turns, true, &mut full)?;
+        }
+        report("whole legal list before every command", &full);
+        let extra = full
+            .wall
+            .saturating_sub(full.bot)
+            .saturating_sub(lazy.wall.saturating_sub(lazy.bot));
+        println!(
+            "  the whole list costs {:.3} ms per decision; lazy lists play {:.1}x faster",
+            extra.as_secs_f64() * 1000.0 / full.commands.max(1) as f64,
+            full.wall.as_secs_f64() / lazy.wall.as_secs_f64().max(1e-9)
+        );
+    }
+    Ok(())
+}

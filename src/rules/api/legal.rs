@@ -1,0 +1,146 @@
+//! `hex.commands.legal(side, filter?)`: the legal commands as the rules' own `legal` functions
+//! return them, as Lua tables, without leaving the VM. A bot written in Lua lists only what it
+//! needs (one unit's moves, the attacks) instead of receiving every command of every unit
+//! converted to Rust and back. `lazy_list(side)` is the list a bot receives as its `legal`
+//! argument: built on first use, so a bot that never reads it never pays for it.
+//!
+//! Order: command names in byte order (as the host's `legal_commands` lists them), each
+//! command's list in its own order, then `{command = "end_phase"}` when the rules define no
+//! `legal` for `end_phase` (the engine then lists it itself).
+
+use mlua::{Function, Lua, MultiValue, Table, Value};
+
+use super::COMMANDS_KEY;
+
+/// What a filter asks for: a command name and/or a unit id.
+struct Filter {
+    command: Option<String>,
+    unit: Option<String>,
+}
+
+impl Filter {
+    fn read(filter: &Option<Table>) -> mlua::Result<Filter> {
+        Ok(match filter {
+            None => Filter {
+                command: None,
+                unit: None,
+            },
+            Some(t) => Filter {
+                command: t.raw_get("command")?,
+                unit: t.raw_get("unit")?,
+            },
+        })
+    }
+
+    /// Whether a listed command orders the filter's unit (its `unit`, or one of its `units`).
+    fn unit_matches(&self, item: &Value) -> mlua::Result<bool> {
+        let Some(unit) = &self.unit else {
+            return Ok(true);
+        };
+        let Value::Table(t) = item else {
+            return Ok(false);
+        };
+        if let Value::String(s) = t.raw_get::<Value>("unit")? {
+            return Ok(s.to_str()? == unit.as_str());
+        }
+        if let Value::Table(list) = t.raw_get::<Value>("units")? {
+            for v in list.sequence_values::<Value>() {
+                if let Value::String(s) = v? {
+                    if s.to_str()? == unit.as_str() {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// The legal commands of `side` that `filter` matches, as a fresh Lua sequence.
+pub(crate) fn legal_list(lua: &Lua, side: &str, filter: Option<Table>) -> mlua::Result<Table> {
+    let wanted = Filter::read(&filter)?;
+    let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
+    let mut names: Vec<String> = Vec::new();
+    for pair in commands.pairs::<String, Value>() {
+        names.push(pair?.0);
+    }
+    names.sort();
+    let out = lua.create_table()?;
+    let mut end_phase_listed_by_rules = false;
+    for name in &names {
+        let def: Table = commands.raw_get(name.as_str())?;
+        let Value::Function(legal) = def.raw_get::<Value>("legal")? else {
+            continue;
+        };
+        if name == "end_phase" {
+            end_phase_listed_by_rules = true;
+        }
+        if wanted.command.as_deref().is_some_and(|c| c != name) {
+            continue;
+        }
+        let legal: Function = legal;
+        let list: Value = legal.call((side, filter.clone()))?;
+        if let Value::Table(list) = list {
+            for item in list.sequence_values::<Value>() {
+                let item = item?;
+                if wanted.unit_matches(&item)? {
+                    out.raw_push(item)?;
+                }
+            }
+        }
+    }
+    let end_phase_wanted = wanted.command.as_deref().is_none_or(|c| c == "end_phase");
+    if !end_phase_listed_by_rules && end_phase_wanted && wanted.unit.is_none() {
+        let end = lua.create_table()?;
+        end.raw_set("command", "end_phase")?;
+        out.raw_push(end)?;
+    }
+    Ok(out)
+}
+
+/// A list that fills itself with every legal command of `side` when first read (`#list`,
+/// `list[i]`, `ipairs(list)`), then behaves as a plain sequence.
+pub(crate) fn lazy_list(lua: &Lua, side: &str) -> mlua::Result<Table> {
+    let list = lua.create_table()?;
+    let meta = lua.create_table()?;
+    let fill = {
+        let side = side.to_string();
+        lua.create_function(move |lua, list: Table| -> mlua::Result<()> {
+            // Filled once: drop the metatable so later reads are plain.
+            list.set_metatable(None)?;
+            for item in legal_list(lua, &side, None)?.sequence_values::<Value>() {
+                list.raw_push(item?)?;
+            }
+            Ok(())
+        })?
+    };
+    let index = {
+        let fill = fill.clone();
+        lua.create_function(move |_, (list, key): (Table, Value)| {
+            fill.call::<()>(list.clone())?;
+            list.raw_get::<Value>(key)
+        })?
+    };
+    let len = lua.create_function(move |_, args: MultiValue| {
+        let list = match args.into_iter().next() {
+            Some(Value::Table(t)) => t,
+            _ => return Err(mlua::Error::runtime("legal list: # on a non-table")),
+        };
+        fill.call::<()>(list.clone())?;
+        Ok(list.raw_len())
+    })?;
+    meta.raw_set("__index", index)?;
+    meta.raw_set("__len", len)?;
+    list.set_metatable(Some(meta))?;
+    Ok(list)
+}
+
+/// Adds `legal` to the `hex.commands` table.
+pub fn register(lua: &Lua, commands: &Table) -> mlua::Result<()> {
+    commands.raw_set(
+        "legal",
+        lua.create_function(|lua, (side, filter): (String, Option<Table>)| {
+            legal_list(lua, &side, filter)
+        })?,
+    )
+}
