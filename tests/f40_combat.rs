@@ -163,3 +163,51 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
     ok(&mut s, &side, &Command::EndPhase);
     assert!(!s.game.state().units["g1"].status.contains("attacked"));
 }
+
+/// tests/fixtures/f40/airborne_river: g1 (4) at 0301 attacks a1 (2) at 0401 across a major
+/// river (defence x2) unless p1 dropped on 0401 in this assault.
+#[test]
+fn f40_11_5_a_drop_on_the_target_cancels_the_major_river_multiplier_in_combat() {
+    // Without the drop: 4 against 2 x 2.
+    let mut s = session("airborne_river");
+    advance_to(&mut s, 1, 1);
+    assert!(!s.game.state().units["a1"].status.contains("isolated"));
+    assert!(!s.game.state().units["g1"].status.contains("isolated"));
+    assert_eq!(
+        odds(&mut s, "0401", &["g1"]),
+        json!({"attack": 4, "defense": 4, "odds": "1:1"})
+    );
+
+    // With p1 dropped on 0401: the river does not count, 4 against 2.
+    let mut s = session("airborne_river");
+    ok(
+        &mut s,
+        "german",
+        &custom("drop", &[("unit", "p1"), ("to", "0401")]),
+    );
+    ok(&mut s, "german", &Command::EndPhase);
+    assert_eq!(
+        odds(&mut s, "0401", &["g1"]),
+        json!({"attack": 4, "defense": 2, "odds": "2:1"})
+    );
+    let events = ok(&mut s, "german", &attack("0401", &["g1"]));
+    let Some(Event::Custom { name, data }) =
+        events.iter().find(|e| matches!(e, Event::Custom { .. }))
+    else {
+        panic!("no CombatResolved in {events:?}");
+    };
+    assert_eq!(name, "CombatResolved");
+    // Roll 0 of seed 1 is a 3: EX at 2:1.
+    assert_eq!(Dice::value_at(1, 0, 6), 3);
+    assert_eq!(
+        data,
+        &json!({"hex": "0401", "attackers": ["g1"], "defenders": ["a1"], "attack": 4,
+                "defense": 2, "odds": "2:1", "roll": 3, "result": "EX"})
+    );
+    // The cancellation ends with that combat phase: the next German combat counts the river.
+    ok(&mut s, "german", &Command::EndPhase);
+    assert_eq!(
+        s.game.query("airborne_hexsides", &Value::Null).unwrap(),
+        Some(Value::Null)
+    );
+}

@@ -1,4 +1,5 @@
-//! F40 reserves and reinforcements (17.1-17.5) on tests/fixtures/f40/reserves: France = columns
+//! F40 reserves and reinforcements (17.1-17.7) on tests/fixtures/f40/reserves (17.6, 17.7: on
+//! tests/fixtures/f40/alpine, see below): France = columns
 //! 01-04 (port 0101 on the west edge, Paris 0202, assembly point 0302); Germany = columns 05-06,
 //! major cities 0501 (in a1's ZOC, contested by g1 at 0601, so still German) and 0601. Pools: gr1-gr3 (German), ar1-ar4 (Allied), rf1
 //! (British armoured reinforcement, turn 3). Turn 1 steps 0-3; later turns: German 0-3, Allied 4-7.
@@ -114,4 +115,150 @@ fn f40_17_2_british_armour_arrives_on_its_turn_at_an_allied_port() {
     ok(&mut s, "allied", &place("rf1", "0101"));
     // Not a reserve: no quota used.
     assert_eq!(s.game.state().vars.get("reserves_used"), None);
+}
+
+/// A reserve placed in its assault moves and attacks in it: ar1 enters at the assembly point
+/// 0302, moves next to g1 (0601) and attacks it in the same Allied assault.
+#[test]
+fn f40_17_1_units_entering_play_move_and_fight_in_the_assault_they_appear() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 2, 4);
+    ok(&mut s, "allied", &place("ar1", "0302"));
+    let into_0501: Vec<Command> = legal_of(&mut s, "allied", "move")
+        .into_iter()
+        .filter(|c| matches!(c, Command::Move { unit, path } if unit == "ar1" && path.last().map(String::as_str) == Some("0501")))
+        .collect();
+    assert_eq!(into_0501.len(), 1, "ar1 reaches 0501: {into_0501:?}");
+    ok(&mut s, "allied", &into_0501[0]);
+    ok(&mut s, "allied", &Command::EndPhase);
+    let mut args = serde_json::Map::new();
+    args.insert("hex".into(), json!("0601"));
+    args.insert("units".into(), json!(["ar1"]));
+    let attack = Command::Custom {
+        name: "attack".into(),
+        args,
+    };
+    let events = ok(&mut s, "allied", &attack);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Custom { name, data }
+            if name == "CombatResolved" && data["attackers"] == json!(["ar1"]))),
+        "{events:?}"
+    );
+}
+
+/// tests/fixtures/f40/alpine: g1 (0601) invades Switzerland by entering 0501, two hexes from
+/// France and from the Swiss town 0301.
+fn invade_switzerland(s: &mut hexwar::Session) {
+    ok(s, "german", &mv("g1", &["0501"]));
+    assert_eq!(s.game.state().vars["invaded"], json!({"switzerland": 1}));
+}
+
+#[test]
+fn f40_17_6_armee_des_alpes_next_to_switzerland_after_its_invasion_in_addition() {
+    let mut s = session("alpine");
+    invade_switzerland(&mut s);
+    advance_to(&mut s, 1, 2); // the Allied assault after the invasion (turn 1: reserves not yet)
+    assert_eq!(
+        legal_of(&mut s, "allied", "place"),
+        vec![
+            place("aa1", "0201"),
+            place("aa1", "0202"),
+            place("aa2", "0201"),
+            place("aa2", "0202"),
+            // and the Swiss reserves (17.7) in the town and on the south edge
+            place("sr1", "0301"),
+            place("sr1", "0302"),
+            place("sr2", "0301"),
+            place("sr2", "0302"),
+        ]
+    );
+    // Not next to Switzerland: only as a normal reserve, once the other reserves have entered.
+    assert_eq!(
+        refused(&mut s, "allied", &place("aa1", "0101")),
+        refusal(
+            "F40-17.6",
+            "aa1 enters next to Switzerland after its invasion, or once every other Allied reserve has entered"
+        )
+    );
+    let events = ok(&mut s, "allied", &place("aa1", "0201"));
+    // In addition to the three: no quota counted.
+    assert_eq!(events[1], var("placed", json!({"0201": true})));
+    assert_eq!(events.len(), 2, "{events:?}");
+    ok(&mut s, "allied", &place("aa2", "0202"));
+    assert_eq!(s.game.state().vars.get("reserves_used"), None);
+}
+
+#[test]
+fn f40_17_6_without_an_invasion_the_armee_des_alpes_enters_as_the_last_normal_reserves() {
+    let mut s = session("alpine");
+    advance_to(&mut s, 2, 4);
+    assert_eq!(
+        refused(&mut s, "allied", &place("aa1", "0101")),
+        refusal(
+            "F40-17.6",
+            "aa1 enters next to Switzerland after its invasion, or once every other Allied reserve has entered"
+        )
+    );
+    ok(&mut s, "allied", &place("ar1", "0101"));
+    // Every other reserve has entered: aa2 is a normal reserve (17.5 hexes, counted).
+    let events = ok(&mut s, "allied", &place("aa2", "0102"));
+    assert_eq!(events[2], var("reserves_used", json!({"allied": 2})));
+    assert_eq!(
+        refused(&mut s, "allied", &place("aa1", "0201")),
+        refusal(
+            "F40-17.5",
+            "0201 is not an assembly point free of German ZOC and control, a Paris hex or a west/south edge hex of France"
+        )
+    );
+}
+
+#[test]
+fn f40_17_7_swiss_reserves_one_a_turn_after_the_invasion_in_an_allied_swiss_city_or_edge() {
+    let mut s = session("alpine");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &place("sr1", "0302")),
+        refusal(
+            "F40-17.7",
+            "Swiss reserves enter after an invasion of Switzerland"
+        )
+    );
+    let mut s = session("alpine");
+    invade_switzerland(&mut s);
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &place("sr1", "0201")),
+        refusal(
+            "F40-17.7",
+            "0201 is not an Allied-controlled Swiss city or south/east edge hex of Switzerland"
+        )
+    );
+    // Not the Swiss hex g1 stands in, nor a Swiss hex that is neither a city nor an edge.
+    assert_eq!(
+        refused(&mut s, "allied", &place("sr1", "0501")),
+        refusal("F40-17.3", "0501 holds a unit of another side")
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &place("sr1", "0401")),
+        refusal(
+            "F40-17.7",
+            "0401 is not an Allied-controlled Swiss city or south/east edge hex of Switzerland"
+        )
+    );
+    let events = ok(&mut s, "allied", &place("sr1", "0301"));
+    assert!(
+        matches!(&events[0], Event::UnitPlaced { unit } if unit.id == "sr1" && unit.side == "allied" && unit.at.as_deref() == Some("0301")),
+        "{events:?}"
+    );
+    assert_eq!(events[2], var("reserves_used", json!({"swiss": 1})));
+    assert_eq!(
+        refused(&mut s, "allied", &place("sr2", "0302")),
+        refusal("F40-17.7", "1 Swiss reserve per turn")
+    );
+    // Next turn, by the south edge of Switzerland.
+    advance_to(&mut s, 2, 4);
+    ok(&mut s, "allied", &place("sr2", "0302"));
+    assert_eq!(s.game.state().units["sr2"].at.as_deref(), Some("0302"));
 }
