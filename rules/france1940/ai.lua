@@ -10,6 +10,8 @@
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
 --   3. `evacuate` an isolated unit standing in a port;
+--   (1-3 only before the side's first move of the phase: the bot does them first, so a unit
+--   with `moved` says they are done)
 --   4. `move`: the units that may still move, nearest the objectives first; for each, the
 --      destination that gets it closest to its side's objectives, keeping it supplied (a hex
 --      where a unit of its class traces supply) and never entering Switzerland. A unit's own
@@ -131,51 +133,73 @@ end
 local function movement_choice(side)
   local dist = field(objectives(side))
   local near = function(cmd) return 1000 - (dist[cmd.to] or 99) end
-  local place = best_of(hex.commands.legal(side, { command = "place" }), near)
+  -- Placements, drops and evacuations come before any move: once a unit of the side has moved
+  -- this phase (a status, so this holds for a continued save too), they are done.
+  local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
+  local place = not started and best_of(hex.commands.legal(side, { command = "place" }), near)
   if place then return place end
-  local drop = best_of(hex.commands.legal(side, { command = "drop" }), function(cmd)
+  local drop = not started and best_of(hex.commands.legal(side, { command = "drop" }), function(cmd)
     if #common.enemies_at(cmd.to, side) == 0 then return near(cmd) end
   end)
   if drop then return drop end
-  if side == "allied" then
+  if side == "allied" and not started then
     for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do
       local evacuate = hex.commands.legal(side, { command = "evacuate", unit = id })[1]
       if evacuate then return evacuate end
     end
   end
   -- Units that may still move, nearest the objectives first (ties by id).
-  local waiting = {}
+  local waiting, isolated = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
     waiting[id] = true
   end
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "dropped" } })) do
+    if movement.cannot_move(hex.units.get(id), side) then waiting[id] = nil end   -- F40-11.4
+  end
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
+  local brief = hex.units.brief(side)
   local order = {}
-  for _, b in ipairs(hex.units.brief(side)) do
-    if waiting[b.id] then order[#order + 1] = { id = b.id, d = dist[b.at] or 99 } end
+  for _, b in ipairs(brief) do
+    if waiting[b.id] then order[#order + 1] = { b = b, d = dist[b.at] or 99 } end
   end
   table.sort(order, function(x, y)
     if x.d ~= y.d then return x.d < y.d end
-    return x.id < y.id
+    return x.b.id < y.b.id
   end)
-  local supplied = {}
-  local stacks = nil
-  for _, o in ipairs(order) do
-    local u = hex.units.get(o.id)
-    if not movement.cannot_move(u, side) then
-      local before = o.d
-      local set = nil
-      local promising = false
-      for label in pairs(hex.path.reach(u.id, common.budget(u))) do
-        if (dist[label] or 99) < before and politics.country_of(label) ~= "switzerland" then
-          set = set or supplied_set(side, u, supplied)
-          stacks = stacks or restrictions.stacks(side)
-          if set[label] and restrictions.fits(u, label, stacks) and not restrictions.hex_refusal(u, label) then
-            promising = true
-            break
-          end
+  local units = {}
+  for i, o in ipairs(order) do
+    local b = o.b
+    units[i] = { id = b.id, budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
+  end
+  local supplied, stacks = {}, nil
+  local targets = objectives(side)
+  local first = 1
+  while first <= #units do
+    local rest = {}
+    for i = first, #units do rest[#rest + 1] = units[i] end
+    -- The engine ranks each unit's reachable hexes by the same field (hex.path.toward).
+    local batch = hex.path.toward(targets, rest, { impassable = { "sea" }, limit = 8 })
+    if #batch == 0 then break end
+    for _, r in ipairs(batch) do
+      local u = hex.units.get(r.id)
+      local set = supplied_set(side, u, supplied)
+      stacks = stacks or restrictions.stacks(side)
+      local wanted = nil
+      for _, label in ipairs(r.closer) do
+        if set[label] and politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)
+            and not restrictions.hex_refusal(u, label) then
+          wanted = label
+          break
         end
       end
-      if promising then
-        local move = best_of(hex.commands.legal(side, { command = "move", unit = u.id }), function(cmd)
+      if wanted then
+        local before = r.from
+        local legal = hex.commands.legal(side, { command = "move", unit = u.id })
+        for _, cmd in ipairs(legal) do
+          if cmd.path[#cmd.path] == wanted and not enters_switzerland(cmd.path) then return cmd end
+        end
+        -- The listed path to that hex is refused: the best other listed move.
+        local move = best_of(legal, function(cmd)
           local to = cmd.path[#cmd.path]
           local after = dist[to] or 99
           if after < before and set[to] and not enters_switzerland(cmd.path) then
@@ -184,6 +208,10 @@ local function movement_choice(side)
         end)
         if move then return move end
       end
+    end
+    local last = batch[#batch].id
+    for i = first, #units do
+      if units[i].id == last then first = i + 1; break end
     end
   end
   return nil

@@ -273,13 +273,22 @@ function reserves.register()
       local restrictions = require("france1940.restrictions")
       local stacks = restrictions.stacks(side)
       local out = {}
+      local hex_open = {}
       for _, g in ipairs(pool) do
         local owner = (g.attrs.pool == "german_reserve") and "german" or "allied"
         if owner == side and (not only or only == g.id) and may_enter_now(g, side, pool) then
           local probe = record(g, side, nil)
           probe.status = {}
           for _, to in ipairs(candidates(g.attrs.pool)) do
-            if reserves.refusal(g, side, to, pool) and restrictions.fits(probe, to, stacks) then
+            -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which
+            -- unit of the pool: judged once per listing.
+            local key = g.attrs.pool .. "/" .. tostring(g.attrs.arrives_turn) .. "/" .. to
+            local open = hex_open[key]
+            if open == nil then
+              open = reserves.refusal(g, side, to, pool) ~= nil
+              hex_open[key] = open
+            end
+            if open and restrictions.fits(probe, to, stacks) then
               out[#out + 1] = { command = "place", unit = g.id, to = to }
             end
           end

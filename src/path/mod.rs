@@ -39,6 +39,7 @@ mod arc;
 mod decl;
 mod error;
 mod facing;
+mod field;
 mod legality;
 mod mp;
 mod occupancy;
@@ -62,6 +63,7 @@ pub use facing::{
     check_move, reach_facing, FacingBoard, FacingError, FacingOptions, FacingReached,
     FacingRefusal, FacingRules, FacingType, KindRule, Model,
 };
+pub use field::StepField;
 pub use legality::{check_path, Clauses, MoveRefusal, PathError, RuleKind};
 pub use mp::Mp;
 pub use occupancy::{Cell, Occupancy, Placed};

@@ -327,34 +327,32 @@ impl LuaRules {
             .and_then(|s| s.as_str())
             .unwrap_or_default()
             .to_string();
-        let (value, _) = self.call(state, &what, |lua| {
+        // An index out of range is the bot's mistake, not a script error: said as the bot's.
+        let (answer, _) = self.call(state, &what, |lua| {
             let seed = arg.get("seed").cloned().unwrap_or_default();
             let legal = api::lazy_list(lua, &side)?;
             let v: Value = f.call((side.as_str(), legal.clone(), lua.to_value(&seed)?))?;
-            let chosen = match v {
-                Value::Integer(i) => {
-                    let count = legal.len()?;
-                    if i < 1 || i > count {
-                        return Err(mlua::Error::runtime(format!(
-                            "returned {i}, not an index between 1 and {count}"
-                        )));
-                    }
-                    legal.get::<Value>(i)?
-                }
-                Value::Number(x) if x.fract() == 0.0 => {
-                    let i = x as i64;
-                    let count = legal.len()?;
-                    if i < 1 || i > count {
-                        return Err(mlua::Error::runtime(format!(
-                            "returned {i}, not an index between 1 and {count}"
-                        )));
-                    }
-                    legal.get::<Value>(i)?
-                }
-                other => other,
+            let index = match v {
+                Value::Integer(i) => Some(i),
+                Value::Number(x) if x.fract() == 0.0 => Some(x as i64),
+                _ => None,
             };
-            lua.from_value::<serde_json::Value>(chosen)
+            let chosen = match index {
+                Some(i) => {
+                    let count = legal.len()?;
+                    if i < 1 || i > count {
+                        return Ok(Err(format!(
+                            "returned {i}, not an index between 1 and {count}"
+                        )));
+                    }
+                    legal.get::<Value>(i)?
+                }
+                None => v,
+            };
+            lua.from_value::<serde_json::Value>(chosen).map(Ok)
         })?;
+        let value =
+            answer.map_err(|m| RulesError::new(format!("bot '{module}' for {side}: {m}")))?;
         Ok(value)
     }
 

@@ -16,6 +16,7 @@ mod path;
 mod roster;
 mod rules;
 mod state;
+mod toward;
 mod units;
 
 pub(crate) use legal::lazy_list;
@@ -70,6 +71,7 @@ pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
     lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
     map::register(lua, &hex)?;
     path::register(lua, &hex)?;
+    toward::register(lua, &hex.raw_get::<Table>("path")?)?;
     facing::register(lua, &hex)?;
     units::register(lua, &hex)?;
     roster::register(lua, &hex.raw_get::<Table>("units")?)?;

@@ -18,9 +18,9 @@ use crate::path::{
 /// The position as the searches see it, built once per call into Lua.
 pub(crate) struct PathCache {
     generation: u64,
-    units: Vec<Unit>,
+    pub(crate) units: Vec<Unit>,
     index: BTreeMap<String, usize>,
-    occ: Occupancy,
+    pub(crate) occ: Occupancy,
     owners: Vec<SideId>,
 }
 
@@ -50,7 +50,7 @@ fn owners_of(state: &GameState, map: &HexMap, rules: &PathRules) -> Vec<SideId> 
 }
 
 /// Runs `f` with the cached position of the current call (building it on first use).
-fn with_position<R>(
+pub(crate) fn with_position<R>(
     lua: &Lua,
     f: impl FnOnce(&HexMap, &PathRules, &PathCache) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
@@ -91,7 +91,7 @@ fn with_position<R>(
     result
 }
 
-fn unit_index(cache: &PathCache, id: &str) -> mlua::Result<usize> {
+pub(crate) fn unit_index(cache: &PathCache, id: &str) -> mlua::Result<usize> {
     cache
         .index
         .get(id)
@@ -99,7 +99,7 @@ fn unit_index(cache: &PathCache, id: &str) -> mlua::Result<usize> {
         .ok_or_else(|| mlua::Error::runtime(format!("hex.path: no unit '{id}' in play")))
 }
 
-fn budget_of(unit: &Unit, budget: Option<f64>) -> mlua::Result<Mp> {
+pub(crate) fn budget_of(unit: &Unit, budget: Option<f64>) -> mlua::Result<Mp> {
     let mp = budget.unwrap_or(unit.ma);
     Mp::from_f64(mp)
         .ok_or_else(|| mlua::Error::runtime(format!("hex.path: {mp} is not a valid MP budget")))

@@ -4,7 +4,7 @@
 //! `hex.units.get` view builds.
 //!
 //!   hex.units.ids(side?, {on_map = true, with = {flags}, without = {flags}}?) -> {id ...}
-//!   hex.units.brief(side?, {off_map = true}?) -> { {id, side, nation, type, size, strength, at} ... }
+//!   hex.units.brief(side?, {off_map = true}?) -> { {id, side, nation, type, size, strength, ma, at} ... }
 //!     (units on the map; with `off_map`, those off it too, `at` nil)
 //!
 //!   hex.units.gone_for(reason) -> the views of `hex.units.gone()` whose reason is `reason`
@@ -110,13 +110,14 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                     if side.as_deref().is_some_and(|side| side != u.side) {
                         continue;
                     }
-                    let t = lua.create_table_with_capacity(0, 7)?;
+                    let t = lua.create_table_with_capacity(0, 8)?;
                     t.raw_set("id", u.id.as_str())?;
                     t.raw_set("side", u.side.as_str())?;
                     t.raw_set("nation", u.nation.as_str())?;
                     t.raw_set("type", u.kind.as_str())?;
                     t.raw_set("size", u.size.as_str())?;
                     t.raw_set("strength", whole_or_float(u.strength))?;
+                    t.raw_set("ma", whole_or_float(u.ma))?;
                     t.raw_set("at", at)?;
                     out.raw_push(t)?;
                 }
