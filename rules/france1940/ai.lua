@@ -88,24 +88,24 @@ local function objectives(side)
   return out
 end
 
+-- The supply sources of a unit of `side` and `nation` (what the bot keeps its units within).
+local function supply_sources(side, nation)
+  if side == "german" then return supply.german_sources() end
+  if nation == "swiss" then return supply.swiss_sources() end
+  local hexes = supply.french_sources()
+  local home = politics.COUNTRY_OF_NATION[nation]
+  if home then
+    for _, l in ipairs(supply.major_cities(home)) do hexes[#hexes + 1] = l end
+  end
+  return hexes
+end
+
 local function supplied_set(side, u, cache)
   local class = common.class_of(u)
   local key = class .. "/" .. (u.nation or "")
   if cache[key] then return cache[key] end
-  local hexes
-  if side == "german" then
-    hexes = supply.german_sources()
-  elseif u.nation == "swiss" then
-    hexes = supply.swiss_sources()
-  else
-    hexes = supply.french_sources()
-    local home = politics.COUNTRY_OF_NATION[u.nation]
-    if home then
-      for _, l in ipairs(supply.major_cities(home)) do hexes[#hexes + 1] = l end
-    end
-  end
   local set = {}
-  for _, l in ipairs(hex.path.supplied_hexes(side, class, hexes)) do set[l] = true end
+  for _, l in ipairs(hex.path.supplied_hexes(side, class, supply_sources(side, u.nation))) do set[l] = true end
   cache[key] = set
   return set
 end
@@ -166,10 +166,18 @@ local function movement_choice(side)
     if x.d ~= y.d then return x.d < y.d end
     return x.b.id < y.b.id
   end)
-  local units = {}
+  -- Each unit keeps to hexes where a unit of its class is supplied: one supply field per class
+  -- and nation, traced by the engine inside hex.path.toward.
+  local units, asks = {}, {}
   for i, o in ipairs(order) do
     local b = o.b
-    units[i] = { id = b.id, budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
+    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
+    local key = class .. "/" .. b.nation
+    if not asks[key] then
+      asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
+    end
+    units[i] = { id = b.id, supply = key,
+      budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
   end
   local supplied, stacks = {}, nil
   local targets = objectives(side)
@@ -178,15 +186,14 @@ local function movement_choice(side)
     local rest = {}
     for i = first, #units do rest[#rest + 1] = units[i] end
     -- The engine ranks each unit's reachable hexes by the same field (hex.path.toward).
-    local batch = hex.path.toward(targets, rest, { impassable = { "sea" }, limit = 8 })
+    local batch = hex.path.toward(targets, rest, { impassable = { "sea" }, limit = 8, supplied = asks })
     if #batch == 0 then break end
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
-      local set = supplied_set(side, u, supplied)
       stacks = stacks or restrictions.stacks(side)
       local wanted = nil
       for _, label in ipairs(r.closer) do
-        if set[label] and politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)
+        if politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)
             and not restrictions.hex_refusal(u, label) then
           wanted = label
           break
@@ -194,10 +201,14 @@ local function movement_choice(side)
       end
       if wanted then
         local before = r.from
-        local legal = hex.commands.legal(side, { command = "move", unit = u.id })
-        for _, cmd in ipairs(legal) do
-          if cmd.path[#cmd.path] == wanted and not enters_switzerland(cmd.path) then return cmd end
+        -- The move the legal list would give for that hex: the engine's path, checked against
+        -- the political restrictions along the way (restrictions.lua) and Switzerland.
+        local path = hex.path.path_to(u.id, common.budget(u), wanted)
+        if path and not enters_switzerland(path) and not restrictions.path_refusal(u, path) then
+          return { command = "move", unit = u.id, path = path }
         end
+        local legal = hex.commands.legal(side, { command = "move", unit = u.id })
+        local set = supplied_set(side, u, supplied)
         -- The listed path to that hex is refused: the best other listed move.
         local move = best_of(legal, function(cmd)
           local to = cmd.path[#cmd.path]

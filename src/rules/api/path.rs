@@ -21,7 +21,7 @@ pub(crate) struct PathCache {
     pub(crate) units: Vec<Unit>,
     index: BTreeMap<String, usize>,
     pub(crate) occ: Occupancy,
-    owners: Vec<SideId>,
+    pub(crate) owners: Vec<SideId>,
 }
 
 fn runtime(e: impl std::fmt::Display) -> mlua::Error {
@@ -105,7 +105,7 @@ pub(crate) fn budget_of(unit: &Unit, budget: Option<f64>) -> mlua::Result<Mp> {
         .ok_or_else(|| mlua::Error::runtime(format!("hex.path: {mp} is not a valid MP budget")))
 }
 
-fn labels_to_hexes(map: &HexMap, labels: &[String]) -> mlua::Result<Vec<HexIndex>> {
+pub(crate) fn labels_to_hexes(map: &HexMap, labels: &[String]) -> mlua::Result<Vec<HexIndex>> {
     labels
         .iter()
         .map(|l| {

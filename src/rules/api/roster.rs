@@ -4,7 +4,9 @@
 //! `hex.units.get` view builds.
 //!
 //!   hex.units.ids(side?, {on_map = true, with = {flags}, without = {flags}}?) -> {id ...}
-//!   hex.units.brief(side?, {off_map = true}?) -> { {id, side, nation, type, size, strength, ma, at} ... }
+//!   hex.units.brief(side?, {off_map = true}?) -> { {id, side, nation, type, size, strength, ma, at,
+//!     class} ... } (`class`: the movement class the engine gives the unit, when the rules
+//!     declare movement)
 //!     (units on the map; with `off_map`, those off it too, `at` nil)
 //!
 //!   hex.units.gone_for(reason) -> the views of `hex.units.gone()` whose reason is `reason`
@@ -14,7 +16,7 @@
 
 use mlua::{Lua, Table};
 
-use super::with_state;
+use super::{with_host, with_state};
 use crate::engine::Unit;
 use crate::rules::convert::unit_to_lua;
 
@@ -100,6 +102,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                 Some(o) => o.raw_get::<Option<bool>>("off_map")?.unwrap_or(false),
                 None => false,
             };
+            let rules = with_host(lua, |h| h.path.clone())?;
             with_state(lua, |s| {
                 let out = lua.create_table()?;
                 for u in s.units.values() {
@@ -110,7 +113,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                     if side.as_deref().is_some_and(|side| side != u.side) {
                         continue;
                     }
-                    let t = lua.create_table_with_capacity(0, 8)?;
+                    let t = lua.create_table_with_capacity(0, 9)?;
                     t.raw_set("id", u.id.as_str())?;
                     t.raw_set("side", u.side.as_str())?;
                     t.raw_set("nation", u.nation.as_str())?;
@@ -118,6 +121,16 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                     t.raw_set("size", u.size.as_str())?;
                     t.raw_set("strength", whole_or_float(u.strength))?;
                     t.raw_set("ma", whole_or_float(u.ma))?;
+                    if let Some(r) = &rules {
+                        if let Some(class) = r
+                            .profile
+                            .class_of(u)
+                            .ok()
+                            .and_then(|c| r.profile.classes().get(c as usize))
+                        {
+                            t.raw_set("class", class.as_str())?;
+                        }
+                    }
                     t.raw_set("at", at)?;
                     out.raw_push(t)?;
                 }

@@ -1,0 +1,121 @@
+//! The host functions bots use to list only what they need (docs/guide.md, "Bots in Lua"):
+//! `hex.commands.legal` with a filter, the light unit views, `hex.path.toward` and
+//! `hex.path.path_to`, and the engine's `legal_commands_matching`; on
+//! tests/fixtures/f40/airborne_river (g1, armour MA 6, at 0301; a1 at 0401 across a major
+//! river; p1 a para regiment off the map; the German city 0101).
+
+use std::path::Path;
+
+use hexwar::engine::{Command, CommandFilter};
+use hexwar::Session;
+use serde_json::{json, Value};
+
+/// A mod declaring a query that runs `code` (a Lua expression) in the game's VM.
+fn probe(code: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("probe.lua");
+    std::fs::write(
+        &file,
+        format!("hex.rules.query(\"probe\", function() return {code} end)\n"),
+    )
+    .unwrap();
+    let mut s = Session::start_with_mods(
+        Path::new("tests/fixtures/f40/airborne_river"),
+        Some(1),
+        &[file],
+    )
+    .unwrap();
+    s.game.query("probe", &Value::Null).unwrap().unwrap()
+}
+
+fn drop_at(to: &str) -> Value {
+    json!({"command": "drop", "unit": "p1", "to": to})
+}
+
+#[test]
+fn legal_with_a_filter_lists_one_kind_and_one_unit() {
+    assert_eq!(
+        probe(r#"hex.commands.legal("german", { command = "drop", unit = "p1" })"#),
+        json!([
+            drop_at("0101"),
+            drop_at("0201"),
+            drop_at("0301"),
+            drop_at("0401"),
+            drop_at("0501")
+        ])
+    );
+    // A unit filter alone: every kind, that unit's commands only (end_phase orders no unit).
+    assert_eq!(
+        probe(r#"#hex.commands.legal("german", { unit = "p1" })"#),
+        json!(5)
+    );
+    assert_eq!(
+        probe(r#"hex.commands.legal("german", { command = "end_phase" })"#),
+        json!([{"command": "end_phase"}])
+    );
+    // (An empty Lua table comes back as an empty JSON object.)
+    assert_eq!(
+        probe(r#"hex.commands.legal("allied", { command = "drop" })"#),
+        json!({})
+    );
+}
+
+#[test]
+fn the_engine_lists_the_same_part_as_the_whole_list_filtered() {
+    let mut s = Session::start(Path::new("tests/fixtures/f40/airborne_river"), Some(1)).unwrap();
+    let all = s.game.legal_commands("german").unwrap();
+    for filter in [
+        CommandFilter::command("drop"),
+        CommandFilter::unit_command("move", "g1"),
+        CommandFilter::unit_command("drop", "p1"),
+        CommandFilter::command("end_phase"),
+        CommandFilter {
+            command: None,
+            unit: Some("g1".into()),
+        },
+    ] {
+        let part = s.game.legal_commands_matching("german", &filter).unwrap();
+        let expected: Vec<Command> = all.iter().filter(|c| filter.matches(c)).cloned().collect();
+        assert_eq!(part, expected, "{filter:?}");
+        assert!(!part.is_empty(), "{filter:?}");
+    }
+}
+
+#[test]
+fn light_views_give_ids_and_plain_fields() {
+    assert_eq!(probe(r#"hex.units.ids("german")"#), json!(["g1", "p1"]));
+    assert_eq!(
+        probe(r#"hex.units.ids(nil, { on_map = true, without = { "isolated" } })"#),
+        json!(["a1", "g1"])
+    );
+    assert_eq!(
+        probe(r#"hex.units.brief("german")"#),
+        json!([{"id": "g1", "side": "german", "nation": "german", "type": "armored",
+                "size": "XX", "strength": 4, "ma": 6, "at": "0301", "class": "motorized"}])
+    );
+    assert_eq!(
+        probe(r#"#hex.units.brief("german", { off_map = true })"#),
+        json!(2)
+    );
+    assert_eq!(probe(r#"#hex.units.gone_for("pool")"#), json!(0));
+}
+
+#[test]
+fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_path() {
+    assert_eq!(
+        probe(
+            r#"hex.path.toward({ "0101" }, { { id = "g1", budget = 6 } }, { impassable = { "sea" } })"#
+        ),
+        json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]}])
+    );
+    // Nothing closer: left out.
+    assert_eq!(
+        probe(r#"#hex.path.toward({ "0301" }, { { id = "g1", budget = 6 } })"#),
+        json!(0)
+    );
+    assert_eq!(
+        probe(r#"hex.path.path_to("g1", 6, "0101")"#),
+        json!(["0201", "0101"])
+    );
+    assert_eq!(probe(r#"hex.path.path_to("g1", 6, "0401")"#), Value::Null);
+}
