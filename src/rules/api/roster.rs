@@ -126,7 +126,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                             .profile
                             .class_of(u)
                             .ok()
-                            .and_then(|c| r.profile.classes().get(c as usize))
+                            .and_then(|c| r.profile.classes().get(c))
                         {
                             t.raw_set("class", class.as_str())?;
                         }
