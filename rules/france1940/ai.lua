@@ -42,7 +42,7 @@ local function field(targets)
   end
   while head <= #queue do
     local h = queue[head]; head = head + 1
-    for _, n in ipairs(hex.map.neighbors(h)) do
+    for _, n in ipairs(common.neighbors(h)) do
       if dist[n] == nil and hex.map.terrain(n) ~= "sea" then
         dist[n] = dist[h] + 1
         queue[#queue + 1] = n
@@ -190,7 +190,7 @@ local function movement_choice(side)
     if #batch == 0 then break end
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
-      stacks = stacks or restrictions.stacks(side)
+      stacks = stacks or restrictions.stacks(side, brief)
       local wanted = nil
       for _, label in ipairs(r.closer) do
         if politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)

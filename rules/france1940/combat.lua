@@ -236,7 +236,7 @@ function combat.retreat_route(u, n, planned)
   end
   local function walk(at, path)
     if #path == n then consider(path); return end
-    for _, nb in ipairs(hex.map.neighbors(at)) do
+    for _, nb in ipairs(common.neighbors(at)) do
       if hex.map.distance(origin, nb) == #path + 1 and enterable(u, at, nb) then
         local next_path = {}
         for i, l in ipairs(path) do next_path[i] = l end
@@ -368,13 +368,13 @@ function combat.legal(side)
   for _, b in ipairs(hex.units.brief(side)) do
     local near = false
     if (b.strength or 0) > 0 then
-      for _, nb in ipairs(hex.map.neighbors(b.at)) do
+      for _, nb in ipairs(common.neighbors(b.at)) do
         if enemy_at[nb] then near = true; break end
       end
     end
     local u = near and hex.units.get(b.id)
     if u and not u.status.attacked then
-      for _, nb in ipairs(hex.map.neighbors(u.at)) do
+      for _, nb in ipairs(common.neighbors(u.at)) do
         if enemy_at[nb] and not combat.attacker_refusal(u, side, nb) then
           local list = by_target[nb] or {}
           list[#list + 1] = u

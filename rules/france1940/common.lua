@@ -99,6 +99,17 @@ function common.units_with(flags)
   return out
 end
 
+-- The neighbours of a hex (map data, kept per map; callers only read the list).
+local neighbor_lists = {}
+function common.neighbors(label)
+  local list = neighbor_lists[label]
+  if not list then
+    list = hex.map.neighbors(label)
+    neighbor_lists[label] = list
+  end
+  return list
+end
+
 -- The current assault (1 or 2) of the phasing player's turn (sequence.lua keeps it).
 function common.assault()
   return hex.state.get("assault") or 1

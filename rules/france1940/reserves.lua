@@ -83,7 +83,7 @@ end
 
 local function alpine_geo(label)
   if politics.country_of(label) ~= "france" then return false end
-  for _, n in ipairs(hex.map.neighbors(label)) do
+  for _, n in ipairs(common.neighbors(label)) do
     if politics.country_of(n) == "switzerland" then return true end
   end
   return false

@@ -82,10 +82,11 @@ function restrictions.path_refusal(u, path)
   return nil
 end
 
--- Division-equivalents (and armored ones) of `side` per hex, for the legal lists.
-function restrictions.stacks(side)
+-- Division-equivalents (and armored ones) of `side` per hex, for the legal lists. `brief`:
+-- hex.units.brief(side) when the caller has it already.
+function restrictions.stacks(side, brief)
   local total, armored = {}, {}
-  for _, u in ipairs(hex.units.brief(side)) do
+  for _, u in ipairs(brief or hex.units.brief(side)) do
     total[u.at] = (total[u.at] or 0) + common.equivalents(u)
     armored[u.at] = (armored[u.at] or 0) + common.armored_equivalents(u)
   end
