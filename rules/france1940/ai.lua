@@ -20,7 +20,7 @@
 --   5. in a combat phase, `attack` at the best odds, at 2:1 or better;
 --   6. otherwise `end_phase`.
 -- Objectives: German - the major cities of the Netherlands, Belgium and France it does not
--- control (Paris counted twice as close); Allied - German-held objectives to take back and
+-- control; Allied - German-held objectives to take back and
 -- Allied-held ones with a German unit within 4 hexes, else the German units themselves.
 -- Deterministic: ties go to the first command listed.
 local common = require("france1940.common")
@@ -58,10 +58,23 @@ end
 
 local OBJECTIVE_COUNTRIES = { "netherlands", "belgium", "france" }
 
+-- Hexes within `THREAT` of a city (map data, kept per map).
+local THREAT = 4
+local near_city = {}
+local function within_threat(city)
+  local list = near_city[city]
+  if not list then
+    list = {}
+    for _, label in ipairs(hex.map.hexes()) do
+      if hex.map.distance(label, city) <= THREAT then list[#list + 1] = label end
+    end
+    near_city[city] = list
+  end
+  return list
+end
+
 local function objectives(side)
   local out = {}
-  local paris = {}
-  for _, l in ipairs(common.zone("city_paris")) do paris[l] = true end
   if side == "german" then
     for _, c in ipairs(OBJECTIVE_COUNTRIES) do
       for _, l in ipairs(supply.major_cities(c)) do
@@ -70,16 +83,19 @@ local function objectives(side)
     end
     return out
   end
-  local germans = {}
-  for _, u in ipairs(hex.units.brief("german")) do germans[#germans + 1] = u.at end
+  local germans, german_at = {}, {}
+  for _, u in ipairs(hex.units.brief("german")) do
+    germans[#germans + 1] = u.at
+    german_at[u.at] = true
+  end
   for _, c in ipairs(OBJECTIVE_COUNTRIES) do
     for _, l in ipairs(supply.major_cities(c)) do
       local ctl = hex.state.control(l)
       if ctl == "german" then
         out[#out + 1] = l
       elseif ctl == "allied" then
-        for _, g in ipairs(germans) do
-          if hex.map.distance(g, l) <= 4 then out[#out + 1] = l; break end
+        for _, h in ipairs(within_threat(l)) do
+          if german_at[h] then out[#out + 1] = l; break end
         end
       end
     end
@@ -131,7 +147,8 @@ local function enters_switzerland(path)
 end
 
 local function movement_choice(side)
-  local dist = field(objectives(side))
+  local targets = objectives(side)
+  local dist = field(targets)
   local near = function(cmd) return 1000 - (dist[cmd.to] or 99) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
   -- this phase (a status, so this holds for a continued save too), they are done.
@@ -180,13 +197,12 @@ local function movement_choice(side)
       budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
   end
   local supplied, stacks = {}, nil
-  local targets = objectives(side)
   local first = 1
   while first <= #units do
     local rest = {}
     for i = first, #units do rest[#rest + 1] = units[i] end
     -- The engine ranks each unit's reachable hexes by the same field (hex.path.toward).
-    local batch = hex.path.toward(targets, rest, { impassable = { "sea" }, limit = 8, supplied = asks })
+    local batch = hex.path.toward(targets, rest, { impassable = { "sea" }, limit = 16, supplied = asks })
     if #batch == 0 then break end
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
