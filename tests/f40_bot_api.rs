@@ -108,6 +108,30 @@ fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_
         ),
         json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]}])
     );
+    // Two targets, two units; `limit` stops after the first answer.
+    let both = r#"{ "0101", "0501" }, { { id = "g1", budget = 6 }, { id = "a1", budget = 4 } }"#;
+    assert_eq!(
+        probe(&format!("hex.path.toward({both})")),
+        json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]},
+               {"id": "a1", "from": 1, "closer": ["0501"]}])
+    );
+    assert_eq!(
+        probe(&format!("#hex.path.toward({both}, {{ limit = 1 }})")),
+        json!(1)
+    );
+    // A supply filter: g1 keeps to hexes where German armour traces supply to the given sources
+    // (the city 0101: both hexes; an Allied hex as the only source: none, so g1 is left out).
+    let supplied = |sources: &str| {
+        probe(&format!(
+            r#"hex.path.toward({{ "0101" }}, {{ {{ id = "g1", budget = 6, supply = "k" }} }},
+                 {{ supplied = {{ k = {{ side = "german", class = "motorized", sources = {sources} }} }} }})"#
+        ))
+    };
+    assert_eq!(
+        supplied(r#"{ "0101" }"#),
+        json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]}])
+    );
+    assert_eq!(supplied(r#"{ "0501" }"#), json!({}));
     // Nothing closer: left out.
     assert_eq!(
         probe(r#"#hex.path.toward({ "0301" }, { { id = "g1", budget = 6 } })"#),

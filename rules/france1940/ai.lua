@@ -184,26 +184,23 @@ local function movement_choice(side)
     return x.b.id < y.b.id
   end)
   -- Each unit keeps to hexes where a unit of its class is supplied: one supply field per class
-  -- and nation, traced by the engine inside hex.path.toward.
-  local units, asks = {}, {}
-  for i, o in ipairs(order) do
-    local b = o.b
-    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
-    local key = class .. "/" .. b.nation
-    if not asks[key] then
-      asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
-    end
-    units[i] = { id = b.id, supply = key,
-      budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
-  end
+  -- and nation, traced by the engine inside hex.path.toward. The engine ranks each unit's
+  -- reachable hexes by the same field as `dist`, sixteen units at a time (most decisions end in
+  -- the first sixteen).
   local supplied, stacks = {}, nil
-  local first = 1
-  while first <= #units do
-    local rest = {}
-    for i = first, #units do rest[#rest + 1] = units[i] end
-    -- The engine ranks each unit's reachable hexes by the same field (hex.path.toward).
-    local batch = hex.path.toward(targets, rest, { impassable = { "sea" }, limit = 16, supplied = asks })
-    if #batch == 0 then break end
+  for first = 1, #order, 16 do
+    local units, asks = {}, {}
+    for i = first, math.min(first + 15, #order) do
+      local b = order[i].b
+      local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
+      local key = class .. "/" .. b.nation
+      if not asks[key] then
+        asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
+      end
+      units[#units + 1] = { id = b.id, supply = key,
+        budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
+    end
+    local batch = hex.path.toward(targets, units, { impassable = { "sea" }, supplied = asks })
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
       stacks = stacks or restrictions.stacks(side, brief)
@@ -235,10 +232,6 @@ local function movement_choice(side)
         end)
         if move then return move end
       end
-    end
-    local last = batch[#batch].id
-    for i = first, #units do
-      if units[i].id == last then first = i + 1; break end
     end
   end
   return nil
