@@ -78,6 +78,14 @@ fn split_top_level(text: &str) -> Vec<&str> {
     parts
 }
 
+/// Splits a spec line into its declaration and its description (`decl -- doc`).
+fn split_doc(line: &str) -> (&str, &str) {
+    match line.split_once(" -- ") {
+        Some((decl, doc)) => (decl.trim(), doc.trim()),
+        None => (line.trim(), ""),
+    }
+}
+
 /// `name: type` (or `name?: type`, `[string]: type`).
 fn split_typed(text: &str) -> Option<(&str, &str)> {
     let (name, ty) = text.split_once(':')?;
@@ -155,19 +163,19 @@ fn doc_line(out: &mut String, doc: &str) {
     }
 }
 
-fn field_line(out: &mut String, field: &FieldDoc, errors: &mut Vec<String>, owner: &str) {
-    match split_typed(field.0) {
+fn field_line(out: &mut String, field: FieldDoc, errors: &mut Vec<String>, owner: &str) {
+    let (decl, doc) = split_doc(field);
+    match split_typed(decl) {
         Some((name, ty)) => {
             out.push_str(&format!("---@field {name} {ty}"));
-            if !field.1.is_empty() {
+            if !doc.is_empty() {
                 out.push(' ');
-                out.push_str(field.1);
+                out.push_str(doc);
             }
             out.push('\n');
         }
         None => errors.push(format!(
-            "{owner}: field '{}' has no type (expected `name: type`)",
-            field.0
+            "{owner}: field '{decl}' has no type (expected `name: type -- description`)"
         )),
     }
 }
@@ -204,7 +212,8 @@ fn functions_of(
     errors: &mut Vec<String>,
 ) {
     let mut parsed = Vec::new();
-    for (sig, doc) in docs {
+    for line in docs {
+        let (sig, doc) = split_doc(line);
         match parse_signature(sig) {
             Ok(s) => {
                 if parsed
@@ -213,7 +222,7 @@ fn functions_of(
                 {
                     errors.push(format!("{file}: {path}.{} is documented twice", s.name));
                 } else {
-                    parsed.push((s, *doc));
+                    parsed.push((s, doc));
                 }
             }
             Err(e) => errors.push(format!("{file}: {e}")),
@@ -281,10 +290,9 @@ pub(crate) fn generate(hex: &Table, docs: &ApiDocs) -> Result<String, LualsError
     out.push_str("hex = {}\n");
     for (key, value) in &live {
         let scalar = !matches!(value, Value::Function(_) | Value::Table(_));
-        let documented = docs
-            .top_fields
-            .iter()
-            .any(|f| split_typed(f.0).is_some_and(|(n, _)| n.trim_end_matches('?') == key));
+        let documented = docs.top_fields.iter().any(|f| {
+            split_typed(split_doc(f).0).is_some_and(|(n, _)| n.trim_end_matches('?') == key)
+        });
         if scalar && !documented {
             errors.push(format!(
                 "hex.{key} is registered but has no spec: add a field for it to {top_file}"
@@ -292,7 +300,7 @@ pub(crate) fn generate(hex: &Table, docs: &ApiDocs) -> Result<String, LualsError
         }
     }
     for field in docs.top_fields {
-        if let Some((name, _)) = split_typed(field.0) {
+        if let Some((name, _)) = split_typed(split_doc(field).0) {
             if !live.iter().any(|(k, _)| k == name.trim_end_matches('?')) {
                 errors.push(format!(
                     "hex.{name} is in {top_file} but no such value is registered"
@@ -402,8 +410,8 @@ mod tests {
         name: "dice",
         doc: "Dice.",
         functions: &[
-            ("roll(sides?: integer): integer", "A roll."),
-            ("flip(): boolean", "Not registered."),
+            "roll(sides?: integer): integer -- A roll.",
+            "flip(): boolean -- Not registered.",
         ],
     };
 
@@ -424,7 +432,7 @@ mod tests {
         let lua = Lua::new();
         let docs = ApiDocs {
             top_functions: &[],
-            top_fields: &[("api_version: integer", "")],
+            top_fields: &["api_version: integer"],
             namespaces: vec![&DICE],
             classes: &[],
             aliases: &[],
@@ -451,11 +459,11 @@ mod tests {
         const ONLY_ROLL: NamespaceDoc = NamespaceDoc {
             name: "dice",
             doc: "Dice.",
-            functions: &[("roll(sides?: integer): integer", "A roll.")],
+            functions: &["roll(sides?: integer): integer -- A roll."],
         };
         let docs = ApiDocs {
-            top_functions: &[("refuse(rule: string, reason: string): hexwar.Refusal", "")],
-            top_fields: &[("api_version: integer", "The version.")],
+            top_functions: &["refuse(rule: string, reason: string): hexwar.Refusal"],
+            top_fields: &["api_version: integer -- The version."],
             namespaces: vec![&ONLY_ROLL],
             classes: &[],
             aliases: &[],

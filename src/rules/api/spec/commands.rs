@@ -6,7 +6,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
     name: "commands",
     doc: "The rules' command handlers (define while loading; a later module's definition replaces an earlier one).",
     functions: &[
-        ("define(name: string, def: hexwar.CommandDef)", "Defines (or replaces) the command `name`: `resolve` gives its events or a refusal, `legal` lists the legal commands of a side."),
-        ("get(name: string): hexwar.CommandDef?", "The current definition of a command, so a variant can wrap it."),
+        "define(name: string, def: hexwar.CommandDef) -- Defines (or replaces) the command `name`: `resolve` gives its events or a refusal, `legal` lists the legal commands of a side.",
+        "get(name: string): hexwar.CommandDef? -- The current definition of a command, so a variant can wrap it.",
     ],
 };

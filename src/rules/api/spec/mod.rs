@@ -6,10 +6,10 @@
 //! Adding an API function is one line in its namespace's file:
 //!
 //! ```text
-//! ("terrain(label: string): string", "The terrain name of a hex."),
+//! "terrain(label: string): string -- The terrain name of a hex.",
 //! ```
 //!
-//! The signature is `name(param: type, optional?: type, ...: type): return, second_return`
+//! (one string, so rustfmt keeps it on one line). The signature is `name(param: type, optional?: type, ...: type): return, second_return`
 //! in LuaLS type syntax (`string[]`, `table<string, number>`, `T?`, `A|B`, `fun(x: T): R`,
 //! `hexwar.Unit`); no `: return` part means the function returns nothing. The view classes
 //! (`hexwar.Unit`, events, ...) are in `views.rs`.
@@ -25,11 +25,12 @@ mod top;
 mod units;
 mod views;
 
-/// One function: its signature and a one-line description.
-pub(crate) type FunctionDoc = (&'static str, &'static str);
+/// One function: `"signature -- one-line description"`.
+pub(crate) type FunctionDoc = &'static str;
 
-/// One field of a class: `"name: type"` (or `"name?: type"`) and a description.
-pub(crate) type FieldDoc = (&'static str, &'static str);
+/// One field of a class: `"name: type -- description"` (`"name?: type"` when it may be nil;
+/// the description may be left out).
+pub(crate) type FieldDoc = &'static str;
 
 /// A `hex.<name>` table and its functions.
 pub(crate) struct NamespaceDoc {

@@ -6,26 +6,14 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
     name: "state",
     doc: "Turn, phase, control and the rules' variables, read-only (`set` only builds the event).",
     functions: &[
-        ("turn(): integer", "The current turn."),
-        ("turn_limit(): integer", "The scenario's last turn."),
-        ("phase(): string?", "The current phase's name."),
-        (
-            "side(): string?",
-            "The phasing side (nil in a simultaneous phase).",
-        ),
-        ("sides(): string[]", "The scenario's sides, in order."),
-        ("is_over(): boolean", "Whether the game has ended."),
-        (
-            "control(label: string): string?",
-            "The side controlling a hex (or region), or nil.",
-        ),
-        (
-            "get(key: string): any",
-            "A rules variable (set by a `VarSet` event), or nil.",
-        ),
-        (
-            "set(key: string, value: any): hexwar.VarSet",
-            "The `VarSet` event that sets a rules variable: return it from a handler.",
-        ),
+        "turn(): integer -- The current turn.",
+        "turn_limit(): integer -- The scenario's last turn.",
+        "phase(): string? -- The current phase's name.",
+        "side(): string? -- The phasing side (nil in a simultaneous phase).",
+        "sides(): string[] -- The scenario's sides, in order.",
+        "is_over(): boolean -- Whether the game has ended.",
+        "control(label: string): string? -- The side controlling a hex (or region), or nil.",
+        "get(key: string): any -- A rules variable (set by a `VarSet` event), or nil.",
+        "set(key: string, value: any): hexwar.VarSet -- The `VarSet` event that sets a rules variable: return it from a handler.",
     ],
 };

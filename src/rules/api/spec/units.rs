@@ -6,22 +6,10 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
     name: "units",
     doc: "Read-only views of the units in play: fresh tables, lists in id order.",
     functions: &[
-        (
-            "get(id: string): hexwar.Unit?",
-            "The unit with this id, or nil when it is not in play.",
-        ),
-        ("all(): hexwar.Unit[]", "Every unit in play."),
-        (
-            "at(label: string): hexwar.Unit[]",
-            "The units in a hex (or a region).",
-        ),
-        (
-            "of_side(side: string): hexwar.Unit[]",
-            "The units of a side.",
-        ),
-        (
-            "gone(): hexwar.GoneUnit[]",
-            "The units out of play (eliminated or removed), with why and when.",
-        ),
+        "get(id: string): hexwar.Unit? -- The unit with this id, or nil when it is not in play.",
+        "all(): hexwar.Unit[] -- Every unit in play.",
+        "at(label: string): hexwar.Unit[] -- The units in a hex (or a region).",
+        "of_side(side: string): hexwar.Unit[] -- The units of a side.",
+        "gone(): hexwar.GoneUnit[] -- The units out of play (eliminated or removed), with why and when.",
     ],
 };
