@@ -57,7 +57,7 @@
 ---The victory rule's answer.
 ---@class hexwar.Outcome
 ---@field winner? string The winning side (nil: a draw).
----@field scores? table<string, number> Each side's score.
+---@field scores table<string, number> Each side's score ({} when there are none).
 ---@field reason string Why, for the players.
 
 ---Options of `hex.path.reach`.

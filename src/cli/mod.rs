@@ -117,9 +117,13 @@ fn replay(file: &std::path::Path) -> i32 {
             );
             EXIT_OK
         }
+        // Name the replay file when the message itself does not.
         Err(e @ ReplayError::Diverged { .. }) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}: {e}", file.display());
             EXIT_GAME
+        }
+        Err(e @ (ReplayError::DifferentRules(_) | ReplayError::Game { .. })) => {
+            fail(format!("{}: {e}", file.display()))
         }
         Err(e) => fail(e),
     }

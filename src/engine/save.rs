@@ -40,7 +40,7 @@ pub enum SaveError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: not a hexwar save (line {line}): {message}")]
+    #[error("{path}:{line}: not a hexwar save: {message}")]
     Parse {
         path: PathBuf,
         line: usize,
@@ -187,9 +187,10 @@ mod tests {
         let text = save.to_json();
         let err = Save::from_json(Path::new("s.json"), &text[..text.len() / 2]).unwrap_err();
         assert!(matches!(err, SaveError::Parse { .. }), "{err}");
+        assert!(err.to_string().starts_with("s.json:"), "{err}");
         assert!(
             err.to_string()
-                .starts_with("s.json: not a hexwar save (line "),
+                .contains(": not a hexwar save: EOF while parsing"),
             "{err}"
         );
     }

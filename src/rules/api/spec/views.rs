@@ -106,7 +106,7 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         doc: "The victory rule's answer.",
         fields: &[
             "winner?: string -- The winning side (nil: a draw).",
-            "scores?: table<string, number> -- Each side's score.",
+            "scores: table<string, number> -- Each side's score ({} when there are none).",
             "reason: string -- Why, for the players.",
         ],
     },
