@@ -43,8 +43,14 @@ fn every_command_is_in_the_cli_docs_and_the_readme() {
     let (cli, readme) = (read("docs/cli.md"), read("README.md"));
     for c in &all {
         let mention = format!("hexwar {c} ");
-        assert!(cli.contains(&mention), "docs/cli.md does not document `hexwar {c}`");
-        assert!(readme.contains(&mention), "README.md's command list lacks `hexwar {c}`");
+        assert!(
+            cli.contains(&mention),
+            "docs/cli.md does not document `hexwar {c}`"
+        );
+        assert!(
+            readme.contains(&mention),
+            "README.md's command list lacks `hexwar {c}`"
+        );
     }
 }
 

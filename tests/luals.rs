@@ -90,3 +90,51 @@ fn luarc_points_editors_at_the_definitions() {
     );
     assert!(Path::new(COMMITTED).is_file());
 }
+
+/// Every `function hex.ns.name` stub of the file, as `ns.name` (top level: `name`).
+fn stub_names(lua: &mlua::Lua) -> Vec<String> {
+    let hex: mlua::Table = lua.globals().get("hex").unwrap();
+    let mut names = Vec::new();
+    for pair in hex.pairs::<String, mlua::Value>() {
+        let (key, value) = pair.unwrap();
+        match value {
+            mlua::Value::Function(_) => names.push(key),
+            mlua::Value::Table(t) => {
+                for inner in t.pairs::<String, mlua::Value>() {
+                    names.push(format!("{key}.{}", inner.unwrap().0));
+                }
+            }
+            _ => {}
+        }
+    }
+    names.sort();
+    names
+}
+
+#[test]
+fn the_definitions_run_as_lua_and_define_every_stub() {
+    // A syntax slip in a spec line would break LuaLS's parse of the whole file.
+    let lua = mlua::Lua::new();
+    lua.load(generated())
+        .set_name("types/hexwar.lua")
+        .exec()
+        .unwrap();
+    let names = stub_names(&lua);
+    assert_eq!(names.len(), 68);
+    let namespaces: std::collections::BTreeSet<&str> = names
+        .iter()
+        .filter_map(|n| n.split_once('.'))
+        .map(|(ns, _)| ns)
+        .collect();
+    assert_eq!(
+        namespaces.into_iter().collect::<Vec<_>>(),
+        ["commands", "dice", "events", "map", "path", "rules", "state", "units"]
+    );
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| !n.contains('.'))
+            .collect::<Vec<_>>(),
+        ["log", "refuse"]
+    );
+}

@@ -252,6 +252,41 @@ fn functions_of(
     }
 }
 
+/// The `hexwar.Name` types the annotations use but no `---@class` or `---@alias` defines (a typo
+/// in a spec line would otherwise only show up as an unknown type in the designer's editor).
+fn undefined_types(text: &str) -> Vec<String> {
+    let mut defined = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        for tag in ["---@class ", "---@alias "] {
+            if let Some(rest) = line.strip_prefix(tag) {
+                let name = rest.split([':', ' ']).next().unwrap_or_default();
+                defined.insert(name.to_string());
+            }
+        }
+    }
+    let mut missing = std::collections::BTreeSet::new();
+    for line in text.lines().filter(|l| l.starts_with("---@")) {
+        let mut rest = line;
+        while let Some(i) = rest.find("hexwar.") {
+            let tail = &rest[i..];
+            let end = tail["hexwar.".len()..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(tail.len(), |e| e + "hexwar.".len());
+            let name = &tail[..end];
+            if !defined.contains(name) {
+                missing.insert(name.to_string());
+            }
+            rest = &tail[end..];
+        }
+    }
+    missing
+        .into_iter()
+        .map(|name| {
+            format!("{name} is used by a spec line but defined nowhere: add it to src/rules/api/spec/views.rs")
+        })
+        .collect()
+}
+
 /// The definition file for the live `hex` table `hex`, documented by `docs`.
 pub(crate) fn generate(hex: &Table, docs: &ApiDocs) -> Result<String, LualsError> {
     let mut errors = Vec::new();
@@ -359,6 +394,7 @@ pub(crate) fn generate(hex: &Table, docs: &ApiDocs) -> Result<String, LualsError
             ));
         }
     }
+    errors.extend(undefined_types(&out));
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -451,6 +487,15 @@ mod tests {
     }
 
     #[test]
+    fn a_type_no_class_defines_is_an_error() {
+        let text = "---@class hexwar.Unit\n---@param u hexwar.Unit\n---@return hexwar.Unti[]\n";
+        assert_eq!(
+            undefined_types(text),
+            ["hexwar.Unti is used by a spec line but defined nowhere: add it to src/rules/api/spec/views.rs"]
+        );
+    }
+
+    #[test]
     fn a_documented_function_becomes_a_stub_with_its_types() {
         let lua = Lua::new();
         let hex = live_table(&lua);
@@ -465,7 +510,12 @@ mod tests {
             top_functions: &["refuse(rule: string, reason: string): hexwar.Refusal"],
             top_fields: &["api_version: integer -- The version."],
             namespaces: vec![&ONLY_ROLL],
-            classes: &[],
+            classes: &[ClassDoc {
+                name: "hexwar.Refusal",
+                parent: None,
+                doc: "",
+                fields: &[],
+            }],
             aliases: &[],
         };
         let text = generate(&hex, &docs).unwrap();
