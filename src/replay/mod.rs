@@ -101,7 +101,7 @@ impl Replay {
         let replay: Replay = serde_json::from_str(&text).map_err(|e| ReplayError::Parse {
             path: path.into(),
             line: e.line(),
-            message: e.to_string(),
+            message: crate::engine::json_problem(&e),
         })?;
         if replay.format != REPLAY_FORMAT || replay.version != REPLAY_VERSION {
             return Err(err(format!(
