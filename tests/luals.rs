@@ -72,6 +72,15 @@ fn definitions_cover_every_namespace_with_typed_stubs() {
         .filter(|l| l.starts_with("function hex."))
         .count();
     assert_eq!(stubs, 68);
+    // The test API of `hexwar test`: the global `test` and the 18 functions of `t`.
+    let test_stubs = text
+        .lines()
+        .filter(|l| l.starts_with("function t."))
+        .count();
+    assert_eq!(test_stubs, 18);
+    assert!(text.contains(
+        "---@param name string\n---@param fn fun(t: hexwar.Test)\nfunction test(name, fn) end\n"
+    ));
     assert!(text.contains(
         "---@param unit string\n---@param budget? number\n---@param opts? hexwar.ReachOptions\n\
          ---@return table<string, number|hexwar.ReachEntry>\nfunction hex.path.reach(unit, budget, opts) end\n"

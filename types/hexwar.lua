@@ -603,3 +603,123 @@ function hex.units.gone() end
 ---@param side string
 ---@return hexwar.Unit[]
 function hex.units.of_side(side) end
+
+-- The test API of `hexwar test` (docs/testing.md), for `*_test.lua` files.
+
+---Options of `t.scenario`.
+---@class hexwar.TestScenarioOptions
+---@field seed? integer The seed (default: the scenario's).
+---@field setup? string A `--setup` file to start from.
+
+---The game's state as `t.state()` gives it.
+---@class hexwar.TestState
+---@field turn integer
+---@field step integer The step's index in the turn.
+---@field phase? string
+---@field side? string The phasing side.
+---@field over boolean Whether the game has ended.
+---@field control table<string, string> The controller of each controlled hex or region.
+---@field vars table<string, any> The rules' variables.
+---@field outcome? hexwar.Outcome The result, once the game is over.
+
+---What each test function gets: start a game, give commands, compare.
+---@class hexwar.Test
+local t = {}
+
+---Whether two values are deeply equal.
+---@param a any
+---@param b any
+---@return boolean
+function t.deep_eq(a, b) end
+
+---Ends the phase (default: the phasing side's): its events.
+---@param side? string
+---@return hexwar.Event[]
+function t.end_phase(side) end
+
+---Fails the test unless the values are deeply equal, printing both.
+---@param actual any
+---@param expected any
+---@param what? string
+function t.eq(actual, expected, what) end
+
+---Gives a command that must be refused by `rule` (any rule when nil): the refusal.
+---@param side string?
+---@param cmd hexwar.Command
+---@param rule? string
+---@return hexwar.Refusal
+function t.expect_refused(side, cmd, rule) end
+
+---Fails the test.
+---@param message string
+function t.fail(message) end
+
+---The legal commands of a side (default: the phasing side).
+---@param side? string
+---@return hexwar.Command[]
+function t.legal(side) end
+
+---Every event applied so far.
+---@return hexwar.Event[]
+function t.log() end
+
+---Gives a command that must be accepted: its events (the test fails with the refusal otherwise).
+---@param side string?
+---@param cmd hexwar.Command
+---@return hexwar.Event[]
+function t.ok(side, cmd) end
+
+---The answer of any query the rules declare (`supply`, `figures`, ...).
+---@param name string
+---@param arg? any
+---@return any
+function t.query(name, arg) end
+
+---The rules' `reach` answer: the MP cost of each hex the unit can reach.
+---@param unit string
+---@return table<string, number>
+function t.reach(unit) end
+
+---Starts a game: a scenario folder or file, relative to the current folder or else to the test file's folder.
+---@param path string
+---@param opts? hexwar.TestScenarioOptions
+function t.scenario(path, opts) end
+
+---Overlays a position: `units` (unit tables as in a scenario) replaces every unit in play; other keys go to the rules' setup.
+---@param position table
+function t.setup(position) end
+
+---A value as text, table keys sorted.
+---@param v any
+---@return string
+function t.show(v) end
+
+---The game's turn, step, phase, control, variables and outcome.
+---@return hexwar.TestState
+function t.state() end
+
+---Gives a command: its events, or nil and the refusal.
+---@param side string?
+---@param cmd hexwar.Command
+---@return hexwar.Event[]?
+---@return hexwar.Refusal?
+function t.submit(side, cmd) end
+
+---Fails the test unless `v` is neither nil nor false.
+---@param v any
+---@param what? string
+function t.truthy(v, what) end
+
+---A unit, as the log shows it, or nil.
+---@param id string
+---@return hexwar.Unit?
+function t.unit(id) end
+
+---Every unit in play.
+---@return hexwar.Unit[]
+function t.units() end
+
+---Registers a test; the tests of a file run in file order, each with no game until it calls `t.scenario`.
+---@param name string
+---@param fn fun(t: hexwar.Test)
+function test(name, fn) end

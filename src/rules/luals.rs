@@ -40,11 +40,70 @@ impl ApiDocs<'static> {
     }
 }
 
-/// The definition file of the API this build registers.
+/// The definition file of the API this build registers, and of the test API of `hexwar test`.
 pub fn luals_definitions() -> Result<String, LualsError> {
     let lua = Lua::new();
     let hex = super::api::build(&lua)?;
-    generate(&hex, &ApiDocs::registered())
+    let mut out = generate(&hex, &ApiDocs::registered())?;
+    out.push_str(&test_api()?);
+    let errors = undefined_types(&out);
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(LualsError::Mismatch(errors))
+    }
+}
+
+/// The test API section: the live `t` table of the test prelude, documented by `spec/test_api.rs`.
+fn test_api() -> Result<String, LualsError> {
+    let lua = Lua::new();
+    let (_tests, t): (Table, Table) = lua
+        .load(include_str!("../luatest/prelude.lua"))
+        .set_name("=hexwar test API")
+        .eval()?;
+    let (global, functions, classes) = spec::test_api();
+    let file = spec_file("test_api");
+    let mut errors = Vec::new();
+    let mut out = String::from(
+        "\n-- The test API of `hexwar test` (docs/testing.md), for `*_test.lua` files.\n",
+    );
+    for class in classes {
+        class_lines(&mut out, class, &mut errors);
+    }
+    out.push_str(
+        "\n---What each test function gets: start a game, give commands, compare.\n\
+         ---@class hexwar.Test\n\
+         local t = {}\n",
+    );
+    functions_of(
+        &mut out,
+        "t",
+        &sorted_pairs(&t)?,
+        functions,
+        &file,
+        &mut errors,
+    );
+    let (sig, doc) = split_doc(global);
+    match parse_signature(sig) {
+        Ok(sig)
+            if matches!(
+                lua.globals().raw_get::<Value>(sig.name)?,
+                Value::Function(_)
+            ) =>
+        {
+            function_stub(&mut out, sig.name, &sig, doc)
+        }
+        Ok(sig) => errors.push(format!(
+            "{} is in {file} but the test prelude defines no such global",
+            sig.name
+        )),
+        Err(e) => errors.push(format!("{file}: {e}")),
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(LualsError::Mismatch(errors))
+    }
 }
 
 /// A parsed signature: `name(params): returns`.
@@ -180,8 +239,21 @@ fn field_line(out: &mut String, field: FieldDoc, errors: &mut Vec<String>, owner
     }
 }
 
-/// Emits one function stub; `path` is `hex` or `hex.map`.
-fn function_stub(out: &mut String, path: &str, sig: &Signature, doc: &str) {
+/// Emits a class and its fields.
+fn class_lines(out: &mut String, class: &ClassDoc, errors: &mut Vec<String>) {
+    out.push('\n');
+    doc_line(out, class.doc);
+    match class.parent {
+        Some(parent) => out.push_str(&format!("---@class {}: {parent}\n", class.name)),
+        None => out.push_str(&format!("---@class {}\n", class.name)),
+    }
+    for field in class.fields {
+        field_line(out, field, errors, class.name);
+    }
+}
+
+/// Emits one function stub named `qualified` (`hex.map.terrain`, `test`).
+fn function_stub(out: &mut String, qualified: &str, sig: &Signature, doc: &str) {
     out.push('\n');
     doc_line(out, doc);
     for (name, ty) in &sig.params {
@@ -195,11 +267,7 @@ fn function_stub(out: &mut String, path: &str, sig: &Signature, doc: &str) {
         .iter()
         .map(|(n, _)| n.trim_end_matches('?'))
         .collect();
-    out.push_str(&format!(
-        "function {path}.{}({}) end\n",
-        sig.name,
-        names.join(", ")
-    ));
+    out.push_str(&format!("function {qualified}({}) end\n", names.join(", ")));
 }
 
 /// Documents the functions of one live table against their spec lines; records mismatches.
@@ -233,7 +301,7 @@ fn functions_of(
             continue;
         }
         match parsed.iter().find(|(s, _)| s.name == key) {
-            Some((sig, doc)) => function_stub(out, path, sig, doc),
+            Some((sig, doc)) => function_stub(out, &format!("{path}.{key}"), sig, doc),
             None => errors.push(format!(
                 "{path}.{key} is registered but has no spec: add a line for it to {file}"
             )),
@@ -302,15 +370,7 @@ pub(crate) fn generate(hex: &Table, docs: &ApiDocs) -> Result<String, LualsError
         out.push_str(&format!("---@alias {name} {ty}\n"));
     }
     for class in docs.classes {
-        out.push('\n');
-        doc_line(&mut out, class.doc);
-        match class.parent {
-            Some(parent) => out.push_str(&format!("---@class {}: {parent}\n", class.name)),
-            None => out.push_str(&format!("---@class {}\n", class.name)),
-        }
-        for field in class.fields {
-            field_line(&mut out, field, &mut errors, class.name);
-        }
+        class_lines(&mut out, class, &mut errors);
     }
 
     let live = sorted_pairs(hex)?;

@@ -21,6 +21,7 @@ mod map;
 mod path;
 mod rules;
 mod state;
+mod test_api;
 mod top;
 mod units;
 mod views;
@@ -75,6 +76,11 @@ pub(crate) fn top_fields() -> &'static [FieldDoc] {
 /// The view, event and declaration classes.
 pub(crate) fn classes() -> &'static [ClassDoc] {
     views::CLASSES
+}
+
+/// The test API of `hexwar test`: the global `test`, the functions of `t`, and its classes.
+pub(crate) fn test_api() -> (FunctionDoc, &'static [FunctionDoc], &'static [ClassDoc]) {
+    (test_api::GLOBAL, test_api::FUNCTIONS, test_api::CLASSES)
 }
 
 /// Aliases (`---@alias name type`): named unions the signatures use.
