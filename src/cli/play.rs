@@ -79,7 +79,7 @@ pub fn run(args: &PlayArgs) -> i32 {
             Some(_) => return fail(format!("{at}: 'side' must be a string")),
         };
         match Command::try_from(order) {
-            Ok(c) => orders.push((side, c)),
+            Ok(c) => orders.push((at, side, c)),
             Err(m) => return fail(format!("{at}: {m}")),
         }
     }
@@ -89,7 +89,7 @@ pub fn run(args: &PlayArgs) -> i32 {
     };
     let mut refused = 0;
     let mut results = Vec::new();
-    for (i, (side, command)) in orders.iter().enumerate() {
+    for (i, (at, side, command)) in orders.iter().enumerate() {
         let side = side.clone().or_else(|| session.game.phasing_side());
         let outcome = session.game.submit(side.as_deref(), command);
         let (ok, detail) = match &outcome {
@@ -101,7 +101,7 @@ pub fn run(args: &PlayArgs) -> i32 {
                     serde_json::json!({"rule": r.rule, "reason": r.reason}),
                 )
             }
-            Err(e) => return fail(format!("order #{}: {e}", i + 1)),
+            Err(e) => return fail(format!("{at}: {e}")),
         };
         let board = match &outcome {
             Ok(events) if events.iter().any(|e| matches!(e, Event::PhaseEnded { .. })) => {
