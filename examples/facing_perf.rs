@@ -10,7 +10,8 @@ mod support;
 use std::time::Instant;
 
 use hexwar::path::{
-    reach_facing, FacingBoard, FacingOptions, FacingRules, Mp, Occupancy, PathRules, ReachSearch,
+    reach_facing, FacingBoard, FacingOptions, FacingRules, FacingSearch, Mp, Occupancy, PathRules,
+    ReachSearch,
 };
 use serde_json::json;
 
@@ -70,11 +71,23 @@ fn main() {
         let n = reach_facing(&map, &anc, &board, &[0], budget, FacingOptions::default())
             .unwrap()
             .len();
-        let t = time_us(21, 5, || {
+        let mut scratch = FacingSearch::new();
+        let t = time_us(21, 20, || {
+            std::hint::black_box(
+                scratch
+                    .reach(&map, &anc, &board, &[0], budget, FacingOptions::default())
+                    .unwrap(),
+            );
+        });
+        let one_off = time_us(21, 20, || {
             std::hint::black_box(
                 reach_facing(&map, &anc, &board, &[0], budget, FacingOptions::default()).unwrap(),
             );
         });
+        results.insert(
+            format!("{name}_one_off_us"),
+            json!((one_off * 10.0).round() / 10.0),
+        );
         results.insert(format!("{name}_us"), json!((t * 10.0).round() / 10.0));
         results.insert(format!("{name}_states"), json!(n));
         results.insert(
