@@ -65,17 +65,29 @@ fn main() {
         json!((plain * 10.0).round() / 10.0),
     );
     results.insert("plain_hexes".into(), json!(plain_n));
-    for (name, kind) in [("anc_phalanx", "phalanx"), ("anc_infantry", "infantry")] {
+    // TAC: up to the MA in hexes, capped at the TAC-2 distance (1) near enemies; TAC-7 fronts.
+    let tac = FacingRules::compile(
+        &json!({ "model": "tactical", "sides": ["german", "allied"],
+                 "kinds": { "infantry": { "tactical": 1 }, "armored": { "tactical": 2 } } }),
+        &map,
+    )
+    .unwrap();
+    for (name, kind, rules) in [
+        ("anc_phalanx", "phalanx", &anc),
+        ("anc_infantry", "infantry", &anc),
+        ("tac_infantry", "infantry", &tac),
+    ] {
+        let (anc, budget) = (rules, budget);
         units[0].kind = kind.into();
-        let board = FacingBoard::build(&map, &anc, &units).unwrap();
-        let n = reach_facing(&map, &anc, &board, &[0], budget, FacingOptions::default())
+        let board = FacingBoard::build(&map, anc, &units).unwrap();
+        let n = reach_facing(&map, anc, &board, &[0], budget, FacingOptions::default())
             .unwrap()
             .len();
         let mut scratch = FacingSearch::new();
         let t = time_us(21, 20, || {
             std::hint::black_box(
                 scratch
-                    .reach(&map, &anc, &board, &[0], budget, FacingOptions::default())
+                    .reach(&map, anc, &board, &[0], budget, FacingOptions::default())
                     .unwrap(),
             );
         });
