@@ -135,3 +135,27 @@ fn tac_4_only_the_refaced_base_counts_as_moved() {
     assert_eq!(flags, ["base2_moved", "moved"]);
     assert_eq!((u.facing, u.attrs["facing2"].clone()), (Some(0), json!(4)));
 }
+
+/// `hexwar play` takes the end facing as a key of an order (`"f1,f2"` for a two-base unit).
+#[test]
+fn play_orders_file_carries_a_facing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (scen, orders, expect) in [
+        (
+            "scenarios/ancients",
+            "[[order]]\nside = \"macedon\"\ncommand = \"move\"\nunit = \"m-ph-3\"\npath = [\"0206\"]\nfacing = 2\n",
+            "{\"event\":\"UnitFacingChanged\",\"unit\":\"m-ph-3\",\"facing\":2}",
+        ),
+        (
+            "scenarios/tactical",
+            "[[order]]\nside = \"british\"\ncommand = \"move\"\nunit = \"b-col-1\"\npath = []\nfacing = \"0,4\"\n",
+            "{\"event\":\"UnitFacingChanged\",\"unit\":\"b-col-1\",\"facing\":0,\"facing2\":4}",
+        ),
+    ] {
+        let file = dir.path().join("orders.toml");
+        std::fs::write(&file, orders).unwrap();
+        let (code, out) = hexwar(&["play", scen, "--orders", file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{scen}: {out}");
+        assert!(out.contains("order 1 (") && out.contains(expect), "{scen}: {out}");
+    }
+}

@@ -4,13 +4,14 @@
 //! The game decisions are declared data ([`FacingRules::compile`], shape in `docs/facing.md`):
 //! per unit kind its facing type (edge, vertex, none), front arc offsets, turn cost, TAC-2
 //! tactical distance, ANC-5.3 joining cost; per game the model (`tactical` or `ancients`).
-//! The search never calls back into the rules. Every step costs 1 (hexes in TAC, MP in ANC,
-//! TA-R12); hexes of the terrains listed in `impassable` are never entered.
+//! The search never calls back into the rules. Every step costs 1 (hexes in TAC, TA-R4; MP in
+//! ANC, TA-R12); terrains listed in `impassable` are never entered and hexside features listed
+//! in `impassable_hexsides` never crossed.
 //!
 //! - `tactical`: TAC-1..8 with readings TA-R3..R9. A breadth-first search over
 //!   (hex, first enemy-front hex left, tactical so far); end facings are free (TA-R5).
 //! - `ancients`: ANC-5..7 with readings TA-R10..R19. A Dijkstra over (hex, facing, stopped)
-//!   for phalanx groups (turns cost MP), over hexes for the others (facing free, TA-R11).
+//!   (only phalanx groups turn, for MP; the others keep their facing and end in any, TA-R11).
 //!
 //! This file holds the compiled declaration and the position snapshot; the searches
 //! themselves ([`super::facing_search`]) run over dense scratch arrays. `check_move` runs the
