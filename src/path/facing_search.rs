@@ -148,6 +148,9 @@ pub struct FacingSearch {
     seen_after_front: HashSet<(u32, u32, bool)>,
     trail: Vec<(HexIndex, u32)>,
     last_trail: usize,
+    /// Tests only: run every ANC search on the heap, to compare it with the buckets.
+    #[cfg(test)]
+    force_heap: bool,
 }
 
 /// A TAC queue entry.
@@ -862,6 +865,8 @@ impl FacingSearch {
         let exact = matches!(course, Course::Along(_))
             || (g.vertex && g.turn_cost == 0)
             || budget >= MAX_BUCKETS;
+        #[cfg(test)]
+        let exact = exact || self.force_heap;
         let n0 = course.start(g.start);
         let l0 = self.local(n0);
         let s0 = l0 * PER_HEX as u32 + f0 as u32 * 2;
@@ -950,7 +955,7 @@ impl FacingSearch {
                         let c = cost.saturating_add(g.turn_cost);
                         if c <= budget {
                             let to = local * PER_HEX as u32 + rotate(facing, o) as u32 * 2;
-                            self.relax(to, c, state, node, exact);
+                            self.relax(to, c, state, exact);
                         } else {
                             why.note(node, "turn", || {
                                 "not enough MP left to turn (ANC-6.2)".into()
@@ -1047,7 +1052,7 @@ impl FacingSearch {
                         continue;
                     }
                     let to = self.local(next_node) * PER_HEX as u32 + facing as u32 * 2 + 1;
-                    self.relax(to, c, state, node, exact);
+                    self.relax(to, c, state, exact);
                     continue;
                 }
                 if c > budget {
@@ -1059,7 +1064,7 @@ impl FacingSearch {
                 // TA-R16: entering an enemy front ends the move.
                 let stop = flags[n as usize] & ENEMY_FRONT != 0;
                 let to = self.local(next_node) * PER_HEX as u32 + facing as u32 * 2 + stop as u32;
-                self.relax(to, c, state, node, exact);
+                self.relax(to, c, state, exact);
             }
         }
         if !exact {
@@ -1069,44 +1074,43 @@ impl FacingSearch {
         }
     }
 
-    /// Offers cost `c` to state `to` from state `from` (at node `from_node`). The heap keeps the
+    /// Offers cost `c` to state `to` from state `from`. The heap keeps the
     /// first offer of the least cost; buckets, visiting equal costs in no particular order,
     /// keep the offer of least (cost, key), which is the same one.
     #[inline]
-    fn relax(&mut self, to: u32, c: u32, from: u32, from_node: u32, exact: bool) {
+    fn relax(&mut self, to: u32, c: u32, from: u32, exact: bool) {
         let slot = self.slots[to as usize];
         if slot.entry != NO {
             return;
         }
-        let better = c < slot.dist
-            || (!exact && c == slot.dist && {
-                let p = slot.parent;
-                let rank = |s: u32, node: u32| {
-                    (
-                        self.slots[s as usize].dist,
-                        anc_key(node, ((s % PER_HEX as u32) / 2) as u8, s % 2 == 1),
-                    )
-                };
-                let theirs = rank(p, self.nodes[(p / PER_HEX as u32) as usize]);
-                rank(from, from_node) < theirs
-            });
-        if !better {
+        let improved = c < slot.dist;
+        let better_parent = !exact
+            && c == slot.dist
+            && (self.slots[from as usize].dist, self.key_of(from))
+                < (
+                    self.slots[slot.parent as usize].dist,
+                    self.key_of(slot.parent),
+                );
+        if !improved && !better_parent {
             return;
         }
-        let improved = c < slot.dist;
         self.slots[to as usize].dist = c;
         self.slots[to as usize].parent = from;
         if !improved {
             return; // same cost, better parent: already queued
         }
         if exact {
-            let local = to / PER_HEX as u32;
-            let node = self.nodes[local as usize];
-            let key = anc_key(node, ((to % PER_HEX as u32) / 2) as u8, to % 2 == 1);
-            self.heap.push(Reverse((c, key, to)));
+            self.heap.push(Reverse((c, self.key_of(to), to)));
         } else {
             self.buckets[c as usize].push(to);
         }
+    }
+
+    /// The ANC order key of a state (see `anc_key`).
+    #[inline]
+    fn key_of(&self, state: u32) -> u64 {
+        let node = self.nodes[(state / PER_HEX as u32) as usize];
+        anc_key(node, ((state % PER_HEX as u32) / 2) as u8, state % 2 == 1)
     }
 }
 
@@ -1135,4 +1139,90 @@ pub fn check_move(
     opts: FacingOptions,
 ) -> Result<Result<u32, FacingRefusal>, FacingError> {
     FacingSearch::new().check(map, rules, board, group, budget, path, facing, opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{parse_map, SourceText};
+    use crate::engine::Unit;
+    use serde_json::json;
+
+    /// xorshift64: the same positions on every machine.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn bucket_queue_answers_equal_the_heap_ones_costs_and_paths() {
+        // Random ANC positions (phalanxes turning for 1 or 2 MP, troops facing free, stacks,
+        // disordered units, marsh barred): the Dial buckets and the heap ordered by
+        // (cost, key) must list the same states at the same costs with the same paths.
+        let row = format!("\"{}\"", [". . m . . . . . . . . ."; 1].join(" "));
+        let grid = vec![row; 11].join(", ");
+        let map = parse_map(&SourceText::new(
+            "t.toml",
+            format!("name = \"t\"\ncolumns = 12\nrows = 11\ngrid = [{grid}]\n[legend]\n\".\" = \"clear\"\nm = \"marsh\"\n"),
+        ))
+        .unwrap();
+        let rules = FacingRules::compile(
+            &json!({ "model": "ancients", "sides": ["a", "b"], "not_in_order": ["disordered"],
+                     "impassable": ["marsh"],
+                     "kinds": { "phalanx": { "facing": "vertex", "turn_cost": 1, "join": 1 },
+                                "slow": { "facing": "vertex", "turn_cost": 2, "join": 2 },
+                                "light": { "front": "all", "join": 1, "escort": true },
+                                "cavalry": { "front": "all" },
+                                "leader": { "leader": true } } }),
+            &map,
+        )
+        .unwrap();
+        let kinds = ["phalanx", "slow", "light", "cavalry", "leader"];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut buckets, mut heap) = (FacingSearch::new(), FacingSearch::new());
+        heap.force_heap = true;
+        let mut compared = 0;
+        for _ in 0..60 {
+            let units: Vec<Unit> = (0..10)
+                .map(|i| {
+                    let status = if rng.below(6) == 0 {
+                        json!(["disordered"])
+                    } else {
+                        json!([])
+                    };
+                    serde_json::from_value(json!({
+                        "id": format!("u{i}"), "side": if rng.below(2) == 0 { "a" } else { "b" },
+                        "type": kinds[rng.below(5) as usize],
+                        "at": map.label(rng.below(map.len() as u64) as u32),
+                        "ma": 2 + rng.below(6), "facing": rng.below(6), "status": status,
+                    }))
+                    .unwrap()
+                })
+                .collect();
+            let board = FacingBoard::build(&map, &rules, &units).unwrap();
+            for i in 0..units.len() {
+                let budget = board.group_budget(&[i]);
+                let opts = FacingOptions {
+                    contact_turn: i % 2 == 0,
+                };
+                let a = buckets
+                    .reach(&map, &rules, &board, &[i], budget, opts)
+                    .unwrap();
+                let b = heap
+                    .reach(&map, &rules, &board, &[i], budget, opts)
+                    .unwrap();
+                assert_eq!(a.states(), b.states());
+                for k in 0..a.len() {
+                    assert_eq!(a.path(k), b.path(k), "unit {i} state {k}");
+                }
+                compared += a.len();
+            }
+        }
+        assert!(compared > 5000, "{compared} states compared");
+    }
 }
