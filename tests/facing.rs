@@ -1090,3 +1090,31 @@ fn one_scratch_serves_many_queries_with_the_one_off_answers() {
         }
     }
 }
+
+#[test]
+fn rules_or_board_of_another_map_are_an_error() {
+    let f = tac7("cavalry", "infantry", tac());
+    let g = f.group(&["m"]);
+    let other = grid(3, 3);
+    let err =
+        reach_facing(&other, &f.rules, &f.board, &g, 6, FacingOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the facing rules or board were built for another map (this one has 9 hexes)"
+    );
+    let err = check_move(
+        &other,
+        &f.rules,
+        &f.board,
+        &g,
+        6,
+        &[],
+        Facing::One(0),
+        FacingOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the facing rules or board were built for another map (this one has 9 hexes)"
+    );
+}

@@ -185,6 +185,18 @@ struct Group {
     start_formed: bool,
 }
 
+/// The rules and the board index hexes of the map searched (a caller's mix-up, reported
+/// rather than indexing out of bounds).
+fn same_map(map: &HexMap, rules: &FacingRules, board: &FacingBoard) -> Result<(), FacingError> {
+    let n = map.len() as usize;
+    if rules.topology.len() != n || board.flags.iter().any(|f| f.len() != n) {
+        return Err(FacingError::Position(format!(
+            "the facing rules or board were built for another map (this one has {n} hexes)"
+        )));
+    }
+    Ok(())
+}
+
 fn group_of(
     rules: &FacingRules,
     board: &FacingBoard,
@@ -455,6 +467,7 @@ impl FacingSearch {
         budget: u32,
         opts: FacingOptions,
     ) -> Result<FacingReach, FacingError> {
+        same_map(map, rules, board)?;
         let g = group_of(rules, board, group)?;
         let mut why = Why {
             active: false,
@@ -479,6 +492,7 @@ impl FacingSearch {
         facing: Facing,
         opts: FacingOptions,
     ) -> Result<Result<u32, FacingRefusal>, FacingError> {
+        same_map(map, rules, board)?;
         let g = group_of(rules, board, group)?;
         let refuse = |key: &'static str, reason: String| {
             Ok(Err(FacingRefusal {
