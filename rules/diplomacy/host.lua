@@ -33,6 +33,7 @@ local STEPS = {
   { season = "F", kind = "R", phase = "fall retreats" },
   { season = "W", kind = "A", phase = "winter adjustments" },
 }
+local json = require("diplomacy.json")
 local TYPE_OF = { A = "army", F = "fleet" }
 local LETTER_OF = { army = "A", fleet = "F" }
 
@@ -77,79 +78,132 @@ local function is_power(name)
   return false
 end
 
+-- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false;
+-- memoised (a pure function of the text; emptied when it grows large, order text is free text)
+local DEST, ndest = {}, 0
+local function order_dest(order)
+  local d = DEST[order]
+  if d == nil then
+    d = order:match("^%u %S+ [%-R] (%S+)")
+    d = d and d:sub(1, 3) or false
+    if ndest >= 8192 then DEST, ndest = {}, 0 end
+    DEST[order] = d
+    ndest = ndest + 1
+  end
+  return d
+end
+
+-- the first entry of `list` (indices into `new`) not taken yet, taken
+local function take_first(list, new)
+  if not list then return nil end
+  for k = 1, #list do
+    local n = new[list[k]]
+    if not n.taken then n.taken = true; return n end
+  end
+  return nil
+end
+
+local function status_change(events, id, was, now)
+  if was ~= now then
+    events[#events + 1] = { event = "UnitStatusChanged", unit = id,
+      add = now and { "dislodged" } or nil, remove = (not now) and { "dislodged" } or nil }
+  end
+end
+
 -- Events that make GameState.units mirror `pos` (units + units waiting to retreat). `result` (the
 -- phase's result, or nil) tells which units moved where; `reason` is the UnitEliminated reason
 -- for units that left the board (nil: removed by a setup, UnitRemoved).
+-- Matching, in id order of the units in play: first the units that did not move, each to the
+-- first unmatched entry of the same power and unit string; then the units that moved, to the first
+-- unmatched entry of the same power and type in the destination province. Units left over are
+-- eliminated (or removed), entries left over are placed as new units. The entries are indexed
+-- by those two keys, so each match is a lookup, not a scan.
 local function mirror(pos, result, reason, events)
-  local counter = hex.state.get("next_unit") or 1
   local new = {}
+  local by_unit, by_place = {}, nil -- power -> unit string / "A BUR" -> list of indices in new
+  local function add(power, unit, dislodged)
+    local i = #new + 1
+    new[i] = { power = power, unit = unit, dislodged = dislodged }
+    local t = by_unit[power]
+    if not t then t = {}; by_unit[power] = t end
+    local l = t[unit]
+    if l then l[#l + 1] = i else t[unit] = { i } end
+  end
   for _, p in ipairs(sorted_keys(pos.units or {})) do
-    for _, u in ipairs(pos.units[p]) do new[#new + 1] = { power = p, unit = u } end
+    for _, u in ipairs(pos.units[p]) do add(p, u, nil) end
   end
-  for _, d in ipairs(pos.dislodged or {}) do
-    new[#new + 1] = { power = d.power, unit = d.unit, dislodged = true }
-  end
-  local movers = {}
+  for _, d in ipairs(pos.dislodged or {}) do add(d.power, d.unit, true) end
+  local movers
   for _, e in ipairs(result and result.results or {}) do
     if #e.flags == 0 then
-      local dest = e.order:match("^%u %S+ [%-R] (%S+)")
-      if dest then movers[e.power .. "|" .. e.unit] = dest:sub(1, 3) end
+      local dest = order_dest(e.order)
+      if dest then
+        movers = movers or {}
+        local t = movers[e.power]
+        if not t then t = {}; movers[e.power] = t end
+        t[e.unit] = dest
+      end
     end
   end
-  local old = hex.units.all()
-  local done = {}
-  local function take(pred)
+  if movers then
+    by_place = {}
     for i, n in ipairs(new) do
-      if not n.taken and pred(n) then n.taken = true; return n, i end
+      local t = by_place[n.power]
+      if not t then t = {}; by_place[n.power] = t end
+      local key = n.unit:sub(1, 5)
+      local l = t[key]
+      if l then l[#l + 1] = i else t[key] = { i } end
     end
+  end
+  local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
+  local was_dislodged = hex.units.with_status("dislodged")
+  local nold = #ids
+  local ustr, dest_of, done = {}, {}, {}
+  for k = 1, nold do
+    local s = (LETTER_OF[types[k]] or "?") .. " " .. tostring(ats[k] or nil)
+    ustr[k] = s
+    local m = movers and movers[sides[k]]
+    dest_of[k] = m and m[s] or false
   end
   -- units that stayed (same place), then units that moved (to their destination)
-  for pass = 1, 2 do
-    for _, u in ipairs(old) do
-      if not done[u.id] then
-        local ustr = (LETTER_OF[u.type] or "?") .. " " .. tostring(u.at)
-        local dest = movers[u.side .. "|" .. ustr]
-        local n
-        if pass == 1 and not dest then
-          n = take(function(x) return x.power == u.side and x.unit == ustr end)
-          if n then
-            done[u.id] = true
-            local was = u.status.dislodged == true
-            if was ~= (n.dislodged == true) then
-              events[#events + 1] = { event = "UnitStatusChanged", unit = u.id,
-                add = n.dislodged and { "dislodged" } or nil, remove = (not n.dislodged) and { "dislodged" } or nil }
-            end
-          end
-        elseif pass == 2 and dest then
-          n = take(function(x)
-            return x.power == u.side and x.unit:sub(1, 1) == ustr:sub(1, 1) and x.unit:sub(3, 5) == dest
-          end)
-          if n then
-            done[u.id] = true
-            local to = n.unit:sub(3)
-            events[#events + 1] = { event = "UnitMoved", unit = u.id, from = u.at, to = to, path = { to }, cost = 0 }
-            if (u.status.dislodged == true) ~= (n.dislodged == true) then
-              events[#events + 1] = { event = "UnitStatusChanged", unit = u.id,
-                add = n.dislodged and { "dislodged" } or nil, remove = (not n.dislodged) and { "dislodged" } or nil }
-            end
-          end
+  for k = 1, nold do
+    if not dest_of[k] then
+      local t = by_unit[sides[k]]
+      local n = take_first(t and t[ustr[k]], new)
+      if n then
+        done[k] = true
+        status_change(events, ids[k], was_dislodged[ids[k]] == true, n.dislodged == true)
+      end
+    end
+  end
+  if movers then
+    for k = 1, nold do
+      local dest = dest_of[k]
+      if dest then
+        local t = by_place[sides[k]]
+        local n = take_first(t and t[ustr[k]:sub(1, 1) .. " " .. dest], new)
+        if n then
+          done[k] = true
+          local to = n.unit:sub(3)
+          events[#events + 1] = { event = "UnitMoved", unit = ids[k], from = ats[k] or nil, to = to, path = { to }, cost = 0 }
+          status_change(events, ids[k], was_dislodged[ids[k]] == true, n.dislodged == true)
         end
       end
     end
   end
-  for _, u in ipairs(old) do
-    if not done[u.id] then
+  for k = 1, nold do
+    if not done[k] then
       if reason then
-        events[#events + 1] = { event = "UnitEliminated", unit = u.id, reason = reason }
+        events[#events + 1] = { event = "UnitEliminated", unit = ids[k], reason = reason }
       else
-        events[#events + 1] = { event = "UnitRemoved", unit = u.id, reason = "setup" }
+        events[#events + 1] = { event = "UnitRemoved", unit = ids[k], reason = "setup" }
       end
     end
   end
-  local placed = false
+  local counter
   for _, n in ipairs(new) do
     if not n.taken then
-      placed = true
+      counter = counter or hex.state.get("next_unit") or 1
       events[#events + 1] = { event = "UnitPlaced", unit = {
         id = n.power .. "-" .. counter, side = n.power, nation = n.power,
         type = TYPE_OF[n.unit:sub(1, 1)] or "army", at = n.unit:sub(3),
@@ -158,7 +212,7 @@ local function mirror(pos, result, reason, events)
       counter = counter + 1
     end
   end
-  if placed then events[#events + 1] = hex.state.set("next_unit", counter) end
+  if counter then events[#events + 1] = hex.state.set("next_unit", counter) end
   return events
 end
 
@@ -214,7 +268,7 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { hex.state.set("position", pos), hex.state.set("orders", nil) }
+  local events = { hex.state.set("position", json.encoder().value(pos)), hex.state.set("orders", nil) }
   return mirror(pos, nil, nil, events)
 end
 
@@ -304,7 +358,7 @@ local function check_power(cmd, side)
   if side and side ~= power then
     return nil, hex.refuse("DIP-orders", side .. " cannot give orders for " .. power)
   end
-  if not position() then return nil, hex.refuse("DIP-orders", "the game has no position yet") end
+  if hex.state.get("position", "phase") == nil then return nil, hex.refuse("DIP-orders", "the game has no position yet") end
   return power
 end
 
@@ -312,12 +366,13 @@ local function adjudicate()
   local pos = position()
   local orders = hex.state.get("orders") or {}
   local result, next_pos = current.adjudicate(board(), pos, orders)
+  local enc = json.encoder()
   local events = {
-    { event = "VarSet", key = "position", value = next_pos },
+    { event = "VarSet", key = "position", value = enc.value(next_pos) },
     hex.state.set("orders", nil),
   }
   mirror(next_pos, result, "disbanded", events)
-  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = result }
+  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = enc.report(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
     local scores = {}
@@ -341,15 +396,16 @@ function M.install(game)
   hex.rules.sequence { steps = steps }
   hex.rules.phase_label(function(turn, step) return label(turn, step) end)
   hex.rules.skip(function(turn, step)
-    local pos = position()
-    return pos ~= nil and pos.phase ~= label(turn, step)
+    -- (only the phase of the position is read: converting all of it would cost more)
+    local phase = hex.state.get("position", "phase")
+    return phase ~= nil and phase ~= label(turn, step)
   end)
   hex.rules.setup(setup)
 
   hex.events.on("GameStarted", function()
-    if position() then return nil end
+    if hex.state.get("position", "phase") ~= nil then return nil end
     local pos = current.new_position(board(), nil)
-    return mirror(pos, nil, nil, { hex.state.set("position", pos) })
+    return mirror(pos, nil, nil, { hex.state.set("position", json.encoder().value(pos)) })
   end)
 
   hex.commands.define("orders", {

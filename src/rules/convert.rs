@@ -1,6 +1,6 @@
 //! Conversions between Lua values and the engine's serde types.
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{AnyUserData, Lua, LuaSerdeExt, Table, Value};
 use serde_json::Map;
 
 use crate::engine::{Command, Event, Unit};
@@ -23,14 +23,92 @@ pub fn event_to_lua(lua: &Lua, event: &Event) -> mlua::Result<Value> {
     lua.to_value(event)
 }
 
+/// The marker of a value the rules wrote as JSON text (`hex.state.json(text)`): an opaque
+/// userdata whose user value is the text, a Lua string (so the memory limit counts it). Standing
+/// as the `value` of a `VarSet` or the `data` of a `Custom` event, it is parsed straight into the
+/// event: one string crosses from Lua instead of a table walked value by value, which is what
+/// makes big event data (Diplomacy's phase report and position) cheap.
+pub struct JsonText;
+
+/// Wraps a JSON text checked to be valid (`hex.state.json`).
+pub fn json_text_to_lua(lua: &Lua, text: mlua::LuaString) -> mlua::Result<AnyUserData> {
+    {
+        let s = text
+            .to_str()
+            .map_err(|_| mlua::Error::runtime("hex.state.json: the text is not UTF-8"))?;
+        serde_json::from_str::<serde::de::IgnoredAny>(&s)
+            .map_err(|e| mlua::Error::runtime(format!("hex.state.json: not JSON text ({e})")))?;
+    }
+    let ud = lua.create_any_userdata(JsonText)?;
+    ud.set_user_value(text)?;
+    Ok(ud)
+}
+
+/// The JSON a `hex.state.json` value stands for; None when `value` is not one.
+pub fn json_text_from_lua(value: &Value) -> Option<Result<serde_json::Value, String>> {
+    let Value::UserData(ud) = value else {
+        return None;
+    };
+    if !ud.is::<JsonText>() {
+        return None;
+    }
+    Some(
+        ud.user_value::<mlua::LuaString>()
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                let text = text.to_str().map_err(|e| e.to_string())?;
+                serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))
+            }),
+    )
+}
+
+/// A `VarSet` / `Custom` event table whose payload is a `hex.state.json` value, built without
+/// the serde walk; None for any other table (which takes the general path).
+fn json_payload_event(t: &Table) -> Option<Result<Event, String>> {
+    if t.raw_len() > 0 {
+        return None;
+    }
+    let Ok(Value::String(kind)) = t.raw_get::<Value>("event") else {
+        return None;
+    };
+    let (payload, label) = match kind.as_bytes().as_ref() {
+        b"VarSet" => ("value", "key"),
+        b"Custom" => ("data", "name"),
+        _ => return None,
+    };
+    let json = json_text_from_lua(&t.raw_get::<Value>(payload).ok()?)?;
+    let Ok(Value::String(label_value)) = t.raw_get::<Value>(label) else {
+        return None;
+    };
+    let label_value = label_value.to_str().ok()?.to_string();
+    Some(json.map(|json| match payload {
+        "value" => Event::VarSet {
+            key: label_value,
+            value: json,
+        },
+        _ => Event::Custom {
+            name: label_value,
+            data: json,
+        },
+    }))
+}
+
+fn event_from_lua(lua: &Lua, value: Value) -> Result<Event, String> {
+    if let Value::Table(t) = &value {
+        if let Some(event) = json_payload_event(t) {
+            return event;
+        }
+    }
+    lua.from_value::<Event>(value).map_err(|e| e.to_string())
+}
+
 /// Events returned by a handler: a list of event tables, one event table, or nil.
 pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
     match value {
         Value::Nil => Ok(Vec::new()),
         Value::Table(t) => {
             if t.contains_key("event").unwrap_or(false) {
-                return lua
-                    .from_value::<Event>(Value::Table(t))
+                return event_from_lua(lua, Value::Table(t))
                     .map(|e| vec![e])
                     .map_err(|e| format!("malformed event: {e}"));
             }
@@ -38,7 +116,7 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
             for (i, item) in t.sequence_values::<Value>().enumerate() {
                 let item = item.map_err(|e| e.to_string())?;
                 out.push(
-                    lua.from_value::<Event>(item)
+                    event_from_lua(lua, item)
                         .map_err(|e| format!("malformed event #{}: {e}", i + 1))?,
                 );
             }
