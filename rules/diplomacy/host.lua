@@ -65,17 +65,59 @@ local function sorted_keys(t)
   return out
 end
 
+-- Memos of pure functions of the map (hex.map.board_table() is built once per VM, so its identity
+-- names the map): the power list, the power set, neighbour lists by unit class.
+local memo_board, memo_powers, memo_is_power, memo_neighbors
+
+local function map_memo()
+  local b = board()
+  if b ~= memo_board then
+    memo_board = b
+    memo_powers, memo_is_power = {}, {}
+    for i, p in ipairs(b.powers or {}) do
+      memo_powers[i] = p.name
+      memo_is_power[p.name] = true
+    end
+    memo_neighbors = { army = {}, fleet = {} }
+  end
+end
+
 local function powers()
+  map_memo()
   local out = {}
-  for i, p in ipairs(board().powers or {}) do out[i] = p.name end
+  for i, p in ipairs(memo_powers) do out[i] = p end
   return out
 end
 
 local function is_power(name)
-  for _, p in ipairs(powers()) do
-    if p == name then return true end
+  map_memo()
+  return memo_is_power[name] == true
+end
+
+-- hex.map.neighbors(loc, class), memoised (read-only: shared between calls)
+local function neighbors(loc, class)
+  map_memo()
+  local by = memo_neighbors[class]
+  local l = by[loc]
+  if not l then
+    l = hex.map.neighbors(loc, class)
+    by[loc] = l
   end
-  return false
+  return l
+end
+
+-- the unit an order text names ("A PAR - BUR" -> "A PAR"), or false; memoised (a pure function of
+-- the text; emptied when it grows large)
+local UNIT_OF, nunit_of = {}, 0
+local function order_unit(order)
+  local u = UNIT_OF[order]
+  if u == nil then
+    u = order:match("^(%u %S+)") or false
+    if nunit_of >= 8192 then UNIT_OF, nunit_of = {}, 0 end
+    UNIT_OF[order] = u
+    nunit_of = nunit_of + 1
+  end
+  return u
 end
 
 -- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false;
@@ -274,18 +316,26 @@ end
 
 -- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
 -- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
+-- (reads only the parts of the position the phase needs: the whole of it costs more to convert)
 local function legal_orders(side)
-  local pos = position()
-  if not pos or pos.winner then return {} end
-  local given = (hex.state.get("orders") or {})[side] or {}
+  local phase = hex.state.get("position", "phase")
+  if phase == nil or hex.state.get("position", "winner") ~= nil then return {} end
+  local kind = phase:sub(-1)
+  local pos = { phase = phase }
+  if kind == "R" then
+    pos.dislodged = hex.state.get("position", "dislodged")
+  else
+    pos.units = hex.state.get("position", "units") or {}
+    if kind == "A" then pos.centers = hex.state.get("position", "centers") end
+  end
+  local given = hex.state.get("orders", side) or {}
   local ordered = {}
   for _, o in ipairs(given) do
-    local u = o:match("^(%u %S+)")
+    local u = order_unit(o)
     if u then ordered[u] = true end
   end
   local out = {}
   local function add(text) out[#out + 1] = { command = "order", power = side, order = text } end
-  local kind = pos.phase:sub(-1)
   if kind == "M" then
     local occupant = {}
     for _, p in ipairs(sorted_keys(pos.units)) do
@@ -296,7 +346,7 @@ local function legal_orders(side)
         add(u .. " H")
         local loc = u:sub(3)
         local class = u:sub(1, 1) == "A" and "army" or "fleet"
-        for _, dest in ipairs(hex.map.neighbors(loc, class)) do
+        for _, dest in ipairs(neighbors(loc, class)) do
           add(u .. " - " .. dest)
           local other = occupant[dest:sub(1, 3)]
           if other and other ~= u then add(u .. " S " .. other) end
@@ -344,10 +394,11 @@ local function legal_orders(side)
   return out
 end
 
-local function with_orders(power, list)
-  local all = hex.state.get("orders") or {}
+-- the VarSet of `orders` with `power`'s list replaced (`all`: the orders as read, if at hand)
+local function with_orders(power, list, all)
+  all = all or hex.state.get("orders") or {}
   all[power] = list
-  return hex.state.set("orders", all)
+  return hex.state.set("orders", json.encoder().value(all))
 end
 
 local function check_power(cmd, side)
@@ -428,9 +479,10 @@ function M.install(game)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      local list = (hex.state.get("orders") or {})[power] or {}
+      local all = hex.state.get("orders") or {}
+      local list = all[power] or {}
       list[#list + 1] = cmd.order
-      return with_orders(power, list)
+      return with_orders(power, list, all)
     end,
     legal = legal_orders,
   })

@@ -16,8 +16,21 @@ local M = {}
 local concat, find, gsub, format, byte = table.concat, string.find, string.gsub, string.format, string.byte
 local mtype = math.type
 
-local QUOTED, nquoted = {}, 0
-local QUOTED_MAX = 8192 -- order text is free text: the memo is emptied when it grows past this
+-- order text is free text: each memo is emptied when it grows past this
+local MEMO_MAX = 8192
+
+-- SAFE[s]: true when string s needs no escaping, false when it does (nil: not seen yet)
+local SAFE, nsafe = {}, 0
+local function is_safe(s)
+  local v = SAFE[s]
+  if v == nil then
+    v = not find(s, '[%c"\\]')
+    if nsafe >= MEMO_MAX then SAFE, nsafe = {}, 0 end
+    SAFE[s] = v
+    nsafe = nsafe + 1
+  end
+  return v
+end
 
 local function escape_char(c)
   if c == '"' then return '\\"' end
@@ -26,17 +39,8 @@ local function escape_char(c)
 end
 
 local function quote(s)
-  local q = QUOTED[s]
-  if q then return q end
-  if find(s, '[%c"\\]') then
-    q = '"' .. gsub(s, '[%c"\\]', escape_char) .. '"'
-  else
-    q = '"' .. s .. '"'
-  end
-  if nquoted >= QUOTED_MAX then QUOTED, nquoted = {}, 0 end
-  QUOTED[s] = q
-  nquoted = nquoted + 1
-  return q
+  if is_safe(s) then return '"' .. s .. '"' end
+  return '"' .. gsub(s, '[%c"\\]', escape_char) .. '"'
 end
 M.quote = quote
 
@@ -49,11 +53,10 @@ local SHARED = setmetatable({}, { __mode = "k" })
 -- when an element is not a string or some text needs escaping
 local function plain_string_array(t, n)
   for k = 1, n do
-    if type(t[k]) ~= "string" then return nil end
+    local x = t[k]
+    if SAFE[x] ~= true and (type(x) ~= "string" or not is_safe(x)) then return nil end
   end
-  local body = concat(t, '","', 1, n)
-  if find(body, '[%c"\\]') then return nil end
-  return '["' .. body .. '"]'
+  return '["' .. concat(t, '","', 1, n) .. '"]'
 end
 
 local function encode_table(t, shared, seen)

@@ -13,10 +13,45 @@ pub fn command_to_lua(lua: &Lua, command: &Command) -> mlua::Result<Value> {
 
 /// A command table returned by Lua.
 pub fn command_from_lua(lua: &Lua, value: Value) -> Result<Command, String> {
+    if let Value::Table(t) = &value {
+        if let Some(map) = flat_map_from_lua(t) {
+            return Command::try_from(map);
+        }
+    }
     let map: Map<String, serde_json::Value> = lua
         .from_value(value)
         .map_err(|e| format!("not a command table: {e}"))?;
     Command::try_from(map)
+}
+
+/// A flat table (string keys; string, integer or boolean values, no metatable) read in one pass
+/// over the table: the usual shape of a command (a bot's menu holds dozens, `{command = "order",
+/// power = "FRANCE", order = "A PAR H"}`), several times cheaper than the serde walk and with the
+/// same result. None for any other table, which takes the serde path (and its error messages).
+fn flat_map_from_lua(t: &Table) -> Option<Map<String, serde_json::Value>> {
+    if t.metatable().is_some() || t.raw_len() > 0 {
+        return None;
+    }
+    let mut map = Map::new();
+    let not_flat = || mlua::Error::runtime("not flat");
+    t.for_each::<Value, Value>(|k, v| {
+        let Value::String(k) = k else {
+            return Err(not_flat());
+        };
+        let k = k.to_str().map_err(|_| not_flat())?.to_string();
+        let v = match v {
+            Value::String(s) => {
+                serde_json::Value::String(s.to_str().map_err(|_| not_flat())?.to_string())
+            }
+            Value::Integer(i) => serde_json::Value::from(i),
+            Value::Boolean(b) => serde_json::Value::Bool(b),
+            _ => return Err(not_flat()),
+        };
+        map.insert(k, v);
+        Ok(())
+    })
+    .ok()?;
+    Some(map)
 }
 
 pub fn event_to_lua(lua: &Lua, event: &Event) -> mlua::Result<Value> {

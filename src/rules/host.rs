@@ -105,9 +105,6 @@ impl LuaRules {
             super::sandbox::guard_protected_calls(&lua, &budget)?;
             super::sandbox::guard_rawset(&lua)?;
             lua.set_memory_limit(memory_limit)?;
-            lua.gc_set_mode(mlua::prelude::LuaGcMode::Generational(
-                mlua::prelude::LuaGcGenParams::default(),
-            ));
             Ok(())
         };
         setup().map_err(|e| one(format!("cannot set up the Lua host: {e}")))?;

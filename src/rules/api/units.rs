@@ -60,14 +60,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         )))
                     }
                 };
-                let out = lua.create_table_with_capacity(s.units.len(), 0)?;
-                for (i, u) in s.units.values().enumerate() {
-                    match pick(u) {
-                        Some(x) => out.raw_set(i + 1, x)?,
-                        None => out.raw_set(i + 1, false)?,
-                    }
-                }
-                Ok(out)
+                // (one table built in one go: far cheaper than a raw_set per unit)
+                lua.create_sequence_from(s.units.values().map(|u| match pick(u) {
+                    Some(x) => mlua::Either::Left(x),
+                    None => mlua::Either::Right(false),
+                }))
             })
         })?,
     )?;
