@@ -65,18 +65,18 @@ pub fn event_to_lua(lua: &Lua, event: &Event) -> mlua::Result<Value> {
 /// makes big event data (Diplomacy's phase report and position) cheap.
 pub struct JsonText;
 
-/// Wraps a JSON text checked to be valid (`hex.state.json`).
+/// Wraps a JSON text (`hex.state.json`). It is parsed once, where the event that holds it is
+/// read (a bad text is reported there, naming the event): checking it here as well would parse
+/// every text twice.
 pub fn json_text_to_lua(lua: &Lua, text: mlua::LuaString) -> mlua::Result<AnyUserData> {
-    {
-        let s = text
-            .to_str()
-            .map_err(|_| mlua::Error::runtime("hex.state.json: the text is not UTF-8"))?;
-        serde_json::from_str::<serde::de::IgnoredAny>(&s)
-            .map_err(|e| mlua::Error::runtime(format!("hex.state.json: not JSON text ({e})")))?;
-    }
     let ud = lua.create_any_userdata(JsonText)?;
     ud.set_user_value(text)?;
     Ok(ud)
+}
+
+/// Is `value` a `hex.state.json` value?
+pub fn is_json_text(value: &Value) -> bool {
+    matches!(value, Value::UserData(ud) if ud.is::<JsonText>())
 }
 
 /// The JSON a `hex.state.json` value stands for; None when `value` is not one.
@@ -192,5 +192,103 @@ fn number(x: f64) -> Value {
         Value::Integer(x as i64)
     } else {
         Value::Number(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn json_event(lua: &Lua, kind: &str, text: &str) -> Table {
+        let t = lua.create_table().unwrap();
+        t.raw_set("event", kind).unwrap();
+        let (label, payload) = if kind == "VarSet" {
+            ("key", "value")
+        } else {
+            ("name", "data")
+        };
+        t.raw_set(label, "x").unwrap();
+        let text = lua.create_string(text).unwrap();
+        t.raw_set(payload, json_text_to_lua(lua, text).unwrap())
+            .unwrap();
+        t
+    }
+
+    #[test]
+    fn json_text_becomes_the_payload_of_var_set_and_custom_events() {
+        let lua = Lua::new();
+        let list = lua.create_table().unwrap();
+        list.raw_set(1, json_event(&lua, "VarSet", r#"{"a":[1,"b"],"c":{}}"#))
+            .unwrap();
+        list.raw_set(2, json_event(&lua, "Custom", "[true,null]"))
+            .unwrap();
+        let events = events_from_lua(&lua, Value::Table(list)).unwrap();
+        assert_eq!(
+            events,
+            vec![
+                Event::VarSet {
+                    key: "x".into(),
+                    value: json!({"a": [1, "b"], "c": {}})
+                },
+                Event::Custom {
+                    name: "x".into(),
+                    data: json!([true, null])
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_json_text_is_reported_with_the_event_that_holds_it() {
+        let lua = Lua::new();
+        let list = lua.create_table().unwrap();
+        list.raw_set(1, json_event(&lua, "VarSet", "{\"a\": [1,"))
+            .unwrap();
+        let err = events_from_lua(&lua, Value::Table(list)).unwrap_err();
+        assert_eq!(
+            err,
+            "malformed event #1: hex.state.json: EOF while parsing a value at line 1 column 9"
+        );
+    }
+
+    #[test]
+    fn json_text_elsewhere_in_an_event_is_refused() {
+        let lua = Lua::new();
+        let t = lua.create_table().unwrap();
+        t.raw_set("event", "UnitRemoved").unwrap();
+        t.raw_set(
+            "unit",
+            json_text_to_lua(&lua, lua.create_string("\"a\"").unwrap()).unwrap(),
+        )
+        .unwrap();
+        t.raw_set("reason", "x").unwrap();
+        let err = events_from_lua(&lua, Value::Table(t)).unwrap_err();
+        assert_eq!(
+            err,
+            "malformed event: deserialize error: unsupported value type `userdata`"
+        );
+    }
+
+    #[test]
+    fn flat_command_tables_read_like_the_serde_path() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load(r#"return {command = "order", power = "FRANCE", order = "A PAR H", n = 3, ok = true}"#)
+            .eval()
+            .unwrap();
+        let fast = flat_map_from_lua(&t).unwrap();
+        let slow: Map<String, serde_json::Value> = lua.from_value(Value::Table(t)).unwrap();
+        assert_eq!(fast, slow);
+        // nested values, floats and array parts take the serde path
+        for code in [
+            "return {command = 'move', path = {'a'}}",
+            "return {command = 'x', cost = 1.5}",
+            "return {'a', command = 'x'}",
+        ] {
+            let t: Table = lua.load(code).eval().unwrap();
+            assert_eq!(flat_map_from_lua(&t), None, "{code}");
+        }
     }
 }

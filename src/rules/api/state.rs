@@ -4,7 +4,7 @@
 use mlua::{Lua, LuaSerdeExt, Table, Value, Variadic};
 
 use super::{string_list, with_host, with_state};
-use crate::rules::convert::{json_text_from_lua, json_text_to_lua};
+use crate::rules::convert::{is_json_text, json_text_to_lua};
 
 /// Registers `hex.state`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
@@ -88,9 +88,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let event = lua.create_table()?;
             event.raw_set("event", "VarSet")?;
             event.raw_set("key", key)?;
-            // JSON text is checked when made and goes into the event as it is.
-            if let Some(json) = json_text_from_lua(&value) {
-                json.map_err(mlua::Error::runtime)?;
+            // JSON text goes into the event as it is (parsed once, when the event is read).
+            if is_json_text(&value) {
                 event.raw_set("value", value)?;
                 return Ok(event);
             }
