@@ -135,21 +135,9 @@ local function order_dest(order)
   return d
 end
 
--- the first entry of `list` (indices into `new`) not taken yet, taken
-local function take_first(list, new)
-  if not list then return nil end
-  for k = 1, #list do
-    local n = new[list[k]]
-    if not n.taken then n.taken = true; return n end
-  end
-  return nil
-end
-
 local function status_change(events, id, was, now)
-  if was ~= now then
-    events[#events + 1] = { event = "UnitStatusChanged", unit = id,
-      add = now and { "dislodged" } or nil, remove = (not now) and { "dislodged" } or nil }
-  end
+  events[#events + 1] = { event = "UnitStatusChanged", unit = id,
+    add = now and { "dislodged" } or nil, remove = (not now) and { "dislodged" } or nil }
 end
 
 -- Events that make GameState.units mirror `pos` (units + units waiting to retreat). `result` (the
@@ -159,20 +147,24 @@ end
 -- first unmatched entry of the same power and unit string; then the units that moved, to the first
 -- unmatched entry of the same power and type in the destination province. Units left over are
 -- eliminated (or removed), entries left over are placed as new units. The entries are indexed
--- by those two keys, so each match is a lookup, not a scan.
+-- by those two keys (first entry of a key, then a chain of the next entries with the same key),
+-- so each match is a lookup, not a scan; they live in parallel arrays (no table per entry).
 local function mirror(pos, result, reason, events)
-  local new = {}
-  local by_unit, by_place = {}, nil -- power -> unit string / "A BUR" -> list of indices in new
+  local npower, nunit, ndisl, taken = {}, {}, {}, {}
+  local n = 0
+  local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
+  local last_by_unit = {}
   local function add(power, unit, dislodged)
-    local i = #new + 1
-    new[i] = { power = power, unit = unit, dislodged = dislodged }
-    local t = by_unit[power]
-    if not t then t = {}; by_unit[power] = t end
-    local l = t[unit]
-    if l then l[#l + 1] = i else t[unit] = { i } end
+    n = n + 1
+    npower[n], nunit[n], ndisl[n] = power, unit, dislodged
+    local f, l = first_by_unit[power], last_by_unit[power]
+    if not f then f, l = {}, {}; first_by_unit[power], last_by_unit[power] = f, l end
+    local last = l[unit]
+    if last then next_by_unit[last] = n else f[unit] = n end
+    l[unit] = n
   end
   for _, p in ipairs(sorted_keys(pos.units or {})) do
-    for _, u in ipairs(pos.units[p]) do add(p, u, nil) end
+    for _, u in ipairs(pos.units[p]) do add(p, u, false) end
   end
   for _, d in ipairs(pos.dislodged or {}) do add(d.power, d.unit, true) end
   local movers
@@ -187,14 +179,17 @@ local function mirror(pos, result, reason, events)
       end
     end
   end
+  local first_by_place, next_by_place
   if movers then
-    by_place = {}
-    for i, n in ipairs(new) do
-      local t = by_place[n.power]
-      if not t then t = {}; by_place[n.power] = t end
-      local key = n.unit:sub(1, 5)
-      local l = t[key]
-      if l then l[#l + 1] = i else t[key] = { i } end
+    first_by_place, next_by_place = {}, {}
+    local last_by_place = {}
+    for i = 1, n do
+      local power, key = npower[i], nunit[i]:sub(1, 5)
+      local f, l = first_by_place[power], last_by_place[power]
+      if not f then f, l = {}, {}; first_by_place[power], last_by_place[power] = f, l end
+      local last = l[key]
+      if last then next_by_place[last] = i else f[key] = i end
+      l[key] = i
     end
   end
   local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
@@ -202,7 +197,8 @@ local function mirror(pos, result, reason, events)
   local nold = #ids
   local ustr, dest_of, done = {}, {}, {}
   for k = 1, nold do
-    local s = (LETTER_OF[types[k]] or "?") .. " " .. tostring(ats[k] or nil)
+    local at = ats[k]
+    local s = (LETTER_OF[types[k]] or "?") .. (at and (" " .. at) or " nil")
     ustr[k] = s
     local m = movers and movers[sides[k]]
     dest_of[k] = m and m[s] or false
@@ -210,11 +206,14 @@ local function mirror(pos, result, reason, events)
   -- units that stayed (same place), then units that moved (to their destination)
   for k = 1, nold do
     if not dest_of[k] then
-      local t = by_unit[sides[k]]
-      local n = take_first(t and t[ustr[k]], new)
-      if n then
+      local f = first_by_unit[sides[k]]
+      local i = f and f[ustr[k]]
+      while i and taken[i] do i = next_by_unit[i] end
+      if i then
+        taken[i] = true
         done[k] = true
-        status_change(events, ids[k], was_dislodged[ids[k]] == true, n.dislodged == true)
+        local id = ids[k]
+        if (was_dislodged[id] == true) ~= ndisl[i] then status_change(events, id, was_dislodged[id] == true, ndisl[i]) end
       end
     end
   end
@@ -222,13 +221,16 @@ local function mirror(pos, result, reason, events)
     for k = 1, nold do
       local dest = dest_of[k]
       if dest then
-        local t = by_place[sides[k]]
-        local n = take_first(t and t[ustr[k]:sub(1, 1) .. " " .. dest], new)
-        if n then
+        local f = first_by_place[sides[k]]
+        local i = f and f[ustr[k]:sub(1, 1) .. " " .. dest]
+        while i and taken[i] do i = next_by_place[i] end
+        if i then
+          taken[i] = true
           done[k] = true
-          local to = n.unit:sub(3)
-          events[#events + 1] = { event = "UnitMoved", unit = ids[k], from = ats[k] or nil, to = to, path = { to }, cost = 0 }
-          status_change(events, ids[k], was_dislodged[ids[k]] == true, n.dislodged == true)
+          local id = ids[k]
+          local to = nunit[i]:sub(3)
+          events[#events + 1] = { event = "UnitMoved", unit = id, from = ats[k] or nil, to = to, path = { to }, cost = 0 }
+          if (was_dislodged[id] == true) ~= ndisl[i] then status_change(events, id, was_dislodged[id] == true, ndisl[i]) end
         end
       end
     end
@@ -243,13 +245,14 @@ local function mirror(pos, result, reason, events)
     end
   end
   local counter
-  for _, n in ipairs(new) do
-    if not n.taken then
+  for i = 1, n do
+    if not taken[i] then
       counter = counter or hex.state.get("next_unit") or 1
+      local power, unit = npower[i], nunit[i]
       events[#events + 1] = { event = "UnitPlaced", unit = {
-        id = n.power .. "-" .. counter, side = n.power, nation = n.power,
-        type = TYPE_OF[n.unit:sub(1, 1)] or "army", at = n.unit:sub(3),
-        status = n.dislodged and { "dislodged" } or nil,
+        id = power .. "-" .. counter, side = power, nation = power,
+        type = TYPE_OF[unit:sub(1, 1)] or "army", at = unit:sub(3),
+        status = ndisl[i] and { "dislodged" } or nil,
       } }
       counter = counter + 1
     end
