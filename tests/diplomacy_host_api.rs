@@ -60,11 +60,12 @@ fn units_list_gives_one_field_of_every_unit_in_id_order() {
         .unwrap();
     assert_eq!(got, json!(ids));
     assert_eq!(ids.len(), 22);
-    let err = rules.eval(&state, r#"return hex.units.list("strength")"#).unwrap_err();
+    let err = rules
+        .eval(&state, r#"return hex.units.list("strength")"#)
+        .unwrap_err();
     assert!(
-        err.message.contains(
-            "hex.units.list: no field 'strength' (id, side, nation, type, size, at)"
-        ),
+        err.message
+            .contains("hex.units.list: no field 'strength' (id, side, nation, type, size, at)"),
         "{}",
         err.message
     );
@@ -86,7 +87,10 @@ fn units_with_status_is_the_set_of_ids_with_that_flag() {
         .unwrap();
     assert_eq!(got, json!({ id: true }));
     let none = rules
-        .eval(&state, r#"return next(hex.units.with_status("dislodged")) == nil"#)
+        .eval(
+            &state,
+            r#"return next(hex.units.with_status("dislodged")) == nil"#,
+        )
         .unwrap();
     assert_eq!(none, json!(true));
 }
