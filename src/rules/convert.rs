@@ -79,8 +79,18 @@ pub fn is_json_text(value: &Value) -> bool {
     matches!(value, Value::UserData(ud) if ud.is::<JsonText>())
 }
 
-/// The JSON a `hex.state.json` value stands for; None when `value` is not one.
-pub fn json_text_from_lua(value: &Value) -> Option<Result<serde_json::Value, String>> {
+/// Most JSON text the events of one call may carry. Parsed JSON takes up to ~30 times its text
+/// (a 2-byte `1,` becomes a 32-byte value), and the text itself only counts against the VM's
+/// memory limit: without a bound of its own, a script could make the host allocate far more
+/// than its limit. 8 MiB is over a thousand Diplomacy phases.
+const JSON_TEXT_LIMIT: usize = 8 << 20;
+
+/// The JSON a `hex.state.json` value stands for; None when `value` is not one. `budget`: the
+/// bytes of JSON text still allowed in this call (decreased by this text's length).
+pub fn json_text_from_lua(
+    value: &Value,
+    budget: &mut usize,
+) -> Option<Result<serde_json::Value, String>> {
     let Value::UserData(ud) = value else {
         return None;
     };
@@ -92,6 +102,12 @@ pub fn json_text_from_lua(value: &Value) -> Option<Result<serde_json::Value, Str
             .map_err(|e| e.to_string())
             .and_then(|text| {
                 let text = text.to_str().map_err(|e| e.to_string())?;
+                *budget = budget.checked_sub(text.len()).ok_or_else(|| {
+                    format!(
+                        "hex.state.json: the events of one call carry more than {} MiB of JSON text",
+                        JSON_TEXT_LIMIT >> 20
+                    )
+                })?;
                 serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))
             }),
     )
@@ -99,7 +115,7 @@ pub fn json_text_from_lua(value: &Value) -> Option<Result<serde_json::Value, Str
 
 /// A `VarSet` / `Custom` event table whose payload is a `hex.state.json` value, built without
 /// the serde walk; None for any other table (which takes the general path).
-fn json_payload_event(t: &Table) -> Option<Result<Event, String>> {
+fn json_payload_event(t: &Table, budget: &mut usize) -> Option<Result<Event, String>> {
     if t.raw_len() > 0 {
         return None;
     }
@@ -111,7 +127,7 @@ fn json_payload_event(t: &Table) -> Option<Result<Event, String>> {
         b"Custom" => ("data", "name"),
         _ => return None,
     };
-    let json = json_text_from_lua(&t.raw_get::<Value>(payload).ok()?)?;
+    let json = json_text_from_lua(&t.raw_get::<Value>(payload).ok()?, budget)?;
     let Ok(Value::String(label_value)) = t.raw_get::<Value>(label) else {
         return None;
     };
@@ -128,9 +144,9 @@ fn json_payload_event(t: &Table) -> Option<Result<Event, String>> {
     }))
 }
 
-fn event_from_lua(lua: &Lua, value: Value) -> Result<Event, String> {
+fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, String> {
     if let Value::Table(t) = &value {
-        if let Some(event) = json_payload_event(t) {
+        if let Some(event) = json_payload_event(t, budget) {
             return event;
         }
     }
@@ -139,11 +155,12 @@ fn event_from_lua(lua: &Lua, value: Value) -> Result<Event, String> {
 
 /// Events returned by a handler: a list of event tables, one event table, or nil.
 pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
+    let mut budget = JSON_TEXT_LIMIT;
     match value {
         Value::Nil => Ok(Vec::new()),
         Value::Table(t) => {
             if t.contains_key("event").unwrap_or(false) {
-                return event_from_lua(lua, Value::Table(t))
+                return event_from_lua(lua, Value::Table(t), &mut budget)
                     .map(|e| vec![e])
                     .map_err(|e| format!("malformed event: {e}"));
             }
@@ -151,7 +168,7 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
             for (i, item) in t.sequence_values::<Value>().enumerate() {
                 let item = item.map_err(|e| e.to_string())?;
                 out.push(
-                    event_from_lua(lua, item)
+                    event_from_lua(lua, item, &mut budget)
                         .map_err(|e| format!("malformed event #{}: {e}", i + 1))?,
                 );
             }
@@ -250,6 +267,20 @@ mod tests {
         assert_eq!(
             err,
             "malformed event #1: hex.state.json: EOF while parsing a value at line 1 column 9"
+        );
+    }
+
+    #[test]
+    fn json_text_past_the_limit_of_a_call_is_refused() {
+        let lua = Lua::new();
+        let list = lua.create_table().unwrap();
+        let big = format!("\"{}\"", "x".repeat(JSON_TEXT_LIMIT / 2));
+        list.raw_set(1, json_event(&lua, "VarSet", &big)).unwrap();
+        list.raw_set(2, json_event(&lua, "Custom", &big)).unwrap();
+        let err = events_from_lua(&lua, Value::Table(list)).unwrap_err();
+        assert_eq!(
+            err,
+            "malformed event #2: hex.state.json: the events of one call carry more than 8 MiB of JSON text"
         );
     }
 
