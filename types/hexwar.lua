@@ -542,14 +542,20 @@ hex.state = {}
 ---@return string?
 function hex.state.control(label) end
 
----A rules variable (set by a `VarSet` event), or nil.
+---A rules variable (set by a `VarSet` event), or the part a path of keys and 1-based indexes names; nil where there is none.
 ---@param key string
+---@param ... string|integer
 ---@return any
-function hex.state.get(key) end
+function hex.state.get(key, ...) end
 
 ---Whether the game has ended.
 ---@return boolean
 function hex.state.is_over() end
+
+---The value a JSON text denotes, as a `VarSet` value or `Custom` data (one string crosses to the host, parsed where the event is read).
+---@param text string
+---@return any
+function hex.state.json(text) end
 
 ---The current phase's name.
 ---@return string?
@@ -599,10 +605,20 @@ function hex.units.get(id) end
 ---@return hexwar.GoneUnit[]
 function hex.units.gone() end
 
+---One field (`id`, `side`, `nation`, `type`, `size`, `at`) of every unit in id order; false for a unit off the map.
+---@param field string
+---@return (string|false)[]
+function hex.units.list(field) end
+
 ---The units of a side.
 ---@param side string
 ---@return hexwar.Unit[]
 function hex.units.of_side(side) end
+
+---The set `{id = true}` of the units with this status flag.
+---@param flag string
+---@return table<string, boolean>
+function hex.units.with_status(flag) end
 
 -- The test API of `hexwar test` (docs/testing.md), for `*_test.lua` files.
 

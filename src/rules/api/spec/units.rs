@@ -10,6 +10,8 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "all(): hexwar.Unit[] -- Every unit in play.",
         "at(label: string): hexwar.Unit[] -- The units in a hex (or a region).",
         "of_side(side: string): hexwar.Unit[] -- The units of a side.",
+        "list(field: string): (string|false)[] -- One field (`id`, `side`, `nation`, `type`, `size`, `at`) of every unit in id order; false for a unit off the map.",
+        "with_status(flag: string): table<string, boolean> -- The set `{id = true}` of the units with this status flag.",
         "gone(): hexwar.GoneUnit[] -- The units out of play (eliminated or removed), with why and when.",
     ],
 };
