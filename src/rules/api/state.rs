@@ -93,7 +93,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 event.raw_set("value", value)?;
                 return Ok(event);
             }
-            let value: serde_json::Value = lua.from_value(value)?;
+            let value: serde_json::Value = crate::rules::bounded::from_value(lua, value)?;
             event.raw_set("value", lua.to_value(&value)?)?;
             Ok(event)
         })?,
