@@ -18,8 +18,10 @@ pub fn command_from_lua(lua: &Lua, value: Value) -> Result<Command, String> {
             return Command::try_from(map);
         }
     }
-    let map: Map<String, serde_json::Value> =
-        super::bounded::from_value(lua, value).map_err(|e| format!("not a command table: {e}"))?;
+    super::bounded::check(&value).map_err(|e| format!("not a command table: {e}"))?;
+    let map: Map<String, serde_json::Value> = lua
+        .from_value(value)
+        .map_err(|e| format!("not a command table: {e}"))?;
     Command::try_from(map)
 }
 
@@ -149,7 +151,8 @@ fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, 
             return event;
         }
     }
-    super::bounded::from_value::<Event>(lua, value).map_err(|e| e.to_string())
+    super::bounded::check(&value)?;
+    lua.from_value::<Event>(value).map_err(|e| e.to_string())
 }
 
 /// Events returned by a handler: a list of event tables, one event table, or nil.
