@@ -1,8 +1,9 @@
 //! Facing-aware search vs the plain reach on the 200×200 benchmark map (`examples/perf`):
 //! the same mover (12 MP, middle of the map) and 40 enemy units within 14 hexes.
 //! `cargo run --release --example facing_perf` prints one JSON line (µs per query, medians of
-//! 21 batches, wall clock). The facing search has no terrain costs (every step costs 1,
-//! TA-R12), so its cost is that of the state space, not of the terrain.
+//! 21 batches, wall clock), for a reused `FacingSearch` and the one-off `reach_facing`. The
+//! facing search has no terrain costs (every step costs 1, TA-R4 / TA-R12), so its cost is that
+//! of the state space, not of the terrain.
 
 #[path = "perf/support.rs"]
 mod support;
@@ -10,7 +11,8 @@ mod support;
 use std::time::Instant;
 
 use hexwar::path::{
-    reach_facing, FacingBoard, FacingOptions, FacingRules, Mp, Occupancy, PathRules, ReachSearch,
+    reach_facing, FacingBoard, FacingOptions, FacingRules, FacingSearch, Mp, Occupancy, PathRules,
+    ReachSearch,
 };
 use serde_json::json;
 
@@ -64,17 +66,40 @@ fn main() {
         json!((plain * 10.0).round() / 10.0),
     );
     results.insert("plain_hexes".into(), json!(plain_n));
-    for (name, kind) in [("anc_phalanx", "phalanx"), ("anc_infantry", "infantry")] {
+    // TAC: up to the MA in hexes, capped at the TAC-2 distance (1) near enemies; TAC-7 fronts.
+    let tac = FacingRules::compile(
+        &json!({ "model": "tactical", "sides": ["german", "allied"],
+                 "kinds": { "infantry": { "tactical": 1 }, "armored": { "tactical": 2 } } }),
+        &map,
+    )
+    .unwrap();
+    for (name, kind, rules) in [
+        ("anc_phalanx", "phalanx", &anc),
+        ("anc_infantry", "infantry", &anc),
+        ("tac_infantry", "infantry", &tac),
+    ] {
         units[0].kind = kind.into();
-        let board = FacingBoard::build(&map, &anc, &units).unwrap();
-        let n = reach_facing(&map, &anc, &board, &[0], budget, FacingOptions::default())
+        let board = FacingBoard::build(&map, rules, &units).unwrap();
+        let n = reach_facing(&map, rules, &board, &[0], budget, FacingOptions::default())
             .unwrap()
             .len();
-        let t = time_us(21, 5, || {
+        let mut scratch = FacingSearch::new();
+        let t = time_us(21, 20, || {
             std::hint::black_box(
-                reach_facing(&map, &anc, &board, &[0], budget, FacingOptions::default()).unwrap(),
+                scratch
+                    .reach(&map, rules, &board, &[0], budget, FacingOptions::default())
+                    .unwrap(),
             );
         });
+        let one_off = time_us(21, 20, || {
+            std::hint::black_box(
+                reach_facing(&map, rules, &board, &[0], budget, FacingOptions::default()).unwrap(),
+            );
+        });
+        results.insert(
+            format!("{name}_one_off_us"),
+            json!((one_off * 10.0).round() / 10.0),
+        );
         results.insert(format!("{name}_us"), json!((t * 10.0).round() / 10.0));
         results.insert(format!("{name}_states"), json!(n));
         results.insert(

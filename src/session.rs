@@ -22,7 +22,7 @@ pub enum SessionError {
     #[error("{0}")]
     Game(#[from] GameError),
     /// A `--setup` file that cannot be read or that the rules refuse.
-    #[error("{file}: {message}", file = .path.display())]
+    #[error("{file}{message}", file = .path.display())]
     Setup { path: PathBuf, message: String },
     #[error("{path}: the save belongs to scenario '{found}', but that file now holds scenario '{expected}'")]
     WrongScenario {
@@ -123,10 +123,11 @@ impl Session {
     pub fn setup_file(&mut self, path: &Path) -> Result<(), SessionError> {
         let fail = |line: usize, message: String| SessionError::Setup {
             path: path.into(),
+            // `FILE:LINE: why` like every other input file (the Display adds FILE).
             message: if line > 0 {
-                format!("line {line}: {message}")
+                format!(":{line}: {message}")
             } else {
-                message
+                format!(": {message}")
             },
         };
         let source = SourceText::read(path).map_err(|e| fail(0, format!("cannot read: {e}")))?;

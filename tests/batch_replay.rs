@@ -142,7 +142,11 @@ fn a_tampered_replay_is_caught_at_the_changed_step() {
     std::fs::write(&path, serde_json::to_string(&replay).unwrap()).unwrap();
     let out = hexwar(&["replay", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    let expected = format!("error: replay diverges at step {} (", k + 1);
+    let expected = format!(
+        "error: {}: replay diverges at step {} (",
+        path.display(),
+        k + 1
+    );
     assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
     assert!(
         stderr(&out).ends_with("): the command was refused, recorded accepted\n"),
@@ -164,7 +168,10 @@ fn a_replay_recorded_against_other_rules_refuses_to_run() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: the replay was recorded against different rules, it cannot be verified: rules/demo/combat.lua changed\n"
+        format!(
+            "error: {}: the replay was recorded against different rules, it cannot be verified: rules/demo/combat.lua changed\n",
+            path.display()
+        )
     );
 }
 

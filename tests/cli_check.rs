@@ -1,4 +1,7 @@
 //! `hexwar check`: exit 0 on the demo; exit 2 naming file and line for each kind of broken input.
+//! The exact message for each broken map, scenario and rules module is a golden file in
+//! `tests/errors/` (tests/error_messages.rs); these tests cover what those cannot: every error
+//! listed at once, files not yet required, a module inside a copy of the demo.
 
 mod common;
 
@@ -9,54 +12,6 @@ fn check_accepts_the_demo() {
     let out = hexwar(&["check", "scenarios/demo"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "ok: scenarios/demo\n");
-}
-
-#[test]
-fn check_names_file_line_and_hex_of_a_bad_terrain_letter() {
-    let (_dir, scenario) = demo_copy();
-    edit(
-        &scenario.join("map.toml"),
-        "\". . . f . . . . h . . .\",   # row 03",
-        "\". . . f . . . . h . x .\",   # row 03",
-    );
-    let out = hexwar(&["check", scenario.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let expected = format!(
-        "error: {}:11: hex 1103: unknown terrain letter 'x' (the legend has \".fhmw\")\n",
-        scenario.join("map.toml").display()
-    );
-    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
-}
-
-#[test]
-fn check_names_file_and_line_of_a_toml_syntax_error() {
-    let (_dir, scenario) = demo_copy();
-    edit(&scenario.join("scenario.toml"), "turns = 8", "turns = = 8");
-    let out = hexwar(&["check", scenario.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let expected = format!(
-        "error: {}:7: TOML: ",
-        scenario.join("scenario.toml").display()
-    );
-    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
-}
-
-#[test]
-fn check_names_file_and_line_of_an_unknown_rules_module() {
-    let (_dir, scenario) = demo_copy();
-    edit(
-        &scenario.join("scenario.toml"),
-        "rules = [\"lib\", \"demo\"]",
-        "rules = [\"lib\", \"demo\", \"nosuch\"]",
-    );
-    let out = hexwar(&["check", scenario.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let expected = format!(
-        "error: {}:6: unknown rules module 'nosuch' (looked for nosuch/init.lua under {})\n",
-        scenario.join("scenario.toml").display(),
-        scenario.join("../../rules").display()
-    );
-    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
 }
 
 #[test]

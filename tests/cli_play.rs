@@ -54,21 +54,4 @@ fn play_text_output_names_the_refusing_rule() {
     );
 }
 
-#[test]
-fn a_malformed_orders_file_exits_2_with_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let orders = dir.path().join("o.toml");
-    std::fs::write(&orders, "[[order]]\nside = \"blue\"\ncommand = \n").unwrap();
-    let out = hexwar(&[
-        "play",
-        "tests/fixtures/demo_positions",
-        "--orders",
-        orders.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).starts_with(&format!("error: {}:3: TOML: ", orders.display())),
-        "{}",
-        stderr(&out)
-    );
-}
+// Broken orders files (TOML errors, orders without a command, ...): tests/errors/orders_*.

@@ -201,7 +201,7 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
             "phase = \"S1999M\"\n",
             "phase 'S1999M' is not a phase of this scenario",
         ),
-        ("phase = \"S1901M\"\n[units\n", "line 2: TOML"),
+        ("phase = \"S1901M\"\n[units\n", "s.toml:2: TOML"),
     ] {
         let setup = write(dir.path(), "s.toml", text);
         let out = hexwar(&[

@@ -13,6 +13,7 @@ use hexwar::board::{parse_map, HexMap, SourceText};
 use hexwar::engine::Unit;
 use hexwar::path::{
     check_move, reach_facing, Facing, FacingBoard, FacingOptions, FacingReached, FacingRules,
+    FacingSearch,
 };
 use serde_json::{json, Value};
 
@@ -84,7 +85,10 @@ impl Fx {
     fn reach_opts(&self, ids: &[&str], opts: FacingOptions) -> Vec<FacingReached> {
         let g = self.group(ids);
         let budget = self.board.group_budget(&g);
-        reach_facing(&self.map, &self.rules, &self.board, &g, budget, opts).unwrap()
+        reach_facing(&self.map, &self.rules, &self.board, &g, budget, opts)
+            .unwrap()
+            .states()
+            .to_vec()
     }
     /// `(hex, facing) -> cost`, facing in its text form.
     fn states(&self, ids: &[&str]) -> BTreeMap<(String, String), u32> {
@@ -743,7 +747,7 @@ fn anc_6_3_phalanx_in_contact_turns_only_with_all_its_mp() {
     )
     .unwrap();
     let with: BTreeMap<(String, String), u32> = with
-        .into_iter()
+        .iter()
         .map(|r| ((f.map.label(r.hex), r.facing.key()), r.cost))
         .collect();
     let mut expect = without.clone();
@@ -933,14 +937,16 @@ fn reach_paths_are_the_hexes_entered_and_check_agrees() {
         &[u("p", "blue", "phalanx", "0404", 3.0, Some(0))],
     );
     let g = f.group(&["p"]);
-    for r in reach_facing(&f.map, &f.rules, &f.board, &g, 3, FacingOptions::default()).unwrap() {
+    let reach = reach_facing(&f.map, &f.rules, &f.board, &g, 3, FacingOptions::default()).unwrap();
+    for (i, r) in reach.iter().enumerate() {
+        let path = reach.path(i);
         let got = check_move(
             &f.map,
             &f.rules,
             &f.board,
             &g,
             3,
-            &r.path,
+            &path,
             r.facing,
             FacingOptions::default(),
         )
@@ -951,23 +957,164 @@ fn reach_paths_are_the_hexes_entered_and_check_agrees() {
             "{} {:?} via {:?}",
             f.map.label(r.hex),
             r.facing,
-            r.path
+            path
         );
     }
     let f = tac7("cavalry", "infantry", tac());
     let g = f.group(&["m"]);
-    for r in reach_facing(&f.map, &f.rules, &f.board, &g, 6, FacingOptions::default()).unwrap() {
+    let reach = reach_facing(&f.map, &f.rules, &f.board, &g, 6, FacingOptions::default()).unwrap();
+    for (i, r) in reach.iter().enumerate() {
         let got = check_move(
             &f.map,
             &f.rules,
             &f.board,
             &g,
             6,
-            &r.path,
+            &reach.path(i),
             r.facing,
             FacingOptions::default(),
         )
         .unwrap();
         assert_eq!(got, Ok(r.cost), "{} {:?}", f.map.label(r.hex), r.facing);
     }
+}
+
+/// A one-row map 0101..0601: marsh at 0301, a wall on the hexside 0501/0601.
+fn walled_line() -> HexMap {
+    parse_map(&SourceText::new(
+        "w.toml",
+        "name = \"w\"\ncolumns = 6\nrows = 1\ngrid = [\". . m . . .\"]\n[legend]\n\".\" = \"clear\"\nm = \"marsh\"\n[hexsides]\nwall = [\"0501/0601\"]\n",
+    ))
+    .unwrap()
+}
+
+fn barred(mut decl: Value) -> Value {
+    decl["impassable"] = json!(["marsh"]);
+    decl["impassable_hexsides"] = json!(["wall"]);
+    decl["clauses"]["terrain"] = json!("MAP");
+    decl
+}
+
+#[test]
+fn ta_r12_every_step_costs_one_barred_terrain_and_hexsides_are_never_entered() {
+    // TA-R4 / TA-R12: a step costs 1 whatever the terrain (marsh too), so without bars the
+    // infantry (MA 4, no enemy: not tactical) reaches the whole line at its hex count.
+    let units = [u("i", "blue", "infantry", "0401", 4.0, Some(0))];
+    let open = fx(walled_line(), tac(), &units);
+    assert_eq!(
+        open.hexes(&["i"]),
+        hc(&[
+            ("0101", 3),
+            ("0201", 2),
+            ("0301", 1),
+            ("0401", 0),
+            ("0501", 1),
+            ("0601", 2)
+        ])
+    );
+    // Declared bars: marsh is never entered, the wall never crossed.
+    let f = fx(walled_line(), barred(tac()), &units);
+    assert_eq!(f.hexes(&["i"]), hc(&[("0401", 0), ("0501", 1)]));
+    assert_eq!(
+        f.check(&["i"], &["0301"], Facing::One(0)),
+        Err("MAP: 0301 cannot be entered".into())
+    );
+    assert_eq!(
+        f.check(&["i"], &["0501", "0601"], Facing::One(0)),
+        Err("MAP: the hexside 0501/0601 cannot be crossed".into())
+    );
+    // The same bars in the ANC search.
+    let f = fx(
+        walled_line(),
+        barred(anc()),
+        &[u("c", "blue", "cavalry", "0401", 4.0, Some(0))],
+    );
+    assert_eq!(f.hexes(&["c"]), hc(&[("0401", 0), ("0501", 1)]));
+    assert_eq!(
+        f.check(&["c"], &["0501", "0601"], Facing::One(3)),
+        Err("MAP: the hexside 0501/0601 cannot be crossed".into())
+    );
+    // A bar naming a feature the map lacks is a declaration error.
+    let mut bad = tac();
+    bad["impassable_hexsides"] = json!(["ditch"]);
+    assert_eq!(
+        FacingRules::compile(&bad, &walled_line())
+            .unwrap_err()
+            .to_string(),
+        "facing declaration: impassable_hexsides: unknown hexside feature 'ditch' (this map has: wall)"
+    );
+}
+
+#[test]
+fn one_scratch_serves_many_queries_with_the_one_off_answers() {
+    // The generation-stamped scratch is reused across maps, models, groups and order checks:
+    // every answer (states, costs, paths) equals a fresh one-off search's.
+    let fixtures = [
+        tac7("cavalry", "infantry", tac()),
+        fx(
+            grid(7, 7),
+            anc(),
+            &[
+                u("p", "blue", "phalanx", "0404", 3.0, Some(0)),
+                u("m", "blue", "light", "0202", 4.0, Some(0)),
+                u("e", "red", "phalanx", "0406", 3.0, Some(3)),
+            ],
+        ),
+        fx(
+            walled_line(),
+            barred(anc()),
+            &[u("m", "blue", "cavalry", "0401", 4.0, Some(0))],
+        ),
+    ];
+    let mut scratch = FacingSearch::new();
+    for _round in 0..2 {
+        for f in &fixtures {
+            let g = f.group(&["m"]);
+            let b = f.board.group_budget(&g);
+            let opts = FacingOptions::default();
+            let reused = scratch
+                .reach(&f.map, &f.rules, &f.board, &g, b, opts)
+                .unwrap();
+            let fresh = reach_facing(&f.map, &f.rules, &f.board, &g, b, opts).unwrap();
+            assert!(!fresh.is_empty());
+            assert_eq!(reused.states(), fresh.states());
+            for i in 0..fresh.len() {
+                let path = fresh.path(i);
+                assert_eq!(reused.path(i), path);
+                let r = fresh.states()[i];
+                let checked = scratch
+                    .check(&f.map, &f.rules, &f.board, &g, b, &path, r.facing, opts)
+                    .unwrap();
+                assert_eq!(checked, Ok(r.cost));
+            }
+        }
+    }
+}
+
+#[test]
+fn rules_or_board_of_another_map_are_an_error() {
+    let f = tac7("cavalry", "infantry", tac());
+    let g = f.group(&["m"]);
+    let other = grid(3, 3);
+    let err =
+        reach_facing(&other, &f.rules, &f.board, &g, 6, FacingOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the facing rules or board were built for another map (this one has 9 hexes)"
+    );
+    let err = check_move(
+        &other,
+        &f.rules,
+        &f.board,
+        &g,
+        6,
+        &[],
+        Facing::One(0),
+        FacingOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the facing rules or board were built for another map (this one has 9 hexes)"
+    );
 }

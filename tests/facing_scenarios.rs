@@ -1,5 +1,6 @@
 //! The facing games end to end: `scenarios/tactical` and `scenarios/ancients` pass `hexwar
-//! check`, run to the end with the random bot deterministically, and take orders with a facing.
+//! check`, run to the end with their greedy Lua bots deterministically, fight melees, and take
+//! orders with a facing.
 
 use std::path::Path;
 use std::process::Command as Process;
@@ -44,6 +45,30 @@ fn both_scenarios_check_and_run_to_the_end_deterministically() {
             let _ = std::fs::remove_file(log);
         }
         assert_eq!(logs[0], logs[1], "{s}: same seed, same log");
+    }
+}
+
+/// The scenarios' greedy Lua bots (`rules/tactical/ai.lua`, `rules/ancients/ai.lua`) close in
+/// and fight: by seed, the exact number of melees and the winner of a headless run.
+#[test]
+fn bots_advance_and_fight_to_a_decided_result() {
+    let dir = std::env::temp_dir();
+    for (s, seed, melees, winner) in [
+        ("tactical", "2", 11, "winner: british"),
+        ("ancients", "1", 17, "winner: seleucid"),
+    ] {
+        let log = dir.join(format!("hexwar-melee-{s}-{}.jsonl", std::process::id()));
+        let scen = format!("scenarios/{s}");
+        let (code, out) = hexwar(&["run", &scen, "--seed", seed, "--log", log.to_str().unwrap()]);
+        assert_eq!(code, 0, "{s}: {out}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_file(&log);
+        let count = text
+            .lines()
+            .filter(|l| l.contains("\"MeleeResolved\""))
+            .count();
+        assert_eq!(count, melees, "{s} seed {seed}: melees");
+        assert!(out.contains(winner), "{s} seed {seed}: {out}");
     }
 }
 
@@ -109,4 +134,28 @@ fn tac_4_only_the_refaced_base_counts_as_moved() {
     let flags: Vec<&str> = u.status.iter().map(String::as_str).collect();
     assert_eq!(flags, ["base2_moved", "moved"]);
     assert_eq!((u.facing, u.attrs["facing2"].clone()), (Some(0), json!(4)));
+}
+
+/// `hexwar play` takes the end facing as a key of an order (`"f1,f2"` for a two-base unit).
+#[test]
+fn play_orders_file_carries_a_facing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (scen, orders, expect) in [
+        (
+            "scenarios/ancients",
+            "[[order]]\nside = \"macedon\"\ncommand = \"move\"\nunit = \"m-ph-3\"\npath = [\"0206\"]\nfacing = 2\n",
+            "{\"event\":\"UnitFacingChanged\",\"unit\":\"m-ph-3\",\"facing\":2}",
+        ),
+        (
+            "scenarios/tactical",
+            "[[order]]\nside = \"british\"\ncommand = \"move\"\nunit = \"b-col-1\"\npath = []\nfacing = \"0,4\"\n",
+            "{\"event\":\"UnitFacingChanged\",\"unit\":\"b-col-1\",\"facing\":0,\"facing2\":4}",
+        ),
+    ] {
+        let file = dir.path().join("orders.toml");
+        std::fs::write(&file, orders).unwrap();
+        let (code, out) = hexwar(&["play", scen, "--orders", file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{scen}: {out}");
+        assert!(out.contains("order 1 (") && out.contains(expect), "{scen}: {out}");
+    }
 }

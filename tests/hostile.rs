@@ -372,3 +372,15 @@ fn every_hostile_script_is_tested() {
     assert!(missing.is_empty(), "untested hostile scripts: {missing:?}");
     assert!(count >= 25, "only {count} hostile scripts");
 }
+
+#[test]
+fn shared_subtables_in_an_event_are_not_expanded_without_bound() {
+    let m = run_hostile("shared_subtable_bomb");
+    assert!(
+        m.ends_with(
+            "malformed event #1: the value holds more than 1000000 values (a table shared at \
+             several places counts at each)"
+        ),
+        "{m}"
+    );
+}

@@ -33,6 +33,7 @@ local STEPS = {
   { season = "F", kind = "R", phase = "fall retreats" },
   { season = "W", kind = "A", phase = "winter adjustments" },
 }
+local json = require("diplomacy.json")
 local TYPE_OF = { A = "army", F = "fleet" }
 local LETTER_OF = { army = "A", fleet = "F" }
 
@@ -64,101 +65,199 @@ local function sorted_keys(t)
   return out
 end
 
+-- Memos of pure functions of the map (hex.map.board_table() is built once per VM, so its identity
+-- names the map): the power list, the power set, neighbour lists by unit class.
+local memo_board, memo_powers, memo_is_power, memo_neighbors
+
+local function map_memo()
+  local b = board()
+  if b ~= memo_board then
+    memo_board = b
+    memo_powers, memo_is_power = {}, {}
+    for i, p in ipairs(b.powers or {}) do
+      memo_powers[i] = p.name
+      memo_is_power[p.name] = true
+    end
+    memo_neighbors = { army = {}, fleet = {} }
+  end
+end
+
 local function powers()
+  map_memo()
   local out = {}
-  for i, p in ipairs(board().powers or {}) do out[i] = p.name end
+  for i, p in ipairs(memo_powers) do out[i] = p end
   return out
 end
 
 local function is_power(name)
-  for _, p in ipairs(powers()) do
-    if p == name then return true end
+  map_memo()
+  return memo_is_power[name] == true
+end
+
+-- hex.map.neighbors(loc, class), memoised (read-only: shared between calls)
+local function neighbors(loc, class)
+  map_memo()
+  local by = memo_neighbors[class]
+  local l = by[loc]
+  if not l then
+    l = hex.map.neighbors(loc, class)
+    by[loc] = l
   end
-  return false
+  return l
+end
+
+-- the unit an order text names ("A PAR - BUR" -> "A PAR"), or false; memoised (a pure function of
+-- the text; emptied when it grows large)
+local UNIT_OF, nunit_of = {}, 0
+local function order_unit(order)
+  local u = UNIT_OF[order]
+  if u == nil then
+    u = order:match("^(%u %S+)") or false
+    if nunit_of >= 8192 then UNIT_OF, nunit_of = {}, 0 end
+    UNIT_OF[order] = u
+    nunit_of = nunit_of + 1
+  end
+  return u
+end
+
+-- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false;
+-- memoised (a pure function of the text; emptied when it grows large, order text is free text)
+local DEST, ndest = {}, 0
+local function order_dest(order)
+  local d = DEST[order]
+  if d == nil then
+    d = order:match("^%u %S+ [%-R] (%S+)")
+    d = d and d:sub(1, 3) or false
+    if ndest >= 8192 then DEST, ndest = {}, 0 end
+    DEST[order] = d
+    ndest = ndest + 1
+  end
+  return d
+end
+
+local function status_change(events, id, was, now)
+  events[#events + 1] = { event = "UnitStatusChanged", unit = id,
+    add = now and { "dislodged" } or nil, remove = (not now) and { "dislodged" } or nil }
 end
 
 -- Events that make GameState.units mirror `pos` (units + units waiting to retreat). `result` (the
 -- phase's result, or nil) tells which units moved where; `reason` is the UnitEliminated reason
 -- for units that left the board (nil: removed by a setup, UnitRemoved).
+-- Matching, in id order of the units in play: first the units that did not move, each to the
+-- first unmatched entry of the same power and unit string; then the units that moved, to the first
+-- unmatched entry of the same power and type in the destination province. Units left over are
+-- eliminated (or removed), entries left over are placed as new units. The entries are indexed
+-- by those two keys (first entry of a key, then a chain of the next entries with the same key),
+-- so each match is a lookup, not a scan; they live in parallel arrays (no table per entry).
 local function mirror(pos, result, reason, events)
-  local counter = hex.state.get("next_unit") or 1
-  local new = {}
+  local npower, nunit, ndisl, taken = {}, {}, {}, {}
+  local n = 0
+  local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
+  local last_by_unit = {}
+  local function add(power, unit, dislodged)
+    n = n + 1
+    npower[n], nunit[n], ndisl[n] = power, unit, dislodged
+    local f, l = first_by_unit[power], last_by_unit[power]
+    if not f then f, l = {}, {}; first_by_unit[power], last_by_unit[power] = f, l end
+    local last = l[unit]
+    if last then next_by_unit[last] = n else f[unit] = n end
+    l[unit] = n
+  end
   for _, p in ipairs(sorted_keys(pos.units or {})) do
-    for _, u in ipairs(pos.units[p]) do new[#new + 1] = { power = p, unit = u } end
+    for _, u in ipairs(pos.units[p]) do add(p, u, false) end
   end
-  for _, d in ipairs(pos.dislodged or {}) do
-    new[#new + 1] = { power = d.power, unit = d.unit, dislodged = true }
-  end
-  local movers = {}
+  for _, d in ipairs(pos.dislodged or {}) do add(d.power, d.unit, true) end
+  local movers
   for _, e in ipairs(result and result.results or {}) do
     if #e.flags == 0 then
-      local dest = e.order:match("^%u %S+ [%-R] (%S+)")
-      if dest then movers[e.power .. "|" .. e.unit] = dest:sub(1, 3) end
+      local dest = order_dest(e.order)
+      if dest then
+        movers = movers or {}
+        local t = movers[e.power]
+        if not t then t = {}; movers[e.power] = t end
+        t[e.unit] = dest
+      end
     end
   end
-  local old = hex.units.all()
-  local done = {}
-  local function take(pred)
-    for i, n in ipairs(new) do
-      if not n.taken and pred(n) then n.taken = true; return n, i end
+  local first_by_place, next_by_place
+  if movers then
+    first_by_place, next_by_place = {}, {}
+    local last_by_place = {}
+    for i = 1, n do
+      local power, key = npower[i], nunit[i]:sub(1, 5)
+      local f, l = first_by_place[power], last_by_place[power]
+      if not f then f, l = {}, {}; first_by_place[power], last_by_place[power] = f, l end
+      local last = l[key]
+      if last then next_by_place[last] = i else f[key] = i end
+      l[key] = i
     end
+  end
+  local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
+  local was_dislodged = hex.units.with_status("dislodged")
+  local nold = #ids
+  local ustr, dest_of, done = {}, {}, {}
+  for k = 1, nold do
+    local at = ats[k]
+    local s = (LETTER_OF[types[k]] or "?") .. (at and (" " .. at) or " nil")
+    ustr[k] = s
+    local m = movers and movers[sides[k]]
+    dest_of[k] = m and m[s] or false
   end
   -- units that stayed (same place), then units that moved (to their destination)
-  for pass = 1, 2 do
-    for _, u in ipairs(old) do
-      if not done[u.id] then
-        local ustr = (LETTER_OF[u.type] or "?") .. " " .. tostring(u.at)
-        local dest = movers[u.side .. "|" .. ustr]
-        local n
-        if pass == 1 and not dest then
-          n = take(function(x) return x.power == u.side and x.unit == ustr end)
-          if n then
-            done[u.id] = true
-            local was = u.status.dislodged == true
-            if was ~= (n.dislodged == true) then
-              events[#events + 1] = { event = "UnitStatusChanged", unit = u.id,
-                add = n.dislodged and { "dislodged" } or nil, remove = (not n.dislodged) and { "dislodged" } or nil }
-            end
-          end
-        elseif pass == 2 and dest then
-          n = take(function(x)
-            return x.power == u.side and x.unit:sub(1, 1) == ustr:sub(1, 1) and x.unit:sub(3, 5) == dest
-          end)
-          if n then
-            done[u.id] = true
-            local to = n.unit:sub(3)
-            events[#events + 1] = { event = "UnitMoved", unit = u.id, from = u.at, to = to, path = { to }, cost = 0 }
-            if (u.status.dislodged == true) ~= (n.dislodged == true) then
-              events[#events + 1] = { event = "UnitStatusChanged", unit = u.id,
-                add = n.dislodged and { "dislodged" } or nil, remove = (not n.dislodged) and { "dislodged" } or nil }
-            end
-          end
+  for k = 1, nold do
+    if not dest_of[k] then
+      local f = first_by_unit[sides[k]]
+      local i = f and f[ustr[k]]
+      while i and taken[i] do i = next_by_unit[i] end
+      if i then
+        taken[i] = true
+        done[k] = true
+        local id = ids[k]
+        if (was_dislodged[id] == true) ~= ndisl[i] then status_change(events, id, was_dislodged[id] == true, ndisl[i]) end
+      end
+    end
+  end
+  if movers then
+    for k = 1, nold do
+      local dest = dest_of[k]
+      if dest then
+        local f = first_by_place[sides[k]]
+        local i = f and f[ustr[k]:sub(1, 1) .. " " .. dest]
+        while i and taken[i] do i = next_by_place[i] end
+        if i then
+          taken[i] = true
+          done[k] = true
+          local id = ids[k]
+          local to = nunit[i]:sub(3)
+          events[#events + 1] = { event = "UnitMoved", unit = id, from = ats[k] or nil, to = to, path = { to }, cost = 0 }
+          if (was_dislodged[id] == true) ~= ndisl[i] then status_change(events, id, was_dislodged[id] == true, ndisl[i]) end
         end
       end
     end
   end
-  for _, u in ipairs(old) do
-    if not done[u.id] then
+  for k = 1, nold do
+    if not done[k] then
       if reason then
-        events[#events + 1] = { event = "UnitEliminated", unit = u.id, reason = reason }
+        events[#events + 1] = { event = "UnitEliminated", unit = ids[k], reason = reason }
       else
-        events[#events + 1] = { event = "UnitRemoved", unit = u.id, reason = "setup" }
+        events[#events + 1] = { event = "UnitRemoved", unit = ids[k], reason = "setup" }
       end
     end
   end
-  local placed = false
-  for _, n in ipairs(new) do
-    if not n.taken then
-      placed = true
+  local counter
+  for i = 1, n do
+    if not taken[i] then
+      counter = counter or hex.state.get("next_unit") or 1
+      local power, unit = npower[i], nunit[i]
       events[#events + 1] = { event = "UnitPlaced", unit = {
-        id = n.power .. "-" .. counter, side = n.power, nation = n.power,
-        type = TYPE_OF[n.unit:sub(1, 1)] or "army", at = n.unit:sub(3),
-        status = n.dislodged and { "dislodged" } or nil,
+        id = power .. "-" .. counter, side = power, nation = power,
+        type = TYPE_OF[unit:sub(1, 1)] or "army", at = unit:sub(3),
+        status = ndisl[i] and { "dislodged" } or nil,
       } }
       counter = counter + 1
     end
   end
-  if placed then events[#events + 1] = hex.state.set("next_unit", counter) end
+  if counter then events[#events + 1] = hex.state.set("next_unit", counter) end
   return events
 end
 
@@ -214,24 +313,32 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { hex.state.set("position", pos), hex.state.set("orders", nil) }
+  local events = { hex.state.set("position", json.encoder().value(pos)), hex.state.set("orders", nil) }
   return mirror(pos, nil, nil, events)
 end
 
 -- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
 -- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
+-- (reads only the parts of the position the phase needs: the whole of it costs more to convert)
 local function legal_orders(side)
-  local pos = position()
-  if not pos or pos.winner then return {} end
-  local given = (hex.state.get("orders") or {})[side] or {}
+  local phase = hex.state.get("position", "phase")
+  if phase == nil or hex.state.get("position", "winner") ~= nil then return {} end
+  local kind = phase:sub(-1)
+  local pos = { phase = phase }
+  if kind == "R" then
+    pos.dislodged = hex.state.get("position", "dislodged")
+  else
+    pos.units = hex.state.get("position", "units") or {}
+    if kind == "A" then pos.centers = hex.state.get("position", "centers") end
+  end
+  local given = hex.state.get("orders", side) or {}
   local ordered = {}
   for _, o in ipairs(given) do
-    local u = o:match("^(%u %S+)")
+    local u = order_unit(o)
     if u then ordered[u] = true end
   end
   local out = {}
   local function add(text) out[#out + 1] = { command = "order", power = side, order = text } end
-  local kind = pos.phase:sub(-1)
   if kind == "M" then
     local occupant = {}
     for _, p in ipairs(sorted_keys(pos.units)) do
@@ -242,7 +349,7 @@ local function legal_orders(side)
         add(u .. " H")
         local loc = u:sub(3)
         local class = u:sub(1, 1) == "A" and "army" or "fleet"
-        for _, dest in ipairs(hex.map.neighbors(loc, class)) do
+        for _, dest in ipairs(neighbors(loc, class)) do
           add(u .. " - " .. dest)
           local other = occupant[dest:sub(1, 3)]
           if other and other ~= u then add(u .. " S " .. other) end
@@ -290,10 +397,11 @@ local function legal_orders(side)
   return out
 end
 
-local function with_orders(power, list)
-  local all = hex.state.get("orders") or {}
+-- the VarSet of `orders` with `power`'s list replaced (`all`: the orders as read, if at hand)
+local function with_orders(power, list, all)
+  all = all or hex.state.get("orders") or {}
   all[power] = list
-  return hex.state.set("orders", all)
+  return hex.state.set("orders", json.encoder().value(all))
 end
 
 local function check_power(cmd, side)
@@ -304,7 +412,7 @@ local function check_power(cmd, side)
   if side and side ~= power then
     return nil, hex.refuse("DIP-orders", side .. " cannot give orders for " .. power)
   end
-  if not position() then return nil, hex.refuse("DIP-orders", "the game has no position yet") end
+  if hex.state.get("position", "phase") == nil then return nil, hex.refuse("DIP-orders", "the game has no position yet") end
   return power
 end
 
@@ -312,12 +420,13 @@ local function adjudicate()
   local pos = position()
   local orders = hex.state.get("orders") or {}
   local result, next_pos = current.adjudicate(board(), pos, orders)
+  local enc = json.encoder()
   local events = {
-    { event = "VarSet", key = "position", value = next_pos },
+    { event = "VarSet", key = "position", value = enc.value(next_pos) },
     hex.state.set("orders", nil),
   }
   mirror(next_pos, result, "disbanded", events)
-  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = result }
+  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = enc.report(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
     local scores = {}
@@ -341,15 +450,16 @@ function M.install(game)
   hex.rules.sequence { steps = steps }
   hex.rules.phase_label(function(turn, step) return label(turn, step) end)
   hex.rules.skip(function(turn, step)
-    local pos = position()
-    return pos ~= nil and pos.phase ~= label(turn, step)
+    -- (only the phase of the position is read: converting all of it would cost more)
+    local phase = hex.state.get("position", "phase")
+    return phase ~= nil and phase ~= label(turn, step)
   end)
   hex.rules.setup(setup)
 
   hex.events.on("GameStarted", function()
-    if position() then return nil end
+    if hex.state.get("position", "phase") ~= nil then return nil end
     local pos = current.new_position(board(), nil)
-    return mirror(pos, nil, nil, { hex.state.set("position", pos) })
+    return mirror(pos, nil, nil, { hex.state.set("position", json.encoder().value(pos)) })
   end)
 
   hex.commands.define("orders", {
@@ -372,9 +482,10 @@ function M.install(game)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      local list = (hex.state.get("orders") or {})[power] or {}
+      local all = hex.state.get("orders") or {}
+      local list = all[power] or {}
       list[#list + 1] = cmd.order
-      return with_orders(power, list)
+      return with_orders(power, list, all)
     end,
     legal = legal_orders,
   })

@@ -14,7 +14,11 @@ pub struct MapError {
 
 impl fmt::Display for MapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: ", self.file.display(), self.line)?;
+        // Line 0: the file as a whole (it could not be read), so no line to name.
+        match self.line {
+            0 => write!(f, "{}: ", self.file.display())?,
+            line => write!(f, "{}:{line}: ", self.file.display())?,
+        }
         if let Some(hex) = &self.hex {
             write!(f, "hex {hex}: ")?;
         }

@@ -1,5 +1,7 @@
-//! The command-line interface (DESIGN.md contract): `check`, `run`, `play`.
+//! The command-line interface (DESIGN.md contract): `check`, `run`, `play`, the queries, and the
+//! designer tools (`render`, `test`, `api`).
 
+mod api;
 mod batch;
 mod check;
 mod play;
@@ -56,6 +58,8 @@ enum CliCommand {
     Render(render::RenderArgs),
     /// Run designers' Lua test files (`*_test.lua`) found under a path.
     Test(test::TestArgs),
+    /// Print the `hex.*` API for editors (`--luals`: a lua-language-server definition file).
+    Api(api::ApiArgs),
     /// Statistics over batch runs.
     #[command(subcommand)]
     Stats(StatsCommand),
@@ -86,6 +90,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Replay { file } => replay(&file),
         CliCommand::Render(args) => render::run(&args),
         CliCommand::Test(args) => test::run(&args),
+        CliCommand::Api(args) => api::run(&args),
         CliCommand::Stats(StatsCommand::Merge(args)) => batch::merge(&args),
     }
 }
@@ -112,9 +117,13 @@ fn replay(file: &std::path::Path) -> i32 {
             );
             EXIT_OK
         }
+        // Name the replay file when the message itself does not.
         Err(e @ ReplayError::Diverged { .. }) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}: {e}", file.display());
             EXIT_GAME
+        }
+        Err(e @ (ReplayError::DifferentRules(_) | ReplayError::Game { .. })) => {
+            fail(format!("{}: {e}", file.display()))
         }
         Err(e) => fail(e),
     }

@@ -43,8 +43,9 @@ pub struct PlayArgs {
 
 #[derive(Debug, serde::Deserialize)]
 struct OrdersFile {
+    /// Spanned, so an order the engine cannot read is named by its line.
     #[serde(default)]
-    order: Vec<Map<String, Value>>,
+    order: Vec<toml::Spanned<Map<String, Value>>>,
 }
 
 pub fn run(args: &PlayArgs) -> i32 {
@@ -65,21 +66,21 @@ pub fn run(args: &PlayArgs) -> i32 {
         Err(e) => return fail(super::toml_error(&args.orders, &text, &e)),
     };
     let mut orders = Vec::new();
-    for (i, mut order) in file.order.into_iter().enumerate() {
+    for (i, order) in file.order.into_iter().enumerate() {
+        let line = text[..order.span().start.min(text.len())]
+            .matches('\n')
+            .count()
+            + 1;
+        let at = format!("{}:{line}: order #{}", args.orders.display(), i + 1);
+        let mut order = order.into_inner();
         let side = match order.remove("side") {
             Some(Value::String(s)) => Some(s),
             None => None,
-            Some(_) => {
-                return fail(format!(
-                    "{}: order #{}: 'side' must be a string",
-                    args.orders.display(),
-                    i + 1
-                ))
-            }
+            Some(_) => return fail(format!("{at}: 'side' must be a string")),
         };
         match Command::try_from(order) {
-            Ok(c) => orders.push((side, c)),
-            Err(m) => return fail(format!("{}: order #{}: {m}", args.orders.display(), i + 1)),
+            Ok(c) => orders.push((at, side, c)),
+            Err(m) => return fail(format!("{at}: {m}")),
         }
     }
     let mut session = match super::play_phases::start(args) {
@@ -88,7 +89,7 @@ pub fn run(args: &PlayArgs) -> i32 {
     };
     let mut refused = 0;
     let mut results = Vec::new();
-    for (i, (side, command)) in orders.iter().enumerate() {
+    for (i, (at, side, command)) in orders.iter().enumerate() {
         let side = side.clone().or_else(|| session.game.phasing_side());
         let outcome = session.game.submit(side.as_deref(), command);
         let (ok, detail) = match &outcome {
@@ -100,7 +101,7 @@ pub fn run(args: &PlayArgs) -> i32 {
                     serde_json::json!({"rule": r.rule, "reason": r.reason}),
                 )
             }
-            Err(e) => return fail(format!("order #{}: {e}", i + 1)),
+            Err(e) => return fail(format!("{at}: {e}")),
         };
         let board = match &outcome {
             Ok(events) if events.iter().any(|e| matches!(e, Event::PhaseEnded { .. })) => {

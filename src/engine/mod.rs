@@ -18,6 +18,7 @@ pub use dice::Dice;
 pub use event::Event;
 pub use game::{EventLimits, Game, GameError};
 pub use ruleset::{CommandFilter, Resolution, RulesError, Ruleset};
+pub(crate) use save::json_problem;
 pub use save::{Save, SaveError, SAVE_FORMAT, SAVE_VERSION};
 pub use sequence::{Sequence, Step};
 pub use state::{GameState, GoneUnit, Outcome};

@@ -40,12 +40,15 @@ pub enum SaveError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: not a hexwar save (line {line}): {message}")]
+    #[error("{path}:{line}: not a hexwar save: {message}")]
     Parse {
         path: PathBuf,
         line: usize,
         message: String,
     },
+    /// A replay given where a save was expected (both are hexwar JSON files).
+    #[error("{path}: this is a hexwar replay, not a save (verify it with `hexwar replay {path}`)")]
+    Replay { path: PathBuf },
     #[error("{path}: save format '{found}' version {version} is not supported (this build reads '{SAVE_FORMAT}' version {SAVE_VERSION})")]
     Version {
         path: PathBuf,
@@ -92,9 +95,12 @@ impl Save {
         let parse_err = |e: serde_json::Error| SaveError::Parse {
             path: path.into(),
             line: e.line(),
-            message: e.to_string(),
+            message: json_problem(&e),
         };
         let header: Header = serde_json::from_str(text).map_err(parse_err)?;
+        if header.format == "hexwar-replay" {
+            return Err(SaveError::Replay { path: path.into() });
+        }
         if header.format != SAVE_FORMAT || header.version != SAVE_VERSION {
             return Err(SaveError::Version {
                 path: path.into(),
@@ -137,6 +143,18 @@ impl Save {
         file.sync_all().map_err(werr)?;
         drop(file);
         std::fs::rename(&tmp, path).map_err(werr)
+    }
+}
+
+/// A JSON error in words a user can act on: a cut-off file, a file that is not JSON, or JSON
+/// that lacks what hexwar wrote (serde's own text in parentheses).
+pub(crate) fn json_problem(e: &serde_json::Error) -> String {
+    if e.is_eof() {
+        format!("the file ends too early, is it truncated? ({e})")
+    } else if e.is_syntax() {
+        format!("not valid JSON ({e})")
+    } else {
+        e.to_string()
     }
 }
 
@@ -187,9 +205,11 @@ mod tests {
         let text = save.to_json();
         let err = Save::from_json(Path::new("s.json"), &text[..text.len() / 2]).unwrap_err();
         assert!(matches!(err, SaveError::Parse { .. }), "{err}");
+        assert!(err.to_string().starts_with("s.json:"), "{err}");
         assert!(
-            err.to_string()
-                .starts_with("s.json: not a hexwar save (line "),
+            err.to_string().contains(
+                ": not a hexwar save: the file ends too early, is it truncated? (EOF while parsing"
+            ),
             "{err}"
         );
     }

@@ -4,22 +4,26 @@
 //! The game decisions are declared data ([`FacingRules::compile`], shape in `docs/facing.md`):
 //! per unit kind its facing type (edge, vertex, none), front arc offsets, turn cost, TAC-2
 //! tactical distance, ANC-5.3 joining cost; per game the model (`tactical` or `ancients`).
-//! The search never calls back into the rules. Every step costs 1 (hexes in TAC, MP in ANC,
-//! TA-R12); hexes of the terrains listed in `impassable` are never entered.
+//! The search never calls back into the rules. Every step costs 1 (hexes in TAC, TA-R4; MP in
+//! ANC, TA-R12); terrains listed in `impassable` are never entered and hexside features listed
+//! in `impassable_hexsides` never crossed.
 //!
 //! - `tactical`: TAC-1..8 with readings TA-R3..R9. A breadth-first search over
 //!   (hex, first enemy-front hex left, tactical so far); end facings are free (TA-R5).
 //! - `ancients`: ANC-5..7 with readings TA-R10..R19. A Dijkstra over (hex, facing, stopped)
-//!   for phalanx groups (turns cost MP), over hexes for the others (facing free, TA-R11).
+//!   (only phalanx groups turn, for MP; the others keep their facing and end in any, TA-R11).
 //!
-//! [`check_move`] runs the same search constrained to the hexes of an order, so an order is
-//! legal exactly when the reach lists its end state (tests compare both).
+//! This file holds the compiled declaration and the position snapshot; the searches
+//! themselves ([`super::facing_search`]) run over dense scratch arrays. `check_move` runs the
+//! same search constrained to the hexes of an order, so an order is legal exactly when the
+//! reach lists its end state (tests compare both).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::arc::{front_mask, rotate, Facing};
+use super::arc::{front_mask, Facing};
+use super::topology::Topology;
 use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
 
@@ -103,8 +107,13 @@ pub struct FacingRules {
     pub skirmisher_flag: String,
     /// Max escorts per elephant stack (ANC-5.1, default 2).
     pub max_escorts: usize,
-    impassable: Vec<bool>,
+    /// Per terrain id: never entered.
+    pub(super) impassable: Vec<bool>,
+    /// Hexside features never crossed (bit = `HexMap::hexside_feature_id`).
+    pub(super) impassable_hexsides: u32,
     clauses: BTreeMap<String, String>,
+    /// Neighbour arithmetic for the map the rules were compiled for.
+    pub(super) topology: Topology,
 }
 
 fn decl_err(s: impl Into<String>) -> FacingError {
@@ -238,6 +247,7 @@ const TOP_KEYS: &[&str] = &[
     "skirmisher_flag",
     "max_escorts",
     "impassable",
+    "impassable_hexsides",
     "clauses",
 ];
 
@@ -285,6 +295,22 @@ impl FacingRules {
                 }
             }
         }
+        let mut impassable_hexsides = 0u32;
+        for t in str_list(o.get("impassable_hexsides"), "impassable_hexsides")? {
+            match map.hexside_feature_id(&t) {
+                Some(i) => impassable_hexsides |= 1 << i,
+                None => {
+                    return Err(decl_err(format!(
+                        "impassable_hexsides: unknown hexside feature '{t}' (this map has: {})",
+                        if map.hexside_feature_names().is_empty() {
+                            "none".to_string()
+                        } else {
+                            map.hexside_feature_names().join(", ")
+                        }
+                    )))
+                }
+            }
+        }
         let mut clauses = BTreeMap::new();
         if let Some(c) = o.get("clauses") {
             let c = c
@@ -316,7 +342,9 @@ impl FacingRules {
                 .to_string(),
             max_escorts: uint(o.get("max_escorts"), "max_escorts")?.unwrap_or(2) as usize,
             impassable,
+            impassable_hexsides,
             clauses,
+            topology: Topology::new(map),
         })
     }
 
@@ -324,7 +352,7 @@ impl FacingRules {
         self.kinds.get(kind)
     }
 
-    fn side_id(&self, side: &str) -> Option<u8> {
+    pub(super) fn side_id(&self, side: &str) -> Option<u8> {
         self.sides.iter().position(|s| s == side).map(|i| i as u8)
     }
 
@@ -361,13 +389,13 @@ impl FacingRules {
 
 /// One unit as the facing engine sees it.
 #[derive(Debug, Clone)]
-struct Piece {
-    hex: HexIndex,
-    side: u8,
-    kind: String,
-    facing: Facing,
-    leader: bool,
-    skirmisher: bool,
+pub(super) struct Piece {
+    pub(super) hex: HexIndex,
+    pub(super) side: u8,
+    pub(super) kind: String,
+    pub(super) facing: Facing,
+    pub(super) leader: bool,
+    pub(super) skirmisher: bool,
     in_order: bool,
     ma: f64,
     /// Front edge directions (union of both bases' arcs), 6-bit mask.
@@ -375,22 +403,27 @@ struct Piece {
 }
 
 // Per-side, per-hex flags.
-const ENEMY: u8 = 1; // holds an enemy unit
-const ENEMY_FRONT: u8 = 2; // in the front of an enemy in good order (ANC-7.3)
-const CONTACT: u8 = 4; // adjacent to an enemy non-leader in good order (TA-R10)
-const NEAR: u8 = 8; // within `near` of a counting enemy (TA-R3)
+pub(super) const ENEMY: u8 = 1; // holds an enemy unit
+pub(super) const ENEMY_FRONT: u8 = 2; // in the front of an enemy in good order (ANC-7.3)
+pub(super) const CONTACT: u8 = 4; // adjacent to an enemy non-leader in good order (TA-R10)
+pub(super) const NEAR: u8 = 8; // within `near` of a counting enemy (TA-R3)
+/// Holds a non-leader of the mover's own side (the search treats the start hex apart: the
+/// group's own counters are there).
+pub(super) const OWN_TROOPS: u8 = 16;
+/// Holds a non-leader, non-skirmisher of the mover's own side (TA-R7).
+pub(super) const OWN_FORMED: u8 = 32;
 
 /// The position snapshot for facing searches: units placed, and per side the flags each hex
 /// carries for a mover of that side. Build once per position.
 #[derive(Debug, Clone)]
 pub struct FacingBoard {
-    pieces: Vec<Option<Piece>>,
+    pub(super) pieces: Vec<Option<Piece>>,
     ids: BTreeMap<String, usize>,
     /// `(hex, piece)`, sorted.
     by_hex: Vec<(HexIndex, usize)>,
-    flags: Vec<Vec<u8>>,
+    pub(super) flags: Vec<Vec<u8>>,
     /// TA-R9: per side, per hex, how many enemy fronts (non-skirmisher, non-leader) hold it.
-    fh: Vec<Vec<u8>>,
+    pub(super) fh: Vec<Vec<u8>>,
 }
 
 fn neighbors(map: &HexMap, hex: HexIndex) -> [Option<HexIndex>; 6] {
@@ -485,6 +518,12 @@ impl FacingBoard {
             let adj = neighbors(map, p.hex);
             for s in 0..nsides {
                 if s as u8 == p.side {
+                    if !p.leader {
+                        flags[s][p.hex as usize] |= OWN_TROOPS;
+                        if !p.skirmisher {
+                            flags[s][p.hex as usize] |= OWN_FORMED;
+                        }
+                    }
                     continue;
                 }
                 let fl = &mut flags[s];
@@ -521,7 +560,7 @@ impl FacingBoard {
         })
     }
 
-    fn at(&self, hex: HexIndex) -> impl Iterator<Item = (usize, &Piece)> + '_ {
+    pub(super) fn at(&self, hex: HexIndex) -> impl Iterator<Item = (usize, &Piece)> + '_ {
         let lo = self.by_hex.partition_point(|e| e.0 < hex);
         self.by_hex[lo..]
             .iter()
@@ -573,665 +612,10 @@ pub struct FacingRefusal {
     pub clause: String,
     pub reason: String,
 }
-
-/// One reachable end state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FacingReached {
-    pub hex: HexIndex,
-    pub facing: Facing,
-    pub cost: u32,
-    /// The hexes entered, in order (empty for a turn in place).
-    pub path: Vec<HexIndex>,
-}
-
 /// Options of a facing search.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FacingOptions {
     /// ANC-6.3 / TA-R15: list the in-contact 60° turns in place of a phalanx group (the caller
     /// has passed, or will make, the morale test).
     pub contact_turn: bool,
-}
-
-/// The moving group, resolved against the board.
-struct Group {
-    members: Vec<usize>,
-    start: HexIndex,
-    side: u8,
-    facing: Facing,
-    vertex: bool,
-    leaders_only: bool,
-    skirmisher: bool,
-    immobile: bool,
-    tactical: Option<u32>,
-    turn_cost: u32,
-    /// Largest joining cost among troop kinds; None when one cannot join.
-    join: Option<u32>,
-    kinds: Vec<String>,
-}
-
-fn group_of(
-    rules: &FacingRules,
-    board: &FacingBoard,
-    members: &[usize],
-) -> Result<Group, FacingError> {
-    let mut first: Option<&Piece> = None;
-    let mut g = Group {
-        members: members.to_vec(),
-        start: 0,
-        side: 0,
-        facing: Facing::None,
-        vertex: false,
-        leaders_only: true,
-        skirmisher: true,
-        immobile: false,
-        tactical: None,
-        turn_cost: 0,
-        join: Some(0),
-        kinds: Vec::new(),
-    };
-    for &m in members {
-        let p = board
-            .pieces
-            .get(m)
-            .and_then(Option::as_ref)
-            .ok_or_else(|| FacingError::Position("a unit of the group is not on the map".into()))?;
-        let rule = rules
-            .kind(&p.kind)
-            .ok_or_else(|| FacingError::Position(format!("unit type '{}' not declared", p.kind)))?;
-        match first {
-            None => {
-                g.start = p.hex;
-                g.side = p.side;
-            }
-            Some(f) if f.hex != p.hex || f.side != p.side => {
-                return Err(FacingError::Position(
-                    "a moving group is counters of one side in one hex (TA-R13)".into(),
-                ))
-            }
-            _ => {}
-        }
-        first = first.or(Some(p));
-        g.skirmisher &= p.skirmisher;
-        g.immobile |= rule.immobile;
-        g.tactical = match (g.tactical, rule.tactical) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        g.kinds.push(p.kind.clone());
-        if !p.leader {
-            if g.leaders_only {
-                g.facing = p.facing;
-            }
-            g.leaders_only = false;
-            g.vertex |= rule.facing == FacingType::Vertex;
-            g.turn_cost = g.turn_cost.max(rule.turn_cost);
-            g.join = match (g.join, rule.join) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                _ => None,
-            };
-        }
-    }
-    if first.is_none() {
-        return Err(FacingError::Position("an empty group".into()));
-    }
-    if g.leaders_only {
-        g.facing = Facing::None;
-    }
-    Ok(g)
-}
-
-/// The facings an unconstrained unit may end in (TA-R5, TA-R11): all of them.
-fn all_facings(f: Facing) -> Vec<Facing> {
-    match f {
-        Facing::None => vec![Facing::None],
-        Facing::One(_) => (0..6).map(Facing::One).collect(),
-        Facing::Two(_, _) => (0..36).map(|i| Facing::Two(i / 6, i % 6)).collect(),
-    }
-}
-
-/// Where the search may step next: anywhere (reach) or along an order's hexes (check).
-#[derive(Clone, Copy)]
-enum Course<'a> {
-    Free,
-    Along(&'a [HexIndex]),
-}
-
-/// Node ids: a hex (free) or a position along the order (constrained).
-fn node_hex(course: Course, start: HexIndex, node: u32) -> HexIndex {
-    match course {
-        Course::Free => node,
-        Course::Along(p) => {
-            if node == 0 {
-                start
-            } else {
-                p[node as usize - 1]
-            }
-        }
-    }
-}
-
-fn start_node(course: Course, start: HexIndex) -> u32 {
-    match course {
-        Course::Free => start,
-        Course::Along(_) => 0,
-    }
-}
-
-fn successors(
-    map: &HexMap,
-    course: Course,
-    start: HexIndex,
-    node: u32,
-) -> Vec<(u8, u32, HexIndex)> {
-    let hex = node_hex(course, start, node);
-    let nb = neighbors(map, hex);
-    match course {
-        Course::Free => nb
-            .iter()
-            .enumerate()
-            .filter_map(|(d, n)| n.map(|n| (d as u8, n, n)))
-            .collect(),
-        Course::Along(p) => match p.get(node as usize) {
-            Some(&next) => nb
-                .iter()
-                .position(|n| *n == Some(next))
-                .map(|d| vec![(d as u8, node + 1, next)])
-                .unwrap_or_default(),
-            None => Vec::new(),
-        },
-    }
-}
-
-/// Records the furthest refusal met along an order (check mode).
-#[derive(Default)]
-struct Why {
-    best: Option<(u32, &'static str, String)>,
-}
-
-impl Why {
-    fn note(&mut self, depth: u32, key: &'static str, reason: impl FnOnce() -> String) {
-        if self.best.as_ref().is_none_or(|b| depth > b.0) {
-            self.best = Some((depth, key, reason()));
-        }
-    }
-}
-
-struct Raw {
-    /// (node, facing, cost, arena index)
-    ends: Vec<(u32, Facing, u32, usize)>,
-    /// (node, parent)
-    arena: Vec<(u32, usize)>,
-}
-
-impl Raw {
-    fn path(&self, course: Course, start: HexIndex, mut i: usize) -> Vec<HexIndex> {
-        let mut out = Vec::new();
-        while i != usize::MAX {
-            let (node, parent) = self.arena[i];
-            out.push(node_hex(course, start, node));
-            i = parent;
-        }
-        out.reverse();
-        out.dedup(); // turns in place repeat a hex
-        out.remove(0); // the start
-        out
-    }
-}
-
-/// The facing-aware reach of a group (unit indices into the units given to the board).
-pub fn reach_facing(
-    map: &HexMap,
-    rules: &FacingRules,
-    board: &FacingBoard,
-    group: &[usize],
-    budget: u32,
-    opts: FacingOptions,
-) -> Result<Vec<FacingReached>, FacingError> {
-    let g = group_of(rules, board, group)?;
-    let mut why = Why::default();
-    let raw = search(map, rules, board, &g, budget, opts, Course::Free, &mut why);
-    let mut best: BTreeMap<(HexIndex, Facing), (u32, usize)> = BTreeMap::new();
-    for &(node, facing, cost, idx) in &raw.ends {
-        let hex = node_hex(Course::Free, g.start, node);
-        if hex == g.start && facing == g.facing {
-            continue; // TA-R20: the start state is never listed
-        }
-        let e = best.entry((hex, facing)).or_insert((cost, idx));
-        if cost < e.0 {
-            *e = (cost, idx);
-        }
-    }
-    Ok(best
-        .into_iter()
-        .map(|((hex, facing), (cost, idx))| FacingReached {
-            hex,
-            facing,
-            cost,
-            path: raw.path(Course::Free, g.start, idx),
-        })
-        .collect())
-}
-
-/// Checks a move order: the hexes entered (not the start) and the end facing. Ok(cost) or
-/// the refusal naming the clause.
-#[allow(clippy::too_many_arguments)]
-pub fn check_move(
-    map: &HexMap,
-    rules: &FacingRules,
-    board: &FacingBoard,
-    group: &[usize],
-    budget: u32,
-    path: &[HexIndex],
-    facing: Facing,
-    opts: FacingOptions,
-) -> Result<Result<u32, FacingRefusal>, FacingError> {
-    let g = group_of(rules, board, group)?;
-    let refuse = |key: &'static str, reason: String| {
-        Ok(Err(FacingRefusal {
-            key,
-            clause: rules.clause(key),
-            reason,
-        }))
-    };
-    if path.is_empty() && facing == g.facing {
-        return refuse(
-            "adjacent",
-            "not a move: same hex, same facing (TA-R5)".into(),
-        );
-    }
-    let mut prev = g.start;
-    for (i, &h) in path.iter().enumerate() {
-        if map.distance(prev, h) != 1 {
-            return refuse(
-                "adjacent",
-                format!("step {} does not lead to an adjacent hex", i + 1),
-            );
-        }
-        prev = h;
-    }
-    let mut why = Why::default();
-    let course = Course::Along(path);
-    let raw = search(map, rules, board, &g, budget, opts, course, &mut why);
-    let last = path.len() as u32;
-    let end = raw
-        .ends
-        .iter()
-        .filter(|e| e.0 == last && e.1 == facing)
-        .map(|e| e.2)
-        .min();
-    if let Some(c) = end {
-        return Ok(Ok(c));
-    }
-    if raw.ends.iter().any(|e| e.0 == last) {
-        if let Some((_, "turn", reason)) = why.best {
-            return refuse("turn", reason);
-        }
-        return refuse(
-            "facing",
-            format!("the group cannot end this move facing {}", facing.key()),
-        );
-    }
-    match why.best {
-        Some((_, key, reason)) => refuse(key, reason),
-        None => refuse("adjacent", "the move is not possible".into()),
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn search(
-    map: &HexMap,
-    rules: &FacingRules,
-    board: &FacingBoard,
-    g: &Group,
-    budget: u32,
-    opts: FacingOptions,
-    course: Course,
-    why: &mut Why,
-) -> Raw {
-    match rules.model {
-        Model::Tactical => tactical(map, rules, board, g, budget, course, why),
-        Model::Ancients => ancients(map, rules, board, g, budget, opts, course, why),
-    }
-}
-
-fn passable(map: &HexMap, rules: &FacingRules, hex: HexIndex) -> bool {
-    !rules.impassable[map.terrain_id(hex) as usize]
-}
-
-/// Friendly non-group pieces in a hex.
-fn friends<'a>(
-    board: &'a FacingBoard,
-    g: &'a Group,
-    hex: HexIndex,
-) -> impl Iterator<Item = &'a Piece> + 'a {
-    board
-        .at(hex)
-        .filter(move |(i, p)| p.side == g.side && !g.members.contains(i))
-        .map(|(_, p)| p)
-}
-
-/// TAC (TA-R3..R9). State: (node, first enemy-front hex left, tactical so far); breadth
-/// first, so each state is settled at its least hex count.
-fn tactical(
-    map: &HexMap,
-    rules: &FacingRules,
-    board: &FacingBoard,
-    g: &Group,
-    budget: u32,
-    course: Course,
-    why: &mut Why,
-) -> Raw {
-    let mut raw = Raw {
-        ends: Vec::new(),
-        arena: Vec::new(),
-    };
-    if g.immobile {
-        why.note(0, "immobile", || {
-            "unlimbered artillery neither moves nor re-faces (TA-R4)".into()
-        });
-        return raw;
-    }
-    let flags = &board.flags[g.side as usize];
-    let fh = &board.fh[g.side as usize];
-    let cap_tactical = g.tactical.unwrap_or(budget);
-    let front_rule = !g.skirmisher; // TAC-7 spares skirmishers
-    type Key = (u32, u32, bool); // node, left FH hex (u32::MAX none), tactical
-    let start_tac = flags[g.start as usize] & NEAR != 0;
-    let mut seen: HashMap<Key, ()> = HashMap::new();
-    let mut queue: VecDeque<(Key, u32, usize, bool)> = VecDeque::new();
-    let n0 = start_node(course, g.start);
-    let k0 = (n0, u32::MAX, start_tac);
-    seen.insert(k0, ());
-    raw.arena.push((n0, usize::MAX));
-    queue.push_back((k0, 0, 0, false));
-    while let Some(((node, left, tac), steps, idx, stopped)) = queue.pop_front() {
-        let hex = node_hex(course, g.start, node);
-        // An end state here: TA-R7, a non-leader never ends with a friendly non-leader.
-        let blocked_end = !g.leaders_only && friends(board, g, hex).any(|p| !p.leader);
-        if !blocked_end {
-            for f in all_facings(g.facing) {
-                raw.ends.push((node, f, steps, idx));
-            }
-        } else {
-            why.note(node, "friendly", || {
-                format!(
-                    "{} holds a friendly unit; only leaders may end there (TAC-5)",
-                    map.label(hex)
-                )
-            });
-        }
-        if stopped {
-            why.note(node + 1, "melee", || {
-                format!(
-                    "entering the enemy hex {} ended the move in a melee (TAC-6)",
-                    map.label(hex)
-                )
-            });
-            continue;
-        }
-        // Leaving `hex`: TA-R9 remembers the first enemy-front hex left.
-        let left_now = if left == u32::MAX && front_rule && fh[hex as usize] > 0 {
-            hex
-        } else {
-            left
-        };
-        for (_d, next_node, n) in successors(map, course, g.start, node) {
-            let nsteps = steps + 1;
-            let ntac = tac || flags[n as usize] & NEAR != 0;
-            let cap = if ntac { cap_tactical } else { budget };
-            let depth = next_node;
-            if nsteps > cap {
-                why.note(depth, if ntac { "distance" } else { "budget" }, || {
-                    if ntac {
-                        format!("a tactical move is at most {cap_tactical} hexes (TAC-2)")
-                    } else {
-                        format!("the unit moves at most {budget} hexes")
-                    }
-                });
-                continue;
-            }
-            if !passable(map, rules, n) {
-                why.note(depth, "terrain", || {
-                    format!("{} cannot be entered", map.label(n))
-                });
-                continue;
-            }
-            let enemy = flags[n as usize] & ENEMY != 0;
-            if !enemy && front_rule && left_now != u32::MAX && fh[n as usize] > 0 {
-                let back_ok = n == left_now && fh[n as usize] < 2;
-                if !back_ok {
-                    why.note(depth, "front_to_front", || {
-                        format!(
-                            "having left the enemy front hex {}, the unit may not enter the enemy front hex {} (TAC-7)",
-                            map.label(left_now),
-                            map.label(n)
-                        )
-                    });
-                    continue;
-                }
-            }
-            if !enemy && !g.leaders_only {
-                // TA-R7: crossing a friendly non-leader needs a skirmisher on one side.
-                let mut troops = friends(board, g, n).filter(|p| !p.leader).peekable();
-                if troops.peek().is_some() && !g.skirmisher && !troops.all(|p| p.skirmisher) {
-                    why.note(depth, "friendly", || {
-                        format!(
-                            "{} holds a friendly unit; only skirmishers pass through (TAC-5)",
-                            map.label(n)
-                        )
-                    });
-                    continue;
-                }
-            }
-            let key = (next_node, left_now, ntac);
-            if seen.contains_key(&key) {
-                continue;
-            }
-            seen.insert(key, ());
-            raw.arena.push((next_node, idx));
-            // TA-R8: entering an enemy hex ends the move (melee).
-            queue.push_back((key, nsteps, raw.arena.len() - 1, enemy));
-        }
-    }
-    raw
-}
-
-/// ANC (TA-R10..R19): Dijkstra over (node, facing, stopped).
-#[allow(clippy::too_many_arguments)]
-fn ancients(
-    map: &HexMap,
-    rules: &FacingRules,
-    board: &FacingBoard,
-    g: &Group,
-    budget: u32,
-    opts: FacingOptions,
-    course: Course,
-    why: &mut Why,
-) -> Raw {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-    let mut raw = Raw {
-        ends: Vec::new(),
-        arena: Vec::new(),
-    };
-    if g.immobile {
-        why.note(0, "immobile", || "this unit does not move".into());
-        return raw;
-    }
-    let flags = &board.flags[g.side as usize];
-    let f0 = match g.facing {
-        Facing::One(f) => f,
-        _ => 0,
-    };
-    // The phalanx front (steps, ANC-7.2): the vertex arc of the group's phalanx kind.
-    let step_offsets: Vec<i8> = if g.vertex {
-        g.kinds
-            .iter()
-            .filter_map(|k| rules.kind(k))
-            .find(|r| r.facing == FacingType::Vertex)
-            .map(|r| r.front.clone())
-            .unwrap_or_else(|| vec![-1, 0])
-    } else {
-        Vec::new()
-    };
-    // Key: node, facing (phalanx only, else 0), stopped, joined-facing (6 = none).
-    type Key = (u32, u8, bool, u8);
-    let mut dist: HashMap<Key, u32> = HashMap::new();
-    let mut heap = BinaryHeap::new();
-    let n0 = start_node(course, g.start);
-    let k0: Key = (n0, f0, false, 6);
-    dist.insert(k0, 0);
-    raw.arena.push((n0, usize::MAX));
-    heap.push(Reverse((0u32, k0, 0usize)));
-    // TA-R15: the in-contact turn in place, as the group's only action.
-    if opts.contact_turn && g.vertex && flags[g.start as usize] & CONTACT != 0 {
-        for o in [-1i8, 1] {
-            raw.ends.push((n0, Facing::One(rotate(f0, o)), budget, 0));
-        }
-    }
-    let mut settled: HashMap<Key, ()> = HashMap::new();
-    while let Some(Reverse((cost, key, idx))) = heap.pop() {
-        if settled.contains_key(&key) {
-            continue;
-        }
-        settled.insert(key, ());
-        let (node, facing, stopped, joined) = key;
-        let hex = node_hex(course, g.start, node);
-        // End states.
-        if joined < 6 {
-            raw.ends.push((node, Facing::One(joined), cost, idx));
-            continue;
-        }
-        if g.leaders_only {
-            raw.ends.push((node, Facing::None, cost, idx));
-        } else if g.vertex {
-            raw.ends.push((node, Facing::One(facing), cost, idx));
-        } else {
-            for f in all_facings(g.facing) {
-                raw.ends.push((node, f, cost, idx));
-            }
-        }
-        if stopped {
-            why.note(node + 1, "front_stop", || {
-                format!(
-                    "entering the enemy front at {} ended the move (ANC-7.3)",
-                    map.label(hex)
-                )
-            });
-            continue;
-        }
-        let mut push = |k: Key, c: u32, from: usize, raw: &mut Raw| {
-            if dist.get(&k).is_none_or(|&d| c < d) {
-                dist.insert(k, c);
-                raw.arena.push((k.0, from));
-                heap.push(Reverse((c, k, raw.arena.len() - 1)));
-            }
-        };
-        // ANC-6.2 / TA-R14: turns out of contact.
-        if g.vertex {
-            if flags[hex as usize] & CONTACT == 0 {
-                for o in [-1i8, 1] {
-                    let c = cost + g.turn_cost;
-                    if c <= budget {
-                        push((node, rotate(facing, o), false, 6), c, idx, &mut raw);
-                    } else {
-                        why.note(node, "turn", || {
-                            "not enough MP left to turn (ANC-6.2)".into()
-                        });
-                    }
-                }
-            } else {
-                why.note(node, "turn", || {
-                    format!("in contact at {}: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)", map.label(hex))
-                });
-            }
-        }
-        for (d, next_node, n) in successors(map, course, g.start, node) {
-            let depth = next_node;
-            if g.vertex && front_mask(facing, &step_offsets) & (1 << d) == 0 {
-                why.note(depth, "phalanx_front", || {
-                    format!("a phalanx facing vertex {facing} moves only into its 2 front hexes (ANC-7.2)")
-                });
-                continue;
-            }
-            if !passable(map, rules, n) {
-                why.note(depth, "terrain", || {
-                    format!("{} cannot be entered", map.label(n))
-                });
-                continue;
-            }
-            if flags[n as usize] & ENEMY != 0 {
-                why.note(depth, "enemy_hex", || {
-                    format!("{} holds an enemy unit (TA-R12)", map.label(n))
-                });
-                continue;
-            }
-            let c = cost + 1;
-            let troops: Vec<&Piece> = friends(board, g, n).filter(|p| !p.leader).collect();
-            if !troops.is_empty() && !g.leaders_only {
-                // TA-R18: joining a stack, as the last step.
-                let Some(join) = g.join else {
-                    why.note(depth, "join", || {
-                        "a troop type of the group cannot join a stack (ANC-5.3)".into()
-                    });
-                    continue;
-                };
-                let c = c + join;
-                if c > budget {
-                    why.note(depth, "join", || {
-                        format!(
-                            "joining the stack at {} costs {} MP (ANC-5.3)",
-                            map.label(n),
-                            1 + join
-                        )
-                    });
-                    continue;
-                }
-                if flags[n as usize] & CONTACT != 0 {
-                    why.note(depth, "join", || {
-                        format!(
-                            "no stack may be formed in contact with the enemy at {} (ANC-5.3)",
-                            map.label(n)
-                        )
-                    });
-                    continue;
-                }
-                let kinds = troops
-                    .iter()
-                    .map(|p| p.kind.as_str())
-                    .chain(g.kinds.iter().map(String::as_str));
-                if !rules.stack_legal(kinds) {
-                    why.note(depth, "stack", || {
-                        format!(
-                            "the stack at {} would mix troop types (ANC-5.1)",
-                            map.label(n)
-                        )
-                    });
-                    continue;
-                }
-                let sf = match troops[0].facing {
-                    Facing::One(f) => f,
-                    _ => 0,
-                };
-                if g.vertex && sf != facing {
-                    why.note(depth, "join", || {
-                        "a phalanx joins a stack only already facing its way (TA-R18)".into()
-                    });
-                    continue;
-                }
-                push((next_node, facing, true, sf), c, idx, &mut raw);
-                continue;
-            }
-            if c > budget {
-                why.note(depth, "budget", || {
-                    format!("not enough MP (ANC-7.1: {budget} MP)")
-                });
-                continue;
-            }
-            // TA-R16: entering an enemy front ends the move.
-            let stop = flags[n as usize] & ENEMY_FRONT != 0;
-            push((next_node, facing, stop, 6), c, idx, &mut raw);
-        }
-    }
-    raw
 }

@@ -6,8 +6,8 @@
 //!   the declaration's shape is in `docs/movement.md`.
 //! - [`Occupancy::build`]: the units of a position → per-hex side masks (presence, blocking, ZOC).
 //! - [`ReachSearch`] / [`reach`]: reachable hexes with least MP; [`check_path`]: one move order.
-//! - [`FacingRules`], [`FacingBoard`], [`reach_facing`], [`check_move`]: facing-aware movement
-//!   (TAC, ANC), `docs/facing.md`.
+//! - [`FacingRules`], [`FacingBoard`], [`FacingSearch`] / [`reach_facing`], [`check_move`]:
+//!   facing-aware movement (TAC, ANC), `docs/facing.md`.
 //! - [`trace_supply`], [`update_control`], [`rail_destinations`].
 //!
 //! ```
@@ -39,6 +39,7 @@ mod arc;
 mod decl;
 mod error;
 mod facing;
+mod facing_search;
 mod field;
 mod legality;
 mod mp;
@@ -60,9 +61,10 @@ pub use arc::{front_mask, rotate, Facing};
 pub use decl::UnitSelector;
 pub use error::{DeclarationError, PositionError};
 pub use facing::{
-    check_move, reach_facing, FacingBoard, FacingError, FacingOptions, FacingReached,
-    FacingRefusal, FacingRules, FacingType, KindRule, Model,
+    FacingBoard, FacingError, FacingOptions, FacingRefusal, FacingRules, FacingType, KindRule,
+    Model,
 };
+pub use facing_search::{check_move, reach_facing, FacingReach, FacingReached, FacingSearch};
 pub use field::StepField;
 pub use legality::{check_path, Clauses, MoveRefusal, PathError, RuleKind};
 pub use mp::Mp;

@@ -46,6 +46,12 @@ pub struct Replay {
 pub enum ReplayError {
     #[error("{path}: cannot read replay: {message}")]
     Read { path: PathBuf, message: String },
+    #[error("{path}:{line}: not a hexwar replay: {message}")]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     #[error("{0}")]
     Session(#[from] SessionError),
     #[error("the replay was recorded against different rules, it cannot be verified: {0}")]
@@ -92,8 +98,11 @@ impl Replay {
             message,
         };
         let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-        let replay: Replay =
-            serde_json::from_str(&text).map_err(|e| err(format!("line {}: {e}", e.line())))?;
+        let replay: Replay = serde_json::from_str(&text).map_err(|e| ReplayError::Parse {
+            path: path.into(),
+            line: e.line(),
+            message: crate::engine::json_problem(&e),
+        })?;
         if replay.format != REPLAY_FORMAT || replay.version != REPLAY_VERSION {
             return Err(err(format!(
                 "format '{}' version {} is not supported (this build reads '{REPLAY_FORMAT}' version {REPLAY_VERSION})",

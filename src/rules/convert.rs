@@ -1,6 +1,6 @@
 //! Conversions between Lua values and the engine's serde types.
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{AnyUserData, Lua, LuaSerdeExt, Table, Value};
 use serde_json::Map;
 
 use crate::engine::{Command, Event, Unit};
@@ -13,24 +13,156 @@ pub fn command_to_lua(lua: &Lua, command: &Command) -> mlua::Result<Value> {
 
 /// A command table returned by Lua.
 pub fn command_from_lua(lua: &Lua, value: Value) -> Result<Command, String> {
+    if let Value::Table(t) = &value {
+        if let Some(map) = flat_map_from_lua(t) {
+            return Command::try_from(map);
+        }
+    }
+    super::bounded::check(&value).map_err(|e| format!("not a command table: {e}"))?;
     let map: Map<String, serde_json::Value> = lua
         .from_value(value)
         .map_err(|e| format!("not a command table: {e}"))?;
     Command::try_from(map)
 }
 
+/// A flat table (string keys; string, integer or boolean values, no metatable) read in one pass
+/// over the table: the usual shape of a command (a bot's menu holds dozens, `{command = "order",
+/// power = "FRANCE", order = "A PAR H"}`), several times cheaper than the serde walk and with the
+/// same result. None for any other table, which takes the serde path (and its error messages).
+fn flat_map_from_lua(t: &Table) -> Option<Map<String, serde_json::Value>> {
+    if t.metatable().is_some() || t.raw_len() > 0 {
+        return None;
+    }
+    let mut map = Map::new();
+    let not_flat = || mlua::Error::runtime("not flat");
+    t.for_each::<Value, Value>(|k, v| {
+        let Value::String(k) = k else {
+            return Err(not_flat());
+        };
+        let k = k.to_str().map_err(|_| not_flat())?.to_string();
+        let v = match v {
+            Value::String(s) => {
+                serde_json::Value::String(s.to_str().map_err(|_| not_flat())?.to_string())
+            }
+            Value::Integer(i) => serde_json::Value::from(i),
+            Value::Boolean(b) => serde_json::Value::Bool(b),
+            _ => return Err(not_flat()),
+        };
+        map.insert(k, v);
+        Ok(())
+    })
+    .ok()?;
+    Some(map)
+}
+
 pub fn event_to_lua(lua: &Lua, event: &Event) -> mlua::Result<Value> {
     lua.to_value(event)
 }
 
+/// The marker of a value the rules wrote as JSON text (`hex.state.json(text)`): an opaque
+/// userdata whose user value is the text, a Lua string (so the memory limit counts it). Standing
+/// as the `value` of a `VarSet` or the `data` of a `Custom` event, it is parsed straight into the
+/// event: one string crosses from Lua instead of a table walked value by value, which is what
+/// makes big event data (Diplomacy's phase report and position) cheap.
+pub struct JsonText;
+
+/// Wraps a JSON text (`hex.state.json`). It is parsed once, where the event that holds it is
+/// read (a bad text is reported there, naming the event): checking it here as well would parse
+/// every text twice.
+pub fn json_text_to_lua(lua: &Lua, text: mlua::LuaString) -> mlua::Result<AnyUserData> {
+    let ud = lua.create_any_userdata(JsonText)?;
+    ud.set_user_value(text)?;
+    Ok(ud)
+}
+
+/// Is `value` a `hex.state.json` value?
+pub fn is_json_text(value: &Value) -> bool {
+    matches!(value, Value::UserData(ud) if ud.is::<JsonText>())
+}
+
+/// Most JSON text the events of one call may carry. Parsed JSON takes up to ~30 times its text
+/// (a 2-byte `1,` becomes a 32-byte value), and the text itself only counts against the VM's
+/// memory limit: without a bound of its own, a script could make the host allocate far more
+/// than its limit. 8 MiB is over a thousand Diplomacy phases.
+const JSON_TEXT_LIMIT: usize = 8 << 20;
+
+/// The JSON a `hex.state.json` value stands for; None when `value` is not one. `budget`: the
+/// bytes of JSON text still allowed in this call (decreased by this text's length).
+pub fn json_text_from_lua(
+    value: &Value,
+    budget: &mut usize,
+) -> Option<Result<serde_json::Value, String>> {
+    let Value::UserData(ud) = value else {
+        return None;
+    };
+    if !ud.is::<JsonText>() {
+        return None;
+    }
+    Some(
+        ud.user_value::<mlua::LuaString>()
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                let text = text.to_str().map_err(|e| e.to_string())?;
+                *budget = budget.checked_sub(text.len()).ok_or_else(|| {
+                    format!(
+                        "hex.state.json: the events of one call carry more than {} MiB of JSON text",
+                        JSON_TEXT_LIMIT >> 20
+                    )
+                })?;
+                serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))
+            }),
+    )
+}
+
+/// A `VarSet` / `Custom` event table whose payload is a `hex.state.json` value, built without
+/// the serde walk; None for any other table (which takes the general path).
+fn json_payload_event(t: &Table, budget: &mut usize) -> Option<Result<Event, String>> {
+    if t.raw_len() > 0 {
+        return None;
+    }
+    let Ok(Value::String(kind)) = t.raw_get::<Value>("event") else {
+        return None;
+    };
+    let (payload, label) = match kind.as_bytes().as_ref() {
+        b"VarSet" => ("value", "key"),
+        b"Custom" => ("data", "name"),
+        _ => return None,
+    };
+    let json = json_text_from_lua(&t.raw_get::<Value>(payload).ok()?, budget)?;
+    let Ok(Value::String(label_value)) = t.raw_get::<Value>(label) else {
+        return None;
+    };
+    let label_value = label_value.to_str().ok()?.to_string();
+    Some(json.map(|json| match payload {
+        "value" => Event::VarSet {
+            key: label_value,
+            value: json,
+        },
+        _ => Event::Custom {
+            name: label_value,
+            data: json,
+        },
+    }))
+}
+
+fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, String> {
+    if let Value::Table(t) = &value {
+        if let Some(event) = json_payload_event(t, budget) {
+            return event;
+        }
+    }
+    super::bounded::check(&value)?;
+    lua.from_value::<Event>(value).map_err(|e| e.to_string())
+}
+
 /// Events returned by a handler: a list of event tables, one event table, or nil.
 pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
+    let mut budget = JSON_TEXT_LIMIT;
     match value {
         Value::Nil => Ok(Vec::new()),
         Value::Table(t) => {
             if t.contains_key("event").unwrap_or(false) {
-                return lua
-                    .from_value::<Event>(Value::Table(t))
+                return event_from_lua(lua, Value::Table(t), &mut budget)
                     .map(|e| vec![e])
                     .map_err(|e| format!("malformed event: {e}"));
             }
@@ -38,7 +170,7 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
             for (i, item) in t.sequence_values::<Value>().enumerate() {
                 let item = item.map_err(|e| e.to_string())?;
                 out.push(
-                    lua.from_value::<Event>(item)
+                    event_from_lua(lua, item, &mut budget)
                         .map_err(|e| format!("malformed event #{}: {e}", i + 1))?,
                 );
             }
@@ -79,5 +211,117 @@ fn number(x: f64) -> Value {
         Value::Integer(x as i64)
     } else {
         Value::Number(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn json_event(lua: &Lua, kind: &str, text: &str) -> Table {
+        let t = lua.create_table().unwrap();
+        t.raw_set("event", kind).unwrap();
+        let (label, payload) = if kind == "VarSet" {
+            ("key", "value")
+        } else {
+            ("name", "data")
+        };
+        t.raw_set(label, "x").unwrap();
+        let text = lua.create_string(text).unwrap();
+        t.raw_set(payload, json_text_to_lua(lua, text).unwrap())
+            .unwrap();
+        t
+    }
+
+    #[test]
+    fn json_text_becomes_the_payload_of_var_set_and_custom_events() {
+        let lua = Lua::new();
+        let list = lua.create_table().unwrap();
+        list.raw_set(1, json_event(&lua, "VarSet", r#"{"a":[1,"b"],"c":{}}"#))
+            .unwrap();
+        list.raw_set(2, json_event(&lua, "Custom", "[true,null]"))
+            .unwrap();
+        let events = events_from_lua(&lua, Value::Table(list)).unwrap();
+        assert_eq!(
+            events,
+            vec![
+                Event::VarSet {
+                    key: "x".into(),
+                    value: json!({"a": [1, "b"], "c": {}})
+                },
+                Event::Custom {
+                    name: "x".into(),
+                    data: json!([true, null])
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_json_text_is_reported_with_the_event_that_holds_it() {
+        let lua = Lua::new();
+        let list = lua.create_table().unwrap();
+        list.raw_set(1, json_event(&lua, "VarSet", "{\"a\": [1,"))
+            .unwrap();
+        let err = events_from_lua(&lua, Value::Table(list)).unwrap_err();
+        assert_eq!(
+            err,
+            "malformed event #1: hex.state.json: EOF while parsing a value at line 1 column 9"
+        );
+    }
+
+    #[test]
+    fn json_text_past_the_limit_of_a_call_is_refused() {
+        let lua = Lua::new();
+        let list = lua.create_table().unwrap();
+        let big = format!("\"{}\"", "x".repeat(JSON_TEXT_LIMIT / 2));
+        list.raw_set(1, json_event(&lua, "VarSet", &big)).unwrap();
+        list.raw_set(2, json_event(&lua, "Custom", &big)).unwrap();
+        let err = events_from_lua(&lua, Value::Table(list)).unwrap_err();
+        assert_eq!(
+            err,
+            "malformed event #2: hex.state.json: the events of one call carry more than 8 MiB of JSON text"
+        );
+    }
+
+    #[test]
+    fn json_text_elsewhere_in_an_event_is_refused() {
+        let lua = Lua::new();
+        let t = lua.create_table().unwrap();
+        t.raw_set("event", "UnitRemoved").unwrap();
+        t.raw_set(
+            "unit",
+            json_text_to_lua(&lua, lua.create_string("\"a\"").unwrap()).unwrap(),
+        )
+        .unwrap();
+        t.raw_set("reason", "x").unwrap();
+        let err = events_from_lua(&lua, Value::Table(t)).unwrap_err();
+        assert_eq!(
+            err,
+            "malformed event: deserialize error: unsupported value type `userdata`"
+        );
+    }
+
+    #[test]
+    fn flat_command_tables_read_like_the_serde_path() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load(r#"return {command = "order", power = "FRANCE", order = "A PAR H", n = 3, ok = true}"#)
+            .eval()
+            .unwrap();
+        let fast = flat_map_from_lua(&t).unwrap();
+        let slow: Map<String, serde_json::Value> = lua.from_value(Value::Table(t)).unwrap();
+        assert_eq!(fast, slow);
+        // nested values, floats and array parts take the serde path
+        for code in [
+            "return {command = 'move', path = {'a'}}",
+            "return {command = 'x', cost = 1.5}",
+            "return {'a', command = 'x'}",
+        ] {
+            let t: Table = lua.load(code).eval().unwrap();
+            assert_eq!(flat_map_from_lua(&t), None, "{code}");
+        }
     }
 }

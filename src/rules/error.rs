@@ -23,15 +23,127 @@ pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
         Error::CallbackError { traceback, cause } => {
             let inner = describe(cause, what, budget, memory_limit);
             if inner.contains("stack traceback") {
-                inner
+                return inner;
+            }
+            let frames = script_frames(traceback);
+            // An error raised by a host function (`hex.commands.define(...)`) has no place of its
+            // own: give it the script line that made the call.
+            let message = match (inner.strip_prefix(&format!("{what}: ")), frames.first()) {
+                (Some(message), Some(frame)) if !is_located(message) => {
+                    format!("{what}: {}: {message}", frame_place(frame))
+                }
+                _ => inner,
+            };
+            // One script frame is the place the message already names; more show the calls.
+            if frames.len() > 1 {
+                format!("{message}\nstack traceback:\n\t{}", frames.join("\n\t"))
             } else {
-                format!("{inner}\n{traceback}")
+                message
             }
         }
-        Error::RuntimeError(message) => format!("{what}: {message}"),
+        Error::RuntimeError(message) => format!("{what}: {}", tidy_traceback(message)),
         Error::WithContext { context, cause } => {
             format!("{}: {context}", describe(cause, what, budget, memory_limit))
         }
         other => format!("{what}: {other}"),
+    }
+}
+
+/// A message with its traceback cut to the script frames, and left out when the one frame left
+/// is the place the message already names.
+fn tidy_traceback(message: &str) -> String {
+    let Some((head, traceback)) = message.split_once("\nstack traceback:") else {
+        return message.to_string();
+    };
+    let frames = script_frames(traceback);
+    if frames.len() > 1 {
+        format!("{head}\nstack traceback:\n\t{}", frames.join("\n\t"))
+    } else {
+        head.to_string()
+    }
+}
+
+/// The traceback's frames in scripts (`rules/demo/combat.lua:17: in function 'resolve'`),
+/// without the host's own (`[C]: in function 'require'`).
+fn script_frames(traceback: &str) -> Vec<&str> {
+    traceback
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "stack traceback:" && !l.starts_with("[C]"))
+        .collect()
+}
+
+/// `rules/demo/combat.lua:17` of a frame.
+fn frame_place(frame: &str) -> &str {
+    frame.split_once(": in ").map_or(frame, |(place, _)| place)
+}
+
+/// Whether a message starts with a script place (`rules/x.lua:3: ...`).
+fn is_located(message: &str) -> bool {
+    message.split_once(": ").is_some_and(|(place, _)| {
+        place
+            .rsplit_once(':')
+            .is_some_and(|(file, line)| file.ends_with(".lua") && line.parse::<u32>().is_ok())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACEBACK: &str = "stack traceback:\n\t[C]: in field 'define'\n\trules/broken/init.lua:2: in main chunk\n\t[C]: in function 'require'";
+
+    #[test]
+    fn the_host_frames_are_left_out_of_a_traceback() {
+        assert_eq!(
+            script_frames(TRACEBACK),
+            ["rules/broken/init.lua:2: in main chunk"]
+        );
+        assert_eq!(
+            frame_place("rules/broken/init.lua:2: in main chunk"),
+            "rules/broken/init.lua:2"
+        );
+    }
+
+    #[test]
+    fn a_message_is_located_when_it_starts_with_a_script_line() {
+        assert!(is_located(
+            "rules/broken/init.lua:3: attempt to index a nil value"
+        ));
+        assert!(!is_located(
+            "hex.commands.define(\"attack\"): 'resolve' must be a function"
+        ));
+        assert!(!is_located("budget: 3: too much"));
+    }
+
+    #[test]
+    fn a_traceback_of_one_script_frame_is_left_out_and_longer_ones_keep_their_script_frames() {
+        let one = format!("rules/broken/init.lua:3: attempt to index a nil value\n{TRACEBACK}");
+        assert_eq!(
+            tidy_traceback(&one),
+            "rules/broken/init.lua:3: attempt to index a nil value"
+        );
+        let two = "rules/a.lua:3: boom\nstack traceback:\n\t[C]: in ?\n\trules/a.lua:3: in function 'f'\n\trules/b.lua:9: in main chunk";
+        assert_eq!(
+            tidy_traceback(two),
+            "rules/a.lua:3: boom\nstack traceback:\n\trules/a.lua:3: in function 'f'\n\trules/b.lua:9: in main chunk"
+        );
+    }
+
+    #[test]
+    fn a_host_function_error_gets_the_line_of_the_call() {
+        let error = Error::CallbackError {
+            traceback: TRACEBACK.into(),
+            cause: std::sync::Arc::new(Error::runtime("'resolve' must be a function")),
+        };
+        assert_eq!(
+            describe(
+                &error,
+                "loading rules module 'broken'",
+                &Budget::new(1000),
+                1 << 20
+            ),
+            "loading rules module 'broken': rules/broken/init.lua:2: 'resolve' must be a function"
+        );
     }
 }

@@ -448,7 +448,7 @@ fn sequence_from_lua(lua: &Lua, table: Table) -> Result<Sequence, RulesError> {
     }
     if steps.is_empty() {
         return Err(RulesError::new(
-            "hex.rules.sequence: 'steps' lists no phase",
+            "hex.rules.sequence: 'steps' lists no phase (expected steps = { { side = \"blue\", phase = \"movement\" }, ... })",
         ));
     }
     Ok(Sequence { steps, special })
@@ -688,7 +688,13 @@ impl Ruleset for LuaRules {
         let what = format!("victory rule ({})", origin_of(f));
         let (value, _) = self.call(state, &what, |lua| {
             let v: Value = f.call(())?;
-            lua.from_value::<Outcome>(v)
+            lua.from_value::<Outcome>(v).map_err(|e| {
+                let why = e.to_string();
+                mlua::Error::runtime(format!(
+                    "its answer: {} (expected {{ winner = side or nil, scores = {{ [side] = number }}, reason = \"...\" }})",
+                    why.trim_start_matches("deserialize error: ")
+                ))
+            })
         })?;
         Ok(value)
     }

@@ -6,20 +6,24 @@
 //! * `loader`: `require` confined to the scenario's rule roots.
 //! * `api/`: the `hex.*` namespaces, one file each.
 //! * `host`: `LuaRules`, the `Ruleset` implementation.
+//! * `luals`: the LuaLS definition file of the API (`hexwar api --luals`).
 
 mod api;
+mod bounded;
 mod budget;
 mod convert;
 mod error;
 mod host;
 mod lint;
 mod loader;
+mod luals;
 mod sandbox;
 
 pub(crate) use budget::Budget;
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{module_hashes, syntax_errors};
 pub use loader::find_module;
+pub use luals::{luals_definitions, LualsError};
 pub(crate) use sandbox::{guard_protected_calls, new_vm};
 
 /// The version of the `hex.*` API scripts see as `hex.api_version`.

@@ -6,7 +6,7 @@ use crate::board::MapError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScenarioError {
-    #[error("{file}:{line}: {message}", file = .file.display())]
+    #[error("{file}{at}: {message}", file = .file.display(), at = line_suffix(*.line))]
     Spec {
         file: PathBuf,
         line: usize,
@@ -23,5 +23,13 @@ impl ScenarioError {
             line,
             message: message.into(),
         }
+    }
+}
+
+/// `:LINE`, or nothing for line 0 (the file as a whole, e.g. one that cannot be read).
+fn line_suffix(line: usize) -> String {
+    match line {
+        0 => String::new(),
+        line => format!(":{line}"),
     }
 }

@@ -45,7 +45,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "emit",
         lua.create_function(|lua, (name, data): (String, Option<Value>)| {
             let data: serde_json::Value = match data {
-                Some(v) => lua.from_value(v)?,
+                Some(v) => crate::rules::bounded::from_value(lua, v)?,
                 None => serde_json::Value::Null,
             };
             let event = lua.create_table()?;

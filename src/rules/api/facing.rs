@@ -121,7 +121,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let reach = reach_facing(&map, &rules, &board, &group, budget(&board, &group, b), fo)
                 .map_err(runtime)?;
             let out = lua.create_table()?;
-            for r in reach {
+            for (i, r) in reach.iter().enumerate() {
                 let label = map.label(r.hex);
                 let per: Table = match out.raw_get::<Option<Table>>(label.as_str())? {
                     Some(t) => t,
@@ -135,7 +135,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 if paths {
                     let e = lua.create_table()?;
                     e.raw_set("cost", r.cost)?;
-                    let p: Vec<String> = r.path.iter().map(|&h| map.label(h)).collect();
+                    let p: Vec<String> = reach.path(i).iter().map(|&h| map.label(h)).collect();
                     e.raw_set("path", string_list(lua, p.iter().map(String::as_str))?)?;
                     per.raw_set(key, e)?;
                 } else {

@@ -15,6 +15,7 @@ mod map;
 mod path;
 mod roster;
 mod rules;
+pub(crate) mod spec;
 mod state;
 mod toward;
 mod units;
@@ -62,6 +63,13 @@ pub(crate) struct HostData {
 
 /// Builds the `hex` table and installs it as a global.
 pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
+    let hex = build(lua)?;
+    lua.globals().raw_set("hex", read_only(lua, hex)?)?;
+    Ok(())
+}
+
+/// Builds the `hex` table (every namespace; not yet read-only). The LuaLS generator walks it.
+pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     let hex = lua.create_table()?;
     hex.raw_set("api_version", super::API_VERSION)?;
     for key in [COMMANDS_KEY, DECLARATIONS_KEY] {
@@ -81,8 +89,7 @@ pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
     commands::register(lua, &hex)?;
     rules::register(lua, &hex)?;
     log::register(lua, &hex)?;
-    lua.globals().raw_set("hex", read_only(lua, hex)?)?;
-    Ok(())
+    Ok(hex)
 }
 
 /// Wraps a table so scripts cannot add, replace or inspect its fields' metatable.

@@ -1,9 +1,10 @@
 //! `hex.state`: turn, phase, control and the rules' own variables (read-only; `hex.state.set`
 //! only builds the `VarSet` event that the rules return).
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{Lua, LuaSerdeExt, Table, Value, Variadic};
 
 use super::{string_list, with_host, with_state};
+use crate::rules::convert::{is_json_text, json_text_to_lua};
 
 /// Registers `hex.state`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
@@ -51,25 +52,57 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             with_state(lua, |s| Ok(s.control.get(&label).cloned()))
         })?,
     )?;
+    // get(key, field, ...): the variable, or the part of it the path names (string: object
+    // key, integer: 1-based array index; nil where the path leads nowhere). Only that part is
+    // converted to Lua: reading one field of a big variable costs that field.
     t.raw_set(
         "get",
-        lua.create_function(|lua, key: String| {
-            with_state(lua, |s| match s.vars.get(&key) {
-                Some(v) => lua.to_value(v),
-                None => Ok(Value::Nil),
+        lua.create_function(|lua, (key, path): (String, Variadic<Value>)| {
+            with_state(lua, |s| {
+                let Some(mut v) = s.vars.get(&key) else {
+                    return Ok(Value::Nil);
+                };
+                for step in path.iter() {
+                    let next = match (step, v) {
+                        (Value::String(k), serde_json::Value::Object(m)) => {
+                            k.to_str().ok().and_then(|k| m.get(&*k))
+                        }
+                        (Value::Integer(i), serde_json::Value::Array(a)) => usize::try_from(*i)
+                            .ok()
+                            .and_then(|i| i.checked_sub(1))
+                            .and_then(|i| a.get(i)),
+                        _ => None,
+                    };
+                    match next {
+                        Some(n) => v = n,
+                        None => return Ok(Value::Nil),
+                    }
+                }
+                lua.to_value(v)
             })
         })?,
     )?;
     t.raw_set(
         "set",
         lua.create_function(|lua, (key, value): (String, Value)| {
-            let value: serde_json::Value = lua.from_value(value)?;
             let event = lua.create_table()?;
             event.raw_set("event", "VarSet")?;
             event.raw_set("key", key)?;
+            // JSON text goes into the event as it is (parsed once, when the event is read).
+            if is_json_text(&value) {
+                event.raw_set("value", value)?;
+                return Ok(event);
+            }
+            let value: serde_json::Value = crate::rules::bounded::from_value(lua, value)?;
             event.raw_set("value", lua.to_value(&value)?)?;
             Ok(event)
         })?,
+    )?;
+    // json(text): a value given as JSON text, for hex.state.set, the `value` of a VarSet event
+    // or the `data` of a Custom event (anywhere else it is refused as an unsupported value).
+    t.raw_set(
+        "json",
+        lua.create_function(|lua, text: mlua::LuaString| json_text_to_lua(lua, text))?,
     )?;
     hex.raw_set("state", t)
 }

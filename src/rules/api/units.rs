@@ -40,6 +40,47 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             with_state(lua, |s| list(lua, s.units_of_side(&side)))
         })?,
     )?;
+    // list(field): one field of every unit, in id order (`id`, `side`, `nation`, `type`,
+    // `size`, `at`; `false` for a unit off the map): the cheap way to scan all units when a
+    // full view of each is not needed.
+    t.raw_set(
+        "list",
+        lua.create_function(|lua, field: String| {
+            with_state(lua, |s| {
+                let pick: fn(&Unit) -> Option<&str> = match field.as_str() {
+                    "id" => |u| Some(u.id.as_str()),
+                    "side" => |u| Some(u.side.as_str()),
+                    "nation" => |u| Some(u.nation.as_str()),
+                    "type" => |u| Some(u.kind.as_str()),
+                    "size" => |u| Some(u.size.as_str()),
+                    "at" => |u| u.at.as_deref(),
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "hex.units.list: no field '{other}' (id, side, nation, type, size, at)"
+                        )))
+                    }
+                };
+                // (one table built in one go: far cheaper than a raw_set per unit)
+                lua.create_sequence_from(s.units.values().map(|u| match pick(u) {
+                    Some(x) => mlua::Either::Left(x),
+                    None => mlua::Either::Right(false),
+                }))
+            })
+        })?,
+    )?;
+    // with_status(flag): the ids of the units with that status flag, as a set {id = true}.
+    t.raw_set(
+        "with_status",
+        lua.create_function(|lua, flag: String| {
+            with_state(lua, |s| {
+                let out = lua.create_table()?;
+                for u in s.units.values().filter(|u| u.has_status(&flag)) {
+                    out.raw_set(u.id.as_str(), true)?;
+                }
+                Ok(out)
+            })
+        })?,
+    )?;
     t.raw_set(
         "gone",
         lua.create_function(|lua, ()| {

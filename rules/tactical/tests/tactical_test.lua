@@ -1,0 +1,42 @@
+-- Melee in rules/tactical (lib.facing `attack`): front arcs (TAC-8) and the declared flank
+-- bonus (+2). Run: hexwar test rules/tactical
+-- Flat map, odd columns shifted down: from 0404 the edges 0..5 lead to 0504 0405 0304 0303
+-- 0403 0503; from 0504 to 0605 0505 0405 0404 0503 0604.
+
+local function position(t, units)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = units }
+  t.end_phase("british") -- to the British combat phase
+  t.eq(t.state().phase, "combat")
+end
+
+local function inf(id, side, at, facing)
+  return { id = id, side = side, type = "infantry", ma = 4, strength = 3, at = at, facing = facing }
+end
+
+local function melee(events)
+  for _, ev in ipairs(events) do
+    if ev.event == "Custom" and ev.name == "MeleeResolved" then return ev.data end
+  end
+end
+
+local function attack(unit, target) return { command = "attack", unit = unit, target = target } end
+
+test("TAC-8: a unit attacks only into its front arc", function(t)
+  -- b1 faces edge 0: front 0503, 0504, 0405. z2 at 0304 is behind it.
+  position(t, { inf("b1", "british", "0404", 0), inf("z1", "zulu", "0504", 2), inf("z2", "zulu", "0304", 0) })
+  local r = t.expect_refused("british", attack("b1", "z2"), "TAC-8")
+  t.eq(r.reason, "z2 is not in the front of b1")
+  t.truthy(melee(t.ok("british", attack("b1", "z1"))), "the front attack is fought")
+end)
+
+test("TAC-8: an attack from outside the defender's front gets the flank bonus", function(t)
+  -- z1 faces edge 2: front 0505, 0405, 0404. b1 at 0404 attacks into it frontally; b2 at
+  -- 0605 (facing 3: front 0505, 0504, 0604) from its flank: +2.
+  position(t, { inf("b1", "british", "0404", 0), inf("z1", "zulu", "0504", 2) })
+  local m = melee(t.ok("british", attack("b1", "z1")))
+  t.eq({ m.flank, m.total }, { false, m.roll + 3 - 3 })
+  position(t, { inf("b2", "british", "0605", 3), inf("z1", "zulu", "0504", 2) })
+  m = melee(t.ok("british", attack("b2", "z1")))
+  t.eq({ m.flank, m.total }, { true, m.roll + 3 + 2 - 3 })
+end)

@@ -1,0 +1,35 @@
+//! `hex.map` (src/rules/api/map.rs for hex boards, src/rules/api/area.rs for area boards).
+
+use super::NamespaceDoc;
+
+pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
+    name: "map",
+    doc: "The board, read-only. Hexes are named by their printed labels (`\"0312\"`), regions by id.",
+    functions: &[
+        "name(): string -- The map's name.",
+        "kind(): \"hex\"|\"area\" -- The kind of board.",
+        "columns(): integer -- Hex maps: the number of columns.",
+        "rows(): integer -- Hex maps: the number of rows.",
+        "is_hex(label: string): boolean -- Whether `label` names a hex of the map (false on an area board).",
+        "hexes(): string[] -- Hex maps: every hex label, in index order.",
+        "terrain(label: string): string -- Hex maps: the terrain name of a hex.",
+        "features(label: string): string[] -- Hex maps: the features of a hex (`city`, `port`, ...).",
+        "has_feature(label: string, feature: string): boolean -- Hex maps: whether a hex has a feature.",
+        "hexside(a: string, b: string): string[] -- Hex maps: the features of the hexside between two adjacent hexes (`river`, ...).",
+        "neighbors(place: string, class?: hexwar.MoveClass): string[] -- The adjacent hexes in direction order; on an area board, the regions a unit of `class` (default army) may move to.",
+        "direction(a: string, b: string): integer? -- Hex maps: the direction (0-5) from `a` to the adjacent `b`, or nil.",
+        "neighbor(label: string, direction: integer): string? -- Hex maps: the hex in a direction (0-5), or nil off the map.",
+        "distance(a: string, b: string): integer -- Hex maps: the distance in hexes.",
+        "zone(name: string): string[] -- Hex maps: the hexes of a named zone.",
+        "in_zone(label: string, zone: string): boolean -- Hex maps: whether a hex is in a zone.",
+        "zones(label: string): string[] -- Hex maps: the zones a hex is in.",
+        "regions(): string[] -- Area boards: every region id, sorted.",
+        "region(id: string): hexwar.Region? -- Area boards: a region, or nil.",
+        "is_location(location: string): boolean -- Whether a region or coast (`\"spa/nc\"`) is a location of the board (false on a hex map).",
+        "adjacent(a: string, b: string, class?: hexwar.MoveClass): boolean -- Area boards: whether a unit of `class` (default army) may move from `a` to `b`.",
+        "supply_centers(): string[] -- Area boards: the supply centres.",
+        "homes(power: string): string[] -- Area boards: a power's home centres.",
+        "powers(): hexwar.Power[] -- Area boards: the powers, in map order.",
+        "board_table(): hexwar.BoardTable -- Area boards: the whole board as one plain table (built once per game).",
+    ],
+};

@@ -1,0 +1,20 @@
+//! `hex.state` (src/rules/api/state.rs).
+
+use super::NamespaceDoc;
+
+pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
+    name: "state",
+    doc: "Turn, phase, control and the rules' variables, read-only (`set` only builds the event).",
+    functions: &[
+        "turn(): integer -- The current turn.",
+        "turn_limit(): integer -- The scenario's last turn.",
+        "phase(): string? -- The current phase's name.",
+        "side(): string? -- The phasing side (nil in a simultaneous phase).",
+        "sides(): string[] -- The scenario's sides, in order.",
+        "is_over(): boolean -- Whether the game has ended.",
+        "control(label: string): string? -- The side controlling a hex (or region), or nil.",
+        "get(key: string, ...: string|integer): any -- A rules variable (set by a `VarSet` event), or the part a path of keys and 1-based indexes names; nil where there is none.",
+        "set(key: string, value: any): hexwar.VarSet -- The `VarSet` event that sets a rules variable: return it from a handler.",
+        "json(text: string): any -- The value a JSON text denotes, as a `VarSet` value or `Custom` data (one string crosses to the host, parsed where the event is read).",
+    ],
+};

@@ -1,0 +1,20 @@
+//! `hex.units` (src/rules/api/units.rs).
+
+use super::NamespaceDoc;
+
+pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
+    name: "units",
+    doc: "Read-only views of the units in play: fresh tables, lists in id order.",
+    functions: &[
+        "get(id: string): hexwar.Unit? -- The unit with this id, or nil when it is not in play.",
+        "all(): hexwar.Unit[] -- Every unit in play.",
+        "at(label: string): hexwar.Unit[] -- The units in a hex (or a region).",
+        "of_side(side: string): hexwar.Unit[] -- The units of a side.",
+        "list(field: string): (string|false)[] -- One field (`id`, `side`, `nation`, `type`, `size`, `at`) of every unit in id order; false for a unit off the map.",
+        "with_status(flag: string): table<string, boolean> -- The set `{id = true}` of the units with this status flag.",
+        "gone(): hexwar.GoneUnit[] -- The units out of play (eliminated or removed), with why and when.",
+        "ids(side?: string, opts?: { on_map?: boolean, with?: string[], without?: string[] }): string[] -- The ids of the units of a side (every side when nil), in id order: only those on the map, carrying every `with` flag and none of the `without` flags.",
+        "brief(side?: string, opts?: { off_map?: boolean }): table[] -- Light views `{id, side, nation, type, size, strength, ma, at, class}` of the units of a side on the map (off it too with `off_map`), in id order; `class` is the engine's movement class.",
+        "gone_for(reason: string): hexwar.GoneUnit[] -- The units out of play for that reason (a reserve pool: `pool`), without converting the others.",
+    ],
+};

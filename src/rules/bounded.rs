@@ -1,0 +1,95 @@
+//! Bounds on the Lua values the host converts (issue #9). The serde walk expands a table each
+//! time it is referenced, so a script that shares one subtable twice at each of 40 levels hands
+//! the host 2^40 values: in Rust, out of reach of both the instruction budget and the VM's memory
+//! limit. Every conversion of a script's value counts the values it would expand into first.
+
+use mlua::{Lua, LuaSerdeExt, Value};
+use serde::de::DeserializeOwned;
+
+/// The most values (table keys and values, counted at each place a table is referenced) one
+/// converted Lua value may hold.
+pub const VALUE_LIMIT: usize = 1_000_000;
+
+/// The deepest nesting of tables a converted value may have.
+pub const DEPTH_LIMIT: usize = 128;
+
+/// Checks that `value` expands into at most `VALUE_LIMIT` values nested at most `DEPTH_LIMIT`
+/// deep. Stops counting at the first limit passed, so the check itself is bounded.
+pub fn check(value: &Value) -> Result<(), String> {
+    let mut left = VALUE_LIMIT;
+    walk(value, &mut left, 0)
+}
+
+fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), String> {
+    if *left == 0 {
+        return Err(format!(
+            "the value holds more than {VALUE_LIMIT} values (a table shared at several places \
+             counts at each)"
+        ));
+    }
+    *left -= 1;
+    let Value::Table(table) = value else {
+        return Ok(());
+    };
+    if depth >= DEPTH_LIMIT {
+        return Err(format!(
+            "tables nested more than {DEPTH_LIMIT} levels deep (a table that contains itself?)"
+        ));
+    }
+    for pair in table.pairs::<Value, Value>() {
+        let (key, item) = pair.map_err(|e| e.to_string())?;
+        walk(&key, left, depth + 1)?;
+        walk(&item, left, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// `lua.from_value`, refused with a message when the value passes the bounds.
+pub fn from_value<T: DeserializeOwned>(lua: &Lua, value: Value) -> mlua::Result<T> {
+    check(&value).map_err(mlua::Error::runtime)?;
+    lua.from_value(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_subtable_counts_at_every_place() {
+        let lua = Lua::new();
+        let bomb: Value = lua
+            .load("local t = {1} for _ = 1, 40 do t = {t, t} end return t")
+            .eval()
+            .unwrap();
+        let err = check(&bomb).unwrap_err();
+        assert!(
+            err.starts_with("the value holds more than 1000000 values"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_table_containing_itself_is_too_deep() {
+        let lua = Lua::new();
+        let cycle: Value = lua.load("local t = {} t.me = t return t").eval().unwrap();
+        let err = check(&cycle).unwrap_err();
+        assert!(
+            err.starts_with("tables nested more than 128 levels deep"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn ordinary_values_convert_as_before() {
+        let lua = Lua::new();
+        let v: Value = lua
+            .load("return {event = 'Custom', name = 'X', data = {a = {1, 2}, b = 'c'}}")
+            .eval()
+            .unwrap();
+        let json: serde_json::Value = from_value(&lua, v).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"event": "Custom", "name": "X", "data": {"a": [1, 2], "b": "c"}})
+        );
+    }
+}

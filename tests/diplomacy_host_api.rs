@@ -1,0 +1,96 @@
+//! The host calls the Diplomacy glue uses to read little: `hex.state.get(key, path...)`,
+//! `hex.units.list(field)`, `hex.units.with_status(flag)` (src/rules/api/state.rs, units.rs).
+
+use std::path::Path;
+
+use hexwar::rules::LuaRules;
+use hexwar::scenario::load_scenario;
+use hexwar::Session;
+use serde_json::json;
+
+fn opening() -> (LuaRules, hexwar::engine::GameState) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let session = Session::start(&path, None).unwrap();
+    let rules = LuaRules::load(&load_scenario(&path).unwrap()).unwrap();
+    (rules, session.game.state().clone())
+}
+
+#[test]
+fn state_get_with_a_path_reads_only_that_part() {
+    let (mut rules, state) = opening();
+    let got = rules
+        .eval(
+            &state,
+            r#"return {
+                phase = hex.state.get("position", "phase"),
+                first = hex.state.get("position", "units", "FRANCE", 1),
+                third = hex.state.get("position", "units", "FRANCE", 3),
+                past_end = hex.state.get("position", "units", "FRANCE", 4) == nil,
+                zero = hex.state.get("position", "units", "FRANCE", 0) == nil,
+                not_an_object = hex.state.get("position", "phase", "x") == nil,
+                no_key = hex.state.get("position", "nothing") == nil,
+                no_var = hex.state.get("nothing", "phase") == nil,
+                whole = hex.state.get("position", "centers", "ITALY"),
+            }"#,
+        )
+        .unwrap();
+    assert_eq!(
+        got,
+        json!({"phase": "S1901M", "first": "A MAR", "third": "F BRE", "past_end": true,
+               "zero": true, "not_an_object": true, "no_key": true, "no_var": true,
+               "whole": ["NAP", "ROM", "VEN"]})
+    );
+}
+
+#[test]
+fn units_list_gives_one_field_of_every_unit_in_id_order() {
+    let (mut rules, state) = opening();
+    let ids: Vec<String> = state.units.keys().cloned().collect();
+    let got = rules
+        .eval(
+            &state,
+            r#"local ids, at, types = hex.units.list("id"), hex.units.list("at"), hex.units.list("type")
+               local all = hex.units.all()
+               for i, u in ipairs(all) do
+                 assert(ids[i] == u.id and at[i] == u.at and types[i] == u.type)
+               end
+               assert(#ids == #all)
+               return ids"#,
+        )
+        .unwrap();
+    assert_eq!(got, json!(ids));
+    assert_eq!(ids.len(), 22);
+    let err = rules
+        .eval(&state, r#"return hex.units.list("strength")"#)
+        .unwrap_err();
+    assert!(
+        err.message
+            .contains("hex.units.list: no field 'strength' (id, side, nation, type, size, at)"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn units_with_status_is_the_set_of_ids_with_that_flag() {
+    let (mut rules, state) = opening();
+    let mut marked = state.clone();
+    let id = marked.units.keys().nth(3).unwrap().clone();
+    marked
+        .units
+        .get_mut(&id)
+        .unwrap()
+        .status
+        .insert("dislodged".into());
+    let got = rules
+        .eval(&marked, r#"return hex.units.with_status("dislodged")"#)
+        .unwrap();
+    assert_eq!(got, json!({ id: true }));
+    let none = rules
+        .eval(
+            &state,
+            r#"return next(hex.units.with_status("dislodged")) == nil"#,
+        )
+        .unwrap();
+    assert_eq!(none, json!(true));
+}

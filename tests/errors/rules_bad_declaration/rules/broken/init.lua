@@ -1,0 +1,2 @@
+hex.rules.sequence { steps = { { side = "blue", phase = "movement" } } }
+hex.commands.define("attack", { legal = function() return {} end })

@@ -1,0 +1,1 @@
+hex.rules.sequence { steps = {} }

@@ -1,0 +1,2 @@
+hex.rules.sequence { steps = { { side = "blue", phase = "movement" } } }
+local x = = 1

@@ -1,0 +1,149 @@
+//! The committed LuaLS definitions (`types/hexwar.lua`) are exactly what `hexwar api --luals`
+//! prints for the API this build registers; generating them fails when a registered function has
+//! no spec line or a spec line names no registered function (unit tests in src/rules/luals.rs).
+//!
+//! Regenerate after changing the API: `HEXWAR_BLESS=1 cargo test --test luals`, or
+//! `cargo run -- api --luals > types/hexwar.lua`.
+
+use std::path::Path;
+use std::process::Command;
+
+const COMMITTED: &str = "types/hexwar.lua";
+
+fn generated() -> String {
+    match hexwar::rules::luals_definitions() {
+        Ok(text) => text,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn committed_definitions_match_the_registered_api() {
+    let text = generated();
+    if std::env::var_os("HEXWAR_BLESS").is_some() {
+        std::fs::write(COMMITTED, &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(COMMITTED).unwrap_or_default();
+    assert!(
+        committed == text,
+        "{COMMITTED} is stale: regenerate it with `HEXWAR_BLESS=1 cargo test --test luals` \
+         (or `cargo run -- api --luals > {COMMITTED}`) and review the diff"
+    );
+}
+
+#[test]
+fn api_luals_prints_the_committed_definitions() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["api", "--luals"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), generated());
+}
+
+#[test]
+fn api_without_a_form_says_which_forms_exist() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .arg("api")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: hexwar api: say which form to print (--luals: the LuaLS definition file)\n"
+    );
+}
+
+#[test]
+fn definitions_cover_every_namespace_with_typed_stubs() {
+    let text = generated();
+    let namespaces: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("---@class hexwar."))
+        .filter(|c| c.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .collect();
+    assert_eq!(
+        namespaces,
+        ["hex", "commands", "dice", "events", "map", "path", "rules", "state", "units"]
+    );
+    let stubs = text
+        .lines()
+        .filter(|l| l.starts_with("function hex."))
+        .count();
+    assert_eq!(stubs, 77);
+    // The test API of `hexwar test`: the global `test` and the 18 functions of `t`.
+    let test_stubs = text
+        .lines()
+        .filter(|l| l.starts_with("function t."))
+        .count();
+    assert_eq!(test_stubs, 18);
+    assert!(text.contains(
+        "---@param name string\n---@param fn fun(t: hexwar.Test)\nfunction test(name, fn) end\n"
+    ));
+    assert!(text.contains(
+        "---@param unit string\n---@param budget? number\n---@param opts? hexwar.ReachOptions\n\
+         ---@return table<string, number|hexwar.ReachEntry>\nfunction hex.path.reach(unit, budget, opts) end\n"
+    ));
+}
+
+#[test]
+fn luarc_points_editors_at_the_definitions() {
+    let luarc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(".luarc.json").unwrap()).unwrap();
+    assert_eq!(luarc["runtime.version"], "Lua 5.4");
+    assert_eq!(luarc["workspace.library"], serde_json::json!(["types"]));
+    assert_eq!(
+        luarc["diagnostics.globals"],
+        serde_json::json!(["hex", "test"])
+    );
+    assert!(Path::new(COMMITTED).is_file());
+}
+
+/// Every `function hex.ns.name` stub of the file, as `ns.name` (top level: `name`).
+fn stub_names(lua: &mlua::Lua) -> Vec<String> {
+    let hex: mlua::Table = lua.globals().get("hex").unwrap();
+    let mut names = Vec::new();
+    for pair in hex.pairs::<String, mlua::Value>() {
+        let (key, value) = pair.unwrap();
+        match value {
+            mlua::Value::Function(_) => names.push(key),
+            mlua::Value::Table(t) => {
+                for inner in t.pairs::<String, mlua::Value>() {
+                    names.push(format!("{key}.{}", inner.unwrap().0));
+                }
+            }
+            _ => {}
+        }
+    }
+    names.sort();
+    names
+}
+
+#[test]
+fn the_definitions_run_as_lua_and_define_every_stub() {
+    // A syntax slip in a spec line would break LuaLS's parse of the whole file.
+    let lua = mlua::Lua::new();
+    lua.load(generated())
+        .set_name("types/hexwar.lua")
+        .exec()
+        .unwrap();
+    let names = stub_names(&lua);
+    assert_eq!(names.len(), 77);
+    let namespaces: std::collections::BTreeSet<&str> = names
+        .iter()
+        .filter_map(|n| n.split_once('.'))
+        .map(|(ns, _)| ns)
+        .collect();
+    assert_eq!(
+        namespaces.into_iter().collect::<Vec<_>>(),
+        ["commands", "dice", "events", "map", "path", "rules", "state", "units"]
+    );
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| !n.contains('.'))
+            .collect::<Vec<_>>(),
+        ["log", "refuse"]
+    );
+}
