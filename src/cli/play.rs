@@ -20,9 +20,10 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Map, Value};
 
-use crate::engine::{Command, Event, GameError};
+use crate::engine::{Event, GameError};
 use crate::session::Session;
 
+use super::orders::{OrdersFile, SidedCommand};
 use super::{fail, EXIT_GAME, EXIT_OK};
 
 #[derive(Debug, Args)]
@@ -41,12 +42,6 @@ pub struct PlayArgs {
     pub json: bool,
 }
 
-#[derive(Debug, serde::Deserialize)]
-struct OrdersFile {
-    #[serde(default)]
-    order: Vec<Map<String, Value>>,
-}
-
 pub fn run(args: &PlayArgs) -> i32 {
     let text = match std::fs::read_to_string(&args.orders) {
         Ok(t) => t,
@@ -57,38 +52,18 @@ pub fn run(args: &PlayArgs) -> i32 {
             ))
         }
     };
-    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.contains_key("phase")) {
-        return super::play_phases::run(args, &text);
-    }
-    let file: OrdersFile = match toml::from_str(&text) {
-        Ok(f) => f,
-        Err(e) => return fail(super::toml_error(&args.orders, &text, &e)),
+    let orders = match super::orders::parse_orders(&args.orders, &text) {
+        Ok(OrdersFile::Commands(orders)) => orders,
+        Ok(OrdersFile::Phases(phases)) => return super::play_phases::run(args, &phases),
+        Err(e) => return fail(e),
     };
-    let mut orders = Vec::new();
-    for (i, mut order) in file.order.into_iter().enumerate() {
-        let side = match order.remove("side") {
-            Some(Value::String(s)) => Some(s),
-            None => None,
-            Some(_) => {
-                return fail(format!(
-                    "{}: order #{}: 'side' must be a string",
-                    args.orders.display(),
-                    i + 1
-                ))
-            }
-        };
-        match Command::try_from(order) {
-            Ok(c) => orders.push((side, c)),
-            Err(m) => return fail(format!("{}: order #{}: {m}", args.orders.display(), i + 1)),
-        }
-    }
     let mut session = match super::play_phases::start(args) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let mut refused = 0;
     let mut results = Vec::new();
-    for (i, (side, command)) in orders.iter().enumerate() {
+    for (i, SidedCommand { side, command }) in orders.iter().enumerate() {
         let side = side.clone().or_else(|| session.game.phasing_side());
         let outcome = session.game.submit(side.as_deref(), command);
         let (ok, detail) = match &outcome {
