@@ -107,8 +107,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             None
         }
     };
-    if let Ok(text) = std::fs::read(&map_path) {
-        hasher.update(&text);
+    // Hashed only once it loaded: the reader refuses devices and huge files, a plain read
+    // of `map = "/dev/zero"` would never end (a fuzz finding).
+    if map.is_some() {
+        if let Ok(source) = SourceText::read(&map_path) {
+            hasher.update(source.text.as_bytes());
+        }
     }
 
     let sides: Vec<String> = spec.sides.iter().map(|s| s.name.clone()).collect();
