@@ -1,7 +1,9 @@
 //! Fuzz findings kept as regression tests, on stable: each file under
 //! `tests/fuzz_regressions/TARGET/` is an input of fuzz target TARGET (fuzz/fuzz_targets/), and
 //! the file beside it with `.expected` added holds the exact outcome: `ok`, or the error message.
-//! The inputs go through the same library calls as the fuzz targets.
+//! The inputs go through the same library calls as the fuzz targets. Besides the findings
+//! (`scenario/map_is_a_device`, `scenario/map_is_a_folder`), each target keeps one bad input
+//! whose exact error guards the message the fuzzer saw most.
 
 use std::path::{Path, PathBuf};
 
