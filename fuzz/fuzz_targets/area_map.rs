@@ -5,7 +5,9 @@ use hexwar::board::{parse_area_map, MoveClass, SourceText};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some(text) = hexwar_fuzz::text(data) else { return };
+    let Some(text) = hexwar_fuzz::text(data) else {
+        return;
+    };
     if let Ok(map) = parse_area_map(&SourceText::new("fuzz/map.toml", text)) {
         // The queries the adjudicator relies on answer for every region.
         for r in map.regions() {

@@ -14,7 +14,9 @@ use hexwar_fuzz::{start, submit_checked};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
-const POWERS: [&str; 7] = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"];
+const POWERS: [&str; 7] = [
+    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+];
 
 fn game() -> &'static Mutex<Session> {
     static GAME: OnceLock<Mutex<Session>> = OnceLock::new();
@@ -28,12 +30,19 @@ fn orders(power: &str, lines: &[&str]) -> Command {
         "orders".into(),
         Value::Array(lines.iter().map(|l| Value::String((*l).into())).collect()),
     );
-    Command::Custom { name: "orders".into(), args }
+    Command::Custom {
+        name: "orders".into(),
+        args,
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
-    let [pick, mode, rest @ ..] = data else { return };
-    let Some(text) = hexwar_fuzz::text(rest) else { return };
+    let [pick, mode, rest @ ..] = data else {
+        return;
+    };
+    let Some(text) = hexwar_fuzz::text(rest) else {
+        return;
+    };
     let power = POWERS[*pick as usize % POWERS.len()];
     let lines: Vec<&str> = text.lines().take(64).collect();
     let command = orders(power, &lines);

@@ -5,7 +5,9 @@ use hexwar::board::{parse_map, SourceText};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some(text) = hexwar_fuzz::text(data) else { return };
+    let Some(text) = hexwar_fuzz::text(data) else {
+        return;
+    };
     if let Ok(map) = parse_map(&SourceText::new("fuzz/map.toml", text)) {
         // Every hex's label reads back as that hex.
         for i in 0..map.len() {

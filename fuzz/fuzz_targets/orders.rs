@@ -12,7 +12,9 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
 fuzz_target!(|data: &[u8]| {
-    let Some(text) = hexwar_fuzz::text(data) else { return };
+    let Some(text) = hexwar_fuzz::text(data) else {
+        return;
+    };
     match parse_orders(Path::new("fuzz/orders.toml"), text) {
         Err(_) => {}
         Ok(OrdersFile::Commands(orders)) => {
@@ -29,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
                     let mut args = Map::new();
                     args.insert("power".into(), Value::String(power.clone()));
                     args.insert("orders".into(), orders.clone().into());
-                    let command = Command::Custom { name: "orders".into(), args };
+                    let command = Command::Custom {
+                        name: "orders".into(),
+                        args,
+                    };
                     let _ = submit_checked(&mut session.game, Some(power), &command);
                 }
                 let _ = submit_checked(&mut session.game, None, &Command::EndPhase);

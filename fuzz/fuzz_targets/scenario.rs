@@ -11,11 +11,17 @@ use hexwar::Session;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some(text) = hexwar_fuzz::text(data) else { return };
+    let Some(text) = hexwar_fuzz::text(data) else {
+        return;
+    };
     let path = hexwar_fuzz::repo().join("scenarios/demo/scenario.toml");
-    let Ok(scenario) = parse_scenario(&SourceText::new(path, text)) else { return };
+    let Ok(scenario) = parse_scenario(&SourceText::new(path, text)) else {
+        return;
+    };
     let sides = scenario.sides.clone();
-    let Ok(mut session) = Session::start_scenario(scenario, Some(1)) else { return };
+    let Ok(mut session) = Session::start_scenario(scenario, Some(1)) else {
+        return;
+    };
     let mut bot = RandomBot::new(Dice::new(1));
     bot.max_per_phase = 4;
     let _ = play(&mut session.game, &mut bot, &sides, RunLimit::BeforeTurn(2));

@@ -13,12 +13,18 @@ const GAMES: [&str; 3] = ["demo", "tactical", "diplomacy"];
 
 fuzz_target!(|data: &[u8]| {
     let [pick, rest @ ..] = data else { return };
-    let Some(text) = hexwar_fuzz::text(rest) else { return };
+    let Some(text) = hexwar_fuzz::text(rest) else {
+        return;
+    };
     let mut session = start(GAMES[*pick as usize % GAMES.len()]);
     let before = session.game.state().hash();
     match session.setup_text(&SourceText::new("fuzz/setup.toml", text)) {
         Err(e) => {
-            assert_eq!(before, session.game.state().hash(), "a refused setup changed the state: {e}");
+            assert_eq!(
+                before,
+                session.game.state().hash(),
+                "a refused setup changed the state: {e}"
+            );
             // A setup error names the file.
             if let SessionError::Setup { path, .. } = &e {
                 assert_eq!(path.to_str(), Some("fuzz/setup.toml"));
