@@ -241,6 +241,12 @@ proptest! {
         check(random_position(FRANCE_SMALL, seed, steps), seed, 4, 8, true);
     }
 
+    /// The full France 1940 scenario, a few steps in (its legal lists are slow today).
+    #[test]
+    fn france1940_listed_is_accepted_and_accepted_is_listed(seed in 1u64..1_000_000, steps in 0u32..3) {
+        check(random_position(FRANCE, seed, steps), seed, 3, 6, true);
+    }
+
     #[test]
     fn diplomacy_listed_is_accepted(seed in 1u64..1_000_000, steps in 0u32..4) {
         check(random_position(DIPLOMACY, seed, steps), seed, 3, 0, false);
