@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 demo=${SOAK_DEMO:-10000}
 france=${SOAK_FRANCE:-3}
-growth=${SOAK_MAX_GROWTH:-1.25}
+growth=${SOAK_MAX_GROWTH:-1.1}
 cargo build --release --example soak
 bin=target/release/examples/soak
 "$bin" scenarios/demo "$demo" --max-growth "$growth"
