@@ -4,7 +4,7 @@
 #   fuzz/run.sh                  every target, 60 s each
 #   FUZZ_SECONDS=600 fuzz/run.sh orders save
 #   FUZZ_SANITIZER=none fuzz/run.sh diplomacy_orders setup
-# AddressSanitizer (the default) slows the targets that drive a Lua game a hundredfold (every Lua
+# AddressSanitizer (the default) slows the targets that drive a Lua game 10-35x (most likely: every Lua
 # allocation goes through it); hexwar's own code has no `unsafe`, so `none` is a fair trade there.
 # Each target starts from fuzz/seeds/TARGET (committed) and grows fuzz/corpus/TARGET (not
 # committed). A crash is written to fuzz/artifacts/TARGET/; reproduce it with
