@@ -200,12 +200,18 @@ fn check(position: Position, seed: u64, listed: usize, tries: usize, both_ways: 
         }
         for command in candidates(&session, &legal, &mut dice, tries) {
             if accepted(&save, &side, &command) == Ok(true) {
+                // The message shows the listed commands of the same unit (the whole list of
+                // France 1940 runs to thousands).
+                let unit = command_unit(&command);
                 assert!(
                     is_listed(&command, &legal, session.game.state()),
-                    "{} seed {seed}: accepted for {side} but not listed: {command:?}\nlisted: {:?}",
+                    "{} seed {seed}: accepted for {side} but not listed: {command:?}\n\
+                     listed for that unit ({} listed in all): {:?}",
                     session.scenario.id,
+                    legal.len(),
                     legal
                         .iter()
+                        .filter(|c| unit.is_none() || command_unit(c) == unit)
                         .map(|c| effect(c, session.game.state()))
                         .collect::<Vec<_>>()
                 );

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use hexwar::bot::{Bot, RandomBot};
 use hexwar::engine::{Command, Dice, GameError, Save};
 use hexwar::Session;
-use proptest::test_runner::Config;
+use proptest::test_runner::{Config, RngSeed};
 
 /// The scenarios the properties run over, with the folder each is loaded from. France 1940's
 /// full scenario lists its legal commands slowly, so the legality properties use its small
@@ -20,14 +20,21 @@ pub const TACTICAL: &str = "scenarios/tactical";
 pub const ANCIENTS: &str = "scenarios/ancients";
 
 /// A proptest configuration with `default` cases, or `PROPTEST_CASES` when set (a deliberate,
-/// heavier run: `PROPTEST_CASES=200 cargo test --release --test prop_legal`).
+/// heavier run: `PROPTEST_CASES=200 cargo test --release --test prop_legal`). The generator's
+/// seed is fixed, so `cargo test` (and CI) tries the same positions every run; a deliberate run
+/// explores others with `PROPTEST_RNG_SEED=N`.
 pub fn config(default: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default);
+    let seed = std::env::var("PROPTEST_RNG_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1940);
     Config {
         cases,
+        rng_seed: RngSeed::Fixed(seed),
         // Failures are reported with their seed and steps; no regression files are written
         // beside the tests.
         failure_persistence: None,
