@@ -238,3 +238,33 @@ fn every_scenario_has_a_stored_replay() {
 fn stored_slow_replays_still_verify() {
     verify_all_in("tests/replays/slow", 1);
 }
+
+/// Issue #7 on the main job: a France 1940 batch gives the same statistics with one job or two,
+/// and the per-game figures the rules declare reach them. Release mode only (whole campaigns).
+#[test]
+#[ignore = "heavy: run with cargo test --release -- --ignored"]
+fn france1940_batch_results_do_not_depend_on_jobs() {
+    let run = |jobs: &str| {
+        ok(&[
+            "run",
+            "scenarios/france1940",
+            "--games",
+            "4",
+            "--jobs",
+            jobs,
+            "--seed",
+            "5",
+            "--json",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let stats: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(stats["games"], 4);
+    let wins: u64 = ["german", "allied"]
+        .iter()
+        .map(|s| stats["sides"][s]["wins"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(wins + stats["draws"].as_u64().unwrap(), 4, "{one}");
+    assert!(stats["figures"]["paris_fell"].is_object(), "{one}");
+}
