@@ -69,6 +69,11 @@ impl Session {
             }
             scenario.rules.push(module);
         }
+        Session::start_scenario(scenario, seed)
+    }
+
+    /// Starts a new game of an already loaded scenario (see [`crate::scenario::parse_scenario`]).
+    pub fn start_scenario(scenario: Scenario, seed: Option<u64>) -> Result<Session, SessionError> {
         let scenario = Arc::new(scenario);
         let seed = seed.unwrap_or(scenario.seed);
         let rules = LuaRules::load(&scenario)?;
@@ -94,6 +99,11 @@ impl Session {
     /// Resumes a saved game: the scenario and rules are loaded again from the save's scenario path.
     pub fn resume(save_path: &Path) -> Result<Session, SessionError> {
         let save = Save::read(save_path)?;
+        Session::resume_save(save, save_path)
+    }
+
+    /// Resumes a save already read (`save_path` names it in errors).
+    pub fn resume_save(save: Save, save_path: &Path) -> Result<Session, SessionError> {
         let scenario =
             Arc::new(load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?);
         if scenario.id != save.state.scenario {
@@ -121,6 +131,16 @@ impl Session {
     /// tables as in a scenario (they replace every unit in play), and whatever the rules read
     /// through `hex.rules.setup` (Diplomacy: `[units]`, `[centers]`).
     pub fn setup_file(&mut self, path: &Path) -> Result<(), SessionError> {
+        let source = SourceText::read(path).map_err(|e| SessionError::Setup {
+            path: path.into(),
+            message: format!("cannot read: {e}"),
+        })?;
+        self.setup_text(&source)
+    }
+
+    /// [`Session::setup_file`] on text already read; errors name `source.path`.
+    pub fn setup_text(&mut self, source: &SourceText) -> Result<(), SessionError> {
+        let path = source.path.as_path();
         let fail = |line: usize, message: String| SessionError::Setup {
             path: path.into(),
             // `FILE:LINE: why` like every other input file (the Display adds FILE).
@@ -130,7 +150,6 @@ impl Session {
                 format!(": {message}")
             },
         };
-        let source = SourceText::read(path).map_err(|e| fail(0, format!("cannot read: {e}")))?;
         let mut table: toml::Table = toml::from_str(&source.text).map_err(|e| {
             let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
             fail(line, format!("TOML: {}", e.message()))

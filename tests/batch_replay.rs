@@ -202,7 +202,34 @@ fn verify_all_in(dir: &str, min: usize) {
 /// game behaviour fails here and must be acknowledged by re-recording (see tests/replays/README.md).
 #[test]
 fn stored_replays_still_verify() {
-    verify_all_in("tests/replays", 5);
+    verify_all_in("tests/replays", 9);
+}
+
+/// Issue #7: a few stored replays per scenario. Every folder of `scenarios/` has at least one
+/// (`<scenario>-seed-N.json` in tests/replays, or in tests/replays/slow for the heavy ones).
+#[test]
+fn every_scenario_has_a_stored_replay() {
+    let stored: Vec<String> = ["tests/replays", "tests/replays/slow"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir("scenarios").unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let prefix = format!("{name}-seed-");
+        if !stored
+            .iter()
+            .any(|f| f.starts_with(&prefix) && f.ends_with(".json"))
+        {
+            missing.push(name);
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "scenarios without a stored replay: {missing:?}"
+    );
 }
 
 /// Trial integrity for the heavy scenarios (a France 1940 campaign): release mode only.
@@ -210,4 +237,34 @@ fn stored_replays_still_verify() {
 #[ignore = "heavy: run with cargo test --release -- --ignored"]
 fn stored_slow_replays_still_verify() {
     verify_all_in("tests/replays/slow", 1);
+}
+
+/// Issue #7 on the main job: a France 1940 batch gives the same statistics with one job or two,
+/// and the per-game figures the rules declare reach them. Release mode only (whole campaigns).
+#[test]
+#[ignore = "heavy: run with cargo test --release -- --ignored"]
+fn france1940_batch_results_do_not_depend_on_jobs() {
+    let run = |jobs: &str| {
+        ok(&[
+            "run",
+            "scenarios/france1940",
+            "--games",
+            "4",
+            "--jobs",
+            jobs,
+            "--seed",
+            "5",
+            "--json",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let stats: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(stats["games"], 4);
+    let wins: u64 = ["german", "allied"]
+        .iter()
+        .map(|s| stats["sides"][s]["wins"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(wins + stats["draws"].as_u64().unwrap(), 4, "{one}");
+    assert!(stats["figures"]["paris_fell"].is_object(), "{one}");
 }

@@ -1,114 +1,33 @@
--- A greedy bot for rules/tactical (scenario: [[side]] bot = "tactical.ai"). It reads the
--- position only and returns the index of the legal command it picks; ties are broken with
--- the seed the host gives (so a run is deterministic by scenario seed).
---   combat:   fight every melee started by a charge (TAC-6: an unfought one is lost), then
---             attack where d6 + margin (flank bonus included) cannot lose;
---   movement: charge an enemy hex when strength at least matches (TAC-6), else end next to
---             an enemy with it in the front arc (flank preferred), else close in; a unit
---             moves only when that improves on staying put;
---   otherwise end the phase.
-local FLANK = 2 -- lib.facing flank_bonus in rules/tactical/init.lua
+-- A greedy bot for rules/tactical (scenario: [[side]] bot = "tactical.ai"): lib.facing_ai with
+-- this game's fronts (TAC-8: the faced hex and its two neighbours; a two-base unit, TA-R6, the
+-- union of both bases' arcs) and charges into enemy hexes (TAC-6).
+local facing_ai = require("lib.facing_ai")
+
 local ARC = { -1, 0, 1 } -- TAC-8 front arc, every kind of this game
 
-local function enemies_of(side)
-  local out = {}
-  for _, s in ipairs(hex.state.sides()) do
-    if s ~= side then
-      for _, u in ipairs(hex.units.of_side(s)) do
-        if u.at and u.type ~= "leader" then out[#out + 1] = u end
+return facing_ai.greedy({
+  flank = 2, -- lib.facing flank_bonus in rules/tactical/init.lua
+  charges = true,
+  -- "a,b" for a two-base unit (TA-R6), else its one facing.
+  facing_of = function(u)
+    if u.attrs.facing2 then return u.facing .. "," .. u.attrs.facing2 end
+    return u.facing
+  end,
+  front_at = function(_, at, f)
+    local faces = {}
+    if type(f) == "string" then
+      local a, b = f:match("^(%d),(%d)$")
+      faces = { tonumber(a), tonumber(b) }
+    elseif f ~= nil then
+      faces = { f }
+    end
+    local out = {}
+    for _, face in ipairs(faces) do
+      for _, o in ipairs(ARC) do
+        local h = hex.map.neighbor(at, (face + o) % 6)
+        if h and not facing_ai.in_list(out, h) then out[#out + 1] = h end
       end
     end
-  end
-  return out
-end
-
-local function in_list(list, x)
-  for _, y in ipairs(list) do if y == x then return true end end
-  return false
-end
-
--- The front hexes of a unit standing at `at` with facing `f` (an edge, or "a,b" for a
--- two-base unit: the union of both arcs, TA-R6).
-local function front_at(at, f)
-  local faces = {}
-  if type(f) == "string" then
-    local a, b = f:match("^(%d),(%d)$")
-    faces = { tonumber(a), tonumber(b) }
-  elseif f ~= nil then
-    faces = { f }
-  end
-  local out = {}
-  for _, face in ipairs(faces) do
-    for _, o in ipairs(ARC) do
-      local h = hex.map.neighbor(at, (face + o) % 6)
-      if h and not in_list(out, h) then out[#out + 1] = h end
-    end
-  end
-  return out
-end
-
--- How good it is for `u` to stand at `at` facing `f`.
-local function standing(u, at, f, enemies, fronts)
-  if u.type == "leader" then return 0 end
-  local front = front_at(at, f)
-  local best, near = nil, math.huge
-  for _, e in ipairs(enemies) do
-    if e.at == at then
-      -- A charge (TAC-6): the melee is won on d6 + margin >= 3.
-      local margin = u.strength - e.strength
-      if margin >= 0 then return 500 + 10 * margin end
-      return -100
-    end
-    local d = hex.map.distance(at, e.at)
-    if d < near then near = d end
-    if d == 1 and in_list(front, e.at) then
-      local flank = not in_list(fronts[e.id], at)
-      local margin = u.strength - e.strength + (flank and FLANK or 0)
-      local score = 300 + 10 * margin
-      if not best or score > best then best = score end
-    end
-  end
-  if best then return best end
-  return 100 - 5 * near
-end
-
-local function attack_score(cmd, fronts)
-  local a, d = hex.units.get(cmd.unit), hex.units.get(cmd.target)
-  if a.at == d.at then return 2000 + a.strength - d.strength end
-  local flank = not in_list(fronts[d.id] or {}, a.at)
-  local margin = a.strength - d.strength + (flank and FLANK or 0)
-  if margin >= 0 then return 1000 + margin end
-  return nil
-end
-
-return function(side, legal, seed)
-  local enemies = enemies_of(side)
-  local fronts = {}
-  for _, e in ipairs(enemies) do fronts[e.id] = hex.path.front(e.id) end
-  local here = {}
-  local best, best_score, ties, end_index = {}, nil, 0, nil
-  for i, cmd in ipairs(legal) do
-    local score
-    if cmd.command == "attack" then
-      score = attack_score(cmd, fronts)
-    elseif cmd.command == "move" then
-      local u = hex.units.get(cmd.unit)
-      if here[u.id] == nil then here[u.id] = standing(u, u.at, u.attrs.facing2 and (u.facing .. "," .. u.attrs.facing2) or u.facing, enemies, fronts) end
-      local to = cmd.path[#cmd.path] or u.at
-      local s = standing(u, to, cmd.facing, enemies, fronts)
-      if s > here[u.id] then score = s end
-    elseif cmd.command == "end_phase" then
-      end_index = i
-    end
-    if score then
-      if not best_score or score > best_score then
-        best, best_score, ties = { i }, score, 1
-      elseif score == best_score then
-        ties = ties + 1
-        best[ties] = i
-      end
-    end
-  end
-  if best_score then return best[1 + seed % ties] end
-  return end_index or 1
-end
+    return out
+  end,
+})

@@ -1,6 +1,10 @@
 //! A text file kept with its path so that every error can name the file and the line.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The largest scenario, map, unit or setup file read (64 MiB; France 1940's map is 30 KiB).
+pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
 
 /// The text of a file a designer wrote, and where it came from.
 #[derive(Debug, Clone)]
@@ -17,9 +21,26 @@ impl SourceText {
         }
     }
 
-    /// Reads a file; the error names the file.
+    /// Reads a file. Only regular files of at most [`MAX_SOURCE_BYTES`] are read, so a file name
+    /// in a scenario that points at a device (`/dev/zero`) or a huge file is an error, not a hang.
     pub fn read(path: &Path) -> Result<Self, std::io::Error> {
-        let text = std::fs::read_to_string(path)?;
+        let file = std::fs::File::open(path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        if meta.len() > MAX_SOURCE_BYTES {
+            return Err(std::io::Error::other(format!(
+                "{} bytes is more than the {MAX_SOURCE_BYTES} bytes a text file may have",
+                meta.len()
+            )));
+        }
+        let mut text = String::new();
+        // `take` also bounds a file that grows while it is read.
+        file.take(MAX_SOURCE_BYTES + 1).read_to_string(&mut text)?;
+        if text.len() as u64 > MAX_SOURCE_BYTES {
+            return Err(std::io::Error::other("the file grew past the size limit"));
+        }
         Ok(SourceText::new(path, text))
     }
 
@@ -31,5 +52,25 @@ impl SourceText {
             .filter(|&&b| b == b'\n')
             .count()
             + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_is_not_read_as_a_text_file() {
+        let err = SourceText::read(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(err.to_string(), "not a regular file");
+    }
+
+    #[test]
+    fn a_folder_is_not_read_as_a_text_file() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            SourceText::read(dir.path()).unwrap_err().to_string(),
+            "not a regular file"
+        );
     }
 }

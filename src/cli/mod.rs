@@ -4,6 +4,7 @@
 mod api;
 mod batch;
 mod check;
+pub mod orders;
 mod play;
 mod play_phases;
 mod query;
@@ -127,13 +128,4 @@ fn replay(file: &std::path::Path) -> i32 {
         }
         Err(e) => fail(e),
     }
-}
-
-/// A TOML error in a file the user gave, as `FILE:LINE: TOML: message`.
-fn toml_error(path: &std::path::Path, text: &str, error: &toml::de::Error) -> String {
-    let line = error
-        .span()
-        .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
-        .unwrap_or(0);
-    format!("{}:{line}: TOML: {}", path.display(), error.message())
 }

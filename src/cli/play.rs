@@ -20,9 +20,10 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Map, Value};
 
-use crate::engine::{Command, Event, GameError};
+use crate::engine::{Event, GameError};
 use crate::session::Session;
 
+use super::orders::{OrdersFile, SidedCommand};
 use super::{fail, EXIT_GAME, EXIT_OK};
 
 #[derive(Debug, Args)]
@@ -41,13 +42,6 @@ pub struct PlayArgs {
     pub json: bool,
 }
 
-#[derive(Debug, serde::Deserialize)]
-struct OrdersFile {
-    /// Spanned, so an order the engine cannot read is named by its line.
-    #[serde(default)]
-    order: Vec<toml::Spanned<Map<String, Value>>>,
-}
-
 pub fn run(args: &PlayArgs) -> i32 {
     let text = match std::fs::read_to_string(&args.orders) {
         Ok(t) => t,
@@ -58,38 +52,27 @@ pub fn run(args: &PlayArgs) -> i32 {
             ))
         }
     };
-    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.contains_key("phase")) {
-        return super::play_phases::run(args, &text);
-    }
-    let file: OrdersFile = match toml::from_str(&text) {
-        Ok(f) => f,
-        Err(e) => return fail(super::toml_error(&args.orders, &text, &e)),
+    let orders = match super::orders::parse_orders(&args.orders, &text) {
+        Ok(OrdersFile::Commands(orders)) => orders,
+        Ok(OrdersFile::Phases(phases)) => return super::play_phases::run(args, &phases),
+        Err(e) => return fail(e),
     };
-    let mut orders = Vec::new();
-    for (i, order) in file.order.into_iter().enumerate() {
-        let line = text[..order.span().start.min(text.len())]
-            .matches('\n')
-            .count()
-            + 1;
-        let at = format!("{}:{line}: order #{}", args.orders.display(), i + 1);
-        let mut order = order.into_inner();
-        let side = match order.remove("side") {
-            Some(Value::String(s)) => Some(s),
-            None => None,
-            Some(_) => return fail(format!("{at}: 'side' must be a string")),
-        };
-        match Command::try_from(order) {
-            Ok(c) => orders.push((at, side, c)),
-            Err(m) => return fail(format!("{at}: {m}")),
-        }
-    }
     let mut session = match super::play_phases::start(args) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let mut refused = 0;
     let mut results = Vec::new();
-    for (i, (at, side, command)) in orders.iter().enumerate() {
+    for (
+        i,
+        SidedCommand {
+            side,
+            command,
+            line,
+        },
+    ) in orders.iter().enumerate()
+    {
+        let at = format!("{}:{line}: order #{}", args.orders.display(), i + 1);
         let side = side.clone().or_else(|| session.game.phasing_side());
         let outcome = session.game.submit(side.as_deref(), command);
         let (ok, detail) = match &outcome {

@@ -12,7 +12,7 @@
 //! FRANCE = ["A PAR - BUR", "A MAR S A PAR - BUR"]
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{json, Map};
 
@@ -20,22 +20,9 @@ use crate::engine::{Command, Event, GameError};
 use crate::report::PhaseReport;
 use crate::session::Session;
 
+use super::orders::PhaseOrders;
 use super::play::PlayArgs;
 use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
-
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PhasesFile {
-    phase: Vec<PhaseOrders>,
-}
-
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PhaseOrders {
-    phase: String,
-    #[serde(default)]
-    orders: BTreeMap<String, Vec<String>>,
-}
 
 /// Loads the scenario and overlays `--setup`; the error is the exit code (message printed).
 pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
@@ -46,11 +33,7 @@ pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
     Ok(session)
 }
 
-pub(super) fn run(args: &PlayArgs, text: &str) -> i32 {
-    let file: PhasesFile = match toml::from_str(text) {
-        Ok(f) => f,
-        Err(e) => return fail(super::toml_error(&args.orders, text, &e)),
-    };
+pub(super) fn run(args: &PlayArgs, phases: &[PhaseOrders]) -> i32 {
     let mut session = match start(args) {
         Ok(s) => s,
         Err(code) => return code,
@@ -58,7 +41,7 @@ pub(super) fn run(args: &PlayArgs, text: &str) -> i32 {
     let mut skipped: BTreeSet<String> = BTreeSet::new();
     let mut out: Vec<String> = Vec::new();
     let mut refused = 0;
-    for entry in &file.phase {
+    for entry in phases {
         if skipped.contains(&entry.phase) {
             emit(args.json, &mut out, Item::Skipped(entry.phase.clone()));
             continue;

@@ -120,11 +120,17 @@ impl Save {
         Ok(save)
     }
 
+    /// Reads and verifies a save file. Only a regular file is read (a save path naming a
+    /// device such as `/dev/zero` would never end).
     pub fn read(path: &Path) -> Result<Save, SaveError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SaveError::Read {
+        let read_err = |source| SaveError::Read {
             path: path.into(),
             source,
-        })?;
+        };
+        if !std::fs::metadata(path).map_err(read_err)?.is_file() {
+            return Err(read_err(std::io::Error::other("not a regular file")));
+        }
+        let text = std::fs::read_to_string(path).map_err(read_err)?;
         Save::from_json(path, &text)
     }
 

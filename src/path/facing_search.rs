@@ -446,6 +446,38 @@ fn barred_hexside(map: &HexMap, rules: &FacingRules, hex: HexIndex, d: u8) -> bo
             != 0
 }
 
+/// Whether terrain stops the step from `hex` to its neighbour `n` in direction `d` (TA-R4,
+/// TA-R12: steps cost by count, but an impassable hex or hexside is never entered); the reason
+/// is noted for a refusal.
+#[inline]
+fn terrain_bars_step(
+    map: &HexMap,
+    rules: &FacingRules,
+    why: &mut Why,
+    depth: u32,
+    hex: HexIndex,
+    n: HexIndex,
+    d: u8,
+) -> bool {
+    if barred_terrain(map, rules, n) {
+        why.note(depth, "terrain", || {
+            format!("{} cannot be entered", map.label(n))
+        });
+        return true;
+    }
+    if barred_hexside(map, rules, hex, d) {
+        why.note(depth, "terrain", || {
+            format!(
+                "the hexside {}/{} cannot be crossed",
+                map.label(hex),
+                map.label(n)
+            )
+        });
+        return true;
+    }
+    false
+}
+
 /// ANC key order: (node, facing, stopped), the order the old heap settled equal costs in.
 #[inline]
 fn anc_key(node: u32, facing: u8, stopped: bool) -> u64 {
@@ -767,20 +799,7 @@ impl FacingSearch {
                     });
                     continue;
                 }
-                if barred_terrain(map, rules, n) {
-                    why.note(depth, "terrain", || {
-                        format!("{} cannot be entered", map.label(n))
-                    });
-                    continue;
-                }
-                if barred_hexside(map, rules, hex, d) {
-                    why.note(depth, "terrain", || {
-                        format!(
-                            "the hexside {}/{} cannot be crossed",
-                            map.label(hex),
-                            map.label(n)
-                        )
-                    });
+                if terrain_bars_step(map, rules, why, depth, hex, n, d) {
                     continue;
                 }
                 let enemy = flags[n as usize] & ENEMY != 0;
@@ -995,20 +1014,7 @@ impl FacingSearch {
                     });
                     continue;
                 }
-                if barred_terrain(map, rules, n) {
-                    why.note(depth, "terrain", || {
-                        format!("{} cannot be entered", map.label(n))
-                    });
-                    continue;
-                }
-                if barred_hexside(map, rules, hex, d) {
-                    why.note(depth, "terrain", || {
-                        format!(
-                            "the hexside {}/{} cannot be crossed",
-                            map.label(hex),
-                            map.label(n)
-                        )
-                    });
+                if terrain_bars_step(map, rules, why, depth, hex, n, d) {
                     continue;
                 }
                 if flags[n as usize] & ENEMY != 0 {

@@ -1,0 +1,101 @@
+//! Soak: plays many whole games in one process and checks that memory stays flat (issue #9).
+//! Each game loads its scenario and rules afresh, is played to its end by the scenario's bots
+//! (as `hexwar run` does), and is dropped. Resident memory (VmRSS, and the peak VmHWM) is read
+//! from /proc/self/status after the first game, after the first 10% of games and at the end.
+//! The baseline is the peak after the first 10%: the most the process needed while playing
+//! them (the RSS between games depends on what the allocator kept, and after one game of
+//! three it says little). The run fails (exit 1) when the end RSS or the end peak is more than
+//! `--max-growth` (default 1.1) times that baseline: a leak of 100 bytes a demo game fails it
+//! over 10 000 games.
+//!
+//! ```sh
+//! cargo run --release --example soak -- scenarios/demo 10000
+//! tools/soak.sh            # 10 000 demo games, then SOAK_FRANCE (default 3) France 1940 games
+//! ```
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use hexwar::bot::{play, RandomBot, RunLimit, SideBots};
+use hexwar::Session;
+
+/// Resident and peak resident memory in KiB, from /proc/self/status (Linux).
+fn memory_kib() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn play_one(scenario: &Path, seed: u64) -> Result<u64, String> {
+    let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
+    let mut bot = SideBots::new(
+        RandomBot::new(session.bot_dice),
+        session.scenario.bots.clone(),
+    );
+    let sides = session.scenario.sides.clone();
+    let report = play(&mut session.game, &mut bot, &sides, RunLimit::End)
+        .map_err(|e| format!("seed {seed}: {e}"))?;
+    if !session.game.is_over() {
+        return Err(format!("seed {seed}: the game did not end"));
+    }
+    Ok(report.commands)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let scenario = args.first().map(String::as_str).unwrap_or("scenarios/demo");
+    let games: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1000);
+    let max_growth: f64 = args
+        .iter()
+        .position(|a| a == "--max-growth")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1.1);
+    let scenario = Path::new(scenario);
+    let tenth = (games / 10).max(1);
+    let started = Instant::now();
+    let mut commands = 0;
+    let mut first = (0, 0);
+    let mut at_tenth = (0, 0);
+    for i in 0..games {
+        match play_one(scenario, i + 1) {
+            Ok(n) => commands += n,
+            Err(e) => {
+                eprintln!("error: {}: game {}: {e}", scenario.display(), i + 1);
+                return ExitCode::from(2);
+            }
+        }
+        if i == 0 {
+            first = memory_kib();
+        }
+        if i + 1 == tenth {
+            at_tenth = memory_kib();
+        }
+    }
+    let end = memory_kib();
+    let seconds = started.elapsed().as_secs_f64();
+    let growth = end.0.max(end.1) as f64 / at_tenth.1.max(1) as f64;
+    println!(
+        "soak {}: {games} games, {commands} commands in {seconds:.1} s ({:.1} ms a game)",
+        scenario.display(),
+        seconds * 1000.0 / games as f64
+    );
+    println!(
+        "  RSS after game 1: {} KiB (peak {} KiB); after {tenth} games: {} KiB (peak {}); at the end: {} KiB (peak {})",
+        first.0, first.1, at_tenth.0, at_tenth.1, end.0, end.1
+    );
+    println!("  end RSS and peak / peak after 10%: {growth:.3} (limit {max_growth})");
+    if growth > max_growth {
+        eprintln!("error: memory grew by {growth:.3}x over the run (limit {max_growth}x)");
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,186 @@
+//! Orders files for `hexwar play`, parsed apart from playing them so that a bad file is refused
+//! before any game is loaded (and so the parser can be tested and fuzzed on its own).
+//!
+//! Two shapes: `[[order]]` tables, one command each (hex games), or `[[phase]]` tables with
+//! every power's orders for one phase (simultaneous-orders games such as Diplomacy).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::engine::Command;
+
+/// A parsed orders file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OrdersFile {
+    /// `[[order]]` tables in file order.
+    Commands(Vec<SidedCommand>),
+    /// `[[phase]]` tables in file order.
+    Phases(Vec<PhaseOrders>),
+}
+
+/// One `[[order]]`: the command and the side giving it (the phasing side when absent), and the
+/// line its table starts on, so that what happens to it later can name it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SidedCommand {
+    pub side: Option<String>,
+    pub command: Command,
+    pub line: usize,
+}
+
+/// One `[[phase]]`: the phase label (`S1901M`) and each power's order lines.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseOrders {
+    pub phase: String,
+    #[serde(default)]
+    pub orders: BTreeMap<String, Vec<String>>,
+}
+
+/// Why an orders file was refused; the message names the file and the line or order.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OrdersError {
+    #[error("{path}:{line}: TOML: {message}", path = .path.display())]
+    Toml {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// `index` counts from 1, as a reader counts `[[order]]` tables; `line` is where it starts.
+    #[error("{path}:{line}: order #{index}: {message}", path = .path.display())]
+    Order {
+        path: PathBuf,
+        line: usize,
+        index: usize,
+        message: String,
+    },
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct CommandTables {
+    #[serde(default)]
+    order: Vec<toml::Spanned<Map<String, Value>>>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PhaseTables {
+    phase: Vec<PhaseOrders>,
+}
+
+/// Parses an orders file's text; `path` is only used in error messages.
+pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> {
+    let toml_error = |e: toml::de::Error| OrdersError::Toml {
+        path: path.into(),
+        line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
+        message: e.message().to_string(),
+    };
+    if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
+        let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;
+        return Ok(OrdersFile::Phases(file.phase));
+    }
+    let file: CommandTables = toml::from_str(text).map_err(toml_error)?;
+    let mut orders = Vec::with_capacity(file.order.len());
+    for (i, order) in file.order.into_iter().enumerate() {
+        let line = line_of(text, order.span().start);
+        let mut order = order.into_inner();
+        let refuse = |message: String| OrdersError::Order {
+            path: path.into(),
+            line,
+            index: i + 1,
+            message,
+        };
+        let side = match order.remove("side") {
+            Some(Value::String(s)) => Some(s),
+            None => None,
+            Some(_) => return Err(refuse("'side' must be a string".into())),
+        };
+        let command = Command::try_from(order).map_err(refuse)?;
+        orders.push(SidedCommand {
+            side,
+            command,
+            line,
+        });
+    }
+    Ok(OrdersFile::Commands(orders))
+}
+
+/// 1-based line of a byte offset (clamped to the text).
+fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<OrdersFile, String> {
+        parse_orders(Path::new("o.toml"), text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn order_tables_keep_their_side_and_order() {
+        let file = parse(
+            "[[order]]\nside = \"blue\"\ncommand = \"move\"\nunit = \"b1\"\nto = \"0304\"\n\
+             [[order]]\ncommand = \"end_phase\"\n",
+        );
+        assert_eq!(
+            file,
+            Ok(OrdersFile::Commands(vec![
+                SidedCommand {
+                    side: Some("blue".into()),
+                    command: Command::Move {
+                        unit: "b1".into(),
+                        path: vec!["0304".into()]
+                    },
+                    line: 1,
+                },
+                SidedCommand {
+                    side: None,
+                    command: Command::EndPhase,
+                    line: 6,
+                },
+            ]))
+        );
+    }
+
+    #[test]
+    fn phase_tables_are_read_as_phases() {
+        let file = parse("[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A PAR H\"]\n");
+        let mut orders = BTreeMap::new();
+        orders.insert("FRANCE".to_string(), vec!["A PAR H".to_string()]);
+        assert_eq!(
+            file,
+            Ok(OrdersFile::Phases(vec![PhaseOrders {
+                phase: "S1901M".into(),
+                orders
+            }]))
+        );
+    }
+
+    #[test]
+    fn a_bad_order_is_named_by_its_number() {
+        assert_eq!(
+            parse("[[order]]\ncommand = \"end_phase\"\n[[order]]\nside = 3\ncommand = \"x\"\n"),
+            Err("o.toml:3: order #2: 'side' must be a string".into())
+        );
+        assert_eq!(
+            parse("[[order]]\ncommand = \"move\"\nunit = \"b1\"\n"),
+            Err("o.toml:1: order #1: move: give 'path' (a list of hex labels) or 'to'".into())
+        );
+    }
+
+    #[test]
+    fn a_toml_error_names_its_line() {
+        assert_eq!(
+            parse("[[order]]\ncommand = \"end_phase\"\nunit = \n"),
+            Err("o.toml:3: TOML: string values must be quoted, expected literal string".into())
+        );
+    }
+}
