@@ -9,7 +9,9 @@
 //! path per destination (the cheapest), while any other path the rules accept is as good; a
 //! move that gives no facing keeps the unit's; a path back to the start hex is a turn in place
 //! (and, without a new facing, a no-op the lists need not offer). France 1940 lists the largest attacking group
-//! per target hex; any part of it may attack.
+//! per target hex; any part of it may attack. Lists offer only commands after which the phase
+//! can still end (France 1940 keeps stacking legal that way), so an accepted command that would
+//! leave the phase unendable need not be listed.
 //! Diplomacy is checked one way only: its rules accept any well-formed order and decide at
 //! adjudication whether it fails (DIP-4), so "accepted" is not "listed" there by design.
 
@@ -94,6 +96,16 @@ fn is_listed(command: &Command, legal: &[Command], state: &GameState) -> bool {
         )
     });
     unchanged.as_ref() == Some(&wanted) || legal.iter().any(|c| effect(c, state) == wanted)
+}
+
+/// Whether the side could still end its phase after the command (on a fresh copy). France 1940
+/// lists only moves, rail moves and drops that keep its stacking legal, so that a bot can always
+/// end its phase (F40-5.1 is judged when the phase ends); an overstacking one is accepted when
+/// given but not listed, by design (rules/france1940/restrictions.lua).
+fn phase_still_ends_after(save: &str, side: &str, command: &Command) -> bool {
+    let mut copy = copy_of(save);
+    copy.game.submit(Some(side), command).is_ok()
+        && copy.game.submit(Some(side), &Command::EndPhase).is_ok()
 }
 
 /// Tries a command on a fresh copy of the position; true when accepted.
@@ -199,7 +211,9 @@ fn check(position: Position, seed: u64, listed: usize, tries: usize, both_ways: 
             continue;
         }
         for command in candidates(&session, &legal, &mut dice, tries) {
-            if accepted(&save, &side, &command) == Ok(true) {
+            if accepted(&save, &side, &command) == Ok(true)
+                && phase_still_ends_after(&save, &side, &command)
+            {
                 // The message shows the listed commands of the same unit (the whole list of
                 // France 1940 runs to thousands).
                 let unit = command_unit(&command);

@@ -40,7 +40,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
     api.raw_set(
         "start",
         lua.create_function(move |lua, (path, opts): (String, Value)| {
-            let opts: Json = lua.from_value(opts).unwrap_or(Json::Null);
+            let opts: Json = crate::rules::bounded::from_value(lua, opts).unwrap_or(Json::Null);
             let mut p = PathBuf::from(&path);
             if !p.exists() && base.join(&path).exists() {
                 p = base.join(&path);
@@ -73,8 +73,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
     api.raw_set(
         "submit",
         lua.create_function(move |lua, (side, cmd): (Option<String>, Value)| {
-            let cmd: Result<Command, String> = lua
-                .from_value::<Json>(cmd)
+            let cmd: Result<Command, String> = crate::rules::bounded::from_value::<Json>(lua, cmd)
                 .map_err(|e| e.to_string())
                 .and_then(|j| serde_json::from_value(j).map_err(|e| e.to_string()));
             with_game(lua, &g, |s| match cmd {
@@ -94,7 +93,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
     api.raw_set(
         "query",
         lua.create_function(move |lua, (name, arg): (String, Value)| {
-            let arg: Json = lua.from_value(arg).unwrap_or(Json::Null);
+            let arg: Json = crate::rules::bounded::from_value(lua, arg).unwrap_or(Json::Null);
             with_game(lua, &g, |s| match s.game.query(&name, &arg) {
                 Ok(Some(answer)) => json!({ "answer": answer }),
                 Ok(None) => json!({ "error": format!("the rules answer no '{name}' query") }),
@@ -169,7 +168,8 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
     api.raw_set(
         "setup",
         lua.create_function(move |lua, position: Value| {
-            let position: Json = lua.from_value(position).unwrap_or(Json::Null);
+            let position: Json =
+                crate::rules::bounded::from_value(lua, position).unwrap_or(Json::Null);
             let answer = with_game(lua, &g, |s| match setup(s, position) {
                 Ok(()) => json!({ "ok": true }),
                 Err(e) => json!({ "error": e }),

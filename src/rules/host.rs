@@ -271,9 +271,7 @@ impl LuaRules {
             .map_err(|e| RulesError::new(e.to_string()))?
         {
             Value::Nil => Ok(None),
-            v => self
-                .lua
-                .from_value(v)
+            v => super::bounded::from_value(&self.lua, v)
                 .map(Some)
                 .map_err(|e| RulesError::new(format!("declaration '{key}': {e}"))),
         }
@@ -301,7 +299,7 @@ impl LuaRules {
         let what = format!("query '{name}' ({})", origin_of(&f));
         let (value, _) = self.call(state, &what, |lua| {
             let v: Value = f.call(lua.to_value(arg)?)?;
-            lua.from_value::<serde_json::Value>(v)
+            super::bounded::from_value::<serde_json::Value>(lua, v)
         })?;
         Ok(Some(value))
     }
@@ -349,7 +347,7 @@ impl LuaRules {
                 }
                 None => v,
             };
-            lua.from_value::<serde_json::Value>(chosen).map(Ok)
+            super::bounded::from_value::<serde_json::Value>(lua, chosen).map(Ok)
         })?;
         let value =
             answer.map_err(|m| RulesError::new(format!("bot '{module}' for {side}: {m}")))?;
@@ -370,7 +368,7 @@ impl LuaRules {
                 .set_name("=eval")
                 .set_mode(ChunkMode::Text)
                 .eval()?;
-            lua.from_value::<serde_json::Value>(v)
+            super::bounded::from_value::<serde_json::Value>(lua, v)
         })?;
         Ok(value)
     }
@@ -438,12 +436,12 @@ impl LuaRules {
 fn sequence_from_lua(lua: &Lua, table: Table) -> Result<Sequence, RulesError> {
     let err = |e: mlua::Error| RulesError::new(format!("hex.rules.sequence: {e}"));
     let steps: Value = table.raw_get("steps").map_err(err)?;
-    let steps: Vec<crate::engine::Step> = lua.from_value(steps).map_err(err)?;
+    let steps: Vec<crate::engine::Step> = super::bounded::from_value(lua, steps).map_err(err)?;
     let mut special = BTreeMap::new();
     if let Value::Table(t) = table.raw_get::<Value>("special").map_err(err)? {
         for pair in t.pairs::<u32, Value>() {
             let (turn, steps) = pair.map_err(err)?;
-            special.insert(turn, lua.from_value(steps).map_err(err)?);
+            special.insert(turn, super::bounded::from_value(lua, steps).map_err(err)?);
         }
     }
     if steps.is_empty() {
@@ -670,7 +668,7 @@ impl Ruleset for LuaRules {
                 let path: Table = hex.get("path")?;
                 let reach: Function = path.get("reach")?;
                 let v: Value = reach.call(lua.to_value(arg)?)?;
-                lua.from_value::<serde_json::Value>(v)
+                super::bounded::from_value::<serde_json::Value>(lua, v)
             })?;
             return Ok(Some(value));
         }
@@ -688,7 +686,7 @@ impl Ruleset for LuaRules {
         let what = format!("victory rule ({})", origin_of(f));
         let (value, _) = self.call(state, &what, |lua| {
             let v: Value = f.call(())?;
-            lua.from_value::<Outcome>(v).map_err(|e| {
+            super::bounded::from_value::<Outcome>(lua, v).map_err(|e| {
                 let why = e.to_string();
                 mlua::Error::runtime(format!(
                     "its answer: {} (expected {{ winner = side or nil, scores = {{ [side] = number }}, reason = \"...\" }})",

@@ -9,7 +9,7 @@
 //! * `luals`: the LuaLS definition file of the API (`hexwar api --luals`).
 
 mod api;
-mod bounded;
+pub(crate) mod bounded;
 mod budget;
 mod convert;
 mod error;
