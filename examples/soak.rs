@@ -10,15 +10,14 @@
 //!
 //! ```sh
 //! cargo run --release --example soak -- scenarios/demo 10000
-//! tools/soak.sh            # 10 000 demo games, then SOAK_FRANCE (default 3) France 1940 games
+//! tools/soak.sh            # 10 000 demo games, then SOAK_FRANCE (default 1 000) France 1940 games
 //! ```
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use hexwar::bot::{play, RandomBot, RunLimit, SideBots};
-use hexwar::Session;
+use hexwar::batch::play_game;
 
 /// Resident and peak resident memory in KiB, from /proc/self/status (Linux).
 fn memory_kib() -> (u64, u64) {
@@ -32,21 +31,6 @@ fn memory_kib() -> (u64, u64) {
             .unwrap_or(0)
     };
     (field("VmRSS:"), field("VmHWM:"))
-}
-
-fn play_one(scenario: &Path, seed: u64) -> Result<u64, String> {
-    let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
-    let mut bot = SideBots::new(
-        RandomBot::new(session.bot_dice),
-        session.scenario.bots.clone(),
-    );
-    let sides = session.scenario.sides.clone();
-    let report = play(&mut session.game, &mut bot, &sides, RunLimit::End)
-        .map_err(|e| format!("seed {seed}: {e}"))?;
-    if !session.game.is_over() {
-        return Err(format!("seed {seed}: the game did not end"));
-    }
-    Ok(report.commands)
 }
 
 fn main() -> ExitCode {
@@ -66,8 +50,9 @@ fn main() -> ExitCode {
     let mut first = (0, 0);
     let mut at_tenth = (0, 0);
     for i in 0..games {
-        match play_one(scenario, i + 1) {
-            Ok(n) => commands += n,
+        // The games of `hexwar run SCENARIO --games N --seed 1`, one after another in this process.
+        match play_game(scenario, 1, i) {
+            Ok(record) => commands += record.commands,
             Err(e) => {
                 eprintln!("error: {}: game {}: {e}", scenario.display(), i + 1);
                 return ExitCode::from(2);

@@ -46,13 +46,19 @@ impl SourceText {
 
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
-        let end = offset.min(self.text.len());
-        self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
+        line_of(&self.text, offset)
     }
+}
+
+/// 1-based line number of a byte offset in `text` (clamped to the text): what error messages
+/// about any text file the user wrote (maps, scenarios, orders, setups) print after the path.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::board::line_of;
 use crate::engine::Command;
 
 /// A parsed orders file.
@@ -104,16 +105,6 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
         });
     }
     Ok(OrdersFile::Commands(orders))
-}
-
-/// 1-based line of a byte offset (clamped to the text).
-fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 #[cfg(test)]
