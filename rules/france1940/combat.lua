@@ -408,6 +408,7 @@ function combat.register()
     return { attack = o.attack, defense = o.defense, odds = o.odds }
   end)
 
+  -- Cleared first, like movement's marks (common.CLEAR_MARKS_FIRST).
   hex.events.on("PhaseEnded", function()
     local out = {}
     for _, u in ipairs(common.units_with({ "attacked" })) do
@@ -415,7 +416,7 @@ function combat.register()
     end
     if hex.state.get("attacked_hexes") ~= nil then out[#out + 1] = hex.state.set("attacked_hexes", nil) end
     return out
-  end)
+  end, common.CLEAR_MARKS_FIRST)
 end
 
 return combat

@@ -84,6 +84,11 @@ function common.units_for(side, filter)
   return hex.units.of_side(side)
 end
 
+-- The priority of the handlers that clear per-phase marks when a phase ends: above every other
+-- PhaseEnded handler (sequence.lua's is 100), so the marks are gone before any reaction takes a
+-- unit out of play (a mark cleared after a surrender would name a unit no longer in play).
+common.CLEAR_MARKS_FIRST = 200
+
 -- The units (full views, id order) carrying any of `flags`: cheap when few do, unlike a loop
 -- over hex.units.all().
 function common.units_with(flags)

@@ -153,7 +153,10 @@ function movement.register()
     return movement.reach(hex.units.get(unit_id))
   end)
 
-  -- Per-phase marks are cleared when a phase ends.
+  -- Per-phase marks are cleared when a phase ends, before anything else reacts to the end of
+  -- the phase (common.CLEAR_MARKS_FIRST): other reactions may take units out of play
+  -- (surrenders, 16.3/16.4; para withdrawals, 11.3), and a mark cleared after that would name a
+  -- unit no longer in play.
   hex.events.on("PhaseEnded", function()
     local out = {}
     for _, u in ipairs(common.units_with({ "moved", "railed" })) do
@@ -161,7 +164,7 @@ function movement.register()
     end
     if hex.state.get("mp_spent") ~= nil then out[#out + 1] = hex.state.set("mp_spent", nil) end
     return out
-  end)
+  end, common.CLEAR_MARKS_FIRST)
 end
 
 return movement
