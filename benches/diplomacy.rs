@@ -249,6 +249,10 @@ fn bench(c: &mut Criterion) {
             })
         });
         group.finish();
+        if hexwar::rules::profile::enabled() {
+            eprint!("{}", hexwar::rules::profile::report());
+            hexwar::rules::profile::reset();
+        }
     }
 }
 

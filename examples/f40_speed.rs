@@ -152,6 +152,9 @@ fn main() -> Result<(), String> {
         play(seed + i, turns, false, &mut lazy)?;
     }
     report("bots list what they need", &lazy);
+    if hexwar::rules::profile::enabled() {
+        eprint!("{}", hexwar::rules::profile::report());
+    }
     for o in &lazy.outcomes {
         println!("  {o}");
     }

@@ -52,6 +52,9 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Print where the rules spend their time (Lua functions and lines, `hex.*` calls) to stderr.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 fn is_save(path: &Path) -> bool {
@@ -59,6 +62,17 @@ fn is_save(path: &Path) -> bool {
 }
 
 pub fn run(args: &RunArgs) -> i32 {
+    if args.profile {
+        crate::rules::profile::enable();
+    }
+    let code = run_games(args);
+    if args.profile {
+        eprint!("{}", crate::rules::profile::report());
+    }
+    code
+}
+
+fn run_games(args: &RunArgs) -> i32 {
     if args.games.is_some() || args.seed_range.is_some() {
         return super::batch::run(args);
     }

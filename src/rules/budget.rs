@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use mlua::{HookTriggers, Lua, VmState};
 
-const TICK: u32 = 1000;
+pub(crate) const TICK: u32 = 1000;
 
 /// Shared between the hook and the host.
 #[derive(Debug, Default)]
@@ -75,6 +75,15 @@ impl Budget {
             );
             if let Ok(mut last) = budget.last_seen.lock() {
                 last.clone_from(&place);
+            }
+            if super::profile::enabled() {
+                let function = format!(
+                    "{}:{} {}",
+                    src.short_src.as_deref().unwrap_or("?"),
+                    src.line_defined.map(|l| l.to_string()).unwrap_or_default(),
+                    debug.names().name.as_deref().unwrap_or("?")
+                );
+                super::profile::sample(&place, &function);
             }
             if over {
                 let message = format!(

@@ -20,6 +20,7 @@ mod luals;
 mod sandbox;
 
 pub(crate) use budget::Budget;
+pub mod profile;
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{module_hashes, syntax_errors};
 pub use loader::find_module;

@@ -89,6 +89,9 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     commands::register(lua, &hex)?;
     rules::register(lua, &hex)?;
     log::register(lua, &hex)?;
+    if super::profile::enabled() {
+        super::profile::wrap_host_functions(lua, &hex)?;
+    }
     Ok(hex)
 }
 

@@ -1,0 +1,128 @@
+//! A profile of the rules at work (`hexwar run --profile`, or `HEXWAR_PROFILE=1` for any
+//! program built on the library): Lua instructions by function and by line, sampled by the
+//! budget hook every `TICK` instructions, and the wall time spent inside each `hex.*` function.
+//! It is there so a designer can see which rule or bot line costs the time; it is off by default
+//! and costs nothing then (the host functions are wrapped only when it is on).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use mlua::{Function, Lua, MultiValue, Table, Value};
+
+/// Rows printed per section of the report.
+const TOP: usize = 30;
+
+#[derive(Default)]
+struct Profile {
+    /// Samples (of `TICK` instructions) by `file:line`.
+    lines: HashMap<String, u64>,
+    /// Samples by function (`file:line-defined name`).
+    functions: HashMap<String, u64>,
+    /// Calls and inclusive wall time by `hex.*` function.
+    host: HashMap<String, (u64, Duration)>,
+}
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+fn profile() -> &'static Mutex<Profile> {
+    static PROFILE: OnceLock<Mutex<Profile>> = OnceLock::new();
+    PROFILE.get_or_init(|| Mutex::new(Profile::default()))
+}
+
+/// Turns profiling on for every VM created from now on.
+pub fn enable() {
+    ENABLED.store(true, Ordering::Relaxed);
+}
+
+/// On when [`enable`] was called or `HEXWAR_PROFILE` is set.
+pub fn enabled() -> bool {
+    static FROM_ENV: OnceLock<bool> = OnceLock::new();
+    ENABLED.load(Ordering::Relaxed)
+        || *FROM_ENV.get_or_init(|| std::env::var_os("HEXWAR_PROFILE").is_some())
+}
+
+/// Records one sample of the budget hook.
+pub(crate) fn sample(line: &str, function: &str) {
+    if let Ok(mut p) = profile().lock() {
+        *p.lines.entry(line.to_string()).or_default() += 1;
+        *p.functions.entry(function.to_string()).or_default() += 1;
+    }
+}
+
+/// Replaces every function of every `hex.*` namespace by one that times it.
+pub(crate) fn wrap_host_functions(lua: &Lua, hex: &Table) -> mlua::Result<()> {
+    for pair in hex.clone().pairs::<String, Value>() {
+        let (namespace, value) = pair?;
+        let Value::Table(functions) = value else {
+            continue;
+        };
+        for pair in functions.clone().pairs::<String, Value>() {
+            let (name, value) = pair?;
+            let Value::Function(inner) = value else {
+                continue;
+            };
+            let label = format!("hex.{namespace}.{name}");
+            let inner: Function = inner;
+            let timed = lua.create_function(move |_, args: MultiValue| {
+                let start = Instant::now();
+                let result = inner.call::<MultiValue>(args);
+                let spent = start.elapsed();
+                if let Ok(mut p) = profile().lock() {
+                    let entry = p.host.entry(label.clone()).or_default();
+                    entry.0 += 1;
+                    entry.1 += spent;
+                }
+                result
+            })?;
+            functions.raw_set(name, timed)?;
+        }
+    }
+    Ok(())
+}
+
+/// The profile so far, as text: the top functions and lines by Lua instructions, then the host
+/// functions by time. Ties are broken by name, so the report's order is stable.
+pub fn report() -> String {
+    let Ok(p) = profile().lock() else {
+        return String::new();
+    };
+    let total: u64 = p.lines.values().sum();
+    let share = |n: u64| n as f64 * 100.0 / total.max(1) as f64;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "profile: {} thousand Lua instructions (sampled every {}); host time is inclusive",
+        total,
+        super::budget::TICK
+    );
+    for (title, map) in [("Lua functions", &p.functions), ("Lua lines", &p.lines)] {
+        let _ = writeln!(out, "-- {title} (share of instructions)");
+        let mut rows: Vec<(&String, &u64)> = map.iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (name, n) in rows.into_iter().take(TOP) {
+            let _ = writeln!(out, "{:6.2}% {name}", share(*n));
+        }
+    }
+    let _ = writeln!(out, "-- hex.* functions (calls, total ms, us a call)");
+    let mut rows: Vec<(&String, &(u64, Duration))> = p.host.iter().collect();
+    rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
+    for (name, (calls, spent)) in rows.into_iter().take(TOP) {
+        let _ = writeln!(
+            out,
+            "{calls:9} {:10.2} {:9.2}  {name}",
+            spent.as_secs_f64() * 1e3,
+            spent.as_secs_f64() * 1e6 / (*calls).max(1) as f64
+        );
+    }
+    out
+}
+
+/// Forgets what was measured so far.
+pub fn reset() {
+    if let Ok(mut p) = profile().lock() {
+        *p = Profile::default();
+    }
+}
