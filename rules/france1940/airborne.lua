@@ -38,16 +38,12 @@ end
 
 -- Map data, built once: the city hexes (a `major_city` hex or a `town`), and for each city the
 -- land hexes within RANGE of it.
-local city_hexes, in_range, map_hexes = nil, {}, nil
-local function all_hexes()
-  map_hexes = map_hexes or hex.map.hexes()
-  return map_hexes
-end
+local city_hexes, in_range, hex_rank = nil, {}, nil
 local function cities_of_map()
   if not city_hexes then
     city_hexes = {}
-    for _, label in ipairs(all_hexes()) do
-      if hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
+    for _, label in ipairs(common.hexes()) do
+      if common.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
         city_hexes[#city_hexes + 1] = label
       end
     end
@@ -55,14 +51,21 @@ local function cities_of_map()
   return city_hexes
 end
 
+-- The position of each hex in map order (to give drop lists in map order).
+local function rank_of_hexes()
+  if not hex_rank then
+    hex_rank = {}
+    for i, label in ipairs(common.hexes()) do hex_rank[label] = i end
+  end
+  return hex_rank
+end
+
 local function land_within_range(city)
   local list = in_range[city]
   if not list then
     list = {}
-    for _, label in ipairs(all_hexes()) do
-      if hex.map.terrain(label) ~= "sea" and hex.map.distance(label, city) <= airborne.RANGE then
-        list[#list + 1] = label
-      end
+    for _, label in ipairs(common.within(city, airborne.RANGE)) do
+      if common.terrain(label) ~= "sea" then list[#list + 1] = label end
     end
     in_range[city] = list
   end
@@ -88,7 +91,8 @@ local function sources_for(u)
   return hexes
 end
 
--- The cities from which `u` may be dropped now (F40-11.1), sorted.
+-- The cities from which `u` may be dropped now (F40-11.1), in map order. They depend on its
+-- side, class and nation only.
 function airborne.cities(u)
   local supplied = {}
   for _, l in ipairs(hex.path.supplied_hexes(u.side, common.class_of(u), sources_for(u))) do supplied[l] = true end
@@ -99,16 +103,25 @@ function airborne.cities(u)
   return out
 end
 
--- The hexes `u` may be dropped into from `cities` (F40-11.1), in map order.
+-- The hexes `u` may be dropped into from `cities` (F40-11.1), in map order. A pure function
+-- of the map and the list: kept per list (a few lists a game).
+local target_lists = {}
 local function targets(cities)
-  local ok = {}
+  local key = table.concat(cities, ",")
+  local out = target_lists[key]
+  if out then return out end
+  local ok, rank = {}, rank_of_hexes()
+  out = {}
   for _, c in ipairs(cities) do
-    for _, label in ipairs(land_within_range(c)) do ok[label] = true end
+    for _, label in ipairs(land_within_range(c)) do
+      if not ok[label] then
+        ok[label] = true
+        out[#out + 1] = label
+      end
+    end
   end
-  local out = {}
-  for _, label in ipairs(all_hexes()) do
-    if ok[label] then out[#out + 1] = label end
-  end
+  table.sort(out, function(a, b) return rank[a] < rank[b] end)
+  target_lists[key] = out
   return out
 end
 
@@ -143,7 +156,7 @@ end
 
 local function target_refusal(u, to, cities)
   if not hex.map.is_hex(to) then return "F40-11.1", tostring(to) .. " is not a hex of the map" end
-  if hex.map.terrain(to) == "sea" then return "F40-11.1", "airborne units drop on land hexes only" end
+  if common.terrain(to) == "sea" then return "F40-11.1", "airborne units drop on land hexes only" end
   for _, c in ipairs(cities) do
     if hex.map.distance(to, c) <= airborne.RANGE then return nil end
   end
@@ -213,13 +226,23 @@ function airborne.register()
         units = common.units_for(side, filter)
       else
         -- Only units off the map may drop: no full view of the others.
-        for _, b in ipairs(hex.units.brief(side, { off_map = true })) do
-          if not b.at then units[#units + 1] = hex.units.get(b.id) end
+        local sides, ats = hex.units.list("side"), hex.units.list("at")
+        for i, id in ipairs(hex.units.list("id")) do
+          if sides[i] == side and not ats[i] then units[#units + 1] = hex.units.get(id) end
         end
       end
+      -- The cities depend on the unit's side, class and nation only (sources_for): asked once
+      -- per kind in this listing.
+      local cities_by_kind = {}
       for _, u in ipairs(units) do
         if not unit_refusal(u, side) then
-          for _, to in ipairs(targets(airborne.cities(u))) do
+          local kind = u.side .. "/" .. common.class_of(u) .. "/" .. tostring(u.nation)
+          local cities = cities_by_kind[kind]
+          if not cities then
+            cities = airborne.cities(u)
+            cities_by_kind[kind] = cities
+          end
+          for _, to in ipairs(targets(cities)) do
             out[#out + 1] = { command = "drop", unit = u.id, to = to }
           end
         end
@@ -245,7 +268,9 @@ function airborne.register()
     end
     local pool = hex.state.get("para_pool") or {}
     local gone = {}
-    for _, g in ipairs(hex.units.gone()) do gone[g.id] = g end
+    if next(pool) ~= nil then   -- the list of units out of play is long: only when needed
+      for _, g in ipairs(hex.units.gone()) do gone[g.id] = g end
+    end
     local changed, rest = false, {}
     for _, id in ipairs(common.sorted_keys(pool)) do
       local g = gone[id]

@@ -71,18 +71,20 @@ combat.DEFENSE = {
 combat.DESTROYED_BY = { ["DR%"] = { "fortification", "intrinsic_strength" } }
 
 function combat.column_name(c) return c[1] .. ":" .. c[2] end
+local COLUMN_NAMES = {}
+for i, c in ipairs(combat.COLUMNS) do COLUMN_NAMES[i] = combat.column_name(c) end
 
 -- The column for attack `a` against defence `d`, or nil below the first one.
 function combat.column(a, d)
   local best = nil
-  for _, c in ipairs(combat.COLUMNS) do
-    if d == 0 or a * c[2] >= d * c[1] then best = combat.column_name(c) end
+  for i, c in ipairs(combat.COLUMNS) do
+    if d == 0 or a * c[2] >= d * c[1] then best = COLUMN_NAMES[i] end
   end
   return best
 end
 
 function combat.work(label, name)
-  if not hex.map.has_feature(label, name) then return false end
+  if not common.has_feature(label, name) then return false end
   for _, f in ipairs((hex.state.get("destroyed") or {})[label] or {}) do
     if f == name then return false end
   end
@@ -96,19 +98,22 @@ local function strength(u)
 end
 
 local function crossing_refused(u, from, to)
-  local sides = hex.map.hexside(from, to) or {}
+  local sides = common.hexside(from, to)
   local has = {}
   for _, f in ipairs(sides) do has[f] = true end
   if has.lake then return true end
   return has.sea == true and u.side == "german" and not has.causeway
 end
 
--- Why `u` may not attack `target` now (C.3), or nil.
-function combat.attacker_refusal(u, side, target)
+-- Why `u` may not attack `target` now (C.3), or nil. `adjacent`: the caller knows `target` is
+-- a neighbour of `u.at`.
+local function attacker_refusal(u, side, target, adjacent)
   if not u then return "F40-C.3", "attack needs units in play" end
   if u.side ~= side then return "F40-C.3", u.id .. " is not a " .. side .. " unit" end
   if not u.at then return "F40-C.3", u.id .. " is not on the map" end
-  if hex.map.distance(u.at, target) ~= 1 then return "F40-C.3", u.id .. " is not adjacent to " .. target end
+  if not adjacent and hex.map.distance(u.at, target) ~= 1 then
+    return "F40-C.3", u.id .. " is not adjacent to " .. target
+  end
   if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
   if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
   if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
@@ -116,6 +121,10 @@ function combat.attacker_refusal(u, side, target)
     return "F40-C.3", string.format("%s may not attack across the hexside %s/%s", u.id, u.at, target)
   end
   return nil
+end
+
+function combat.attacker_refusal(u, side, target)
+  return attacker_refusal(u, side, target, false)
 end
 
 function combat.defenders(target, side)
@@ -129,7 +138,7 @@ end
 -- The defence multiplier of `target` against attackers standing at `froms`.
 function combat.multiplier(target, froms)
   local m = 1
-  local t = combat.DEFENSE.terrain[hex.map.terrain(target)]
+  local t = combat.DEFENSE.terrain[common.terrain(target)]
   if t and t > m then m = t end
   for name, f in pairs(combat.DEFENSE.features) do
     if f > m and combat.work(target, name) then m = f end
@@ -140,7 +149,7 @@ function combat.multiplier(target, froms)
         local all = #froms > 0
         for _, from in ipairs(froms) do
           local found = false
-          for _, feat in ipairs(hex.map.hexside(from, target) or {}) do
+          for _, feat in ipairs(common.hexside(from, target)) do
             if feat == name then found = true end
           end
           if not found then all = false end
@@ -186,7 +195,7 @@ end
 
 local function passable(u, from, to)
   if not hex.map.is_hex(to) then return false end
-  local cost = movement.declaration.terrain[hex.map.terrain(to)]
+  local cost = movement.declaration.terrain[common.terrain(to)]
   if type(cost) == "table" then
     local c = cost[common.class_of(u)]
     if c == nil then c = cost[u.side] end
@@ -194,7 +203,7 @@ local function passable(u, from, to)
     cost = c
   end
   if cost == nil or cost == "prohibited" then return false end
-  for _, f in ipairs(hex.map.hexside(from, to) or {}) do
+  for _, f in ipairs(common.hexside(from, to)) do
     if f == "lake" or f == "sea" then return false end
   end
   return true
@@ -362,8 +371,7 @@ end
 -- odds reach 1:2 (subsets are accepted when given, not listed: see docs).
 function combat.legal(side)
   if phase_refusal(side) then return {} end
-  local enemy_at = {}
-  for _, e in ipairs(hex.units.brief(common.enemy_of(side))) do enemy_at[e.at] = true end
+  local enemy_at = common.occupied_by(common.enemy_of(side))
   local by_target = {}
   for _, b in ipairs(hex.units.brief(side)) do
     local near = false
@@ -375,7 +383,7 @@ function combat.legal(side)
     local u = near and hex.units.get(b.id)
     if u and not u.status.attacked then
       for _, nb in ipairs(common.neighbors(u.at)) do
-        if enemy_at[nb] and not combat.attacker_refusal(u, side, nb) then
+        if enemy_at[nb] and not attacker_refusal(u, side, nb, true) then
           local list = by_target[nb] or {}
           list[#list + 1] = u
           by_target[nb] = list
@@ -411,8 +419,8 @@ function combat.register()
   -- Cleared first, like movement's marks (common.CLEAR_MARKS_FIRST).
   hex.events.on("PhaseEnded", function()
     local out = {}
-    for _, u in ipairs(common.units_with({ "attacked" })) do
-      out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "attacked" } }
+    for _, id in ipairs(common.ids_with({ "attacked" })) do
+      out[#out + 1] = { event = "UnitStatusChanged", unit = id, remove = { "attacked" } }
     end
     if hex.state.get("attacked_hexes") ~= nil then out[#out + 1] = hex.state.set("attacked_hexes", nil) end
     return out

@@ -41,7 +41,44 @@ end
 -- F40-5.3 / R14: armored division-equivalents (regiments count 0, armored ones too).
 function common.armored_equivalents(u)
   if u.type ~= "armored" then return 0 end
-  return common.equivalents(u)
+  return EQUIV[u.size] or 0
+end
+
+-- Division-equivalents and armored ones of `side` per hex ({total = {label = n}, armored =
+-- {label = n}}), from light views (hex.units.brief) or full ones.
+function common.stacks_of(units)
+  local total, armored = {}, {}
+  for _, u in ipairs(units) do
+    local at, e = u.at, EQUIV[u.size] or 0
+    total[at] = (total[at] or 0) + e
+    armored[at] = (armored[at] or 0) + (u.type == "armored" and e or 0)
+  end
+  return { total = total, armored = armored }
+end
+
+-- common.stacks_of for the units of `side` on the map, read through hex.units.list: four flat
+-- lists cost far less than a light view per unit.
+function common.stacks_of_side(side)
+  local sides, sizes, types = hex.units.list("side"), hex.units.list("size"), hex.units.list("type")
+  local total, armored = {}, {}
+  for i, at in ipairs(hex.units.list("at")) do
+    if at and sides[i] == side then
+      local e = EQUIV[sizes[i]] or 0
+      total[at] = (total[at] or 0) + e
+      armored[at] = (armored[at] or 0) + (types[i] == "armored" and e or 0)
+    end
+  end
+  return { total = total, armored = armored }
+end
+
+-- The set {label = true} of the hexes holding a unit of `side` (`other`: of any side but it).
+function common.occupied_by(side, other)
+  local sides = hex.units.list("side")
+  local out = {}
+  for i, at in ipairs(hex.units.list("at")) do
+    if at and (sides[i] == side) ~= (other == true) then out[at] = true end
+  end
+  return out
 end
 
 function common.enemy_of(side)
@@ -92,6 +129,14 @@ common.CLEAR_MARKS_FIRST = 200
 -- The units (full views, id order) carrying any of `flags`: cheap when few do, unlike a loop
 -- over hex.units.all().
 function common.units_with(flags)
+  local out = {}
+  for i, id in ipairs(common.ids_with(flags)) do out[i] = hex.units.get(id) end
+  return out
+end
+
+-- The ids (sorted) of the units in play carrying any of `flags`, for callers that need no
+-- more than the id.
+function common.ids_with(flags)
   local seen, ids = {}, {}
   for _, flag in ipairs(flags) do
     for _, id in ipairs(hex.units.ids(nil, { with = { flag } })) do
@@ -99,9 +144,7 @@ function common.units_with(flags)
     end
   end
   table.sort(ids)
-  local out = {}
-  for i, id in ipairs(ids) do out[i] = hex.units.get(id) end
-  return out
+  return ids
 end
 
 -- The neighbours of a hex (map data, kept per map; callers only read the list).
@@ -112,6 +155,99 @@ function common.neighbors(label)
     list = hex.map.neighbors(label)
     neighbor_lists[label] = list
   end
+  return list
+end
+
+-- Map data read once and kept (the map never changes during a game): every hex in index
+-- order, the terrain of each hex, the hexside features between two hexes. Callers only read
+-- the lists they get.
+local hex_list = nil
+function common.hexes()
+  hex_list = hex_list or hex.map.hexes()
+  return hex_list
+end
+
+local terrain_of = {}
+function common.terrain(label)
+  local t = terrain_of[label]
+  if t == nil then
+    t = hex.map.terrain(label)
+    terrain_of[label] = t
+  end
+  return t
+end
+
+local zones_of = {}
+function common.zones_of(label)
+  local list = zones_of[label]
+  if list == nil then
+    list = hex.map.zones(label)
+    zones_of[label] = list
+  end
+  return list
+end
+
+-- Whether `label` is in the zone `name` (a set per zone, from common.zone).
+local zone_sets = {}
+function common.in_zone(label, name)
+  local set = zone_sets[name]
+  if not set then
+    set = {}
+    for _, l in ipairs(common.zone(name)) do set[l] = true end
+    zone_sets[name] = set
+  end
+  return set[label] == true
+end
+
+local features = {}
+function common.has_feature(label, name)
+  local key = label .. "/" .. name
+  local f = features[key]
+  if f == nil then
+    f = hex.map.has_feature(label, name)
+    features[key] = f
+  end
+  return f
+end
+
+local hexsides = {}
+local NO_FEATURES = {}
+function common.hexside(a, b)
+  local key = a .. "/" .. b
+  local list = hexsides[key]
+  if list == nil then
+    list = hex.map.hexside(a, b) or NO_FEATURES
+    hexsides[key] = list
+  end
+  return list
+end
+
+-- The labels within `range` hexes of `label` (itself included), in no set order: a
+-- breadth-first walk over the neighbours, which on a map's rectangle of hexes reaches exactly
+-- the hexes hex.map.distance puts within range (a shortest route between two hexes of the
+-- rectangle never needs to leave it). Kept per (label, range): map data.
+local discs = {}
+function common.within(label, range)
+  local key = label .. "/" .. range
+  local list = discs[key]
+  if list then return list end
+  list = { label }
+  local seen = { [label] = true }
+  local ring = { label }
+  for _ = 1, range do
+    local next_ring = {}
+    for _, h in ipairs(ring) do
+      for _, n in ipairs(common.neighbors(h)) do
+        if not seen[n] then
+          seen[n] = true
+          list[#list + 1] = n
+          next_ring[#next_ring + 1] = n
+        end
+      end
+    end
+    ring = next_ring
+  end
+  discs[key] = list
   return list
 end
 

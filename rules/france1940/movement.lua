@@ -159,8 +159,8 @@ function movement.register()
   -- unit no longer in play.
   hex.events.on("PhaseEnded", function()
     local out = {}
-    for _, u in ipairs(common.units_with({ "moved", "railed" })) do
-      out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { "moved", "railed" } }
+    for _, id in ipairs(common.ids_with({ "moved", "railed" })) do
+      out[#out + 1] = { event = "UnitStatusChanged", unit = id, remove = { "moved", "railed" } }
     end
     if hex.state.get("mp_spent") ~= nil then out[#out + 1] = hex.state.set("mp_spent", nil) end
     return out

@@ -55,7 +55,7 @@ local function countries_by_hex()
 end
 
 function politics.country_of(label)
-  return countries_by_hex()[label]
+  return (country_cache or countries_by_hex())[label]
 end
 
 -- "neutral", "allied" or "surrendered" for the four countries; nil for France and Germany.
@@ -75,8 +75,8 @@ end
 
 -- True when a German unit stands in a hex of `country`.
 function politics.german_inside(country)
-  for _, u in ipairs(hex.units.brief("german")) do
-    if politics.country_of(u.at) == country then return true end
+  for label in pairs(common.occupied_by("german")) do
+    if politics.country_of(label) == country then return true end
   end
   return false
 end
@@ -177,12 +177,16 @@ function politics.register()
     local u = hex.units.get(ev.unit)
     if not u or u.side ~= "german" then return nil end
     local out, seen = {}, {}
+    local invaded = nil     -- read once: one handler call sees one state
     for _, label in ipairs(ev.path or { ev.to }) do
       local c = politics.country_of(label)
       -- a country is invaded once: when still neutral, or (R10) when it joined by another's
       -- invasion and a German unit now enters it
-      if c and not seen[c] and politics.status(c) and politics.status(c) ~= "surrendered"
-          and not politics.invaded(c) then
+      local status = c and not seen[c] and politics.status(c)
+      if status and status ~= "surrendered" then
+        invaded = invaded or hex.state.get("invaded") or {}
+      end
+      if status and status ~= "surrendered" and invaded[c] == nil then
         seen[c] = true
         out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = u.id })
       end

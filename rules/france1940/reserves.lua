@@ -38,11 +38,6 @@ reserves.POOLS = { german_reserve = true, allied_reserve = true, armee_des_alpes
 reserves.QUOTA = { german = 2, allied = 3, swiss = 1 }
 reserves.FROM_TURN = { german = 3, allied = 2 }
 
-local function in_list(list, label)
-  for _, l in ipairs(list) do if l == label then return true end end
-  return false
-end
-
 local function zoc_of(label, side)
   for _, s in ipairs(hex.path.zoc(label) or {}) do
     if s == side then return true end
@@ -51,7 +46,7 @@ local function zoc_of(label, side)
 end
 
 local function edge(label, names)
-  for _, z in ipairs(hex.map.zones(label)) do
+  for _, z in ipairs(common.zones_of(label)) do
     for _, n in ipairs(names) do if z == n then return true end end
   end
   return false
@@ -76,8 +71,8 @@ end
 local function allied_hex(label)
   local c = hex.state.control(label)
   if c == "german" then return false end
-  if in_list(common.zone("assembly_points"), label) then return not zoc_of(label, "german") end
-  if in_list(common.zone("city_paris"), label) then return true end
+  if common.in_zone(label, "assembly_points") then return not zoc_of(label, "german") end
+  if common.in_zone(label, "city_paris") then return true end
   return politics.country_of(label) == "france" and edge(label, { "west_edge", "south_edge" })
 end
 
@@ -102,7 +97,7 @@ function reserves.check(g, side, to, listed)
     if side ~= "allied" then return nil, "F40-17.2", g.id .. " is an Allied reinforcement" end
     local arrives = g.attrs.arrives_turn or 1
     if turn < arrives then return nil, "F40-17.2", string.format("%s arrives on turn %d", g.id, arrives) end
-    if not hex.map.has_feature(to, "port") or hex.state.control(to) ~= "allied" then
+    if not common.has_feature(to, "port") or hex.state.control(to) ~= "allied" then
       return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is not)"
     end
     return "none"
@@ -111,7 +106,7 @@ function reserves.check(g, side, to, listed)
     if side ~= "german" then return nil, "F40-17.4", g.id .. " is a German reserve" end
     if turn < reserves.FROM_TURN.german then return nil, "F40-17.4", "German reserves enter from turn 3" end
     if used("german") >= reserves.QUOTA.german then return nil, "F40-17.4", "2 German reserves per turn" end
-    if not in_list(supply.major_cities("germany"), to) or hex.state.control(to) ~= "german" then
+    if not supply.is_major_city("germany", to) or hex.state.control(to) ~= "german" then
       return nil, "F40-17.4", to .. " is not a German-controlled German city"
     end
     if zoc_of(to, "allied") then return nil, "F40-17.4", to .. " is in Allied ZOC" end
@@ -122,7 +117,7 @@ function reserves.check(g, side, to, listed)
     if not politics.invaded("switzerland") then return nil, "F40-17.7", "Swiss reserves enter after an invasion of Switzerland" end
     if used("swiss") >= reserves.QUOTA.swiss then return nil, "F40-17.7", "1 Swiss reserve per turn" end
     local ok = politics.country_of(to) == "switzerland" and hex.state.control(to) == "allied"
-      and (hex.map.terrain(to) == "major_city" or hex.map.has_feature(to, "town") or edge(to, { "south_edge", "east_edge" }))
+      and (common.terrain(to) == "major_city" or common.has_feature(to, "town") or edge(to, { "south_edge", "east_edge" }))
     if not ok then return nil, "F40-17.7", to .. " is not an Allied-controlled Swiss city or south/east edge hex of Switzerland" end
     return "swiss"
   end
@@ -167,13 +162,19 @@ local function phase_refusal(side)
   return nil
 end
 
-function reserves.refusal(g, side, to, listed)
-  local rule, reason = phase_refusal(side)
-  if rule then return nil, rule, reason end
+-- reserves.refusal once the phase is known to allow placements (the legal list checks that
+-- once, not per hex). `foreign` (optional): the set of hexes holding a unit of another side,
+-- when the caller has built it.
+local function refusal_in_phase(g, side, to, listed, foreign)
+  local rule, reason
   if not g then return nil, "F40-17.3", "no unit of that name waits in a pool" end
   if not hex.map.is_hex(to) then return nil, "F40-17.3", tostring(to) .. " is not a hex of the map" end
-  for _, u in ipairs(hex.units.at(to)) do
-    if u.side ~= side then return nil, "F40-17.3", to .. " holds a unit of another side" end
+  if foreign then
+    if foreign[to] then return nil, "F40-17.3", to .. " holds a unit of another side" end
+  else
+    for _, u in ipairs(hex.units.at(to)) do
+      if u.side ~= side then return nil, "F40-17.3", to .. " holds a unit of another side" end
+    end
   end
   local key
   key, rule, reason = reserves.check(g, side, to, listed)
@@ -182,6 +183,12 @@ function reserves.refusal(g, side, to, listed)
     return nil, "F40-17.3", "one reserve per hex per turn (" .. to .. " has had one)"
   end
   return key
+end
+
+function reserves.refusal(g, side, to, listed)
+  local rule, reason = phase_refusal(side)
+  if rule then return nil, rule, reason end
+  return refusal_in_phase(g, side, to, listed)
 end
 
 local function record(g, side, to)
@@ -197,17 +204,17 @@ local candidates_cache = {}
 local function candidates(pool)
   if candidates_cache[pool] then return candidates_cache[pool] end
   local out = {}
-  for _, label in ipairs(hex.map.hexes()) do
+  for _, label in ipairs(common.hexes()) do
     local c = politics.country_of(label)
     local ok
     if pool == "german_reserve" then
-      ok = c == "germany" and hex.map.terrain(label) == "major_city" or in_list(supply.major_cities("germany"), label)
+      ok = c == "germany" and common.terrain(label) == "major_city" or supply.is_major_city("germany", label)
     elseif pool == "reinforcement" then
-      ok = hex.map.has_feature(label, "port")
+      ok = common.has_feature(label, "port")
     elseif pool == "swiss_reserve" then
       ok = c == "switzerland"
     else
-      ok = in_list(common.zone("assembly_points"), label) or in_list(common.zone("city_paris"), label)
+      ok = common.in_zone(label, "assembly_points") or common.in_zone(label, "city_paris")
         or (c == "france" and edge(label, { "west_edge", "south_edge" }))
         or (pool == "armee_des_alpes" and alpine_geo(label))
     end
@@ -273,22 +280,25 @@ function reserves.register()
       local restrictions = require("france1940.restrictions")
       local stacks = restrictions.stacks(side)
       local out = {}
-      local hex_open = {}
+      -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which unit
+      -- of the pool: judged once per listing, per candidate hex.
+      local open_by_group, foreign = {}, nil
       for _, g in ipairs(pool) do
         local owner = (g.attrs.pool == "german_reserve") and "german" or "allied"
         if owner == side and (not only or only == g.id) and may_enter_now(g, side, pool) then
           local probe = record(g, side, nil)
           probe.status = {}
-          for _, to in ipairs(candidates(g.attrs.pool)) do
-            -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which
-            -- unit of the pool: judged once per listing.
-            local key = g.attrs.pool .. "/" .. tostring(g.attrs.arrives_turn) .. "/" .. to
-            local open = hex_open[key]
-            if open == nil then
-              open = reserves.refusal(g, side, to, pool) ~= nil
-              hex_open[key] = open
-            end
-            if open and restrictions.fits(probe, to, stacks) then
+          local hexes = candidates(g.attrs.pool)
+          local group = g.attrs.pool .. "/" .. tostring(g.attrs.arrives_turn)
+          local open = open_by_group[group]
+          if not open then
+            foreign = foreign or common.occupied_by(side, true)
+            open = {}
+            for i, to in ipairs(hexes) do open[i] = refusal_in_phase(g, side, to, pool, foreign) ~= nil end
+            open_by_group[group] = open
+          end
+          for i, to in ipairs(hexes) do
+            if open[i] and restrictions.fits(probe, to, stacks) then
               out[#out + 1] = { command = "place", unit = g.id, to = to }
             end
           end

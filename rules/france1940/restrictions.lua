@@ -41,32 +41,92 @@ end
 
 local BELGIAN_AREA = { belgium = true, luxembourg = true, germany = true }
 
--- Why unit `u` may not enter `label`, as (rule, reason), or nil. `turn` defaults to now.
-function restrictions.hex_refusal(u, label, turn)
-  turn = turn or hex.state.turn()
+-- The turn-1 deployment zone as a set (map data, read once).
+-- A label that names no hex is asked of hex.map.in_zone, as before, so that it answers alike.
+local deployment_set, hex_set = nil, nil
+local function in_deployment_zone(label)
+  if not deployment_set then
+    deployment_set, hex_set = {}, {}
+    for _, l in ipairs(common.zone("deploy_french")) do deployment_set[l] = true end
+    for _, l in ipairs(common.hexes()) do hex_set[l] = true end
+  end
+  if deployment_set[label] then return true end
+  if hex_set[label] then return false end
+  return hex.map.in_zone(label, "deploy_french")
+end
+
+-- The facts of the position hex_refusal reads, each asked of the host at most once per
+-- context. The state does not change during one call into Lua, so a context lives for one call
+-- (one listing, one command, one path) and is then dropped.
+local function new_context(turn)
+  return { turn = turn, neutral = {}, german_inside = {} }
+end
+
+local function ctx_turn(ctx)
+  local t = ctx.turn
+  if t == nil then
+    t = hex.state.turn()
+    ctx.turn = t
+  end
+  return t
+end
+
+local function ctx_neutral(ctx, country)
+  local n = ctx.neutral[country]
+  if n == nil then
+    n = politics.is_neutral(country)
+    ctx.neutral[country] = n
+  end
+  return n
+end
+
+local function ctx_german_inside(ctx, home)
+  local g = ctx.german_inside[home]
+  if g == nil then
+    g = politics.german_inside(home)
+    ctx.german_inside[home] = g
+  end
+  return g
+end
+
+local function ctx_fallen(ctx)
+  if ctx.fallen == nil then ctx.fallen = politics.belgian_cities_fallen() end
+  return ctx.fallen
+end
+
+local function ctx_belgium_invaded(ctx)
+  if ctx.belgium_invaded == nil then ctx.belgium_invaded = politics.invaded("belgium") end
+  return ctx.belgium_invaded
+end
+
+-- hex_refusal against a context; `turn` (when given) overrides the current turn.
+local function refusal_in(ctx, u, label, turn)
+  turn = turn or ctx_turn(ctx)
   local country = politics.country_of(label)
-  if u.side ~= "german" and country and politics.is_neutral(country)
+  if u.side ~= "german" and country and ctx_neutral(ctx, country)
       and politics.country_of(u.at or label) ~= country then
     return "F40-16.1", string.format("%s may not enter %s (%s is neutral)", u.id, label, country)
   end
-  local home = politics.COUNTRY_OF_NATION[u.nation]
-  if (u.nation == "dutch" or u.nation == "swiss") and not u.status.freed and u.at
-      and politics.country_of(u.at) == home and country ~= home and politics.german_inside(home) then
-    local rule = u.nation == "dutch" and "F40-16.3" or "F40-16.6"
-    return rule, string.format("%s may not leave %s while a German unit is in it (%s)", u.id, home, label)
+  local nation = u.nation
+  if (nation == "dutch" or nation == "swiss") and not u.status.freed and u.at then
+    local home = politics.COUNTRY_OF_NATION[nation]
+    if politics.country_of(u.at) == home and country ~= home and ctx_german_inside(ctx, home) then
+      local rule = nation == "dutch" and "F40-16.3" or "F40-16.6"
+      return rule, string.format("%s may not leave %s while a German unit is in it (%s)", u.id, home, label)
+    end
   end
-  if u.nation == "belgian" and not u.status.freed then
-    local ok = BELGIAN_AREA[country] or (country == "netherlands" and not politics.is_neutral(country))
-    if country == "france" and politics.belgian_cities_fallen() then ok = true end
+  if nation == "belgian" and not u.status.freed then
+    local ok = BELGIAN_AREA[country] or (country == "netherlands" and not ctx_neutral(ctx, country))
+    if country == "france" and ctx_fallen(ctx) then ok = true end
     if not ok then
       return "F40-16.4", string.format("Belgian unit %s may not enter %s (%s)", u.id, label, tostring(country))
     end
   end
   if turn == 1 then
-    if u.nation == "french" and has_deployment_zone() and not hex.map.in_zone(label, "deploy_french") then
+    if nation == "french" and has_deployment_zone() and not in_deployment_zone(label) then
       return "F40-18.2", string.format("on turn 1 French unit %s may not leave its deployment zone (%s)", u.id, label)
     end
-    if u.nation == "british" and country == "belgium" and not politics.invaded("belgium") then
+    if nation == "british" and country == "belgium" and not ctx_belgium_invaded(ctx) then
       return "F40-18.2", string.format("on turn 1 British unit %s may enter Belgium only if Belgium was invaded (%s)",
         u.id, label)
     end
@@ -74,32 +134,39 @@ function restrictions.hex_refusal(u, label, turn)
   return nil
 end
 
-function restrictions.path_refusal(u, path)
+-- Why unit `u` may not enter `label`, as (rule, reason), or nil. `turn` defaults to now.
+function restrictions.hex_refusal(u, label, turn)
+  return refusal_in(new_context(), u, label, turn)
+end
+
+local function path_refusal_in(ctx, u, path)
   for _, label in ipairs(path or {}) do
-    local rule, reason = restrictions.hex_refusal(u, label)
+    local rule, reason = refusal_in(ctx, u, label)
     if rule then return rule, reason end
   end
   return nil
 end
 
+function restrictions.path_refusal(u, path)
+  return path_refusal_in(new_context(), u, path)
+end
+
 -- Division-equivalents (and armored ones) of `side` per hex, for the legal lists. `brief`:
 -- hex.units.brief(side) when the caller has it already.
 function restrictions.stacks(side, brief)
-  local total, armored = {}, {}
-  for _, u in ipairs(brief or hex.units.brief(side)) do
-    total[u.at] = (total[u.at] or 0) + common.equivalents(u)
-    armored[u.at] = (armored[u.at] or 0) + common.armored_equivalents(u)
-  end
-  return { total = total, armored = armored }
+  if brief then return common.stacks_of(brief) end
+  return common.stacks_of_side(side)
 end
+
+local LIMIT, ARMORED_LIMIT = stacking.LIMIT, stacking.ARMORED_LIMIT
 
 -- Whether `u` may end in `label` without overstacking its side (5.2, 5.3).
 function restrictions.fits(u, label, stacks)
   stacks = stacks or restrictions.stacks(u.side)
   local t, a = stacks.total[label] or 0, stacks.armored[label] or 0
-  if u.at == label then return t <= stacking.LIMIT and a <= stacking.ARMORED_LIMIT end
-  return t + common.equivalents(u) <= stacking.LIMIT
-    and a + common.armored_equivalents(u) <= stacking.ARMORED_LIMIT
+  if u.at == label then return t <= LIMIT and a <= ARMORED_LIMIT end
+  local e = common.equivalents(u)
+  return t + e <= LIMIT and a + (u.type == "armored" and e or 0) <= ARMORED_LIMIT
 end
 
 local function wrap(name, path_of)
@@ -118,16 +185,32 @@ local function wrap(name, path_of)
       local list = base.legal(side, filter)
       if #list == 0 then return list end
       local stacks = restrictions.stacks(side)
-      local units = {}
+      local ctx = new_context()
+      -- Per unit: its full view and, per hex, whether it is refused there (paths to nearby
+      -- hexes share most of their hexes).
+      local units, refused = {}, {}
       for _, cmd in ipairs(list) do
-        local u = units[cmd.unit]
+        local id = cmd.unit
+        local u = units[id]
+        local seen = refused[id]
         if not u then
-          u = hex.units.get(cmd.unit)
-          units[cmd.unit] = u
+          u = hex.units.get(id)
+          units[id] = u
+          seen = {}
+          refused[id] = seen
         end
         local path = path_of(cmd)
-        if restrictions.fits(u, path[#path], stacks) and not restrictions.path_refusal(u, path) then
-          out[#out + 1] = cmd
+        if restrictions.fits(u, path[#path], stacks) then
+          local ok = true
+          for _, label in ipairs(path) do
+            local r = seen[label]
+            if r == nil then
+              r = refusal_in(ctx, u, label) ~= nil
+              seen[label] = r
+            end
+            if r then ok = false; break end
+          end
+          if ok then out[#out + 1] = cmd end
         end
       end
       return out

@@ -15,11 +15,8 @@ stacking.ARMORED_LIMIT = 3   -- F40-5.3
 
 -- The first stacking violation of `side`'s units, as (rule, reason), or nil.
 function stacking.violation(side)
-  local total, armored = {}, {}
-  for _, u in ipairs(hex.units.brief(side)) do
-    total[u.at] = (total[u.at] or 0) + common.equivalents(u)
-    armored[u.at] = (armored[u.at] or 0) + common.armored_equivalents(u)
-  end
+  local stacks = common.stacks_of_side(side)
+  local total, armored = stacks.total, stacks.armored
   for _, label in ipairs(common.sorted_keys(total)) do
     if total[label] > stacking.LIMIT then
       return "F40-5.2", string.format(

@@ -39,27 +39,48 @@ end
 
 -- Map data, computed once per map and copied out (callers may extend the lists they get).
 local map_memo = {}
-local function memo(key, build)
+local function shared(key, build)
   local list = map_memo[key]
   if not list then
     list = build()
     map_memo[key] = list
   end
-  local copy = {}
-  for i, l in ipairs(list) do copy[i] = l end
-  return copy
+  return list
+end
+local function memo(key, build)
+  local list = shared(key, build)
+  return table.move(list, 1, #list, 1, {})
+end
+
+local function build_major_cities(country)
+  local out, seen = {}, {}
+  for _, label in ipairs(common.zone(country)) do
+    if hex.map.terrain(label) == "major_city" then add_all(out, seen, { label }) end
+  end
+  add_all(out, seen, common.zone("major_cities_" .. country))
+  table.sort(out)
+  return out
 end
 
 function supply.major_cities(country)
-  return memo("major_cities/" .. country, function()
-    local out, seen = {}, {}
-    for _, label in ipairs(common.zone(country)) do
-      if hex.map.terrain(label) == "major_city" then add_all(out, seen, { label }) end
-    end
-    add_all(out, seen, common.zone("major_cities_" .. country))
-    table.sort(out)
-    return out
-  end)
+  return memo("major_cities/" .. country, function() return build_major_cities(country) end)
+end
+
+-- The same list shared, for the rules' own lookups that only read it (no copy).
+function supply.major_cities_shared(country)
+  return shared("major_cities/" .. country, function() return build_major_cities(country) end)
+end
+
+-- Whether `label` is a major city of `country` (a set built once per map).
+local city_sets = {}
+function supply.is_major_city(country, label)
+  local set = city_sets[country]
+  if not set then
+    set = {}
+    for _, l in ipairs(supply.major_cities_shared(country)) do set[l] = true end
+    city_sets[country] = set
+  end
+  return set[label] == true
 end
 
 -- The extent of Switzerland: smallest row and smallest column of its hexes (nil without it).
@@ -73,72 +94,74 @@ local function swiss_bounds()
   return min_row, min_col
 end
 
-function supply.german_sources()
-  return memo("german_sources", function()
-    local out, seen = {}, {}
-    local min_row = swiss_bounds()
-    for _, label in ipairs(common.zone("east_edge")) do
-      local r = row_col(label)
-      if not min_row or r < min_row then add_all(out, seen, { label }) end
-    end
-    add_all(out, seen, supply.major_cities("germany"))
-    table.sort(out)
-    return out
-  end)
+local function build_german_sources()
+  local out, seen = {}, {}
+  local min_row = swiss_bounds()
+  for _, label in ipairs(common.zone("east_edge")) do
+    local r = row_col(label)
+    if not min_row or r < min_row then add_all(out, seen, { label }) end
+  end
+  add_all(out, seen, supply.major_cities_shared("germany"))
+  table.sort(out)
+  return out
 end
 
-function supply.french_sources()
-  return memo("french_sources", function()
-    local out, seen = {}, {}
-    local _, min_col = swiss_bounds()
-    add_all(out, seen, common.zone("west_edge"))
-    for _, label in ipairs(common.zone("south_edge")) do
-      local _, c = row_col(label)
-      if not min_col or c < min_col then add_all(out, seen, { label }) end
-    end
-    add_all(out, seen, common.zone("city_paris"))
-    table.sort(out)
-    return out
-  end)
+function supply.german_sources() return memo("german_sources", build_german_sources) end
+
+local function build_french_sources()
+  local out, seen = {}, {}
+  local _, min_col = swiss_bounds()
+  add_all(out, seen, common.zone("west_edge"))
+  for _, label in ipairs(common.zone("south_edge")) do
+    local _, c = row_col(label)
+    if not min_col or c < min_col then add_all(out, seen, { label }) end
+  end
+  add_all(out, seen, common.zone("city_paris"))
+  table.sort(out)
+  return out
 end
 
-function supply.swiss_sources()
-  return memo("swiss_sources", function()
-    local out, seen = {}, {}
-    for _, label in ipairs(common.zone("switzerland")) do
-      local edge = false
-      for _, z in ipairs(hex.map.zones(label)) do
-        if z:match("_edge$") then edge = true end
-      end
-      if edge or hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
-        add_all(out, seen, { label })
-      end
+function supply.french_sources() return memo("french_sources", build_french_sources) end
+
+local function build_swiss_sources()
+  local out, seen = {}, {}
+  for _, label in ipairs(common.zone("switzerland")) do
+    local edge = false
+    for _, z in ipairs(hex.map.zones(label)) do
+      if z:match("_edge$") then edge = true end
     end
-    table.sort(out)
-    return out
-  end)
+    if edge or hex.map.terrain(label) == "major_city" or hex.map.has_feature(label, "town") then
+      add_all(out, seen, { label })
+    end
+  end
+  table.sort(out)
+  return out
 end
+
+function supply.swiss_sources() return memo("swiss_sources", build_swiss_sources) end
 
 -- The source sets for hex.path.supply (F40-8.2).
+-- The lists are shared map data (hex.path.supply only reads them).
 function supply.sources()
-  local french = supply.french_sources()
+  local french = shared("french_sources", build_french_sources)
   local others = {}
   local listed = {}
-  for _, u in ipairs(hex.units.brief("allied", { off_map = true })) do
-    if not COUNTRY_OF[u.nation] and not listed[u.nation] then
-      listed[u.nation] = true
-      others[#others + 1] = u.nation
+  local sides = hex.units.list("side")   -- every unit in play, on the map or off it
+  for i, nation in ipairs(hex.units.list("nation")) do
+    if sides[i] == "allied" and not COUNTRY_OF[nation] and not listed[nation] then
+      listed[nation] = true
+      others[#others + 1] = nation
     end
   end
   table.sort(others)
-  local sets = { { side = "german", hexes = supply.german_sources() } }
+  local sets = { { side = "german", hexes = shared("german_sources", build_german_sources) } }
   if #others > 0 then sets[#sets + 1] = { side = "allied", nations = others, hexes = french } end
   for _, nation in ipairs({ "belgian", "dutch" }) do
     local hexes = supply.major_cities(COUNTRY_OF[nation])
     for _, l in ipairs(french) do hexes[#hexes + 1] = l end
     sets[#sets + 1] = { side = "allied", nations = { nation }, hexes = hexes }
   end
-  sets[#sets + 1] = { side = "allied", nations = { "swiss" }, hexes = supply.swiss_sources() }
+  sets[#sets + 1] = { side = "allied", nations = { "swiss" }, hexes = shared("swiss_sources", build_swiss_sources) }
   return sets
 end
 
@@ -154,12 +177,13 @@ function supply.register()
   -- F40-8.3: judged for all units at the start of each assault (see sequence.lua).
   hex.events.on("AssaultSupply", function()
     local supplied = supply.trace()
+    local isolated = hex.units.with_status("isolated")   -- one call, not one view per unit
     local out = {}
     for _, id in ipairs(common.sorted_keys(supplied)) do
-      local u = hex.units.get(id)
-      if supplied[id] and u.status.isolated then
+      local was_isolated = isolated[id] == true
+      if supplied[id] and was_isolated then
         out[#out + 1] = { event = "UnitStatusChanged", unit = id, remove = { "isolated" } }
-      elseif not supplied[id] and not u.status.isolated then
+      elseif not supplied[id] and not was_isolated then
         out[#out + 1] = { event = "UnitStatusChanged", unit = id, add = { "isolated" } }
       end
     end
