@@ -64,7 +64,19 @@ function evacuation.register()
       if side ~= "allied" then return {} end
       if not common.is_movement_phase() or hex.state.side() ~= "allied" then return {} end
       local out = {}
-      for _, u in ipairs(common.units_for(side, filter)) do
+      local units
+      if filter and filter.unit then
+        units = common.units_for(side, filter)
+      else
+        -- Only units standing in a port may be evacuated: full views of those alone.
+        units = {}
+        local sides, ats = hex.units.list("side"), hex.units.list("at")
+        for i, id in ipairs(hex.units.list("id")) do
+          local at = ats[i]
+          if sides[i] == side and at and common.has_feature(at, "port") then units[#units + 1] = hex.units.get(id) end
+        end
+      end
+      for _, u in ipairs(units) do
         if not evacuation.refusal(u, side) then
           out[#out + 1] = { command = "evacuate", unit = u.id }
         end

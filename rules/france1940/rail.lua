@@ -40,6 +40,40 @@ function rail.refusal(u, side, to)
   return nil
 end
 
+-- hex.path.rail for the units of one listing, asking the engine once per network. The engine
+-- gives the hexes joined to the unit's hex through usable hexes (friendly territory of the
+-- side's rail zone, free of enemy ZOC, passable to the unit's movement class, no sea
+-- hexside between), in map order, the unit's own hex left out. That set depends only on the
+-- side, the movement class (attrs.class, else type) and the network the unit starts in: a unit
+-- starting in a network already found gets that network minus its own hex. (Isolated units,
+-- which the engine excludes, never get here: rail.refusal refuses them first.)
+local function new_components()
+  local networks = {}          -- {kind, set = {label = true}, list = labels in map order}
+  local rank = nil
+  -- (hexes in map order, the one hex of them to leave out or nil)
+  return function(u)
+    local kind = u.side .. "|" .. tostring(u.attrs.class) .. "|" .. tostring(u.type)
+    for _, n in ipairs(networks) do
+      if n.kind == kind and n.set[u.at] then return n.list, u.at end
+    end
+    local dests = hex.path.rail(u.id)
+    if #dests > 0 then
+      if not rank then
+        rank = {}
+        for i, label in ipairs(common.hexes()) do rank[label] = i end
+      end
+      local set, list = { [u.at] = true }, { u.at }
+      for _, label in ipairs(dests) do
+        set[label] = true
+        list[#list + 1] = label
+      end
+      table.sort(list, function(a, b) return rank[a] < rank[b] end)
+      networks[#networks + 1] = { kind = kind, set = set, list = list }
+    end
+    return dests, nil
+  end
+end
+
 function rail.register()
   hex.commands.define("rail", {
     resolve = function(cmd, side)
@@ -56,10 +90,13 @@ function rail.register()
       if hex.state.side() ~= side or not common.is_movement_phase() then return {} end
       if hex.state.get("rail_used") then return {} end
       local out = {}
+      local reuse = new_components()
       for _, u in ipairs(common.units_for(side, filter)) do
         if u.at and not u.status[common.NEUTRAL] and not rail.refusal(u, side, nil) then
-          for _, label in ipairs(hex.path.rail(u.id)) do
-            out[#out + 1] = { command = "rail", unit = u.id, to = label }
+          local list, own = reuse(u)
+          local id = u.id
+          for _, label in ipairs(list) do
+            if label ~= own then out[#out + 1] = { command = "rail", unit = id, to = label } end
           end
         end
       end

@@ -38,11 +38,47 @@ reserves.POOLS = { german_reserve = true, allied_reserve = true, armee_des_alpes
 reserves.QUOTA = { german = 2, allied = 3, swiss = 1 }
 reserves.FROM_TURN = { german = 3, allied = 2 }
 
-local function zoc_of(label, side)
-  for _, s in ipairs(hex.path.zoc(label) or {}) do
+-- The facts of the position the checks read, each asked of the host at most once per facts
+-- table. The state does not change during one call into Lua: a legal list builds one for all
+-- its hexes, a single check a fresh one. `listed`: pool_units() when the caller has it.
+local function new_facts(listed)
+  return { listed = listed, control = {}, zoc = {} }
+end
+
+local function f_turn(f)
+  f.turn = f.turn or hex.state.turn()
+  return f.turn
+end
+
+local function f_used(f, key)
+  f.used = f.used or hex.state.get("reserves_used") or {}
+  return f.used[key] or 0
+end
+
+local function f_control(f, label)
+  local c = f.control[label]
+  if c == nil then
+    c = hex.state.control(label) or false
+    f.control[label] = c
+  end
+  return c or nil
+end
+
+local function zoc_of(f, label, side)
+  local sides = f.zoc[label]
+  if not sides then
+    sides = hex.path.zoc(label) or {}
+    f.zoc[label] = sides
+  end
+  for _, s in ipairs(sides) do
     if s == side then return true end
   end
   return false
+end
+
+local function f_swiss_invaded(f)
+  if f.swiss_invaded == nil then f.swiss_invaded = politics.invaded("switzerland") end
+  return f.swiss_invaded
 end
 
 local function edge(label, names)
@@ -63,15 +99,20 @@ local function allied_pool_empty(pool)
   return true
 end
 
+local function f_pool_empty(f)
+  if f.pool_empty == nil then f.pool_empty = allied_pool_empty(f.listed) end
+  return f.pool_empty
+end
+
 local function used(key)
   return (hex.state.get("reserves_used") or {})[key] or 0
 end
 
 -- Hexes of 17.5.
-local function allied_hex(label)
-  local c = hex.state.control(label)
+local function allied_hex(f, label)
+  local c = f_control(f, label)
   if c == "german" then return false end
-  if common.in_zone(label, "assembly_points") then return not zoc_of(label, "german") end
+  if common.in_zone(label, "assembly_points") then return not zoc_of(f, label, "german") end
   if common.in_zone(label, "city_paris") then return true end
   return politics.country_of(label) == "france" and edge(label, { "west_edge", "south_edge" })
 end
@@ -84,20 +125,19 @@ local function alpine_geo(label)
   return false
 end
 
-local function alpine_hex(label)
-  return alpine_geo(label) and hex.state.control(label) ~= "german"
+local function alpine_hex(f, label)
+  return alpine_geo(label) and f_control(f, label) ~= "german"
 end
 
--- (quota key or nil, rule, reason): how `g` (a pool unit) may enter at `to`, or why not.
--- `listed` (optional) is pool_units() already listed, for callers that check many hexes.
-function reserves.check(g, side, to, listed)
+-- reserves.check against a facts table.
+local function check_in(f, g, side, to)
   local pool = g.attrs.pool
-  local turn = hex.state.turn()
+  local turn = f_turn(f)
   if pool == "reinforcement" then
     if side ~= "allied" then return nil, "F40-17.2", g.id .. " is an Allied reinforcement" end
     local arrives = g.attrs.arrives_turn or 1
     if turn < arrives then return nil, "F40-17.2", string.format("%s arrives on turn %d", g.id, arrives) end
-    if not common.has_feature(to, "port") or hex.state.control(to) ~= "allied" then
+    if not common.has_feature(to, "port") or f_control(f, to) ~= "allied" then
       return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is not)"
     end
     return "none"
@@ -105,54 +145,60 @@ function reserves.check(g, side, to, listed)
   if pool == "german_reserve" then
     if side ~= "german" then return nil, "F40-17.4", g.id .. " is a German reserve" end
     if turn < reserves.FROM_TURN.german then return nil, "F40-17.4", "German reserves enter from turn 3" end
-    if used("german") >= reserves.QUOTA.german then return nil, "F40-17.4", "2 German reserves per turn" end
-    if not supply.is_major_city("germany", to) or hex.state.control(to) ~= "german" then
+    if f_used(f, "german") >= reserves.QUOTA.german then return nil, "F40-17.4", "2 German reserves per turn" end
+    if not supply.is_major_city("germany", to) or f_control(f, to) ~= "german" then
       return nil, "F40-17.4", to .. " is not a German-controlled German city"
     end
-    if zoc_of(to, "allied") then return nil, "F40-17.4", to .. " is in Allied ZOC" end
+    if zoc_of(f, to, "allied") then return nil, "F40-17.4", to .. " is in Allied ZOC" end
     return "german"
   end
   if pool == "swiss_reserve" then
     if side ~= "allied" then return nil, "F40-17.7", g.id .. " is a Swiss reserve" end
-    if not politics.invaded("switzerland") then return nil, "F40-17.7", "Swiss reserves enter after an invasion of Switzerland" end
-    if used("swiss") >= reserves.QUOTA.swiss then return nil, "F40-17.7", "1 Swiss reserve per turn" end
-    local ok = politics.country_of(to) == "switzerland" and hex.state.control(to) == "allied"
+    if not f_swiss_invaded(f) then return nil, "F40-17.7", "Swiss reserves enter after an invasion of Switzerland" end
+    if f_used(f, "swiss") >= reserves.QUOTA.swiss then return nil, "F40-17.7", "1 Swiss reserve per turn" end
+    local ok = politics.country_of(to) == "switzerland" and f_control(f, to) == "allied"
       and (common.terrain(to) == "major_city" or common.has_feature(to, "town") or edge(to, { "south_edge", "east_edge" }))
     if not ok then return nil, "F40-17.7", to .. " is not an Allied-controlled Swiss city or south/east edge hex of Switzerland" end
     return "swiss"
   end
   -- allied_reserve, armee_des_alpes
   if side ~= "allied" then return nil, "F40-17.5", g.id .. " is an Allied reserve" end
-  if pool == "armee_des_alpes" and politics.invaded("switzerland") and alpine_hex(to) then
+  if pool == "armee_des_alpes" and f_swiss_invaded(f) and alpine_hex(f, to) then
     return "none"                                                                 -- 17.6
   end
-  if pool == "armee_des_alpes" and not allied_pool_empty(listed) then
+  if pool == "armee_des_alpes" and not f_pool_empty(f) then
     return nil, "F40-17.6", g.id .. " enters next to Switzerland after its invasion, or once every other Allied reserve has entered"
   end
   if turn < reserves.FROM_TURN.allied then return nil, "F40-17.5", "Allied reserves enter from turn 2" end
-  if used("allied") >= reserves.QUOTA.allied then return nil, "F40-17.5", "3 Allied reserves per turn" end
-  if not allied_hex(to) then
+  if f_used(f, "allied") >= reserves.QUOTA.allied then return nil, "F40-17.5", "3 Allied reserves per turn" end
+  if not allied_hex(f, to) then
     return nil, "F40-17.5", to .. " is not an assembly point free of German ZOC and control, a Paris hex or a west/south edge hex of France"
   end
   return "allied"
 end
 
+-- (quota key or nil, rule, reason): how `g` (a pool unit) may enter at `to`, or why not.
+-- `listed` (optional) is pool_units() already listed, for callers that check many hexes.
+function reserves.check(g, side, to, listed)
+  return check_in(new_facts(listed), g, side, to)
+end
+
 -- Whether `g` could enter anywhere now (the conditions of reserves.check that do not depend
 -- on the hex), so that the legal list skips the hexes of units that cannot enter at all.
-local function may_enter_now(g, side, listed)
+local function may_enter_now(f, g, side)
   local pool = g.attrs.pool
-  local turn = hex.state.turn()
+  local turn = f_turn(f)
   if pool == "reinforcement" then return side == "allied" and turn >= (g.attrs.arrives_turn or 1) end
   if pool == "german_reserve" then
-    return side == "german" and turn >= reserves.FROM_TURN.german and used("german") < reserves.QUOTA.german
+    return side == "german" and turn >= reserves.FROM_TURN.german and f_used(f, "german") < reserves.QUOTA.german
   end
   if pool == "swiss_reserve" then
-    return side == "allied" and politics.invaded("switzerland") and used("swiss") < reserves.QUOTA.swiss
+    return side == "allied" and f_swiss_invaded(f) and f_used(f, "swiss") < reserves.QUOTA.swiss
   end
   if side ~= "allied" then return false end
-  if pool == "armee_des_alpes" and politics.invaded("switzerland") then return true end
-  if pool == "armee_des_alpes" and not allied_pool_empty(listed) then return false end
-  return turn >= reserves.FROM_TURN.allied and used("allied") < reserves.QUOTA.allied
+  if pool == "armee_des_alpes" and f_swiss_invaded(f) then return true end
+  if pool == "armee_des_alpes" and not f_pool_empty(f) then return false end
+  return turn >= reserves.FROM_TURN.allied and f_used(f, "allied") < reserves.QUOTA.allied
 end
 
 local function phase_refusal(side)
@@ -165,7 +211,7 @@ end
 -- reserves.refusal once the phase is known to allow placements (the legal list checks that
 -- once, not per hex). `foreign` (optional): the set of hexes holding a unit of another side,
 -- when the caller has built it.
-local function refusal_in_phase(g, side, to, listed, foreign)
+local function refusal_in_phase(f, g, side, to, foreign)
   local rule, reason
   if not g then return nil, "F40-17.3", "no unit of that name waits in a pool" end
   if not hex.map.is_hex(to) then return nil, "F40-17.3", tostring(to) .. " is not a hex of the map" end
@@ -177,9 +223,10 @@ local function refusal_in_phase(g, side, to, listed, foreign)
     end
   end
   local key
-  key, rule, reason = reserves.check(g, side, to, listed)
+  key, rule, reason = check_in(f, g, side, to)
   if not key then return nil, rule, reason end
-  if g.attrs.pool ~= "reinforcement" and (hex.state.get("placed") or {})[to] then
+  if g.attrs.pool ~= "reinforcement" then f.placed = f.placed or hex.state.get("placed") or {} end
+  if g.attrs.pool ~= "reinforcement" and f.placed[to] then
     return nil, "F40-17.3", "one reserve per hex per turn (" .. to .. " has had one)"
   end
   return key
@@ -188,7 +235,7 @@ end
 function reserves.refusal(g, side, to, listed)
   local rule, reason = phase_refusal(side)
   if rule then return nil, rule, reason end
-  return refusal_in_phase(g, side, to, listed)
+  return refusal_in_phase(new_facts(listed), g, side, to)
 end
 
 local function record(g, side, to)
@@ -278,14 +325,15 @@ function reserves.register()
       if #pool == 0 then return {} end
       local only = filter and filter.unit
       local restrictions = require("france1940.restrictions")
-      local stacks = restrictions.stacks(side)
+      local stacks = nil     -- built when a unit may enter at all
       local out = {}
       -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which unit
       -- of the pool: judged once per listing, per candidate hex.
       local open_by_group, foreign = {}, nil
+      local facts = new_facts(pool)
       for _, g in ipairs(pool) do
         local owner = (g.attrs.pool == "german_reserve") and "german" or "allied"
-        if owner == side and (not only or only == g.id) and may_enter_now(g, side, pool) then
+        if owner == side and (not only or only == g.id) and may_enter_now(facts, g, side) then
           local probe = record(g, side, nil)
           probe.status = {}
           local hexes = candidates(g.attrs.pool)
@@ -294,9 +342,10 @@ function reserves.register()
           if not open then
             foreign = foreign or common.occupied_by(side, true)
             open = {}
-            for i, to in ipairs(hexes) do open[i] = refusal_in_phase(g, side, to, pool, foreign) ~= nil end
+            for i, to in ipairs(hexes) do open[i] = refusal_in_phase(facts, g, side, to, foreign) ~= nil end
             open_by_group[group] = open
           end
+          stacks = stacks or restrictions.stacks(side)
           for i, to in ipairs(hexes) do
             if open[i] and restrictions.fits(probe, to, stacks) then
               out[#out + 1] = { command = "place", unit = g.id, to = to }
