@@ -135,15 +135,16 @@ function combat.defenders(target, side)
   return out
 end
 
--- The defence multiplier of `target` against attackers standing at `froms`.
-function combat.multiplier(target, froms)
+-- The defence multiplier of `target` against attackers standing at `froms`; `cancelled`:
+-- whether 11.5 cancels the target's hexsides.
+local function multiplier(target, froms, cancelled)
   local m = 1
   local t = combat.DEFENSE.terrain[common.terrain(target)]
   if t and t > m then m = t end
   for name, f in pairs(combat.DEFENSE.features) do
     if f > m and combat.work(target, name) then m = f end
   end
-  if not airborne.hexsides_cancelled(target) then
+  if not cancelled then
     for name, f in pairs(combat.DEFENSE.hexsides) do
       if f > m then
         local all = #froms > 0
@@ -161,8 +162,14 @@ function combat.multiplier(target, froms)
   return m
 end
 
--- {attack, defense, odds (column name or nil), defenders}
-function combat.odds(attackers, target, side)
+-- The defence multiplier of `target` against attackers standing at `froms`.
+function combat.multiplier(target, froms)
+  return multiplier(target, froms, airborne.hexsides_cancelled(target))
+end
+
+-- combat.odds; `cancelled` (optional): the set {label = true} of the hexes whose hexsides
+-- 11.5 cancels, when the caller has read it.
+local function odds(attackers, target, side, cancelled)
   local a, froms, seen = 0, {}, {}
   for _, u in ipairs(attackers) do
     a = a + strength(u)
@@ -172,9 +179,16 @@ function combat.odds(attackers, target, side)
   local defenders = combat.defenders(target, side)
   local d = 0
   for _, u in ipairs(defenders) do d = d + strength(u) end
-  d = d * combat.multiplier(target, froms)
+  local is_cancelled
+  if cancelled then is_cancelled = cancelled[target] == true else is_cancelled = airborne.hexsides_cancelled(target) end
+  d = d * multiplier(target, froms, is_cancelled)
   if common.enemy_of(side) == "allied" and combat.work(target, "intrinsic_strength") then d = d + 1 end
   return { attack = a, defense = d, odds = combat.column(a, d), defenders = defenders }
+end
+
+-- {attack, defense, odds (column name or nil), defenders}
+function combat.odds(attackers, target, side)
+  return odds(attackers, target, side, nil)
 end
 
 local function phase_refusal(side)
@@ -373,14 +387,18 @@ function combat.legal(side)
   if phase_refusal(side) then return {} end
   local enemy_at = common.occupied_by(common.enemy_of(side))
   local by_target = {}
-  for _, b in ipairs(hex.units.brief(side)) do
+  -- The side's units on the map next to an enemy (flat lists, then a full view of those only;
+  -- a unit without strength is refused by attacker_refusal).
+  local sides, ats = hex.units.list("side"), hex.units.list("at")
+  for i, id in ipairs(hex.units.list("id")) do
+    local at = ats[i]
     local near = false
-    if (b.strength or 0) > 0 then
-      for _, nb in ipairs(common.neighbors(b.at)) do
+    if at and sides[i] == side then
+      for _, nb in ipairs(common.neighbors(at)) do
         if enemy_at[nb] then near = true; break end
       end
     end
-    local u = near and hex.units.get(b.id)
+    local u = near and hex.units.get(id)
     if u and not u.status.attacked then
       for _, nb in ipairs(common.neighbors(u.at)) do
         if enemy_at[nb] and not attacker_refusal(u, side, nb, true) then
@@ -392,10 +410,15 @@ function combat.legal(side)
     end
   end
   local out = {}
+  if next(by_target) == nil then return out end
+  -- The variables every target reads, read once.
+  local done, cancelled = {}, {}
+  for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
+  for _, l in ipairs(hex.state.get("airborne_hexsides") or {}) do cancelled[l] = true end
   for _, target in ipairs(common.sorted_keys(by_target)) do
-    if not attacked(target) then
+    if not done[target] then
       local attackers = by_target[target]
-      if combat.odds(attackers, target, side).odds then
+      if odds(attackers, target, side, cancelled).odds then
         out[#out + 1] = { command = "attack", hex = target, units = ids(attackers) }
       end
     end

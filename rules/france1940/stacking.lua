@@ -17,19 +17,24 @@ stacking.ARMORED_LIMIT = 3   -- F40-5.3
 function stacking.violation(side)
   local stacks = common.stacks_of_side(side)
   local total, armored = stacks.total, stacks.armored
-  for _, label in ipairs(common.sorted_keys(total)) do
-    if total[label] > stacking.LIMIT then
-      return "F40-5.2", string.format(
-        "hex %s holds %d division-equivalents of %s units at the end of the phase (at most %d)",
-        label, total[label], side, stacking.LIMIT)
-    end
-    if armored[label] > stacking.ARMORED_LIMIT then
-      return "F40-5.3", string.format(
-        "hex %s holds %d armored division-equivalents of %s units at the end of the phase (at most %d)",
-        label, armored[label], side, stacking.ARMORED_LIMIT)
+  -- The first violation in label order is that of the lowest label over a limit: found
+  -- without sorting every hex (most of the time no hex is over).
+  local first = nil
+  for label, t in pairs(total) do
+    if (t > stacking.LIMIT or armored[label] > stacking.ARMORED_LIMIT) and (not first or label < first) then
+      first = label
     end
   end
-  return nil
+  if not first then return nil end
+  local label = first
+  if total[label] > stacking.LIMIT then
+    return "F40-5.2", string.format(
+      "hex %s holds %d division-equivalents of %s units at the end of the phase (at most %d)",
+      label, total[label], side, stacking.LIMIT)
+  end
+  return "F40-5.3", string.format(
+    "hex %s holds %d armored division-equivalents of %s units at the end of the phase (at most %d)",
+    label, armored[label], side, stacking.ARMORED_LIMIT)
 end
 
 function stacking.register()
