@@ -36,9 +36,8 @@ function airborne.is_airborne(u)
   return a.airborne == true or a.para == true or a.airlanding == true or u.type == "airborne"
 end
 
--- Map data, built once: the city hexes (a `major_city` hex or a `town`), and for each city the
--- land hexes within RANGE of it.
-local city_hexes, in_range, hex_rank = nil, {}, nil
+-- Map data, built once: the city hexes (a `major_city` hex or a `town`).
+local city_hexes = nil
 local function cities_of_map()
   if not city_hexes then
     city_hexes = {}
@@ -49,27 +48,6 @@ local function cities_of_map()
     end
   end
   return city_hexes
-end
-
--- The position of each hex in map order (to give drop lists in map order).
-local function rank_of_hexes()
-  if not hex_rank then
-    hex_rank = {}
-    for i, label in ipairs(common.hexes()) do hex_rank[label] = i end
-  end
-  return hex_rank
-end
-
-local function land_within_range(city)
-  local list = in_range[city]
-  if not list then
-    list = {}
-    for _, label in ipairs(common.within(city, airborne.RANGE)) do
-      if common.terrain(label) ~= "sea" then list[#list + 1] = label end
-    end
-    in_range[city] = list
-  end
-  return list
 end
 
 -- The source hexes that serve `u` (its side's set for its nation, F40-8.2).
@@ -110,17 +88,12 @@ local function targets(cities)
   local key = table.concat(cities, ",")
   local out = target_lists[key]
   if out then return out end
-  local ok, rank = {}, rank_of_hexes()
+  local near = {}
+  for _, label in ipairs(common.within(cities, airborne.RANGE)) do near[label] = true end
   out = {}
-  for _, c in ipairs(cities) do
-    for _, label in ipairs(land_within_range(c)) do
-      if not ok[label] then
-        ok[label] = true
-        out[#out + 1] = label
-      end
-    end
+  for _, label in ipairs(common.hexes()) do
+    if near[label] and common.terrain(label) ~= "sea" then out[#out + 1] = label end
   end
-  table.sort(out, function(a, b) return rank[a] < rank[b] end)
   target_lists[key] = out
   return out
 end

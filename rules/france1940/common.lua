@@ -222,18 +222,19 @@ function common.hexside(a, b)
   return list
 end
 
--- The labels within `range` hexes of `label` (itself included), in no set order: a
+-- The labels within `range` hexes of any of `labels` (themselves included), in no set order: a
 -- breadth-first walk over the neighbours, which on a map's rectangle of hexes reaches exactly
 -- the hexes hex.map.distance puts within range (a shortest route between two hexes of the
--- rectangle never needs to leave it). Kept per (label, range): map data.
-local discs = {}
-function common.within(label, range)
-  local key = label .. "/" .. range
-  local list = discs[key]
-  if list then return list end
-  list = { label }
-  local seen = { [label] = true }
-  local ring = { label }
+-- rectangle never needs to leave it).
+function common.within(labels, range)
+  local list, seen, ring = {}, {}, {}
+  for _, l in ipairs(labels) do
+    if not seen[l] then
+      seen[l] = true
+      list[#list + 1] = l
+      ring[#ring + 1] = l
+    end
+  end
   for _ = 1, range do
     local next_ring = {}
     for _, h in ipairs(ring) do
@@ -247,7 +248,6 @@ function common.within(label, range)
     end
     ring = next_ring
   end
-  discs[key] = list
   return list
 end
 

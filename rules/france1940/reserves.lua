@@ -338,17 +338,20 @@ function reserves.register()
           probe.status = {}
           local hexes = candidates(g.attrs.pool)
           local group = g.attrs.pool .. "/" .. tostring(g.attrs.arrives_turn)
-          local open = open_by_group[group]
+          local open = open_by_group[group]   -- the open hexes, in candidate order
           if not open then
             foreign = foreign or common.occupied_by(side, true)
             open = {}
-            for i, to in ipairs(hexes) do open[i] = refusal_in_phase(facts, g, side, to, foreign) ~= nil end
+            for _, to in ipairs(hexes) do
+              if refusal_in_phase(facts, g, side, to, foreign) ~= nil then open[#open + 1] = to end
+            end
             open_by_group[group] = open
           end
           stacks = stacks or restrictions.stacks(side)
-          for i, to in ipairs(hexes) do
-            if open[i] and restrictions.fits(probe, to, stacks) then
-              out[#out + 1] = { command = "place", unit = g.id, to = to }
+          local id = g.id
+          for _, to in ipairs(open) do
+            if restrictions.fits(probe, to, stacks) then
+              out[#out + 1] = { command = "place", unit = id, to = to }
             end
           end
         end

@@ -58,8 +58,8 @@ end
 -- The facts of the position hex_refusal reads, each asked of the host at most once per
 -- context. The state does not change during one call into Lua, so a context lives for one call
 -- (one listing, one command, one path) and is then dropped.
-local function new_context(turn)
-  return { turn = turn, neutral = {}, german_inside = {} }
+local function new_context()
+  return {}
 end
 
 local function ctx_turn(ctx)
@@ -72,19 +72,29 @@ local function ctx_turn(ctx)
 end
 
 local function ctx_neutral(ctx, country)
-  local n = ctx.neutral[country]
+  local cache = ctx.neutral
+  if not cache then
+    cache = {}
+    ctx.neutral = cache
+  end
+  local n = cache[country]
   if n == nil then
     n = politics.is_neutral(country)
-    ctx.neutral[country] = n
+    cache[country] = n
   end
   return n
 end
 
 local function ctx_german_inside(ctx, home)
-  local g = ctx.german_inside[home]
+  local cache = ctx.german_inside
+  if not cache then
+    cache = {}
+    ctx.german_inside = cache
+  end
+  local g = cache[home]
   if g == nil then
     g = politics.german_inside(home)
-    ctx.german_inside[home] = g
+    cache[home] = g
   end
   return g
 end
