@@ -52,7 +52,7 @@ local function new_components()
   local rank = nil
   -- (hexes in map order, the one hex of them to leave out or nil)
   return function(u)
-    local kind = u.side .. "|" .. tostring(u.attrs.class) .. "|" .. tostring(u.type)
+    local kind = u.side .. "|" .. tostring((u.attrs or {}).class) .. "|" .. tostring(u.type)
     for _, n in ipairs(networks) do
       if n.kind == kind and n.set[u.at] then return n.list, u.at end
     end
