@@ -34,6 +34,7 @@ end
 
 -- F40-5.2 / R14: division-equivalents of one unit.
 local EQUIV = { XX = 1, XXX = 3, III = 0 }
+common.EQUIVALENTS = EQUIV   -- by size, for hot loops that read it directly
 function common.equivalents(u)
   return EQUIV[u.size] or 0
 end

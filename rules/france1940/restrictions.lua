@@ -169,13 +169,14 @@ function restrictions.stacks(side, brief)
 end
 
 local LIMIT, ARMORED_LIMIT = stacking.LIMIT, stacking.ARMORED_LIMIT
+local EQUIVALENTS = common.EQUIVALENTS
 
 -- Whether `u` may end in `label` without overstacking its side (5.2, 5.3).
 function restrictions.fits(u, label, stacks)
   stacks = stacks or restrictions.stacks(u.side)
   local t, a = stacks.total[label] or 0, stacks.armored[label] or 0
   if u.at == label then return t <= LIMIT and a <= ARMORED_LIMIT end
-  local e = common.equivalents(u)
+  local e = EQUIVALENTS[u.size] or 0
   return t + e <= LIMIT and a + (u.type == "armored" and e or 0) <= ARMORED_LIMIT
 end
 
