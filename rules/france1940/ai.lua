@@ -94,12 +94,13 @@ local facts = {}
 local function learn()
   for _, b in ipairs(hex.units.brief(nil, { off_map = true })) do
     facts[b.id] = { id = b.id, nation = b.nation, type = b.type, size = b.size, ma = b.ma,
-      class = b.class or common.CLASS_BY_TYPE[b.type] or "foot" }
+      strength = b.strength, class = b.class or common.CLASS_BY_TYPE[b.type] or "foot" }
   end
 end
 
 -- The units of each side on the map now, in id order: {side = {unit ...}}, each unit its
 -- facts plus `side` and `at` (three hex.units.list calls instead of a brief view per side).
+-- (Strength never changes either: F40 has no step losses.)
 local function roster()
   local ids, sides, at = hex.units.list("id"), hex.units.list("side"), hex.units.list("at")
   local out = {}
@@ -112,7 +113,7 @@ local function roster()
       local list = out[side]
       if not list then list = {}; out[side] = list end
       list[#list + 1] = { id = id, side = side, at = label, nation = f.nation, type = f.type,
-        size = f.size, ma = f.ma, class = f.class }
+        size = f.size, ma = f.ma, strength = f.strength, class = f.class }
     end
   end
   return out
@@ -373,8 +374,39 @@ local function movement_choice(side)
   return nil
 end
 
+-- The odds rank an attack could reach at best: its strength against the defenders' strength
+-- alone (combat.odds multiplies the defence by terrain and works, at least 1, and may add an
+-- intrinsic point, so the true rank is never higher). `strength_of`: id -> strength, halved
+-- when isolated, as combat.odds counts it; `at`: label -> units there.
+local function best_rank(cmd, side, strength_of, at)
+  local a = 0
+  for _, id in ipairs(cmd.units) do a = a + (strength_of[id] or 0) end
+  local enemy, d = common.enemy_of(side), 0
+  for _, u in ipairs(at[cmd.hex] or {}) do
+    if u.side == enemy then d = d + strength_of[u.id] end
+  end
+  local column = combat.column(a, d)
+  return column and COLUMN_RANK[column] or 0
+end
+
 local function combat_choice(side)
-  return best_of(hex.commands.legal(side, { command = "attack" }), function(cmd)
+  local list = hex.commands.legal(side, { command = "attack" })
+  if #list == 0 then return nil end
+  local isolated, strength_of, at = {}, {}, {}
+  for _, id in ipairs(hex.units.ids(nil, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
+  for _, units in pairs(roster()) do
+    for _, u in ipairs(units) do
+      local s = u.strength or 0
+      if isolated[u.id] then s = s / 2 end
+      strength_of[u.id] = s
+      local here = at[u.at] or {}
+      here[#here + 1] = u
+      at[u.at] = here
+    end
+  end
+  -- Only an attack that may reach 2:1 is worth its full odds (the bot attacks at 2:1 or better).
+  return best_of(list, function(cmd)
+    if best_rank(cmd, side, strength_of, at) < 3 then return nil end
     local attackers = {}
     for _, id in ipairs(cmd.units) do attackers[#attackers + 1] = hex.units.get(id) end
     local o = combat.odds(attackers, cmd.hex, side)
