@@ -99,8 +99,10 @@ local function learn()
 end
 
 -- The units of each side on the map now, in id order: {side = {unit ...}}, each unit its
--- facts plus `side` and `at` (three hex.units.list calls instead of a brief view per side).
--- (Strength never changes either: F40 has no step losses.)
+-- facts with `side` and `at` set for this decision (three hex.units.list calls instead of a
+-- brief view per side; the facts tables are reused, and only units on the map are listed, so
+-- every listed unit's `at` is the current one). (Strength never changes either: F40 has no
+-- step losses.)
 local function roster()
   local ids, sides, at = hex.units.list("id"), hex.units.list("side"), hex.units.list("at")
   local out = {}
@@ -110,10 +112,10 @@ local function roster()
       local f = facts[id]
       if not f then learn(); f = facts[id] end
       local side = sides[i]
+      f.side, f.at = side, label
       local list = out[side]
       if not list then list = {}; out[side] = list end
-      list[#list + 1] = { id = id, side = side, at = label, nation = f.nation, type = f.type,
-        size = f.size, ma = f.ma, strength = f.strength, class = f.class }
+      list[#list + 1] = f
     end
   end
   return out
@@ -228,27 +230,42 @@ local function enters_switzerland(path)
   return false
 end
 
--- Whether a unit is airborne (its attributes never change: kept per unit id).
-local airborne_ids = {}
-local function is_airborne(id)
-  local known = airborne_ids[id]
+-- For an airborne unit, what its drop hexes depend on besides its side: its class and nation
+-- (airborne.cities); false for any other unit. Attributes never change: kept per unit id.
+local airborne_kind = {}
+local function drop_kind(id)
+  local known = airborne_kind[id]
   if known == nil then
     local u = hex.units.get(id)
-    known = u ~= nil and airborne.is_airborne(u)
-    airborne_ids[id] = known
+    known = u ~= nil and airborne.is_airborne(u) and (common.class_of(u) .. "/" .. tostring(u.nation))
+    airborne_kind[id] = known
   end
   return known
 end
 
--- Whether `side` has an airborne unit off the map: the `drop` list is empty otherwise (only
--- such units drop, F40-11.1), so the bot lists it only then.
-local function may_drop(side)
-  local on_map = {}
+-- The drop nearest the objectives into a hex with no enemy unit (the first such in the `drop`
+-- list), or nil. Only airborne units off the map drop (F40-11.1), so without one the list is
+-- not asked for. The drop hexes depend on the unit only through its side, class and nation (the
+-- supplied cities it flies from, airborne.cities): when every such unit shares them, the
+-- first unit with any drop has the best one, and only that unit's drops are listed.
+local function drop_choice(side, near)
+  local on_map, waiting = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true })) do on_map[id] = true end
   for _, id in ipairs(hex.units.ids(side)) do
-    if not on_map[id] and is_airborne(id) then return true end
+    if not on_map[id] and drop_kind(id) then waiting[#waiting + 1] = id end
   end
-  return false
+  if #waiting == 0 then return nil end
+  local empty = function(cmd) return #common.enemies_at(cmd.to, side) == 0 end
+  local kinds = {}
+  for _, id in ipairs(waiting) do kinds[drop_kind(id)] = true end
+  if next(kinds, next(kinds)) == nil then
+    for _, id in ipairs(waiting) do
+      local list = hex.commands.legal(side, { command = "drop", unit = id })
+      if #list > 0 then return best_passing(list, near, empty) end
+    end
+    return nil
+  end
+  return best_passing(hex.commands.legal(side, { command = "drop" }), near, empty)
 end
 
 -- Whether `u` (Dutch or Swiss, not freed, in its home country) is kept home by 16.3 / 16.6 when
@@ -278,8 +295,7 @@ local function movement_choice(side)
   local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
   local place = not started and best_of(hex.commands.legal(side, { command = "place" }), near)
   if place then return place end
-  local drop = not started and may_drop(side) and best_passing(hex.commands.legal(side, { command = "drop" }),
-    near, function(cmd) return #common.enemies_at(cmd.to, side) == 0 end)
+  local drop = not started and drop_choice(side, near)
   if drop then return drop end
   if side == "allied" and not started then
     for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do
