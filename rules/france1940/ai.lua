@@ -3,9 +3,16 @@
 -- Written against the legal-command API, one decision at a time: it lists only the legal
 -- commands it needs (hex.commands.legal(side, {command = ..., unit = ...})) and returns the
 -- command it picks; it reads the position through the read-only views and the rules' own
--- helpers (combat odds, supply sources), never changes anything and keeps no game state (the
--- memo below holds distance fields, a pure function of the map and a list of hexes). What is
--- left to do comes from the position: units that moved carry `moved`.
+-- helpers (combat odds, supply sources), never changes anything and keeps no game state: every
+-- decision is a function of the current position alone, so a game continued from a save plays
+-- the same commands. What it keeps between decisions is map data (hexes, land, neighbours, the
+-- hexes near each objective city), distance fields (a function of the map and a list of
+-- hexes) and each unit's fixed facts (nation, type, size, MA, strength, class: no F40 event
+-- changes them). What is left to do comes from the position: units that moved carry `moved`.
+-- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs
+-- (unit positions through three hex.units.list calls, one hex.path.toward call for the units
+-- in order), lists `drop` only when an airborne unit waits off the map, and works the full
+-- combat odds out only for attacks whose strengths alone could reach 2:1.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
@@ -14,9 +21,10 @@
 --   with `moved` says they are done)
 --   4. `move`: the units that may still move, nearest the objectives first; for each, the
 --      destination that gets it closest to its side's objectives, keeping it supplied (a hex
---      where a unit of its class traces supply) and never entering Switzerland. A unit's own
---      legal moves are listed only when its plain reach (hex.path.reach, no paths) shows such a
---      destination;
+--      where a unit of its class traces supply) and never entering Switzerland, within the
+--      stacking limits and the political restrictions (the engine ranks each unit's reachable
+--      hexes, hex.path.toward; the bot builds the move with hex.path.path_to, and lists the
+--      unit's legal moves only when that path is refused);
 --   5. in a combat phase, `attack` at the best odds, at 2:1 or better;
 --   6. otherwise `end_phase`.
 -- Objectives: German - the major cities of the Netherlands, Belgium and France it does not
