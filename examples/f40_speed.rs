@@ -5,10 +5,12 @@
 //!
 //! Plays K games (seeds S, S+1, ...) to their end (or N turns) and prints games/s, ms per
 //! command, and how the time splits between the bots' decisions and the rules carrying the
-//! commands out. `--full-lists` plays the same games again with the whole legal-command list
+//! commands out, then the bots' time by kind of decision (phase and command chosen: which
+//! decisions to make cheaper). `--full-lists` plays the same games again with the whole legal-command list
 //! built before every command (what the driver did before bots listed their own commands, and
 //! what a replay recording still does), and prints that list's cost per decision and the ratio.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -31,6 +33,8 @@ fn cpu_seconds() -> Option<f64> {
 struct Timed<B> {
     inner: B,
     spent: Duration,
+    /// Decisions and time by "phase/command chosen".
+    by_kind: BTreeMap<String, (u64, Duration)>,
 }
 
 impl<B: Bot> Bot for Timed<B> {
@@ -39,9 +43,19 @@ impl<B: Bot> Bot for Timed<B> {
         game: &mut Game,
         legal: &mut LegalCommands,
     ) -> Result<Command, RulesError> {
+        let phase = game.phase().unwrap_or_default();
         let start = Instant::now();
         let chosen = self.inner.choose(game, legal);
-        self.spent += start.elapsed();
+        let spent = start.elapsed();
+        self.spent += spent;
+        if let Ok(command) = &chosen {
+            let kind = self
+                .by_kind
+                .entry(format!("{phase}/{}", command.name()))
+                .or_default();
+            kind.0 += 1;
+            kind.1 += spent;
+        }
         chosen
     }
 }
@@ -53,6 +67,7 @@ struct Totals {
     wall: Duration,
     cpu: f64,
     bot: Duration,
+    by_kind: BTreeMap<String, (u64, Duration)>,
     outcomes: Vec<String>,
 }
 
@@ -70,6 +85,7 @@ fn play(
             session.scenario.bots.clone(),
         ),
         spent: Duration::ZERO,
+        by_kind: BTreeMap::new(),
     };
     let sides = session.scenario.sides.clone();
     let limit = turns.map_or(RunLimit::End, |n| RunLimit::BeforeTurn(n + 1));
@@ -91,6 +107,11 @@ fn play(
         totals.cpu += b - a;
     }
     totals.bot += bot.spent;
+    for (kind, (n, spent)) in &bot.by_kind {
+        let total = totals.by_kind.entry(kind.clone()).or_default();
+        total.0 += n;
+        total.1 += *spent;
+    }
     totals.games += 1;
     totals.commands += report.commands;
     let state = session.game.state();
@@ -152,6 +173,14 @@ fn main() -> Result<(), String> {
         play(seed + i, turns, false, &mut lazy)?;
     }
     report("bots list what they need", &lazy);
+    println!("  bot decisions by phase/command chosen:");
+    for (kind, (n, spent)) in &lazy.by_kind {
+        println!(
+            "    {kind:<20} {n:>5} decisions, {:>7.1} ms, {:>6.0} us each",
+            spent.as_secs_f64() * 1000.0,
+            spent.as_secs_f64() * 1e6 / (*n).max(1) as f64
+        );
+    }
     if hexwar::rules::profile::enabled() {
         eprint!("{}", hexwar::rules::profile::report());
     }

@@ -3,9 +3,16 @@
 -- Written against the legal-command API, one decision at a time: it lists only the legal
 -- commands it needs (hex.commands.legal(side, {command = ..., unit = ...})) and returns the
 -- command it picks; it reads the position through the read-only views and the rules' own
--- helpers (combat odds, supply sources), never changes anything and keeps no game state (the
--- memo below holds distance fields, a pure function of the map and a list of hexes). What is
--- left to do comes from the position: units that moved carry `moved`.
+-- helpers (combat odds, supply sources), never changes anything and keeps no game state: every
+-- decision is a function of the current position alone, so a game continued from a save plays
+-- the same commands. What it keeps between decisions is map data (hexes, land, neighbours, the
+-- hexes near each objective city), distance fields (a function of the map and a list of
+-- hexes) and each unit's fixed facts (nation, type, size, MA, strength, class: no F40 event
+-- changes them). What is left to do comes from the position: units that moved carry `moved`.
+-- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs
+-- (unit positions through three hex.units.list calls, one hex.path.toward call for the units
+-- in order), lists `drop` only when an airborne unit waits off the map, and works the full
+-- combat odds out only for attacks whose strengths alone could reach 2:1.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
@@ -14,9 +21,10 @@
 --   with `moved` says they are done)
 --   4. `move`: the units that may still move, nearest the objectives first; for each, the
 --      destination that gets it closest to its side's objectives, keeping it supplied (a hex
---      where a unit of its class traces supply) and never entering Switzerland. A unit's own
---      legal moves are listed only when its plain reach (hex.path.reach, no paths) shows such a
---      destination;
+--      where a unit of its class traces supply) and never entering Switzerland, within the
+--      stacking limits and the political restrictions (the engine ranks each unit's reachable
+--      hexes, hex.path.toward; the bot builds the move with hex.path.path_to, and lists the
+--      unit's legal moves only when that path is refused);
 --   5. in a combat phase, `attack` at the best odds, at 2:1 or better;
 --   6. otherwise `end_phase`.
 -- Objectives: German - the major cities of the Netherlands, Belgium and France it does not
@@ -29,22 +37,39 @@ local supply = require("france1940.supply")
 local politics = require("france1940.politics")
 local movement = require("france1940.movement")
 local restrictions = require("france1940.restrictions")
+local airborne = require("france1940.airborne")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
+
+-- Map facts read once per game (the map never changes): every hex, the land ones, each hex's
+-- neighbours. The bot's searches run on these tables instead of asking the host again.
+local map = nil
+local function map_facts()
+  if map then return map end
+  map = { hexes = hex.map.hexes(), land = {}, neighbors = {} }
+  for _, label in ipairs(map.hexes) do
+    if hex.map.terrain(label) ~= "sea" then map.land[label] = true end
+    map.neighbors[label] = common.neighbors(label)
+  end
+  return map
+end
 
 local function field(targets)
   table.sort(targets)
   local key = table.concat(targets, ",")
   if fields[key] then return fields[key] end
+  local m = map_facts()
+  local land, neighbors = m.land, m.neighbors
   local dist, queue, head = {}, {}, 1
   for _, t in ipairs(targets) do
     if dist[t] == nil then dist[t] = 0; queue[#queue + 1] = t end
   end
   while head <= #queue do
     local h = queue[head]; head = head + 1
-    for _, n in ipairs(common.neighbors(h)) do
-      if dist[n] == nil and hex.map.terrain(n) ~= "sea" then
-        dist[n] = dist[h] + 1
+    local d = dist[h] + 1
+    for _, n in ipairs(neighbors[h]) do
+      if dist[n] == nil and land[n] then
+        dist[n] = d
         queue[#queue + 1] = n
       end
     end
@@ -58,47 +83,102 @@ end
 
 local OBJECTIVE_COUNTRIES = { "netherlands", "belgium", "france" }
 
--- Hexes within `THREAT` of a city (map data, kept per map).
-local THREAT = 4
-local near_city = {}
-local function within_threat(city)
-  local list = near_city[city]
-  if not list then
-    list = {}
-    for _, label in ipairs(hex.map.hexes()) do
-      if hex.map.distance(label, city) <= THREAT then list[#list + 1] = label end
+-- The major cities of the objective countries, in the order the bot examines them (map data).
+local objective_cities = nil
+local function cities()
+  if not objective_cities then
+    objective_cities = {}
+    for _, c in ipairs(OBJECTIVE_COUNTRIES) do
+      for _, l in ipairs(supply.major_cities(c)) do objective_cities[#objective_cities + 1] = l end
     end
-    near_city[city] = list
   end
-  return list
+  return objective_cities
 end
 
-local function objectives(side)
+-- Unit facts that never change while a unit is in play (nation, type, size, MA, movement
+-- class: no F40 event alters them; a unit back from a pool comes back with the same record),
+-- kept per id and refreshed from hex.units.brief whenever an id is new to the bot.
+local facts = {}
+local function learn()
+  for _, b in ipairs(hex.units.brief(nil, { off_map = true })) do
+    facts[b.id] = { id = b.id, nation = b.nation, type = b.type, size = b.size, ma = b.ma,
+      strength = b.strength, class = b.class or common.CLASS_BY_TYPE[b.type] or "foot" }
+  end
+end
+
+-- The units of each side on the map now, in id order: {side = {unit ...}}, each unit its
+-- facts with `side` and `at` set for this decision (three hex.units.list calls instead of a
+-- brief view per side; the facts tables are reused, and only units on the map are listed, so
+-- every listed unit's `at` is the current one). (Strength never changes either: F40 has no
+-- step losses.)
+local function roster()
+  local ids, sides, at = hex.units.list("id"), hex.units.list("side"), hex.units.list("at")
+  local out = {}
+  for i, id in ipairs(ids) do
+    local label = at[i]
+    if label then
+      local f = facts[id]
+      if not f then learn(); f = facts[id] end
+      local side = sides[i]
+      f.side, f.at = side, label
+      local list = out[side]
+      if not list then list = {}; out[side] = list end
+      list[#list + 1] = f
+    end
+  end
+  return out
+end
+
+-- For each hex, the objective cities within `THREAT` of it (map data, built once): the hexes
+-- THREAT steps away on the grid of every hex (sea included, as hex.map.distance counts them).
+local THREAT = 4
+local threatened_from = nil
+local function threatened_cities()
+  if threatened_from then return threatened_from end
+  threatened_from = {}
+  local neighbors = map_facts().neighbors
+  for _, city in ipairs(cities()) do
+    local seen, frontier = { [city] = true }, { city }
+    local list = { city }
+    for _ = 1, THREAT do
+      local next_frontier = {}
+      for _, h in ipairs(frontier) do
+        for _, n in ipairs(neighbors[h]) do
+          if not seen[n] then
+            seen[n] = true
+            list[#list + 1] = n
+            next_frontier[#next_frontier + 1] = n
+          end
+        end
+      end
+      frontier = next_frontier
+    end
+    for _, h in ipairs(list) do
+      local near = threatened_from[h] or {}
+      near[city] = true
+      threatened_from[h] = near
+    end
+  end
+  return threatened_from
+end
+
+local function objectives(side, units)
   local out = {}
   if side == "german" then
-    for _, c in ipairs(OBJECTIVE_COUNTRIES) do
-      for _, l in ipairs(supply.major_cities(c)) do
-        if hex.state.control(l) ~= "german" then out[#out + 1] = l end
-      end
+    for _, l in ipairs(cities()) do
+      if hex.state.control(l) ~= "german" then out[#out + 1] = l end
     end
     return out
   end
-  local germans, german_at = {}, {}
-  for _, u in ipairs(hex.units.brief("german")) do
+  local germans, threatened = {}, {}
+  local from = threatened_cities()
+  for _, u in ipairs(units.german or {}) do
     germans[#germans + 1] = u.at
-    german_at[u.at] = true
+    for city in pairs(from[u.at] or {}) do threatened[city] = true end
   end
-  for _, c in ipairs(OBJECTIVE_COUNTRIES) do
-    for _, l in ipairs(supply.major_cities(c)) do
-      local ctl = hex.state.control(l)
-      if ctl == "german" then
-        out[#out + 1] = l
-      elseif ctl == "allied" then
-        for _, h in ipairs(within_threat(l)) do
-          if german_at[h] then out[#out + 1] = l; break end
-        end
-      end
-    end
+  for _, l in ipairs(cities()) do
+    local ctl = hex.state.control(l)
+    if ctl == "german" or (ctl == "allied" and threatened[l]) then out[#out + 1] = l end
   end
   if #out == 0 then return germans end
   return out
@@ -139,6 +219,18 @@ local function best_of(list, score)
   return best
 end
 
+-- The first command of `list` with the highest `score(cmd)` among those passing `ok(cmd)`: the
+-- same as best_of with `ok` inside the score, but `ok` (dearer) is asked only of a command
+-- that would beat the best so far.
+local function best_passing(list, score, ok)
+  local best, best_score = nil, nil
+  for _, cmd in ipairs(list) do
+    local sc = score(cmd)
+    if sc and (not best_score or sc > best_score) and ok(cmd) then best, best_score = cmd, sc end
+  end
+  return best
+end
+
 local function enters_switzerland(path)
   for _, l in ipairs(path) do
     if politics.country_of(l) == "switzerland" then return true end
@@ -146,8 +238,64 @@ local function enters_switzerland(path)
   return false
 end
 
+-- For an airborne unit, what its drop hexes depend on besides its side: its class and nation
+-- (airborne.cities); false for any other unit. Attributes never change: kept per unit id.
+local airborne_kind = {}
+local function drop_kind(id)
+  local known = airborne_kind[id]
+  if known == nil then
+    local u = hex.units.get(id)
+    known = u ~= nil and airborne.is_airborne(u) and (common.class_of(u) .. "/" .. tostring(u.nation))
+    airborne_kind[id] = known
+  end
+  return known
+end
+
+-- The drop nearest the objectives into a hex with no enemy unit (the first such in the `drop`
+-- list), or nil. Only airborne units off the map drop (F40-11.1), so without one the list is
+-- not asked for. The drop hexes depend on the unit only through its side, class and nation (the
+-- supplied cities it flies from, airborne.cities): when every such unit shares them, the
+-- first unit with any drop has the best one, and only that unit's drops are listed.
+local function drop_choice(side, near)
+  local on_map, waiting = {}, {}
+  for _, id in ipairs(hex.units.ids(side, { on_map = true })) do on_map[id] = true end
+  for _, id in ipairs(hex.units.ids(side)) do
+    if not on_map[id] and drop_kind(id) then waiting[#waiting + 1] = id end
+  end
+  if #waiting == 0 then return nil end
+  local empty = function(cmd) return #common.enemies_at(cmd.to, side) == 0 end
+  local kinds = {}
+  for _, id in ipairs(waiting) do kinds[drop_kind(id)] = true end
+  if next(kinds, next(kinds)) == nil then
+    for _, id in ipairs(waiting) do
+      local list = hex.commands.legal(side, { command = "drop", unit = id })
+      if #list > 0 then return best_passing(list, near, empty) end
+    end
+    return nil
+  end
+  return best_passing(hex.commands.legal(side, { command = "drop" }), near, empty)
+end
+
+-- Whether `u` (Dutch or Swiss, not freed, in its home country) is kept home by 16.3 / 16.6 when
+-- entering `label`: restrictions.hex_refusal would refuse it. `german_inside` is asked once
+-- per decision (it lists the German units).
+local function kept_home(u, label, home_locked)
+  local home = politics.COUNTRY_OF_NATION[u.nation]
+  if (u.nation ~= "dutch" and u.nation ~= "swiss") or u.status.freed or not u.at
+      or politics.country_of(u.at) ~= home or politics.country_of(label) == home then
+    return false
+  end
+  if home_locked[home] == nil then home_locked[home] = politics.german_inside(home) end
+  return home_locked[home]
+end
+
+-- How many units one hex.path.toward call answers at most: the bot takes the first acceptable
+-- one, and asks again (from the next unit) only when none is.
+local TOWARD_LIMIT = 16
+
 local function movement_choice(side)
-  local targets = objectives(side)
+  local units_now = roster()
+  local targets = objectives(side, units_now)
   local dist = field(targets)
   local near = function(cmd) return 1000 - (dist[cmd.to] or 99) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
@@ -155,9 +303,7 @@ local function movement_choice(side)
   local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
   local place = not started and best_of(hex.commands.legal(side, { command = "place" }), near)
   if place then return place end
-  local drop = not started and best_of(hex.commands.legal(side, { command = "drop" }), function(cmd)
-    if #common.enemies_at(cmd.to, side) == 0 then return near(cmd) end
-  end)
+  local drop = not started and drop_choice(side, near)
   if drop then return drop end
   if side == "allied" and not started then
     for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do
@@ -174,40 +320,53 @@ local function movement_choice(side)
     if movement.cannot_move(hex.units.get(id), side) then waiting[id] = nil end   -- F40-11.4
   end
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
-  local brief = hex.units.brief(side)
-  local order = {}
+  local brief = units_now[side] or {}
+  -- Sorted on one string per unit (distance in four digits, then the id): the same order as
+  -- comparing (distance, id), without a Lua comparison function.
+  local keys, by_key = {}, {}
   for _, b in ipairs(brief) do
-    if waiting[b.id] then order[#order + 1] = { b = b, d = dist[b.at] or 99 } end
+    if waiting[b.id] then
+      local key = string.format("%04d", dist[b.at] or 99) .. b.id
+      keys[#keys + 1] = key
+      by_key[key] = b
+    end
   end
-  table.sort(order, function(x, y)
-    if x.d ~= y.d then return x.d < y.d end
-    return x.b.id < y.b.id
-  end)
+  table.sort(keys)
   -- Each unit keeps to hexes where a unit of its class is supplied: one supply field per class
   -- and nation, traced by the engine inside hex.path.toward. The engine ranks each unit's
-  -- reachable hexes by the same field as `dist`, sixteen units at a time (most decisions end in
-  -- the first sixteen).
-  local supplied, stacks = {}, nil
-  for first = 1, #order, 16 do
-    local units, asks = {}, {}
-    for i = first, math.min(first + 15, #order) do
-      local b = order[i].b
-      local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
-      local key = class .. "/" .. b.nation
-      if not asks[key] then
-        asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
-      end
-      units[#units + 1] = { id = b.id, supply = key,
-        budget = common.budget({ ma = b.ma, nation = b.nation, status = { isolated = isolated[b.id] } }) }
+  -- reachable hexes by the same field as `dist`, in order, and stops after TOWARD_LIMIT units
+  -- that can get closer (most decisions end with the first of them).
+  -- Budgets as common.budget gives them, its phase-wide factors read once.
+  local halved = common.assault() == 2
+  local first_turn = hex.state.turn() == 1
+  local units, asks, position = {}, {}, {}
+  for i, k in ipairs(keys) do
+    local b = by_key[k]
+    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
+    local key = class .. "/" .. b.nation
+    if not asks[key] then
+      asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
     end
-    local batch = hex.path.toward(targets, units, { impassable = { "sea" }, supplied = asks })
+    local mp = b.ma or 0
+    if halved then mp = mp / 2 end                                                   -- F40-9.1
+    if isolated[b.id] then mp = mp / 2 end                                           -- F40-8.3
+    if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
+    units[i] = { id = b.id, supply = key, budget = mp }
+    position[b.id] = i
+  end
+  local supplied, stacks, home_locked = {}, nil, {}
+  local first = 1
+  while first <= #units do
+    local ask = {}
+    for i = first, #units do ask[#ask + 1] = units[i] end
+    local batch = hex.path.toward(targets, ask, { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT })
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
       stacks = stacks or restrictions.stacks(side, brief)
       local wanted = nil
       for _, label in ipairs(r.closer) do
         if politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)
-            and not restrictions.hex_refusal(u, label) then
+            and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
           wanted = label
           break
         end
@@ -233,12 +392,45 @@ local function movement_choice(side)
         if move then return move end
       end
     end
+    if #batch < TOWARD_LIMIT then break end
+    first = position[batch[#batch].id] + 1
   end
   return nil
 end
 
+-- The odds rank an attack could reach at best: its strength against the defenders' strength
+-- alone (combat.odds multiplies the defence by terrain and works, at least 1, and may add an
+-- intrinsic point, so the true rank is never higher). `strength_of`: id -> strength, halved
+-- when isolated, as combat.odds counts it; `at`: label -> units there.
+local function best_rank(cmd, side, strength_of, at)
+  local a = 0
+  for _, id in ipairs(cmd.units) do a = a + (strength_of[id] or 0) end
+  local enemy, d = common.enemy_of(side), 0
+  for _, u in ipairs(at[cmd.hex] or {}) do
+    if u.side == enemy then d = d + strength_of[u.id] end
+  end
+  local column = combat.column(a, d)
+  return column and COLUMN_RANK[column] or 0
+end
+
 local function combat_choice(side)
-  return best_of(hex.commands.legal(side, { command = "attack" }), function(cmd)
+  local list = hex.commands.legal(side, { command = "attack" })
+  if #list == 0 then return nil end
+  local isolated, strength_of, at = {}, {}, {}
+  for _, id in ipairs(hex.units.ids(nil, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
+  for _, units in pairs(roster()) do
+    for _, u in ipairs(units) do
+      local s = u.strength or 0
+      if isolated[u.id] then s = s / 2 end
+      strength_of[u.id] = s
+      local here = at[u.at] or {}
+      here[#here + 1] = u
+      at[u.at] = here
+    end
+  end
+  -- Only an attack that may reach 2:1 is worth its full odds (the bot attacks at 2:1 or better).
+  return best_of(list, function(cmd)
+    if best_rank(cmd, side, strength_of, at) < 3 then return nil end
     local attackers = {}
     for _, id in ipairs(cmd.units) do attackers[#attackers + 1] = hex.units.get(id) end
     local o = combat.odds(attackers, cmd.hex, side)
