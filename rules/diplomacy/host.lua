@@ -33,7 +33,6 @@ local STEPS = {
   { season = "F", kind = "R", phase = "fall retreats" },
   { season = "W", kind = "A", phase = "winter adjustments" },
 }
-local json = require("diplomacy.json")
 local TYPE_OF = { A = "army", F = "fleet" }
 local LETTER_OF = { army = "A", fleet = "F" }
 
@@ -313,7 +312,7 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { hex.state.set("position", json.encoder().value(pos)), hex.state.set("orders", nil) }
+  local events = { hex.state.set("position", hex.state.json(pos)), hex.state.set("orders", nil) }
   return mirror(pos, nil, nil, events)
 end
 
@@ -401,7 +400,7 @@ end
 local function with_orders(power, list, all)
   all = all or hex.state.get("orders") or {}
   all[power] = list
-  return hex.state.set("orders", json.encoder().value(all))
+  return hex.state.set("orders", hex.state.json(all))
 end
 
 local function check_power(cmd, side)
@@ -420,13 +419,12 @@ local function adjudicate()
   local pos = position()
   local orders = hex.state.get("orders") or {}
   local result, next_pos = current.adjudicate(board(), pos, orders)
-  local enc = json.encoder()
   local events = {
-    { event = "VarSet", key = "position", value = enc.value(next_pos) },
+    { event = "VarSet", key = "position", value = hex.state.json(next_pos) },
     hex.state.set("orders", nil),
   }
   mirror(next_pos, result, "disbanded", events)
-  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = enc.report(result) }
+  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
     local scores = {}
@@ -459,7 +457,7 @@ function M.install(game)
   hex.events.on("GameStarted", function()
     if hex.state.get("position", "phase") ~= nil then return nil end
     local pos = current.new_position(board(), nil)
-    return mirror(pos, nil, nil, { hex.state.set("position", json.encoder().value(pos)) })
+    return mirror(pos, nil, nil, { hex.state.set("position", hex.state.json(pos)) })
   end)
 
   hex.commands.define("orders", {
