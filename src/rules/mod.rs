@@ -17,7 +17,7 @@ mod host;
 mod lint;
 mod loader;
 mod luals;
-mod raw_json;
+pub(crate) mod raw_json;
 mod sandbox;
 
 pub(crate) use budget::Budget;

@@ -73,6 +73,31 @@ unsafe fn push(state: *mut ffi::lua_State, value: &serde_json::Value, depth: usi
     }
 }
 
+/// A Lua sequence of strings (or `false` where an item is None), built in one protected call:
+/// what `lua.create_sequence_from` makes, without a protected call per string.
+pub fn string_sequence<'a>(
+    lua: &Lua,
+    items: impl ExactSizeIterator<Item = Option<&'a str>>,
+) -> mlua::Result<Table> {
+    // SAFETY: see the module doc; the frame holds the iterator, whose items are borrowed strs
+    // (a memory error from lua_pushlstring would skip only its destructor, which frees nothing
+    // for the map iterators this is called with).
+    unsafe {
+        lua.exec_raw::<Table>((), |state| {
+            ffi::lua_createtable(state, items.len().min(1 << 24) as i32, 0);
+            for (i, item) in items.enumerate() {
+                match item {
+                    Some(s) => {
+                        ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
+                    }
+                    None => ffi::lua_pushboolean(state, 0),
+                }
+                ffi::lua_rawseti(state, -2, (i + 1) as ffi::lua_Integer);
+            }
+        })
+    }
+}
+
 /// A Lua table as JSON by the plain-data rule: a table whose length `#t` (raw) is above 0 is the
 /// array `t[1..#t]` (holes are null, other keys ignored); an empty table is `{}`; any other table
 /// is an object, all of whose keys must be strings. Values: strings (UTF-8), integers, finite
@@ -231,6 +256,17 @@ mod tests {
         assert!(check.call::<bool>((fast.clone(), slow)).unwrap());
         let back: serde_json::Value = lua.from_value(fast).unwrap();
         assert_eq!(back, v);
+    }
+
+    #[test]
+    fn string_sequence_is_the_sequence_of_the_items() {
+        let lua = Lua::new();
+        let t = string_sequence(&lua, [Some("a"), None, Some("")].into_iter()).unwrap();
+        let v: Vec<Value> = t.sequence_values().collect::<mlua::Result<_>>().unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].to_string().unwrap(), "a");
+        assert_eq!(v[1], Value::Boolean(false));
+        assert_eq!(v[2].to_string().unwrap(), "");
     }
 
     #[test]
