@@ -169,6 +169,15 @@ fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, 
         if let Some(event) = json_payload_event(lua, t, budget) {
             return event;
         }
+        // Plain data (no empty or mixed table) reads the same through the one-walk reader as
+        // through the serde bridge, several times cheaper; anything else, and any event the
+        // reader's JSON does not make, takes the bridge (and its error messages).
+        let mut left = super::bounded::VALUE_LIMIT;
+        if let Ok(json) = super::raw_json::plain_lua_to_json(lua, t, &mut left) {
+            if let Ok(event) = serde_json::from_value::<Event>(json) {
+                return Ok(event);
+            }
+        }
     }
     super::bounded::check(&value)?;
     lua.from_value::<Event>(value).map_err(|e| e.to_string())

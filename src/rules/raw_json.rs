@@ -109,6 +109,27 @@ pub fn lua_to_json(
     table: &Table,
     values_left: &mut usize,
 ) -> Result<serde_json::Value, String> {
+    read_table(lua, table, values_left, false)
+}
+
+/// `lua_to_json` for tables whose reading is beyond doubt: an error for any empty table, any
+/// table with both an array part and other keys, any hole. What it accepts, mlua's serde bridge
+/// reads the same way (sequences as arrays, string-keyed tables as objects), so a caller may try
+/// it first and fall back to the bridge on an error.
+pub fn plain_lua_to_json(
+    lua: &Lua,
+    table: &Table,
+    values_left: &mut usize,
+) -> Result<serde_json::Value, String> {
+    read_table(lua, table, values_left, true)
+}
+
+fn read_table(
+    lua: &Lua,
+    table: &Table,
+    values_left: &mut usize,
+    strict: bool,
+) -> Result<serde_json::Value, String> {
     let mut out: Option<Result<serde_json::Value, String>> = None;
     let mut left = (*values_left).min(VALUE_LIMIT);
     // SAFETY: see the module doc; `read` raises no Lua error (only lua_rawlen, lua_rawgeti,
@@ -116,7 +137,7 @@ pub fn lua_to_json(
     // matching type) and pops what it pushes.
     let run = unsafe {
         lua.exec_raw::<()>(table, |state| {
-            out = Some(read(state, ffi::lua_gettop(state), &mut left, 0));
+            out = Some(read(state, ffi::lua_gettop(state), &mut left, 0, strict));
         })
     };
     run.map_err(|e| e.to_string())?;
@@ -129,6 +150,7 @@ unsafe fn read(
     idx: i32,
     left: &mut usize,
     depth: usize,
+    strict: bool,
 ) -> Result<serde_json::Value, String> {
     if *left == 0 {
         return Err(format!(
@@ -138,6 +160,7 @@ unsafe fn read(
     }
     *left -= 1;
     match ffi::lua_type(state, idx) {
+        ffi::LUA_TNIL if strict => Err("a list has a hole".into()),
         ffi::LUA_TNIL => Ok(serde_json::Value::Null),
         ffi::LUA_TBOOLEAN => Ok(serde_json::Value::Bool(ffi::lua_toboolean(state, idx) != 0)),
         ffi::LUA_TNUMBER => {
@@ -169,11 +192,21 @@ unsafe fn read(
                 let mut items = Vec::with_capacity(n.min(1 << 16));
                 for i in 1..=n {
                     ffi::lua_rawgeti(state, idx, i as ffi::lua_Integer);
-                    let item = read(state, -1, left, depth + 1);
+                    let item = read(state, -1, left, depth + 1, strict);
                     ffi::lua_pop(state, 1);
                     items.push(item?);
                 }
+                if strict && key_count(state, idx) != n {
+                    return Err("a table mixes a list and other keys".into());
+                }
                 return Ok(serde_json::Value::Array(items));
+            }
+            if strict {
+                ffi::lua_pushnil(state);
+                if ffi::lua_next(state, idx) == 0 {
+                    return Err("an empty table (list or object?)".into());
+                }
+                ffi::lua_pop(state, 2);
             }
             let mut map = serde_json::Map::new();
             ffi::lua_pushnil(state);
@@ -187,7 +220,7 @@ unsafe fn read(
                         type_name(state, -2)
                     ))
                 };
-                let item = key.and_then(|k| Ok((k, read(state, -1, left, depth + 1)?)));
+                let item = key.and_then(|k| Ok((k, read(state, -1, left, depth + 1, strict)?)));
                 match item {
                     Ok((k, v)) => {
                         map.insert(k.to_string(), v);
@@ -206,6 +239,17 @@ unsafe fn read(
             type_name(state, idx)
         )),
     }
+}
+
+/// How many keys the table at `idx` (absolute) holds.
+unsafe fn key_count(state: *mut ffi::lua_State, idx: i32) -> usize {
+    let mut n = 0;
+    ffi::lua_pushnil(state);
+    while ffi::lua_next(state, idx) != 0 {
+        n += 1;
+        ffi::lua_pop(state, 1);
+    }
+    n
 }
 
 /// The string at `idx` (a string: `lua_tolstring` converts nothing), as UTF-8.
@@ -283,6 +327,36 @@ mod tests {
             json!({"a": ["x", "y"], "b": {}, "c": 3, "d": 2.5, "e": false, "f": [1, null, 3]})
         );
         assert_eq!(left, 100 - 12);
+    }
+
+    #[test]
+    fn plain_lua_to_json_refuses_what_could_read_two_ways() {
+        let lua = Lua::new();
+        for (code, msg) in [
+            ("return {a = {}}", "an empty table (list or object?)"),
+            (
+                "return {a = {'x', n = 1}}",
+                "a table mixes a list and other keys",
+            ),
+            ("return {a = {1, nil, 3}}", "a list has a hole"),
+        ] {
+            let t: Table = lua.load(code).eval().unwrap();
+            let mut left = VALUE_LIMIT;
+            assert_eq!(
+                plain_lua_to_json(&lua, &t, &mut left).unwrap_err(),
+                msg,
+                "{code}"
+            );
+        }
+        let t: Table = lua
+            .load("return {event = 'UnitMoved', unit = 'u1', path = {'a', 'b'}, cost = 1.5}")
+            .eval()
+            .unwrap();
+        let mut left = VALUE_LIMIT;
+        assert_eq!(
+            plain_lua_to_json(&lua, &t, &mut left).unwrap(),
+            json!({"event": "UnitMoved", "unit": "u1", "path": ["a", "b"], "cost": 1.5})
+        );
     }
 
     #[test]
