@@ -40,7 +40,10 @@ pub fn json_to_lua(lua: &Lua, value: &serde_json::Value) -> mlua::Result<Value> 
 unsafe fn push(state: *mut ffi::lua_State, value: &serde_json::Value, depth: usize) {
     if ffi::lua_checkstack(state, 4) == 0 || depth > DEPTH_LIMIT {
         // no room: raise a Lua error (caught by exec_raw's protected call)
-        ffi::lua_pushnil(state);
+        ffi::lua_pushstring(
+            state,
+            c"hex.state.get: the variable is nested too deep to convert".as_ptr(),
+        );
         ffi::lua_error(state);
     }
     match value {
