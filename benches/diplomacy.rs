@@ -13,6 +13,12 @@
 //!
 //! Run: `cargo bench --bench diplomacy`. `benches/diplomacy_reference.sh` times the same two
 //! positions in the reference Python engine.
+//!
+//! Wall-clock figures swing with the machine's load; machine instructions do not. With
+//! `DIPLOMACY_PHASES=POSITION:LEVEL:N` (POSITION `opening` or `busy`, LEVEL `library_in_vm`,
+//! `resolve_apply` or `submit`) the bench binary runs that level N times and exits, for
+//! `valgrind --tool=callgrind` (instructions per phase = the difference between N and 0 runs,
+//! divided by N; `benches/diplomacy_instructions.sh` does it for all six).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -175,19 +181,126 @@ fn check_busy(session: &mut Session) {
     );
 }
 
+/// The three levels over one ready state.
+struct Levels {
+    rules: LuaRules,
+    shared: Arc<Mutex<LuaRules>>,
+    sequence: Sequence,
+    turns: u32,
+    state: GameState,
+}
+
+impl Levels {
+    /// `n` adjudications inside the VM (plus the set-up: require, reading the vars, one warm
+    /// call, small next to n adjudications and the same for every n).
+    fn library_in_vm(&mut self, n: u64) -> Duration {
+        let code = format!(
+            "local g = require('diplomacy'); local board = hex.map.board_table(); \
+             local pos, orders = hex.state.get('position'), hex.state.get('orders'); \
+             g.adjudicate(board, pos, orders); \
+             for i = 1, {n} do g.adjudicate(board, pos, orders) end"
+        );
+        let start = Instant::now();
+        black_box(self.rules.eval(&self.state, &code).unwrap());
+        start.elapsed()
+    }
+
+    fn resolve_apply(&mut self) -> GameState {
+        let events = self
+            .rules
+            .resolve(&self.state, None, &Command::EndPhase)
+            .unwrap()
+            .unwrap();
+        let mut after = self.state.clone();
+        for e in &events {
+            apply(&mut after, e).unwrap();
+        }
+        after
+    }
+
+    /// One `submit` on a fresh game; only the submit is timed.
+    fn submit(&self) -> Duration {
+        let rules = Shared {
+            rules: Arc::clone(&self.shared),
+            sequence: self.sequence.clone(),
+        };
+        let mut game = Game::new(
+            self.state.clone(),
+            Box::new(rules),
+            self.turns,
+            EventLimits::default(),
+        );
+        let start = Instant::now();
+        black_box(game.submit(None, &Command::EndPhase).unwrap());
+        start.elapsed()
+    }
+}
+
+/// `DIPLOMACY_PHASES=POSITION:LEVEL:N`: runs one level N times (see the module doc).
+fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [position, level, n] = parts[..] else {
+        panic!("DIPLOMACY_PHASES must be POSITION:LEVEL:N, got '{spec}'");
+    };
+    let n: u64 = n
+        .parse()
+        .expect("DIPLOMACY_PHASES: N must be a whole number");
+    let (setup, orders) = match position {
+        "opening" => opening(),
+        "busy" => busy(),
+        other => panic!("DIPLOMACY_PHASES: no position '{other}' (opening, busy)"),
+    };
+    ready(session, &setup, &orders);
+    levels.state = session.game.state().clone();
+    let mut total = Duration::ZERO;
+    match level {
+        // (200 at a time: one eval's instruction budget holds about that many busy phases)
+        "library_in_vm" => {
+            let mut left = n;
+            while left > 0 {
+                total += levels.library_in_vm(left.min(200));
+                left -= left.min(200);
+            }
+        }
+        "resolve_apply" => {
+            let start = Instant::now();
+            for _ in 0..n {
+                black_box(levels.resolve_apply());
+            }
+            total = start.elapsed();
+        }
+        "submit" => (0..n).for_each(|_| total += levels.submit()),
+        other => panic!("DIPLOMACY_PHASES: no level '{other}'"),
+    }
+    eprintln!(
+        "{position} {level}: {n} phases, {:.1} µs a phase",
+        total.as_secs_f64() * 1e6 / n.max(1) as f64
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let path = root.join("scenarios/diplomacy");
     let scenario = load_scenario(&path).unwrap();
     let mut session = Session::start(&path, None).unwrap();
     check_busy(&mut session);
-    let mut rules = LuaRules::load(&scenario).unwrap();
     let shared = Arc::new(Mutex::new(LuaRules::load(&scenario).unwrap()));
     let sequence = shared.lock().unwrap().sequence().clone();
+    let mut levels = Levels {
+        rules: LuaRules::load(&scenario).unwrap(),
+        shared,
+        sequence,
+        turns: scenario.turns,
+        state: session.game.state().clone(),
+    };
+    if let Ok(spec) = std::env::var("DIPLOMACY_PHASES") {
+        count_mode(&spec, &mut session, &mut levels);
+        std::process::exit(0);
+    }
 
     for (name, (setup, orders)) in [("opening_22_holds", opening()), ("busy_41_units", busy())] {
         ready(&mut session, &setup, &orders);
-        let state = session.game.state().clone();
+        levels.state = session.game.state().clone();
         let mut group = c.benchmark_group(format!("diplomacy/{name}"));
 
         group.bench_function("library_in_vm", |b| {
@@ -196,17 +309,7 @@ fn bench(c: &mut Criterion) {
                 let mut left = iters;
                 while left > 0 {
                     let n = left.min(200);
-                    let code = format!(
-                        "local g = require('diplomacy'); local board = hex.map.board_table(); \
-                         local pos, orders = hex.state.get('position'), hex.state.get('orders'); \
-                         g.adjudicate(board, pos, orders); \
-                         for i = 1, {n} do g.adjudicate(board, pos, orders) end"
-                    );
-                    // The set-up part (require, reading the vars, one warm call) is timed too;
-                    // it is small next to n adjudications and is the same for every n.
-                    let start = Instant::now();
-                    black_box(rules.eval(&state, &code).unwrap());
-                    total += start.elapsed();
+                    total += levels.library_in_vm(n);
                     left -= n;
                 }
                 total
@@ -214,39 +317,11 @@ fn bench(c: &mut Criterion) {
         });
 
         group.bench_function("resolve_apply", |b| {
-            b.iter(|| {
-                let events = rules
-                    .resolve(&state, None, &Command::EndPhase)
-                    .unwrap()
-                    .unwrap();
-                let mut after = state.clone();
-                for e in &events {
-                    apply(&mut after, e).unwrap();
-                }
-                black_box(after)
-            })
+            b.iter(|| black_box(levels.resolve_apply()))
         });
 
         group.bench_function("submit", |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    let rules = Shared {
-                        rules: Arc::clone(&shared),
-                        sequence: sequence.clone(),
-                    };
-                    let mut game = Game::new(
-                        state.clone(),
-                        Box::new(rules),
-                        scenario.turns,
-                        EventLimits::default(),
-                    );
-                    let start = Instant::now();
-                    black_box(game.submit(None, &Command::EndPhase).unwrap());
-                    total += start.elapsed();
-                }
-                total
-            })
+            b.iter_custom(|iters| (0..iters).map(|_| levels.submit()).sum())
         });
         group.finish();
         if hexwar::rules::profile::enabled() {

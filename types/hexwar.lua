@@ -572,10 +572,10 @@ function hex.state.get(key, ...) end
 ---@return boolean
 function hex.state.is_over() end
 
----The value a JSON text denotes, as a `VarSet` value or `Custom` data (one string crosses to the host, parsed where the event is read).
----@param text string
+---The value a JSON text denotes, or a table of plain data, as a `VarSet` value or `Custom` data (parsed, or read in one walk, where the event is read).
+---@param value string|table
 ---@return any
-function hex.state.json(text) end
+function hex.state.json(value) end
 
 ---The current phase's name.
 ---@return string?

@@ -33,7 +33,6 @@ local STEPS = {
   { season = "F", kind = "R", phase = "fall retreats" },
   { season = "W", kind = "A", phase = "winter adjustments" },
 }
-local json = require("diplomacy.json")
 local TYPE_OF = { A = "army", F = "fleet" }
 local LETTER_OF = { army = "A", fleet = "F" }
 
@@ -46,11 +45,21 @@ local function start_year()
   return tonumber(sp:sub(2, 5)) or 1901
 end
 
--- "S1901M" for (turn 1, step 0); turn 1 is the map's start year.
+-- "S1901M" for (turn 1, step 0); turn 1 is the map's start year. Memoised by board (the
+-- engine asks for labels and skips at every step).
+local label_board, labels
 local function label(turn, step)
   local s = STEPS[step + 1]
   if not s then return nil end
-  return s.season .. tostring(start_year() + turn - 1) .. s.kind
+  local b = board()
+  if b ~= label_board then label_board, labels = b, {} end
+  local key = turn * 8 + step
+  local l = labels[key]
+  if not l then
+    l = s.season .. tostring(start_year() + turn - 1) .. s.kind
+    labels[key] = l
+  end
+  return l
 end
 M.label = label
 
@@ -149,24 +158,54 @@ end
 -- eliminated (or removed), entries left over are placed as new units. The entries are indexed
 -- by those two keys (first entry of a key, then a chain of the next entries with the same key),
 -- so each match is a lookup, not a scan; they live in parallel arrays (no table per entry).
+-- the unit string of a GameState unit ("A PAR"), memoised by type and location (pure; emptied
+-- when it grows large: a loaded save may place units anywhere)
+local USTR, nustr = { army = {}, fleet = {} }, 0
+local function unit_string(kind, at)
+  local by = USTR[kind]
+  local s = by and by[at or false]
+  if not s then
+    s = (LETTER_OF[kind] or "?") .. (at and (" " .. at) or " nil")
+    if by then
+      if nustr >= 8192 then USTR, nustr = { army = {}, fleet = {} }, 0; by = USTR[kind] end
+      by[at or false] = s
+      nustr = nustr + 1
+    end
+  end
+  return s
+end
+
 local function mirror(pos, result, reason, events)
   local npower, nunit, ndisl, taken = {}, {}, {}, {}
   local n = 0
   local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
   local last_by_unit = {}
-  local function add(power, unit, dislodged)
+  -- (the entries of pos.units, power by power in name order, then pos.dislodged; `add` is
+  -- written out in both loops: this runs for every unit at every phase)
+  local units = pos.units or {}
+  for _, p in ipairs(sorted_keys(units)) do
+    local f, l = {}, {}
+    first_by_unit[p], last_by_unit[p] = f, l
+    local list = units[p]
+    for j = 1, #list do
+      local u = list[j]
+      n = n + 1
+      npower[n], nunit[n], ndisl[n] = p, u, false
+      local last = l[u]
+      if last then next_by_unit[last] = n else f[u] = n end
+      l[u] = n
+    end
+  end
+  for _, d in ipairs(pos.dislodged or {}) do
+    local power, u = d.power, d.unit
     n = n + 1
-    npower[n], nunit[n], ndisl[n] = power, unit, dislodged
+    npower[n], nunit[n], ndisl[n] = power, u, true
     local f, l = first_by_unit[power], last_by_unit[power]
     if not f then f, l = {}, {}; first_by_unit[power], last_by_unit[power] = f, l end
-    local last = l[unit]
-    if last then next_by_unit[last] = n else f[unit] = n end
-    l[unit] = n
+    local last = l[u]
+    if last then next_by_unit[last] = n else f[u] = n end
+    l[u] = n
   end
-  for _, p in ipairs(sorted_keys(pos.units or {})) do
-    for _, u in ipairs(pos.units[p]) do add(p, u, false) end
-  end
-  for _, d in ipairs(pos.dislodged or {}) do add(d.power, d.unit, true) end
   local movers
   for _, e in ipairs(result and result.results or {}) do
     if #e.flags == 0 then
@@ -197,8 +236,7 @@ local function mirror(pos, result, reason, events)
   local nold = #ids
   local ustr, dest_of, done = {}, {}, {}
   for k = 1, nold do
-    local at = ats[k]
-    local s = (LETTER_OF[types[k]] or "?") .. (at and (" " .. at) or " nil")
+    local s = unit_string(types[k], ats[k])
     ustr[k] = s
     local m = movers and movers[sides[k]]
     dest_of[k] = m and m[s] or false
@@ -313,7 +351,7 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { hex.state.set("position", json.encoder().value(pos)), hex.state.set("orders", nil) }
+  local events = { hex.state.set("position", hex.state.json(pos)), hex.state.set("orders", nil) }
   return mirror(pos, nil, nil, events)
 end
 
@@ -401,7 +439,7 @@ end
 local function with_orders(power, list, all)
   all = all or hex.state.get("orders") or {}
   all[power] = list
-  return hex.state.set("orders", json.encoder().value(all))
+  return hex.state.set("orders", hex.state.json(all))
 end
 
 local function check_power(cmd, side)
@@ -420,13 +458,12 @@ local function adjudicate()
   local pos = position()
   local orders = hex.state.get("orders") or {}
   local result, next_pos = current.adjudicate(board(), pos, orders)
-  local enc = json.encoder()
   local events = {
-    { event = "VarSet", key = "position", value = enc.value(next_pos) },
+    { event = "VarSet", key = "position", value = hex.state.json(next_pos) },
     hex.state.set("orders", nil),
   }
   mirror(next_pos, result, "disbanded", events)
-  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = enc.report(result) }
+  events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
     local scores = {}
@@ -459,7 +496,7 @@ function M.install(game)
   hex.events.on("GameStarted", function()
     if hex.state.get("position", "phase") ~= nil then return nil end
     local pos = current.new_position(board(), nil)
-    return mirror(pos, nil, nil, { hex.state.set("position", json.encoder().value(pos)) })
+    return mirror(pos, nil, nil, { hex.state.set("position", hex.state.json(pos)) })
   end)
 
   hex.commands.define("orders", {

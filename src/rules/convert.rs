@@ -59,19 +59,26 @@ pub fn event_to_lua(lua: &Lua, event: &Event) -> mlua::Result<Value> {
     lua.to_value(event)
 }
 
-/// The marker of a value the rules wrote as JSON text (`hex.state.json(text)`): an opaque
-/// userdata whose user value is the text, a Lua string (so the memory limit counts it). Standing
-/// as the `value` of a `VarSet` or the `data` of a `Custom` event, it is parsed straight into the
-/// event: one string crosses from Lua instead of a table walked value by value, which is what
+/// The marker of a value the rules wrote as JSON text or as a plain-data table
+/// (`hex.state.json(text | table)`): an opaque userdata whose user value is the text (a Lua
+/// string, so the memory limit counts it) or the table. Standing as the `value` of a `VarSet` or
+/// the `data` of a `Custom` event, it is parsed (text) or read in one walk over the table
+/// (`raw_json::lua_to_json`) straight into the event: no serde walk value by value, which is what
 /// makes big event data (Diplomacy's phase report and position) cheap.
 pub struct JsonText;
 
-/// Wraps a JSON text (`hex.state.json`). It is parsed once, where the event that holds it is
-/// read (a bad text is reported there, naming the event): checking it here as well would parse
-/// every text twice.
-pub fn json_text_to_lua(lua: &Lua, text: mlua::LuaString) -> mlua::Result<AnyUserData> {
+/// Wraps a JSON text or a table (`hex.state.json`). It is parsed or read once, where the event
+/// that holds it is read (a bad value is reported there, naming the event): checking it here as
+/// well would read every value twice. A table is read as it stands when the call returns.
+pub fn json_text_to_lua(lua: &Lua, value: Value) -> mlua::Result<AnyUserData> {
+    if !matches!(value, Value::String(_) | Value::Table(_)) {
+        return Err(mlua::Error::runtime(format!(
+            "hex.state.json: expected a JSON text or a table, got a value of type {}",
+            value.type_name()
+        )));
+    }
     let ud = lua.create_any_userdata(JsonText)?;
-    ud.set_user_value(text)?;
+    ud.set_user_value(value)?;
     Ok(ud)
 }
 
@@ -83,12 +90,14 @@ pub fn is_json_text(value: &Value) -> bool {
 /// Most JSON text the events of one call may carry. Parsed JSON takes up to ~30 times its text
 /// (a 2-byte `1,` becomes a 32-byte value), and the text itself only counts against the VM's
 /// memory limit: without a bound of its own, a script could make the host allocate far more
-/// than its limit. 8 MiB is over a thousand Diplomacy phases.
+/// than its limit. 8 MiB is over a thousand Diplomacy phases. A table counts 8 bytes a value.
 const JSON_TEXT_LIMIT: usize = 8 << 20;
 
 /// The JSON a `hex.state.json` value stands for; None when `value` is not one. `budget`: the
-/// bytes of JSON text still allowed in this call (decreased by this text's length).
+/// bytes of JSON text still allowed in this call (decreased by this text's length, or by 8 a
+/// value of a table).
 pub fn json_text_from_lua(
+    lua: &Lua,
     value: &Value,
     budget: &mut usize,
 ) -> Option<Result<serde_json::Value, String>> {
@@ -98,25 +107,35 @@ pub fn json_text_from_lua(
     if !ud.is::<JsonText>() {
         return None;
     }
-    Some(
-        ud.user_value::<mlua::LuaString>()
-            .map_err(|e| e.to_string())
-            .and_then(|text| {
-                let text = text.to_str().map_err(|e| e.to_string())?;
-                *budget = budget.checked_sub(text.len()).ok_or_else(|| {
-                    format!(
-                        "hex.state.json: the events of one call carry more than {} MiB of JSON text",
-                        JSON_TEXT_LIMIT >> 20
-                    )
-                })?;
-                serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))
-            }),
-    )
+    let over = || {
+        format!(
+            "hex.state.json: the events of one call carry more than {} MiB of JSON text",
+            JSON_TEXT_LIMIT >> 20
+        )
+    };
+    Some(match ud.user_value::<Value>() {
+        Ok(Value::Table(t)) => {
+            let mut values = *budget / 8;
+            let before = values;
+            let read = super::raw_json::lua_to_json(lua, &t, &mut values);
+            *budget -= (before - values) * 8;
+            match read {
+                Err(e) if e.starts_with("the value holds more than") && values == 0 => Err(over()),
+                other => other.map_err(|e| format!("hex.state.json: {e}")),
+            }
+        }
+        Ok(Value::String(text)) => text.to_str().map_err(|e| e.to_string()).and_then(|text| {
+            *budget = budget.checked_sub(text.len()).ok_or_else(over)?;
+            serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))
+        }),
+        Ok(_) => Err("hex.state.json: the value is gone".into()),
+        Err(e) => Err(e.to_string()),
+    })
 }
 
 /// A `VarSet` / `Custom` event table whose payload is a `hex.state.json` value, built without
 /// the serde walk; None for any other table (which takes the general path).
-fn json_payload_event(t: &Table, budget: &mut usize) -> Option<Result<Event, String>> {
+fn json_payload_event(lua: &Lua, t: &Table, budget: &mut usize) -> Option<Result<Event, String>> {
     if t.raw_len() > 0 {
         return None;
     }
@@ -128,7 +147,7 @@ fn json_payload_event(t: &Table, budget: &mut usize) -> Option<Result<Event, Str
         b"Custom" => ("data", "name"),
         _ => return None,
     };
-    let json = json_text_from_lua(&t.raw_get::<Value>(payload).ok()?, budget)?;
+    let json = json_text_from_lua(lua, &t.raw_get::<Value>(payload).ok()?, budget)?;
     let Ok(Value::String(label_value)) = t.raw_get::<Value>(label) else {
         return None;
     };
@@ -147,8 +166,17 @@ fn json_payload_event(t: &Table, budget: &mut usize) -> Option<Result<Event, Str
 
 fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, String> {
     if let Value::Table(t) = &value {
-        if let Some(event) = json_payload_event(t, budget) {
+        if let Some(event) = json_payload_event(lua, t, budget) {
             return event;
+        }
+        // Plain data (no empty or mixed table) reads the same through the one-walk reader as
+        // through the serde bridge, several times cheaper; anything else, and any event the
+        // reader's JSON does not make, takes the bridge (and its error messages).
+        let mut left = super::bounded::VALUE_LIMIT;
+        if let Ok(json) = super::raw_json::plain_lua_to_json(lua, t, &mut left) {
+            if let Ok(event) = serde_json::from_value::<Event>(json) {
+                return Ok(event);
+            }
         }
     }
     super::bounded::check(&value)?;
@@ -230,7 +258,7 @@ mod tests {
         };
         t.raw_set(label, "x").unwrap();
         let text = lua.create_string(text).unwrap();
-        t.raw_set(payload, json_text_to_lua(lua, text).unwrap())
+        t.raw_set(payload, json_text_to_lua(lua, Value::String(text)).unwrap())
             .unwrap();
         t
     }
@@ -256,6 +284,37 @@ mod tests {
                     data: json!([true, null])
                 },
             ]
+        );
+    }
+
+    #[test]
+    fn a_table_payload_is_read_by_the_plain_data_rule() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load(r#"return {event = "VarSet", key = "x", value = {units = {"A PAR"}, none = {}, n = 2}}"#)
+            .eval()
+            .unwrap();
+        let table: Value = t.raw_get("value").unwrap();
+        t.raw_set("value", json_text_to_lua(&lua, table).unwrap())
+            .unwrap();
+        let events = events_from_lua(&lua, Value::Table(t.clone())).unwrap();
+        assert_eq!(
+            events,
+            vec![Event::VarSet {
+                key: "x".into(),
+                value: json!({"units": ["A PAR"], "none": {}, "n": 2})
+            }]
+        );
+        let bad: Value = lua.load("return {[1.5] = true, x = 1}").eval().unwrap();
+        t.raw_set("value", json_text_to_lua(&lua, bad).unwrap())
+            .unwrap();
+        assert_eq!(
+            events_from_lua(&lua, Value::Table(t)).unwrap_err(),
+            "malformed event: hex.state.json: a table key is a number, not a string"
+        );
+        assert_eq!(
+            json_text_to_lua(&lua, Value::Integer(3)).unwrap_err().to_string(),
+            "runtime error: hex.state.json: expected a JSON text or a table, got a value of type integer"
         );
     }
 
@@ -293,7 +352,7 @@ mod tests {
         t.raw_set("event", "UnitRemoved").unwrap();
         t.raw_set(
             "unit",
-            json_text_to_lua(&lua, lua.create_string("\"a\"").unwrap()).unwrap(),
+            json_text_to_lua(&lua, Value::String(lua.create_string("\"a\"").unwrap())).unwrap(),
         )
         .unwrap();
         t.raw_set("reason", "x").unwrap();

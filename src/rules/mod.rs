@@ -17,6 +17,7 @@ mod host;
 mod lint;
 mod loader;
 mod luals;
+pub(crate) mod raw_json;
 mod sandbox;
 
 pub(crate) use budget::Budget;

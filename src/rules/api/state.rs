@@ -78,7 +78,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         None => return Ok(Value::Nil),
                     }
                 }
-                lua.to_value(v)
+                crate::rules::raw_json::json_to_lua(lua, v)
             })
         })?,
     )?;
@@ -98,11 +98,12 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             Ok(event)
         })?,
     )?;
-    // json(text): a value given as JSON text, for hex.state.set, the `value` of a VarSet event
-    // or the `data` of a Custom event (anywhere else it is refused as an unsupported value).
+    // json(text | table): a value given as JSON text, or a table of plain data read in one walk
+    // when the event is read, for hex.state.set, the `value` of a VarSet event or the `data` of
+    // a Custom event (anywhere else it is refused as an unsupported value).
     t.raw_set(
         "json",
-        lua.create_function(|lua, text: mlua::LuaString| json_text_to_lua(lua, text))?,
+        lua.create_function(|lua, value: Value| json_text_to_lua(lua, value))?,
     )?;
     hex.raw_set("state", t)
 }

@@ -61,10 +61,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     }
                 };
                 // (one table built in one go: far cheaper than a raw_set per unit)
-                lua.create_sequence_from(s.units.values().map(|u| match pick(u) {
-                    Some(x) => mlua::Either::Left(x),
-                    None => mlua::Either::Right(false),
-                }))
+                crate::rules::raw_json::string_sequence(lua, s.units.values().map(pick))
             })
         })?,
     )?;

@@ -15,6 +15,6 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "control(label: string): string? -- The side controlling a hex (or region), or nil.",
         "get(key: string, ...: string|integer): any -- A rules variable (set by a `VarSet` event), or the part a path of keys and 1-based indexes names; nil where there is none.",
         "set(key: string, value: any): hexwar.VarSet -- The `VarSet` event that sets a rules variable: return it from a handler.",
-        "json(text: string): any -- The value a JSON text denotes, as a `VarSet` value or `Custom` data (one string crosses to the host, parsed where the event is read).",
+        "json(value: string|table): any -- The value a JSON text denotes, or a table of plain data, as a `VarSet` value or `Custom` data (parsed, or read in one walk, where the event is read).",
     ],
 };
