@@ -19,6 +19,7 @@ pub(crate) mod spec;
 mod state;
 mod toward;
 mod units;
+pub(crate) mod writer;
 
 pub(crate) use legal::lazy_list;
 

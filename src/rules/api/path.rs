@@ -15,13 +15,123 @@ use crate::path::{
     PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
 
-/// The position as the searches see it, built once per call into Lua.
+/// The position as the searches see it: built from the state, and kept from one call into Lua to
+/// the next, refreshed in place: a call that finds the units and the control map unchanged (a
+/// bot choosing several commands, the handlers of one event) reuses it as it is; one that finds
+/// a unit moved copies that unit and rebuilds the occupancy, not the whole cache.
 pub(crate) struct PathCache {
+    /// The call into Lua this cache was last checked in: within one call the state cannot change.
     generation: u64,
+    /// The state's units, in id order.
     pub(crate) units: Vec<Unit>,
+    /// The control map the owners were read from.
+    control: BTreeMap<String, String>,
     index: BTreeMap<String, usize>,
     pub(crate) occ: Occupancy,
     pub(crate) owners: Vec<SideId>,
+}
+
+impl PathCache {
+    fn build(
+        state: &GameState,
+        map: &HexMap,
+        rules: &PathRules,
+        generation: u64,
+    ) -> mlua::Result<PathCache> {
+        let units: Vec<Unit> = state.units.values().cloned().collect();
+        let index = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.id.clone(), i))
+            .collect();
+        let owners = owners_of(state, map, rules);
+        let occ = Occupancy::build(map, rules, &units)
+            .map_err(runtime)?
+            .with_owners(owners.clone())
+            .map_err(runtime)?;
+        Ok(PathCache {
+            generation,
+            units,
+            control: state.control.clone(),
+            index,
+            occ,
+            owners,
+        })
+    }
+
+    /// Brings the cache up to `state`, or None when the units are no longer the same ids (then
+    /// it is built anew). A comparison, not a revision counter: the state's fields are public
+    /// and change in many places, so only its content says whether it changed.
+    fn refresh(
+        mut self,
+        state: &GameState,
+        map: &HexMap,
+        rules: &PathRules,
+    ) -> Option<mlua::Result<PathCache>> {
+        if self.units.len() != state.units.len()
+            || self
+                .units
+                .iter()
+                .zip(state.units.keys())
+                .any(|(u, id)| u.id != *id)
+        {
+            return None;
+        }
+        let mut units_changed = false;
+        for (kept, now) in self.units.iter_mut().zip(state.units.values()) {
+            if kept != now {
+                copy_unit(kept, now);
+                units_changed = true;
+            }
+        }
+        let control_changed = self.control != state.control;
+        if control_changed {
+            self.control.clone_from(&state.control);
+            self.owners = owners_of(state, map, rules);
+        }
+        if units_changed || control_changed {
+            self.occ = match Occupancy::build(map, rules, &self.units)
+                .and_then(|occ| occ.with_owners(self.owners.clone()))
+            {
+                Ok(occ) => occ,
+                Err(e) => return Some(Err(runtime(e))),
+            };
+        }
+        Some(Ok(self))
+    }
+}
+
+/// Makes `kept` equal to `now`, reusing its strings' buffers (a move changes `at` only).
+fn copy_unit(kept: &mut Unit, now: &Unit) {
+    // Every field named: a field added to `Unit` must be added here (or this fails to compile).
+    let Unit {
+        id,
+        side,
+        nation,
+        kind,
+        size,
+        ma,
+        strength,
+        at,
+        facing,
+        status,
+        attrs,
+    } = now;
+    kept.id.clone_from(id);
+    kept.side.clone_from(side);
+    kept.nation.clone_from(nation);
+    kept.kind.clone_from(kind);
+    kept.size.clone_from(size);
+    kept.ma = *ma;
+    kept.strength = *strength;
+    kept.at.clone_from(at);
+    kept.facing = *facing;
+    if kept.status != *status {
+        kept.status.clone_from(status);
+    }
+    if kept.attrs != *attrs {
+        kept.attrs.clone_from(attrs);
+    }
 }
 
 fn runtime(e: impl std::fmt::Display) -> mlua::Error {
@@ -55,37 +165,19 @@ pub(crate) fn with_position<R>(
     f: impl FnOnce(&HexMap, &PathRules, &PathCache) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
     let (map, rules) = rules_of(lua)?;
-    let generation = with_host(lua, |h| h.generation)?;
-    let fresh = with_host(lua, |h| {
-        h.path_cache
-            .as_ref()
-            .is_some_and(|c| c.generation == generation)
-    })?;
-    if !fresh {
-        let cache = with_state(lua, |state| {
-            let units: Vec<Unit> = state.units.values().cloned().collect();
-            let index = units
-                .iter()
-                .enumerate()
-                .map(|(i, u)| (u.id.clone(), i))
-                .collect();
-            let owners = owners_of(state, &map, &rules);
-            let occ = Occupancy::build(&map, &rules, &units)
-                .map_err(runtime)?
-                .with_owners(owners.clone())
-                .map_err(runtime)?;
-            Ok(PathCache {
-                generation,
-                units,
-                index,
-                occ,
-                owners,
-            })
-        })?;
-        with_host(lua, |h| h.path_cache = Some(cache))?;
-    }
-    let cache = with_host(lua, |h| h.path_cache.take())?
-        .ok_or_else(|| mlua::Error::runtime("hex.path: position cache missing"))?;
+    let (generation, kept) = with_host(lua, |h| (h.generation, h.path_cache.take()))?;
+    let kept = match kept {
+        Some(c) if c.generation == generation => Some(c),
+        Some(c) => with_state(lua, |state| c.refresh(state, &map, &rules).transpose())?,
+        None => None,
+    };
+    let mut cache = match kept {
+        Some(c) => c,
+        None => with_state(lua, |state| {
+            PathCache::build(state, &map, &rules, generation)
+        })?,
+    };
+    cache.generation = generation;
     let result = f(&map, &rules, &cache);
     with_host(lua, |h| h.path_cache = Some(cache))?;
     result
