@@ -9,7 +9,6 @@ use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
 
 use super::api::{
     self, with_host, HostData, COMMANDS_KEY, DECLARATIONS_KEY, HANDLERS_KEY, REFUSAL_MT_KEY,
-    STATE_KEY,
 };
 use super::budget::Budget;
 use super::convert::{command_from_lua, command_to_lua, event_to_lua, events_from_lua};
@@ -95,8 +94,11 @@ impl LuaRules {
             sequence: Sequence::default(),
             path: None,
             facing: None,
+            state: None,
             generation: 0,
             path_cache: None,
+            step_fields: Default::default(),
+            labels: None,
             reach_search: None,
         });
         let setup = || -> mlua::Result<()> {
@@ -389,16 +391,16 @@ impl LuaRules {
         self.budget.reset();
         let result = lua.scope(|scope| {
             let ud = scope.create_any_userdata_ref(state)?;
-            lua.set_named_registry_value(STATE_KEY, ud)?;
+            with_host(lua, |h| h.state = Some(ud))?;
             let r = f(lua);
-            lua.set_named_registry_value(STATE_KEY, Value::Nil)?;
+            with_host(lua, |h| h.state = None)?;
             r
         });
         let rolls = with_host(lua, |h| std::mem::take(&mut h.rolls)).unwrap_or_default();
         match result {
             Ok(r) => Ok((r, rolls)),
             Err(e) => {
-                let _ = lua.set_named_registry_value(STATE_KEY, Value::Nil);
+                let _ = with_host(lua, |h| h.state = None);
                 lua.gc_collect().ok();
                 Err(RulesError::new(describe(
                     &e,

@@ -19,6 +19,31 @@ fn hex_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
     })
 }
 
+/// Every hex's label, in index order: formatted once per VM.
+pub(crate) fn labels(lua: &Lua, map: &HexMap) -> mlua::Result<Arc<[String]>> {
+    if let Some(labels) = with_host(lua, |h| h.labels.clone())? {
+        return Ok(labels);
+    }
+    let labels: Arc<[String]> = (0..map.len()).map(|i| map.label(i)).collect();
+    with_host(lua, |h| h.labels = Some(labels.clone()))?;
+    Ok(labels)
+}
+
+/// The labels of `hexes`, as a Lua sequence.
+pub(crate) fn label_list(
+    lua: &Lua,
+    map: &HexMap,
+    hexes: impl IntoIterator<Item = HexIndex>,
+) -> mlua::Result<Table> {
+    let labels = labels(lua, map)?;
+    string_list(
+        lua,
+        hexes
+            .into_iter()
+            .filter_map(|h| labels.get(h as usize).map(String::as_str)),
+    )
+}
+
 fn hex_of(map: &HexMap, label: &str) -> mlua::Result<HexIndex> {
     map.parse_label(label)
         .ok_or_else(|| mlua::Error::runtime(format!("'{label}' is not a hex of the map")))
@@ -57,8 +82,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "hexes",
         lua.create_function(|lua, ()| {
             let map = hex_map(lua)?;
-            let labels: Vec<String> = (0..map.len()).map(|i| map.label(i)).collect();
-            string_list(lua, labels.iter().map(String::as_str))
+            label_list(lua, &map, 0..map.len())
         })?,
     )?;
     t.raw_set(
@@ -96,8 +120,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, label: String| {
             let map = hex_map(lua)?;
             let i = hex_of(&map, &label)?;
-            let labels: Vec<String> = map.neighbors(i).map(|(_, n)| map.label(n)).collect();
-            string_list(lua, labels.iter().map(String::as_str))
+            label_list(lua, &map, map.neighbors(i).map(|(_, n)| n))
         })?,
     )?;
     t.raw_set(
@@ -131,8 +154,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let hexes = map
                 .zone_hexes(&name)
                 .ok_or_else(|| mlua::Error::runtime(format!("unknown zone '{name}'")))?;
-            let labels: Vec<String> = hexes.into_iter().map(|i| map.label(i)).collect();
-            string_list(lua, labels.iter().map(String::as_str))
+            label_list(lua, &map, hexes)
         })?,
     )?;
     t.raw_set(

@@ -31,7 +31,6 @@ use crate::board::Board;
 use crate::engine::{Dice, Event, GameState};
 
 /// Registry keys of the host's own tables.
-pub(crate) const STATE_KEY: &str = "hexwar.state";
 pub(crate) const COMMANDS_KEY: &str = "hexwar.commands";
 pub(crate) const HANDLERS_KEY: &str = "hexwar.handlers";
 pub(crate) const DECLARATIONS_KEY: &str = "hexwar.declarations";
@@ -56,9 +55,17 @@ pub(crate) struct HostData {
     pub path: Option<Arc<crate::path::PathRules>>,
     /// The compiled `facing` declaration (docs/facing.md), if the rules declare one.
     pub facing: Option<Arc<crate::path::FacingRules>>,
-    /// Bumped at every call into Lua: caches built from the state are valid for one call.
+    /// The game state of the current call (a scoped userdata; None between calls and while
+    /// modules load). Kept here rather than in the registry: read at every host call, and a
+    /// registry read by name costs a Lua string.
+    pub state: Option<AnyUserData>,
+    /// Bumped at every call into Lua: within one call the state cannot change.
     pub generation: u64,
     pub path_cache: Option<path::PathCache>,
+    /// Step fields `hex.path.toward` computed, by targets (they depend on the map only).
+    pub step_fields: toward::StepFields,
+    /// Every hex's label in index order, made on first use (the board formats them on demand).
+    pub labels: Option<Arc<[String]>>,
     pub reach_search: Option<crate::path::ReachSearch>,
 }
 
@@ -127,13 +134,9 @@ pub(crate) fn with_state<R>(
     lua: &Lua,
     f: impl FnOnce(&GameState) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
-    let ud: Value = lua.named_registry_value(STATE_KEY)?;
-    match ud {
-        Value::UserData(ud) => {
-            let ud: AnyUserData = ud;
-            ud.borrow_scoped::<GameState, _>(f)?
-        }
-        _ => Err(mlua::Error::runtime(
+    match with_host(lua, |h| h.state.clone())? {
+        Some(ud) => ud.borrow_scoped::<GameState, _>(f)?,
+        None => Err(mlua::Error::runtime(
             "the game state is not available while rules modules load (declare data at load time; read state in handlers)",
         )),
     }
@@ -163,9 +166,14 @@ pub(crate) fn string_list<'a>(
     lua: &Lua,
     items: impl IntoIterator<Item = &'a str>,
 ) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    for (i, item) in items.into_iter().enumerate() {
-        t.raw_set(i + 1, item)?;
-    }
-    Ok(t)
+    let items: Vec<&str> = items.into_iter().collect();
+    let items = items.as_slice();
+    // (only borrows: see writer.rs)
+    writer::write(lua, (), |w| {
+        w.table(0, 0);
+        for (i, item) in items.iter().enumerate() {
+            w.str(item);
+            w.set_item(i + 1);
+        }
+    })
 }
