@@ -437,8 +437,22 @@ mod tests {
 
     #[test]
     fn unit_views_are_the_tables_the_table_api_built() {
+        // with the field names pushed as new strings, and interned in the VM's keys table
+        unit_views_match(false);
+        unit_views_match(true);
+    }
+
+    fn unit_views_match(interned: bool) {
         let lua = Lua::new();
         lua.set_memory_limit(1 << 24).unwrap();
+        if interned {
+            let board = crate::board::Board::Hex(std::sync::Arc::new(crate::board::HexMap::new(
+                Default::default(),
+            )));
+            let mut host = super::super::api::HostData::new(board, Vec::new(), 1);
+            host.key_strings = Some(super::super::api::writer::intern_keys(&lua).unwrap());
+            lua.set_app_data(host);
+        }
         let plain: Unit = serde_json::from_value(json!({
             "id": "de-1-pz", "side": "german", "nation": "german", "type": "armored",
             "size": "XX", "ma": 8, "strength": 6.5, "at": "2912", "facing": 3,

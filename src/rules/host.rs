@@ -16,8 +16,8 @@ use super::error::describe;
 use super::loader::{check_module_name, chunk_name, find_module};
 use super::sandbox::new_vm;
 use crate::engine::{
-    Command, CommandFilter, Dice, Event, GameState, Outcome, Refusal, Resolution, RulesError,
-    Ruleset, Sequence,
+    Command, CommandFilter, Event, GameState, Outcome, Refusal, Resolution, RulesError, Ruleset,
+    Sequence,
 };
 use crate::scenario::Scenario;
 
@@ -83,24 +83,11 @@ impl LuaRules {
             .collect();
         let budget = Budget::new(scenario.limits.instructions);
         let memory_limit = scenario.limits.memory_bytes;
-        lua.set_app_data(HostData {
-            map: scenario.map.clone(),
-            sides: scenario.sides.clone(),
-            loading: true,
-            dice: Dice::new(0),
-            rolls: Vec::new(),
-            log: Vec::new(),
-            turn_limit: scenario.turns,
-            sequence: Sequence::default(),
-            path: None,
-            facing: None,
-            state: None,
-            generation: 0,
-            path_cache: None,
-            step_fields: Default::default(),
-            labels: None,
-            reach_search: None,
-        });
+        lua.set_app_data(HostData::new(
+            scenario.map.clone(),
+            scenario.sides.clone(),
+            scenario.turns,
+        ));
         let setup = || -> mlua::Result<()> {
             api::register_all(&lua)?;
             install_require(&lua, roots.clone())?;

@@ -25,23 +25,34 @@ pub(crate) fn labels(lua: &Lua, map: &HexMap) -> mlua::Result<Arc<[String]>> {
         return Ok(labels);
     }
     let labels: Arc<[String]> = (0..map.len()).map(|i| map.label(i)).collect();
-    with_host(lua, |h| h.labels = Some(labels.clone()))?;
+    let interned = super::writer::intern_labels(lua, &labels)?;
+    with_host(lua, |h| {
+        h.labels = Some(labels.clone());
+        h.label_strings = Some(interned);
+    })?;
     Ok(labels)
 }
 
-/// The labels of `hexes`, as a Lua sequence.
+/// The labels of `hexes` (hexes of `map`), as a Lua sequence.
 pub(crate) fn label_list(
     lua: &Lua,
     map: &HexMap,
     hexes: impl IntoIterator<Item = HexIndex>,
 ) -> mlua::Result<Table> {
-    let labels = labels(lua, map)?;
-    string_list(
-        lua,
-        hexes
-            .into_iter()
-            .filter_map(|h| labels.get(h as usize).map(String::as_str)),
-    )
+    let count = labels(lua, map)?.len();
+    let hexes: Vec<HexIndex> = hexes
+        .into_iter()
+        .filter(|&h| (h as usize) < count)
+        .collect();
+    let hexes = hexes.as_slice();
+    // (only borrows: see writer.rs)
+    super::writer::write(lua, (), |w| {
+        w.table(0, 0);
+        for (i, &h) in hexes.iter().enumerate() {
+            w.label(h);
+            w.set_item(i + 1);
+        }
+    })
 }
 
 fn hex_of(map: &HexMap, label: &str) -> mlua::Result<HexIndex> {

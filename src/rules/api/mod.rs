@@ -66,7 +66,36 @@ pub(crate) struct HostData {
     pub step_fields: toward::StepFields,
     /// Every hex's label in index order, made on first use (the board formats them on demand).
     pub labels: Option<Arc<[String]>>,
+    /// The registry tables of interned view keys and labels (writer.rs).
+    pub key_strings: Option<mlua::RegistryKey>,
+    pub label_strings: Option<mlua::RegistryKey>,
     pub reach_search: Option<crate::path::ReachSearch>,
+}
+
+impl HostData {
+    /// The host data of a VM about to load its modules.
+    pub(crate) fn new(map: Board, sides: Vec<String>, turn_limit: u32) -> HostData {
+        HostData {
+            map,
+            sides,
+            loading: true,
+            dice: Dice::new(0),
+            rolls: Vec::new(),
+            log: Vec::new(),
+            turn_limit,
+            sequence: crate::engine::Sequence::default(),
+            path: None,
+            facing: None,
+            state: None,
+            generation: 0,
+            path_cache: None,
+            step_fields: Default::default(),
+            labels: None,
+            key_strings: None,
+            label_strings: None,
+            reach_search: None,
+        }
+    }
 }
 
 /// Builds the `hex` table and installs it as a global.
@@ -85,6 +114,9 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     }
     lua.set_named_registry_value(HANDLERS_KEY, lua.create_table()?)?;
     lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
+    let keys = writer::intern_keys(lua)?;
+    // (the LuaLS generator builds the API in a VM without host data)
+    let _ = with_host(lua, |h| h.key_strings = Some(keys));
     map::register(lua, &hex)?;
     path::register(lua, &hex)?;
     toward::register(lua, &hex.raw_get::<Table>("path")?)?;

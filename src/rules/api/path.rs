@@ -318,8 +318,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         .map_err(runtime);
                     with_host(lua, |h| h.reach_search = Some(search))?;
                     let reach = reach?;
-                    let labels = labels(lua, map)?;
-                    let labels = &*labels;
+                    // (the labels the writer pushes, interned on first use)
+                    labels(lua, map)?;
                     if !paths {
                         let hexes = reach.hexes();
                         // (only borrows: see writer.rs)
@@ -327,7 +327,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             w.table(0, hexes.len());
                             for r in hexes {
                                 w.float(r.cost.as_f64());
-                                w.set(label(labels, r.hex));
+                                w.set_label(r.hex);
                             }
                         });
                     }
@@ -351,11 +351,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             w.set("cost");
                             w.table(0, 0);
                             for (i, &h) in path.iter().enumerate() {
-                                w.str(label(labels, h));
+                                w.label(h);
                                 w.set_item(i + 1);
                             }
                             w.set("path");
-                            w.set(label(labels, *hex));
+                            w.set_label(*hex);
                         }
                     })
                 })
@@ -486,8 +486,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     })
                     .collect();
                 let changed = changed.as_slice();
-                let labels = labels(lua, map)?;
-                let labels = &*labels;
+                labels(lua, map)?;
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
                     w.table(0, 0);
@@ -495,7 +494,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         w.table(0, 0);
                         w.str("ControlChanged");
                         w.set("event");
-                        w.str(label(labels, *hex));
+                        w.label(*hex);
                         w.set("hex");
                         w.opt_str(*side);
                         w.set("side");

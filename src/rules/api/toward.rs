@@ -242,7 +242,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                     if let Some(e) = failure {
                         return Err(mlua::Error::runtime(e));
                     }
-                    let (answers, labels) = (answers.as_slice(), &*labels);
+                    let answers = answers.as_slice();
                     // (only borrows: see writer.rs)
                     write::<Table, _>(lua, (), |w| {
                         w.table(0, 0);
@@ -254,7 +254,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                             w.set("from");
                             w.table(a.hexes.len(), 0);
                             for (j, &h) in a.hexes.iter().enumerate() {
-                                w.str(label(labels, h));
+                                w.label(h);
                                 w.set_item(j + 1);
                             }
                             w.set("closer");

@@ -17,13 +17,83 @@
 //!   needs dropping. The closure's own captures are checked at compile time (`needs_drop`); its
 //!   body must only borrow (precompute anything owned before calling [`write`]). Each use says so.
 //! - The closure must not panic (no indexing that can fail): a panic cannot cross the C frames.
+//!
+//! Interning a string costs Lua a hash and a lookup: the field names views use ([`KEYS`]) and
+//! the map's labels are kept in two registry tables made once per VM ([`intern_keys`],
+//! [`intern_labels`]), and pushed from there by index.
 
 use std::os::raw::c_int;
 
-use mlua::{ffi, FromLua, IntoLuaMulti, Lua, Value};
+use mlua::{ffi, FromLua, IntoLuaMulti, Lua, RegistryKey, Value};
+
+use super::with_host;
 
 /// Stack slots reserved at a time.
 const ROOM: c_int = 16;
+
+/// The field names of the views, kept interned in a registry table (in this order).
+pub(crate) const KEYS: [&str; 21] = [
+    "id",
+    "side",
+    "nation",
+    "type",
+    "size",
+    "ma",
+    "strength",
+    "at",
+    "facing",
+    "status",
+    "attrs",
+    "gone_reason",
+    "eliminated",
+    "gone_turn",
+    "class",
+    "from",
+    "closer",
+    "cost",
+    "path",
+    "event",
+    "hex",
+];
+
+/// The 1-based position of `key` in [`KEYS`].
+fn key_index(key: &str) -> Option<ffi::lua_Integer> {
+    let i = match key {
+        "id" => 1,
+        "side" => 2,
+        "nation" => 3,
+        "type" => 4,
+        "size" => 5,
+        "ma" => 6,
+        "strength" => 7,
+        "at" => 8,
+        "facing" => 9,
+        "status" => 10,
+        "attrs" => 11,
+        "gone_reason" => 12,
+        "eliminated" => 13,
+        "gone_turn" => 14,
+        "class" => 15,
+        "from" => 16,
+        "closer" => 17,
+        "cost" => 18,
+        "path" => 19,
+        "event" => 20,
+        "hex" => 21,
+        _ => return None,
+    };
+    Some(i)
+}
+
+/// Makes the registry table of [`KEYS`] (once per VM, when the API is built).
+pub(crate) fn intern_keys(lua: &Lua) -> mlua::Result<RegistryKey> {
+    lua.create_registry_value(lua.create_sequence_from(KEYS)?)
+}
+
+/// Makes the registry table of the map's labels, hex index `i` at `i + 1`.
+pub(crate) fn intern_labels(lua: &Lua, labels: &[String]) -> mlua::Result<RegistryKey> {
+    lua.create_registry_value(lua.create_sequence_from(labels.iter().map(String::as_str))?)
+}
 
 /// Pushes values onto the Lua stack of a [`write`] call and assembles them into tables.
 pub(crate) struct Writer {
@@ -36,6 +106,9 @@ pub(crate) struct Writer {
     args: c_int,
     /// A misuse or a stack that could not grow: `write` returns an error.
     broken: Option<&'static str>,
+    /// Stack slots of the interned keys and labels tables, when the VM has them.
+    keys: Option<c_int>,
+    labels: Option<c_int>,
 }
 
 impl Writer {
@@ -143,17 +216,56 @@ impl Writer {
         true
     }
 
+    /// Pushes the label of hex `index` from the interned labels (see [`intern_labels`]).
+    pub fn label(&mut self, index: u32) {
+        let Some(labels) = self.labels else {
+            self.broken = Some("no interned labels");
+            return;
+        };
+        if self.reserve() {
+            // SAFETY: room reserved; `labels` is the slot of a plain table (no metamethods) that
+            // write pushed; lua_rawgeti does not raise.
+            unsafe { ffi::lua_rawgeti(self.state, labels, ffi::lua_Integer::from(index) + 1) };
+        }
+    }
+
     /// Pops the top value into `key` of the table below it (a raw set: `t[key] = v`).
     pub fn set(&mut self, key: &str) {
         if !self.table_below_top() {
             return;
         }
         if self.reserve() {
-            // SAFETY: stack is [.. table, value]; pushing the key (room reserved) and rotating
-            // gives [.. table, key, value]; lua_rawset pops both and calls no metamethod. The key
-            // is a string, a valid key. May raise a memory error.
+            // SAFETY: stack is [.. table, value]; pushing the key (room reserved; an interned
+            // one read from the keys table, or a new string) and rotating gives [.. table, key,
+            // value]; lua_rawset pops both and calls no metamethod. The key is a string, a
+            // valid key. May raise a memory error.
             unsafe {
-                ffi::lua_pushlstring(self.state, key.as_ptr().cast(), key.len());
+                match (self.keys, key_index(key)) {
+                    (Some(keys), Some(i)) => {
+                        ffi::lua_rawgeti(self.state, keys, i);
+                    }
+                    _ => {
+                        ffi::lua_pushlstring(self.state, key.as_ptr().cast(), key.len());
+                    }
+                }
+                ffi::lua_rotate(self.state, -2, 1);
+                ffi::lua_rawset(self.state, -3);
+            }
+            self.depth -= 2;
+        }
+    }
+
+    /// Pops the top value into the field named by hex `index`'s label (see [`Writer::label`]).
+    pub fn set_label(&mut self, index: u32) {
+        if !self.table_below_top() {
+            return;
+        }
+        self.label(index);
+        if self.broken.is_none() {
+            // SAFETY: stack is [.. table, value, label]; rotating gives [.. table, label,
+            // value]; lua_rawset pops both, no metamethod; a label is a string. May raise a
+            // memory error.
+            unsafe {
                 ffi::lua_rotate(self.state, -2, 1);
                 ffi::lua_rawset(self.state, -3);
             }
@@ -197,17 +309,37 @@ where
     };
     let mut broken = None;
     let outcome = &mut broken;
+    let (keys, labels) = with_host(lua, |h| {
+        (
+            h.key_strings.as_ref().map(RegistryKey::id),
+            h.label_strings.as_ref().map(RegistryKey::id),
+        )
+    })
+    .unwrap_or((None, None));
     // SAFETY: see the module docs. The closure leaves exactly one value on the stack (the
     // result), or none when the writer broke.
     let value: Value = unsafe {
         lua.exec_raw(args, move |state| {
             let args = ffi::lua_gettop(state);
+            // A C function has LUA_MINSTACK (20) free slots: room for the two tables. Reading
+            // the registry by index does not raise.
+            let mut top = args;
+            let mut intern = |id: Option<c_int>| {
+                id.map(|id| {
+                    ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, ffi::lua_Integer::from(id));
+                    top += 1;
+                    top
+                })
+            };
+            let (keys, labels) = (intern(keys), intern(labels));
             let mut w = Writer {
                 state,
                 depth: 0,
                 room: 0,
                 args,
                 broken: None,
+                keys,
+                labels,
             };
             f(&mut w);
             if w.broken.is_none() && w.depth != 1 {
@@ -215,7 +347,7 @@ where
             }
             match w.broken {
                 None => {
-                    if args > 0 {
+                    if ffi::lua_gettop(state) > 1 {
                         ffi::lua_rotate(state, 1, 1);
                         ffi::lua_settop(state, 1);
                     }
@@ -271,6 +403,26 @@ mod tests {
             .call(t)
             .unwrap();
         assert_eq!(check, "xinteger2.5true1");
+    }
+
+    #[test]
+    fn interned_keys_are_found_at_their_position() {
+        for (i, key) in KEYS.iter().enumerate() {
+            assert_eq!(key_index(key), Some(i as ffi::lua_Integer + 1), "{key}");
+        }
+        assert_eq!(key_index("ids"), None);
+        let lua = limited();
+        let keys = intern_keys(&lua).unwrap();
+        let table: Table = lua.registry_value(&keys).unwrap();
+        let listed: Vec<String> = table.sequence_values().map(|k| k.unwrap()).collect();
+        assert_eq!(listed, KEYS);
+    }
+
+    #[test]
+    fn labels_need_the_interned_labels() {
+        let lua = limited();
+        let err = write::<Value, _>(&lua, (), |w| w.label(0)).unwrap_err();
+        assert!(err.to_string().contains("no interned labels"), "{err}");
     }
 
     #[test]
