@@ -33,6 +33,31 @@ pub(crate) fn labels(lua: &Lua, map: &HexMap) -> mlua::Result<Arc<[String]>> {
     Ok(labels)
 }
 
+/// The Lua string of terrain `id`'s name: made once per VM (`hex.map.terrain` is the most
+/// called host function; a cached string is pushed without making a new one).
+fn terrain_string(lua: &Lua, map: &HexMap, hex: HexIndex) -> mlua::Result<mlua::LuaString> {
+    let id = map.terrain_id(hex);
+    let kept = with_host(lua, |h| {
+        h.terrain_strings
+            .as_ref()
+            .and_then(|t| t.get(id as usize).cloned())
+    })?;
+    if let Some(s) = kept {
+        return Ok(s);
+    }
+    let names = map
+        .terrain_names()
+        .iter()
+        .map(|n| lua.create_string(n))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    let s = match names.get(id as usize) {
+        Some(s) => s.clone(),
+        None => lua.create_string(map.terrain_name(hex))?,
+    };
+    with_host(lua, |h| h.terrain_strings = Some(names))?;
+    Ok(s)
+}
+
 /// The labels of `hexes` (hexes of `map`), as a Lua sequence.
 pub(crate) fn label_list(
     lua: &Lua,
@@ -100,7 +125,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "terrain",
         lua.create_function(|lua, label: String| {
             let map = hex_map(lua)?;
-            Ok(map.terrain_name(hex_of(&map, &label)?).to_string())
+            terrain_string(lua, &map, hex_of(&map, &label)?)
         })?,
     )?;
     t.raw_set(

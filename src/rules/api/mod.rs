@@ -66,6 +66,8 @@ pub(crate) struct HostData {
     pub step_fields: toward::StepFields,
     /// Every hex's label in index order, made on first use (the board formats them on demand).
     pub labels: Option<Arc<[String]>>,
+    /// The terrain names as Lua strings, made on first use (`hex.map.terrain`).
+    pub terrain_strings: Option<Vec<mlua::LuaString>>,
     /// The registry tables of interned view keys and labels (writer.rs).
     pub key_strings: Option<mlua::RegistryKey>,
     pub label_strings: Option<mlua::RegistryKey>,
@@ -91,6 +93,7 @@ impl HostData {
             path_cache: None,
             step_fields: Default::default(),
             labels: None,
+            terrain_strings: None,
             key_strings: None,
             label_strings: None,
             reach_search: None,
