@@ -26,7 +26,7 @@ use mlua::{Lua, Table};
 use super::map::labels;
 use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position};
 use super::with_host;
-use super::writer::write;
+use super::writer::{key_string, write};
 use crate::board::{HexIndex, HexMap};
 use crate::path::{ReachSearch, StepField};
 
@@ -165,6 +165,11 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                         with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
                     let steps = |h| field.distance(h).unwrap_or(FAR).min(FAR);
                     let labels = labels(lua, map)?;
+                    let (id_key, budget_key, supply_key_name) = (
+                        key_string(lua, "id")?,
+                        key_string(lua, "budget")?,
+                        key_string(lua, "supply")?,
+                    );
                     let mut search = with_host(lua, |h| h.reach_search.take())?
                         .unwrap_or_else(|| ReachSearch::new(map));
                     let mut answers: Vec<Closer> = Vec::new();
@@ -173,9 +178,9 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                         if answers.len() >= limit {
                             break;
                         }
-                        let id: String = entry.raw_get("id")?;
-                        let budget: Option<f64> = entry.raw_get("budget")?;
-                        let supply_key: Option<String> = entry.raw_get("supply")?;
+                        let id: String = entry.raw_get(&id_key)?;
+                        let budget: Option<f64> = entry.raw_get(&budget_key)?;
+                        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
                         let field_of = match supply_key {
                             None => None,
                             Some(key) => {

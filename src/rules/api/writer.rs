@@ -32,7 +32,7 @@ use super::with_host;
 const ROOM: c_int = 16;
 
 /// The field names of the views, kept interned in a registry table (in this order).
-pub(crate) const KEYS: [&str; 21] = [
+pub(crate) const KEYS: [&str; 23] = [
     "id",
     "side",
     "nation",
@@ -54,6 +54,8 @@ pub(crate) const KEYS: [&str; 21] = [
     "path",
     "event",
     "hex",
+    "budget",
+    "supply",
 ];
 
 /// The 1-based position of `key` in [`KEYS`].
@@ -80,6 +82,8 @@ fn key_index(key: &str) -> Option<ffi::lua_Integer> {
         "path" => 19,
         "event" => 20,
         "hex" => 21,
+        "budget" => 22,
+        "supply" => 23,
         _ => return None,
     };
     Some(i)
@@ -88,6 +92,24 @@ fn key_index(key: &str) -> Option<ffi::lua_Integer> {
 /// Makes the registry table of [`KEYS`] (once per VM, when the API is built).
 pub(crate) fn intern_keys(lua: &Lua) -> mlua::Result<RegistryKey> {
     lua.create_registry_value(lua.create_sequence_from(KEYS)?)
+}
+
+/// The interned Lua string of one of [`KEYS`], for reading fields of the scripts' tables without
+/// making the key anew each time (a new string when the VM has no keys table or `key` is not one
+/// of them).
+pub(crate) fn key_string(lua: &Lua, key: &str) -> mlua::Result<mlua::LuaString> {
+    let table = with_host(lua, |h| {
+        h.key_strings
+            .as_ref()
+            .map(|k| lua.registry_value::<mlua::Table>(k))
+    })
+    .ok()
+    .flatten()
+    .transpose()?;
+    match (table, key_index(key)) {
+        (Some(table), Some(i)) => table.raw_get(i),
+        _ => lua.create_string(key),
+    }
 }
 
 /// Makes the registry table of the map's labels, hex index `i` at `i + 1`.
