@@ -1,8 +1,9 @@
 //! Conversions between Lua values and the engine's serde types.
 
-use mlua::{AnyUserData, Lua, LuaSerdeExt, Table, Value};
+use mlua::{AnyUserData, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Map;
 
+use super::api::writer::{write, Writer};
 use crate::engine::{Command, Event, Unit};
 
 /// A command as the flat Lua table rules see: `{command = "move", unit = ..., path = {...}}`.
@@ -213,33 +214,119 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
 
 /// A read-only view of a unit: a fresh table, so changing it changes nothing in the game.
 pub fn unit_to_lua(lua: &Lua, unit: &Unit) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 12)?;
-    t.raw_set("id", unit.id.as_str())?;
-    t.raw_set("side", unit.side.as_str())?;
-    t.raw_set("nation", unit.nation.as_str())?;
-    t.raw_set("type", unit.kind.as_str())?;
-    t.raw_set("size", unit.size.as_str())?;
-    t.raw_set("ma", number(unit.ma))?;
-    t.raw_set("strength", number(unit.strength))?;
-    t.raw_set("at", unit.at.as_deref())?;
-    t.raw_set("facing", unit.facing)?;
-    let status = lua.create_table_with_capacity(0, unit.status.len())?;
-    for flag in &unit.status {
-        status.raw_set(flag.as_str(), true)?;
-    }
-    t.raw_set("status", status)?;
-    t.raw_set("attrs", lua.to_value(&unit.attrs)?)?;
-    Ok(t)
+    let args = complex_attrs(lua, std::iter::once(unit))?;
+    write(lua, args, |w| {
+        write_unit(w, unit, (!plain_attrs(unit)).then_some(1))
+    })
 }
 
-/// Whole numbers become Lua integers, so a script's arithmetic on them stays integral (and prints
-/// as `3`, not `3.0`).
-fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        Value::Integer(x as i64)
-    } else {
-        Value::Number(x)
+/// Whether every attribute of the unit is a string, a boolean or a number that serde gives Lua
+/// as it is (an i64 or a float): then [`write_unit`] writes them itself.
+pub(crate) fn plain_attrs(unit: &Unit) -> bool {
+    unit.attrs.values().all(|v| match v {
+        serde_json::Value::String(_) | serde_json::Value::Bool(_) => true,
+        serde_json::Value::Number(n) => n.is_i64() || n.is_f64(),
+        _ => false,
+    })
+}
+
+/// The `attrs` tables (serde's conversion) of the units whose attributes are not plain, in
+/// order: the arguments [`write_unit`] takes them from.
+pub(crate) fn complex_attrs<'a>(
+    lua: &Lua,
+    units: impl Iterator<Item = &'a Unit>,
+) -> mlua::Result<MultiValue> {
+    let mut out = MultiValue::new();
+    for u in units.filter(|u| !plain_attrs(u)) {
+        out.push_back(lua.to_value(&u.attrs)?);
     }
+    Ok(out)
+}
+
+/// Writes the view of [`unit_to_lua`] (the same table operations in the same order, so the
+/// same table), taking `attrs` from writer argument `attrs_arg` when the unit's attributes are
+/// not plain. Only borrows (see writer.rs).
+pub(crate) fn write_unit(w: &mut Writer, unit: &Unit, attrs_arg: Option<usize>) {
+    w.table(0, 12);
+    w.str(&unit.id);
+    w.set("id");
+    w.str(&unit.side);
+    w.set("side");
+    w.str(&unit.nation);
+    w.set("nation");
+    w.str(&unit.kind);
+    w.set("type");
+    w.str(&unit.size);
+    w.set("size");
+    w.number(unit.ma);
+    w.set("ma");
+    w.number(unit.strength);
+    w.set("strength");
+    w.opt_str(unit.at.as_deref());
+    w.set("at");
+    match unit.facing {
+        Some(f) => w.int(i64::from(f)),
+        None => w.nil(),
+    }
+    w.set("facing");
+    w.table(0, unit.status.len());
+    for flag in &unit.status {
+        w.bool(true);
+        w.set(flag);
+    }
+    w.set("status");
+    match attrs_arg {
+        Some(n) => w.arg(n),
+        None => {
+            w.table(0, unit.attrs.len());
+            for (key, value) in &unit.attrs {
+                match value {
+                    serde_json::Value::String(s) => w.str(s),
+                    serde_json::Value::Bool(b) => w.bool(*b),
+                    serde_json::Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+                        (Some(i), _) => w.int(i),
+                        (None, Some(x)) => w.float(x),
+                        (None, None) => w.nil(),
+                    },
+                    _ => w.nil(),
+                }
+                w.set(key);
+            }
+        }
+    }
+    w.set("attrs");
+}
+
+/// Writes the views of the units of `items` as a sequence (a table grown item by item, as
+/// `raw_set(i, ..)` grows it), each view then passed to `extra` with its item to add fields.
+/// `items` is walked twice.
+pub(crate) fn write_unit_list<'a, T, I>(
+    lua: &Lua,
+    items: I,
+    unit_of: impl Fn(T) -> &'a Unit + Copy,
+    extra: impl Fn(&mut Writer, T) + Copy,
+) -> mlua::Result<Table>
+where
+    T: Copy,
+    I: Iterator<Item = T> + Clone,
+{
+    let args = complex_attrs(lua, items.clone().map(unit_of))?;
+    write(lua, args, |w| {
+        w.table(0, 0);
+        let mut next_arg = 0;
+        for (i, item) in items.enumerate() {
+            let u = unit_of(item);
+            let arg = if plain_attrs(u) {
+                None
+            } else {
+                next_arg += 1;
+                Some(next_arg)
+            };
+            write_unit(w, u, arg);
+            extra(w, item);
+            w.set_item(i + 1);
+        }
+    })
 }
 
 #[cfg(test)]
@@ -361,6 +448,103 @@ mod tests {
             err,
             "malformed event: deserialize error: unsupported value type `userdata`"
         );
+    }
+
+    /// The table-API view the writer replaced, kept to check the writer builds the same table.
+    fn unit_by_table_api(lua: &Lua, unit: &Unit) -> mlua::Result<Table> {
+        let number = |x: f64| match super::super::api::writer::whole(x) {
+            Some(i) => Value::Integer(i),
+            None => Value::Number(x),
+        };
+        let t = lua.create_table_with_capacity(0, 12)?;
+        t.raw_set("id", unit.id.as_str())?;
+        t.raw_set("side", unit.side.as_str())?;
+        t.raw_set("nation", unit.nation.as_str())?;
+        t.raw_set("type", unit.kind.as_str())?;
+        t.raw_set("size", unit.size.as_str())?;
+        t.raw_set("ma", number(unit.ma))?;
+        t.raw_set("strength", number(unit.strength))?;
+        t.raw_set("at", unit.at.as_deref())?;
+        t.raw_set("facing", unit.facing)?;
+        let status = lua.create_table_with_capacity(0, unit.status.len())?;
+        for flag in &unit.status {
+            status.raw_set(flag.as_str(), true)?;
+        }
+        t.raw_set("status", status)?;
+        t.raw_set("attrs", lua.to_value(&unit.attrs)?)?;
+        Ok(t)
+    }
+
+    /// A table written out in `next` order, with value types (integer or float, metatables).
+    const DUMP: &str = r#"
+        local function dump(v)
+          if type(v) == "table" then
+            local parts = {}
+            local k, x = next(v)
+            while k ~= nil do
+              parts[#parts + 1] = tostring(k) .. "=" .. dump(x)
+              k, x = next(v, k)
+            end
+            return (getmetatable(v) and "mt" or "") .. "{" .. table.concat(parts, ",") .. "}"
+          elseif type(v) == "number" then
+            return math.type(v) .. ":" .. tostring(v)
+          end
+          return type(v) .. ":" .. tostring(v)
+        end
+        return dump
+    "#;
+
+    #[test]
+    fn unit_views_are_the_tables_the_table_api_built() {
+        // with the field names pushed as new strings, and interned in the VM's keys table
+        unit_views_match(false);
+        unit_views_match(true);
+    }
+
+    fn unit_views_match(interned: bool) {
+        let lua = Lua::new();
+        lua.set_memory_limit(1 << 24).unwrap();
+        if interned {
+            let board = crate::board::Board::Hex(std::sync::Arc::new(crate::board::HexMap::new(
+                Default::default(),
+            )));
+            let mut host = super::super::api::HostData::new(board, Vec::new(), 1);
+            host.key_strings = Some(super::super::api::writer::intern_keys(&lua).unwrap());
+            lua.set_app_data(host);
+        }
+        let plain: Unit = serde_json::from_value(json!({
+            "id": "de-1-pz", "side": "german", "nation": "german", "type": "armored",
+            "size": "XX", "ma": 8, "strength": 6.5, "at": "2912", "facing": 3,
+            "status": ["disorganized", "isolated", "moved", "z"],
+            "attrs": {"class": "motorized", "motorized": true, "army_group": "A", "n": 3,
+                      "x": 2.0, "y": -1.25, "big": 9007199254740993i64}
+        }))
+        .unwrap();
+        let complex: Unit = serde_json::from_value(json!({
+            "id": "fr-2", "side": "allied", "type": "infantry", "ma": 4.5, "strength": 2,
+            "attrs": {"list": [1, "a"], "obj": {"k": null}, "u": 18446744073709551615u64}
+        }))
+        .unwrap();
+        let bare: Unit =
+            serde_json::from_value(json!({"id": "u", "side": "s", "type": "t"})).unwrap();
+        let dump: mlua::Function = lua.load(DUMP).eval().unwrap();
+        for unit in [&plain, &complex, &bare] {
+            let old: String = dump.call(unit_by_table_api(&lua, unit).unwrap()).unwrap();
+            let new: String = dump.call(unit_to_lua(&lua, unit).unwrap()).unwrap();
+            assert_eq!(new, old, "{}", unit.id);
+        }
+        assert!(plain_attrs(&plain) && !plain_attrs(&complex));
+        // and in a list, the complex units' attrs taken from the arguments in order
+        let units = [&complex, &plain, &complex, &bare];
+        let list = write_unit_list(&lua, units.iter().copied(), |u| u, |_, _| {}).unwrap();
+        let expected = lua.create_table().unwrap();
+        for (i, u) in units.iter().enumerate() {
+            expected
+                .raw_set(i + 1, unit_by_table_api(&lua, u).unwrap())
+                .unwrap();
+        }
+        let (old, new): (String, String) = (dump.call(expected).unwrap(), dump.call(list).unwrap());
+        assert_eq!(new, old);
     }
 
     #[test]

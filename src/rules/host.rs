@@ -9,7 +9,6 @@ use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
 
 use super::api::{
     self, with_host, HostData, COMMANDS_KEY, DECLARATIONS_KEY, HANDLERS_KEY, REFUSAL_MT_KEY,
-    STATE_KEY,
 };
 use super::budget::Budget;
 use super::convert::{command_from_lua, command_to_lua, event_to_lua, events_from_lua};
@@ -17,8 +16,8 @@ use super::error::describe;
 use super::loader::{check_module_name, chunk_name, find_module};
 use super::sandbox::new_vm;
 use crate::engine::{
-    Command, CommandFilter, Dice, Event, GameState, Outcome, Refusal, Resolution, RulesError,
-    Ruleset, Sequence,
+    Command, CommandFilter, Event, GameState, Outcome, Refusal, Resolution, RulesError, Ruleset,
+    Sequence,
 };
 use crate::scenario::Scenario;
 
@@ -84,21 +83,11 @@ impl LuaRules {
             .collect();
         let budget = Budget::new(scenario.limits.instructions);
         let memory_limit = scenario.limits.memory_bytes;
-        lua.set_app_data(HostData {
-            map: scenario.map.clone(),
-            sides: scenario.sides.clone(),
-            loading: true,
-            dice: Dice::new(0),
-            rolls: Vec::new(),
-            log: Vec::new(),
-            turn_limit: scenario.turns,
-            sequence: Sequence::default(),
-            path: None,
-            facing: None,
-            generation: 0,
-            path_cache: None,
-            reach_search: None,
-        });
+        lua.set_app_data(HostData::new(
+            scenario.map.clone(),
+            scenario.sides.clone(),
+            scenario.turns,
+        ));
         let setup = || -> mlua::Result<()> {
             api::register_all(&lua)?;
             install_require(&lua, roots.clone())?;
@@ -389,16 +378,16 @@ impl LuaRules {
         self.budget.reset();
         let result = lua.scope(|scope| {
             let ud = scope.create_any_userdata_ref(state)?;
-            lua.set_named_registry_value(STATE_KEY, ud)?;
+            with_host(lua, |h| h.state = Some(ud))?;
             let r = f(lua);
-            lua.set_named_registry_value(STATE_KEY, Value::Nil)?;
+            with_host(lua, |h| h.state = None)?;
             r
         });
         let rolls = with_host(lua, |h| std::mem::take(&mut h.rolls)).unwrap_or_default();
         match result {
             Ok(r) => Ok((r, rolls)),
             Err(e) => {
-                let _ = lua.set_named_registry_value(STATE_KEY, Value::Nil);
+                let _ = with_host(lua, |h| h.state = None);
                 lua.gc_collect().ok();
                 Err(RulesError::new(describe(
                     &e,

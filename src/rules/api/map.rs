@@ -19,6 +19,67 @@ fn hex_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
     })
 }
 
+/// Every hex's label, in index order: formatted once per VM.
+pub(crate) fn labels(lua: &Lua, map: &HexMap) -> mlua::Result<Arc<[String]>> {
+    if let Some(labels) = with_host(lua, |h| h.labels.clone())? {
+        return Ok(labels);
+    }
+    let labels: Arc<[String]> = (0..map.len()).map(|i| map.label(i)).collect();
+    let interned = super::writer::intern_labels(lua, &labels)?;
+    with_host(lua, |h| {
+        h.labels = Some(labels.clone());
+        h.label_strings = Some(interned);
+    })?;
+    Ok(labels)
+}
+
+/// The Lua string of terrain `id`'s name: made once per VM (`hex.map.terrain` is the most
+/// called host function; a cached string is pushed without making a new one).
+fn terrain_string(lua: &Lua, map: &HexMap, hex: HexIndex) -> mlua::Result<mlua::LuaString> {
+    let id = map.terrain_id(hex);
+    let kept = with_host(lua, |h| {
+        h.terrain_strings
+            .as_ref()
+            .and_then(|t| t.get(id as usize).cloned())
+    })?;
+    if let Some(s) = kept {
+        return Ok(s);
+    }
+    let names = map
+        .terrain_names()
+        .iter()
+        .map(|n| lua.create_string(n))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    let s = match names.get(id as usize) {
+        Some(s) => s.clone(),
+        None => lua.create_string(map.terrain_name(hex))?,
+    };
+    with_host(lua, |h| h.terrain_strings = Some(names))?;
+    Ok(s)
+}
+
+/// The labels of `hexes` (hexes of `map`), as a Lua sequence.
+pub(crate) fn label_list(
+    lua: &Lua,
+    map: &HexMap,
+    hexes: impl IntoIterator<Item = HexIndex>,
+) -> mlua::Result<Table> {
+    let count = labels(lua, map)?.len();
+    let hexes: Vec<HexIndex> = hexes
+        .into_iter()
+        .filter(|&h| (h as usize) < count)
+        .collect();
+    let hexes = hexes.as_slice();
+    // (only borrows: see writer.rs)
+    super::writer::write(lua, (), |w| {
+        w.table(0, 0);
+        for (i, &h) in hexes.iter().enumerate() {
+            w.label(h);
+            w.set_item(i + 1);
+        }
+    })
+}
+
 fn hex_of(map: &HexMap, label: &str) -> mlua::Result<HexIndex> {
     map.parse_label(label)
         .ok_or_else(|| mlua::Error::runtime(format!("'{label}' is not a hex of the map")))
@@ -57,15 +118,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "hexes",
         lua.create_function(|lua, ()| {
             let map = hex_map(lua)?;
-            let labels: Vec<String> = (0..map.len()).map(|i| map.label(i)).collect();
-            string_list(lua, labels.iter().map(String::as_str))
+            label_list(lua, &map, 0..map.len())
         })?,
     )?;
     t.raw_set(
         "terrain",
         lua.create_function(|lua, label: String| {
             let map = hex_map(lua)?;
-            Ok(map.terrain_name(hex_of(&map, &label)?).to_string())
+            terrain_string(lua, &map, hex_of(&map, &label)?)
         })?,
     )?;
     t.raw_set(
@@ -96,8 +156,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, label: String| {
             let map = hex_map(lua)?;
             let i = hex_of(&map, &label)?;
-            let labels: Vec<String> = map.neighbors(i).map(|(_, n)| map.label(n)).collect();
-            string_list(lua, labels.iter().map(String::as_str))
+            label_list(lua, &map, map.neighbors(i).map(|(_, n)| n))
         })?,
     )?;
     t.raw_set(
@@ -131,8 +190,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let hexes = map
                 .zone_hexes(&name)
                 .ok_or_else(|| mlua::Error::runtime(format!("unknown zone '{name}'")))?;
-            let labels: Vec<String> = hexes.into_iter().map(|i| map.label(i)).collect();
-            string_list(lua, labels.iter().map(String::as_str))
+            label_list(lua, &map, hexes)
         })?,
     )?;
     t.raw_set(

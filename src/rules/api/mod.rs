@@ -19,6 +19,7 @@ pub(crate) mod spec;
 mod state;
 mod toward;
 mod units;
+pub(crate) mod writer;
 
 pub(crate) use legal::lazy_list;
 
@@ -30,7 +31,6 @@ use crate::board::Board;
 use crate::engine::{Dice, Event, GameState};
 
 /// Registry keys of the host's own tables.
-pub(crate) const STATE_KEY: &str = "hexwar.state";
 pub(crate) const COMMANDS_KEY: &str = "hexwar.commands";
 pub(crate) const HANDLERS_KEY: &str = "hexwar.handlers";
 pub(crate) const DECLARATIONS_KEY: &str = "hexwar.declarations";
@@ -55,10 +55,50 @@ pub(crate) struct HostData {
     pub path: Option<Arc<crate::path::PathRules>>,
     /// The compiled `facing` declaration (docs/facing.md), if the rules declare one.
     pub facing: Option<Arc<crate::path::FacingRules>>,
-    /// Bumped at every call into Lua: caches built from the state are valid for one call.
+    /// The game state of the current call (a scoped userdata; None between calls and while
+    /// modules load). Kept here rather than in the registry: read at every host call, and a
+    /// registry read by name costs a Lua string.
+    pub state: Option<AnyUserData>,
+    /// Bumped at every call into Lua: within one call the state cannot change.
     pub generation: u64,
     pub path_cache: Option<path::PathCache>,
+    /// Step fields `hex.path.toward` computed, by targets (they depend on the map only).
+    pub step_fields: toward::StepFields,
+    /// Every hex's label in index order, made on first use (the board formats them on demand).
+    pub labels: Option<Arc<[String]>>,
+    /// The terrain names as Lua strings, made on first use (`hex.map.terrain`).
+    pub terrain_strings: Option<Vec<mlua::LuaString>>,
+    /// The registry tables of interned view keys and labels (writer.rs).
+    pub key_strings: Option<mlua::RegistryKey>,
+    pub label_strings: Option<mlua::RegistryKey>,
     pub reach_search: Option<crate::path::ReachSearch>,
+}
+
+impl HostData {
+    /// The host data of a VM about to load its modules.
+    pub(crate) fn new(map: Board, sides: Vec<String>, turn_limit: u32) -> HostData {
+        HostData {
+            map,
+            sides,
+            loading: true,
+            dice: Dice::new(0),
+            rolls: Vec::new(),
+            log: Vec::new(),
+            turn_limit,
+            sequence: crate::engine::Sequence::default(),
+            path: None,
+            facing: None,
+            state: None,
+            generation: 0,
+            path_cache: None,
+            step_fields: Default::default(),
+            labels: None,
+            terrain_strings: None,
+            key_strings: None,
+            label_strings: None,
+            reach_search: None,
+        }
+    }
 }
 
 /// Builds the `hex` table and installs it as a global.
@@ -77,6 +117,9 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     }
     lua.set_named_registry_value(HANDLERS_KEY, lua.create_table()?)?;
     lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
+    let keys = writer::intern_keys(lua)?;
+    // (the LuaLS generator builds the API in a VM without host data)
+    let _ = with_host(lua, |h| h.key_strings = Some(keys));
     map::register(lua, &hex)?;
     path::register(lua, &hex)?;
     toward::register(lua, &hex.raw_get::<Table>("path")?)?;
@@ -126,13 +169,9 @@ pub(crate) fn with_state<R>(
     lua: &Lua,
     f: impl FnOnce(&GameState) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
-    let ud: Value = lua.named_registry_value(STATE_KEY)?;
-    match ud {
-        Value::UserData(ud) => {
-            let ud: AnyUserData = ud;
-            ud.borrow_scoped::<GameState, _>(f)?
-        }
-        _ => Err(mlua::Error::runtime(
+    match with_host(lua, |h| h.state.clone())? {
+        Some(ud) => ud.borrow_scoped::<GameState, _>(f)?,
+        None => Err(mlua::Error::runtime(
             "the game state is not available while rules modules load (declare data at load time; read state in handlers)",
         )),
     }
@@ -162,9 +201,14 @@ pub(crate) fn string_list<'a>(
     lua: &Lua,
     items: impl IntoIterator<Item = &'a str>,
 ) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    for (i, item) in items.into_iter().enumerate() {
-        t.raw_set(i + 1, item)?;
-    }
-    Ok(t)
+    let items: Vec<&str> = items.into_iter().collect();
+    let items = items.as_slice();
+    // (only borrows: see writer.rs)
+    writer::write(lua, (), |w| {
+        w.table(0, 0);
+        for (i, item) in items.iter().enumerate() {
+            w.str(item);
+            w.set_item(i + 1);
+        }
+    })
 }

@@ -7,21 +7,208 @@ use std::sync::Arc;
 
 use mlua::{Lua, Table, Value};
 
+use super::map::{label_list, labels};
+use super::writer::write;
 use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::{HexIndex, HexMap};
 use crate::engine::{GameState, Unit};
 use crate::path::{
-    check_path, rail_destinations, trace_supply, update_control, Mp, Occupancy, PathError,
+    check_path, rail_destinations, trace_supply, update_control, ClassId, Mp, Occupancy, PathError,
     PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
 
-/// The position as the searches see it, built once per call into Lua.
+/// The position as the searches see it: built from the state, and kept from one call into Lua to
+/// the next, refreshed in place: a call that finds the units and the control map unchanged (a
+/// bot choosing several commands, the handlers of one event) reuses it as it is; one that finds
+/// a unit moved, gone or new copies what changed and rebuilds the occupancy, not the whole cache.
 pub(crate) struct PathCache {
+    /// The call into Lua this cache was last checked in: within one call the state cannot change.
     generation: u64,
+    /// The state's units, in the state's (id) order.
     pub(crate) units: Vec<Unit>,
+    /// The control map the owners were read from, in its order (a vector compares faster).
+    control: Vec<(String, String)>,
     index: BTreeMap<String, usize>,
     pub(crate) occ: Occupancy,
     pub(crate) owners: Vec<SideId>,
+    /// Supply fields traced on this position, by (side, class, sources): appended within a
+    /// call (so an index stays valid through it), cleared when the position changes or at the
+    /// start of a call once there are more than `SUPPLY_FIELDS_KEPT`.
+    supply_fields: Vec<(SideId, ClassId, Vec<HexIndex>, SupplyField)>,
+}
+
+/// Supply fields kept from one call to the next on an unchanged position.
+const SUPPLY_FIELDS_KEPT: usize = 16;
+
+impl PathCache {
+    fn build(
+        state: &GameState,
+        map: &HexMap,
+        rules: &PathRules,
+        generation: u64,
+    ) -> mlua::Result<PathCache> {
+        let units: Vec<Unit> = state.units.values().cloned().collect();
+        let owners = owners_of(state, map, rules);
+        let occ = Occupancy::build(map, rules, &units)
+            .map_err(runtime)?
+            .with_owners(owners.clone())
+            .map_err(runtime)?;
+        Ok(PathCache {
+            generation,
+            index: index_of(&units),
+            units,
+            control: state
+                .control
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            occ,
+            owners,
+            supply_fields: Vec::new(),
+        })
+    }
+
+    /// The index in `supply_fields` of the field of (side, class, sources), traced on first use.
+    pub(crate) fn supply_field(
+        &mut self,
+        map: &HexMap,
+        rules: &PathRules,
+        side: SideId,
+        class: ClassId,
+        sources: &[HexIndex],
+    ) -> Result<usize, crate::path::PositionError> {
+        if let Some(i) = self
+            .supply_fields
+            .iter()
+            .position(|(s, c, from, _)| *s == side && *c == class && from == sources)
+        {
+            return Ok(i);
+        }
+        let field = SupplyField::trace(map, rules, &self.occ, &self.owners, side, class, sources)?;
+        self.supply_fields
+            .push((side, class, sources.to_vec(), field));
+        Ok(self.supply_fields.len() - 1)
+    }
+
+    /// A field `supply_field` gave the index of.
+    pub(crate) fn supply_field_at(&self, i: usize) -> Option<&SupplyField> {
+        self.supply_fields.get(i).map(|(_, _, _, f)| f)
+    }
+
+    /// Brings the cache up to `state`. A comparison, not a revision counter: the state's fields
+    /// are public and change in many places, so only its content says whether it changed.
+    fn refresh(&mut self, state: &GameState, map: &HexMap, rules: &PathRules) -> mlua::Result<()> {
+        let same_ids = self.units.len() == state.units.len()
+            && self
+                .units
+                .iter()
+                .zip(state.units.values())
+                .all(|(kept, now)| kept.id == now.id);
+        let mut units_changed = !same_ids;
+        if same_ids {
+            for (kept, now) in self.units.iter_mut().zip(state.units.values()) {
+                if kept != now {
+                    copy_unit(kept, now);
+                    units_changed = true;
+                }
+            }
+        } else {
+            self.units = merge_units(std::mem::take(&mut self.units), state);
+            self.index = index_of(&self.units);
+        }
+        let control_changed = self.control.len() != state.control.len()
+            || self
+                .control
+                .iter()
+                .zip(&state.control)
+                .any(|((k, v), (label, side))| k != label || v != side);
+        if control_changed {
+            self.control.truncate(state.control.len());
+            for (i, (label, side)) in state.control.iter().enumerate() {
+                match self.control.get_mut(i) {
+                    Some((k, v)) => {
+                        k.clone_from(label);
+                        v.clone_from(side);
+                    }
+                    None => self.control.push((label.clone(), side.clone())),
+                }
+            }
+            self.owners = owners_of(state, map, rules);
+        }
+        if units_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
+            self.supply_fields.clear();
+        }
+        if units_changed || control_changed {
+            self.occ = Occupancy::build(map, rules, &self.units)
+                .map_err(runtime)?
+                .with_owners(self.owners.clone())
+                .map_err(runtime)?;
+        }
+        Ok(())
+    }
+}
+
+fn index_of(units: &[Unit]) -> BTreeMap<String, usize> {
+    units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.id.clone(), i))
+        .collect()
+}
+
+/// The state's units, in its order, reusing the kept copy of each unit still there (matched by
+/// id: both lists are in the state's order, so one walk pairs them when the ids are the keys).
+fn merge_units(kept: Vec<Unit>, state: &GameState) -> Vec<Unit> {
+    let mut kept = kept.into_iter().peekable();
+    let mut out = Vec::with_capacity(state.units.len());
+    for now in state.units.values() {
+        while kept.peek().is_some_and(|k| k.id < now.id) {
+            kept.next();
+        }
+        match kept.next_if(|k| k.id == now.id) {
+            Some(mut k) => {
+                if k != *now {
+                    copy_unit(&mut k, now);
+                }
+                out.push(k);
+            }
+            None => out.push(now.clone()),
+        }
+    }
+    out
+}
+
+/// Makes `kept` equal to `now`, reusing its strings' buffers (a move changes `at` only).
+fn copy_unit(kept: &mut Unit, now: &Unit) {
+    // Every field named: a field added to `Unit` must be added here (or this fails to compile).
+    let Unit {
+        id,
+        side,
+        nation,
+        kind,
+        size,
+        ma,
+        strength,
+        at,
+        facing,
+        status,
+        attrs,
+    } = now;
+    kept.id.clone_from(id);
+    kept.side.clone_from(side);
+    kept.nation.clone_from(nation);
+    kept.kind.clone_from(kind);
+    kept.size.clone_from(size);
+    kept.ma = *ma;
+    kept.strength = *strength;
+    kept.at.clone_from(at);
+    kept.facing = *facing;
+    if kept.status != *status {
+        kept.status.clone_from(status);
+    }
+    if kept.attrs != *attrs {
+        kept.attrs.clone_from(attrs);
+    }
 }
 
 fn runtime(e: impl std::fmt::Display) -> mlua::Error {
@@ -52,43 +239,29 @@ fn owners_of(state: &GameState, map: &HexMap, rules: &PathRules) -> Vec<SideId> 
 /// Runs `f` with the cached position of the current call (building it on first use).
 pub(crate) fn with_position<R>(
     lua: &Lua,
-    f: impl FnOnce(&HexMap, &PathRules, &PathCache) -> mlua::Result<R>,
+    f: impl FnOnce(&HexMap, &PathRules, &mut PathCache) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
     let (map, rules) = rules_of(lua)?;
-    let generation = with_host(lua, |h| h.generation)?;
-    let fresh = with_host(lua, |h| {
-        h.path_cache
-            .as_ref()
-            .is_some_and(|c| c.generation == generation)
-    })?;
-    if !fresh {
-        let cache = with_state(lua, |state| {
-            let units: Vec<Unit> = state.units.values().cloned().collect();
-            let index = units
-                .iter()
-                .enumerate()
-                .map(|(i, u)| (u.id.clone(), i))
-                .collect();
-            let owners = owners_of(state, &map, &rules);
-            let occ = Occupancy::build(&map, &rules, &units)
-                .map_err(runtime)?
-                .with_owners(owners.clone())
-                .map_err(runtime)?;
-            Ok(PathCache {
-                generation,
-                units,
-                index,
-                occ,
-                owners,
-            })
-        })?;
-        with_host(lua, |h| h.path_cache = Some(cache))?;
-    }
-    let cache = with_host(lua, |h| h.path_cache.take())?
-        .ok_or_else(|| mlua::Error::runtime("hex.path: position cache missing"))?;
-    let result = f(&map, &rules, &cache);
+    let (generation, kept) = with_host(lua, |h| (h.generation, h.path_cache.take()))?;
+    let mut cache = match kept {
+        Some(c) if c.generation == generation => c,
+        Some(mut c) => {
+            with_state(lua, |state| c.refresh(state, &map, &rules))?;
+            c
+        }
+        None => with_state(lua, |state| {
+            PathCache::build(state, &map, &rules, generation)
+        })?,
+    };
+    cache.generation = generation;
+    let result = f(&map, &rules, &mut cache);
     with_host(lua, |h| h.path_cache = Some(cache))?;
     result
+}
+
+/// A hex's label from the VM's list (`""` cannot happen for a hex of the map).
+pub(crate) fn label(labels: &[String], hex: HexIndex) -> &str {
+    labels.get(hex as usize).map_or("", String::as_str)
 }
 
 pub(crate) fn unit_index(cache: &PathCache, id: &str) -> mlua::Result<usize> {
@@ -145,30 +318,46 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         .map_err(runtime);
                     with_host(lua, |h| h.reach_search = Some(search))?;
                     let reach = reach?;
-                    let out = lua.create_table_with_capacity(0, reach.len())?;
-                    for r in reach.hexes() {
-                        let cost = r.cost.as_f64();
-                        if paths {
-                            let entry = lua.create_table()?;
-                            entry.raw_set("cost", cost)?;
-                            // As a move order gives it: the hexes entered, not the start.
-                            let path: Vec<String> = reach
-                                .path_to(r.hex)
-                                .unwrap_or_default()
-                                .into_iter()
-                                .filter(|&h| h != reach.start())
-                                .map(|h| map.label(h))
-                                .collect();
-                            entry.raw_set(
-                                "path",
-                                string_list(lua, path.iter().map(String::as_str))?,
-                            )?;
-                            out.raw_set(map.label(r.hex), entry)?;
-                        } else {
-                            out.raw_set(map.label(r.hex), cost)?;
-                        }
+                    // (the labels the writer pushes, interned on first use)
+                    labels(lua, map)?;
+                    if !paths {
+                        let hexes = reach.hexes();
+                        // (only borrows: see writer.rs)
+                        return write::<Table, _>(lua, (), |w| {
+                            w.table(0, hexes.len());
+                            for r in hexes {
+                                w.float(r.cost.as_f64());
+                                w.set_label(r.hex);
+                            }
+                        });
                     }
-                    Ok(out)
+                    // As a move order gives it: the hexes entered, not the start.
+                    let entries: Vec<(HexIndex, f64, Vec<HexIndex>)> = reach
+                        .hexes()
+                        .iter()
+                        .map(|r| {
+                            let path = reach.path_to(r.hex).unwrap_or_default();
+                            let entered = path.into_iter().filter(|&h| h != reach.start());
+                            (r.hex, r.cost.as_f64(), entered.collect())
+                        })
+                        .collect();
+                    let entries = entries.as_slice();
+                    // (only borrows: see writer.rs)
+                    write::<Table, _>(lua, (), |w| {
+                        w.table(0, entries.len());
+                        for (hex, cost, path) in entries {
+                            w.table(0, 0);
+                            w.float(*cost);
+                            w.set("cost");
+                            w.table(0, 0);
+                            for (i, &h) in path.iter().enumerate() {
+                                w.label(h);
+                                w.set_item(i + 1);
+                            }
+                            w.set("path");
+                            w.set_label(*hex);
+                        }
+                    })
                 })
             },
         )?,
@@ -236,13 +425,17 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 let report =
                     trace_supply(map, rules, &cache.occ, &cache.owners, &sets, &cache.units)
                         .map_err(runtime)?;
-                let out = lua.create_table()?;
-                for (unit, supplied) in cache.units.iter().zip(report.supplied) {
-                    if let Some(s) = supplied {
-                        out.raw_set(unit.id.as_str(), s)?;
+                let (units, supplied) = (cache.units.as_slice(), report.supplied.as_slice());
+                // (only borrows: see writer.rs)
+                write::<Table, _>(lua, (), |w| {
+                    w.table(0, 0);
+                    for (unit, supplied) in units.iter().zip(supplied) {
+                        if let Some(s) = supplied {
+                            w.bool(*s);
+                            w.set(&unit.id);
+                        }
                     }
-                }
-                Ok(out)
+                })
             })
         })?,
     )?;
@@ -260,21 +453,16 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         runtime(format!("hex.path.supplied_hexes: unknown class '{class}'"))
                     })?;
                     let sources = labels_to_hexes(map, &sources)?;
-                    let field = SupplyField::trace(
-                        map,
-                        rules,
-                        &cache.occ,
-                        &cache.owners,
-                        side_id,
-                        class_id,
-                        &sources,
-                    )
-                    .map_err(runtime)?;
-                    let labels: Vec<String> = (0..map.len())
+                    let i = cache
+                        .supply_field(map, rules, side_id, class_id, &sources)
+                        .map_err(runtime)?;
+                    let field = cache
+                        .supply_field_at(i)
+                        .ok_or_else(|| runtime("hex.path: supply field missing"))?;
+                    let hexes: Vec<HexIndex> = (0..map.len())
                         .filter(|&h| field.supplies(map, rules, h))
-                        .map(|h| map.label(h))
                         .collect();
-                    string_list(lua, labels.iter().map(String::as_str))
+                    label_list(lua, map, hexes)
                 })
             },
         )?,
@@ -286,20 +474,33 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             with_position(lua, |map, rules, cache| {
                 let control =
                     update_control(&cache.occ, &cache.owners, &cache.owners).map_err(runtime)?;
-                let out = lua.create_table()?;
                 let sides = rules.profile.sides();
-                for (i, (&before, &after)) in
-                    cache.owners.iter().zip(control.owner.iter()).enumerate()
-                {
-                    if before != after && after != NO_SIDE {
-                        let e = lua.create_table()?;
-                        e.raw_set("event", "ControlChanged")?;
-                        e.raw_set("hex", map.label(i as HexIndex))?;
-                        e.raw_set("side", sides.get(after as usize).map(String::as_str))?;
-                        out.raw_push(e)?;
+                let changed: Vec<(HexIndex, Option<&str>)> = cache
+                    .owners
+                    .iter()
+                    .zip(control.owner.iter())
+                    .enumerate()
+                    .filter(|(_, (&before, &after))| before != after && after != NO_SIDE)
+                    .map(|(i, (_, &after))| {
+                        (i as HexIndex, sides.get(after as usize).map(String::as_str))
+                    })
+                    .collect();
+                let changed = changed.as_slice();
+                labels(lua, map)?;
+                // (only borrows: see writer.rs)
+                write::<Table, _>(lua, (), |w| {
+                    w.table(0, 0);
+                    for (i, (hex, side)) in changed.iter().enumerate() {
+                        w.table(0, 0);
+                        w.str("ControlChanged");
+                        w.set("event");
+                        w.label(*hex);
+                        w.set("hex");
+                        w.opt_str(*side);
+                        w.set("side");
+                        w.set_item(i + 1);
                     }
-                }
-                Ok(out)
+                })
             })
         })?,
     )?;
@@ -311,8 +512,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 let unit = &cache.units[unit_index(cache, &id)?];
                 let hexes = rail_destinations(map, rules, &cache.occ, &cache.owners, unit)
                     .map_err(runtime)?;
-                let labels: Vec<String> = hexes.into_iter().map(|h| map.label(h)).collect();
-                string_list(lua, labels.iter().map(String::as_str))
+                label_list(lua, map, hexes)
             })
         })?,
     )?;

@@ -16,9 +16,9 @@
 
 use mlua::{Lua, Table};
 
+use super::writer::write;
 use super::{with_host, with_state};
 use crate::engine::Unit;
-use crate::rules::convert::unit_to_lua;
 
 struct Selection {
     side: Option<String>,
@@ -55,30 +55,14 @@ impl Selection {
     }
 }
 
-/// Whole numbers as Lua integers, like the full views.
-fn whole_or_float(x: f64) -> mlua::Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        mlua::Value::Integer(x as i64)
-    } else {
-        mlua::Value::Number(x)
-    }
-}
-
 /// Adds `ids`, `brief` and `gone_for` to the `hex.units` table.
 pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
     units.raw_set(
         "gone_for",
         lua.create_function(|lua, reason: String| {
             with_state(lua, |s| {
-                let out = lua.create_table()?;
-                for g in s.gone.values().filter(|g| g.reason == reason) {
-                    let u = unit_to_lua(lua, &g.unit)?;
-                    u.raw_set("gone_reason", g.reason.as_str())?;
-                    u.raw_set("eliminated", g.eliminated)?;
-                    u.raw_set("gone_turn", g.turn)?;
-                    out.raw_push(u)?;
-                }
-                Ok(out)
+                let reason = reason.as_str();
+                super::units::gone_list(lua, s.gone.values().filter(move |g| g.reason == reason))
             })
         })?,
     )?;
@@ -87,11 +71,16 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (side, opts): (Option<String>, Option<Table>)| {
             let selection = Selection::read(side, opts)?;
             with_state(lua, |s| {
-                let out = lua.create_table()?;
-                for u in s.units.values().filter(|u| selection.matches(u)) {
-                    out.raw_push(u.id.as_str())?;
-                }
-                Ok(out)
+                let selection = &selection;
+                let ids = s.units.values().filter(move |u| selection.matches(u));
+                // (only borrows: see writer.rs)
+                write::<Table, _>(lua, (), |w| {
+                    w.table(0, 0);
+                    for (i, u) in ids.enumerate() {
+                        w.str(&u.id);
+                        w.set_item(i + 1);
+                    }
+                })
             })
         })?,
     )?;
@@ -104,37 +93,49 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
             };
             let rules = with_host(lua, |h| h.path.clone())?;
             with_state(lua, |s| {
-                let out = lua.create_table()?;
-                for u in s.units.values() {
-                    let at = u.at.as_deref();
-                    if at.is_none() && !off_map {
-                        continue;
-                    }
-                    if side.as_deref().is_some_and(|side| side != u.side) {
-                        continue;
-                    }
-                    let t = lua.create_table_with_capacity(0, 9)?;
-                    t.raw_set("id", u.id.as_str())?;
-                    t.raw_set("side", u.side.as_str())?;
-                    t.raw_set("nation", u.nation.as_str())?;
-                    t.raw_set("type", u.kind.as_str())?;
-                    t.raw_set("size", u.size.as_str())?;
-                    t.raw_set("strength", whole_or_float(u.strength))?;
-                    t.raw_set("ma", whole_or_float(u.ma))?;
-                    if let Some(r) = &rules {
-                        if let Some(class) = r
-                            .profile
-                            .class_of(u)
-                            .ok()
-                            .and_then(|c| r.profile.classes().get(c))
-                        {
-                            t.raw_set("class", class.as_str())?;
+                let side = side.as_deref();
+                let listed: Vec<(&Unit, Option<&str>)> = s
+                    .units
+                    .values()
+                    .filter(|u| off_map || u.at.is_some())
+                    .filter(|u| side.is_none_or(|side| side == u.side))
+                    .map(|u| {
+                        let class = rules.as_ref().and_then(|r| {
+                            let id = r.profile.class_of(u).ok()?;
+                            r.profile.classes().get(id).map(String::as_str)
+                        });
+                        (u, class)
+                    })
+                    .collect();
+                let listed = listed.as_slice();
+                // (only borrows: see writer.rs)
+                write::<Table, _>(lua, (), |w| {
+                    w.table(0, 0);
+                    for (i, (u, class)) in listed.iter().enumerate() {
+                        w.table(0, 9);
+                        w.str(&u.id);
+                        w.set("id");
+                        w.str(&u.side);
+                        w.set("side");
+                        w.str(&u.nation);
+                        w.set("nation");
+                        w.str(&u.kind);
+                        w.set("type");
+                        w.str(&u.size);
+                        w.set("size");
+                        w.number(u.strength);
+                        w.set("strength");
+                        w.number(u.ma);
+                        w.set("ma");
+                        if let Some(class) = class {
+                            w.str(class);
+                            w.set("class");
                         }
+                        w.opt_str(u.at.as_deref());
+                        w.set("at");
+                        w.set_item(i + 1);
                     }
-                    t.raw_set("at", at)?;
-                    out.raw_push(t)?;
-                }
-                Ok(out)
+                })
             })
         })?,
     )

@@ -18,24 +18,71 @@
 //! budget, {paths = true})` gives for `label`, or nil when out of reach: a bot that picked its
 //! destination builds its `move` without a table of every path.
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use mlua::{Lua, Table};
 
-use std::collections::BTreeMap;
-
-use super::path::{budget_of, labels_to_hexes, unit_index, with_position};
+use super::map::labels;
+use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position};
 use super::with_host;
-use crate::path::{ReachSearch, StepField, SupplyField};
+use super::writer::{key_string, write};
+use crate::board::{HexIndex, HexMap};
+use crate::path::{ReachSearch, StepField};
 
-/// A supply filter a bot names by key: traced on first use.
+/// A supply filter a bot names by key: its field looked up (traced on first use) when a unit
+/// first names it.
 struct SupplyAsk {
     side: String,
     class: String,
     sources: Vec<String>,
-    field: Option<SupplyField>,
+    /// Index of the field in the position cache.
+    field: Option<usize>,
 }
 
 /// The distance a bot gives a hex that no target can be reached from.
 const FAR: u32 = 99;
+
+/// Step fields kept per VM.
+const STEP_FIELDS_KEPT: usize = 8;
+
+/// The step fields of recent `toward` calls, by (targets, terrains blocked): they depend on the
+/// map only, and a bot asks for the same objectives over and over.
+#[derive(Default)]
+pub(crate) struct StepFields {
+    kept: Vec<(Vec<HexIndex>, Vec<bool>, Arc<StepField>)>,
+}
+
+impl StepFields {
+    fn get(&mut self, map: &HexMap, targets: &[HexIndex], blocked: &[bool]) -> Arc<StepField> {
+        if let Some((_, _, field)) = self
+            .kept
+            .iter()
+            .find(|(t, b, _)| t.as_slice() == targets && b.as_slice() == blocked)
+        {
+            return field.clone();
+        }
+        let field = Arc::new(StepField::from_targets(map, targets, |h| {
+            !blocked
+                .get(map.terrain_id(h) as usize)
+                .copied()
+                .unwrap_or(false)
+        }));
+        if self.kept.len() >= STEP_FIELDS_KEPT {
+            self.kept.remove(0);
+        }
+        self.kept
+            .push((targets.to_vec(), blocked.to_vec(), field.clone()));
+        field
+    }
+}
+
+/// One unit's answer: its id, its distance now, and the hexes closer, nearest first.
+struct Closer {
+    id: String,
+    from: u32,
+    hexes: Vec<HexIndex>,
+}
 
 /// Adds `toward` and `path_to` to the `hex.path` table.
 pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
@@ -53,16 +100,10 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                 let mut search = with_host(lua, |h| h.reach_search.take())?
                     .unwrap_or_else(|| ReachSearch::new(map));
                 let reach = search.reach(map, rules, &cache.occ, unit, budget);
-                let path: Option<Vec<String>> = match &reach {
-                    Ok(r) if r.cost(target).is_some() && target != r.start() => {
-                        r.path_to(target).map(|hexes| {
-                            hexes
-                                .into_iter()
-                                .filter(|&h| h != r.start())
-                                .map(|h| map.label(h))
-                                .collect()
-                        })
-                    }
+                let path: Option<Vec<HexIndex>> = match &reach {
+                    Ok(r) if r.cost(target).is_some() && target != r.start() => r
+                        .path_to(target)
+                        .map(|hexes| hexes.into_iter().filter(|&h| h != r.start()).collect()),
                     _ => None,
                 };
                 let failed = reach.err().map(|e| e.to_string());
@@ -71,10 +112,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                     return Err(mlua::Error::runtime(e));
                 }
                 match path {
-                    Some(p) => Ok(mlua::Value::Table(super::string_list(
-                        lua,
-                        p.iter().map(String::as_str),
-                    )?)),
+                    Some(p) => Ok(mlua::Value::Table(super::map::label_list(lua, map, p)?)),
                     None => Ok(mlua::Value::Nil),
                 }
             })
@@ -123,25 +161,26 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                         .iter()
                         .map(|t| impassable.contains(t))
                         .collect();
-                    let field = StepField::from_targets(map, &target_hexes, |h| {
-                        !blocked
-                            .get(map.terrain_id(h) as usize)
-                            .copied()
-                            .unwrap_or(false)
-                    });
+                    let field =
+                        with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
                     let steps = |h| field.distance(h).unwrap_or(FAR).min(FAR);
+                    let labels = labels(lua, map)?;
+                    let (id_key, budget_key, supply_key_name) = (
+                        key_string(lua, "id")?,
+                        key_string(lua, "budget")?,
+                        key_string(lua, "supply")?,
+                    );
                     let mut search = with_host(lua, |h| h.reach_search.take())?
                         .unwrap_or_else(|| ReachSearch::new(map));
-                    let out = lua.create_table()?;
-                    let mut answered = 0;
+                    let mut answers: Vec<Closer> = Vec::new();
                     let mut failure = None;
                     for entry in &units {
-                        if answered >= limit {
+                        if answers.len() >= limit {
                             break;
                         }
-                        let id: String = entry.raw_get("id")?;
-                        let budget: Option<f64> = entry.raw_get("budget")?;
-                        let supply_key: Option<String> = entry.raw_get("supply")?;
+                        let id: String = entry.raw_get(&id_key)?;
+                        let budget: Option<f64> = entry.raw_get(&budget_key)?;
+                        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
                         let field_of = match supply_key {
                             None => None,
                             Some(key) => {
@@ -159,11 +198,12 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                                     })?;
                                     let sources = labels_to_hexes(map, &ask.sources)?;
                                     ask.field = Some(
-                                        SupplyField::trace(map, rules, &cache.occ, &cache.owners, side, class, &sources)
+                                        cache
+                                            .supply_field(map, rules, side, class, &sources)
                                             .map_err(|e| mlua::Error::runtime(e.to_string()))?,
                                     );
                                 }
-                                ask.field.as_ref()
+                                ask.field
                             }
                         };
                         let unit = &cache.units[unit_index(cache, &id)?];
@@ -184,34 +224,48 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                                 break;
                             }
                         };
+                        let supplied = field_of.and_then(|i| cache.supply_field_at(i));
                         let from = steps(start);
-                        let mut closer: Vec<(u32, String)> = reach
+                        let mut closer: Vec<(u32, &str, HexIndex)> = reach
                             .hexes()
                             .iter()
                             .filter(|r| steps(r.hex) < from)
-                            .filter(|r| field_of.is_none_or(|f| f.supplies(map, rules, r.hex)))
-                            .map(|r| (steps(r.hex), map.label(r.hex)))
+                            .filter(|r| field_of.is_none() || supplied.is_some_and(|f| f.supplies(map, rules, r.hex)))
+                            .map(|r| (steps(r.hex), label(&labels, r.hex), r.hex))
                             .collect();
                         if closer.is_empty() {
                             continue;
                         }
                         closer.sort();
-                        let t = lua.create_table_with_capacity(0, 3)?;
-                        t.raw_set("id", id.as_str())?;
-                        t.raw_set("from", from)?;
-                        let list = lua.create_table_with_capacity(closer.len(), 0)?;
-                        for (i, (_, label)) in closer.iter().enumerate() {
-                            list.raw_set(i + 1, label.as_str())?;
-                        }
-                        t.raw_set("closer", list)?;
-                        out.raw_push(t)?;
-                        answered += 1;
+                        answers.push(Closer {
+                            id,
+                            from,
+                            hexes: closer.into_iter().map(|(_, _, h)| h).collect(),
+                        });
                     }
                     with_host(lua, |h| h.reach_search = Some(search))?;
-                    match failure {
-                        Some(e) => Err(mlua::Error::runtime(e)),
-                        None => Ok(out),
+                    if let Some(e) = failure {
+                        return Err(mlua::Error::runtime(e));
                     }
+                    let answers = answers.as_slice();
+                    // (only borrows: see writer.rs)
+                    write::<Table, _>(lua, (), |w| {
+                        w.table(0, 0);
+                        for (i, a) in answers.iter().enumerate() {
+                            w.table(0, 3);
+                            w.str(&a.id);
+                            w.set("id");
+                            w.int(i64::from(a.from));
+                            w.set("from");
+                            w.table(a.hexes.len(), 0);
+                            for (j, &h) in a.hexes.iter().enumerate() {
+                                w.label(h);
+                                w.set_item(j + 1);
+                            }
+                            w.set("closer");
+                            w.set_item(i + 1);
+                        }
+                    })
                 })
             },
         )?,

@@ -3,15 +3,32 @@
 use mlua::{Lua, Table, Value};
 
 use super::with_state;
-use crate::engine::Unit;
-use crate::rules::convert::unit_to_lua;
+use super::writer::Writer;
+use crate::engine::{GoneUnit, Unit};
+use crate::rules::convert::{unit_to_lua, write_unit_list};
 
-fn list<'a>(lua: &Lua, units: impl Iterator<Item = &'a Unit>) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    for (i, u) in units.enumerate() {
-        t.raw_set(i + 1, unit_to_lua(lua, u)?)?;
-    }
-    Ok(t)
+fn list<'a>(lua: &Lua, units: impl Iterator<Item = &'a Unit> + Clone) -> mlua::Result<Table> {
+    write_unit_list(lua, units, |u| u, |_, _| {})
+}
+
+/// The views of gone units: a unit view and `gone_reason`, `eliminated`, `gone_turn`.
+pub(crate) fn gone_list<'a>(
+    lua: &Lua,
+    gone: impl Iterator<Item = &'a GoneUnit> + Clone,
+) -> mlua::Result<Table> {
+    write_unit_list(
+        lua,
+        gone,
+        |g| &g.unit,
+        |w: &mut Writer, g| {
+            w.str(&g.reason);
+            w.set("gone_reason");
+            w.bool(g.eliminated);
+            w.set("eliminated");
+            w.int(i64::from(g.turn));
+            w.set("gone_turn");
+        },
+    )
 }
 
 /// Registers `hex.units`.
@@ -32,12 +49,20 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     )?;
     t.raw_set(
         "at",
-        lua.create_function(|lua, at: String| with_state(lua, |s| list(lua, s.units_at(&at))))?,
+        lua.create_function(|lua, at: String| {
+            with_state(lua, |s| {
+                let at = Some(at.as_str());
+                list(lua, s.units.values().filter(move |u| u.at.as_deref() == at))
+            })
+        })?,
     )?;
     t.raw_set(
         "of_side",
         lua.create_function(|lua, side: String| {
-            with_state(lua, |s| list(lua, s.units_of_side(&side)))
+            with_state(lua, |s| {
+                let side = side.as_str();
+                list(lua, s.units.values().filter(move |u| u.side == side))
+            })
         })?,
     )?;
     // list(field): one field of every unit, in id order (`id`, `side`, `nation`, `type`,
@@ -80,19 +105,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     )?;
     t.raw_set(
         "gone",
-        lua.create_function(|lua, ()| {
-            with_state(lua, |s| {
-                let out = lua.create_table()?;
-                for (i, g) in s.gone.values().enumerate() {
-                    let u = unit_to_lua(lua, &g.unit)?;
-                    u.raw_set("gone_reason", g.reason.as_str())?;
-                    u.raw_set("eliminated", g.eliminated)?;
-                    u.raw_set("gone_turn", g.turn)?;
-                    out.raw_set(i + 1, u)?;
-                }
-                Ok(out)
-            })
-        })?,
+        lua.create_function(|lua, ()| with_state(lua, |s| gone_list(lua, s.gone.values())))?,
     )?;
     hex.raw_set("units", t)
 }
