@@ -3,11 +3,12 @@
 
 use std::collections::VecDeque;
 
-use super::apply::{apply, ApplyError};
+use super::apply::ApplyError;
 use super::command::{Command, Refusal};
 use super::event::Event;
 use super::ruleset::{CommandFilter, RulesError, Ruleset};
 use super::state::GameState;
+use super::undo::{apply_undoable, Journal};
 
 /// Why a command did not go through. The state is unchanged in every case.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -319,33 +320,26 @@ impl Game {
                 },
                 0,
             ));
-            advance = Some(self.next_step(turn, step));
+            advance = Some(next_step(&*self.rules, turn, step));
         }
         self.process(queue, advance)
     }
 
     /// The step after (turn, step), possibly past the last turn.
-    fn next_step(&self, turn: u32, step: u32) -> (u32, u32) {
-        if (step as usize) + 1 < self.rules.sequence().steps_for(turn).len() {
-            (turn, step + 1)
-        } else {
-            (turn + 1, 0)
-        }
-    }
-
     /// What entering (turn, step) means, seen from `state`: the step starts, or the rules skip
     /// it (and the next one is considered), or the last turn is over and the game ends. The
     /// victory rule sees the state the last phase left, reactions included.
     fn enter(
-        &mut self,
+        rules: &mut dyn Ruleset,
+        turn_limit: u32,
         state: &GameState,
         turn: u32,
         step: u32,
     ) -> Result<(Event, Option<(u32, u32)>), GameError> {
-        let next = match self.rules.sequence().step(turn, step).cloned() {
-            Some(next) if turn <= self.turn_limit => next,
+        let next = match rules.sequence().step(turn, step).cloned() {
+            Some(next) if turn <= turn_limit => next,
             _ => {
-                let outcome = self.rules.victory(state)?;
+                let outcome = rules.victory(state)?;
                 return Ok((
                     Event::GameEnded {
                         winner: outcome.winner,
@@ -356,11 +350,11 @@ impl Game {
                 ));
             }
         };
-        let label = match self.rules.phase_label(state, turn, step)? {
+        let label = match rules.phase_label(state, turn, step)? {
             Some(label) => label,
             None => next.phase.clone(),
         };
-        if self.rules.skip_step(state, turn, step)? {
+        if rules.skip_step(state, turn, step)? {
             return Ok((
                 Event::PhaseSkipped {
                     turn,
@@ -368,7 +362,7 @@ impl Game {
                     side: next.side,
                     phase: label,
                 },
-                Some(self.next_step(turn, step)),
+                Some(next_step(rules, turn, step)),
             ));
         }
         Ok((
@@ -390,18 +384,40 @@ impl Game {
         events: Vec<Queued>,
         advance: Option<(u32, u32)>,
     ) -> Result<Vec<Event>, GameError> {
-        let mut working = self.state.clone();
+        // Worked on the state itself; every change is journaled and rolled back on an error, so
+        // a failed command leaves the state as it was (undo.rs).
+        let mut journal = Journal::default();
         let mut applied = Vec::new();
+        match self.process_journaled(events, advance, &mut journal, &mut applied) {
+            Ok(()) => {
+                self.log.extend(applied.iter().cloned());
+                Ok(applied)
+            }
+            Err(e) => {
+                journal.roll_back(&mut self.state);
+                Err(e)
+            }
+        }
+    }
+
+    fn process_journaled(
+        &mut self,
+        events: Vec<Queued>,
+        advance: Option<(u32, u32)>,
+        journal: &mut Journal,
+        applied: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
         let mut queue: VecDeque<Queued> = events.into_iter().collect();
         queue.extend(advance.map(|(t, s)| Queued::Enter(t, s)));
         while let Some(item) = queue.pop_front() {
             let (event, depth) = match item {
                 Queued::Event(event, depth) => (event, depth),
                 Queued::Enter(turn, step) => {
-                    if working.outcome.is_some() {
+                    if self.state.outcome.is_some() {
                         continue;
                     }
-                    let (event, then) = self.enter(&working, turn, step)?;
+                    let (event, then) =
+                        Self::enter(&mut *self.rules, self.turn_limit, &self.state, turn, step)?;
                     if let Some((t, s)) = then {
                         queue.push_front(Queued::Enter(t, s));
                     }
@@ -419,22 +435,29 @@ impl Game {
                     event.name()
                 ))));
             }
-            if working.outcome.is_some() && !matches!(event, Event::GameEnded { .. }) {
+            if self.state.outcome.is_some() && !matches!(event, Event::GameEnded { .. }) {
                 continue;
             }
-            if let Some(refusal) = self.rules.before_event(&working, &event)? {
+            if let Some(refusal) = self.rules.before_event(&self.state, &event)? {
                 return Err(GameError::Refused(refusal));
             }
-            apply(&mut working, &event)?;
-            let reactions = self.rules.after_event(&working, &event)?;
+            apply_undoable(&mut self.state, &event, journal)?;
+            let reactions = self.rules.after_event(&self.state, &event)?;
             applied.push(event);
             for (i, reaction) in reactions.into_iter().enumerate() {
                 queue.insert(i, Queued::Event(reaction, depth + 1));
             }
         }
-        self.state = working;
-        self.log.extend(applied.iter().cloned());
-        Ok(applied)
+        Ok(())
+    }
+}
+
+/// The step after (turn, step) in the rules' sequence of play.
+fn next_step(rules: &dyn Ruleset, turn: u32, step: u32) -> (u32, u32) {
+    if (step as usize) + 1 < rules.sequence().steps_for(turn).len() {
+        (turn, step + 1)
+    } else {
+        (turn + 1, 0)
     }
 }
 

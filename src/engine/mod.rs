@@ -10,6 +10,7 @@ mod ruleset;
 mod save;
 mod sequence;
 mod state;
+mod undo;
 mod unit;
 
 pub use apply::{apply, ApplyError};
