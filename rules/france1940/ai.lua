@@ -136,23 +136,8 @@ local threatened_from = nil
 local function threatened_cities()
   if threatened_from then return threatened_from end
   threatened_from = {}
-  local neighbors = map_facts().neighbors
   for _, city in ipairs(cities()) do
-    local seen, frontier = { [city] = true }, { city }
-    local list = { city }
-    for _ = 1, THREAT do
-      local next_frontier = {}
-      for _, h in ipairs(frontier) do
-        for _, n in ipairs(neighbors[h]) do
-          if not seen[n] then
-            seen[n] = true
-            list[#list + 1] = n
-            next_frontier[#next_frontier + 1] = n
-          end
-        end
-      end
-      frontier = next_frontier
-    end
+    local list = common.within({ city }, THREAT)
     for _, h in ipairs(list) do
       local near = threatened_from[h] or {}
       near[city] = true

@@ -168,25 +168,22 @@ function common.hexes()
   return hex_list
 end
 
-local terrain_of = {}
-function common.terrain(label)
-  local t = terrain_of[label]
-  if t == nil then
-    t = hex.map.terrain(label)
-    terrain_of[label] = t
+-- `f` of one key, each answer kept in `kept` (a table, or a fresh one): for map facts, which
+-- never change, and for facts of one call kept in a per-call table.
+function common.memo(f, kept)
+  kept = kept or {}
+  return function(key)
+    local v = kept[key]
+    if v == nil then
+      v = f(key)
+      kept[key] = v
+    end
+    return v
   end
-  return t
 end
 
-local zones_of = {}
-function common.zones_of(label)
-  local list = zones_of[label]
-  if list == nil then
-    list = hex.map.zones(label)
-    zones_of[label] = list
-  end
-  return list
-end
+common.terrain = common.memo(function(label) return hex.map.terrain(label) end)
+common.zones_of = common.memo(function(label) return hex.map.zones(label) end)
 
 -- Whether `label` is in the zone `name` (a set per zone, from common.zone).
 local zone_sets = {}

@@ -71,32 +71,22 @@ local function ctx_turn(ctx)
   return t
 end
 
+-- `f(key)`, kept in the context's table `name` for the rest of the call.
+local function ctx_kept(ctx, name, f, key)
+  local ask = ctx[name]
+  if not ask then
+    ask = common.memo(f)
+    ctx[name] = ask
+  end
+  return ask(key)
+end
+
 local function ctx_neutral(ctx, country)
-  local cache = ctx.neutral
-  if not cache then
-    cache = {}
-    ctx.neutral = cache
-  end
-  local n = cache[country]
-  if n == nil then
-    n = politics.is_neutral(country)
-    cache[country] = n
-  end
-  return n
+  return ctx_kept(ctx, "neutral", politics.is_neutral, country)
 end
 
 local function ctx_german_inside(ctx, home)
-  local cache = ctx.german_inside
-  if not cache then
-    cache = {}
-    ctx.german_inside = cache
-  end
-  local g = cache[home]
-  if g == nil then
-    g = politics.german_inside(home)
-    cache[home] = g
-  end
-  return g
+  return ctx_kept(ctx, "german_inside", politics.german_inside, home)
 end
 
 local function ctx_fallen(ctx)
