@@ -1,22 +1,5 @@
-//! Fresh Lua tables written straight onto the Lua stack, in one protected call.
-//!
-//! Why: with a memory limit set (every game has one), each `Table::raw_set` of mlua runs its own
-//! protected call, and each `&str` it is given first becomes a registry-held Lua string that is
-//! then released: a unit view of a dozen fields cost ~4 µs, a list of 180 brief views ~150 µs.
-//! [`write`] runs one protected call (`Lua::exec_raw`) in which [`Writer`] pushes values and sets
-//! fields with the plain C API: the same tables, built by the same sequence of table operations
-//! (so the same layout and `pairs` order), several times cheaper.
-//!
-//! The safety argument, in one place:
-//! - Every C call a [`Writer`] makes is checked first: the stack has room (`lua_checkstack`) and
-//!   a field or item is only set on a table the writer itself pushed, with rawset (no
-//!   metamethod, no Lua code runs). A misuse (setting a field with no table below) does nothing
-//!   and makes [`write`] return an error instead.
-//! - The only errors these calls can raise are memory errors. Lua raises them by `longjmp` to the
-//!   protected call, skipping the Rust frames in between: those frames must own nothing that
-//!   needs dropping. The closure's own captures are checked at compile time (`needs_drop`); its
-//!   body must only borrow (precompute anything owned before calling [`write`]). Each use says so.
-//! - The closure must not panic (no indexing that can fail): a panic cannot cross the C frames.
+//! Fresh Lua values written straight onto the Lua stack, in one protected call ([`write`]).
+//! The safety argument for everything here is in the parent module's docs (`lua_stack`).
 //!
 //! Interning a string costs Lua a hash and a lookup: the field names views use ([`KEYS`]) and
 //! the map's labels are kept in two registry tables made once per VM ([`intern_keys`],
@@ -24,9 +7,10 @@
 
 use std::os::raw::c_int;
 
-use mlua::{ffi, FromLua, IntoLuaMulti, Lua, RegistryKey, Value};
+use mlua::{ffi, FromLua, IntoLuaMulti, Lua, LuaSerdeExt, RegistryKey, Table, Value};
 
-use super::with_host;
+use crate::rules::api::with_host;
+use crate::rules::bounded::DEPTH_LIMIT;
 
 /// Stack slots reserved at a time.
 const ROOM: c_int = 16;
@@ -155,7 +139,7 @@ impl Writer {
     pub fn table(&mut self, narr: usize, nrec: usize) {
         if self.reserve() {
             let (narr, nrec) = (clamp(narr), clamp(nrec));
-            // SAFETY: room reserved; may raise a memory error (see the module docs).
+            // SAFETY: room reserved; may raise a memory error (see the `lua_stack` docs).
             unsafe { ffi::lua_createtable(self.state, narr, nrec) }
         }
     }
@@ -211,6 +195,20 @@ impl Writer {
             // SAFETY: room reserved.
             unsafe { ffi::lua_pushnil(self.state) }
         }
+    }
+
+    /// Pushes the null light userdata (`mlua::Value::NULL`, JSON's null in mlua's serde bridge).
+    pub fn null(&mut self) {
+        if self.reserve() {
+            // SAFETY: room reserved; a light userdata is not allocated (cannot raise).
+            unsafe { ffi::lua_pushlightuserdata(self.state, std::ptr::null_mut()) }
+        }
+    }
+
+    /// Gives up: [`write`] returns an error naming `why`, and the writer's later calls do
+    /// nothing. For checks of the value being written (a depth limit, say).
+    pub fn fail(&mut self, why: &'static str) {
+        self.broken.get_or_insert(why);
     }
 
     /// Pushes a copy of the `n`-th (1-based) argument given to [`write`].
@@ -305,6 +303,22 @@ impl Writer {
         unsafe { ffi::lua_rawseti(self.state, -2, i as ffi::lua_Integer) };
         self.depth -= 1;
     }
+
+    /// Pops the top value, a table, and makes it the metatable of the table below it.
+    pub fn set_metatable(&mut self) {
+        if !self.table_below_top() {
+            return;
+        }
+        // SAFETY: depth >= 2 (checked above); the top slot was pushed by this writer.
+        if unsafe { ffi::lua_type(self.state, -1) } != ffi::LUA_TTABLE {
+            self.broken = Some("a metatable that is not a table");
+            return;
+        }
+        // SAFETY: stack is [.. table, metatable]; lua_setmetatable pops the metatable and
+        // allocates nothing (so raises nothing); no Lua code runs.
+        unsafe { ffi::lua_setmetatable(self.state, -2) };
+        self.depth -= 1;
+    }
 }
 
 fn clamp(n: usize) -> c_int {
@@ -317,7 +331,7 @@ pub(crate) fn whole(x: f64) -> Option<i64> {
 }
 
 /// Runs `f` in one protected call with `args` on the stack (see [`Writer::arg`]); `f` pushes
-/// exactly one value, which is returned. `f` must only borrow: see the module docs.
+/// exactly one value, which is returned. `f` must only borrow: see the `lua_stack` docs.
 pub(crate) fn write<R, F>(lua: &Lua, args: impl IntoLuaMulti, f: F) -> mlua::Result<R>
 where
     R: FromLua,
@@ -338,7 +352,7 @@ where
         )
     })
     .unwrap_or((None, None));
-    // SAFETY: see the module docs. The closure leaves exactly one value on the stack (the
+    // SAFETY: see the `lua_stack` docs. The closure leaves exactly one value on the stack (the
     // result), or none when the writer broke.
     let value: Value = unsafe {
         lua.exec_raw(args, move |state| {
@@ -389,9 +403,75 @@ where
     R::from_lua(value, lua)
 }
 
+/// `value` as Lua, exactly as `lua.to_value(value)` makes it (arrays carry mlua's array
+/// metatable, null is `mlua::Value::NULL`, integers stay integers), in one protected call.
+pub(crate) fn json_to_lua(lua: &Lua, value: &serde_json::Value) -> mlua::Result<Value> {
+    match value {
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) => {}
+        // scalars: no table to build, the serde bridge is as cheap
+        other => return lua.to_value(other),
+    }
+    // (only borrows: `value` and the depth)
+    write(lua, lua.array_metatable(), |w| push_json(w, value, 0))
+}
+
+/// Pushes `value`; the array metatable is [`write`]'s first argument. Depth is bounded by the
+/// JSON itself (every variable came through a bounded conversion or serde_json's own recursion
+/// limit), checked anyway.
+fn push_json(w: &mut Writer, value: &serde_json::Value, depth: usize) {
+    if depth > DEPTH_LIMIT {
+        w.fail("the value is nested too deep to convert");
+        return;
+    }
+    match value {
+        serde_json::Value::Null => w.null(),
+        serde_json::Value::Bool(b) => w.bool(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => w.int(i),
+            None => w.float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(s) => w.str(s),
+        serde_json::Value::Array(a) => {
+            w.table(a.len(), 0);
+            for (i, x) in a.iter().enumerate() {
+                push_json(w, x, depth + 1);
+                w.set_item(i + 1);
+            }
+            w.arg(1);
+            w.set_metatable();
+        }
+        serde_json::Value::Object(m) => {
+            w.table(0, m.len());
+            for (k, x) in m {
+                push_json(w, x, depth + 1);
+                w.set(k);
+            }
+        }
+    }
+}
+
+/// A Lua sequence of strings (or `false` where an item is None), in one protected call: what
+/// `lua.create_sequence_from` makes. `items` is moved into the write: its type must need no
+/// drop (checked at compile time; borrowing iterators over maps and slices qualify).
+pub(crate) fn string_sequence<'a>(
+    lua: &Lua,
+    items: impl ExactSizeIterator<Item = Option<&'a str>>,
+) -> mlua::Result<Table> {
+    write(lua, (), |w| {
+        w.table(items.len(), 0);
+        for (i, item) in items.enumerate() {
+            match item {
+                Some(s) => w.str(s),
+                None => w.bool(false),
+            }
+            w.set_item(i + 1);
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use mlua::Table;
+    use serde_json::json;
 
     use super::*;
 
@@ -483,6 +563,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("the writer did not leave exactly one value"));
+        let bad_metatable = write::<Value, _>(&lua, (), |w| {
+            w.table(0, 0);
+            w.int(1);
+            w.set_metatable();
+        });
+        assert!(bad_metatable
+            .unwrap_err()
+            .to_string()
+            .contains("a metatable that is not a table"));
         let bad_arg = write::<Value, _>(&lua, (1,), |w| w.arg(2));
         assert!(bad_arg
             .unwrap_err()
@@ -526,5 +615,100 @@ mod tests {
             matches!(result, Err(mlua::Error::MemoryError(_))),
             "{result:?}"
         );
+    }
+
+    /// A value written out in `next` order, with value types and metatables.
+    const DUMP: &str = r#"
+        local function dump(v)
+          if type(v) == "table" then
+            local parts = {}
+            local k, x = next(v)
+            while k ~= nil do
+              parts[#parts + 1] = tostring(k) .. "=" .. dump(x)
+              k, x = next(v, k)
+            end
+            return (getmetatable(v) and "mt" or "") .. "{" .. table.concat(parts, ",") .. "}"
+          end
+          return (math.type(v) or type(v)) .. ":" .. tostring(v)
+        end
+        return dump
+    "#;
+
+    #[test]
+    fn null_and_metatables_are_set_like_the_serde_bridge() {
+        let lua = limited();
+        let t: Table = write(&lua, lua.array_metatable(), |w| {
+            w.table(1, 0);
+            w.null();
+            w.set_item(1);
+            w.arg(1);
+            w.set_metatable();
+        })
+        .unwrap();
+        assert_eq!(t.raw_get::<Value>(1).unwrap(), Value::NULL);
+        assert_eq!(t.metatable(), Some(lua.array_metatable()));
+    }
+
+    #[test]
+    fn json_nested_too_deep_is_an_error() {
+        let lua = limited();
+        let mut v = json!(1);
+        for _ in 0..=DEPTH_LIMIT {
+            v = json!([v]);
+        }
+        assert_eq!(
+            json_to_lua(&lua, &v).unwrap_err().to_string(),
+            "runtime error: hexwar host: a view could not be built (the value is nested too deep to convert)"
+        );
+        // one level less is fine
+        let serde_json::Value::Array(inner) = v else {
+            unreachable!()
+        };
+        assert!(json_to_lua(&lua, &inner[0]).is_ok());
+    }
+
+    #[test]
+    fn json_to_lua_makes_what_the_serde_bridge_makes() {
+        let lua = limited();
+        let v = json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "n": 3,
+            "x": 1.5, "none": null, "empty": [], "obj": {}, "ok": true, "deep": [[1, [2]]]});
+        let fast = json_to_lua(&lua, &v).unwrap();
+        let slow = lua.to_value(&v).unwrap();
+        let check: mlua::Function = lua
+            .load(
+                r#"
+                local function same(a, b)
+                  if type(a) ~= type(b) then return false end
+                  if type(a) ~= "table" then return a == b end
+                  if getmetatable(a) ~= getmetatable(b) then return false end
+                  for k, x in pairs(a) do if not same(x, b[k]) then return false end end
+                  for k in pairs(b) do if a[k] == nil then return false end end
+                  return true
+                end
+                return same
+                "#,
+            )
+            .eval()
+            .unwrap();
+        assert!(check.call::<bool>((fast.clone(), slow.clone())).unwrap());
+        // and the same tables down to their `next` order
+        let dump: mlua::Function = lua.load(DUMP).eval().unwrap();
+        assert_eq!(
+            dump.call::<String>(fast.clone()).unwrap(),
+            dump.call::<String>(slow).unwrap()
+        );
+        let back: serde_json::Value = lua.from_value(fast).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn string_sequence_is_the_sequence_of_the_items() {
+        let lua = limited();
+        let t = string_sequence(&lua, [Some("a"), None, Some("")].iter().copied()).unwrap();
+        let v: Vec<Value> = t.sequence_values().collect::<mlua::Result<_>>().unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].to_string().unwrap(), "a");
+        assert_eq!(v[1], Value::Boolean(false));
+        assert_eq!(v[2].to_string().unwrap(), "");
     }
 }
