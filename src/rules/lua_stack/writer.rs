@@ -249,6 +249,48 @@ impl Writer {
         }
     }
 
+    /// Pushes `key` as a field name (interned when it is one of [`KEYS`]), for
+    /// [`Writer::set_keyed`] once its value is pushed: the order a recursive walk pushes in.
+    pub fn key(&mut self, key: &str) {
+        if self.reserve() {
+            // SAFETY: room reserved; `keys` is the slot of a plain table write pushed
+            // (lua_rawgeti does not raise); lua_pushlstring may raise a memory error.
+            unsafe {
+                match (self.keys, key_index(key)) {
+                    (Some(keys), Some(i)) => {
+                        ffi::lua_rawgeti(self.state, keys, i);
+                    }
+                    _ => {
+                        ffi::lua_pushlstring(self.state, key.as_ptr().cast(), key.len());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pops the top value and the string below it (see [`Writer::key`]) into that field of
+    /// the table below them.
+    pub fn set_keyed(&mut self) {
+        if self.broken.is_some() {
+            return;
+        }
+        // SAFETY: depth >= 3 means the three slots exist and were pushed by this writer;
+        // lua_type does not raise.
+        let ok = self.depth >= 3
+            && unsafe {
+                ffi::lua_type(self.state, -2) == ffi::LUA_TSTRING
+                    && ffi::lua_type(self.state, -3) == ffi::LUA_TTABLE
+            };
+        if !ok {
+            self.broken = Some("a field set with no table and key below the value");
+            return;
+        }
+        // SAFETY: stack is [.. table, key, value], the key a string (a valid key); lua_rawset
+        // pops both and calls no metamethod. May raise a memory error.
+        unsafe { ffi::lua_rawset(self.state, -3) };
+        self.depth -= 2;
+    }
+
     /// Pops the top value into `key` of the table below it (a raw set: `t[key] = v`).
     pub fn set(&mut self, key: &str) {
         if !self.table_below_top() {
@@ -301,6 +343,45 @@ impl Writer {
         // SAFETY: stack is [.. table, value]; lua_rawseti pops the value, no metamethod. May
         // raise a memory error.
         unsafe { ffi::lua_rawseti(self.state, -2, i as ffi::lua_Integer) };
+        self.depth -= 1;
+    }
+
+    /// Sets items 1, 2, ... of the table on top to `items` (`false` where an item is None): a
+    /// loop of `str` and `set_item` with the checks made once. `items` is moved here: its type
+    /// must need no drop (checked at compile time), since a memory error skips this frame.
+    pub fn string_items<'a, I: Iterator<Item = Option<&'a str>>>(&mut self, items: I) {
+        const {
+            assert!(
+                !std::mem::needs_drop::<I>(),
+                "the items must not own values that need dropping"
+            )
+        };
+        if self.broken.is_some() {
+            return;
+        }
+        // SAFETY: depth >= 1 means the top slot was pushed by this writer.
+        if self.depth < 1 || unsafe { ffi::lua_type(self.state, -1) } != ffi::LUA_TTABLE {
+            self.broken = Some("items set with no table below");
+            return;
+        }
+        // one slot at a time: reserved once, popped by each rawseti
+        if !self.reserve() {
+            return;
+        }
+        for (i, item) in items.enumerate() {
+            // SAFETY: stack is [.. table] with a slot reserved; the pushed string (or
+            // boolean) is popped at once by lua_rawseti into the table, no metamethod. The
+            // string is valid for `len` bytes. May raise a memory error.
+            unsafe {
+                match item {
+                    Some(s) => {
+                        ffi::lua_pushlstring(self.state, s.as_ptr().cast(), s.len());
+                    }
+                    None => ffi::lua_pushboolean(self.state, 0),
+                }
+                ffi::lua_rawseti(self.state, -2, (i + 1) as ffi::lua_Integer);
+            }
+        }
         self.depth -= 1;
     }
 
@@ -443,8 +524,9 @@ fn push_json(w: &mut Writer, value: &serde_json::Value, depth: usize) {
         serde_json::Value::Object(m) => {
             w.table(0, m.len());
             for (k, x) in m {
+                w.key(k);
                 push_json(w, x, depth + 1);
-                w.set(k);
+                w.set_keyed();
             }
         }
     }
@@ -459,13 +541,7 @@ pub(crate) fn string_sequence<'a>(
 ) -> mlua::Result<Table> {
     write(lua, (), |w| {
         w.table(items.len(), 0);
-        for (i, item) in items.enumerate() {
-            match item {
-                Some(s) => w.str(s),
-                None => w.bool(false),
-            }
-            w.set_item(i + 1);
-        }
+        w.string_items(items);
     })
 }
 
@@ -498,13 +574,16 @@ mod tests {
             w.opt_str(None);
             w.set_item(2);
             w.set("list");
+            w.key("k");
+            w.int(-1);
+            w.set_keyed();
         })
         .unwrap();
         let check: String = lua
-            .load("local t = ...; return t.id .. math.type(t.ma) .. t.cost .. tostring(t.list[1]) .. #t.list")
+            .load("local t = ...; return t.id .. math.type(t.ma) .. t.cost .. tostring(t.list[1]) .. #t.list .. t.k")
             .call(t)
             .unwrap();
-        assert_eq!(check, "xinteger2.5true1");
+        assert_eq!(check, "xinteger2.5true1-1");
     }
 
     #[test]
@@ -563,6 +642,41 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("the writer did not leave exactly one value"));
+        for deep in [0, 130] {
+            let no_table_deep = write::<Value, _>(&lua, (), |w| {
+                for _ in 0..deep {
+                    w.table(0, 0);
+                }
+                w.str("t");
+                w.str("v");
+                w.set("k");
+            });
+            assert!(
+                no_table_deep
+                    .unwrap_err()
+                    .to_string()
+                    .contains("a field set with no table below the value"),
+                "{deep}"
+            );
+        }
+        let items_no_table = write::<Value, _>(&lua, (), |w| {
+            w.int(1);
+            w.string_items([Some("a")].iter().copied());
+        });
+        assert!(items_no_table
+            .unwrap_err()
+            .to_string()
+            .contains("items set with no table below"));
+        let key_not_a_string = write::<Value, _>(&lua, (), |w| {
+            w.table(0, 1);
+            w.int(1);
+            w.str("v");
+            w.set_keyed();
+        });
+        assert!(key_not_a_string
+            .unwrap_err()
+            .to_string()
+            .contains("a field set with no table and key below the value"));
         let bad_metatable = write::<Value, _>(&lua, (), |w| {
             w.table(0, 0);
             w.int(1);
@@ -583,10 +697,10 @@ mod tests {
     fn deep_and_long_lists_grow_the_stack() {
         let lua = limited();
         let t: Table = write(&lua, (), |w| {
-            for _ in 0..100 {
+            for _ in 0..200 {
                 w.table(0, 1);
             }
-            for _ in 0..99 {
+            for _ in 0..199 {
                 w.set("inner");
             }
         })
@@ -595,7 +709,7 @@ mod tests {
             .load("local t, n = ..., 1; while t.inner do t, n = t.inner, n + 1 end; return n")
             .call(t)
             .unwrap();
-        assert_eq!(depth, 100);
+        assert_eq!(depth, 200);
     }
 
     #[test]
