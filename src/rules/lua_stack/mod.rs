@@ -17,9 +17,11 @@
 //!
 //! Writing ([`writer::Writer`]):
 //! - Every C call a writer makes is checked first: the stack has room (`lua_checkstack`, which
-//!   returns 0 instead of raising) and a field, item or metatable is only set on a table below
-//!   the value, with rawset / `lua_setmetatable` (no metamethod, no Lua code runs). A misuse
-//!   (setting a field with no table below) does nothing and makes `write` return an error.
+//!   returns 0 instead of raising) and a field, item or metatable is only set on a table the
+//!   writer pushed (below the value; below the key for `set_keyed`, whose key must be a string;
+//!   on top for `string_items`), with rawset / `lua_setmetatable` (no metamethod, no Lua code
+//!   runs). A misuse (setting a field with no table below) does nothing and makes `write`
+//!   return an error.
 //! - The only errors these calls can raise are memory errors. Lua raises them by `longjmp` to the
 //!   protected call, skipping the Rust frames in between: those frames must own nothing that
 //!   needs dropping. The closure's own captures are checked at compile time (`needs_drop`); its
