@@ -3,7 +3,7 @@
 use mlua::{AnyUserData, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Map;
 
-use super::api::writer::{write, Writer};
+use super::lua_stack::writer::{write, Writer};
 use crate::engine::{Command, Event, Unit};
 
 /// A command as the flat Lua table rules see: `{command = "move", unit = ..., path = {...}}`.
@@ -64,7 +64,7 @@ pub fn event_to_lua(lua: &Lua, event: &Event) -> mlua::Result<Value> {
 /// (`hex.state.json(text | table)`): an opaque userdata whose user value is the text (a Lua
 /// string, so the memory limit counts it) or the table. Standing as the `value` of a `VarSet` or
 /// the `data` of a `Custom` event, it is parsed (text) or read in one walk over the table
-/// (`raw_json::lua_to_json`) straight into the event: no serde walk value by value, which is what
+/// (`lua_stack::reader::lua_to_json`) straight into the event: no serde walk value by value, which is what
 /// makes big event data (Diplomacy's phase report and position) cheap.
 pub struct JsonText;
 
@@ -118,7 +118,7 @@ pub fn json_text_from_lua(
         Ok(Value::Table(t)) => {
             let mut values = *budget / 8;
             let before = values;
-            let read = super::raw_json::lua_to_json(lua, &t, &mut values);
+            let read = super::lua_stack::reader::lua_to_json(lua, &t, &mut values);
             *budget -= (before - values) * 8;
             match read {
                 Err(e) if e.starts_with("the value holds more than") && values == 0 => Err(over()),
@@ -174,7 +174,7 @@ fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, 
         // through the serde bridge, several times cheaper; anything else, and any event the
         // reader's JSON does not make, takes the bridge (and its error messages).
         let mut left = super::bounded::VALUE_LIMIT;
-        if let Ok(json) = super::raw_json::plain_lua_to_json(lua, t, &mut left) {
+        if let Ok(json) = super::lua_stack::reader::plain_lua_to_json(lua, t, &mut left) {
             if let Ok(event) = serde_json::from_value::<Event>(json) {
                 return Ok(event);
             }
@@ -452,7 +452,7 @@ mod tests {
 
     /// The table-API view the writer replaced, kept to check the writer builds the same table.
     fn unit_by_table_api(lua: &Lua, unit: &Unit) -> mlua::Result<Table> {
-        let number = |x: f64| match super::super::api::writer::whole(x) {
+        let number = |x: f64| match super::super::lua_stack::writer::whole(x) {
             Some(i) => Value::Integer(i),
             None => Value::Number(x),
         };
@@ -509,7 +509,7 @@ mod tests {
                 Default::default(),
             )));
             let mut host = super::super::api::HostData::new(board, Vec::new(), 1);
-            host.key_strings = Some(super::super::api::writer::intern_keys(&lua).unwrap());
+            host.key_strings = Some(super::super::lua_stack::writer::intern_keys(&lua).unwrap());
             lua.set_app_data(host);
         }
         let plain: Unit = serde_json::from_value(json!({

@@ -7,6 +7,8 @@
 //! * `api/`: the `hex.*` namespaces, one file each.
 //! * `host`: `LuaRules`, the `Ruleset` implementation.
 //! * `luals`: the LuaLS definition file of the API (`hexwar api --luals`).
+//! * `lua_stack`: values written onto and read from the Lua stack in one protected call (the
+//!   crate's only `unsafe` code, and its safety argument).
 
 mod api;
 pub(crate) mod bounded;
@@ -16,8 +18,8 @@ mod error;
 mod host;
 mod lint;
 mod loader;
+mod lua_stack;
 mod luals;
-pub(crate) mod raw_json;
 mod sandbox;
 
 pub(crate) use budget::Budget;

@@ -25,7 +25,7 @@ pub(crate) fn labels(lua: &Lua, map: &HexMap) -> mlua::Result<Arc<[String]>> {
         return Ok(labels);
     }
     let labels: Arc<[String]> = (0..map.len()).map(|i| map.label(i)).collect();
-    let interned = super::writer::intern_labels(lua, &labels)?;
+    let interned = crate::rules::lua_stack::writer::intern_labels(lua, &labels)?;
     with_host(lua, |h| {
         h.labels = Some(labels.clone());
         h.label_strings = Some(interned);
@@ -71,7 +71,7 @@ pub(crate) fn label_list(
         .collect();
     let hexes = hexes.as_slice();
     // (only borrows: see writer.rs)
-    super::writer::write(lua, (), |w| {
+    crate::rules::lua_stack::writer::write(lua, (), |w| {
         w.table(0, 0);
         for (i, &h) in hexes.iter().enumerate() {
             w.label(h);

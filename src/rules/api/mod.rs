@@ -19,7 +19,6 @@ pub(crate) mod spec;
 mod state;
 mod toward;
 mod units;
-pub(crate) mod writer;
 
 pub(crate) use legal::lazy_list;
 
@@ -29,6 +28,7 @@ use mlua::{AnyUserData, Lua, Table, Value};
 
 use crate::board::Board;
 use crate::engine::{Dice, Event, GameState};
+use crate::rules::lua_stack::writer;
 
 /// Registry keys of the host's own tables.
 pub(crate) const COMMANDS_KEY: &str = "hexwar.commands";

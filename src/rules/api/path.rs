@@ -8,7 +8,6 @@ use std::sync::Arc;
 use mlua::{Lua, Table, Value};
 
 use super::map::{label_list, labels};
-use super::writer::write;
 use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::{HexIndex, HexMap};
 use crate::engine::{GameState, Unit};
@@ -16,6 +15,7 @@ use crate::path::{
     check_path, rail_destinations, trace_supply, update_control, ClassId, Mp, Occupancy, PathError,
     PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
+use crate::rules::lua_stack::writer::write;
 
 /// The position as the searches see it: built from the state, and kept from one call into Lua to
 /// the next, refreshed in place: a call that finds the units and the control map unchanged (a

@@ -16,9 +16,9 @@
 
 use mlua::{Lua, Table};
 
-use super::writer::write;
 use super::{with_host, with_state};
 use crate::engine::Unit;
+use crate::rules::lua_stack::writer::write;
 
 struct Selection {
     side: Option<String>,

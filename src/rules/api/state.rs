@@ -78,7 +78,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         None => return Ok(Value::Nil),
                     }
                 }
-                crate::rules::raw_json::json_to_lua(lua, v)
+                crate::rules::lua_stack::writer::json_to_lua(lua, v)
             })
         })?,
     )?;

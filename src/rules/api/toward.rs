@@ -26,9 +26,9 @@ use mlua::{Lua, Table};
 use super::map::labels;
 use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position};
 use super::with_host;
-use super::writer::{key_string, write};
 use crate::board::{HexIndex, HexMap};
 use crate::path::{ReachSearch, StepField};
+use crate::rules::lua_stack::writer::{key_string, write};
 
 /// A supply filter a bot names by key: its field looked up (traced on first use) when a unit
 /// first names it.

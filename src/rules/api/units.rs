@@ -3,9 +3,9 @@
 use mlua::{Lua, Table, Value};
 
 use super::with_state;
-use super::writer::Writer;
 use crate::engine::{GoneUnit, Unit};
 use crate::rules::convert::{unit_to_lua, write_unit_list};
+use crate::rules::lua_stack::writer::Writer;
 
 fn list<'a>(lua: &Lua, units: impl Iterator<Item = &'a Unit> + Clone) -> mlua::Result<Table> {
     write_unit_list(lua, units, |u| u, |_, _| {})
@@ -86,7 +86,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     }
                 };
                 // (one table built in one go: far cheaper than a raw_set per unit)
-                crate::rules::raw_json::string_sequence(lua, s.units.values().map(pick))
+                crate::rules::lua_stack::writer::string_sequence(lua, s.units.values().map(pick))
             })
         })?,
     )?;

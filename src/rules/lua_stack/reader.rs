@@ -1,105 +1,13 @@
-//! JSON values <-> Lua tables through the Lua C API, in one protected call per value.
+//! Lua tables read into JSON straight from the Lua stack, in one protected call per table.
 //!
-//! mlua's serde bridge and its safe table API cost a protected call (a `lua_pcall`) per key and
-//! per string; a Diplomacy position is ~150 of them, which made reading and writing it the
-//! biggest cost of adjudicating a phase. These walks push or read the whole tree inside one
-//! `exec_raw`: several times cheaper, with the same result as the serde bridge for the shapes
-//! they accept.
-//!
-//! Safety: the walks only call Lua C functions on values they pushed or that the caller passed,
-//! keep their stack use checked (`lua_checkstack` at each level), and hold no Rust value with a
-//! destructor in a frame a Lua error could unwind (reading never raises; writing can raise only
-//! a memory error, from table or string creation, with nothing but references in the frames).
+//! mlua's serde bridge costs a protected call per key and per string; a Diplomacy position is
+//! ~150 of them. This walk reads the whole tree inside one `exec_raw`, with the same result as
+//! the bridge for the shapes it accepts. It raises no Lua error: the safety argument is in the
+//! parent module's docs (`lua_stack`).
 
-use mlua::{ffi, Lua, LuaSerdeExt, Table, Value};
+use mlua::{ffi, Lua, Table};
 
-use super::bounded::{DEPTH_LIMIT, VALUE_LIMIT};
-
-/// `value` as Lua, exactly as `lua.to_value(value)` makes it (arrays carry mlua's array
-/// metatable, null is `mlua::Value::NULL`, integers stay integers).
-pub fn json_to_lua(lua: &Lua, value: &serde_json::Value) -> mlua::Result<Value> {
-    match value {
-        serde_json::Value::Array(_) | serde_json::Value::Object(_) => {}
-        // scalars: no table to build, the serde bridge is as cheap
-        other => return lua.to_value(other),
-    }
-    let array_mt = lua.array_metatable();
-    // SAFETY: see the module doc; `push` leaves exactly one value (the tree) above the
-    // metatable argument, which exec_raw returns.
-    unsafe {
-        lua.exec_raw::<Value>(array_mt, |state| {
-            push(state, value, 0);
-            ffi::lua_remove(state, 1);
-        })
-    }
-}
-
-/// Pushes `value` (array metatable at stack index 1). Depth is bounded by the JSON itself (every
-/// var came through a bounded conversion or serde_json's own recursion limit); the stack is
-/// checked anyway.
-unsafe fn push(state: *mut ffi::lua_State, value: &serde_json::Value, depth: usize) {
-    if ffi::lua_checkstack(state, 4) == 0 || depth > DEPTH_LIMIT {
-        // no room: raise a Lua error (caught by exec_raw's protected call)
-        ffi::lua_pushstring(
-            state,
-            c"hex.state.get: the variable is nested too deep to convert".as_ptr(),
-        );
-        ffi::lua_error(state);
-    }
-    match value {
-        serde_json::Value::Null => ffi::lua_pushlightuserdata(state, std::ptr::null_mut()),
-        serde_json::Value::Bool(b) => ffi::lua_pushboolean(state, *b as i32),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(i) => ffi::lua_pushinteger(state, i),
-            None => ffi::lua_pushnumber(state, n.as_f64().unwrap_or(f64::NAN)),
-        },
-        serde_json::Value::String(s) => {
-            ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
-        }
-        serde_json::Value::Array(a) => {
-            ffi::lua_createtable(state, a.len() as i32, 0);
-            for (i, x) in a.iter().enumerate() {
-                push(state, x, depth + 1);
-                ffi::lua_rawseti(state, -2, (i + 1) as ffi::lua_Integer);
-            }
-            ffi::lua_pushvalue(state, 1);
-            ffi::lua_setmetatable(state, -2);
-        }
-        serde_json::Value::Object(m) => {
-            ffi::lua_createtable(state, 0, m.len() as i32);
-            for (k, x) in m {
-                ffi::lua_pushlstring(state, k.as_ptr().cast(), k.len());
-                push(state, x, depth + 1);
-                ffi::lua_rawset(state, -3);
-            }
-        }
-    }
-}
-
-/// A Lua sequence of strings (or `false` where an item is None), built in one protected call:
-/// what `lua.create_sequence_from` makes, without a protected call per string.
-pub fn string_sequence<'a>(
-    lua: &Lua,
-    items: impl ExactSizeIterator<Item = Option<&'a str>>,
-) -> mlua::Result<Table> {
-    // SAFETY: see the module doc; the frame holds the iterator, whose items are borrowed strs
-    // (a memory error from lua_pushlstring would skip only its destructor, which frees nothing
-    // for the map iterators this is called with).
-    unsafe {
-        lua.exec_raw::<Table>((), |state| {
-            ffi::lua_createtable(state, items.len().min(1 << 24) as i32, 0);
-            for (i, item) in items.enumerate() {
-                match item {
-                    Some(s) => {
-                        ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
-                    }
-                    None => ffi::lua_pushboolean(state, 0),
-                }
-                ffi::lua_rawseti(state, -2, (i + 1) as ffi::lua_Integer);
-            }
-        })
-    }
-}
+use crate::rules::bounded::{DEPTH_LIMIT, VALUE_LIMIT};
 
 /// A Lua table as JSON by the plain-data rule: a table whose length `#t` (raw) is above 0 is the
 /// array `t[1..#t]` (holes are null, other keys ignored); an empty table is `{}`; any other table
@@ -135,7 +43,7 @@ fn read_table(
 ) -> Result<serde_json::Value, String> {
     let mut out: Option<Result<serde_json::Value, String>> = None;
     let mut left = (*values_left).min(VALUE_LIMIT);
-    // SAFETY: see the module doc; `read` raises no Lua error (only lua_rawlen, lua_rawgeti,
+    // SAFETY: see the `lua_stack` docs; `read` raises no Lua error (only lua_rawlen, lua_rawgeti,
     // lua_next on keys it got from lua_next, lua_type and the to* functions on values of the
     // matching type) and pops what it pushes.
     let run = unsafe {
@@ -276,45 +184,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn json_to_lua_makes_what_the_serde_bridge_makes() {
-        let lua = Lua::new();
-        let v = json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "n": 3,
-            "x": 1.5, "none": null, "empty": [], "obj": {}, "ok": true, "deep": [[1, [2]]]});
-        let fast = json_to_lua(&lua, &v).unwrap();
-        let slow = lua.to_value(&v).unwrap();
-        let check: mlua::Function = lua
-            .load(
-                r#"
-                local function same(a, b)
-                  if type(a) ~= type(b) then return false end
-                  if type(a) ~= "table" then return a == b end
-                  if getmetatable(a) ~= getmetatable(b) then return false end
-                  for k, x in pairs(a) do if not same(x, b[k]) then return false end end
-                  for k in pairs(b) do if a[k] == nil then return false end end
-                  return true
-                end
-                return same
-                "#,
-            )
-            .eval()
-            .unwrap();
-        assert!(check.call::<bool>((fast.clone(), slow)).unwrap());
-        let back: serde_json::Value = lua.from_value(fast).unwrap();
-        assert_eq!(back, v);
-    }
-
-    #[test]
-    fn string_sequence_is_the_sequence_of_the_items() {
-        let lua = Lua::new();
-        let t = string_sequence(&lua, [Some("a"), None, Some("")].into_iter()).unwrap();
-        let v: Vec<Value> = t.sequence_values().collect::<mlua::Result<_>>().unwrap();
-        assert_eq!(v.len(), 3);
-        assert_eq!(v[0].to_string().unwrap(), "a");
-        assert_eq!(v[1], Value::Boolean(false));
-        assert_eq!(v[2].to_string().unwrap(), "");
-    }
 
     #[test]
     fn lua_to_json_reads_plain_data() {

@@ -1,22 +1,5 @@
-//! Fresh Lua tables written straight onto the Lua stack, in one protected call.
-//!
-//! Why: with a memory limit set (every game has one), each `Table::raw_set` of mlua runs its own
-//! protected call, and each `&str` it is given first becomes a registry-held Lua string that is
-//! then released: a unit view of a dozen fields cost ~4 µs, a list of 180 brief views ~150 µs.
-//! [`write`] runs one protected call (`Lua::exec_raw`) in which [`Writer`] pushes values and sets
-//! fields with the plain C API: the same tables, built by the same sequence of table operations
-//! (so the same layout and `pairs` order), several times cheaper.
-//!
-//! The safety argument, in one place:
-//! - Every C call a [`Writer`] makes is checked first: the stack has room (`lua_checkstack`) and
-//!   a field or item is only set on a table the writer itself pushed, with rawset (no
-//!   metamethod, no Lua code runs). A misuse (setting a field with no table below) does nothing
-//!   and makes [`write`] return an error instead.
-//! - The only errors these calls can raise are memory errors. Lua raises them by `longjmp` to the
-//!   protected call, skipping the Rust frames in between: those frames must own nothing that
-//!   needs dropping. The closure's own captures are checked at compile time (`needs_drop`); its
-//!   body must only borrow (precompute anything owned before calling [`write`]). Each use says so.
-//! - The closure must not panic (no indexing that can fail): a panic cannot cross the C frames.
+//! Fresh Lua values written straight onto the Lua stack, in one protected call ([`write`]).
+//! The safety argument for everything here is in the parent module's docs (`lua_stack`).
 //!
 //! Interning a string costs Lua a hash and a lookup: the field names views use ([`KEYS`]) and
 //! the map's labels are kept in two registry tables made once per VM ([`intern_keys`],
@@ -24,9 +7,10 @@
 
 use std::os::raw::c_int;
 
-use mlua::{ffi, FromLua, IntoLuaMulti, Lua, RegistryKey, Value};
+use mlua::{ffi, FromLua, IntoLuaMulti, Lua, LuaSerdeExt, RegistryKey, Table, Value};
 
-use super::with_host;
+use crate::rules::api::with_host;
+use crate::rules::bounded::DEPTH_LIMIT;
 
 /// Stack slots reserved at a time.
 const ROOM: c_int = 16;
@@ -155,7 +139,7 @@ impl Writer {
     pub fn table(&mut self, narr: usize, nrec: usize) {
         if self.reserve() {
             let (narr, nrec) = (clamp(narr), clamp(nrec));
-            // SAFETY: room reserved; may raise a memory error (see the module docs).
+            // SAFETY: room reserved; may raise a memory error (see the `lua_stack` docs).
             unsafe { ffi::lua_createtable(self.state, narr, nrec) }
         }
     }
@@ -213,6 +197,20 @@ impl Writer {
         }
     }
 
+    /// Pushes the null light userdata (`mlua::Value::NULL`, JSON's null in mlua's serde bridge).
+    pub fn null(&mut self) {
+        if self.reserve() {
+            // SAFETY: room reserved; a light userdata is not allocated (cannot raise).
+            unsafe { ffi::lua_pushlightuserdata(self.state, std::ptr::null_mut()) }
+        }
+    }
+
+    /// Gives up: [`write`] returns an error naming `why`, and the writer's later calls do
+    /// nothing. For checks of the value being written (a depth limit, say).
+    pub fn fail(&mut self, why: &'static str) {
+        self.broken.get_or_insert(why);
+    }
+
     /// Pushes a copy of the `n`-th (1-based) argument given to [`write`].
     pub fn arg(&mut self, n: usize) {
         if n == 0 || n > self.args as usize {
@@ -249,6 +247,48 @@ impl Writer {
             // write pushed; lua_rawgeti does not raise.
             unsafe { ffi::lua_rawgeti(self.state, labels, ffi::lua_Integer::from(index) + 1) };
         }
+    }
+
+    /// Pushes `key` as a field name (interned when it is one of [`KEYS`]), for
+    /// [`Writer::set_keyed`] once its value is pushed: the order a recursive walk pushes in.
+    pub fn key(&mut self, key: &str) {
+        if self.reserve() {
+            // SAFETY: room reserved; `keys` is the slot of a plain table write pushed
+            // (lua_rawgeti does not raise); lua_pushlstring may raise a memory error.
+            unsafe {
+                match (self.keys, key_index(key)) {
+                    (Some(keys), Some(i)) => {
+                        ffi::lua_rawgeti(self.state, keys, i);
+                    }
+                    _ => {
+                        ffi::lua_pushlstring(self.state, key.as_ptr().cast(), key.len());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pops the top value and the string below it (see [`Writer::key`]) into that field of
+    /// the table below them.
+    pub fn set_keyed(&mut self) {
+        if self.broken.is_some() {
+            return;
+        }
+        // SAFETY: depth >= 3 means the three slots exist and were pushed by this writer;
+        // lua_type does not raise.
+        let ok = self.depth >= 3
+            && unsafe {
+                ffi::lua_type(self.state, -2) == ffi::LUA_TSTRING
+                    && ffi::lua_type(self.state, -3) == ffi::LUA_TTABLE
+            };
+        if !ok {
+            self.broken = Some("a field set with no table and key below the value");
+            return;
+        }
+        // SAFETY: stack is [.. table, key, value], the key a string (a valid key); lua_rawset
+        // pops both and calls no metamethod. May raise a memory error.
+        unsafe { ffi::lua_rawset(self.state, -3) };
+        self.depth -= 2;
     }
 
     /// Pops the top value into `key` of the table below it (a raw set: `t[key] = v`).
@@ -305,6 +345,61 @@ impl Writer {
         unsafe { ffi::lua_rawseti(self.state, -2, i as ffi::lua_Integer) };
         self.depth -= 1;
     }
+
+    /// Sets items 1, 2, ... of the table on top to `items` (`false` where an item is None): a
+    /// loop of `str` and `set_item` with the checks made once. `items` is moved here: its type
+    /// must need no drop (checked at compile time), since a memory error skips this frame.
+    pub fn string_items<'a, I: Iterator<Item = Option<&'a str>>>(&mut self, items: I) {
+        const {
+            assert!(
+                !std::mem::needs_drop::<I>(),
+                "the items must not own values that need dropping"
+            )
+        };
+        if self.broken.is_some() {
+            return;
+        }
+        // SAFETY: depth >= 1 means the top slot was pushed by this writer.
+        if self.depth < 1 || unsafe { ffi::lua_type(self.state, -1) } != ffi::LUA_TTABLE {
+            self.broken = Some("items set with no table below");
+            return;
+        }
+        // one slot at a time: reserved once, popped by each rawseti
+        if !self.reserve() {
+            return;
+        }
+        for (i, item) in items.enumerate() {
+            // SAFETY: stack is [.. table] with a slot reserved; the pushed string (or
+            // boolean) is popped at once by lua_rawseti into the table, no metamethod. The
+            // string is valid for `len` bytes. May raise a memory error.
+            unsafe {
+                match item {
+                    Some(s) => {
+                        ffi::lua_pushlstring(self.state, s.as_ptr().cast(), s.len());
+                    }
+                    None => ffi::lua_pushboolean(self.state, 0),
+                }
+                ffi::lua_rawseti(self.state, -2, (i + 1) as ffi::lua_Integer);
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// Pops the top value, a table, and makes it the metatable of the table below it.
+    pub fn set_metatable(&mut self) {
+        if !self.table_below_top() {
+            return;
+        }
+        // SAFETY: depth >= 2 (checked above); the top slot was pushed by this writer.
+        if unsafe { ffi::lua_type(self.state, -1) } != ffi::LUA_TTABLE {
+            self.broken = Some("a metatable that is not a table");
+            return;
+        }
+        // SAFETY: stack is [.. table, metatable]; lua_setmetatable pops the metatable and
+        // allocates nothing (so raises nothing); no Lua code runs.
+        unsafe { ffi::lua_setmetatable(self.state, -2) };
+        self.depth -= 1;
+    }
 }
 
 fn clamp(n: usize) -> c_int {
@@ -317,7 +412,7 @@ pub(crate) fn whole(x: f64) -> Option<i64> {
 }
 
 /// Runs `f` in one protected call with `args` on the stack (see [`Writer::arg`]); `f` pushes
-/// exactly one value, which is returned. `f` must only borrow: see the module docs.
+/// exactly one value, which is returned. `f` must only borrow: see the `lua_stack` docs.
 pub(crate) fn write<R, F>(lua: &Lua, args: impl IntoLuaMulti, f: F) -> mlua::Result<R>
 where
     R: FromLua,
@@ -338,7 +433,7 @@ where
         )
     })
     .unwrap_or((None, None));
-    // SAFETY: see the module docs. The closure leaves exactly one value on the stack (the
+    // SAFETY: see the `lua_stack` docs. The closure leaves exactly one value on the stack (the
     // result), or none when the writer broke.
     let value: Value = unsafe {
         lua.exec_raw(args, move |state| {
@@ -389,9 +484,70 @@ where
     R::from_lua(value, lua)
 }
 
+/// `value` as Lua, exactly as `lua.to_value(value)` makes it (arrays carry mlua's array
+/// metatable, null is `mlua::Value::NULL`, integers stay integers), in one protected call.
+pub(crate) fn json_to_lua(lua: &Lua, value: &serde_json::Value) -> mlua::Result<Value> {
+    match value {
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) => {}
+        // scalars: no table to build, the serde bridge is as cheap
+        other => return lua.to_value(other),
+    }
+    // (only borrows: `value` and the depth)
+    write(lua, lua.array_metatable(), |w| push_json(w, value, 0))
+}
+
+/// Pushes `value`; the array metatable is [`write`]'s first argument. Depth is bounded by the
+/// JSON itself (every variable came through a bounded conversion or serde_json's own recursion
+/// limit), checked anyway.
+fn push_json(w: &mut Writer, value: &serde_json::Value, depth: usize) {
+    if depth > DEPTH_LIMIT {
+        w.fail("the value is nested too deep to convert");
+        return;
+    }
+    match value {
+        serde_json::Value::Null => w.null(),
+        serde_json::Value::Bool(b) => w.bool(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => w.int(i),
+            None => w.float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(s) => w.str(s),
+        serde_json::Value::Array(a) => {
+            w.table(a.len(), 0);
+            for (i, x) in a.iter().enumerate() {
+                push_json(w, x, depth + 1);
+                w.set_item(i + 1);
+            }
+            w.arg(1);
+            w.set_metatable();
+        }
+        serde_json::Value::Object(m) => {
+            w.table(0, m.len());
+            for (k, x) in m {
+                w.key(k);
+                push_json(w, x, depth + 1);
+                w.set_keyed();
+            }
+        }
+    }
+}
+
+/// A Lua sequence of strings (or `false` where an item is None), in one protected call: what
+/// `lua.create_sequence_from` makes. `items` is moved into the write: its type must need no
+/// drop (checked at compile time; borrowing iterators over maps and slices qualify).
+pub(crate) fn string_sequence<'a>(
+    lua: &Lua,
+    items: impl ExactSizeIterator<Item = Option<&'a str>>,
+) -> mlua::Result<Table> {
+    write(lua, (), |w| {
+        w.table(items.len(), 0);
+        w.string_items(items);
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use mlua::Table;
+    use serde_json::json;
 
     use super::*;
 
@@ -418,13 +574,16 @@ mod tests {
             w.opt_str(None);
             w.set_item(2);
             w.set("list");
+            w.key("k");
+            w.int(-1);
+            w.set_keyed();
         })
         .unwrap();
         let check: String = lua
-            .load("local t = ...; return t.id .. math.type(t.ma) .. t.cost .. tostring(t.list[1]) .. #t.list")
+            .load("local t = ...; return t.id .. math.type(t.ma) .. t.cost .. tostring(t.list[1]) .. #t.list .. t.k")
             .call(t)
             .unwrap();
-        assert_eq!(check, "xinteger2.5true1");
+        assert_eq!(check, "xinteger2.5true1-1");
     }
 
     #[test]
@@ -483,6 +642,50 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("the writer did not leave exactly one value"));
+        for deep in [0, 130] {
+            let no_table_deep = write::<Value, _>(&lua, (), |w| {
+                for _ in 0..deep {
+                    w.table(0, 0);
+                }
+                w.str("t");
+                w.str("v");
+                w.set("k");
+            });
+            assert!(
+                no_table_deep
+                    .unwrap_err()
+                    .to_string()
+                    .contains("a field set with no table below the value"),
+                "{deep}"
+            );
+        }
+        let items_no_table = write::<Value, _>(&lua, (), |w| {
+            w.int(1);
+            w.string_items([Some("a")].iter().copied());
+        });
+        assert!(items_no_table
+            .unwrap_err()
+            .to_string()
+            .contains("items set with no table below"));
+        let key_not_a_string = write::<Value, _>(&lua, (), |w| {
+            w.table(0, 1);
+            w.int(1);
+            w.str("v");
+            w.set_keyed();
+        });
+        assert!(key_not_a_string
+            .unwrap_err()
+            .to_string()
+            .contains("a field set with no table and key below the value"));
+        let bad_metatable = write::<Value, _>(&lua, (), |w| {
+            w.table(0, 0);
+            w.int(1);
+            w.set_metatable();
+        });
+        assert!(bad_metatable
+            .unwrap_err()
+            .to_string()
+            .contains("a metatable that is not a table"));
         let bad_arg = write::<Value, _>(&lua, (1,), |w| w.arg(2));
         assert!(bad_arg
             .unwrap_err()
@@ -494,10 +697,10 @@ mod tests {
     fn deep_and_long_lists_grow_the_stack() {
         let lua = limited();
         let t: Table = write(&lua, (), |w| {
-            for _ in 0..100 {
+            for _ in 0..200 {
                 w.table(0, 1);
             }
-            for _ in 0..99 {
+            for _ in 0..199 {
                 w.set("inner");
             }
         })
@@ -506,7 +709,7 @@ mod tests {
             .load("local t, n = ..., 1; while t.inner do t, n = t.inner, n + 1 end; return n")
             .call(t)
             .unwrap();
-        assert_eq!(depth, 100);
+        assert_eq!(depth, 200);
     }
 
     #[test]
@@ -526,5 +729,100 @@ mod tests {
             matches!(result, Err(mlua::Error::MemoryError(_))),
             "{result:?}"
         );
+    }
+
+    /// A value written out in `next` order, with value types and metatables.
+    const DUMP: &str = r#"
+        local function dump(v)
+          if type(v) == "table" then
+            local parts = {}
+            local k, x = next(v)
+            while k ~= nil do
+              parts[#parts + 1] = tostring(k) .. "=" .. dump(x)
+              k, x = next(v, k)
+            end
+            return (getmetatable(v) and "mt" or "") .. "{" .. table.concat(parts, ",") .. "}"
+          end
+          return (math.type(v) or type(v)) .. ":" .. tostring(v)
+        end
+        return dump
+    "#;
+
+    #[test]
+    fn null_and_metatables_are_set_like_the_serde_bridge() {
+        let lua = limited();
+        let t: Table = write(&lua, lua.array_metatable(), |w| {
+            w.table(1, 0);
+            w.null();
+            w.set_item(1);
+            w.arg(1);
+            w.set_metatable();
+        })
+        .unwrap();
+        assert_eq!(t.raw_get::<Value>(1).unwrap(), Value::NULL);
+        assert_eq!(t.metatable(), Some(lua.array_metatable()));
+    }
+
+    #[test]
+    fn json_nested_too_deep_is_an_error() {
+        let lua = limited();
+        let mut v = json!(1);
+        for _ in 0..=DEPTH_LIMIT {
+            v = json!([v]);
+        }
+        assert_eq!(
+            json_to_lua(&lua, &v).unwrap_err().to_string(),
+            "runtime error: hexwar host: a view could not be built (the value is nested too deep to convert)"
+        );
+        // one level less is fine
+        let serde_json::Value::Array(inner) = v else {
+            unreachable!()
+        };
+        assert!(json_to_lua(&lua, &inner[0]).is_ok());
+    }
+
+    #[test]
+    fn json_to_lua_makes_what_the_serde_bridge_makes() {
+        let lua = limited();
+        let v = json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "n": 3,
+            "x": 1.5, "none": null, "empty": [], "obj": {}, "ok": true, "deep": [[1, [2]]]});
+        let fast = json_to_lua(&lua, &v).unwrap();
+        let slow = lua.to_value(&v).unwrap();
+        let check: mlua::Function = lua
+            .load(
+                r#"
+                local function same(a, b)
+                  if type(a) ~= type(b) then return false end
+                  if type(a) ~= "table" then return a == b end
+                  if getmetatable(a) ~= getmetatable(b) then return false end
+                  for k, x in pairs(a) do if not same(x, b[k]) then return false end end
+                  for k in pairs(b) do if a[k] == nil then return false end end
+                  return true
+                end
+                return same
+                "#,
+            )
+            .eval()
+            .unwrap();
+        assert!(check.call::<bool>((fast.clone(), slow.clone())).unwrap());
+        // and the same tables down to their `next` order
+        let dump: mlua::Function = lua.load(DUMP).eval().unwrap();
+        assert_eq!(
+            dump.call::<String>(fast.clone()).unwrap(),
+            dump.call::<String>(slow).unwrap()
+        );
+        let back: serde_json::Value = lua.from_value(fast).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn string_sequence_is_the_sequence_of_the_items() {
+        let lua = limited();
+        let t = string_sequence(&lua, [Some("a"), None, Some("")].iter().copied()).unwrap();
+        let v: Vec<Value> = t.sequence_values().collect::<mlua::Result<_>>().unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].to_string().unwrap(), "a");
+        assert_eq!(v[1], Value::Boolean(false));
+        assert_eq!(v[2].to_string().unwrap(), "");
     }
 }

@@ -1,0 +1,39 @@
+//! Lua values built and read straight on the Lua stack, in one protected call per value: the
+//! only `unsafe` code in the crate.
+//!
+//! Why: with a memory limit set (every game has one), each `Table::raw_set` of mlua and each
+//! value its serde bridge reads or makes runs its own protected call, and each `&str` it is
+//! given first becomes a registry-held Lua string: a unit view of a dozen fields cost ~4 µs, a
+//! Diplomacy position ~150 protected calls. Here one protected call (`Lua::exec_raw`) does the
+//! whole value with the plain C API: the same tables, built by the same sequence of table
+//! operations (so the same layout and `pairs` order), several times cheaper.
+//!
+//! * [`writer`]: pushes values and assembles tables ([`writer::Writer`], one entry point
+//!   [`writer::write`]); the views of `hex.*`, label lists, `json_to_lua`, `string_sequence`
+//!   are all built on it. No other code pushes onto the Lua stack.
+//! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`).
+//!
+//! # The safety argument, in one place
+//!
+//! Writing ([`writer::Writer`]):
+//! - Every C call a writer makes is checked first: the stack has room (`lua_checkstack`, which
+//!   returns 0 instead of raising) and a field, item or metatable is only set on a table the
+//!   writer pushed (below the value; below the key for `set_keyed`, whose key must be a string;
+//!   on top for `string_items`), with rawset / `lua_setmetatable` (no metamethod, no Lua code
+//!   runs). A misuse (setting a field with no table below) does nothing and makes `write`
+//!   return an error.
+//! - The only errors these calls can raise are memory errors. Lua raises them by `longjmp` to the
+//!   protected call, skipping the Rust frames in between: those frames must own nothing that
+//!   needs dropping. The closure's own captures are checked at compile time (`needs_drop`); its
+//!   body must only borrow (precompute anything owned before calling `write`). Each use says so.
+//! - The closure must not panic (no indexing that can fail): a panic cannot cross the C frames.
+//!
+//! Reading ([`reader`]):
+//! - It raises no Lua error at all: it calls only `lua_checkstack`, `lua_rawlen`, `lua_rawgeti`,
+//!   `lua_next` on keys `lua_next` gave, `lua_type`, and the `lua_to*` functions on values of the
+//!   matching type (a string is read in place, nothing is converted). Its frames may therefore
+//!   own Rust values (the JSON being built). It pops what it pushes, checks room at each level
+//!   and stops at `bounded::DEPTH_LIMIT` levels and `VALUE_LIMIT` values.
+
+pub(crate) mod reader;
+pub(crate) mod writer;
