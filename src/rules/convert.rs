@@ -475,25 +475,6 @@ mod tests {
         Ok(t)
     }
 
-    /// A table written out in `next` order, with value types (integer or float, metatables).
-    const DUMP: &str = r#"
-        local function dump(v)
-          if type(v) == "table" then
-            local parts = {}
-            local k, x = next(v)
-            while k ~= nil do
-              parts[#parts + 1] = tostring(k) .. "=" .. dump(x)
-              k, x = next(v, k)
-            end
-            return (getmetatable(v) and "mt" or "") .. "{" .. table.concat(parts, ",") .. "}"
-          elseif type(v) == "number" then
-            return math.type(v) .. ":" .. tostring(v)
-          end
-          return type(v) .. ":" .. tostring(v)
-        end
-        return dump
-    "#;
-
     #[test]
     fn unit_views_are_the_tables_the_table_api_built() {
         // with the field names pushed as new strings, and interned in the VM's keys table
@@ -527,7 +508,7 @@ mod tests {
         .unwrap();
         let bare: Unit =
             serde_json::from_value(json!({"id": "u", "side": "s", "type": "t"})).unwrap();
-        let dump: mlua::Function = lua.load(DUMP).eval().unwrap();
+        let dump: mlua::Function = lua.load(crate::rules::lua_stack::LUA_DUMP).eval().unwrap();
         for unit in [&plain, &complex, &bare] {
             let old: String = dump.call(unit_by_table_api(&lua, unit).unwrap()).unwrap();
             let new: String = dump.call(unit_to_lua(&lua, unit).unwrap()).unwrap();

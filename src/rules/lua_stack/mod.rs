@@ -37,3 +37,23 @@
 
 pub(crate) mod reader;
 pub(crate) mod writer;
+
+/// For tests comparing tables built here with mlua's own builds: a Lua function that writes a
+/// value out in `next` order, with value types (integer or float) and metatables, so two tables
+/// print alike only when their content, layout and `pairs` order are alike.
+#[cfg(test)]
+pub(crate) const LUA_DUMP: &str = r#"
+    local function dump(v)
+      if type(v) == "table" then
+        local parts = {}
+        local k, x = next(v)
+        while k ~= nil do
+          parts[#parts + 1] = tostring(k) .. "=" .. dump(x)
+          k, x = next(v, k)
+        end
+        return (getmetatable(v) and "mt" or "") .. "{" .. table.concat(parts, ",") .. "}"
+      end
+      return (math.type(v) or type(v)) .. ":" .. tostring(v)
+    end
+    return dump
+"#;

@@ -731,23 +731,6 @@ mod tests {
         );
     }
 
-    /// A value written out in `next` order, with value types and metatables.
-    const DUMP: &str = r#"
-        local function dump(v)
-          if type(v) == "table" then
-            local parts = {}
-            local k, x = next(v)
-            while k ~= nil do
-              parts[#parts + 1] = tostring(k) .. "=" .. dump(x)
-              k, x = next(v, k)
-            end
-            return (getmetatable(v) and "mt" or "") .. "{" .. table.concat(parts, ",") .. "}"
-          end
-          return (math.type(v) or type(v)) .. ":" .. tostring(v)
-        end
-        return dump
-    "#;
-
     #[test]
     fn null_and_metatables_are_set_like_the_serde_bridge() {
         let lua = limited();
@@ -806,7 +789,7 @@ mod tests {
             .unwrap();
         assert!(check.call::<bool>((fast.clone(), slow.clone())).unwrap());
         // and the same tables down to their `next` order
-        let dump: mlua::Function = lua.load(DUMP).eval().unwrap();
+        let dump: mlua::Function = lua.load(super::super::LUA_DUMP).eval().unwrap();
         assert_eq!(
             dump.call::<String>(fast.clone()).unwrap(),
             dump.call::<String>(slow).unwrap()
