@@ -296,25 +296,8 @@ impl Writer {
         if !self.table_below_top() {
             return;
         }
-        if self.reserve() {
-            // SAFETY: stack is [.. table, value]; pushing the key (room reserved; an interned
-            // one read from the keys table, or a new string) and rotating gives [.. table, key,
-            // value]; lua_rawset pops both and calls no metamethod. The key is a string, a
-            // valid key. May raise a memory error.
-            unsafe {
-                match (self.keys, key_index(key)) {
-                    (Some(keys), Some(i)) => {
-                        ffi::lua_rawgeti(self.state, keys, i);
-                    }
-                    _ => {
-                        ffi::lua_pushlstring(self.state, key.as_ptr().cast(), key.len());
-                    }
-                }
-                ffi::lua_rotate(self.state, -2, 1);
-                ffi::lua_rawset(self.state, -3);
-            }
-            self.depth -= 2;
-        }
+        self.key(key);
+        self.set_under_pushed_key();
     }
 
     /// Pops the top value into the field named by hex `index`'s label (see [`Writer::label`]).
@@ -323,10 +306,16 @@ impl Writer {
             return;
         }
         self.label(index);
+        self.set_under_pushed_key();
+    }
+
+    /// With [.. table, value, key] on the stack (the key a string just pushed by `key` or
+    /// `label`), sets `table[key] = value` and pops both.
+    fn set_under_pushed_key(&mut self) {
         if self.broken.is_none() {
-            // SAFETY: stack is [.. table, value, label]; rotating gives [.. table, label,
-            // value]; lua_rawset pops both, no metamethod; a label is a string. May raise a
-            // memory error.
+            // SAFETY: stack is [.. table, value, key]; rotating gives [.. table, key, value];
+            // lua_rawset pops both and calls no metamethod; the key is a string, a valid key.
+            // May raise a memory error.
             unsafe {
                 ffi::lua_rotate(self.state, -2, 1);
                 ffi::lua_rawset(self.state, -3);
