@@ -115,34 +115,32 @@ local function neighbors(loc, class)
   return l
 end
 
--- the unit an order text names ("A PAR - BUR" -> "A PAR"), or false; memoised (a pure function of
--- the text; emptied when it grows large)
-local UNIT_OF, nunit_of = {}, 0
-local function order_unit(order)
-  local u = UNIT_OF[order]
-  if u == nil then
-    u = order:match("^(%u %S+)") or false
-    if nunit_of >= 8192 then UNIT_OF, nunit_of = {}, 0 end
-    UNIT_OF[order] = u
-    nunit_of = nunit_of + 1
+-- `f(text)` for order texts, memoised (`f` is a pure function of the text; the memo is emptied
+-- once it holds 8192 answers, since order text is free text)
+local function text_memo(f)
+  local kept, n = {}, 0
+  return function(text)
+    local v = kept[text]
+    if v == nil then
+      v = f(text)
+      if n >= 8192 then kept, n = {}, 0 end
+      kept[text] = v
+      n = n + 1
+    end
+    return v
   end
-  return u
 end
 
--- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false;
--- memoised (a pure function of the text; emptied when it grows large, order text is free text)
-local DEST, ndest = {}, 0
-local function order_dest(order)
-  local d = DEST[order]
-  if d == nil then
-    d = order:match("^%u %S+ [%-R] (%S+)")
-    d = d and d:sub(1, 3) or false
-    if ndest >= 8192 then DEST, ndest = {}, 0 end
-    DEST[order] = d
-    ndest = ndest + 1
-  end
-  return d
-end
+-- the unit an order text names ("A PAR - BUR" -> "A PAR"), or false
+local order_unit = text_memo(function(order)
+  return order:match("^(%u %S+)") or false
+end)
+
+-- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false
+local order_dest = text_memo(function(order)
+  local d = order:match("^%u %S+ [%-R] (%S+)")
+  return d and d:sub(1, 3) or false
+end)
 
 local function status_change(events, id, was, now)
   events[#events + 1] = { event = "UnitStatusChanged", unit = id,

@@ -12,6 +12,20 @@ local lib = require("lib")
 
 local common = {}
 
+-- `f` of one key, each answer kept: for map facts, which never change, and for facts of one
+-- call kept in a per-call context (restrictions.lua).
+function common.memo(f)
+  local kept = {}
+  return function(key)
+    local v = kept[key]
+    if v == nil then
+      v = f(key)
+      kept[key] = v
+    end
+    return v
+  end
+end
+
 common.SIDES = { "german", "allied" }
 -- Nations of the countries neutral at the start (F40-16.1; R7's turn-1 halving, F40-18.2).
 common.NEUTRAL_NATIONS = { dutch = true, belgian = true, swiss = true }
@@ -99,16 +113,10 @@ end
 
 -- The hexes of a zone, or {} when this map has no such zone (small test maps). Read-only:
 -- Map data, so kept per map; callers only read the list.
-local zones = {}
-function common.zone(name)
-  local list = zones[name]
-  if not list then
-    local ok, hexes = pcall(hex.map.zone, name)
-    list = ok and hexes or {}
-    zones[name] = list
-  end
-  return list
-end
+common.zone = common.memo(function(name)
+  local ok, hexes = pcall(hex.map.zone, name)
+  return ok and hexes or {}
+end)
 
 -- The units a `legal` function lists commands for: the filter's unit when it names one of
 -- `side`'s units (hex.commands.legal(side, {unit = ID})), else every unit of `side`.
@@ -149,15 +157,7 @@ function common.ids_with(flags)
 end
 
 -- The neighbours of a hex (map data, kept per map; callers only read the list).
-local neighbor_lists = {}
-function common.neighbors(label)
-  local list = neighbor_lists[label]
-  if not list then
-    list = hex.map.neighbors(label)
-    neighbor_lists[label] = list
-  end
-  return list
-end
+common.neighbors = common.memo(function(label) return hex.map.neighbors(label) end)
 
 -- Map data read once and kept (the map never changes during a game): every hex in index
 -- order, the terrain of each hex, the hexside features between two hexes. Callers only read
@@ -168,33 +168,17 @@ function common.hexes()
   return hex_list
 end
 
--- `f` of one key, each answer kept in `kept` (a table, or a fresh one): for map facts, which
--- never change, and for facts of one call kept in a per-call table.
-function common.memo(f, kept)
-  kept = kept or {}
-  return function(key)
-    local v = kept[key]
-    if v == nil then
-      v = f(key)
-      kept[key] = v
-    end
-    return v
-  end
-end
-
 common.terrain = common.memo(function(label) return hex.map.terrain(label) end)
 common.zones_of = common.memo(function(label) return hex.map.zones(label) end)
 
 -- Whether `label` is in the zone `name` (a set per zone, from common.zone).
-local zone_sets = {}
+local zone_set = common.memo(function(name)
+  local set = {}
+  for _, l in ipairs(common.zone(name)) do set[l] = true end
+  return set
+end)
 function common.in_zone(label, name)
-  local set = zone_sets[name]
-  if not set then
-    set = {}
-    for _, l in ipairs(common.zone(name)) do set[l] = true end
-    zone_sets[name] = set
-  end
-  return set[label] == true
+  return zone_set(name)[label] == true
 end
 
 local features = {}

@@ -72,15 +72,13 @@ function supply.major_cities_shared(country)
 end
 
 -- Whether `label` is a major city of `country` (a set built once per map).
-local city_sets = {}
+local city_set = common.memo(function(country)
+  local set = {}
+  for _, l in ipairs(supply.major_cities_shared(country)) do set[l] = true end
+  return set
+end)
 function supply.is_major_city(country, label)
-  local set = city_sets[country]
-  if not set then
-    set = {}
-    for _, l in ipairs(supply.major_cities_shared(country)) do set[l] = true end
-    city_sets[country] = set
-  end
-  return set[label] == true
+  return city_set(country)[label] == true
 end
 
 -- The extent of Switzerland: smallest row and smallest column of its hexes (nil without it).
