@@ -326,34 +326,50 @@ function reserves.register()
       local only = filter and filter.unit
       local restrictions = require("france1940.restrictions")
       local stacks = nil     -- built when a unit may enter at all
-      local out = {}
+      local out, n = {}, 0
       -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which unit
-      -- of the pool: judged once per listing, per candidate hex.
-      local open_by_group, foreign = {}, nil
+      -- of the pool: judged once per listing, per candidate hex. Whether it also fits the
+      -- stack there (restrictions.fits, for a unit off the map) depends on the unit's size and
+      -- type only (5.2, 5.3): the fitting hexes are kept per group, size and type.
+      -- may_enter_now, too, reads the unit's pool and arrival turn only: judged once per group.
+      local open_by_group, fitting_by_kind, enters_by_group, foreign = {}, {}, {}, nil
       local facts = new_facts(pool)
       for _, g in ipairs(pool) do
-        local owner = (g.attrs.pool == "german_reserve") and "german" or "allied"
-        if owner == side and (not only or only == g.id) and may_enter_now(facts, g, side) then
-          local probe = record(g, side, nil)
-          probe.status = {}
-          local hexes = candidates(g.attrs.pool)
-          local group = g.attrs.pool .. "/" .. tostring(g.attrs.arrives_turn)
-          local open = open_by_group[group]   -- the open hexes, in candidate order
-          if not open then
-            foreign = foreign or common.occupied_by(side, true)
-            open = {}
-            for _, to in ipairs(hexes) do
-              if refusal_in_phase(facts, g, side, to, foreign) ~= nil then open[#open + 1] = to end
+        local attrs = g.attrs
+        local group = tostring(attrs.pool) .. "/" .. tostring(attrs.arrives_turn)
+        local enters = enters_by_group[group]
+        if enters == nil and (not only or only == g.id) then
+          local owner = (attrs.pool == "german_reserve") and "german" or "allied"
+          enters = owner == side and may_enter_now(facts, g, side)
+          enters_by_group[group] = enters
+        end
+        if enters and (not only or only == g.id) then
+          local kind = group .. "/" .. tostring(g.size) .. "/" .. tostring(g.type)
+          local fitting = fitting_by_kind[kind]   -- the open hexes it fits, in candidate order
+          if not fitting then
+            local open = open_by_group[group]     -- the open hexes, in candidate order
+            if not open then
+              foreign = foreign or common.occupied_by(side, true)
+              open = {}
+              for _, to in ipairs(candidates(g.attrs.pool)) do
+                if refusal_in_phase(facts, g, side, to, foreign) ~= nil then open[#open + 1] = to end
+              end
+              open_by_group[group] = open
             end
-            open_by_group[group] = open
+            local probe = record(g, side, nil)
+            probe.status = {}
+            stacks = stacks or restrictions.stacks(side)
+            fitting = {}
+            for _, to in ipairs(open) do
+              if restrictions.fits(probe, to, stacks) then fitting[#fitting + 1] = to end
+            end
+            fitting_by_kind[kind] = fitting
           end
-          stacks = stacks or restrictions.stacks(side)
           local id = g.id
-          for _, to in ipairs(open) do
-            if restrictions.fits(probe, to, stacks) then
-              out[#out + 1] = { command = "place", unit = id, to = to }
-            end
+          for i = 1, #fitting do
+            out[n + i] = { command = "place", unit = id, to = fitting[i] }
           end
+          n = n + #fitting
         end
       end
       return out
