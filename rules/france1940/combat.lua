@@ -75,20 +75,47 @@ local COLUMN_NAMES = {}
 for i, c in ipairs(combat.COLUMNS) do COLUMN_NAMES[i] = combat.column_name(c) end
 
 -- The column for attack `a` against defence `d`, or nil below the first one.
+-- (The last column reached: searched from the last one down.)
 function combat.column(a, d)
-  local best = nil
-  for i, c in ipairs(combat.COLUMNS) do
-    if d == 0 or a * c[2] >= d * c[1] then best = COLUMN_NAMES[i] end
+  local columns = combat.COLUMNS
+  for i = #columns, 1, -1 do
+    local c = columns[i]
+    if d == 0 or a * c[2] >= d * c[1] then return COLUMN_NAMES[i] end
   end
-  return best
+  return nil
+end
+
+-- Whether the work `name` of `label` stands, `destroyed` being the variable of that name (read
+-- once by callers that judge many hexes).
+local function work_in(destroyed, label, name)
+  if not common.has_feature(label, name) then return false end
+  for _, f in ipairs(destroyed[label] or {}) do
+    if f == name then return false end
+  end
+  return true
 end
 
 function combat.work(label, name)
   if not common.has_feature(label, name) then return false end
-  for _, f in ipairs((hex.state.get("destroyed") or {})[label] or {}) do
-    if f == name then return false end
+  return work_in(hex.state.get("destroyed") or {}, label, name)
+end
+
+-- The hexside features between two hexes as a set (map data, kept per game; callers only
+-- read it).
+local hexside_sets = {}
+local function hexside_set(from, to)
+  local row = hexside_sets[from]
+  if not row then
+    row = {}
+    hexside_sets[from] = row
   end
-  return true
+  local set = row[to]
+  if not set then
+    set = {}
+    for _, f in ipairs(common.hexside(from, to)) do set[f] = true end
+    row[to] = set
+  end
+  return set
 end
 
 local function strength(u)
@@ -98,9 +125,7 @@ local function strength(u)
 end
 
 local function crossing_refused(u, from, to)
-  local sides = common.hexside(from, to)
-  local has = {}
-  for _, f in ipairs(sides) do has[f] = true end
+  local has = hexside_set(from, to)
   if has.lake then return true end
   return has.sea == true and u.side == "german" and not has.causeway
 end
@@ -136,24 +161,21 @@ function combat.defenders(target, side)
 end
 
 -- The defence multiplier of `target` against attackers standing at `froms`; `cancelled`:
--- whether 11.5 cancels the target's hexsides.
-local function multiplier(target, froms, cancelled)
+-- whether 11.5 cancels the target's hexsides; `destroyed`: the variable of that name. (The
+-- largest multiplier that applies counts: the order of the checks does not matter.)
+local function multiplier(target, froms, cancelled, destroyed)
   local m = 1
   local t = combat.DEFENSE.terrain[common.terrain(target)]
   if t and t > m then m = t end
   for name, f in pairs(combat.DEFENSE.features) do
-    if f > m and combat.work(target, name) then m = f end
+    if f > m and work_in(destroyed, target, name) then m = f end
   end
   if not cancelled then
     for name, f in pairs(combat.DEFENSE.hexsides) do
       if f > m then
         local all = #froms > 0
         for _, from in ipairs(froms) do
-          local found = false
-          for _, feat in ipairs(common.hexside(from, target)) do
-            if feat == name then found = true end
-          end
-          if not found then all = false end
+          if not hexside_set(from, target)[name] then all = false; break end
         end
         if all then m = f end
       end
@@ -164,31 +186,36 @@ end
 
 -- The defence multiplier of `target` against attackers standing at `froms`.
 function combat.multiplier(target, froms)
-  return multiplier(target, froms, airborne.hexsides_cancelled(target))
+  return multiplier(target, froms, airborne.hexsides_cancelled(target), hex.state.get("destroyed") or {})
 end
 
--- combat.odds; `cancelled` (optional): the set {label = true} of the hexes whose hexsides
--- 11.5 cancels, when the caller has read it.
-local function odds(attackers, target, side, cancelled)
+-- combat.odds against the given defenders; `cancelled`: the set {label = true} of the hexes
+-- whose hexsides 11.5 cancels, `destroyed`: the variable of that name (read once by the
+-- legal list for all its targets).
+local function odds_against(attackers, defenders, target, side, cancelled, destroyed)
   local a, froms, seen = 0, {}, {}
   for _, u in ipairs(attackers) do
     a = a + strength(u)
     if not seen[u.at] then seen[u.at] = true; froms[#froms + 1] = u.at end
   end
-  table.sort(froms)
-  local defenders = combat.defenders(target, side)
   local d = 0
   for _, u in ipairs(defenders) do d = d + strength(u) end
-  local is_cancelled
-  if cancelled then is_cancelled = cancelled[target] == true else is_cancelled = airborne.hexsides_cancelled(target) end
-  d = d * multiplier(target, froms, is_cancelled)
-  if common.enemy_of(side) == "allied" and combat.work(target, "intrinsic_strength") then d = d + 1 end
+  d = d * multiplier(target, froms, cancelled[target] == true, destroyed)
+  if common.enemy_of(side) == "allied" and work_in(destroyed, target, "intrinsic_strength") then d = d + 1 end
   return { attack = a, defense = d, odds = combat.column(a, d), defenders = defenders }
+end
+
+-- The set {label = true} of the hexes whose hexsides 11.5 cancels now.
+local function cancelled_now()
+  local cancelled = {}
+  for _, l in ipairs(hex.state.get("airborne_hexsides") or {}) do cancelled[l] = true end
+  return cancelled
 end
 
 -- {attack, defense, odds (column name or nil), defenders}
 function combat.odds(attackers, target, side)
-  return odds(attackers, target, side, nil)
+  return odds_against(attackers, combat.defenders(target, side), target, side, cancelled_now(),
+    hex.state.get("destroyed") or {})
 end
 
 local function phase_refusal(side)
@@ -385,23 +412,40 @@ end
 -- odds reach 1:2 (subsets are accepted when given, not listed: see docs).
 function combat.legal(side)
   if phase_refusal(side) then return {} end
-  local enemy_at = common.occupied_by(common.enemy_of(side))
-  local by_target = {}
-  -- The side's units on the map next to an enemy (flat lists, then a full view of those only;
-  -- a unit without strength is refused by attacker_refusal).
-  local sides, ats = hex.units.list("side"), hex.units.list("at")
-  for i, id in ipairs(hex.units.list("id")) do
-    local at = ats[i]
-    local near = false
-    if at and sides[i] == side then
-      for _, nb in ipairs(common.neighbors(at)) do
-        if enemy_at[nb] then near = true; break end
+  local enemy = common.enemy_of(side)
+  -- Where the enemy stands, by hex (ids in id order), and the side's units on the map next to
+  -- an enemy, from three flat lists; then a full view of those units only (a unit without
+  -- strength is refused by attacker_refusal) and of the defenders of the targets.
+  local sides, ats, unit_ids = hex.units.list("side"), hex.units.list("at"), hex.units.list("id")
+  local enemy_ids_at, own = {}, {}
+  for i, at in ipairs(ats) do
+    if at then
+      local s = sides[i]
+      if s == enemy then
+        local here = enemy_ids_at[at]
+        if here then here[#here + 1] = unit_ids[i] else enemy_ids_at[at] = { unit_ids[i] } end
+      elseif s == side then
+        own[#own + 1] = i
       end
     end
-    local u = near and hex.units.get(id)
+  end
+  local attacked_ids = {}
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "attacked" } })) do attacked_ids[id] = true end
+  -- The hexes next to an enemy (a set: the order of `pairs` does not reach the list).
+  local near = {}
+  for at in pairs(enemy_ids_at) do
+    for _, nb in ipairs(common.neighbors(at)) do near[nb] = true end
+  end
+  -- Targets attacked already this phase (C.4) are not gathered at all.
+  local done = {}
+  for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
+  local by_target = {}
+  for _, i in ipairs(own) do
+    local id = unit_ids[i]
+    local u = near[ats[i]] and not attacked_ids[id] and hex.units.get(id)
     if u and not u.status.attacked then
       for _, nb in ipairs(common.neighbors(u.at)) do
-        if enemy_at[nb] and not attacker_refusal(u, side, nb, true) then
+        if enemy_ids_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
           local list = by_target[nb] or {}
           list[#list + 1] = u
           by_target[nb] = list
@@ -412,15 +456,13 @@ function combat.legal(side)
   local out = {}
   if next(by_target) == nil then return out end
   -- The variables every target reads, read once.
-  local done, cancelled = {}, {}
-  for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
-  for _, l in ipairs(hex.state.get("airborne_hexsides") or {}) do cancelled[l] = true end
+  local cancelled, destroyed = cancelled_now(), hex.state.get("destroyed") or {}
   for _, target in ipairs(common.sorted_keys(by_target)) do
-    if not done[target] then
-      local attackers = by_target[target]
-      if odds(attackers, target, side, cancelled).odds then
-        out[#out + 1] = { command = "attack", hex = target, units = ids(attackers) }
-      end
+    local attackers = by_target[target]
+    local defenders = {}
+    for k, id in ipairs(enemy_ids_at[target]) do defenders[k] = hex.units.get(id) end
+    if odds_against(attackers, defenders, target, side, cancelled, destroyed).odds then
+      out[#out + 1] = { command = "attack", hex = target, units = ids(attackers) }
     end
   end
   return out
