@@ -61,6 +61,42 @@ fn legal_with_a_filter_lists_one_kind_and_one_unit() {
 }
 
 #[test]
+fn legal_for_one_command_copies_that_commands_list_whole() {
+    // One command and no unit: the rules' list copied in one go (src/rules/api/legal.rs); the
+    // same as the whole list filtered by name, in the same order.
+    let filtered = probe(
+        r#"(function()
+            local out = {}
+            for _, c in ipairs(hex.commands.legal("german")) do
+              if c.command == "drop" then out[#out + 1] = c end
+            end
+            return out
+          end)()"#,
+    );
+    assert_eq!(
+        probe(r#"hex.commands.legal("german", { command = "drop" })"#),
+        filtered
+    );
+    assert_eq!(filtered.as_array().map(Vec::len), Some(5));
+    // A fresh sequence each time: emptying one list leaves the next one whole.
+    assert_eq!(
+        probe(
+            r#"(function()
+                local list = hex.commands.legal("german", { command = "drop" })
+                for i = #list, 1, -1 do list[i] = nil end
+                return #hex.commands.legal("german", { command = "drop" })
+              end)()"#
+        ),
+        json!(5)
+    );
+    // A command the rules do not define lists nothing.
+    assert_eq!(
+        probe(r#"#hex.commands.legal("german", { command = "no_such_command" })"#),
+        json!(0)
+    );
+}
+
+#[test]
 fn the_engine_lists_the_same_part_as_the_whole_list_filtered() {
     let mut s = Session::start(Path::new("tests/fixtures/f40/airborne_river"), Some(1)).unwrap();
     let all = s.game.legal_commands("german").unwrap();

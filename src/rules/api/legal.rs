@@ -7,6 +7,10 @@
 //! Order: command names in byte order (as the host's `legal_commands` lists them), each
 //! command's list in its own order, then `{command = "end_phase"}` when the rules define no
 //! `legal` for `end_phase` (the engine then lists it itself).
+//!
+//! Cost: a filter naming a command calls that command's `legal` only; without a unit to match,
+//! its list (a sequence) is copied in one `table.move` instead of item by item from Rust (the
+//! F40 lists run to hundreds of placements or drops).
 
 use mlua::{Function, Lua, MultiValue, Table, Value};
 
@@ -56,10 +60,19 @@ impl Filter {
     }
 }
 
-/// The legal commands of `side` that `filter` matches, as a fresh Lua sequence.
-pub(crate) fn legal_list(lua: &Lua, side: &str, filter: Option<Table>) -> mlua::Result<Table> {
+/// The legal commands of `side` that `filter` matches, as a fresh Lua sequence. `copy`: the
+/// VM's own `table.move`, taken before any script ran (None: copied item by item).
+pub(crate) fn legal_list(
+    lua: &Lua,
+    side: &str,
+    filter: Option<Table>,
+    copy: Option<&Function>,
+) -> mlua::Result<Table> {
     let wanted = Filter::read(&filter)?;
     let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
+    if let (Some(name), None) = (wanted.command.as_deref(), &wanted.unit) {
+        return one_command(lua, &commands, name, side, filter.clone(), copy);
+    }
     let mut names: Vec<String> = Vec::new();
     for pair in commands.pairs::<String, Value>() {
         names.push(pair?.0);
@@ -98,6 +111,51 @@ pub(crate) fn legal_list(lua: &Lua, side: &str, filter: Option<Table>) -> mlua::
     Ok(out)
 }
 
+/// The list of one command `name` with no unit to match: what `legal_list` gives for it, the
+/// rules' list copied whole.
+fn one_command(
+    lua: &Lua,
+    commands: &Table,
+    name: &str,
+    side: &str,
+    filter: Option<Table>,
+    copy: Option<&Function>,
+) -> mlua::Result<Table> {
+    let legal = match commands.raw_get::<Value>(name)? {
+        Value::Table(def) => def.raw_get::<Value>("legal")?,
+        _ => Value::Nil,
+    };
+    let out = lua.create_table()?;
+    let Value::Function(legal) = legal else {
+        // No `legal`: nothing listed, but `end_phase`, which the engine lists itself.
+        if name == "end_phase" {
+            let end = lua.create_table()?;
+            end.raw_set("command", "end_phase")?;
+            out.raw_push(end)?;
+        }
+        return Ok(out);
+    };
+    let Value::Table(list) = legal.call::<Value>((side, filter))? else {
+        return Ok(out);
+    };
+    match copy {
+        // The items up to the first nil, as `sequence_values` reads them: the border `#`
+        // finds is that one for a sequence, and rules' lists are sequences.
+        Some(copy) if list.metatable().is_none() => {
+            let n = list.raw_len();
+            if n > 0 {
+                copy.call::<()>((list, 1, n, 1, &out))?;
+            }
+        }
+        _ => {
+            for item in list.sequence_values::<Value>() {
+                out.raw_push(item?)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// A list that fills itself with every legal command of `side` when first read (`#list`,
 /// `list[i]`, `ipairs(list)`), then behaves as a plain sequence.
 pub(crate) fn lazy_list(lua: &Lua, side: &str) -> mlua::Result<Table> {
@@ -108,7 +166,7 @@ pub(crate) fn lazy_list(lua: &Lua, side: &str) -> mlua::Result<Table> {
         lua.create_function(move |lua, list: Table| -> mlua::Result<()> {
             // Filled once: drop the metatable so later reads are plain.
             list.set_metatable(None)?;
-            for item in legal_list(lua, &side, None)?.sequence_values::<Value>() {
+            for item in legal_list(lua, &side, None, None)?.sequence_values::<Value>() {
                 list.raw_push(item?)?;
             }
             Ok(())
@@ -137,10 +195,17 @@ pub(crate) fn lazy_list(lua: &Lua, side: &str) -> mlua::Result<Table> {
 
 /// Adds `legal` to the `hex.commands` table.
 pub fn register(lua: &Lua, commands: &Table) -> mlua::Result<()> {
+    // Taken now, before any script could replace it.
+    let copy: Option<Function> = lua
+        .globals()
+        .raw_get::<Option<Table>>("table")?
+        .map(|t| t.raw_get::<Option<Function>>("move"))
+        .transpose()?
+        .flatten();
     commands.raw_set(
         "legal",
-        lua.create_function(|lua, (side, filter): (String, Option<Table>)| {
-            legal_list(lua, &side, filter)
+        lua.create_function(move |lua, (side, filter): (String, Option<Table>)| {
+            legal_list(lua, &side, filter, copy.as_ref())
         })?,
     )
 }
