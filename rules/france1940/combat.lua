@@ -86,9 +86,10 @@ function combat.column(a, d)
 end
 
 -- Whether the work `name` of `label` stands, `destroyed` being the variable of that name (read
--- once by callers that judge many hexes).
+-- once by callers that judge many hexes; nil: read here, only for a hex that has the work).
 local function work_in(destroyed, label, name)
   if not common.has_feature(label, name) then return false end
+  if destroyed == nil then destroyed = hex.state.get("destroyed") or {} end
   for _, f in ipairs(destroyed[label] or {}) do
     if f == name then return false end
   end
@@ -96,8 +97,7 @@ local function work_in(destroyed, label, name)
 end
 
 function combat.work(label, name)
-  if not common.has_feature(label, name) then return false end
-  return work_in(hex.state.get("destroyed") or {}, label, name)
+  return work_in(nil, label, name)
 end
 
 -- The hexside features between two hexes as a set (map data, kept per game; callers only
@@ -161,7 +161,8 @@ function combat.defenders(target, side)
 end
 
 -- The defence multiplier of `target` against attackers standing at `froms`; `cancelled`:
--- whether 11.5 cancels the target's hexsides; `destroyed`: the variable of that name. (The
+-- whether 11.5 cancels the target's hexsides; `destroyed`: the variable of that name, or nil
+-- (work_in). (The
 -- largest multiplier that applies counts: the order of the checks does not matter.)
 local function multiplier(target, froms, cancelled, destroyed)
   local m = 1
@@ -186,12 +187,12 @@ end
 
 -- The defence multiplier of `target` against attackers standing at `froms`.
 function combat.multiplier(target, froms)
-  return multiplier(target, froms, airborne.hexsides_cancelled(target), hex.state.get("destroyed") or {})
+  return multiplier(target, froms, airborne.hexsides_cancelled(target), nil)
 end
 
 -- combat.odds against the given defenders; `cancelled`: the set {label = true} of the hexes
 -- whose hexsides 11.5 cancels, `destroyed`: the variable of that name (read once by the
--- legal list for all its targets).
+-- legal list for all its targets) or nil (work_in).
 local function odds_against(attackers, defenders, target, side, cancelled, destroyed)
   local a, froms, seen = 0, {}, {}
   for _, u in ipairs(attackers) do
@@ -214,8 +215,7 @@ end
 
 -- {attack, defense, odds (column name or nil), defenders}
 function combat.odds(attackers, target, side)
-  return odds_against(attackers, combat.defenders(target, side), target, side, cancelled_now(),
-    hex.state.get("destroyed") or {})
+  return odds_against(attackers, combat.defenders(target, side), target, side, cancelled_now(), nil)
 end
 
 local function phase_refusal(side)
