@@ -173,7 +173,7 @@ impl PathCache {
     }
 
     /// Drops the supply fields traced on another position (or too many kept), and rebuilds the
-    /// occupancy when the units or their owners changed.
+    /// occupancy when the units changed (gives it the new owners when only they changed).
     fn rebuild(
         &mut self,
         map: &HexMap,
@@ -184,11 +184,14 @@ impl PathCache {
         if units_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
             self.supply_fields.clear();
         }
-        if units_changed || control_changed {
+        if units_changed {
             self.occ = Occupancy::build(map, rules, &self.units)
                 .map_err(runtime)?
                 .with_owners(self.owners.clone())
                 .map_err(runtime)?;
+        } else if control_changed {
+            // the units' cells and ZOCs do not depend on who owns the hexes
+            self.occ.set_owners(self.owners.clone()).map_err(runtime)?;
         }
         Ok(())
     }
