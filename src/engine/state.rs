@@ -214,3 +214,66 @@ impl std::fmt::Debug for Revision {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Event;
+
+    fn control(hex: &str) -> Event {
+        Event::ControlChanged {
+            hex: hex.into(),
+            side: Some("red".into()),
+        }
+    }
+
+    #[test]
+    fn a_revision_lists_the_changes_since_a_version_while_it_keeps_them() {
+        let mut r = Revision::default();
+        assert_eq!(r.position(), None);
+        r.restart();
+        let start = r.position().unwrap();
+        assert_eq!(r.changes_since(start).map(<[_]>::len), Some(0));
+        r.applied(&Event::VarSet {
+            key: "k".into(),
+            value: serde_json::json!(1),
+        });
+        let after_var = r.position().unwrap();
+        assert_ne!(after_var, start);
+        assert_eq!(r.changes_since(start).map(<[_]>::len), Some(0));
+        r.applied(&Event::UnitMoved {
+            unit: "u".into(),
+            from: None,
+            to: "0101".into(),
+            path: vec!["0101".into()],
+            cost: 1.0,
+        });
+        r.applied(&control("0102"));
+        let changes: Vec<Change> = r
+            .changes_since(start)
+            .unwrap()
+            .iter()
+            .map(|(_, c)| c.clone())
+            .collect();
+        assert_eq!(
+            changes,
+            [Change::Unit("u".into()), Change::Control("0102".into())]
+        );
+        for i in 0..CHANGES_KEPT {
+            r.applied(&control(&format!("{:04}", i)));
+        }
+        // too long ago: the cache must compare
+        assert_eq!(r.changes_since(start), None);
+        let recent = r.position().unwrap();
+        for i in 0..3 {
+            r.applied(&control(&format!("{:04}", i)));
+        }
+        assert_eq!(r.changes_since(recent).map(<[_]>::len), Some(3));
+        // another history
+        assert_eq!(r.changes_since((recent.0 + 1_000_000, recent.1)), None);
+        // a roll-back starts over
+        r.restart();
+        assert_eq!(r.changes_since(recent), None);
+        assert_eq!(r.clone().position(), None);
+    }
+}
