@@ -68,6 +68,9 @@ impl Game {
         turn_limit: u32,
         limits: EventLimits,
     ) -> Self {
+        let mut state = state;
+        // From here on only this game changes the state (see `Revision`).
+        state.revision.restart();
         Game {
             state,
             rules,
@@ -395,6 +398,7 @@ impl Game {
             }
             Err(e) => {
                 journal.roll_back(&mut self.state);
+                self.state.revision.restart();
                 Err(e)
             }
         }
@@ -441,7 +445,9 @@ impl Game {
             if let Some(refusal) = self.rules.before_event(&self.state, &event)? {
                 return Err(GameError::Refused(refusal));
             }
+            // (a failed apply changes nothing, and the roll-back restarts the revision anyway)
             apply_undoable(&mut self.state, &event, journal)?;
+            self.state.revision.applied(&event);
             let reactions = self.rules.after_event(&self.state, &event)?;
             applied.push(event);
             for (i, reaction) in reactions.into_iter().enumerate() {
@@ -552,6 +558,7 @@ mod tests {
             dice: Dice::new(1),
             vars: Map::new(),
             outcome: None,
+            revision: crate::engine::Revision::default(),
         };
         let sequence = Sequence {
             steps: vec![step("move"), step("retreat")],

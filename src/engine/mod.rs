@@ -22,5 +22,6 @@ pub use ruleset::{CommandFilter, Resolution, RulesError, Ruleset};
 pub(crate) use save::json_problem;
 pub use save::{Save, SaveError, SAVE_FORMAT, SAVE_VERSION};
 pub use sequence::{Sequence, Step};
-pub use state::{GameState, GoneUnit, Outcome};
+pub(crate) use state::Change;
+pub use state::{GameState, GoneUnit, Outcome, Revision};
 pub use unit::Unit;

@@ -180,6 +180,7 @@ mod tests {
             dice: Dice { seed: 5, rolls: 9 },
             vars: serde_json::Map::new(),
             outcome: None,
+            revision: crate::engine::Revision::default(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! (DESIGN.md principle 3). Maps are `BTreeMap` so serialisation order never depends on hashing.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -47,6 +48,10 @@ pub struct GameState {
     pub vars: Map<String, Value>,
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// Which version of the state this is, for the rules host's caches (never saved, never
+    /// compared): see [`Revision`].
+    #[serde(skip)]
+    pub revision: Revision,
 }
 
 impl GameState {
@@ -69,5 +74,206 @@ impl GameState {
 
     pub fn units_of_side<'a>(&'a self, side: &'a str) -> impl Iterator<Item = &'a Unit> + 'a {
         self.units.values().filter(move |u| u.side == side)
+    }
+}
+
+/// Names one version of a state that a [`Game`](super::Game) holds, and says what changed from
+/// one version to the next, so that the rules host's caches need not compare the units and the
+/// control map (which costs more than most rule calls) to learn that one unit moved. Only a
+/// `Game` gives a state a known revision, and a new one, unique in the process, after every event
+/// it applies (with what the event changed) and after a roll-back (with the change list
+/// restarted). A game's state is private to it, so nothing else can change a state while it
+/// keeps a known revision.
+///
+/// Every other state is "unknown" (`known()` is None) and the host compares its content: a new,
+/// loaded or deserialised state, and any clone (a clone can be changed through its public
+/// fields, so it does not inherit the revision). Revisions never take part in equality, hashes
+/// or saves.
+#[derive(Default)]
+pub struct Revision {
+    /// Names the state's history under one `Game` (0: unknown).
+    lineage: u64,
+    /// This version (unique in the process; 0: unknown).
+    id: u64,
+    /// `changes` lists every change to units or control made after version `floor`.
+    floor: u64,
+    /// (version the change made, the change), oldest first; at most `CHANGES_KEPT`.
+    changes: Vec<(u64, Change)>,
+}
+
+/// What an applied event changed, as far as the host's caches care.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Change {
+    /// The unit with this id, still in play, changed (moved, status, side, facing).
+    Unit(String),
+    /// A unit entered or left play.
+    Units,
+    /// The control of this hex (or area) label changed.
+    Control(String),
+}
+
+/// Changes a state keeps (the host catches up after every few events; one that falls further
+/// behind compares).
+const CHANGES_KEPT: usize = 64;
+
+/// The last revision number handed out (0 is "unknown").
+static LAST_REVISION: AtomicU64 = AtomicU64::new(0);
+
+fn next_revision() -> u64 {
+    LAST_REVISION.fetch_add(1, Ordering::Relaxed) + 1
+}
+
+impl Revision {
+    /// The version, when a `Game` vouches for this state; None otherwise.
+    pub fn known(&self) -> Option<u64> {
+        (self.id != 0).then_some(self.id)
+    }
+
+    /// (lineage, version) of a known revision.
+    pub(crate) fn position(&self) -> Option<(u64, u64)> {
+        (self.id != 0).then_some((self.lineage, self.id))
+    }
+
+    /// The changes made to this state since it was at `position` (as `position()` gave it), in
+    /// order; None when that is not known (another history, or too long ago).
+    pub(crate) fn changes_since(&self, position: (u64, u64)) -> Option<&[(u64, Change)]> {
+        let (lineage, id) = position;
+        if self.id == 0 || lineage != self.lineage || id < self.floor || id > self.id {
+            return None;
+        }
+        let first = self.changes.partition_point(|(v, _)| *v <= id);
+        Some(&self.changes[first..])
+    }
+
+    /// A new history: the state is now held by a `Game` (or was rolled back), and nothing is
+    /// known about how it came to be.
+    pub(crate) fn restart(&mut self) {
+        self.lineage = next_revision();
+        self.id = next_revision();
+        self.floor = self.id;
+        self.changes.clear();
+    }
+
+    /// A new version after `event` was applied.
+    pub(crate) fn applied(&mut self, event: &super::Event) {
+        use super::Event as E;
+        let change = match event {
+            E::UnitMoved { unit, .. }
+            | E::UnitStatusChanged { unit, .. }
+            | E::UnitFacingChanged { unit, .. }
+            | E::UnitSideChanged { unit, .. } => Some(Change::Unit(unit.clone())),
+            E::UnitEliminated { .. } | E::UnitRemoved { .. } | E::UnitPlaced { .. } => {
+                Some(Change::Units)
+            }
+            E::ControlChanged { hex, .. } => Some(Change::Control(hex.clone())),
+            E::GameStarted { .. }
+            | E::PhaseStarted { .. }
+            | E::PhaseEnded { .. }
+            | E::PhaseSkipped { .. }
+            | E::UnitEnteredHex { .. }
+            | E::VarSet { .. }
+            | E::DiceRolled { .. }
+            | E::GameEnded { .. }
+            | E::CommandRefused { .. }
+            | E::Custom { .. } => None,
+        };
+        if self.id == 0 {
+            self.restart();
+        }
+        self.id = next_revision();
+        if let Some(change) = change {
+            if self.changes.len() >= CHANGES_KEPT {
+                let dropped = self.changes.len() / 2;
+                self.floor = self.changes[dropped - 1].0;
+                self.changes.drain(..dropped);
+            }
+            self.changes.push((self.id, change));
+        }
+    }
+}
+
+impl Clone for Revision {
+    /// A copy may be changed by anyone: its revision is unknown.
+    fn clone(&self) -> Self {
+        Revision::default()
+    }
+}
+
+impl PartialEq for Revision {
+    /// Not part of a state's value.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Revision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.known() {
+            Some(r) => write!(f, "Revision({r})"),
+            None => f.write_str("Revision(unknown)"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Event;
+
+    fn control(hex: &str) -> Event {
+        Event::ControlChanged {
+            hex: hex.into(),
+            side: Some("red".into()),
+        }
+    }
+
+    #[test]
+    fn a_revision_lists_the_changes_since_a_version_while_it_keeps_them() {
+        let mut r = Revision::default();
+        assert_eq!(r.position(), None);
+        r.restart();
+        let start = r.position().unwrap();
+        assert_eq!(r.changes_since(start).map(<[_]>::len), Some(0));
+        r.applied(&Event::VarSet {
+            key: "k".into(),
+            value: serde_json::json!(1),
+        });
+        let after_var = r.position().unwrap();
+        assert_ne!(after_var, start);
+        assert_eq!(r.changes_since(start).map(<[_]>::len), Some(0));
+        r.applied(&Event::UnitMoved {
+            unit: "u".into(),
+            from: None,
+            to: "0101".into(),
+            path: vec!["0101".into()],
+            cost: 1.0,
+        });
+        r.applied(&control("0102"));
+        let changes: Vec<Change> = r
+            .changes_since(start)
+            .unwrap()
+            .iter()
+            .map(|(_, c)| c.clone())
+            .collect();
+        assert_eq!(
+            changes,
+            [Change::Unit("u".into()), Change::Control("0102".into())]
+        );
+        for i in 0..CHANGES_KEPT {
+            r.applied(&control(&format!("{:04}", i)));
+        }
+        // too long ago: the cache must compare
+        assert_eq!(r.changes_since(start), None);
+        let recent = r.position().unwrap();
+        for i in 0..3 {
+            r.applied(&control(&format!("{:04}", i)));
+        }
+        assert_eq!(r.changes_since(recent).map(<[_]>::len), Some(3));
+        // another history
+        assert_eq!(r.changes_since((recent.0 + 1_000_000, recent.1)), None);
+        // a roll-back starts over
+        r.restart();
+        assert_eq!(r.changes_since(recent), None);
+        assert_eq!(r.clone().position(), None);
     }
 }

@@ -217,6 +217,7 @@ mod tests {
             dice: Dice { seed: 9, rolls: 4 },
             vars,
             outcome: None,
+            revision: crate::engine::Revision::default(),
         }
     }
 

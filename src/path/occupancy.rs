@@ -109,6 +109,13 @@ impl Occupancy {
         Ok(self)
     }
 
+    /// Replaces the territory owners (the units unchanged: a change of control only).
+    pub fn set_owners(&mut self, owners: Vec<SideId>) -> Result<(), PositionError> {
+        check_len("owners", self.cells.len(), owners.len())?;
+        self.owners = Some(owners);
+        Ok(())
+    }
+
     #[inline]
     pub fn cell(&self, hex: HexIndex) -> Cell {
         self.cells[hex as usize]

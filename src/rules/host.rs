@@ -285,8 +285,8 @@ impl LuaRules {
         let Value::Function(f) = queries.raw_get::<Value>(name).map_err(err)? else {
             return Ok(None);
         };
-        let what = format!("query '{name}' ({})", origin_of(&f));
-        let (value, _) = self.call(state, &what, |lua| {
+        let what = || format!("query '{name}' ({})", origin_of(&f));
+        let (value, _) = self.call(state, what, |lua| {
             let v: Value = f.call(lua.to_value(arg)?)?;
             super::bounded::from_value::<serde_json::Value>(lua, v)
         })?;
@@ -308,14 +308,14 @@ impl LuaRules {
             .get(module)
             .cloned()
             .ok_or_else(|| RulesError::new(format!("no bot module '{module}' loaded")))?;
-        let what = format!("bot '{module}' ({})", origin_of(&f));
+        let what = || format!("bot '{module}' ({})", origin_of(&f));
         let side = arg
             .get("side")
             .and_then(|s| s.as_str())
             .unwrap_or_default()
             .to_string();
         // An index out of range is the bot's mistake, not a script error: said as the bot's.
-        let (answer, _) = self.call(state, &what, |lua| {
+        let (answer, _) = self.call(state, what, |lua| {
             let seed = arg.get("seed").cloned().unwrap_or_default();
             let legal = api::lazy_list(lua, &side)?;
             let v: Value = f.call((side.as_str(), legal.clone(), lua.to_value(&seed)?))?;
@@ -351,22 +351,28 @@ impl LuaRules {
     /// Runs Lua code in the sandbox against a state (tests, the designer's console). The result
     /// is returned as JSON.
     pub fn eval(&mut self, state: &GameState, code: &str) -> Result<serde_json::Value, RulesError> {
-        let (value, _) = self.call(state, "eval", |lua| {
-            let v: Value = lua
-                .load(code)
-                .set_name("=eval")
-                .set_mode(ChunkMode::Text)
-                .eval()?;
-            super::bounded::from_value::<serde_json::Value>(lua, v)
-        })?;
+        let (value, _) = self.call(
+            state,
+            || "eval".into(),
+            |lua| {
+                let v: Value = lua
+                    .load(code)
+                    .set_name("=eval")
+                    .set_mode(ChunkMode::Text)
+                    .eval()?;
+                super::bounded::from_value::<serde_json::Value>(lua, v)
+            },
+        )?;
         Ok(value)
     }
 
     /// One bounded call into Lua with the state visible to the API; returns the dice events too.
+    /// `what` names the call in an error message: made only then (most calls succeed, and
+    /// naming a function asks Lua for its debug info).
     fn call<R>(
         &self,
         state: &GameState,
-        what: &str,
+        what: impl FnOnce() -> String,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<(R, Vec<Event>), RulesError> {
         let lua = &self.lua;
@@ -391,7 +397,7 @@ impl LuaRules {
                 lua.gc_collect().ok();
                 Err(RulesError::new(describe(
                     &e,
-                    what,
+                    &what(),
                     &self.budget,
                     self.memory_limit,
                 )))
@@ -503,7 +509,7 @@ impl Ruleset for LuaRules {
             let Some(legal) = &def.legal else { continue };
             let (list, _) = self.call(
                 state,
-                &format!("legal '{name}' ({})", origin_of(legal)),
+                || format!("legal '{name}' ({})", origin_of(legal)),
                 |lua| {
                     let v: Value = legal.call(side)?;
                     let mut cmds = Vec::new();
@@ -551,7 +557,7 @@ impl Ruleset for LuaRules {
         };
         let (mut list, _) = self.call(
             state,
-            &format!("legal '{name}' ({})", origin_of(legal)),
+            || format!("legal '{name}' ({})", origin_of(legal)),
             |lua| {
                 let t = lua.create_table()?;
                 t.raw_set("command", name)?;
@@ -585,8 +591,8 @@ impl Ruleset for LuaRules {
                 )),
             });
         };
-        let what = format!("command '{}' ({})", command.name(), origin_of(&def.resolve));
-        let (value, rolls) = self.call(state, &what, |lua| {
+        let what = || format!("command '{}' ({})", command.name(), origin_of(&def.resolve));
+        let (value, rolls) = self.call(state, what, |lua| {
             let t = command_to_lua(lua, command)?;
             def.resolve.call::<Value>((t, side))
         })?;
@@ -594,7 +600,7 @@ impl Ruleset for LuaRules {
             return Ok(Err(refusal));
         }
         let events = events_from_lua(&self.lua, value)
-            .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+            .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 
@@ -604,8 +610,8 @@ impl Ruleset for LuaRules {
         event: &Event,
     ) -> Result<Option<Refusal>, RulesError> {
         for handler in Self::handlers(&self.before, event.name()) {
-            let what = format!("before-handler for {} ({})", event.name(), handler.origin);
-            let (value, _) = self.call(state, &what, |lua| {
+            let what = || format!("before-handler for {} ({})", event.name(), handler.origin);
+            let (value, _) = self.call(state, what, |lua| {
                 handler.f.call::<Value>(event_to_lua(lua, event)?)
             })?;
             if let Some(refusal) = self.refusal_of(&value) {
@@ -624,12 +630,12 @@ impl Ruleset for LuaRules {
     fn after_event(&mut self, state: &GameState, event: &Event) -> Result<Vec<Event>, RulesError> {
         let mut out = Vec::new();
         for handler in Self::handlers(&self.after, event.name()) {
-            let what = format!("handler for {} ({})", event.name(), handler.origin);
-            let (value, rolls) = self.call(state, &what, |lua| {
+            let what = || format!("handler for {} ({})", event.name(), handler.origin);
+            let (value, rolls) = self.call(state, what, |lua| {
                 handler.f.call::<Value>(event_to_lua(lua, event)?)
             })?;
             let events = events_from_lua(&self.lua, value)
-                .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+                .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
             out.extend(rolls);
             out.extend(events);
         }
@@ -652,13 +658,17 @@ impl Ruleset for LuaRules {
         // the engine's search over the unit's full MA.
         let has_path = with_host(&self.lua, |h| h.path.is_some()).unwrap_or(false);
         if name == "reach" && has_path {
-            let (value, _) = self.call(state, "hex.path.reach", |lua| {
-                let hex: Table = lua.globals().get("hex")?;
-                let path: Table = hex.get("path")?;
-                let reach: Function = path.get("reach")?;
-                let v: Value = reach.call(lua.to_value(arg)?)?;
-                super::bounded::from_value::<serde_json::Value>(lua, v)
-            })?;
+            let (value, _) = self.call(
+                state,
+                || "hex.path.reach".into(),
+                |lua| {
+                    let hex: Table = lua.globals().get("hex")?;
+                    let path: Table = hex.get("path")?;
+                    let reach: Function = path.get("reach")?;
+                    let v: Value = reach.call(lua.to_value(arg)?)?;
+                    super::bounded::from_value::<serde_json::Value>(lua, v)
+                },
+            )?;
             return Ok(Some(value));
         }
         Ok(None)
@@ -672,8 +682,8 @@ impl Ruleset for LuaRules {
                 reason: "the rules declare no victory rule".into(),
             });
         };
-        let what = format!("victory rule ({})", origin_of(f));
-        let (value, _) = self.call(state, &what, |lua| {
+        let what = || format!("victory rule ({})", origin_of(f));
+        let (value, _) = self.call(state, what, |lua| {
             let v: Value = f.call(())?;
             super::bounded::from_value::<Outcome>(lua, v).map_err(|e| {
                 let why = e.to_string();
@@ -691,8 +701,8 @@ impl Ruleset for LuaRules {
             return Ok(false);
         };
         let phase = self.sequence.step(turn, step).map(|s| s.phase.clone());
-        let what = format!("skip rule ({})", origin_of(f));
-        let (value, _) = self.call(state, &what, |_| {
+        let what = || format!("skip rule ({})", origin_of(f));
+        let (value, _) = self.call(state, what, |_| {
             f.call::<Value>((turn, step, phase.as_deref()))
         })?;
         Ok(matches!(value, Value::Boolean(true)))
@@ -708,8 +718,8 @@ impl Ruleset for LuaRules {
             return Ok(None);
         };
         let phase = self.sequence.step(turn, step).map(|s| s.phase.clone());
-        let what = format!("phase label ({})", origin_of(f));
-        let (value, _) = self.call(state, &what, |_| {
+        let what = || format!("phase label ({})", origin_of(f));
+        let (value, _) = self.call(state, what, |_| {
             f.call::<Option<String>>((turn, step, phase.as_deref()))
         })?;
         Ok(value)
@@ -723,14 +733,13 @@ impl Ruleset for LuaRules {
         let Some(f) = &self.setup else {
             return Ok(Ok(Vec::new()));
         };
-        let what = format!("setup ({})", origin_of(f));
-        let (value, rolls) =
-            self.call(state, &what, |lua| f.call::<Value>(lua.to_value(table)?))?;
+        let what = || format!("setup ({})", origin_of(f));
+        let (value, rolls) = self.call(state, what, |lua| f.call::<Value>(lua.to_value(table)?))?;
         if let Some(refusal) = self.refusal_of(&value) {
             return Ok(Err(refusal));
         }
         let events = events_from_lua(&self.lua, value)
-            .map_err(|m| RulesError::new(format!("{what} returned {m}")))?;
+            .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 }

@@ -362,6 +362,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         dice: Dice::new(spec.seed),
         vars: spec.vars.clone(),
         outcome: None,
+        revision: crate::engine::Revision::default(),
     };
     Ok(Scenario {
         path: file,

@@ -10,7 +10,7 @@ use mlua::{Lua, Table, Value};
 use super::map::{label_list, labels};
 use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::{HexIndex, HexMap};
-use crate::engine::{GameState, Unit};
+use crate::engine::{Change, GameState, Unit};
 use crate::path::{
     check_path, rail_destinations, trace_supply, update_control, ClassId, Mp, Occupancy, PathError,
     PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
@@ -18,12 +18,20 @@ use crate::path::{
 use crate::rules::lua_stack::writer::write;
 
 /// The position as the searches see it: built from the state, and kept from one call into Lua to
-/// the next, refreshed in place: a call that finds the units and the control map unchanged (a
-/// bot choosing several commands, the handlers of one event) reuses it as it is; one that finds
-/// a unit moved, gone or new copies what changed and rebuilds the occupancy, not the whole cache.
+/// the next, refreshed in place. On a game's state the revision says what changed since the
+/// cache's version (`Revision::changes_since`): nothing (a bot choosing several commands, the
+/// handlers of one event), or a few units and hexes, copied one by one. On any other state the
+/// cache compares the units and the control map. Either way it copies what changed and rebuilds
+/// the occupancy, not the whole cache.
 pub(crate) struct PathCache {
     /// The call into Lua this cache was last checked in: within one call the state cannot change.
     generation: u64,
+    /// The revision of the state this cache mirrors (`Revision::position`), None when unknown.
+    revision: Option<(u64, u64)>,
+    /// Whether `control` may differ from the control map `owners` was made from (the revision
+    /// path updates `owners` hex by hex and leaves `control` behind): the next comparison then
+    /// rebuilds both.
+    control_stale: bool,
     /// The state's units, in the state's (id) order.
     pub(crate) units: Vec<Unit>,
     /// The control map the owners were read from, in its order (a vector compares faster).
@@ -55,6 +63,8 @@ impl PathCache {
             .map_err(runtime)?;
         Ok(PathCache {
             generation,
+            revision: state.revision.position(),
+            control_stale: false,
             index: index_of(&units),
             units,
             control: state
@@ -95,9 +105,104 @@ impl PathCache {
         self.supply_fields.get(i).map(|(_, _, _, f)| f)
     }
 
-    /// Brings the cache up to `state`. A comparison, not a revision counter: the state's fields
-    /// are public and change in many places, so only its content says whether it changed.
+    /// Brings the cache up to `state`: by the revision's list of changes when it has one since
+    /// the cache's version, otherwise by comparing (a state outside a `Game` has public fields
+    /// that anyone may have changed).
     fn refresh(&mut self, state: &GameState, map: &HexMap, rules: &PathRules) -> mlua::Result<()> {
+        let changes = self
+            .revision
+            .and_then(|position| state.revision.changes_since(position));
+        let caught_up = match changes {
+            Some(changes) => self.apply_changes(state, map, rules, changes)?,
+            None => false,
+        };
+        if !caught_up {
+            self.compare_and_copy(state, map, rules)?;
+        }
+        self.revision = state.revision.position();
+        Ok(())
+    }
+
+    /// Brings the cache up to `state` through the changes made since its version; false (and
+    /// nothing done) when one of them needs the comparison (a unit entered or left play, a label
+    /// that is not a hex's own).
+    fn apply_changes(
+        &mut self,
+        state: &GameState,
+        map: &HexMap,
+        rules: &PathRules,
+        changes: &[(u64, Change)],
+    ) -> mlua::Result<bool> {
+        let mut units = Vec::new();
+        let mut hexes = Vec::new();
+        for (_, change) in changes {
+            match change {
+                Change::Units => return Ok(false),
+                Change::Unit(id) => match (self.index.get(id), state.units.get(id)) {
+                    (Some(&i), Some(now)) => units.push((i, now)),
+                    _ => return Ok(false),
+                },
+                Change::Control(label) => match map.parse_label(label) {
+                    Some(hex) if map.label(hex) == *label => hexes.push((hex, label)),
+                    _ => return Ok(false),
+                },
+            }
+        }
+        let mut units_changed = false;
+        for (i, now) in units {
+            if self.units[i] != *now {
+                copy_unit(&mut self.units[i], now);
+                units_changed = true;
+            }
+        }
+        let mut control_changed = false;
+        for (hex, label) in hexes {
+            let owner = state
+                .control
+                .get(label)
+                .and_then(|side| rules.profile.side_id(side))
+                .unwrap_or(NO_SIDE);
+            if self.owners[hex as usize] != owner {
+                self.owners[hex as usize] = owner;
+                control_changed = true;
+            }
+            self.control_stale = true;
+        }
+        self.rebuild(map, rules, units_changed, control_changed)?;
+        Ok(true)
+    }
+
+    /// Drops the supply fields traced on another position (or too many kept), and rebuilds the
+    /// occupancy when the units changed (gives it the new owners when only they changed).
+    fn rebuild(
+        &mut self,
+        map: &HexMap,
+        rules: &PathRules,
+        units_changed: bool,
+        control_changed: bool,
+    ) -> mlua::Result<()> {
+        if units_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
+            self.supply_fields.clear();
+        }
+        if units_changed {
+            self.occ = Occupancy::build(map, rules, &self.units)
+                .map_err(runtime)?
+                .with_owners(self.owners.clone())
+                .map_err(runtime)?;
+        } else if control_changed {
+            // the units' cells and ZOCs do not depend on who owns the hexes
+            self.occ.set_owners(self.owners.clone()).map_err(runtime)?;
+        }
+        Ok(())
+    }
+
+    /// Brings the cache up to `state` by comparing them.
+    fn compare_and_copy(
+        &mut self,
+        state: &GameState,
+        map: &HexMap,
+        rules: &PathRules,
+    ) -> mlua::Result<()> {
         let same_ids = self.units.len() == state.units.len()
             && self
                 .units
@@ -116,7 +221,8 @@ impl PathCache {
             self.units = merge_units(std::mem::take(&mut self.units), state);
             self.index = index_of(&self.units);
         }
-        let control_changed = self.control.len() != state.control.len()
+        let control_changed = self.control_stale
+            || self.control.len() != state.control.len()
             || self
                 .control
                 .iter()
@@ -134,17 +240,9 @@ impl PathCache {
                 }
             }
             self.owners = owners_of(state, map, rules);
+            self.control_stale = false;
         }
-        if units_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
-            self.supply_fields.clear();
-        }
-        if units_changed || control_changed {
-            self.occ = Occupancy::build(map, rules, &self.units)
-                .map_err(runtime)?
-                .with_owners(self.owners.clone())
-                .map_err(runtime)?;
-        }
-        Ok(())
+        self.rebuild(map, rules, units_changed, control_changed)
     }
 }
 
