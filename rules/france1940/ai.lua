@@ -38,6 +38,7 @@ local politics = require("france1940.politics")
 local movement = require("france1940.movement")
 local restrictions = require("france1940.restrictions")
 local airborne = require("france1940.airborne")
+local stacking = require("france1940.stacking")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
 
@@ -274,9 +275,23 @@ local function kept_home(u, label, home_locked)
   return home_locked[home]
 end
 
+-- A unit's stacking load for hex.path.toward's `capacity`: its division-equivalents and its
+-- armored ones (restrictions.fits), one shared table per size and type (fixed facts).
+local loads = {}
+local function load_of(u)
+  local key = tostring(u.size) .. "/" .. tostring(u.type)
+  local load = loads[key]
+  if not load then
+    local e = common.EQUIVALENTS[u.size] or 0
+    load = { e, u.type == "armored" and e or 0 }
+    loads[key] = load
+  end
+  return load
+end
+
 -- How many units one hex.path.toward call answers at most: the bot takes the first acceptable
 -- one, and asks again (from the next unit) only when none is.
-local TOWARD_LIMIT = 16
+local TOWARD_LIMIT = 1
 
 local function movement_choice(side)
   local units_now = roster()
@@ -324,7 +339,7 @@ local function movement_choice(side)
   -- Budgets as common.budget gives them, its phase-wide factors read once.
   local halved = common.assault() == 2
   local first_turn = hex.state.turn() == 1
-  local units, asks, position = {}, {}, {}
+  local units, asks = {}, {}
   for i, k in ipairs(keys) do
     local b = by_key[k]
     local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
@@ -336,22 +351,22 @@ local function movement_choice(side)
     if halved then mp = mp / 2 end                                                   -- F40-9.1
     if isolated[b.id] then mp = mp / 2 end                                           -- F40-8.3
     if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
-    units[i] = { id = b.id, supply = key, budget = mp }
-    position[b.id] = i
+    units[i] = { id = b.id, supply = key, budget = mp, load = load_of(b) }
   end
-  local supplied, stacks, home_locked = {}, nil, {}
-  local first = 1
-  while first <= #units do
-    local ask = {}
-    for i = first, #units do ask[#ask + 1] = units[i] end
-    local batch = hex.path.toward(targets, ask, { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT })
+  local supplied, home_locked = {}, {}
+  -- Stacking (5.2, 5.3, as restrictions.fits counts it) is left to the engine: it offers only
+  -- the hexes where the unit's division-equivalents (and armored ones) still fit.
+  local stacks = restrictions.stacks(side, brief)
+  local opts = { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT, first = 1,
+    capacity = { { limit = stacking.LIMIT, used = stacks.total },
+      { limit = stacking.ARMORED_LIMIT, used = stacks.armored } } }
+  while opts.first <= #units do
+    local batch = hex.path.toward(targets, units, opts)
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
-      stacks = stacks or restrictions.stacks(side, brief)
       local wanted = nil
       for _, label in ipairs(r.closer) do
-        if politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)
-            and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
+        if politics.country_of(label) ~= "switzerland" and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
           wanted = label
           break
         end
@@ -378,7 +393,7 @@ local function movement_choice(side)
       end
     end
     if #batch < TOWARD_LIMIT then break end
-    first = position[batch[#batch].id] + 1
+    opts.first = batch[#batch].index + 1
   end
   return nil
 end

@@ -24,21 +24,11 @@ use std::sync::Arc;
 use mlua::{Lua, Table};
 
 use super::map::labels;
-use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position};
+use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position, PathCache};
 use super::with_host;
 use crate::board::{HexIndex, HexMap};
-use crate::path::{ReachSearch, StepField};
+use crate::path::{PathRules, ReachSearch, StepField};
 use crate::rules::lua_stack::writer::{key_string, write};
-
-/// A supply filter a bot names by key: its field looked up (traced on first use) when a unit
-/// first names it.
-struct SupplyAsk {
-    side: String,
-    class: String,
-    sources: Vec<String>,
-    /// Index of the field in the position cache.
-    field: Option<usize>,
-}
 
 /// The distance a bot gives a hex that no target can be reached from.
 const FAR: u32 = 99;
@@ -80,6 +70,8 @@ impl StepFields {
 /// One unit's answer: its id, its distance now, and the hexes closer, nearest first.
 struct Closer {
     id: String,
+    /// Its place in the `units` argument (1-based).
+    index: usize,
     from: u32,
     hexes: Vec<HexIndex>,
 }
@@ -121,23 +113,20 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
     path.raw_set(
         "toward",
         lua.create_function(
-            |lua, (targets, units, opts): (Vec<String>, Vec<Table>, Option<Table>)| {
+            |lua, (targets, units, opts): (Vec<String>, Table, Option<Table>)| {
                 let mut impassable: Vec<String> = Vec::new();
                 let mut limit = usize::MAX;
-                let mut supply: BTreeMap<String, SupplyAsk> = BTreeMap::new();
+                let mut first = 1;
+                let mut supplied: Option<Table> = None;
+                let mut capacities: Vec<Capacity> = Vec::new();
                 if let Some(o) = &opts {
-                    if let Some(t) = o.raw_get::<Option<Table>>("supplied")? {
-                        for pair in t.pairs::<String, Table>() {
-                            let (key, ask) = pair?;
-                            supply.insert(
-                                key,
-                                SupplyAsk {
-                                    side: ask.raw_get("side")?,
-                                    class: ask.raw_get("class")?,
-                                    sources: ask.raw_get("sources")?,
-                                    field: None,
-                                },
-                            );
+                    supplied = o.raw_get("supplied")?;
+                    if let Some(list) = o.raw_get::<Option<Vec<Table>>>("capacity")? {
+                        for c in list {
+                            capacities.push(Capacity {
+                                limit: c.raw_get("limit")?,
+                                used: c.raw_get("used")?,
+                            });
                         }
                     }
                     impassable = o
@@ -146,7 +135,13 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                     if let Some(n) = o.raw_get::<Option<usize>>("limit")? {
                         limit = n;
                     }
+                    if let Some(n) = o.raw_get::<Option<usize>>("first")? {
+                        first = n.max(1);
+                    }
                 }
+                // The supply filters the units examined name, read from `opts.supplied` when
+                // first named (a call that stops early reads only those).
+                let mut supply: BTreeMap<String, usize> = BTreeMap::new();
                 with_position(lua, |map, rules, cache| {
                     let mut target_hexes = Vec::with_capacity(targets.len());
                     for l in &targets {
@@ -165,46 +160,47 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                         with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
                     let steps = |h| field.distance(h).unwrap_or(FAR).min(FAR);
                     let labels = labels(lua, map)?;
-                    let (id_key, budget_key, supply_key_name) = (
+                    let (id_key, budget_key, supply_key_name, load_key) = (
                         key_string(lua, "id")?,
                         key_string(lua, "budget")?,
                         key_string(lua, "supply")?,
+                        key_string(lua, "load")?,
                     );
                     let mut search = with_host(lua, |h| h.reach_search.take())?
                         .unwrap_or_else(|| ReachSearch::new(map));
                     let mut answers: Vec<Closer> = Vec::new();
                     let mut failure = None;
-                    for entry in &units {
+                    let count = units.raw_len();
+                    for i in first..=count {
                         if answers.len() >= limit {
                             break;
                         }
+                        let entry: Table = units.raw_get(i)?;
                         let id: String = entry.raw_get(&id_key)?;
                         let budget: Option<f64> = entry.raw_get(&budget_key)?;
                         let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
+                        let load: Vec<f64> = if capacities.is_empty() {
+                            Vec::new()
+                        } else {
+                            entry.raw_get::<Option<Vec<f64>>>(&load_key)?.unwrap_or_default()
+                        };
                         let field_of = match supply_key {
                             None => None,
-                            Some(key) => {
-                                let ask = supply.get_mut(&key).ok_or_else(|| {
-                                    mlua::Error::runtime(format!(
-                                        "hex.path.toward: unit {id} names the supply '{key}', which opts.supplied does not give"
-                                    ))
-                                })?;
-                                if ask.field.is_none() {
-                                    let side = rules.profile.side_id(&ask.side).ok_or_else(|| {
-                                        mlua::Error::runtime(format!("hex.path.toward: unknown side '{}'", ask.side))
-                                    })?;
-                                    let class = rules.profile.class_id(&ask.class).ok_or_else(|| {
-                                        mlua::Error::runtime(format!("hex.path.toward: unknown class '{}'", ask.class))
-                                    })?;
-                                    let sources = labels_to_hexes(map, &ask.sources)?;
-                                    ask.field = Some(
-                                        cache
-                                            .supply_field(map, rules, side, class, &sources)
-                                            .map_err(|e| mlua::Error::runtime(e.to_string()))?,
-                                    );
+                            Some(key) => Some(match supply.get(&key) {
+                                Some(&f) => f,
+                                None => {
+                                    let f = supply_field_named(
+                                        map,
+                                        rules,
+                                        cache,
+                                        supplied.as_ref(),
+                                        &id,
+                                        &key,
+                                    )?;
+                                    supply.insert(key, f);
+                                    f
                                 }
-                                ask.field
-                            }
+                            }),
                         };
                         let unit = &cache.units[unit_index(cache, &id)?];
                         let Some(start) = unit.at.as_deref().and_then(|a| map.parse_label(a))
@@ -226,19 +222,24 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                         };
                         let supplied = field_of.and_then(|i| cache.supply_field_at(i));
                         let from = steps(start);
-                        let mut closer: Vec<(u32, &str, HexIndex)> = reach
-                            .hexes()
-                            .iter()
-                            .filter(|r| steps(r.hex) < from)
-                            .filter(|r| field_of.is_none() || supplied.is_some_and(|f| f.supplies(map, rules, r.hex)))
-                            .map(|r| (steps(r.hex), label(&labels, r.hex), r.hex))
-                            .collect();
+                        let mut closer: Vec<(u32, &str, HexIndex)> = Vec::new();
+                        for r in reach.hexes() {
+                            let here = label(&labels, r.hex);
+                            if steps(r.hex) < from
+                                && (field_of.is_none()
+                                    || supplied.is_some_and(|f| f.supplies(map, rules, r.hex)))
+                                && fits(&capacities, &load, here)?
+                            {
+                                closer.push((steps(r.hex), here, r.hex));
+                            }
+                        }
                         if closer.is_empty() {
                             continue;
                         }
                         closer.sort();
                         answers.push(Closer {
                             id,
+                            index: i,
                             from,
                             hexes: closer.into_iter().map(|(_, _, h)| h).collect(),
                         });
@@ -252,9 +253,11 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                     write::<Table, _>(lua, (), |w| {
                         w.table(0, 0);
                         for (i, a) in answers.iter().enumerate() {
-                            w.table(0, 3);
+                            w.table(0, 4);
                             w.str(&a.id);
                             w.set("id");
+                            w.int(a.index as i64);
+                            w.set("index");
                             w.int(i64::from(a.from));
                             w.set("from");
                             w.table(a.hexes.len(), 0);
@@ -270,4 +273,57 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
             },
         )?,
     )
+}
+
+/// A limit on what a hex may hold (`opts.capacity`): a unit is offered a hex only where what
+/// the hex holds already (`used`, by label; absent is 0) plus the unit's load stays within it.
+struct Capacity {
+    limit: f64,
+    used: Table,
+}
+
+/// Whether a unit with `load` (one number per capacity, absent ones 0) fits in `label`.
+fn fits(capacities: &[Capacity], load: &[f64], label: &str) -> mlua::Result<bool> {
+    for (i, c) in capacities.iter().enumerate() {
+        let used = c.used.raw_get::<Option<f64>>(label)?.unwrap_or(0.0);
+        if used + load.get(i).copied().unwrap_or(0.0) > c.limit {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The index in the position cache of the supply field `opts.supplied[key]` names (traced on
+/// first use), for the unit `id` that names it.
+fn supply_field_named(
+    map: &HexMap,
+    rules: &PathRules,
+    cache: &mut PathCache,
+    supplied: Option<&Table>,
+    id: &str,
+    key: &str,
+) -> mlua::Result<usize> {
+    let missing = || {
+        mlua::Error::runtime(format!(
+            "hex.path.toward: unit {id} names the supply '{key}', which opts.supplied does not give"
+        ))
+    };
+    let ask: Table = supplied
+        .ok_or_else(missing)?
+        .raw_get::<Option<Table>>(key)?
+        .ok_or_else(missing)?;
+    let (side, class, sources): (String, String, Vec<String>) =
+        (ask.raw_get("side")?, ask.raw_get("class")?, ask.raw_get("sources")?);
+    let side = rules
+        .profile
+        .side_id(&side)
+        .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown side '{side}'")))?;
+    let class = rules
+        .profile
+        .class_id(&class)
+        .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown class '{class}'")))?;
+    let sources = labels_to_hexes(map, &sources)?;
+    cache
+        .supply_field(map, rules, side, class, &sources)
+        .map_err(|e| mlua::Error::runtime(e.to_string()))
 }
