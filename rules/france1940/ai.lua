@@ -55,7 +55,8 @@ local function map_facts()
   return map
 end
 
-local function field(targets)
+local function field(list)
+  local targets = table.move(list, 1, #list, 1, {})
   table.sort(targets)
   local key = table.concat(targets, ",")
   if fields[key] then return fields[key] end
@@ -107,6 +108,13 @@ local function learn()
   end
 end
 
+-- The fixed facts of unit `id` (learnt when new to the bot).
+local function fact(id)
+  local f = facts[id]
+  if not f then learn(); f = facts[id] end
+  return f
+end
+
 -- The units of each side on the map now, in id order: {side = {unit ...}}, each unit its
 -- facts with `side` and `at` set for this decision (three hex.units.list calls instead of a
 -- brief view per side; the facts tables are reused, and only units on the map are listed, so
@@ -118,8 +126,7 @@ local function roster()
   for i, id in ipairs(ids) do
     local label = at[i]
     if label then
-      local f = facts[id]
-      if not f then learn(); f = facts[id] end
+      local f = fact(id)
       local side = sides[i]
       f.side, f.at = side, label
       local list = out[side]
@@ -148,7 +155,7 @@ local function threatened_cities()
   return threatened_from
 end
 
-local function objectives(side, units)
+local function objectives(side)
   local out = {}
   if side == "german" then
     for _, l in ipairs(cities()) do
@@ -156,11 +163,15 @@ local function objectives(side, units)
     end
     return out
   end
+  -- The hexes of the German units on the map, in id order (two flat lists, no unit views).
   local germans, threatened = {}, {}
   local from = threatened_cities()
-  for _, u in ipairs(units.german or {}) do
-    germans[#germans + 1] = u.at
-    for city in pairs(from[u.at] or {}) do threatened[city] = true end
+  local sides = hex.units.list("side")
+  for i, at in ipairs(hex.units.list("at")) do
+    if at and sides[i] == "german" then
+      germans[#germans + 1] = at
+      for city in pairs(from[at] or {}) do threatened[city] = true end
+    end
   end
   for _, l in ipairs(cities()) do
     local ctl = hex.state.control(l)
@@ -275,29 +286,27 @@ local function kept_home(u, label, home_locked)
   return home_locked[home]
 end
 
--- A unit's stacking load for hex.path.toward's `capacity`: its division-equivalents and its
--- armored ones (restrictions.fits), one shared table per size and type (fixed facts).
-local loads = {}
-local function load_of(u)
-  local key = tostring(u.size) .. "/" .. tostring(u.type)
-  local load = loads[key]
-  if not load then
-    local e = common.EQUIVALENTS[u.size] or 0
-    load = { e, u.type == "armored" and e or 0 }
-    loads[key] = load
-  end
-  return load
-end
+-- The stacking limits (5.2, 5.3) as hex.path.toward's `capacity`: a hex holds at most LIMIT
+-- division-equivalents of a side, ARMORED_LIMIT of them armored (as restrictions.fits counts).
+local CAPACITY = {
+  { limit = stacking.LIMIT, by_size = common.EQUIVALENTS },
+  { limit = stacking.ARMORED_LIMIT, by_size = common.EQUIVALENTS, types = { "armored" } },
+}
 
 -- How many units one hex.path.toward call answers at most: the bot takes the first acceptable
 -- one, and asks again (from the next unit) only when none is.
-local TOWARD_LIMIT = 1
+local TOWARD_LIMIT = 2
 
 local function movement_choice(side)
-  local units_now = roster()
-  local targets = objectives(side, units_now)
-  local dist = field(targets)
-  local near = function(cmd) return 1000 - (dist[cmd.to] or 99) end
+  local targets = objectives(side)
+  -- The Lua field is needed only to rank placements, drops and a refused path's alternatives:
+  -- worked out on first use.
+  local dist = nil
+  local function distances()
+    dist = dist or field(targets)
+    return dist
+  end
+  local near = function(cmd) return 1000 - (distances()[cmd.to] or 99) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
   -- this phase (a status, so this holds for a continued save too), they are done.
   local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
@@ -311,55 +320,41 @@ local function movement_choice(side)
       if evacuate then return evacuate end
     end
   end
-  -- Units that may still move, nearest the objectives first (ties by id).
-  local waiting, isolated = {}, {}
-  for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
-    waiting[id] = true
-  end
+  -- Units that may still move, in id order (the engine examines them nearest the objectives
+  -- first, ties by id).
+  local cannot, isolated = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "dropped" } })) do
-    if movement.cannot_move(hex.units.get(id), side) then waiting[id] = nil end   -- F40-11.4
+    if movement.cannot_move(hex.units.get(id), side) then cannot[id] = true end   -- F40-11.4
   end
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
-  local brief = units_now[side] or {}
-  -- Sorted on one string per unit (distance in four digits, then the id): the same order as
-  -- comparing (distance, id), without a Lua comparison function.
-  local keys, by_key = {}, {}
-  for _, b in ipairs(brief) do
-    if waiting[b.id] then
-      local key = string.format("%04d", dist[b.at] or 99) .. b.id
-      keys[#keys + 1] = key
-      by_key[key] = b
-    end
-  end
-  table.sort(keys)
   -- Each unit keeps to hexes where a unit of its class is supplied: one supply field per class
   -- and nation, traced by the engine inside hex.path.toward. The engine ranks each unit's
-  -- reachable hexes by the same field as `dist`, in order, and stops after TOWARD_LIMIT units
-  -- that can get closer (most decisions end with the first of them).
+  -- reachable hexes by the same field as `dist`, nearest units first, and stops after
+  -- TOWARD_LIMIT units that can get closer (most decisions end with the first of them).
   -- Budgets as common.budget gives them, its phase-wide factors read once.
   local halved = common.assault() == 2
   local first_turn = hex.state.turn() == 1
   local units, asks = {}, {}
-  for i, k in ipairs(keys) do
-    local b = by_key[k]
-    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
-    local key = class .. "/" .. b.nation
-    if not asks[key] then
-      asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
+    if not cannot[id] then
+      local b = fact(id)
+      local class = b.class
+      local key = class .. "/" .. b.nation
+      if not asks[key] then
+        asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
+      end
+      local mp = b.ma or 0
+      if halved then mp = mp / 2 end                                                   -- F40-9.1
+      if isolated[id] then mp = mp / 2 end                                             -- F40-8.3
+      if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
+      units[#units + 1] = { id = id, supply = key, budget = mp }
     end
-    local mp = b.ma or 0
-    if halved then mp = mp / 2 end                                                   -- F40-9.1
-    if isolated[b.id] then mp = mp / 2 end                                           -- F40-8.3
-    if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
-    units[i] = { id = b.id, supply = key, budget = mp, load = load_of(b) }
   end
   local supplied, home_locked = {}, {}
-  -- Stacking (5.2, 5.3, as restrictions.fits counts it) is left to the engine: it offers only
-  -- the hexes where the unit's division-equivalents (and armored ones) still fit.
-  local stacks = restrictions.stacks(side, brief)
+  -- Stacking (5.2, 5.3, as restrictions.fits counts it) is declared to the engine: it offers
+  -- only the hexes where the unit's division-equivalents (and armored ones) still fit.
   local opts = { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT, first = 1,
-    capacity = { { limit = stacking.LIMIT, used = stacks.total },
-      { limit = stacking.ARMORED_LIMIT, used = stacks.armored } } }
+    nearest_first = true, capacity = CAPACITY }
   while opts.first <= #units do
     local batch = hex.path.toward(targets, units, opts)
     for _, r in ipairs(batch) do
@@ -384,7 +379,7 @@ local function movement_choice(side)
         -- The listed path to that hex is refused: the best other listed move.
         local move = best_of(legal, function(cmd)
           local to = cmd.path[#cmd.path]
-          local after = dist[to] or 99
+          local after = distances()[to] or 99
           if after < before and set[to] and not enters_switzerland(cmd.path) then
             return 100 + (before - after) * 10 - after
           end
@@ -393,7 +388,7 @@ local function movement_choice(side)
       end
     end
     if #batch < TOWARD_LIMIT then break end
-    opts.first = batch[#batch].index + 1
+    opts.first = batch[#batch].rank + 1
   end
   return nil
 end
