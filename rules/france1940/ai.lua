@@ -170,7 +170,10 @@ local function objectives(side)
   for i, at in ipairs(hex.units.list("at")) do
     if at and sides[i] == "german" then
       germans[#germans + 1] = at
-      for city in pairs(from[at] or {}) do threatened[city] = true end
+      local near = from[at]
+      if near then
+        for city in pairs(near) do threatened[city] = true end
+      end
     end
   end
   for _, l in ipairs(cities()) do
@@ -191,6 +194,19 @@ local function supply_sources(side, nation)
     for _, l in ipairs(supply.major_cities(home)) do hexes[#hexes + 1] = l end
   end
   return hexes
+end
+
+-- hex.path.toward's supply filter for a unit of `side`, `class` and `nation`: map data (the
+-- sources are edges, zones and major cities), built once per game.
+local supply_asks = {}
+local function supply_ask(side, class, nation)
+  local key = side .. "/" .. class .. "/" .. nation
+  local ask = supply_asks[key]
+  if not ask then
+    ask = { side = side, class = class, sources = supply_sources(side, nation) }
+    supply_asks[key] = ask
+  end
+  return ask
 end
 
 local function supplied_set(side, u, cache)
@@ -306,7 +322,7 @@ local function movement_choice(side)
     dist = dist or field(targets)
     return dist
   end
-  local near = function(cmd) return 1000 - (distances()[cmd.to] or 99) end
+  local near = function(cmd) return 1000 - ((dist or distances())[cmd.to] or 99) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
   -- this phase (a status, so this holds for a continued save too), they are done.
   local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
@@ -340,9 +356,7 @@ local function movement_choice(side)
       local b = fact(id)
       local class = b.class
       local key = class .. "/" .. b.nation
-      if not asks[key] then
-        asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
-      end
+      if not asks[key] then asks[key] = supply_ask(side, class, b.nation) end
       local mp = b.ma or 0
       if halved then mp = mp / 2 end                                                   -- F40-9.1
       if isolated[id] then mp = mp / 2 end                                             -- F40-8.3
