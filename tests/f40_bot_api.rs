@@ -24,12 +24,7 @@ fn probe_in(fixture: &str, code: &str) -> Value {
         format!("hex.rules.query(\"probe\", function() return {code} end)\n"),
     )
     .unwrap();
-    let mut s = Session::start_with_mods(
-        Path::new(fixture),
-        Some(1),
-        &[file],
-    )
-    .unwrap();
+    let mut s = Session::start_with_mods(Path::new(fixture), Some(1), &[file]).unwrap();
     s.game.query("probe", &Value::Null).unwrap().unwrap()
 }
 
@@ -123,7 +118,9 @@ fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_
     // `nearest_first`: a1 (one step from 0501) before g1 (two from 0101); `first` starts at a
     // rank of that order.
     assert_eq!(
-        probe(&format!("hex.path.toward({both}, {{ nearest_first = true }})")),
+        probe(&format!(
+            "hex.path.toward({both}, {{ nearest_first = true }})"
+        )),
         json!([{"id": "a1", "rank": 1, "from": 1, "closer": ["0501"]},
                {"id": "g1", "rank": 2, "from": 2, "closer": ["0101", "0201"]}])
     );
@@ -174,9 +171,7 @@ fn toward_keeps_a_unit_out_of_the_hexes_its_declared_capacity_would_overfill() {
     let ask = |unit: &str, opts: &str| {
         probe_in(
             "tests/fixtures/f40/stacking",
-            &format!(
-                r#"hex.path.toward({{ "0101" }}, {{ {{ id = "{unit}" }} }}, {opts})"#
-            ),
+            &format!(r#"hex.path.toward({{ "0101" }}, {{ {{ id = "{unit}" }} }}, {opts})"#),
         )
     };
     let limits = r#"{ capacity = {

@@ -9,10 +9,11 @@
 -- hexes near each objective city), distance fields (a function of the map and a list of
 -- hexes) and each unit's fixed facts (nation, type, size, MA, strength, class: no F40 event
 -- changes them). What is left to do comes from the position: units that moved carry `moved`.
--- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs
--- (unit positions through three hex.units.list calls, one hex.path.toward call for the units
--- in order), lists `drop` only when an airborne unit waits off the map, and works the full
--- combat odds out only for attacks whose strengths alone could reach 2:1.
+-- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs;
+-- a move is one hex.path.toward call that orders the units, ranks their hexes and keeps out of
+-- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
+-- positions of its own side; it lists `drop` only when an airborne unit waits off the map, and
+-- works the full combat odds out only for attacks whose strengths alone could reach 2:1.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
@@ -98,13 +99,15 @@ local function cities()
 end
 
 -- Unit facts that never change while a unit is in play (nation, type, size, MA, movement
--- class: no F40 event alters them; a unit back from a pool comes back with the same record),
--- kept per id and refreshed from hex.units.brief whenever an id is new to the bot.
+-- class and so the key of its supply filter, class/nation: no F40 event alters them; a unit
+-- back from a pool comes back with the same record), kept per id and refreshed from
+-- hex.units.brief whenever an id is new to the bot.
 local facts = {}
 local function learn()
   for _, b in ipairs(hex.units.brief(nil, { off_map = true })) do
+    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
     facts[b.id] = { id = b.id, nation = b.nation, type = b.type, size = b.size, ma = b.ma,
-      strength = b.strength, class = b.class or common.CLASS_BY_TYPE[b.type] or "foot" }
+      strength = b.strength, class = class, supply_key = class .. "/" .. tostring(b.nation) }
   end
 end
 
@@ -310,7 +313,9 @@ local CAPACITY = {
 }
 
 -- How many units one hex.path.toward call answers at most: the bot takes the first acceptable
--- one, and asks again (from the next unit) only when none is.
+-- one, and asks again (from the next rank) only when none is. With stacking left to the engine
+-- the first answer is nearly always taken (French units held to their zone on turn 1 are the
+-- exception), and every call reads the unit list again: two measured fastest.
 local TOWARD_LIMIT = 2
 
 local function movement_choice(side)
@@ -354,9 +359,8 @@ local function movement_choice(side)
   for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
     if not cannot[id] then
       local b = fact(id)
-      local class = b.class
-      local key = class .. "/" .. b.nation
-      if not asks[key] then asks[key] = supply_ask(side, class, b.nation) end
+      local key = b.supply_key
+      if not asks[key] then asks[key] = supply_ask(side, b.class, b.nation) end
       local mp = b.ma or 0
       if halved then mp = mp / 2 end                                                   -- F40-9.1
       if isolated[id] then mp = mp / 2 end                                             -- F40-8.3

@@ -334,7 +334,8 @@ fn toward(
             let f = match supply.get(&key) {
                 Some(&f) => f,
                 None => {
-                    let f = supply_field_named(map, rules, cache, ask.supplied.as_ref(), &id, &key)?;
+                    let f =
+                        supply_field_named(map, rules, cache, ask.supplied.as_ref(), &id, &key)?;
                     supply.insert(key, f);
                     f
                 }
@@ -379,8 +380,11 @@ fn supply_field_named(
         .ok_or_else(missing)?
         .raw_get::<Option<Table>>(key)?
         .ok_or_else(missing)?;
-    let (side, class, sources): (String, String, Vec<String>) =
-        (ask.raw_get("side")?, ask.raw_get("class")?, ask.raw_get("sources")?);
+    let (side, class, sources): (String, String, Vec<String>) = (
+        ask.raw_get("side")?,
+        ask.raw_get("class")?,
+        ask.raw_get("sources")?,
+    );
     let side = rules
         .profile
         .side_id(&side)
