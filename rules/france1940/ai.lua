@@ -318,6 +318,10 @@ local CAPACITY = {
 -- exception), and every call reads the unit list again: two measured fastest.
 local TOWARD_LIMIT = 2
 
+-- hex.path.toward's unit entries, one table per unit id reused by every decision (scratch: each
+-- decision sets every field it passes).
+local entries = {}
+
 local function movement_choice(side)
   local targets = objectives(side)
   -- The Lua field is needed only to rank placements, drops and a refused path's alternatives:
@@ -365,7 +369,10 @@ local function movement_choice(side)
       if halved then mp = mp / 2 end                                                   -- F40-9.1
       if isolated[id] then mp = mp / 2 end                                             -- F40-8.3
       if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
-      units[#units + 1] = { id = id, supply = key, budget = mp }
+      local entry = entries[id]
+      if not entry then entry = { id = id }; entries[id] = entry end
+      entry.supply, entry.budget = key, mp
+      units[#units + 1] = entry
     end
   end
   local supplied, home_locked = {}, {}
