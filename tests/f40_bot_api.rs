@@ -12,6 +12,11 @@ use serde_json::{json, Value};
 
 /// A mod declaring a query that runs `code` (a Lua expression) in the game's VM.
 fn probe(code: &str) -> Value {
+    probe_in("tests/fixtures/f40/airborne_river", code)
+}
+
+/// `probe` on another fixture.
+fn probe_in(fixture: &str, code: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("probe.lua");
     std::fs::write(
@@ -19,12 +24,7 @@ fn probe(code: &str) -> Value {
         format!("hex.rules.query(\"probe\", function() return {code} end)\n"),
     )
     .unwrap();
-    let mut s = Session::start_with_mods(
-        Path::new("tests/fixtures/f40/airborne_river"),
-        Some(1),
-        &[file],
-    )
-    .unwrap();
+    let mut s = Session::start_with_mods(Path::new(fixture), Some(1), &[file]).unwrap();
     s.game.query("probe", &Value::Null).unwrap().unwrap()
 }
 
@@ -142,14 +142,33 @@ fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_
         probe(
             r#"hex.path.toward({ "0101" }, { { id = "g1", budget = 6 } }, { impassable = { "sea" } })"#
         ),
-        json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]}])
+        json!([{"id": "g1", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
     );
     // Two targets, two units; `limit` stops after the first answer.
     let both = r#"{ "0101", "0501" }, { { id = "g1", budget = 6 }, { id = "a1", budget = 4 } }"#;
     assert_eq!(
         probe(&format!("hex.path.toward({both})")),
-        json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]},
-               {"id": "a1", "from": 1, "closer": ["0501"]}])
+        json!([{"id": "g1", "rank": 1, "from": 2, "closer": ["0101", "0201"]},
+               {"id": "a1", "rank": 2, "from": 1, "closer": ["0501"]}])
+    );
+    // `nearest_first`: a1 (one step from 0501) before g1 (two from 0101); `first` starts at a
+    // rank of that order.
+    assert_eq!(
+        probe(&format!(
+            "hex.path.toward({both}, {{ nearest_first = true }})"
+        )),
+        json!([{"id": "a1", "rank": 1, "from": 1, "closer": ["0501"]},
+               {"id": "g1", "rank": 2, "from": 2, "closer": ["0101", "0201"]}])
+    );
+    assert_eq!(
+        probe(&format!(
+            "hex.path.toward({both}, {{ nearest_first = true, first = 2 }})"
+        )),
+        json!([{"id": "g1", "rank": 2, "from": 2, "closer": ["0101", "0201"]}])
+    );
+    assert_eq!(
+        probe(&format!("hex.path.toward({both}, {{ first = 2 }})")),
+        json!([{"id": "a1", "rank": 2, "from": 1, "closer": ["0501"]}])
     );
     assert_eq!(
         probe(&format!("#hex.path.toward({both}, {{ limit = 1 }})")),
@@ -165,7 +184,7 @@ fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_
     };
     assert_eq!(
         supplied(r#"{ "0101" }"#),
-        json!([{"id": "g1", "from": 2, "closer": ["0101", "0201"]}])
+        json!([{"id": "g1", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
     );
     assert_eq!(supplied(r#"{ "0501" }"#), json!({}));
     // Nothing closer: left out.
@@ -178,4 +197,36 @@ fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_
         json!(["0201", "0101"])
     );
     assert_eq!(probe(r#"hex.path.path_to("g1", 6, "0401")"#), Value::Null);
+}
+
+#[test]
+fn toward_keeps_a_unit_out_of_the_hexes_its_declared_capacity_would_overfill() {
+    // tests/fixtures/f40/stacking: 0101 holds 4 division-equivalents (a corps and a division),
+    // 0201 an armored corps (3, armored), 0301 g-d2 (infantry XX), g-pz1 (armored XX) and g-r
+    // (armored III, 0 equivalents). The F40 limits: 4 a hex, 3 of them armored.
+    let ask = |unit: &str, opts: &str| {
+        probe_in(
+            "tests/fixtures/f40/stacking",
+            &format!(r#"hex.path.toward({{ "0101" }}, {{ {{ id = "{unit}" }} }}, {opts})"#),
+        )
+    };
+    let limits = r#"{ capacity = {
+        { limit = 4, by_size = { XX = 1, XXX = 3 } },
+        { limit = 3, by_size = { XX = 1, XXX = 3 }, types = { "armored" } } } }"#;
+    assert_eq!(
+        ask("g-d2", "{}"),
+        json!([{"id": "g-d2", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
+    );
+    // A division fits beside the armored corps (3 + 1), not in the full 0101 (4 + 1).
+    assert_eq!(
+        ask("g-d2", limits),
+        json!([{"id": "g-d2", "rank": 1, "from": 2, "closer": ["0201"]}])
+    );
+    // An armored division would make 0201 hold 4 armored equivalents: nowhere to go.
+    assert_eq!(ask("g-pz1", limits), json!({}));
+    // A regiment loads nothing (its size is not listed): both hexes.
+    assert_eq!(
+        ask("g-r", limits),
+        json!([{"id": "g-r", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
+    );
 }

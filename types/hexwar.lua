@@ -502,11 +502,11 @@ function hex.path.supplied_hexes(side, class, sources) end
 ---@return table<string, boolean>
 function hex.path.supply(sources) end
 
----For bots: per unit, the reachable hexes closer (in steps) to the targets, nearest first, kept to the hexes where its named supply traces.
+---For bots: per unit (in the given order, or nearest the targets first), the reachable hexes closer (in steps) to the targets, nearest first, kept to the hexes where its named supply traces and its side's stacking `capacity` has room; `first` starts at that rank.
 ---@param targets string[]
 ---@param units { id: string, budget?: number, supply?: string }[]
----@param opts? { impassable?: string[], limit?: integer, supplied?: table<string, { side: string, class: string, sources: string[] }> }
----@return { id: string, from: integer, closer: string[] }[]
+---@param opts? { impassable?: string[], limit?: integer, first?: integer, nearest_first?: boolean, supplied?: table<string, { side: string, class: string, sources: string[] }>, capacity?: { limit: number, by_size?: table<string, number>, types?: string[] }[] }
+---@return { id: string, rank: integer, from: integer, closer: string[] }[]
 function hex.path.toward(targets, units, opts) end
 
 ---The sides exerting a zone of control in a hex.

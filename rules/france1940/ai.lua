@@ -9,10 +9,11 @@
 -- hexes near each objective city), distance fields (a function of the map and a list of
 -- hexes) and each unit's fixed facts (nation, type, size, MA, strength, class: no F40 event
 -- changes them). What is left to do comes from the position: units that moved carry `moved`.
--- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs
--- (unit positions through three hex.units.list calls, one hex.path.toward call for the units
--- in order), lists `drop` only when an airborne unit waits off the map, and works the full
--- combat odds out only for attacks whose strengths alone could reach 2:1.
+-- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs;
+-- a move is one hex.path.toward call that orders the units, ranks their hexes and keeps out of
+-- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
+-- positions of its own side; it lists `drop` only when an airborne unit waits off the map, and
+-- works the full combat odds out only for attacks whose strengths alone could reach 2:1.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
@@ -38,6 +39,7 @@ local politics = require("france1940.politics")
 local movement = require("france1940.movement")
 local restrictions = require("france1940.restrictions")
 local airborne = require("france1940.airborne")
+local stacking = require("france1940.stacking")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
 
@@ -54,7 +56,8 @@ local function map_facts()
   return map
 end
 
-local function field(targets)
+local function field(list)
+  local targets = table.move(list, 1, #list, 1, {})
   table.sort(targets)
   local key = table.concat(targets, ",")
   if fields[key] then return fields[key] end
@@ -96,14 +99,23 @@ local function cities()
 end
 
 -- Unit facts that never change while a unit is in play (nation, type, size, MA, movement
--- class: no F40 event alters them; a unit back from a pool comes back with the same record),
--- kept per id and refreshed from hex.units.brief whenever an id is new to the bot.
+-- class and so the key of its supply filter, class/nation: no F40 event alters them; a unit
+-- back from a pool comes back with the same record), kept per id and refreshed from
+-- hex.units.brief whenever an id is new to the bot.
 local facts = {}
 local function learn()
   for _, b in ipairs(hex.units.brief(nil, { off_map = true })) do
+    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
     facts[b.id] = { id = b.id, nation = b.nation, type = b.type, size = b.size, ma = b.ma,
-      strength = b.strength, class = b.class or common.CLASS_BY_TYPE[b.type] or "foot" }
+      strength = b.strength, class = class, supply_key = class .. "/" .. tostring(b.nation) }
   end
+end
+
+-- The fixed facts of unit `id` (learnt when new to the bot).
+local function fact(id)
+  local f = facts[id]
+  if not f then learn(); f = facts[id] end
+  return f
 end
 
 -- The units of each side on the map now, in id order: {side = {unit ...}}, each unit its
@@ -117,8 +129,7 @@ local function roster()
   for i, id in ipairs(ids) do
     local label = at[i]
     if label then
-      local f = facts[id]
-      if not f then learn(); f = facts[id] end
+      local f = fact(id)
       local side = sides[i]
       f.side, f.at = side, label
       local list = out[side]
@@ -147,7 +158,7 @@ local function threatened_cities()
   return threatened_from
 end
 
-local function objectives(side, units)
+local function objectives(side)
   local out = {}
   if side == "german" then
     for _, l in ipairs(cities()) do
@@ -155,11 +166,18 @@ local function objectives(side, units)
     end
     return out
   end
+  -- The hexes of the German units on the map, in id order (two flat lists, no unit views).
   local germans, threatened = {}, {}
   local from = threatened_cities()
-  for _, u in ipairs(units.german or {}) do
-    germans[#germans + 1] = u.at
-    for city in pairs(from[u.at] or {}) do threatened[city] = true end
+  local sides = hex.units.list("side")
+  for i, at in ipairs(hex.units.list("at")) do
+    if at and sides[i] == "german" then
+      germans[#germans + 1] = at
+      local near = from[at]
+      if near then
+        for city in pairs(near) do threatened[city] = true end
+      end
+    end
   end
   for _, l in ipairs(cities()) do
     local ctl = hex.state.control(l)
@@ -179,6 +197,19 @@ local function supply_sources(side, nation)
     for _, l in ipairs(supply.major_cities(home)) do hexes[#hexes + 1] = l end
   end
   return hexes
+end
+
+-- hex.path.toward's supply filter for a unit of `side`, `class` and `nation`: map data (the
+-- sources are edges, zones and major cities), built once per game.
+local supply_asks = {}
+local function supply_ask(side, class, nation)
+  local key = side .. "/" .. class .. "/" .. nation
+  local ask = supply_asks[key]
+  if not ask then
+    ask = { side = side, class = class, sources = supply_sources(side, nation) }
+    supply_asks[key] = ask
+  end
+  return ask
 end
 
 local function supplied_set(side, u, cache)
@@ -274,15 +305,33 @@ local function kept_home(u, label, home_locked)
   return home_locked[home]
 end
 
+-- The stacking limits (5.2, 5.3) as hex.path.toward's `capacity`: a hex holds at most LIMIT
+-- division-equivalents of a side, ARMORED_LIMIT of them armored (as restrictions.fits counts).
+local CAPACITY = {
+  { limit = stacking.LIMIT, by_size = common.EQUIVALENTS },
+  { limit = stacking.ARMORED_LIMIT, by_size = common.EQUIVALENTS, types = { "armored" } },
+}
+
 -- How many units one hex.path.toward call answers at most: the bot takes the first acceptable
--- one, and asks again (from the next unit) only when none is.
-local TOWARD_LIMIT = 16
+-- one, and asks again (from the next rank) only when none is. With stacking left to the engine
+-- the first answer is nearly always taken (French units held to their zone on turn 1 are the
+-- exception), and every call reads the unit list again: two measured fastest.
+local TOWARD_LIMIT = 2
+
+-- hex.path.toward's unit entries, one table per unit id reused by every decision (scratch: each
+-- decision sets every field it passes).
+local entries = {}
 
 local function movement_choice(side)
-  local units_now = roster()
-  local targets = objectives(side, units_now)
-  local dist = field(targets)
-  local near = function(cmd) return 1000 - (dist[cmd.to] or 99) end
+  local targets = objectives(side)
+  -- The Lua field is needed only to rank placements, drops and a refused path's alternatives:
+  -- worked out on first use.
+  local dist = nil
+  local function distances()
+    dist = dist or field(targets)
+    return dist
+  end
+  local near = function(cmd) return 1000 - ((dist or distances())[cmd.to] or 99) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
   -- this phase (a status, so this holds for a continued save too), they are done.
   local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
@@ -296,62 +345,48 @@ local function movement_choice(side)
       if evacuate then return evacuate end
     end
   end
-  -- Units that may still move, nearest the objectives first (ties by id).
-  local waiting, isolated = {}, {}
-  for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
-    waiting[id] = true
-  end
+  -- Units that may still move, in id order (the engine examines them nearest the objectives
+  -- first, ties by id).
+  local cannot, isolated = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "dropped" } })) do
-    if movement.cannot_move(hex.units.get(id), side) then waiting[id] = nil end   -- F40-11.4
+    if movement.cannot_move(hex.units.get(id), side) then cannot[id] = true end   -- F40-11.4
   end
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
-  local brief = units_now[side] or {}
-  -- Sorted on one string per unit (distance in four digits, then the id): the same order as
-  -- comparing (distance, id), without a Lua comparison function.
-  local keys, by_key = {}, {}
-  for _, b in ipairs(brief) do
-    if waiting[b.id] then
-      local key = string.format("%04d", dist[b.at] or 99) .. b.id
-      keys[#keys + 1] = key
-      by_key[key] = b
-    end
-  end
-  table.sort(keys)
   -- Each unit keeps to hexes where a unit of its class is supplied: one supply field per class
   -- and nation, traced by the engine inside hex.path.toward. The engine ranks each unit's
-  -- reachable hexes by the same field as `dist`, in order, and stops after TOWARD_LIMIT units
-  -- that can get closer (most decisions end with the first of them).
+  -- reachable hexes by the same field as `dist`, nearest units first, and stops after
+  -- TOWARD_LIMIT units that can get closer (most decisions end with the first of them).
   -- Budgets as common.budget gives them, its phase-wide factors read once.
   local halved = common.assault() == 2
   local first_turn = hex.state.turn() == 1
-  local units, asks, position = {}, {}, {}
-  for i, k in ipairs(keys) do
-    local b = by_key[k]
-    local class = b.class or common.CLASS_BY_TYPE[b.type] or "foot"
-    local key = class .. "/" .. b.nation
-    if not asks[key] then
-      asks[key] = { side = side, class = class, sources = supply_sources(side, b.nation) }
+  local units, asks = {}, {}
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
+    if not cannot[id] then
+      local b = fact(id)
+      local key = b.supply_key
+      if not asks[key] then asks[key] = supply_ask(side, b.class, b.nation) end
+      local mp = b.ma or 0
+      if halved then mp = mp / 2 end                                                   -- F40-9.1
+      if isolated[id] then mp = mp / 2 end                                             -- F40-8.3
+      if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
+      local entry = entries[id]
+      if not entry then entry = { id = id }; entries[id] = entry end
+      entry.supply, entry.budget = key, mp
+      units[#units + 1] = entry
     end
-    local mp = b.ma or 0
-    if halved then mp = mp / 2 end                                                   -- F40-9.1
-    if isolated[b.id] then mp = mp / 2 end                                           -- F40-8.3
-    if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
-    units[i] = { id = b.id, supply = key, budget = mp }
-    position[b.id] = i
   end
-  local supplied, stacks, home_locked = {}, nil, {}
-  local first = 1
-  while first <= #units do
-    local ask = {}
-    for i = first, #units do ask[#ask + 1] = units[i] end
-    local batch = hex.path.toward(targets, ask, { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT })
+  local supplied, home_locked = {}, {}
+  -- Stacking (5.2, 5.3, as restrictions.fits counts it) is declared to the engine: it offers
+  -- only the hexes where the unit's division-equivalents (and armored ones) still fit.
+  local opts = { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT, first = 1,
+    nearest_first = true, capacity = CAPACITY }
+  while opts.first <= #units do
+    local batch = hex.path.toward(targets, units, opts)
     for _, r in ipairs(batch) do
       local u = hex.units.get(r.id)
-      stacks = stacks or restrictions.stacks(side, brief)
       local wanted = nil
       for _, label in ipairs(r.closer) do
-        if politics.country_of(label) ~= "switzerland" and restrictions.fits(u, label, stacks)
-            and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
+        if politics.country_of(label) ~= "switzerland" and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
           wanted = label
           break
         end
@@ -369,7 +404,7 @@ local function movement_choice(side)
         -- The listed path to that hex is refused: the best other listed move.
         local move = best_of(legal, function(cmd)
           local to = cmd.path[#cmd.path]
-          local after = dist[to] or 99
+          local after = distances()[to] or 99
           if after < before and set[to] and not enters_switzerland(cmd.path) then
             return 100 + (before - after) * 10 - after
           end
@@ -378,7 +413,7 @@ local function movement_choice(side)
       end
     end
     if #batch < TOWARD_LIMIT then break end
-    first = position[batch[#batch].id] + 1
+    opts.first = batch[#batch].rank + 1
   end
   return nil
 end

@@ -3,16 +3,26 @@
 //! unit) instead of a Lua table of every reachable hex per unit.
 //!
 //!   targets: hex labels (the objectives)
-//!   units:   { {id = ID, budget = MP}, ... } in the order the bot wants them examined
-//!   opts:    { impassable = {terrain names the field does not cross}, limit = N,
-//!              supplied = { [key] = {side =, class =, sources = {labels}} } }
-//!   A unit entry with `supply = key` keeps only the hexes where a unit of that side and class
-//!   would trace supply to those sources (as `hex.path.supplied_hexes`), each field traced once.
+//!   units:   { {id = ID, budget = MP, supply = KEY}, ... }
+//!   opts:    { impassable = {terrain names the field does not cross}, limit = N, first = RANK,
+//!              nearest_first = true,
+//!              supplied = { [KEY] = {side =, class =, sources = {labels}} },
+//!              capacity = { {limit = N, by_size = {[size] = load}, types = {unit types}}, ... } }
 //!
-//! Returns, for each unit (in the given order) that can get closer, `{id, from, closer}`:
-//! `from` its step distance now (99 when no target can be reached), `closer` the labels it can
-//! reach with a smaller distance, nearest first, then in label order. With `limit`, stops after
-//! that many units with a non-empty answer (the bot asks again with the rest if it needs more).
+//! The units are examined in the given order, or with `nearest_first` nearest the targets
+//! first (ties in the given order); `first` skips to that rank of the order (1 by default).
+//! A unit entry with `supply = KEY` keeps only the hexes where a unit of that side and class
+//! would trace supply to those sources (as `hex.path.supplied_hexes`); a field is traced once
+//! per position, and only for a unit that has a hex to go to. Each `capacity` keeps a unit out
+//! of the hexes where its side's units on the map and itself would load more than `limit`: a
+//! unit loads `by_size[its size]` (0 for a size not listed), counted only for the listed
+//! `types` (every type when absent): stacking limits, declared.
+//!
+//! Returns, for each unit that can get closer, in the order examined, `{id, rank, from,
+//! closer}`: `rank` its place in that order, `from` its step distance now (99 when no target
+//! can be reached), `closer` the labels it can reach with a smaller distance, nearest first,
+//! then in label order. With `limit`, stops after that many units with a non-empty answer (the
+//! bot asks again from `rank + 1` if it needs more).
 //!
 //! `hex.path.path_to(unit, budget, label)`: the path (hexes entered) that `hex.path.reach(unit,
 //! budget, {paths = true})` gives for `label`, or nil when out of reach: a bot that picked its
@@ -24,21 +34,12 @@ use std::sync::Arc;
 use mlua::{Lua, Table};
 
 use super::map::labels;
-use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position};
+use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position, PathCache};
 use super::with_host;
 use crate::board::{HexIndex, HexMap};
-use crate::path::{ReachSearch, StepField};
+use crate::engine::Unit;
+use crate::path::{PathRules, ReachSearch, StepField};
 use crate::rules::lua_stack::writer::{key_string, write};
-
-/// A supply filter a bot names by key: its field looked up (traced on first use) when a unit
-/// first names it.
-struct SupplyAsk {
-    side: String,
-    class: String,
-    sources: Vec<String>,
-    /// Index of the field in the position cache.
-    field: Option<usize>,
-}
 
 /// The distance a bot gives a hex that no target can be reached from.
 const FAR: u32 = 99;
@@ -80,6 +81,8 @@ impl StepFields {
 /// One unit's answer: its id, its distance now, and the hexes closer, nearest first.
 struct Closer {
     id: String,
+    /// Its place in the examination order (1-based).
+    rank: usize,
     from: u32,
     hexes: Vec<HexIndex>,
 }
@@ -121,140 +124,20 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
     path.raw_set(
         "toward",
         lua.create_function(
-            |lua, (targets, units, opts): (Vec<String>, Vec<Table>, Option<Table>)| {
-                let mut impassable: Vec<String> = Vec::new();
-                let mut limit = usize::MAX;
-                let mut supply: BTreeMap<String, SupplyAsk> = BTreeMap::new();
-                if let Some(o) = &opts {
-                    if let Some(t) = o.raw_get::<Option<Table>>("supplied")? {
-                        for pair in t.pairs::<String, Table>() {
-                            let (key, ask) = pair?;
-                            supply.insert(
-                                key,
-                                SupplyAsk {
-                                    side: ask.raw_get("side")?,
-                                    class: ask.raw_get("class")?,
-                                    sources: ask.raw_get("sources")?,
-                                    field: None,
-                                },
-                            );
-                        }
-                    }
-                    impassable = o
-                        .raw_get::<Option<Vec<String>>>("impassable")?
-                        .unwrap_or_default();
-                    if let Some(n) = o.raw_get::<Option<usize>>("limit")? {
-                        limit = n;
-                    }
-                }
+            |lua, (targets, units, opts): (Vec<String>, Table, Option<Table>)| {
+                let ask = TowardOptions::read(opts.as_ref())?;
                 with_position(lua, |map, rules, cache| {
-                    let mut target_hexes = Vec::with_capacity(targets.len());
-                    for l in &targets {
-                        target_hexes.push(map.parse_label(l).ok_or_else(|| {
-                            mlua::Error::runtime(format!(
-                                "hex.path.toward: '{l}' is not a hex of the map"
-                            ))
-                        })?);
-                    }
-                    let blocked: Vec<bool> = map
-                        .terrain_names()
-                        .iter()
-                        .map(|t| impassable.contains(t))
-                        .collect();
-                    let field =
-                        with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
-                    let steps = |h| field.distance(h).unwrap_or(FAR).min(FAR);
-                    let labels = labels(lua, map)?;
-                    let (id_key, budget_key, supply_key_name) = (
-                        key_string(lua, "id")?,
-                        key_string(lua, "budget")?,
-                        key_string(lua, "supply")?,
-                    );
-                    let mut search = with_host(lua, |h| h.reach_search.take())?
-                        .unwrap_or_else(|| ReachSearch::new(map));
-                    let mut answers: Vec<Closer> = Vec::new();
-                    let mut failure = None;
-                    for entry in &units {
-                        if answers.len() >= limit {
-                            break;
-                        }
-                        let id: String = entry.raw_get(&id_key)?;
-                        let budget: Option<f64> = entry.raw_get(&budget_key)?;
-                        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
-                        let field_of = match supply_key {
-                            None => None,
-                            Some(key) => {
-                                let ask = supply.get_mut(&key).ok_or_else(|| {
-                                    mlua::Error::runtime(format!(
-                                        "hex.path.toward: unit {id} names the supply '{key}', which opts.supplied does not give"
-                                    ))
-                                })?;
-                                if ask.field.is_none() {
-                                    let side = rules.profile.side_id(&ask.side).ok_or_else(|| {
-                                        mlua::Error::runtime(format!("hex.path.toward: unknown side '{}'", ask.side))
-                                    })?;
-                                    let class = rules.profile.class_id(&ask.class).ok_or_else(|| {
-                                        mlua::Error::runtime(format!("hex.path.toward: unknown class '{}'", ask.class))
-                                    })?;
-                                    let sources = labels_to_hexes(map, &ask.sources)?;
-                                    ask.field = Some(
-                                        cache
-                                            .supply_field(map, rules, side, class, &sources)
-                                            .map_err(|e| mlua::Error::runtime(e.to_string()))?,
-                                    );
-                                }
-                                ask.field
-                            }
-                        };
-                        let unit = &cache.units[unit_index(cache, &id)?];
-                        let Some(start) = unit.at.as_deref().and_then(|a| map.parse_label(a))
-                        else {
-                            continue;
-                        };
-                        let reach = match search.reach(
-                            map,
-                            rules,
-                            &cache.occ,
-                            unit,
-                            budget_of(unit, budget)?,
-                        ) {
-                            Ok(r) => r,
-                            Err(e) => {
-                                failure = Some(e.to_string());
-                                break;
-                            }
-                        };
-                        let supplied = field_of.and_then(|i| cache.supply_field_at(i));
-                        let from = steps(start);
-                        let mut closer: Vec<(u32, &str, HexIndex)> = reach
-                            .hexes()
-                            .iter()
-                            .filter(|r| steps(r.hex) < from)
-                            .filter(|r| field_of.is_none() || supplied.is_some_and(|f| f.supplies(map, rules, r.hex)))
-                            .map(|r| (steps(r.hex), label(&labels, r.hex), r.hex))
-                            .collect();
-                        if closer.is_empty() {
-                            continue;
-                        }
-                        closer.sort();
-                        answers.push(Closer {
-                            id,
-                            from,
-                            hexes: closer.into_iter().map(|(_, _, h)| h).collect(),
-                        });
-                    }
-                    with_host(lua, |h| h.reach_search = Some(search))?;
-                    if let Some(e) = failure {
-                        return Err(mlua::Error::runtime(e));
-                    }
+                    let answers = toward(lua, map, rules, cache, &targets, &units, &ask)?;
                     let answers = answers.as_slice();
                     // (only borrows: see writer.rs)
                     write::<Table, _>(lua, (), |w| {
                         w.table(0, 0);
                         for (i, a) in answers.iter().enumerate() {
-                            w.table(0, 3);
+                            w.table(0, 4);
                             w.str(&a.id);
                             w.set("id");
+                            w.int(a.rank as i64);
+                            w.set("rank");
                             w.int(i64::from(a.from));
                             w.set("from");
                             w.table(a.hexes.len(), 0);
@@ -270,4 +153,248 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
             },
         )?,
     )
+}
+
+/// `toward`'s options, as read from `opts`.
+struct TowardOptions {
+    impassable: Vec<String>,
+    limit: usize,
+    first: usize,
+    nearest_first: bool,
+    /// `opts.supplied`, read per key when a unit first names it.
+    supplied: Option<Table>,
+    capacities: Vec<Capacity>,
+}
+
+impl TowardOptions {
+    fn read(opts: Option<&Table>) -> mlua::Result<TowardOptions> {
+        let mut ask = TowardOptions {
+            impassable: Vec::new(),
+            limit: usize::MAX,
+            first: 1,
+            nearest_first: false,
+            supplied: None,
+            capacities: Vec::new(),
+        };
+        let Some(o) = opts else { return Ok(ask) };
+        ask.supplied = o.raw_get("supplied")?;
+        ask.impassable = o
+            .raw_get::<Option<Vec<String>>>("impassable")?
+            .unwrap_or_default();
+        if let Some(n) = o.raw_get::<Option<usize>>("limit")? {
+            ask.limit = n;
+        }
+        if let Some(n) = o.raw_get::<Option<usize>>("first")? {
+            ask.first = n.max(1);
+        }
+        ask.nearest_first = o.raw_get::<Option<bool>>("nearest_first")?.unwrap_or(false);
+        for c in o
+            .raw_get::<Option<Vec<Table>>>("capacity")?
+            .unwrap_or_default()
+        {
+            ask.capacities.push(Capacity {
+                limit: c.raw_get("limit")?,
+                by_size: c
+                    .raw_get::<Option<BTreeMap<String, f64>>>("by_size")?
+                    .unwrap_or_default(),
+                types: c.raw_get("types")?,
+            });
+        }
+        Ok(ask)
+    }
+}
+
+/// A limit on what a hex may hold (`opts.capacity`).
+struct Capacity {
+    limit: f64,
+    by_size: BTreeMap<String, f64>,
+    /// The unit types that load it; every type when None.
+    types: Option<Vec<String>>,
+}
+
+impl Capacity {
+    fn load(&self, unit: &Unit) -> f64 {
+        if self.types.as_ref().is_some_and(|t| !t.contains(&unit.kind)) {
+            return 0.0;
+        }
+        self.by_size.get(&unit.size).copied().unwrap_or(0.0)
+    }
+}
+
+/// What the hexes hold of each capacity, for one side's units on the map: `[capacity][hex]`.
+fn holdings(map: &HexMap, units: &[Unit], side: &str, capacities: &[Capacity]) -> Vec<Vec<f64>> {
+    let mut held = vec![vec![0.0; map.len() as usize]; capacities.len()];
+    for u in units.iter().filter(|u| u.side == side) {
+        let Some(h) = u.at.as_deref().and_then(|a| map.parse_label(a)) else {
+            continue;
+        };
+        for (c, row) in capacities.iter().zip(held.iter_mut()) {
+            row[h as usize] += c.load(u);
+        }
+    }
+    held
+}
+
+/// The answers of one `toward` call (see the module's doc).
+fn toward(
+    lua: &Lua,
+    map: &HexMap,
+    rules: &PathRules,
+    cache: &mut PathCache,
+    targets: &[String],
+    units: &Table,
+    ask: &TowardOptions,
+) -> mlua::Result<Vec<Closer>> {
+    let mut target_hexes = Vec::with_capacity(targets.len());
+    for l in targets {
+        target_hexes.push(map.parse_label(l).ok_or_else(|| {
+            mlua::Error::runtime(format!("hex.path.toward: '{l}' is not a hex of the map"))
+        })?);
+    }
+    let blocked: Vec<bool> = map
+        .terrain_names()
+        .iter()
+        .map(|t| ask.impassable.contains(t))
+        .collect();
+    let field = with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
+    let distance = |h| field.distance(h).unwrap_or(FAR);
+    let steps = |h| distance(h).min(FAR);
+    let labels = labels(lua, map)?;
+    let (id_key, budget_key, supply_key_name) = (
+        key_string(lua, "id")?,
+        key_string(lua, "budget")?,
+        key_string(lua, "supply")?,
+    );
+    let start_of = |cache: &PathCache, id: &str| -> mlua::Result<Option<HexIndex>> {
+        let unit = &cache.units[unit_index(cache, id)?];
+        Ok(unit.at.as_deref().and_then(|a| map.parse_label(a)))
+    };
+    // The examination order: entry indices (1-based), nearest first when asked (a stable sort).
+    let count = units.raw_len();
+    let mut order: Vec<usize> = (1..=count).collect();
+    if ask.nearest_first {
+        let mut keyed = Vec::with_capacity(count);
+        for i in 1..=count {
+            let entry: Table = units.raw_get(i)?;
+            let id: String = entry.raw_get(&id_key)?;
+            keyed.push((start_of(cache, &id)?.map_or(FAR, distance), i));
+        }
+        keyed.sort();
+        order = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+    let mut supply: BTreeMap<String, usize> = BTreeMap::new();
+    let mut held: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
+    let mut search =
+        with_host(lua, |h| h.reach_search.take())?.unwrap_or_else(|| ReachSearch::new(map));
+    let mut answers: Vec<Closer> = Vec::new();
+    let mut failure = None;
+    for (rank, &i) in order.iter().enumerate().skip(ask.first - 1) {
+        if answers.len() >= ask.limit {
+            break;
+        }
+        let entry: Table = units.raw_get(i)?;
+        let id: String = entry.raw_get(&id_key)?;
+        let budget: Option<f64> = entry.raw_get(&budget_key)?;
+        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
+        let Some(start) = start_of(cache, &id)? else {
+            continue;
+        };
+        let unit = &cache.units[unit_index(cache, &id)?];
+        if !ask.capacities.is_empty() && !held.contains_key(&unit.side) {
+            let side_held = holdings(map, &cache.units, &unit.side, &ask.capacities);
+            held.insert(unit.side.clone(), side_held);
+        }
+        let room = held.get(&unit.side);
+        let load: Vec<f64> = ask.capacities.iter().map(|c| c.load(unit)).collect();
+        let fits = |h: HexIndex| {
+            room.is_none_or(|rows| {
+                ask.capacities
+                    .iter()
+                    .zip(rows)
+                    .zip(&load)
+                    .all(|((c, row), l)| row[h as usize] + l <= c.limit)
+            })
+        };
+        let reach = match search.reach(map, rules, &cache.occ, unit, budget_of(unit, budget)?) {
+            Ok(r) => r,
+            Err(e) => {
+                failure = Some(e.to_string());
+                break;
+            }
+        };
+        let from = steps(start);
+        let mut closer: Vec<(u32, &str, HexIndex)> = reach
+            .hexes()
+            .iter()
+            .filter(|r| steps(r.hex) < from && fits(r.hex))
+            .map(|r| (steps(r.hex), label(&labels, r.hex), r.hex))
+            .collect();
+        // The supply field is traced only for a unit that has somewhere to go.
+        if let (false, Some(key)) = (closer.is_empty(), supply_key) {
+            let f = match supply.get(&key) {
+                Some(&f) => f,
+                None => {
+                    let f =
+                        supply_field_named(map, rules, cache, ask.supplied.as_ref(), &id, &key)?;
+                    supply.insert(key, f);
+                    f
+                }
+            };
+            let field = cache.supply_field_at(f);
+            closer.retain(|&(_, _, h)| field.is_some_and(|f| f.supplies(map, rules, h)));
+        }
+        if closer.is_empty() {
+            continue;
+        }
+        closer.sort();
+        answers.push(Closer {
+            id,
+            rank: rank + 1,
+            from,
+            hexes: closer.into_iter().map(|(_, _, h)| h).collect(),
+        });
+    }
+    with_host(lua, |h| h.reach_search = Some(search))?;
+    match failure {
+        Some(e) => Err(mlua::Error::runtime(e)),
+        None => Ok(answers),
+    }
+}
+
+/// The index in the position cache of the supply field `opts.supplied[key]` names (traced on
+/// first use), for the unit `id` that names it.
+fn supply_field_named(
+    map: &HexMap,
+    rules: &PathRules,
+    cache: &mut PathCache,
+    supplied: Option<&Table>,
+    id: &str,
+    key: &str,
+) -> mlua::Result<usize> {
+    let missing = || {
+        mlua::Error::runtime(format!(
+            "hex.path.toward: unit {id} names the supply '{key}', which opts.supplied does not give"
+        ))
+    };
+    let ask: Table = supplied
+        .ok_or_else(missing)?
+        .raw_get::<Option<Table>>(key)?
+        .ok_or_else(missing)?;
+    let (side, class, sources): (String, String, Vec<String>) = (
+        ask.raw_get("side")?,
+        ask.raw_get("class")?,
+        ask.raw_get("sources")?,
+    );
+    let side = rules
+        .profile
+        .side_id(&side)
+        .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown side '{side}'")))?;
+    let class = rules
+        .profile
+        .class_id(&class)
+        .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown class '{class}'")))?;
+    let sources = labels_to_hexes(map, &sources)?;
+    cache
+        .supply_field(map, rules, side, class, &sources)
+        .map_err(|e| mlua::Error::runtime(e.to_string()))
 }
