@@ -201,6 +201,17 @@ local function unit_string(kind, at)
   return s
 end
 
+-- the place key of a unit string: its type and province ("F STP/SC" -> "F STP"), memoised
+-- like unit_string
+local PLACE, nplace = {}, 0
+local function place_key(u)
+  local key = u:sub(1, 5)
+  if nplace >= 8192 then PLACE, nplace = {}, 0 end
+  PLACE[u] = key
+  nplace = nplace + 1
+  return key
+end
+
 -- (the chain of entries with the same key: `first[key]` the first index, `nxt[i]` the next one
 -- after i; entries come in order, so a key met again walks to the end of its chain, which only
 -- stacks of the variant do)
@@ -268,10 +279,12 @@ local function mirror(pos, result, reason, events)
   if movers then
     first_by_place, next_by_place = {}, {}
     for i = 1, n do
-      local power = npower[i]
+      local power, u = npower[i], nunit[i]
       local f = first_by_place[power]
       if not f then f = {}; first_by_place[power] = f end
-      chain(f, next_by_place, nunit[i]:sub(1, 5), i)
+      local key = PLACE[u]
+      if not key then key = place_key(u) end
+      if f[key] == nil then f[key] = i else chain(f, next_by_place, key, i) end
     end
   end
   local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
@@ -308,7 +321,10 @@ local function mirror(pos, result, reason, events)
       local dest = dest_of[k]
       if dest then
         local f = first_by_place[sides[k]]
-        local i = f and f[ustr[k]:sub(1, 1) .. " " .. dest]
+        -- (the unit string of its type at the destination: unit_string, memoised)
+        local by = USTR[types[k]]
+        local key = by and by[dest] or unit_string(types[k], dest)
+        local i = f and f[key]
         while i and taken[i] do i = next_by_place[i] end
         if i then
           taken[i] = true
