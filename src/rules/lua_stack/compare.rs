@@ -103,7 +103,7 @@ unsafe fn object_matches(
             count <= map.len()
                 && ffi::lua_type(state, -2) == ffi::LUA_TSTRING
                 && lua_bytes(state, -2)
-                    .and_then(|k| std::str::from_utf8(k).ok())
+                    .and_then(super::reader::utf8)
                     .and_then(|k| map.get(k))
                     .is_some_and(|item| {
                         (is_table && !tables) || matches(state, -1, item, depth + 1)
