@@ -5,7 +5,8 @@
 //! * `library_in_vm`: `game.adjudicate` alone, looped inside the host's Lua VM (the library's
 //!   speed under mlua; compare `lua5.4 rules/diplomacy/tests/bench.lua`);
 //! * `resolve_apply`: `Ruleset::resolve(end_phase)` (reads the position and orders from the
-//!   state, adjudicates, builds the events) and `apply` of every event on a copy of the state;
+//!   state, adjudicates, builds the events) and `apply` of every event on a copy of the state
+//!   (the copy is made untimed);
 //! * `submit`: `Game::submit(end_phase)`, the whole engine path (atomic processing, handlers,
 //!   phase change and skip checks), each time on a fresh `Game` built from the ready state (so
 //!   nothing piles up between iterations: re-running the setup on one game would grow its list
@@ -16,7 +17,7 @@
 //!
 //! Wall-clock figures swing with the machine's load; machine instructions do not. With
 //! `DIPLOMACY_PHASES=POSITION:LEVEL:N` (POSITION `opening` or `busy`, LEVEL `library_in_vm`,
-//! `resolve_apply` or `submit`) the bench binary runs that level N times and exits, for
+//! `resolve_apply`, `submit` or `state_copy`, the copies of the state the other two make) the bench binary runs that level N times and exits, for
 //! `valgrind --tool=callgrind` (instructions per phase = the difference between N and 0 runs,
 //! divided by N; `benches/diplomacy_instructions.sh` does it for all six).
 
@@ -25,7 +26,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use hexwar::engine::{
     apply, Command, Event, EventLimits, Game, GameState, Outcome, Refusal, Resolution, RulesError,
     Ruleset, Sequence,
@@ -205,17 +206,18 @@ impl Levels {
         start.elapsed()
     }
 
-    fn resolve_apply(&mut self) -> GameState {
+    /// `resolve` on the ready state, then `apply` of the events to `copy` (a copy of the ready
+    /// state, made beforehand: copying a state is no part of a phase).
+    fn resolve_apply(&mut self, mut copy: GameState) -> GameState {
         let events = self
             .rules
             .resolve(&self.state, None, &Command::EndPhase)
             .unwrap()
             .unwrap();
-        let mut after = self.state.clone();
         for e in &events {
-            apply(&mut after, e).unwrap();
+            apply(&mut copy, e).unwrap();
         }
-        after
+        copy
     }
 
     /// One `submit` on a fresh game; only the submit is timed.
@@ -262,10 +264,20 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
                 left -= left.min(200);
             }
         }
+        // (each phase applies its events to a copy of the state, made untimed; under valgrind
+        // the copies count too: `state_copy` counts them alone, to subtract)
         "resolve_apply" => {
+            for _ in 0..n {
+                let copy = levels.state.clone();
+                let start = Instant::now();
+                black_box(levels.resolve_apply(copy));
+                total += start.elapsed();
+            }
+        }
+        "state_copy" => {
             let start = Instant::now();
             for _ in 0..n {
-                black_box(levels.resolve_apply());
+                black_box(levels.state.clone());
             }
             total = start.elapsed();
         }
@@ -276,6 +288,9 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
         "{position} {level}: {n} phases, {:.1} µs a phase",
         total.as_secs_f64() * 1e6 / n.max(1) as f64
     );
+    if hexwar::rules::profile::enabled() {
+        eprint!("{}", hexwar::rules::profile::report());
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -316,8 +331,13 @@ fn bench(c: &mut Criterion) {
             })
         });
 
+        let ready = levels.state.clone();
         group.bench_function("resolve_apply", |b| {
-            b.iter(|| black_box(levels.resolve_apply()))
+            b.iter_batched(
+                || ready.clone(),
+                |copy| black_box(levels.resolve_apply(copy)),
+                BatchSize::SmallInput,
+            )
         });
 
         group.bench_function("submit", |b| {

@@ -94,3 +94,66 @@ fn units_with_status_is_the_set_of_ids_with_that_flag() {
         .unwrap();
     assert_eq!(none, json!(true));
 }
+
+#[test]
+fn state_matches_is_true_exactly_for_the_plain_data_the_variable_holds() {
+    let (mut rules, state) = opening();
+    let code = r#"
+        local pos = hex.state.get("position")
+        local copy = { phase = pos.phase, units = pos.units, centers = pos.centers }
+        local moved = { phase = pos.phase, units = {}, centers = pos.centers }
+        for p, l in pairs(pos.units) do moved.units[p] = l end
+        moved.units.FRANCE = { "A BUR", "A MAR", "F BRE" }
+        return {
+          read = hex.state.matches("position", pos),
+          copy = hex.state.matches("position", copy),
+          moved = hex.state.matches("position", moved),
+          more = hex.state.matches("position", { phase = pos.phase, units = pos.units, centers = pos.centers, winner = "FRANCE" }),
+          less = hex.state.matches("position", { phase = pos.phase, units = pos.units }),
+          no_var = hex.state.matches("nothing", {}),
+        }"#;
+    assert_eq!(
+        rules.eval(&state, code).unwrap(),
+        json!({"read": true, "copy": true, "moved": false, "more": false, "less": false,
+               "no_var": false})
+    );
+}
+
+/// The glue keeps the position and orders tables it last read or wrote (host.lua `read_var`);
+/// a VM that adjudicates other states in between must answer as a fresh VM does.
+#[test]
+fn the_glue_reads_the_state_afresh_whenever_it_is_not_what_it_kept() {
+    use hexwar::engine::{Command, Ruleset};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, None).unwrap();
+    let order = |s: &mut Session, power: &str, orders: serde_json::Value| {
+        let mut args = serde_json::Map::new();
+        args.insert("power".into(), power.into());
+        args.insert("orders".into(), orders);
+        let cmd = Command::Custom {
+            name: "orders".into(),
+            args,
+        };
+        s.game.submit(Some(power), &cmd).unwrap();
+    };
+    order(
+        &mut session,
+        "FRANCE",
+        json!(["A PAR - BUR", "A MAR - BUR"]),
+    );
+    let bounce = session.game.state().clone();
+    order(&mut session, "FRANCE", json!(["A PAR - BUR"]));
+    let moves = session.game.state().clone();
+    session.game.submit(None, &Command::EndPhase).unwrap();
+    order(&mut session, "FRANCE", json!(["A BUR - MUN"]));
+    let fall = session.game.state().clone();
+    let scenario = load_scenario(&path).unwrap();
+    let mut kept = LuaRules::load(&scenario).unwrap();
+    for state in [&bounce, &moves, &bounce, &fall, &moves, &fall, &fall] {
+        let mut fresh = LuaRules::load(&scenario).unwrap();
+        assert_eq!(
+            kept.resolve(state, None, &Command::EndPhase).unwrap(),
+            fresh.resolve(state, None, &Command::EndPhase).unwrap()
+        );
+    }
+}

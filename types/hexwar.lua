@@ -577,6 +577,12 @@ function hex.state.is_over() end
 ---@return any
 function hex.state.json(value) end
 
+---Whether the variable is exactly the plain data `value` holds (as `json(value)` would set it): a table kept from an earlier call may then stand for the variable, unread.
+---@param key string
+---@param value table
+---@return boolean
+function hex.state.matches(key, value) end
+
 ---The current phase's name.
 ---@return string?
 function hex.state.phase() end

@@ -36,8 +36,15 @@ local STEPS = {
 local TYPE_OF = { A = "army", F = "fleet" }
 local LETTER_OF = { army = "A", fleet = "F" }
 
+-- (built once per VM by the host, so kept here once asked for)
+local the_board
 local function board()
-  return hex.map.board_table()
+  local b = the_board
+  if not b then
+    b = hex.map.board_table()
+    the_board = b
+  end
+  return b
 end
 
 local function start_year()
@@ -63,8 +70,38 @@ local function label(turn, step)
 end
 M.label = label
 
+-- The tables this VM last wrote to and last read from the variables `position` and `orders`. A
+-- kept table stands for its variable only while hex.state.matches says the state holds exactly
+-- it (an exact comparison: an undo, another game or a loaded save in the same VM, a mutated
+-- table all read afresh), which spares rebuilding the whole position in Lua at every phase: a
+-- game reads what it wrote the phase before, a replayed or re-tried phase what it read.
+local written, read = {}, {}
+
+-- the kept table that is the variable `key` now, or nil
+local function kept_var(key)
+  local t = written[key]
+  if t ~= nil and hex.state.matches(key, t) then return t end
+  t = read[key]
+  if t ~= nil and hex.state.matches(key, t) then return t end
+  return nil
+end
+
+local function read_var(key)
+  local t = kept_var(key)
+  if t ~= nil then return t end
+  t = hex.state.get(key)
+  read[key] = type(t) == "table" and t or nil
+  return t
+end
+
+-- the VarSet event of `key` = `t` (a table), keeping `t` to stand for the variable
+local function set_var(key, t)
+  written[key] = t
+  return { event = "VarSet", key = key, value = hex.state.json(t) }
+end
+
 local function position()
-  return hex.state.get("position")
+  return read_var("position")
 end
 
 local function sorted_keys(t)
@@ -147,15 +184,6 @@ local function status_change(events, id, was, now)
     add = now and { "dislodged" } or nil, remove = (not now) and { "dislodged" } or nil }
 end
 
--- Events that make GameState.units mirror `pos` (units + units waiting to retreat). `result` (the
--- phase's result, or nil) tells which units moved where; `reason` is the UnitEliminated reason
--- for units that left the board (nil: removed by a setup, UnitRemoved).
--- Matching, in id order of the units in play: first the units that did not move, each to the
--- first unmatched entry of the same power and unit string; then the units that moved, to the first
--- unmatched entry of the same power and type in the destination province. Units left over are
--- eliminated (or removed), entries left over are placed as new units. The entries are indexed
--- by those two keys (first entry of a key, then a chain of the next entries with the same key),
--- so each match is a lookup, not a scan; they live in parallel arrays (no table per entry).
 -- the unit string of a GameState unit ("A PAR"), memoised by type and location (pure; emptied
 -- when it grows large: a loaded save may place units anywhere)
 local USTR, nustr = { army = {}, fleet = {} }, 0
@@ -173,39 +201,70 @@ local function unit_string(kind, at)
   return s
 end
 
+-- the place key of a unit string: its type and province ("F STP/SC" -> "F STP"), memoised
+-- like unit_string
+local PLACE, nplace = {}, 0
+local function place_key(u)
+  local key = u:sub(1, 5)
+  if nplace >= 8192 then PLACE, nplace = {}, 0 end
+  PLACE[u] = key
+  nplace = nplace + 1
+  return key
+end
+
+-- (the chain of entries with the same key: `first[key]` the first index, `nxt[i]` the next one
+-- after i; entries come in order, so a key met again walks to the end of its chain, which only
+-- stacks of the variant do)
+local function chain(first, nxt, key, i)
+  local j = first[key]
+  if j == nil then first[key] = i; return end
+  while nxt[j] do j = nxt[j] end
+  nxt[j] = i
+end
+
+-- Events that make GameState.units mirror `pos` (units + units waiting to retreat). `result` (the
+-- phase's result, or nil) tells which units moved where; `reason` is the UnitEliminated reason
+-- for units that left the board (nil: removed by a setup, UnitRemoved).
+-- Matching, in id order of the units in play: first the units that did not move, each to the
+-- first unmatched entry of the same power and unit string; then the units that moved, to the first
+-- unmatched entry of the same power and type in the destination province. Units left over are
+-- eliminated (or removed), entries left over are placed as new units. The entries are indexed
+-- by those two keys (first entry of a key, then a chain of the next entries with the same key),
+-- so each match is a lookup, not a scan; they live in parallel arrays (no table per entry).
 local function mirror(pos, result, reason, events)
   local npower, nunit, ndisl, taken = {}, {}, {}, {}
   local n = 0
   local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
-  local last_by_unit = {}
-  -- (the entries of pos.units, power by power in name order, then pos.dislodged; `add` is
-  -- written out in both loops: this runs for every unit at every phase)
+  -- (the entries of pos.units, power by power in name order, then pos.dislodged: this runs for
+  -- every unit at every phase, so the common case is written out)
   local units = pos.units or {}
-  for _, p in ipairs(sorted_keys(units)) do
-    local f, l = {}, {}
-    first_by_unit[p], last_by_unit[p] = f, l
+  local names = sorted_keys(units)
+  for pi = 1, #names do
+    local p = names[pi]
+    local f = {}
+    first_by_unit[p] = f
     local list = units[p]
     for j = 1, #list do
       local u = list[j]
       n = n + 1
-      npower[n], nunit[n], ndisl[n] = p, u, false
-      local last = l[u]
-      if last then next_by_unit[last] = n else f[u] = n end
-      l[u] = n
+      npower[n], nunit[n] = p, u
+      if f[u] == nil then f[u] = n else chain(f, next_by_unit, u, n) end
     end
   end
-  for _, d in ipairs(pos.dislodged or {}) do
-    local power, u = d.power, d.unit
+  local dislodged = pos.dislodged or {}
+  for j = 1, #dislodged do
+    local d = dislodged[j]
+    local power = d.power
     n = n + 1
-    npower[n], nunit[n], ndisl[n] = power, u, true
-    local f, l = first_by_unit[power], last_by_unit[power]
-    if not f then f, l = {}, {}; first_by_unit[power], last_by_unit[power] = f, l end
-    local last = l[u]
-    if last then next_by_unit[last] = n else f[u] = n end
-    l[u] = n
+    npower[n], nunit[n], ndisl[n] = power, d.unit, true
+    local f = first_by_unit[power]
+    if not f then f = {}; first_by_unit[power] = f end
+    chain(f, next_by_unit, d.unit, n)
   end
   local movers
-  for _, e in ipairs(result and result.results or {}) do
+  local entries = result and result.results or {}
+  for j = 1, #entries do
+    local e = entries[j]
     if #e.flags == 0 then
       local dest = order_dest(e.order)
       if dest then
@@ -219,14 +278,13 @@ local function mirror(pos, result, reason, events)
   local first_by_place, next_by_place
   if movers then
     first_by_place, next_by_place = {}, {}
-    local last_by_place = {}
     for i = 1, n do
-      local power, key = npower[i], nunit[i]:sub(1, 5)
-      local f, l = first_by_place[power], last_by_place[power]
-      if not f then f, l = {}, {}; first_by_place[power], last_by_place[power] = f, l end
-      local last = l[key]
-      if last then next_by_place[last] = i else f[key] = i end
-      l[key] = i
+      local power, u = npower[i], nunit[i]
+      local f = first_by_place[power]
+      if not f then f = {}; first_by_place[power] = f end
+      local key = PLACE[u]
+      if not key then key = place_key(u) end
+      if f[key] == nil then f[key] = i else chain(f, next_by_place, key, i) end
     end
   end
   local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
@@ -234,10 +292,14 @@ local function mirror(pos, result, reason, events)
   local nold = #ids
   local ustr, dest_of, done = {}, {}, {}
   for k = 1, nold do
-    local s = unit_string(types[k], ats[k])
+    local by, at = USTR[types[k]], ats[k]
+    local s = by and by[at or false]
+    if not s then s = unit_string(types[k], at) end
     ustr[k] = s
-    local m = movers and movers[sides[k]]
-    dest_of[k] = m and m[s] or false
+    if movers then
+      local m = movers[sides[k]]
+      dest_of[k] = m and m[s] or false
+    end
   end
   -- units that stayed (same place), then units that moved (to their destination)
   for k = 1, nold do
@@ -249,7 +311,8 @@ local function mirror(pos, result, reason, events)
         taken[i] = true
         done[k] = true
         local id = ids[k]
-        if (was_dislodged[id] == true) ~= ndisl[i] then status_change(events, id, was_dislodged[id] == true, ndisl[i]) end
+        local now = ndisl[i] == true
+        if (was_dislodged[id] == true) ~= now then status_change(events, id, was_dislodged[id] == true, now) end
       end
     end
   end
@@ -258,7 +321,10 @@ local function mirror(pos, result, reason, events)
       local dest = dest_of[k]
       if dest then
         local f = first_by_place[sides[k]]
-        local i = f and f[ustr[k]:sub(1, 1) .. " " .. dest]
+        -- (the unit string of its type at the destination: unit_string, memoised)
+        local by = USTR[types[k]]
+        local key = by and by[dest] or unit_string(types[k], dest)
+        local i = f and f[key]
         while i and taken[i] do i = next_by_place[i] end
         if i then
           taken[i] = true
@@ -266,7 +332,8 @@ local function mirror(pos, result, reason, events)
           local id = ids[k]
           local to = nunit[i]:sub(3)
           events[#events + 1] = { event = "UnitMoved", unit = id, from = ats[k] or nil, to = to, path = { to }, cost = 0 }
-          if (was_dislodged[id] == true) ~= ndisl[i] then status_change(events, id, was_dislodged[id] == true, ndisl[i]) end
+          local now = ndisl[i] == true
+          if (was_dislodged[id] == true) ~= now then status_change(events, id, was_dislodged[id] == true, now) end
         end
       end
     end
@@ -349,24 +416,32 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { hex.state.set("position", hex.state.json(pos)), hex.state.set("orders", nil) }
+  local events = { set_var("position", pos), hex.state.set("orders", nil) }
   return mirror(pos, nil, nil, events)
 end
 
 -- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
 -- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
--- (reads only the parts of the position the phase needs: the whole of it costs more to convert)
+-- (the position this VM keeps if the state still holds it, else only the parts the phase needs:
+-- the whole of it costs more to convert)
 local function legal_orders(side)
-  local phase = hex.state.get("position", "phase")
-  if phase == nil or hex.state.get("position", "winner") ~= nil then return {} end
-  local kind = phase:sub(-1)
-  local pos = { phase = phase }
-  if kind == "R" then
-    pos.dislodged = hex.state.get("position", "dislodged")
-  else
-    pos.units = hex.state.get("position", "units") or {}
-    if kind == "A" then pos.centers = hex.state.get("position", "centers") end
+  local pos = kept_var("position")
+  if not pos then
+    local phase = hex.state.get("position", "phase")
+    if phase == nil or hex.state.get("position", "winner") ~= nil then return {} end
+    pos = { phase = phase }
+    local kind = phase:sub(-1)
+    if kind == "R" then
+      pos.dislodged = hex.state.get("position", "dislodged")
+    else
+      pos.units = hex.state.get("position", "units")
+      if kind == "A" then pos.centers = hex.state.get("position", "centers") end
+    end
   end
+  local phase = pos.phase
+  if phase == nil or pos.winner ~= nil then return {} end
+  local kind = phase:sub(-1)
+  if kind ~= "R" and not pos.units then pos = { phase = phase, units = {}, centers = pos.centers } end
   local given = hex.state.get("orders", side) or {}
   local ordered = {}
   for _, o in ipairs(given) do
@@ -435,9 +510,9 @@ end
 
 -- the VarSet of `orders` with `power`'s list replaced (`all`: the orders as read, if at hand)
 local function with_orders(power, list, all)
-  all = all or hex.state.get("orders") or {}
+  all = all or read_var("orders") or {}
   all[power] = list
-  return hex.state.set("orders", hex.state.json(all))
+  return set_var("orders", all)
 end
 
 local function check_power(cmd, side)
@@ -454,12 +529,9 @@ end
 
 local function adjudicate()
   local pos = position()
-  local orders = hex.state.get("orders") or {}
+  local orders = read_var("orders") or {}
   local result, next_pos = current.adjudicate(board(), pos, orders)
-  local events = {
-    { event = "VarSet", key = "position", value = hex.state.json(next_pos) },
-    hex.state.set("orders", nil),
-  }
+  local events = { set_var("position", next_pos), hex.state.set("orders", nil) }
   mirror(next_pos, result, "disbanded", events)
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
@@ -494,7 +566,7 @@ function M.install(game)
   hex.events.on("GameStarted", function()
     if hex.state.get("position", "phase") ~= nil then return nil end
     local pos = current.new_position(board(), nil)
-    return mirror(pos, nil, nil, { hex.state.set("position", hex.state.json(pos)) })
+    return mirror(pos, nil, nil, { set_var("position", pos) })
   end)
 
   hex.commands.define("orders", {
@@ -517,7 +589,7 @@ function M.install(game)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      local all = hex.state.get("orders") or {}
+      local all = read_var("orders") or {}
       local list = all[power] or {}
       list[#list + 1] = cmd.order
       return with_orders(power, list, all)

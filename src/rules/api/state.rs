@@ -82,6 +82,19 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             })
         })?,
     )?;
+    // matches(key, table): whether the variable is exactly what `table` reads as (as
+    // hex.state.json reads it), compared in one walk: rules may then keep using a table they
+    // wrote or read before instead of having the variable rebuilt.
+    t.raw_set(
+        "matches",
+        lua.create_function(|lua, (key, table): (String, Table)| {
+            with_state(lua, |s| {
+                Ok(s.vars.get(&key).is_some_and(|v| {
+                    crate::rules::lua_stack::compare::table_matches_json(lua, &table, v)
+                }))
+            })
+        })?,
+    )?;
     t.raw_set(
         "set",
         lua.create_function(|lua, (key, value): (String, Value)| {

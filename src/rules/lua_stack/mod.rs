@@ -12,6 +12,7 @@
 //!   [`writer::write`]); the views of `hex.*`, label lists, `json_to_lua`, `string_sequence`
 //!   are all built on it. No other code pushes onto the Lua stack.
 //! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`).
+//! * [`compare`]: whether a Lua table reads as a given JSON value (`hex.state.matches`).
 //!
 //! # The safety argument, in one place
 //!
@@ -28,13 +29,14 @@
 //!   body must only borrow (precompute anything owned before calling `write`). Each use says so.
 //! - The closure must not panic (no indexing that can fail): a panic cannot cross the C frames.
 //!
-//! Reading ([`reader`]):
+//! Reading and comparing ([`reader`], [`compare`]):
 //! - It raises no Lua error at all: it calls only `lua_checkstack`, `lua_rawlen`, `lua_rawgeti`,
 //!   `lua_next` on keys `lua_next` gave, `lua_type`, and the `lua_to*` functions on values of the
 //!   matching type (a string is read in place, nothing is converted). Its frames may therefore
 //!   own Rust values (the JSON being built). It pops what it pushes, checks room at each level
 //!   and stops at `bounded::DEPTH_LIMIT` levels and `VALUE_LIMIT` values.
 
+pub(crate) mod compare;
 pub(crate) mod reader;
 pub(crate) mod writer;
 
