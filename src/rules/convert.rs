@@ -604,14 +604,9 @@ mod tests {
         Ok(t)
     }
 
-    #[test]
-    fn event_tables_written_on_the_stack_are_the_serde_bridges() {
-        // with the field names pushed as new strings, and interned in the VM's keys table
-        event_tables_match(false);
-        event_tables_match(true);
-    }
-
-    fn event_tables_match(interned: bool) {
+    /// A VM with the host's memory limit; `interned`: with the host's interned keys table, so
+    /// the writers push field names from it instead of as new strings.
+    fn test_vm(interned: bool) -> Lua {
         let lua = Lua::new();
         lua.set_memory_limit(1 << 24).unwrap();
         if interned {
@@ -622,6 +617,18 @@ mod tests {
             host.key_strings = Some(super::super::lua_stack::writer::intern_keys(&lua).unwrap());
             lua.set_app_data(host);
         }
+        lua
+    }
+
+    #[test]
+    fn event_tables_written_on_the_stack_are_the_serde_bridges() {
+        // with the field names pushed as new strings, and interned in the VM's keys table
+        event_tables_match(false);
+        event_tables_match(true);
+    }
+
+    fn event_tables_match(interned: bool) {
+        let lua = test_vm(interned);
         let s = |x: &str| x.to_string();
         let phase = |side: Option<&str>| Event::PhaseEnded {
             turn: 3,
@@ -726,16 +733,7 @@ mod tests {
     }
 
     fn unit_views_match(interned: bool) {
-        let lua = Lua::new();
-        lua.set_memory_limit(1 << 24).unwrap();
-        if interned {
-            let board = crate::board::Board::Hex(std::sync::Arc::new(crate::board::HexMap::new(
-                Default::default(),
-            )));
-            let mut host = super::super::api::HostData::new(board, Vec::new(), 1);
-            host.key_strings = Some(super::super::lua_stack::writer::intern_keys(&lua).unwrap());
-            lua.set_app_data(host);
-        }
+        let lua = test_vm(interned);
         let plain: Unit = serde_json::from_value(json!({
             "id": "de-1-pz", "side": "german", "nation": "german", "type": "armored",
             "size": "XX", "ma": 8, "strength": 6.5, "at": "2912", "facing": 3,
