@@ -102,4 +102,6 @@ pub enum PositionError {
     },
     #[error("hex index {index} is not on this map ({what})")]
     BadIndex { what: String, index: u32 },
+    #[error("unit index {index} is not in this occupancy (it holds {count} units)")]
+    NoSuchUnit { index: usize, count: usize },
 }

@@ -89,7 +89,7 @@ impl SourceSet {
 
 /// The hexes from which a friendly source can be reached by a supply line, for one
 /// (side, class) and one set of sources.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SupplyField {
     side: SideId,
     kind: usize,

@@ -2,9 +2,9 @@
 //!
 //! Which units exert a ZOC and where it reaches is decided here, once per position, into a
 //! per-hex side mask (`Occupancy::zoc_mask`). The searches only read that mask. A later rule
-//! restricting ZOC to front arcs (facing) extends [`ZocPolicy::projects`], nothing else.
+//! restricting ZOC to front arcs (facing) extends `ZocPolicy::project` and the occupancy's
+//! footprint of a unit.
 
-use hexx::EdgeDirection;
 use serde_json::Value;
 
 use super::decl::{self, join, UnitSelector, Vocabulary};
@@ -150,31 +150,21 @@ impl ZocPolicy {
             && !(self.retreat_friendly_negates && cell.present & me != 0))
     }
 
-    /// Whether the ZOC of `unit` reaches across its hexside in `direction`. Today every side of
-    /// an exerting unit; this is where front arcs (facing) would be tested.
-    pub fn projects(&self, _unit: &Unit, _direction: EdgeDirection) -> bool {
-        true
-    }
-
-    /// Calls `into` for every hex the ZOC of `unit`, standing on `hex`, extends into (R1: the
-    /// six neighbours, never its own hex, never across a blocking hexside).
+    /// Calls `into` for every hex the ZOC of a unit exerting one (`exerts`), standing on `hex`,
+    /// extends into (R1: the six neighbours, never its own hex, never across a blocking
+    /// hexside). It reads nothing of the unit but its hex: a rule restricting ZOC to front arcs
+    /// (facing) would add the facing here and to the occupancy's `Footprint`, which decides when
+    /// a unit's change must be followed.
     pub(crate) fn project(
         &self,
         map: &HexMap,
         topo: &Topology,
         hex: HexIndex,
-        unit: &Unit,
         mut into: impl FnMut(HexIndex),
     ) {
-        if !self.exerts(unit) {
-            return;
-        }
         let masks = map.hexside_masks(hex);
         for (d, n) in topo.neighbors(hex).into_iter().enumerate() {
-            if n != OFF_MAP
-                && masks[d] & self.blocked_by == 0
-                && self.projects(unit, EdgeDirection::ALL_DIRECTIONS[d])
-            {
+            if n != OFF_MAP && masks[d] & self.blocked_by == 0 {
                 into(n);
             }
         }

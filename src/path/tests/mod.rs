@@ -3,6 +3,7 @@
 
 mod declaration;
 mod movement;
+mod occupancy;
 mod rail;
 mod supply;
 mod territory;

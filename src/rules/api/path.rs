@@ -21,8 +21,9 @@ use crate::rules::lua_stack::writer::write;
 /// the next, refreshed in place. On a game's state the revision says what changed since the
 /// cache's version (`Revision::changes_since`): nothing (a bot choosing several commands, the
 /// handlers of one event), or a few units and hexes, copied one by one. On any other state the
-/// cache compares the units and the control map. Either way it copies what changed and rebuilds
-/// the occupancy, not the whole cache.
+/// cache compares the units and the control map. Either way it copies what changed and follows it
+/// in the occupancy unit by unit (`Occupancy::update_unit`; rebuilt only when units entered or
+/// left play), not the whole cache.
 pub(crate) struct PathCache {
     /// The call into Lua this cache was last checked in: within one call the state cannot change.
     generation: u64,
@@ -40,8 +41,8 @@ pub(crate) struct PathCache {
     pub(crate) occ: Occupancy,
     pub(crate) owners: Vec<SideId>,
     /// Supply fields traced on this position, by (side, class, sources): appended within a
-    /// call (so an index stays valid through it), cleared when the position changes or at the
-    /// start of a call once there are more than `SUPPLY_FIELDS_KEPT`.
+    /// call (so an index stays valid through it), cleared when the occupancy or the owners
+    /// change or at the start of a call once there are more than `SUPPLY_FIELDS_KEPT`.
     supply_fields: Vec<(SideId, ClassId, Vec<HexIndex>, SupplyField)>,
 }
 
@@ -148,11 +149,11 @@ impl PathCache {
                 },
             }
         }
-        let mut units_changed = false;
+        let mut changed = Vec::new();
         for (i, now) in units {
             if self.units[i] != *now {
                 copy_unit(&mut self.units[i], now);
-                units_changed = true;
+                changed.push(i);
             }
         }
         let mut control_changed = false;
@@ -168,30 +169,51 @@ impl PathCache {
             }
             self.control_stale = true;
         }
-        self.rebuild(map, rules, units_changed, control_changed)?;
+        self.rebuild(map, rules, UnitsChanged::These(changed), control_changed)?;
         Ok(true)
     }
 
-    /// Drops the supply fields traced on another position (or too many kept), and rebuilds the
-    /// occupancy when the units changed (gives it the new owners when only they changed).
+    /// Follows the units' changes in the occupancy (unit by unit when it can, else by a
+    /// rebuild), gives it the new owners when they changed, and drops the supply fields when
+    /// what they were traced on changed (or too many are kept). A field reads only the
+    /// occupancy's cells and the owners (`SupplyField::trace`), so a change the occupancy does
+    /// not see (a `moved` flag) keeps it.
     fn rebuild(
         &mut self,
         map: &HexMap,
         rules: &PathRules,
-        units_changed: bool,
+        units: UnitsChanged,
         control_changed: bool,
     ) -> mlua::Result<()> {
-        if units_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
-            self.supply_fields.clear();
-        }
-        if units_changed {
-            self.occ = Occupancy::build(map, rules, &self.units)
-                .map_err(runtime)?
-                .with_owners(self.owners.clone())
-                .map_err(runtime)?;
-        } else if control_changed {
+        let rebuilt = matches!(units, UnitsChanged::All);
+        let occupancy_changed = match units {
+            UnitsChanged::These(changed) => {
+                let mut occupancy_changed = false;
+                for &i in &changed {
+                    match self.occ.update_unit(map, rules, i, &self.units[i]) {
+                        Ok(c) => occupancy_changed |= c,
+                        // (the rebuild below reports the error)
+                        Err(_) => {
+                            return self.rebuild(map, rules, UnitsChanged::All, control_changed)
+                        }
+                    }
+                }
+                occupancy_changed
+            }
+            UnitsChanged::All => {
+                self.occ = Occupancy::build(map, rules, &self.units)
+                    .map_err(runtime)?
+                    .with_owners(self.owners.clone())
+                    .map_err(runtime)?;
+                true
+            }
+        };
+        if control_changed && !rebuilt {
             // the units' cells and ZOCs do not depend on who owns the hexes
             self.occ.set_owners(self.owners.clone()).map_err(runtime)?;
+        }
+        if occupancy_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
+            self.supply_fields.clear();
         }
         Ok(())
     }
@@ -209,18 +231,20 @@ impl PathCache {
                 .iter()
                 .zip(state.units.values())
                 .all(|(kept, now)| kept.id == now.id);
-        let mut units_changed = !same_ids;
-        if same_ids {
-            for (kept, now) in self.units.iter_mut().zip(state.units.values()) {
+        let units = if same_ids {
+            let mut changed = Vec::new();
+            for (i, (kept, now)) in self.units.iter_mut().zip(state.units.values()).enumerate() {
                 if kept != now {
                     copy_unit(kept, now);
-                    units_changed = true;
+                    changed.push(i);
                 }
             }
+            UnitsChanged::These(changed)
         } else {
             self.units = merge_units(std::mem::take(&mut self.units), state);
             self.index = index_of(&self.units);
-        }
+            UnitsChanged::All
+        };
         let control_changed = self.control_stale
             || self.control.len() != state.control.len()
             || self
@@ -242,8 +266,16 @@ impl PathCache {
             self.owners = owners_of(state, map, rules);
             self.control_stale = false;
         }
-        self.rebuild(map, rules, units_changed, control_changed)
+        self.rebuild(map, rules, units, control_changed)
     }
+}
+
+/// Which of the cache's units changed since the occupancy was made.
+enum UnitsChanged {
+    /// These (by index): the occupancy follows them one by one.
+    These(Vec<usize>),
+    /// Units entered or left play (the indices moved): the occupancy is built again.
+    All,
 }
 
 fn index_of(units: &[Unit]) -> BTreeMap<String, usize> {

@@ -1,0 +1,176 @@
+//! The occupancy followed unit by unit (`Occupancy::update_unit`) must equal a fresh build after
+//! any sequence of changes, and say "unchanged" exactly when a fresh build is the same.
+
+use super::*;
+use crate::path::SupplyField;
+
+/// A small xorshift generator: the sequences are fixed by the seed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A 6x6 map with sea hexes and sea/lake hexsides (ZOC does not cross them).
+fn board() -> HexMap {
+    map(
+        &[
+            ". . f . s .",
+            ". h . . . .",
+            "m . . C . w",
+            ". . . . . .",
+            "s . M . f .",
+            ". . . . . .",
+        ],
+        "[hexsides]\nsea = [\"0303/0304\", \"0405/0406\"]\nlake = [\"0202/0203\"]\n",
+    )
+}
+
+fn random_label(rng: &mut Rng) -> String {
+    format!("{:02}{:02}", rng.below(6) + 1, rng.below(6) + 1)
+}
+
+fn toggle_status(u: &mut Unit, s: &str) {
+    if !u.status.remove(s) {
+        u.status.insert(s.into());
+    }
+}
+
+fn toggle_flag(u: &mut Unit, f: &str) {
+    if u.attrs.remove(f).is_none() {
+        u.attrs.insert(f.into(), Value::Bool(true));
+    }
+}
+
+/// One random change of the kinds the rules make: a move, a status or flag the occupancy reads
+/// (disorganized, para, neutral, size) or ignores (moved, strength), a change of side or class,
+/// leaving or re-entering the map.
+fn change(rng: &mut Rng, u: &mut Unit) {
+    match rng.below(11) {
+        0..=2 => u.at = Some(random_label(rng)),
+        3 => toggle_status(u, "disorganized"),
+        4 => toggle_status(u, "moved"),
+        5 => toggle_flag(u, "para"),
+        6 => toggle_flag(u, "neutral"),
+        7 => {
+            u.size = if u.size == "III" {
+                "XX".into()
+            } else {
+                "III".into()
+            }
+        }
+        8 => {
+            u.side = if u.side == "german" {
+                "allied".into()
+            } else {
+                "german".into()
+            };
+        }
+        9 => {
+            let class = ["foot", "motorized", "mountain"][rng.below(3) as usize];
+            u.attrs.insert("class".into(), Value::String(class.into()));
+        }
+        _ => {
+            u.at = if u.at.is_some() {
+                None
+            } else {
+                Some(random_label(rng))
+            };
+            u.strength += 1.0;
+        }
+    }
+}
+
+#[test]
+fn update_unit_equals_a_fresh_build_after_random_changes() {
+    let m = board();
+    let r = rules(&m);
+    let mut rng = Rng(0x5eed_cafe);
+    let mut unchanged_seen = 0;
+    for _ in 0..40 {
+        let mut units: Vec<Unit> = (0..8)
+            .map(|i| {
+                let side = if rng.below(2) == 0 {
+                    "german"
+                } else {
+                    "allied"
+                };
+                let kind = ["infantry", "armored", "mountain_infantry"][rng.below(3) as usize];
+                unit(&format!("u{i}"), side, kind, &random_label(&mut rng))
+            })
+            .collect();
+        let mut occ = Occupancy::build(&m, &r, &units).unwrap();
+        for _ in 0..60 {
+            let i = rng.below(units.len() as u64) as usize;
+            change(&mut rng, &mut units[i]);
+            let before = occ.clone();
+            let changed = occ.update_unit(&m, &r, i, &units[i]).unwrap();
+            let fresh = Occupancy::build(&m, &r, &units).unwrap();
+            assert_eq!(occ, fresh, "after changing {:?}", units[i]);
+            assert_eq!(changed, before != fresh, "changed flag for {:?}", units[i]);
+            if !changed {
+                unchanged_seen += 1;
+            }
+        }
+    }
+    // the sequences include changes the occupancy does not see (moved, strength)
+    assert!(unchanged_seen > 100, "{unchanged_seen}");
+}
+
+#[test]
+fn update_unit_with_a_bad_hex_or_side_leaves_the_occupancy_unchanged() {
+    let m = board();
+    let r = rules(&m);
+    let mut units = vec![
+        unit("a", "allied", "infantry", "0303"),
+        unit("g", "german", "armored", "0305"),
+    ];
+    let mut occ = Occupancy::build(&m, &r, &units).unwrap();
+    let kept = occ.clone();
+    units[0].at = Some("9999".into());
+    let e = occ.update_unit(&m, &r, 0, &units[0]).unwrap_err();
+    assert_eq!(e, Occupancy::build(&m, &r, &units).unwrap_err());
+    assert_eq!(occ, kept);
+    units[0].at = Some("0303".into());
+    units[0].side = "swiss".into();
+    let e = occ.update_unit(&m, &r, 0, &units[0]).unwrap_err();
+    assert_eq!(e, Occupancy::build(&m, &r, &units).unwrap_err());
+    assert_eq!(occ, kept);
+    let e = occ.update_unit(&m, &r, 2, &units[1]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unit index 2 is not in this occupancy (it holds 2 units)"
+    );
+    assert_eq!(occ, kept);
+}
+
+/// A supply field reads only the occupancy's cells and the owners: when `update_unit` reports no
+/// change, the field traced before equals the one traced after (the host keeps it then).
+#[test]
+fn supply_field_is_the_same_when_the_occupancy_reports_no_change() {
+    let m = board();
+    let r = rules(&m);
+    let owners = owners(&m, ALLIED, &[("0101", GERMAN), ("0201", GERMAN)]);
+    let mut units = vec![
+        unit("a", "allied", "infantry", "0303"),
+        unit("g", "german", "infantry", "0404"),
+    ];
+    let mut occ = Occupancy::build(&m, &r, &units).unwrap();
+    let sources = [hex(&m, "0606"), hex(&m, "0601")];
+    let trace =
+        |occ: &Occupancy| SupplyField::trace(&m, &r, occ, &owners, ALLIED, 0, &sources).unwrap();
+    let before = trace(&occ);
+    units[1].status.insert("moved".into());
+    units[1].strength = 3.0;
+    assert!(!occ.update_unit(&m, &r, 1, &units[1]).unwrap());
+    assert_eq!(trace(&occ), before);
+    // a disorganized German exerts no ZOC: the occupancy changes, and so does the field
+    units[1].status.insert("disorganized".into());
+    assert!(occ.update_unit(&m, &r, 1, &units[1]).unwrap());
+    assert_ne!(trace(&occ), before);
+}
