@@ -412,49 +412,42 @@ end
 -- combat.odds of that attack}, per target hex in label order, the attack by every eligible
 -- adjacent unit, when its odds reach 1:2 (subsets are accepted when given, not listed: see
 -- docs). The bot reads the odds from here instead of asking combat.odds again per attack.
---
--- Cost: one light view of every unit on the map (hex.units.brief: id, side, at, strength) and
--- the ids carrying `isolated`, `attacked` and `dropped`, instead of a full view per unit: the
--- C.3 checks and the strengths read only those (a full view is taken only of a dropped unit,
--- whose airlanding attribute 11.4 reads).
 function combat.attack_options(side)
   if phase_refusal(side) then return {} end
   local enemy = common.enemy_of(side)
-  local isolated, attacked_ids = {}, {}
-  for _, id in ipairs(hex.units.ids(nil, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
-  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "attacked" } })) do attacked_ids[id] = true end
-  -- Where the enemy stands, by hex (units in id order), and the side's units on the map that
-  -- have not attacked, each a light view whose status holds `isolated` (the one flag
-  -- strength() reads).
-  local enemy_at, own = {}, {}
-  for _, u in ipairs(hex.units.brief(nil)) do
-    local s = u.side
-    if s == enemy then
-      u.status = { isolated = isolated[u.id] }
-      local here = enemy_at[u.at]
-      if here then here[#here + 1] = u else enemy_at[u.at] = { u } end
-    elseif s == side and not attacked_ids[u.id] then
-      u.status = { isolated = isolated[u.id] }
-      own[#own + 1] = u
+  -- Where the enemy stands, by hex (ids in id order), and the side's units on the map next to
+  -- an enemy, from three flat lists; then a full view of those units only (a unit without
+  -- strength is refused by attacker_refusal) and of the defenders of the targets.
+  local sides, ats, unit_ids = hex.units.list("side"), hex.units.list("at"), hex.units.list("id")
+  local enemy_ids_at, own = {}, {}
+  for i, at in ipairs(ats) do
+    if at then
+      local s = sides[i]
+      if s == enemy then
+        local here = enemy_ids_at[at]
+        if here then here[#here + 1] = unit_ids[i] else enemy_ids_at[at] = { unit_ids[i] } end
+      elseif s == side then
+        own[#own + 1] = i
+      end
     end
   end
-  -- A dropped unit is judged on its full view (11.4 reads its attributes).
-  local dropped = {}
-  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "dropped" } })) do dropped[id] = true end
+  local attacked_ids = {}
+  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "attacked" } })) do attacked_ids[id] = true end
   -- The hexes next to an enemy (a set: the order of `pairs` does not reach the list).
   local near = {}
-  for at in pairs(enemy_at) do
+  for at in pairs(enemy_ids_at) do
     for _, nb in ipairs(common.neighbors(at)) do near[nb] = true end
   end
   -- Targets attacked already this phase (C.4) are not gathered at all.
   local done = {}
   for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
   local by_target = {}
-  for _, light in ipairs(own) do
-    local u = near[light.at] and (dropped[light.id] and hex.units.get(light.id) or light)
+  for _, i in ipairs(own) do
+    local id = unit_ids[i]
+    local u = near[ats[i]] and not attacked_ids[id] and hex.units.get(id)
     if u and not u.status.attacked then
       for _, nb in ipairs(common.neighbors(u.at)) do
-        if enemy_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
+        if enemy_ids_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
           local list = by_target[nb] or {}
           list[#list + 1] = u
           by_target[nb] = list
@@ -468,7 +461,9 @@ function combat.attack_options(side)
   local cancelled, destroyed = cancelled_now(), hex.state.get("destroyed") or {}
   for _, target in ipairs(common.sorted_keys(by_target)) do
     local attackers = by_target[target]
-    local o = odds_against(attackers, enemy_at[target], target, side, cancelled, destroyed)
+    local defenders = {}
+    for k, id in ipairs(enemy_ids_at[target]) do defenders[k] = hex.units.get(id) end
+    local o = odds_against(attackers, defenders, target, side, cancelled, destroyed)
     if o.odds then
       out[#out + 1] = { cmd = { command = "attack", hex = target, units = ids(attackers) }, odds = o }
     end
