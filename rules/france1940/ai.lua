@@ -3,7 +3,7 @@
 -- Written against the legal-command API, one decision at a time: it lists only the legal
 -- commands it needs (hex.commands.legal(side, {command = ..., unit = ...})) and returns the
 -- command it picks; it reads the position through the read-only views and the rules' own
--- helpers (combat odds, supply sources), never changes anything and keeps no game state: every
+-- helpers (combat.attack_options, supply sources), never changes anything and keeps no game state: every
 -- decision is a function of the current position alone, so a game continued from a save plays
 -- the same commands. What it keeps between decisions is map data (hexes, land, neighbours, the
 -- hexes near each objective city), distance fields (a function of the map and a list of
@@ -13,7 +13,8 @@
 -- a move is one hex.path.toward call that orders the units, ranks their hexes and keeps out of
 -- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
 -- positions of its own side; it lists `drop` only when an airborne unit waits off the map, and
--- works the full combat odds out only for attacks whose strengths alone could reach 2:1.
+-- takes the attacks with their odds from the rules' own listing (combat.attack_options, the
+-- list hex.commands.legal gives for `attack`), so no attack's odds are worked out twice.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
@@ -116,28 +117,6 @@ local function fact(id)
   local f = facts[id]
   if not f then learn(); f = facts[id] end
   return f
-end
-
--- The units of each side on the map now, in id order: {side = {unit ...}}, each unit its
--- facts with `side` and `at` set for this decision (three hex.units.list calls instead of a
--- brief view per side; the facts tables are reused, and only units on the map are listed, so
--- every listed unit's `at` is the current one). (Strength never changes either: F40 has no
--- step losses.)
-local function roster()
-  local ids, sides, at = hex.units.list("id"), hex.units.list("side"), hex.units.list("at")
-  local out = {}
-  for i, id in ipairs(ids) do
-    local label = at[i]
-    if label then
-      local f = fact(id)
-      local side = sides[i]
-      f.side, f.at = side, label
-      local list = out[side]
-      if not list then list = {}; out[side] = list end
-      list[#list + 1] = f
-    end
-  end
-  return out
 end
 
 -- For each hex, the objective cities within `THREAT` of it (map data, built once): the hexes
@@ -418,45 +397,16 @@ local function movement_choice(side)
   return nil
 end
 
--- The odds rank an attack could reach at best: its strength against the defenders' strength
--- alone (combat.odds multiplies the defence by terrain and works, at least 1, and may add an
--- intrinsic point, so the true rank is never higher). `strength_of`: id -> strength, halved
--- when isolated, as combat.odds counts it; `at`: label -> units there.
-local function best_rank(cmd, side, strength_of, at)
-  local a = 0
-  for _, id in ipairs(cmd.units) do a = a + (strength_of[id] or 0) end
-  local enemy, d = common.enemy_of(side), 0
-  for _, u in ipairs(at[cmd.hex] or {}) do
-    if u.side == enemy then d = d + strength_of[u.id] end
-  end
-  local column = combat.column(a, d)
-  return column and COLUMN_RANK[column] or 0
-end
-
+-- The attack at the best odds, at 2:1 or better (ties: the larger attack, then the first
+-- listed). combat.attack_options is the `attack` list hex.commands.legal gives, in the same
+-- order, each with the odds the listing worked out already: no attack is judged twice.
 local function combat_choice(side)
-  local list = hex.commands.legal(side, { command = "attack" })
-  if #list == 0 then return nil end
-  local isolated, strength_of, at = {}, {}, {}
-  for _, id in ipairs(hex.units.ids(nil, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
-  for _, units in pairs(roster()) do
-    for _, u in ipairs(units) do
-      local s = u.strength or 0
-      if isolated[u.id] then s = s / 2 end
-      strength_of[u.id] = s
-      local here = at[u.at] or {}
-      here[#here + 1] = u
-      at[u.at] = here
-    end
-  end
-  -- Only an attack that may reach 2:1 is worth its full odds (the bot attacks at 2:1 or better).
-  return best_of(list, function(cmd)
-    if best_rank(cmd, side, strength_of, at) < 3 then return nil end
-    local attackers = {}
-    for _, id in ipairs(cmd.units) do attackers[#attackers + 1] = hex.units.get(id) end
-    local o = combat.odds(attackers, cmd.hex, side)
-    local rank = o.odds and COLUMN_RANK[o.odds] or 0
+  local best = best_of(combat.attack_options(side), function(option)
+    local o = option.odds
+    local rank = COLUMN_RANK[o.odds]
     if rank >= 3 then return 800 + rank * 10 + o.attack / 100 end
   end)
+  return best and best.cmd
 end
 
 return function(side, legal, seed)

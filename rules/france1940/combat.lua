@@ -408,9 +408,11 @@ function combat.resolve(cmd, side)
   return out
 end
 
--- The listed attacks: per target hex, the attack by every eligible adjacent unit, when its
--- odds reach 1:2 (subsets are accepted when given, not listed: see docs).
-function combat.legal(side)
+-- The listed attacks with their odds: {cmd = {command = "attack", hex, units}, odds =
+-- combat.odds of that attack}, per target hex in label order, the attack by every eligible
+-- adjacent unit, when its odds reach 1:2 (subsets are accepted when given, not listed: see
+-- docs). The bot reads the odds from here instead of asking combat.odds again per attack.
+function combat.attack_options(side)
   if phase_refusal(side) then return {} end
   local enemy = common.enemy_of(side)
   -- Where the enemy stands, by hex (ids in id order), and the side's units on the map next to
@@ -461,10 +463,18 @@ function combat.legal(side)
     local attackers = by_target[target]
     local defenders = {}
     for k, id in ipairs(enemy_ids_at[target]) do defenders[k] = hex.units.get(id) end
-    if odds_against(attackers, defenders, target, side, cancelled, destroyed).odds then
-      out[#out + 1] = { command = "attack", hex = target, units = ids(attackers) }
+    local o = odds_against(attackers, defenders, target, side, cancelled, destroyed)
+    if o.odds then
+      out[#out + 1] = { cmd = { command = "attack", hex = target, units = ids(attackers) }, odds = o }
     end
   end
+  return out
+end
+
+-- The listed attacks (combat.attack_options without the odds).
+function combat.legal(side)
+  local out = {}
+  for i, option in ipairs(combat.attack_options(side)) do out[i] = option.cmd end
   return out
 end
 
