@@ -77,6 +77,40 @@ fn f40_c_odds_from_strengths_terrain_hexsides_works_and_isolation() {
     );
 }
 
+/// The odds the attack listing works out for each attack (what the greedy bot ranks by) are
+/// the odds `combat_odds` gives for the same units and target.
+#[test]
+fn f40_c_listed_attack_options_carry_the_odds_of_combat_odds() {
+    let mut s = session("combat");
+    advance_to(&mut s, 1, 1);
+    let options = s
+        .game
+        .query("attack_options", &json!("german"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        options,
+        json!([
+            {"hex": "0203", "units": ["g4"], "attack": 1, "defense": 2, "odds": "1:2"},
+            {"hex": "0302", "units": ["g1", "g2", "g4"], "attack": 9, "defense": 4, "odds": "2:1"},
+            {"hex": "0401", "units": ["g1", "g3"], "attack": 10, "defense": 2.0, "odds": "5:1"},
+        ])
+    );
+    for option in options.as_array().unwrap() {
+        let units: Vec<&str> = option["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u.as_str().unwrap())
+            .collect();
+        let mut expected = odds(&mut s, option["hex"].as_str().unwrap(), &units);
+        for key in ["hex", "units"] {
+            expected[key] = option[key].clone();
+        }
+        assert_eq!(option, &expected);
+    }
+}
+
 #[test]
 fn f40_c_refusals_name_their_clause() {
     let mut s = session("combat");

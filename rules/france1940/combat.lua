@@ -491,6 +491,17 @@ function combat.register()
     return { attack = o.attack, defense = o.defense, odds = o.odds }
   end)
 
+  -- SIDE -> {{hex, units, attack, defense, odds}, ...}: the listed attacks with the odds the
+  -- listing works out (what the bot ranks them by), in the listing's order.
+  hex.rules.query("attack_options", function(side)
+    local out = {}
+    for i, option in ipairs(combat.attack_options(side)) do
+      local o = option.odds
+      out[i] = { hex = option.cmd.hex, units = option.cmd.units, attack = o.attack, defense = o.defense, odds = o.odds }
+    end
+    return out
+  end)
+
   -- Cleared first, like movement's marks (common.CLEAR_MARKS_FIRST).
   hex.events.on("PhaseEnded", function()
     local out = {}
