@@ -1168,17 +1168,6 @@ mod tests {
     use crate::engine::Unit;
     use serde_json::json;
 
-    /// xorshift64: the same positions on every machine.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
-
     #[test]
     fn bucket_queue_answers_equal_the_heap_ones_costs_and_paths() {
         // Random ANC positions (phalanxes turning for 1 or 2 MP, troops facing free, stacks,
@@ -1203,7 +1192,7 @@ mod tests {
         )
         .unwrap();
         let kinds = ["phalanx", "slow", "light", "cavalry", "leader"];
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = crate::path::tests::TestRng::new(0x9E37_79B9_7F4A_7C15);
         let (mut buckets, mut heap) = (FacingSearch::new(), FacingSearch::new());
         heap.force_heap = true;
         let mut compared = 0;

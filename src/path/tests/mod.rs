@@ -15,6 +15,21 @@ use super::{reach, Mp, Occupancy, PathRules, SideId, NO_SIDE};
 use crate::board::{parse_map, HexIndex, HexMap, SourceText};
 use crate::engine::Unit;
 
+/// Seeded random choices for the tests that walk random positions: the same sequence on every
+/// machine (ChaCha8, as the game's dice).
+pub(crate) struct TestRng(rand_chacha::ChaCha8Rng);
+
+impl TestRng {
+    pub(crate) fn new(seed: u64) -> Self {
+        TestRng(<rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(seed))
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        rand_core::Rng::next_u64(&mut self.0) % n
+    }
+}
+
 pub(crate) const GERMAN: SideId = 0;
 pub(crate) const ALLIED: SideId = 1;
 

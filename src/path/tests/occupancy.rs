@@ -4,18 +4,6 @@
 use super::*;
 use crate::path::SupplyField;
 
-/// A small xorshift generator: the sequences are fixed by the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 /// A 6x6 map with sea hexes and sea/lake hexsides (ZOC does not cross them).
 fn board() -> HexMap {
     map(
@@ -31,7 +19,7 @@ fn board() -> HexMap {
     )
 }
 
-fn random_label(rng: &mut Rng) -> String {
+fn random_label(rng: &mut TestRng) -> String {
     format!("{:02}{:02}", rng.below(6) + 1, rng.below(6) + 1)
 }
 
@@ -50,7 +38,7 @@ fn toggle_flag(u: &mut Unit, f: &str) {
 /// One random change of the kinds the rules make: a move, a status or flag the occupancy reads
 /// (disorganized, para, neutral, size) or ignores (moved, strength), a change of side or class,
 /// leaving or re-entering the map.
-fn change(rng: &mut Rng, u: &mut Unit) {
+fn change(rng: &mut TestRng, u: &mut Unit) {
     match rng.below(11) {
         0..=2 => u.at = Some(random_label(rng)),
         3 => toggle_status(u, "disorganized"),
@@ -90,7 +78,7 @@ fn change(rng: &mut Rng, u: &mut Unit) {
 fn update_unit_equals_a_fresh_build_after_random_changes() {
     let m = board();
     let r = rules(&m);
-    let mut rng = Rng(0x5eed_cafe);
+    let mut rng = TestRng::new(0x5eed_cafe);
     let mut unchanged_seen = 0;
     for _ in 0..40 {
         let mut units: Vec<Unit> = (0..8)
