@@ -372,11 +372,9 @@ pub(crate) fn complex_attrs<'a>(
     Ok(out)
 }
 
-/// Writes the view of [`unit_to_lua`] (the same table operations in the same order, so the
-/// same table), taking `attrs` from writer argument `attrs_arg` when the unit's attributes are
-/// not plain. Only borrows (see writer.rs).
-pub(crate) fn write_unit(w: &mut Writer, unit: &Unit, attrs_arg: Option<usize>) {
-    w.table(0, 12);
+/// Sets the fields every unit table starts with (the full view, the brief), in this order,
+/// on the table at the top of the writer's stack.
+pub(crate) fn write_unit_identity(w: &mut Writer, unit: &Unit) {
     w.str(&unit.id);
     w.set("id");
     w.str(&unit.side);
@@ -387,6 +385,14 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit, attrs_arg: Option<usize>) 
     w.set("type");
     w.str(&unit.size);
     w.set("size");
+}
+
+/// Writes the view of [`unit_to_lua`] (the same table operations in the same order, so the
+/// same table), taking `attrs` from writer argument `attrs_arg` when the unit's attributes are
+/// not plain. Only borrows (see writer.rs).
+pub(crate) fn write_unit(w: &mut Writer, unit: &Unit, attrs_arg: Option<usize>) {
+    w.table(0, 12);
+    write_unit_identity(w, unit);
     w.number(unit.ma);
     w.set("ma");
     w.number(unit.strength);

@@ -113,16 +113,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                     w.table(0, 0);
                     for (i, (u, class)) in listed.iter().enumerate() {
                         w.table(0, 9);
-                        w.str(&u.id);
-                        w.set("id");
-                        w.str(&u.side);
-                        w.set("side");
-                        w.str(&u.nation);
-                        w.set("nation");
-                        w.str(&u.kind);
-                        w.set("type");
-                        w.str(&u.size);
-                        w.set("size");
+                        crate::rules::convert::write_unit_identity(w, u);
                         w.number(u.strength);
                         w.set("strength");
                         w.number(u.ma);

@@ -265,10 +265,7 @@ fn toward(
         key_string(lua, "budget")?,
         key_string(lua, "supply")?,
     );
-    let start_of = |cache: &PathCache, id: &str| -> mlua::Result<Option<HexIndex>> {
-        let unit = &cache.units[unit_index(cache, id)?];
-        Ok(unit.at.as_deref().and_then(|a| map.parse_label(a)))
-    };
+    let hex_of = |unit: &Unit| unit.at.as_deref().and_then(|a| map.parse_label(a));
     // The examination order: entry indices (1-based), nearest first when asked (a stable sort).
     let count = units.raw_len();
     let mut order: Vec<usize> = (1..=count).collect();
@@ -277,7 +274,8 @@ fn toward(
         for i in 1..=count {
             let entry: Table = units.raw_get(i)?;
             let id: String = entry.raw_get(&id_key)?;
-            keyed.push((start_of(cache, &id)?.map_or(FAR, distance), i));
+            let unit = &cache.units[unit_index(cache, &id)?];
+            keyed.push((hex_of(unit).map_or(FAR, distance), i));
         }
         keyed.sort();
         order = keyed.into_iter().map(|(_, i)| i).collect();
@@ -296,10 +294,10 @@ fn toward(
         let id: String = entry.raw_get(&id_key)?;
         let budget: Option<f64> = entry.raw_get(&budget_key)?;
         let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
-        let Some(start) = start_of(cache, &id)? else {
+        let unit = &cache.units[unit_index(cache, &id)?];
+        let Some(start) = hex_of(unit) else {
             continue;
         };
-        let unit = &cache.units[unit_index(cache, &id)?];
         if !ask.capacities.is_empty() && !held.contains_key(&unit.side) {
             let side_held = holdings(map, &cache.units, &unit.side, &ask.capacities);
             held.insert(unit.side.clone(), side_held);
