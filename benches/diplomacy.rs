@@ -10,16 +10,25 @@
 //! * `submit`: `Game::submit(end_phase)`, the whole engine path (atomic processing, handlers,
 //!   phase change and skip checks), each time on a fresh `Game` built from the ready state (so
 //!   nothing piles up between iterations: re-running the setup on one game would grow its list
-//!   of removed units, which every `submit` clones).
+//!   of removed units, which every `submit` clones);
+//! * `orders_submit`: orders given -> phase resolved, what the reference engine's `set_orders` +
+//!   `process` do (issue #5's measure): every power's `orders` command, then `end_phase`, on a
+//!   fresh game made from the state before the orders.
 //!
 //! Run: `cargo bench --bench diplomacy`. `benches/diplomacy_reference.sh` times the same two
 //! positions in the reference Python engine.
 //!
 //! Wall-clock figures swing with the machine's load; machine instructions do not. With
 //! `DIPLOMACY_PHASES=POSITION:LEVEL:N` (POSITION `opening` or `busy`, LEVEL `library_in_vm`,
-//! `resolve_apply`, `submit` or `state_copy`, the copies of the state the other two make) the bench binary runs that level N times and exits, for
+//! `resolve_apply`, `submit`, `orders_submit` or `state_copy`, the copies of the state the other two make) the bench binary runs that level N times and exits, for
 //! `valgrind --tool=callgrind` (instructions per phase = the difference between N and 0 runs,
 //! divided by N; `benches/diplomacy_instructions.sh` does it for all six).
+
+/// The allocator of the `hexwar` binary, so this measures what the binary does:
+/// mimalloc, which serves the engine's many small strings and maps faster than the system one.
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 use std::path::Path;
@@ -135,11 +144,9 @@ fn opening() -> (Value, Value) {
     )
 }
 
-/// Sets the position up and gives every power's orders: the game is one `end_phase` from done.
-fn ready(session: &mut Session, setup: &Value, orders: &Value) {
-    session
-        .setup_table(setup.as_object().unwrap(), Vec::new())
-        .unwrap();
+/// Each power's `orders` command, with the power that gives it.
+fn order_commands(orders: &Value) -> Vec<(String, Command)> {
+    let mut out = Vec::new();
     for (power, list) in orders.as_object().unwrap() {
         let mut args = Map::new();
         args.insert("power".into(), power.clone().into());
@@ -148,8 +155,22 @@ fn ready(session: &mut Session, setup: &Value, orders: &Value) {
             name: "orders".into(),
             args,
         };
-        session.game.submit(Some(power), &cmd).unwrap();
+        out.push((power.clone(), cmd));
     }
+    out
+}
+
+/// Sets the position up and gives every power's orders: the game is one `end_phase` from done.
+/// Returns the state before the orders were given.
+fn ready(session: &mut Session, setup: &Value, orders: &Value) -> GameState {
+    session
+        .setup_table(setup.as_object().unwrap(), Vec::new())
+        .unwrap();
+    let before = session.game.state().clone();
+    for (power, cmd) in order_commands(orders) {
+        session.game.submit(Some(&power), &cmd).unwrap();
+    }
+    before
 }
 
 fn check_busy(session: &mut Session) {
@@ -189,6 +210,9 @@ struct Levels {
     sequence: Sequence,
     turns: u32,
     state: GameState,
+    /// The state before any order was given, and the orders (for `orders_submit`).
+    before_orders: GameState,
+    orders: Vec<(String, Command)>,
 }
 
 impl Levels {
@@ -222,19 +246,35 @@ impl Levels {
 
     /// One `submit` on a fresh game; only the submit is timed.
     fn submit(&self) -> Duration {
+        let mut game = self.game(&self.state);
+        let start = Instant::now();
+        black_box(game.submit(None, &Command::EndPhase).unwrap());
+        start.elapsed()
+    }
+
+    /// Orders given -> phase resolved, as the reference engine's `set_orders` + `process`: every
+    /// power's `orders` command, then `end_phase`, on a fresh game; only the submits are timed.
+    fn orders_submit(&self) -> Duration {
+        let mut game = self.game(&self.before_orders);
+        let start = Instant::now();
+        for (power, cmd) in &self.orders {
+            black_box(game.submit(Some(power), cmd).unwrap());
+        }
+        black_box(game.submit(None, &Command::EndPhase).unwrap());
+        start.elapsed()
+    }
+
+    fn game(&self, state: &GameState) -> Game {
         let rules = Shared {
             rules: Arc::clone(&self.shared),
             sequence: self.sequence.clone(),
         };
-        let mut game = Game::new(
-            self.state.clone(),
+        Game::new(
+            state.clone(),
             Box::new(rules),
             self.turns,
             EventLimits::default(),
-        );
-        let start = Instant::now();
-        black_box(game.submit(None, &Command::EndPhase).unwrap());
-        start.elapsed()
+        )
     }
 }
 
@@ -252,8 +292,9 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
         "busy" => busy(),
         other => panic!("DIPLOMACY_PHASES: no position '{other}' (opening, busy)"),
     };
-    ready(session, &setup, &orders);
+    levels.before_orders = ready(session, &setup, &orders);
     levels.state = session.game.state().clone();
+    levels.orders = order_commands(&orders);
     let mut total = Duration::ZERO;
     match level {
         // (200 at a time: one eval's instruction budget holds about that many busy phases)
@@ -282,6 +323,7 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
             total = start.elapsed();
         }
         "submit" => (0..n).for_each(|_| total += levels.submit()),
+        "orders_submit" => (0..n).for_each(|_| total += levels.orders_submit()),
         other => panic!("DIPLOMACY_PHASES: no level '{other}'"),
     }
     eprintln!(
@@ -307,6 +349,8 @@ fn bench(c: &mut Criterion) {
         sequence,
         turns: scenario.turns,
         state: session.game.state().clone(),
+        before_orders: session.game.state().clone(),
+        orders: Vec::new(),
     };
     if let Ok(spec) = std::env::var("DIPLOMACY_PHASES") {
         count_mode(&spec, &mut session, &mut levels);
@@ -314,8 +358,9 @@ fn bench(c: &mut Criterion) {
     }
 
     for (name, (setup, orders)) in [("opening_22_holds", opening()), ("busy_41_units", busy())] {
-        ready(&mut session, &setup, &orders);
+        levels.before_orders = ready(&mut session, &setup, &orders);
         levels.state = session.game.state().clone();
+        levels.orders = order_commands(&orders);
         let mut group = c.benchmark_group(format!("diplomacy/{name}"));
 
         group.bench_function("library_in_vm", |b| {
@@ -342,6 +387,10 @@ fn bench(c: &mut Criterion) {
 
         group.bench_function("submit", |b| {
             b.iter_custom(|iters| (0..iters).map(|_| levels.submit()).sum())
+        });
+
+        group.bench_function("orders_submit", |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| levels.orders_submit()).sum())
         });
         group.finish();
         if hexwar::rules::profile::enabled() {

@@ -4,6 +4,12 @@
 #[path = "../examples/perf/support.rs"]
 mod support;
 
+/// The allocator of the `hexwar` binary, so this measures what the binary does:
+/// mimalloc, which serves the engine's many small strings and maps faster than the system one.
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use hexwar::path::{Mp, Occupancy, PathRules, ReachSearch};
 use std::hint::black_box;
