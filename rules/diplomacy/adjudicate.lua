@@ -20,7 +20,10 @@
 -- with convoys is a convoy paradox resolved by the Szykman rule (the convoyed armies involved do not
 -- move, as if not convoyed; flag `disrupted`). Convoy intent (DATC 4.A.3, preferred): an army goes
 -- by convoy if it is not adjacent, if it writes VIA, or if a fleet of its own power orders to
--- convoy it; a convoyed move is never a head-to-head battle.
+-- convoy it; a convoyed move is never a head-to-head battle. What is possible depends on the fleets
+-- on the board, whatever their orders (DATC 4.E.1): a move that needs a convoy is illegal (void)
+-- when no chain of fleets at sea joins its two ends (6.D.32), and so is a convoy order by a fleet
+-- that no such chain passes through (6.G.7), which then shows no intent.
 
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
@@ -538,6 +541,100 @@ local function order_facts(cm, o, utype, uloc, uprov)
   return nil
 end
 
+-- What a convoy could do with the fleets on the board (DATC 4.E.1, preferred: an order that is
+-- impossible with the units on the board is illegal, whatever the other orders). A chain is a
+-- sequence of fleets at sea, each next to the one before, the first next to the army's province
+-- and the last next to its destination.
+
+-- the units that are fleets at sea (in unit order)
+local function sea_fleets(cm, U)
+  local out = {}
+  local cprov = cm.prov
+  for i = 1, #U do
+    local u = U[i]
+    if u.type == "F" and cprov[u.prov].type == "sea" then out[#out + 1] = i end
+  end
+  return out
+end
+
+-- Is there a chain of fleets from province src to province dst? (6.D.32: none, so the move is
+-- illegal and the army may receive support to hold)
+local function chain_exists(cm, U, fleets, src, dst)
+  local fpa = cm.fleet_prov_adj
+  local seen, queue, qn = {}, {}, 0
+  for k = 1, #fleets do
+    local f = fleets[k]
+    if fpa[U[f].loc][src] then seen[f] = true; qn = qn + 1; queue[qn] = f end
+  end
+  local qi = 1
+  while qi <= qn do
+    local f = queue[qi]
+    qi = qi + 1
+    local adj = fpa[U[f].loc]
+    if adj[dst] then return true end
+    for k = 1, #fleets do
+      local g = fleets[k]
+      if not seen[g] and adj[U[g].prov] then seen[g] = true; qn = qn + 1; queue[qn] = g end
+    end
+  end
+  return false
+end
+
+-- Is fleet `f` on some chain from src to dst (each fleet at most once)? (6.G.6, 6.G.7: a convoy
+-- order no chain could use is illegal, so it shows no intent to convoy.) That is: two paths from
+-- f, one ending at a fleet next to src and one at a fleet next to dst, that share only f; found
+-- as a flow of 2 (every fleet but f carries at most one path; nodes split into in/out halves).
+local function on_chain(cm, U, fleets, f, src, dst)
+  local fpa = cm.fleet_prov_adj
+  local m = #fleets
+  -- nodes: fleet k -> 2k-1 (in), 2k (out); S = 2m+1 (src side), D = 2m+2 (dst side), T = 2m+3
+  local S, D, T = 2 * m + 1, 2 * m + 2, 2 * m + 3
+  local to, cap, first, nxt = {}, {}, {}, {}
+  local ne = 0
+  local function edge(a, b)
+    ne = ne + 1; to[ne] = b; cap[ne] = 1; nxt[ne] = first[a]; first[a] = ne
+    ne = ne + 1; to[ne] = a; cap[ne] = 0; nxt[ne] = first[b]; first[b] = ne
+  end
+  local start
+  for k = 1, m do
+    local g = fleets[k]
+    if g == f then start = 2 * k else edge(2 * k - 1, 2 * k) end
+    local adj = fpa[U[g].loc]
+    if adj[src] then edge(2 * k, S) end
+    if adj[dst] then edge(2 * k, D) end
+    for l = 1, m do
+      local h = fleets[l]
+      if l ~= k and h ~= f and adj[U[h].prov] then edge(2 * k, 2 * l - 1) end
+    end
+  end
+  if not start then return false end
+  edge(S, T); edge(D, T)
+  -- two augmenting paths (breadth first); an edge's pair is e+1 (odd e) or e-1 (even e)
+  for _ = 1, 2 do
+    local via, queue, qn, qi = { [start] = 0 }, { start }, 1, 1
+    while qi <= qn and via[T] == nil do
+      local a = queue[qi]
+      qi = qi + 1
+      local e = first[a]
+      while e do
+        local b = to[e]
+        if cap[e] > 0 and via[b] == nil then via[b] = e; qn = qn + 1; queue[qn] = b end
+        e = nxt[e]
+      end
+    end
+    if via[T] == nil then return false end
+    local b = T
+    while b ~= start do
+      local e = via[b]
+      cap[e] = cap[e] - 1
+      local r = e % 2 == 1 and e + 1 or e - 1
+      cap[r] = cap[r] + 1
+      b = to[r]
+    end
+  end
+  return true
+end
+
 -- Build the movement context: validated orders and the indexes the resolver needs.
 local function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
@@ -549,6 +646,7 @@ local function build_ctx(rules, cm, position, orders, S)
   local moves, others, voids = S.moves, S.others, S.voids
   local nm, no, nvoid = 0, 0, 0
   local cprov = cm.prov
+  local fleets -- the fleets at sea, listed when a convoy is in question
   -- pass 1: validate what each order says on its own (static facts memoised on the order)
   for i = 1, n do
     local o = ord[i]
@@ -568,7 +666,13 @@ local function build_ctx(rules, cm, position, orders, S)
         end
         if k == "M" then
           dest[i] = fx.dest
-          if fx.ok then
+          -- a move that needs a convoy is illegal when no chain of fleets could carry it (6.D.32)
+          local possible = fx.ok
+          if possible and fx.conv then
+            fleets = fleets or sea_fleets(cm, U)
+            possible = chain_exists(cm, U, fleets, u.prov, fx.dprov)
+          end
+          if possible then
             dprov[i] = fx.dprov
             if fx.conv then convoyed[i] = true end
             nm = nm + 1
@@ -641,7 +745,9 @@ local function build_ctx(rules, cm, position, orders, S)
         if l then l[#l + 1] = i else move_sup[t] = { i } end
       end
     elseif k == "C" then
-      if kind[t] == "M" and dprov[t] == dprov[i] then
+      -- (a convoy order that no chain of fleets could use is illegal: 6.G.7)
+      fleets = fleets or sea_fleets(cm, U)
+      if kind[t] == "M" and dprov[t] == dprov[i] and on_chain(cm, U, fleets, i, U[t].prov, dprov[i]) then
         local l = convoyers[t]
         if not l then l = {}; convoyers[t] = l end
         l[#l + 1] = i

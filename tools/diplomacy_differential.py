@@ -1,0 +1,175 @@
+"""Differential test of hexwar's Diplomacy adjudication against the reference Python engine.
+
+Makes random spring positions (12-30 units anywhere on the standard map) with random orders
+(holds, moves, long moves by convoy with or without VIA, supports to hold and to move, convoys),
+adjudicates each with `hexwar play scenarios/diplomacy --json` and with PyPI `diplomacy` 1.1.2,
+and prints every position where the boards after the phase differ. Not run in CI.
+
+Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) after
+`cargo build --release`:
+
+    /tmp/hexwar-diplomacy-ref/bin/python tools/diplomacy_differential.py --cases 200 --seed 1
+
+Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
+an army ordered `VIA` whose convoy is missing moves over land in the reference (DATC 6.G.8: it
+does not move), and an adjacent army that a fleet of its own power orders to convoy, the fleet
+being on a chain of fleets but the ordered convoy incomplete, moves over land in the reference
+(hexwar: the intent to convoy stands, DATC 4.A.3 and 6.G.6, so the convoy fails).
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import tempfile
+
+from diplomacy import Game
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+MAP = Game(map_name="standard").map
+TYPE = {loc.upper(): MAP.loc_type[loc] for loc in MAP.locs}
+LOCS = sorted(loc for loc, t in TYPE.items() if t != "SHUT")
+PROVINCES = sorted(set(loc[:3] for loc in LOCS))
+
+
+def coasts(province):
+    return [loc for loc in LOCS if loc.startswith(province + "/")]
+
+
+def units_for(province):
+    """Every unit that may stand in the province: an army on land, a fleet at sea or on a coast."""
+    kind = TYPE[province]
+    out = []
+    if kind in ("LAND", "COAST"):
+        out.append("A " + province)
+    if kind == "WATER":
+        out.append("F " + province)
+    if kind == "COAST":
+        out += ["F " + c for c in coasts(province)] or ["F " + province]
+    return out
+
+
+def neighbours(unit):
+    kind, loc = unit.split()
+    return [
+        dest
+        for dest in LOCS
+        if dest[:3] != loc[:3]
+        and MAP.abuts(kind, loc, "-", dest)
+        and not (kind == "A" and "/" in dest)
+    ]
+
+
+def random_position(rng, n):
+    units = {}
+    for i, province in enumerate(rng.sample(PROVINCES, n)):
+        units.setdefault(POWERS[i % 7], []).append(rng.choice(units_for(province)))
+    return units
+
+
+def random_orders(rng, units):
+    everyone = [(p, u) for p, us in units.items() for u in us]
+    rng.shuffle(everyone)
+    standing = {u.split()[1][:3]: u for _, u in everyone}
+    given, moves = {}, {}
+    for power, unit in everyone:
+        roll = rng.random()
+        options = neighbours(unit)
+        if roll < 0.45 and options:
+            moves[unit] = rng.choice(options)
+            given[unit] = (power, f"{unit} - {moves[unit]}")
+        elif roll < 0.55 and unit[0] == "A" and TYPE[unit[2:5]] == "COAST":
+            far = rng.choice([q for q in PROVINCES if TYPE[q] == "COAST" and q != unit[2:5]])
+            moves[unit] = far
+            via = " VIA" if rng.random() < 0.3 else ""
+            given[unit] = (power, f"{unit} - {far}{via}")
+    for power, unit in everyone:
+        if unit in given:
+            continue
+        roll = rng.random()
+        kind, loc = unit.split()
+        if kind == "F" and TYPE[loc] == "WATER" and roll < 0.5:
+            armies = [u for _, u in everyone if u[0] == "A" and u in moves]
+            if armies:
+                army = rng.choice(armies)
+                given[unit] = (power, f"{unit} C {army} - {moves[army][:3]}")
+                continue
+        near = [standing[d[:3]] for d in neighbours(unit) if d[:3] in standing]
+        if roll < 0.8 and near:
+            other = rng.choice(near)
+            if other in moves and rng.random() < 0.7:
+                given[unit] = (power, f"{unit} S {other} - {moves[other]}")
+            else:
+                given[unit] = (power, f"{unit} S {other}")
+        else:
+            given[unit] = (power, f"{unit} H")
+    orders = {}
+    for power, order in given.values():
+        orders.setdefault(power, []).append(order)
+    return orders
+
+
+def reference_board(units, orders):
+    game = Game(map_name="standard")
+    game.clear_units()
+    for power, us in units.items():
+        game.set_units(power, us)
+    for power, os_ in orders.items():
+        game.set_orders(power, os_)
+    game.process()
+    return sorted(f"{p} {u}" for p, power in game.powers.items() for u in power.units)
+
+
+def toml_list(items):
+    return "[" + ", ".join(json.dumps(x) for x in items) + "]"
+
+
+def hexwar_board(hexwar, root, workdir, units, orders):
+    setup = os.path.join(workdir, "setup.toml")
+    given = os.path.join(workdir, "orders.toml")
+    with open(setup, "w") as f:
+        f.write('phase = "S1901M"\n[units]\n')
+        for power, us in units.items():
+            f.write(f"{power} = {toml_list(us)}\n")
+    with open(given, "w") as f:
+        f.write('[[phase]]\nphase = "S1901M"\n[phase.orders]\n')
+        for power, os_ in orders.items():
+            f.write(f"{power} = {toml_list(os_)}\n")
+    run = subprocess.run(
+        [hexwar, "play", "scenarios/diplomacy", "--setup", setup, "--orders", given, "--json"],
+        capture_output=True, text=True, cwd=root,
+    )
+    if run.returncode != 0:
+        raise RuntimeError(run.stderr)
+    phase = json.loads(run.stdout)[0]
+    return sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
+    args = parser.parse_args()
+    differ = 0
+    with tempfile.TemporaryDirectory() as workdir:
+        for k in range(args.cases):
+            rng = random.Random(args.seed + k)
+            units = random_position(rng, rng.randint(12, 30))
+            orders = random_orders(rng, units)
+            ours = hexwar_board(args.hexwar, root, workdir, units, orders)
+            theirs = reference_board(units, orders)
+            if ours != theirs:
+                differ += 1
+                print(f"== seed {args.seed + k}: the boards differ")
+                print("  units: ", json.dumps(units))
+                print("  orders:", json.dumps(orders))
+                print("  reference only:", sorted(set(theirs) - set(ours)))
+                print("  hexwar only:   ", sorted(set(ours) - set(theirs)))
+    print(f"{args.cases} positions, {differ} with different boards")
+
+
+if __name__ == "__main__":
+    main()
