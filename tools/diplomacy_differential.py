@@ -3,7 +3,8 @@
 Makes random spring positions (12-30 units anywhere on the standard map) with random orders
 (holds, moves, long moves by convoy with or without VIA, supports to hold and to move, convoys),
 adjudicates each with `hexwar play scenarios/diplomacy --json` and with PyPI `diplomacy` 1.1.2,
-and prints every position where the boards after the phase differ. Not run in CI.
+and prints every position where the boards after the phase, or the dislodged units and their
+retreat options, differ. Not run in CI.
 
 Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) after
 `cargo build --release`:
@@ -118,7 +119,13 @@ def reference_board(units, orders):
     for power, os_ in orders.items():
         game.set_orders(power, os_)
     game.process()
-    return sorted(f"{p} {u}" for p, power in game.powers.items() for u in power.units)
+    board = sorted(f"{p} {u}" for p, power in game.powers.items() for u in power.units)
+    retreats = sorted(
+        f"{p} {u} -> {' '.join(sorted(r))}"
+        for p, power in game.powers.items()
+        for u, r in power.retreats.items()
+    )
+    return board + retreats
 
 
 def toml_list(items):
@@ -143,7 +150,11 @@ def hexwar_board(hexwar, root, workdir, units, orders):
     if run.returncode != 0:
         raise RuntimeError(run.stderr)
     phase = json.loads(run.stdout)[0]
-    return sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
+    board = sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
+    retreats = sorted(
+        f"{d['power']} {d['unit']} -> {' '.join(sorted(d['retreats']))}" for d in phase["dislodged"]
+    )
+    return board + retreats
 
 
 def main():
