@@ -151,8 +151,12 @@ def hexwar_board(hexwar, root, workdir, units, orders):
         raise RuntimeError(run.stderr)
     phase = json.loads(run.stdout)[0]
     board = sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
+    # (a dislodged unit with nowhere to go waits for the retreat phase in hexwar, where it is
+    # disbanded; the reference disbands it at once: both lose it, so it is left out)
     retreats = sorted(
-        f"{d['power']} {d['unit']} -> {' '.join(sorted(d['retreats']))}" for d in phase["dislodged"]
+        f"{d['power']} {d['unit']} -> {' '.join(sorted(d['retreats']))}"
+        for d in phase["dislodged"]
+        if d["retreats"]
     )
     return board + retreats
 
