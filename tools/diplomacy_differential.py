@@ -10,12 +10,18 @@ Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) af
 `cargo build --release`:
 
     /tmp/hexwar-diplomacy-ref/bin/python tools/diplomacy_differential.py --cases 200 --seed 1
+    /tmp/hexwar-diplomacy-ref/bin/python tools/diplomacy_differential.py --adjustments --cases 200
+
+`--adjustments` makes winter positions instead (builds, disbands, missing disbands: civil
+disorder), with the reference's civil-disorder distance taken to owned home centres (below).
 
 Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
 an army ordered `VIA` whose convoy is missing moves over land in the reference (DATC 6.G.8: it
 does not move), and an adjacent army that a fleet of its own power orders to convoy, the fleet
 being on a chain of fleets but the ordered convoy incomplete, moves over land in the reference
-(hexwar: the intent to convoy stands, DATC 4.A.3 and 6.G.6, so the convoy fails).
+(hexwar: the intent to convoy stands, DATC 4.A.3 and 6.G.6, so the convoy fails). In civil
+disorder the reference measures distances to every home centre, the DATC (6.J.11) and hexwar to
+the home centres the power still owns; the tool gives the reference that reading.
 """
 
 import argparse
@@ -111,9 +117,49 @@ def random_orders(rng, units):
     return orders
 
 
-def reference_board(units, orders):
+HOMES = {p: [h.upper() for h in MAP.homes[p]] for p in POWERS}
+CENTERS = sorted(c.upper() for c in MAP.scs)
+
+
+def random_adjustment(rng):
+    """Units and centres that call for builds and disbands; some orders given, some missing (the
+    missing disbands are civil disorder)."""
+    units = random_position(rng, rng.randint(14, 30))
+    free = CENTERS[:]
+    rng.shuffle(free)
+    centers = {}
+    for power in POWERS:
+        n = max(0, len(units.get(power, [])) + rng.randint(-3, 3))
+        centers[power], free = sorted(free[:n]), free[n:]
+    busy = {u.split()[1][:3] for us in units.values() for u in us}
+    orders = {}
+    for power in POWERS:
+        have, own = units.get(power, []), centers[power]
+        if len(have) > len(own):
+            doomed = rng.sample(have, rng.randint(0, len(have) - len(own)))
+            orders[power] = [f"{u} D" for u in doomed]
+        else:
+            sites = [h for h in HOMES[power] if h in own and h not in busy]
+            picks = rng.sample(sites, min(len(sites), rng.randint(0, len(own) - len(have))))
+            orders[power] = [rng.choice([u for u in units_for(h)]) + " B" for h in picks]
+    return units, centers, orders
+
+
+def reference_board(units, orders, centers=None):
     game = Game(map_name="standard")
     game.clear_units()
+    if centers is not None:
+        game.clear_centers()
+        game.set_current_phase("W1901A")
+        for power, cs in centers.items():
+            game.set_centers(power, cs)
+            # Civil disorder measures the distance to the home centres the power still owns
+            # (all of them if it owns none: DATC 6.J.11); the reference measures it to every home
+            # centre. Its homes cut to the owned ones (the build sites are those anyway) give it
+            # the DATC's reading.
+            owned = [h for h in HOMES[power] if h in cs]
+            if owned:
+                game.powers[power].homes = owned
     for power, us in units.items():
         game.set_units(power, us)
     for power, os_ in orders.items():
@@ -132,15 +178,20 @@ def toml_list(items):
     return "[" + ", ".join(json.dumps(x) for x in items) + "]"
 
 
-def hexwar_board(hexwar, root, workdir, units, orders):
+def hexwar_board(hexwar, root, workdir, units, orders, centers=None):
     setup = os.path.join(workdir, "setup.toml")
     given = os.path.join(workdir, "orders.toml")
+    phase = "S1901M" if centers is None else "W1901A"
     with open(setup, "w") as f:
-        f.write('phase = "S1901M"\n[units]\n')
+        f.write(f'phase = "{phase}"\n[units]\n')
         for power, us in units.items():
             f.write(f"{power} = {toml_list(us)}\n")
+        if centers is not None:
+            f.write("[centers]\n")
+            for power, cs in centers.items():
+                f.write(f"{power} = {toml_list(cs)}\n")
     with open(given, "w") as f:
-        f.write('[[phase]]\nphase = "S1901M"\n[phase.orders]\n')
+        f.write(f'[[phase]]\nphase = "{phase}"\n[phase.orders]\n')
         for power, os_ in orders.items():
             f.write(f"{power} = {toml_list(os_)}\n")
     run = subprocess.run(
@@ -166,20 +217,28 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--adjustments", action="store_true",
+                        help="winter adjustment positions (builds, disbands, civil disorder)")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
     differ = 0
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
-            units = random_position(rng, rng.randint(12, 30))
-            orders = random_orders(rng, units)
-            ours = hexwar_board(args.hexwar, root, workdir, units, orders)
-            theirs = reference_board(units, orders)
+            centers = None
+            if args.adjustments:
+                units, centers, orders = random_adjustment(rng)
+            else:
+                units = random_position(rng, rng.randint(12, 30))
+                orders = random_orders(rng, units)
+            ours = hexwar_board(args.hexwar, root, workdir, units, orders, centers)
+            theirs = reference_board(units, orders, centers)
             if ours != theirs:
                 differ += 1
                 print(f"== seed {args.seed + k}: the boards differ")
                 print("  units: ", json.dumps(units))
+                if centers is not None:
+                    print("  centers:", json.dumps(centers))
                 print("  orders:", json.dumps(orders))
                 print("  reference only:", sorted(set(theirs) - set(ours)))
                 print("  hexwar only:   ", sorted(set(ours) - set(theirs)))
