@@ -12,7 +12,8 @@ Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) af
     /tmp/hexwar-diplomacy-ref/bin/python tools/diplomacy_differential.py --cases 200 --seed 1
     /tmp/hexwar-diplomacy-ref/bin/python tools/diplomacy_differential.py --adjustments --cases 200
 
-`--adjustments` makes winter positions instead (builds, disbands, missing disbands: civil
+`--retreats` plays the retreat phase that follows too (each unit that can retreat retreats to a
+random option or disbands). `--adjustments` makes winter positions instead (builds, disbands, missing disbands: civil
 disorder), with the reference's civil-disorder distance taken to owned home centres (below).
 
 Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
@@ -145,7 +146,9 @@ def random_adjustment(rng):
     return units, centers, orders
 
 
-def reference_board(units, orders, centers=None):
+def reference_board(units, orders, centers=None, retreat_rng=None):
+    """The board after the phase (and, with `retreat_rng`, after a retreat phase whose orders it
+    draws: a random option or a disband for every unit that can retreat), and those orders."""
     game = Game(map_name="standard")
     game.clear_units()
     if centers is not None:
@@ -165,20 +168,31 @@ def reference_board(units, orders, centers=None):
     for power, os_ in orders.items():
         game.set_orders(power, os_)
     game.process()
+    retreat_orders = {}
+    if retreat_rng is not None and game.get_current_phase().endswith("R"):
+        for p, power in game.powers.items():
+            for u, options in sorted(power.retreats.items()):
+                if options and retreat_rng.random() < 0.8:
+                    retreat_orders.setdefault(p, []).append(f"{u} R {retreat_rng.choice(sorted(options))}")
+                else:
+                    retreat_orders.setdefault(p, []).append(f"{u} D")
+        for p, os_ in retreat_orders.items():
+            game.set_orders(p, os_)
+        game.process()
     board = sorted(f"{p} {u}" for p, power in game.powers.items() for u in power.units)
     retreats = sorted(
         f"{p} {u} -> {' '.join(sorted(r))}"
         for p, power in game.powers.items()
         for u, r in power.retreats.items()
     )
-    return board + retreats
+    return board + retreats, retreat_orders
 
 
 def toml_list(items):
     return "[" + ", ".join(json.dumps(x) for x in items) + "]"
 
 
-def hexwar_board(hexwar, root, workdir, units, orders, centers=None):
+def hexwar_board(hexwar, root, workdir, units, orders, centers=None, retreat_orders=None):
     setup = os.path.join(workdir, "setup.toml")
     given = os.path.join(workdir, "orders.toml")
     phase = "S1901M" if centers is None else "W1901A"
@@ -194,13 +208,17 @@ def hexwar_board(hexwar, root, workdir, units, orders, centers=None):
         f.write(f'[[phase]]\nphase = "{phase}"\n[phase.orders]\n')
         for power, os_ in orders.items():
             f.write(f"{power} = {toml_list(os_)}\n")
+        if retreat_orders:
+            f.write('[[phase]]\nphase = "S1901R"\n[phase.orders]\n')
+            for power, os_ in retreat_orders.items():
+                f.write(f"{power} = {toml_list(os_)}\n")
     run = subprocess.run(
         [hexwar, "play", "scenarios/diplomacy", "--setup", setup, "--orders", given, "--json"],
         capture_output=True, text=True, cwd=root,
     )
     if run.returncode != 0:
         raise RuntimeError(run.stderr)
-    phase = json.loads(run.stdout)[0]
+    phase = json.loads(run.stdout)[-1]
     board = sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
     # (a dislodged unit with nowhere to go waits for the retreat phase in hexwar, where it is
     # disbanded; the reference disbands it at once: both lose it, so it is left out)
@@ -219,9 +237,11 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--adjustments", action="store_true",
                         help="winter adjustment positions (builds, disbands, civil disorder)")
+    parser.add_argument("--retreats", action="store_true",
+                        help="play the retreat phase too (random retreats and disbands)")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
-    differ = 0
+    differ = retreat_phases = 0
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
@@ -231,8 +251,11 @@ def main():
             else:
                 units = random_position(rng, rng.randint(12, 30))
                 orders = random_orders(rng, units)
-            ours = hexwar_board(args.hexwar, root, workdir, units, orders, centers)
-            theirs = reference_board(units, orders, centers)
+            theirs, retreat_orders = reference_board(
+                units, orders, centers, rng if args.retreats else None
+            )
+            ours = hexwar_board(args.hexwar, root, workdir, units, orders, centers, retreat_orders)
+            retreat_phases += bool(retreat_orders)
             if ours != theirs:
                 differ += 1
                 print(f"== seed {args.seed + k}: the boards differ")
@@ -240,9 +263,12 @@ def main():
                 if centers is not None:
                     print("  centers:", json.dumps(centers))
                 print("  orders:", json.dumps(orders))
+                if retreat_orders:
+                    print("  retreats:", json.dumps(retreat_orders))
                 print("  reference only:", sorted(set(theirs) - set(ours)))
                 print("  hexwar only:   ", sorted(set(ours) - set(theirs)))
-    print(f"{args.cases} positions, {differ} with different boards")
+    played = f" ({retreat_phases} with a retreat phase)" if args.retreats else ""
+    print(f"{args.cases} positions{played}, {differ} with different boards")
 
 
 if __name__ == "__main__":
