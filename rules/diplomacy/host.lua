@@ -3,8 +3,9 @@
 -- exists); the plain-Lua test runner never sees it.
 --
 -- State: the Diplomacy position lives in the rule variable `position` (the library's
--- serialisable position table); the orders given in the current phase in `orders`
--- ({POWER = {"A PAR - BUR", ...}}); `next_unit` numbers units. Every change is a VarSet event.
+-- serialisable position table); the orders a power gave in the current phase in `orders.POWER`
+-- ({"A PAR - BUR", ...}; one variable per power, so an order list costs only its own strings);
+-- `next_unit` numbers units. Every change is a VarSet event.
 -- GameState.units mirrors the position (ids "FRANCE-3", type "army"/"fleet", at = location,
 -- status "dislodged" while waiting to retreat) through UnitMoved / UnitEliminated / UnitPlaced /
 -- UnitStatusChanged events, so the generic CLI, saves and logs see the board.
@@ -138,6 +139,29 @@ end
 local function is_power(name)
   map_memo()
   return memo_is_power[name] == true
+end
+
+-- the variable holding `power`'s orders of the phase ("orders.FRANCE")
+local ORDERS_KEY = setmetatable({}, { __index = function(t, p)
+  local k = "orders." .. p
+  t[p] = k
+  return k
+end })
+
+-- the VarSets that clear every power's orders (appended to `events`), and the orders they held
+-- ({POWER = {...}}, the powers that gave none left out)
+local function take_orders(events)
+  map_memo()
+  local all = {}
+  for _, p in ipairs(memo_powers) do
+    local key = ORDERS_KEY[p]
+    local list = hex.state.get(key)
+    if list ~= nil then
+      all[p] = list
+      events[#events + 1] = hex.state.set(key, nil)
+    end
+  end
+  return all
 end
 
 -- hex.map.neighbors(loc, class), memoised (read-only: shared between calls)
@@ -416,7 +440,8 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { set_var("position", pos), hex.state.set("orders", nil) }
+  local events = { set_var("position", pos) }
+  take_orders(events)
   return mirror(pos, nil, nil, events)
 end
 
@@ -442,7 +467,7 @@ local function legal_orders(side)
   if phase == nil or pos.winner ~= nil then return {} end
   local kind = phase:sub(-1)
   if kind ~= "R" and not pos.units then pos = { phase = phase, units = {}, centers = pos.centers } end
-  local given = hex.state.get("orders", side) or {}
+  local given = hex.state.get(ORDERS_KEY[side]) or {}
   local ordered = {}
   for _, o in ipairs(given) do
     local u = order_unit(o)
@@ -508,11 +533,9 @@ local function legal_orders(side)
   return out
 end
 
--- the VarSet of `orders` with `power`'s list replaced (`all`: the orders as read, if at hand)
-local function with_orders(power, list, all)
-  all = all or read_var("orders") or {}
-  all[power] = list
-  return set_var("orders", all)
+-- the VarSet of `power`'s orders
+local function set_orders(power, list)
+  return { event = "VarSet", key = ORDERS_KEY[power], value = hex.state.json(list) }
 end
 
 local function check_power(cmd, side)
@@ -529,9 +552,10 @@ end
 
 local function adjudicate()
   local pos = position()
-  local orders = read_var("orders") or {}
+  local events = { false }
+  local orders = take_orders(events)
   local result, next_pos = current.adjudicate(board(), pos, orders)
-  local events = { set_var("position", next_pos), hex.state.set("orders", nil) }
+  events[1] = set_var("position", next_pos)
   mirror(next_pos, result, "disbanded", events)
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
@@ -581,7 +605,7 @@ function M.install(game)
         if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
         list[i] = o
       end
-      return with_orders(power, list)
+      return set_orders(power, list)
     end,
   })
   hex.commands.define("order", {
@@ -589,10 +613,9 @@ function M.install(game)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      local all = read_var("orders") or {}
-      local list = all[power] or {}
+      local list = hex.state.get(ORDERS_KEY[power]) or {}
       list[#list + 1] = cmd.order
-      return with_orders(power, list, all)
+      return set_orders(power, list)
     end,
     legal = legal_orders,
   })

@@ -3,13 +3,21 @@
 use mlua::{AnyUserData, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Map;
 
-use super::lua_stack::writer::{write, Writer};
+use super::lua_stack::writer::{object_with_field_to_lua, write, Writer};
 use crate::engine::{Command, Event, Unit};
 
-/// A command as the flat Lua table rules see: `{command = "move", unit = ..., path = {...}}`.
+/// A command as the flat Lua table rules see: `{command = "move", unit = ..., path = {...}}`:
+/// the table `lua.to_value` makes of the command's map (`Map::from(command)`), written in one
+/// protected call without copying the command.
 pub fn command_to_lua(lua: &Lua, command: &Command) -> mlua::Result<Value> {
-    let map: Map<String, serde_json::Value> = command.clone().into();
-    lua.to_value(&map)
+    match command {
+        Command::Custom { name, args } => object_with_field_to_lua(lua, args, "command", name),
+        Command::EndPhase => object_with_field_to_lua(lua, &Map::new(), "command", "end_phase"),
+        Command::Move { .. } => {
+            let map: Map<String, serde_json::Value> = command.clone().into();
+            lua.to_value(&map)
+        }
+    }
 }
 
 /// A command table returned by Lua.
@@ -469,6 +477,33 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_command_table_is_the_one_serde_makes_of_its_map() {
+        let lua = Lua::new();
+        lua.set_memory_limit(1 << 24).unwrap();
+        let dump: mlua::Function = lua.load(crate::rules::lua_stack::LUA_DUMP).eval().unwrap();
+        let custom = |args: serde_json::Value| Command::Custom {
+            name: "orders".into(),
+            args: args.as_object().unwrap().clone(),
+        };
+        for command in [
+            Command::EndPhase,
+            Command::Move {
+                unit: "u1".into(),
+                path: vec!["0101".into(), "0102".into()],
+            },
+            custom(json!({"power": "FRANCE", "orders": ["A PAR H", "F BRE - MAO"]})),
+            custom(json!({})),
+            custom(json!({"a": 1, "z": 2.5, "n": null, "t": {"x": [true]}, "e": []})),
+            custom(json!({"command": "other", "power": "ITALY"})),
+        ] {
+            let map: Map<String, serde_json::Value> = command.clone().into();
+            let old: String = dump.call(lua.to_value(&map).unwrap()).unwrap();
+            let new: String = dump.call(command_to_lua(&lua, &command).unwrap()).unwrap();
+            assert_eq!(new, old, "{command:?}");
+        }
+    }
 
     fn json_event(lua: &Lua, kind: &str, text: &str) -> Table {
         let t = lua.create_table().unwrap();
