@@ -148,6 +148,9 @@ local ORDERS_KEY = setmetatable({}, { __index = function(t, p)
   return k
 end })
 
+-- the value of a VarSet that deletes its variable (JSON null; made once, at install)
+local NULL
+
 -- the VarSets that clear every power's orders (appended to `events`), and the orders they held
 -- ({POWER = {...}}, the powers that gave none left out)
 local function take_orders(events)
@@ -158,7 +161,7 @@ local function take_orders(events)
     local list = hex.state.get(key)
     if list ~= nil then
       all[p] = list
-      events[#events + 1] = hex.state.set(key, nil)
+      events[#events + 1] = { event = "VarSet", key = key, value = NULL }
     end
   end
   return all
@@ -384,7 +387,7 @@ local function mirror(pos, result, reason, events)
       counter = counter + 1
     end
   end
-  if counter then events[#events + 1] = hex.state.set("next_unit", counter) end
+  if counter then events[#events + 1] = { event = "VarSet", key = "next_unit", value = counter } end
   return events
 end
 
@@ -576,6 +579,7 @@ function M.install(game)
   current = game
   if installed then return end
   installed = true
+  NULL = hex.state.json("null")
   local steps = {}
   for i, s in ipairs(STEPS) do steps[i] = { phase = s.phase } end
   hex.rules.sequence { steps = steps }
