@@ -553,13 +553,35 @@ local function check_power(cmd, side)
   return power
 end
 
+-- Whether the board of `a` and `b` is the same: the same units in the same lists, and no unit
+-- waiting to retreat in either. GameState.units mirrors the position of the state (every change
+-- of the position comes with its mirror's events), so after a phase that left the board as it
+-- was (every unit held) the mirror has nothing to do.
+local function same_board(a, b)
+  if (a.dislodged and #a.dislodged > 0) or (b.dislodged and #b.dislodged > 0) then return false end
+  local ua, ub = a.units or {}, b.units or {}
+  for p, la in pairs(ua) do
+    local lb = ub[p]
+    if lb ~= la then
+      if lb == nil or #lb ~= #la then return false end
+      for i = 1, #la do
+        if la[i] ~= lb[i] then return false end
+      end
+    end
+  end
+  for p in pairs(ub) do
+    if ua[p] == nil then return false end
+  end
+  return true
+end
+
 local function adjudicate()
   local pos = position()
   local events = { false }
   local orders = take_orders(events)
   local result, next_pos = current.adjudicate(board(), pos, orders)
   events[1] = set_var("position", next_pos)
-  mirror(next_pos, result, "disbanded", events)
+  if not same_board(pos, next_pos) then mirror(next_pos, result, "disbanded", events) end
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
