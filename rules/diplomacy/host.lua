@@ -553,11 +553,12 @@ local function check_power(cmd, side)
   return power
 end
 
--- Whether the board of `a` and `b` is the same: the same units in the same lists, and no unit
--- waiting to retreat in either. GameState.units mirrors the position of the state (every change
--- of the position comes with its mirror's events), so after a phase that left the board as it
--- was (every unit held) the mirror has nothing to do.
-local function same_board(a, b)
+-- Whether the phase from `a` to `b` (its result `result`) left every unit where it was: the
+-- same units in the same lists, no unit waiting to retreat in either, and no move that
+-- succeeded (units going round a cycle leave the lists alike, but each unit moved). GameState.units
+-- mirrors the position of the state (every change of the position comes with its mirror's
+-- events), so after such a phase the mirror has nothing to do.
+local function same_board(a, b, result)
   if (a.dislodged and #a.dislodged > 0) or (b.dislodged and #b.dislodged > 0) then return false end
   local ua, ub = a.units or {}, b.units or {}
   for p, la in pairs(ua) do
@@ -572,6 +573,11 @@ local function same_board(a, b)
   for p in pairs(ub) do
     if ua[p] == nil then return false end
   end
+  local entries = result and result.results or {}
+  for j = 1, #entries do
+    local e = entries[j]
+    if #e.flags == 0 and order_dest(e.order) then return false end
+  end
   return true
 end
 
@@ -581,7 +587,7 @@ local function adjudicate()
   local orders = take_orders(events)
   local result, next_pos = current.adjudicate(board(), pos, orders)
   events[1] = set_var("position", next_pos)
-  if not same_board(pos, next_pos) then mirror(next_pos, result, "disbanded", events) end
+  if not same_board(pos, next_pos, result) then mirror(next_pos, result, "disbanded", events) end
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
