@@ -262,6 +262,9 @@ local function mirror(pos, result, reason, events)
   local npower, nunit, ndisl, taken = {}, {}, {}, {}
   local n = 0
   local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
+  -- (power -> place key -> true for the entries whose unit string is longer than its place key,
+  -- "F STP/SC": only at those places do the place and the unit string tell entries apart)
+  local coasted
   -- (the entries of pos.units, power by power in name order, then pos.dislodged: this runs for
   -- every unit at every phase, so the common case is written out)
   local units = pos.units or {}
@@ -276,17 +279,29 @@ local function mirror(pos, result, reason, events)
       n = n + 1
       npower[n], nunit[n] = p, u
       if f[u] == nil then f[u] = n else chain(f, next_by_unit, u, n) end
+      if #u > 5 then
+        coasted = coasted or {}
+        local c = coasted[p]
+        if not c then c = {}; coasted[p] = c end
+        c[PLACE[u] or place_key(u)] = true
+      end
     end
   end
   local dislodged = pos.dislodged or {}
   for j = 1, #dislodged do
     local d = dislodged[j]
-    local power = d.power
+    local power, u = d.power, d.unit
     n = n + 1
-    npower[n], nunit[n], ndisl[n] = power, d.unit, true
+    npower[n], nunit[n], ndisl[n] = power, u, true
     local f = first_by_unit[power]
     if not f then f = {}; first_by_unit[power] = f end
-    chain(f, next_by_unit, d.unit, n)
+    chain(f, next_by_unit, u, n)
+    if #u > 5 then
+      coasted = coasted or {}
+      local c = coasted[power]
+      if not c then c = {}; coasted[power] = c end
+      c[PLACE[u] or place_key(u)] = true
+    end
   end
   local movers
   local entries = result and result.results or {}
@@ -302,37 +317,24 @@ local function mirror(pos, result, reason, events)
       end
     end
   end
-  local first_by_place, next_by_place
-  if movers then
-    first_by_place, next_by_place = {}, {}
-    for i = 1, n do
-      local power, u = npower[i], nunit[i]
-      local f = first_by_place[power]
-      if not f then f = {}; first_by_place[power] = f end
-      local key = PLACE[u]
-      if not key then key = place_key(u) end
-      if f[key] == nil then f[key] = i else chain(f, next_by_place, key, i) end
-    end
-  end
   local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
   local was_dislodged = hex.units.with_status("dislodged")
   local nold = #ids
-  local ustr, dest_of, done = {}, {}, {}
+  local dest_of, done = {}, {}
+  -- units that stayed (same place), then units that moved (to their destination)
   for k = 1, nold do
     local by, at = USTR[types[k]], ats[k]
     local s = by and by[at or false]
     if not s then s = unit_string(types[k], at) end
-    ustr[k] = s
+    local dest = false
     if movers then
       local m = movers[sides[k]]
-      dest_of[k] = m and m[s] or false
+      dest = m and m[s] or false
+      dest_of[k] = dest
     end
-  end
-  -- units that stayed (same place), then units that moved (to their destination)
-  for k = 1, nold do
-    if not dest_of[k] then
+    if not dest then
       local f = first_by_unit[sides[k]]
-      local i = f and f[ustr[k]]
+      local i = f and f[s]
       while i and taken[i] do i = next_by_unit[i] end
       if i then
         taken[i] = true
@@ -344,15 +346,35 @@ local function mirror(pos, result, reason, events)
     end
   end
   if movers then
+    -- (the entries by power and place key, made only when a move ends at a place with coasts)
+    local first_by_place, next_by_place
     for k = 1, nold do
       local dest = dest_of[k]
       if dest then
-        local f = first_by_place[sides[k]]
+        local side = sides[k]
         -- (the unit string of its type at the destination: unit_string, memoised)
         local by = USTR[types[k]]
         local key = by and by[dest] or unit_string(types[k], dest)
+        local c = coasted and coasted[side]
+        local f, nxt
+        if c and c[key] then
+          if not first_by_place then
+            first_by_place, next_by_place = {}, {}
+            for i = 1, n do
+              local power, u = npower[i], nunit[i]
+              local fp = first_by_place[power]
+              if not fp then fp = {}; first_by_place[power] = fp end
+              local pk = PLACE[u] or place_key(u)
+              if fp[pk] == nil then fp[pk] = i else chain(fp, next_by_place, pk, i) end
+            end
+          end
+          f, nxt = first_by_place[side], next_by_place
+        else
+          -- (no entry of the power at this place has a coast: its place key is its unit string)
+          f, nxt = first_by_unit[side], next_by_unit
+        end
         local i = f and f[key]
-        while i and taken[i] do i = next_by_place[i] end
+        while i and taken[i] do i = nxt[i] end
         if i then
           taken[i] = true
           done[k] = true
