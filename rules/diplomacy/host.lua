@@ -633,12 +633,12 @@ function M.install(game)
   local steps = {}
   for i, s in ipairs(STEPS) do steps[i] = { phase = s.phase } end
   hex.rules.sequence { steps = steps }
-  hex.rules.phase_label(function(turn, step) return label(turn, step) end)
-  hex.rules.skip(function(turn, step)
-    -- (only the phase of the position is read: converting all of it would cost more)
-    local phase = hex.state.get("position", "phase")
-    return phase ~= nil and phase ~= label(turn, step)
-  end)
+  -- The labels ("S1901M" = season, year, kind) and the skip rule (a step is played only when it
+  -- is the position's phase) declared as data: the host answers both without calling Lua.
+  local label_steps = {}
+  for i, st in ipairs(STEPS) do label_steps[i] = { st.season, st.kind } end
+  hex.rules.declare("phase_labels", { first_year = start_year(), steps = label_steps })
+  hex.rules.declare("play_only_phase", { var = "position", field = "phase" })
   hex.rules.setup(setup)
 
   hex.events.on("GameStarted", function()
