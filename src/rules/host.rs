@@ -66,6 +66,7 @@ pub struct LuaRules {
 
 /// Labels `PREFIX YEAR SUFFIX` of each step of a turn, the year being `first_year + turn - 1`
 /// ("S1901M").
+#[derive(Debug)]
 struct LabelSpec {
     first_year: i64,
     steps: Vec<(String, String)>,
