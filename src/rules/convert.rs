@@ -333,10 +333,7 @@ fn events_in_one_walk(lua: &Lua, t: &Table) -> Option<Vec<Event>> {
 }
 
 /// The event the walk read, as `event_from_lua` makes it (None: let it make it).
-fn event_of_fields(
-    e: super::lua_stack::reader::EventFields,
-    budget: &mut usize,
-) -> Option<Event> {
+fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize) -> Option<Event> {
     use super::lua_stack::reader::JsonPayload;
     let mut fields = e.fields;
     let Some((field, payload)) = e.json else {
@@ -540,7 +537,8 @@ mod tests {
         let json = lua
             .create_function(|lua, v: Value| json_text_to_lua(lua, v))
             .unwrap();
-        let sample = json_text_to_lua(&lua, Value::String(lua.create_string("1").unwrap())).unwrap();
+        let sample =
+            json_text_to_lua(&lua, Value::String(lua.create_string("1").unwrap())).unwrap();
         crate::rules::lua_stack::reader::remember_json_text_metatable(&lua, &sample).unwrap();
         lua.globals().set("json", json).unwrap();
         let list: Table = lua
@@ -581,7 +579,10 @@ mod tests {
             },
         ];
         assert_eq!(events_in_one_walk(&lua, &list).unwrap(), expected);
-        assert_eq!(events_from_lua(&lua, Value::Table(list.clone())).unwrap(), expected);
+        assert_eq!(
+            events_from_lua(&lua, Value::Table(list.clone())).unwrap(),
+            expected
+        );
         // one event table
         let one: Table = list.raw_get(3).unwrap();
         assert_eq!(

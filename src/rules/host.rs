@@ -88,7 +88,9 @@ impl LabelSpec {
                 Some([serde_json::Value::String(a), serde_json::Value::String(b)]) => {
                     Ok((a.clone(), b.clone()))
                 }
-                _ => Err(format!("phase_labels: a step is not {{ prefix, suffix }} ({expected})")),
+                _ => Err(format!(
+                    "phase_labels: a step is not {{ prefix, suffix }} ({expected})"
+                )),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(LabelSpec { first_year, steps })
@@ -96,7 +98,10 @@ impl LabelSpec {
 
     fn label(&self, turn: u32, step: u32) -> Option<String> {
         let (prefix, suffix) = self.steps.get(step as usize)?;
-        Some(format!("{prefix}{}{suffix}", self.first_year + i64::from(turn) - 1))
+        Some(format!(
+            "{prefix}{}{suffix}",
+            self.first_year + i64::from(turn) - 1
+        ))
     }
 }
 
@@ -755,7 +760,11 @@ impl Ruleset for LuaRules {
 
     fn skip_step(&mut self, state: &GameState, turn: u32, step: u32) -> Result<bool, RulesError> {
         if let Some((var, field)) = &self.play_only {
-            let now = state.vars.get(var).and_then(|v| v.get(field)).and_then(|v| v.as_str());
+            let now = state
+                .vars
+                .get(var)
+                .and_then(|v| v.get(field))
+                .and_then(|v| v.as_str());
             let Some(now) = now else { return Ok(false) };
             let label = match &self.labels {
                 Some(spec) => spec.label(turn, step),

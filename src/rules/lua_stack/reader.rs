@@ -161,7 +161,10 @@ fn json_text_slot() -> *const std::ffi::c_void {
 }
 
 /// Remembers the metatable of `sample` (a `hex.state.json` value) as the one of all of them.
-pub(crate) fn remember_json_text_metatable(lua: &Lua, sample: &mlua::AnyUserData) -> mlua::Result<()> {
+pub(crate) fn remember_json_text_metatable(
+    lua: &Lua,
+    sample: &mlua::AnyUserData,
+) -> mlua::Result<()> {
     // SAFETY: the closure owns nothing; lua_rawsetp may raise a memory error, caught by the
     // protected call.
     unsafe {
@@ -192,7 +195,11 @@ pub(crate) struct EventFields {
 /// as anything is not the common shape (a metatable, an item that is not a table, a field the
 /// strict rule refuses, two `hex.state.json` values in one event, too many values...): the
 /// caller then takes the general path, which gives the same events or the error messages.
-pub(crate) fn read_events(lua: &Lua, table: &Table, json_values: usize) -> Option<Vec<EventFields>> {
+pub(crate) fn read_events(
+    lua: &Lua,
+    table: &Table,
+    json_values: usize,
+) -> Option<Vec<EventFields>> {
     let mut out: Option<Vec<EventFields>> = None;
     // SAFETY: see the `lua_stack` docs; like `read`, the walk raises no Lua error (lua_rawlen,
     // lua_rawgeti, lua_next on keys it got from lua_next, lua_type, the to* functions on values
@@ -337,17 +344,17 @@ unsafe fn json_text_payload(
     }
     ffi::lua_rawgeti(state, -1, 1);
     let payload = match ffi::lua_type(state, -1) {
-        ffi::LUA_TSTRING => lua_str(state, -1).ok().map(|s| JsonPayload::Text(s.to_string())),
+        ffi::LUA_TSTRING => lua_str(state, -1)
+            .ok()
+            .map(|s| JsonPayload::Text(s.to_string())),
         ffi::LUA_TTABLE => {
             let before = (*json_left).min(VALUE_LIMIT);
             let mut values = before;
-            read(state, -1, &mut values, 0, false)
-                .ok()
-                .map(|v| {
-                    let used = before - values;
-                    *json_left -= used;
-                    JsonPayload::Table(v, used)
-                })
+            read(state, -1, &mut values, 0, false).ok().map(|v| {
+                let used = before - values;
+                *json_left -= used;
+                JsonPayload::Table(v, used)
+            })
         }
         _ => None,
     };
