@@ -12,7 +12,8 @@
 --
 -- Sequence: one turn = one game year, five simultaneous steps S..M, S..R, F..M, F..R, W..A. The
 -- library's position knows the real next phase (it skips retreat/adjustment phases with nothing
--- to do); hex.rules.skip passes over every step whose label is not the position's phase.
+-- to do); every step whose label is not the position's phase is passed over (both the labels
+-- and that rule are declared as data, answered by the host without a Lua call: install).
 --
 -- Commands (all powers order in the same step; `power` defaults to the commanding side):
 --   {command = "orders", power = "FRANCE", orders = {"A PAR - BUR", ...}}  replaces the power's orders
