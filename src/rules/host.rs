@@ -469,8 +469,10 @@ impl LuaRules {
 
     fn refusal_of(&self, value: &Value) -> Option<Refusal> {
         let Value::Table(t) = value else { return None };
+        // (most answers are event lists, without a metatable: no registry lookup for them)
+        let own = t.metatable()?;
         let mt: Table = self.lua.named_registry_value(REFUSAL_MT_KEY).ok()?;
-        if t.metatable().as_ref() != Some(&mt) {
+        if own != mt {
             return None;
         }
         Some(Refusal::new(
