@@ -221,7 +221,8 @@ impl Levels {
     fn library_in_vm(&mut self, n: u64) -> Duration {
         let code = format!(
             "local g = require('diplomacy'); local board = hex.map.board_table(); \
-             local pos, orders = hex.state.get('position'), hex.state.get('orders'); \
+             local pos, orders = hex.state.get('position'), {{}}; \
+             for _, p in ipairs(hex.map.powers()) do orders[p.name] = hex.state.get('orders.' .. p.name) end; \
              g.adjudicate(board, pos, orders); \
              for i = 1, {n} do g.adjudicate(board, pos, orders) end"
         );

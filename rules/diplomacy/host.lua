@@ -3,15 +3,17 @@
 -- exists); the plain-Lua test runner never sees it.
 --
 -- State: the Diplomacy position lives in the rule variable `position` (the library's
--- serialisable position table); the orders given in the current phase in `orders`
--- ({POWER = {"A PAR - BUR", ...}}); `next_unit` numbers units. Every change is a VarSet event.
+-- serialisable position table); the orders a power gave in the current phase in `orders.POWER`
+-- ({"A PAR - BUR", ...}; one variable per power, so an order list costs only its own strings);
+-- `next_unit` numbers units. Every change is a VarSet event.
 -- GameState.units mirrors the position (ids "FRANCE-3", type "army"/"fleet", at = location,
 -- status "dislodged" while waiting to retreat) through UnitMoved / UnitEliminated / UnitPlaced /
 -- UnitStatusChanged events, so the generic CLI, saves and logs see the board.
 --
 -- Sequence: one turn = one game year, five simultaneous steps S..M, S..R, F..M, F..R, W..A. The
 -- library's position knows the real next phase (it skips retreat/adjustment phases with nothing
--- to do); hex.rules.skip passes over every step whose label is not the position's phase.
+-- to do); every step whose label is not the position's phase is passed over (both the labels
+-- and that rule are declared as data, answered by the host without a Lua call: install).
 --
 -- Commands (all powers order in the same step; `power` defaults to the commanding side):
 --   {command = "orders", power = "FRANCE", orders = {"A PAR - BUR", ...}}  replaces the power's orders
@@ -140,6 +142,32 @@ local function is_power(name)
   return memo_is_power[name] == true
 end
 
+-- the variable holding `power`'s orders of the phase ("orders.FRANCE")
+local ORDERS_KEY = setmetatable({}, { __index = function(t, p)
+  local k = "orders." .. p
+  t[p] = k
+  return k
+end })
+
+-- the value of a VarSet that deletes its variable (JSON null; made once, at install)
+local NULL
+
+-- the VarSets that clear every power's orders (appended to `events`), and the orders they held
+-- ({POWER = {...}}, the powers that gave none left out)
+local function take_orders(events)
+  map_memo()
+  local all = {}
+  for _, p in ipairs(memo_powers) do
+    local key = ORDERS_KEY[p]
+    local list = hex.state.get(key)
+    if list ~= nil then
+      all[p] = list
+      events[#events + 1] = { event = "VarSet", key = key, value = NULL }
+    end
+  end
+  return all
+end
+
 -- hex.map.neighbors(loc, class), memoised (read-only: shared between calls)
 local function neighbors(loc, class)
   map_memo()
@@ -235,6 +263,9 @@ local function mirror(pos, result, reason, events)
   local npower, nunit, ndisl, taken = {}, {}, {}, {}
   local n = 0
   local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
+  -- (power -> place key -> true for the entries whose unit string is longer than its place key,
+  -- "F STP/SC": only at those places do the place and the unit string tell entries apart)
+  local coasted
   -- (the entries of pos.units, power by power in name order, then pos.dislodged: this runs for
   -- every unit at every phase, so the common case is written out)
   local units = pos.units or {}
@@ -249,17 +280,29 @@ local function mirror(pos, result, reason, events)
       n = n + 1
       npower[n], nunit[n] = p, u
       if f[u] == nil then f[u] = n else chain(f, next_by_unit, u, n) end
+      if #u > 5 then
+        coasted = coasted or {}
+        local c = coasted[p]
+        if not c then c = {}; coasted[p] = c end
+        c[PLACE[u] or place_key(u)] = true
+      end
     end
   end
   local dislodged = pos.dislodged or {}
   for j = 1, #dislodged do
     local d = dislodged[j]
-    local power = d.power
+    local power, u = d.power, d.unit
     n = n + 1
-    npower[n], nunit[n], ndisl[n] = power, d.unit, true
+    npower[n], nunit[n], ndisl[n] = power, u, true
     local f = first_by_unit[power]
     if not f then f = {}; first_by_unit[power] = f end
-    chain(f, next_by_unit, d.unit, n)
+    chain(f, next_by_unit, u, n)
+    if #u > 5 then
+      coasted = coasted or {}
+      local c = coasted[power]
+      if not c then c = {}; coasted[power] = c end
+      c[PLACE[u] or place_key(u)] = true
+    end
   end
   local movers
   local entries = result and result.results or {}
@@ -275,37 +318,24 @@ local function mirror(pos, result, reason, events)
       end
     end
   end
-  local first_by_place, next_by_place
-  if movers then
-    first_by_place, next_by_place = {}, {}
-    for i = 1, n do
-      local power, u = npower[i], nunit[i]
-      local f = first_by_place[power]
-      if not f then f = {}; first_by_place[power] = f end
-      local key = PLACE[u]
-      if not key then key = place_key(u) end
-      if f[key] == nil then f[key] = i else chain(f, next_by_place, key, i) end
-    end
-  end
   local ids, sides, types, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("type"), hex.units.list("at")
   local was_dislodged = hex.units.with_status("dislodged")
   local nold = #ids
-  local ustr, dest_of, done = {}, {}, {}
+  local dest_of, done = {}, {}
+  -- units that stayed (same place), then units that moved (to their destination)
   for k = 1, nold do
     local by, at = USTR[types[k]], ats[k]
     local s = by and by[at or false]
     if not s then s = unit_string(types[k], at) end
-    ustr[k] = s
+    local dest = false
     if movers then
       local m = movers[sides[k]]
-      dest_of[k] = m and m[s] or false
+      dest = m and m[s] or false
+      dest_of[k] = dest
     end
-  end
-  -- units that stayed (same place), then units that moved (to their destination)
-  for k = 1, nold do
-    if not dest_of[k] then
+    if not dest then
       local f = first_by_unit[sides[k]]
-      local i = f and f[ustr[k]]
+      local i = f and f[s]
       while i and taken[i] do i = next_by_unit[i] end
       if i then
         taken[i] = true
@@ -317,15 +347,35 @@ local function mirror(pos, result, reason, events)
     end
   end
   if movers then
+    -- (the entries by power and place key, made only when a move ends at a place with coasts)
+    local first_by_place, next_by_place
     for k = 1, nold do
       local dest = dest_of[k]
       if dest then
-        local f = first_by_place[sides[k]]
+        local side = sides[k]
         -- (the unit string of its type at the destination: unit_string, memoised)
         local by = USTR[types[k]]
         local key = by and by[dest] or unit_string(types[k], dest)
+        local c = coasted and coasted[side]
+        local f, nxt
+        if c and c[key] then
+          if not first_by_place then
+            first_by_place, next_by_place = {}, {}
+            for i = 1, n do
+              local power, u = npower[i], nunit[i]
+              local fp = first_by_place[power]
+              if not fp then fp = {}; first_by_place[power] = fp end
+              local pk = PLACE[u] or place_key(u)
+              if fp[pk] == nil then fp[pk] = i else chain(fp, next_by_place, pk, i) end
+            end
+          end
+          f, nxt = first_by_place[side], next_by_place
+        else
+          -- (no entry of the power at this place has a coast: its place key is its unit string)
+          f, nxt = first_by_unit[side], next_by_unit
+        end
         local i = f and f[key]
-        while i and taken[i] do i = next_by_place[i] end
+        while i and taken[i] do i = nxt[i] end
         if i then
           taken[i] = true
           done[k] = true
@@ -360,7 +410,7 @@ local function mirror(pos, result, reason, events)
       counter = counter + 1
     end
   end
-  if counter then events[#events + 1] = hex.state.set("next_unit", counter) end
+  if counter then events[#events + 1] = { event = "VarSet", key = "next_unit", value = counter } end
   return events
 end
 
@@ -416,7 +466,8 @@ local function setup(t)
     end
   end
   local pos = current.new_position(board(), s)
-  local events = { set_var("position", pos), hex.state.set("orders", nil) }
+  local events = { set_var("position", pos) }
+  take_orders(events)
   return mirror(pos, nil, nil, events)
 end
 
@@ -442,7 +493,7 @@ local function legal_orders(side)
   if phase == nil or pos.winner ~= nil then return {} end
   local kind = phase:sub(-1)
   if kind ~= "R" and not pos.units then pos = { phase = phase, units = {}, centers = pos.centers } end
-  local given = hex.state.get("orders", side) or {}
+  local given = hex.state.get(ORDERS_KEY[side]) or {}
   local ordered = {}
   for _, o in ipairs(given) do
     local u = order_unit(o)
@@ -508,11 +559,9 @@ local function legal_orders(side)
   return out
 end
 
--- the VarSet of `orders` with `power`'s list replaced (`all`: the orders as read, if at hand)
-local function with_orders(power, list, all)
-  all = all or read_var("orders") or {}
-  all[power] = list
-  return set_var("orders", all)
+-- the VarSet of `power`'s orders
+local function set_orders(power, list)
+  return { event = "VarSet", key = ORDERS_KEY[power], value = hex.state.json(list) }
 end
 
 local function check_power(cmd, side)
@@ -527,12 +576,41 @@ local function check_power(cmd, side)
   return power
 end
 
+-- Whether the phase from `a` to `b` (its result `result`) left every unit where it was: the
+-- same units in the same lists, no unit waiting to retreat in either, and no move that
+-- succeeded (units going round a cycle leave the lists alike, but each unit moved). GameState.units
+-- mirrors the position of the state (every change of the position comes with its mirror's
+-- events), so after such a phase the mirror has nothing to do.
+local function same_board(a, b, result)
+  if (a.dislodged and #a.dislodged > 0) or (b.dislodged and #b.dislodged > 0) then return false end
+  local ua, ub = a.units or {}, b.units or {}
+  for p, la in pairs(ua) do
+    local lb = ub[p]
+    if lb ~= la then
+      if lb == nil or #lb ~= #la then return false end
+      for i = 1, #la do
+        if la[i] ~= lb[i] then return false end
+      end
+    end
+  end
+  for p in pairs(ub) do
+    if ua[p] == nil then return false end
+  end
+  local entries = result and result.results or {}
+  for j = 1, #entries do
+    local e = entries[j]
+    if #e.flags == 0 and order_dest(e.order) then return false end
+  end
+  return true
+end
+
 local function adjudicate()
   local pos = position()
-  local orders = read_var("orders") or {}
+  local events = { false }
+  local orders = take_orders(events)
   local result, next_pos = current.adjudicate(board(), pos, orders)
-  local events = { set_var("position", next_pos), hex.state.set("orders", nil) }
-  mirror(next_pos, result, "disbanded", events)
+  events[1] = set_var("position", next_pos)
+  if not same_board(pos, next_pos, result) then mirror(next_pos, result, "disbanded", events) end
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
@@ -552,15 +630,16 @@ function M.install(game)
   current = game
   if installed then return end
   installed = true
+  NULL = hex.state.json("null")
   local steps = {}
   for i, s in ipairs(STEPS) do steps[i] = { phase = s.phase } end
   hex.rules.sequence { steps = steps }
-  hex.rules.phase_label(function(turn, step) return label(turn, step) end)
-  hex.rules.skip(function(turn, step)
-    -- (only the phase of the position is read: converting all of it would cost more)
-    local phase = hex.state.get("position", "phase")
-    return phase ~= nil and phase ~= label(turn, step)
-  end)
+  -- The labels ("S1901M" = season, year, kind) and the skip rule (a step is played only when it
+  -- is the position's phase) declared as data: the host answers both without calling Lua.
+  local label_steps = {}
+  for i, st in ipairs(STEPS) do label_steps[i] = { st.season, st.kind } end
+  hex.rules.declare("phase_labels", { first_year = start_year(), steps = label_steps })
+  hex.rules.declare("play_only_phase", { var = "position", field = "phase" })
   hex.rules.setup(setup)
 
   hex.events.on("GameStarted", function()
@@ -581,7 +660,7 @@ function M.install(game)
         if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
         list[i] = o
       end
-      return with_orders(power, list)
+      return set_orders(power, list)
     end,
   })
   hex.commands.define("order", {
@@ -589,10 +668,9 @@ function M.install(game)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      local all = read_var("orders") or {}
-      local list = all[power] or {}
+      local list = hex.state.get(ORDERS_KEY[power]) or {}
       list[#list + 1] = cmd.order
-      return with_orders(power, list, all)
+      return set_orders(power, list)
     end,
     legal = legal_orders,
   })

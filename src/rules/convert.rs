@@ -3,13 +3,21 @@
 use mlua::{AnyUserData, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Map;
 
-use super::lua_stack::writer::{write, Writer};
+use super::lua_stack::writer::{object_with_field_to_lua, write, Writer};
 use crate::engine::{Command, Event, Unit};
 
-/// A command as the flat Lua table rules see: `{command = "move", unit = ..., path = {...}}`.
+/// A command as the flat Lua table rules see: `{command = "move", unit = ..., path = {...}}`:
+/// the table `lua.to_value` makes of the command's map (`Map::from(command)`), written in one
+/// protected call without copying the command.
 pub fn command_to_lua(lua: &Lua, command: &Command) -> mlua::Result<Value> {
-    let map: Map<String, serde_json::Value> = command.clone().into();
-    lua.to_value(&map)
+    match command {
+        Command::Custom { name, args } => object_with_field_to_lua(lua, args, "command", name),
+        Command::EndPhase => object_with_field_to_lua(lua, &Map::new(), "command", "end_phase"),
+        Command::Move { .. } => {
+            let map: Map<String, serde_json::Value> = command.clone().into();
+            lua.to_value(&map)
+        }
+    }
 }
 
 /// A command table returned by Lua.
@@ -313,12 +321,64 @@ fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, 
     lua.from_value::<Event>(value).map_err(|e| e.to_string())
 }
 
+/// A list of events of the common shape (plain tables, `hex.state.json` payloads) read in one
+/// walk over the Lua tables (`reader::read_events`); None for anything else, which the general
+/// path reads (the same events, or its error messages).
+fn events_in_one_walk(lua: &Lua, t: &Table) -> Option<Vec<Event>> {
+    let read = super::lua_stack::reader::read_events(lua, t, JSON_TEXT_LIMIT / 8)?;
+    let mut budget = JSON_TEXT_LIMIT;
+    read.into_iter()
+        .map(|e| event_of_fields(e, &mut budget))
+        .collect()
+}
+
+/// The event the walk read, as `event_from_lua` makes it (None: let it make it).
+fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize) -> Option<Event> {
+    use super::lua_stack::reader::JsonPayload;
+    let mut fields = e.fields;
+    let Some((field, payload)) = e.json else {
+        return serde_json::from_value::<Event>(serde_json::Value::Object(fields)).ok();
+    };
+    let (label, var) = match (fields.get("event")?.as_str()?, field.as_str()) {
+        ("VarSet", "value") => ("key", true),
+        ("Custom", "data") => ("name", false),
+        _ => return None,
+    };
+    let json = match payload {
+        JsonPayload::Table(v, values) => {
+            *budget = budget.checked_sub(values.checked_mul(8)?)?;
+            v
+        }
+        JsonPayload::Text(text) => {
+            *budget = budget.checked_sub(text.len())?;
+            serde_json::from_str(&text).ok()?
+        }
+    };
+    let serde_json::Value::String(label) = fields.remove(label)? else {
+        return None;
+    };
+    Some(if var {
+        Event::VarSet {
+            key: label,
+            value: json,
+        }
+    } else {
+        Event::Custom {
+            name: label,
+            data: json,
+        }
+    })
+}
+
 /// Events returned by a handler: a list of event tables, one event table, or nil.
 pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
     let mut budget = JSON_TEXT_LIMIT;
     match value {
         Value::Nil => Ok(Vec::new()),
         Value::Table(t) => {
+            if let Some(events) = events_in_one_walk(lua, &t) {
+                return Ok(events);
+            }
             if t.contains_key("event").unwrap_or(false) {
                 return event_from_lua(lua, Value::Table(t), &mut budget)
                     .map(|e| vec![e])
@@ -469,6 +529,106 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn the_one_walk_reads_events_as_the_general_path_does() {
+        let lua = Lua::new();
+        lua.set_memory_limit(1 << 24).unwrap();
+        let json = lua
+            .create_function(|lua, v: Value| json_text_to_lua(lua, v))
+            .unwrap();
+        let sample =
+            json_text_to_lua(&lua, Value::String(lua.create_string("1").unwrap())).unwrap();
+        crate::rules::lua_stack::reader::remember_json_text_metatable(&lua, &sample).unwrap();
+        lua.globals().set("json", json).unwrap();
+        let list: Table = lua
+            .load(
+                r#"return {
+                  { event = "VarSet", key = "position", value = json({ phase = "S1901M", units = { FRANCE = { "A PAR" } }, none = {} }) },
+                  { event = "VarSet", key = "orders.FRANCE", value = json("null") },
+                  { event = "UnitMoved", unit = "FRANCE-1", from = "PAR", to = "BUR", path = { "BUR" }, cost = 0 },
+                  { event = "VarSet", key = "next_unit", value = 23 },
+                  { event = "Custom", name = "PhaseAdjudicated", data = json({ results = {}, n = 1.5 }) },
+                }"#,
+            )
+            .eval()
+            .unwrap();
+        let expected = vec![
+            Event::VarSet {
+                key: "position".into(),
+                value: json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "none": {}}),
+            },
+            Event::VarSet {
+                key: "orders.FRANCE".into(),
+                value: serde_json::Value::Null,
+            },
+            Event::UnitMoved {
+                unit: "FRANCE-1".into(),
+                from: Some("PAR".into()),
+                to: "BUR".into(),
+                path: vec!["BUR".into()],
+                cost: 0.0,
+            },
+            Event::VarSet {
+                key: "next_unit".into(),
+                value: json!(23),
+            },
+            Event::Custom {
+                name: "PhaseAdjudicated".into(),
+                data: json!({"results": {}, "n": 1.5}),
+            },
+        ];
+        assert_eq!(events_in_one_walk(&lua, &list).unwrap(), expected);
+        assert_eq!(
+            events_from_lua(&lua, Value::Table(list.clone())).unwrap(),
+            expected
+        );
+        // one event table
+        let one: Table = list.raw_get(3).unwrap();
+        assert_eq!(
+            events_in_one_walk(&lua, &one).unwrap(),
+            vec![expected[2].clone()]
+        );
+        // what the walk leaves to the general path: an empty table in a plain event, a JSON
+        // value outside a payload, a payload that is not JSON, a key that is not a string
+        for code in [
+            r#"return {{ event = "UnitStatusChanged", unit = "u", add = {} }}"#,
+            r#"return {{ event = "UnitMoved", unit = json("1"), to = "B", path = {"B"}, cost = 0 }}"#,
+            r#"return {{ event = "VarSet", key = "k", value = json("[1,") }}"#,
+            r#"return {{ event = "VarSet", key = 3, value = json("1") }}"#,
+            r#"return {}"#,
+        ] {
+            let t: Table = lua.load(code).eval().unwrap();
+            assert!(events_in_one_walk(&lua, &t).is_none(), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_command_table_is_the_one_serde_makes_of_its_map() {
+        let lua = Lua::new();
+        lua.set_memory_limit(1 << 24).unwrap();
+        let dump: mlua::Function = lua.load(crate::rules::lua_stack::LUA_DUMP).eval().unwrap();
+        let custom = |args: serde_json::Value| Command::Custom {
+            name: "orders".into(),
+            args: args.as_object().unwrap().clone(),
+        };
+        for command in [
+            Command::EndPhase,
+            Command::Move {
+                unit: "u1".into(),
+                path: vec!["0101".into(), "0102".into()],
+            },
+            custom(json!({"power": "FRANCE", "orders": ["A PAR H", "F BRE - MAO"]})),
+            custom(json!({})),
+            custom(json!({"a": 1, "z": 2.5, "n": null, "t": {"x": [true]}, "e": []})),
+            custom(json!({"command": "other", "power": "ITALY"})),
+        ] {
+            let map: Map<String, serde_json::Value> = command.clone().into();
+            let old: String = dump.call(lua.to_value(&map).unwrap()).unwrap();
+            let new: String = dump.call(command_to_lua(&lua, &command).unwrap()).unwrap();
+            assert_eq!(new, old, "{command:?}");
+        }
+    }
 
     fn json_event(lua: &Lua, kind: &str, text: &str) -> Table {
         let t = lua.create_table().unwrap();

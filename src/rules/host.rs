@@ -55,7 +55,54 @@ pub struct LuaRules {
     bots: BTreeMap<String, Function>,
     skip: Option<Function>,
     phase_label: Option<Function>,
+    /// Step labels declared as data (`hex.rules.declare("phase_labels", ...)`): answered here,
+    /// without a Lua call.
+    labels: Option<LabelSpec>,
+    /// `hex.rules.declare("play_only_phase", {var = ..., field = ...})`: a step is skipped when
+    /// that field of that variable is a string other than the step's label.
+    play_only: Option<(String, String)>,
     setup: Option<Function>,
+}
+
+/// Labels `PREFIX YEAR SUFFIX` of each step of a turn, the year being `first_year + turn - 1`
+/// ("S1901M").
+#[derive(Debug)]
+struct LabelSpec {
+    first_year: i64,
+    steps: Vec<(String, String)>,
+}
+
+impl LabelSpec {
+    fn from_json(v: &serde_json::Value) -> Result<LabelSpec, String> {
+        let expected = "expected { first_year = 1901, steps = { { \"S\", \"M\" }, ... } }";
+        let first_year = v
+            .get("first_year")
+            .and_then(serde_json::Value::as_i64)
+            .ok_or_else(|| format!("phase_labels: no integer first_year ({expected})"))?;
+        let steps = v
+            .get("steps")
+            .and_then(serde_json::Value::as_array)
+            .ok_or_else(|| format!("phase_labels: no list of steps ({expected})"))?
+            .iter()
+            .map(|s| match s.as_array().map(Vec::as_slice) {
+                Some([serde_json::Value::String(a), serde_json::Value::String(b)]) => {
+                    Ok((a.clone(), b.clone()))
+                }
+                _ => Err(format!(
+                    "phase_labels: a step is not {{ prefix, suffix }} ({expected})"
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(LabelSpec { first_year, steps })
+    }
+
+    fn label(&self, turn: u32, step: u32) -> Option<String> {
+        let (prefix, suffix) = self.steps.get(step as usize)?;
+        Some(format!(
+            "{prefix}{}{suffix}",
+            self.first_year + i64::from(turn) - 1
+        ))
+    }
 }
 
 fn origin_of(f: &Function) -> String {
@@ -131,6 +178,8 @@ impl LuaRules {
             bots: BTreeMap::new(),
             skip: None,
             phase_label: None,
+            labels: None,
+            play_only: None,
             setup: None,
         };
         // Bots are sandboxed like the rules: same VM, same API, same budgets.
@@ -210,6 +259,19 @@ impl LuaRules {
         }
         if let Value::Function(f) = decls.raw_get::<Value>("setup").map_err(err)? {
             self.setup = Some(f);
+        }
+        if let Some(v) = self.declaration("phase_labels")? {
+            self.labels = Some(LabelSpec::from_json(&v).map_err(RulesError::new)?);
+        }
+        if let Some(v) = self.declaration("play_only_phase")? {
+            let field = |k: &str| {
+                v.get(k).and_then(serde_json::Value::as_str).map(str::to_string).ok_or_else(|| {
+                    RulesError::new(format!(
+                        "play_only_phase: no string '{k}' (expected {{ var = \"position\", field = \"phase\" }})"
+                    ))
+                })
+            };
+            self.play_only = Some((field("var")?, field("field")?));
         }
         let commands: Table = self.lua.named_registry_value(COMMANDS_KEY).map_err(err)?;
         for pair in commands.pairs::<String, Table>() {
@@ -407,8 +469,10 @@ impl LuaRules {
 
     fn refusal_of(&self, value: &Value) -> Option<Refusal> {
         let Value::Table(t) = value else { return None };
+        // (most answers are event lists, without a metatable: no registry lookup for them)
+        let own = t.metatable()?;
         let mt: Table = self.lua.named_registry_value(REFUSAL_MT_KEY).ok()?;
-        if t.metatable().as_ref() != Some(&mt) {
+        if own != mt {
             return None;
         }
         Some(Refusal::new(
@@ -697,6 +761,19 @@ impl Ruleset for LuaRules {
     }
 
     fn skip_step(&mut self, state: &GameState, turn: u32, step: u32) -> Result<bool, RulesError> {
+        if let Some((var, field)) = &self.play_only {
+            let now = state
+                .vars
+                .get(var)
+                .and_then(|v| v.get(field))
+                .and_then(|v| v.as_str());
+            let Some(now) = now else { return Ok(false) };
+            let label = match &self.labels {
+                Some(spec) => spec.label(turn, step),
+                None => self.phase_label(state, turn, step)?,
+            };
+            return Ok(label.as_deref() != Some(now));
+        }
         let Some(f) = &self.skip else {
             return Ok(false);
         };
@@ -714,6 +791,9 @@ impl Ruleset for LuaRules {
         turn: u32,
         step: u32,
     ) -> Result<Option<String>, RulesError> {
+        if let Some(spec) = &self.labels {
+            return Ok(spec.label(turn, step));
+        }
         let Some(f) = &self.phase_label else {
             return Ok(None);
         };
@@ -741,5 +821,37 @@ impl Ruleset for LuaRules {
         let events = events_from_lua(&self.lua, value)
             .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::LabelSpec;
+
+    #[test]
+    fn declared_labels_are_prefix_year_suffix() {
+        let spec = LabelSpec::from_json(
+            &json!({"first_year": 1901, "steps": [["S", "M"], ["S", "R"], ["W", "A"]]}),
+        )
+        .unwrap();
+        assert_eq!(spec.label(1, 0).as_deref(), Some("S1901M"));
+        assert_eq!(spec.label(1, 1).as_deref(), Some("S1901R"));
+        assert_eq!(spec.label(3, 2).as_deref(), Some("W1903A"));
+        assert_eq!(spec.label(1, 3), None);
+        for bad in [
+            json!({"steps": []}),
+            json!({"first_year": 1901}),
+            json!({"first_year": 1901, "steps": [["S"]]}),
+            json!({"first_year": 1901, "steps": [["S", 2]]}),
+        ] {
+            assert!(
+                LabelSpec::from_json(&bad)
+                    .unwrap_err()
+                    .starts_with("phase_labels: "),
+                "{bad}"
+            );
+        }
     }
 }

@@ -118,5 +118,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "json",
         lua.create_function(|lua, value: Value| json_text_to_lua(lua, value))?,
     )?;
+    // (so that the one walk over a handler's events knows these values: reader::read_events)
+    let sample = json_text_to_lua(lua, Value::String(lua.create_string("null")?))?;
+    crate::rules::lua_stack::reader::remember_json_text_metatable(lua, &sample)?;
     hex.raw_set("state", t)
 }

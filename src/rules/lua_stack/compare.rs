@@ -119,7 +119,7 @@ unsafe fn object_matches(
 }
 
 /// The bytes of the string at `idx` (a string: `lua_tolstring` converts nothing).
-unsafe fn lua_bytes<'a>(state: *mut ffi::lua_State, idx: i32) -> Option<&'a [u8]> {
+pub(super) unsafe fn lua_bytes<'a>(state: *mut ffi::lua_State, idx: i32) -> Option<&'a [u8]> {
     let mut len = 0usize;
     let p = ffi::lua_tolstring(state, idx, &mut len);
     (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), len))

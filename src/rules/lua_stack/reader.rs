@@ -152,6 +152,216 @@ unsafe fn read(
     }
 }
 
+/// The registry slot (keyed by this static's address, a light userdata) of the metatable of
+/// `hex.state.json` values, so a walk can tell them from other userdata without a Lua call.
+static JSON_TEXT_SLOT: u8 = 0;
+
+fn json_text_slot() -> *const std::ffi::c_void {
+    std::ptr::addr_of!(JSON_TEXT_SLOT).cast()
+}
+
+/// Remembers the metatable of `sample` (a `hex.state.json` value) as the one of all of them.
+pub(crate) fn remember_json_text_metatable(
+    lua: &Lua,
+    sample: &mlua::AnyUserData,
+) -> mlua::Result<()> {
+    // SAFETY: the closure owns nothing; lua_rawsetp may raise a memory error, caught by the
+    // protected call.
+    unsafe {
+        lua.exec_raw::<()>(sample, |state| {
+            if ffi::lua_getmetatable(state, 1) != 0 {
+                ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, json_text_slot());
+            }
+        })
+    }
+}
+
+/// What a `hex.state.json` value held, as a walk over events found it.
+pub(crate) enum JsonPayload {
+    /// A table read by the plain-data rule, and how many values it holds.
+    Table(serde_json::Value, usize),
+    /// A JSON text, not parsed yet.
+    Text(String),
+}
+
+/// One event table as [`read_events`] found it: its fields read by the strict rule, except the
+/// one field (if any) that held a `hex.state.json` value, whose payload is apart.
+pub(crate) struct EventFields {
+    pub fields: serde_json::Map<String, serde_json::Value>,
+    pub json: Option<(String, JsonPayload)>,
+}
+
+/// A list of event tables (or one event table: a table with an `event` key) read in one walk. None as soon
+/// as anything is not the common shape (a metatable, an item that is not a table, a field the
+/// strict rule refuses, two `hex.state.json` values in one event, too many values...): the
+/// caller then takes the general path, which gives the same events or the error messages.
+pub(crate) fn read_events(
+    lua: &Lua,
+    table: &Table,
+    json_values: usize,
+) -> Option<Vec<EventFields>> {
+    let mut out: Option<Vec<EventFields>> = None;
+    // SAFETY: see the `lua_stack` docs; like `read`, the walk raises no Lua error (lua_rawlen,
+    // lua_rawgeti, lua_next on keys it got from lua_next, lua_type, the to* functions on values
+    // of the matching type, lua_getmetatable, lua_rawgetp, lua_rawequal, lua_getiuservalue, none
+    // of which allocates) and pops what it pushes.
+    let run = unsafe {
+        lua.exec_raw::<()>(table, |state| {
+            out = events_walk(state, ffi::lua_gettop(state), json_values);
+        })
+    };
+    run.ok()?;
+    out
+}
+
+unsafe fn events_walk(
+    state: *mut ffi::lua_State,
+    idx: i32,
+    json_values: usize,
+) -> Option<Vec<EventFields>> {
+    if ffi::lua_checkstack(state, 8) == 0 {
+        return None;
+    }
+    let idx = ffi::lua_absindex(state, idx);
+    let n = ffi::lua_rawlen(state, idx);
+    let mut json_left = json_values;
+    // (a table with an `event` key is one event, as `events_from_lua` reads it)
+    if has_key(state, idx, b"event") {
+        let mut left = VALUE_LIMIT;
+        return event_fields(state, idx, &mut left, &mut json_left).map(|e| vec![e]);
+    }
+    if n == 0 {
+        return None;
+    }
+    let mut events = Vec::with_capacity(n.min(1 << 16));
+    for i in 1..=n {
+        // (each event bounded on its own, as the general path bounds it)
+        let mut left = VALUE_LIMIT;
+        ffi::lua_rawgeti(state, idx, i as ffi::lua_Integer);
+        let event = event_fields(state, -1, &mut left, &mut json_left);
+        ffi::lua_pop(state, 1);
+        events.push(event?);
+    }
+    Some(events)
+}
+
+/// Whether the table at `idx` (absolute) has the string key `key`.
+unsafe fn has_key(state: *mut ffi::lua_State, idx: i32, key: &[u8]) -> bool {
+    ffi::lua_pushnil(state);
+    while ffi::lua_next(state, idx) != 0 {
+        if ffi::lua_type(state, -2) == ffi::LUA_TSTRING
+            && super::compare::lua_bytes(state, -2) == Some(key)
+        {
+            ffi::lua_pop(state, 2);
+            return true;
+        }
+        ffi::lua_pop(state, 1);
+    }
+    false
+}
+
+unsafe fn event_fields(
+    state: *mut ffi::lua_State,
+    idx: i32,
+    left: &mut usize,
+    json_left: &mut usize,
+) -> Option<EventFields> {
+    if ffi::lua_type(state, idx) != ffi::LUA_TTABLE {
+        return None;
+    }
+    let idx = ffi::lua_absindex(state, idx);
+    if ffi::lua_rawlen(state, idx) > 0 {
+        return None;
+    }
+    if ffi::lua_getmetatable(state, idx) != 0 {
+        ffi::lua_pop(state, 1);
+        return None;
+    }
+    let mut fields = serde_json::Map::new();
+    let mut json = None;
+    ffi::lua_pushnil(state);
+    while ffi::lua_next(state, idx) != 0 {
+        // key at -2, value at -1
+        let key = (ffi::lua_type(state, -2) == ffi::LUA_TSTRING)
+            .then(|| lua_str(state, -2).ok())
+            .flatten();
+        let Some(key) = key else {
+            ffi::lua_pop(state, 2);
+            return None;
+        };
+        let value = if let Some(payload) = json_text_payload(state, -1, json_left) {
+            match (payload, &json) {
+                (Some(p), None) => {
+                    json = Some((key.to_string(), p));
+                    None
+                }
+                _ => {
+                    ffi::lua_pop(state, 2);
+                    return None;
+                }
+            }
+        } else {
+            match read(state, -1, left, 1, true) {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    ffi::lua_pop(state, 2);
+                    return None;
+                }
+            }
+        };
+        if let Some(v) = value {
+            fields.insert(key.to_string(), v);
+        }
+        ffi::lua_pop(state, 1);
+    }
+    Some(EventFields { fields, json })
+}
+
+/// None when the value at `idx` is not a `hex.state.json` value; Some(None) when it is one
+/// the walk does not take (its table too big for `json_left` values, or unreadable).
+unsafe fn json_text_payload(
+    state: *mut ffi::lua_State,
+    idx: i32,
+    json_left: &mut usize,
+) -> Option<Option<JsonPayload>> {
+    if ffi::lua_type(state, idx) != ffi::LUA_TUSERDATA {
+        return None;
+    }
+    let idx = ffi::lua_absindex(state, idx);
+    if ffi::lua_getmetatable(state, idx) == 0 {
+        return None;
+    }
+    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, json_text_slot());
+    let ours = ffi::lua_rawequal(state, -1, -2) != 0;
+    ffi::lua_pop(state, 2);
+    if !ours {
+        return None;
+    }
+    // the user value: mlua keeps it as item 1 of a table in the first user value slot
+    if ffi::lua_getiuservalue(state, idx, 1) != ffi::LUA_TTABLE {
+        ffi::lua_pop(state, 1);
+        return Some(None);
+    }
+    ffi::lua_rawgeti(state, -1, 1);
+    let payload = match ffi::lua_type(state, -1) {
+        ffi::LUA_TSTRING => lua_str(state, -1)
+            .ok()
+            .map(|s| JsonPayload::Text(s.to_string())),
+        ffi::LUA_TTABLE => {
+            let before = (*json_left).min(VALUE_LIMIT);
+            let mut values = before;
+            read(state, -1, &mut values, 0, false).ok().map(|v| {
+                let used = before - values;
+                *json_left -= used;
+                JsonPayload::Table(v, used)
+            })
+        }
+        _ => None,
+    };
+    ffi::lua_pop(state, 2);
+    Some(payload)
+}
+
 /// How many keys the table at `idx` (absolute) holds.
 unsafe fn key_count(state: *mut ffi::lua_State, idx: i32) -> usize {
     let mut n = 0;

@@ -521,6 +521,42 @@ fn push_json(w: &mut Writer, value: &serde_json::Value, depth: usize) {
     }
 }
 
+/// The object `fields` with one more string field `key` = `value` (it replaces a field of that
+/// name), as Lua, exactly as `lua.to_value` makes that map (fields in key order), in one
+/// protected call: a command's table (`command` plus its arguments).
+pub(crate) fn object_with_field_to_lua(
+    lua: &Lua,
+    fields: &serde_json::Map<String, serde_json::Value>,
+    key: &str,
+    value: &str,
+) -> mlua::Result<Value> {
+    // (only borrows: the map and the two strings)
+    write(lua, lua.array_metatable(), |w| {
+        let n = fields.len() + usize::from(!fields.contains_key(key));
+        w.table(0, n);
+        let mut pending = true;
+        for (k, x) in fields {
+            if pending && k.as_str() >= key {
+                w.key(key);
+                w.str(value);
+                w.set_keyed();
+                pending = false;
+                if k == key {
+                    continue;
+                }
+            }
+            w.key(k);
+            push_json(w, x, 1);
+            w.set_keyed();
+        }
+        if pending {
+            w.key(key);
+            w.str(value);
+            w.set_keyed();
+        }
+    })
+}
+
 /// A Lua sequence of strings (or `false` where an item is None), in one protected call: what
 /// `lua.create_sequence_from` makes. `items` is moved into the write: its type must need no
 /// drop (checked at compile time; borrowing iterators over maps and slices qualify).
