@@ -409,31 +409,36 @@ function combat.resolve(cmd, side)
 end
 
 -- The listed attacks with their odds: {cmd = {command = "attack", hex, units}, odds =
--- combat.odds of that attack (its `defenders` as light views: id, side, nation, type, size,
--- strength, ma, at, status = {isolated})}, per target hex in label order, the attack by every eligible
+-- combat.odds of that attack (its `defenders` as light views: id, side, at, strength,
+-- status = {isolated})}, per target hex in label order, the attack by every eligible
 -- adjacent unit, when its odds reach 1:2 (subsets are accepted when given, not listed: see
 -- docs). The bot reads the odds from here instead of asking combat.odds again per attack.
 function combat.attack_options(side)
   if phase_refusal(side) then return {} end
   local enemy = common.enemy_of(side)
-  -- Where the enemy stands, by hex (in id order), and the side's units on the map, from one
-  -- hex.units.brief of the units on the map: light views with the fields the checks and the
-  -- odds read (id, side, at, strength) and a status table holding `isolated` (8.3, halves the
-  -- strength) when the unit has it. A unit with `dropped` gets its full view instead (11.4,
-  -- airborne.may_attack reads its attributes).
+  -- Where the enemy stands, by hex (unit indices in id order), and the side's units on the
+  -- map, from four flat lists; light views (`view`: id, side, at, strength and a status
+  -- table holding `isolated`, 8.3's halving, when the unit has it) only for the side's units
+  -- next to an enemy and the defenders of the targets. A unit with `dropped` gets its full
+  -- view instead (11.4: airborne.may_attack reads its attributes).
+  local sides, ats, unit_ids = hex.units.list("side"), hex.units.list("at"), hex.units.list("id")
+  local strengths = hex.units.list("strength")
   local isolated, dropped = hex.units.with_status("isolated"), hex.units.with_status("dropped")
   local ISOLATED, NONE = { isolated = true }, {}
+  local function view(i)
+    local id = unit_ids[i]
+    if dropped[id] then return hex.units.get(id) end
+    return { id = id, side = sides[i], at = ats[i], strength = strengths[i], status = isolated[id] and ISOLATED or NONE }
+  end
   local enemy_at, own = {}, {}
-  for _, b in ipairs(hex.units.brief()) do
-    local s = b.side
-    if s == enemy or s == side then
-      b.status = isolated[b.id] and ISOLATED or NONE
+  for i, at in ipairs(ats) do
+    if at then
+      local s = sides[i]
       if s == enemy then
-        local at = b.at
         local here = enemy_at[at]
-        if here then here[#here + 1] = b else enemy_at[at] = { b } end
-      else
-        own[#own + 1] = b
+        if here then here[#here + 1] = i else enemy_at[at] = { i } end
+      elseif s == side then
+        own[#own + 1] = i
       end
     end
   end
@@ -448,9 +453,8 @@ function combat.attack_options(side)
   local done = {}
   for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
   local by_target = {}
-  for _, b in ipairs(own) do
-    local id = b.id
-    local u = near[b.at] and not attacked_ids[id] and (dropped[id] and hex.units.get(id) or b)
+  for _, i in ipairs(own) do
+    local u = near[ats[i]] and not attacked_ids[unit_ids[i]] and view(i)
     if u and not u.status.attacked then
       for _, nb in ipairs(common.neighbors(u.at)) do
         if enemy_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
@@ -467,7 +471,9 @@ function combat.attack_options(side)
   local cancelled, destroyed = cancelled_now(), hex.state.get("destroyed") or {}
   for _, target in ipairs(common.sorted_keys(by_target)) do
     local attackers = by_target[target]
-    local o = odds_against(attackers, enemy_at[target], target, side, cancelled, destroyed)
+    local defenders = {}
+    for k, i in ipairs(enemy_at[target]) do defenders[k] = view(i) end
+    local o = odds_against(attackers, defenders, target, side, cancelled, destroyed)
     if o.odds then
       out[#out + 1] = { cmd = { command = "attack", hex = target, units = ids(attackers) }, odds = o }
     end
