@@ -293,11 +293,16 @@ fn toward(
         let entry: Table = units.raw_get(i)?;
         let id: String = entry.raw_get(&id_key)?;
         let budget: Option<f64> = entry.raw_get(&budget_key)?;
-        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
         let unit = &cache.units[unit_index(cache, &id)?];
         let Some(start) = hex_of(unit) else {
             continue;
         };
+        let budget = budget_of(unit, budget)?;
+        let from = steps(start);
+        // Already on a target: no hex is closer, so no reach to search.
+        if from == 0 {
+            continue;
+        }
         if !ask.capacities.is_empty() && !held.contains_key(&unit.side) {
             let side_held = holdings(map, &cache.units, &unit.side, &ask.capacities);
             held.insert(unit.side.clone(), side_held);
@@ -313,22 +318,25 @@ fn toward(
                     .all(|((c, row), l)| row[h as usize] + l <= c.limit)
             })
         };
-        let reach = match search.reach(map, rules, &cache.occ, unit, budget_of(unit, budget)?) {
+        let reach = match search.reach(map, rules, &cache.occ, unit, budget) {
             Ok(r) => r,
             Err(e) => {
                 failure = Some(e.to_string());
                 break;
             }
         };
-        let from = steps(start);
         let mut closer: Vec<(u32, &str, HexIndex)> = reach
             .hexes()
             .iter()
             .filter(|r| steps(r.hex) < from && fits(r.hex))
             .map(|r| (steps(r.hex), label(&labels, r.hex), r.hex))
             .collect();
+        if closer.is_empty() {
+            continue;
+        }
         // The supply field is traced only for a unit that has somewhere to go.
-        if let (false, Some(key)) = (closer.is_empty(), supply_key) {
+        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
+        if let Some(key) = supply_key {
             let f = match supply.get(&key) {
                 Some(&f) => f,
                 None => {
