@@ -64,8 +64,9 @@ fn units_list_gives_one_field_of_every_unit_in_id_order() {
         .eval(&state, r#"return hex.units.list("facing")"#)
         .unwrap_err();
     assert!(
-        err.message
-            .contains("hex.units.list: no field 'facing' (id, side, nation, type, size, at, strength)"),
+        err.message.contains(
+            "hex.units.list: no field 'facing' (id, side, nation, type, size, at, strength)"
+        ),
         "{}",
         err.message
     );
