@@ -14,7 +14,8 @@
 -- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
 -- positions of its own side; it lists `drop` only when an airborne unit waits off the map, and
 -- takes the attacks with their odds from the rules' own listing (combat.attack_options, the
--- list hex.commands.legal gives for `attack`), so no attack's odds are worked out twice.
+-- list hex.commands.legal gives for `attack`), so no attack's odds are worked out twice; it
+-- ranks placements per group of the `place` listing (reserves.place_options), not per command.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
