@@ -283,12 +283,12 @@ fn toward(
     let mut read: Vec<Option<(Table, String, usize)>> = vec![None; count + 1];
     if ask.nearest_first {
         let mut keyed = Vec::with_capacity(count);
-        for i in 1..=count {
+        for (i, slot) in read.iter_mut().enumerate().skip(1) {
             let entry: Table = units.raw_get(i)?;
             let id: String = entry.raw_get(&id_key)?;
             let index = unit_index(cache, &id)?;
             keyed.push((hex_at(cache, index).map_or(FAR, distance), i));
-            read[i] = Some((entry, id, index));
+            *slot = Some((entry, id, index));
         }
         keyed.sort();
         order = keyed.into_iter().map(|(_, i)| i).collect();
