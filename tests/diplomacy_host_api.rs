@@ -61,11 +61,12 @@ fn units_list_gives_one_field_of_every_unit_in_id_order() {
     assert_eq!(got, json!(ids));
     assert_eq!(ids.len(), 22);
     let err = rules
-        .eval(&state, r#"return hex.units.list("strength")"#)
+        .eval(&state, r#"return hex.units.list("facing")"#)
         .unwrap_err();
     assert!(
-        err.message
-            .contains("hex.units.list: no field 'strength' (id, side, nation, type, size, at)"),
+        err.message.contains(
+            "hex.units.list: no field 'facing' (id, side, nation, type, size, at, strength)"
+        ),
         "{}",
         err.message
     );

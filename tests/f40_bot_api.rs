@@ -134,6 +134,9 @@ fn light_views_give_ids_and_plain_fields() {
         json!(2)
     );
     assert_eq!(probe(r#"#hex.units.gone_for("pool")"#), json!(0));
+    // One field of every unit (off the map too), in id order; `strength` as numbers.
+    assert_eq!(probe(r#"hex.units.list("id")"#), json!(["a1", "g1", "p1"]));
+    assert_eq!(probe(r#"hex.units.list("strength")"#), json!([2, 4, 1]));
 }
 
 #[test]

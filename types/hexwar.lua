@@ -648,9 +648,9 @@ function hex.units.gone_for(reason) end
 ---@return string[]
 function hex.units.ids(side, opts) end
 
----One field (`id`, `side`, `nation`, `type`, `size`, `at`) of every unit in id order; false for a unit off the map.
+---One field (`id`, `side`, `nation`, `type`, `size`, `at`, `strength`) of every unit in id order; false for a unit off the map (`at`); `strength` gives numbers.
 ---@param field string
----@return (string|false)[]
+---@return (string|number|false)[]
 function hex.units.list(field) end
 
 ---The units of a side.

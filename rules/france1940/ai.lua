@@ -14,7 +14,8 @@
 -- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
 -- positions of its own side; it lists `drop` only when an airborne unit waits off the map, and
 -- takes the attacks with their odds from the rules' own listing (combat.attack_options, the
--- list hex.commands.legal gives for `attack`), so no attack's odds are worked out twice.
+-- list hex.commands.legal gives for `attack`), so no attack's odds are worked out twice; it
+-- ranks placements per group of the `place` listing (reserves.place_options), not per command.
 -- Choice, in order:
 --   1. `place` reserves and reinforcements (nearest the objectives);
 --   2. `drop` airborne units into an empty hex nearest the objectives;
@@ -41,6 +42,7 @@ local movement = require("france1940.movement")
 local restrictions = require("france1940.restrictions")
 local airborne = require("france1940.airborne")
 local stacking = require("france1940.stacking")
+local reserves = require("france1940.reserves")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
 
@@ -271,6 +273,29 @@ local function drop_choice(side, near)
   return best_passing(hex.commands.legal(side, { command = "drop" }), near, empty)
 end
 
+-- The `place` command best_of(the `place` list, near) gives (`near_to`: near's score of a hex), from the listing's groups
+-- (reserves.place_options, the same placements in the same order): the first placement with
+-- the highest score. A group's hexes are one table shared by its units, ranked once.
+local function place_choice(side, near_to)
+  local best, best_score, ranked = nil, nil, {}
+  for _, option in ipairs(reserves.place_options(side)) do
+    local hexes = option.hexes
+    local top = ranked[hexes]
+    if not top then
+      top = {}
+      for _, to in ipairs(hexes) do
+        local sc = near_to(to)
+        if not top.score or sc > top.score then top.to, top.score = to, sc end
+      end
+      ranked[hexes] = top
+    end
+    if top.score and (not best_score or top.score > best_score) then
+      best, best_score = { command = "place", unit = option.unit, to = top.to }, top.score
+    end
+  end
+  return best
+end
+
 -- Whether `u` (Dutch or Swiss, not freed, in its home country) is kept home by 16.3 / 16.6 when
 -- entering `label`: restrictions.hex_refusal would refuse it. `german_inside` is asked once
 -- per decision (it lists the German units).
@@ -310,11 +335,12 @@ local function movement_choice(side)
     dist = dist or field(targets)
     return dist
   end
-  local near = function(cmd) return 1000 - ((dist or distances())[cmd.to] or 99) end
+  local function near_to(label) return 1000 - ((dist or distances())[label] or 99) end
+  local near = function(cmd) return near_to(cmd.to) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
   -- this phase (a status, so this holds for a continued save too), they are done.
   local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
-  local place = not started and best_of(hex.commands.legal(side, { command = "place" }), near)
+  local place = not started and place_choice(side, near_to)
   if place then return place end
   local drop = not started and drop_choice(side, near)
   if drop then return drop end

@@ -409,23 +409,34 @@ function combat.resolve(cmd, side)
 end
 
 -- The listed attacks with their odds: {cmd = {command = "attack", hex, units}, odds =
--- combat.odds of that attack}, per target hex in label order, the attack by every eligible
+-- combat.odds of that attack (its `defenders` as light views: id, side, at, strength,
+-- status = {isolated})}, per target hex in label order, the attack by every eligible
 -- adjacent unit, when its odds reach 1:2 (subsets are accepted when given, not listed: see
 -- docs). The bot reads the odds from here instead of asking combat.odds again per attack.
 function combat.attack_options(side)
   if phase_refusal(side) then return {} end
   local enemy = common.enemy_of(side)
-  -- Where the enemy stands, by hex (ids in id order), and the side's units on the map next to
-  -- an enemy, from three flat lists; then a full view of those units only (a unit without
-  -- strength is refused by attacker_refusal) and of the defenders of the targets.
+  -- Where the enemy stands, by hex (unit indices in id order), and the side's units on the
+  -- map, from four flat lists; light views (`view`: id, side, at, strength and a status
+  -- table holding `isolated`, 8.3's halving, when the unit has it) only for the side's units
+  -- next to an enemy and the defenders of the targets. A unit with `dropped` gets its full
+  -- view instead (11.4: airborne.may_attack reads its attributes).
   local sides, ats, unit_ids = hex.units.list("side"), hex.units.list("at"), hex.units.list("id")
-  local enemy_ids_at, own = {}, {}
+  local strengths = hex.units.list("strength")
+  local isolated, dropped = hex.units.with_status("isolated"), hex.units.with_status("dropped")
+  local ISOLATED, NONE = { isolated = true }, {}
+  local function view(i)
+    local id = unit_ids[i]
+    if dropped[id] then return hex.units.get(id) end
+    return { id = id, side = sides[i], at = ats[i], strength = strengths[i], status = isolated[id] and ISOLATED or NONE }
+  end
+  local enemy_at, own = {}, {}
   for i, at in ipairs(ats) do
     if at then
       local s = sides[i]
       if s == enemy then
-        local here = enemy_ids_at[at]
-        if here then here[#here + 1] = unit_ids[i] else enemy_ids_at[at] = { unit_ids[i] } end
+        local here = enemy_at[at]
+        if here then here[#here + 1] = i else enemy_at[at] = { i } end
       elseif s == side then
         own[#own + 1] = i
       end
@@ -435,7 +446,7 @@ function combat.attack_options(side)
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "attacked" } })) do attacked_ids[id] = true end
   -- The hexes next to an enemy (a set: the order of `pairs` does not reach the list).
   local near = {}
-  for at in pairs(enemy_ids_at) do
+  for at in pairs(enemy_at) do
     for _, nb in ipairs(common.neighbors(at)) do near[nb] = true end
   end
   -- Targets attacked already this phase (C.4) are not gathered at all.
@@ -443,11 +454,10 @@ function combat.attack_options(side)
   for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
   local by_target = {}
   for _, i in ipairs(own) do
-    local id = unit_ids[i]
-    local u = near[ats[i]] and not attacked_ids[id] and hex.units.get(id)
+    local u = near[ats[i]] and not attacked_ids[unit_ids[i]] and view(i)
     if u and not u.status.attacked then
       for _, nb in ipairs(common.neighbors(u.at)) do
-        if enemy_ids_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
+        if enemy_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
           local list = by_target[nb] or {}
           list[#list + 1] = u
           by_target[nb] = list
@@ -462,7 +472,7 @@ function combat.attack_options(side)
   for _, target in ipairs(common.sorted_keys(by_target)) do
     local attackers = by_target[target]
     local defenders = {}
-    for k, id in ipairs(enemy_ids_at[target]) do defenders[k] = hex.units.get(id) end
+    for k, i in ipairs(enemy_at[target]) do defenders[k] = view(i) end
     local o = odds_against(attackers, defenders, target, side, cancelled, destroyed)
     if o.odds then
       out[#out + 1] = { cmd = { command = "attack", hex = target, units = ids(attackers) }, odds = o }

@@ -278,6 +278,66 @@ local function find(id)
   return nil
 end
 
+-- The placements the `place` listing gives, grouped: {unit = ID, hexes = {labels}} per unit
+-- that may enter somewhere, in the listing's order (its commands are these units' hexes in
+-- turn). Units of one pool group, size and type share one `hexes` table (callers only read
+-- it), so a bot ranks each group's hexes once instead of every placement. `only`: that unit's.
+function reserves.place_options(side, only)
+  if phase_refusal(side) then return {} end
+  -- German reserves are the only German pool (17.4): nothing to list outside their turns.
+  if side == "german" and (hex.state.turn() < reserves.FROM_TURN.german
+      or used("german") >= reserves.QUOTA.german) then
+    return {}
+  end
+  local pool = pool_units()
+  if #pool == 0 then return {} end
+  local restrictions = require("france1940.restrictions")
+  local stacks = nil     -- built when a unit may enter at all
+  local out = {}
+  -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which unit
+  -- of the pool: judged once per listing, per candidate hex. Whether it also fits the
+  -- stack there (restrictions.fits, for a unit off the map) depends on the unit's size and
+  -- type only (5.2, 5.3): the fitting hexes are kept per group, size and type.
+  -- may_enter_now, too, reads the unit's pool and arrival turn only: judged once per group.
+  local open_by_group, fitting_by_kind, enters_by_group, foreign = {}, {}, {}, nil
+  local facts = new_facts(pool)
+  for _, g in ipairs(pool) do
+    local attrs = g.attrs
+    local group = tostring(attrs.pool) .. "/" .. tostring(attrs.arrives_turn)
+    local enters = enters_by_group[group]
+    if enters == nil and (not only or only == g.id) then
+      local owner = (attrs.pool == "german_reserve") and "german" or "allied"
+      enters = owner == side and may_enter_now(facts, g, side)
+      enters_by_group[group] = enters
+    end
+    if enters and (not only or only == g.id) then
+      local kind = group .. "/" .. tostring(g.size) .. "/" .. tostring(g.type)
+      local fitting = fitting_by_kind[kind]   -- the open hexes it fits, in candidate order
+      if not fitting then
+        local open = open_by_group[group]     -- the open hexes, in candidate order
+        if not open then
+          foreign = foreign or common.occupied_by(side, true)
+          open = {}
+          for _, to in ipairs(candidates(g.attrs.pool)) do
+            if refusal_in_phase(facts, g, side, to, foreign) ~= nil then open[#open + 1] = to end
+          end
+          open_by_group[group] = open
+        end
+        local probe = record(g, side, nil)
+        probe.status = {}
+        stacks = stacks or restrictions.stacks(side)
+        fitting = {}
+        for _, to in ipairs(open) do
+          if restrictions.fits(probe, to, stacks) then fitting[#fitting + 1] = to end
+        end
+        fitting_by_kind[kind] = fitting
+      end
+      if #fitting > 0 then out[#out + 1] = { unit = g.id, hexes = fitting } end
+    end
+  end
+  return out
+end
+
 function reserves.register()
   hex.events.on("GameStarted", function()
     local out = {}
@@ -315,62 +375,13 @@ function reserves.register()
     end,
     -- `filter.unit` (hex.commands.legal): only that unit's placements.
     legal = function(side, filter)
-      if phase_refusal(side) then return {} end
-      -- German reserves are the only German pool (17.4): nothing to list outside their turns.
-      if side == "german" and (hex.state.turn() < reserves.FROM_TURN.german
-          or used("german") >= reserves.QUOTA.german) then
-        return {}
-      end
-      local pool = pool_units()
-      if #pool == 0 then return {} end
-      local only = filter and filter.unit
-      local restrictions = require("france1940.restrictions")
-      local stacks = nil     -- built when a unit may enter at all
       local out, n = {}, 0
-      -- Whether a hex takes a unit depends on its pool (and arrival turn), not on which unit
-      -- of the pool: judged once per listing, per candidate hex. Whether it also fits the
-      -- stack there (restrictions.fits, for a unit off the map) depends on the unit's size and
-      -- type only (5.2, 5.3): the fitting hexes are kept per group, size and type.
-      -- may_enter_now, too, reads the unit's pool and arrival turn only: judged once per group.
-      local open_by_group, fitting_by_kind, enters_by_group, foreign = {}, {}, {}, nil
-      local facts = new_facts(pool)
-      for _, g in ipairs(pool) do
-        local attrs = g.attrs
-        local group = tostring(attrs.pool) .. "/" .. tostring(attrs.arrives_turn)
-        local enters = enters_by_group[group]
-        if enters == nil and (not only or only == g.id) then
-          local owner = (attrs.pool == "german_reserve") and "german" or "allied"
-          enters = owner == side and may_enter_now(facts, g, side)
-          enters_by_group[group] = enters
+      for _, option in ipairs(reserves.place_options(side, filter and filter.unit)) do
+        local id, hexes = option.unit, option.hexes
+        for i = 1, #hexes do
+          out[n + i] = { command = "place", unit = id, to = hexes[i] }
         end
-        if enters and (not only or only == g.id) then
-          local kind = group .. "/" .. tostring(g.size) .. "/" .. tostring(g.type)
-          local fitting = fitting_by_kind[kind]   -- the open hexes it fits, in candidate order
-          if not fitting then
-            local open = open_by_group[group]     -- the open hexes, in candidate order
-            if not open then
-              foreign = foreign or common.occupied_by(side, true)
-              open = {}
-              for _, to in ipairs(candidates(g.attrs.pool)) do
-                if refusal_in_phase(facts, g, side, to, foreign) ~= nil then open[#open + 1] = to end
-              end
-              open_by_group[group] = open
-            end
-            local probe = record(g, side, nil)
-            probe.status = {}
-            stacks = stacks or restrictions.stacks(side)
-            fitting = {}
-            for _, to in ipairs(open) do
-              if restrictions.fits(probe, to, stacks) then fitting[#fitting + 1] = to end
-            end
-            fitting_by_kind[kind] = fitting
-          end
-          local id = g.id
-          for i = 1, #fitting do
-            out[n + i] = { command = "place", unit = id, to = fitting[i] }
-          end
-          n = n + #fitting
-        end
+        n = n + #hexes
       end
       return out
     end,

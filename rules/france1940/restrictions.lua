@@ -170,7 +170,9 @@ function restrictions.fits(u, label, stacks)
   return t + e <= LIMIT and a + (u.type == "armored" and e or 0) <= ARMORED_LIMIT
 end
 
-local function wrap(name, path_of)
+-- `single`: the command enters one hex, its `to` (path_of gives {cmd.to}): the listing checks
+-- that hex without building the path.
+local function wrap(name, path_of, single)
   local base = hex.commands.get(name)
   hex.commands.define(name, {
     resolve = function(cmd, side)
@@ -200,18 +202,33 @@ local function wrap(name, path_of)
           seen = {}
           refused[id] = seen
         end
-        local path = path_of(cmd)
-        if restrictions.fits(u, path[#path], stacks) then
-          local ok = true
-          for _, label in ipairs(path) do
-            local r = seen[label]
-            if r == nil then
-              r = refusal_in(ctx, u, label) ~= nil
-              seen[label] = r
+        if single then
+          local to = cmd.to
+          if restrictions.fits(u, to, stacks) then
+            local r = false
+            if to ~= nil then
+              r = seen[to]
+              if r == nil then
+                r = refusal_in(ctx, u, to) ~= nil
+                seen[to] = r
+              end
             end
-            if r then ok = false; break end
+            if not r then out[#out + 1] = cmd end
           end
-          if ok then out[#out + 1] = cmd end
+        else
+          local path = path_of(cmd)
+          if restrictions.fits(u, path[#path], stacks) then
+            local ok = true
+            for _, label in ipairs(path) do
+              local r = seen[label]
+              if r == nil then
+                r = refusal_in(ctx, u, label) ~= nil
+                seen[label] = r
+              end
+              if r then ok = false; break end
+            end
+            if ok then out[#out + 1] = cmd end
+          end
         end
       end
       return out
@@ -221,8 +238,8 @@ end
 
 function restrictions.register()
   wrap("move", function(cmd) return cmd.path or {} end)
-  wrap("rail", function(cmd) return { cmd.to } end)
-  wrap("drop", function(cmd) return { cmd.to } end)
+  wrap("rail", function(cmd) return { cmd.to } end, true)
+  wrap("drop", function(cmd) return { cmd.to } end, true)
 
   -- 16.4: a Belgian unit that has entered France operates normally from then on.
   hex.events.on("UnitMoved", function(ev)

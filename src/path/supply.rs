@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::decl::{self, join, UnitSelector, Vocabulary};
 use super::error::{DeclarationError, PositionError};
-use super::occupancy::{check_len, Occupancy};
+use super::occupancy::{check_len, Cell, Occupancy};
 use super::profile::HexsideCosts;
 use super::rules::PathRules;
 use super::topology::OFF_MAP;
@@ -92,6 +92,7 @@ impl SourceSet {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SupplyField {
     side: SideId,
+    class: ClassId,
     kind: usize,
     reached: Vec<bool>,
     /// Friendly sources, sorted.
@@ -111,24 +112,19 @@ impl SupplyField {
     ) -> Result<SupplyField, PositionError> {
         check_len("owners", map.len() as usize, owners.len())?;
         check_len("occupancy", map.len() as usize, occ.len())?;
-        let profile = &rules.profile;
-        let kind = profile.kind(side, class);
+        let kind = rules.profile.kind(side, class);
         let policy = &rules.supply;
-        let zoc_blocks = policy.zoc_blocks & (1 << class) != 0;
-        let me = 1u8 << side;
         let carries = |h: HexIndex| {
-            if owners[h as usize] != side || !profile.passable(kind, map, h) {
-                return false;
-            }
-            if zoc_blocks {
-                let cell = occ.cell(h);
-                if cell.zoc & !me != 0
-                    && !(policy.friendly_unit_negates_zoc && cell.present & me != 0)
-                {
-                    return false;
-                }
-            }
-            true
+            carries_line(
+                map,
+                rules,
+                side,
+                class,
+                kind,
+                owners[h as usize],
+                occ.cell(h),
+                h,
+            )
         };
         let mut reached = vec![false; map.len() as usize];
         let mut queue = VecDeque::new();
@@ -163,9 +159,40 @@ impl SupplyField {
         }
         Ok(SupplyField {
             side,
+            class,
             kind,
             reached,
             sources: friendly_sources,
+        })
+    }
+
+    /// Whether this field, traced from `sources` on a position whose owners and occupancy
+    /// cells were `before`, is also the field of the position `now` (owners, occupancy) that
+    /// differs from it only in the hexes `changed`: it is when each of those hexes carries a
+    /// line alike in both (the search spreads over the same hexes) and, if one of `sources`,
+    /// is friendly in both or in neither (the same friendly sources).
+    pub fn unchanged_by(
+        &self,
+        map: &HexMap,
+        rules: &PathRules,
+        sources: &[HexIndex],
+        changed: &[HexIndex],
+        before: (&[SideId], &[Cell]),
+        now: (&[SideId], &Occupancy),
+    ) -> bool {
+        let (side, class, kind) = (self.side, self.class, self.kind);
+        changed.iter().all(|&h| {
+            let (Some(&owner0), Some(&cell0), Some(&owner1)) = (
+                before.0.get(h as usize),
+                before.1.get(h as usize),
+                now.0.get(h as usize),
+            ) else {
+                return false;
+            };
+            let cell1 = now.1.cell(h);
+            carries_line(map, rules, side, class, kind, owner0, cell0, h)
+                == carries_line(map, rules, side, class, kind, owner1, cell1, h)
+                && (!sources.contains(&h) || (owner0 == side) == (owner1 == side))
         })
     }
 
@@ -194,6 +221,33 @@ impl SupplyField {
     pub fn side(&self) -> SideId {
         self.side
     }
+}
+
+/// Whether hex `h`, owned by `owner` and holding `cell`, carries a supply line for units of
+/// `side` and `class` (`kind`: their profile kind): friendly, passable to them and, for a class
+/// whose lines enemy ZOC blocks, out of enemy ZOC unless a friendly unit holds it.
+#[allow(clippy::too_many_arguments)]
+fn carries_line(
+    map: &HexMap,
+    rules: &PathRules,
+    side: SideId,
+    class: ClassId,
+    kind: usize,
+    owner: SideId,
+    cell: Cell,
+    h: HexIndex,
+) -> bool {
+    if owner != side || !rules.profile.passable(kind, map, h) {
+        return false;
+    }
+    let policy = &rules.supply;
+    if policy.zoc_blocks & (1 << class) != 0 {
+        let me = 1u8 << side;
+        if cell.zoc & !me != 0 && !(policy.friendly_unit_negates_zoc && cell.present & me != 0) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Units sharing a search: side, class, and the source sets serving them.

@@ -162,3 +162,51 @@ fn supply_field_is_the_same_when_the_occupancy_reports_no_change() {
     assert!(occ.update_unit(&m, &r, 1, &units[1]).unwrap());
     assert_ne!(trace(&occ), before);
 }
+
+/// `SupplyField::unchanged_by` keeps a field only when tracing it again would give the same:
+/// the German unit is moved to every hex of the board in turn (its ZOC and presence change),
+/// and control of its hex changes with it; whenever the check keeps the field, a fresh trace
+/// equals it. Both answers occur.
+#[test]
+fn a_supply_field_kept_across_a_change_is_the_field_traced_again() {
+    let m = board();
+    let r = rules(&m);
+    let sources = [hex(&m, "0606"), hex(&m, "0601")];
+    let mut units = vec![
+        unit("a", "allied", "infantry", "0303"),
+        unit("g", "german", "infantry", "0404"),
+    ];
+    let owners0 = owners(&m, ALLIED, &[("0101", GERMAN), ("0404", GERMAN)]);
+    let occ0 = Occupancy::build(&m, &r, &units).unwrap();
+    let field = SupplyField::trace(&m, &r, &occ0, &owners0, ALLIED, 0, &sources).unwrap();
+    let (mut kept, mut dropped) = (0, 0);
+    for h in 0..m.len() {
+        let label = m.label(h);
+        if label == "0303" {
+            continue;
+        }
+        units[1].at = Some(label.clone());
+        let mut occ = occ0.clone();
+        occ.update_unit(&m, &r, 1, &units[1]).unwrap();
+        let owners1 = owners(&m, ALLIED, &[("0101", GERMAN), (label.as_str(), GERMAN)]);
+        let changed: Vec<HexIndex> = (0..m.len())
+            .filter(|&x| owners0[x as usize] != owners1[x as usize] || occ0.cell(x) != occ.cell(x))
+            .collect();
+        let keep = field.unchanged_by(
+            &m,
+            &r,
+            &sources,
+            &changed,
+            (&owners0, occ0.cells()),
+            (&owners1, &occ),
+        );
+        let fresh = SupplyField::trace(&m, &r, &occ, &owners1, ALLIED, 0, &sources).unwrap();
+        if keep {
+            assert_eq!(fresh, field, "kept after a move to {label}");
+            kept += 1;
+        } else {
+            dropped += 1;
+        }
+    }
+    assert!(kept > 0 && dropped > 0, "kept {kept}, dropped {dropped}");
+}

@@ -12,8 +12,8 @@ use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::{HexIndex, HexMap};
 use crate::engine::{Change, GameState, Unit};
 use crate::path::{
-    check_path, rail_destinations, trace_supply, update_control, ClassId, Mp, Occupancy, PathError,
-    PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
+    check_path, rail_destinations, trace_supply, update_control, Cell, ClassId, Mp, Occupancy,
+    PathError, PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
 use crate::rules::lua_stack::writer::write;
 
@@ -44,6 +44,9 @@ pub(crate) struct PathCache {
     /// call (so an index stays valid through it), cleared when the occupancy or the owners
     /// change or at the start of a call once there are more than `SUPPLY_FIELDS_KEPT`.
     supply_fields: Vec<(SideId, ClassId, Vec<HexIndex>, SupplyField)>,
+    /// The owners and occupancy cells the kept supply fields were traced on (None when none is
+    /// kept): a change of position keeps the fields it provably leaves as they are.
+    traced_on: Option<(Vec<SideId>, Vec<Cell>)>,
 }
 
 /// Supply fields kept from one call to the next on an unchanged position.
@@ -76,6 +79,7 @@ impl PathCache {
             occ,
             owners,
             supply_fields: Vec::new(),
+            traced_on: None,
         })
     }
 
@@ -96,6 +100,9 @@ impl PathCache {
             return Ok(i);
         }
         let field = SupplyField::trace(map, rules, &self.occ, &self.owners, side, class, sources)?;
+        if self.traced_on.is_none() {
+            self.traced_on = Some((self.owners.clone(), self.occ.cells().to_vec()));
+        }
         self.supply_fields
             .push((side, class, sources.to_vec(), field));
         Ok(self.supply_fields.len() - 1)
@@ -174,10 +181,12 @@ impl PathCache {
     }
 
     /// Follows the units' changes in the occupancy (unit by unit when it can, else by a
-    /// rebuild), gives it the new owners when they changed, and drops the supply fields when
-    /// what they were traced on changed (or too many are kept). A field reads only the
+    /// rebuild), gives it the new owners when they changed, and drops the supply fields that
+    /// what they were traced on changed (all when too many are kept). A field reads only the
     /// occupancy's cells and the owners (`SupplyField::trace`), so a change the occupancy does
-    /// not see (a `moved` flag) keeps it.
+    /// not see (a `moved` flag) keeps it, and so does one that leaves every hex whose cell or
+    /// owner changed carrying a line as before (`SupplyField::unchanged_by`: a move far from
+    /// the enemy's ZOC, most changes of control in the enemy's territory).
     fn rebuild(
         &mut self,
         map: &HexMap,
@@ -212,10 +221,46 @@ impl PathCache {
             // the units' cells and ZOCs do not depend on who owns the hexes
             self.occ.set_owners(self.owners.clone()).map_err(runtime)?;
         }
-        if occupancy_changed || control_changed || self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
+        if self.supply_fields.len() > SUPPLY_FIELDS_KEPT {
             self.supply_fields.clear();
+        } else if occupancy_changed || control_changed {
+            self.keep_unchanged_fields(map, rules);
+        }
+        if self.supply_fields.is_empty() {
+            self.traced_on = None;
         }
         Ok(())
+    }
+
+    /// Drops the supply fields the change from `traced_on` to the current position may alter,
+    /// and records the current position as the one the others are traced on.
+    fn keep_unchanged_fields(&mut self, map: &HexMap, rules: &PathRules) {
+        let Some((owners, cells)) = self.traced_on.take() else {
+            self.supply_fields.clear();
+            return;
+        };
+        let now = self.occ.cells();
+        if owners.len() != self.owners.len() || cells.len() != now.len() {
+            self.supply_fields.clear();
+            return;
+        }
+        let changed: Vec<HexIndex> = (0..map.len())
+            .zip(owners.iter().zip(&self.owners))
+            .zip(cells.iter().zip(now))
+            // (a line reads a cell's `zoc` and `present` only)
+            .filter(|((_, (o0, o1)), (c0, c1))| {
+                o0 != o1 || c0.zoc != c1.zoc || c0.present != c1.present
+            })
+            .map(|((h, _), _)| h)
+            .collect();
+        let before = (owners.as_slice(), cells.as_slice());
+        let current = (self.owners.as_slice(), &self.occ);
+        self.supply_fields.retain(|(_, _, sources, field)| {
+            field.unchanged_by(map, rules, sources, &changed, before, current)
+        });
+        if !self.supply_fields.is_empty() {
+            self.traced_on = Some((self.owners.clone(), now.to_vec()));
+        }
     }
 
     /// Brings the cache up to `state` by comparing them.

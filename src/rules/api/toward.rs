@@ -222,14 +222,22 @@ impl Capacity {
 }
 
 /// What the hexes hold of each capacity, for one side's units on the map: `[capacity][hex]`.
-fn holdings(map: &HexMap, units: &[Unit], side: &str, capacities: &[Capacity]) -> Vec<Vec<f64>> {
+fn holdings(map: &HexMap, cache: &PathCache, side: &str, capacities: &[Capacity]) -> Vec<Vec<f64>> {
     let mut held = vec![vec![0.0; map.len() as usize]; capacities.len()];
-    for u in units.iter().filter(|u| u.side == side) {
-        let Some(h) = u.at.as_deref().and_then(|a| map.parse_label(a)) else {
+    for (i, u) in cache
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side == side)
+    {
+        // (the hex of its `at`, as the occupancy placed it)
+        let Some(h) = cache.occ.placed(i).map(|p| p.hex) else {
             continue;
         };
         for (c, row) in capacities.iter().zip(held.iter_mut()) {
-            row[h as usize] += c.load(u);
+            if let Some(cell) = row.get_mut(h as usize) {
+                *cell += c.load(u);
+            }
         }
     }
     held
@@ -265,17 +273,22 @@ fn toward(
         key_string(lua, "budget")?,
         key_string(lua, "supply")?,
     );
-    let hex_of = |unit: &Unit| unit.at.as_deref().and_then(|a| map.parse_label(a));
+    // A unit's hex, as the occupancy placed it (the hex of its `at`).
+    let hex_at = |cache: &PathCache, i: usize| cache.occ.placed(i).map(|p| p.hex);
     // The examination order: entry indices (1-based), nearest first when asked (a stable sort).
     let count = units.raw_len();
     let mut order: Vec<usize> = (1..=count).collect();
+    // Each entry as read (its table, id and unit index): by the sort when it reads them all,
+    // else when examined.
+    let mut read: Vec<Option<(Table, String, usize)>> = vec![None; count + 1];
     if ask.nearest_first {
         let mut keyed = Vec::with_capacity(count);
-        for i in 1..=count {
+        for (i, slot) in read.iter_mut().enumerate().skip(1) {
             let entry: Table = units.raw_get(i)?;
             let id: String = entry.raw_get(&id_key)?;
-            let unit = &cache.units[unit_index(cache, &id)?];
-            keyed.push((hex_of(unit).map_or(FAR, distance), i));
+            let index = unit_index(cache, &id)?;
+            keyed.push((hex_at(cache, index).map_or(FAR, distance), i));
+            *slot = Some((entry, id, index));
         }
         keyed.sort();
         order = keyed.into_iter().map(|(_, i)| i).collect();
@@ -290,16 +303,28 @@ fn toward(
         if answers.len() >= ask.limit {
             break;
         }
-        let entry: Table = units.raw_get(i)?;
-        let id: String = entry.raw_get(&id_key)?;
+        let (entry, id, index) = match read.get_mut(i).and_then(Option::take) {
+            Some(known) => known,
+            None => {
+                let entry: Table = units.raw_get(i)?;
+                let id: String = entry.raw_get(&id_key)?;
+                let index = unit_index(cache, &id)?;
+                (entry, id, index)
+            }
+        };
         let budget: Option<f64> = entry.raw_get(&budget_key)?;
-        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
-        let unit = &cache.units[unit_index(cache, &id)?];
-        let Some(start) = hex_of(unit) else {
+        let unit = &cache.units[index];
+        let Some(start) = hex_at(cache, index) else {
             continue;
         };
+        let budget = budget_of(unit, budget)?;
+        let from = steps(start);
+        // Already on a target: no hex is closer, so no reach to search.
+        if from == 0 {
+            continue;
+        }
         if !ask.capacities.is_empty() && !held.contains_key(&unit.side) {
-            let side_held = holdings(map, &cache.units, &unit.side, &ask.capacities);
+            let side_held = holdings(map, cache, &unit.side, &ask.capacities);
             held.insert(unit.side.clone(), side_held);
         }
         let room = held.get(&unit.side);
@@ -313,22 +338,25 @@ fn toward(
                     .all(|((c, row), l)| row[h as usize] + l <= c.limit)
             })
         };
-        let reach = match search.reach(map, rules, &cache.occ, unit, budget_of(unit, budget)?) {
+        let reach = match search.reach(map, rules, &cache.occ, unit, budget) {
             Ok(r) => r,
             Err(e) => {
                 failure = Some(e.to_string());
                 break;
             }
         };
-        let from = steps(start);
         let mut closer: Vec<(u32, &str, HexIndex)> = reach
             .hexes()
             .iter()
             .filter(|r| steps(r.hex) < from && fits(r.hex))
             .map(|r| (steps(r.hex), label(&labels, r.hex), r.hex))
             .collect();
+        if closer.is_empty() {
+            continue;
+        }
         // The supply field is traced only for a unit that has somewhere to go.
-        if let (false, Some(key)) = (closer.is_empty(), supply_key) {
+        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
+        if let Some(key) = supply_key {
             let f = match supply.get(&key) {
                 Some(&f) => f,
                 None => {

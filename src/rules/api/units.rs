@@ -5,7 +5,7 @@ use mlua::{Lua, Table, Value};
 use super::with_state;
 use crate::engine::{GoneUnit, Unit};
 use crate::rules::convert::{unit_to_lua, write_unit_list};
-use crate::rules::lua_stack::writer::Writer;
+use crate::rules::lua_stack::writer::{write, Writer};
 
 fn list<'a>(lua: &Lua, units: impl Iterator<Item = &'a Unit> + Clone) -> mlua::Result<Table> {
     write_unit_list(lua, units, |u| u, |_, _| {})
@@ -66,12 +66,23 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         })?,
     )?;
     // list(field): one field of every unit, in id order (`id`, `side`, `nation`, `type`,
-    // `size`, `at`; `false` for a unit off the map): the cheap way to scan all units when a
-    // full view of each is not needed.
+    // `size`, `at`; `false` for a unit off the map; `strength`, a number): the cheap way to
+    // scan all units when a full view of each is not needed.
     t.raw_set(
         "list",
         lua.create_function(|lua, field: String| {
             with_state(lua, |s| {
+                if field == "strength" {
+                    let units = &s.units;
+                    // (only borrows: see writer.rs)
+                    return write::<Table, _>(lua, (), |w| {
+                        w.table(units.len(), 0);
+                        for (i, u) in units.values().enumerate() {
+                            w.number(u.strength);
+                            w.set_item(i + 1);
+                        }
+                    });
+                }
                 let pick: fn(&Unit) -> Option<&str> = match field.as_str() {
                     "id" => |u| Some(u.id.as_str()),
                     "side" => |u| Some(u.side.as_str()),
@@ -81,7 +92,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     "at" => |u| u.at.as_deref(),
                     other => {
                         return Err(mlua::Error::runtime(format!(
-                            "hex.units.list: no field '{other}' (id, side, nation, type, size, at)"
+                            "hex.units.list: no field '{other}' (id, side, nation, type, size, at, strength)"
                         )))
                     }
                 };

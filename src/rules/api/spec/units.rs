@@ -10,7 +10,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "all(): hexwar.Unit[] -- Every unit in play.",
         "at(label: string): hexwar.Unit[] -- The units in a hex (or a region).",
         "of_side(side: string): hexwar.Unit[] -- The units of a side.",
-        "list(field: string): (string|false)[] -- One field (`id`, `side`, `nation`, `type`, `size`, `at`) of every unit in id order; false for a unit off the map.",
+        "list(field: string): (string|number|false)[] -- One field (`id`, `side`, `nation`, `type`, `size`, `at`, `strength`) of every unit in id order; false for a unit off the map (`at`); `strength` gives numbers.",
         "with_status(flag: string): table<string, boolean> -- The set `{id = true}` of the units with this status flag.",
         "gone(): hexwar.GoneUnit[] -- The units out of play (eliminated or removed), with why and when.",
         "ids(side?: string, opts?: { on_map?: boolean, with?: string[], without?: string[] }): string[] -- The ids of the units of a side (every side when nil), in id order: only those on the map, carrying every `with` flag and none of the `without` flags.",
