@@ -28,6 +28,7 @@ local orders_mod = require("diplomacy.orders")
 local M = {}
 
 local sort = table.sort
+local unpack = table.unpack
 local EMPTY = {}
 
 ----------------------------------------------------------------------------------------------------
@@ -311,7 +312,7 @@ local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", 
 
 local function new_scratch()
   local S = { U = {}, at = {}, nxt = {}, ord = {}, kind = {}, n = 0, stacked = {}, nstacked = 0,
-              moves = {}, others = {}, voids = {} }
+              moves = {}, others = {}, voids = {}, pfirst = {}, plast = {} }
   for k = 1, #SPARSE do S[SPARSE[k]] = {} end
   return S
 end
@@ -387,6 +388,7 @@ end
 local function load_units(cm, position, S)
   S = S or new_scratch()
   local U, at, nxt = S.U, S.at, S.nxt
+  local pfirst, plast = S.pfirst, S.plast
   local lists = {}
   local n = 0
   local units = position.units or EMPTY
@@ -401,37 +403,62 @@ local function load_units(cm, position, S)
       if not recs then recs = {}; byp[p] = recs end
       -- lists arrive sorted (positions are built sorted): check that on the fly with the ranks of
       -- the memoised unit records; only an unsorted list (or an unknown unit string) is sorted
-      local n0, prev = n, 0
+      -- (one pass: records, sortedness and the occupancy chains, at[prov] = first unit there and
+      -- nxt[i] = next unit of the same stack; an unsorted list undoes its chain links, sorts and
+      -- starts over)
+      local n0, prev, bad = n, 0, false
       for k = 1, #l do
         local u = recs[l[k]]
         if u == nil then u = unit_rec(cm, p, l[k]) end
-        if not u or u.rank < prev then n = -1; break end
+        if not u or u.rank < prev then bad = true; break end
         prev = u.rank
         n = n + 1
         U[n] = u
+        local pr = u.prov
+        local g = at[pr]
+        if g then
+          while nxt[g] do g = nxt[g] end
+          nxt[g] = n
+          S.nstacked = S.nstacked + 1
+          S.stacked[S.nstacked] = g
+        else
+          at[pr] = n
+        end
       end
-      if n < 0 then
+      if bad then
+        -- this power's units are the last links of their chains: unlink them, newest first
+        for j = n, n0 + 1, -1 do
+          local pr = U[j].prov
+          local g = at[pr]
+          if g == j then
+            at[pr] = nil
+          else
+            while nxt[g] ~= j do g = nxt[g] end
+            nxt[g] = nil
+          end
+        end
         n = n0
         l = sort_units(cm, sorted_copy(l))
         for k = 1, #l do
           local u = unit_rec(cm, p, l[k])
-          if u then n = n + 1; U[n] = u end
+          if u then
+            n = n + 1
+            U[n] = u
+            local pr = u.prov
+            local g = at[pr]
+            if g then
+              while nxt[g] do g = nxt[g] end
+              nxt[g] = n
+              S.nstacked = S.nstacked + 1
+              S.stacked[S.nstacked] = g
+            else
+              at[pr] = n
+            end
+          end
         end
       end
       lists[p] = l
-      -- occupancy chains: at[prov] = first unit there, nxt[i] = next unit of the same stack
-      for j = n0 + 1, n do
-        local pr = U[j].prov
-        local g = at[pr]
-        if g then
-          while nxt[g] do g = nxt[g] end
-          nxt[g] = j
-          S.nstacked = S.nstacked + 1
-          S.stacked[S.nstacked] = g
-        else
-          at[pr] = j
-        end
-      end
+      pfirst[p], plast[p] = n0 + 1, n
     end
   end
   local kind = S.kind
@@ -1135,7 +1162,7 @@ function M.movement(rules, cm, position, orders)
     kept, gone = rules.settle_retreats(rules, ctx, recs)
   end
   -- results, grouped by power (U is in power order, sorted by unit within a power)
-  local results, rn = {}, 0
+  local results, rn
   local ord, cflags = S.ord, ctx.flags
   local kind, void = ctx.kind, ctx.void
   local extra = S.extra
@@ -1147,6 +1174,7 @@ function M.movement(rules, cm, position, orders)
   -- does any power's unit list change? (else every list is reused as it came)
   local any_change = S.any_moved or retreating ~= EMPTY or next(removed) ~= nil
   if has_extra then
+    results, rn = {}, 0
     -- some orders named no unit: each power's entries are merged with them and re-sorted
     for _, p in ipairs(powers) do
       local e = extra[p]
@@ -1172,6 +1200,8 @@ function M.movement(rules, cm, position, orders)
   else
     -- U is already in result order. Flags: a unit that holds unordered or validly, is not void
     -- and not dislodged has none (with no move, no support and no void order: every unit)
+    -- (the list made at its full size at once: filled one by one it would be re-allocated as it grows)
+    results = { unpack(U, 1, n) }
     local plain = not cflags and S.plain
     local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
     for i = 1, n do
@@ -1217,29 +1247,36 @@ function M.movement(rules, cm, position, orders)
   local lists = S.lists
   for _, p in ipairs(powers) do units[p] = lists[p] end
   if any_change then
-    -- one pass over U (grouped by power): a power whose unit moved, retreats or was removed gets a
-    -- new sorted list
-    local unit_str = cm.unit_str
-    local cur, nl, nn, changed = nil, nil, 0, false
-    for k = 1, n + 1 do
-      local u = U[k]
-      local p = u and u.power
-      if p ~= cur then
-        if changed then units[cur] = sort_by_rank(cm, nl) end
-        if not u then break end
-        cur, nl, nn, changed = p, {}, 0, false
-      end
-      if retreating[k] or removed[k] then
-        changed = true
-      else
-        nn = nn + 1
-        if moved[k] then
-          changed = true
-          local d = ctx.dest[k]
-          nl[nn] = unit_str[u.type][d] or (u.type .. " " .. d)
-        else
-          nl[nn] = u.str
+    -- a power whose unit moved, retreats or was removed gets a new list, sorted (by the default
+    -- string order: the order of the unit ranks); the others keep theirs
+    local changed = {}
+    local moves = ctx.moves
+    for k = 1, #moves do
+      local j = moves[k]
+      if moved[j] then changed[U[j].power] = true end
+    end
+    for k = 1, #recs do changed[U[recs[k].i].power] = true end
+    for j in pairs(removed) do changed[U[j].power] = true end
+    local unit_str, dest = cm.unit_str, ctx.dest
+    local pfirst, plast = S.pfirst, S.plast
+    for _, p in ipairs(powers) do
+      if changed[p] then
+        local nl, nn, resort = {}, 0, false
+        for k = pfirst[p], plast[p] do
+          if not (retreating[k] or removed[k]) then
+            nn = nn + 1
+            local u = U[k]
+            if moved[k] then
+              resort = true
+              local d = dest[k]
+              nl[nn] = unit_str[u.type][d] or (u.type .. " " .. d)
+            else
+              nl[nn] = u.str
+            end
+          end
         end
+        if resort then sort(nl) end
+        units[p] = nl
       end
     end
   end
