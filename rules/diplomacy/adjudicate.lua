@@ -195,7 +195,14 @@ end
 local function sorted_centers(centers)
   local out = {}
   for p, l in pairs(centers or EMPTY) do
-    out[p] = is_sorted(l) and l or sorted_copy(l)
+    -- (is_sorted, inlined)
+    local prev = l[1]
+    for k = 2, #l do
+      local x = l[k]
+      if prev > x then l = sorted_copy(l); break end
+      prev = x
+    end
+    out[p] = l
   end
   return out
 end
@@ -266,16 +273,32 @@ M.adjustments_needed = adjustments_needed
 
 -- the phase after `phase`, given the board after it; updates centres at the end of Fall.
 -- retreat_pending: the retreat phase that follows a movement phase has something to do.
+-- (the next-phase strings are memoised on the phase's memo record: r.R the retreat phase, r.F the
+-- Fall movement, r.W the winter adjustments, r.N the next Spring)
 function M.next_phase(rules, cm, phase, units, centers, retreat_pending)
-  local s, y, k = map.split_phase(phase)
-  if k == "M" and retreat_pending then return s .. y .. "R", centers end
-  if s == "S" then return "F" .. y .. "M", centers end
+  local r = map.phase_rec(phase)
+  local s, y, k = r[1], r[2], r[3]
+  if k == "M" and retreat_pending then
+    local x = r.R
+    if not x then x = s .. y .. "R"; r.R = x end
+    return x, centers
+  end
+  if s == "S" then
+    local x = r.F
+    if not x then x = "F" .. y .. "M"; r.F = x end
+    return x, centers
+  end
   if s == "F" then
     centers = update_centers(cm, units, centers)
-    if adjustments_needed(cm, units, centers) then return "W" .. y .. "A", centers end
-    return "S" .. (y + 1) .. "M", centers
+    if adjustments_needed(cm, units, centers) then
+      local x = r.W
+      if not x then x = "W" .. y .. "A"; r.W = x end
+      return x, centers
+    end
   end
-  return "S" .. (y + 1) .. "M", centers
+  local x = r.N
+  if not x then x = "S" .. (y + 1) .. "M"; r.N = x end
+  return x, centers
 end
 
 ----------------------------------------------------------------------------------------------------
@@ -367,11 +390,9 @@ local function take_scratch(cm)
   S.busy = true
   -- empty what the previous call filled: the occupancy chains and order slots of its units, and
   -- the sparse arrays, which only its moves, supports / convoys and void orders touched
-  local U, at, ord = S.U, S.at, S.ord
-  for i = 1, S.n do
-    at[U[i].prov] = nil
-    ord[i] = nil
-  end
+  -- (order slots are all written by load_units)
+  local U, at = S.U, S.at
+  for i = 1, S.n do at[U[i].prov] = nil end
   local nxt, st = S.nxt, S.stacked
   for k = 1, S.nstacked do nxt[st[k]] = nil end
   S.nstacked = 0
@@ -387,7 +408,7 @@ end
 
 local function load_units(cm, position, S)
   S = S or new_scratch()
-  local U, at, nxt = S.U, S.at, S.nxt
+  local U, at, nxt, ord = S.U, S.at, S.nxt, S.ord
   local pfirst, plast = S.pfirst, S.plast
   local lists = {}
   local n = 0
@@ -414,6 +435,7 @@ local function load_units(cm, position, S)
         prev = u.rank
         n = n + 1
         U[n] = u
+        ord[n] = false
         local pr = u.prov
         local g = at[pr]
         if g then
@@ -444,6 +466,7 @@ local function load_units(cm, position, S)
           if u then
             n = n + 1
             U[n] = u
+            ord[n] = false
             local pr = u.prov
             local g = at[pr]
             if g then
@@ -462,7 +485,7 @@ local function load_units(cm, position, S)
     end
   end
   local kind = S.kind
-  for k = n + 1, S.n do U[k] = nil; kind[k] = nil end
+  for k = n + 1, S.n do U[k] = nil; kind[k] = nil; ord[k] = nil end
   S.n = n
   return U, at, nxt, lists, powers
 end
@@ -635,7 +658,7 @@ local function build_ctx(rules, cm, position, orders, S)
             local e = extra[p]
             if not e then e = {}; extra[p] = e end
             e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
-            ord[i] = nil
+            ord[i] = false
           else
             void[i] = true
             nvoid = nvoid + 1
@@ -948,6 +971,12 @@ local function resolve_all(ctx)
   end
 
   local moves, others = ctx.moves, S.others
+  -- a support or convoy that no move attacks succeeds, whatever else happens (what adjudicate
+  -- would find at once): resolved before any move asks for it
+  for k = 1, #others do
+    local i = others[k]
+    if kind[i] ~= "H" and not moves_to[U[i].prov] then res[i] = true; state[i] = 2 end
+  end
   for k = 1, #moves do resolve(moves[k]) end
   for k = 1, #others do
     local i = others[k]
@@ -965,25 +994,33 @@ M.resolve_all = resolve_all
 local function outcome(ctx)
   local U, at, nxt, res, dprov = ctx.U, ctx.at, ctx.nxt, ctx.res, ctx.dprov
   local moved, dislodged_by = {}, {}
-  local any_dislodged = false
+  local down, nd = {}, 0 -- the dislodged units, in unit order
+  local any_moved = false
   local moves = ctx.moves
   for k = 1, #moves do
     local i = moves[k]
-    if res[i] then moved[i] = true end
+    if res[i] then moved[i] = true; any_moved = true end
   end
-  for k = 1, #moves do
-    local j = moves[k]
-    if res[j] then
-      local o = at[dprov[j]]
-      while o do
-        if not moved[o] then dislodged_by[o] = j; any_dislodged = true end
-        o = nxt[o]
+  if any_moved then
+    for k = 1, #moves do
+      local j = moves[k]
+      if res[j] then
+        local o = at[dprov[j]]
+        while o do
+          if not moved[o] then
+            dislodged_by[o] = j
+            nd = nd + 1
+            down[nd] = o
+          end
+          o = nxt[o]
+        end
       end
     end
+    if nd > 1 then sort(down) end
   end
   ctx.moved, ctx.dislodged_by = moved, dislodged_by
   local S = ctx.scratch
-  S.any_dislodged, S.any_moved = any_dislodged, next(moved) ~= nil
+  S.any_dislodged, S.any_moved, S.down = nd > 0, any_moved, down
   S.contested = nil -- computed lazily (only retreats need it)
 end
 
@@ -1015,6 +1052,11 @@ for _, a in ipairs({ "void", "disrupted", "no convoy", "bounce", "cut" }) do
   FLAGS_UP[a] = flags_of(a)
   FLAGS_DOWN[a] = flags_of(a, "dislodged")
 end
+
+local FL_VOID, FL_DISRUPTED, FL_NOCONVOY, FL_BOUNCE, FL_CUT =
+  FLAGS_UP.void, FLAGS_UP.disrupted, FLAGS_UP["no convoy"], FLAGS_UP.bounce, FLAGS_UP.cut
+local DOWN_OF = {} -- flag list -> the same with "dislodged"
+for a, f in pairs(FLAGS_UP) do DOWN_OF[f] = FLAGS_DOWN[a] end
 
 local function unit_flags(ctx, i)
   local k = ctx.kind[i]
@@ -1074,11 +1116,11 @@ M.unit_after = unit_after
 -- who retreats: the dislodged units. rec = {i = unit index, by = attacker province, conv = bool}
 function M.retreating_units(rules, ctx)
   local recs = {}
-  for i = 1, ctx.n do
-    local j = ctx.dislodged_by[i]
-    if j then
-      recs[#recs + 1] = { i = i, by = ctx.U[j].prov, conv = ctx.convoyed[j] and true or false }
-    end
+  local down, dislodged_by, U, convoyed = ctx.scratch.down, ctx.dislodged_by, ctx.U, ctx.convoyed
+  for k = 1, #down do
+    local i = down[k]
+    local j = dislodged_by[i]
+    recs[k] = { i = i, by = U[j].prov, conv = convoyed[j] and true or false }
   end
   return recs
 end
@@ -1089,9 +1131,12 @@ end
 local function occupied_after(ctx, p)
   local moved, dislodged_by, removed = ctx.moved, ctx.dislodged_by, ctx.removed
   local o = ctx.at[p]
-  while o do
-    if not moved[o] and not dislodged_by[o] and not removed[o] then return true end
-    o = ctx.nxt[o]
+  if o then
+    local nxt = ctx.nxt
+    repeat
+      if not moved[o] and not dislodged_by[o] and not removed[o] then return true end
+      o = nxt[o]
+    until not o
   end
   local mt = ctx.scratch.moves_to[p]
   if mt then
@@ -1110,11 +1155,16 @@ function M.retreat_options(rules, ctx, rec)
   local cm = ctx.cm
   local u = ctx.U[rec.i]
   local cont = contested(ctx)
-  local out = {}
-  for _, loc in ipairs(map.move_targets(cm, u.type, u.loc)) do
-    local p = cm.loc_prov[loc]
-    if not occupied_after(ctx, p) and not cont[p] and (p ~= rec.by or rec.conv) and cm.prov[p].type ~= "impassable" then
-      out[#out + 1] = loc
+  local out, no = {}, 0
+  local by, conv = rec.by, rec.conv
+  local loc_prov, cprov = cm.loc_prov, cm.prov
+  local targets = map.move_targets(cm, u.type, u.loc)
+  for k = 1, #targets do
+    local loc = targets[k]
+    local p = loc_prov[loc]
+    if not cont[p] and (p ~= by or conv) and cprov[p].type ~= "impassable" and not occupied_after(ctx, p) then
+      no = no + 1
+      out[no] = loc
     end
   end
   return out
@@ -1202,40 +1252,42 @@ function M.movement(rules, cm, position, orders)
     -- and not dislodged has none (with no move, no support and no void order: every unit)
     -- (the list made at its full size at once: filled one by one it would be re-allocated as it grows)
     results = { unpack(U, 1, n) }
-    local plain = not cflags and S.plain
-    local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
-    for i = 1, n do
-      local u = U[i]
-      local f
-      if plain then
-        f = NOFLAGS
-      else
-        f = cflags and cflags[i]
-        if not f then
-          -- unit_flags, inlined
-          local k = kind[i]
-          local down = dislodged_by[i]
-          local a = ""
-          if void[i] then
-            a = "void"
-          elseif k == "M" then
-            if not res[i] then
-              if paradox[i] then a = "disrupted"
-              elseif not path_ok(i) then a = "no convoy"
-              else a = "bounce" end
-            end
-          elseif k == "SH" or k == "SM" then
-            if not res[i] then a = "cut" end
-          elseif k == "C" then
-            local t = target[i]
-            if paradox[t] then a = "disrupted"
-            elseif not path_ok(t) then a = "no convoy" end
-          end
-          f = (down and FLAGS_DOWN or FLAGS_UP)[a]
+    -- the flags of the few units that have any, found from the lists of moves, supports / convoys,
+    -- void orders and dislodged units (unit_flags, list by list)
+    local down = S.down
+    local fl = (S.plain and #down == 0) and EMPTY or {}
+    if not S.plain then
+      local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
+      local moves, others, voids = ctx.moves, S.others, S.voids
+      for k = 1, #moves do
+        local j = moves[k]
+        if not res[j] then
+          fl[j] = paradox[j] and FL_DISRUPTED or (not path_ok(j) and FL_NOCONVOY) or FL_BOUNCE
         end
       end
+      for k = 1, #others do
+        local j = others[k]
+        local kj = kind[j]
+        if kj == "C" then
+          local t = target[j]
+          if paradox[t] then fl[j] = FL_DISRUPTED
+          elseif not path_ok(t) then fl[j] = FL_NOCONVOY end
+        elseif kj ~= "H" then
+          if not res[j] then fl[j] = FL_CUT end
+        else
+          fl[j] = FL_VOID -- (made void by pass 2)
+        end
+      end
+      for k = 1, #voids do fl[voids[k]] = FL_VOID end
+    end
+    for k = 1, #down do
+      local j = down[k]
+      fl[j] = DOWN_OF[fl[j] or NOFLAGS]
+    end
+    for i = 1, n do
+      local u, o = U[i], ord[i]
+      local f = cflags and cflags[i] or fl[i] or NOFLAGS
       -- memoised entry (inlined entry_for)
-      local o = ord[i]
       local byraw = u.entries[o and o.raw or ""]
       local en = byraw and byraw[f]
       if not en then en = entry_for(u, o and o.raw, f) end

@@ -244,10 +244,28 @@ function M.move_targets(cm, t, loc)
   return l
 end
 
--- Phase strings: "S1901M" -> "S", 1901, "M".
-function M.split_phase(ph)
+-- Phase strings: "S1901M" -> "S", 1901, "M". Memoised by string (a pure function of it; the memo
+-- is emptied when it grows past PHASE_MEMO_MAX strings, so any input keeps it small).
+local PHASE_MEMO_MAX = 512
+local phase_memo, phase_memo_n = {}, 0
+
+-- the memo record of a phase string: {s, y, k} (y a number; all nil when it does not parse);
+-- next-phase strings are added to it by diplomacy.adjudicate
+local function phase_rec(ph)
+  local r = phase_memo[ph]
+  if r then return r end
   local s, y, k = ph:match("^([SFW])(%d+)([MRA])$")
-  return s, tonumber(y), k
+  r = { s, tonumber(y), k }
+  if phase_memo_n >= PHASE_MEMO_MAX then phase_memo, phase_memo_n = {}, 0 end
+  phase_memo[ph] = r
+  phase_memo_n = phase_memo_n + 1
+  return r
+end
+M.phase_rec = phase_rec
+
+function M.split_phase(ph)
+  local r = phase_memo[ph] or phase_rec(ph)
+  return r[1], r[2], r[3]
 end
 
 return M
