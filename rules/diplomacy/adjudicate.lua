@@ -192,17 +192,25 @@ local function centers_from_owner(cm, own)
   return out
 end
 
+-- (the very table given when every list is sorted: result tables are read-only)
 local function sorted_centers(centers)
-  local out = {}
-  for p, l in pairs(centers or EMPTY) do
+  if not centers then return {} end
+  local out = centers
+  for p, l in pairs(centers) do
     -- (is_sorted, inlined)
     local prev = l[1]
     for k = 2, #l do
       local x = l[k]
-      if prev > x then l = sorted_copy(l); break end
+      if prev > x then
+        if out == centers then
+          out = {}
+          for q, ql in pairs(centers) do out[q] = ql end
+        end
+        out[p] = sorted_copy(l)
+        break
+      end
       prev = x
     end
-    out[p] = l
   end
   return out
 end
@@ -306,6 +314,9 @@ end
 
 -- Build the unit table of a position: U[i] = {power, type, loc, prov, str} (memoised, immutable),
 -- at[prov] = index of the first unit there, nxt[i] = next unit in the same province (stacks, R-g2)
+-- (a string that is no unit is memoised as NOT_A_UNIT: its rank below every unit's makes the
+-- sortedness check of load_units send it down the slow path without a test of its own)
+local NOT_A_UNIT = { rank = -1 }
 local function unit_rec(cm, p, s)
   local byp = cm.unit_rec
   if not byp then byp = {}; cm.unit_rec = byp end
@@ -315,10 +326,11 @@ local function unit_rec(cm, p, s)
   if r == nil then
     local u = map.parse_unit(cm, s)
     r = u and { power = p, type = u.type, loc = u.loc, prov = u.prov, str = u.str, hold = u.str .. " H",
-                rank = cm.unit_rank[u.str] or 0, entries = {} } or false
+                rank = cm.unit_rank[u.str] or 0, entries = {} } or NOT_A_UNIT
     c[s] = r
   end
-  return r or nil
+  if r == NOT_A_UNIT then return nil end
+  return r
 end
 M.unit_rec = unit_rec
 
@@ -331,12 +343,19 @@ M.unit_rec = unit_rec
 -- orders). Hence the movement context (and its arrays) is only valid until the next adjudication
 -- on the same map. `busy` marks the tables in use: a nested adjudication (a hook calling
 -- adjudicate) gets fresh ones, and so does every later call if one ever raised midway.
+local DENSE = 64
 local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox" }
 
 local function new_scratch()
   local S = { U = {}, at = {}, nxt = {}, ord = {}, kind = {}, n = 0, stacked = {}, nstacked = 0,
               moves = {}, others = {}, voids = {}, pfirst = {}, plast = {} }
-  for k = 1, #SPARSE do S[SPARSE[k]] = {} end
+  -- (the per-unit arrays hold false, not nil, where nothing is set: a slot of the array part that
+  -- holds a value is read and written inline by the VM, an empty one takes a call)
+  for k = 1, #SPARSE do
+    local t = {}
+    for i = 1, DENSE do t[i] = false end
+    S[SPARSE[k]] = t
+  end
   return S
 end
 
@@ -349,8 +368,8 @@ local function wipe_moves(S)
     S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox
   for k = #list, 1, -1 do
     local i = list[k]
-    dest[i] = nil; dprov[i] = nil; convoyed[i] = nil; h2h[i] = nil
-    state[i] = nil; res[i] = nil; paradox[i] = nil
+    dest[i] = false; dprov[i] = false; convoyed[i] = false; h2h[i] = false
+    state[i] = false; res[i] = false; paradox[i] = false
     list[k] = nil
   end
 end
@@ -360,8 +379,8 @@ local function wipe_others(S)
   local dest, dprov, target, state, res, void = S.dest, S.dprov, S.target, S.state, S.res, S.void
   for k = #list, 1, -1 do
     local i = list[k]
-    target[i] = nil; dprov[i] = nil; dest[i] = nil; state[i] = nil; res[i] = nil
-    void[i] = nil -- (pass 2 voids a support or convoy that does not match)
+    target[i] = false; dprov[i] = false; dest[i] = false; state[i] = false; res[i] = false
+    void[i] = false -- (pass 2 voids a support or convoy that does not match)
     list[k] = nil
   end
 end
@@ -371,7 +390,7 @@ local function wipe_voids(S)
   local void, dest = S.void, S.dest
   for k = #list, 1, -1 do
     local i = list[k]
-    void[i] = nil; dest[i] = nil
+    void[i] = false; dest[i] = nil
     list[k] = nil
   end
 end
@@ -410,9 +429,11 @@ local function load_units(cm, position, S)
   S = S or new_scratch()
   local U, at, nxt, ord = S.U, S.at, S.nxt, S.ord
   local pfirst, plast = S.pfirst, S.plast
-  local lists = {}
   local n = 0
   local units = position.units or EMPTY
+  -- the unit lists to go on with: the position's own table while every list is usable as it is
+  -- (sorted, every string a unit), else a copy with those lists replaced
+  local lists = units
   local byp = cm.unit_rec
   if not byp then byp = {}; cm.unit_rec = byp end
   local powers = powers_of(cm, units)
@@ -429,10 +450,10 @@ local function load_units(cm, position, S)
       -- starts over)
       local n0, prev, bad = n, 0, false
       for k = 1, #l do
-        local u = recs[l[k]]
-        if u == nil then u = unit_rec(cm, p, l[k]) end
-        if not u or u.rank < prev then bad = true; break end
-        prev = u.rank
+        local u = recs[l[k]] or unit_rec(cm, p, l[k]) or NOT_A_UNIT
+        local r = u.rank
+        if r < prev then bad = true; break end
+        prev = r
         n = n + 1
         U[n] = u
         ord[n] = false
@@ -461,6 +482,11 @@ local function load_units(cm, position, S)
         end
         n = n0
         l = sort_units(cm, sorted_copy(l))
+        if lists == units then
+          lists = {}
+          for q, ql in pairs(units) do lists[q] = ql end
+        end
+        lists[p] = l
         for k = 1, #l do
           local u = unit_rec(cm, p, l[k])
           if u then
@@ -480,7 +506,6 @@ local function load_units(cm, position, S)
           end
         end
       end
-      lists[p] = l
       pfirst[p], plast[p] = n0 + 1, n
     end
   end
@@ -502,7 +527,7 @@ local function assign_orders(cm, U, at, nxt, orders, ord)
     for k = 1, #list do
       local raw = list[k]
       local o = cache[raw] or parse(cm, raw)
-      local i = o.uprov and at[o.uprov]
+      local i = at[o.uprov] -- (nil for a void order without unit: at[nil] is nil)
       local ut = o.utype
       while i do
         local u = U[i]
@@ -685,7 +710,7 @@ local function build_ctx(rules, cm, position, orders, S)
       local ok = kind[t] == "M" and dprov[t] == dprov[i]
       if ok and U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i] then ok = false end
       if not ok then
-        kind[i] = "H"; void[i] = true; dprov[i] = nil
+        kind[i] = "H"; void[i] = true; dprov[i] = false
       else
         local l = move_sup[t]
         if l then l[#l + 1] = i else move_sup[t] = { i } end
@@ -696,7 +721,7 @@ local function build_ctx(rules, cm, position, orders, S)
         if not l then l = {}; convoyers[t] = l end
         l[#l + 1] = i
       else
-        kind[i] = "H"; void[i] = true; dprov[i] = nil
+        kind[i] = "H"; void[i] = true; dprov[i] = false
       end
     end
   end
@@ -774,6 +799,12 @@ local function resolve_all(ctx)
     if not fl then return false end
     local src, dst = U[i].prov, dprov[i]
     local nf = #fl
+    if nf == 1 then
+      -- one fleet: the search below without its tables (same resolve calls, same answer)
+      local adj = fpa[U[fl[1]].loc]
+      if adj[src] and resolve(fl[1]) and adj[dst] then return true end
+      return false
+    end
     local seen, queue, qn = {}, {}, 0
     for k = 1, nf do
       local f = fl[k]
@@ -915,7 +946,7 @@ local function resolve_all(ctx)
         if kind[j] == "C" then a = target[j] elseif kind[j] == "M" and convoyed[j] then a = j end
         if a then paradox[a] = true; marked = true end
       end
-      for k = old + 1, ndeps do state[deps[k]] = nil end
+      for k = old + 1, ndeps do state[deps[k]] = false end
       if not marked then
         for k = old + 1, ndeps do
           local j = deps[k]
@@ -953,14 +984,14 @@ local function resolve_all(ctx)
       return r1
     end
     while ndeps > old do
-      state[deps[ndeps]] = nil; deps[ndeps] = nil; ndeps = ndeps - 1
+      state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
     end
     res[i] = true
     state[i] = 1
     local r2 = adjudicate(i)
     if r1 == r2 then
       while ndeps > old do
-        state[deps[ndeps]] = nil; deps[ndeps] = nil; ndeps = ndeps - 1
+        state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
       end
       res[i] = r1
       state[i] = 2
@@ -1216,7 +1247,7 @@ function M.movement(rules, cm, position, orders)
   local ord, cflags = S.ord, ctx.flags
   local kind, void = ctx.kind, ctx.void
   local extra = S.extra
-  local units = {}
+  local units
   local pos_units = position.units or EMPTY
   local i = 1
   local powers = S.powers
@@ -1296,9 +1327,13 @@ function M.movement(rules, cm, position, orders)
   end
   -- the board after the moves: a power's list is reused unless one of its units moved, retreats or
   -- was removed
-  local lists = S.lists
-  for _, p in ipairs(powers) do units[p] = lists[p] end
+  units = S.lists
+  if units == EMPTY then units = {} end
   if any_change then
+    if units == pos_units then
+      units = {}
+      for p, l in pairs(pos_units) do units[p] = l end
+    end
     -- a power whose unit moved, retreats or was removed gets a new list, sorted (by the default
     -- string order: the order of the unit ranks); the others keep theirs
     local changed = {}
