@@ -344,7 +344,8 @@ M.unit_rec = unit_rec
 -- on the same map. `busy` marks the tables in use: a nested adjudication (a hook calling
 -- adjudicate) gets fresh ones, and so does every later call if one ever raised midway.
 local DENSE = 64
-local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox" }
+local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox",
+                 "moved", "dislodged_by", "fl" }
 
 local function new_scratch()
   local S = { U = {}, at = {}, nxt = {}, ord = {}, kind = {}, n = 0, stacked = {}, nstacked = 0,
@@ -364,34 +365,44 @@ end
 -- convoys set target, dprov, dest, state, res; voids (pass 1) set void and maybe dest.
 local function wipe_moves(S)
   local list = S.moves
-  local dest, dprov, convoyed, h2h, state, res, paradox =
-    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox
+  local dest, dprov, convoyed, h2h, state, res, paradox, moved, fl =
+    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox, S.moved, S.fl
   for k = #list, 1, -1 do
     local i = list[k]
     dest[i] = false; dprov[i] = false; convoyed[i] = false; h2h[i] = false
-    state[i] = false; res[i] = false; paradox[i] = false
+    state[i] = false; res[i] = false; paradox[i] = false; moved[i] = false; fl[i] = false
     list[k] = nil
   end
 end
 
 local function wipe_others(S)
   local list = S.others
-  local dest, dprov, target, state, res, void = S.dest, S.dprov, S.target, S.state, S.res, S.void
+  local dest, dprov, target, state, res, void, fl =
+    S.dest, S.dprov, S.target, S.state, S.res, S.void, S.fl
   for k = #list, 1, -1 do
     local i = list[k]
     target[i] = false; dprov[i] = false; dest[i] = false; state[i] = false; res[i] = false
-    void[i] = false -- (pass 2 voids a support or convoy that does not match)
+    void[i] = false; fl[i] = false -- (pass 2 voids a support or convoy that does not match)
     list[k] = nil
   end
 end
 
 local function wipe_voids(S)
   local list = S.voids
-  local void, dest = S.void, S.dest
+  local void, dest, fl = S.void, S.dest, S.fl
   for k = #list, 1, -1 do
     local i = list[k]
-    void[i] = false; dest[i] = nil
+    void[i] = false; dest[i] = false; fl[i] = false
     list[k] = nil
+  end
+  -- the dislodged units of the previous call
+  local down, dislodged_by = S.down, S.dislodged_by
+  if down then
+    for k = 1, #down do
+      local i = down[k]
+      dislodged_by[i] = false; fl[i] = false
+    end
+    S.down = nil
   end
 end
 
@@ -1024,7 +1035,8 @@ M.resolve_all = resolve_all
 -- contested[prov] (a standoff left it empty), flags per unit.
 local function outcome(ctx)
   local U, at, nxt, res, dprov = ctx.U, ctx.at, ctx.nxt, ctx.res, ctx.dprov
-  local moved, dislodged_by = {}, {}
+  local S = ctx.scratch
+  local moved, dislodged_by = S.moved, S.dislodged_by
   local down, nd = {}, 0 -- the dislodged units, in unit order
   local any_moved = false
   local moves = ctx.moves
@@ -1050,7 +1062,6 @@ local function outcome(ctx)
     if nd > 1 then sort(down) end
   end
   ctx.moved, ctx.dislodged_by = moved, dislodged_by
-  local S = ctx.scratch
   S.any_dislodged, S.any_moved, S.down = nd > 0, any_moved, down
   S.contested = nil -- computed lazily (only retreats need it)
 end
@@ -1286,7 +1297,7 @@ function M.movement(rules, cm, position, orders)
     -- the flags of the few units that have any, found from the lists of moves, supports / convoys,
     -- void orders and dislodged units (unit_flags, list by list)
     local down = S.down
-    local fl = (S.plain and #down == 0) and EMPTY or {}
+    local fl = S.fl
     if not S.plain then
       local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
       local moves, others, voids = ctx.moves, S.others, S.voids
