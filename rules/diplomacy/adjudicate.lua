@@ -438,7 +438,7 @@ end
 
 local function load_units(cm, position, S)
   S = S or new_scratch()
-  local U, at, nxt, ord = S.U, S.at, S.nxt, S.ord
+  local U, at, nxt, ord, kind = S.U, S.at, S.nxt, S.ord, S.kind
   local pfirst, plast = S.pfirst, S.plast
   local n = 0
   local units = position.units or EMPTY
@@ -468,6 +468,7 @@ local function load_units(cm, position, S)
         n = n + 1
         U[n] = u
         ord[n] = false
+        kind[n] = "H"
         local pr = u.prov
         local g = at[pr]
         if g then
@@ -504,6 +505,7 @@ local function load_units(cm, position, S)
             n = n + 1
             U[n] = u
             ord[n] = false
+            kind[n] = "H"
             local pr = u.prov
             local g = at[pr]
             if g then
@@ -520,7 +522,6 @@ local function load_units(cm, position, S)
       pfirst[p], plast[p] = n0 + 1, n
     end
   end
-  local kind = S.kind
   for k = n + 1, S.n do U[k] = nil; kind[k] = nil; ord[k] = nil end
   S.n = n
   return U, at, nxt, lists, powers
@@ -628,86 +629,130 @@ end
 local function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
   local U, at, nxt, lists, powers = load_units(cm, position, S)
-  local ord, extra = assign_orders(cm, U, at, nxt, orders, S.ord)
+  local ord = S.ord
+  local extra = {}
   local n = #U
   local kind = S.kind
   local void, dest, dprov, target, convoyed = S.void, S.dest, S.dprov, S.target, S.convoyed
   local moves, others, voids = S.moves, S.others, S.voids
   local nm, no, nvoid = 0, 0, 0
   local cprov = cm.prov
-  -- pass 1: validate what each order says on its own (static facts memoised on the order)
-  for i = 1, n do
-    local o = ord[i]
-    local k = "H"
-    if o then
-      k = o.kind
-      if k ~= "H" then
-        local u = U[i]
-        local fx
-        if k == "M" or k == "SH" or k == "SM" or k == "C" then
-          if u.loc == o.uloc then
-            fx = o.fx
-            if not fx then fx = order_facts(cm, o, u.type, u.loc, u.prov); o.fx = fx end
-          else
-            fx = order_facts(cm, o, u.type, u.loc, u.prov)
+  local wrong_coast -- units whose void order was written with a coast they are not on (6.B.11)
+  local cache = cm.order_cache
+  local parse = orders_mod.parse
+  -- orders to units (assign_orders) and, as each is given to its unit, what it says on its own
+  -- (pass 1: static facts memoised on the order). load_units set every kind to "H". The lists of
+  -- moves, supports / convoys and voids come out in the order of the orders and are sorted into
+  -- unit order afterwards (the order the resolution and the hooks see them in).
+  for p, list in pairs(orders or EMPTY) do
+    for q = 1, #list do
+      local raw = list[q]
+      local o = cache[raw] or parse(cm, raw)
+      local i = at[o.uprov] -- (nil for a void order without unit: at[nil] is nil)
+      local ut = o.utype
+      local u
+      while i do
+        u = U[i]
+        if u.power == p and u.type == ut and not ord[i] then break end
+        i = nxt[i]
+      end
+      if i then
+        ord[i] = o
+        local k = o.kind
+        if k ~= "H" then
+          local fx
+          if k == "M" or k == "SH" or k == "SM" or k == "C" then
+            if u.loc == o.uloc then
+              fx = o.fx
+              if not fx then fx = order_facts(cm, o, u.type, u.loc, u.prov); o.fx = fx end
+            else
+              fx = order_facts(cm, o, u.type, u.loc, u.prov)
+            end
           end
-        end
-        if k == "M" then
-          dest[i] = fx.dest
-          if fx.ok then
-            dprov[i] = fx.dprov
-            if fx.conv then convoyed[i] = true end
-            nm = nm + 1
-            moves[nm] = i
+          if k == "M" then
+            dest[i] = fx.dest
+            if fx.ok then
+              dprov[i] = fx.dprov
+              if fx.conv then convoyed[i] = true end
+              nm = nm + 1
+              moves[nm] = i
+            else
+              k = "V"
+            end
+          elseif k == "SH" or k == "SM" then
+            -- (first_unit_at, inlined for the usual single unit of the right type)
+            local t = fx.ok and at[o.tprov]
+            if t then
+              local tt = o.ttype
+              if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
+            end
+            if t and t ~= i then
+              target[i] = t
+              if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
+              no = no + 1
+              others[no] = i
+            else
+              k = "V"
+            end
+          elseif k == "C" then
+            local t = fx.ok and at[o.tprov]
+            if t then
+              local tt = o.ttype
+              if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
+            end
+            if t and U[t].type == "A" then
+              target[i] = t
+              dprov[i] = o.dprov
+              no = no + 1
+              others[no] = i
+            else
+              k = "V"
+            end
           else
             k = "V"
           end
-        elseif k == "SH" or k == "SM" then
-          local t = fx.ok and first_unit_at(U, at, nxt, o.tprov, o.ttype)
-          if t and t ~= i then
-            target[i] = t
-            if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
-            no = no + 1
-            others[no] = i
-          else
-            k = "V"
+          if k == "V" then
+            k = "H"
+            if u.loc ~= o.uloc then
+              -- a void order written with a coast the unit is not on is an order for a unit that
+              -- is not on the board (6.B.11): reported under the written unit (below, in unit
+              -- order); the real unit holds.
+              wrong_coast = wrong_coast or {}
+              wrong_coast[#wrong_coast + 1] = i
+            else
+              void[i] = true
+              nvoid = nvoid + 1
+              voids[nvoid] = i
+            end
           end
-        elseif k == "C" then
-          local t = fx.ok and first_unit_at(U, at, nxt, o.tprov, o.ttype)
-          if t and U[t].type == "A" then
-            target[i] = t
-            dprov[i] = o.dprov
-            no = no + 1
-            others[no] = i
-          else
-            k = "V"
-          end
-        else
-          k = "V"
+          kind[i] = k
         end
-        if k == "V" then
-          k = "H"
-          if u.loc ~= o.uloc then
-            -- a void order written with a coast the unit is not on is an order for a unit that is
-            -- not on the board (6.B.11): reported under the written unit; the real unit holds.
-            local p = u.power
-            local e = extra[p]
-            if not e then e = {}; extra[p] = e end
-            e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
-            ord[i] = false
-          else
-            void[i] = true
-            nvoid = nvoid + 1
-            voids[nvoid] = i
-          end
-        end
+      else
+        local e = extra[p]
+        if not e then e = {}; extra[p] = e end
+        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
+        e[#e + 1] = { power = p, order = tostring(raw), unit = ustr, flags = flags_of("void"), seq = q }
       end
     end
-    kind[i] = k
+  end
+  if nm > 1 then sort(moves) end
+  if no > 1 then sort(others) end
+  if nvoid > 1 then sort(voids) end
+  if wrong_coast then
+    sort(wrong_coast)
+    for q = 1, #wrong_coast do
+      local i = wrong_coast[q]
+      local o, p = ord[i], U[i].power
+      local e = extra[p]
+      if not e then e = {}; extra[p] = e end
+      e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
+      ord[i] = false
+    end
   end
   -- pass 2: supports and convoys must match what the supported / convoyed unit does
   local convoyers, move_sup, hold_sup = {}, {}, {}
-  for _, i in ipairs(others) do
+  for q = 1, #others do
+    local i = others[q]
     local k = kind[i]
     local t = target[i]
     if k == "SH" then
@@ -739,14 +784,16 @@ local function build_ctx(rules, cm, position, orders, S)
   -- convoy intent: an adjacent army is convoyed when a fleet of its own power convoys it
   for t, l in pairs(convoyers) do
     if not convoyed[t] and cprov[U[t].prov].type == "coast" and cprov[dprov[t]].type == "coast" then
-      for _, f in ipairs(l) do
+      for m = 1, #l do
+        local f = l[m]
         if U[f].power == U[t].power then convoyed[t] = true; break end
       end
     end
   end
   -- indexes
   local moves_to, h2h = {}, S.h2h
-  for _, i in ipairs(moves) do
+  for k = 1, #moves do
+    local i = moves[k]
     local d = dprov[i]
     local l = moves_to[d]
     if l then l[#l + 1] = i else moves_to[d] = { i } end
@@ -1247,7 +1294,8 @@ function M.movement(rules, cm, position, orders)
   if S.any_dislodged or rules.retreating_units ~= M.retreating_units then
     recs = rules.retreating_units(rules, ctx)
     retreating = {}
-    for _, r in ipairs(recs) do
+    for k = 1, #recs do
+      local r = recs[k]
       r.retreats = rules.retreat_options(rules, ctx, r)
       retreating[r.i] = r
     end
@@ -1357,7 +1405,8 @@ function M.movement(rules, cm, position, orders)
     for j in pairs(removed) do changed[U[j].power] = true end
     local unit_str, dest = cm.unit_str, ctx.dest
     local pfirst, plast = S.pfirst, S.plast
-    for _, p in ipairs(powers) do
+    for pi = 1, #powers do
+      local p = powers[pi]
       if changed[p] then
         local nl, nn, resort = {}, 0, false
         for k = pfirst[p], plast[p] do
@@ -1405,19 +1454,21 @@ function M.movement(rules, cm, position, orders)
   local dislodged, dl_out, disbanded = EMPTY, {}, {}
   if #kept > 0 then
     dislodged = {}
-    for _, r in ipairs(kept) do
+    for k = 1, #kept do
+      local r = kept[k]
       local u = U[r.i]
       dislodged[#dislodged + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
     sort(dislodged, dislodged_less)
   end
   if #gone > 0 or #kept > 0 then
-    for _, r in ipairs(gone) do
+    for k = 1, #gone do
+      local r = gone[k]
       local u = U[r.i]
       disbanded[#disbanded + 1] = u.str
       dl_out[#dl_out + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
-    for _, d in ipairs(dislodged) do dl_out[#dl_out + 1] = d end
+    for k = 1, #dislodged do dl_out[#dl_out + 1] = dislodged[k] end
     sort(dl_out, dislodged_less)
   end
   if next(removed) then
