@@ -658,62 +658,52 @@ local function build_ctx(rules, cm, position, orders, S)
       end
       if i then
         ord[i] = o
-        local k = o.kind
-        if k ~= "H" then
-          local fx
-          if k == "M" or k == "SH" or k == "SM" or k == "C" then
+        local kc = o.kc -- H 0, M 1, SH 2, SM 3, C 4, any other kind 5
+        if kc ~= 0 then -- (a hold has nothing to check)
+          if kc < 5 then
+            local fx
             if u.loc == o.uloc then
               fx = o.fx
               if not fx then fx = order_facts(cm, o, u.type, u.loc, u.prov); o.fx = fx end
             else
               fx = order_facts(cm, o, u.type, u.loc, u.prov)
             end
-          end
-          if k == "M" then
-            dest[i] = fx.dest
-            if fx.ok then
-              dprov[i] = fx.dprov
-              if fx.conv then convoyed[i] = true end
-              nm = nm + 1
-              moves[nm] = i
+            local ok = false
+            if kc == 1 then
+              dest[i] = fx.dest
+              if fx.ok then
+                ok = true
+                dprov[i] = fx.dprov
+                if fx.conv then convoyed[i] = true end
+                nm = nm + 1
+                moves[nm] = i
+              end
             else
-              k = "V"
+              -- (first_unit_at, inlined for the usual single unit of the right type)
+              local t = fx.ok and at[o.tprov]
+              if t then
+                local tt = o.ttype
+                if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
+              end
+              if kc == 4 then
+                if t and U[t].type == "A" then
+                  ok = true
+                  target[i] = t
+                  dprov[i] = o.dprov
+                  no = no + 1
+                  others[no] = i
+                end
+              elseif t and t ~= i then
+                ok = true
+                target[i] = t
+                if kc == 3 then dprov[i] = o.dprov; dest[i] = o.dest end
+                no = no + 1
+                others[no] = i
+              end
             end
-          elseif k == "SH" or k == "SM" then
-            -- (first_unit_at, inlined for the usual single unit of the right type)
-            local t = fx.ok and at[o.tprov]
-            if t then
-              local tt = o.ttype
-              if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
-            end
-            if t and t ~= i then
-              target[i] = t
-              if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
-              no = no + 1
-              others[no] = i
-            else
-              k = "V"
-            end
-          elseif k == "C" then
-            local t = fx.ok and at[o.tprov]
-            if t then
-              local tt = o.ttype
-              if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
-            end
-            if t and U[t].type == "A" then
-              target[i] = t
-              dprov[i] = o.dprov
-              no = no + 1
-              others[no] = i
-            else
-              k = "V"
-            end
-          else
-            k = "V"
-          end
-          if k == "V" then
-            k = "H"
-            if u.loc ~= o.uloc then
+            if ok then
+              kind[i] = o.kind
+            elseif u.loc ~= o.uloc then
               -- a void order written with a coast the unit is not on is an order for a unit that
               -- is not on the board (6.B.11): reported under the written unit (below, in unit
               -- order); the real unit holds.
@@ -724,8 +714,17 @@ local function build_ctx(rules, cm, position, orders, S)
               nvoid = nvoid + 1
               voids[nvoid] = i
             end
+          else
+            -- (a kind that has no place in a movement phase: void)
+            if u.loc ~= o.uloc then
+              wrong_coast = wrong_coast or {}
+              wrong_coast[#wrong_coast + 1] = i
+            else
+              void[i] = true
+              nvoid = nvoid + 1
+              voids[nvoid] = i
+            end
           end
-          kind[i] = k
         end
       else
         local e = extra[p]
@@ -1374,14 +1373,24 @@ function M.movement(rules, cm, position, orders)
       local j = down[k]
       fl[j] = DOWN_OF[fl[j] or NOFLAGS]
     end
-    for i = 1, n do
-      local u, o = U[i], ord[i]
-      local f = cflags and cflags[i] or fl[i] or NOFLAGS
-      -- memoised entry (inlined entry_for)
-      local byraw = u.entries[o and o.raw or ""]
-      local en = byraw and byraw[f]
-      if not en then en = entry_for(u, o and o.raw, f) end
-      results[i] = en
+    -- memoised entries (entry_for, inlined)
+    if cflags then
+      for i = 1, n do
+        local u, o = U[i], ord[i]
+        local f = cflags[i] or fl[i] or NOFLAGS
+        local byraw = u.entries[o and o.raw or ""]
+        local en = byraw and byraw[f]
+        if not en then en = entry_for(u, o and o.raw, f) end
+        results[i] = en
+      end
+    else
+      for i = 1, n do
+        local o = ord[i]
+        local byraw = U[i].entries[o and o.raw or ""]
+        local en = byraw and byraw[fl[i] or NOFLAGS]
+        if not en then en = entry_for(U[i], o and o.raw, fl[i] or NOFLAGS) end
+        results[i] = en
+      end
     end
   end
   -- the board after the moves: a power's list is reused unless one of its units moved, retreats or

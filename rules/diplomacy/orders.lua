@@ -82,12 +82,17 @@ local function parse_uncached(cm, raw)
   return void(raw, utype, uloc, uprov)
 end
 
+-- kc: the kind as a small integer for the adjudicator's branches (H 0, M 1, SH 2, SM 3, C 4,
+-- any other kind 5)
+local KC = { H = 0, M = 1, SH = 2, SM = 3, C = 4 }
+
 -- Parse one order string (memoised on the compiled map; the returned table must not be mutated).
 function M.parse(cm, raw)
   local cache = cm.order_cache
   local o = cache[raw]
   if o then return o end
   o = parse_uncached(cm, raw)
+  o.kc = KC[o.kind] or 5
   if type(raw) == "string" then cache[raw] = o end
   return o
 end
