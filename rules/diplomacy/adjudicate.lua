@@ -317,6 +317,7 @@ end
 -- (a string that is no unit is memoised as NOT_A_UNIT: its rank below every unit's makes the
 -- sortedness check of load_units send it down the slow path without a test of its own)
 local NOT_A_UNIT = { rank = -1 }
+local UNIT_REC_MAX = 1024
 local function unit_rec(cm, p, s)
   local byp = cm.unit_rec
   if not byp then byp = {}; cm.unit_rec = byp end
@@ -324,6 +325,16 @@ local function unit_rec(cm, p, s)
   if not c then c = {}; byp[p] = c end
   local r = c[s]
   if r == nil then
+    -- (bounded: a power's memo is emptied when it holds UNIT_REC_MAX strings)
+    local counts = cm.unit_rec_n
+    if not counts then counts = {}; cm.unit_rec_n = counts end
+    local nc = (counts[p] or 0) + 1
+    if nc > UNIT_REC_MAX then
+      c = {}
+      byp[p] = c
+      nc = 1
+    end
+    counts[p] = nc
     local u = map.parse_unit(cm, s)
     r = u and { power = p, type = u.type, loc = u.loc, prov = u.prov, str = u.str, hold = u.str .. " H",
                 rank = cm.unit_rank[u.str] or 0, entries = {} } or NOT_A_UNIT
@@ -1172,11 +1183,23 @@ local function unit_flags(ctx, i)
 end
 
 -- memoised result entry {power, order, unit, flags} (immutable; shared between calls)
+local ENTRY_MEMO_MAX = 64
 local function entry_for(u, raw, flags)
   local byraw = u.entries
   local key = raw or ""
   local t = byraw[key]
-  if not t then t = {}; byraw[key] = t end
+  if not t then
+    -- (bounded: a unit's memo of order texts is emptied when it holds ENTRY_MEMO_MAX of them)
+    local ne = (u.nentries or 0) + 1
+    if ne > ENTRY_MEMO_MAX then
+      byraw = {}
+      u.entries = byraw
+      ne = 1
+    end
+    u.nentries = ne
+    t = {}
+    byraw[key] = t
+  end
   local e = t[flags]
   if not e then
     e = { power = u.power, order = raw or u.hold, unit = u.str, flags = flags }
@@ -1242,17 +1265,36 @@ M.occupied_after = occupied_after
 function M.retreat_options(rules, ctx, rec)
   local cm = ctx.cm
   local u = ctx.U[rec.i]
-  local cont = contested(ctx)
   local out, no = {}, 0
   local by, conv = rec.by, rec.conv
   local loc_prov, cprov = cm.loc_prov, cm.prov
+  local S = ctx.scratch
+  local moves_to, res = S.moves_to, ctx.res
   local targets = map.move_targets(cm, u.type, u.loc)
   for k = 1, #targets do
     local loc = targets[k]
     local p = loc_prov[loc]
-    if not cont[p] and (p ~= by or conv) and cprov[p].type ~= "impassable" and not occupied_after(ctx, p) then
-      no = no + 1
-      out[no] = loc
+    if (p ~= by or conv) and cprov[p].type ~= "impassable" and not occupied_after(ctx, p) then
+      -- contested (a standoff left it empty), for this province only: no move there succeeded
+      -- and one had some strength
+      local mt = moves_to[p]
+      local cont = false
+      if mt then
+        local won = false
+        for m = 1, #mt do
+          if res[mt[m]] then won = true; break end
+        end
+        if not won then
+          local prevent = S.prevent_strength
+          for m = 1, #mt do
+            if prevent(mt[m]) > 0 then cont = true; break end
+          end
+        end
+      end
+      if not cont then
+        no = no + 1
+        out[no] = loc
+      end
     end
   end
   return out

@@ -191,9 +191,17 @@ function M.get(board)
 end
 
 -- Parse a unit string ("A PAR", "F STP/SC") -> {type=, loc=, prov=, str=} or nil. Memoised.
+local UNIT_MEMO_MAX = 4096
 function M.parse_unit(cm, s)
   local u = cm.unit_cache[s]
   if u ~= nil then return u or nil end
+  -- (bounded like the order memo: emptied when it holds UNIT_MEMO_MAX strings)
+  local n = (cm.unit_cache_n or 0) + 1
+  if n > UNIT_MEMO_MAX then
+    cm.unit_cache = {}
+    n = 1
+  end
+  cm.unit_cache_n = n
   local t, loc = s:match("^%s*([AF])%s+([%u/]+)%s*$")
   if t and cm.loc_prov[loc] then
     u = { type = t, loc = loc, prov = cm.loc_prov[loc], str = t .. " " .. loc }
