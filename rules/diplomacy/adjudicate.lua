@@ -431,9 +431,13 @@ local function take_scratch(cm)
   S.busy = true
   -- empty what the previous call filled: the occupancy chains and order slots of its units, and
   -- the sparse arrays, which only its moves, supports / convoys and void orders touched
-  -- (order slots are all written by load_units)
-  local U, at = S.U, S.at
-  for i = 1, S.n do at[U[i].prov] = nil end
+  -- (order slots are all written by load_units; the occupancy table was usually emptied by the
+  -- results loop of the previous call already)
+  if not S.at_clean then
+    local U, at = S.U, S.at
+    for i = 1, S.n do at[U[i].prov] = nil end
+  end
+  S.at_clean = false
   local nxt, st = S.nxt, S.stacked
   for k = 1, S.nstacked do nxt[st[k]] = nil end
   S.nstacked = 0
@@ -636,6 +640,16 @@ local function order_facts(cm, o, utype, uloc, uprov)
   return nil
 end
 
+-- append i to a short list of unit indices, keeping it in increasing order
+local function insert_in_order(l, i)
+  local m = #l
+  while m >= 1 and l[m] > i do
+    l[m + 1] = l[m]
+    m = m - 1
+  end
+  l[m + 1] = i
+end
+
 -- Build the movement context: validated orders and the indexes the resolver needs.
 local function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
@@ -745,9 +759,11 @@ local function build_ctx(rules, cm, position, orders, S)
       end
     end
   end
+  -- (moves in unit order: the order they are resolved in and hooks see them in. Supports and
+  -- convoys may stay in the order of the orders: what depends on their order, the lists of a
+  -- unit's supporters and convoying fleets, is kept in unit order below; the voids' order does not
+  -- matter)
   if nm > 1 then sort(moves) end
-  if no > 1 then sort(others) end
-  if nvoid > 1 then sort(voids) end
   if wrong_coast then
     sort(wrong_coast)
     for q = 1, #wrong_coast do
@@ -770,7 +786,7 @@ local function build_ctx(rules, cm, position, orders, S)
         kind[i] = "H"; void[i] = true
       else
         local l = hold_sup[t]
-        if l then l[#l + 1] = i else hold_sup[t] = { i } end
+        if l then insert_in_order(l, i) else hold_sup[t] = { i } end
       end
     elseif k == "SM" then
       local ok = kind[t] == "M" and dprov[t] == dprov[i]
@@ -779,13 +795,12 @@ local function build_ctx(rules, cm, position, orders, S)
         kind[i] = "H"; void[i] = true; dprov[i] = false
       else
         local l = move_sup[t]
-        if l then l[#l + 1] = i else move_sup[t] = { i } end
+        if l then insert_in_order(l, i) else move_sup[t] = { i } end
       end
     elseif k == "C" then
       if kind[t] == "M" and dprov[t] == dprov[i] then
         local l = convoyers[t]
-        if not l then l = {}; convoyers[t] = l end
-        l[#l + 1] = i
+        if l then insert_in_order(l, i) else convoyers[t] = { i } end
       else
         kind[i] = "H"; void[i] = true; dprov[i] = false
       end
@@ -1426,13 +1441,17 @@ function M.movement(rules, cm, position, orders)
         results[i] = en
       end
     else
+      -- (the occupancy table is emptied on the way: nothing reads it after the hooks)
+      local at = ctx.at
       for i = 1, n do
-        local o = ord[i]
-        local byraw = U[i].entries[o and o.raw or ""]
+        local o, u = ord[i], U[i]
+        at[u.prov] = nil
+        local byraw = u.entries[o and o.raw or ""]
         local en = byraw and byraw[fl[i] or NOFLAGS]
-        if not en then en = entry_for(U[i], o and o.raw, fl[i] or NOFLAGS) end
+        if not en then en = entry_for(u, o and o.raw, fl[i] or NOFLAGS) end
         results[i] = en
       end
+      S.at_clean = true
     end
   end
   -- the board after the moves: a power's list is reused unless one of its units moved, retreats or
