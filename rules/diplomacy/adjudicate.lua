@@ -1094,7 +1094,7 @@ local function resolve_all(ctx)
   for k = 1, #moves do resolve(moves[k]) end
   for k = 1, #others do
     local i = others[k]
-    if kind[i] ~= "H" then resolve(i) end
+    if state[i] ~= 2 and kind[i] ~= "H" then resolve(i) end
   end
   ctx.res = res
   ctx.paradox = paradox
@@ -1335,6 +1335,17 @@ local function dislodged_less(a, b)
   return a.unit < b.unit
 end
 
+-- is the list strictly in dislodged_less order (then sorting it would leave it as it is; equal
+-- neighbours are left to the sort, which may swap them)
+local function dislodged_in_order(l)
+  for k = 2, #l do
+    local a, b = l[k - 1], l[k]
+    local pa, pb = a.power, b.power
+    if pa > pb or (pa == pb and a.unit >= b.unit) then return false end
+  end
+  return true
+end
+
 function M.movement(rules, cm, position, orders)
   local S = take_scratch(cm)
   local ctx = build_ctx(rules, cm, position, orders, S)
@@ -1529,7 +1540,7 @@ function M.movement(rules, cm, position, orders)
       local u = U[r.i]
       dislodged[#dislodged + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
-    sort(dislodged, dislodged_less)
+    if not dislodged_in_order(dislodged) then sort(dislodged, dislodged_less) end
   end
   if #gone > 0 or #kept > 0 then
     for k = 1, #gone do
@@ -1539,7 +1550,7 @@ function M.movement(rules, cm, position, orders)
       dl_out[#dl_out + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
     for k = 1, #dislodged do dl_out[#dl_out + 1] = dislodged[k] end
-    sort(dl_out, dislodged_less)
+    if not dislodged_in_order(dl_out) then sort(dl_out, dislodged_less) end
   end
   if next(removed) then
     for k = 1, n do
