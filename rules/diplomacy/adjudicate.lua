@@ -1486,12 +1486,19 @@ function M.movement(rules, cm, position, orders)
     for j in pairs(removed) do changed[U[j].power] = true end
     local unit_str, dest = cm.unit_str, ctx.dest
     local pfirst, plast = S.pfirst, S.plast
+    -- the units that leave the board: retreating, and removed by a hook (one table to test)
+    local drop = retreating
+    if next(removed) then
+      drop = {}
+      for j in pairs(retreating) do drop[j] = true end
+      for j in pairs(removed) do drop[j] = true end
+    end
     for pi = 1, #powers do
       local p = powers[pi]
       if changed[p] then
         local nl, nn, resort = {}, 0, false
         for k = pfirst[p], plast[p] do
-          if not (retreating[k] or removed[k]) then
+          if not drop[k] then
             nn = nn + 1
             local u = U[k]
             if moved[k] then
