@@ -22,6 +22,11 @@
 -- by convoy if it is not adjacent, if it writes VIA, or if a fleet of its own power orders to
 -- convoy it; a convoyed move is never a head-to-head battle.
 
+--
+-- Sharing (speed; every table handed out is read-only): result entries and flag lists are memoised
+-- constants; the next position's `units` and `centers` (and the result's) are the given position's
+-- own tables when nothing in them changes, and its unchanged per-power lists otherwise.
+
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
 
