@@ -25,12 +25,18 @@
 -- when no chain of fleets at sea joins its two ends (6.D.32), and so is a convoy order by a fleet
 -- that no such chain passes through (6.G.7), which then shows no intent.
 
+--
+-- Sharing (speed; every table handed out is read-only): result entries and flag lists are memoised
+-- constants; the next position's `units` and `centers` (and the result's) are the given position's
+-- own tables when nothing in them changes, and its unchanged per-power lists otherwise.
+
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
 
 local M = {}
 
 local sort = table.sort
+local unpack = table.unpack
 local EMPTY = {}
 
 ----------------------------------------------------------------------------------------------------
@@ -194,10 +200,25 @@ local function centers_from_owner(cm, own)
   return out
 end
 
+-- (the very table given when every list is sorted: result tables are read-only)
 local function sorted_centers(centers)
-  local out = {}
-  for p, l in pairs(centers or EMPTY) do
-    out[p] = is_sorted(l) and l or sorted_copy(l)
+  if not centers then return {} end
+  local out = centers
+  for p, l in pairs(centers) do
+    -- (is_sorted, inlined)
+    local prev = l[1]
+    for k = 2, #l do
+      local x = l[k]
+      if prev > x then
+        if out == centers then
+          out = {}
+          for q, ql in pairs(centers) do out[q] = ql end
+        end
+        out[p] = sorted_copy(l)
+        break
+      end
+      prev = x
+    end
   end
   return out
 end
@@ -268,16 +289,32 @@ M.adjustments_needed = adjustments_needed
 
 -- the phase after `phase`, given the board after it; updates centres at the end of Fall.
 -- retreat_pending: the retreat phase that follows a movement phase has something to do.
+-- (the next-phase strings are memoised on the phase's memo record: r.R the retreat phase, r.F the
+-- Fall movement, r.W the winter adjustments, r.N the next Spring)
 function M.next_phase(rules, cm, phase, units, centers, retreat_pending)
-  local s, y, k = map.split_phase(phase)
-  if k == "M" and retreat_pending then return s .. y .. "R", centers end
-  if s == "S" then return "F" .. y .. "M", centers end
+  local r = map.phase_rec(phase)
+  local s, y, k = r[1], r[2], r[3]
+  if k == "M" and retreat_pending then
+    local x = r.R
+    if not x then x = s .. y .. "R"; r.R = x end
+    return x, centers
+  end
+  if s == "S" then
+    local x = r.F
+    if not x then x = "F" .. y .. "M"; r.F = x end
+    return x, centers
+  end
   if s == "F" then
     centers = update_centers(cm, units, centers)
-    if adjustments_needed(cm, units, centers) then return "W" .. y .. "A", centers end
-    return "S" .. (y + 1) .. "M", centers
+    if adjustments_needed(cm, units, centers) then
+      local x = r.W
+      if not x then x = "W" .. y .. "A"; r.W = x end
+      return x, centers
+    end
   end
-  return "S" .. (y + 1) .. "M", centers
+  local x = r.N
+  if not x then x = "S" .. (y + 1) .. "M"; r.N = x end
+  return x, centers
 end
 
 ----------------------------------------------------------------------------------------------------
@@ -285,6 +322,10 @@ end
 
 -- Build the unit table of a position: U[i] = {power, type, loc, prov, str} (memoised, immutable),
 -- at[prov] = index of the first unit there, nxt[i] = next unit in the same province (stacks, R-g2)
+-- (a string that is no unit is memoised as NOT_A_UNIT: its rank below every unit's makes the
+-- sortedness check of load_units send it down the slow path without a test of its own)
+local NOT_A_UNIT = { rank = -1 }
+local UNIT_REC_MAX = 1024
 local function unit_rec(cm, p, s)
   local byp = cm.unit_rec
   if not byp then byp = {}; cm.unit_rec = byp end
@@ -292,12 +333,23 @@ local function unit_rec(cm, p, s)
   if not c then c = {}; byp[p] = c end
   local r = c[s]
   if r == nil then
+    -- (bounded: a power's memo is emptied when it holds UNIT_REC_MAX strings)
+    local counts = cm.unit_rec_n
+    if not counts then counts = {}; cm.unit_rec_n = counts end
+    local nc = (counts[p] or 0) + 1
+    if nc > UNIT_REC_MAX then
+      c = {}
+      byp[p] = c
+      nc = 1
+    end
+    counts[p] = nc
     local u = map.parse_unit(cm, s)
     r = u and { power = p, type = u.type, loc = u.loc, prov = u.prov, str = u.str, hold = u.str .. " H",
-                rank = cm.unit_rank[u.str] or 0, entries = {} } or false
+                rank = cm.unit_rank[u.str] or 0, entries = {} } or NOT_A_UNIT
     c[s] = r
   end
-  return r or nil
+  if r == NOT_A_UNIT then return nil end
+  return r
 end
 M.unit_rec = unit_rec
 
@@ -310,12 +362,20 @@ M.unit_rec = unit_rec
 -- orders). Hence the movement context (and its arrays) is only valid until the next adjudication
 -- on the same map. `busy` marks the tables in use: a nested adjudication (a hook calling
 -- adjudicate) gets fresh ones, and so does every later call if one ever raised midway.
-local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox" }
+local DENSE = 64
+local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox",
+                 "moved", "dislodged_by", "fl" }
 
 local function new_scratch()
   local S = { U = {}, at = {}, nxt = {}, ord = {}, kind = {}, n = 0, stacked = {}, nstacked = 0,
-              moves = {}, others = {}, voids = {} }
-  for k = 1, #SPARSE do S[SPARSE[k]] = {} end
+              moves = {}, others = {}, voids = {}, pfirst = {}, plast = {} }
+  -- (the per-unit arrays hold false, not nil, where nothing is set: a slot of the array part that
+  -- holds a value is read and written inline by the VM, an empty one takes a call)
+  for k = 1, #SPARSE do
+    local t = {}
+    for i = 1, DENSE do t[i] = false end
+    S[SPARSE[k]] = t
+  end
   return S
 end
 
@@ -324,34 +384,44 @@ end
 -- convoys set target, dprov, dest, state, res; voids (pass 1) set void and maybe dest.
 local function wipe_moves(S)
   local list = S.moves
-  local dest, dprov, convoyed, h2h, state, res, paradox =
-    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox
+  local dest, dprov, convoyed, h2h, state, res, paradox, moved, fl =
+    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox, S.moved, S.fl
   for k = #list, 1, -1 do
     local i = list[k]
-    dest[i] = nil; dprov[i] = nil; convoyed[i] = nil; h2h[i] = nil
-    state[i] = nil; res[i] = nil; paradox[i] = nil
+    dest[i] = false; dprov[i] = false; convoyed[i] = false; h2h[i] = false
+    state[i] = false; res[i] = false; paradox[i] = false; moved[i] = false; fl[i] = false
     list[k] = nil
   end
 end
 
 local function wipe_others(S)
   local list = S.others
-  local dest, dprov, target, state, res, void = S.dest, S.dprov, S.target, S.state, S.res, S.void
+  local dest, dprov, target, state, res, void, fl =
+    S.dest, S.dprov, S.target, S.state, S.res, S.void, S.fl
   for k = #list, 1, -1 do
     local i = list[k]
-    target[i] = nil; dprov[i] = nil; dest[i] = nil; state[i] = nil; res[i] = nil
-    void[i] = nil -- (pass 2 voids a support or convoy that does not match)
+    target[i] = false; dprov[i] = false; dest[i] = false; state[i] = false; res[i] = false
+    void[i] = false; fl[i] = false -- (pass 2 voids a support or convoy that does not match)
     list[k] = nil
   end
 end
 
 local function wipe_voids(S)
   local list = S.voids
-  local void, dest = S.void, S.dest
+  local void, dest, fl = S.void, S.dest, S.fl
   for k = #list, 1, -1 do
     local i = list[k]
-    void[i] = nil; dest[i] = nil
+    void[i] = false; dest[i] = false; fl[i] = false
     list[k] = nil
+  end
+  -- the dislodged units of the previous call
+  local down, dislodged_by = S.down, S.dislodged_by
+  if down then
+    for k = 1, #down do
+      local i = down[k]
+      dislodged_by[i] = false; fl[i] = false
+    end
+    S.down = nil
   end
 end
 
@@ -369,11 +439,13 @@ local function take_scratch(cm)
   S.busy = true
   -- empty what the previous call filled: the occupancy chains and order slots of its units, and
   -- the sparse arrays, which only its moves, supports / convoys and void orders touched
-  local U, at, ord = S.U, S.at, S.ord
-  for i = 1, S.n do
-    at[U[i].prov] = nil
-    ord[i] = nil
+  -- (order slots are all written by load_units; the occupancy table was usually emptied by the
+  -- results loop of the previous call already)
+  if not S.at_clean then
+    local U, at = S.U, S.at
+    for i = 1, S.n do at[U[i].prov] = nil end
   end
+  S.at_clean = false
   local nxt, st = S.nxt, S.stacked
   for k = 1, S.nstacked do nxt[st[k]] = nil end
   S.nstacked = 0
@@ -389,10 +461,13 @@ end
 
 local function load_units(cm, position, S)
   S = S or new_scratch()
-  local U, at, nxt = S.U, S.at, S.nxt
-  local lists = {}
+  local U, at, nxt, ord, kind = S.U, S.at, S.nxt, S.ord, S.kind
+  local pfirst, plast = S.pfirst, S.plast
   local n = 0
   local units = position.units or EMPTY
+  -- the unit lists to go on with: the position's own table while every list is usable as it is
+  -- (sorted, every string a unit), else a copy with those lists replaced
+  local lists = units
   local byp = cm.unit_rec
   if not byp then byp = {}; cm.unit_rec = byp end
   local powers = powers_of(cm, units)
@@ -404,41 +479,73 @@ local function load_units(cm, position, S)
       if not recs then recs = {}; byp[p] = recs end
       -- lists arrive sorted (positions are built sorted): check that on the fly with the ranks of
       -- the memoised unit records; only an unsorted list (or an unknown unit string) is sorted
-      local n0, prev = n, 0
+      -- (one pass: records, sortedness and the occupancy chains, at[prov] = first unit there and
+      -- nxt[i] = next unit of the same stack; an unsorted list undoes its chain links, sorts and
+      -- starts over)
+      local n0, prev, bad = n, 0, false
       for k = 1, #l do
-        local u = recs[l[k]]
-        if u == nil then u = unit_rec(cm, p, l[k]) end
-        if not u or u.rank < prev then n = -1; break end
-        prev = u.rank
+        local u = recs[l[k]] or unit_rec(cm, p, l[k]) or NOT_A_UNIT
+        local r = u.rank
+        if r < prev then bad = true; break end
+        prev = r
         n = n + 1
         U[n] = u
-      end
-      if n < 0 then
-        n = n0
-        l = sort_units(cm, sorted_copy(l))
-        for k = 1, #l do
-          local u = unit_rec(cm, p, l[k])
-          if u then n = n + 1; U[n] = u end
-        end
-      end
-      lists[p] = l
-      -- occupancy chains: at[prov] = first unit there, nxt[i] = next unit of the same stack
-      for j = n0 + 1, n do
-        local pr = U[j].prov
+        ord[n] = false
+        kind[n] = "H"
+        local pr = u.prov
         local g = at[pr]
         if g then
           while nxt[g] do g = nxt[g] end
-          nxt[g] = j
+          nxt[g] = n
           S.nstacked = S.nstacked + 1
           S.stacked[S.nstacked] = g
         else
-          at[pr] = j
+          at[pr] = n
         end
       end
+      if bad then
+        -- this power's units are the last links of their chains: unlink them, newest first
+        for j = n, n0 + 1, -1 do
+          local pr = U[j].prov
+          local g = at[pr]
+          if g == j then
+            at[pr] = nil
+          else
+            while nxt[g] ~= j do g = nxt[g] end
+            nxt[g] = nil
+          end
+        end
+        n = n0
+        l = sort_units(cm, sorted_copy(l))
+        if lists == units then
+          lists = {}
+          for q, ql in pairs(units) do lists[q] = ql end
+        end
+        lists[p] = l
+        for k = 1, #l do
+          local u = unit_rec(cm, p, l[k])
+          if u then
+            n = n + 1
+            U[n] = u
+            ord[n] = false
+            kind[n] = "H"
+            local pr = u.prov
+            local g = at[pr]
+            if g then
+              while nxt[g] do g = nxt[g] end
+              nxt[g] = n
+              S.nstacked = S.nstacked + 1
+              S.stacked[S.nstacked] = g
+            else
+              at[pr] = n
+            end
+          end
+        end
+      end
+      pfirst[p], plast[p] = n0 + 1, n
     end
   end
-  local kind = S.kind
-  for k = n + 1, S.n do U[k] = nil; kind[k] = nil end
+  for k = n + 1, S.n do U[k] = nil; kind[k] = nil; ord[k] = nil end
   S.n = n
   return U, at, nxt, lists, powers
 end
@@ -455,7 +562,7 @@ local function assign_orders(cm, U, at, nxt, orders, ord)
     for k = 1, #list do
       local raw = list[k]
       local o = cache[raw] or parse(cm, raw)
-      local i = o.uprov and at[o.uprov]
+      local i = at[o.uprov] -- (nil for a void order without unit: at[nil] is nil)
       local ut = o.utype
       while i do
         local u = U[i]
@@ -539,6 +646,16 @@ local function order_facts(cm, o, utype, uloc, uprov)
     return { ok = utype == "F" and cprov[uprov].type == "sea" }
   end
   return nil
+end
+
+-- append i to a short list of unit indices, keeping it in increasing order
+local function insert_in_order(l, i)
+  local m = #l
+  while m >= 1 and l[m] > i do
+    l[m + 1] = l[m]
+    m = m - 1
+  end
+  l[m + 1] = i
 end
 
 -- What a convoy could do with the fleets on the board (DATC 4.E.1, preferred: an order that is
@@ -639,93 +756,138 @@ end
 local function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
   local U, at, nxt, lists, powers = load_units(cm, position, S)
-  local ord, extra = assign_orders(cm, U, at, nxt, orders, S.ord)
+  local ord = S.ord
+  local extra = {}
   local n = #U
   local kind = S.kind
   local void, dest, dprov, target, convoyed = S.void, S.dest, S.dprov, S.target, S.convoyed
   local moves, others, voids = S.moves, S.others, S.voids
   local nm, no, nvoid = 0, 0, 0
   local cprov = cm.prov
+  local wrong_coast -- units whose void order was written with a coast they are not on (6.B.11)
   local fleets -- the fleets at sea, listed when a convoy is in question
-  -- pass 1: validate what each order says on its own (static facts memoised on the order)
-  for i = 1, n do
-    local o = ord[i]
-    local k = "H"
-    if o then
-      k = o.kind
-      if k ~= "H" then
-        local u = U[i]
-        local fx
-        if k == "M" or k == "SH" or k == "SM" or k == "C" then
-          if u.loc == o.uloc then
-            fx = o.fx
-            if not fx then fx = order_facts(cm, o, u.type, u.loc, u.prov); o.fx = fx end
+  local cache = cm.order_cache
+  local parse = orders_mod.parse
+  -- orders to units (assign_orders) and, as each is given to its unit, what it says on its own
+  -- (pass 1: static facts memoised on the order). load_units set every kind to "H". The lists of
+  -- moves, supports / convoys and voids come out in the order of the orders and are sorted into
+  -- unit order afterwards (the order the resolution and the hooks see them in).
+  for p, list in pairs(orders or EMPTY) do
+    for q = 1, #list do
+      local raw = list[q]
+      local o = cache[raw] or parse(cm, raw)
+      local i = at[o.uprov] -- (nil for a void order without unit: at[nil] is nil)
+      local ut = o.utype
+      local u
+      while i do
+        u = U[i]
+        if u.power == p and u.type == ut and not ord[i] then break end
+        i = nxt[i]
+      end
+      if i then
+        ord[i] = o
+        local kc = o.kc -- H 0, M 1, SH 2, SM 3, C 4, any other kind 5
+        if kc ~= 0 then -- (a hold has nothing to check)
+          if kc < 5 then
+            local fx
+            if u.loc == o.uloc then
+              fx = o.fx
+              if not fx then fx = order_facts(cm, o, u.type, u.loc, u.prov); o.fx = fx end
+            else
+              fx = order_facts(cm, o, u.type, u.loc, u.prov)
+            end
+            local ok = false
+            if kc == 1 then
+              dest[i] = fx.dest
+              -- a move that needs a convoy is illegal when no chain of fleets could carry it (6.D.32)
+              local possible = fx.ok
+              if possible and fx.conv then
+                fleets = fleets or sea_fleets(cm, U)
+                possible = chain_exists(cm, U, fleets, u.prov, fx.dprov)
+              end
+              if possible then
+                ok = true
+                dprov[i] = fx.dprov
+                if fx.conv then convoyed[i] = true end
+                nm = nm + 1
+                moves[nm] = i
+              end
+            else
+              -- (first_unit_at, inlined for the usual single unit of the right type)
+              local t = fx.ok and at[o.tprov]
+              if t then
+                local tt = o.ttype
+                if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
+              end
+              if kc == 4 then
+                if t and U[t].type == "A" then
+                  ok = true
+                  target[i] = t
+                  dprov[i] = o.dprov
+                  no = no + 1
+                  others[no] = i
+                end
+              elseif t and t ~= i then
+                ok = true
+                target[i] = t
+                if kc == 3 then dprov[i] = o.dprov; dest[i] = o.dest end
+                no = no + 1
+                others[no] = i
+              end
+            end
+            if ok then
+              kind[i] = o.kind
+            elseif u.loc ~= o.uloc then
+              -- a void order written with a coast the unit is not on is an order for a unit that
+              -- is not on the board (6.B.11): reported under the written unit (below, in unit
+              -- order); the real unit holds.
+              wrong_coast = wrong_coast or {}
+              wrong_coast[#wrong_coast + 1] = i
+            else
+              void[i] = true
+              nvoid = nvoid + 1
+              voids[nvoid] = i
+            end
           else
-            fx = order_facts(cm, o, u.type, u.loc, u.prov)
+            -- (a kind that has no place in a movement phase: void)
+            if u.loc ~= o.uloc then
+              wrong_coast = wrong_coast or {}
+              wrong_coast[#wrong_coast + 1] = i
+            else
+              void[i] = true
+              nvoid = nvoid + 1
+              voids[nvoid] = i
+            end
           end
         end
-        if k == "M" then
-          dest[i] = fx.dest
-          -- a move that needs a convoy is illegal when no chain of fleets could carry it (6.D.32)
-          local possible = fx.ok
-          if possible and fx.conv then
-            fleets = fleets or sea_fleets(cm, U)
-            possible = chain_exists(cm, U, fleets, u.prov, fx.dprov)
-          end
-          if possible then
-            dprov[i] = fx.dprov
-            if fx.conv then convoyed[i] = true end
-            nm = nm + 1
-            moves[nm] = i
-          else
-            k = "V"
-          end
-        elseif k == "SH" or k == "SM" then
-          local t = fx.ok and first_unit_at(U, at, nxt, o.tprov, o.ttype)
-          if t and t ~= i then
-            target[i] = t
-            if k == "SM" then dprov[i] = o.dprov; dest[i] = o.dest end
-            no = no + 1
-            others[no] = i
-          else
-            k = "V"
-          end
-        elseif k == "C" then
-          local t = fx.ok and first_unit_at(U, at, nxt, o.tprov, o.ttype)
-          if t and U[t].type == "A" then
-            target[i] = t
-            dprov[i] = o.dprov
-            no = no + 1
-            others[no] = i
-          else
-            k = "V"
-          end
-        else
-          k = "V"
-        end
-        if k == "V" then
-          k = "H"
-          if u.loc ~= o.uloc then
-            -- a void order written with a coast the unit is not on is an order for a unit that is
-            -- not on the board (6.B.11): reported under the written unit; the real unit holds.
-            local p = u.power
-            local e = extra[p]
-            if not e then e = {}; extra[p] = e end
-            e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
-            ord[i] = nil
-          else
-            void[i] = true
-            nvoid = nvoid + 1
-            voids[nvoid] = i
-          end
-        end
+      else
+        local e = extra[p]
+        if not e then e = {}; extra[p] = e end
+        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
+        e[#e + 1] = { power = p, order = tostring(raw), unit = ustr, flags = flags_of("void"), seq = q }
       end
     end
-    kind[i] = k
+  end
+  -- (moves in unit order: the order they are resolved in and hooks see them in. Supports and
+  -- convoys may stay in the order of the orders: what depends on their order, the lists of a
+  -- unit's supporters and convoying fleets, is kept in unit order below; the voids' order does not
+  -- matter)
+  if nm > 1 then sort(moves) end
+  if wrong_coast then
+    sort(wrong_coast)
+    for q = 1, #wrong_coast do
+      local i = wrong_coast[q]
+      local o, p = ord[i], U[i].power
+      local e = extra[p]
+      if not e then e = {}; extra[p] = e end
+      e[#e + 1] = { power = p, order = o.raw, unit = o.utype .. " " .. o.uloc, flags = flags_of("void"), seq = 0 }
+      ord[i] = false
+    end
   end
   -- pass 2: supports and convoys must match what the supported / convoyed unit does
   local convoyers, move_sup, hold_sup = {}, {}, {}
-  for _, i in ipairs(others) do
+  for q = 1, #others do
+    local i = others[q]
     local k = kind[i]
     local t = target[i]
     if k == "SH" then
@@ -733,40 +895,41 @@ local function build_ctx(rules, cm, position, orders, S)
         kind[i] = "H"; void[i] = true
       else
         local l = hold_sup[t]
-        if l then l[#l + 1] = i else hold_sup[t] = { i } end
+        if l then insert_in_order(l, i) else hold_sup[t] = { i } end
       end
     elseif k == "SM" then
       local ok = kind[t] == "M" and dprov[t] == dprov[i]
       if ok and U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i] then ok = false end
       if not ok then
-        kind[i] = "H"; void[i] = true; dprov[i] = nil
+        kind[i] = "H"; void[i] = true; dprov[i] = false
       else
         local l = move_sup[t]
-        if l then l[#l + 1] = i else move_sup[t] = { i } end
+        if l then insert_in_order(l, i) else move_sup[t] = { i } end
       end
     elseif k == "C" then
       -- (a convoy order that no chain of fleets could use is illegal: 6.G.7)
       fleets = fleets or sea_fleets(cm, U)
       if kind[t] == "M" and dprov[t] == dprov[i] and on_chain(cm, U, fleets, i, U[t].prov, dprov[i]) then
         local l = convoyers[t]
-        if not l then l = {}; convoyers[t] = l end
-        l[#l + 1] = i
+        if l then insert_in_order(l, i) else convoyers[t] = { i } end
       else
-        kind[i] = "H"; void[i] = true; dprov[i] = nil
+        kind[i] = "H"; void[i] = true; dprov[i] = false
       end
     end
   end
   -- convoy intent: an adjacent army is convoyed when a fleet of its own power convoys it
   for t, l in pairs(convoyers) do
     if not convoyed[t] and cprov[U[t].prov].type == "coast" and cprov[dprov[t]].type == "coast" then
-      for _, f in ipairs(l) do
+      for m = 1, #l do
+        local f = l[m]
         if U[f].power == U[t].power then convoyed[t] = true; break end
       end
     end
   end
   -- indexes
   local moves_to, h2h = {}, S.h2h
-  for _, i in ipairs(moves) do
+  for k = 1, #moves do
+    local i = moves[k]
     local d = dprov[i]
     local l = moves_to[d]
     if l then l[#l + 1] = i else moves_to[d] = { i } end
@@ -830,6 +993,12 @@ local function resolve_all(ctx)
     if not fl then return false end
     local src, dst = U[i].prov, dprov[i]
     local nf = #fl
+    if nf == 1 then
+      -- one fleet: the search below without its tables (same resolve calls, same answer)
+      local adj = fpa[U[fl[1]].loc]
+      if adj[src] and resolve(fl[1]) and adj[dst] then return true end
+      return false
+    end
     local seen, queue, qn = {}, {}, 0
     for k = 1, nf do
       local f = fl[k]
@@ -971,7 +1140,7 @@ local function resolve_all(ctx)
         if kind[j] == "C" then a = target[j] elseif kind[j] == "M" and convoyed[j] then a = j end
         if a then paradox[a] = true; marked = true end
       end
-      for k = old + 1, ndeps do state[deps[k]] = nil end
+      for k = old + 1, ndeps do state[deps[k]] = false end
       if not marked then
         for k = old + 1, ndeps do
           local j = deps[k]
@@ -1009,14 +1178,14 @@ local function resolve_all(ctx)
       return r1
     end
     while ndeps > old do
-      state[deps[ndeps]] = nil; deps[ndeps] = nil; ndeps = ndeps - 1
+      state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
     end
     res[i] = true
     state[i] = 1
     local r2 = adjudicate(i)
     if r1 == r2 then
       while ndeps > old do
-        state[deps[ndeps]] = nil; deps[ndeps] = nil; ndeps = ndeps - 1
+        state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
       end
       res[i] = r1
       state[i] = 2
@@ -1027,10 +1196,16 @@ local function resolve_all(ctx)
   end
 
   local moves, others = ctx.moves, S.others
+  -- a support or convoy that no move attacks succeeds, whatever else happens (what adjudicate
+  -- would find at once): resolved before any move asks for it
+  for k = 1, #others do
+    local i = others[k]
+    if kind[i] ~= "H" and not moves_to[U[i].prov] then res[i] = true; state[i] = 2 end
+  end
   for k = 1, #moves do resolve(moves[k]) end
   for k = 1, #others do
     local i = others[k]
-    if kind[i] ~= "H" then resolve(i) end
+    if state[i] ~= 2 and kind[i] ~= "H" then resolve(i) end
   end
   ctx.res = res
   ctx.paradox = paradox
@@ -1043,26 +1218,34 @@ M.resolve_all = resolve_all
 -- contested[prov] (a standoff left it empty), flags per unit.
 local function outcome(ctx)
   local U, at, nxt, res, dprov = ctx.U, ctx.at, ctx.nxt, ctx.res, ctx.dprov
-  local moved, dislodged_by = {}, {}
-  local any_dislodged = false
+  local S = ctx.scratch
+  local moved, dislodged_by = S.moved, S.dislodged_by
+  local down, nd = {}, 0 -- the dislodged units, in unit order
+  local any_moved = false
   local moves = ctx.moves
   for k = 1, #moves do
     local i = moves[k]
-    if res[i] then moved[i] = true end
+    if res[i] then moved[i] = true; any_moved = true end
   end
-  for k = 1, #moves do
-    local j = moves[k]
-    if res[j] then
-      local o = at[dprov[j]]
-      while o do
-        if not moved[o] then dislodged_by[o] = j; any_dislodged = true end
-        o = nxt[o]
+  if any_moved then
+    for k = 1, #moves do
+      local j = moves[k]
+      if res[j] then
+        local o = at[dprov[j]]
+        while o do
+          if not moved[o] then
+            dislodged_by[o] = j
+            nd = nd + 1
+            down[nd] = o
+          end
+          o = nxt[o]
+        end
       end
     end
+    if nd > 1 then sort(down) end
   end
   ctx.moved, ctx.dislodged_by = moved, dislodged_by
-  local S = ctx.scratch
-  S.any_dislodged, S.any_moved = any_dislodged, next(moved) ~= nil
+  S.any_dislodged, S.any_moved, S.down = nd > 0, any_moved, down
   S.contested = nil -- computed lazily (only retreats need it)
 end
 
@@ -1095,6 +1278,11 @@ for _, a in ipairs({ "void", "disrupted", "no convoy", "bounce", "cut" }) do
   FLAGS_DOWN[a] = flags_of(a, "dislodged")
 end
 
+local FL_VOID, FL_DISRUPTED, FL_NOCONVOY, FL_BOUNCE, FL_CUT =
+  FLAGS_UP.void, FLAGS_UP.disrupted, FLAGS_UP["no convoy"], FLAGS_UP.bounce, FLAGS_UP.cut
+local DOWN_OF = {} -- flag list -> the same with "dislodged"
+for a, f in pairs(FLAGS_UP) do DOWN_OF[f] = FLAGS_DOWN[a] end
+
 local function unit_flags(ctx, i)
   local k = ctx.kind[i]
   local isvoid = ctx.void[i]
@@ -1121,11 +1309,23 @@ local function unit_flags(ctx, i)
 end
 
 -- memoised result entry {power, order, unit, flags} (immutable; shared between calls)
+local ENTRY_MEMO_MAX = 64
 local function entry_for(u, raw, flags)
   local byraw = u.entries
   local key = raw or ""
   local t = byraw[key]
-  if not t then t = {}; byraw[key] = t end
+  if not t then
+    -- (bounded: a unit's memo of order texts is emptied when it holds ENTRY_MEMO_MAX of them)
+    local ne = (u.nentries or 0) + 1
+    if ne > ENTRY_MEMO_MAX then
+      byraw = {}
+      u.entries = byraw
+      ne = 1
+    end
+    u.nentries = ne
+    t = {}
+    byraw[key] = t
+  end
   local e = t[flags]
   if not e then
     e = { power = u.power, order = raw or u.hold, unit = u.str, flags = flags }
@@ -1153,11 +1353,11 @@ M.unit_after = unit_after
 -- who retreats: the dislodged units. rec = {i = unit index, by = attacker province, conv = bool}
 function M.retreating_units(rules, ctx)
   local recs = {}
-  for i = 1, ctx.n do
-    local j = ctx.dislodged_by[i]
-    if j then
-      recs[#recs + 1] = { i = i, by = ctx.U[j].prov, conv = ctx.convoyed[j] and true or false }
-    end
+  local down, dislodged_by, U, convoyed = ctx.scratch.down, ctx.dislodged_by, ctx.U, ctx.convoyed
+  for k = 1, #down do
+    local i = down[k]
+    local j = dislodged_by[i]
+    recs[k] = { i = i, by = U[j].prov, conv = convoyed[j] and true or false }
   end
   return recs
 end
@@ -1168,9 +1368,12 @@ end
 local function occupied_after(ctx, p)
   local moved, dislodged_by, removed = ctx.moved, ctx.dislodged_by, ctx.removed
   local o = ctx.at[p]
-  while o do
-    if not moved[o] and not dislodged_by[o] and not removed[o] then return true end
-    o = ctx.nxt[o]
+  if o then
+    local nxt = ctx.nxt
+    repeat
+      if not moved[o] and not dislodged_by[o] and not removed[o] then return true end
+      o = nxt[o]
+    until not o
   end
   local mt = ctx.scratch.moves_to[p]
   if mt then
@@ -1188,12 +1391,36 @@ M.occupied_after = occupied_after
 function M.retreat_options(rules, ctx, rec)
   local cm = ctx.cm
   local u = ctx.U[rec.i]
-  local cont = contested(ctx)
-  local out = {}
-  for _, loc in ipairs(map.move_targets(cm, u.type, u.loc)) do
-    local p = cm.loc_prov[loc]
-    if not occupied_after(ctx, p) and not cont[p] and (p ~= rec.by or rec.conv) and cm.prov[p].type ~= "impassable" then
-      out[#out + 1] = loc
+  local out, no = {}, 0
+  local by, conv = rec.by, rec.conv
+  local loc_prov, cprov = cm.loc_prov, cm.prov
+  local S = ctx.scratch
+  local moves_to, res = S.moves_to, ctx.res
+  local targets = map.move_targets(cm, u.type, u.loc)
+  for k = 1, #targets do
+    local loc = targets[k]
+    local p = loc_prov[loc]
+    if (p ~= by or conv) and cprov[p].type ~= "impassable" and not occupied_after(ctx, p) then
+      -- contested (a standoff left it empty), for this province only: no move there succeeded
+      -- and one had some strength
+      local mt = moves_to[p]
+      local cont = false
+      if mt then
+        local won = false
+        for m = 1, #mt do
+          if res[mt[m]] then won = true; break end
+        end
+        if not won then
+          local prevent = S.prevent_strength
+          for m = 1, #mt do
+            if prevent(mt[m]) > 0 then cont = true; break end
+          end
+        end
+      end
+      if not cont then
+        no = no + 1
+        out[no] = loc
+      end
     end
   end
   return out
@@ -1219,6 +1446,17 @@ local function dislodged_less(a, b)
   return a.unit < b.unit
 end
 
+-- is the list strictly in dislodged_less order (then sorting it would leave it as it is; equal
+-- neighbours are left to the sort, which may swap them)
+local function dislodged_in_order(l)
+  for k = 2, #l do
+    local a, b = l[k - 1], l[k]
+    local pa, pb = a.power, b.power
+    if pa > pb or (pa == pb and a.unit >= b.unit) then return false end
+  end
+  return true
+end
+
 function M.movement(rules, cm, position, orders)
   local S = take_scratch(cm)
   local ctx = build_ctx(rules, cm, position, orders, S)
@@ -1234,18 +1472,19 @@ function M.movement(rules, cm, position, orders)
   if S.any_dislodged or rules.retreating_units ~= M.retreating_units then
     recs = rules.retreating_units(rules, ctx)
     retreating = {}
-    for _, r in ipairs(recs) do
+    for k = 1, #recs do
+      local r = recs[k]
       r.retreats = rules.retreat_options(rules, ctx, r)
       retreating[r.i] = r
     end
     kept, gone = rules.settle_retreats(rules, ctx, recs)
   end
   -- results, grouped by power (U is in power order, sorted by unit within a power)
-  local results, rn = {}, 0
+  local results, rn
   local ord, cflags = S.ord, ctx.flags
   local kind, void = ctx.kind, ctx.void
   local extra = S.extra
-  local units = {}
+  local units
   local pos_units = position.units or EMPTY
   local i = 1
   local powers = S.powers
@@ -1253,6 +1492,7 @@ function M.movement(rules, cm, position, orders)
   -- does any power's unit list change? (else every list is reused as it came)
   local any_change = S.any_moved or retreating ~= EMPTY or next(removed) ~= nil
   if has_extra then
+    results, rn = {}, 0
     -- some orders named no unit: each power's entries are merged with them and re-sorted
     for _, p in ipairs(powers) do
       local e = extra[p]
@@ -1278,74 +1518,111 @@ function M.movement(rules, cm, position, orders)
   else
     -- U is already in result order. Flags: a unit that holds unordered or validly, is not void
     -- and not dislodged has none (with no move, no support and no void order: every unit)
-    local plain = not cflags and S.plain
-    local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
-    for i = 1, n do
-      local u = U[i]
-      local f
-      if plain then
-        f = NOFLAGS
-      else
-        f = cflags and cflags[i]
-        if not f then
-          -- unit_flags, inlined
-          local k = kind[i]
-          local down = dislodged_by[i]
-          local a = ""
-          if void[i] then
-            a = "void"
-          elseif k == "M" then
-            if not res[i] then
-              if paradox[i] then a = "disrupted"
-              elseif not path_ok(i) then a = "no convoy"
-              else a = "bounce" end
-            end
-          elseif k == "SH" or k == "SM" then
-            if not res[i] then a = "cut" end
-          elseif k == "C" then
-            local t = target[i]
-            if paradox[t] then a = "disrupted"
-            elseif not path_ok(t) then a = "no convoy" end
-          end
-          f = (down and FLAGS_DOWN or FLAGS_UP)[a]
+    -- (the list made at its full size at once: filled one by one it would be re-allocated as it grows)
+    results = { unpack(U, 1, n) }
+    -- the flags of the few units that have any, found from the lists of moves, supports / convoys,
+    -- void orders and dislodged units (unit_flags, list by list)
+    local down = S.down
+    local fl = S.fl
+    if not S.plain then
+      local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
+      local moves, others, voids = ctx.moves, S.others, S.voids
+      for k = 1, #moves do
+        local j = moves[k]
+        if not res[j] then
+          fl[j] = paradox[j] and FL_DISRUPTED or (not path_ok(j) and FL_NOCONVOY) or FL_BOUNCE
         end
       end
-      -- memoised entry (inlined entry_for)
-      local o = ord[i]
-      local byraw = u.entries[o and o.raw or ""]
-      local en = byraw and byraw[f]
-      if not en then en = entry_for(u, o and o.raw, f) end
-      results[i] = en
+      for k = 1, #others do
+        local j = others[k]
+        local kj = kind[j]
+        if kj == "C" then
+          local t = target[j]
+          if paradox[t] then fl[j] = FL_DISRUPTED
+          elseif not path_ok(t) then fl[j] = FL_NOCONVOY end
+        elseif kj ~= "H" then
+          if not res[j] then fl[j] = FL_CUT end
+        else
+          fl[j] = FL_VOID -- (made void by pass 2)
+        end
+      end
+      for k = 1, #voids do fl[voids[k]] = FL_VOID end
+    end
+    for k = 1, #down do
+      local j = down[k]
+      fl[j] = DOWN_OF[fl[j] or NOFLAGS]
+    end
+    -- memoised entries (entry_for, inlined)
+    if cflags then
+      for i = 1, n do
+        local u, o = U[i], ord[i]
+        local f = cflags[i] or fl[i] or NOFLAGS
+        local byraw = u.entries[o and o.raw or ""]
+        local en = byraw and byraw[f]
+        if not en then en = entry_for(u, o and o.raw, f) end
+        results[i] = en
+      end
+    else
+      -- (the occupancy table is emptied on the way: nothing reads it after the hooks)
+      local at = ctx.at
+      for i = 1, n do
+        local o, u = ord[i], U[i]
+        at[u.prov] = nil
+        local byraw = u.entries[o and o.raw or ""]
+        local en = byraw and byraw[fl[i] or NOFLAGS]
+        if not en then en = entry_for(u, o and o.raw, fl[i] or NOFLAGS) end
+        results[i] = en
+      end
+      S.at_clean = true
     end
   end
   -- the board after the moves: a power's list is reused unless one of its units moved, retreats or
   -- was removed
-  local lists = S.lists
-  for _, p in ipairs(powers) do units[p] = lists[p] end
+  units = S.lists
+  if units == EMPTY then units = {} end
   if any_change then
-    -- one pass over U (grouped by power): a power whose unit moved, retreats or was removed gets a
-    -- new sorted list
-    local unit_str = cm.unit_str
-    local cur, nl, nn, changed = nil, nil, 0, false
-    for k = 1, n + 1 do
-      local u = U[k]
-      local p = u and u.power
-      if p ~= cur then
-        if changed then units[cur] = sort_by_rank(cm, nl) end
-        if not u then break end
-        cur, nl, nn, changed = p, {}, 0, false
-      end
-      if retreating[k] or removed[k] then
-        changed = true
-      else
-        nn = nn + 1
-        if moved[k] then
-          changed = true
-          local d = ctx.dest[k]
-          nl[nn] = unit_str[u.type][d] or (u.type .. " " .. d)
-        else
-          nl[nn] = u.str
+    if units == pos_units then
+      units = {}
+      for p, l in pairs(pos_units) do units[p] = l end
+    end
+    -- a power whose unit moved, retreats or was removed gets a new list, sorted (by the default
+    -- string order: the order of the unit ranks); the others keep theirs
+    local changed = {}
+    local moves = ctx.moves
+    for k = 1, #moves do
+      local j = moves[k]
+      if moved[j] then changed[U[j].power] = true end
+    end
+    for k = 1, #recs do changed[U[recs[k].i].power] = true end
+    for j in pairs(removed) do changed[U[j].power] = true end
+    local unit_str, dest = cm.unit_str, ctx.dest
+    local pfirst, plast = S.pfirst, S.plast
+    -- the units that leave the board: retreating, and removed by a hook (one table to test)
+    local drop = retreating
+    if next(removed) then
+      drop = {}
+      for j in pairs(retreating) do drop[j] = true end
+      for j in pairs(removed) do drop[j] = true end
+    end
+    for pi = 1, #powers do
+      local p = powers[pi]
+      if changed[p] then
+        local nl, nn, resort = {}, 0, false
+        for k = pfirst[p], plast[p] do
+          if not drop[k] then
+            nn = nn + 1
+            local u = U[k]
+            if moved[k] then
+              resort = true
+              local d = dest[k]
+              nl[nn] = unit_str[u.type][d] or (u.type .. " " .. d)
+            else
+              nl[nn] = u.str
+            end
+          end
         end
+        if resort then sort(nl) end
+        units[p] = nl
       end
     end
   end
@@ -1376,20 +1653,22 @@ function M.movement(rules, cm, position, orders)
   local dislodged, dl_out, disbanded = EMPTY, {}, {}
   if #kept > 0 then
     dislodged = {}
-    for _, r in ipairs(kept) do
+    for k = 1, #kept do
+      local r = kept[k]
       local u = U[r.i]
       dislodged[#dislodged + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
-    sort(dislodged, dislodged_less)
+    if not dislodged_in_order(dislodged) then sort(dislodged, dislodged_less) end
   end
   if #gone > 0 or #kept > 0 then
-    for _, r in ipairs(gone) do
+    for k = 1, #gone do
+      local r = gone[k]
       local u = U[r.i]
       disbanded[#disbanded + 1] = u.str
       dl_out[#dl_out + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
-    for _, d in ipairs(dislodged) do dl_out[#dl_out + 1] = d end
-    sort(dl_out, dislodged_less)
+    for k = 1, #dislodged do dl_out[#dl_out + 1] = dislodged[k] end
+    if not dislodged_in_order(dl_out) then sort(dl_out, dislodged_less) end
   end
   if next(removed) then
     for k = 1, n do

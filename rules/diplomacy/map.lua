@@ -191,9 +191,17 @@ function M.get(board)
 end
 
 -- Parse a unit string ("A PAR", "F STP/SC") -> {type=, loc=, prov=, str=} or nil. Memoised.
+local UNIT_MEMO_MAX = 4096
 function M.parse_unit(cm, s)
   local u = cm.unit_cache[s]
   if u ~= nil then return u or nil end
+  -- (bounded like the order memo: emptied when it holds UNIT_MEMO_MAX strings)
+  local n = (cm.unit_cache_n or 0) + 1
+  if n > UNIT_MEMO_MAX then
+    cm.unit_cache = {}
+    n = 1
+  end
+  cm.unit_cache_n = n
   local t, loc = s:match("^%s*([AF])%s+([%u/]+)%s*$")
   if t and cm.loc_prov[loc] then
     u = { type = t, loc = loc, prov = cm.loc_prov[loc], str = t .. " " .. loc }
@@ -244,10 +252,28 @@ function M.move_targets(cm, t, loc)
   return l
 end
 
--- Phase strings: "S1901M" -> "S", 1901, "M".
-function M.split_phase(ph)
+-- Phase strings: "S1901M" -> "S", 1901, "M". Memoised by string (a pure function of it; the memo
+-- is emptied when it grows past PHASE_MEMO_MAX strings, so any input keeps it small).
+local PHASE_MEMO_MAX = 512
+local phase_memo, phase_memo_n = {}, 0
+
+-- the memo record of a phase string: {s, y, k} (y a number; all nil when it does not parse);
+-- next-phase strings are added to it by diplomacy.adjudicate
+local function phase_rec(ph)
+  local r = phase_memo[ph]
+  if r then return r end
   local s, y, k = ph:match("^([SFW])(%d+)([MRA])$")
-  return s, tonumber(y), k
+  r = { s, tonumber(y), k }
+  if phase_memo_n >= PHASE_MEMO_MAX then phase_memo, phase_memo_n = {}, 0 end
+  phase_memo[ph] = r
+  phase_memo_n = phase_memo_n + 1
+  return r
+end
+M.phase_rec = phase_rec
+
+function M.split_phase(ph)
+  local r = phase_memo[ph] or phase_rec(ph)
+  return r[1], r[2], r[3]
 end
 
 return M

@@ -82,13 +82,30 @@ local function parse_uncached(cm, raw)
   return void(raw, utype, uloc, uprov)
 end
 
+-- kc: the kind as a small integer for the adjudicator's branches (H 0, M 1, SH 2, SM 3, C 4,
+-- any other kind 5)
+local KC = { H = 0, M = 1, SH = 2, SM = 3, C = 4 }
+
 -- Parse one order string (memoised on the compiled map; the returned table must not be mutated).
+-- The memo is emptied when it holds MEMO_MAX strings, so that any input keeps it bounded.
+local MEMO_MAX = 8192
+M.MEMO_MAX = MEMO_MAX
 function M.parse(cm, raw)
   local cache = cm.order_cache
   local o = cache[raw]
   if o then return o end
   o = parse_uncached(cm, raw)
-  if type(raw) == "string" then cache[raw] = o end
+  o.kc = KC[o.kind] or 5
+  if type(raw) == "string" then
+    local n = (cm.order_cache_n or 0) + 1
+    if n > MEMO_MAX then
+      cache = {}
+      cm.order_cache = cache
+      n = 1
+    end
+    cm.order_cache_n = n
+    cache[raw] = o
+  end
   return o
 end
 
