@@ -663,6 +663,35 @@ end
 -- sequence of fleets at sea, each next to the one before, the first next to the army's province
 -- and the last next to its destination.
 
+-- the sea provinces next to a province, sorted (a function of the map, kept on it)
+local function seas_next_to(cm, prov)
+  local memo = cm.seas_next_to
+  if not memo then memo = {}; cm.seas_next_to = memo end
+  local l = memo[prov]
+  if not l then
+    l = {}
+    for q, info in pairs(cm.prov) do
+      if info.type == "sea" and cm.fleet_prov_adj[q] and cm.fleet_prov_adj[q][prov] then l[#l + 1] = q end
+    end
+    table.sort(l)
+    memo[prov] = l
+  end
+  return l
+end
+
+-- Is there a fleet next to both provinces? (a chain of one fleet: the usual convoy, found without
+-- listing the fleets)
+local function one_fleet_chain(cm, at, U, src, dst)
+  local seas = seas_next_to(cm, src)
+  local fpa = cm.fleet_prov_adj
+  for k = 1, #seas do
+    local q = seas[k]
+    local i = at[q]
+    if i and U[i].type == "F" and fpa[q][dst] then return true end
+  end
+  return false
+end
+
 -- the units that are fleets at sea (in unit order)
 local function sea_fleets(cm, U)
   local out = {}
@@ -681,7 +710,11 @@ local function chain_exists(cm, U, fleets, src, dst)
   local seen, queue, qn = {}, {}, 0
   for k = 1, #fleets do
     local f = fleets[k]
-    if fpa[U[f].loc][src] then seen[f] = true; qn = qn + 1; queue[qn] = f end
+    local adj = fpa[U[f].loc]
+    if adj[src] then
+      if adj[dst] then return true end
+      seen[f] = true; qn = qn + 1; queue[qn] = f
+    end
   end
   local qi = 1
   while qi <= qn do
@@ -801,7 +834,7 @@ local function build_ctx(rules, cm, position, orders, S)
               dest[i] = fx.dest
               -- a move that needs a convoy is illegal when no chain of fleets could carry it (6.D.32)
               local possible = fx.ok
-              if possible and fx.conv then
+              if possible and fx.conv and not one_fleet_chain(cm, at, U, u.prov, fx.dprov) then
                 fleets = fleets or sea_fleets(cm, U)
                 possible = chain_exists(cm, U, fleets, u.prov, fx.dprov)
               end
@@ -907,9 +940,18 @@ local function build_ctx(rules, cm, position, orders, S)
         if l then insert_in_order(l, i) else move_sup[t] = { i } end
       end
     elseif k == "C" then
-      -- (a convoy order that no chain of fleets could use is illegal: 6.G.7)
-      fleets = fleets or sea_fleets(cm, U)
-      if kind[t] == "M" and dprov[t] == dprov[i] and on_chain(cm, U, fleets, i, U[t].prov, dprov[i]) then
+      -- (a convoy order that no chain of fleets could use is illegal: 6.G.7; a fleet next to both
+      -- ends is a chain by itself, the usual case, which needs no search)
+      local ok = kind[t] == "M" and dprov[t] == dprov[i]
+      if ok then
+        local src, dst = U[t].prov, dprov[i]
+        local adj = cm.fleet_prov_adj[U[i].loc]
+        if not (adj[src] and adj[dst]) then
+          fleets = fleets or sea_fleets(cm, U)
+          ok = on_chain(cm, U, fleets, i, src, dst)
+        end
+      end
+      if ok then
         local l = convoyers[t]
         if l then insert_in_order(l, i) else convoyers[t] = { i } end
       else
