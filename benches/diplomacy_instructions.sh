@@ -12,12 +12,12 @@ count() {
   DIPLOMACY_PHASES=$1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" 2>&1 |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | sort -n | tail -1
 }
-# (resolve_apply and submit each copy the ready state once a phase, untimed by criterion:
+# (resolve_apply, submit and orders_submit each copy a state once a phase, untimed by criterion:
 # the copies, counted alone as state_copy, are subtracted from them)
 for position in opening busy; do
   base=$(count "$position:resolve_apply:0")
   copy=$(( ($(count "$position:state_copy:$N") - base) / N ))
-  for level in library_in_vm resolve_apply submit; do
+  for level in library_in_vm resolve_apply submit orders_submit; do
     total=$(( ($(count "$position:$level:$N") - base) / N ))
     [ "$level" = library_in_vm ] || total=$(( total - copy ))
     echo "$position $level: $total instructions a phase"
