@@ -265,7 +265,13 @@ local function mirror(pos, result, reason, events)
   local first_by_unit, next_by_unit = {}, {} -- power -> unit string -> first index; index -> next
   -- (power -> place key -> true for the entries whose unit string is longer than its place key,
   -- "F STP/SC": only at those places do the place and the unit string tell entries apart)
-  local coasted
+  local coasted -- power -> set of place keys of its entries standing on a coast ("F STP/SC")
+  local function mark_coasted(power, u)
+    coasted = coasted or {}
+    local c = coasted[power]
+    if not c then c = {}; coasted[power] = c end
+    c[PLACE[u] or place_key(u)] = true
+  end
   -- (the entries of pos.units, power by power in name order, then pos.dislodged: this runs for
   -- every unit at every phase, so the common case is written out)
   local units = pos.units or {}
@@ -280,12 +286,7 @@ local function mirror(pos, result, reason, events)
       n = n + 1
       npower[n], nunit[n] = p, u
       if f[u] == nil then f[u] = n else chain(f, next_by_unit, u, n) end
-      if #u > 5 then
-        coasted = coasted or {}
-        local c = coasted[p]
-        if not c then c = {}; coasted[p] = c end
-        c[PLACE[u] or place_key(u)] = true
-      end
+      if #u > 5 then mark_coasted(p, u) end
     end
   end
   local dislodged = pos.dislodged or {}
@@ -297,12 +298,7 @@ local function mirror(pos, result, reason, events)
     local f = first_by_unit[power]
     if not f then f = {}; first_by_unit[power] = f end
     chain(f, next_by_unit, u, n)
-    if #u > 5 then
-      coasted = coasted or {}
-      local c = coasted[power]
-      if not c then c = {}; coasted[power] = c end
-      c[PLACE[u] or place_key(u)] = true
-    end
+    if #u > 5 then mark_coasted(power, u) end
   end
   local movers
   local entries = result and result.results or {}
