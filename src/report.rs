@@ -63,7 +63,7 @@ impl PhaseReport {
                 Event::Custom { name, data } if name == PHASE_ADJUDICATED => Some(data),
                 _ => None,
             })
-            .map(PhaseReport::deserialize)
+            .map(|data| PhaseReport::deserialize(&**data))
             .collect()
     }
 }

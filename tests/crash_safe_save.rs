@@ -12,11 +12,11 @@ use hexwar::engine::{Dice, GameState, Save};
 const CHILD_ENV: &str = "HEXWAR_SAVE_CHILD";
 
 fn state(turn: u32, padding: usize) -> GameState {
-    let mut vars = serde_json::Map::new();
+    let mut vars = BTreeMap::new();
     // A few hundred KiB, so that a write takes long enough to be interrupted.
     vars.insert(
         "padding".into(),
-        serde_json::Value::String("x".repeat(padding)),
+        serde_json::Value::String("x".repeat(padding)).into(),
     );
     GameState {
         scenario: "t".into(),

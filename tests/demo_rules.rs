@@ -188,7 +188,7 @@ fn demo_6_combat_result_follows_the_die() {
         events[1],
         Event::Custom {
             name: "CombatResolved".into(),
-            data: json!({"attacker": "b1", "defender": "r1", "roll": roll, "total": total, "result": result}),
+            data: json!({"attacker": "b1", "defender": "r1", "roll": roll, "total": total, "result": result}).into(),
         }
     );
     let eliminated: Vec<&Event> = events

@@ -102,7 +102,7 @@ fn dice_rolls_are_events_before_the_commands_own_events() {
             },
             Event::VarSet {
                 key: "rolled".into(),
-                value: json!([a, b])
+                value: json!([a, b]).into()
             },
         ]
     );
@@ -160,7 +160,7 @@ fn pairs_over_string_keys_iterate_in_the_same_order_in_every_vm() {
     assert_eq!(orders[0], orders[1]);
     // The order is pinned: a change of Lua version or hash seed shows up here.
     let expected = include_str!("fixtures/bus/pairs_order.txt").trim();
-    assert_eq!(orders[0], Value::String(expected.to_string()));
+    assert_eq!(orders[0], Value::String(expected.to_string()).into());
 }
 
 #[test]

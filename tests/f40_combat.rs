@@ -157,7 +157,8 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
             Event::Custom {
                 name: "CombatResolved".into(),
                 data: json!({"hex": "0401", "attackers": ["g1", "g3"], "defenders": ["d2"],
-                    "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": "DR%"}),
+                    "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": "DR%"})
+                .into(),
             },
             var("attacked_hexes", json!(["0401"])),
             status_changed("g1", &["attacked"], &[]),
@@ -181,7 +182,8 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
         Event::Custom {
             name: "CombatResolved".into(),
             data: json!({"hex": "0302", "attackers": ["g2", "g4"], "defenders": ["d1"],
-                "attack": 5, "defense": 4, "odds": "1:1", "roll": 1, "result": "AE"}),
+                "attack": 5, "defense": 4, "odds": "1:1", "roll": 1, "result": "AE"})
+            .into(),
         }
     );
     let gone: Vec<_> = events
@@ -234,7 +236,7 @@ fn f40_11_5_a_drop_on_the_target_cancels_the_major_river_multiplier_in_combat() 
     // Roll 0 of seed 1 is a 3: EX at 2:1.
     assert_eq!(Dice::value_at(1, 0, 6), 3);
     assert_eq!(
-        data,
+        &**data,
         &json!({"hex": "0401", "attackers": ["g1"], "defenders": ["a1"], "attack": 4,
                 "defense": 2, "odds": "2:1", "roll": 3, "result": "EX"})
     );

@@ -390,7 +390,7 @@ fn f40_18_1_sequence_of_play_turn_1_has_one_assault_per_player() {
         .log()
         .iter()
         .filter_map(|e| match e {
-            Event::Custom { name, data } if name == "AssaultStarted" => Some(data.clone()),
+            Event::Custom { name, data } if name == "AssaultStarted" => Some((**data).clone()),
             _ => None,
         })
         .collect();

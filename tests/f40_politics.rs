@@ -15,7 +15,7 @@ use serde_json::json;
 fn custom_event(name: &str, data: serde_json::Value) -> Event {
     Event::Custom {
         name: name.into(),
-        data,
+        data: data.into(),
     }
 }
 

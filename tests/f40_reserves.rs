@@ -152,7 +152,10 @@ fn f40_17_1_units_entering_play_move_and_fight_in_the_assault_they_appear() {
 /// France and from the Swiss town 0301.
 fn invade_switzerland(s: &mut hexwar::Session) {
     ok(s, "german", &mv("g1", &["0501"]));
-    assert_eq!(s.game.state().vars["invaded"], json!({"switzerland": 1}));
+    assert_eq!(
+        s.game.state().vars["invaded"],
+        json!({"switzerland": 1}).into()
+    );
 }
 
 #[test]

@@ -105,11 +105,11 @@ fn f40_8_3_supply_is_judged_at_the_start_of_each_assault() {
             var("assault", json!(1)),
             Event::Custom {
                 name: "AssaultStarted".into(),
-                data: json!({"turn": 1, "side": "german", "assault": 1})
+                data: json!({"turn": 1, "side": "german", "assault": 1}).into()
             },
             Event::Custom {
                 name: "AssaultSupply".into(),
-                data: json!({"turn": 1, "side": "german", "assault": 1})
+                data: json!({"turn": 1, "side": "german", "assault": 1}).into()
             },
             status_changed("g-foot", &["isolated"], &[]),
         ]

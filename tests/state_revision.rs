@@ -78,7 +78,7 @@ fn every_applied_event_and_every_roll_back_gives_a_new_revision() {
     let before = session.game.state().revision.known().unwrap();
     let var = Event::VarSet {
         key: "probe".into(),
-        value: json!(1),
+        value: json!(1).into(),
     };
     session.game.setup(&Map::new(), vec![var]).unwrap();
     let after = session.game.state().revision.known().unwrap();

@@ -4,6 +4,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// A JSON payload shared, not copied, between the event, the log and the state: a rules
+/// variable or a custom event's data can be a whole position, and an event is kept in the log,
+/// applied to the state and handed back to the caller.
+pub type SharedJson = std::sync::Arc<Value>;
+
 use super::unit::Unit;
 
 /// Something that happened in the game.
@@ -89,7 +94,7 @@ pub enum Event {
     /// A rules variable was set (the rules' own persistent state).
     VarSet {
         key: String,
-        value: Value,
+        value: SharedJson,
     },
     DiceRolled {
         sides: u32,
@@ -112,7 +117,7 @@ pub enum Event {
     /// by itself, its handlers react to it.
     Custom {
         name: String,
-        data: Value,
+        data: SharedJson,
     },
 }
 

@@ -502,7 +502,7 @@ mod tests {
                 .unwrap_or(0);
             Ok(Ok(vec![Event::VarSet {
                 key: "moved".into(),
-                value: json!(n + 1),
+                value: json!(n + 1).into(),
             }]))
         }
         fn before_event(
@@ -556,7 +556,7 @@ mod tests {
             gone: BTreeMap::new(),
             control: BTreeMap::new(),
             dice: Dice::new(1),
-            vars: Map::new(),
+            vars: Default::default(),
             outcome: None,
             revision: crate::engine::Revision::default(),
         };

@@ -16,7 +16,7 @@ mod unit;
 pub use apply::{apply, ApplyError};
 pub use command::{Command, Refusal};
 pub use dice::Dice;
-pub use event::Event;
+pub use event::{Event, SharedJson};
 pub use game::{EventLimits, Game, GameError};
 pub use ruleset::{CommandFilter, Resolution, RulesError, Ruleset};
 pub(crate) use save::json_problem;

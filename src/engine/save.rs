@@ -178,7 +178,7 @@ mod tests {
             gone: BTreeMap::new(),
             control: BTreeMap::new(),
             dice: Dice { seed: 5, rolls: 9 },
-            vars: serde_json::Map::new(),
+            vars: Default::default(),
             outcome: None,
             revision: crate::engine::Revision::default(),
         }

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::dice::Dice;
 use super::unit::Unit;
@@ -45,7 +44,7 @@ pub struct GameState {
     pub dice: Dice,
     /// The rules' own persistent variables (`hex.state.get`/`VarSet`).
     #[serde(default)]
-    pub vars: Map<String, Value>,
+    pub vars: BTreeMap<String, super::event::SharedJson>,
     #[serde(default)]
     pub outcome: Option<Outcome>,
     /// Which version of the state this is, for the rules host's caches (never saved, never
@@ -236,7 +235,7 @@ mod tests {
         assert_eq!(r.changes_since(start).map(<[_]>::len), Some(0));
         r.applied(&Event::VarSet {
             key: "k".into(),
-            value: serde_json::json!(1),
+            value: serde_json::json!(1).into(),
         });
         let after_var = r.position().unwrap();
         assert_ne!(after_var, start);

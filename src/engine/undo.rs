@@ -5,8 +5,6 @@
 //! same value, so the same hash), and a command that succeeds costs a few small copies instead of
 //! a copy of the whole state (which grows with every unit removed).
 
-use serde_json::Value;
-
 use super::apply::{apply, ApplyError};
 use super::{Event, GameState, GoneUnit, Outcome, Unit};
 
@@ -37,7 +35,7 @@ enum Undo {
     },
     Var {
         key: String,
-        value: Option<Value>,
+        value: Option<super::event::SharedJson>,
     },
     Rolls(u64),
     Outcome(Option<Box<Outcome>>),
@@ -204,9 +202,9 @@ mod tests {
                 },
             );
         }
-        let mut vars = Map::new();
-        vars.insert("score".into(), json!({"red": 3}));
-        vars.insert("flag".into(), json!(true));
+        let mut vars = BTreeMap::new();
+        vars.insert("score".into(), json!({"red": 3}).into());
+        vars.insert("flag".into(), json!(true).into());
         GameState {
             scenario: "test".into(),
             turn: 2,
@@ -294,15 +292,15 @@ mod tests {
             },
             Event::VarSet {
                 key: "score".into(),
-                value: json!({"red": 4}),
+                value: json!({"red": 4}).into(),
             },
             Event::VarSet {
                 key: "flag".into(),
-                value: Value::Null,
+                value: serde_json::Value::Null.into(),
             },
             Event::VarSet {
                 key: "new".into(),
-                value: json!([1, 2]),
+                value: json!([1, 2]).into(),
             },
             Event::DiceRolled { sides: 6, value: 2 },
             Event::DiceRolled { sides: 6, value: 5 },

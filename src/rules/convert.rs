@@ -293,11 +293,11 @@ fn json_payload_event(lua: &Lua, t: &Table, budget: &mut usize) -> Option<Result
     Some(json.map(|json| match payload {
         "value" => Event::VarSet {
             key: label_value,
-            value: json,
+            value: json.into(),
         },
         _ => Event::Custom {
             name: label_value,
-            data: json,
+            data: json.into(),
         },
     }))
 }
@@ -360,12 +360,12 @@ fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize)
     Some(if var {
         Event::VarSet {
             key: label,
-            value: json,
+            value: json.into(),
         }
     } else {
         Event::Custom {
             name: label,
-            data: json,
+            data: json.into(),
         }
     })
 }
@@ -556,11 +556,12 @@ mod tests {
         let expected = vec![
             Event::VarSet {
                 key: "position".into(),
-                value: json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "none": {}}),
+                value: json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "none": {}})
+                    .into(),
             },
             Event::VarSet {
                 key: "orders.FRANCE".into(),
-                value: serde_json::Value::Null,
+                value: serde_json::Value::Null.into(),
             },
             Event::UnitMoved {
                 unit: "FRANCE-1".into(),
@@ -571,11 +572,11 @@ mod tests {
             },
             Event::VarSet {
                 key: "next_unit".into(),
-                value: json!(23),
+                value: json!(23).into(),
             },
             Event::Custom {
                 name: "PhaseAdjudicated".into(),
-                data: json!({"results": {}, "n": 1.5}),
+                data: json!({"results": {}, "n": 1.5}).into(),
             },
         ];
         assert_eq!(events_in_one_walk(&lua, &list).unwrap(), expected);
@@ -659,11 +660,11 @@ mod tests {
             vec![
                 Event::VarSet {
                     key: "x".into(),
-                    value: json!({"a": [1, "b"], "c": {}})
+                    value: json!({"a": [1, "b"], "c": {}}).into()
                 },
                 Event::Custom {
                     name: "x".into(),
-                    data: json!([true, null])
+                    data: json!([true, null]).into()
                 },
             ]
         );
@@ -684,7 +685,7 @@ mod tests {
             events,
             vec![Event::VarSet {
                 key: "x".into(),
-                value: json!({"units": ["A PAR"], "none": {}, "n": 2})
+                value: json!({"units": ["A PAR"], "none": {}, "n": 2}).into()
             }]
         );
         let bad: Value = lua.load("return {[1.5] = true, x = 1}").eval().unwrap();

@@ -360,7 +360,11 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         gone: BTreeMap::new(),
         control,
         dice: Dice::new(spec.seed),
-        vars: spec.vars.clone(),
+        vars: spec
+            .vars
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into()))
+            .collect(),
         outcome: None,
         revision: crate::engine::Revision::default(),
     };

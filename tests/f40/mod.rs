@@ -112,7 +112,7 @@ pub fn control(hex: &str, side: &str) -> Event {
 pub fn var(key: &str, value: Value) -> Event {
     Event::VarSet {
         key: key.into(),
-        value,
+        value: value.into(),
     }
 }
 

@@ -59,7 +59,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "get",
         lua.create_function(|lua, (key, path): (String, Variadic<Value>)| {
             with_state(lua, |s| {
-                let Some(mut v) = s.vars.get(&key) else {
+                let Some(mut v) = s.vars.get(&key).map(|v| &**v) else {
                     return Ok(Value::Nil);
                 };
                 for step in path.iter() {
