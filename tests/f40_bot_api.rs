@@ -233,3 +233,44 @@ fn toward_keeps_a_unit_out_of_the_hexes_its_declared_capacity_would_overfill() {
         json!([{"id": "g-r", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
     );
 }
+
+/// The greedy bot checks drops lazily, best hex first (ai.lua, drop_choice), with the listing's
+/// own two steps: the 11.1 drop hexes (`airborne.drop_hexes`) and the stacking and political
+/// checks (`restrictions.one_hex_checker`). Together they give the `drop` listing exactly, so the
+/// bot picks what it would pick from the listing. Here the German para p1 (a regiment, 0
+/// division-equivalents: it fits anywhere) may drop into the five hexes; and the checker's
+/// stacking test refuses a division (1) where its side already has 4 (F40-5.2).
+#[test]
+fn f40_11_1_drop_hexes_through_the_one_hex_checker_are_the_drop_listing() {
+    let lazy = r#"(function()
+        local airborne = require("france1940.airborne")
+        local restrictions = require("france1940.restrictions")
+        local u = hex.units.get("p1")
+        local enters = restrictions.one_hex_checker("german")
+        local out = {}
+        for _, to in ipairs(airborne.drop_hexes(u, "german")) do
+          if enters(u, to) then out[#out + 1] = { command = "drop", unit = "p1", to = to } end
+        end
+        return out
+      end)()"#;
+    let listed = r#"hex.commands.legal("german", { command = "drop", unit = "p1" })"#;
+    assert_eq!(probe(lazy), probe(listed));
+    assert_eq!(
+        probe(lazy),
+        json!([
+            drop_at("0101"),
+            drop_at("0201"),
+            drop_at("0301"),
+            drop_at("0401"),
+            drop_at("0501")
+        ])
+    );
+    // The checker applies F40-5.2: a division of 1 equivalent does not fit beside 4.
+    let stacked = r#"(function()
+        local restrictions = require("france1940.restrictions")
+        local enters = restrictions.one_hex_checker("german", { total = { ["0301"] = 4 }, armored = {} })
+        local xx = { id = "x", side = "german", size = "XX", type = "infantry", status = {} }
+        return { enters(xx, "0301"), enters(xx, "0401") }
+      end)()"#;
+    assert_eq!(probe(stacked), json!([false, true]));
+}

@@ -216,18 +216,6 @@ local function best_of(list, score)
   return best
 end
 
--- The first command of `list` with the highest `score(cmd)` among those passing `ok(cmd)`: the
--- same as best_of with `ok` inside the score, but `ok` (dearer) is asked only of a command
--- that would beat the best so far.
-local function best_passing(list, score, ok)
-  local best, best_score = nil, nil
-  for _, cmd in ipairs(list) do
-    local sc = score(cmd)
-    if sc and (not best_score or sc > best_score) and ok(cmd) then best, best_score = cmd, sc end
-  end
-  return best
-end
-
 local function enters_switzerland(path)
   for _, l in ipairs(path) do
     if politics.country_of(l) == "switzerland" then return true end
@@ -248,29 +236,83 @@ local function drop_kind(id)
   return known
 end
 
+-- Among the commands of `cmds` (in listing order) that pass both `legal` and `ok`, the first one
+-- with the highest `score(cmd)` (nil scores are skipped), or nil. The commands are examined
+-- highest score first, ties in listing order, so `legal` and `ok` are asked only of the ones
+-- examined, not of the whole listing. Also returns whether any command of `cmds` passes `legal`
+-- (asked of the others only when none is picked).
+local function best_listed(cmds, score, legal, ok)
+  local by_score, scores = {}, {}
+  for i, cmd in ipairs(cmds) do
+    local sc = score(cmd)
+    if sc then
+      local same = by_score[sc]
+      if not same then
+        same = {}
+        by_score[sc] = same
+        scores[#scores + 1] = sc
+      end
+      same[#same + 1] = i
+    end
+  end
+  table.sort(scores, function(a, b) return a > b end)
+  local known = {}
+  for _, sc in ipairs(scores) do
+    for _, i in ipairs(by_score[sc]) do
+      local cmd = cmds[i]
+      local is_legal = legal(cmd)
+      known[i] = is_legal
+      if is_legal and ok(cmd) then return cmd, true end
+    end
+  end
+  for i, cmd in ipairs(cmds) do
+    local is_legal = known[i]
+    if is_legal == nil then is_legal = legal(cmd) end
+    if is_legal then return nil, true end
+  end
+  return nil, false
+end
+
 -- The drop nearest the objectives into a hex with no enemy unit (the first such in the `drop`
--- list), or nil. Only airborne units off the map drop (F40-11.1), so without one the list is
--- not asked for. The drop hexes depend on the unit only through its side, class and nation (the
--- supplied cities it flies from, airborne.cities): when every such unit shares them, the
--- first unit with any drop has the best one, and only that unit's drops are listed.
+-- listing), or nil. Only airborne units off the map drop (F40-11.1), so without one nothing is
+-- asked. The drop hexes depend on the unit only through its side, class and nation (the
+-- supplied cities it flies from, airborne.cities): when every such unit shares them, the first
+-- unit with any drop has the best one, and only that unit's drops are examined. The listing's
+-- own checks (airborne.drop_hexes, then restrictions.one_hex_checker, as the `drop` listing
+-- makes them) are applied best hex first (best_listed), so a decision checks a few hexes
+-- instead of the hundreds within range: the same command as the best of the whole listing.
 local function drop_choice(side, near)
   local on_map, waiting = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true })) do on_map[id] = true end
   for _, id in ipairs(hex.units.ids(side)) do
     if not on_map[id] and drop_kind(id) then waiting[#waiting + 1] = id end
   end
-  if #waiting == 0 then return nil end
+  if #waiting == 0 or airborne.phase_refusal(side) then return nil end
   local empty = function(cmd) return #common.enemies_at(cmd.to, side) == 0 end
+  local enters = restrictions.one_hex_checker(side)
+  local views, cities_by_kind = {}, {}
+  local legal = function(cmd) return enters(views[cmd.unit], cmd.to) end
+  -- (unit `id`'s drops as the listing gives them, before the restrictions)
+  local function drops(id, out)
+    local u = hex.units.get(id)
+    views[id] = u
+    for _, to in ipairs(airborne.drop_hexes(u, side, cities_by_kind)) do
+      out[#out + 1] = { command = "drop", unit = id, to = to }
+    end
+    return out
+  end
   local kinds = {}
   for _, id in ipairs(waiting) do kinds[drop_kind(id)] = true end
   if next(kinds, next(kinds)) == nil then
     for _, id in ipairs(waiting) do
-      local list = hex.commands.legal(side, { command = "drop", unit = id })
-      if #list > 0 then return best_passing(list, near, empty) end
+      local choice, listed = best_listed(drops(id, {}), near, legal, empty)
+      if listed then return choice end
     end
     return nil
   end
-  return best_passing(hex.commands.legal(side, { command = "drop" }), near, empty)
+  local all = {}
+  for _, id in ipairs(waiting) do drops(id, all) end
+  return (best_listed(all, near, legal, empty))
 end
 
 -- The `place` command best_of(the `place` list, near) gives (`near_to`: near's score of a hex), from the listing's groups

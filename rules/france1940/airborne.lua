@@ -98,7 +98,7 @@ local function targets(cities)
   return out
 end
 
--- Why the side may not drop now (not the unit or the hex), or nil.
+-- Why the side may not drop now (not the unit or the hex), as (rule, reason), or nil.
 local function phase_refusal(side)
   if not common.is_movement_phase() or hex.state.side() ~= side then
     return "F40-11.1", "airborne units are dropped at the start of their side's assault (movement phase)"
@@ -114,6 +114,8 @@ local function phase_refusal(side)
   end
   return nil
 end
+
+airborne.phase_refusal = phase_refusal
 
 local function unit_refusal(u, side)
   if not u then return "F40-11.1", "drop needs a unit in play" end
@@ -143,6 +145,23 @@ function airborne.refusal(u, side, to)
   rule, reason = unit_refusal(u, side)
   if rule then return rule, reason end
   return target_refusal(u, to, airborne.cities(u))
+end
+
+-- The hexes unit `u` (a full view) of `side` may be dropped into now by 11.1 alone, in the
+-- order the `drop` listing gives them (before the political restrictions, restrictions.lua), or
+-- {} when the unit may not drop; the caller asks airborne.phase_refusal(side) first (once for
+-- all its units), as the listing does. The cities depend on the unit's
+-- side, class and nation only (sources_for): `cities_by_kind` (optional) keeps them for the
+-- caller's other units. The list is shared: read it, do not change it.
+function airborne.drop_hexes(u, side, cities_by_kind)
+  if unit_refusal(u, side) then return {} end
+  local kind = u.side .. "/" .. common.class_of(u) .. "/" .. tostring(u.nation)
+  local cities = cities_by_kind and cities_by_kind[kind]
+  if not cities then
+    cities = airborne.cities(u)
+    if cities_by_kind then cities_by_kind[kind] = cities end
+  end
+  return targets(cities)
 end
 
 -- 11.4: whether a unit may attack now (for the combat rules).
@@ -204,20 +223,10 @@ function airborne.register()
           if sides[i] == side and not ats[i] then units[#units + 1] = hex.units.get(id) end
         end
       end
-      -- The cities depend on the unit's side, class and nation only (sources_for): asked once
-      -- per kind in this listing.
       local cities_by_kind = {}
       for _, u in ipairs(units) do
-        if not unit_refusal(u, side) then
-          local kind = u.side .. "/" .. common.class_of(u) .. "/" .. tostring(u.nation)
-          local cities = cities_by_kind[kind]
-          if not cities then
-            cities = airborne.cities(u)
-            cities_by_kind[kind] = cities
-          end
-          for _, to in ipairs(targets(cities)) do
-            out[#out + 1] = { command = "drop", unit = u.id, to = to }
-          end
+        for _, to in ipairs(airborne.drop_hexes(u, side, cities_by_kind)) do
+          out[#out + 1] = { command = "drop", unit = u.id, to = to }
         end
       end
       return out

@@ -170,6 +170,33 @@ function restrictions.fits(u, label, stacks)
   return t + e <= LIMIT and a + (u.type == "armored" and e or 0) <= ARMORED_LIMIT
 end
 
+-- The check the listings of one-hex commands (`drop`, `rail`) make: `enters(u, to)` is true
+-- when unit `u` (a full view) of `side` may end in `to` within the stacking limits (5.2, 5.3)
+-- and the political restrictions (16.x, 18.2). Answers are kept per unit and hex for the
+-- checker's life, which must not outlast the call into Lua that made it (one position).
+-- `stacks` and `ctx` default to fresh ones. A bot ranking a listing's hexes itself checks only
+-- the few it examines (ai.lua, drops).
+function restrictions.one_hex_checker(side, stacks, ctx)
+  stacks = stacks or restrictions.stacks(side)
+  ctx = ctx or new_context()
+  local refused = {}
+  return function(u, to)
+    if not restrictions.fits(u, to, stacks) then return false end
+    if to == nil then return true end
+    local seen = refused[u.id]
+    if not seen then
+      seen = {}
+      refused[u.id] = seen
+    end
+    local r = seen[to]
+    if r == nil then
+      r = refusal_in(ctx, u, to) ~= nil
+      seen[to] = r
+    end
+    return not r
+  end
+end
+
 -- `single`: the command enters one hex, its `to` (path_of gives {cmd.to}): the listing checks
 -- that hex without building the path.
 local function wrap(name, path_of, single)
@@ -189,6 +216,7 @@ local function wrap(name, path_of, single)
       if #list == 0 then return list end
       local stacks = restrictions.stacks(side)
       local ctx = new_context()
+      local enters = single and restrictions.one_hex_checker(side, stacks, ctx)
       -- Per unit: its full view and, per hex, whether it is refused there (paths to nearby
       -- hexes share most of their hexes).
       local units, refused = {}, {}
@@ -203,18 +231,7 @@ local function wrap(name, path_of, single)
           refused[id] = seen
         end
         if single then
-          local to = cmd.to
-          if restrictions.fits(u, to, stacks) then
-            local r = false
-            if to ~= nil then
-              r = seen[to]
-              if r == nil then
-                r = refusal_in(ctx, u, to) ~= nil
-                seen[to] = r
-              end
-            end
-            if not r then out[#out + 1] = cmd end
-          end
+          if enters(u, cmd.to) then out[#out + 1] = cmd end
         else
           local path = path_of(cmd)
           if restrictions.fits(u, path[#path], stacks) then
