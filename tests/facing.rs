@@ -1046,6 +1046,40 @@ fn ta_r12_every_step_costs_one_barred_terrain_and_hexsides_are_never_entered() {
 }
 
 #[test]
+fn ta_r12_only_units_in_good_order_move() {
+    // TA-R12 (ANC-7.1 "les unités en ordre"): a counter out of good order (status
+    // "disordered") neither moves nor turns; neither does a group holding one. No enemy near.
+    let mut dp = u("dp", "blue", "phalanx", "0404", 3.0, Some(0));
+    dp.status.insert("disordered".into());
+    let mut dl = u("dl", "blue", "light", "0202", 4.0, Some(0));
+    dl.status.insert("disordered".into());
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            dp,
+            dl,
+            u("ok", "blue", "light", "0202", 4.0, Some(0)),
+            u("p", "blue", "phalanx", "0606", 3.0, Some(0)),
+        ],
+    );
+    assert_eq!(f.states(&["dp"]), BTreeMap::new());
+    assert_eq!(f.states(&["dl"]), BTreeMap::new());
+    assert_eq!(f.states(&["ok", "dl"]), BTreeMap::new());
+    assert_eq!(
+        f.check(&["dp"], &["0504"], Facing::One(0)),
+        Err("immobile: only units in good order move (TA-R12)".into())
+    );
+    assert_eq!(
+        f.check(&["dp"], &[], Facing::One(1)),
+        Err("immobile: only units in good order move (TA-R12)".into())
+    );
+    // Counters in good order move (0606 facing vertex 0: front 0705, 0706).
+    assert_eq!(f.check(&["p"], &["0706"], Facing::One(0)), Ok(1));
+    assert!(f.states(&["ok"]).len() > 6);
+}
+
+#[test]
 fn one_scratch_serves_many_queries_with_the_one_off_answers() {
     // The generation-stamped scratch is reused across maps, models, groups and order checks:
     // every answer (states, costs, paths) equals a fresh one-off search's.

@@ -396,7 +396,7 @@ pub(super) struct Piece {
     pub(super) facing: Facing,
     pub(super) leader: bool,
     pub(super) skirmisher: bool,
-    in_order: bool,
+    pub(super) in_order: bool,
     ma: f64,
     /// Front edge directions (union of both bases' arcs), 6-bit mask.
     front: u8,

@@ -174,6 +174,8 @@ struct Group {
     leaders_only: bool,
     skirmisher: bool,
     immobile: bool,
+    /// A counter is out of good order (ANC: TA-R12, only units in good order move).
+    disordered: bool,
     tactical: Option<u32>,
     turn_cost: u32,
     /// Largest joining cost among troop kinds; None when one cannot join.
@@ -212,6 +214,7 @@ fn group_of(
         leaders_only: true,
         skirmisher: true,
         immobile: false,
+        disordered: false,
         tactical: None,
         turn_cost: 0,
         join: Some(0),
@@ -243,6 +246,7 @@ fn group_of(
         first = first.or(Some(p));
         g.skirmisher &= p.skirmisher;
         g.immobile |= rule.immobile;
+        g.disordered |= !p.in_order;
         g.tactical = match (g.tactical, rule.tactical) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -872,6 +876,12 @@ impl FacingSearch {
     ) {
         if g.immobile {
             why.note(0, "immobile", || "this unit does not move".into());
+            return;
+        }
+        if g.disordered {
+            why.note(0, "immobile", || {
+                "only units in good order move (TA-R12)".into()
+            });
             return;
         }
         let flags = &board.flags[g.side as usize];

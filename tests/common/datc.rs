@@ -250,6 +250,11 @@ fn check_with(
             errs.push(format!("{key} not in disbanded"));
         }
     }
+    for key in strs(&exp["not_disbanded"]) {
+        if report.disbanded.contains(&key) {
+            errs.push(format!("{key} should not be in disbanded"));
+        }
+    }
     if let Some(n) = exp["next_phase"].as_str() {
         if n != report.next_phase {
             errs.push(format!("next_phase {} expected {n}", report.next_phase));

@@ -117,6 +117,9 @@ local function check(exp, result, before_owner, nextpos, errs)
       if a ~= b then errs[#errs + 1] = key .. " retreats {" .. a .. "} expected {" .. b .. "}" end
     end
   end
+  for _, key in ipairs(exp.not_disbanded or {}) do
+    if has(result.disbanded, key) then errs[#errs + 1] = key .. " should not be in disbanded" end
+  end
   for _, key in ipairs(exp.disbanded or {}) do
     if not has(result.disbanded, key) then errs[#errs + 1] = key .. " not in disbanded" end
   end

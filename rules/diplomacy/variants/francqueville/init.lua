@@ -6,7 +6,16 @@
 -- Interpretation choices: see the header of retreats.lua and docs/diplomacy.md.
 local adj = require("diplomacy.adjudicate")
 local r = require("diplomacy.variants.francqueville.retreats")
+-- R-g3: a stack lasts until the end of the next movement phase. One formed in the fall retreats
+-- meets that phase after the winter adjustments (standard, R-m1), which must carry the record of
+-- the units that arrived by retreat (`position.arrived`) for after_movement to find them.
+local function adjustments(rules, cm, position, orders)
+  local result, next_pos = adj.adjustments(rules, cm, position, orders)
+  if position.arrived and #position.arrived > 0 then next_pos.arrived = position.arrived end
+  return result, next_pos
+end
 local game = require("diplomacy.game").new(adj.extend({
+  adjustments = adjustments,
   retreating_units = r.retreating_units,
   retreat_options = r.retreat_options,
   settle_retreats = r.settle_retreats,

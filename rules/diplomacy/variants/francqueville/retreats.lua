@@ -18,17 +18,20 @@ local M = {}
 local EMPTY = {}
 local flags_of = adj.flags_of
 
--- R-0, R-k1..R-k3: the dislodged units, plus units evicted after a bounce
-function M.retreating_units(rules, ctx)
-  local recs = adj.retreating_units(rules, ctx)
-  local U, kind, void, res, dprov = ctx.U, ctx.kind, ctx.void, ctx.res, ctx.dprov
-  local attackers = {}   -- province -> sorted list of attacking provinces, by power
+-- R-k1, R-k2: the units evicted after a bounce, as {unit index = attacker province} (the
+-- alphabetically first attacker of another power), computed once per movement phase (after_movement,
+-- R-g3, needs them too: an evicted unit is not still in its province after the moves)
+local function evictions(ctx)
+  if ctx.evicted then return ctx.evicted end
+  local U, res, dprov = ctx.U, ctx.res, ctx.dprov
+  local attackers = {}   -- province -> the units whose non-void move goes there
   for _, j in ipairs(ctx.moves) do
     local d = dprov[j]
     local l = attackers[d]
     if not l then l = {}; attackers[d] = l end
     l[#l + 1] = j
   end
+  local out = {}
   for _, i in ipairs(ctx.moves) do
     -- R-k1: a non-void move flagged bounce (path fine, not paradox), unit not dislodged ...
     if not res[i] and not ctx.dislodged_by[i] and not ctx.paradox[i] and ctx.path_ok(i) then
@@ -40,11 +43,23 @@ function M.retreating_units(rules, ctx)
           if not by or p < by then by = p end
         end
       end
-      if by then
-        recs[#recs + 1] = { i = i, by = by, conv = false, evicted = true }
-        ctx.flags = ctx.flags or {}
-        ctx.flags[i] = flags_of("bounce", "dislodged") -- R-k3
-      end
+      if by then out[i] = by end
+    end
+  end
+  ctx.evicted = out
+  return out
+end
+
+-- R-0, R-k1..R-k3: the dislodged units, plus units evicted after a bounce
+function M.retreating_units(rules, ctx)
+  local recs = adj.retreating_units(rules, ctx)
+  local evicted = evictions(ctx)
+  for _, i in ipairs(ctx.moves) do
+    local by = evicted[i]
+    if by then
+      recs[#recs + 1] = { i = i, by = by, conv = false, evicted = true }
+      ctx.flags = ctx.flags or {}
+      ctx.flags[i] = flags_of("bounce", "dislodged") -- R-k3
     end
   end
   return recs
@@ -130,8 +145,9 @@ function M.after_movement(rules, ctx)
     if not aorder[key] then aorder[key] = n end
   end
   local survivors = {}
+  local evicted = evictions(ctx) -- R-k1: an evicted unit is not still there
   for j = 1, ctx.n do
-    if not ctx.moved[j] and not ctx.dislodged_by[j] then
+    if not ctx.moved[j] and not ctx.dislodged_by[j] and not evicted[j] then
       local key = U[j].power .. "|" .. U[j].prov
       local l = survivors[key]
       if not l then l = {}; survivors[key] = l end
