@@ -32,17 +32,16 @@ fn drop_at(to: &str) -> Value {
     json!({"command": "drop", "unit": "p1", "to": to})
 }
 
+/// p1's drops on the fixture: every land hex within range of the German city 0101.
+fn p1_drops() -> Value {
+    json!(["0101", "0201", "0301", "0401", "0501"].map(drop_at))
+}
+
 #[test]
 fn legal_with_a_filter_lists_one_kind_and_one_unit() {
     assert_eq!(
         probe(r#"hex.commands.legal("german", { command = "drop", unit = "p1" })"#),
-        json!([
-            drop_at("0101"),
-            drop_at("0201"),
-            drop_at("0301"),
-            drop_at("0401"),
-            drop_at("0501")
-        ])
+        p1_drops()
     );
     // A unit filter alone: every kind, that unit's commands only (end_phase orders no unit).
     assert_eq!(
@@ -255,16 +254,7 @@ fn f40_11_1_drop_hexes_through_the_one_hex_checker_are_the_drop_listing() {
       end)()"#;
     let listed = r#"hex.commands.legal("german", { command = "drop", unit = "p1" })"#;
     assert_eq!(probe(lazy), probe(listed));
-    assert_eq!(
-        probe(lazy),
-        json!([
-            drop_at("0101"),
-            drop_at("0201"),
-            drop_at("0301"),
-            drop_at("0401"),
-            drop_at("0501")
-        ])
-    );
+    assert_eq!(probe(lazy), p1_drops());
     // The checker applies F40-5.2: a division of 1 equivalent does not fit beside 4.
     let stacked = r#"(function()
         local restrictions = require("france1940.restrictions")
