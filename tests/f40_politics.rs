@@ -389,3 +389,62 @@ fn f40_18_2_neutral_units_have_half_their_ma_on_turn_1() {
         1
     );
 }
+
+/// A German unit at 0502 (MA 1) next to a neutral Belgian unit at 0402, both laid down by a
+/// --setup position (units of side `neutral`, no status given).
+const NEUTRAL_NEIGHBOUR: &str = r#"
+[[unit]]
+id = "gx"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 1
+strength = 2
+at = "0502"
+
+[[unit]]
+id = "bx"
+side = "neutral"
+nation = "belgian"
+type = "infantry"
+size = "XX"
+ma = 2
+strength = 2
+at = "0402"
+"#;
+
+#[test]
+fn f40_r8_neutral_units_of_a_setup_position_exert_no_zoc_and_may_not_move() {
+    let mut s = session("politics");
+    setup(&mut s, NEUTRAL_NEIGHBOUR);
+    assert!(s.game.state().units["bx"].status.contains("neutral"));
+    // 16.1: a neutral unit has no move.
+    assert_eq!(reach(&mut s, "bx"), costs(&[]));
+    // R8: no ZOC, so gx pays no +1 to leave 0502; 0402 is blocked (bx), 0403 is an invasion.
+    assert_eq!(
+        reach(&mut s, "gx"),
+        costs(&[
+            ("0403", 1.0),
+            ("0501", 1.0),
+            ("0503", 1.0),
+            ("0602", 1.0),
+            ("0603", 1.0)
+        ])
+    );
+    // R11: bx's occupation and ZOC count for nobody: 0402 is German by gx's uncontested ZOC,
+    // 0401 (next to bx only) nobody's.
+    assert_eq!(control_of(&s, "0402").as_deref(), Some("german"));
+    assert_eq!(control_of(&s, "0401"), None);
+}
+
+#[test]
+fn f40_r11_a_joining_units_hex_is_allied_at_once_even_if_german_zoc_claimed_it() {
+    let mut s = session("politics");
+    // g4 invades Switzerland at 0405; sw1's hex 0305 is in g4's ZOC and in no Allied ZOC: while
+    // sw1 is neutral that makes it German (7.1b), but sw1 joins the Allies by the same move and
+    // stands in it (7.1a).
+    ok(&mut s, "german", &mv("g4", &["0405"]));
+    assert_eq!(side_of(&mut s, "sw1"), "allied");
+    assert_eq!(control_of(&s, "0305").as_deref(), Some("allied"));
+}
