@@ -369,18 +369,9 @@ fn f40_18_2_neutral_units_have_half_their_ma_on_turn_1() {
     let mut s = session("politics");
     ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
     advance_to(&mut s, 1, 2);
-    // nl1, MA 2: 1 MP on turn 1 (its neighbours, but it may not leave the Netherlands, 16.3).
-    assert_eq!(
-        reach(&mut s, "nl1"),
-        costs(&[
-            ("0202", 1.0),
-            ("0203", 1.0),
-            ("0301", 1.0),
-            ("0303", 1.0),
-            ("0402", 1.0),
-            ("0403", 1.0)
-        ])
-    );
+    // nl1, MA 2: 1 MP on turn 1 (its neighbours, but it may not leave the Netherlands, 16.3:
+    // 0202, 0203, 0303, 0402 and 0403 are refused, so `reach` does not list them either).
+    assert_eq!(reach(&mut s, "nl1"), costs(&[("0301", 1.0)]));
     assert_eq!(
         legal_of(&mut s, "allied", "move")
             .iter()
@@ -447,4 +438,35 @@ fn f40_r11_a_joining_units_hex_is_allied_at_once_even_if_german_zoc_claimed_it()
     ok(&mut s, "german", &mv("g4", &["0405"]));
     assert_eq!(side_of(&mut s, "sw1"), "allied");
     assert_eq!(control_of(&s, "0305").as_deref(), Some("allied"));
+}
+
+#[test]
+fn f40_16_1_reach_of_an_allied_unit_stops_at_the_border_of_a_neutral_country() {
+    let mut s = session("politics");
+    advance_to(&mut s, 2, 4);
+    // a1 (MA 4) at 0202: France only; every hex of the four neutral countries is refused.
+    assert_eq!(
+        reach(&mut s, "a1"),
+        costs(&[
+            ("0101", 1.0),
+            ("0102", 1.0),
+            ("0103", 2.0),
+            ("0104", 3.0),
+            ("0105", 4.0),
+            ("0201", 1.0),
+            ("0203", 1.0),
+            ("0204", 2.0),
+            ("0205", 3.0)
+        ])
+    );
+}
+
+#[test]
+fn f40_r10_reach_of_a_french_unit_on_turn_1_stays_in_its_deployment_zone() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        reach(&mut s, "a1"),
+        costs(&[("0201", 1.0), ("0203", 1.0), ("0204", 2.0), ("0205", 3.0)])
+    );
 }
