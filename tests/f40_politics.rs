@@ -470,3 +470,50 @@ fn f40_r10_reach_of_a_french_unit_on_turn_1_stays_in_its_deployment_zone() {
         costs(&[("0201", 1.0), ("0203", 1.0), ("0204", 2.0), ("0205", 3.0)])
     );
 }
+
+#[test]
+fn f40_16_4_a_belgian_unit_standing_in_france_operates_normally() {
+    // A --setup position with a Belgian unit already in France (0203): "une fois entrées en
+    // France, les unités belges peuvent opérer normalement".
+    let mut s = session("politics");
+    setup(
+        &mut s,
+        r#"
+[[unit]]
+id = "g1"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0603"
+
+[[unit]]
+id = "bf"
+side = "allied"
+nation = "belgian"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0203"
+"#,
+    );
+    advance_to(&mut s, 2, 4);
+    assert_eq!(
+        reach(&mut s, "bf"),
+        costs(&[
+            ("0101", 2.0),
+            ("0102", 1.0),
+            ("0103", 1.0),
+            ("0104", 2.0),
+            ("0105", 3.0),
+            ("0201", 2.0),
+            ("0202", 1.0),
+            ("0204", 1.0),
+            ("0205", 2.0)
+        ])
+    );
+    ok(&mut s, "allied", &mv("bf", &["0204"]));
+}

@@ -114,7 +114,8 @@ local function refusal_in(ctx, u, label, turn)
       return rule, string.format("%s may not leave %s while a German unit is in it (%s)", u.id, home, label)
     end
   end
-  if nation == "belgian" and not u.status.freed then
+  -- (a Belgian unit standing in France has entered it: it operates normally, 16.4)
+  if nation == "belgian" and not u.status.freed and not (u.at and politics.country_of(u.at) == "france") then
     local ok = BELGIAN_AREA[country] or (country == "netherlands" and not ctx_neutral(ctx, country))
     if country == "france" and ctx_fallen(ctx) then ok = true end
     if not ok then
