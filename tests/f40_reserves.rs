@@ -279,3 +279,39 @@ fn f40_17_7_swiss_reserves_enter_by_the_swiss_south_edge_even_where_german_contr
     ok(&mut s, "allied", &place("sr1", "0502"));
     assert_eq!(s.game.state().units["sr1"].at.as_deref(), Some("0502"));
 }
+
+#[test]
+fn f40_17_3_a_pool_unit_of_a_setup_position_waits_in_its_pool_and_enters_as_a_reserve() {
+    let mut s = session("reserves");
+    setup(
+        &mut s,
+        r#"
+[[unit]]
+id = "g1"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0601"
+
+[[unit]]
+id = "ax"
+side = "allied"
+nation = "french"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+attrs = { pool = "allied_reserve" }
+"#,
+    );
+    assert_eq!(s.game.state().gone["ax"].reason, "pool");
+    advance_to(&mut s, 2, 4);
+    let events = ok(&mut s, "allied", &place("ax", "0302"));
+    assert!(
+        matches!(&events[0], Event::UnitPlaced { unit } if unit.id == "ax" && unit.at.as_deref() == Some("0302")),
+        "{events:?}"
+    );
+}

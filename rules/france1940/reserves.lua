@@ -353,6 +353,16 @@ function reserves.register()
     return out
   end, 90)
 
+  -- A pool unit laid down off the map later (a --setup position's units arrive as UnitPlaced
+  -- after GameStarted) goes to its pool the same way.
+  hex.events.on("UnitPlaced", function(ev)
+    local u = ev.unit and hex.units.get(ev.unit.id)
+    local pool = u and u.attrs and u.attrs.pool
+    if u and not u.at and pool and reserves.POOLS[pool] then
+      return { { event = "UnitRemoved", unit = u.id, reason = "pool" } }
+    end
+  end, 90)
+
   hex.events.on("AssaultStarted", function(ev)
     if ev.data.assault ~= 1 then return nil end
     local out = {}
