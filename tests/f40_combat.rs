@@ -294,11 +294,9 @@ at = "0403"
 #[test]
 fn f40_16_4_a_belgian_unit_retreating_into_germany_may_still_not_enter_france() {
     // A seed whose first roll is a retreat at 6:1 (1: DR, 2: DR%).
-    let seed = (1..100)
-        .find(|&s| Dice::value_at(s, 0, 6) <= 2)
-        .unwrap();
+    let seed = (1..100).find(|&s| Dice::value_at(s, 0, 6) <= 2).unwrap();
     let mut s = hexwar::Session::start(
-        &std::path::Path::new("tests/fixtures/f40/politics"),
+        std::path::Path::new("tests/fixtures/f40/politics"),
         Some(seed),
     )
     .unwrap();
@@ -308,7 +306,9 @@ fn f40_16_4_a_belgian_unit_retreating_into_germany_may_still_not_enter_france() 
     advance_to(&mut s, 1, 1);
     let events = ok(&mut s, "german", &attack("0403", &["g1"]));
     assert!(
-        events.iter().any(|e| matches!(e, Event::UnitMoved { unit, to, .. }
+        events
+            .iter()
+            .any(|e| matches!(e, Event::UnitMoved { unit, to, .. }
             if unit == "bx" && to == "0501")),
         "{events:?}"
     );

@@ -190,18 +190,13 @@ impl ReachSearch {
         let mut hexes = Vec::with_capacity(self.last_len);
         let mut stepper = Stepper::new(map, rules, occ, mover);
         stepper.blocked = blocked;
-        self.run(
-            &stepper,
-            budget,
-            None,
-            |h, s| {
-                hexes.push(Reached {
-                    hex: h,
-                    cost: Mp(s.dist),
-                    parent: s.parent,
-                })
-            },
-        );
+        self.run(&stepper, budget, None, |h, s| {
+            hexes.push(Reached {
+                hex: h,
+                cost: Mp(s.dist),
+                parent: s.parent,
+            })
+        });
         self.last_len = hexes.len();
         Ok(Reach {
             start: mover.start,
