@@ -247,3 +247,78 @@ fn f40_11_5_a_drop_on_the_target_cancels_the_major_river_multiplier_in_combat() 
         Some(Value::Null)
     );
 }
+
+/// On tests/fixtures/f40/politics: g1 (12) invades Luxembourg at 0404, bringing Belgium in, and
+/// attacks bx (1, Belgian) at 0403 at 6:1; German units stand on the French hexes 0203 and 0204,
+/// so a retreat of 2 hexes takes bx into Germany (0501), not into France.
+const BELGIAN_RETREAT: &str = r#"
+[[unit]]
+id = "g1"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 12
+at = "0504"
+
+[[unit]]
+id = "g2"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0203"
+
+[[unit]]
+id = "g3"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0204"
+
+[[unit]]
+id = "bx"
+side = "neutral"
+nation = "belgian"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 1
+at = "0403"
+"#;
+
+#[test]
+fn f40_16_4_a_belgian_unit_retreating_into_germany_may_still_not_enter_france() {
+    // A seed whose first roll is a retreat at 6:1 (1: DR, 2: DR%).
+    let seed = (1..100).find(|&s| Dice::value_at(s, 0, 6) <= 2).unwrap();
+    let mut s = hexwar::Session::start(
+        std::path::Path::new("tests/fixtures/f40/politics"),
+        Some(seed),
+    )
+    .unwrap();
+    setup(&mut s, BELGIAN_RETREAT);
+    ok(&mut s, "german", &mv("g1", &["0404"]));
+    assert_eq!(s.game.state().units["bx"].side, "allied");
+    advance_to(&mut s, 1, 1);
+    let events = ok(&mut s, "german", &attack("0403", &["g1"]));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::UnitMoved { unit, to, .. }
+            if unit == "bx" && to == "0501")),
+        "{events:?}"
+    );
+    // Forced out of Belgium, but not into France: 16.4 still holds for it.
+    assert!(!s.game.state().units["bx"].status.contains("freed"));
+    advance_to(&mut s, 2, 4);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("bx", &["0402", "0303", "0204"])),
+        refusal("F40-16.4", "Belgian unit bx may not enter 0204 (france)")
+    );
+}

@@ -369,18 +369,9 @@ fn f40_18_2_neutral_units_have_half_their_ma_on_turn_1() {
     let mut s = session("politics");
     ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
     advance_to(&mut s, 1, 2);
-    // nl1, MA 2: 1 MP on turn 1 (its neighbours, but it may not leave the Netherlands, 16.3).
-    assert_eq!(
-        reach(&mut s, "nl1"),
-        costs(&[
-            ("0202", 1.0),
-            ("0203", 1.0),
-            ("0301", 1.0),
-            ("0303", 1.0),
-            ("0402", 1.0),
-            ("0403", 1.0)
-        ])
-    );
+    // nl1, MA 2: 1 MP on turn 1 (its neighbours, but it may not leave the Netherlands, 16.3:
+    // 0202, 0203, 0303, 0402 and 0403 are refused, so `reach` does not list them either).
+    assert_eq!(reach(&mut s, "nl1"), costs(&[("0301", 1.0)]));
     assert_eq!(
         legal_of(&mut s, "allied", "move")
             .iter()
@@ -388,4 +379,141 @@ fn f40_18_2_neutral_units_have_half_their_ma_on_turn_1() {
             .count(),
         1
     );
+}
+
+/// A German unit at 0502 (MA 1) next to a neutral Belgian unit at 0402, both laid down by a
+/// --setup position (units of side `neutral`, no status given).
+const NEUTRAL_NEIGHBOUR: &str = r#"
+[[unit]]
+id = "gx"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 1
+strength = 2
+at = "0502"
+
+[[unit]]
+id = "bx"
+side = "neutral"
+nation = "belgian"
+type = "infantry"
+size = "XX"
+ma = 2
+strength = 2
+at = "0402"
+"#;
+
+#[test]
+fn f40_r8_neutral_units_of_a_setup_position_exert_no_zoc_and_may_not_move() {
+    let mut s = session("politics");
+    setup(&mut s, NEUTRAL_NEIGHBOUR);
+    assert!(s.game.state().units["bx"].status.contains("neutral"));
+    // 16.1: a neutral unit has no move.
+    assert_eq!(reach(&mut s, "bx"), costs(&[]));
+    // R8: no ZOC, so gx pays no +1 to leave 0502; 0402 is blocked (bx), 0403 is an invasion.
+    assert_eq!(
+        reach(&mut s, "gx"),
+        costs(&[
+            ("0403", 1.0),
+            ("0501", 1.0),
+            ("0503", 1.0),
+            ("0602", 1.0),
+            ("0603", 1.0)
+        ])
+    );
+    // R11: bx's occupation and ZOC count for nobody: 0402 is German by gx's uncontested ZOC,
+    // 0401 (next to bx only) nobody's.
+    assert_eq!(control_of(&s, "0402").as_deref(), Some("german"));
+    assert_eq!(control_of(&s, "0401"), None);
+}
+
+#[test]
+fn f40_r11_a_joining_units_hex_is_allied_at_once_even_if_german_zoc_claimed_it() {
+    let mut s = session("politics");
+    // g4 invades Switzerland at 0405; sw1's hex 0305 is in g4's ZOC and in no Allied ZOC: while
+    // sw1 is neutral that makes it German (7.1b), but sw1 joins the Allies by the same move and
+    // stands in it (7.1a).
+    ok(&mut s, "german", &mv("g4", &["0405"]));
+    assert_eq!(side_of(&mut s, "sw1"), "allied");
+    assert_eq!(control_of(&s, "0305").as_deref(), Some("allied"));
+}
+
+#[test]
+fn f40_16_1_reach_of_an_allied_unit_stops_at_the_border_of_a_neutral_country() {
+    let mut s = session("politics");
+    advance_to(&mut s, 2, 4);
+    // a1 (MA 4) at 0202: France only; every hex of the four neutral countries is refused.
+    assert_eq!(
+        reach(&mut s, "a1"),
+        costs(&[
+            ("0101", 1.0),
+            ("0102", 1.0),
+            ("0103", 2.0),
+            ("0104", 3.0),
+            ("0105", 4.0),
+            ("0201", 1.0),
+            ("0203", 1.0),
+            ("0204", 2.0),
+            ("0205", 3.0)
+        ])
+    );
+}
+
+#[test]
+fn f40_r10_reach_of_a_french_unit_on_turn_1_stays_in_its_deployment_zone() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        reach(&mut s, "a1"),
+        costs(&[("0201", 1.0), ("0203", 1.0), ("0204", 2.0), ("0205", 3.0)])
+    );
+}
+
+#[test]
+fn f40_16_4_a_belgian_unit_standing_in_france_operates_normally() {
+    // A --setup position with a Belgian unit already in France (0203): "une fois entrées en
+    // France, les unités belges peuvent opérer normalement".
+    let mut s = session("politics");
+    setup(
+        &mut s,
+        r#"
+[[unit]]
+id = "g1"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0603"
+
+[[unit]]
+id = "bf"
+side = "allied"
+nation = "belgian"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0203"
+"#,
+    );
+    advance_to(&mut s, 2, 4);
+    assert_eq!(
+        reach(&mut s, "bf"),
+        costs(&[
+            ("0101", 2.0),
+            ("0102", 1.0),
+            ("0103", 1.0),
+            ("0104", 2.0),
+            ("0105", 3.0),
+            ("0201", 2.0),
+            ("0202", 1.0),
+            ("0204", 1.0),
+            ("0205", 2.0)
+        ])
+    );
+    ok(&mut s, "allied", &mv("bf", &["0204"]));
 }

@@ -170,11 +170,16 @@ fn f40_17_6_armee_des_alpes_next_to_switzerland_after_its_invasion_in_addition()
             place("aa1", "0202"),
             place("aa2", "0201"),
             place("aa2", "0202"),
-            // and the Swiss reserves (17.7) in the town and on the south edge
+            // and the Swiss reserves (17.7) in the town and on the south edge (0402 and 0502 in
+            // g1's ZOC are German-controlled: the edge needs no Allied control)
             place("sr1", "0301"),
             place("sr1", "0302"),
+            place("sr1", "0402"),
+            place("sr1", "0502"),
             place("sr2", "0301"),
             place("sr2", "0302"),
+            place("sr2", "0402"),
+            place("sr2", "0502"),
         ]
     );
     // Not next to Switzerland: only as a normal reserve, once the other reserves have entered.
@@ -264,4 +269,52 @@ fn f40_17_7_swiss_reserves_one_a_turn_after_the_invasion_in_an_allied_swiss_city
     advance_to(&mut s, 2, 4);
     ok(&mut s, "allied", &place("sr2", "0302"));
     assert_eq!(s.game.state().units["sr2"].at.as_deref(), Some("0302"));
+}
+
+#[test]
+fn f40_17_7_swiss_reserves_enter_by_the_swiss_south_edge_even_where_german_controlled() {
+    let mut s = session("alpine");
+    invade_switzerland(&mut s);
+    advance_to(&mut s, 1, 2);
+    // 0502, on the south edge next to g1 (0501): German by g1's ZOC, but "par le bord sud ou est
+    // de la carte en Suisse" asks no control (only the Swiss cities must be Allied-controlled).
+    assert_eq!(control_of(&s, "0502").as_deref(), Some("german"));
+    ok(&mut s, "allied", &place("sr1", "0502"));
+    assert_eq!(s.game.state().units["sr1"].at.as_deref(), Some("0502"));
+}
+
+#[test]
+fn f40_17_3_a_pool_unit_of_a_setup_position_waits_in_its_pool_and_enters_as_a_reserve() {
+    let mut s = session("reserves");
+    setup(
+        &mut s,
+        r#"
+[[unit]]
+id = "g1"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+at = "0601"
+
+[[unit]]
+id = "ax"
+side = "allied"
+nation = "french"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 2
+attrs = { pool = "allied_reserve" }
+"#,
+    );
+    assert_eq!(s.game.state().gone["ax"].reason, "pool");
+    advance_to(&mut s, 2, 4);
+    let events = ok(&mut s, "allied", &place("ax", "0302"));
+    assert!(
+        matches!(&events[0], Event::UnitPlaced { unit } if unit.id == "ax" && unit.at.as_deref() == Some("0302")),
+        "{events:?}"
+    );
 }

@@ -63,6 +63,7 @@
 ---Options of `hex.path.reach`.
 ---@class hexwar.ReachOptions
 ---@field paths? boolean Answer each hex with its cost and path.
+---@field blocked? string[] Hexes the search never enters (the rules' own prohibitions).
 
 ---Options of the facing searches.
 ---@class hexwar.FacingOptions

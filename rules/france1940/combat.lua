@@ -32,8 +32,9 @@
 --   must keep the side within the stacking limits (counting the units retreating before it).
 --   Among the routes the rules prefer a final hex controlled by the unit's side, then one out of
 --   enemy ZOC, then the lowest label. A unit with no route is eliminated. Forced retreats
---   ignore 16.3, 16.4, 16.6 and 18.2; a Dutch, Belgian or Swiss unit that a retreat takes out of
---   its country gets the status `freed` (it operates normally afterwards).
+--   ignore 16.3, 16.4, 16.6 and 18.2; a Dutch or Swiss unit that a retreat takes out of its
+--   country, and a Belgian unit that a retreat takes into France, get the status `freed` (they
+--   operate normally afterwards).
 -- C.8 No advance after combat [interpretation: omitted; the next movement phase takes the
 --   ground].
 -- C.9 Attackers get the status `attacked` and the target is added to the variable
@@ -309,8 +310,12 @@ local function retreat_events(units, n, why, out)
       local last = path[#path]
       local p = planned[last] or { 0, 0 }
       planned[last] = { p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u) }
+      -- 16.3 / 16.6: a Dutch (Swiss) unit that a retreat takes out of its country operates
+      -- normally afterwards. 16.4: a Belgian unit is freed only by being forced into France
+      -- (restrictions.lua frees it when any move or retreat of it enters France).
       local home = politics.COUNTRY_OF_NATION[u.nation]
-      if home and not u.status.freed and politics.country_of(last) ~= home then
+      if home and u.nation ~= "belgian" and not u.status.freed
+          and politics.country_of(u.at) == home and politics.country_of(last) ~= home then
         out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "freed" } }
       end
       out[#out + 1] = { event = "UnitMoved", unit = u.id, from = u.at, to = last, path = path, cost = 0 }

@@ -109,7 +109,10 @@ function movement.reach(u)
   if st.moved or st.railed or st[common.NEUTRAL] or (st.dropped and u.attrs.airlanding) then
     return {}
   end
-  return hex.path.reach(u.id, common.budget(u))
+  -- The political restrictions (16.1, 16.3, 16.4, 16.6, 18.2, R10) are part of where a unit
+  -- can go: the search never enters a hex the unit may not enter.
+  local restrictions = require("france1940.restrictions")
+  return hex.path.reach(u.id, common.budget(u), { blocked = restrictions.blocked(u) })
 end
 
 function movement.register()
@@ -137,9 +140,10 @@ function movement.register()
     legal = function(side, filter)
       if not common.is_movement_phase() or hex.state.side() ~= side then return {} end
       local out = {}
+      local blocked = require("france1940.restrictions").blocker()
       for _, u in ipairs(common.units_for(side, filter)) do
         if u.at and not movement.cannot_move(u, side) then
-          local reach = hex.path.reach(u.id, common.budget(u), { paths = true })
+          local reach = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = blocked(u) })
           for _, label in ipairs(common.sorted_keys(reach)) do
             out[#out + 1] = { command = "move", unit = u.id, path = reach[label].path }
           end

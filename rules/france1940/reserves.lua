@@ -19,9 +19,9 @@
 --        in addition to the 3 (not counted), in any French hex adjacent to Switzerland not
 --        German-controlled; or, once no allied_reserve unit is left in the pool, as a normal
 --        reserve (counted, 17.5 hexes).
---   17.7 swiss_reserve: from the invasion of Switzerland, 1 per turn, a Swiss city (major city
---        or town, R13) or a south- or east-edge hex of Switzerland, Allied-controlled. The unit
---        enters on the Allied side.
+--   17.7 swiss_reserve: from the invasion of Switzerland, 1 per turn, an Allied-controlled Swiss
+--        city (major city or town, R13) or a south- or east-edge hex of Switzerland (whoever
+--        controls it). The unit enters on the Allied side.
 --   17.2 reinforcement: from attrs.arrives_turn on, any port hex controlled by the Allies; not
 --        a reserve (no quota, not subject to one per hex).
 -- Counts this turn: variable `reserves_used` = {german = n, allied = n, swiss = n}, cleared
@@ -156,8 +156,11 @@ local function check_in(f, g, side, to)
     if side ~= "allied" then return nil, "F40-17.7", g.id .. " is a Swiss reserve" end
     if not f_swiss_invaded(f) then return nil, "F40-17.7", "Swiss reserves enter after an invasion of Switzerland" end
     if f_used(f, "swiss") >= reserves.QUOTA.swiss then return nil, "F40-17.7", "1 Swiss reserve per turn" end
-    local ok = politics.country_of(to) == "switzerland" and f_control(f, to) == "allied"
-      and (common.terrain(to) == "major_city" or common.has_feature(to, "town") or edge(to, { "south_edge", "east_edge" }))
+    -- "toute ville suisse contrôlée par le joueur Allié, ou par le bord sud ou est de la carte
+    -- en Suisse": Allied control is asked of the cities only.
+    local city = common.terrain(to) == "major_city" or common.has_feature(to, "town")
+    local ok = politics.country_of(to) == "switzerland"
+      and ((city and f_control(f, to) == "allied") or edge(to, { "south_edge", "east_edge" }))
     if not ok then return nil, "F40-17.7", to .. " is not an Allied-controlled Swiss city or south/east edge hex of Switzerland" end
     return "swiss"
   end
@@ -348,6 +351,16 @@ function reserves.register()
       end
     end
     return out
+  end, 90)
+
+  -- A pool unit laid down off the map later (a --setup position's units arrive as UnitPlaced
+  -- after GameStarted) goes to its pool the same way.
+  hex.events.on("UnitPlaced", function(ev)
+    local u = ev.unit and hex.units.get(ev.unit.id)
+    local pool = u and u.attrs and u.attrs.pool
+    if u and not u.at and pool and reserves.POOLS[pool] then
+      return { { event = "UnitRemoved", unit = u.id, reason = "pool" } }
+    end
   end, 90)
 
   hex.events.on("AssaultStarted", function(ev)

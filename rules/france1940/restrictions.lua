@@ -15,9 +15,8 @@
 --   18.2 / R10 on turn 1: French units enter only hexes of `deploy_french`; British units enter
 --        Belgium only if Belgium itself was invaded (having joined is not enough).
 -- Reading [interpretation]: a refused hex is refused anywhere on the path, not only at its end.
--- Known limit: the legal list offers the engine's cheapest path to each hex and drops it when
--- that path crosses a refused hex, even if a dearer path avoiding it exists (such a path is
--- accepted when given).
+-- The `reach` query and the `move` listing search with the refused hexes blocked
+-- (restrictions.blocked), so each listed path avoids them.
 --
 -- Stacking (F40-5.1 .. 5.3, R14) is checked when a phase ends; so that a bot can always end its
 -- phase, legal lists offer only moves, rail moves and drops whose destination stays within the
@@ -115,7 +114,8 @@ local function refusal_in(ctx, u, label, turn)
       return rule, string.format("%s may not leave %s while a German unit is in it (%s)", u.id, home, label)
     end
   end
-  if nation == "belgian" and not u.status.freed then
+  -- (a Belgian unit standing in France has entered it: it operates normally, 16.4)
+  if nation == "belgian" and not u.status.freed and not (u.at and politics.country_of(u.at) == "france") then
     local ok = BELGIAN_AREA[country] or (country == "netherlands" and not ctx_neutral(ctx, country))
     if country == "france" and ctx_fallen(ctx) then ok = true end
     if not ok then
@@ -137,6 +137,56 @@ end
 -- Why unit `u` may not enter `label`, as (rule, reason), or nil. `turn` defaults to now.
 function restrictions.hex_refusal(u, label, turn)
   return refusal_in(new_context(), u, label, turn)
+end
+
+-- The hexes `u` may not enter now (hex_refusal), as a sorted list of labels, for the engine's
+-- searches (hex.path.reach's `blocked`): so that `reach` and the legal moves follow paths that
+-- avoid them (a refused hex is refused anywhere on a path). A verdict depends on the hex only
+-- through its country and, on turn 1, its membership of `deploy_french`: judged once per such
+-- class of hexes, and kept in the context per kind of unit (what refusal_in reads of it).
+local class_of_hex = nil
+local function hex_classes()
+  if class_of_hex then return class_of_hex end
+  class_of_hex = {}
+  local has_zone = has_deployment_zone()
+  for _, l in ipairs(common.hexes()) do
+    local c = politics.country_of(l) or "-"
+    if has_zone and in_deployment_zone(l) then c = c .. "/deploy" end
+    class_of_hex[l] = c
+  end
+  return class_of_hex
+end
+
+local function blocked_in(ctx, u)
+  local key = table.concat({ tostring(u.side), tostring(u.nation), tostring(u.status.freed == true),
+    tostring(u.at and politics.country_of(u.at)) }, "|")
+  ctx.blocked = ctx.blocked or {}
+  local list = ctx.blocked[key]
+  if list then return list end
+  local classes = hex_classes()
+  local verdict = {}
+  list = {}
+  for _, l in ipairs(common.hexes()) do
+    local c = classes[l]
+    local r = verdict[c]
+    if r == nil then
+      r = refusal_in(ctx, u, l) ~= nil
+      verdict[c] = r
+    end
+    if r then list[#list + 1] = l end
+  end
+  ctx.blocked[key] = list
+  return list
+end
+
+function restrictions.blocked(u)
+  return blocked_in(new_context(), u)
+end
+
+-- The blocked lists of many units in one call (one context: a listing).
+function restrictions.blocker()
+  local ctx = new_context()
+  return function(u) return blocked_in(ctx, u) end
 end
 
 local function path_refusal_in(ctx, u, path)

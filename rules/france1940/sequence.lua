@@ -58,6 +58,16 @@ function sequence.register()
     return out
   end, 100)
 
+  -- The same for a unit of side `neutral` placed later (a `--setup` position's units arrive as
+  -- UnitPlaced after GameStarted): R8, R11, R12 and 16.1 hold for it too.
+  hex.events.on("UnitPlaced", function(ev)
+    local id = ev.unit and ev.unit.id
+    local u = id and hex.units.get(id)
+    if u and u.side == "neutral" and not u.status[common.NEUTRAL] then
+      return { { event = "UnitStatusChanged", unit = u.id, add = { common.NEUTRAL } } }
+    end
+  end, 100)
+
   hex.events.on("PhaseStarted", function(ev)
     local step = sequence.step(ev.turn, ev.step)
     if not step or step.phase ~= "movement" then return nil end

@@ -8,7 +8,10 @@
 --
 -- Reading (docs/france1940.md): positions are snapshots (R9): control is judged on the position
 -- after each event, so a hex a unit only passes through during a move does not change hands.
+local common = require("france1940.common")
+
 local territory = {}
+local NEUTRAL = common.NEUTRAL
 
 local function update()
   return hex.path.control()
@@ -19,13 +22,23 @@ function territory.register()
     hex.events.on(name, update, -10)
   end
   hex.events.on("UnitPlaced", function(ev)
-    if ev.unit and ev.unit.at then return update() end
+    if ev.unit and ev.unit.at then
+      -- A unit of side `neutral` placed without its status (a --setup position) gets it from
+      -- sequence.lua first; the judgment follows that change (below), so that its ZOC and
+      -- occupation never count (R11).
+      local u = hex.units.get(ev.unit.id)
+      if u and u.side == "neutral" and not u.status[NEUTRAL] then return nil end
+      return update()
+    end
   end, -10)
   hex.events.on("UnitStatusChanged", function(ev)
-    for _, list in ipairs({ ev.add or {}, ev.remove or {} }) do
-      for _, flag in ipairs(list) do
-        if flag == "disorganized" then return update() end
-      end
+    for _, flag in ipairs(ev.add or {}) do
+      if flag == "disorganized" then return update() end
+    end
+    -- A unit ceasing to be disorganized, or to be neutral (its country joins, 16.2: its
+    -- occupation and ZOC count from now on, R11).
+    for _, flag in ipairs(ev.remove or {}) do
+      if flag == "disorganized" or flag == NEUTRAL then return update() end
     end
   end, -10)
 end

@@ -171,21 +171,32 @@ impl ReachSearch {
         unit: &Unit,
         budget: Mp,
     ) -> Result<Reach, PositionError> {
+        self.reach_avoiding(map, rules, occ, unit, budget, None)
+    }
+
+    /// [`ReachSearch::reach`] never entering the hexes marked in `blocked` (indexed by hex; the
+    /// rules' own prohibitions, such as F40's political ones): no path crosses them.
+    pub fn reach_avoiding(
+        &mut self,
+        map: &HexMap,
+        rules: &PathRules,
+        occ: &Occupancy,
+        unit: &Unit,
+        budget: Mp,
+        blocked: Option<&[bool]>,
+    ) -> Result<Reach, PositionError> {
         let mover = Mover::new(map, rules, unit)?;
         self.check_size(map)?;
         let mut hexes = Vec::with_capacity(self.last_len);
-        self.run(
-            &Stepper::new(map, rules, occ, mover),
-            budget,
-            None,
-            |h, s| {
-                hexes.push(Reached {
-                    hex: h,
-                    cost: Mp(s.dist),
-                    parent: s.parent,
-                })
-            },
-        );
+        let mut stepper = Stepper::new(map, rules, occ, mover);
+        stepper.blocked = blocked;
+        self.run(&stepper, budget, None, |h, s| {
+            hexes.push(Reached {
+                hex: h,
+                cost: Mp(s.dist),
+                parent: s.parent,
+            })
+        });
         self.last_len = hexes.len();
         Ok(Reach {
             start: mover.start,
@@ -307,6 +318,12 @@ impl ReachSearch {
             let Some(slot) = slots.get_mut(v as usize) else {
                 continue;
             };
+            if stepper
+                .blocked
+                .is_some_and(|b| b.get(v as usize).copied().unwrap_or(false))
+            {
+                continue;
+            }
             let Ok(cost) = stepper.step(from_zoc, masks[dir], v) else {
                 continue;
             };

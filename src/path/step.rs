@@ -71,6 +71,9 @@ pub(crate) struct Stepper<'a> {
     stop_on_entry: bool,
     leave_cost: u32,
     across_mask: u32,
+    /// Hexes the rules forbid this mover to enter (`hex.path.reach`'s `blocked` option), by
+    /// hex index; None: none.
+    pub blocked: Option<&'a [bool]>,
 }
 
 impl<'a> Stepper<'a> {
@@ -90,6 +93,7 @@ impl<'a> Stepper<'a> {
             stop_on_entry: rules.zoc.stop_on_entry,
             leave_cost: rules.zoc.leave_cost,
             across_mask: p.no_zoc_entry_across() | p.no_territory_entry_across(),
+            blocked: None,
         }
     }
 

@@ -141,3 +141,14 @@ pub fn legal_of(s: &mut Session, side: &str, name: &str) -> Vec<Command> {
         .filter(|c| c.name() == name)
         .collect()
 }
+
+/// Lays a `--setup` position (TOML text) over the session, as `hexwar ... --setup FILE` does.
+pub fn setup(s: &mut Session, toml: &str) {
+    s.setup_text(&hexwar::board::SourceText::new("setup.toml", toml))
+        .unwrap_or_else(|e| panic!("setup: {e}"));
+}
+
+/// The control of a hex (None: nobody's).
+pub fn control_of(s: &Session, hex: &str) -> Option<String> {
+    s.game.state().control.get(hex).cloned()
+}

@@ -475,21 +475,37 @@ fn refusal(lua: &Lua, rule: &str, reason: &str) -> mlua::Result<Table> {
 /// Registers `hex.path`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let t = lua.create_table()?;
-    // reach(unit, budget?, {paths = true}?) -> { [label] = cost } or { [label] = {cost, path} }
+    // reach(unit, budget?, {paths = true, blocked = {labels}}?) -> { [label] = cost } or
+    // { [label] = {cost, path} }; `blocked`: hexes the search never enters
     t.raw_set(
         "reach",
         lua.create_function(
             |lua, (id, budget, opts): (String, Option<f64>, Option<Table>)| {
                 let paths = opts
+                    .as_ref()
                     .map(|o| o.raw_get::<bool>("paths").unwrap_or(false))
                     .unwrap_or(false);
+                let blocked: Option<Vec<String>> = match &opts {
+                    Some(o) => o.raw_get("blocked")?,
+                    None => None,
+                };
                 with_position(lua, |map, rules, cache| {
                     let unit = &cache.units[unit_index(cache, &id)?];
                     let budget = budget_of(unit, budget)?;
+                    let blocked = match &blocked {
+                        None => None,
+                        Some(labels) => {
+                            let mut set = vec![false; map.len() as usize];
+                            for h in labels_to_hexes(map, labels)? {
+                                set[h as usize] = true;
+                            }
+                            Some(set)
+                        }
+                    };
                     let mut search = with_host(lua, |h| h.reach_search.take())?
                         .unwrap_or_else(|| ReachSearch::new(map));
                     let reach = search
-                        .reach(map, rules, &cache.occ, unit, budget)
+                        .reach_avoiding(map, rules, &cache.occ, unit, budget, blocked.as_deref())
                         .map_err(runtime);
                     with_host(lua, |h| h.reach_search = Some(search))?;
                     let reach = reach?;

@@ -114,7 +114,10 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         name: "hexwar.ReachOptions",
         parent: None,
         doc: "Options of `hex.path.reach`.",
-        fields: &["paths?: boolean -- Answer each hex with its cost and path."],
+        fields: &[
+            "paths?: boolean -- Answer each hex with its cost and path.",
+            "blocked?: string[] -- Hexes the search never enters (the rules' own prohibitions).",
+        ],
     },
     ClassDoc {
         name: "hexwar.FacingOptions",
