@@ -458,3 +458,43 @@ fn legal_moves_are_exactly_the_reach_with_paths() {
     // The Allies have no legal move in the German phase.
     assert_eq!(legal_of(&mut s, "allied", "move"), Vec::<Command>::new());
 }
+
+#[test]
+fn f40_r10_turn_1_reach_of_french_units_stays_in_the_deployment_zone() {
+    // fr1 (MA 2) at 1515, clear, just outside the deployment zone (its neighbours 1514, 1615
+    // and 1616 are in it; 1516, 1415, 1416 are not). On turn 1 (a setup's default) it may enter
+    // only hexes of the zone (18.2, R10): the reach neither lists nor crosses the others.
+    let units = setup_unit("fr1", "allied", "french", "infantry", 2, "1515");
+    assert_eq!(
+        on_france_setup("r10_turn1", &units, "reach", Some("fr1")),
+        json!({"unit": "fr1", "hexes": {
+            "1414": 2, "1513": 2, "1514": 1, "1614": 2, "1615": 1, "1616": 1, "1714": 2,
+            "1715": 2
+        }})
+    );
+    // From turn 2 on, anywhere in France.
+    let units = "turn = 2\n".to_string() + &units;
+    assert_eq!(
+        on_france_setup("r10_turn2", &units, "reach", Some("fr1")),
+        json!({"unit": "fr1", "hexes": {
+            "1314": 2, "1414": 2, "1415": 1, "1416": 1, "1513": 2, "1514": 1, "1516": 1,
+            "1614": 2, "1615": 1, "1616": 1, "1714": 2, "1715": 2
+        }})
+    );
+}
+
+#[test]
+fn f40_16_1_reach_of_allied_units_stays_out_of_neutral_countries() {
+    // fr1 (MA 3) at 1914 (France, by the Belgian border; 1913 is across a major river): the
+    // Belgian hexes 1913, 2012-2014, 2112, 2113, 2213-2215 are within 3 MP but Belgium is
+    // neutral (F40-16.1), so they are not reached (turn 2, outside 18.2's turn-1 limits).
+    let units =
+        "turn = 2\n".to_string() + &setup_unit("fr1", "allied", "french", "infantry", 3, "1914");
+    assert_eq!(
+        on_france_setup("16_1_neutral", &units, "reach", Some("fr1")),
+        json!({"unit": "fr1", "hexes": {
+            "1814": 3, "1815": 3, "1817": 3, "1915": 1, "1916": 2, "1917": 3, "2015": 1,
+            "2016": 2, "2017": 3, "2114": 2, "2115": 2
+        }})
+    );
+}

@@ -196,21 +196,6 @@ fn f40_7_1_territory_follows_occupation_then_uncontested_zoc() {
     assert_eq!(control.get("0302"), None);
 }
 
-fn cli(args: &[&str]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 #[test]
 fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
     assert_eq!(
@@ -234,5 +219,91 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
     assert_eq!(
         cli(&["supply", "tests/fixtures/f40/supply/lines.toml", "--json"]),
         json!({"units": {"a1": "supplied", "g-foot": "isolated", "g-mot": "supplied", "n1": "supplied"}})
+    );
+}
+
+#[test]
+fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {
+    // A Belgian unit of side "neutral" in Brussels (2212), its unit table without the status:
+    // side "neutral" is a still-neutral country's unit. The German unit at 2213, next to it,
+    // is not in an enemy ZOC (R8): no +1 to leave, and it goes on past 2112/2312. (de1, in
+    // Belgium, is isolated: its MA 4 is halved, 8.3.)
+    let units = setup_unit("de1", "german", "german", "infantry", 4, "2213")
+        + &setup_unit("be1", "neutral", "belgian", "infantry", 4, "2212");
+    assert_eq!(
+        on_france_setup("r8_neutral", &units, "reach", Some("de1")),
+        json!({"unit": "de1", "hexes": {
+            "2012": 2, "2013": 2, "2014": 2, "2111": 2, "2112": 1, "2113": 1, "2114": 2,
+            "2214": 1, "2215": 2, "2311": 2, "2312": 1, "2313": 1, "2314": 2, "2412": 2,
+            "2413": 2
+        }})
+    );
+    // R12: units of a still-neutral country count as supplied; de1 in neutral Belgium reaches
+    // no German hex through friendly territory (its own ZOC makes only its neighbours German).
+    assert_eq!(
+        on_france_setup("r12_neutral", &units, "supply", None),
+        json!({"units": {"be1": "supplied", "de1": "isolated"}})
+    );
+    // The neutral unit has no reach (16.1).
+    assert_eq!(
+        on_france_setup("r8_neutral_reach", &units, "reach", Some("be1")),
+        json!({"unit": "be1", "hexes": {}})
+    );
+}
+
+#[test]
+fn f40_7_1_r11_a_setup_position_is_judged_from_the_start_on_its_own_units() {
+    // A German unit at 2513 (Belgium): its ZOC makes its six neighbours German (7.1b), but the
+    // hexes beyond (2712, 2713, ...) were never held by anyone in this position, so no line
+    // reaches Germany (Aachen 2812 is two hexes from its nearest German neighbour). The
+    // scenario's start units (whose ZOC reached 2712 from 2812) are not part of the position.
+    let units = setup_unit("de1", "german", "german", "infantry", 4, "2513")
+        + &setup_unit("fr1", "allied", "french", "infantry", 4, "1020");
+    assert_eq!(
+        on_france_setup("r11_start", &units, "supply", None),
+        json!({"units": {"de1": "isolated", "fr1": "supplied"}})
+    );
+    // The same position with a German unit at 2812 (Aachen): its ZOC makes 2712 German, so
+    // 2513 - 2613 - 2712 - 2812 is a line.
+    let units = units + &setup_unit("de2", "german", "german", "infantry", 4, "2812");
+    assert_eq!(
+        on_france_setup("r11_start_aachen", &units, "supply", None),
+        json!({"units": {"de1": "supplied", "de2": "supplied", "fr1": "supplied"}})
+    );
+}
+
+#[test]
+fn f40_8_3_r7_a_setup_position_is_judged_for_supply_at_the_start_of_the_assault() {
+    // No turn or phase given: the units stand at the start of turn 1's first assault (German
+    // movement), so supply is judged on them (8.3) as with a `turn`/`phase` setup. The Belgian
+    // unit of side "allied" at 2513 (Belgium joined) reaches neither Brussels nor Antwerp nor
+    // a French source through Allied territory: isolated. Its MA 4 is halved twice (R7): turn 1
+    // for a country neutral at the start (18.2), isolated (8.3): 1 MP, to the clear neighbours
+    // only (2514, 2414, 2614 are across a major river).
+    let units = setup_unit("be1", "allied", "belgian", "infantry", 4, "2513")
+        + &setup_unit("fr1", "allied", "french", "infantry", 4, "1020");
+    assert_eq!(
+        on_france_setup("r7_isolated", &units, "supply", None),
+        json!({"units": {"be1": "isolated", "fr1": "supplied"}})
+    );
+    assert_eq!(
+        on_france_setup("r7_isolated_reach", &units, "reach", Some("be1")),
+        json!({"unit": "be1", "hexes": {"2413": 1, "2512": 1, "2613": 1}})
+    );
+    // The German unit at 2513, isolated too: MA 4 halved once (8.3), 2 MP.
+    let units = setup_unit("de1", "german", "german", "infantry", 4, "2513")
+        + &setup_unit("fr1", "allied", "french", "infantry", 4, "1020");
+    let expected = json!({"unit": "de1", "hexes": {
+        "2312": 2, "2313": 2, "2412": 2, "2413": 1, "2511": 2, "2512": 1, "2612": 2, "2613": 1
+    }});
+    assert_eq!(
+        on_france_setup("r7_isolated_de", &units, "reach", Some("de1")),
+        expected
+    );
+    // The same with the phase named: the same judgment (the phase starts, 8.3).
+    let units = "turn = 2\nphase = \"movement\"\n".to_string() + &units;
+    assert_eq!(
+        on_france_setup("r7_isolated_de_turn2", &units, "reach", Some("de1")),
+        expected
     );
 }

@@ -68,6 +68,21 @@ function sequence.register()
     end
   end, 100)
 
+  -- A `--setup` position (hex.rules.setup): its unit events come first, then these. Territory is
+  -- judged on the new position as a whole (territory.lua, `PositionSet`). A setup naming a
+  -- `turn` or `phase` starts that phase (PhaseStarted below: supply judged, F40-8.3); one that
+  -- names neither puts its units at the current step, and when that is a movement phase, the
+  -- start of an assault, supply is judged on them now (8.3: isolated units have half their MA,
+  -- R7), as it was on the units they replace.
+  hex.rules.setup(function(t)
+    local out = { hex.events.emit("PositionSet", {}) }
+    if t.turn == nil and t.phase == nil and common.is_movement_phase() then
+      out[#out + 1] = hex.events.emit("AssaultSupply",
+        { turn = hex.state.turn(), side = hex.state.side(), assault = common.assault() })
+    end
+    return out
+  end)
+
   hex.events.on("PhaseStarted", function(ev)
     local step = sequence.step(ev.turn, ev.step)
     if not step or step.phase ~= "movement" then return nil end

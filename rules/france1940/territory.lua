@@ -8,6 +8,14 @@
 --
 -- Reading (docs/france1940.md): positions are snapshots (R9): control is judged on the position
 -- after each event, so a hex a unit only passes through during a move does not change hands.
+--
+-- A `--setup` position (hex.rules.setup) is one snapshot too, with no history of its own: its
+-- units are placed one event at a time, and judging 7.1 after each would let the order of the
+-- file, and the units it replaces (the scenario's start position, judged at GameStarted), decide
+-- who holds a hex through 7.1(c). So after a setup every hex goes back to its owner at the start
+-- of the game (7.1d, 7.3: France Allied, Germany German, the rest nobody's; R11: a joined
+-- country's hexes Allied) and 7.1 is judged once on the whole new position (`PositionSet`,
+-- emitted by sequence.lua's setup hook).
 local common = require("france1940.common")
 
 local territory = {}
@@ -17,7 +25,30 @@ local function update()
   return hex.path.control()
 end
 
+-- The owner of a hex at the start of the game (7.3), or of a country that has joined (R11).
+local function start_owner(label)
+  local politics = require("france1940.politics")
+  local country = politics.country_of(label)
+  if country == "germany" then return "german" end
+  if country == "france" or politics.status(country) == "allied" then return "allied" end
+  return nil
+end
+
 function territory.register()
+  -- PositionSet (emitted by sequence.lua's setup hook after the setup's unit events): control
+  -- back to the start (7.3), then 7.1 judged once.
+  hex.events.on("PositionSet", function()
+    local out = {}
+    for _, label in ipairs(common.hexes()) do
+      local side = start_owner(label)
+      if hex.state.control(label) ~= side then
+        out[#out + 1] = { event = "ControlChanged", hex = label, side = side }
+      end
+    end
+    out[#out + 1] = hex.events.emit("PositionJudged", {})
+    return out
+  end)
+  hex.events.on("PositionJudged", update)
   for _, name in ipairs({ "UnitMoved", "UnitEliminated", "UnitRemoved", "UnitSideChanged" }) do
     hex.events.on(name, update, -10)
   end

@@ -152,3 +152,38 @@ pub fn setup(s: &mut Session, toml: &str) {
 pub fn control_of(s: &Session, hex: &str) -> Option<String> {
     s.game.state().control.get(hex).cloned()
 }
+
+/// The `hexwar` command's JSON answer (it must exit 0).
+pub fn cli(args: &[&str]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `hexwar CMD scenarios/france1940 [UNIT] --setup FILE --json` on a setup written from `units`.
+pub fn on_france_setup(name: &str, units: &str, cmd: &str, unit: Option<&str>) -> Value {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("f40_{name}.toml"));
+    std::fs::write(&path, units).unwrap();
+    let path = path.to_str().unwrap();
+    let mut args = vec![cmd, "scenarios/france1940"];
+    args.extend(unit);
+    args.extend(["--setup", path, "--json"]);
+    cli(&args)
+}
+
+/// A `[[unit]]` table of a setup file (strength 3, class by type).
+pub fn setup_unit(id: &str, side: &str, nation: &str, kind: &str, ma: u32, at: &str) -> String {
+    format!(
+        "[[unit]]\nid = \"{id}\"\nside = \"{side}\"\nnation = \"{nation}\"\ntype = \"{kind}\"\n\
+         size = \"XX\"\nma = {ma}\nstrength = 3\nat = \"{at}\"\n\n"
+    )
+}
