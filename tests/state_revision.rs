@@ -6,7 +6,10 @@
 
 use std::path::Path;
 
-use hexwar::engine::{Event, GameState, Ruleset};
+use hexwar::engine::{
+    Command, CommandFilter, Event, EventLimits, Game, GameState, Outcome, Refusal, Resolution,
+    RulesError, Ruleset, Sequence,
+};
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
 use hexwar::Session;
@@ -34,8 +37,80 @@ fn fresh(state: &GameState) -> (Value, Value, Value) {
 }
 
 /// The game's own VM (its path cache kept from call to call) on the game's state.
-fn kept(session: &mut Session) -> (Value, Value, Value) {
-    answers(|name, arg| session.game.query(name, &arg).unwrap().unwrap())
+fn kept(game: &mut Game) -> (Value, Value, Value) {
+    answers(|name, arg| game.query(name, &arg).unwrap().unwrap())
+}
+
+/// The France rules without their setup hook, so that `Game::setup` applies the test's events
+/// as they are (with the rules' reactions to each), not followed by the whole position judged
+/// again (territory.lua's `PositionSet`), which would hide what the events changed.
+struct EventsAsGiven(LuaRules);
+
+impl Ruleset for EventsAsGiven {
+    fn sequence(&self) -> &Sequence {
+        self.0.sequence()
+    }
+    fn legal_commands(&mut self, s: &GameState, side: &str) -> Result<Vec<Command>, RulesError> {
+        self.0.legal_commands(s, side)
+    }
+    fn legal_commands_matching(
+        &mut self,
+        s: &GameState,
+        side: &str,
+        filter: &CommandFilter,
+    ) -> Result<Vec<Command>, RulesError> {
+        self.0.legal_commands_matching(s, side, filter)
+    }
+    fn resolve(
+        &mut self,
+        s: &GameState,
+        side: Option<&str>,
+        c: &Command,
+    ) -> Result<Resolution, RulesError> {
+        self.0.resolve(s, side, c)
+    }
+    fn before_event(&mut self, s: &GameState, e: &Event) -> Result<Option<Refusal>, RulesError> {
+        self.0.before_event(s, e)
+    }
+    fn after_event(&mut self, s: &GameState, e: &Event) -> Result<Vec<Event>, RulesError> {
+        self.0.after_event(s, e)
+    }
+    fn victory(&mut self, s: &GameState) -> Result<Outcome, RulesError> {
+        self.0.victory(s)
+    }
+    fn query(
+        &mut self,
+        s: &GameState,
+        name: &str,
+        arg: &Value,
+    ) -> Result<Option<Value>, RulesError> {
+        self.0.query(s, name, arg)
+    }
+    fn skip_step(&mut self, s: &GameState, turn: u32, step: u32) -> Result<bool, RulesError> {
+        self.0.skip_step(s, turn, step)
+    }
+    fn phase_label(
+        &mut self,
+        s: &GameState,
+        turn: u32,
+        step: u32,
+    ) -> Result<Option<String>, RulesError> {
+        self.0.phase_label(s, turn, step)
+    }
+}
+
+/// A France 1940 game (seed 1) whose `setup` applies the events it is given as they are.
+fn game_taking_events() -> Game {
+    let scenario = load_scenario(&scenario_path()).unwrap();
+    let rules = EventsAsGiven(LuaRules::load(&scenario).unwrap());
+    let mut game = Game::new(
+        scenario.initial_state(1),
+        Box::new(rules),
+        scenario.turns,
+        EventLimits::default(),
+    );
+    game.start(1).unwrap();
+    game
 }
 
 fn moved(unit: &str, from: &str, to: &str) -> Event {
@@ -96,19 +171,18 @@ fn every_applied_event_and_every_roll_back_gives_a_new_revision() {
 
 #[test]
 fn the_path_cache_follows_the_games_changes_event_by_event() {
-    let mut session = Session::start(&scenario_path(), Some(1)).unwrap();
+    let mut game = game_taking_events();
     let flag = |unit: &str| Event::UnitStatusChanged {
         unit: unit.into(),
         add: vec!["disorganized".into()],
         remove: Vec::new(),
     };
-    let at = |s: &Session, id: &str| s.game.state().units[id].at.clone().unwrap();
-    let kav = at(&session, "de-1-kav");
-    let dlm = at(&session, "fr-1-dlm");
+    let at = |g: &Game, id: &str| g.state().units[id].at.clone().unwrap();
+    let kav = at(&game, "de-1-kav");
+    let dlm = at(&game, "fr-1-dlm");
     // Every Allied hex German in one go: more changes than the revision keeps, so the cache
     // compares; the Allied units are then out of supply.
-    let many: Vec<Event> = session
-        .game
+    let many: Vec<Event> = game
         .state()
         .control
         .iter()
@@ -136,10 +210,10 @@ fn the_path_cache_follows_the_games_changes_event_by_event() {
     ];
     let mut answers = Vec::new();
     for events in steps {
-        let _ = session.game.setup(&Map::new(), events);
-        let answer = kept(&mut session);
-        assert_eq!(answer, kept(&mut session), "asked twice in a row");
-        assert_eq!(answer, fresh(session.game.state()));
+        let _ = game.setup(&Map::new(), events);
+        let answer = kept(&mut game);
+        assert_eq!(answer, kept(&mut game), "asked twice in a row");
+        assert_eq!(answer, fresh(game.state()));
         answers.push(answer);
     }
     // the positions do differ where the cache is concerned
