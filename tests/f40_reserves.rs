@@ -318,3 +318,27 @@ attrs = { pool = "allied_reserve" }
         "{events:?}"
     );
 }
+
+#[test]
+fn f40_17_5_paris_and_edge_hexes_take_reserves_whoever_controls_them() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 2, 4); // Allied first assault of turn 2
+                              // A German unit at 0201 holds Paris (0202) and the west-edge hex 0101 by its uncontested
+                              // ZOC; a1 stays far east.
+    setup(
+        &mut s,
+        "[[unit]]\nid = \"gx\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+         size = \"XX\"\nma = 4\nstrength = 2\nat = \"0201\"\n\n\
+         [[unit]]\nid = \"a1\"\nside = \"allied\"\nnation = \"french\"\ntype = \"infantry\"\n\
+         size = \"XX\"\nma = 4\nstrength = 2\nat = \"0402\"\n",
+    );
+    for hex in ["0202", "0101"] {
+        assert_eq!(control_of(&s, hex).as_deref(), Some("german"), "{hex}");
+    }
+    // "dans un hex de Paris, ou bien entrer par le bord ouest": no condition (the assembly
+    // points' "ni en ZdC allemande ni contrôlés par le joueur Allemand" is theirs alone).
+    ok(&mut s, "allied", &place("ar1", "0202"));
+    ok(&mut s, "allied", &place("ar2", "0101"));
+    // Never into a hex holding an enemy unit.
+    assert!(!legal_of(&mut s, "allied", "place").contains(&place("ar3", "0201")));
+}

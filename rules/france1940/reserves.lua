@@ -13,12 +13,13 @@
 --   17.4 german_reserve: from turn 3, 2 per turn, a major-city hex of Germany controlled by the
 --        Germans and not in Allied ZOC.
 --   17.5 allied_reserve: from turn 2, 3 per turn, an assembly point (zone `assembly_points`)
---        neither in German ZOC nor German-controlled, a Paris hex (`city_paris`) not
---        German-controlled, or a west-edge or south-edge hex of France not German-controlled.
+--        neither in German ZOC nor German-controlled, a Paris hex (`city_paris`), or a
+--        west-edge or south-edge hex of France (the text puts the ZOC and control condition on
+--        the assembly points only).
 --   17.6 armee_des_alpes: from the Allied player-turn of a German invasion of Switzerland on,
---        in addition to the 3 (not counted), in any French hex adjacent to Switzerland not
---        German-controlled; or, once no allied_reserve unit is left in the pool, as a normal
---        reserve (counted, 17.5 hexes).
+--        in addition to the 3 (not counted), in any French hex adjacent to Switzerland; or,
+--        once no allied_reserve unit is left in the pool, as a normal reserve (counted, 17.5
+--        hexes).
 --   17.7 swiss_reserve: from the invasion of Switzerland, 1 per turn, an Allied-controlled Swiss
 --        city (major city or town, R13) or a south- or east-edge hex of Switzerland (whoever
 --        controls it). The unit enters on the Allied side.
@@ -108,11 +109,14 @@ local function used(key)
   return (hex.state.get("reserves_used") or {})[key] or 0
 end
 
--- Hexes of 17.5.
+-- Hexes of 17.5: "les trois points de rassemblement ..., tant que ces points ne sont pas en ZdC
+-- allemande ni contrôlés par le joueur Allemand" -- the condition is the assembly points' only;
+-- "un hex de Paris, ou bien entrer par le bord ouest ou sud de la carte" asks none (a hex holding
+-- an enemy unit is refused to every placement, reserves.refusal).
 local function allied_hex(f, label)
-  local c = f_control(f, label)
-  if c == "german" then return false end
-  if common.in_zone(label, "assembly_points") then return not zoc_of(f, label, "german") end
+  if common.in_zone(label, "assembly_points") then
+    return f_control(f, label) ~= "german" and not zoc_of(f, label, "german")
+  end
   if common.in_zone(label, "city_paris") then return true end
   return politics.country_of(label) == "france" and edge(label, { "west_edge", "south_edge" })
 end
@@ -125,8 +129,9 @@ local function alpine_geo(label)
   return false
 end
 
+-- 17.6: "dans tout hex de France adjacent à la frontière suisse", whoever controls it.
 local function alpine_hex(f, label)
-  return alpine_geo(label) and f_control(f, label) ~= "german"
+  return alpine_geo(label)
 end
 
 -- reserves.check against a facts table.
