@@ -26,11 +26,34 @@ pub(crate) fn labels(lua: &Lua, map: &HexMap) -> mlua::Result<Arc<[String]>> {
     }
     let labels: Arc<[String]> = (0..map.len()).map(|i| map.label(i)).collect();
     let interned = crate::rules::lua_stack::writer::intern_labels(lua, &labels)?;
+    let index = lua.create_table_with_capacity(0, labels.len())?;
+    for (i, label) in labels.iter().enumerate() {
+        index.raw_set(label.as_str(), i)?;
+    }
+    let index = lua.create_registry_value(index)?;
     with_host(lua, |h| {
         h.labels = Some(labels.clone());
         h.label_strings = Some(interned);
+        h.label_index = Some(index);
     })?;
     Ok(labels)
+}
+
+/// The hex indices of a Lua list of hex labels (`{"0302", "0303"}`), read in one walk without
+/// copying or parsing a label (`lua_stack::reader::hex_indices`). `what` names the list in errors.
+pub(crate) fn hex_list(
+    lua: &Lua,
+    map: &HexMap,
+    list: &Table,
+    what: &str,
+) -> mlua::Result<Vec<HexIndex>> {
+    labels(lua, map)?;
+    let index: Table = with_host(lua, |h| {
+        h.label_index.as_ref().map(|k| lua.registry_value::<Table>(k))
+    })?
+    .ok_or_else(|| mlua::Error::runtime("hexwar host: no label index"))??;
+    crate::rules::lua_stack::reader::hex_indices(lua, list, &index)?
+        .map_err(|e| mlua::Error::runtime(format!("{what}: {e}")))
 }
 
 /// The Lua string of terrain `id`'s name: made once per VM (`hex.map.terrain` is the most

@@ -71,6 +71,9 @@ pub(crate) struct HostData {
     /// The registry tables of interned view keys and labels (writer.rs).
     pub key_strings: Option<mlua::RegistryKey>,
     pub label_strings: Option<mlua::RegistryKey>,
+    /// The registry table label -> hex index (the inverse of `label_strings`), for reading lists
+    /// of labels without copying or parsing them (`lua_stack::reader::hex_indices`).
+    pub label_index: Option<mlua::RegistryKey>,
     pub reach_search: Option<crate::path::ReachSearch>,
 }
 
@@ -96,6 +99,7 @@ impl HostData {
             terrain_strings: None,
             key_strings: None,
             label_strings: None,
+            label_index: None,
             reach_search: None,
         }
     }

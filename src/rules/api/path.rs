@@ -485,7 +485,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     .as_ref()
                     .map(|o| o.raw_get::<bool>("paths").unwrap_or(false))
                     .unwrap_or(false);
-                let blocked: Option<Vec<String>> = match &opts {
+                let blocked: Option<Table> = match &opts {
                     Some(o) => o.raw_get("blocked")?,
                     None => None,
                 };
@@ -494,9 +494,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     let budget = budget_of(unit, budget)?;
                     let blocked = match &blocked {
                         None => None,
-                        Some(labels) => {
+                        Some(list) => {
                             let mut set = vec![false; map.len() as usize];
-                            for h in labels_to_hexes(map, labels)? {
+                            for h in super::map::hex_list(lua, map, list, "blocked")? {
                                 set[h as usize] = true;
                             }
                             Some(set)

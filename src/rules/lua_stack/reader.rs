@@ -152,6 +152,55 @@ unsafe fn read(
     }
 }
 
+/// The hex indices of `list`, a Lua sequence of hex labels, looked up in `index` (the VM's
+/// table label -> hex index, `api::map::labels`): one protected call, no label copied to Rust
+/// or parsed. The inner error names the first item that is not a label of the map. Like `read`,
+/// the walk raises no Lua error (lua_rawlen, lua_rawgeti, lua_pushvalue, lua_rawget on a plain
+/// table, lua_type and the to* functions on values of the matching type) and pops what it pushes.
+pub(crate) fn hex_indices(
+    lua: &Lua,
+    list: &Table,
+    index: &Table,
+) -> mlua::Result<Result<Vec<u32>, String>> {
+    let mut out: Option<Result<Vec<u32>, String>> = None;
+    // SAFETY: see above and the `lua_stack` docs; the closure only borrows `out`.
+    unsafe {
+        lua.exec_raw::<()>((list, index), |state| {
+            out = Some(indices_walk(state));
+        })?;
+    }
+    Ok(out.unwrap_or_else(|| Err("the list could not be read".into())))
+}
+
+/// `hex_indices` on the stack: the list at 1, the index at 2.
+unsafe fn indices_walk(state: *mut ffi::lua_State) -> Result<Vec<u32>, String> {
+    if ffi::lua_checkstack(state, 3) == 0 {
+        return Err("the Lua stack is full".into());
+    }
+    let n = ffi::lua_rawlen(state, 1);
+    let mut out = Vec::with_capacity(n.min(1 << 16));
+    for i in 1..=n {
+        ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer);
+        if ffi::lua_type(state, -1) != ffi::LUA_TSTRING {
+            let kind = type_name(state, -1);
+            ffi::lua_pop(state, 1);
+            return Err(format!("item {i} is a {kind}, not a hex label"));
+        }
+        ffi::lua_pushvalue(state, -1);
+        ffi::lua_rawget(state, 2);
+        let mut is_int = 0;
+        let hex = ffi::lua_tointegerx(state, -1, &mut is_int);
+        if is_int == 0 {
+            let label = lua_str(state, -2).unwrap_or("?").to_string();
+            ffi::lua_pop(state, 2);
+            return Err(format!("'{label}' is not a hex of the map"));
+        }
+        ffi::lua_pop(state, 2);
+        out.push(hex as u32);
+    }
+    Ok(out)
+}
+
 /// The registry slot (keyed by this static's address, a light userdata) of the metatable of
 /// `hex.state.json` values, so a walk can tell them from other userdata without a Lua call.
 static JSON_TEXT_SLOT: u8 = 0;
