@@ -49,7 +49,9 @@ pub(crate) fn hex_list(
 ) -> mlua::Result<Vec<HexIndex>> {
     labels(lua, map)?;
     let index: Table = with_host(lua, |h| {
-        h.label_index.as_ref().map(|k| lua.registry_value::<Table>(k))
+        h.label_index
+            .as_ref()
+            .map(|k| lua.registry_value::<Table>(k))
     })?
     .ok_or_else(|| mlua::Error::runtime("hexwar host: no label index"))??;
     crate::rules::lua_stack::reader::hex_indices(lua, list, &index)?

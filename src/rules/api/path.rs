@@ -606,11 +606,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         mlua::Error::runtime(format!("hex.path.supply: unknown side '{side}'"))
                     })?;
                     let nations: Option<Vec<String>> = s.raw_get("nations")?;
-                    let hexes: Vec<String> = s.raw_get("hexes")?;
+                    let hexes: Table = s.raw_get("hexes")?;
                     sets.push(SourceSet {
                         side,
                         nations: nations.unwrap_or_default(),
-                        hexes: labels_to_hexes(map, &hexes)?,
+                        hexes: super::map::hex_list(lua, map, &hexes, "hex.path.supply: hexes")?,
                     });
                 }
                 let report =
@@ -634,29 +634,28 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     // class would be supplied (F40-11.1: "a supplied city"), in index order
     t.raw_set(
         "supplied_hexes",
-        lua.create_function(
-            |lua, (side, class, sources): (String, String, Vec<String>)| {
-                with_position(lua, |map, rules, cache| {
-                    let side_id = rules.profile.side_id(&side).ok_or_else(|| {
-                        runtime(format!("hex.path.supplied_hexes: unknown side '{side}'"))
-                    })?;
-                    let class_id = rules.profile.class_id(&class).ok_or_else(|| {
-                        runtime(format!("hex.path.supplied_hexes: unknown class '{class}'"))
-                    })?;
-                    let sources = labels_to_hexes(map, &sources)?;
-                    let i = cache
-                        .supply_field(map, rules, side_id, class_id, &sources)
-                        .map_err(runtime)?;
-                    let field = cache
-                        .supply_field_at(i)
-                        .ok_or_else(|| runtime("hex.path: supply field missing"))?;
-                    let hexes: Vec<HexIndex> = (0..map.len())
-                        .filter(|&h| field.supplies(map, rules, h))
-                        .collect();
-                    label_list(lua, map, hexes)
-                })
-            },
-        )?,
+        lua.create_function(|lua, (side, class, sources): (String, String, Table)| {
+            with_position(lua, |map, rules, cache| {
+                let side_id = rules.profile.side_id(&side).ok_or_else(|| {
+                    runtime(format!("hex.path.supplied_hexes: unknown side '{side}'"))
+                })?;
+                let class_id = rules.profile.class_id(&class).ok_or_else(|| {
+                    runtime(format!("hex.path.supplied_hexes: unknown class '{class}'"))
+                })?;
+                let sources =
+                    super::map::hex_list(lua, map, &sources, "hex.path.supplied_hexes: sources")?;
+                let i = cache
+                    .supply_field(map, rules, side_id, class_id, &sources)
+                    .map_err(runtime)?;
+                let field = cache
+                    .supply_field_at(i)
+                    .ok_or_else(|| runtime("hex.path: supply field missing"))?;
+                let hexes: Vec<HexIndex> = (0..map.len())
+                    .filter(|&h| field.supplies(map, rules, h))
+                    .collect();
+                label_list(lua, map, hexes)
+            })
+        })?,
     )?;
     // control() -> the ControlChanged events that F40-7.1-style territory rules call for now
     t.raw_set(

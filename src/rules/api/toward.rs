@@ -33,8 +33,9 @@ use std::sync::Arc;
 
 use mlua::{Lua, Table};
 
+use super::map::hex_list;
 use super::map::labels;
-use super::path::{budget_of, label, labels_to_hexes, unit_index, with_position, PathCache};
+use super::path::{budget_of, label, unit_index, with_position, PathCache};
 use super::with_host;
 use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
@@ -360,8 +361,15 @@ fn toward(
             let f = match supply.get(&key) {
                 Some(&f) => f,
                 None => {
-                    let f =
-                        supply_field_named(map, rules, cache, ask.supplied.as_ref(), &id, &key)?;
+                    let f = supply_field_named(
+                        lua,
+                        map,
+                        rules,
+                        cache,
+                        ask.supplied.as_ref(),
+                        &id,
+                        &key,
+                    )?;
                     supply.insert(key, f);
                     f
                 }
@@ -390,6 +398,7 @@ fn toward(
 /// The index in the position cache of the supply field `opts.supplied[key]` names (traced on
 /// first use), for the unit `id` that names it.
 fn supply_field_named(
+    lua: &Lua,
     map: &HexMap,
     rules: &PathRules,
     cache: &mut PathCache,
@@ -406,7 +415,7 @@ fn supply_field_named(
         .ok_or_else(missing)?
         .raw_get::<Option<Table>>(key)?
         .ok_or_else(missing)?;
-    let (side, class, sources): (String, String, Vec<String>) = (
+    let (side, class, sources): (String, String, Table) = (
         ask.raw_get("side")?,
         ask.raw_get("class")?,
         ask.raw_get("sources")?,
@@ -419,7 +428,7 @@ fn supply_field_named(
         .profile
         .class_id(&class)
         .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown class '{class}'")))?;
-    let sources = labels_to_hexes(map, &sources)?;
+    let sources = hex_list(lua, map, &sources, "hex.path.toward: supplied sources")?;
     cache
         .supply_field(map, rules, side, class, &sources)
         .map_err(|e| mlua::Error::runtime(e.to_string()))
