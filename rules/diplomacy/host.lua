@@ -555,9 +555,11 @@ local function legal_orders(side)
   return out
 end
 
--- the VarSet of `power`'s orders
+-- the VarSet of `power`'s orders (a list of strings is read in the one walk over the returned
+-- events as it is; only an empty list needs hex.state.json, which reads it as {} -- the walk
+-- reads no empty table -- so the variable stays what it always was)
 local function set_orders(power, list)
-  return { event = "VarSet", key = ORDERS_KEY[power], value = hex.state.json(list) }
+  return { event = "VarSet", key = ORDERS_KEY[power], value = #list > 0 and list or hex.state.json(list) }
 end
 
 local function check_power(cmd, side)
