@@ -11,7 +11,8 @@
 //! * [`writer`]: pushes values and assembles tables ([`writer::Writer`], one entry point
 //!   [`writer::write`]); the views of `hex.*`, label lists, `json_to_lua`, `string_sequence`
 //!   are all built on it. No other code pushes onto the Lua stack.
-//! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`).
+//! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`), a list of hex
+//!   labels into hex indices (`hex_indices`).
 //! * [`compare`]: whether a Lua table reads as a given JSON value (`hex.state.matches`).
 //!
 //! # The safety argument, in one place
@@ -32,7 +33,9 @@
 //! Reading and comparing ([`reader`], [`compare`]):
 //! - It raises no Lua error at all: it calls only `lua_checkstack`, `lua_rawlen`, `lua_rawgeti`,
 //!   `lua_next` on keys `lua_next` gave, `lua_type`, and the `lua_to*` functions on values of the
-//!   matching type (a string is read in place, nothing is converted). Its frames may therefore
+//!   matching type (a string is read in place, nothing is converted); `reader::hex_indices` also
+//!   `lua_pushvalue` and `lua_rawget` on the host's own label index (a plain table, a string key:
+//!   a lookup that neither allocates nor calls a metamethod). Its frames may therefore
 //!   own Rust values (the JSON being built). It pops what it pushes, checks room at each level
 //!   and stops at `bounded::DEPTH_LIMIT` levels and `VALUE_LIMIT` values.
 

@@ -472,6 +472,32 @@ mod tests {
     }
 
     #[test]
+    fn hex_indices_look_labels_up_in_the_index_and_name_the_first_bad_item() {
+        let lua = Lua::new();
+        let index: Table = lua
+            .load(r#"return {["0101"] = 0, ["0201"] = 1, ["0102"] = 2}"#)
+            .eval()
+            .unwrap();
+        let list = |code: &str| -> Table { lua.load(code).eval().unwrap() };
+        let read = |code: &str| hex_indices(&lua, &list(code), &index).unwrap();
+        assert_eq!(
+            read(r#"return {"0102", "0101", "0102"}"#),
+            Ok(vec![2, 0, 2])
+        );
+        assert_eq!(read("return {}"), Ok(vec![]));
+        assert_eq!(
+            read(r#"return {"0101", "0909"}"#),
+            Err("'0909' is not a hex of the map".to_string())
+        );
+        assert_eq!(
+            read(r#"return {"0101", 12}"#),
+            Err("item 2 is a number, not a hex label".to_string())
+        );
+        // the walk leaves the stack as it found it: the same list reads the same again
+        assert_eq!(read(r#"return {"0201"}"#), Ok(vec![1]));
+    }
+
+    #[test]
     fn strings_beyond_ascii_are_read_when_valid_utf8() {
         let lua = Lua::new();
         let t: Table = lua
