@@ -12,7 +12,8 @@
 -- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs;
 -- a move is one hex.path.toward call that orders the units, ranks their hexes and keeps out of
 -- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
--- positions of its own side; it lists `drop` only when an airborne unit waits off the map, and
+-- positions of its own side (but for the Germans' Dutch front, below: two flat lists, until the
+-- Netherlands surrender); it lists `drop` only when an airborne unit waits off the map, and
 -- takes the attacks with their odds from the rules' own listing (combat.attack_options, the
 -- list hex.commands.legal gives for `attack`), so no attack's odds are worked out twice; it
 -- ranks placements per group of the `place` listing (reserves.place_options), not per command.
@@ -28,10 +29,20 @@
 --      stacking limits and the political restrictions (the engine ranks each unit's reachable
 --      hexes, hex.path.toward; the bot builds the move with hex.path.path_to, and lists the
 --      unit's legal moves only when that path is refused);
---   5. in a combat phase, `attack` at the best odds, at 2:1 or better;
+--   5. in a combat phase, `attack` at the best odds, at 2:1 or better (German, until the
+--      Netherlands surrender: at 1:1 or better on a Dutch major city);
 --   6. otherwise `end_phase`.
--- Objectives: German - the major cities of the Netherlands, Belgium and France it does not
--- control; Allied - German-held objectives to take back and
+-- Objectives: German - the major cities of Belgium and France it does not control, and until
+-- the Netherlands surrender (F40-16.3: German units standing in two Dutch major cities at the end
+-- of an Allied player-turn) the Dutch major cities it does not hold, i.e. where no German unit
+-- with a combat strength stands (a para regiment alone has none) or an enemy unit stands (after
+-- the surrender, the Dutch ones it does not control, as the others). Until then, German units
+-- standing in a Dutch major city do not move, and the German units within DUTCH_FRONT (5) land
+-- steps of the Dutch cities not held move first and toward those alone: toward the ones free of
+-- enemy units if there are any (an empty city is taken), else toward all of them; the rest of
+-- the army moves after them toward all the objectives. Drops go, as before, to the empty hex
+-- nearest the objectives, so an empty Dutch city not held is the first choice.
+-- Allied - German-held objectives to take back and
 -- Allied-held ones with a German unit within 4 hexes, else the German units themselves.
 -- Deterministic: ties go to the first command listed.
 local common = require("france1940.common")
@@ -139,11 +150,68 @@ local function threatened_cities()
   return threatened_from
 end
 
-local function objectives(side)
+-- The Dutch major cities (map data), a set.
+local dutch_cities = nil
+local function dutch_set()
+  if not dutch_cities then
+    dutch_cities = {}
+    for _, l in ipairs(supply.major_cities("netherlands")) do dutch_cities[l] = true end
+  end
+  return dutch_cities
+end
+
+-- Until the Netherlands surrender (F40-16.3: German units standing in two Dutch major cities at
+-- the end of an Allied player-turn), what the German side reads of the Dutch major cities, or
+-- nil once they have surrendered: `held`, the set of those where German units with a combat
+-- strength stand (a para regiment alone has none: 11.3) and no enemy unit; `stays`, the set of
+-- the ids of the German units standing in any of them (they stay there); `enemy`, the set of
+-- those with an enemy unit.
+local function dutch_position()
+  if politics.status("netherlands") == "surrendered" then return nil end
+  local held, stays, enemy = {}, {}, {}
+  for _, l in ipairs(supply.major_cities("netherlands")) do
+    local strength, other = 0, false
+    for _, u in ipairs(hex.units.at(l)) do
+      if u.side == "german" then
+        strength = strength + (u.strength or 0)
+        stays[u.id] = true
+      else
+        other = true
+      end
+    end
+    if other then enemy[l] = true elseif strength > 0 then held[l] = true end
+  end
+  return { held = held, stays = stays, enemy = enemy }
+end
+
+-- The Dutch major cities the German units near the Netherlands head for (`nl`:
+-- dutch_position()), in map order: the ones they do not hold and no enemy unit stands in, or if
+-- there is none, all the ones they do not hold.
+local function dutch_targets(nl)
+  local out, free = {}, {}
+  for _, l in ipairs(supply.major_cities("netherlands")) do
+    if not nl.held[l] then
+      out[#out + 1] = l
+      if not nl.enemy[l] then free[#free + 1] = l end
+    end
+  end
+  if #free > 0 then return free end
+  return out
+end
+
+-- How far (land steps) from those cities a German unit heads for them alone.
+local DUTCH_FRONT = 5
+
+local function objectives(side, nl)
   local out = {}
   if side == "german" then
+    local dutch = dutch_set()
     for _, l in ipairs(cities()) do
-      if hex.state.control(l) ~= "german" then out[#out + 1] = l end
+      if nl and dutch[l] then
+        if not nl.held[l] then out[#out + 1] = l end
+      elseif hex.state.control(l) ~= "german" then
+        out[#out + 1] = l
+      end
     end
     return out
   end
@@ -369,7 +437,10 @@ local TOWARD_LIMIT = 2
 local entries = {}
 
 local function movement_choice(side)
-  local targets = objectives(side)
+  local nl = side == "german" and dutch_position() or nil
+  local targets = objectives(side, nl)
+  -- German units standing in a Dutch major city stay there until the Netherlands surrender.
+  local stays = nl and nl.stays or {}
   -- The Lua field is needed only to rank placements, drops and a refused path's alternatives:
   -- worked out on first use.
   local dist = nil
@@ -408,7 +479,7 @@ local function movement_choice(side)
   local first_turn = hex.state.turn() == 1
   local units, asks = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
-    if not cannot[id] then
+    if not cannot[id] and not stays[id] then
       local b = fact(id)
       local key = b.supply_key
       if not asks[key] then asks[key] = supply_ask(side, b.class, b.nation) end
@@ -427,52 +498,84 @@ local function movement_choice(side)
   -- only the hexes where the unit's division-equivalents (and armored ones) still fit.
   local opts = { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT, first = 1,
     nearest_first = true, capacity = CAPACITY }
-  while opts.first <= #units do
-    local batch = hex.path.toward(targets, units, opts)
-    for _, r in ipairs(batch) do
-      local u = hex.units.get(r.id)
-      local wanted = nil
-      for _, label in ipairs(r.closer) do
-        if politics.country_of(label) ~= "switzerland" and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
-          wanted = label
-          break
+  -- The first move of `units` toward `goals` (`dists`: their Lua field, on first use), or nil.
+  local function advance(goals, group, dists)
+    opts.first = 1
+    while opts.first <= #group do
+      local batch = hex.path.toward(goals, group, opts)
+      for _, r in ipairs(batch) do
+        local u = hex.units.get(r.id)
+        local wanted = nil
+        for _, label in ipairs(r.closer) do
+          if politics.country_of(label) ~= "switzerland" and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
+            wanted = label
+            break
+          end
+        end
+        if wanted then
+          local before = r.from
+          -- The move the legal list would give for that hex: the engine's path, checked against
+          -- the political restrictions along the way (restrictions.lua) and Switzerland.
+          local path = hex.path.path_to(u.id, common.budget(u), wanted)
+          if path and not enters_switzerland(path) and not restrictions.path_refusal(u, path) then
+            return { command = "move", unit = u.id, path = path }
+          end
+          local legal = hex.commands.legal(side, { command = "move", unit = u.id })
+          local set = supplied_set(side, u, supplied)
+          -- The listed path to that hex is refused: the best other listed move.
+          local move = best_of(legal, function(cmd)
+            local to = cmd.path[#cmd.path]
+            local after = dists()[to] or 99
+            if after < before and set[to] and not enters_switzerland(cmd.path) then
+              return 100 + (before - after) * 10 - after
+            end
+          end)
+          if move then return move end
         end
       end
-      if wanted then
-        local before = r.from
-        -- The move the legal list would give for that hex: the engine's path, checked against
-        -- the political restrictions along the way (restrictions.lua) and Switzerland.
-        local path = hex.path.path_to(u.id, common.budget(u), wanted)
-        if path and not enters_switzerland(path) and not restrictions.path_refusal(u, path) then
-          return { command = "move", unit = u.id, path = path }
-        end
-        local legal = hex.commands.legal(side, { command = "move", unit = u.id })
-        local set = supplied_set(side, u, supplied)
-        -- The listed path to that hex is refused: the best other listed move.
-        local move = best_of(legal, function(cmd)
-          local to = cmd.path[#cmd.path]
-          local after = distances()[to] or 99
-          if after < before and set[to] and not enters_switzerland(cmd.path) then
-            return 100 + (before - after) * 10 - after
-          end
-        end)
+      if #batch < TOWARD_LIMIT then break end
+      opts.first = batch[#batch].rank + 1
+    end
+    return nil
+  end
+  -- Until the Netherlands surrender, the German units within DUTCH_FRONT land steps of the Dutch
+  -- cities they head for (dutch_targets) are examined first, toward those cities alone; the
+  -- others after them, toward all the objectives. Only then are unit positions read (two flat
+  -- lists, `at` and `id`).
+  if nl then
+    local goals = dutch_targets(nl)
+    if #goals > 0 then
+      local dutch_dist = field(goals)
+      local at_of = {}
+      local at = hex.units.list("at")
+      for i, id in ipairs(hex.units.list("id")) do at_of[id] = at[i] end
+      local front, rest = {}, {}
+      for _, entry in ipairs(units) do
+        local d = dutch_dist[at_of[entry.id]]
+        if d and d <= DUTCH_FRONT then front[#front + 1] = entry else rest[#rest + 1] = entry end
+      end
+      if #front > 0 then
+        local move = advance(goals, front, function() return dutch_dist end)
         if move then return move end
+        units = rest
       end
     end
-    if #batch < TOWARD_LIMIT then break end
-    opts.first = batch[#batch].rank + 1
   end
-  return nil
+  return advance(targets, units, distances)
 end
 
--- The attack at the best odds, at 2:1 or better (ties: the larger attack, then the first
--- listed). combat.attack_options is the `attack` list hex.commands.legal gives, in the same
--- order, each with the odds the listing worked out already: no attack is judged twice.
+-- The attack at the best odds, at 2:1 or better - 1:1 or better on a Dutch major city until the
+-- Netherlands surrender (German) - (ties: the larger attack, then the first listed).
+-- combat.attack_options is the `attack` list hex.commands.legal gives, in the same order, each
+-- with the odds the listing worked out already: no attack is judged twice.
 local function combat_choice(side)
+  local dutch = side == "german" and politics.status("netherlands") ~= "surrendered" and dutch_set() or {}
   local best = best_of(combat.attack_options(side), function(option)
     local o = option.odds
     local rank = COLUMN_RANK[o.odds]
-    if rank >= 3 then return 800 + rank * 10 + o.attack / 100 end
+    if rank >= COLUMN_RANK["2:1"] or (dutch[option.cmd.hex] and rank >= COLUMN_RANK["1:1"]) then
+      return 800 + rank * 10 + o.attack / 100
+    end
   end)
   return best and best.cmd
 end
