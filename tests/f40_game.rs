@@ -53,12 +53,14 @@ fn f40_bot_game_is_deterministic_and_logs_invasions_and_combats() {
 /// surrendered while a Dutch corps still carried its `attacked` mark; the mark was cleared after
 /// the surrender had removed the unit, and the game stopped with "cannot apply
 /// UnitStatusChanged: no unit 'nl-ii-ak' in play". Per-phase marks are now cleared before any
-/// other reaction to the end of a phase (rules/france1940/common.lua CLEAR_MARKS_FIRST).
+/// other reaction to the end of a phase (rules/france1940/common.lua CLEAR_MARKS_FIRST). Seed
+/// 588 (573 before the German bot played for the Dutch surrender): nl-ii-ak attacks in the last
+/// Allied combat phase of turn 4, at whose end the Netherlands surrender.
 #[test]
 #[ignore = "heavy: a whole France 1940 bot game; run with cargo test --release -- --ignored"]
 fn f40_marks_are_cleared_before_a_surrender_removes_the_units() {
     let dir = tempfile::tempdir().unwrap();
-    let (out, log) = run_log("573", "10", &dir.path().join("573.jsonl"));
+    let (out, log) = run_log("588", "10", &dir.path().join("588.jsonl"));
     assert!(out.contains("finished after turn 10 of 10"), "{out}");
     let log = String::from_utf8(log).unwrap();
     assert!(log.contains(r#""name":"CountrySurrendered","data":{"country":"netherlands""#));
