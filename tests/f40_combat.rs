@@ -322,3 +322,88 @@ fn f40_16_4_a_belgian_unit_retreating_into_germany_may_still_not_enter_france() 
         refusal("F40-16.4", "Belgian unit bx may not enter 0204 (france)")
     );
 }
+
+/// On tests/fixtures/f40/airborne (one row of hexes, 0501 sea): g1 (12) at 0601 attacks a1 (1,
+/// foot) at 0701; a para regiment p1 stands alone at 0901. A retreat of 2 hexes from 0701 can
+/// only go 0801 then 0901 (0601 is g1's), so it must enter p1's hex: "enemy units may enter a
+/// hex holding only such regiments" (F40-11.3; R8: entered, crossed and ended in freely).
+const PARA_HEX_RETREAT: &str = r#"
+phase = "combat"
+
+[[unit]]
+id = "g1"
+side = "german"
+nation = "german"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 12
+at = "0601"
+
+[[unit]]
+id = "a1"
+side = "allied"
+nation = "french"
+type = "infantry"
+size = "XX"
+ma = 4
+strength = 1
+at = "0701"
+
+[[unit]]
+id = "p1"
+side = "german"
+nation = "german"
+type = "airborne"
+size = "III"
+ma = 0
+strength = 0
+at = "0901"
+attrs = { class = "foot", airborne = true, para = true }
+"#;
+
+#[test]
+fn f40_11_3_a_retreat_may_enter_a_hex_holding_only_enemy_para_regiments() {
+    // A seed whose first roll is a retreat at 6:1 (1: DR, 2: DR%).
+    let seed = (1..100).find(|&s| Dice::value_at(s, 0, 6) <= 2).unwrap();
+    let start = |extra: &str| {
+        let mut s = hexwar::Session::start(
+            std::path::Path::new("tests/fixtures/f40/airborne"),
+            Some(seed),
+        )
+        .unwrap();
+        setup(&mut s, &(PARA_HEX_RETREAT.to_string() + extra));
+        assert_eq!((s.game.state().turn, s.game.state().step), (1, 1));
+        s
+    };
+    let mut s = start("");
+    let events = ok(&mut s, "german", &attack("0701", &["g1"]));
+    assert!(
+        events
+            .iter()
+            .any(|e| *e == moved("a1", Some("0701"), &["0801", "0901"], 0.0)),
+        "{events:?}"
+    );
+    // Not when the hex holds another enemy unit too (the 22nd Airlanding is no para regiment).
+    let al = r#"
+[[unit]]
+id = "al"
+side = "german"
+nation = "german"
+type = "airborne"
+size = "XX"
+ma = 3
+strength = 2
+at = "0901"
+attrs = { class = "foot", airborne = true, airlanding = true }
+"#;
+    let mut s = start(al);
+    let events = ok(&mut s, "german", &attack("0701", &["g1"]));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::UnitEliminated { unit, reason }
+            if unit == "a1" && reason.ends_with("no retreat route (F40-C.7)"))),
+        "{events:?}"
+    );
+}

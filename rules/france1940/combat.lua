@@ -27,7 +27,8 @@
 --   eliminated.
 -- C.7 Retreats are carried out by the rules (no player choice): each step goes to a neighbour
 --   one hex farther from the hex left, on land the unit may enter (terrain not prohibited to its
---   class, no lake or sea hexside crossed), free of units of any other side, not in a
+--   class, no lake or sea hexside crossed), free of units of any other side (except a hex
+--   holding only enemy para regiments, which enemies may enter: F40-11.3, R8), not in a
 --   still-neutral country (16.1), allowed by F40-6.6 (hex.path.may_retreat_into); the last hex
 --   must keep the side within the stacking limits (counting the units retreating before it).
 --   Among the routes the rules prefer a final hex controlled by the unit's side, then one out of
@@ -253,8 +254,10 @@ end
 
 local function enterable(u, from, to)
   if not passable(u, from, to) then return false end
+  local enemy = common.enemy_of(u.side)
   for _, v in ipairs(hex.units.at(to)) do
-    if v.side ~= u.side then return false end
+    -- 11.3 / R8: a hex holding only enemy para regiments may be entered.
+    if v.side ~= u.side and not (v.side == enemy and v.attrs and v.attrs.para) then return false end
   end
   local c = politics.country_of(to)
   if c and politics.is_neutral(c) then return false end
