@@ -121,6 +121,8 @@ local function allied_hex(f, label)
   return politics.country_of(label) == "france" and edge(label, { "west_edge", "south_edge" })
 end
 
+-- 17.6: a French hex next to Switzerland ("dans tout hex de France adjacent à la frontière
+-- suisse"), whoever controls it.
 local function alpine_geo(label)
   if politics.country_of(label) ~= "france" then return false end
   for _, n in ipairs(common.neighbors(label)) do
@@ -129,10 +131,6 @@ local function alpine_geo(label)
   return false
 end
 
--- 17.6: "dans tout hex de France adjacent à la frontière suisse", whoever controls it.
-local function alpine_hex(f, label)
-  return alpine_geo(label)
-end
 
 -- reserves.check against a facts table.
 local function check_in(f, g, side, to)
@@ -171,7 +169,7 @@ local function check_in(f, g, side, to)
   end
   -- allied_reserve, armee_des_alpes
   if side ~= "allied" then return nil, "F40-17.5", g.id .. " is an Allied reserve" end
-  if pool == "armee_des_alpes" and f_swiss_invaded(f) and alpine_hex(f, to) then
+  if pool == "armee_des_alpes" and f_swiss_invaded(f) and alpine_geo(to) then   -- whoever controls it
     return "none"                                                                 -- 17.6
   end
   if pool == "armee_des_alpes" and not f_pool_empty(f) then

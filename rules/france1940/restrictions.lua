@@ -220,6 +220,25 @@ function restrictions.fits(u, label, stacks)
   return t + e <= LIMIT and a + (u.type == "armored" and e or 0) <= ARMORED_LIMIT
 end
 
+-- `refused(u, label)`: whether hex_refusal refuses unit `u` (a full view) the hex `label`,
+-- answers kept per unit id and hex in `ctx`'s life (one position).
+local function refusal_memo(ctx)
+  local kept = {}
+  return function(u, label)
+    local seen = kept[u.id]
+    if not seen then
+      seen = {}
+      kept[u.id] = seen
+    end
+    local r = seen[label]
+    if r == nil then
+      r = refusal_in(ctx, u, label) ~= nil
+      seen[label] = r
+    end
+    return r
+  end
+end
+
 -- The check the listings of one-hex commands (`drop`, `rail`) make: `enters(u, to)` is true
 -- when unit `u` (a full view) of `side` may end in `to` within the stacking limits (5.2, 5.3)
 -- and the political restrictions (16.x, 18.2). Answers are kept per unit and hex for the
@@ -228,22 +247,10 @@ end
 -- the few it examines (ai.lua, drops).
 function restrictions.one_hex_checker(side, stacks, ctx)
   stacks = stacks or restrictions.stacks(side)
-  ctx = ctx or new_context()
-  local refused = {}
+  local refused = refusal_memo(ctx or new_context())
   return function(u, to)
     if not restrictions.fits(u, to, stacks) then return false end
-    if to == nil then return true end
-    local seen = refused[u.id]
-    if not seen then
-      seen = {}
-      refused[u.id] = seen
-    end
-    local r = seen[to]
-    if r == nil then
-      r = refusal_in(ctx, u, to) ~= nil
-      seen[to] = r
-    end
-    return not r
+    return to == nil or not refused(u, to)
   end
 end
 
@@ -267,18 +274,16 @@ local function wrap(name, path_of, single)
       local stacks = restrictions.stacks(side)
       local ctx = new_context()
       local enters = single and restrictions.one_hex_checker(side, stacks, ctx)
-      -- Per unit: its full view and, per hex, whether it is refused there (paths to nearby
-      -- hexes share most of their hexes).
-      local units, refused = {}, {}
+      local refused = refusal_memo(ctx)
+      -- Per unit: its full view (paths to nearby hexes share most of their hexes: the verdicts
+      -- per hex are kept, refusal_memo).
+      local units = {}
       for _, cmd in ipairs(list) do
         local id = cmd.unit
         local u = units[id]
-        local seen = refused[id]
         if not u then
           u = hex.units.get(id)
           units[id] = u
-          seen = {}
-          refused[id] = seen
         end
         if single then
           if enters(u, cmd.to) then out[#out + 1] = cmd end
@@ -287,12 +292,7 @@ local function wrap(name, path_of, single)
           if restrictions.fits(u, path[#path], stacks) then
             local ok = true
             for _, label in ipairs(path) do
-              local r = seen[label]
-              if r == nil then
-                r = refusal_in(ctx, u, label) ~= nil
-                seen[label] = r
-              end
-              if r then ok = false; break end
+              if refused(u, label) then ok = false; break end
             end
             if ok then out[#out + 1] = cmd end
           end
