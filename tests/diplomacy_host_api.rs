@@ -120,6 +120,29 @@ fn state_matches_is_true_exactly_for_the_plain_data_the_variable_holds() {
     );
 }
 
+/// `hex.state.list` marks a table as a list, so that an empty one reads as `[]`; marking twice
+/// is fine, a table with a metatable of its own is refused.
+#[test]
+fn state_list_makes_an_empty_table_read_as_an_empty_array() {
+    let (mut rules, state) = opening();
+    let code = r#"
+        local ok, err = pcall(hex.state.list, setmetatable({}, {}))
+        return { marked = hex.state.list(), twice = hex.state.list(hex.state.list({})),
+                 bare = {}, items = hex.state.list({ "x" }), refused = not ok and tostring(err) or "" }"#;
+    let got = rules.eval(&state, code).unwrap();
+    assert!(
+        got["refused"]
+            .as_str()
+            .unwrap()
+            .starts_with("runtime error: hex.state.list: the table has a metatable of its own\n"),
+        "{got}"
+    );
+    assert_eq!(
+        got,
+        json!({"marked": [], "twice": [], "bare": {}, "items": ["x"], "refused": got["refused"]})
+    );
+}
+
 /// The glue keeps the position and orders tables it last read or wrote (host.lua `read_var`);
 /// a VM that adjudicates other states in between must answer as a fresh VM does.
 #[test]

@@ -118,6 +118,7 @@ fn hexwar_run_plays_to_the_end_deterministically() {
         assert!((22.0..=34.0).contains(&total), "centres held: {total}");
     }
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    every_report_list_is_an_array(&std::fs::read_to_string(&a).unwrap());
     let out = hexwar(&["run", "scenarios/diplomacy-francqueville", "--seed", "5"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
@@ -125,4 +126,40 @@ fn hexwar_run_plays_to_the_end_deterministically() {
         "{}",
         stdout(&out)
     );
+}
+
+/// The log's phase reports write every list as a JSON array, empty ones as `[]` (the glue marks
+/// them with `hex.state.list`; an empty Lua table would read as `{}`).
+fn every_report_list_is_an_array(log: &str) {
+    let mut reports = 0;
+    let (mut empty_flags, mut empty_top) = (0, 0);
+    for line in log.lines() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap();
+        if event["name"] != "PhaseAdjudicated" {
+            continue;
+        }
+        reports += 1;
+        let data = &event["data"];
+        for key in ["results", "dislodged", "disbanded"] {
+            let list = data[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{key}: {line}"));
+            empty_top += usize::from(list.is_empty());
+        }
+        for entry in data["results"].as_array().unwrap() {
+            let flags = entry["flags"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{line}"));
+            empty_flags += usize::from(flags.is_empty());
+        }
+        for d in data["dislodged"].as_array().unwrap() {
+            assert!(d["retreats"].is_array(), "{line}");
+        }
+        for key in ["units", "centers"] {
+            for (power, list) in data[key].as_object().unwrap() {
+                assert!(list.is_array(), "{key}.{power}: {line}");
+            }
+        }
+    }
+    assert!(reports >= 20 && empty_flags > 0 && empty_top > 0);
 }

@@ -578,6 +578,11 @@ function hex.state.is_over() end
 ---@return any
 function hex.state.json(value) end
 
+---`t` (or a new empty table) marked as a list, so that it reads as a JSON array even when empty (`[]`, not `{}`); a table with a metatable of its own is refused.
+---@param t? table
+---@return table
+function hex.state.list(t) end
+
 ---Whether the variable is exactly the plain data `value` holds (as `json(value)` would set it): a table kept from an earlier call may then stand for the variable, unread.
 ---@param key string
 ---@param value table

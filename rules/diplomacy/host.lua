@@ -602,6 +602,26 @@ local function same_board(a, b, result)
   return true
 end
 
+-- An empty list, marked as one (made once, at install)
+local EMPTY_LIST
+
+-- The report's empty lists marked as lists (hex.state.list), so that the log and every reader of
+-- PhaseAdjudicated see `"flags": []`, not `{}` (an empty table reads as an object otherwise). The
+-- adjudicator shares its flag lists between calls (docs/diplomacy.md), so a shared list is
+-- marked once; `getmetatable` is nil only for a table not marked yet.
+local function mark_lists(result)
+  if #result.disbanded == 0 then result.disbanded = EMPTY_LIST end
+  if #result.dislodged == 0 then result.dislodged = EMPTY_LIST end
+  local function mark(l)
+    if #l == 0 and getmetatable(l) == nil then hex.state.list(l) end
+  end
+  local entries = result.results
+  for i = 1, #entries do mark(entries[i].flags) end
+  for _, d in ipairs(result.dislodged) do mark(d.retreats) end
+  for _, l in pairs(result.units) do mark(l) end
+  for _, l in pairs(result.centers) do mark(l) end
+end
+
 local function adjudicate()
   local pos = position()
   local events = { false }
@@ -609,6 +629,7 @@ local function adjudicate()
   local result, next_pos = current.adjudicate(board(), pos, orders)
   events[1] = set_var("position", next_pos)
   if not same_board(pos, next_pos, result) then mirror(next_pos, result, "disbanded", events) end
+  mark_lists(result)
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
   local winner = next_pos.winner or current.winner(board(), next_pos)
   if winner then
@@ -629,6 +650,7 @@ function M.install(game)
   if installed then return end
   installed = true
   NULL = hex.state.json("null")
+  EMPTY_LIST = hex.state.list()
   local steps = {}
   for i, s in ipairs(STEPS) do steps[i] = { phase = s.phase } end
   hex.rules.sequence { steps = steps }

@@ -118,6 +118,28 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "json",
         lua.create_function(|lua, value: Value| json_text_to_lua(lua, value))?,
     )?;
+    // list(t?): `t` (or a new table) marked as a list, so that it reads as a JSON array even
+    // when empty (a report's empty list of flags is `[]` in the log, not `{}`).
+    t.raw_set(
+        "list",
+        lua.create_function(|lua, t: Option<Table>| {
+            let t = match t {
+                Some(t) => t,
+                None => lua.create_table()?,
+            };
+            let mark = lua.array_metatable();
+            match t.metatable() {
+                Some(mt) if mt != mark => Err(mlua::Error::runtime(
+                    "hex.state.list: the table has a metatable of its own",
+                )),
+                _ => {
+                    t.set_metatable(Some(mark))?;
+                    Ok(t)
+                }
+            }
+        })?,
+    )?;
+    crate::rules::lua_stack::reader::remember_array_metatable(lua)?;
     // (so that the one walk over a handler's events knows these values: reader::read_events)
     let sample = json_text_to_lua(lua, Value::String(lua.create_string("null")?))?;
     crate::rules::lua_stack::reader::remember_json_text_metatable(lua, &sample)?;

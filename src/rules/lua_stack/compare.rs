@@ -55,7 +55,10 @@ unsafe fn matches(
             }
             let idx = ffi::lua_absindex(state, idx);
             let n = ffi::lua_rawlen(state, idx);
+            // (an empty table is `[]` when marked as a list, else `{}`: reader::read)
+            let marked = n == 0 && super::reader::is_marked_list(state, idx);
             match json {
+                J::Array(items) if marked => items.is_empty(),
                 // a table with a length reads as the list t[1..#t] (other keys ignored)
                 J::Array(items) if n > 0 && n == items.len() => {
                     for (i, item) in items.iter().enumerate() {
@@ -71,7 +74,7 @@ unsafe fn matches(
                 // any other table reads as an object of string keys (an empty one as `{}`):
                 // first its keys and plain values, then its tables, so that a changed scalar
                 // (a phase, a flag) ends the walk before any list is walked
-                J::Object(map) if n == 0 => {
+                J::Object(map) if n == 0 && !marked => {
                     object_matches(state, idx, map, depth, false)
                         && object_matches(state, idx, map, depth, true)
                 }
@@ -127,6 +130,7 @@ pub(super) unsafe fn lua_bytes<'a>(state: *mut ffi::lua_State, idx: i32) -> Opti
 
 #[cfg(test)]
 mod tests {
+    use mlua::LuaSerdeExt;
     use serde_json::json;
 
     use super::*;
@@ -188,6 +192,19 @@ mod tests {
         changed(|v| v["ok"] = json!(true));
         changed(|v| v["empty"] = json!([]));
         changed(|v| v["holes"][1] = json!(2));
+    }
+
+    #[test]
+    fn an_empty_table_matches_an_empty_array_exactly_when_marked_as_a_list() {
+        let lua = Lua::new();
+        crate::rules::lua_stack::reader::remember_array_metatable(&lua).unwrap();
+        lua.globals().set("LIST", lua.array_metatable()).unwrap();
+        let marked = table(&lua, "return {flags = setmetatable({}, LIST)}");
+        let bare = table(&lua, "return {flags = {}}");
+        assert!(table_matches_json(&lua, &marked, &json!({"flags": []})));
+        assert!(!table_matches_json(&lua, &marked, &json!({"flags": {}})));
+        assert!(table_matches_json(&lua, &bare, &json!({"flags": {}})));
+        assert!(!table_matches_json(&lua, &bare, &json!({"flags": []})));
     }
 
     #[test]

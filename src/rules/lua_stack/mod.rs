@@ -33,7 +33,9 @@
 //! Reading and comparing ([`reader`], [`compare`]):
 //! - It raises no Lua error at all: it calls only `lua_checkstack`, `lua_rawlen`, `lua_rawgeti`,
 //!   `lua_next` on keys `lua_next` gave, `lua_type`, and the `lua_to*` functions on values of the
-//!   matching type (a string is read in place, nothing is converted); `reader::hex_indices` also
+//!   matching type (a string is read in place, nothing is converted), and `lua_getmetatable`,
+//!   `lua_rawgetp` on the registry and `lua_rawequal` to tell the host's marked values (a list,
+//!   `reader::is_marked_list`; a `hex.state.json` value); `reader::hex_indices` also
 //!   `lua_pushvalue` and `lua_rawget` on the host's own label index (a plain table, a string key:
 //!   a lookup that neither allocates nor calls a metamethod). Its frames may therefore
 //!   own Rust values (the JSON being built). It pops what it pushes, checks room at each level

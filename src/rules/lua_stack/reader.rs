@@ -5,7 +5,7 @@
 //! the bridge for the shapes it accepts. It raises no Lua error: the safety argument is in the
 //! parent module's docs (`lua_stack`).
 
-use mlua::{ffi, Lua, Table};
+use mlua::{ffi, Lua, LuaSerdeExt, Table};
 
 use crate::rules::bounded::{DEPTH_LIMIT, VALUE_LIMIT};
 
@@ -99,6 +99,11 @@ unsafe fn read(
             }
             let idx = ffi::lua_absindex(state, idx);
             let n = ffi::lua_rawlen(state, idx);
+            // (a table marked as a list, by `hex.state.list` or as `hex.state.get` gives an
+            // array, is one even when empty: the `[]` mlua's serde bridge reads it as)
+            if n == 0 && is_marked_list(state, idx) {
+                return Ok(serde_json::Value::Array(Vec::new()));
+            }
             if n > 0 {
                 let mut items = Vec::with_capacity(n.min(1 << 16));
                 for i in 1..=n {
@@ -223,6 +228,39 @@ pub(crate) fn remember_json_text_metatable(
             }
         })
     }
+}
+
+/// The registry slot of mlua's array metatable (the mark of a list: `json_to_lua` gives every
+/// array it, `hex.state.list` sets it), so a walk can tell an empty list from an empty object
+/// without a Lua call.
+static ARRAY_MT_SLOT: u8 = 0;
+
+fn array_mt_slot() -> *const std::ffi::c_void {
+    std::ptr::addr_of!(ARRAY_MT_SLOT).cast()
+}
+
+/// Remembers mlua's array metatable in [`ARRAY_MT_SLOT`] (once per VM, when `hex.state` is
+/// registered; without it no table counts as marked).
+pub(crate) fn remember_array_metatable(lua: &Lua) -> mlua::Result<()> {
+    // SAFETY: the closure owns nothing; lua_rawsetp may raise a memory error, caught by the
+    // protected call.
+    unsafe {
+        lua.exec_raw::<()>(lua.array_metatable(), |state| {
+            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, array_mt_slot());
+        })
+    }
+}
+
+/// Whether the table at `idx` (absolute) carries mlua's array metatable. Raises no error
+/// (lua_getmetatable, lua_rawgetp, lua_rawequal) and pops what it pushes.
+pub(super) unsafe fn is_marked_list(state: *mut ffi::lua_State, idx: i32) -> bool {
+    if ffi::lua_getmetatable(state, idx) == 0 {
+        return false;
+    }
+    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, array_mt_slot());
+    let marked = ffi::lua_rawequal(state, -1, -2) != 0;
+    ffi::lua_pop(state, 2);
+    marked
 }
 
 /// What a `hex.state.json` value held, as a walk over events found it.
@@ -469,6 +507,31 @@ mod tests {
             json!({"a": ["x", "y"], "b": {}, "c": 3, "d": 2.5, "e": false, "f": [1, null, 3]})
         );
         assert_eq!(left, 100 - 12);
+    }
+
+    #[test]
+    fn an_empty_table_marked_as_a_list_reads_as_an_empty_array_as_the_serde_bridge_reads_it() {
+        let lua = Lua::new();
+        remember_array_metatable(&lua).unwrap();
+        lua.globals().set("LIST", lua.array_metatable()).unwrap();
+        let t: Table = lua
+            .load("return {flags = setmetatable({}, LIST), none = {}, inner = {setmetatable({}, LIST)}}")
+            .eval()
+            .unwrap();
+        let want = json!({"flags": [], "none": {}, "inner": [[]]});
+        assert_eq!(lua_to_json(&lua, &t, &mut 100).unwrap(), want);
+        let bridge: serde_json::Value = lua.from_value(mlua::Value::Table(t.clone())).unwrap();
+        assert_eq!(bridge, want);
+        // the strict rule takes a marked empty table (it cannot read two ways), not a bare one
+        let marked: Table = lua
+            .load("return {flags = setmetatable({}, LIST)}")
+            .eval()
+            .unwrap();
+        assert_eq!(
+            plain_lua_to_json(&lua, &marked, &mut 100).unwrap(),
+            json!({"flags": []})
+        );
+        assert!(plain_lua_to_json(&lua, &t, &mut 100).is_err());
     }
 
     #[test]

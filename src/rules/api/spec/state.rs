@@ -16,6 +16,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "get(key: string, ...: string|integer): any -- A rules variable (set by a `VarSet` event), or the part a path of keys and 1-based indexes names; nil where there is none.",
         "matches(key: string, value: table): boolean -- Whether the variable is exactly the plain data `value` holds (as `json(value)` would set it): a table kept from an earlier call may then stand for the variable, unread.",
         "set(key: string, value: any): hexwar.VarSet -- The `VarSet` event that sets a rules variable: return it from a handler.",
+        "list(t?: table): table -- `t` (or a new empty table) marked as a list, so that it reads as a JSON array even when empty (`[]`, not `{}`); a table with a metatable of its own is refused.",
         "json(value: string|table): any -- The value a JSON text denotes, or a table of plain data, as a `VarSet` value or `Custom` data (parsed, or read in one walk, where the event is read).",
     ],
 };
