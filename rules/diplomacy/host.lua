@@ -607,19 +607,32 @@ local EMPTY_LIST
 
 -- The report's empty lists marked as lists (hex.state.list), so that the log and every reader of
 -- PhaseAdjudicated see `"flags": []`, not `{}` (an empty table reads as an object otherwise). The
--- adjudicator shares its flag lists between calls (docs/diplomacy.md), so a shared list is
--- marked once; `getmetatable` is nil only for a table not marked yet.
+-- adjudicator shares its flag lists between calls (docs/diplomacy.md): `marked` remembers the
+-- lists marked already, so a shared list costs one call ever and the common case no call at all
+-- (this runs at every phase: plain loops, no closure, no pairs).
+local marked = setmetatable({}, { __mode = "k" })
 local function mark_lists(result)
+  local list = hex.state.list
   if #result.disbanded == 0 then result.disbanded = EMPTY_LIST end
-  if #result.dislodged == 0 then result.dislodged = EMPTY_LIST end
-  local function mark(l)
-    if #l == 0 and getmetatable(l) == nil then hex.state.list(l) end
-  end
+  local dislodged = result.dislodged
+  if #dislodged == 0 then result.dislodged = EMPTY_LIST end
   local entries = result.results
-  for i = 1, #entries do mark(entries[i].flags) end
-  for _, d in ipairs(result.dislodged) do mark(d.retreats) end
-  for _, l in pairs(result.units) do mark(l) end
-  for _, l in pairs(result.centers) do mark(l) end
+  for i = 1, #entries do
+    local f = entries[i].flags
+    if #f == 0 and not marked[f] then list(f); marked[f] = true end
+  end
+  for i = 1, #dislodged do
+    local r = dislodged[i].retreats
+    if #r == 0 and not marked[r] then list(r); marked[r] = true end
+  end
+  local units, centers = result.units, result.centers
+  for i = 1, #memo_powers do
+    local p = memo_powers[i]
+    local l = units[p]
+    if l and #l == 0 and not marked[l] then list(l); marked[l] = true end
+    l = centers[p]
+    if l and #l == 0 and not marked[l] then list(l); marked[l] = true end
+  end
 end
 
 local function adjudicate()
