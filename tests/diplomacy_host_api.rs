@@ -181,3 +181,68 @@ fn the_glue_reads_the_state_afresh_whenever_it_is_not_what_it_kept() {
         );
     }
 }
+
+/// The `orders` command takes a list of order strings and nothing else (an empty list clears
+/// the power's orders); anything else is refused, naming the first bad item, and changes nothing.
+#[test]
+fn orders_that_are_not_a_list_of_strings_are_refused() {
+    use hexwar::engine::{Command, GameError};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, None).unwrap();
+    let orders = |orders: serde_json::Value| {
+        let mut args = serde_json::Map::new();
+        args.insert("power".into(), "FRANCE".into());
+        args.insert("orders".into(), orders);
+        Command::Custom {
+            name: "orders".into(),
+            args,
+        }
+    };
+    let before = session.game.state().clone();
+    for (given, why) in [
+        (json!("A PAR H"), "'orders' must be a list of order strings"),
+        (
+            json!({"a": "A PAR H"}),
+            "'orders' must be a list of order strings",
+        ),
+        (json!(["A PAR H", 5]), "order #2 is not a string"),
+        (
+            json!(["A PAR H", null, "A MAR H"]),
+            "order #2 is not a string",
+        ),
+    ] {
+        match session.game.submit(Some("FRANCE"), &orders(given.clone())) {
+            Err(GameError::Refused(r)) => {
+                assert_eq!(
+                    (r.rule.as_str(), r.reason.as_str()),
+                    ("DIP-orders", why),
+                    "{given}"
+                )
+            }
+            other => panic!("{given}: {other:?}"),
+        }
+        assert!(session.game.state() == &before, "{given}");
+    }
+    for (given, stored) in [
+        (
+            json!(["A PAR - BUR", "A MAR H"]),
+            json!(["A PAR - BUR", "A MAR H"]),
+        ),
+        (json!([]), json!({})),
+    ] {
+        session
+            .game
+            .submit(Some("FRANCE"), &orders(given.clone()))
+            .unwrap();
+        assert_eq!(
+            session
+                .game
+                .state()
+                .vars
+                .get("orders.FRANCE")
+                .map(|v| (**v).clone()),
+            Some(stored),
+            "{given}"
+        );
+    }
+}

@@ -685,15 +685,17 @@ function M.install(game)
     resolve = function(cmd, side)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
-      if type(cmd.orders) ~= "table" then
+      local orders = cmd.orders
+      local n = type(orders) == "table" and #orders
+      if not n or (n == 0 and next(orders) ~= nil) then
         return hex.refuse("DIP-orders", "'orders' must be a list of order strings")
       end
-      local list = {}
-      for i, o in ipairs(cmd.orders) do
-        if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
-        list[i] = o
+      for i = 1, n do
+        if type(orders[i]) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
       end
-      return set_orders(power, list)
+      -- (the command's own list, fresh from its arguments, goes into the event as it is: a copy
+      -- cost a table and a write per order; no list, `{}` as before)
+      return set_orders(power, n > 0 and orders or {})
     end,
   })
   hex.commands.define("order", {
