@@ -50,6 +50,20 @@ pub fn from_value<T: DeserializeOwned>(lua: &Lua, value: Value) -> mlua::Result<
     lua.from_value(value)
 }
 
+/// A script's value as JSON, as [`from_value`] reads it: a table of plain data (no empty
+/// unmarked table, no table mixing a list and keys) through the one-walk reader, several times
+/// cheaper than the serde bridge's protected call per value; anything else through
+/// [`from_value`] (the same reading, its bounds and its error messages).
+pub fn json_from_value(lua: &Lua, value: Value) -> mlua::Result<serde_json::Value> {
+    if let Value::Table(t) = &value {
+        let mut left = VALUE_LIMIT;
+        if let Ok(json) = super::lua_stack::reader::plain_lua_to_json(lua, t, &mut left) {
+            return Ok(json);
+        }
+    }
+    from_value(lua, value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +89,36 @@ mod tests {
         let err = check(&cycle).unwrap_err();
         assert!(
             err.starts_with("tables nested more than 128 levels deep"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn json_from_value_reads_every_value_as_the_serde_bridge_does() {
+        let lua = Lua::new();
+        crate::rules::lua_stack::reader::remember_array_metatable(&lua).unwrap();
+        lua.globals().set("LIST", lua.array_metatable()).unwrap();
+        for code in [
+            "return {a = {1, 2.5}, b = 'c', d = {e = true}}",
+            "return {}",
+            "return {x = {}, y = setmetatable({}, LIST)}",
+            "return {1, 2, k = 'mixed'}",
+            "return {[1] = 'a', [3] = 'hole'}",
+            "return 'text'",
+            "return 7",
+        ] {
+            let v: Value = lua.load(code).eval().unwrap();
+            let bridge: serde_json::Value = from_value(&lua, v.clone()).unwrap();
+            assert_eq!(json_from_value(&lua, v).unwrap(), bridge, "{code}");
+        }
+        // what the bridge refuses, json_from_value refuses with the bridge's own message
+        let bomb: Value = lua
+            .load("local t = {1} for _ = 1, 40 do t = {t, t} end return t")
+            .eval()
+            .unwrap();
+        let err = json_from_value(&lua, bomb).unwrap_err().to_string();
+        assert!(
+            err.contains("the value holds more than 1000000 values"),
             "{err}"
         );
     }

@@ -350,7 +350,7 @@ impl LuaRules {
         let what = || format!("query '{name}' ({})", origin_of(&f));
         let (value, _) = self.call(state, what, |lua| {
             let v: Value = f.call(lua.to_value(arg)?)?;
-            super::bounded::from_value::<serde_json::Value>(lua, v)
+            super::bounded::json_from_value(lua, v)
         })?;
         Ok(Some(value))
     }
@@ -398,7 +398,7 @@ impl LuaRules {
                 }
                 None => v,
             };
-            super::bounded::from_value::<serde_json::Value>(lua, chosen).map(Ok)
+            super::bounded::json_from_value(lua, chosen).map(Ok)
         })?;
         let value =
             answer.map_err(|m| RulesError::new(format!("bot '{module}' for {side}: {m}")))?;
@@ -422,7 +422,7 @@ impl LuaRules {
                     .set_name("=eval")
                     .set_mode(ChunkMode::Text)
                     .eval()?;
-                super::bounded::from_value::<serde_json::Value>(lua, v)
+                super::bounded::json_from_value(lua, v)
             },
         )?;
         Ok(value)
@@ -730,7 +730,7 @@ impl Ruleset for LuaRules {
                     let path: Table = hex.get("path")?;
                     let reach: Function = path.get("reach")?;
                     let v: Value = reach.call(lua.to_value(arg)?)?;
-                    super::bounded::from_value::<serde_json::Value>(lua, v)
+                    super::bounded::json_from_value(lua, v)
                 },
             )?;
             return Ok(Some(value));

@@ -1,7 +1,7 @@
 //! `hex.events`: subscribe handlers (with priorities; "before" handlers may veto) and build
 //! custom events. Handlers are registered while modules load.
 
-use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
+use mlua::{Function, Lua, Table, Value};
 
 use super::{require_loading, HANDLERS_KEY};
 
@@ -45,13 +45,16 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "emit",
         lua.create_function(|lua, (name, data): (String, Option<Value>)| {
             let data: serde_json::Value = match data {
-                Some(v) => crate::rules::bounded::from_value(lua, v)?,
+                Some(v) => crate::rules::bounded::json_from_value(lua, v)?,
                 None => serde_json::Value::Null,
             };
             let event = lua.create_table()?;
             event.raw_set("event", "Custom")?;
             event.raw_set("name", name)?;
-            event.raw_set("data", lua.to_value(&data)?)?;
+            event.raw_set(
+                "data",
+                crate::rules::lua_stack::writer::json_to_lua(lua, &data)?,
+            )?;
             Ok(event)
         })?,
     )?;

@@ -106,8 +106,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 event.raw_set("value", value)?;
                 return Ok(event);
             }
-            let value: serde_json::Value = crate::rules::bounded::from_value(lua, value)?;
-            event.raw_set("value", lua.to_value(&value)?)?;
+            let value = crate::rules::bounded::json_from_value(lua, value)?;
+            event.raw_set(
+                "value",
+                crate::rules::lua_stack::writer::json_to_lua(lua, &value)?,
+            )?;
             Ok(event)
         })?,
     )?;
