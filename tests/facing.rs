@@ -1152,3 +1152,279 @@ fn rules_or_board_of_another_map_are_an_error() {
         "the facing rules or board were built for another map (this one has 9 hexes)"
     );
 }
+
+// ---------------------------------------------------------------- readings TA-R1..R20
+//
+// One test (or more) per reading, each on the smallest position that shows it. TA-R2 is in
+// src/path/arc.rs, TA-R12 above.
+
+impl Fx {
+    /// The labels of a unit's front hexes, in edge-direction order.
+    fn front(&self, id: &str) -> Vec<String> {
+        let i = self.board.unit_index(id).unwrap();
+        self.board
+            .front_hexes(&self.map, i)
+            .into_iter()
+            .map(|h| self.map.label(h))
+            .collect()
+    }
+}
+
+/// `(hex, facing) -> cost` with every one of the six facings at each hex's cost.
+fn any_facing(list: &[(&str, u32)]) -> BTreeMap<(String, String), u32> {
+    list.iter()
+        .flat_map(|(h, c)| (0..6).map(move |f| ((h.to_string(), f.to_string()), *c)))
+        .collect()
+}
+
+#[test]
+fn ta_r1_facing_k_is_the_neighbour_k_of_hexx_and_k_plus_1_is_clockwise() {
+    use hexx::{EdgeDirection, Hex, VertexDirection};
+    // The hexx 0.25 conventions TA-R1 names: edge k leads to NEIGHBORS_COORDS[k], k+1 is the
+    // clockwise edge, vertex k lies between edges k-1 (ccw) and k (cw).
+    assert_eq!(
+        Hex::NEIGHBORS_COORDS,
+        [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)].map(|(q, r)| Hex { x: q, y: r })
+    );
+    for k in 0..6usize {
+        let e = EdgeDirection::ALL_DIRECTIONS[k];
+        assert_eq!(e.index() as usize, k);
+        assert_eq!(Hex::ZERO.neighbor(e), Hex::NEIGHBORS_COORDS[k]);
+        assert_eq!(e.clockwise(), EdgeDirection::ALL_DIRECTIONS[(k + 1) % 6]);
+        let v = VertexDirection::ALL_DIRECTIONS[k];
+        assert_eq!(v.index() as usize, k);
+        assert_eq!(v.edge_ccw(), EdgeDirection::ALL_DIRECTIONS[(k + 5) % 6]);
+        assert_eq!(v.edge_cw(), e);
+    }
+    // Through the engine: a kind whose arc is the faced edge alone ([0]) fronts exactly the
+    // neighbour its stored facing index names. Six such units at 0404 (an even column) and six
+    // at 0504 (odd), facings 0..5.
+    let mut decl = tac();
+    decl["kinds"]["pointer"] = json!({ "front": [0] });
+    let mut units = Vec::new();
+    for at in ["0404", "0504"] {
+        for k in 0..6u8 {
+            units.push(u(&format!("{at}-{k}"), "blue", "pointer", at, 1.0, Some(k)));
+        }
+    }
+    let f = fx(grid(7, 7), decl, &units);
+    let fronts = |at: &str| -> Vec<String> {
+        (0..6)
+            .map(|k| f.front(&format!("{at}-{k}")).concat())
+            .collect()
+    };
+    assert_eq!(
+        fronts("0404"),
+        ["0504", "0405", "0304", "0303", "0403", "0503"]
+    );
+    assert_eq!(
+        fronts("0504"),
+        ["0605", "0505", "0405", "0404", "0503", "0604"]
+    );
+    // Facing k leads to the hexx neighbour k: front hex minus the unit's hex = NEIGHBORS_COORDS[k].
+    for at in ["0404", "0504"] {
+        let origin = f.map.hex(f.map.parse_label(at).unwrap());
+        for (k, label) in fronts(at).iter().enumerate() {
+            let h = f.map.hex(f.map.parse_label(label).unwrap());
+            assert_eq!(h - origin, Hex::NEIGHBORS_COORDS[k], "{at} facing {k}");
+        }
+    }
+    // Clockwise as printed: centres at x = 1.5 c, y = sqrt(3) r (+ sqrt(3)/2 in odd printed
+    // columns, shifted down), y growing down the sheet. Measured from east towards south (that
+    // is, clockwise on the sheet), facings 0..5 point at 30, 90, 150, 210, 270, 330 degrees:
+    // each k+1 is 60 degrees clockwise of k.
+    let centre = |label: &str| {
+        let (c, r): (f64, f64) = (label[..2].parse().unwrap(), label[2..].parse().unwrap());
+        let shift = if c as u32 % 2 == 1 { 0.5 } else { 0.0 };
+        (1.5 * c, 3f64.sqrt() * (r + shift))
+    };
+    for at in ["0404", "0504"] {
+        let (x0, y0) = centre(at);
+        let angles: Vec<i64> = fronts(at)
+            .iter()
+            .map(|l| {
+                let (x, y) = centre(l);
+                ((y - y0).atan2(x - x0).to_degrees().round() as i64).rem_euclid(360)
+            })
+            .collect();
+        assert_eq!(angles, [30, 90, 150, 210, 270, 330], "{at}");
+    }
+    // Vertex facings: a phalanx facing vertex v fronts the two neighbours through
+    // VertexDirection(v).edge_ccw() = v-1 and edge_cw() = v, i.e. ring[v-1] and ring[v].
+    let ring = fronts("0404");
+    let phalanxes: Vec<Unit> = (0..6u8)
+        .map(|v| u(&format!("p{v}"), "blue", "phalanx", "0404", 1.0, Some(v)))
+        .collect();
+    let f = fx(grid(7, 7), anc(), &phalanxes);
+    let at = f.map.parse_label("0404").unwrap();
+    for (v, dir) in VertexDirection::ALL_DIRECTIONS.iter().enumerate() {
+        let [ccw, cw] = dir
+            .edge_directions()
+            .map(|e| f.map.label(f.map.neighbor(at, e).unwrap()));
+        assert_eq!([&ccw, &cw], [&ring[(v + 5) % 6], &ring[v]], "vertex {v}");
+        let mut front = f.front(&format!("p{v}"));
+        front.sort();
+        let mut expected = vec![ccw, cw];
+        expected.sort();
+        assert_eq!(front, expected, "vertex {v}");
+    }
+}
+
+#[test]
+fn ta_r3_isolated_enemy_leaders_do_not_count_leaders_with_troops_next_to_them_do() {
+    // Line 0101..0901, blue infantry (TAC-2: 1 hex) MA 4 at 0101, red leader at 0601. If the
+    // leader counts, 0401..0801 are within 2 of it and a move touching them is at most 1 hex:
+    // the infantry stops at 0301. If it does not, the MA applies up to 0501 (0601 is its hex).
+    let reach = |others: &[Unit]| {
+        let mut units = vec![
+            u("b", "blue", "infantry", "0101", 4.0, Some(0)),
+            u("l", "red", "leader", "0601", 4.0, None),
+        ];
+        units.extend_from_slice(others);
+        fx(grid(9, 1), tac(), &units).hexes(&["b"])
+    };
+    let full = hc(&[
+        ("0101", 0),
+        ("0201", 1),
+        ("0301", 2),
+        ("0401", 3),
+        ("0501", 4),
+    ]);
+    let counted = hc(&[("0101", 0), ("0201", 1), ("0301", 2)]);
+    // Alone: isolated.
+    assert_eq!(reach(&[]), full);
+    // With another leader next to it: still no non-leader, still isolated.
+    assert_eq!(reach(&[u("l2", "red", "leader", "0701", 4.0, None)]), full);
+    // With a red infantry 2 hexes away (0801, near 0601..0901): not "in or next to" its hex.
+    assert_eq!(
+        reach(&[u("r", "red", "infantry", "0801", 4.0, Some(2))]),
+        full
+    );
+    // With a non-leader of the other side next to it: a leader is isolated from its own side.
+    assert_eq!(
+        reach(&[u("x", "blue", "infantry", "0701", 4.0, Some(2))]),
+        full
+    );
+    // With a red infantry next to it (0701, whose own near hexes start at 0501): it counts.
+    assert_eq!(
+        reach(&[u("r", "red", "infantry", "0701", 4.0, Some(2))]),
+        counted
+    );
+}
+
+#[test]
+fn ta_r3_a_move_is_tactical_if_any_hex_it_occupies_start_included_is_near() {
+    // Line 0101..0901, red infantry at 0101: near hexes (distance <= 2) are 0101..0301.
+    let from = |at: &str| {
+        fx(
+            grid(9, 1),
+            tac(),
+            &[
+                u("r", "red", "infantry", "0101", 4.0, Some(0)),
+                u("b", "blue", "infantry", at, 4.0, Some(2)),
+            ],
+        )
+    };
+    // Starting at 0301 (distance 2): every move is tactical, even one going away: 1 hex.
+    assert_eq!(
+        from("0301").hexes(&["b"]),
+        hc(&[("0201", 1), ("0301", 0), ("0401", 1)])
+    );
+    // Starting at 0401 (distance 3): going away uses the MA; 0301 is near, so reaching it is a
+    // tactical move of 1 hex, and 0201 (2 hexes) is out.
+    assert_eq!(
+        from("0401").hexes(&["b"]),
+        hc(&[
+            ("0301", 1),
+            ("0401", 0),
+            ("0501", 1),
+            ("0601", 2),
+            ("0701", 3),
+            ("0801", 4)
+        ])
+    );
+    // A move that only passes through a near hex is tactical too: from 0401, out to 0301 and
+    // back to 0501 ends 3 hexes from the enemy but occupied 0301.
+    let f = from("0401");
+    assert_eq!(f.check(&["b"], &["0501"], Facing::One(0)), Ok(1));
+    assert_eq!(
+        f.check(&["b"], &["0301", "0401", "0501"], Facing::One(0)),
+        Err("TAC-2: a tactical move is at most 1 hexes (TAC-2)".into())
+    );
+}
+
+#[test]
+fn ta_r4_non_tactical_moves_count_the_ma_tactical_ones_the_tac2_distance_from_the_start() {
+    // No enemy: infantry MA 3 moves 3 hexes (TAC-2 would allow only 1).
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[u("b", "blue", "infantry", "0101", 3.0, Some(0))],
+    );
+    assert_eq!(
+        f.hexes(&["b"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+    assert_eq!(
+        f.check(&["b"], &["0201", "0301", "0401", "0501"], Facing::One(0)),
+        Err("budget: the unit moves at most 3 hexes".into())
+    );
+    // Cavalry (TAC-2: 2) MA 6 at 0101, red infantry at 0901 (near: 0701..0901). 0701 is the
+    // first near hex, 6 hexes from the start: the tactical move counts all 6, not the 1 hex
+    // inside the near zone, so it is refused; 0601 (5 hexes, never near) is within the MA.
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("c", "blue", "cavalry", "0101", 6.0, Some(0)),
+            u("r", "red", "infantry", "0901", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[
+            ("0101", 0),
+            ("0201", 1),
+            ("0301", 2),
+            ("0401", 3),
+            ("0501", 4),
+            ("0601", 5)
+        ])
+    );
+    let six = ["0201", "0301", "0401", "0501", "0601", "0701"];
+    assert_eq!(
+        f.check(&["c"], &six, Facing::One(0)),
+        Err("TAC-2: a tactical move is at most 2 hexes (TAC-2)".into())
+    );
+    // Unlimbered artillery with MA 6 and no enemy near (so not a tactical move): it neither
+    // moves nor re-faces; its reach is empty, the start re-facings included.
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[u("a", "blue", "artillery_unlimbered", "0401", 6.0, Some(0))],
+    );
+    assert_eq!(f.states(&["a"]), BTreeMap::new());
+    let immobile = Err("TA-R4: unlimbered artillery neither moves nor re-faces (TA-R4)".into());
+    assert_eq!(f.check(&["a"], &["0501"], Facing::One(0)), immobile);
+    assert_eq!(f.check(&["a"], &[], Facing::One(1)), immobile);
+}
+
+#[test]
+fn ta_r5_facing_is_free_refacing_in_place_is_a_move_the_start_state_is_not() {
+    // Line 0101..0301, infantry MA 2 at 0201 facing 0, no enemy. Every hex reached offers the
+    // six facings at its hex count; the start hex the five others at 0.
+    let f = fx(
+        grid(3, 1),
+        tac(),
+        &[u("b", "blue", "infantry", "0201", 2.0, Some(0))],
+    );
+    let mut expect = any_facing(&[("0101", 1), ("0201", 0), ("0301", 1)]);
+    expect.remove(&("0201".into(), "0".into()));
+    assert_eq!(f.states(&["b"]), expect);
+    // Facing costs nothing: a step ending about-face costs the step.
+    assert_eq!(f.check(&["b"], &["0301"], Facing::One(3)), Ok(1));
+    // Re-facing in the start hex is a 0-hex move; the start facing there is no move.
+    assert_eq!(f.check(&["b"], &[], Facing::One(3)), Ok(0));
+    let not_a_move = Err("adjacent: not a move: same hex, same facing (TA-R5)".to_string());
+    assert_eq!(f.check(&["b"], &[], Facing::One(0)), not_a_move);
+}
