@@ -1427,4 +1427,11 @@ fn ta_r5_facing_is_free_refacing_in_place_is_a_move_the_start_state_is_not() {
     assert_eq!(f.check(&["b"], &[], Facing::One(3)), Ok(0));
     let not_a_move = Err("adjacent: not a move: same hex, same facing (TA-R5)".to_string());
     assert_eq!(f.check(&["b"], &[], Facing::One(0)), not_a_move);
+    // Nor is a round trip that ends in the start hex with the start facing; ending it with
+    // another facing is a move (of its 2 hexes).
+    assert_eq!(
+        f.check(&["b"], &["0301", "0201"], Facing::One(0)),
+        not_a_move
+    );
+    assert_eq!(f.check(&["b"], &["0301", "0201"], Facing::One(3)), Ok(2));
 }
