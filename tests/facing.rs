@@ -1435,3 +1435,236 @@ fn ta_r5_facing_is_free_refacing_in_place_is_a_move_the_start_state_is_not() {
     );
     assert_eq!(f.check(&["b"], &["0301", "0201"], Facing::One(3)), Ok(2));
 }
+
+/// A unit with one attribute set (`facing2`, `skirmisher`).
+fn with_attr(mut unit: Unit, key: &str, value: Value) -> Unit {
+    unit.attrs.insert(key.into(), value);
+    unit
+}
+
+/// `(hex, "none") -> cost`: the states of a leader (no facing, TA-R2).
+fn no_facing(list: &[(&str, u32)]) -> BTreeMap<(String, String), u32> {
+    list.iter()
+        .map(|(h, c)| ((h.to_string(), "none".to_string()), *c))
+        .collect()
+}
+
+#[test]
+fn ta_r6_a_two_base_unit_has_one_hex_two_facings_and_the_union_of_their_arcs() {
+    let colonial = |facing2: u8, ma: f64| {
+        let c = u("c", "blue", "colonial", "0404", ma, Some(0));
+        fx(
+            grid(7, 7),
+            tac(),
+            &[with_attr(c, "facing2", json!(facing2))],
+        )
+    };
+    // Base 1 faces edge 0 (front edges 5, 0, 1), base 2 edge 3 (edges 2, 3, 4): the unit's
+    // front is all six neighbours. With base 2 facing edge 1 (edges 0, 1, 2): edges 0, 1, 2, 5.
+    assert_eq!(
+        colonial(3, 1.0).front("c"),
+        ["0504", "0405", "0304", "0303", "0403", "0503"]
+    );
+    assert_eq!(
+        colonial(1, 1.0).front("c"),
+        ["0504", "0405", "0304", "0503"]
+    );
+    // One hex, a facing per base: with MA 1 and no enemy, each neighbour lists the 36 pairs
+    // at 1 and the start hex the 35 others than (0, 3) at 0.
+    let mut expect = BTreeMap::new();
+    for (hex, cost) in [
+        ("0404", 0),
+        ("0504", 1),
+        ("0405", 1),
+        ("0304", 1),
+        ("0303", 1),
+        ("0403", 1),
+        ("0503", 1),
+    ] {
+        for a in 0..6 {
+            for b in 0..6 {
+                expect.insert((hex.to_string(), format!("{a},{b}")), cost);
+            }
+        }
+    }
+    expect.remove(&("0404".to_string(), "0,3".to_string()));
+    assert_eq!(colonial(3, 1.0).states(&["c"]), expect);
+    // Which bases moved is recorded by the move command: rules/tactical/tests (TA-R6).
+}
+
+#[test]
+fn ta_r7_friendly_non_leaders_are_never_ended_in_and_crossed_only_with_a_skirmisher() {
+    // Line 0101..0901, a blue mover MA 3 at 0101 and friends at 0201.
+    let line = |mover: Unit, friends: &[Unit]| {
+        let mut units = vec![mover];
+        units.extend_from_slice(friends);
+        fx(grid(9, 1), tac(), &units)
+    };
+    let infantry = |id: &str| u(id, "blue", "infantry", "0101", 3.0, Some(0));
+    let friend = |id: &str, kind: &str| u(id, "blue", kind, "0201", 3.0, Some(0));
+    let skirmisher = |unit: Unit| with_attr(unit, "skirmisher", json!(true));
+    let blocked = hc(&[("0101", 0)]);
+    let crossed = hc(&[("0101", 0), ("0301", 2), ("0401", 3)]);
+    // A friendly leader is no occupant: its hex is crossed and ended in.
+    assert_eq!(
+        line(infantry("m"), &[friend("l", "leader")]).hexes(&["m"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+    // A friendly infantry: neither side a skirmisher, so 0201 is neither crossed nor ended in.
+    let f = line(infantry("m"), &[friend("f", "infantry")]);
+    assert_eq!(f.hexes(&["m"]), blocked);
+    // The skirmisher flag makes either infantry a skirmisher: 0201 is crossed, never ended in.
+    let f = line(skirmisher(infantry("m")), &[friend("f", "infantry")]);
+    assert_eq!(f.hexes(&["m"]), crossed);
+    assert_eq!(
+        f.check(&["m"], &["0201"], Facing::One(0)),
+        Err("TAC-5: 0201 holds a friendly unit; only leaders may end there (TAC-5)".into())
+    );
+    let f = line(infantry("m"), &[skirmisher(friend("f", "infantry"))]);
+    assert_eq!(f.hexes(&["m"]), crossed);
+    // Every friendly non-leader there must be a skirmisher: two skirmisher kinds let the
+    // infantry cross; a skirmisher with an infantry do not.
+    let f = line(
+        infantry("m"),
+        &[
+            friend("s1", "foot_skirmisher"),
+            friend("s2", "mounted_skirmisher"),
+        ],
+    );
+    assert_eq!(f.hexes(&["m"]), crossed);
+    let f = line(
+        infantry("m"),
+        &[friend("s1", "foot_skirmisher"), friend("f", "infantry")],
+    );
+    assert_eq!(f.hexes(&["m"]), blocked);
+    assert_eq!(
+        f.check(&["m"], &["0201", "0301"], Facing::One(0)),
+        Err("TAC-5: 0201 holds a friendly unit; only skirmishers pass through (TAC-5)".into())
+    );
+    // A leader enters, crosses and ends in hexes of friendly infantry (0201, 0301).
+    let f = line(
+        u("m", "blue", "leader", "0101", 3.0, None),
+        &[
+            friend("f", "infantry"),
+            u("g", "blue", "infantry", "0301", 3.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.states(&["m"]),
+        no_facing(&[("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+}
+
+#[test]
+fn ta_r8_any_unit_may_enter_an_enemy_hex_the_step_counts_and_the_move_ends_there() {
+    // Line, blue infantry MA 4 at 0201 and an isolated red leader at 0501: the leader does
+    // not make the move tactical (TA-R3), but its hex is enemy-occupied: entered at its step
+    // count (3), nothing beyond it.
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("b", "blue", "infantry", "0201", 4.0, Some(0)),
+            u("l", "red", "leader", "0501", 4.0, None),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["b"]),
+        hc(&[
+            ("0101", 1),
+            ("0201", 0),
+            ("0301", 1),
+            ("0401", 2),
+            ("0501", 3)
+        ])
+    );
+    assert_eq!(
+        f.check(&["b"], &["0301", "0401", "0501"], Facing::One(2)),
+        Ok(3)
+    );
+    assert_eq!(
+        f.check(&["b"], &["0301", "0401", "0501", "0601"], Facing::One(0)),
+        Err("TAC-6: entering the enemy hex 0501 ended the move in a melee (TAC-6)".into())
+    );
+    // Any unit: a blue leader (TAC-2: 2) next to a red infantry enters its hex and stops.
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("l", "blue", "leader", "0401", 6.0, None),
+            u("r", "red", "infantry", "0501", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.states(&["l"]),
+        no_facing(&[("0201", 2), ("0301", 1), ("0501", 1)])
+    );
+}
+
+#[test]
+fn ta_r9_after_leaving_a_front_hex_no_other_front_hex_at_any_later_step() {
+    // Red infantry at 0404 facing edge 4: FH = 0303, 0403, 0503 (see tac7).
+    // A front hex entered during the move counts once left: a cavalry from 0402 (outside FH)
+    // may go 0403 then not 0503; 0502 (outside FH) then 0503 is its first front hex.
+    let f = fx(
+        grid(7, 7),
+        tac(),
+        &[
+            u("e", "red", "infantry", "0404", 4.0, Some(4)),
+            u("m", "blue", "cavalry", "0402", 6.0, Some(1)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["m"], &["0403", "0503"], Facing::One(0)),
+        Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0503 (TAC-7)".into())
+    );
+    assert_eq!(f.check(&["m"], &["0502", "0503"], Facing::One(0)), Ok(2));
+    // At any later step: from 0403 out to 0302 (no front hex), then into 0303.
+    let f = tac7("cavalry", "infantry", tac());
+    assert_eq!(
+        f.check(&["m"], &["0302", "0303"], Facing::One(0)),
+        Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0303 (TAC-7)".into())
+    );
+    // Entering the enemy's own hex is not entering its front (it is a melee, TA-R8).
+    assert_eq!(f.check(&["m"], &["0404"], Facing::One(0)), Ok(1));
+    // A leader is not a skirmisher: the reading binds it too.
+    let f = tac7("leader", "infantry", tac());
+    assert_eq!(
+        f.check(&["m"], &["0303"], Facing::None),
+        Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0303 (TAC-7)".into())
+    );
+}
+
+#[test]
+fn ta_r9_fronts_of_every_enemy_count_and_h_is_closed_when_in_two_fronts() {
+    // FH gathers the fronts of all enemies: red e1 at 0404 facing 4 (front 0303, 0403, 0503),
+    // red e2 at 0602 facing 2 (front 0603, 0502, 0501). A cavalry at 0503, in e1's front, may
+    // not step into 0603, in e2's; without e1 it starts outside FH and may.
+    let e1 = u("e1", "red", "infantry", "0404", 4.0, Some(4));
+    let e2 = u("e2", "red", "infantry", "0602", 4.0, Some(2));
+    let m = u("m", "blue", "cavalry", "0503", 6.0, Some(0));
+    let f = fx(grid(7, 7), tac(), &[e1, e2.clone(), m.clone()]);
+    assert_eq!(
+        f.check(&["m"], &["0603"], Facing::One(0)),
+        Err("TAC-7: having left the enemy front hex 0503, the unit may not enter the enemy front hex 0603 (TAC-7)".into())
+    );
+    let f = fx(grid(7, 7), tac(), &[e2, m]);
+    assert_eq!(f.check(&["m"], &["0603"], Facing::One(0)), Ok(1));
+    // Coming back to h: arcs narrowed to the faced hex (TAC-8). e1 at 0404 facing 4 fronts
+    // 0403 only; so does e2 at 0402 facing 1. The cavalry at 0403 may step out to 0503 and
+    // back when 0403 is one enemy's front, not when it is in two.
+    let mut narrow = tac();
+    narrow["kinds"]["infantry"]["front"] = json!([0]);
+    let e1 = u("e1", "red", "infantry", "0404", 4.0, Some(4));
+    let e2 = u("e2", "red", "infantry", "0402", 4.0, Some(1));
+    let m = u("m", "blue", "cavalry", "0403", 6.0, Some(0));
+    let one = fx(grid(7, 7), narrow.clone(), &[e1.clone(), m.clone()]);
+    assert_eq!(one.front("e1"), ["0403"]);
+    assert_eq!(one.check(&["m"], &["0503", "0403"], Facing::One(3)), Ok(2));
+    let two = fx(grid(7, 7), narrow, &[e1, e2, m]);
+    assert_eq!(two.front("e2"), ["0403"]);
+    assert_eq!(
+        two.check(&["m"], &["0503", "0403"], Facing::One(3)),
+        Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0403 (TAC-7)".into())
+    );
+}
