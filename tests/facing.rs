@@ -1668,3 +1668,506 @@ fn ta_r9_fronts_of_every_enemy_count_and_h_is_closed_when_in_two_fronts() {
         Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0403 (TAC-7)".into())
     );
 }
+
+#[test]
+fn ta_r10_contact_is_adjacency_to_an_enemy_non_leader_in_good_order() {
+    // Red: a cavalry in good order at 0202, a leader at 0606, a disordered light at 0602.
+    // Blue: a light at 0404, a cavalry at 0206. For blue, the hexes in contact are the six
+    // neighbours of 0202 only (a leader or a unit out of good order gives none); for red, the
+    // neighbours of both blue troops.
+    let mut disordered = u("rd", "red", "light", "0602", 4.0, Some(0));
+    disordered.status.insert("disordered".into());
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("rc", "red", "cavalry", "0202", 4.0, Some(0)),
+            u("rl", "red", "leader", "0606", 4.0, None),
+            disordered,
+            u("b", "blue", "light", "0404", 4.0, Some(0)),
+            u("bc", "blue", "cavalry", "0206", 4.0, Some(0)),
+        ],
+    );
+    let contact = |id: &str| {
+        let i = f.board.unit_index(id).unwrap();
+        let mut labels: Vec<String> = (0..f.map.len())
+            .filter(|&h| f.board.in_contact(i, h))
+            .map(|h| f.map.label(h))
+            .collect();
+        labels.sort();
+        labels
+    };
+    assert_eq!(
+        contact("b"),
+        ["0101", "0102", "0201", "0203", "0301", "0302"]
+    );
+    assert_eq!(
+        contact("rc"),
+        [
+            "0105", "0106", "0205", "0207", "0303", "0304", "0305", "0306", "0403", "0405", "0503",
+            "0504"
+        ]
+    );
+    // What contact changes (ANC-6.2): a phalanx (vertex 0, 1 MP) next to an enemy leader
+    // (0403) and a disordered enemy (0405) is not in contact and turns in place; next to a
+    // light in good order at 0405 it only steps (0504, in that light's front, ends the move).
+    let phalanx = || u("p", "blue", "phalanx", "0404", 1.0, Some(0));
+    let mut rd = u("rd", "red", "light", "0405", 4.0, Some(0));
+    rd.status.insert("disordered".into());
+    let free = fx(
+        grid(7, 7),
+        anc(),
+        &[phalanx(), u("rl", "red", "leader", "0403", 4.0, None), rd],
+    );
+    assert_eq!(
+        free.states(&["p"]),
+        st(&[
+            ("0404", 1, 1),
+            ("0404", 5, 1),
+            ("0503", 0, 1),
+            ("0504", 0, 1)
+        ])
+    );
+    let held = fx(
+        grid(7, 7),
+        anc(),
+        &[phalanx(), u("r", "red", "light", "0405", 4.0, Some(0))],
+    );
+    assert_eq!(held.states(&["p"]), st(&[("0503", 0, 1), ("0504", 0, 1)]));
+}
+
+#[test]
+fn ta_r11_non_phalanx_troops_face_an_edge_freely_and_front_all_six_neighbours() {
+    // A light facing edge 2 and a cavalry facing edge 5 at 0404: both front all six.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("l", "blue", "light", "0404", 1.0, Some(2)),
+            u("c", "red", "cavalry", "0404", 1.0, Some(5)),
+        ],
+    );
+    let all = ["0504", "0405", "0304", "0303", "0403", "0503"];
+    assert_eq!(f.front("l"), all);
+    assert_eq!(f.front("c"), all);
+    // Facing changes cost 0 MP: a cavalry with 1 MP ends anywhere it steps with any facing,
+    // and re-faces in place for nothing.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[u("c", "blue", "cavalry", "0404", 1.0, Some(0))],
+    );
+    let mut expect = any_facing(&[
+        ("0404", 0),
+        ("0504", 1),
+        ("0405", 1),
+        ("0304", 1),
+        ("0303", 1),
+        ("0403", 1),
+        ("0503", 1),
+    ]);
+    expect.remove(&("0404".into(), "0".into()));
+    assert_eq!(f.states(&["c"]), expect);
+    // At any time: even after stopping in an enemy front (red light at 0202: 0203 is in its
+    // front) the end facing is free.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("r", "red", "light", "0202", 4.0, Some(0)),
+            u("c", "blue", "cavalry", "0404", 3.0, Some(0)),
+        ],
+    );
+    for facing in 0..6 {
+        assert_eq!(
+            f.check(&["c"], &["0303", "0203"], Facing::One(facing)),
+            Ok(2)
+        );
+    }
+}
+
+#[test]
+fn ta_r13_a_group_is_counters_of_one_side_in_one_hex_at_its_lowest_mp_and_one_facing() {
+    // Line: lights l1 (MA 4) and l2 (MA 2) stacked at 0101, a light l3 at 0901.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("l1", "blue", "light", "0101", 4.0, Some(0)),
+            u("l2", "blue", "light", "0101", 2.0, Some(0)),
+            u("l3", "blue", "light", "0901", 4.0, Some(0)),
+        ],
+    );
+    // Any subset moves: both at 2 MP, l1 alone at its 4.
+    assert_eq!(
+        f.hexes(&["l1", "l2"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2)])
+    );
+    assert_eq!(
+        f.hexes(&["l1"]),
+        hc(&[
+            ("0101", 0),
+            ("0201", 1),
+            ("0301", 2),
+            ("0401", 3),
+            ("0501", 4)
+        ])
+    );
+    // Counters of two hexes are no group.
+    let g = f.group(&["l1", "l3"]);
+    let err = reach_facing(&f.map, &f.rules, &f.board, &g, 2, FacingOptions::default());
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "a moving group is counters of one side in one hex (TA-R13)"
+    );
+    // A group holding a phalanx moves as one, with the phalanx's facing (vertex 0) even when
+    // a leader is named first: steps only into 0503, 0504, turns for 1 MP (leader MA 6,
+    // phalanx MA 1: 1 MP).
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("l", "blue", "leader", "0404", 6.0, None),
+            u("p", "blue", "phalanx", "0404", 1.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.states(&["l", "p"]),
+        st(&[
+            ("0404", 1, 1),
+            ("0404", 5, 1),
+            ("0503", 0, 1),
+            ("0504", 0, 1)
+        ])
+    );
+}
+
+#[test]
+fn ta_r14_a_phalanx_steps_into_its_front_keeping_its_facing_and_turns_only_out_of_contact() {
+    // Blue phalanx at 0404 facing vertex 0 (front 0503, 0504), 2 MP. A red phalanx at 0604
+    // facing vertex 0 (front 0703, 0704) touches 0503 and 0504 without fronting them: both
+    // are in contact, the start hex is not.
+    let position = |with_enemy: bool| {
+        let mut units = vec![u("p", "blue", "phalanx", "0404", 2.0, Some(0))];
+        if with_enemy {
+            units.push(u("e", "red", "phalanx", "0604", 3.0, Some(0)));
+        }
+        fx(grid(7, 7), anc(), &units)
+    };
+    // Steps keep the facing (0 after each step from 0503, 0504); turns cost 1 MP each, and
+    // only in 0404: 0503 facing 1 and 0504 facing 5 would need a turn in contact.
+    assert_eq!(
+        position(true).states(&["p"]),
+        st(&[
+            ("0403", 5, 2),
+            ("0404", 1, 1),
+            ("0404", 2, 2),
+            ("0404", 4, 2),
+            ("0404", 5, 1),
+            ("0405", 1, 2),
+            ("0503", 0, 1),
+            ("0503", 5, 2),
+            ("0504", 0, 1),
+            ("0504", 1, 2),
+            ("0603", 0, 2),
+            ("0605", 0, 2),
+        ])
+    );
+    // Out of contact the phalanx turns in any hex of its move: step to 0503, then turn.
+    assert_eq!(
+        position(false).check(&["p"], &["0503"], Facing::One(1)),
+        Ok(2)
+    );
+    assert_eq!(
+        position(true).check(&["p"], &["0503"], Facing::One(1)),
+        Err("facing: the group cannot end this move facing 1".into())
+    );
+}
+
+#[test]
+fn ta_r15_a_phalanx_group_starting_in_contact_may_turn_once_in_place_for_all_its_mp() {
+    // Two stacked phalanxes at 0404 facing vertex 0, 2 MP, a red cavalry at 0304 (contact at
+    // 0404 only: the front hexes 0503 and 0504 are not next to it).
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("p1", "blue", "phalanx", "0404", 2.0, Some(0)),
+            u("p2", "blue", "phalanx", "0404", 2.0, Some(0)),
+            u("r", "red", "cavalry", "0304", 4.0, Some(0)),
+        ],
+    );
+    let moves = st(&[
+        ("0503", 0, 1),
+        ("0503", 1, 2),
+        ("0503", 5, 2),
+        ("0504", 0, 1),
+        ("0504", 1, 2),
+        ("0504", 5, 2),
+        ("0603", 0, 2),
+        ("0604", 0, 2),
+        ("0605", 0, 2),
+    ]);
+    assert_eq!(f.states(&["p1", "p2"]), moves);
+    // With the morale test passed (the caller's: contact_turn), one 60 degree turn either way,
+    // in place, for the whole 2 MP; not 120 degrees.
+    let g = f.group(&["p1", "p2"]);
+    let turned: BTreeMap<(String, String), u32> = reach_facing(
+        &f.map,
+        &f.rules,
+        &f.board,
+        &g,
+        2,
+        FacingOptions { contact_turn: true },
+    )
+    .unwrap()
+    .iter()
+    .map(|r| ((f.map.label(r.hex), r.facing.key()), r.cost))
+    .collect();
+    let mut expect = moves.clone();
+    expect.extend(st(&[("0404", 1, 2), ("0404", 5, 2)]));
+    assert_eq!(turned, expect);
+    // The morale test itself (host dice) is the wheel command: rules/ancients/tests (TA-R15).
+}
+
+#[test]
+fn ta_r16_entering_an_enemy_front_ends_the_move_starting_in_one_does_not() {
+    // A red light at 0202 (front all six: 0302, 0203, 0102, 0101, 0201, 0301). A blue cavalry
+    // (4 MP) starts in its front at 0302.
+    let at = |enemy: &str| {
+        fx(
+            grid(7, 7),
+            anc(),
+            &[
+                u("r", "red", enemy, "0202", 4.0, Some(0)),
+                u("c", "blue", "cavalry", "0302", 4.0, Some(0)),
+            ],
+        )
+    };
+    let f = at("light");
+    // Leaving it is free, along hexes outside the front.
+    assert_eq!(f.check(&["c"], &["0303", "0304"], Facing::One(0)), Ok(2));
+    // Entering another front hex (0203) ends the move there: no further step.
+    assert_eq!(f.check(&["c"], &["0203"], Facing::One(0)), Ok(1));
+    assert_eq!(
+        f.check(&["c"], &["0203", "0204"], Facing::One(0)),
+        Err("ANC-7.3: entering the enemy front at 0203 ended the move (ANC-7.3)".into())
+    );
+    // Coming back to the start hex later is entering it.
+    assert_eq!(
+        f.check(&["c"], &["0303", "0302", "0402"], Facing::One(0)),
+        Err("ANC-7.3: entering the enemy front at 0302 ended the move (ANC-7.3)".into())
+    );
+    // An enemy leader has no front (TA-R2): nothing stops.
+    let f = at("leader");
+    assert_eq!(f.check(&["c"], &["0203", "0204"], Facing::One(0)), Ok(2));
+}
+
+#[test]
+fn ta_r17_leaders_ignore_stacking_and_hexes_of_friendly_leaders_count_as_empty() {
+    // Line: a blue leader MA 4 at 0101; blue light at 0201, blue cavalry at 0401, red cavalry
+    // at 0501 (0401 is in its front and in contact). The leader crosses 0201 and ends in 0401
+    // (the red front ends its move there) at its step count: no joining cost, contact or not.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("l", "blue", "leader", "0101", 4.0, None),
+            u("a", "blue", "light", "0201", 4.0, Some(0)),
+            u("b", "blue", "cavalry", "0401", 4.0, Some(0)),
+            u("r", "red", "cavalry", "0501", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.states(&["l"]),
+        no_facing(&[("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+    // Hexes holding only friendly leaders are empty: a cavalry (a kind that cannot join a
+    // stack) crosses and ends in them at 1 MP a hex.
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("c", "blue", "cavalry", "0101", 3.0, Some(0)),
+            u("l1", "blue", "leader", "0201", 4.0, None),
+            u("l2", "blue", "leader", "0301", 4.0, None),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["c"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+    // So does a phalanx (vertex 0, 1 MP): a leader in its front hex 0503 takes no facing from
+    // it; the phalanx's reach is that of a lone phalanx.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("p", "blue", "phalanx", "0404", 1.0, Some(0)),
+            u("l", "blue", "leader", "0503", 4.0, None),
+        ],
+    );
+    assert_eq!(
+        f.states(&["p"]),
+        st(&[
+            ("0404", 1, 1),
+            ("0404", 5, 1),
+            ("0503", 0, 1),
+            ("0504", 0, 1)
+        ])
+    );
+}
+
+#[test]
+fn ta_r18_joining_costs_one_plus_the_largest_formation_cost_of_the_groups_troops() {
+    // Elephants join for 2 MP here, lights for 1. Line: an elephant and a light stacked at
+    // 0101 (MA 6), a friendly elephant at 0401 facing 2.
+    let mut decl = anc();
+    decl["kinds"]["elephant"]["join"] = json!(2);
+    let f = fx(
+        grid(9, 1),
+        decl,
+        &[
+            u("e", "blue", "elephant", "0101", 6.0, Some(0)),
+            u("l", "blue", "light", "0101", 6.0, Some(0)),
+            u("k", "blue", "leader", "0101", 6.0, None),
+            u("s", "blue", "elephant", "0401", 6.0, Some(2)),
+        ],
+    );
+    let at_0401 = |ids: &[&str]| -> Vec<(String, u32)> {
+        f.states(ids)
+            .into_iter()
+            .filter(|(k, _)| k.0 == "0401")
+            .map(|(k, c)| (k.1, c))
+            .collect()
+    };
+    // Two steps, then 1 + max(2, 1): 5 MP, taking the stack's facing 2 (the only one listed).
+    assert_eq!(at_0401(&["e", "l"]), [("2".to_string(), 5)]);
+    // The light alone: 2 + 1 + 1. A leader in the group adds no cost.
+    assert_eq!(at_0401(&["l"]), [("2".to_string(), 4)]);
+    assert_eq!(at_0401(&["l", "k"]), [("2".to_string(), 4)]);
+    // A phalanx group must already face the stack's way. Phalanx at 0404 facing vertex 0, a
+    // friendly phalanx at 0504 (a front hex) facing vertex 1: it first turns to 1 (1 MP),
+    // then joins (1 + 1): 3 MP; with 2 MP it cannot.
+    let join = |ma: f64, stack: u8| {
+        fx(
+            grid(7, 7),
+            anc(),
+            &[
+                u("p", "blue", "phalanx", "0404", ma, Some(0)),
+                u("s", "blue", "phalanx", "0504", 3.0, Some(stack)),
+            ],
+        )
+    };
+    assert_eq!(join(3.0, 1).check(&["p"], &["0504"], Facing::One(1)), Ok(3));
+    assert_eq!(
+        join(2.0, 1).check(&["p"], &["0504"], Facing::One(1)),
+        Err("ANC-5.3: a phalanx joins a stack only already facing its way (TA-R18)".into())
+    );
+    // Facing the stack's way already: 2 MP.
+    assert_eq!(join(2.0, 0).check(&["p"], &["0504"], Facing::One(0)), Ok(2));
+}
+
+#[test]
+fn ta_r19_a_legal_stack_is_one_kind_or_elephants_with_at_most_two_lights_in_all() {
+    let r = FacingRules::compile(&anc(), &grid(3, 3)).unwrap();
+    // One kind, whatever the count; leaders are ignored.
+    assert!(r.stack_legal(["phalanx"; 5]));
+    assert!(r.stack_legal(["light", "light", "light"]));
+    assert!(r.stack_legal(["leader", "leader"]));
+    assert!(r.stack_legal(["elephant", "elephant", "elephant", "leader"]));
+    // Elephants plus at most 2 light counters in all (not per elephant).
+    assert!(r.stack_legal(["elephant", "elephant", "light", "light"]));
+    assert!(!r.stack_legal(["elephant", "elephant", "light", "light", "light"]));
+    // Only lights escort, only elephants are escorted.
+    assert!(!r.stack_legal(["elephant", "cavalry"]));
+    assert!(!r.stack_legal(["elephant", "light", "phalanx"]));
+    assert!(!r.stack_legal(["cavalry", "light"]));
+    // The search applies it: an elephant joins two lights (legal), a light does not join an
+    // elephant with two lights (a third escort).
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("e", "blue", "elephant", "0101", 6.0, Some(0)),
+            u("a", "blue", "light", "0301", 4.0, Some(2)),
+            u("b", "blue", "light", "0301", 4.0, Some(2)),
+            u("l", "blue", "light", "0901", 6.0, Some(2)),
+            u("s", "blue", "elephant", "0701", 4.0, Some(2)),
+            u("s1", "blue", "light", "0701", 4.0, Some(2)),
+            u("s2", "blue", "light", "0701", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(f.check(&["e"], &["0201", "0301"], Facing::One(2)), Ok(3));
+    assert_eq!(
+        f.check(&["l"], &["0801", "0701"], Facing::One(2)),
+        Err("ANC-5.1: the stack at 0701 would mix troop types (ANC-5.1)".into())
+    );
+}
+
+#[test]
+fn ta_r20_reach_lists_each_hex_and_facing_once_at_least_cost_never_the_start_state() {
+    let reached = |f: &Fx, ids: &[&str]| -> Vec<(String, Facing, u32)> {
+        f.reach_opts(ids, FacingOptions::default())
+            .into_iter()
+            .map(|r| (f.map.label(r.hex), r.facing, r.cost))
+            .collect()
+    };
+    let list = |l: &[(&str, Facing, u32)]| -> Vec<(String, Facing, u32)> {
+        l.iter().map(|(h, f, c)| (h.to_string(), *f, *c)).collect()
+    };
+    // An ANC phalanx (vertex facings, One(v)) at 0404 facing 0 with 2 MP. Its start state is
+    // reachable (turn right, turn left: 2 MP) yet never listed. 0503 facing 5 has two
+    // cheapest orders (turn then step, step then turn): listed once, at 2. States come sorted
+    // by hex index (row by row), then facing.
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[u("p", "blue", "phalanx", "0404", 2.0, Some(0))],
+    );
+    assert_eq!(
+        reached(&f, &["p"]),
+        list(&[
+            ("0403", Facing::One(5), 2),
+            ("0503", Facing::One(0), 1),
+            ("0503", Facing::One(1), 2),
+            ("0503", Facing::One(5), 2),
+            ("0603", Facing::One(0), 2),
+            ("0404", Facing::One(1), 1),
+            ("0404", Facing::One(2), 2),
+            ("0404", Facing::One(4), 2),
+            ("0404", Facing::One(5), 1),
+            ("0504", Facing::One(0), 1),
+            ("0504", Facing::One(1), 2),
+            ("0504", Facing::One(5), 2),
+            ("0604", Facing::One(0), 2),
+            ("0405", Facing::One(1), 2),
+            ("0605", Facing::One(0), 2),
+        ])
+    );
+    // A TAC leader has no facing (None) and its start hex is not listed at all; a two-base
+    // unit's facing is a pair, Two(facing, facing2). Line 0101..0201, MA 1, no enemy.
+    let f = fx(
+        grid(2, 1),
+        tac(),
+        &[
+            u("l", "blue", "leader", "0101", 1.0, None),
+            with_attr(
+                u("c", "blue", "colonial", "0201", 0.0, Some(0)),
+                "facing2",
+                json!(3),
+            ),
+        ],
+    );
+    assert_eq!(reached(&f, &["l"]), list(&[("0201", Facing::None, 1)]));
+    // With MA 0 the two-base unit only re-faces: the 35 pairs other than (0, 3), at 0.
+    let mut pairs = Vec::new();
+    for a in 0..6 {
+        for b in 0..6 {
+            if (a, b) != (0, 3) {
+                pairs.push(("0201".to_string(), Facing::Two(a, b), 0));
+            }
+        }
+    }
+    assert_eq!(reached(&f, &["c"]), pairs);
+}
