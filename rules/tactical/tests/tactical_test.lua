@@ -40,3 +40,33 @@ test("TAC-8: an attack from outside the defender's front gets the flank bonus", 
   m = melee(t.ok("british", attack("b2", "z1")))
   t.eq({ m.flank, m.total }, { true, m.roll + 3 + 2 - 3 })
 end)
+
+local function colonial(id, at)
+  return { id = id, side = "british", type = "colonial", ma = 4, strength = 3, at = at, facing = 0, attrs = { facing2 = 3 } }
+end
+
+local function move(unit, path, facing) return { command = "move", unit = unit, path = path, facing = facing } end
+
+test("TA-R6: a two-base unit that changed hex moved both bases, else only the re-faced ones", function(t)
+  -- Four colonial battalions, bases facing 0 and 3, no Zulu within 2 hexes (non-tactical).
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    colonial("c1", "0202"), colonial("c2", "0204"), colonial("c3", "0206"), colonial("c4", "0402"),
+    inf("z1", "zulu", "1107", 3),
+  } }
+  local function faced(id, f1, f2) return { event = "UnitFacingChanged", unit = id, facing = f1, facing2 = f2 } end
+  local function moved(id, ...) return { event = "UnitStatusChanged", unit = id, add = { "moved", ... } } end
+  -- In place, base 2 re-faced: only base 2 moved; base 1 only: only base 1; both: both.
+  t.eq(t.ok("british", move("c1", {}, "0,4")), { faced("c1", 0, 4), moved("c1", "base2_moved") })
+  t.eq(t.ok("british", move("c2", {}, "1,3")), { faced("c2", 1, 3), moved("c2", "base1_moved") })
+  t.eq(t.ok("british", move("c4", {}, "5,2")), { faced("c4", 5, 2), moved("c4", "base1_moved", "base2_moved") })
+  -- One hex on, facings kept: both bases moved all the same.
+  t.eq(t.ok("british", move("c3", { "0306" }, "0,3")), {
+    { event = "UnitEnteredHex", unit = "c3", hex = "0306" },
+    { event = "UnitMoved", unit = "c3", from = "0206", to = "0306", path = { "0306" }, cost = 1 },
+    faced("c3", 0, 3),
+    moved("c3", "base1_moved", "base2_moved"),
+  })
+  t.eq({ t.unit("c3").at, t.unit("c3").facing, t.unit("c3").attrs.facing2 }, { "0306", 0, 3 })
+  t.eq(t.unit("c1").status, { "base2_moved", "moved" })
+end)
