@@ -89,4 +89,7 @@ test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its 
   -- Out of contact a phalanx turns during its move instead (ANC-6.2).
   r = t.expect_refused("macedon", wheel("p3", 1), "ANC-6.3")
   t.eq(r.reason, "p3 is not in contact; it turns during its move")
+  -- Only phalanxes wheel: other troops face freely (TA-R11).
+  r = t.expect_refused("macedon", wheel("l1", 1), "ANC-6.3")
+  t.eq(r.reason, "l1 does not wheel: a light turns during its move")
 end)
