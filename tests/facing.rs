@@ -1421,6 +1421,16 @@ fn ta_r5_facing_is_free_refacing_in_place_is_a_move_the_start_state_is_not() {
     let mut expect = any_facing(&[("0101", 1), ("0201", 0), ("0301", 1)]);
     expect.remove(&("0201".into(), "0".into()));
     assert_eq!(f.states(&["b"]), expect);
+    // The same in a tactical move (red infantry at 0401: all of 0101..0301 is near; TAC-2: 1).
+    let tactical = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("b", "blue", "infantry", "0201", 2.0, Some(0)),
+            u("r", "red", "infantry", "0401", 2.0, Some(0)),
+        ],
+    );
+    assert_eq!(tactical.states(&["b"]), expect);
     // Facing costs nothing: a step ending about-face costs the step.
     assert_eq!(f.check(&["b"], &["0301"], Facing::One(3)), Ok(1));
     // Re-facing in the start hex is a 0-hex move; the start facing there is no move.
@@ -1947,7 +1957,8 @@ fn ta_r16_entering_an_enemy_front_ends_the_move_starting_in_one_does_not() {
     let f = at("light");
     // Leaving it is free, along hexes outside the front.
     assert_eq!(f.check(&["c"], &["0303", "0304"], Facing::One(0)), Ok(2));
-    // Entering another front hex (0203) ends the move there: no further step.
+    // Entering another front hex (0203) ends the move there: no further step. (No further
+    // turn either; for a phalanx that is already so, a front hex being in contact, TA-R14.)
     assert_eq!(f.check(&["c"], &["0203"], Facing::One(0)), Ok(1));
     assert_eq!(
         f.check(&["c"], &["0203", "0204"], Facing::One(0)),
@@ -2019,33 +2030,68 @@ fn ta_r17_leaders_ignore_stacking_and_hexes_of_friendly_leaders_count_as_empty()
 }
 
 #[test]
-fn ta_r18_joining_costs_one_plus_the_largest_formation_cost_of_the_groups_troops() {
-    // Elephants join for 2 MP here, lights for 1. Line: an elephant and a light stacked at
-    // 0101 (MA 6), a friendly elephant at 0401 facing 2.
+fn ta_r18_entering_friendly_troops_joins_as_the_last_step_for_one_plus_the_largest_cost() {
+    // Elephants join for 2 MP here, lights for 1. Line: an elephant e, a light l and a leader
+    // k stacked at 0101 (MA 6), a friendly elephant s at 0401 facing 2.
     let mut decl = anc();
     decl["kinds"]["elephant"]["join"] = json!(2);
-    let f = fx(
-        grid(9, 1),
-        decl,
-        &[
+    let line = |decl: Value, extra: &[Unit]| {
+        let mut units = vec![
             u("e", "blue", "elephant", "0101", 6.0, Some(0)),
             u("l", "blue", "light", "0101", 6.0, Some(0)),
             u("k", "blue", "leader", "0101", 6.0, None),
             u("s", "blue", "elephant", "0401", 6.0, Some(2)),
-        ],
-    );
-    let at_0401 = |ids: &[&str]| -> Vec<(String, u32)> {
+        ];
+        units.extend_from_slice(extra);
+        fx(grid(9, 1), decl, &units)
+    };
+    let at_0401 = |f: &Fx, ids: &[&str]| -> Vec<(String, u32)> {
         f.states(ids)
             .into_iter()
             .filter(|(k, _)| k.0 == "0401")
             .map(|(k, c)| (k.1, c))
             .collect()
     };
-    // Two steps, then 1 + max(2, 1): 5 MP, taking the stack's facing 2 (the only one listed).
-    assert_eq!(at_0401(&["e", "l"]), [("2".to_string(), 5)]);
-    // The light alone: 2 + 1 + 1. A leader in the group adds no cost.
-    assert_eq!(at_0401(&["l"]), [("2".to_string(), 4)]);
-    assert_eq!(at_0401(&["l", "k"]), [("2".to_string(), 4)]);
+    let to_0401 = ["0201", "0301", "0401"];
+    // The light alone (leaving e and k behind): two steps, then 1 + 1 into 0401, where it
+    // takes the stack's facing 2 and stops: nothing beyond.
+    let f = line(decl.clone(), &[]);
+    let mut expect = any_facing(&[("0101", 0), ("0201", 1), ("0301", 2)]);
+    expect.remove(&("0101".into(), "0".into()));
+    expect.insert(("0401".into(), "2".into()), 4);
+    assert_eq!(f.states(&["l"]), expect);
+    // A leader in the group adds no cost; an elephant adds its larger one: 2 + 1 + max(2, 1).
+    assert_eq!(at_0401(&f, &["l", "k"]), [("2".to_string(), 4)]);
+    assert_eq!(at_0401(&f, &["e", "l"]), [("2".to_string(), 5)]);
+    // A kind missing from the table cannot join, whatever comes with it: without a cost for
+    // lights, the elephant and the light do not join; the elephant alone does (2 + 1 + 2).
+    let mut no_light = decl.clone();
+    no_light["kinds"]["light"]
+        .as_object_mut()
+        .unwrap()
+        .remove("join");
+    let f = line(no_light, &[]);
+    assert_eq!(
+        f.check(&["e", "l"], &to_0401, Facing::One(2)),
+        Err("ANC-5.3: a troop type of the group cannot join a stack (ANC-5.3)".into())
+    );
+    assert_eq!(f.check(&["e"], &to_0401, Facing::One(2)), Ok(5));
+    // Not in contact: a red light in good order at 0501 forbids it, a disordered one does not.
+    let f = line(
+        decl.clone(),
+        &[u("r", "red", "light", "0501", 4.0, Some(0))],
+    );
+    assert_eq!(
+        f.check(&["l"], &to_0401, Facing::One(2)),
+        Err("ANC-5.3: no stack may be formed in contact with the enemy at 0401 (ANC-5.3)".into())
+    );
+    let mut rd = u("r", "red", "light", "0501", 4.0, Some(0));
+    rd.status.insert("disordered".into());
+    assert_eq!(
+        line(decl, &[rd]).check(&["l"], &to_0401, Facing::One(2)),
+        Ok(4)
+    );
+    // The result must be a legal stack: TA-R19.
     // A phalanx group must already face the stack's way. Phalanx at 0404 facing vertex 0, a
     // friendly phalanx at 0504 (a front hex) facing vertex 1: it first turns to 1 (1 MP),
     // then joins (1 + 1): 3 MP; with 2 MP it cannot.
