@@ -1,5 +1,7 @@
 //! Facing-aware movement (`hexwar::path::reach_facing`, `check_move`): one test per clause
-//! TAC-1..8 and ANC-5.1..7.3 (readings TA-R1..R20), on small purpose-built maps.
+//! TAC-1..8 and ANC-5.1..7.3, and per reading TA-R1..R20 (`ta_r*`; TA-R2 is in
+//! src/path/arc.rs; TA-R6, TA-R15 and TA-R20 also have Lua tests in rules/*/tests), on small
+//! purpose-built maps.
 //!
 //! Maps are flat-topped, printed-odd columns shifted down, labels CCRR. From an even column
 //! (04) the edge directions 0..5 lead to (c+1,r) (c,r+1) (c-1,r) (c-1,r-1) (c,r-1) (c+1,r-1);
