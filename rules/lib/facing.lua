@@ -105,6 +105,10 @@ function facing.register(opts)
       local u = hex.units.get(cmd.unit or "")
       if not u or u.side ~= side then return hex.refuse(C.wheel, "wheel needs one of your units") end
       if hex.state.phase() ~= "movement" or u.status.moved then return hex.refuse(C.wheel, u.id .. " cannot wheel now") end
+      -- TA-R15: only the kinds declared in `wheels` (phalanxes) wheel; other troops face freely.
+      if not (opts.wheels and opts.wheels[u.type]) then
+        return hex.refuse(C.wheel, u.id .. " does not wheel: a " .. u.type .. " turns during its move")
+      end
       if not hex.path.in_contact(u.id) then return hex.refuse(C.wheel, u.id .. " is not in contact; it turns during its move") end
       local ok = hex.path.check_facing(u.id, {}, cmd.facing, nil, { contact_turn = true })
       if type(ok) ~= "number" then return ok end

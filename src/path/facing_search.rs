@@ -537,7 +537,12 @@ impl FacingSearch {
                 reason,
             }))
         };
-        if path.is_empty() && facing == g.facing {
+        // TA-R5 (TAC): ending in the start hex with the start facing is not a move, whatever
+        // the path. ANC has no such reading: there only the empty order is refused, and a round
+        // trip back to the start state stays an order (tests/facing.rs anc_7_3).
+        let back_home = path.last().is_none_or(|&h| h == g.start);
+        let round_trip_counts = path.is_empty() || rules.model == Model::Tactical;
+        if back_home && round_trip_counts && facing == g.facing {
             return refuse(
                 "adjacent",
                 "not a move: same hex, same facing (TA-R5)".into(),

@@ -45,3 +45,51 @@ test("ANC-6.4: attacking a phalanx on its flank gets the bonus", function(t)
   local m = melee(t.ok("macedon", attack("m-cav", "s-ph")))
   t.eq({ m.flank, m.total }, { true, m.roll + 3 + 2 - 4 })
 end)
+
+local function wheel(id, facing) return { command = "wheel", unit = id, facing = facing } end
+
+test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its whole move, if it passes a morale test", function(t)
+  -- p1 (morale 6: any d6 passes) and p2 (morale 0: any d6 fails) are in contact with a
+  -- Seleucid cavalry; p3 is not; l1, a light, is in contact too.
+  t.scenario("scenarios/ancients", { seed = 3 })
+  local function phalanx(id, at, morale)
+    local u = unit(id, "macedon", "phalanx", at, 0, 4)
+    u.attrs = { morale = morale }
+    return u
+  end
+  t.setup { units = {
+    phalanx("p1", "0404", 6), phalanx("p2", "0904", 0), phalanx("p3", "0707", 6),
+    unit("l1", "macedon", "light", "0402", 0, 1),
+    unit("s1", "seleucid", "cavalry", "0403", 0, 3), unit("s2", "seleucid", "cavalry", "0903", 0, 3),
+  } }
+  -- One 60 degree turn, not two.
+  local r = t.expect_refused("macedon", wheel("p1", 2), "ANC-6.2")
+  t.eq(r.reason, "in contact at 0404: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)")
+  -- Passed: the turn is made, and it is the unit's whole move.
+  local events = t.ok("macedon", wheel("p1", 1))
+  local roll = events[1].value
+  t.eq(events, {
+    { event = "DiceRolled", sides = 6, value = roll },
+    { event = "Custom", name = "MoraleTest", data = { unit = "p1", roll = roll, morale = 6, passed = true } },
+    { event = "UnitFacingChanged", unit = "p1", facing = 1 },
+    { event = "UnitStatusChanged", unit = "p1", add = { "moved" } },
+  })
+  t.eq(t.unit("p1").facing, 1)
+  r = t.expect_refused("macedon", { command = "move", unit = "p1", path = { "0504" }, facing = 1 }, "ANC-7.1")
+  t.eq(r.reason, "p1 has already moved")
+  -- Failed: no turn, and the move is spent all the same.
+  events = t.ok("macedon", wheel("p2", 5))
+  roll = events[1].value
+  t.eq(events, {
+    { event = "DiceRolled", sides = 6, value = roll },
+    { event = "Custom", name = "MoraleTest", data = { unit = "p2", roll = roll, morale = 0, passed = false } },
+    { event = "UnitStatusChanged", unit = "p2", add = { "moved" } },
+  })
+  t.eq(t.unit("p2").facing, 0)
+  -- Out of contact a phalanx turns during its move instead (ANC-6.2).
+  r = t.expect_refused("macedon", wheel("p3", 1), "ANC-6.3")
+  t.eq(r.reason, "p3 is not in contact; it turns during its move")
+  -- Only phalanxes wheel: other troops face freely (TA-R11).
+  r = t.expect_refused("macedon", wheel("l1", 1), "ANC-6.3")
+  t.eq(r.reason, "l1 does not wheel: a light turns during its move")
+end)

@@ -40,3 +40,66 @@ test("TAC-8: an attack from outside the defender's front gets the flank bonus", 
   m = melee(t.ok("british", attack("b2", "z1")))
   t.eq({ m.flank, m.total }, { true, m.roll + 3 + 2 - 3 })
 end)
+
+local function colonial(id, at)
+  return { id = id, side = "british", type = "colonial", ma = 4, strength = 3, at = at, facing = 0, attrs = { facing2 = 3 } }
+end
+
+local function move(unit, path, facing) return { command = "move", unit = unit, path = path, facing = facing } end
+
+test("TA-R6: a two-base unit that changed hex moved both bases, else only the re-faced ones", function(t)
+  -- Four colonial battalions, bases facing 0 and 3, no Zulu within 2 hexes (non-tactical).
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    colonial("c1", "0202"), colonial("c2", "0204"), colonial("c3", "0206"), colonial("c4", "0402"),
+    inf("z1", "zulu", "1107", 3),
+  } }
+  local function faced(id, f1, f2) return { event = "UnitFacingChanged", unit = id, facing = f1, facing2 = f2 } end
+  local function moved(id, ...) return { event = "UnitStatusChanged", unit = id, add = { "moved", ... } } end
+  -- In place, base 2 re-faced: only base 2 moved; base 1 only: only base 1; both: both.
+  t.eq(t.ok("british", move("c1", {}, "0,4")), { faced("c1", 0, 4), moved("c1", "base2_moved") })
+  t.eq(t.ok("british", move("c2", {}, "1,3")), { faced("c2", 1, 3), moved("c2", "base1_moved") })
+  t.eq(t.ok("british", move("c4", {}, "5,2")), { faced("c4", 5, 2), moved("c4", "base1_moved", "base2_moved") })
+  -- One hex on, facings kept: both bases moved all the same.
+  t.eq(t.ok("british", move("c3", { "0306" }, "0,3")), {
+    { event = "UnitEnteredHex", unit = "c3", hex = "0306" },
+    { event = "UnitMoved", unit = "c3", from = "0206", to = "0306", path = { "0306" }, cost = 1 },
+    faced("c3", 0, 3),
+    moved("c3", "base1_moved", "base2_moved"),
+  })
+  t.eq({ t.unit("c3").at, t.unit("c3").facing, t.unit("c3").attrs.facing2 }, { "0306", 0, 3 })
+  t.eq(t.unit("c1").status, { "base2_moved", "moved" })
+end)
+
+test("TA-R20: legal moves end with a facing that is an integer, an \"f1,f2\" pair, or none for leaders, never the start state", function(t)
+  -- MA 1, no Zulu within reach: each unit steps to its 6 neighbours or re-faces in place.
+  t.scenario("scenarios/tactical", { seed = 3 })
+  local c = colonial("c1", "0204")
+  c.ma = 1
+  t.setup { units = {
+    { id = "b1", side = "british", type = "infantry", ma = 1, strength = 3, at = "0202", facing = 0 },
+    c,
+    { id = "l1", side = "british", type = "leader", ma = 1, strength = 0, at = "0206" },
+    inf("z1", "zulu", "1107", 3),
+  } }
+  local kinds, counts, start = {}, {}, {}
+  for _, cmd in ipairs(t.legal("british")) do
+    if cmd.command == "move" then
+      local f = cmd.facing
+      local kind = (f == nil and "none") or (math.type(f) == "integer" and "integer")
+        or (type(f) == "string" and f:match("^%d,%d$") and "pair") or "other"
+      kinds[cmd.unit] = kinds[cmd.unit] or {}
+      kinds[cmd.unit][kind] = true
+      counts[cmd.unit] = (counts[cmd.unit] or 0) + 1
+      if #cmd.path == 0 then
+        start[cmd.unit] = (start[cmd.unit] or 0) + 1
+        t.truthy(f ~= 0 and f ~= "0,3", "the start state is not listed")
+      end
+    end
+  end
+  t.eq(kinds, { b1 = { integer = true }, c1 = { pair = true }, l1 = { none = true } })
+  -- Infantry: 6 hexes x 6 facings, plus the 5 other facings in place. Two bases: 6 x 36 + 35.
+  -- Leader: the 6 hexes only (no facing, so nothing to do in place).
+  t.eq(counts, { b1 = 41, c1 = 251, l1 = 6 })
+  t.eq(start, { b1 = 5, c1 = 35 })
+end)
