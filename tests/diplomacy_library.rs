@@ -138,6 +138,68 @@ fn francqueville_cases_on_the_standard_scenario() {
     );
 }
 
+/// The clause and reading ids of RULES.md's DIP section: `DIP-4.a` .. (`DIP-4.c/d` gives
+/// `DIP-4.c` and `DIP-4.d`) and every `**R-..**`.
+fn dip_ids(rules_md: &str) -> Vec<String> {
+    let section: Vec<&str> = rules_md
+        .lines()
+        .skip_while(|l| !l.starts_with("## DIP"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect();
+    let mut ids = Vec::new();
+    for line in &section {
+        if let Some(rest) = line.strip_prefix("- DIP-") {
+            let id = rest.split_whitespace().next().unwrap_or("");
+            match id.split_once('/') {
+                Some((a, b)) => {
+                    let stem = &a[..a.len() - 1];
+                    ids.push(format!("DIP-{a}"));
+                    ids.push(format!("DIP-{stem}{b}"));
+                }
+                None => ids.push(format!("DIP-{id}")),
+            }
+        }
+        let mut rest = *line;
+        while let Some(i) = rest.find("**R-") {
+            let tail = &rest[i + 2..];
+            let Some(end) = tail.find("**") else { break };
+            ids.push(tail[..end].to_string());
+            rest = &tail[end + 2..];
+        }
+    }
+    ids
+}
+
+/// "Every rule clause you implement has a test named after it": each DIP clause and reading of
+/// RULES.md has a variant case whose id is the clause or reading id, or starts with it and `-`.
+#[test]
+fn every_dip_clause_and_reading_has_a_case_named_after_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/RULES.md");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "note: {} is absent; the check is skipped here",
+            path.display()
+        );
+        return;
+    };
+    let ids = dip_ids(&text);
+    assert!(ids.len() > 30, "too few DIP ids found: {ids:?}");
+    let cases: Vec<String> = common::datc::load_cases(&variant_cases())
+        .iter()
+        .filter_map(|c| c["id"].as_str().map(String::from))
+        .collect();
+    let missing: Vec<&String> = ids
+        .iter()
+        .filter(|id| {
+            !cases
+                .iter()
+                .any(|c| c == *id || c.starts_with(&format!("{id}-")))
+        })
+        .collect();
+    assert!(missing.is_empty(), "no case named after {missing:?}");
+}
+
 /// The checker is not vacuous: a case with a wrong expectation fails, naming what is wrong.
 #[test]
 fn a_wrong_expectation_is_reported() {
