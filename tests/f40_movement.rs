@@ -498,3 +498,127 @@ fn f40_16_1_reach_of_allied_units_stays_out_of_neutral_countries() {
         }})
     );
 }
+
+// --- F40-5.2: division-equivalents (XX = 1, XXX = 3, III = 0), at most 4 per hex -------------
+
+/// A `[[unit]]` table of a setup position: a German infantry unit of the given size.
+fn german_infantry(id: &str, size: &str, at: &str) -> String {
+    format!(
+        "[[unit]]\nid = \"{id}\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+         size = \"{size}\"\nma = 4\nstrength = 2\nat = \"{at}\"\n\n"
+    )
+}
+
+/// The stacking fixture (German movement, turn 1) with only the German units `units`
+/// (id, size, hex).
+fn stacked(units: &[(&str, &str, &str)]) -> hexwar::Session {
+    let mut s = session("stacking");
+    let toml: String = units
+        .iter()
+        .map(|(id, size, at)| german_infantry(id, size, at))
+        .collect();
+    setup(&mut s, &toml);
+    s
+}
+
+#[test]
+fn f40_5_2_four_division_equivalents_may_end_a_phase_in_one_hex() {
+    // 0101: a corps (3) + a division (1) + two regiments (0) = 4; 0201: four divisions = 4; the
+    // limit is per hex (8 German equivalents on the map).
+    let mut s = stacked(&[
+        ("c1", "XXX", "0101"),
+        ("d1", "XX", "0101"),
+        ("r1", "III", "0101"),
+        ("r2", "III", "0101"),
+        ("d2", "XX", "0201"),
+        ("d3", "XX", "0201"),
+        ("d4", "XX", "0201"),
+        ("d5", "XX", "0201"),
+    ]);
+    assert_eq!(
+        legal_of(&mut s, "german", "end_phase"),
+        vec![Command::EndPhase]
+    );
+    ok(&mut s, "german", &Command::EndPhase);
+}
+
+#[test]
+fn f40_5_2_a_division_counts_one_so_a_fifth_is_refused() {
+    let units = [
+        ("d1", "XX", "0101"),
+        ("d2", "XX", "0101"),
+        ("d3", "XX", "0101"),
+        ("d4", "XX", "0101"),
+        ("d5", "XX", "0101"),
+    ];
+    let mut s = stacked(&units);
+    assert_eq!(
+        legal_of(&mut s, "german", "end_phase"),
+        Vec::<Command>::new()
+    );
+    assert_eq!(
+        refused(&mut s, "german", &Command::EndPhase),
+        refusal(
+            "F40-5.2",
+            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4)"
+        )
+    );
+    // The fifth division moves out (0101 -> 0201, 1 MP): 4 and 1, the phase ends.
+    ok(&mut s, "german", &mv("d5", &["0201"]));
+    ok(&mut s, "german", &Command::EndPhase);
+}
+
+#[test]
+fn f40_5_2_a_corps_counts_three() {
+    // A corps and two divisions: 3 + 1 + 1 = 5 (a corps counted as 2 would make 4).
+    let mut s = stacked(&[
+        ("c1", "XXX", "0101"),
+        ("d1", "XX", "0101"),
+        ("d2", "XX", "0101"),
+    ]);
+    assert_eq!(
+        refused(&mut s, "german", &Command::EndPhase),
+        refusal(
+            "F40-5.2",
+            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4)"
+        )
+    );
+    // Two corps: 6. A corps and a division: 4, allowed.
+    let mut s = stacked(&[("c1", "XXX", "0301"), ("c2", "XXX", "0301")]);
+    assert_eq!(
+        refused(&mut s, "german", &Command::EndPhase),
+        refusal(
+            "F40-5.2",
+            "hex 0301 holds 6 division-equivalents of german units at the end of the phase (at most 4)"
+        )
+    );
+    let mut s = stacked(&[("c1", "XXX", "0301"), ("d1", "XX", "0301")]);
+    ok(&mut s, "german", &Command::EndPhase);
+}
+
+#[test]
+fn f40_5_2_regiments_count_zero() {
+    // Four divisions and six regiments in one hex: 4.
+    let mut units = vec![
+        ("d1", "XX", "0101"),
+        ("d2", "XX", "0101"),
+        ("d3", "XX", "0101"),
+        ("d4", "XX", "0101"),
+    ];
+    let regiments = ["r1", "r2", "r3", "r4", "r5", "r6"];
+    units.extend(regiments.iter().map(|r| (*r, "III", "0101")));
+    let mut s = stacked(&units);
+    assert_eq!(
+        legal_of(&mut s, "german", "end_phase"),
+        vec![Command::EndPhase]
+    );
+    ok(&mut s, "german", &Command::EndPhase);
+    // A corps and a division, then a regiment joins: still 4 (the regiment moves 0201 -> 0101).
+    let mut s = stacked(&[
+        ("c1", "XXX", "0101"),
+        ("d1", "XX", "0101"),
+        ("r1", "III", "0201"),
+    ]);
+    ok(&mut s, "german", &mv("r1", &["0101"]));
+    ok(&mut s, "german", &Command::EndPhase);
+}
