@@ -622,3 +622,119 @@ fn f40_5_2_regiments_count_zero() {
     ok(&mut s, "german", &mv("r1", &["0101"]));
     ok(&mut s, "german", &Command::EndPhase);
 }
+
+// --- F40-R1: where a ZOC reaches ----------------------------------------------------------------
+
+#[test]
+fn f40_r1_zoc_covers_the_six_hexes_around_the_unit_not_its_own_hex() {
+    // zoc_hexsides, laid out again: a (Allied) at 0402 and g (German, MA 3) at 0502, next to it;
+    // no special hexside touches either. Each ZOC is the unit's six neighbours on the map (0502
+    // is in column 5, the last: four): a -> 0301, 0302, 0401, 0403, 0501, 0502; g -> 0402,
+    // 0403, 0501, 0503. Neither covers its own hex: 0402 is in German ZOC only, 0502 in Allied
+    // ZOC only.
+    let mut s = session("zoc_hexsides");
+    setup(
+        &mut s,
+        &(setup_unit("a", "allied", "french", "infantry", 4, "0402")
+            + &setup_unit("g", "german", "german", "infantry", 3, "0502")),
+    );
+    assert_eq!(
+        zoc_map(&s),
+        zocs(&[
+            ("0301", &["allied"]),
+            ("0302", &["allied"]),
+            ("0401", &["allied"]),
+            ("0402", &["german"]),
+            ("0403", &["german", "allied"]),
+            ("0501", &["german", "allied"]),
+            ("0502", &["allied"]),
+            ("0503", &["german"]),
+        ])
+    );
+    // g starts in a's ZOC: out to 0503 only (1 + 1 to leave; 0501 and 0403 are in a's ZOC too,
+    // 6.4), then one more MP: 0504, 0404, and 0403 where it would stop.
+    assert_eq!(
+        reach(&mut s, "g"),
+        costs(&[("0403", 3.0), ("0404", 3.0), ("0503", 2.0), ("0504", 3.0)])
+    );
+}
+
+#[test]
+fn f40_r1_zoc_crosses_rivers_but_never_a_sea_or_lake_hexside_even_with_a_causeway() {
+    // a at 0303 reaches across the major river (0302), the minor river (0304) and the plain
+    // hexside (0404); not across the sea (0203), the causeway (0204) nor the lake (0403).
+    // g-river (0302) reaches all six of its neighbours, 0303 across the major river; g-sea (0203)
+    // five, not 0303 across the sea hexside.
+    let mut s = session("zoc_hexsides");
+    assert_eq!(
+        zoc_map(&s),
+        zocs(&[
+            ("0102", &["german"]),
+            ("0103", &["german"]),
+            ("0202", &["german"]),
+            ("0203", &["german"]),
+            ("0204", &["german"]),
+            ("0301", &["german"]),
+            ("0302", &["german", "allied"]),
+            ("0303", &["german"]),
+            ("0304", &["allied"]),
+            ("0402", &["german"]),
+            ("0403", &["german"]),
+            ("0404", &["allied"]),
+        ])
+    );
+    // g-river (MA 2) starts in a's ZOC across the major river: every first step costs 1 + 1;
+    // 0403, across the lake from a, is free of ZOC, so a foot unit may step into it (6.4).
+    assert_eq!(
+        reach(&mut s, "g-river"),
+        costs(&[
+            ("0202", 2.0),
+            ("0203", 2.0),
+            ("0301", 2.0),
+            ("0402", 2.0),
+            ("0403", 2.0)
+        ])
+    );
+    // g-sea (MA 4) starts across the sea hexside: no +1 to leave. It stops in 0302 (major river)
+    // and 0304 (minor river), not in 0204 (causeway); 0404 lies beyond 0304 only.
+    assert_eq!(
+        reach(&mut s, "g-sea"),
+        costs(&[
+            ("0101", 2.0),
+            ("0102", 1.0),
+            ("0103", 1.0),
+            ("0104", 2.0),
+            ("0105", 3.0),
+            ("0201", 2.0),
+            ("0202", 1.0),
+            ("0204", 1.0),
+            ("0205", 2.0),
+            ("0301", 2.0),
+            ("0302", 1.0),
+            ("0304", 2.0),
+            ("0305", 3.0),
+            ("0401", 3.0),
+            ("0402", 3.0),
+            ("0403", 4.0),
+            ("0405", 4.0),
+            ("0501", 4.0),
+            ("0502", 4.0),
+        ])
+    );
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-sea", &["0204", "0304", "0305"])),
+        refusal(
+            "F40-6.2",
+            "a unit that enters an enemy ZOC stops there (step 3: 0304 to 0305)"
+        )
+    );
+    let events = ok(&mut s, "german", &mv("g-sea", &["0204", "0205"]));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("g-sea", "0204"),
+            entered("g-sea", "0205"),
+            moved("g-sea", Some("0203"), &["0204", "0205"], 2.0),
+        ]
+    );
+}
