@@ -738,3 +738,67 @@ fn f40_r1_zoc_crosses_rivers_but_never_a_sea_or_lake_hexside_even_with_a_causewa
         ]
     );
 }
+
+// --- F40-R2: entering enemy ZOC ends the move; +1 once to leave the start hex ----------------
+
+#[test]
+fn f40_r2_entering_an_enemy_zoc_hex_is_allowed_and_ends_the_move() {
+    // zoc fixture. g-inf leaves 0403 for the ZOC-free 0302 (1 + 1), then enters 0402 (a1's
+    // ZOC): 1 more, 3 in all, and the move ends there.
+    let mut s = session("zoc");
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0302", "0402", "0401"])),
+        refusal(
+            "F40-6.2",
+            "a unit that enters an enemy ZOC stops there (step 3: 0402 to 0401)"
+        )
+    );
+    // The same for a motorized unit: into 0503 (ZOC of both a1 and a2) and no further.
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-pz", &["0503", "0603"])),
+        refusal(
+            "F40-6.2",
+            "a unit that enters an enemy ZOC stops there (step 2: 0503 to 0603)"
+        )
+    );
+    let events = ok(&mut s, "german", &mv("g-inf", &["0302", "0402"]));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("g-inf", "0302"),
+            entered("g-inf", "0402"),
+            moved("g-inf", Some("0403"), &["0302", "0402"], 3.0),
+        ]
+    );
+}
+
+#[test]
+fn f40_r2_the_plus_one_to_leave_is_paid_once_on_the_first_step_whatever_the_destination() {
+    // To a ZOC-free hex and on: 1 + 1, then 1 and 1 (MA 4 exactly).
+    let mut s = session("zoc");
+    let events = ok(&mut s, "german", &mv("g-inf", &["0303", "0304", "0305"]));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("g-inf", "0303"),
+            entered("g-inf", "0304"),
+            entered("g-inf", "0305"),
+            moved("g-inf", Some("0403"), &["0303", "0304", "0305"], 4.0),
+        ]
+    );
+    // A motorized unit stepping straight into another enemy-ZOC hex pays it too: 1 + 1.
+    for to in ["0402", "0404", "0503"] {
+        let mut s = session("zoc");
+        let events = ok(&mut s, "german", &mv("g-pz", &[to]));
+        assert_eq!(
+            movement_of(&events),
+            vec![entered("g-pz", to), moved("g-pz", Some("0403"), &[to], 2.0)],
+            "{to}"
+        );
+    }
+    // Into a ZOC-free hex, then into a ZOC hex: the +1 once (1 + 1, then 1), not again when
+    // entering 0404.
+    let mut s = session("zoc");
+    let events = ok(&mut s, "german", &mv("g-pz", &["0303", "0404"]));
+    assert!(events.contains(&moved("g-pz", Some("0403"), &["0303", "0404"], 3.0)));
+}
