@@ -802,3 +802,131 @@ fn f40_r2_the_plus_one_to_leave_is_paid_once_on_the_first_step_whatever_the_dest
     let events = ok(&mut s, "german", &mv("g-pz", &["0303", "0404"]));
     assert!(events.contains(&moved("g-pz", Some("0403"), &["0303", "0404"], 3.0)));
 }
+
+// --- F40-R5: the cost of a step -------------------------------------------------------------------
+
+#[test]
+fn f40_r5_step_cost_is_terrain_plus_hexside_extras_plus_zoc_and_disorganized_extras() {
+    // step_cost line: g (German) 0101 | x 0201 |major river| forest 0301 (d, disorganized
+    // Allied) |sea| hills 0401 |minor river| 0501 (town, port) | 0601 (Maginot, fortification) |
+    // 0701 (y). Allied movement, turn 1.
+    let mut s = session("step_cost");
+    advance_to(&mut s, 1, 2);
+    // x starts in g's ZOC. 0301: forest 2 + major river 2 + 1 to leave + 2 for d = 7; 0401:
+    // hills 1 + sea 1 = 2 (9); 0501: clear 1, the minor river and the town and port nothing (10);
+    // 0601: clear 1, Maginot line and fortification nothing (11); 0701: 1 (12).
+    assert_eq!(
+        reach(&mut s, "x"),
+        costs(&[
+            ("0301", 7.0),
+            ("0401", 9.0),
+            ("0501", 10.0),
+            ("0601", 11.0),
+            ("0701", 12.0)
+        ])
+    );
+    // y, the other way, starts free of enemy ZOC: 0601 1; 0501 1 (2); 0401 hills 1 + minor river
+    // 0 (3); 0301 forest 2 + sea 1 + 2 for d (8); 0201 clear 1 + major river 2 (11), where it
+    // stops (g's ZOC).
+    assert_eq!(
+        reach(&mut s, "y"),
+        costs(&[
+            ("0201", 11.0),
+            ("0301", 8.0),
+            ("0401", 3.0),
+            ("0501", 2.0),
+            ("0601", 1.0)
+        ])
+    );
+    let path = ["0301", "0401", "0501", "0601", "0701"];
+    let events = ok(&mut s, "allied", &mv("x", &path));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("x", "0301"),
+            entered("x", "0401"),
+            entered("x", "0501"),
+            entered("x", "0601"),
+            entered("x", "0701"),
+            moved("x", Some("0201"), &path, 12.0),
+        ]
+    );
+}
+
+#[test]
+fn f40_r5_mountains_cost_six_to_motorized_units_a_cost_not_a_ban() {
+    // terrain line, laid out again: four German units on the major city 0701, between the
+    // mountains 0601 and the clear 0801.
+    let mut s = session("terrain");
+    let armored = |id: &str, ma: u32| setup_unit(id, "german", "german", "armored", ma, "0701");
+    setup(
+        &mut s,
+        &(armored("m6", 6)
+            + &armored("m5", 5)
+            + &setup_unit("mi", "german", "german", "mountain", 2, "0701")
+            + &setup_unit("f3", "german", "german", "infantry", 3, "0701")),
+    );
+    assert_eq!(reach(&mut s, "m6"), costs(&[("0601", 6.0), ("0801", 1.0)]));
+    assert_eq!(reach(&mut s, "m5"), costs(&[("0801", 1.0)]));
+    // Mountain infantry 2, other foot units 3.
+    assert_eq!(reach(&mut s, "mi"), costs(&[("0601", 2.0), ("0801", 1.0)]));
+    assert_eq!(reach(&mut s, "f3"), costs(&[("0601", 3.0), ("0801", 1.0)]));
+    // With 5 MP the refusal is the budget's (9.1), not a terrain ban (9.2).
+    assert_eq!(
+        refused(&mut s, "german", &mv("m5", &["0601"])),
+        refusal(
+            "F40-9.1",
+            "the path costs 6 MP, more than the 5 MP allowed (step 1: 0701 to 0601)"
+        )
+    );
+    let events = ok(&mut s, "german", &mv("m6", &["0601"]));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("m6", "0601"),
+            moved("m6", Some("0701"), &["0601"], 6.0)
+        ]
+    );
+}
+
+#[test]
+fn f40_r5_armored_units_are_motorized_mountain_infantry_are_not() {
+    // The zoc fixture with a mountain division in place of the foot one: like foot it may not go
+    // from enemy ZOC to enemy ZOC (6.4); the armored division may (R2: 1 + 1).
+    let mut s = session("zoc");
+    let unit = |id: &str, kind: &str, at: &str| setup_unit(id, "german", "german", kind, 4, at);
+    setup(
+        &mut s,
+        &(unit("g-mtn", "mountain", "0403")
+            + &unit("g-pz", "armored", "0403")
+            + &unit("g-inf2", "infantry", "0404")
+            + &setup_unit("a1", "allied", "french", "infantry", 4, "0502")
+            + &setup_unit("a2", "allied", "french", "infantry", 4, "0504")),
+    );
+    assert_eq!(reach(&mut s, "g-mtn"), costs(FOOT_FROM_0403));
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-mtn", &["0503"])),
+        refusal(
+            "F40-6.4",
+            "non-motorized unit cannot move from enemy ZOC to enemy ZOC (step 1: 0403 to 0503)"
+        )
+    );
+    let events = ok(&mut s, "german", &mv("g-pz", &["0503"]));
+    assert!(events.contains(&moved("g-pz", Some("0403"), &["0503"], 2.0)));
+    // Marsh (terrain 0201): open to mountain infantry (2), prohibited to armored units (9.2).
+    let mut s = session("terrain");
+    setup(
+        &mut s,
+        &(setup_unit("g-mtn", "german", "german", "mountain", 4, "0101")
+            + &setup_unit("g-arm", "german", "german", "armored", 4, "0101")),
+    );
+    let events = ok(&mut s, "german", &mv("g-mtn", &["0201"]));
+    assert!(events.contains(&moved("g-mtn", Some("0101"), &["0201"], 2.0)));
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-arm", &["0201"])),
+        refusal(
+            "F40-9.2",
+            "motorized units may not enter marsh (step 1: 0101 to 0201)"
+        )
+    );
+}
