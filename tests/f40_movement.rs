@@ -930,3 +930,108 @@ fn f40_r5_armored_units_are_motorized_mountain_infantry_are_not() {
         )
     );
 }
+
+// --- F40-R6: causeways ------------------------------------------------------------------------
+
+#[test]
+fn f40_r6_germans_cross_a_causeway_at_no_extra_cost_the_allies_pay_the_sea_plus_one() {
+    // causeway: g (German) 0101 |causeway| forest 0201; a (Allied) 0401 |causeway| 0301.
+    let mut s = session("causeway");
+    // g: the forest across the causeway costs its terrain only (2); a's ZOC is 0402 and 0501.
+    assert_eq!(
+        reach(&mut s, "g"),
+        costs(&[
+            ("0102", 1.0),
+            ("0201", 2.0),
+            ("0202", 1.0),
+            ("0301", 2.0),
+            ("0302", 2.0),
+            ("0402", 3.0)
+        ])
+    );
+    let events = ok(&mut s, "german", &mv("g", &["0201"]));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("g", "0201"),
+            moved("g", Some("0101"), &["0201"], 2.0)
+        ]
+    );
+    // a: across its causeway, clear 1 + sea 1. g's ZOC (from 0101) is 0102 and 0202.
+    let mut s = session("causeway");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        reach(&mut s, "a"),
+        costs(&[
+            ("0201", 4.0),
+            ("0202", 3.0),
+            ("0301", 2.0),
+            ("0302", 2.0),
+            ("0402", 1.0),
+            ("0501", 1.0),
+            ("0502", 2.0)
+        ])
+    );
+    let events = ok(&mut s, "allied", &mv("a", &["0301"]));
+    assert_eq!(
+        movement_of(&events),
+        vec![
+            entered("a", "0301"),
+            moved("a", Some("0401"), &["0301"], 2.0)
+        ]
+    );
+}
+
+#[test]
+fn f40_r6_a_causeway_does_not_carry_zoc_across() {
+    let mut s = session("causeway");
+    // g (0101) and a (0401) each have a causeway on one side: g's ZOC is 0102 and 0202, not
+    // 0201; a's is 0402 and 0501, not 0301.
+    assert_eq!(
+        zoc_map(&s),
+        zocs(&[
+            ("0102", &["german"]),
+            ("0202", &["german"]),
+            ("0402", &["allied"]),
+            ("0501", &["allied"]),
+        ])
+    );
+    // g passes through 0301, beside a across the causeway, without stopping.
+    let events = ok(&mut s, "german", &mv("g", &["0202", "0301", "0302"]));
+    assert!(events.contains(&moved("g", Some("0101"), &["0202", "0301", "0302"], 3.0)));
+
+    // g at 0301 and a at 0401, face to face across the causeway: neither starts in the other's
+    // ZOC, so neither pays +1 to leave, and a foot unit may step into an enemy ZOC hex at once.
+    let mut s = session("causeway");
+    setup(
+        &mut s,
+        &(setup_unit("g", "german", "german", "infantry", 4, "0301")
+            + &setup_unit("a", "allied", "french", "infantry", 4, "0401")),
+    );
+    assert_eq!(
+        zoc_map(&s),
+        zocs(&[
+            ("0201", &["german"]),
+            ("0202", &["german"]),
+            ("0302", &["german"]),
+            ("0402", &["german", "allied"]),
+            ("0501", &["allied"]),
+        ])
+    );
+    assert_eq!(
+        reach(&mut s, "g"),
+        costs(&[
+            ("0101", 2.0),
+            ("0102", 2.0),
+            ("0201", 2.0),
+            ("0202", 1.0),
+            ("0302", 1.0),
+            ("0402", 1.0)
+        ])
+    );
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        reach(&mut s, "a"),
+        costs(&[("0402", 1.0), ("0501", 1.0), ("0502", 2.0)])
+    );
+}
