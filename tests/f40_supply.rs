@@ -307,3 +307,20 @@ fn f40_8_3_r7_a_setup_position_is_judged_for_supply_at_the_start_of_the_assault(
         expected
     );
 }
+
+fn supplied(list: &[(&str, bool)]) -> std::collections::BTreeMap<String, bool> {
+    list.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+#[test]
+fn f40_r5_armored_units_trace_lines_through_enemy_zoc_mountain_infantry_do_not() {
+    // lines_classes: g-arm and g-mtn at 0101; a1 (0302) puts 0301, 0202 and 0402 in ZOC, and
+    // every way east crosses column 03 (0302 is Allied). The armored division is motorized
+    // (6.5: through the ZOC); the mountain division is not (cut off). a1 stands on an Allied
+    // source (south edge).
+    let mut s = session("supply/lines_classes.toml");
+    assert_eq!(
+        supply(&mut s),
+        supplied(&[("a1", true), ("g-arm", true), ("g-mtn", false)])
+    );
+}
