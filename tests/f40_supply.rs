@@ -324,3 +324,58 @@ fn f40_r5_armored_units_trace_lines_through_enemy_zoc_mountain_infantry_do_not()
         supplied(&[("a1", true), ("g-arm", true), ("g-mtn", false)])
     );
 }
+
+#[test]
+fn f40_r13_north_and_west_of_switzerland_mean_beyond_every_swiss_hex() {
+    // r13_map: the northernmost Swiss hex is in row 4 (0604), the westernmost in column 4
+    // (0406); other Swiss hexes lie as far as row 7 and column 7. German east-edge sources: rows
+    // 1-3 only (0904, level with 0604, and 0905, north of the row-6 and row-7 Swiss hexes, are
+    // not). French south-edge sources: columns 1-3 only (0607, west of 0705 but not of 0406, is
+    // not), plus the west edge and Paris (0305). Swiss sources: the town 0604, the major city
+    // 0705 and the edge hex 0507. Belgians and Dutch: no major city here, the French sources.
+    let mut s = session("supply/r13.toml");
+    let french =
+        json!(["0101", "0102", "0103", "0104", "0105", "0106", "0107", "0207", "0305", "0307"]);
+    assert_eq!(
+        s.game
+            .query("supply_sources", &Value::Null)
+            .unwrap()
+            .unwrap(),
+        json!([
+            {"side": "german", "hexes": ["0901", "0902", "0903"]},
+            {"side": "allied", "nations": ["french"], "hexes": french},
+            {"side": "allied", "nations": ["belgian"], "hexes": french},
+            {"side": "allied", "nations": ["dutch"], "hexes": french},
+            {"side": "allied", "nations": ["swiss"], "hexes": ["0507", "0604", "0705"]},
+        ])
+    );
+}
+
+#[test]
+fn f40_r13_lines_to_the_edges_and_to_swiss_towns_and_french_sources() {
+    // r13.toml: the only friendly hexes are the candidate sources, none next to another.
+    let mut s = session("supply/r13.toml");
+    assert_eq!(
+        supply(&mut s),
+        supplied(&[
+            // On the east edge in row 3, north of every Swiss hex: a source.
+            ("g-north", true),
+            // On the east edge in row 5: north of some Swiss hexes only; no German hex beside.
+            ("g-south", false),
+            // On the south edge in column 3, west of every Swiss hex: a French source...
+            ("f-west", true),
+            // ...that the Swiss do not use.
+            ("s-west", false),
+            // On the south edge in column 6: west of 0705 only.
+            ("f-mid", false),
+            // Beside the Swiss town 0604: a Swiss source, not a French one.
+            ("s-town", true),
+            ("f-town", false),
+            // Beside the Swiss major city 0705.
+            ("s-city", true),
+            // Beside Paris (0305): a French source, not a Swiss one.
+            ("s-paris", false),
+            ("f-paris", true),
+        ])
+    );
+}
