@@ -517,3 +517,54 @@ at = "0203"
     );
     ok(&mut s, "allied", &mv("bf", &["0204"]));
 }
+
+/// The politics fixture's control at the start (F40-7.3): France (columns 01-02) Allied,
+/// Germany (columns 05-06) German, the four neutral countries nobody's.
+fn start_control() -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for (col, side) in [
+        ("01", "allied"),
+        ("02", "allied"),
+        ("05", "german"),
+        ("06", "german"),
+    ] {
+        for row in 1..=5 {
+            out.insert(format!("{col}{row:02}"), side.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn f40_7_3_at_start_france_is_allied_germany_german_and_the_neutral_countries_nobodys() {
+    // Before anything moves: g4 (0504) exerts ZOC into 0404 (Luxembourg) and 0405 (Switzerland),
+    // a1, b1 and c1 into 0301, 0302 (the Netherlands) and 0303 (Belgium); those hexes are still
+    // neutral, as every hex of the four countries.
+    let s = session("politics");
+    assert_eq!(s.game.state().control, start_control());
+}
+
+#[test]
+fn f40_7_3_a_setup_position_starts_again_from_the_start_control() {
+    let mut s = session("politics");
+    // g1 moves inside Germany; territory is judged (7.1b): the hexes in German ZOC only (0404,
+    // 0405) become German, those in Allied ZOC only (0301, 0302, 0303) Allied (R11: inside
+    // neutral countries too; nl1 and be1, still neutral, count for nobody).
+    ok(&mut s, "german", &mv("g1", &["0602"]));
+    let mut judged = start_control();
+    for h in ["0301", "0302", "0303"] {
+        judged.insert(h.into(), "allied".into());
+    }
+    for h in ["0404", "0405"] {
+        judged.insert(h.into(), "german".into());
+    }
+    assert_eq!(s.game.state().control, judged);
+    // A position with a German unit at 0601 and a French one at 0105: their ZOC reaches only
+    // their own countries, so every hex is back to its start owner.
+    setup(
+        &mut s,
+        &(setup_unit("g", "german", "german", "infantry", 4, "0601")
+            + &setup_unit("f", "allied", "french", "infantry", 4, "0105")),
+    );
+    assert_eq!(s.game.state().control, start_control());
+}
