@@ -568,3 +568,66 @@ fn f40_7_3_a_setup_position_starts_again_from_the_start_control() {
     );
     assert_eq!(s.game.state().control, start_control());
 }
+
+#[test]
+fn f40_7_3_at_the_start_of_france_1940_france_is_allied_germany_german_the_rest_nobodys() {
+    // The full scenario, before the first move: every hex of France Allied, every hex of Germany
+    // German, every other hex (the Netherlands, Belgium, Luxembourg, Switzerland, the sea) with
+    // no controller, though units on both sides of the borders exert ZOC across them.
+    let s = hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    let zones = eval(
+        &s,
+        r#"
+        local out = {}
+        for _, label in ipairs(hex.map.hexes()) do out[label] = hex.map.zones(label) end
+        return out"#,
+    );
+    let mut expected = std::collections::BTreeMap::new();
+    let mut countries = std::collections::BTreeMap::<&str, usize>::new();
+    for (label, zs) in zones.as_object().unwrap() {
+        // (A hex in no zone answers an empty table, which reads as {}.)
+        let zs: Vec<&str> = match zs {
+            serde_json::Value::Array(a) => a.iter().map(|z| z.as_str().unwrap()).collect(),
+            other => {
+                assert_eq!(other, &json!({}), "{label}");
+                vec![]
+            }
+        };
+        for c in [
+            "france",
+            "germany",
+            "netherlands",
+            "belgium",
+            "luxembourg",
+            "switzerland",
+        ] {
+            if zs.contains(&c) {
+                *countries.entry(c).or_default() += 1;
+            }
+        }
+        if zs.contains(&"france") {
+            expected.insert(label.clone(), "allied".to_string());
+        } else if zs.contains(&"germany") {
+            expected.insert(label.clone(), "german".to_string());
+        }
+    }
+    // (The map has hexes of every country, so the comparison is not empty.)
+    assert!(
+        countries.values().all(|n| *n > 0) && countries.len() == 6,
+        "{countries:?}"
+    );
+    // ZOC does reach across: German alone into Maastricht (2712, the Netherlands), Allied alone
+    // into 2014 (Belgium).
+    let zoc = zoc_map(&s);
+    assert_eq!(zoc["2712"], vec!["german".to_string()]);
+    assert_eq!(zoc["2014"], vec!["allied".to_string()]);
+    let control = &s.game.state().control;
+    let wrong: Vec<(&String, Option<&String>)> = control
+        .keys()
+        .chain(expected.keys())
+        .filter(|h| control.get(*h) != expected.get(*h))
+        .map(|h| (h, control.get(h)))
+        .collect();
+    assert_eq!(wrong, vec![]);
+    assert_eq!(control, &expected);
+}
