@@ -49,9 +49,7 @@ fn path_answers_follow_every_change_of_the_position_between_calls() {
         .status
         .insert("disorganized".into());
     let mut controlled = flagged.clone();
-    // (3201, the source the supply question names, too: the Dutch hexes are still nobody's at
-    // the start, F40-7.3, so handing them to the Allies alone changes no answer.)
-    for label in ["3005", "3006", "3105", "2906", "3201"] {
+    for label in ["3005", "3006", "3105", "2906"] {
         controlled.control.insert(label.into(), "allied".into());
     }
     let mut gone = controlled.clone();

@@ -1,18 +1,17 @@
 -- france1940/territory: friendly territory (F40-7.1 .. 7.3, R11) kept in the game's control map.
 --
 -- Initial control (7.3) is the scenario's `[control]` (France allied, Germany german, the rest
--- nobody's), kept until the first change of position. After every change of position -- a move,
--- an elimination, a removal from the map (not a reserve sent to its pool from off the map), a
--- placement, a change of side, a unit becoming or ceasing to be disorganized (its ZOC) -- the
--- engine's `hex.path.control()` gives the ControlChanged events that 7.1 calls for (occupation,
--- then uncontested ZOC, then the last holder; neutral units count for nobody, R11).
+-- nobody's). After every change of position -- a move, an elimination, a removal, a placement,
+-- a change of side, a unit becoming or ceasing to be disorganized (its ZOC) -- the engine's
+-- `hex.path.control()` gives the ControlChanged events that 7.1 calls for (occupation, then
+-- uncontested ZOC, then the last holder; neutral units count for nobody, R11).
 --
 -- Reading (docs/france1940.md): positions are snapshots (R9): control is judged on the position
 -- after each event, so a hex a unit only passes through during a move does not change hands.
 --
 -- A `--setup` position (hex.rules.setup) is one snapshot too, with no history of its own: its
 -- units are placed one event at a time, and judging 7.1 after each would let the order of the
--- file, and the units it replaces (the scenario's start position, judged as they leave), decide
+-- file, and the units it replaces (the scenario's start position, judged at GameStarted), decide
 -- who holds a hex through 7.1(c). So after a setup every hex goes back to its owner at the start
 -- of the game (7.1d, 7.3: France Allied, Germany German, the rest nobody's; R11: a joined
 -- country's hexes Allied) and 7.1 is judged once on the whole new position (`PositionSet`,
@@ -50,18 +49,9 @@ function territory.register()
     return out
   end)
   hex.events.on("PositionJudged", update)
-  for _, name in ipairs({ "UnitMoved", "UnitEliminated", "UnitSideChanged" }) do
+  for _, name in ipairs({ "UnitMoved", "UnitEliminated", "UnitRemoved", "UnitSideChanged" }) do
     hex.events.on(name, update, -10)
   end
-  -- F40-7.3: a unit taken out of play from off the map -- a reserve sent to its pool, which
-  -- reserves.lua does only for units not on the map (reason `pool`), at GameStarted for the
-  -- scenario's pools -- changes no position, so it is no occasion to judge 7.1: the game starts
-  -- with the scenario's control (France Allied, Germany German, the rest nobody's), not with
-  -- the hexes the start units' ZOC reaches across the borders.
-  hex.events.on("UnitRemoved", function(ev)
-    if ev.reason == "pool" then return nil end
-    return update()
-  end, -10)
   hex.events.on("UnitPlaced", function(ev)
     if ev.unit and ev.unit.at then
       -- A unit of side `neutral` placed without its status (a --setup position) gets it from
