@@ -102,23 +102,16 @@ fn f40_6_3_leaving_enemy_zoc_costs_one_more_mp() {
             entered("g-inf", "0302"),
             entered("g-inf", "0301"),
             moved("g-inf", Some("0403"), &["0302", "0301"], 3.0),
-            // F40-7.1 after the move, in map order (row by row): g-inf occupies 0301; German
-            // uncontested ZOC (g-inf from 0301, g-pz from 0403, g-inf2 from 0404) in 0201,
-            // 0401, 0202, 0302, 0303, 0304; Allied uncontested ZOC in 0501, 0602, 0603, 0604,
-            // 0505, 0605; 0402, 0405 and 0503 are contested and stay nobody's.
+            // F40-7.1 after the move, in map order (row by row): g-inf occupies 0301 and adds
+            // its uncontested ZOC in 0201, 0401 and 0202 (0302 too, German since the start;
+            // 0402 stays contested by a1). The rest was judged at the start (7.3 + 7.1): German
+            // uncontested ZOC of g-pz (0403) and g-inf2 (0404) in 0302, 0303, 0304, Allied
+            // uncontested ZOC of a1 (0502) and a2 (0504) in 0501, 0602, 0603, 0604, 0505, 0605;
+            // 0402, 0405 and 0503 contested, nobody's.
             control("0201", "german"),
             control("0301", "german"),
             control("0401", "german"),
-            control("0501", "allied"),
             control("0202", "german"),
-            control("0302", "german"),
-            control("0602", "allied"),
-            control("0303", "german"),
-            control("0603", "allied"),
-            control("0304", "german"),
-            control("0604", "allied"),
-            control("0505", "allied"),
-            control("0605", "allied"),
             status_changed("g-inf", &["moved"], &[]),
             var("mp_spent", json!({"g-inf": 3.0})),
         ]

@@ -11,6 +11,7 @@ mod f40;
 use f40::*;
 use hexwar::engine::{Command, Event};
 use serde_json::json;
+use std::collections::BTreeMap;
 
 fn custom_event(name: &str, data: serde_json::Value) -> Event {
     Event::Custom {
@@ -91,8 +92,8 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
             ),
         ]
     );
-    // The invader's hex and the hexes in German ZOC alone (7.1b: 0403 by g1, 0404 by g4) stay
-    // German; every other hex of both countries is Allied (16.2, R11).
+    // The invader's hex and the hexes in German ZOC alone (7.1b: 0403 by g1; 0404 by g4, German
+    // since the start) stay German; every other hex of both countries is Allied (16.2, R11).
     let st = s.game.state();
     for h in ["0402", "0403", "0404"] {
         assert_eq!(st.control.get(h).map(String::as_str), Some("german"), "{h}");
@@ -101,8 +102,14 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
         assert_eq!(st.control.get(h).map(String::as_str), Some("allied"), "{h}");
     }
     assert!(!st.units["be1"].status.contains("neutral"));
-    // The Netherlands stay neutral (R9).
-    assert_eq!(st.control.get("0302"), None);
+    // The Netherlands stay neutral (R9): nl1 keeps its side and status. Their hexes are held
+    // under 7.1 alone: 0301 (a1's uncontested ZOC) and 0302 (a1's and b1's; nl1's occupation
+    // counts for nobody, R11) were Allied from the start and stay so, now contested by g1
+    // (7.1c); 0401, in g1's ZOC alone, is German (7.1b).
+    assert_eq!(st.control.get("0301").map(String::as_str), Some("allied"));
+    assert_eq!(st.control.get("0302").map(String::as_str), Some("allied"));
+    assert_eq!(st.control.get("0401").map(String::as_str), Some("german"));
+    assert!(st.units["nl1"].status.contains("neutral"));
     assert_eq!(side_of(&mut s, "nl1"), "neutral");
     // Allied units may enter Belgium from the next move on; still not the Netherlands.
     advance_to(&mut s, 1, 2);
@@ -518,10 +525,10 @@ at = "0203"
     ok(&mut s, "allied", &mv("bf", &["0204"]));
 }
 
-/// The politics fixture's control at the start (F40-7.3): France (columns 01-02) Allied,
-/// Germany (columns 05-06) German, the four neutral countries nobody's.
-fn start_control() -> std::collections::BTreeMap<String, String> {
-    let mut out = std::collections::BTreeMap::new();
+/// The politics fixture's baseline (F40-7.3, the scenario's `[control]`): France (columns 01-02)
+/// Allied, Germany (columns 05-06) German, the four neutral countries nobody's.
+fn baseline() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
     for (col, side) in [
         ("01", "allied"),
         ("02", "allied"),
@@ -535,36 +542,90 @@ fn start_control() -> std::collections::BTreeMap<String, String> {
     out
 }
 
-#[test]
-fn f40_7_3_at_start_france_is_allied_germany_german_and_the_neutral_countries_nobodys() {
-    // Before anything moves: g4 (0504) exerts ZOC into 0404 (Luxembourg) and 0405 (Switzerland),
-    // a1, b1 and c1 into 0301, 0302 (the Netherlands) and 0303 (Belgium); those hexes are still
-    // neutral, as every hex of the four countries.
-    let s = session("politics");
-    assert_eq!(s.game.state().control, start_control());
+/// The politics fixture's control at the start: the baseline, then 7.1 judged on the start
+/// position (R11: inside the neutral countries too). Allied uncontested ZOC: a1 (0202) in 0301
+/// and 0302, b1 (0203) in 0302 and 0303 (nl1 at 0302 and be1 at 0303, still neutral, count for
+/// nobody); German uncontested ZOC: g4 (0504) in 0404 and 0405. No hex is in the ZOC of both
+/// sides; 0401 is in no ZOC, 0402 only in nl1's, 0403 only in nl1's and be1's, 0304 only in
+/// be1's and sw1's, 0305 holds sw1 alone and is in no ZOC: they stay nobody's.
+fn judged_start() -> BTreeMap<String, String> {
+    let mut out = baseline();
+    for h in ["0301", "0302", "0303"] {
+        out.insert(h.into(), "allied".into());
+    }
+    for h in ["0404", "0405"] {
+        out.insert(h.into(), "german".into());
+    }
+    out
+}
+
+/// The politics fixture's start position as a `--setup` file (c1, a corps, written as a
+/// division: the size changes neither its ZOC nor its occupation).
+fn politics_start_setup() -> String {
+    [
+        ("g1", "german", "german", "0603"),
+        ("g2", "german", "german", "0601"),
+        ("g3", "german", "german", "0601"),
+        ("g4", "german", "german", "0504"),
+        ("nl1", "neutral", "dutch", "0302"),
+        ("be1", "neutral", "belgian", "0303"),
+        ("sw1", "neutral", "swiss", "0305"),
+        ("a1", "allied", "french", "0202"),
+        ("b1", "allied", "british", "0203"),
+        ("c1", "allied", "british", "0101"),
+    ]
+    .iter()
+    .map(|(id, side, nation, at)| setup_unit(id, side, nation, "infantry", 4, at))
+    .collect()
 }
 
 #[test]
-fn f40_7_3_a_setup_position_starts_again_from_the_start_control() {
+fn f40_7_3_at_start_the_baseline_is_judged_by_7_1_on_the_start_position() {
+    // Before anything moves: France Allied, Germany German, the neutral countries nobody's
+    // (7.3), except where 7.1 decides on the start position (judged_start): the hexes of the
+    // Netherlands and Belgium in the Allies' ZOC alone are Allied, those of Luxembourg and
+    // Switzerland in the Germans' ZOC alone German.
+    let s = session("politics");
+    let control = &s.game.state().control;
+    assert_eq!(control, &judged_start());
+    // Spelled out: uncontested ZOC of one side, in a neutral country.
+    for (h, side) in [
+        ("0301", "allied"),
+        ("0302", "allied"),
+        ("0303", "allied"),
+        ("0404", "german"),
+        ("0405", "german"),
+    ] {
+        assert_eq!(control.get(h).map(String::as_str), Some(side), "{h}");
+    }
+    // Out of every ZOC, or in the ZOC of still-neutral units only (R11: it counts for nobody):
+    // the baseline, nobody's.
+    for h in ["0401", "0402", "0403", "0304", "0305"] {
+        assert_eq!(control.get(h), None, "{h}");
+    }
+}
+
+#[test]
+fn f40_7_3_a_setup_reproducing_the_start_gives_the_start_control() {
     let mut s = session("politics");
-    // g1 moves inside Germany; territory is judged (7.1b): the hexes in German ZOC only (0404,
-    // 0405) become German, those in Allied ZOC only (0301, 0302, 0303) Allied (R11: inside
-    // neutral countries too; nl1 and be1, still neutral, count for nobody).
-    ok(&mut s, "german", &mv("g1", &["0602"]));
-    let mut judged = start_control();
-    for h in ["0301", "0302", "0303"] {
-        judged.insert(h.into(), "allied".into());
-    }
-    for h in ["0404", "0405"] {
-        judged.insert(h.into(), "german".into());
-    }
-    assert_eq!(s.game.state().control, judged);
+    assert_eq!(s.game.state().control, judged_start());
+    // g4 moves to 0503, inside Germany: its ZOC now reaches 0403 (Belgium; be1 and nl1 count
+    // for nobody), German (7.1b); 0405, out of every ZOC now, stays German (7.1c).
+    ok(&mut s, "german", &mv("g4", &["0503"]));
+    let mut moved = judged_start();
+    moved.insert("0403".into(), "german".into());
+    assert_eq!(s.game.state().control, moved);
+    // The start position again, as a setup: the baseline, then 7.1 once on it, which is the
+    // control of the start (0403 nobody's again: a setup has no history).
+    setup(&mut s, &politics_start_setup());
+    assert_eq!(s.game.state().control, judged_start());
     // A position with a German unit at 0601 and a French one at 0105: their ZOC reaches only
-    // their own countries, so every hex is back to its start owner.
+    // their own countries, so every hex is back to its baseline owner (0301-0303, 0404 and
+    // 0405 too).
     setup(
         &mut s,
         &(setup_unit("g", "german", "german", "infantry", 4, "0601")
             + &setup_unit("f", "allied", "french", "infantry", 4, "0105")),
     );
-    assert_eq!(s.game.state().control, start_control());
+    assert_eq!(s.game.state().control, baseline());
 }

@@ -44,12 +44,16 @@ fn f40_8_2_supply_sources_per_nation() {
 
 #[test]
 fn f40_6_5_enemy_zoc_blocks_the_lines_of_non_motorized_units_only() {
-    // lines: a1 (Allied) at 0302 puts 0301, 0202 and 0402 in ZOC; the German sources are the
-    // east edge (0601, 0602). The foot division at 0101 is cut off, the armored one is not;
-    // a1 stands on an Allied source (south edge); n1 is still neutral (R12).
+    // lines: a1 (Allied) at 0302 puts 0301, 0202 and 0402 in ZOC; g-east (0401) contests it in
+    // 0301 and 0402, so they are still German after the start's judgment (7.1, 7.2). The German
+    // sources are the east edge (0601, 0602); every way east from 0101 crosses 0301 (0302 is
+    // Allied). The foot division at 0101 is cut off, the armored one is not; g-east traces
+    // through 0501, out of every ZOC; a1 stands on an Allied source (south edge); n1 is still
+    // neutral (R12).
     let mut s = session("supply/lines.toml");
     let expected = [
         ("a1", true),
+        ("g-east", true),
         ("g-foot", false),
         ("g-mot", true),
         ("n1", true),
@@ -96,6 +100,12 @@ fn f40_8_3_supply_is_judged_at_the_start_of_each_assault() {
                 seed: 1
             },
             status_changed("n1", &["neutral"], &[]),
+            // Territory judged on the start position (7.3 + 7.1): a1's ZOC in 0301 and 0402 is
+            // contested by g-east, in 0202 by g-foot and g-mot, so no hex changes hands.
+            Event::Custom {
+                name: "PositionJudged".into(),
+                data: json!({}).into()
+            },
             Event::PhaseStarted {
                 turn: 1,
                 step: 0,
@@ -166,8 +176,9 @@ fn f40_r7_halvings_compound_without_rounding() {
 
 #[test]
 fn f40_7_1_territory_follows_occupation_then_uncontested_zoc() {
-    // territory: German 0101-0202, Allied 0601-0602, the rest nobody's. g (0101) goes to 0401;
-    // a (0602) exerts ZOC in 0601, 0501, 0502; n1 (neutral, 0402) counts for nobody (R11).
+    // territory: German 0101-0202, Allied 0601-0602, the rest nobody's (7.3). g (0101) goes to
+    // 0401; a (0602) exerts ZOC in 0601, 0501, 0502, uncontested at the start, so 0501 and 0502
+    // are Allied from the start (7.1b); n1 (neutral, 0402) counts for nobody (R11).
     let mut s = session("territory");
     let events = ok(&mut s, "german", &mv("g", &["0201", "0301", "0401"]));
     assert_eq!(
@@ -182,17 +193,18 @@ fn f40_7_1_territory_follows_occupation_then_uncontested_zoc() {
             control("0401", "german"),
             // (b) n1 occupies 0402 but is neutral: g's ZOC makes it German (R11).
             control("0402", "german"),
-            // (b) the first judgment gives the Allies 0502 (a's uncontested ZOC); 0501 is
-            // contested (7.2) and stays nobody's.
-            control("0502", "allied"),
+            // 0501, now in g's ZOC too, is contested (7.2): no change (below).
             status_changed("g", &["moved"], &[]),
             var("mp_spent", json!({"g": 3.0})),
         ]
     );
     let control = &s.game.state().control;
-    // (c) 0101, left by g, stays German; (d) 0302 keeps its start (nobody).
+    // (c) 0101, left by g, stays German; (c) 0501, contested now, stays with the Allies, its
+    // last holder (a's uncontested ZOC at the start); (d) 0302, in no ZOC, keeps its start
+    // (nobody).
     assert_eq!(control.get("0101").map(String::as_str), Some("german"));
-    assert_eq!(control.get("0501"), None);
+    assert_eq!(control.get("0501").map(String::as_str), Some("allied"));
+    assert_eq!(control.get("0502").map(String::as_str), Some("allied"));
     assert_eq!(control.get("0302"), None);
 }
 
@@ -218,7 +230,10 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
     );
     assert_eq!(
         cli(&["supply", "tests/fixtures/f40/supply/lines.toml", "--json"]),
-        json!({"units": {"a1": "supplied", "g-foot": "isolated", "g-mot": "supplied", "n1": "supplied"}})
+        json!({"units": {
+            "a1": "supplied", "g-east": "supplied", "g-foot": "isolated", "g-mot": "supplied",
+            "n1": "supplied"
+        }})
     );
 }
 
@@ -315,13 +330,19 @@ fn supplied(list: &[(&str, bool)]) -> std::collections::BTreeMap<String, bool> {
 #[test]
 fn f40_r5_armored_units_trace_lines_through_enemy_zoc_mountain_infantry_do_not() {
     // lines_classes: g-arm and g-mtn at 0101; a1 (0302) puts 0301, 0202 and 0402 in ZOC, and
-    // every way east crosses column 03 (0302 is Allied). The armored division is motorized
-    // (6.5: through the ZOC); the mountain division is not (cut off). a1 stands on an Allied
-    // source (south edge).
+    // every way east crosses column 03 (0302 is Allied); g-east (0401) contests that ZOC in
+    // 0301 and 0402, German territory still (7.1, 7.2). The armored division is motorized (6.5:
+    // through the ZOC); the mountain division is not (cut off). a1 stands on an Allied source
+    // (south edge); g-east traces through 0501, out of every ZOC.
     let mut s = session("supply/lines_classes.toml");
     assert_eq!(
         supply(&mut s),
-        supplied(&[("a1", true), ("g-arm", true), ("g-mtn", false)])
+        supplied(&[
+            ("a1", true),
+            ("g-arm", true),
+            ("g-east", true),
+            ("g-mtn", false)
+        ])
     );
 }
 
