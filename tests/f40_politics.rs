@@ -606,6 +606,53 @@ fn f40_7_3_at_start_the_baseline_is_judged_by_7_1_on_the_start_position() {
 }
 
 #[test]
+fn f40_7_3_at_start_a_contested_hex_keeps_its_baseline_and_neutral_zoc_counts_for_nobody() {
+    // start: France 0101, 0102, 0201, 0202; Germany 0301-0602 (rows 1-2); Switzerland row 3.
+    // a1 (0102) exerts ZOC in 0101, 0103, 0202, 0203; a2 (0201) in 0101, 0202, 0301; g1 (0302)
+    // in 0202, 0203, 0301, 0303, 0402, 0403; n1 (0503, still neutral) would in 0403, 0502,
+    // 0603 but counts for nobody (R11).
+    let mut s = session("start");
+    let expected: BTreeMap<String, String> = [
+        // France: 0102 and 0201 occupied (7.1a), 0101 in Allied ZOC alone (7.1b), 0202
+        // contested by g1 (7.2): its baseline, Allied (7.1d).
+        ("0101", "allied"),
+        ("0102", "allied"),
+        ("0201", "allied"),
+        ("0202", "allied"),
+        // Germany: 0302 occupied, 0402 in g1's ZOC alone; 0301 contested by a2: German (7.1d);
+        // 0502 in n1's ZOC alone and 0401, 0501, 0601, 0602 in none: German (7.1d), not
+        // n1's.
+        ("0301", "german"),
+        ("0302", "german"),
+        ("0401", "german"),
+        ("0402", "german"),
+        ("0501", "german"),
+        ("0502", "german"),
+        ("0601", "german"),
+        ("0602", "german"),
+        // Switzerland: 0103 in a1's ZOC alone, Allied; 0303 in g1's alone and 0403 in g1's
+        // and n1's, German (7.1b). 0203, contested (a1, g1), 0503 (n1's hex, in no ZOC) and
+        // 0603 (in n1's ZOC alone) stay nobody's (not listed).
+        ("0103", "allied"),
+        ("0303", "german"),
+        ("0403", "german"),
+    ]
+    .iter()
+    .map(|(h, side)| (h.to_string(), side.to_string()))
+    .collect();
+    assert_eq!(s.game.state().control, expected);
+    // A setup of the same position gives the same control (the baseline, then 7.1 once).
+    setup(
+        &mut s,
+        &(setup_unit("a1", "allied", "french", "infantry", 4, "0102")
+            + &setup_unit("a2", "allied", "french", "infantry", 4, "0201")
+            + &setup_unit("g1", "german", "german", "infantry", 4, "0302")
+            + &setup_unit("n1", "neutral", "swiss", "infantry", 2, "0503")),
+    );
+    assert_eq!(s.game.state().control, expected);
+}
+
+#[test]
 fn f40_7_3_a_setup_reproducing_the_start_gives_the_start_control() {
     let mut s = session("politics");
     assert_eq!(s.game.state().control, judged_start());
@@ -628,4 +675,73 @@ fn f40_7_3_a_setup_reproducing_the_start_gives_the_start_control() {
             + &setup_unit("f", "allied", "french", "infantry", 4, "0105")),
     );
     assert_eq!(s.game.state().control, baseline());
+}
+
+#[test]
+fn f40_7_3_france_1940_starts_with_its_baseline_judged_once_by_7_1() {
+    // The full scenario, before the first move (its reserves sent to their pools at the start
+    // included): every hex is 7.1 applied once to the start position over the 7.3 baseline --
+    // the side whose units alone occupy it (still-neutral units count for nobody), else the
+    // side whose ZOC alone reaches it, else France Allied, Germany German, the rest nobody's.
+    let s = hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    let countries = eval(
+        &s,
+        r#"
+        local out = {}
+        for _, label in ipairs(hex.map.hexes()) do
+          local c = "-"
+          if hex.map.in_zone(label, "france") then c = "france"
+          elseif hex.map.in_zone(label, "germany") then c = "germany"
+          elseif hex.map.in_zone(label, "netherlands") then c = "netherlands"
+          elseif hex.map.in_zone(label, "belgium") then c = "belgium"
+          elseif hex.map.in_zone(label, "luxembourg") then c = "luxembourg"
+          elseif hex.map.in_zone(label, "switzerland") then c = "switzerland" end
+          out[label] = c
+        end
+        return out"#,
+    );
+    let zoc = zoc_map(&s);
+    let st = s.game.state();
+    let mut expected = BTreeMap::new();
+    let mut held_in_neutral_countries = BTreeMap::<&str, usize>::new();
+    for (label, country) in countries.as_object().unwrap() {
+        let country = country.as_str().unwrap();
+        let occupants: std::collections::BTreeSet<&str> = st
+            .units
+            .values()
+            .filter(|u| u.at.as_deref() == Some(label.as_str()))
+            .filter(|u| u.side != "neutral" && !u.status.contains("neutral"))
+            .map(|u| u.side.as_str())
+            .collect();
+        let zoc_sides = zoc.get(label).cloned().unwrap_or_default();
+        let owner = if occupants.len() == 1 {
+            occupants.first().map(|s| s.to_string())
+        } else if zoc_sides.len() == 1 {
+            Some(zoc_sides[0].clone())
+        } else {
+            match country {
+                "france" => Some("allied".to_string()),
+                "germany" => Some("german".to_string()),
+                _ => None,
+            }
+        };
+        if let Some(owner) = owner {
+            if !["france", "germany", "-"].contains(&country) {
+                *held_in_neutral_countries.entry(country).or_default() += 1;
+            }
+            expected.insert(label.clone(), owner);
+        }
+    }
+    // (Start units' ZOC does reach into the neutral countries: German ZOC into Maastricht,
+    // 2712, in the Netherlands; Allied ZOC into 2014, in Belgium.)
+    assert_eq!(countries["2712"], json!("netherlands"));
+    assert_eq!(countries["2014"], json!("belgium"));
+    assert_eq!(expected["2712"], "german");
+    assert_eq!(expected["2014"], "allied");
+    assert!(
+        held_in_neutral_countries.contains_key("netherlands")
+            && held_in_neutral_countries.contains_key("belgium"),
+        "{held_in_neutral_countries:?}"
+    );
+    assert_eq!(st.control, expected);
 }
