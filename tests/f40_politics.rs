@@ -11,6 +11,7 @@ mod f40;
 use f40::*;
 use hexwar::engine::{Command, Event};
 use serde_json::json;
+use std::collections::BTreeMap;
 
 fn custom_event(name: &str, data: serde_json::Value) -> Event {
     Event::Custom {
@@ -91,8 +92,8 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
             ),
         ]
     );
-    // The invader's hex and the hexes in German ZOC alone (7.1b: 0403 by g1, 0404 by g4) stay
-    // German; every other hex of both countries is Allied (16.2, R11).
+    // The invader's hex and the hexes in German ZOC alone (7.1b: 0403 by g1; 0404 by g4, German
+    // since the start) stay German; every other hex of both countries is Allied (16.2, R11).
     let st = s.game.state();
     for h in ["0402", "0403", "0404"] {
         assert_eq!(st.control.get(h).map(String::as_str), Some("german"), "{h}");
@@ -101,8 +102,14 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
         assert_eq!(st.control.get(h).map(String::as_str), Some("allied"), "{h}");
     }
     assert!(!st.units["be1"].status.contains("neutral"));
-    // The Netherlands stay neutral (R9).
-    assert_eq!(st.control.get("0302"), None);
+    // The Netherlands stay neutral (R9): nl1 keeps its side and status. Their hexes are held
+    // under 7.1 alone: 0301 (a1's uncontested ZOC) and 0302 (a1's and b1's; nl1's occupation
+    // counts for nobody, R11) were Allied from the start and stay so, now contested by g1
+    // (7.1c); 0401, in g1's ZOC alone, is German (7.1b).
+    assert_eq!(st.control.get("0301").map(String::as_str), Some("allied"));
+    assert_eq!(st.control.get("0302").map(String::as_str), Some("allied"));
+    assert_eq!(st.control.get("0401").map(String::as_str), Some("german"));
+    assert!(st.units["nl1"].status.contains("neutral"));
     assert_eq!(side_of(&mut s, "nl1"), "neutral");
     // Allied units may enter Belgium from the next move on; still not the Netherlands.
     advance_to(&mut s, 1, 2);
@@ -516,4 +523,225 @@ at = "0203"
         ])
     );
     ok(&mut s, "allied", &mv("bf", &["0204"]));
+}
+
+/// The politics fixture's baseline (F40-7.3, the scenario's `[control]`): France (columns 01-02)
+/// Allied, Germany (columns 05-06) German, the four neutral countries nobody's.
+fn baseline() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (col, side) in [
+        ("01", "allied"),
+        ("02", "allied"),
+        ("05", "german"),
+        ("06", "german"),
+    ] {
+        for row in 1..=5 {
+            out.insert(format!("{col}{row:02}"), side.to_string());
+        }
+    }
+    out
+}
+
+/// The politics fixture's control at the start: the baseline, then 7.1 judged on the start
+/// position (R11: inside the neutral countries too). Allied uncontested ZOC: a1 (0202) in 0301
+/// and 0302, b1 (0203) in 0302 and 0303 (nl1 at 0302 and be1 at 0303, still neutral, count for
+/// nobody); German uncontested ZOC: g4 (0504) in 0404 and 0405. No hex is in the ZOC of both
+/// sides; 0401 is in no ZOC, 0402 only in nl1's, 0403 only in nl1's and be1's, 0304 only in
+/// be1's and sw1's, 0305 holds sw1 alone and is in no ZOC: they stay nobody's.
+fn judged_start() -> BTreeMap<String, String> {
+    let mut out = baseline();
+    for h in ["0301", "0302", "0303"] {
+        out.insert(h.into(), "allied".into());
+    }
+    for h in ["0404", "0405"] {
+        out.insert(h.into(), "german".into());
+    }
+    out
+}
+
+/// The politics fixture's start position as a `--setup` file (c1, a corps, written as a
+/// division: the size changes neither its ZOC nor its occupation).
+fn politics_start_setup() -> String {
+    [
+        ("g1", "german", "german", "0603"),
+        ("g2", "german", "german", "0601"),
+        ("g3", "german", "german", "0601"),
+        ("g4", "german", "german", "0504"),
+        ("nl1", "neutral", "dutch", "0302"),
+        ("be1", "neutral", "belgian", "0303"),
+        ("sw1", "neutral", "swiss", "0305"),
+        ("a1", "allied", "french", "0202"),
+        ("b1", "allied", "british", "0203"),
+        ("c1", "allied", "british", "0101"),
+    ]
+    .iter()
+    .map(|(id, side, nation, at)| setup_unit(id, side, nation, "infantry", 4, at))
+    .collect()
+}
+
+#[test]
+fn f40_7_3_at_start_the_baseline_is_judged_by_7_1_on_the_start_position() {
+    // Before anything moves: France Allied, Germany German, the neutral countries nobody's
+    // (7.3), except where 7.1 decides on the start position (judged_start): the hexes of the
+    // Netherlands and Belgium in the Allies' ZOC alone are Allied, those of Luxembourg and
+    // Switzerland in the Germans' ZOC alone German.
+    let s = session("politics");
+    let control = &s.game.state().control;
+    assert_eq!(control, &judged_start());
+    // Spelled out: uncontested ZOC of one side, in a neutral country.
+    for (h, side) in [
+        ("0301", "allied"),
+        ("0302", "allied"),
+        ("0303", "allied"),
+        ("0404", "german"),
+        ("0405", "german"),
+    ] {
+        assert_eq!(control.get(h).map(String::as_str), Some(side), "{h}");
+    }
+    // Out of every ZOC, or in the ZOC of still-neutral units only (R11: it counts for nobody):
+    // the baseline, nobody's.
+    for h in ["0401", "0402", "0403", "0304", "0305"] {
+        assert_eq!(control.get(h), None, "{h}");
+    }
+}
+
+#[test]
+fn f40_7_3_at_start_a_contested_hex_keeps_its_baseline_and_neutral_zoc_counts_for_nobody() {
+    // start: France 0101, 0102, 0201, 0202; Germany 0301-0602 (rows 1-2); Switzerland row 3.
+    // a1 (0102) exerts ZOC in 0101, 0103, 0202, 0203; a2 (0201) in 0101, 0202, 0301; g1 (0302)
+    // in 0202, 0203, 0301, 0303, 0402, 0403; n1 (0503, still neutral) would in 0403, 0502,
+    // 0603 but counts for nobody (R11).
+    let mut s = session("start");
+    let expected: BTreeMap<String, String> = [
+        // France: 0102 and 0201 occupied (7.1a), 0101 in Allied ZOC alone (7.1b), 0202
+        // contested by g1 (7.2): its baseline, Allied (7.1d).
+        ("0101", "allied"),
+        ("0102", "allied"),
+        ("0201", "allied"),
+        ("0202", "allied"),
+        // Germany: 0302 occupied, 0402 in g1's ZOC alone; 0301 contested by a2: German (7.1d);
+        // 0502 in n1's ZOC alone and 0401, 0501, 0601, 0602 in none: German (7.1d), not
+        // n1's.
+        ("0301", "german"),
+        ("0302", "german"),
+        ("0401", "german"),
+        ("0402", "german"),
+        ("0501", "german"),
+        ("0502", "german"),
+        ("0601", "german"),
+        ("0602", "german"),
+        // Switzerland: 0103 in a1's ZOC alone, Allied; 0303 in g1's alone and 0403 in g1's
+        // and n1's, German (7.1b). 0203, contested (a1, g1), 0503 (n1's hex, in no ZOC) and
+        // 0603 (in n1's ZOC alone) stay nobody's (not listed).
+        ("0103", "allied"),
+        ("0303", "german"),
+        ("0403", "german"),
+    ]
+    .iter()
+    .map(|(h, side)| (h.to_string(), side.to_string()))
+    .collect();
+    assert_eq!(s.game.state().control, expected);
+    // A setup of the same position gives the same control (the baseline, then 7.1 once).
+    setup(
+        &mut s,
+        &(setup_unit("a1", "allied", "french", "infantry", 4, "0102")
+            + &setup_unit("a2", "allied", "french", "infantry", 4, "0201")
+            + &setup_unit("g1", "german", "german", "infantry", 4, "0302")
+            + &setup_unit("n1", "neutral", "swiss", "infantry", 2, "0503")),
+    );
+    assert_eq!(s.game.state().control, expected);
+}
+
+#[test]
+fn f40_7_3_a_setup_reproducing_the_start_gives_the_start_control() {
+    let mut s = session("politics");
+    assert_eq!(s.game.state().control, judged_start());
+    // g4 moves to 0503, inside Germany: its ZOC now reaches 0403 (Belgium; be1 and nl1 count
+    // for nobody), German (7.1b); 0405, out of every ZOC now, stays German (7.1c).
+    ok(&mut s, "german", &mv("g4", &["0503"]));
+    let mut moved = judged_start();
+    moved.insert("0403".into(), "german".into());
+    assert_eq!(s.game.state().control, moved);
+    // The start position again, as a setup: the baseline, then 7.1 once on it, which is the
+    // control of the start (0403 nobody's again: a setup has no history).
+    setup(&mut s, &politics_start_setup());
+    assert_eq!(s.game.state().control, judged_start());
+    // A position with a German unit at 0601 and a French one at 0105: their ZOC reaches only
+    // their own countries, so every hex is back to its baseline owner (0301-0303, 0404 and
+    // 0405 too).
+    setup(
+        &mut s,
+        &(setup_unit("g", "german", "german", "infantry", 4, "0601")
+            + &setup_unit("f", "allied", "french", "infantry", 4, "0105")),
+    );
+    assert_eq!(s.game.state().control, baseline());
+}
+
+#[test]
+fn f40_7_3_france_1940_starts_with_its_baseline_judged_once_by_7_1() {
+    // The full scenario, before the first move (its reserves sent to their pools at the start
+    // included): every hex is 7.1 applied once to the start position over the 7.3 baseline --
+    // the side whose units alone occupy it (still-neutral units count for nobody), else the
+    // side whose ZOC alone reaches it, else France Allied, Germany German, the rest nobody's.
+    let s = hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    let countries = eval(
+        &s,
+        r#"
+        local out = {}
+        for _, label in ipairs(hex.map.hexes()) do
+          local c = "-"
+          if hex.map.in_zone(label, "france") then c = "france"
+          elseif hex.map.in_zone(label, "germany") then c = "germany"
+          elseif hex.map.in_zone(label, "netherlands") then c = "netherlands"
+          elseif hex.map.in_zone(label, "belgium") then c = "belgium"
+          elseif hex.map.in_zone(label, "luxembourg") then c = "luxembourg"
+          elseif hex.map.in_zone(label, "switzerland") then c = "switzerland" end
+          out[label] = c
+        end
+        return out"#,
+    );
+    let zoc = zoc_map(&s);
+    let st = s.game.state();
+    let mut expected = BTreeMap::new();
+    let mut held_in_neutral_countries = BTreeMap::<&str, usize>::new();
+    for (label, country) in countries.as_object().unwrap() {
+        let country = country.as_str().unwrap();
+        let occupants: std::collections::BTreeSet<&str> = st
+            .units
+            .values()
+            .filter(|u| u.at.as_deref() == Some(label.as_str()))
+            .filter(|u| u.side != "neutral" && !u.status.contains("neutral"))
+            .map(|u| u.side.as_str())
+            .collect();
+        let zoc_sides = zoc.get(label).cloned().unwrap_or_default();
+        let owner = if occupants.len() == 1 {
+            occupants.first().map(|s| s.to_string())
+        } else if zoc_sides.len() == 1 {
+            Some(zoc_sides[0].clone())
+        } else {
+            match country {
+                "france" => Some("allied".to_string()),
+                "germany" => Some("german".to_string()),
+                _ => None,
+            }
+        };
+        if let Some(owner) = owner {
+            if !["france", "germany", "-"].contains(&country) {
+                *held_in_neutral_countries.entry(country).or_default() += 1;
+            }
+            expected.insert(label.clone(), owner);
+        }
+    }
+    // (Start units' ZOC does reach into the neutral countries: German ZOC into Maastricht,
+    // 2712, in the Netherlands; Allied ZOC into 2014, in Belgium.)
+    assert_eq!(countries["2712"], json!("netherlands"));
+    assert_eq!(countries["2014"], json!("belgium"));
+    assert_eq!(expected["2712"], "german");
+    assert_eq!(expected["2014"], "allied");
+    assert!(
+        held_in_neutral_countries.contains_key("netherlands")
+            && held_in_neutral_countries.contains_key("belgium"),
+        "{held_in_neutral_countries:?}"
+    );
+    assert_eq!(st.control, expected);
 }

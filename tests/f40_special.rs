@@ -212,9 +212,9 @@ fn f40_11_5_a_drop_on_an_enemy_hex_cancels_its_hexsides_for_the_next_combat() {
         events,
         vec![
             moved("p1", None, &["0701"], 0.0),
-            // The first judgment of territory (7.1): a1's uncontested ZOC in 0601, a2's in 1001.
-            control("0601", "allied"),
-            control("1001", "allied"),
+            // No ControlChanged: 0601 (a1's uncontested ZOC) and 1001 (a2's) were judged Allied
+            // at the start (7.3 + 7.1b), and 0701, now holding units of both sides in no ZOC
+            // (p1 has none, 11.3), stays Allied (7.1c).
             status_changed("p1", &["dropped"], &[]),
             var("airborne_hexsides", json!(["0701"])),
         ]

@@ -44,12 +44,16 @@ fn f40_8_2_supply_sources_per_nation() {
 
 #[test]
 fn f40_6_5_enemy_zoc_blocks_the_lines_of_non_motorized_units_only() {
-    // lines: a1 (Allied) at 0302 puts 0301, 0202 and 0402 in ZOC; the German sources are the
-    // east edge (0601, 0602). The foot division at 0101 is cut off, the armored one is not;
-    // a1 stands on an Allied source (south edge); n1 is still neutral (R12).
+    // lines: a1 (Allied) at 0302 puts 0301, 0202 and 0402 in ZOC; g-east (0401) contests it in
+    // 0301 and 0402, so they are still German after the start's judgment (7.1, 7.2). The German
+    // sources are the east edge (0601, 0602); every way east from 0101 crosses 0301 (0302 is
+    // Allied). The foot division at 0101 is cut off, the armored one is not; g-east traces
+    // through 0501, out of every ZOC; a1 stands on an Allied source (south edge); n1 is still
+    // neutral (R12).
     let mut s = session("supply/lines.toml");
     let expected = [
         ("a1", true),
+        ("g-east", true),
         ("g-foot", false),
         ("g-mot", true),
         ("n1", true),
@@ -96,6 +100,12 @@ fn f40_8_3_supply_is_judged_at_the_start_of_each_assault() {
                 seed: 1
             },
             status_changed("n1", &["neutral"], &[]),
+            // Territory judged on the start position (7.3 + 7.1): a1's ZOC in 0301 and 0402 is
+            // contested by g-east, in 0202 by g-foot and g-mot, so no hex changes hands.
+            Event::Custom {
+                name: "PositionJudged".into(),
+                data: json!({}).into()
+            },
             Event::PhaseStarted {
                 turn: 1,
                 step: 0,
@@ -166,8 +176,9 @@ fn f40_r7_halvings_compound_without_rounding() {
 
 #[test]
 fn f40_7_1_territory_follows_occupation_then_uncontested_zoc() {
-    // territory: German 0101-0202, Allied 0601-0602, the rest nobody's. g (0101) goes to 0401;
-    // a (0602) exerts ZOC in 0601, 0501, 0502; n1 (neutral, 0402) counts for nobody (R11).
+    // territory: German 0101-0202, Allied 0601-0602, the rest nobody's (7.3). g (0101) goes to
+    // 0401; a (0602) exerts ZOC in 0601, 0501, 0502, uncontested at the start, so 0501 and 0502
+    // are Allied from the start (7.1b); n1 (neutral, 0402) counts for nobody (R11).
     let mut s = session("territory");
     let events = ok(&mut s, "german", &mv("g", &["0201", "0301", "0401"]));
     assert_eq!(
@@ -182,17 +193,18 @@ fn f40_7_1_territory_follows_occupation_then_uncontested_zoc() {
             control("0401", "german"),
             // (b) n1 occupies 0402 but is neutral: g's ZOC makes it German (R11).
             control("0402", "german"),
-            // (b) the first judgment gives the Allies 0502 (a's uncontested ZOC); 0501 is
-            // contested (7.2) and stays nobody's.
-            control("0502", "allied"),
+            // 0501, now in g's ZOC too, is contested (7.2): no change (below).
             status_changed("g", &["moved"], &[]),
             var("mp_spent", json!({"g": 3.0})),
         ]
     );
     let control = &s.game.state().control;
-    // (c) 0101, left by g, stays German; (d) 0302 keeps its start (nobody).
+    // (c) 0101, left by g, stays German; (c) 0501, contested now, stays with the Allies, its
+    // last holder (a's uncontested ZOC at the start); (d) 0302, in no ZOC, keeps its start
+    // (nobody).
     assert_eq!(control.get("0101").map(String::as_str), Some("german"));
-    assert_eq!(control.get("0501"), None);
+    assert_eq!(control.get("0501").map(String::as_str), Some("allied"));
+    assert_eq!(control.get("0502").map(String::as_str), Some("allied"));
     assert_eq!(control.get("0302"), None);
 }
 
@@ -218,7 +230,10 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
     );
     assert_eq!(
         cli(&["supply", "tests/fixtures/f40/supply/lines.toml", "--json"]),
-        json!({"units": {"a1": "supplied", "g-foot": "isolated", "g-mot": "supplied", "n1": "supplied"}})
+        json!({"units": {
+            "a1": "supplied", "g-east": "supplied", "g-foot": "isolated", "g-mot": "supplied",
+            "n1": "supplied"
+        }})
     );
 }
 
@@ -305,5 +320,83 @@ fn f40_8_3_r7_a_setup_position_is_judged_for_supply_at_the_start_of_the_assault(
     assert_eq!(
         on_france_setup("r7_isolated_de_turn2", &units, "reach", Some("de1")),
         expected
+    );
+}
+
+fn supplied(list: &[(&str, bool)]) -> std::collections::BTreeMap<String, bool> {
+    list.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+#[test]
+fn f40_r5_armored_units_trace_lines_through_enemy_zoc_mountain_infantry_do_not() {
+    // lines_classes: g-arm and g-mtn at 0101; a1 (0302) puts 0301, 0202 and 0402 in ZOC, and
+    // every way east crosses column 03 (0302 is Allied); g-east (0401) contests that ZOC in
+    // 0301 and 0402, German territory still (7.1, 7.2). The armored division is motorized (6.5:
+    // through the ZOC); the mountain division is not (cut off). a1 stands on an Allied source
+    // (south edge); g-east traces through 0501, out of every ZOC.
+    let mut s = session("supply/lines_classes.toml");
+    assert_eq!(
+        supply(&mut s),
+        supplied(&[
+            ("a1", true),
+            ("g-arm", true),
+            ("g-east", true),
+            ("g-mtn", false)
+        ])
+    );
+}
+
+#[test]
+fn f40_r13_north_and_west_of_switzerland_mean_beyond_every_swiss_hex() {
+    // r13_map: the northernmost Swiss hex is in row 4 (0604), the westernmost in column 4
+    // (0406); other Swiss hexes lie as far as row 7 and column 7. German east-edge sources: rows
+    // 1-3 only (0904, level with 0604, and 0905, north of the row-6 and row-7 Swiss hexes, are
+    // not). French south-edge sources: columns 1-3 only (0607, west of 0705 but not of 0406, is
+    // not), plus the west edge and Paris (0305). Swiss sources: the town 0604, the major city
+    // 0705 and the edge hex 0507. Belgians and Dutch: no major city here, the French sources.
+    let mut s = session("supply/r13.toml");
+    let french =
+        json!(["0101", "0102", "0103", "0104", "0105", "0106", "0107", "0207", "0305", "0307"]);
+    assert_eq!(
+        s.game
+            .query("supply_sources", &Value::Null)
+            .unwrap()
+            .unwrap(),
+        json!([
+            {"side": "german", "hexes": ["0901", "0902", "0903"]},
+            {"side": "allied", "nations": ["french"], "hexes": french},
+            {"side": "allied", "nations": ["belgian"], "hexes": french},
+            {"side": "allied", "nations": ["dutch"], "hexes": french},
+            {"side": "allied", "nations": ["swiss"], "hexes": ["0507", "0604", "0705"]},
+        ])
+    );
+}
+
+#[test]
+fn f40_r13_lines_to_the_edges_and_to_swiss_towns_and_french_sources() {
+    // r13.toml: the only friendly hexes are the candidate sources, none next to another.
+    let mut s = session("supply/r13.toml");
+    assert_eq!(
+        supply(&mut s),
+        supplied(&[
+            // On the east edge in row 3, north of every Swiss hex: a source.
+            ("g-north", true),
+            // On the east edge in row 5: north of some Swiss hexes only; no German hex beside.
+            ("g-south", false),
+            // On the south edge in column 3, west of every Swiss hex: a French source...
+            ("f-west", true),
+            // ...that the Swiss do not use.
+            ("s-west", false),
+            // On the south edge in column 6: west of 0705 only.
+            ("f-mid", false),
+            // Beside the Swiss town 0604: a Swiss source, not a French one.
+            ("s-town", true),
+            ("f-town", false),
+            // Beside the Swiss major city 0705.
+            ("s-city", true),
+            // Beside Paris (0305): a French source, not a Swiss one.
+            ("s-paris", false),
+            ("f-paris", true),
+        ])
     );
 }

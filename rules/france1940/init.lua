@@ -5,7 +5,7 @@
 --   sequence.lua    sequence of play (9.1, 18.1) and the events that open/close an assault
 --   movement.lua    the movement declaration (6.x, 9.x, 10.2, 10.3, R1-R8), `move`, `reach`
 --   stacking.lua    `end_phase` refused while a hex is overstacked (5.1-5.3, R14)
---   territory.lua   friendly territory after every change of position (7.1-7.3, R11)
+--   territory.lua   friendly territory at the start, after each change of position (7.1-7.3, R11)
 --   supply.lua      sources (8.2, R13), the judgment at the start of each assault (8.3), `supply`
 --   rail.lua        `rail` (10.1)
 --   evacuation.lua  `evacuate` (10.4)

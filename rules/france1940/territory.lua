@@ -1,10 +1,21 @@
 -- france1940/territory: friendly territory (F40-7.1 .. 7.3, R11) kept in the game's control map.
 --
--- Initial control (7.3) is the scenario's `[control]` (France allied, Germany german, the rest
--- nobody's). After every change of position -- a move, an elimination, a removal, a placement,
--- a change of side, a unit becoming or ceasing to be disorganized (its ZOC) -- the engine's
--- `hex.path.control()` gives the ControlChanged events that 7.1 calls for (occupation, then
--- uncontested ZOC, then the last holder; neutral units count for nobody, R11).
+-- 7.1 is a standing definition: at every moment, the start of the game included, a hex is
+-- friendly to a player (a) occupied by one of its units, else (b) in the uncontested ZOC of one
+-- of its units, else (c) to the player that last did (a) or (b), else (d) to its owner at the
+-- start. The scenario's `[control]` is the 7.3 baseline of (d) (France Allied, Germany German,
+-- the rest nobody's); at `GameStarted`, once the start handlers have run (sequence.lua gives
+-- still-neutral units their status), 7.1 is judged once on the start position (`PositionJudged`):
+-- a hex of a neutral country in the uncontested ZOC of one side's start units is that side's
+-- from the start (R11: the rules apply inside neutral countries too; ZOC and occupation of
+-- still-neutral units count for nobody). After every change of position -- a move, an
+-- elimination, a removal, a placement, a change of side, a unit becoming or ceasing to be
+-- disorganized (its ZOC) -- the engine's `hex.path.control()` gives the ControlChanged events
+-- that 7.1 calls for (occupation, then uncontested ZOC, then the last holder). (The reserves
+-- reserves.lua sends to their pools at GameStarted, from off the map, are judged too, before the
+-- PositionJudged below: the first such removal judges the start position, the later ones and
+-- PositionJudged find nothing more to change, so France 1940 starts with the control of one
+-- judgment of its start position.)
 --
 -- Reading (docs/france1940.md): positions are snapshots (R9): control is judged on the position
 -- after each event, so a hex a unit only passes through during a move does not change hands.
@@ -15,7 +26,7 @@
 -- who holds a hex through 7.1(c). So after a setup every hex goes back to its owner at the start
 -- of the game (7.1d, 7.3: France Allied, Germany German, the rest nobody's; R11: a joined
 -- country's hexes Allied) and 7.1 is judged once on the whole new position (`PositionSet`,
--- emitted by sequence.lua's setup hook).
+-- emitted by sequence.lua's setup hook), as the start position is judged at GameStarted.
 local common = require("france1940.common")
 
 local territory = {}
@@ -49,6 +60,12 @@ function territory.register()
     return out
   end)
   hex.events.on("PositionJudged", update)
+  -- The start of the game (7.1 on the 7.3 baseline): a custom event, so that the judgment sees
+  -- the state after the reactions of the other GameStarted handlers (the `neutral` statuses of
+  -- sequence.lua, priority 100; the pools of reserves.lua, 90), not the state they all saw.
+  hex.events.on("GameStarted", function()
+    return hex.events.emit("PositionJudged", {})
+  end, -10)
   for _, name in ipairs({ "UnitMoved", "UnitEliminated", "UnitRemoved", "UnitSideChanged" }) do
     hex.events.on(name, update, -10)
   end

@@ -187,3 +187,57 @@ pub fn setup_unit(id: &str, side: &str, nation: &str, kind: &str, ma: u32, at: &
          size = \"XX\"\nma = {ma}\nstrength = 3\nat = \"{at}\"\n\n"
     )
 }
+
+/// Runs Lua `code` (statements ending in `return ...`) in a second rules VM of the session's
+/// scenario, over the game's current state (as `hexwar render --overlay zoc` does).
+pub fn eval(s: &Session, code: &str) -> Value {
+    let mut rules = hexwar::rules::LuaRules::load(&s.scenario).unwrap();
+    rules.eval(s.game.state(), code).unwrap()
+}
+
+/// The zones of control of the position: label -> the sides exerting ZOC there
+/// (`hex.path.zoc`), only hexes where some side does.
+pub fn zoc_map(s: &Session) -> BTreeMap<String, Vec<String>> {
+    let v = eval(
+        s,
+        r#"
+        local out = {}
+        for _, label in ipairs(hex.map.hexes()) do
+          local sides = hex.path.zoc(label)
+          if #sides > 0 then out[label] = sides end
+        end
+        return out"#,
+    );
+    let Value::Object(m) = v else {
+        assert_eq!(v, Value::Array(vec![]), "zoc answered {v}");
+        return BTreeMap::new();
+    };
+    m.into_iter()
+        .map(|(k, v)| {
+            let sides = v.as_array().unwrap();
+            (
+                k,
+                sides
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// `zoc_map`'s expected value from (label, sides) pairs.
+pub fn zocs(list: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+        .collect()
+}
+
+/// The movement events of a list (UnitEnteredHex and UnitMoved), in order.
+pub fn movement_of(events: &[Event]) -> Vec<Event> {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::UnitEnteredHex { .. } | Event::UnitMoved { .. }))
+        .cloned()
+        .collect()
+}
