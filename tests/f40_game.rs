@@ -54,15 +54,17 @@ fn f40_bot_game_is_deterministic_and_logs_invasions_and_combats() {
 /// the surrender had removed the unit, and the game stopped with "cannot apply
 /// UnitStatusChanged: no unit 'nl-ii-ak' in play". Per-phase marks are now cleared before any
 /// other reaction to the end of a phase (rules/france1940/common.lua CLEAR_MARKS_FIRST). Seed
-/// 588 (573 before the German bot played for the Dutch surrender): nl-ii-ak attacks in the last
-/// Allied combat phase of turn 4, at whose end the Netherlands surrender.
+/// 76 (588 before the German bot made for the posts around the Dutch cities, 573 before it played
+/// for the Dutch surrender): nl-iii-ak attacks, with French and Belgian units, in the last Allied
+/// combat phase of turn 4, at whose end the Netherlands surrender (the German corps it drove back
+/// retreated into Rotterdam, the second Dutch city German units stand in).
 #[test]
 #[ignore = "heavy: a whole France 1940 bot game; run with cargo test --release -- --ignored"]
 fn f40_marks_are_cleared_before_a_surrender_removes_the_units() {
     let dir = tempfile::tempdir().unwrap();
-    let (out, log) = run_log("588", "10", &dir.path().join("588.jsonl"));
+    let (out, log) = run_log("76", "10", &dir.path().join("76.jsonl"));
     assert!(out.contains("finished after turn 10 of 10"), "{out}");
     let log = String::from_utf8(log).unwrap();
     assert!(log.contains(r#""name":"CountrySurrendered","data":{"country":"netherlands""#));
-    assert!(log.contains(r#"{"event":"UnitRemoved","unit":"nl-ii-ak","reason":"surrendered"}"#));
+    assert!(log.contains(r#"{"event":"UnitRemoved","unit":"nl-iii-ak","reason":"surrendered"}"#));
 }

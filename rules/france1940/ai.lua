@@ -30,18 +30,21 @@
 --      hexes, hex.path.toward; the bot builds the move with hex.path.path_to, and lists the
 --      unit's legal moves only when that path is refused);
 --   5. in a combat phase, `attack` at the best odds, at 2:1 or better (German, until the
---      Netherlands surrender: at 1:1 or better on a Dutch major city);
+--      Netherlands surrender: at 1:1 or better on a Dutch major city, and never with the units
+--      standing in one);
 --   6. otherwise `end_phase`.
 -- Objectives: German - the major cities of Belgium and France it does not control, and until
 -- the Netherlands surrender (F40-16.3: German units standing in two Dutch major cities at the end
 -- of an Allied player-turn) the Dutch major cities it does not hold, i.e. where no German unit
 -- with a combat strength stands (a para regiment alone has none) or an enemy unit stands (after
 -- the surrender, the Dutch ones it does not control, as the others). Until then, German units
--- standing in a Dutch major city do not move, and the German units within DUTCH_FRONT (5) land
--- steps of the Dutch cities not held move first and toward those alone: toward the ones free of
--- enemy units if there are any (an empty city is taken), else toward all of them; the rest of
--- the army moves after them toward all the objectives. Drops go, as before, to the empty hex
--- nearest the objectives, so an empty Dutch city not held is the first choice.
+-- standing in a Dutch major city neither move nor attack, and the German units within
+-- DUTCH_FRONT (10) land steps of the Dutch cities not held (motorized ones: within 3) move
+-- first and toward those alone: into the ones free of enemy units if any can get closer to one
+-- (an empty city is taken), else, those not already next to such a city, toward the empty
+-- hexes next to them (the posts they attack from); the rest of the army moves after them
+-- toward all the objectives. Drops go, as before, to the empty hex nearest the objectives, so
+-- an empty Dutch city not held is the first choice.
 -- Allied - German-held objectives to take back and
 -- Allied-held ones with a German unit within 4 hexes, else the German units themselves.
 -- Deterministic: ties go to the first command listed.
@@ -184,23 +187,57 @@ local function dutch_position()
   return { held = held, stays = stays, enemy = enemy }
 end
 
--- The Dutch major cities the German units near the Netherlands head for (`nl`:
--- dutch_position()), in map order: the ones they do not hold and no enemy unit stands in, or if
--- there is none, all the ones they do not hold.
-local function dutch_targets(nl)
-  local out, free = {}, {}
-  for _, l in ipairs(supply.major_cities("netherlands")) do
-    if not nl.held[l] then
-      out[#out + 1] = l
-      if not nl.enemy[l] then free[#free + 1] = l end
+-- For each Dutch major city, the hexes a German unit may attack it from (map data, built
+-- once): its land neighbours, save across a lake hexside or a sea hexside without causeway (C.3).
+local dutch_approaches = nil
+local function approaches()
+  if dutch_approaches then return dutch_approaches end
+  local land = map_facts().land
+  dutch_approaches = {}
+  for _, city in ipairs(supply.major_cities("netherlands")) do
+    local list = {}
+    for _, n in ipairs(common.neighbors(city)) do
+      local across = {}
+      for _, f in ipairs(common.hexside(city, n)) do across[f] = true end
+      if land[n] and not across.lake and (not across.sea or across.causeway) then list[#list + 1] = n end
     end
+    dutch_approaches[city] = list
   end
-  if #free > 0 then return free end
-  return out
+  return dutch_approaches
 end
 
--- How far (land steps) from those cities a German unit heads for them alone.
-local DUTCH_FRONT = 5
+-- What the German units near the Netherlands head for (`nl`: dutch_position(); `units_at`: the
+-- set of hexes holding any unit): `cities`, the Dutch major cities they do not hold, in map
+-- order; `free`, those of them no enemy unit stands in (to be entered); `posts`, the empty hexes
+-- next to them from which they may be attacked. The posts are targets of their own because a
+-- step field to the cities stops a unit two steps away whose only nearer hexes are full or
+-- enemy-held, or which it may not enter from an enemy ZOC (F40-5.2, 6.4): toward an empty post
+-- it goes round. `posted`, the set of the posts of those cities (empty or not), says which units
+-- stand ready to attack already.
+local function dutch_targets(nl, units_at)
+  local cities, free, posts, posted = {}, {}, {}, {}
+  local from = approaches()
+  for _, l in ipairs(supply.major_cities("netherlands")) do
+    if not nl.held[l] then
+      cities[#cities + 1] = l
+      if not nl.enemy[l] then free[#free + 1] = l end
+      for _, h in ipairs(from[l]) do
+        if not posted[h] then
+          posted[h] = true
+          if not units_at[h] then posts[#posts + 1] = h end
+        end
+      end
+    end
+  end
+  return { cities = cities, free = free, posts = posts, posted = posted }
+end
+
+-- How far (land steps) from those cities a German unit heads for them alone: foot units from
+-- the whole right wing (the infantry of the 18th and 6th Armies starts 6 to 9 steps from The
+-- Hague and Rotterdam), motorized ones only when already close (they may not enter marsh,
+-- below). The surrenders this gives, by radius: docs/france1940.md, "Bots".
+local DUTCH_FRONT = 10
+local DUTCH_FRONT_MOTORIZED = 3
 
 local function objectives(side, nl)
   local out = {}
@@ -539,24 +576,45 @@ local function movement_choice(side)
     return nil
   end
   -- Until the Netherlands surrender, the German units within DUTCH_FRONT land steps of the Dutch
-  -- cities they head for (dutch_targets) are examined first, toward those cities alone; the
-  -- others after them, toward all the objectives. Only then are unit positions read (two flat
-  -- lists, `at` and `id`).
+  -- cities they do not hold (dutch_targets) are examined first, toward those cities alone:
+  -- into a free one, else to the posts around them; the others after them, toward all the
+  -- objectives. Only then are unit positions read (two flat lists, `at` and `id`).
   if nl then
-    local goals = dutch_targets(nl)
-    if #goals > 0 then
-      local dutch_dist = field(goals)
-      local at_of = {}
-      local at = hex.units.list("at")
+    local at = hex.units.list("at")
+    local units_at, at_of = {}, {}
+    for _, l in ipairs(at) do
+      if l then units_at[l] = true end
+    end
+    local dutch = dutch_targets(nl, units_at)
+    if #dutch.cities > 0 then
+      local city_dist = field(dutch.cities)
       for i, id in ipairs(hex.units.list("id")) do at_of[id] = at[i] end
+      -- Motorized units may not enter marsh (F40-9.2), and every way into Fortress Holland
+      -- crosses marsh: only those already close (they hold the dry hexes south of the rivers
+      -- and their ZOC keeps the lines open) are of the front.
       local front, rest = {}, {}
       for _, entry in ipairs(units) do
-        local d = dutch_dist[at_of[entry.id]]
-        if d and d <= DUTCH_FRONT then front[#front + 1] = entry else rest[#rest + 1] = entry end
+        local d = city_dist[at_of[entry.id]]
+        if d and d <= (fact(entry.id).class == "motorized" and DUTCH_FRONT_MOTORIZED or DUTCH_FRONT) then
+          front[#front + 1] = entry
+        else
+          rest[#rest + 1] = entry
+        end
       end
       if #front > 0 then
-        local move = advance(goals, front, function() return dutch_dist end)
-        if move then return move end
+        -- First into a free city; then, the units not at a post yet toward an empty post.
+        if #dutch.free > 0 then
+          local move = advance(dutch.free, front, function() return field(dutch.free) end)
+          if move then return move end
+        end
+        local waiting = {}
+        for _, entry in ipairs(front) do
+          if not dutch.posted[at_of[entry.id]] then waiting[#waiting + 1] = entry end
+        end
+        if #dutch.posts > 0 and #waiting > 0 then
+          local move = advance(dutch.posts, waiting, function() return field(dutch.posts) end)
+          if move then return move end
+        end
         units = rest
       end
     end
@@ -567,11 +625,31 @@ end
 -- The attack at the best odds, at 2:1 or better - 1:1 or better on a Dutch major city until the
 -- Netherlands surrender (German) - (ties: the larger attack, then the first listed).
 -- combat.attack_options is the `attack` list hex.commands.legal gives, in the same order, each
--- with the odds the listing worked out already: no attack is judged twice.
+-- with the odds the listing worked out already: no attack is judged twice. Until the
+-- Netherlands surrender, German units standing in a Dutch major city take no part: an AR or EX
+-- would take them out of the city that counts for F40-16.3 (a unit that cannot retreat is
+-- eliminated, C.7). The attack is then given without them (C.1 accepts any eligible subset)
+-- and judged again by combat.odds.
 local function combat_choice(side)
-  local dutch = side == "german" and politics.status("netherlands") ~= "surrendered" and dutch_set() or {}
+  local nl = side == "german" and dutch_position() or nil
+  local dutch = nl and dutch_set() or {}
+  local stays = nl and nl.stays or {}
   local best = best_of(combat.attack_options(side), function(option)
     local o = option.odds
+    if next(stays) then
+      local kept = {}
+      for _, id in ipairs(option.cmd.units) do
+        if not stays[id] then kept[#kept + 1] = id end
+      end
+      if #kept == 0 then return nil end
+      if #kept < #option.cmd.units then
+        local views = {}
+        for i, id in ipairs(kept) do views[i] = hex.units.get(id) end
+        o = combat.odds(views, option.cmd.hex, side)
+        if not o.odds then return nil end
+        option.cmd = { command = "attack", hex = option.cmd.hex, units = kept }
+      end
+    end
     local rank = COLUMN_RANK[o.odds]
     if rank >= COLUMN_RANK["2:1"] or (dutch[option.cmd.hex] and rank >= COLUMN_RANK["1:1"]) then
       return 800 + rank * 10 + o.attack / 100
