@@ -1,5 +1,6 @@
 //! The 57 DATC cases through `hexwar play SCENARIO --setup FILE --orders FILE --json` (the
-//! pinned CLI contract), one test per section file; plus the exit codes and the text form.
+//! pinned CLI contract), one test per section file, and the project's own cases for the other
+//! sections the same way; plus the exit codes and the text form.
 
 mod common;
 
@@ -13,6 +14,11 @@ use serde_json::{json, Value};
 /// Writes the case as a setup file and an orders file, runs `hexwar play --json`, and reads
 /// the printed array back.
 fn play_cli(case: &Value) -> Result<Vec<Played>, String> {
+    play_cli_on("scenarios/diplomacy", case)
+}
+
+/// `play_cli` on another scenario (the Francqueville variant's).
+fn play_cli_on(scenario: &str, case: &Value) -> Result<Vec<Played>, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let setup = dir.path().join("setup.toml");
     let orders = dir.path().join("orders.toml");
@@ -26,7 +32,7 @@ fn play_cli(case: &Value) -> Result<Vec<Played>, String> {
     std::fs::write(&orders, orders_text).map_err(|e| e.to_string())?;
     let out = hexwar(&[
         "play",
-        "scenarios/diplomacy",
+        scenario,
         "--setup",
         setup.to_str().unwrap_or_default(),
         "--orders",
@@ -77,6 +83,60 @@ datc!(cli_datc_6_b_coastal_issues, "6.B.json");
 datc!(cli_datc_6_c_circular_movement, "6.C.json");
 datc!(cli_datc_6_h_retreating, "6.H.json");
 datc!(cli_datc_6_i_building, "6.I.json");
+
+/// The project's own cases for the DATC sections not given (rules/diplomacy/tests/cases), through
+/// the same CLI path: the hidden sections are played through `hexwar play`, not the library.
+macro_rules! own {
+    ($name:ident, $file:literal) => {
+        #[test]
+        fn $name() {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/diplomacy/tests/cases");
+            let (n, failures) = run_file(&dir.join($file), "expected", play_cli);
+            eprintln!(
+                "own {} via hexwar play: {}/{n} pass",
+                $file,
+                n - failures.len()
+            );
+            assert!(n > 0);
+            assert!(
+                failures.is_empty(),
+                "{}: {} of {n} cases failed:\n{}",
+                $file,
+                failures.len(),
+                failures.join("\n")
+            );
+        }
+    };
+}
+own!(cli_own_6_d_supports_and_dislodges, "6.D.json");
+own!(cli_own_6_e_head_to_head, "6.E.json");
+own!(cli_own_6_f_convoys, "6.F.json");
+own!(cli_own_6_g_convoying_to_adjacent, "6.G.json");
+own!(cli_own_6_j_civil_disorder, "6.J.json");
+own!(cli_own_more_6_d_to_6_g, "more_6.D-6.G.json");
+own!(cli_own_more_6_g, "more_6.G.json");
+
+/// The Francqueville variant's cases (every DIP-4 clause and reading) through `hexwar play` on
+/// `scenarios/diplomacy-francqueville`.
+#[test]
+fn cli_francqueville_cases() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/diplomacy/variants/francqueville/tests/cases.json");
+    let (n, failures) = run_file(&file, "expected", |case| {
+        play_cli_on("scenarios/diplomacy-francqueville", case)
+    });
+    eprintln!(
+        "francqueville via hexwar play: {}/{n} pass",
+        n - failures.len()
+    );
+    assert!(n >= 50);
+    assert!(
+        failures.is_empty(),
+        "{} of {n} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
