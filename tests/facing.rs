@@ -1892,7 +1892,11 @@ fn ta_r14_a_phalanx_steps_into_its_front_keeping_its_facing_and_turns_only_out_o
     );
     assert_eq!(
         position(true).check(&["p"], &["0503"], Facing::One(1)),
-        Err("facing: the group cannot end this move facing 1".into())
+        Err(
+            "ANC-6.2: the phalanx cannot end facing 1 at 0503: it turns only out of contact \
+             (TA-R14)"
+                .into()
+        )
     );
 }
 
@@ -1939,6 +1943,15 @@ fn ta_r15_a_phalanx_group_starting_in_contact_may_turn_once_in_place_for_all_its
     let mut expect = moves.clone();
     expect.extend(st(&[("0404", 1, 2), ("0404", 5, 2)]));
     assert_eq!(turned, expect);
+    // Without it (an ordinary move), the turn in place is refused, saying why.
+    assert_eq!(
+        f.check(&["p1", "p2"], &[], Facing::One(1)),
+        Err(
+            "ANC-6.2: in contact at 0404: a phalanx turns only by spending its whole movement \
+             after a morale test (ANC-6.3)"
+                .into()
+        )
+    );
     // The morale test itself (host dice) is the wheel command: rules/ancients/tests (TA-R15).
 }
 

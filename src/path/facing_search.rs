@@ -584,6 +584,22 @@ impl FacingSearch {
             if let Some((_, "turn", reason)) = why.best {
                 return refuse("turn", reason);
             }
+            // A phalanx that reaches the hex of its move but not the facing, where it is in
+            // contact: it could not turn there (ANC-6.2, TA-R14). (In place, the search has
+            // said so already: the turn in contact is the wheel, ANC-6.3.)
+            if let Some(&end_hex) = path.last() {
+                if g.vertex && board.flags[g.side as usize][end_hex as usize] & CONTACT != 0 {
+                    return refuse(
+                        "turn",
+                        format!(
+                            "the phalanx cannot end facing {} at {}: it turns only out of \
+                             contact (TA-R14)",
+                            facing.key(),
+                            map.label(end_hex)
+                        ),
+                    );
+                }
+            }
             return refuse(
                 "facing",
                 format!("the group cannot end this move facing {}", facing.key()),
