@@ -337,6 +337,23 @@ fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize)
     use super::lua_stack::reader::JsonPayload;
     let mut fields = e.fields;
     let Some((field, payload)) = e.json else {
+        // A plain VarSet (every orders command's event, the commonest kind) is built directly,
+        // as serde builds it, without serde's buffering of an internally tagged enum.
+        if fields.len() == 3
+            && fields.get("event").and_then(serde_json::Value::as_str) == Some("VarSet")
+            && fields.get("key").is_some_and(serde_json::Value::is_string)
+            && fields.contains_key("value")
+        {
+            let (Some(serde_json::Value::String(key)), Some(value)) =
+                (fields.remove("key"), fields.remove("value"))
+            else {
+                return None;
+            };
+            return Some(Event::VarSet {
+                key,
+                value: value.into(),
+            });
+        }
         return serde_json::from_value::<Event>(serde_json::Value::Object(fields)).ok();
     };
     let (label, var) = match (fields.get("event")?.as_str()?, field.as_str()) {
@@ -549,6 +566,8 @@ mod tests {
                   { event = "UnitMoved", unit = "FRANCE-1", from = "PAR", to = "BUR", path = { "BUR" }, cost = 0 },
                   { event = "VarSet", key = "next_unit", value = 23 },
                   { event = "Custom", name = "PhaseAdjudicated", data = json({ results = {}, n = 1.5 }) },
+                  { event = "VarSet", key = "orders.ITALY", value = { "A ROM H", "F NAP H" } },
+                  { event = "VarSet", key = "extra", value = 1, note = "ignored, as serde ignores it" },
                 }"#,
             )
             .eval()
@@ -577,6 +596,14 @@ mod tests {
             Event::Custom {
                 name: "PhaseAdjudicated".into(),
                 data: json!({"results": {}, "n": 1.5}).into(),
+            },
+            Event::VarSet {
+                key: "orders.ITALY".into(),
+                value: json!(["A ROM H", "F NAP H"]).into(),
+            },
+            Event::VarSet {
+                key: "extra".into(),
+                value: json!(1).into(),
             },
         ];
         assert_eq!(events_in_one_walk(&lua, &list).unwrap(), expected);
