@@ -136,6 +136,20 @@ fn cli_francqueville_cases() {
         failures.len(),
         failures.join("\n")
     );
+    // The same positions under the standard rules (`expected_standard`), where the variant
+    // differs: each clause's case shows both sides.
+    let (n, failures) = run_file(&file, "expected_standard", play_cli);
+    eprintln!(
+        "francqueville cases, standard rules, via hexwar play: {}/{n} pass",
+        n - failures.len()
+    );
+    assert!(n >= 40);
+    assert!(
+        failures.is_empty(),
+        "{} of {n} cases failed under the standard rules:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
