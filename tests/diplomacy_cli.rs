@@ -60,21 +60,32 @@ fn play_cli_on(scenario: &str, case: &Value) -> Result<Vec<Played>, String> {
         .collect()
 }
 
+/// Plays every case of `file` that has `field` with `play` and asserts that each passes and
+/// that there are at least `min` of them.
+fn all_pass(
+    label: &str,
+    file: &Path,
+    field: &str,
+    min: usize,
+    play: impl FnMut(&Value) -> Result<Vec<Played>, String>,
+) {
+    let (n, failures) = run_file(file, field, play);
+    eprintln!("{label} via hexwar play: {}/{n} pass", n - failures.len());
+    assert!(n >= min, "{label}: {n} cases, expected at least {min}");
+    assert!(
+        failures.is_empty(),
+        "{label}: {} of {n} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 macro_rules! datc {
     ($name:ident, $file:literal) => {
         #[test]
         fn $name() {
             let Some(dir) = datc_dir() else { return };
-            let (n, failures) = run_file(&dir.join($file), "expected", play_cli);
-            eprintln!("{} via hexwar play: {}/{n} pass", $file, n - failures.len());
-            assert!(n > 0);
-            assert!(
-                failures.is_empty(),
-                "{}: {} of {n} cases failed:\n{}",
-                $file,
-                failures.len(),
-                failures.join("\n")
-            );
+            all_pass($file, &dir.join($file), "expected", 1, play_cli);
         }
     };
 }
@@ -91,20 +102,7 @@ macro_rules! own {
         #[test]
         fn $name() {
             let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/diplomacy/tests/cases");
-            let (n, failures) = run_file(&dir.join($file), "expected", play_cli);
-            eprintln!(
-                "own {} via hexwar play: {}/{n} pass",
-                $file,
-                n - failures.len()
-            );
-            assert!(n > 0);
-            assert!(
-                failures.is_empty(),
-                "{}: {} of {n} cases failed:\n{}",
-                $file,
-                failures.len(),
-                failures.join("\n")
-            );
+            all_pass($file, &dir.join($file), "expected", 1, play_cli);
         }
     };
 }
@@ -117,38 +115,21 @@ own!(cli_own_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(cli_own_more_6_g, "more_6.G.json");
 
 /// The Francqueville variant's cases (every DIP-4 clause and reading) through `hexwar play` on
-/// `scenarios/diplomacy-francqueville`.
+/// `scenarios/diplomacy-francqueville`, and the same positions under the standard rules
+/// (`expected_standard`), where the variant differs: each clause's case shows both sides.
 #[test]
 fn cli_francqueville_cases() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("rules/diplomacy/variants/francqueville/tests/cases.json");
-    let (n, failures) = run_file(&file, "expected", |case| {
+    all_pass("francqueville", &file, "expected", 50, |case| {
         play_cli_on("scenarios/diplomacy-francqueville", case)
     });
-    eprintln!(
-        "francqueville via hexwar play: {}/{n} pass",
-        n - failures.len()
-    );
-    assert!(n >= 50);
-    assert!(
-        failures.is_empty(),
-        "{} of {n} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    // The same positions under the standard rules (`expected_standard`), where the variant
-    // differs: each clause's case shows both sides.
-    let (n, failures) = run_file(&file, "expected_standard", play_cli);
-    eprintln!(
-        "francqueville cases, standard rules, via hexwar play: {}/{n} pass",
-        n - failures.len()
-    );
-    assert!(n >= 40);
-    assert!(
-        failures.is_empty(),
-        "{} of {n} cases failed under the standard rules:\n{}",
-        failures.len(),
-        failures.join("\n")
+    all_pass(
+        "francqueville, standard rules",
+        &file,
+        "expected_standard",
+        40,
+        play_cli,
     );
 }
 

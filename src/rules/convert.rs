@@ -205,6 +205,14 @@ fn write_event(w: &mut Writer, event: &Event) {
 /// makes big event data (Diplomacy's phase report and position) cheap.
 pub struct JsonText;
 
+/// A copy of a script's value as plain data, made now (the script may change its table
+/// afterwards): read by the one-walk reader (or the serde bridge), written back on the stack.
+/// The value of `hex.state.set` and the data of `hex.events.emit`.
+pub(crate) fn plain_copy(lua: &Lua, value: Value) -> mlua::Result<Value> {
+    let json = super::bounded::json_from_value(lua, value)?;
+    super::lua_stack::writer::json_to_lua(lua, &json)
+}
+
 /// Wraps a JSON text or a table (`hex.state.json`). It is parsed or read once, where the event
 /// that holds it is read (a bad value is reported there, naming the event): checking it here as
 /// well would read every value twice. A table is read as it stands when the call returns.

@@ -44,17 +44,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "emit",
         lua.create_function(|lua, (name, data): (String, Option<Value>)| {
-            let data: serde_json::Value = match data {
-                Some(v) => crate::rules::bounded::json_from_value(lua, v)?,
-                None => serde_json::Value::Null,
+            let data = match data {
+                Some(v) => crate::rules::convert::plain_copy(lua, v)?,
+                None => Value::NULL,
             };
             let event = lua.create_table()?;
             event.raw_set("event", "Custom")?;
             event.raw_set("name", name)?;
-            event.raw_set(
-                "data",
-                crate::rules::lua_stack::writer::json_to_lua(lua, &data)?,
-            )?;
+            event.raw_set("data", data)?;
             Ok(event)
         })?,
     )?;

@@ -106,11 +106,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 event.raw_set("value", value)?;
                 return Ok(event);
             }
-            let value = crate::rules::bounded::json_from_value(lua, value)?;
-            event.raw_set(
-                "value",
-                crate::rules::lua_stack::writer::json_to_lua(lua, &value)?,
-            )?;
+            event.raw_set("value", crate::rules::convert::plain_copy(lua, value)?)?;
             Ok(event)
         })?,
     )?;
