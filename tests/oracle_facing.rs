@@ -324,6 +324,27 @@ fn the_cli_reach_prints_the_oracle_answer() {
     assert!(tactical > 10 && ancients > 10, "{tactical} {ancients}");
 }
 
+/// The oracle's geometry (TA-R1) on the documented example: 0303 touches 0203, 0204, 0403,
+/// 0404 (docs/formats.md), and from 0404 the directions 0..5 lead to 0504 0405 0304 0303 0403
+/// 0503 (clockwise from the lower right).
+#[test]
+fn the_oracle_places_hexes_as_ta_r1_and_the_map_format_say() {
+    let field = Field::from_map(&hex_map(&session(ANCIENTS)));
+    let around = |l: &str| -> Vec<String> {
+        (0..6)
+            .filter_map(|d| field.neighbor(field.find(l), d))
+            .map(|h| field.label(h).to_string())
+            .collect()
+    };
+    assert_eq!(
+        around("0404"),
+        ["0504", "0405", "0304", "0303", "0403", "0503"]
+    );
+    let mut n = around("0303");
+    n.sort();
+    assert_eq!(n, ["0203", "0204", "0302", "0304", "0403", "0404"]);
+}
+
 #[test]
 fn tactical_reach_matches_the_oracle() {
     let t = Instant::now();

@@ -33,11 +33,20 @@ pub struct Field {
 }
 
 impl Field {
+    /// The map's hexes, each placed by its printed label (checked against the library's own
+    /// coordinates, so both agree on which hex lies in which direction).
     pub fn from_map(map: &HexMap) -> Field {
         let mut cells = HashMap::new();
         for i in 0..map.len() {
+            let label = map.label(i);
+            let a = axial_of_label(&label);
             let h = map.hex(i);
-            cells.insert((h.x, h.y), (map.label(i), map.terrain_name(i).to_string()));
+            assert_eq!(
+                a,
+                (h.x, h.y),
+                "{label}: the oracle and the map place it apart"
+            );
+            cells.insert(a, (label, map.terrain_name(i).to_string()));
         }
         Field { cells }
     }
@@ -70,6 +79,17 @@ impl Field {
     pub fn hexes(&self) -> impl Iterator<Item = Axial> + '_ {
         self.cells.keys().copied()
     }
+}
+
+/// Axial coordinates of a CCRR label on a flat-topped map whose printed-odd columns are shifted
+/// down by half a hex (`offset = "odd"`, docs/formats.md: 0303 touches 0203, 0204, 0403, 0404),
+/// with y growing downwards so that direction 0 (1, 0) is the lower right neighbour and k+1 is
+/// clockwise (TA-R1).
+pub fn axial_of_label(label: &str) -> Axial {
+    let col: i32 = label[..2].parse::<i32>().unwrap() - 1;
+    let row: i32 = label[2..].parse::<i32>().unwrap() - 1;
+    // 0-based even columns (printed odd) sit half a hex lower than their neighbours.
+    (col, row - (col + (col & 1)) / 2)
 }
 
 /// Hex distance between two axial coordinates.
