@@ -1681,6 +1681,84 @@ fn ta_r9_fronts_of_every_enemy_count_and_h_is_closed_when_in_two_fronts() {
     );
 }
 
+/// Pinned from tests/oracle_facing.rs: TA-R7 ("a non-leader never ends in a hex holding a
+/// friendly non-leader") also bars the 0-hex move of TA-R5 when the start hex holds one (a
+/// position TAC-5 forbids reaching, which a setup may hold); a friendly leader there does not.
+#[test]
+fn ta_r7_refacing_in_a_start_hex_shared_with_a_friendly_non_leader_is_not_a_move() {
+    let with = |kind: &str| {
+        fx(
+            grid(9, 1),
+            tac(),
+            &[
+                u("m", "blue", "infantry", "0101", 3.0, Some(0)),
+                u("f", "blue", kind, "0101", 3.0, Some(0)),
+            ],
+        )
+    };
+    assert_eq!(
+        with("infantry").hexes(&["m"]),
+        hc(&[("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+    assert_eq!(
+        with("leader").hexes(&["m"]),
+        hc(&[("0101", 0), ("0201", 1), ("0301", 2), ("0401", 3)])
+    );
+}
+
+/// Pinned from tests/oracle_facing.rs, a reading RULES.md leaves open: TA-R9's "entering the
+/// enemy's own hex is not entering its front" is read as "entering an enemy-occupied hex is
+/// never entering a front", so a charge from a front hex into an enemy that stands in the
+/// front of another enemy is legal (the literal "its" would bar it).
+#[test]
+fn ta_r9_a_charge_into_an_enemy_standing_in_another_enemys_front_is_not_a_front_entry() {
+    // Red e1 at 0404 facing 4 fronts 0303, 0403, 0503; red e2 stands at 0503. The blue cavalry
+    // at 0403 leaves e1's front and charges e2.
+    let f = fx(
+        grid(7, 7),
+        tac(),
+        &[
+            u("e1", "red", "infantry", "0404", 4.0, Some(4)),
+            u("e2", "red", "infantry", "0503", 4.0, Some(0)),
+            u("m", "blue", "cavalry", "0403", 6.0, Some(0)),
+        ],
+    );
+    assert_eq!(f.check(&["m"], &["0503"], Facing::One(0)), Ok(1));
+    assert_eq!(f.hexes(&["m"]).get("0503"), Some(&1));
+}
+
+/// Pinned from tests/oracle_facing.rs, a reading RULES.md leaves open (TA-R11/R14 turns against
+/// ANC-5.4's one facing per stack): a sub-group that stays in its start hex re-faces apart from
+/// the rest of its stack (troops for 0 MP, a phalanx for 1 MP a step out of contact); coming
+/// back after leaving is a join and takes the stack's facing (TA-R18).
+#[test]
+fn ta_r13_a_sub_group_staying_in_its_hex_re_faces_apart_from_its_stack() {
+    let f = fx(
+        grid(7, 7),
+        anc(),
+        &[
+            u("l1", "blue", "light", "0404", 2.0, Some(0)),
+            u("l2", "blue", "light", "0404", 2.0, Some(0)),
+            u("p1", "blue", "phalanx", "0202", 1.0, Some(0)),
+            u("p2", "blue", "phalanx", "0202", 1.0, Some(0)),
+        ],
+    );
+    let at = |ids: &[&str], hex: &str| -> Vec<(String, u32)> {
+        f.states(ids)
+            .into_iter()
+            .filter(|((h, _), _)| h == hex)
+            .map(|((_, k), c)| (k, c))
+            .collect()
+    };
+    let five: Vec<(String, u32)> = (1..6).map(|k| (k.to_string(), 0)).collect();
+    assert_eq!(at(&["l1"], "0404"), five);
+    assert_eq!(at(&["l1", "l2"], "0404"), five);
+    assert_eq!(
+        at(&["p1"], "0202"),
+        [("1".to_string(), 1), ("5".to_string(), 1)]
+    );
+}
+
 #[test]
 fn ta_r10_contact_is_adjacency_to_an_enemy_non_leader_in_good_order() {
     // Red: a cavalry in good order at 0202, a leader at 0606, a disordered light at 0602.

@@ -357,16 +357,25 @@ fn ancients_reach_matches_the_oracle() {
     run_ancients(0..150).assert_clean("ancients", t);
 }
 
+/// The heavy runs' seeds: 5 000 positions from seed 1000, or `ORACLE_FACING_POSITIONS` of them.
+fn heavy_seeds() -> std::ops::Range<u64> {
+    let n = std::env::var("ORACLE_FACING_POSITIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5000);
+    1000..1000 + n
+}
+
 #[test]
 #[ignore = "heavy: cargo test --release --test oracle_facing -- --ignored"]
 fn tactical_reach_matches_the_oracle_heavy() {
     let t = Instant::now();
-    run_tactical(1000..6000).assert_clean("tactical (heavy)", t);
+    run_tactical(heavy_seeds()).assert_clean("tactical (heavy)", t);
 }
 
 #[test]
 #[ignore = "heavy: cargo test --release --test oracle_facing -- --ignored"]
 fn ancients_reach_matches_the_oracle_heavy() {
     let t = Instant::now();
-    run_ancients(1000..6000).assert_clean("ancients (heavy)", t);
+    run_ancients(heavy_seeds()).assert_clean("ancients (heavy)", t);
 }
