@@ -71,6 +71,27 @@ struct State {
 /// The reach of the group `ids` (counters of one side in one hex). `contact_turn`: include the
 /// TA-R15 turn in place (the morale test passed).
 pub fn reach(field: &Field, pieces: &[Piece], ids: &[&str], contact_turn: bool) -> Answer {
+    reach_with(field, pieces, ids, contact_turn, StayReading::RefacesApart)
+}
+
+/// How a sub-group that stays in its start hex, beside the rest of its stack, may face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StayReading {
+    /// It re-faces like any group (TA-R11, R14): the engine's reading, the oracle's default.
+    RefacesApart,
+    /// ANC-5.4 ("all its counters share one facing") keeps it in the stack's facing. Only
+    /// counted, to report how often it matters.
+    KeepsTheStacksFacing,
+}
+
+/// [`reach`] with a choice of reading for a sub-group staying beside its stack.
+pub fn reach_with(
+    field: &Field,
+    pieces: &[Piece],
+    ids: &[&str],
+    contact_turn: bool,
+    stay: StayReading,
+) -> Answer {
     let group: Vec<&Piece> = ids
         .iter()
         .map(|id| {
@@ -241,7 +262,12 @@ pub fn reach(field: &Field, pieces: &[Piece], ids: &[&str], contact_turn: bool) 
         let e = best.entry((h, k)).or_insert(c);
         *e = (*e).min(c);
     };
+    let rest_at_start = !friendly_troops(start).is_empty();
+    let kept = rest_at_start && stay == StayReading::KeepsTheStacksFacing;
     for (s, c) in &dist {
+        if kept && s.hex == start && s.joined.is_none() {
+            continue;
+        }
         if leaders_only {
             put(s.hex, "none".into(), *c);
         } else if let Some(f) = s.joined {
@@ -255,7 +281,7 @@ pub fn reach(field: &Field, pieces: &[Piece], ids: &[&str], contact_turn: bool) 
         }
     }
     // TA-R15: a phalanx group starting in contact may turn 60° in place for all its MP.
-    if contact_turn && phalanx && contact(start) {
+    if contact_turn && phalanx && contact(start) && !kept {
         hit_r15();
         for d in [1u8, 5] {
             put(start, ((facing0 + d) % 6).to_string(), budget);
