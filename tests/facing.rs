@@ -1706,12 +1706,12 @@ fn ta_r7_refacing_in_a_start_hex_shared_with_a_friendly_non_leader_is_not_a_move
     );
 }
 
-/// Pinned from tests/oracle_facing.rs, a reading RULES.md leaves open: TA-R9's "entering the
-/// enemy's own hex is not entering its front" is read as "entering an enemy-occupied hex is
-/// never entering a front", so a charge from a front hex into an enemy that stands in the
-/// front of another enemy is legal (the literal "its" would bar it).
+/// TA-R9's "entering the enemy's own hex is not entering its front", read as written: a charge
+/// into enemy e2's hex is not entering e2's front, but when e2 stands in the front of enemy e1,
+/// it is entering "a front hex of another unit" (TAC-7: "un hexagone de front d'une autre
+/// unité"), so a unit that left a front hex may not make it. Charging e1 itself is still legal.
 #[test]
-fn ta_r9_a_charge_into_an_enemy_standing_in_another_enemys_front_is_not_a_front_entry() {
+fn ta_r9_a_charge_into_an_enemy_standing_in_another_enemys_front_is_a_front_entry() {
     // Red e1 at 0404 facing 4 fronts 0303, 0403, 0503; red e2 stands at 0503. The blue cavalry
     // at 0403 leaves e1's front and charges e2.
     let f = fx(
@@ -1723,8 +1723,14 @@ fn ta_r9_a_charge_into_an_enemy_standing_in_another_enemys_front_is_not_a_front_
             u("m", "blue", "cavalry", "0403", 6.0, Some(0)),
         ],
     );
-    assert_eq!(f.check(&["m"], &["0503"], Facing::One(0)), Ok(1));
-    assert_eq!(f.hexes(&["m"]).get("0503"), Some(&1));
+    assert_eq!(
+        f.check(&["m"], &["0503"], Facing::One(0)),
+        Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0503 (TAC-7)".into())
+    );
+    assert_eq!(f.hexes(&["m"]).get("0503"), None);
+    // e1's own hex is in no front (e2 faces away from it): the charge on e1 stays legal.
+    assert_eq!(f.check(&["m"], &["0404"], Facing::One(0)), Ok(1));
+    assert_eq!(f.hexes(&["m"]).get("0404"), Some(&1));
 }
 
 /// Pinned from tests/oracle_facing.rs, a reading RULES.md leaves open (TA-R11/R14 turns against

@@ -54,7 +54,7 @@ fn both_scenarios_check_and_run_to_the_end_deterministically() {
 fn bots_advance_and_fight_to_a_decided_result() {
     let dir = std::env::temp_dir();
     for (s, seed, melees, winner) in [
-        ("tactical", "2", 11, "winner: british"),
+        ("tactical", "2", 12, "winner: british"),
         ("ancients", "1", 17, "winner: seleucid"),
     ] {
         let log = dir.join(format!("hexwar-melee-{s}-{}.jsonl", std::process::id()));

@@ -828,7 +828,10 @@ impl FacingSearch {
                     continue;
                 }
                 let enemy = flags[n as usize] & ENEMY != 0;
-                if !enemy && front_rule && left_now != NO && fh[n as usize] > 0 {
+                // TA-R9 also for an enemy-occupied hex (a charge): an enemy's own hex is never
+                // in its own front, so `fh` there counts only the fronts of other enemies, and
+                // entering one of those is entering "a front hex of another unit" (TAC-7).
+                if front_rule && left_now != NO && fh[n as usize] > 0 {
                     let back_ok = n == left_now && fh[n as usize] < 2;
                     if !back_ok {
                         why.note(depth, "front_to_front", || {

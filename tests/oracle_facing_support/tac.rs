@@ -83,18 +83,18 @@ struct State {
 /// How TA-R9's last sentence reads ("Entering the enemy's own hex is not entering its front").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EnemyHexReading {
-    /// Entering any enemy-occupied hex is never entering FH (the engine's reading; the oracle's
-    /// default, since a unit's own hex is never in its own front, so the sentence would
-    /// otherwise say nothing).
-    NeverAFront,
-    /// Literal: entering enemy A's hex is not entering A's front, but still enters the front
-    /// of another enemy B that holds that hex. Only counted, to report how often it matters.
+    /// Literal (the engine's reading; TAC-7's "un hexagone de front d'une autre unité"):
+    /// entering enemy A's hex is not entering A's front, but still enters the front of another
+    /// enemy B that holds that hex.
     OnlyItsOwnFront,
+    /// Entering any enemy-occupied hex is never entering FH. Only counted, to report how often
+    /// the choice matters.
+    NeverAFront,
 }
 
 /// The reach of `mover` in the position `pieces` on `field`.
 pub fn reach(field: &Field, pieces: &[Piece], mover: &str) -> Answer {
-    reach_with(field, pieces, mover, EnemyHexReading::NeverAFront)
+    reach_with(field, pieces, mover, EnemyHexReading::OnlyItsOwnFront)
 }
 
 /// [`reach`] with a choice of reading for TA-R9's enemy-hex sentence.
