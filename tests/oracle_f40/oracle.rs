@@ -138,7 +138,8 @@ impl Board {
             neighbors.push(list);
             country.push(COUNTRIES.iter().copied().find(|c| map.in_zone(i, c)));
         }
-        let in_zone = |zone: &str| -> Vec<bool> { (0..n as u32).map(|i| map.in_zone(i, zone)).collect() };
+        let in_zone =
+            |zone: &str| -> Vec<bool> { (0..n as u32).map(|i| map.in_zone(i, zone)).collect() };
         let mut major_cities = BTreeMap::new();
         for c in COUNTRIES {
             let zone = format!("major_cities_{c}");
@@ -200,7 +201,9 @@ impl Board {
 
     /// Whether the hexside between two neighbours has any feature with movement effect.
     pub fn plain_hexside(&self, a: usize, b: usize) -> bool {
-        self.neighbors[a].iter().any(|&(n, bits)| n == b && bits == 0)
+        self.neighbors[a]
+            .iter()
+            .any(|&(n, bits)| n == b && bits == 0)
     }
 
     pub fn major_cities(&self, country: &str) -> &BTreeSet<usize> {
@@ -413,13 +416,14 @@ impl Position {
 
     /// F40-9.5, 11.3, R8: a hex the mover may not enter because of the units in it.
     fn barred(&self, side: Side, h: usize) -> bool {
-        self.units_at(h).any(|u| u.side != side && !u.para_regiment())
+        self.units_at(h)
+            .any(|u| u.side != side && !u.para_regiment())
     }
 
     fn german_inside(&self, board: &Board, country: &str) -> bool {
-        self.units
-            .iter()
-            .any(|u| u.side == Side::German && u.at.is_some_and(|h| board.country[h] == Some(country)))
+        self.units.iter().any(|u| {
+            u.side == Side::German && u.at.is_some_and(|h| board.country[h] == Some(country))
+        })
     }
 
     /// The political restrictions on entering `h` (16.1, 16.3, 16.4, 16.6, 18.2, R10).
@@ -538,9 +542,9 @@ impl Position {
                 }
                 if bits & SEA != 0 {
                     match side {
-                        Side::Allied => cost += 1.0,            // 9.3, R6
-                        _ if bits & CAUSEWAY != 0 => {}         // 10.3, R6
-                        _ => continue,                          // 9.3
+                        Side::Allied => cost += 1.0,    // 9.3, R6
+                        _ if bits & CAUSEWAY != 0 => {} // 10.3, R6
+                        _ => continue,                  // 9.3
                     }
                     // 10.2: never into enemy ZOC or enemy territory across a sea hexside.
                     if to_zoc || (self.control[to].is_some() && self.control[to] != Some(side)) {

@@ -137,11 +137,13 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
     // (mountains, 9.2), the Belgian cities and Luxembourg (16.4), Paris (8.2), the map edges.
     let centre = if rng.chance(50) {
         let label = *rng.pick(&[
-            "2403", "2502", "2109", "2009", "2210", "0718", "0719", "3827", "3926", "3327",
-            "3128", "3123", "2929", "2212", "2817", "2712", "1521", "4012", "4026", "2832",
-            "0120", "2306",
+            "2403", "2502", "2109", "2009", "2210", "0718", "0719", "3827", "3926", "3327", "3128",
+            "3123", "2929", "2212", "2817", "2712", "1521", "4012", "4026", "2832", "0120", "2306",
         ]);
-        board.index(label).filter(|&h| board.is_land(h)).unwrap_or(*rng.pick(&land))
+        board
+            .index(label)
+            .filter(|&h| board.is_land(h))
+            .unwrap_or(*rng.pick(&land))
     } else {
         *rng.pick(&land)
     };
@@ -151,7 +153,11 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
         .copied()
         .filter(|&h| board.distance(h, centre) <= radius)
         .collect();
-    let turn = if rng.chance(25) { 1 } else { rng.range(2, 10) as u32 };
+    let turn = if rng.chance(25) {
+        1
+    } else {
+        rng.range(2, 10) as u32
+    };
     let phase = match (turn, rng.below(4)) {
         (1, 0 | 1) => Phase::German1,
         (1, _) => Phase::Allied1,
@@ -172,26 +178,51 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
         *n += 1;
         format!("{prefix}{n}")
     };
-    let mut add = |units: &mut Vec<Spec>, rng: &mut Rng, at: usize, side: &'static str, nation: &'static str| {
-        let (kind, size, ma, mut attrs): (&str, &str, u32, Vec<(&str, String)>) = match rng.below(20) {
-            0..=9 => ("infantry", *rng.pick(&["XX", "XX", "XXX", "III"]), rng.range(1, 6) as u32, vec![]),
-            10..=12 => ("armored", *rng.pick(&["XX", "XX", "XXX", "III"]), rng.range(3, 12) as u32, vec![]),
-            13..=15 => ("motorized", *rng.pick(&["XX", "XXX", "III"]), rng.range(3, 10) as u32, vec![]),
-            16..=17 => ("mountain", *rng.pick(&["XX", "XXX"]), rng.range(1, 5) as u32, vec![]),
-            18 if side == "german" => (
-                "airborne",
-                "III",
-                0,
-                vec![("airborne", "true".into()), ("para", "true".into())],
-            ),
-            19 if side == "german" => (
-                "airborne",
-                "XX",
-                rng.range(2, 4) as u32,
-                vec![("airborne", "true".into()), ("airlanding", "true".into())],
-            ),
-            _ => ("infantry", "XX", rng.range(1, 6) as u32, vec![]),
-        };
+    let mut add = |units: &mut Vec<Spec>,
+                   rng: &mut Rng,
+                   at: usize,
+                   side: &'static str,
+                   nation: &'static str| {
+        let (kind, size, ma, mut attrs): (&str, &str, u32, Vec<(&str, String)>) =
+            match rng.below(20) {
+                0..=9 => (
+                    "infantry",
+                    *rng.pick(&["XX", "XX", "XXX", "III"]),
+                    rng.range(1, 6) as u32,
+                    vec![],
+                ),
+                10..=12 => (
+                    "armored",
+                    *rng.pick(&["XX", "XX", "XXX", "III"]),
+                    rng.range(3, 12) as u32,
+                    vec![],
+                ),
+                13..=15 => (
+                    "motorized",
+                    *rng.pick(&["XX", "XXX", "III"]),
+                    rng.range(3, 10) as u32,
+                    vec![],
+                ),
+                16..=17 => (
+                    "mountain",
+                    *rng.pick(&["XX", "XXX"]),
+                    rng.range(1, 5) as u32,
+                    vec![],
+                ),
+                18 if side == "german" => (
+                    "airborne",
+                    "III",
+                    0,
+                    vec![("airborne", "true".into()), ("para", "true".into())],
+                ),
+                19 if side == "german" => (
+                    "airborne",
+                    "XX",
+                    rng.range(2, 4) as u32,
+                    vec![("airborne", "true".into()), ("airlanding", "true".into())],
+                ),
+                _ => ("infantry", "XX", rng.range(1, 6) as u32, vec![]),
+            };
         if !fits(units, side, at, kind, size) {
             return;
         }
@@ -245,12 +276,21 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
                 // Allied units stay out of the countries neutral at the start, as in play until
                 // an invasion (F40-16.1).
                 if matches!(country, "france" | "germany") || rng.chance(20) {
-                    let nation = if rng.chance(75) { "french" } else { "british" };
+                    // Now and then a Dutch, Belgian or Swiss unit on the Allied side without
+                    // its country having joined: a position only a setup can give.
+                    let nation = match rng.below(20) {
+                        0 => *rng.pick(&["dutch", "belgian", "swiss"]),
+                        1..=14 => "french",
+                        _ => "british",
+                    };
                     add(&mut units, &mut rng, at, "allied", nation);
                 }
             }
             _ => {
                 if let Some(nation) = neutral_nation {
+                    add(&mut units, &mut rng, at, "neutral", nation);
+                } else if rng.chance(10) {
+                    let nation = *rng.pick(&["dutch", "belgian", "swiss"]);
                     add(&mut units, &mut rng, at, "neutral", nation);
                 }
             }
