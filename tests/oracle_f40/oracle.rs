@@ -306,7 +306,9 @@ impl Piece {
         self.para && self.size == "III"
     }
 
-    /// F40-6.1 / R8: disorganized units, regiments and still-neutral units exert no ZOC.
+    /// F40-6.1 / R8: disorganized units, regiments and still-neutral units exert no ZOC. Reading:
+    /// the unit's side says whether it is neutral (a setup may put a Dutch unit on the Allied
+    /// side while the Netherlands are still neutral: it is an Allied unit).
     fn exerts_zoc(&self) -> bool {
         self.side != Side::Neutral && !self.has("disorganized") && self.size != "III"
     }
@@ -470,7 +472,8 @@ impl Position {
                 return true;
             }
         }
-        // 18.2 / R10.
+        // 18.2 / R10. Reading (the engine's; RULES.md does not say): a British unit standing in
+        // a Belgium that was not invaded may not step to another Belgian hex either.
         if self.turn == 1 {
             if u.nation == "french" && !board.deploy_french[h] {
                 return true;
