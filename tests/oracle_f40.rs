@@ -116,6 +116,24 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
             Err(e) => panic!("{e}\n{}", g.describe()),
         }
     }
+    let diffs = compare_position(s, board, moved_since_judgment, tally, diffs);
+    tally.positions += 1;
+    if !diffs.is_empty() {
+        tally
+            .failures
+            .push(format!("{}\n{}", diffs.join("\n"), g.describe()));
+    }
+}
+
+/// Compares the supply, the assault's `isolated` statuses (unless a unit has moved since the
+/// judgment) and the reach of every unit of the current position; returns `diffs` extended.
+fn compare_position(
+    s: &mut Session,
+    board: &Board,
+    moved_since_judgment: bool,
+    tally: &mut Tally,
+    mut diffs: Vec<String>,
+) -> Vec<String> {
     let pos = Position::read(board, s.game.state());
     let ids: Vec<String> = pos
         .units
@@ -163,12 +181,62 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
             ));
         }
     }
-    tally.positions += 1;
-    if !diffs.is_empty() {
-        tally
-            .failures
-            .push(format!("{}\n{}", diffs.join("\n"), g.describe()));
+    diffs
+}
+
+/// Plays games of the scenario with its bots (the greedy Lua bot on both sides) and compares the
+/// position at the start of every movement phase, before any command in it: positions of real
+/// play, with invasions, combat results, retreats and a control map with history (7.1c).
+fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
+    use hexwar::bot::{Bot, LegalCommands, RandomBot, SideBots};
+    let mut tally = Tally::default();
+    let pristine = start();
+    let board = board_of(&pristine);
+    for seed in seeds {
+        let mut s = Session::start(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join(SCENARIO),
+            Some(seed),
+        )
+        .unwrap();
+        let mut bot = SideBots::new(RandomBot::new(s.bot_dice), s.scenario.bots.clone());
+        let mut judged_at = None;
+        let mut commands_in_phase = 0;
+        while !s.game.is_over() && s.game.state().turn <= last_turn {
+            let at = (s.game.state().turn, s.game.state().step);
+            if judged_at != Some(at) {
+                commands_in_phase = 0;
+            }
+            // At the start of each movement phase, and every 12 commands into it (units moved:
+            // the statuses of the assault's judgment are no longer the position's supply).
+            let movement = s.game.phase().as_deref() == Some("movement");
+            if movement && (judged_at != Some(at) || commands_in_phase % 12 == 11) {
+                let fresh = judged_at != Some(at);
+                judged_at = Some(at);
+                let diffs = compare_position(&mut s, &board, !fresh, &mut tally, Vec::new());
+                tally.positions += 1;
+                if !diffs.is_empty() {
+                    tally.failures.push(format!(
+                        "{}\ngame seed {seed}, turn {}, step {}",
+                        diffs.join("\n"),
+                        at.0,
+                        at.1
+                    ));
+                }
+            }
+            let side = s.game.phasing_side().unwrap();
+            let mut legal = LegalCommands::new(&side);
+            let command = bot.choose(&mut s.game, &mut legal).unwrap();
+            commands_in_phase += 1;
+            match s.game.submit(Some(&side), &command) {
+                Ok(_) => {}
+                Err(GameError::Refused(_)) => {
+                    s.game.submit(Some(&side), &Command::EndPhase).unwrap();
+                }
+                Err(e) => panic!("game seed {seed}: {e}"),
+            }
+        }
     }
+    tally
 }
 
 fn run(seeds: impl Iterator<Item = u64>) -> Tally {
@@ -211,6 +279,26 @@ fn oracle_f40_reach_and_supply_agree_on_fixed_seeds() {
     let tally = run(1..=120);
     assert!(tally.positions >= 100, "too many positions skipped");
     check(tally, "fixed seeds", t.elapsed());
+}
+
+#[test]
+fn oracle_f40_reach_and_supply_agree_in_a_played_game() {
+    let t = Instant::now();
+    let tally = run_played(1..=2, 10);
+    check(tally, "played game", t.elapsed());
+}
+
+/// `cargo test --release --test oracle_f40 -- --ignored`: ORACLE_GAMES whole games.
+#[test]
+#[ignore]
+fn oracle_f40_reach_and_supply_agree_in_many_played_games() {
+    let games: u64 = std::env::var("ORACLE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let t = Instant::now();
+    let tally = run_played(1..=games, 10);
+    check(tally, "played games", t.elapsed());
 }
 
 #[test]
