@@ -258,6 +258,8 @@ fn check(tally: Tally, what: &str, elapsed: std::time::Duration) {
         "oracle_f40 {what}: {} positions ({} skipped), {} units, {} reachable hexes, {:.1?}",
         tally.positions, tally.skipped, tally.units, tally.reach_hexes, elapsed
     );
+    // Counts shared by the tests of this binary that ran so far (they run in parallel).
+    eprintln!("oracle_f40 cases met: {}", oracle::seen::summary());
     if !tally.failures.is_empty() {
         let shown: Vec<&String> = tally.failures.iter().take(5).collect();
         panic!(

@@ -84,6 +84,43 @@ pub const COUNTRIES: [&str; 6] = [
 /// The countries neutral at the start (F40-16.1).
 pub const NEUTRAL_COUNTRIES: [&str; 4] = ["netherlands", "belgium", "luxembourg", "switzerland"];
 
+/// How often the reach search met each special case (steps considered, whether or not on a
+/// cheapest path), so that a run can say what it exercised.
+pub mod seen {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    pub const NAMES: [&str; 13] = [
+        "enemy-occupied hex (9.5)",
+        "enemy para-only hex entered (11.3/R8)",
+        "political refusal (16.x/18.2/R10)",
+        "marsh closed to motorized (9.2)",
+        "mountains for motorized (R5)",
+        "lake hexside (9.3)",
+        "Allied sea crossing +1 (9.3)",
+        "German causeway crossing (10.3/R6)",
+        "German sea hexside refused (9.3)",
+        "no entry across a sea hexside (10.2)",
+        "leaving the start ZOC +1 (6.3/R2)",
+        "ZOC to ZOC refused (6.4/R3)",
+        "friendly disorganized +2 (9.5)",
+    ];
+    static COUNTS: [AtomicUsize; 13] = [const { AtomicUsize::new(0) }; 13];
+
+    pub fn note(case: usize) {
+        COUNTS[case].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// `name: count` of every case.
+    pub fn summary() -> String {
+        NAMES
+            .iter()
+            .zip(COUNTS.iter())
+            .map(|(n, c)| format!("{n}: {}", c.load(Ordering::Relaxed)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// Map facts, read once.
 pub struct Board {
     pub labels: Vec<String>,
@@ -533,24 +570,49 @@ impl Position {
                 continue; // 6.2: entering an enemy ZOC ends the move
             }
             for &(to, bits) in &board.neighbors[from] {
-                if to == start || self.forbidden(board, u, to) || self.barred(side, to) {
+                if to == start {
                     continue;
                 }
+                if self.forbidden(board, u, to) {
+                    seen::note(2);
+                    continue;
+                }
+                if self.barred(side, to) {
+                    seen::note(0);
+                    continue;
+                }
+                if self.units_at(to).any(|e| e.side != side) {
+                    seen::note(1);
+                }
                 let Some(mut cost) = board.terrain_cost(to, u.class) else {
+                    if board.terrain[to] == Terrain::Marsh {
+                        seen::note(3);
+                    }
                     continue;
                 };
+                if motorized && board.terrain[to] == Terrain::Mountains {
+                    seen::note(4);
+                }
                 let to_zoc = self.in_enemy_zoc(side, to);
                 if bits & LAKE != 0 {
+                    seen::note(5);
                     continue; // 9.3
                 }
                 if bits & SEA != 0 {
                     match side {
-                        Side::Allied => cost += 1.0,    // 9.3, R6
-                        _ if bits & CAUSEWAY != 0 => {} // 10.3, R6
-                        _ => continue,                  // 9.3
+                        Side::Allied => {
+                            seen::note(6);
+                            cost += 1.0 // 9.3, R6
+                        }
+                        _ if bits & CAUSEWAY != 0 => seen::note(7), // 10.3, R6
+                        _ => {
+                            seen::note(8);
+                            continue; // 9.3
+                        }
                     }
                     // 10.2: never into enemy ZOC or enemy territory across a sea hexside.
                     if to_zoc || (self.control[to].is_some() && self.control[to] != Some(side)) {
+                        seen::note(9);
                         continue;
                     }
                 }
@@ -558,8 +620,10 @@ impl Position {
                     cost += 2.0;
                 }
                 if from == start && start_in_zoc {
+                    seen::note(10);
                     cost += 1.0; // 6.3, R2
                     if to_zoc && !motorized {
+                        seen::note(11);
                         continue; // 6.4, R3
                     }
                 }
@@ -567,6 +631,7 @@ impl Position {
                     .units_at(to)
                     .any(|f| f.side == side && f.has("disorganized"))
                 {
+                    seen::note(12);
                     cost += 2.0; // 9.5
                 }
                 let total = spent + cost;
