@@ -745,3 +745,66 @@ fn f40_7_3_france_1940_starts_with_its_baseline_judged_once_by_7_1() {
     );
     assert_eq!(st.control, expected);
 }
+
+/// A `--setup` position may name the countries already invaded (`invaded = [...]`): each is
+/// invaded as by a German move (16.2), with the joins of 16.4/16.5/R9: Belgium brings in
+/// Luxembourg, its units pass to the Allies and the hexes nobody holds become Allied (R11).
+/// Without the key a setup changes no country's status. A name that is not one of the four
+/// countries refuses the setup and leaves the game as it was.
+#[test]
+fn f40_16_2_a_setup_names_the_countries_already_invaded() {
+    use hexwar::board::SourceText;
+    let units = "[[unit]]\nid = \"g1\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 4\nstrength = 4\nat = \"0603\"\n\n\
+                 [[unit]]\nid = \"be1\"\nside = \"neutral\"\nnation = \"belgian\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 2\nstrength = 2\nat = \"0303\"\n";
+    let side_of = |s: &hexwar::Session, id: &str| s.game.state().units[id].side.clone();
+    let vars = |s: &hexwar::Session| {
+        let v = &s.game.state().vars;
+        let get = |k: &str| v.get(k).map(|x| serde_json::to_value(x).unwrap());
+        (get("countries"), get("invaded"))
+    };
+
+    let mut plain = session("politics");
+    plain
+        .setup_text(&SourceText::new("setup.toml", units.to_string()))
+        .unwrap();
+    assert_eq!(side_of(&plain, "be1"), "neutral");
+    assert_eq!(vars(&plain), (None, None));
+
+    let mut s = session("politics");
+    let text = format!("invaded = [\"belgium\"]\n{units}");
+    s.setup_text(&SourceText::new("setup.toml", text)).unwrap();
+    assert_eq!(side_of(&s, "be1"), "allied");
+    assert_eq!(
+        vars(&s),
+        (
+            Some(json!({"belgium": "allied", "luxembourg": "allied"})),
+            Some(json!({"belgium": 1}))
+        )
+    );
+    let control = &s.game.state().control;
+    for label in ["0303", "0402", "0403", "0304", "0404"] {
+        assert_eq!(control.get(label).map(String::as_str), Some("allied"), "{label}");
+    }
+    // The Netherlands stay neutral, Switzerland too: nobody's, except 0302, in be1's ZOC, now
+    // an Allied unit's uncontested ZOC (7.1(b); R11: inside neutral countries too).
+    assert_eq!(control.get("0302").map(String::as_str), Some("allied"));
+    for label in ["0301", "0401", "0305", "0405"] {
+        assert_eq!(control.get(label), None, "{label}");
+    }
+
+    let mut bad = session("politics");
+    let before = bad.to_save().to_json();
+    let err = bad
+        .setup_text(&SourceText::new(
+            "setup.toml",
+            format!("invaded = [\"belgium\", \"france\"]\n{units}"),
+        ))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "setup.toml: setup refused: F40-16.2: `invaded` #2: 'france' is not one of netherlands, belgium, luxembourg, switzerland"
+    );
+    assert_eq!(bad.to_save().to_json(), before);
+}

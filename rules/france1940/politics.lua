@@ -194,6 +194,33 @@ function politics.register()
     return out
   end, -20)
 
+  -- A --setup position's `invaded = ["netherlands", ...]`: those countries have been invaded
+  -- (16.2), with the joins of 16.4/16.5/R9, as if by a German move. Without it a setup changes
+  -- no country's status: a position is a snapshot (R9), and a German unit a setup stands inside
+  -- a neutral country has not moved in. After territory.lua's judgment (priority 0), so that R11
+  -- hands over the hexes the new position leaves to nobody. The invader named is the first
+  -- German unit inside the country in id order, if any.
+  hex.events.on("PositionSet", function(ev)
+    local named = (ev.data and ev.data.invaded) or {}
+    if #named == 0 then return nil end
+    local first = {}
+    local ids, sides, ats = hex.units.list("id"), hex.units.list("side"), hex.units.list("at")
+    for i, id in ipairs(ids) do
+      local c = sides[i] == "german" and ats[i] and politics.country_of(ats[i])
+      if c and (first[c] == nil or id < first[c]) then first[c] = id end
+    end
+    local wanted = {}
+    for _, c in ipairs(named) do wanted[c] = true end
+    local invaded = hex.state.get("invaded") or {}
+    local out = {}
+    for _, c in ipairs(politics.COUNTRIES) do
+      if wanted[c] and politics.status(c) ~= "surrendered" and invaded[c] == nil then
+        out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = first[c] })
+      end
+    end
+    return out
+  end, -20)
+
   hex.events.on("CountryInvaded", function(ev)
     local c = ev.data.country
     local out = { hex.state.set("invaded", common.with(hex.state.get("invaded"), c, hex.state.turn())) }

@@ -75,7 +75,21 @@ function sequence.register()
   -- start of an assault, supply is judged on them now (8.3: isolated units have half their MA,
   -- R7), as it was on the units they replace.
   hex.rules.setup(function(t)
-    local out = { hex.events.emit("PositionSet", {}) }
+    local invaded = t.invaded
+    if invaded ~= nil then
+      local politics = require("france1940.politics")
+      local known = {}
+      for _, c in ipairs(politics.COUNTRIES) do known[c] = true end
+      if type(invaded) ~= "table" then
+        return hex.refuse("F40-16.2", "`invaded` must be a list of countries (" .. table.concat(politics.COUNTRIES, ", ") .. ")")
+      end
+      for i, c in ipairs(invaded) do
+        if not known[c] then
+          return hex.refuse("F40-16.2", "`invaded` #" .. i .. ": '" .. tostring(c) .. "' is not one of " .. table.concat(politics.COUNTRIES, ", "))
+        end
+      end
+    end
+    local out = { hex.events.emit("PositionSet", { invaded = invaded }) }
     if t.turn == nil and t.phase == nil and common.is_movement_phase() then
       out[#out + 1] = hex.events.emit("AssaultSupply",
         { turn = hex.state.turn(), side = hex.state.side(), assault = common.assault() })
