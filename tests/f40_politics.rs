@@ -785,7 +785,11 @@ fn f40_16_2_a_setup_names_the_countries_already_invaded() {
     );
     let control = &s.game.state().control;
     for label in ["0303", "0402", "0403", "0304", "0404"] {
-        assert_eq!(control.get(label).map(String::as_str), Some("allied"), "{label}");
+        assert_eq!(
+            control.get(label).map(String::as_str),
+            Some("allied"),
+            "{label}"
+        );
     }
     // The Netherlands stay neutral, Switzerland too: nobody's, except 0302, in be1's ZOC, now
     // an Allied unit's uncontested ZOC (7.1(b); R11: inside neutral countries too).

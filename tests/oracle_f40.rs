@@ -6,6 +6,8 @@
 //! `cargo test --test oracle_f40` runs a fixed set of seeds; the heavy run is
 //! `cargo test --release --test oracle_f40 -- --ignored` (ORACLE_POSITIONS, ORACLE_SEED to vary).
 
+/// (the shared F40 test helpers: `cli`)
+mod f40;
 #[path = "oracle_f40/oracle.rs"]
 mod oracle;
 #[path = "oracle_f40/positions.rs"]
@@ -15,6 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use f40::cli;
 use hexwar::board::SourceText;
 use hexwar::engine::{Command, GameError};
 use hexwar::Session;
@@ -317,22 +320,6 @@ fn oracle_f40_reach_and_supply_agree_on_many_positions() {
     let t = Instant::now();
     let tally = run(first..first + count);
     check(tally, "heavy run", t.elapsed());
-}
-
-/// The JSON of `hexwar ARGS` (exit 0).
-fn cli(args: &[&str]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// The hidden checks go through the CLI (`hexwar reach SCENARIO --setup FILE UNIT --json`,

@@ -6,31 +6,9 @@ use std::fmt::Write as _;
 
 use super::{distance, Axial, Field};
 
-/// splitmix64: a small, seedable generator (the test needs no crate for it).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5eed_f00d_cafe_d00d)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// A number in 0..n.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
+#[path = "../support/seeded_rng.rs"]
+mod seeded_rng;
+pub use seeded_rng::Rng;
 
 /// One unit of a generated position.
 #[derive(Debug, Clone)]
