@@ -354,57 +354,57 @@ def own_centres(power, centers):
     return HOME_CENTRES[power] | set(centers.get(power, []))
 
 
-def oracle_movement(units, centers, orders, facts):
-    """Who retreats (R-0, R-k1/k2, `by` R-k3) and where to (R-a1..R-g1); R-l1 removals."""
-    where = {}  # (power, unit) -> province before the orders
+def oracle_movement(entries, centers, orders, facts):
+    """Who retreats (R-0, R-k1/k2, `by` R-k3) and where to (R-a1..R-g1); R-l1 removals.
+    `entries` lists the board before the orders as (power, unit), a power's stack (R-g2) as
+    several entries; `facts` gives each entry's movement results (a stacked unit without an order
+    holds, R-g3). Returns the retreating units and the board after the moves."""
+    where = [province(unit.split()[1]) for _, unit in entries]  # provinces before the orders
     before = defaultdict(set)  # province -> powers with a unit there before the orders (R-e1)
-    order_of = {}
-    for power, us in units.items():
-        for unit in us:
-            where[(power, unit)] = province(unit.split()[1])
-            before[province(unit.split()[1])].add(power)
-            written = [o for o in orders.get(power, []) if o.startswith(unit + " ")]
-            nonvoid = written and "void" not in facts[(power, unit)]["flags"]
-            order_of[(power, unit)] = parse_order(written[0]) if nonvoid else ("H", None, None)
+    order_of = []
+    for i, (power, unit) in enumerate(entries):
+        before[where[i]].add(power)
+        written = [o for o in orders.get(power, []) if o.startswith(unit + " ")]
+        nonvoid = written and "void" not in facts[i]["flags"]
+        order_of.append(parse_order(written[0]) if nonvoid else ("H", None, None))
     theatre = set()  # R-f1 (a hold or a support to hold adds nothing, R-f2)
     attackers = defaultdict(list)  # province -> (power, origin) of every non-void move there
-    for key, (kind, dest, _) in order_of.items():
+    for i, (kind, dest, _) in enumerate(order_of):
         if kind in ("M", "SM"):
             theatre.add(province(dest))
         if kind == "C":
-            theatre.add(where[key])
+            theatre.add(where[i])
         if kind == "M":
-            attackers[province(dest)].append((key[0], where[key]))
-    retreating = []  # [power, unit, by, evicted]
-    for key in order_of:
-        by = facts[key]["dislodged_by"]
-        if by:
-            retreating.append([key[0], key[1], by, False])  # R-0
-    for key, (kind, dest, _) in order_of.items():
-        flags = facts[key]["flags"]
-        if kind == "M" and "bounce" in flags and not facts[key]["dislodged_by"]:
-            enemies = sorted(o for p, o in attackers[where[key]] if p != key[0])  # R-k1, R-k2
+            attackers[province(dest)].append((entries[i][0], where[i]))
+    retreating = []  # (entry index, by, evicted)
+    for i in range(len(entries)):
+        if facts[i]["dislodged_by"]:
+            retreating.append((i, facts[i]["dislodged_by"], False))  # R-0
+    for i, (kind, dest, _) in enumerate(order_of):
+        if kind == "M" and "bounce" in facts[i]["flags"] and not facts[i]["dislodged_by"]:
+            enemies = sorted(o for p, o in attackers[where[i]] if p != entries[i][0])  # R-k1, R-k2
             if enemies:
-                retreating.append([key[0], key[1], enemies[0], True])  # R-k3
-    gone = {(r[0], r[1]) for r in retreating}
+                retreating.append((i, enemies[0], True))  # R-k3
+    gone = {i for i, _, _ in retreating}
     after = defaultdict(set)  # province -> powers with a unit there after the moves (R-g1)
     board = []
-    for key, (kind, dest, _) in order_of.items():
-        if key in gone:
+    for i, (kind, dest, _) in enumerate(order_of):
+        if i in gone:
             continue
-        moved = kind == "M" and not (facts[key]["flags"] & FAILED_MOVE_FLAGS)
-        unit = f"{key[1][0]} {dest}" if moved else key[1]
-        after[province(unit.split()[1])].add(key[0])
-        board.append(f"{key[0]} {unit}")
+        power, unit = entries[i]
+        if kind == "M" and not (facts[i]["flags"] & FAILED_MOVE_FLAGS):
+            unit = f"{unit[0]} {dest}"
+        after[province(unit.split()[1])].add(power)
+        board.append(f"{power} {unit}")
     out = []
-    for power, unit, by, evicted in retreating:
-        kind, dest, _ = order_of[(power, unit)]
-        here = where[(power, unit)]
+    for i, by, evicted in retreating:
+        power, unit = entries[i]
+        kind, dest, _ = order_of[i]
         mine = own_centres(power, centers)
         options = []
         for loc in reachable_without_convoy(unit):  # R-a1
             p = province(loc)
-            if p in (here, by):  # R-a2
+            if p in (where[i], by):  # R-a2
                 continue
             if kind == "M" and (p == province(dest) or p not in BORDERS[province(dest)]):
                 continue  # R-b1, R-b2 (R-b3: no b without a non-void move)
@@ -443,6 +443,9 @@ def oracle_retreat_phase(retreating, retreat_orders):
             flags[key] = ["disband"]  # unordered, or disbanded by order
         else:
             loc = written[0].split()[3]
+            coast = [x for x in r["retreats"] if province(x) == loc]
+            if loc not in r["retreats"] and r["unit"][0] == "F" and len(coast) == 1:
+                loc = coast[0]  # a fleet's retreat without coast, one coast listed (standard, 6.B.2)
             if loc in r["retreats"]:
                 target[key] = loc
             else:
@@ -459,6 +462,89 @@ def oracle_retreat_phase(retreating, retreat_orders):
             flags[key] = []  # R-j1
             arriving.append(f"{key[0]} {key[1][0]} {loc}")
     return flags, arriving
+
+
+def oracle_stack_survivors(after_moves, earlier, retreat_orders):
+    """R-g3 after the next movement phase: in each province where a power still has several units,
+    the earlier occupant (`earlier`: the board after the previous moves) stays, else the unit whose
+    retreat order came first; the others are disbanded. Returns (board, disbanded units)."""
+    def order_rank(entry):
+        power, kind, loc = entry.split()
+        for n, order in enumerate(retreat_orders.get(power, [])):
+            words = order.split()
+            if words[0] == kind and len(words) == 4 and words[3] in (loc, province(loc)):
+                return n
+        return len(retreat_orders.get(power, []))
+
+    earlier_left = Counter(earlier)
+    stacks = defaultdict(list)
+    for entry in after_moves:
+        if earlier_left[entry] > 0:
+            earlier_left[entry] -= 1
+            rank = -1
+        else:
+            rank = order_rank(entry)
+        stacks[(entry.split()[0], province(entry.split()[2]))].append((rank, entry))
+    kept, disbanded = [], []
+    for stack in stacks.values():
+        stack.sort()
+        kept.append(stack[0][1])
+        disbanded += [" ".join(entry.split()[1:]) for _, entry in stack[1:]]
+    return sorted(kept), sorted(disbanded)
+
+
+def next_phase_with_stacks(rng, board, centers, retreat_orders):
+    """The movement phase after a spring retreat phase that left stacks (R-g2, R-g3): random orders
+    for the other units (no convoys: the reference's known differences are all about convoys),
+    the stacked units holding. The reference adjudicates it with one unit standing for each stack
+    (a stack that holds defends as one occupant, R-g3; supports to hold name that unit). Returns the
+    orders and the oracle's retreating units, board after the moves and disbanded units."""
+    stacks = defaultdict(list)
+    for entry in board:
+        power, kind, loc = entry.split()
+        stacks[(power, province(loc))].append(f"{kind} {loc}")
+    standing = {}
+    for (power, _), us in stacks.items():
+        standing.setdefault(power, []).append(rng.choice(us))
+    stacked = {(power, unit) for power, us in standing.items() for unit in us
+               if len(stacks[(power, province(unit.split()[1]))]) > 1}
+    given = {
+        (power, " ".join(order.split()[:2])): order
+        for power, os_ in random_orders(rng, standing).items() for order in os_
+    }
+    for power, unit in stacked:
+        # an attack on the stack, often supported (so that whole stacks retreat)
+        here = province(unit.split()[1])
+        near = [
+            (p, u) for p, us in standing.items() for u in us
+            if p != power and (p, u) not in stacked
+            and here in {province(x) for x in reachable_without_convoy(u)}
+        ]
+        rng.shuffle(near)
+        if near and rng.random() < 0.8:
+            (p, u), helpers = near[0], near[1:3]
+            dest = rng.choice([x for x in reachable_without_convoy(u) if province(x) == here])
+            given[(p, u)] = f"{u} - {dest}"
+            for q, h in helpers:
+                given[(q, h)] = f"{h} S {u} - {dest}"
+    orders = {}
+    for (power, unit), order in given.items():
+        kind, dest, _ = parse_order(order)
+        if (power, unit) in stacked or kind == "C" or " VIA" in order:
+            continue
+        if kind == "M" and dest not in reachable_without_convoy(unit):
+            continue
+        orders.setdefault(power, []).append(order)
+    facts, _ = reference_movement(standing, orders, "F1901M")
+    entries, entry_facts = [], []
+    for power, us in standing.items():
+        for unit in us:
+            for member in stacks[(power, province(unit.split()[1]))]:
+                entries.append((power, member))
+                f = facts[(power, unit)]
+                entry_facts.append(f if member == unit else {"flags": set(), "dislodged_by": f["dislodged_by"]})
+    retreating, after_moves = oracle_movement(entries, centers, orders, entry_facts)
+    return orders, retreating, after_moves
 
 
 def centres_after_fall(centers, board):
@@ -491,7 +577,10 @@ def random_retreat_orders(rng, retreating):
                 loc = rng.choice([x for x in r["retreats"] if province(x) == province(loc)])
             order = f"{r['unit']} R {loc}"
         elif roll < 0.8:
-            order = f"{r['unit']} R {rng.choice(r['retreats'])}"
+            loc = rng.choice(r["retreats"])
+            if rng.random() < 0.4:
+                loc = province(loc)  # a fleet's retreat written without coast
+            order = f"{r['unit']} R {loc}"
         elif roll < 0.9 and not_listed:
             order = f"{r['unit']} R {rng.choice(not_listed)}"
         elif roll < 0.95:
@@ -526,7 +615,8 @@ def check_position(hexwar, root, workdir, rng, stats):
     if difference:
         stats[f"standard differences, hexwar's flags used: {difference}"] += 1
         facts = std_facts
-    retreating, board = oracle_movement(units, centers, orders, facts)
+    entries = [(p, u) for p, us in units.items() for u in us]
+    retreating, board = oracle_movement(entries, centers, orders, [facts[e] for e in entries])
     retreat_orders = random_retreat_orders(rng, retreating)
     has_retreat_phase = any(r["retreats"] for r in retreating)
     phases = [(phase, orders)] + ([(retreat_phase, retreat_orders)] if has_retreat_phase else [])
@@ -597,6 +687,39 @@ def check_position(hexwar, root, workdir, rng, stats):
         stats["R-j1 arrivals onto an own unit or with another"] += sum(
             n - 1 for n in Counter(a.split()[2][:3] for a in arriving + board).values() if n > 1
         )
+        stacked = len(final_board) - len({(e.split()[0], province(e.split()[2])) for e in final_board})
+        if season == "S" and stacked:
+            # R-g2, R-g3: the next movement phase with the stacks
+            next_orders, next_retreating, after_moves = next_phase_with_stacks(
+                rng, final_board, centers, retreat_orders
+            )
+            code, out, err = play(
+                hexwar, root, workdir, "scenarios/diplomacy-francqueville", units, centers,
+                phases + [("F1901M", next_orders)],
+            )
+            if code != 0:
+                diffs.append(f"hexwar refused the next movement phase: {err.strip()}")
+            else:
+                following = json.loads(out)[2]
+                kept, stack_disbanded = oracle_stack_survivors(after_moves, board, retreat_orders)
+                expect(
+                    "dislodged in the next movement phase",
+                    sorted([r["power"], r["unit"], r["by"], sorted(r["retreats"])] for r in next_retreating),
+                    sorted([d["power"], d["unit"], d["by"], sorted(d["retreats"])] for d in following["dislodged"]),
+                )
+                expect("board after the next movement phase (R-g3)", kept, board_of(following))
+                expect(
+                    "disbanded in the next movement phase (R-g3, R-l1)",
+                    sorted(stack_disbanded + [r["unit"] for r in next_retreating if not r["retreats"]]),
+                    sorted(following["disbanded"]),
+                )
+                stats["next movement phases with stacks (R-g3)"] += 1
+                stats["stacked units disbanded after the next moves (R-g3)"] += len(stack_disbanded)
+                stats["stacked units retreating in the next phase"] += sum(
+                    1 for r in next_retreating
+                    if sum(1 for e in final_board if e.split()[0] == r["power"]
+                           and province(e.split()[2]) == province(r["unit"].split()[1])) > 1
+                )
     elif has_retreat_phase:
         diffs.append("hexwar refused the retreat phase's orders")
     if season == "F":
