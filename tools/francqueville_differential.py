@@ -651,7 +651,9 @@ def check_position(hexwar, root, workdir, rng, stats):
     expect("next phase", retreat_phase if has_retreat_phase else "not a retreat phase",
            movement["next_phase"] if movement["next_phase"].endswith("R") else "not a retreat phase")
     final_board = board
-    if has_retreat_phase and len(played) > 1:
+    if has_retreat_phase and len(played) > 1 and played[1].get("skipped"):
+        diffs.append("hexwar skipped the retreat phase")
+    elif has_retreat_phase and len(played) > 1:
         retreats = played[1]
         flags, arriving = oracle_retreat_phase(retreating, retreat_orders)
         engine = {(r["power"], r["unit"]): sorted(r["flags"]) for r in retreats["results"]}
@@ -723,7 +725,7 @@ def check_position(hexwar, root, workdir, rng, stats):
     elif has_retreat_phase:
         diffs.append("hexwar refused the retreat phase's orders")
     if season == "F":
-        last = played[-1]
+        last = [phase for phase in played if not phase.get("skipped")][-1]
         expect("centres after the fall", centres_after_fall(centers, final_board),
                {p: sorted(last["centers"].get(p, [])) for p in POWERS})
     stats["positions"] += 1
