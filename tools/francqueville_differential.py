@@ -493,8 +493,8 @@ def oracle_stack_survivors(after_moves, earlier, retreat_orders):
     return sorted(kept), sorted(disbanded)
 
 
-def next_phase_with_stacks(rng, board, centers, retreat_orders):
-    """The movement phase after a spring retreat phase that left stacks (R-g2, R-g3): random orders
+def next_phase_with_stacks(rng, board, centers, phase):
+    """The movement phase after a retreat phase that left stacks (R-g2, R-g3): random orders
     for the other units (no convoys: the reference's known differences are all about convoys),
     the stacked units holding. The reference adjudicates it with one unit standing for each stack
     (a stack that holds defends as one occupant, R-g3; supports to hold name that unit). Returns the
@@ -535,7 +535,7 @@ def next_phase_with_stacks(rng, board, centers, retreat_orders):
         if kind == "M" and dest not in reachable_without_convoy(unit):
             continue
         orders.setdefault(power, []).append(order)
-    facts, _ = reference_movement(standing, orders, "F1901M")
+    facts, _ = reference_movement(standing, orders, phase)
     entries, entry_facts = [], []
     for power, us in standing.items():
         for unit in us:
@@ -596,6 +596,74 @@ def random_retreat_orders(rng, retreating):
 
 def board_of(result):
     return sorted(f"{p} {u}" for p, us in result["units"].items() for u in us)
+
+
+def winter_disbands(rng, board, centers):
+    """Disband orders that bring each power down to its centres (so no civil disorder), taken from
+    units outside stacks where it can; the board left."""
+    stacks = Counter((e.split()[0], province(e.split()[2])) for e in board)
+    orders, left = {}, list(board)
+    for power in POWERS:
+        mine = [e for e in board if e.split()[0] == power]
+        excess = len(mine) - len(centers.get(power, []))
+        if excess <= 0:
+            continue
+        alone = [e for e in mine if stacks[(power, province(e.split()[2]))] == 1]
+        rng.shuffle(alone)
+        stacked = [e for e in mine if e not in alone]
+        for entry in (alone + stacked)[:excess]:
+            orders.setdefault(power, []).append(" ".join(entry.split()[1:]) + " D")
+            left.remove(entry)
+    return orders, sorted(left)
+
+
+def check_next_phase(hexwar, root, workdir, rng, stats, expect, units, centers, phases, board,
+                     final_board, retreat_orders, season):
+    """R-g2, R-g3: the movement phase after the retreat phase that left stacks (after a fall, the
+    winter adjustments first: each power disbands down to its centres, R-m1)."""
+    earlier = board  # the occupants before the retreats
+    if season == "S":
+        following, in_force, before = "F1901M", centers, final_board
+        extra = []
+    else:
+        in_force = centres_after_fall(centers, final_board)
+        winter, before = winter_disbands(rng, final_board, in_force)
+        earlier = list((Counter(board) - (Counter(final_board) - Counter(before))).elements())
+        following = "S1902M"
+        extra = [("W1901A", winter)]
+        if len(before) == len({(e.split()[0], province(e.split()[2])) for e in before}):
+            return
+    next_orders, next_retreating, after_moves = next_phase_with_stacks(rng, before, in_force, following)
+    code, out, err = play(
+        hexwar, root, workdir, "scenarios/diplomacy-francqueville", units, centers,
+        phases + extra + [(following, next_orders)],
+    )
+    if code != 0:
+        expect(f"{following} accepted", "exit 0", f"exit {code}: {err.strip()}")
+        return
+    played = [phase for phase in json.loads(out) if phase["phase"] == following]
+    if not played:
+        expect(f"{following} played", "played", "not reached")
+        return
+    result = played[0]
+    kept, stack_disbanded = oracle_stack_survivors(after_moves, earlier, retreat_orders)
+    expect(
+        f"dislodged in {following}",
+        sorted([r["power"], r["unit"], r["by"], sorted(r["retreats"])] for r in next_retreating),
+        sorted([d["power"], d["unit"], d["by"], sorted(d["retreats"])] for d in result["dislodged"]),
+    )
+    expect(f"board after {following} (R-g3)", kept, board_of(result))
+    expect(
+        f"disbanded in {following} (R-g3, R-l1)",
+        sorted(stack_disbanded + [r["unit"] for r in next_retreating if not r["retreats"]]),
+        sorted(result["disbanded"]),
+    )
+    stats[f"next movement phases with stacks (R-g3), {'after a winter' if extra else 'in the fall'}"] += 1
+    stats["stacked units disbanded after the next moves (R-g3)"] += len(stack_disbanded)
+    stacks = Counter((e.split()[0], province(e.split()[2])) for e in before)
+    stats["stacked units retreating in the next phase"] += sum(
+        1 for r in next_retreating if stacks[(r["power"], province(r["unit"].split()[1]))] > 1
+    )
 
 
 def check_position(hexwar, root, workdir, rng, stats):
@@ -689,39 +757,9 @@ def check_position(hexwar, root, workdir, rng, stats):
         stats["R-j1 arrivals onto an own unit or with another"] += sum(
             n - 1 for n in Counter(a.split()[2][:3] for a in arriving + board).values() if n > 1
         )
-        stacked = len(final_board) - len({(e.split()[0], province(e.split()[2])) for e in final_board})
-        if season == "S" and stacked:
-            # R-g2, R-g3: the next movement phase with the stacks
-            next_orders, next_retreating, after_moves = next_phase_with_stacks(
-                rng, final_board, centers, retreat_orders
-            )
-            code, out, err = play(
-                hexwar, root, workdir, "scenarios/diplomacy-francqueville", units, centers,
-                phases + [("F1901M", next_orders)],
-            )
-            if code != 0:
-                diffs.append(f"hexwar refused the next movement phase: {err.strip()}")
-            else:
-                following = json.loads(out)[2]
-                kept, stack_disbanded = oracle_stack_survivors(after_moves, board, retreat_orders)
-                expect(
-                    "dislodged in the next movement phase",
-                    sorted([r["power"], r["unit"], r["by"], sorted(r["retreats"])] for r in next_retreating),
-                    sorted([d["power"], d["unit"], d["by"], sorted(d["retreats"])] for d in following["dislodged"]),
-                )
-                expect("board after the next movement phase (R-g3)", kept, board_of(following))
-                expect(
-                    "disbanded in the next movement phase (R-g3, R-l1)",
-                    sorted(stack_disbanded + [r["unit"] for r in next_retreating if not r["retreats"]]),
-                    sorted(following["disbanded"]),
-                )
-                stats["next movement phases with stacks (R-g3)"] += 1
-                stats["stacked units disbanded after the next moves (R-g3)"] += len(stack_disbanded)
-                stats["stacked units retreating in the next phase"] += sum(
-                    1 for r in next_retreating
-                    if sum(1 for e in final_board if e.split()[0] == r["power"]
-                           and province(e.split()[2]) == province(r["unit"].split()[1])) > 1
-                )
+        if len(final_board) > len({(e.split()[0], province(e.split()[2])) for e in final_board}):
+            check_next_phase(hexwar, root, workdir, rng, stats, expect, units, centers, phases,
+                             board, final_board, retreat_orders, season)
     elif has_retreat_phase:
         diffs.append("hexwar refused the retreat phase's orders")
     if season == "F":
