@@ -6,18 +6,29 @@ moves, supports and convoys that match nothing: void), and plays each through
 `hexwar play scenarios/diplomacy-francqueville --json`: the movement phase, then a retreat phase
 whose orders are drawn at random (each retreating unit retreats to one of its options, to a place
 not in its list, or gets no order; units of different powers are often sent to one shared option).
+Where the retreats leave stacks (R-g2), the next movement phase is played too (after a fall, the
+winter adjustments first: each power disbands down to its centres): random orders for the other
+units, often a supported attack on each stack, the stacked units holding.
 
 The oracle knows only RULES.md's DIP section (clauses DIP-4.a..m, readings R-0..R-m1) and the map
 (the reference's standard map: adjacency, coasts, supply centres, home centres). From the position
 before the orders, the orders and the movement results it computes who must retreat (R-0
 dislodged units, R-k1/R-k2 evictions, `by` by R-k3), each one's exact option list (R-a1..R-g1), the
 immediate removals (R-l1), and then the retreat phase's outcome (R-h1, R-i1, R-j1), the board and,
-after a fall, the supply-centre ownership. The movement results themselves (which orders are void,
+after a fall, the supply-centre ownership; after the next movement phase, the retreats (a
+dislodged stack retreats whole) and which unit of each stack stays (R-g3). The movement results themselves (which orders are void,
 which moves bounced or failed for want of a convoy, who moved, who was dislodged and by whom) come
-from the reference Python engine (PyPI `diplomacy` 1.1.2) on the same position; where the
-reference and hexwar's standard scenario disagree on them (the known differences listed in
-tools/diplomacy_differential.py: a `VIA` army without convoy, an adjacent army with an incomplete
-convoy of its own power), the tool takes hexwar's standard flags and counts the position.
+from the reference Python engine (PyPI `diplomacy` 1.1.2) on the same position (in the phase after
+the stacks, with one unit standing for each stack: a stack that holds defends as one). Where the
+reference and hexwar's standard scenario disagree on them, the tool takes hexwar's standard flags
+and counts the position (`--standard` lists them). The disagreements seen, hexwar following the
+DATC each time: the two of tools/diplomacy_differential.py (a `VIA` army without convoy, an
+adjacent army with an incomplete convoy of its own power); a head-to-head where a power supports
+a foreign attack on its own unit (the reference leaves that support out of the defend strength
+too and dislodges; the DATC's defend strength counts every support, so both bounce); and convoy
+orders the reference flags `void` but hexwar does not, which matters for R-f1 (the convoying
+fleet's province is in the theatre): a convoy of an army that moves over land to an adjacent
+province, and a convoy on an incomplete chain (hexwar: `no convoy`, as for the army).
 
 Prints every position where hexwar's variant and the oracle differ (the option lists, `by`, the
 evictions' flags, the removals, the boards, the retreat phase's flags, the centres) and a summary
@@ -28,6 +39,8 @@ Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) af
 
     /tmp/hexwar-diplomacy-ref/bin/python tools/francqueville_differential.py --cases 1000 --seed 1
     /tmp/hexwar-diplomacy-ref/bin/python tools/francqueville_differential.py --cases 1 --seed 42 --show
+
+A position runs in about 30 ms (two or three `hexwar play` runs and the reference).
 """
 
 import argparse
@@ -157,6 +170,9 @@ def random_centers(rng, units):
 
 
 def random_orders(rng, units):
+    """Moves (often into occupied provinces, often answering a move into one's own province: a
+    head-to-head), long moves of coastal armies (some `VIA`), convoys by fleets at sea, supports to
+    move and to hold (some to moves not ordered: void), holds, and a few units without an order."""
     everyone = [(p, u) for p, us in units.items() for u in us]
     rng.shuffle(everyone)
     standing = {province(u.split()[1]): u for _, u in everyone}
@@ -193,12 +209,14 @@ def random_orders(rng, units):
         roll = rng.random()
         if kind == "F" and TYPE[loc] == "WATER" and roll < 0.5:
             armies = [u for _, u in everyone if u[0] == "A" and u in moves]
+            # (mostly armies whose both ends the fleet borders: a convoy it can carry alone)
+            carried = [a for a in armies if {province(a.split()[1]), province(moves[a])} <= BORDERS[loc]]
             if armies:
-                army = rng.choice(armies)
+                army = rng.choice(carried if carried and rng.random() < 0.7 else armies)
                 dest = province(moves[army]) if rng.random() < 0.85 else rng.choice(PROVINCES)
                 given[unit] = (power, f"{unit} C {army} - {dest}")
                 continue
-        reach = {province(d) for d in reachable_without_convoy(unit)}
+        reach = sorted({province(d) for d in reachable_without_convoy(unit)})  # (sorted: same run for a seed)
         to_support_moves = [m for m, d in moves.items() if province(d) in reach and m != unit]
         to_support_holds = [standing[p] for p in reach if p in standing]
         if roll < 0.55 and to_support_moves:
@@ -243,8 +261,8 @@ def parse_order(order):
 
 
 def reference_movement(units, orders, phase):
-    """Per unit (power, unit): {order, flags, dislodged_by} from the reference engine; an order it
-    refuses (illegal) counts as void, as hexwar flags it."""
+    """The reference engine's movement results: per unit (power, unit) {flags, dislodged_by} (an
+    order it refuses as illegal counts as void, as hexwar flags it), and the board after."""
     game = Game(map_name="standard")
     game.clear_units()
     game.set_current_phase(phase)
@@ -362,9 +380,13 @@ def oracle_movement(entries, centers, orders, facts):
     where = [province(unit.split()[1]) for _, unit in entries]  # provinces before the orders
     before = defaultdict(set)  # province -> powers with a unit there before the orders (R-e1)
     order_of = []
+    unused = {power: list(os_) for power, os_ in orders.items()}
     for i, (power, unit) in enumerate(entries):
         before[where[i]].add(power)
-        written = [o for o in orders.get(power, []) if o.startswith(unit + " ")]
+        # (R-g2: an order naming a stack's unit string goes to its next unit without an order)
+        written = [o for o in unused.get(power, []) if o.startswith(unit + " ")][:1]
+        if written:
+            unused[power].remove(written[0])
         nonvoid = written and "void" not in facts[i]["flags"]
         order_of.append(parse_order(written[0]) if nonvoid else ("H", None, None))
     theatre = set()  # R-f1 (a hold or a support to hold adds nothing, R-f2)
@@ -495,10 +517,10 @@ def oracle_stack_survivors(after_moves, earlier, retreat_orders):
 
 def next_phase_with_stacks(rng, board, centers, phase):
     """The movement phase after a retreat phase that left stacks (R-g2, R-g3): random orders
-    for the other units (no convoys: the reference's known differences are all about convoys),
-    the stacked units holding. The reference adjudicates it with one unit standing for each stack
-    (a stack that holds defends as one occupant, R-g3; supports to hold name that unit). Returns the
-    orders and the oracle's retreating units, board after the moves and disbanded units."""
+    (no convoys: the reference's known differences are all about convoys), one unit of each stack
+    holding or supporting, the others holding. The reference adjudicates it with that unit standing
+    for its stack (a stack whose units all stay defends as one occupant, R-g3; supports to hold name
+    that unit). Returns the orders and the oracle's retreating units and board after the moves."""
     stacks = defaultdict(list)
     for entry in board:
         power, kind, loc = entry.split()
@@ -512,7 +534,7 @@ def next_phase_with_stacks(rng, board, centers, phase):
         (power, " ".join(order.split()[:2])): order
         for power, os_ in random_orders(rng, standing).items() for order in os_
     }
-    for power, unit in stacked:
+    for power, unit in sorted(stacked):
         # an attack on the stack, often supported (so that whole stacks retreat)
         here = province(unit.split()[1])
         near = [
@@ -530,8 +552,8 @@ def next_phase_with_stacks(rng, board, centers, phase):
     orders = {}
     for (power, unit), order in given.items():
         kind, dest, _ = parse_order(order)
-        if (power, unit) in stacked or kind == "C" or " VIA" in order:
-            continue
+        if (power, unit) in stacked and kind == "M" or kind == "C" or " VIA" in order:
+            continue  # (a stacked unit may support or hold: it stays, so the stack still defends as one)
         if kind == "M" and dest not in reachable_without_convoy(unit):
             continue
         orders.setdefault(power, []).append(order)
@@ -569,9 +591,17 @@ def random_retreat_orders(rng, retreating):
                 for o in with_options
             )
         ]
+        # (above all the province that is another unit's only option: a possible R-h1 standoff)
+        only_option = {
+            province(o["retreats"][0]) for o in with_options
+            if o is not r and len({province(x) for x in o["retreats"]}) == 1
+        }
+        contested = [loc for loc in shared if province(loc) in only_option]
         not_listed = [loc for loc in reachable_without_convoy(r["unit"]) if loc not in r["retreats"]]
         roll = rng.random()
-        if shared and roll < 0.6:
+        if contested and roll < 0.6:
+            order = f"{r['unit']} R {rng.choice(contested)}"
+        elif shared and roll < 0.6:
             loc = rng.choice(shared)
             if r["unit"][0] == "F":
                 loc = rng.choice([x for x in r["retreats"] if province(x) == province(loc)])
@@ -667,7 +697,8 @@ def check_next_phase(hexwar, root, workdir, rng, stats, expect, units, centers, 
 
 
 def check_position(hexwar, root, workdir, rng, stats):
-    """Play one random position; return the list of differences (empty if none)."""
+    """Play one random position; return the list of differences (empty if none), the position, its
+    orders and whether the reference and hexwar's standard rules differed on the movement."""
     season = rng.choice("SF")
     phase, retreat_phase = f"{season}1901M", f"{season}1901R"
     units = random_position(rng)
@@ -676,7 +707,7 @@ def check_position(hexwar, root, workdir, rng, stats):
     ref_facts, ref_board = reference_movement(units, orders, phase)
     code, out, err = play(hexwar, root, workdir, "scenarios/diplomacy", units, centers, [(phase, orders)])
     if code != 0:
-        return [f"hexwar (standard) failed: {err.strip()}"], units, centers, orders, {}
+        return [f"hexwar (standard) failed: {err.strip()}"], units, centers, orders, {}, None
     std_facts, std_board = hexwar_movement(json.loads(out)[0], units)
     facts = ref_facts
     difference = standard_difference(ref_facts, ref_board, std_facts, std_board, units, orders)
@@ -694,7 +725,7 @@ def check_position(hexwar, root, workdir, rng, stats):
             hexwar, root, workdir, "scenarios/diplomacy-francqueville", units, centers, phases[:1]
         )
         if code != 0:
-            return [f"hexwar (variant) failed: {err.strip()}"], units, centers, orders, retreat_orders
+            return [f"hexwar (variant) failed: {err.strip()}"], units, centers, orders, retreat_orders, difference
     played = json.loads(out)
     movement = played[0]
     diffs = []
@@ -799,7 +830,7 @@ def check_position(hexwar, root, workdir, rng, stats):
             province(x) for x in reachable_without_convoy(r["unit"])
         }:
             stats["retreating armies ordered to a far shore (R-b1)"] += 1
-    return diffs, units, centers, orders, retreat_orders
+    return diffs, units, centers, orders, retreat_orders, difference
 
 
 def main():
@@ -808,6 +839,8 @@ def main():
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", action="store_true", help="print every position, not only differences")
+    parser.add_argument("--standard", action="store_true",
+                        help="list the seeds where the reference and hexwar's standard rules differ")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
     stats = Counter()
@@ -816,9 +849,11 @@ def main():
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
-            diffs, units, centers, orders, retreat_orders = check_position(
+            diffs, units, centers, orders, retreat_orders, difference = check_position(
                 args.hexwar, root, workdir, rng, stats
             )
+            if difference and args.standard:
+                print(f"== seed {args.seed + k}: reference and hexwar (standard) differ: {difference}")
             if diffs or args.show:
                 differ += bool(diffs)
                 print(f"== seed {args.seed + k}: {len(diffs)} difference(s)")
