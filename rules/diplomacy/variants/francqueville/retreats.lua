@@ -5,6 +5,9 @@
 --  * R-g3 "the first ordered there stays" when every unit of a stack arrived by retreat: the unit
 --    whose retreat order came first in the retreat phase (position.arrived keeps that order).
 --  * Within a stack of identical unit strings, the earlier entries count as the earlier occupant.
+--  * A support naming a unit string a stack holds twice goes to the first unit of that string whose
+--    action it matches (a support to hold: one that stays), else to the first (the core's
+--    build_ctx, diplomacy.adjudicate).
 --  * R-k1 evicted units get the order flags {"bounce", "dislodged"} (R-k3); the eviction is listed
 --    in `dislodged` with `by` = the alphabetically first attacking province.
 --  * Retreat orders: a void retreat (target not in the list) is flagged {"void", "disband"}; an
