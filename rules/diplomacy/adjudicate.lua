@@ -787,6 +787,33 @@ local function on_chain(cm, U, fleets, f, src, dst)
   return true
 end
 
+-- [interpretation] A stack of the Francqueville variant (R-g2) may hold several units of the unit
+-- string a support names ("A VIE" twice): the support goes to the first of them whose action it
+-- matches -- a support to hold to one that stays (R-g3 counts "supports to hold given to any unit
+-- that stays"), a support to move to the one making that move -- else to the first. These two
+-- look past unit t (the first unit of that type in its province) for such a unit; nil if none.
+-- (Only called where t has a stack successor: standard play never gets here.)
+local function stack_hold_target(U, kind, nxt, t)
+  local j = nxt[t]
+  while j do
+    if U[j].type == U[t].type and kind[j] ~= "M" then return j end
+    j = nxt[j]
+  end
+  return nil
+end
+
+local function stack_move_target(U, kind, dprov, dest, nxt, i, t)
+  local j = nxt[t]
+  while j do
+    if U[j].type == U[t].type and kind[j] == "M" and dprov[j] == dprov[i]
+      and not (U[j].type == "F" and dest[i] ~= dprov[i] and dest[j] ~= dest[i]) then
+      return j
+    end
+    j = nxt[j]
+  end
+  return nil
+end
+
 -- Build the movement context: validated orders and the indexes the resolver needs.
 local function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
@@ -921,35 +948,15 @@ local function build_ctx(rules, cm, position, orders, S)
   end
   -- pass 2: supports and convoys must match what the supported / convoyed unit does
   local convoyers, move_sup, hold_sup = {}, {}, {}
-  -- (a support to move matches unit t's move)
-  local function sm_matches(i, t)
-    if not (kind[t] == "M" and dprov[t] == dprov[i]) then return false end
-    return not (U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i])
-  end
-  -- [interpretation] A stack of the variant (R-g2) may hold several units of the supported unit
-  -- string ("A MUN" twice): a support naming it goes to the first of them whose action it
-  -- matches (a support to hold to one that stays: R-g3 counts "supports to hold given to any
-  -- unit that stays"), else to the first. Without stacks `nxt` of a unit is nil: no change.
-  local function stack_match(t, matches)
-    local j = nxt[t]
-    while j do
-      if U[j].type == U[t].type and matches(j) then return j end
-      j = nxt[j]
-    end
-    return t
-  end
   for q = 1, #others do
     local i = others[q]
     local k = kind[i]
     local t = target[i]
-    if k == "SH" and kind[t] == "M" and nxt[t] then
-      t = stack_match(t, function(j) return kind[j] ~= "M" end)
-      target[i] = t
-    elseif k == "SM" and nxt[t] and not sm_matches(i, t) then
-      t = stack_match(t, function(j) return sm_matches(i, j) end)
-      target[i] = t
-    end
     if k == "SH" then
+      if kind[t] == "M" and nxt[t] then
+        local j = stack_hold_target(U, kind, nxt, t)
+        if j then t = j; target[i] = j end
+      end
       if kind[t] == "M" then
         kind[i] = "H"; void[i] = true
       else
@@ -957,7 +964,12 @@ local function build_ctx(rules, cm, position, orders, S)
         if l then insert_in_order(l, i) else hold_sup[t] = { i } end
       end
     elseif k == "SM" then
-      local ok = sm_matches(i, t)
+      local ok = kind[t] == "M" and dprov[t] == dprov[i]
+      if ok and U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i] then ok = false end
+      if not ok and nxt[t] then
+        local j = stack_move_target(U, kind, dprov, dest, nxt, i, t)
+        if j then t = j; target[i] = j; ok = true end
+      end
       if not ok then
         kind[i] = "H"; void[i] = true; dprov[i] = false
       else
