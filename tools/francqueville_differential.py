@@ -54,10 +54,10 @@ from collections import Counter, defaultdict
 
 from diplomacy import Game
 
-POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
-MAP = Game(map_name="standard").map
-TYPE = {loc.upper(): MAP.loc_type[loc] for loc in MAP.locs}
-LOCS = sorted(loc for loc, t in TYPE.items() if t != "SHUT")
+# (the map facts and unit placement the standard differential tool already reads from the
+# reference's map: the same definitions, one copy)
+from diplomacy_differential import LOCS, MAP, POWERS, TYPE, coasts, units_for
+
 PROVINCES = sorted(set(loc[:3] for loc in LOCS))
 SUPPLY_CENTRES = sorted(c.upper() for c in MAP.scs)
 HOME_CENTRES = {p: {h.upper() for h in MAP.homes[p]} for p in POWERS}
@@ -68,25 +68,8 @@ def province(loc):
     return loc[:3]
 
 
-def coasts(prov):
-    return [loc for loc in LOCS if loc.startswith(prov + "/")]
-
-
 def locations(prov):
     return [prov] + coasts(prov)
-
-
-def units_for(prov):
-    """Every unit that may stand in the province: an army on land, a fleet at sea or on a coast."""
-    kind = TYPE[prov]
-    out = []
-    if kind in ("LAND", "COAST"):
-        out.append("A " + prov)
-    if kind == "WATER":
-        out.append("F " + prov)
-    if kind == "COAST":
-        out += ["F " + c for c in coasts(prov)] or ["F " + prov]
-    return out
 
 
 def reachable_without_convoy(unit):
