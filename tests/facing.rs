@@ -55,7 +55,7 @@ fn anc() -> Value {
             "leader": { "leader": true }
         },
         "clauses": { "phalanx_front": "ANC-7.2", "front_stop": "ANC-7.3", "join": "ANC-5.3",
-                     "stack": "ANC-5.1", "turn": "ANC-6.2", "enemy_hex": "TA-R12", "budget": "ANC-7.1" }
+                     "stack": "ANC-5.1", "stack_facing": "ANC-5.4", "turn": "ANC-6.2", "enemy_hex": "TA-R12", "budget": "ANC-7.1" }
     })
 }
 
@@ -497,8 +497,10 @@ fn anc_5_1_only_same_type_stacks_leaders_and_elephant_escorts_excepted() {
 
 #[test]
 fn anc_5_2_splitting_a_stack_is_free() {
-    // Two phalanxes stacked at 0404 facing vertex 0: one moves alone with the same reach as
-    // a lone phalanx, except that coming back into the hex is joining the one left behind.
+    // Two phalanxes stacked at 0404 facing vertex 0: one moves alone with the same steps as a
+    // lone phalanx (splitting costs nothing), but it cannot turn in place beside the one left
+    // behind (ANC-5.4: a stack shares one facing), and coming back into the hex is joining it.
+    // The two together turn as a lone phalanx does.
     let lone = fx(
         grid(7, 7),
         anc(),
@@ -522,7 +524,9 @@ fn anc_5_2_splitting_a_stack_is_free() {
     .map(|(h, f, c)| ((h.to_string(), f.to_string()), *c))
     .collect();
     assert_eq!(lone.states(&["p1"]), expect);
-    assert_eq!(split.states(&["p1"]), expect);
+    let mut moved_away = expect.clone();
+    moved_away.retain(|(h, _), _| h != "0404");
+    assert_eq!(split.states(&["p1"]), moved_away);
     assert_eq!(split.states(&["p1", "p2"]), expect);
 }
 
@@ -1733,12 +1737,13 @@ fn ta_r9_a_charge_into_an_enemy_standing_in_another_enemys_front_is_a_front_entr
     assert_eq!(f.hexes(&["m"]).get("0404"), Some(&1));
 }
 
-/// Pinned from tests/oracle_facing.rs, a reading RULES.md leaves open (TA-R11/R14 turns against
-/// ANC-5.4's one facing per stack): a sub-group that stays in its start hex re-faces apart from
-/// the rest of its stack (troops for 0 MP, a phalanx for 1 MP a step out of contact); coming
-/// back after leaving is a join and takes the stack's facing (TA-R18).
+/// ANC-5.4 ("Tous les pions d'une pile doivent avoir la même orientation"): a sub-group that
+/// stays in its start hex beside the rest of its stack keeps the stack's facing, so it has no
+/// end state there (the start state is never listed, TA-R20), and an order re-facing it in place
+/// is refused; the whole stack re-faces freely (troops for 0 MP, a phalanx for 1 MP out of
+/// contact). Splitting stays free: the sub-group moves away as a group of its own (TA-R13).
 #[test]
-fn ta_r13_a_sub_group_staying_in_its_hex_re_faces_apart_from_its_stack() {
+fn anc_5_4_a_sub_group_staying_in_its_hex_keeps_the_stack_facing() {
     let f = fx(
         grid(7, 7),
         anc(),
@@ -1757,12 +1762,20 @@ fn ta_r13_a_sub_group_staying_in_its_hex_re_faces_apart_from_its_stack() {
             .collect()
     };
     let five: Vec<(String, u32)> = (1..6).map(|k| (k.to_string(), 0)).collect();
-    assert_eq!(at(&["l1"], "0404"), five);
+    assert_eq!(at(&["l1"], "0404"), []);
     assert_eq!(at(&["l1", "l2"], "0404"), five);
+    assert_eq!(at(&["p1"], "0202"), []);
     assert_eq!(
-        at(&["p1"], "0202"),
+        at(&["p1", "p2"], "0202"),
         [("1".to_string(), 1), ("5".to_string(), 1)]
     );
+    assert_eq!(
+        f.check(&["l1"], &[], Facing::One(1)),
+        Err("ANC-5.4: a stack shares one facing: the group ends at 0404 beside the rest of its stack, which faces 0".into())
+    );
+    assert_eq!(f.check(&["l1", "l2"], &[], Facing::One(1)), Ok(0));
+    // Moving away stays free.
+    assert!(f.states(&["l1"]).keys().any(|(h, _)| h == "0405"));
 }
 
 #[test]
@@ -1899,15 +1912,10 @@ fn ta_r13_a_group_is_counters_of_one_side_in_one_hex_at_its_lowest_mp_and_one_fa
         f.hexes(&["l1", "l2"]),
         hc(&[("0101", 0), ("0201", 1), ("0301", 2)])
     );
+    // (l1 alone does not stay: re-facing beside l2 would give the stack two facings, ANC-5.4)
     assert_eq!(
         f.hexes(&["l1"]),
-        hc(&[
-            ("0101", 0),
-            ("0201", 1),
-            ("0301", 2),
-            ("0401", 3),
-            ("0501", 4)
-        ])
+        hc(&[("0201", 1), ("0301", 2), ("0401", 3), ("0501", 4)])
     );
     // Counters of two hexes are no group.
     let g = f.group(&["l1", "l3"]);
@@ -2155,8 +2163,8 @@ fn ta_r18_entering_friendly_troops_joins_as_the_last_step_for_one_plus_the_large
     // The light alone (leaving e and k behind): two steps, then 1 + 1 into 0401, where it
     // takes the stack's facing 2 and stops: nothing beyond.
     let f = line(decl.clone(), &[]);
-    let mut expect = any_facing(&[("0101", 0), ("0201", 1), ("0301", 2)]);
-    expect.remove(&("0101".into(), "0".into()));
+    // (it does not re-face in place beside e: ANC-5.4)
+    let mut expect = any_facing(&[("0201", 1), ("0301", 2)]);
     expect.insert(("0401".into(), "2".into()), 4);
     assert_eq!(f.states(&["l"]), expect);
     // A leader in the group adds no cost; an elephant adds its larger one: 2 + 1 + max(2, 1).

@@ -110,15 +110,23 @@ function facing.register(opts)
         return hex.refuse(C.wheel, u.id .. " does not wheel: a " .. u.type .. " turns during its move")
       end
       if not hex.path.in_contact(u.id) then return hex.refuse(C.wheel, u.id .. " is not in contact; it turns during its move") end
-      local ok = hex.path.check_facing(u.id, {}, cmd.facing, nil, { contact_turn = true })
+      -- ANC-5.4: a stack shares one facing, so the unit wheels with the rest of its stack (its
+      -- side's counters in the hex that carry a facing; leaders have none).
+      local stack = {}
+      for _, v in ipairs(hex.units.at(u.at)) do
+        if v.side == side and v.facing ~= nil and not v.status.moved then stack[#stack + 1] = v.id end
+      end
+      local ok = hex.path.check_facing(stack, {}, cmd.facing, nil, { contact_turn = true })
       if type(ok) ~= "number" then return ok end
       local roll = hex.dice.roll(6)
       local morale = u.attrs.morale or 4
       local events = { hex.events.emit("MoraleTest", { unit = u.id, roll = roll, morale = morale, passed = roll <= morale }) }
-      if roll <= morale then
-        events[#events + 1] = { event = "UnitFacingChanged", unit = u.id, facing = cmd.facing }
+      for _, id in ipairs(stack) do
+        if roll <= morale then
+          events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = cmd.facing }
+        end
+        events[#events + 1] = { event = "UnitStatusChanged", unit = id, add = { "moved" } }
       end
-      events[#events + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "moved" } }
       return events
     end,
     legal = function(side)

@@ -89,6 +89,7 @@ const CLAUSE_KEYS: &[&str] = &[
     "turn",
     "join",
     "stack",
+    "stack_facing",
     "facing",
     "terrain",
 ];

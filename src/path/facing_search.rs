@@ -600,6 +600,23 @@ impl FacingSearch {
                     );
                 }
             }
+            // Ending in the start hex beside the rest of its stack (ANC-5.4).
+            let end_hex = path.last().copied().unwrap_or(g.start);
+            if rules.model == Model::Ancients
+                && end_hex == g.start
+                && !g.leaders_only
+                && g.troops_at(&board.flags[g.side as usize], g.start)
+            {
+                return refuse(
+                    "stack_facing",
+                    format!(
+                        "a stack shares one facing: the group ends at {} beside the rest of its \
+                         stack, which faces {}",
+                        map.label(g.start),
+                        stack_facing(board, &g, g.start)
+                    ),
+                );
+            }
             return refuse(
                 "facing",
                 format!("the group cannot end this move facing {}", facing.key()),
@@ -950,7 +967,12 @@ impl FacingSearch {
         }
         // TA-R15: the in-contact turn in place, as the group's only action (rank 0: listed
         // before any other end at that cost; entry 0 is the start, settled first).
-        if opts.contact_turn && g.vertex && flags[g.start as usize] & CONTACT != 0 {
+        // (not for a sub-group beside the rest of its stack: ANC-5.4, one facing a stack)
+        if opts.contact_turn
+            && g.vertex
+            && flags[g.start as usize] & CONTACT != 0
+            && (g.leaders_only || !g.troops_at(flags, g.start))
+        {
             for o in [-1i8, 1] {
                 self.add_end(l0, budget, 0, 0, rotate(f0, o));
             }
@@ -999,13 +1021,23 @@ impl FacingSearch {
                 self.add_end(local, cost, rank, entry, sf);
                 continue;
             }
-            self.add_end(
-                local,
-                cost,
-                rank,
-                entry,
-                if g.vertex { facing } else { ALL },
-            );
+            if hex == g.start && !g.leaders_only && g.troops_at(flags, hex) {
+                // ANC-5.4: a stack shares one facing. A sub-group that ends in its start hex,
+                // beside the rest of its stack, ends in the stack's facing (a phalanx may still
+                // turn there on its way out).
+                let sf = stack_facing(board, g, hex);
+                if !g.vertex || facing == sf {
+                    self.add_end(local, cost, rank, entry, sf);
+                }
+            } else {
+                self.add_end(
+                    local,
+                    cost,
+                    rank,
+                    entry,
+                    if g.vertex { facing } else { ALL },
+                );
+            }
             if stopped {
                 why.note(node + 1, "front_stop", || {
                     format!(

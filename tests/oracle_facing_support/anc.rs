@@ -71,17 +71,23 @@ struct State {
 /// The reach of the group `ids` (counters of one side in one hex). `contact_turn`: include the
 /// TA-R15 turn in place (the morale test passed).
 pub fn reach(field: &Field, pieces: &[Piece], ids: &[&str], contact_turn: bool) -> Answer {
-    reach_with(field, pieces, ids, contact_turn, StayReading::RefacesApart)
+    reach_with(
+        field,
+        pieces,
+        ids,
+        contact_turn,
+        StayReading::KeepsTheStacksFacing,
+    )
 }
 
 /// How a sub-group that stays in its start hex, beside the rest of its stack, may face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StayReading {
-    /// It re-faces like any group (TA-R11, R14): the engine's reading, the oracle's default.
-    RefacesApart,
-    /// ANC-5.4 ("all its counters share one facing") keeps it in the stack's facing. Only
-    /// counted, to report how often it matters.
+    /// ANC-5.4 ("Tous les pions d'une pile doivent avoir la même orientation") keeps it in the
+    /// stack's facing: the engine's reading, the oracle's default.
     KeepsTheStacksFacing,
+    /// It re-faces like any group (TA-R11, R14). Only counted, to report how often it matters.
+    RefacesApart,
 }
 
 /// [`reach`] with a choice of reading for a sub-group staying beside its stack.
@@ -253,10 +259,10 @@ pub fn reach_with(
         }
     }
 
-    // RULES.md does not say whether a sub-group of a stack that stays in its start hex may
-    // re-face apart from the rest (TA-R11/R14 turns against ANC-5.4's one facing): the oracle
-    // takes the engine's reading (it may; docs/testing.md lists the case). Coming back to the
-    // start hex after leaving it is an entry, so a join (TA-R16, R18).
+    // A sub-group of a stack that stays in its start hex keeps the stack's facing (ANC-5.4: all
+    // the counters of a stack share one facing, against TA-R11/R14's free turns), so it has no
+    // end state there but the start state. Coming back to the start hex after leaving it is an
+    // entry, so a join (TA-R16, R18).
     let mut best: BTreeMap<(Axial, String), u32> = BTreeMap::new();
     let mut put = |h: Axial, k: String, c: u32| {
         let e = best.entry((h, k)).or_insert(c);

@@ -93,3 +93,28 @@ test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its 
   r = t.expect_refused("macedon", wheel("l1", 1), "ANC-6.3")
   t.eq(r.reason, "l1 does not wheel: a light turns during its move")
 end)
+
+test("ANC-5.4: a stacked phalanx wheels with its whole stack (a stack shares one facing)", function(t)
+  -- p1 and p2 (morale 6: any d6 passes) stacked at 0404, in contact with a Seleucid cavalry.
+  t.scenario("scenarios/ancients", { seed = 3 })
+  local function phalanx(id, at)
+    local u = unit(id, "macedon", "phalanx", at, 0, 4)
+    u.attrs = { morale = 6 }
+    return u
+  end
+  t.setup { units = {
+    phalanx("p1", "0404"), phalanx("p2", "0404"),
+    unit("s1", "seleucid", "cavalry", "0403", 0, 3),
+  } }
+  local events = t.ok("macedon", wheel("p1", 1))
+  local roll = events[1].value
+  t.eq(events, {
+    { event = "DiceRolled", sides = 6, value = roll },
+    { event = "Custom", name = "MoraleTest", data = { unit = "p1", roll = roll, morale = 6, passed = true } },
+    { event = "UnitFacingChanged", unit = "p1", facing = 1 },
+    { event = "UnitStatusChanged", unit = "p1", add = { "moved" } },
+    { event = "UnitFacingChanged", unit = "p2", facing = 1 },
+    { event = "UnitStatusChanged", unit = "p2", add = { "moved" } },
+  })
+  t.eq({ t.unit("p1").facing, t.unit("p2").facing }, { 1, 1 })
+end)
