@@ -48,15 +48,17 @@ end)
 
 local function wheel(id, facing) return { command = "wheel", unit = id, facing = facing } end
 
+-- A Macedonian phalanx (strength 4) facing vertex 0, with its morale (6: any d6 passes; 0: any fails).
+local function phalanx(id, at, morale)
+  local u = unit(id, "macedon", "phalanx", at, 0, 4)
+  u.attrs = { morale = morale }
+  return u
+end
+
 test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its whole move, if it passes a morale test", function(t)
   -- p1 (morale 6: any d6 passes) and p2 (morale 0: any d6 fails) are in contact with a
   -- Seleucid cavalry; p3 is not; l1, a light, is in contact too.
   t.scenario("scenarios/ancients", { seed = 3 })
-  local function phalanx(id, at, morale)
-    local u = unit(id, "macedon", "phalanx", at, 0, 4)
-    u.attrs = { morale = morale }
-    return u
-  end
   t.setup { units = {
     phalanx("p1", "0404", 6), phalanx("p2", "0904", 0), phalanx("p3", "0707", 6),
     unit("l1", "macedon", "light", "0402", 0, 1),
@@ -97,13 +99,8 @@ end)
 test("ANC-5.4: a stacked phalanx wheels with its whole stack (a stack shares one facing)", function(t)
   -- p1 and p2 (morale 6: any d6 passes) stacked at 0404, in contact with a Seleucid cavalry.
   t.scenario("scenarios/ancients", { seed = 3 })
-  local function phalanx(id, at)
-    local u = unit(id, "macedon", "phalanx", at, 0, 4)
-    u.attrs = { morale = 6 }
-    return u
-  end
   t.setup { units = {
-    phalanx("p1", "0404"), phalanx("p2", "0404"),
+    phalanx("p1", "0404", 6), phalanx("p2", "0404", 6),
     unit("s1", "seleucid", "cavalry", "0403", 0, 3),
   } }
   local events = t.ok("macedon", wheel("p1", 1))
