@@ -1779,12 +1779,15 @@ end
 ----------------------------------------------------------------------------------------------------
 -- retreat phase (standard rule)
 
--- Resolve the retreat orders. Returns results (unsorted per power lists merged later), the units
--- that arrive {power, unit}, the disbanded unit strings, and a table of extra next-position fields.
-function M.resolve_retreats(rules, cm, position, orders)
-  local dl = position.dislodged or EMPTY
-  local assigned = {}      -- index in dl -> {raw, o, seq}
-  local entries = {}       -- per power
+-- Retreat orders matched to the dislodged units they name: an order goes to the first dislodged
+-- unit of its power, of its type, in its province, not matched yet. Returns `assigned` (index in
+-- `dl` -> {raw, o, seq}), `entries` (power -> result entries: those of the orders that name no
+-- dislodged unit, flagged `void_flags()`) and `add(power, entry)`, which appends to `entries`.
+-- `seq` numbers the orders through the phase, power after power, or within each power's list
+-- when `seq_per_power` is set (the Francqueville variant's numbering, which orders its
+-- `arrived` list).
+function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power)
+  local assigned, entries = {}, {}
   local function add(p, e)
     local l = entries[p]
     if not l then l = {}; entries[p] = l end
@@ -1792,16 +1795,16 @@ function M.resolve_retreats(rules, cm, position, orders)
   end
   local seq = 0
   for _, p in ipairs(powers_of(cm, orders)) do
-    for _, raw in ipairs(orders[p] or EMPTY) do
-      seq = seq + 1
+    for k, raw in ipairs(orders[p] or EMPTY) do
+      seq = seq_per_power and k or seq + 1
       local o = orders_mod.parse(cm, raw)
       local hit
       if o.utype then
-        for k = 1, #dl do
-          local d = dl[k]
-          if not assigned[k] and d.power == p then
+        for n = 1, #dl do
+          local d = dl[n]
+          if not assigned[n] and d.power == p then
             local u = map.parse_unit(cm, d.unit)
-            if u and u.type == o.utype and u.prov == o.uprov then hit = k; break end
+            if u and u.type == o.utype and u.prov == o.uprov then hit = n; break end
           end
         end
       end
@@ -1809,10 +1812,41 @@ function M.resolve_retreats(rules, cm, position, orders)
         assigned[hit] = { raw = raw, o = o, seq = seq }
       else
         local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
-        add(p, { power = p, order = tostring(raw), unit = ustr, flags = { "void" }, seq = seq })
+        add(p, { power = p, order = tostring(raw), unit = ustr, flags = void_flags(), seq = seq })
       end
     end
   end
+  return assigned, entries, add
+end
+
+-- The option among `d.retreats` (dislodged unit `d`, of type `utype`) that the retreat to `want`
+-- names, or nil: an army's order may name the province; a fleet's may leave the coast out when
+-- exactly one coast of that province is listed.
+function M.retreat_location(cm, d, utype, want)
+  local wp = cm.loc_prov[want]
+  for _, r in ipairs(d.retreats or EMPTY) do
+    if r == want or (utype == "A" and r == wp) then return r end
+  end
+  if utype == "F" and want == wp then
+    local only
+    for _, r in ipairs(d.retreats or EMPTY) do
+      if cm.loc_prov[r] == wp then
+        if only then return nil end
+        only = r
+      end
+    end
+    return only
+  end
+  return nil
+end
+
+local function void_flags() return { "void" } end
+
+-- Resolve the retreat orders. Returns results (unsorted per power lists merged later), the units
+-- that arrive {power, unit}, the disbanded unit strings, and a table of extra next-position fields.
+function M.resolve_retreats(rules, cm, position, orders)
+  local dl = position.dislodged or EMPTY
+  local assigned, entries, add = M.assign_retreat_orders(cm, dl, orders, void_flags, false)
   -- targets
   local target = {}      -- dl index -> location
   local count = {}       -- province -> number of units retreating there
@@ -1822,24 +1856,7 @@ function M.resolve_retreats(rules, cm, position, orders)
       a.void = true
     elseif a and a.o.kind ~= "D" then
       local d = dl[k]
-      local u = map.parse_unit(cm, d.unit)
-      local want = a.o.dest
-      local loc
-      local wp = cm.loc_prov[want]
-      for _, r in ipairs(d.retreats or EMPTY) do
-        if r == want or (u.type == "A" and r == wp) then loc = r; break end
-      end
-      if not loc and u.type == "F" and want == wp then
-        -- coast left out: fine when only one listed coast of that province
-        local only
-        for _, r in ipairs(d.retreats or EMPTY) do
-          if cm.loc_prov[r] == wp then
-            if only then only = false; break end
-            only = r
-          end
-        end
-        if only then loc = only end
-      end
+      local loc = M.retreat_location(cm, d, map.parse_unit(cm, d.unit).type, a.o.dest)
       if loc then
         target[k] = loc
         local p = cm.loc_prov[loc]

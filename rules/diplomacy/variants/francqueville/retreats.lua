@@ -15,11 +15,11 @@
 
 local map = require("diplomacy.map")
 local adj = require("diplomacy.adjudicate")
-local orders_mod = require("diplomacy.orders")
 
 local M = {}
 local EMPTY = {}
 local flags_of = adj.flags_of
+local function void_flags() return flags_of("void") end
 
 -- R-k1, R-k2: the units evicted after a bounce, as {unit index = attacker province} (the
 -- alphabetically first attacker of another power), computed once per movement phase (after_movement,
@@ -192,34 +192,7 @@ end
 -- R-h1, R-i1, R-j1: resolution of the retreat phase
 function M.resolve_retreats(rules, cm, position, orders)
   local dl = position.dislodged or EMPTY
-  local entries = {}
-  local function add(p, e)
-    local l = entries[p]
-    if not l then l = {}; entries[p] = l end
-    l[#l + 1] = e
-  end
-  local assigned = {}
-  for _, p in ipairs(adj.powers_of(cm, orders)) do
-    for k, raw in ipairs(orders[p] or EMPTY) do
-      local o = orders_mod.parse(cm, raw)
-      local hit
-      if o.utype then
-        for n = 1, #dl do
-          local d = dl[n]
-          if not assigned[n] and d.power == p then
-            local u = map.parse_unit(cm, d.unit)
-            if u and u.type == o.utype and u.prov == o.uprov then hit = n; break end
-          end
-        end
-      end
-      if hit then
-        assigned[hit] = { raw = raw, o = o, seq = k }
-      else
-        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
-        add(p, { power = p, order = tostring(raw), unit = ustr, flags = flags_of("void"), seq = k })
-      end
-    end
-  end
+  local assigned, entries, add = adj.assign_retreat_orders(cm, dl, orders, void_flags, true)
   -- R-h1: provinces that are the single option of units of two or more powers
   local single = {}
   for _, d in ipairs(dl) do
@@ -255,23 +228,10 @@ function M.resolve_retreats(rules, cm, position, orders)
     if only_p and standoff[only_p] then
       target[n] = "standoff"
     elseif a and (a.o.kind == "R" or a.o.kind == "M") then
-      local want, wp = a.o.dest, cm.loc_prov[a.o.dest]
-      local loc
-      for _, r in ipairs(d.retreats or EMPTY) do
-        if r == want or (u.type == "A" and r == wp) then loc = r; break end
-      end
-      if not loc and u.type == "F" and want == wp then
-        local only
-        for _, r in ipairs(d.retreats or EMPTY) do
-          if cm.loc_prov[r] == wp then
-            if only then only = false; break end
-            only = r
-          end
-        end
-        if only then loc = only end
-      end
+      local loc = adj.retreat_location(cm, d, u.type, a.o.dest)
       if loc then
         target[n] = loc
+        local wp = cm.loc_prov[loc]
         local s = powers_at[wp]
         if not s then s = {}; powers_at[wp] = s end
         s[d.power] = true
