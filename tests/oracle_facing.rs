@@ -359,13 +359,17 @@ fn ancients_reach_matches_the_oracle() {
     run_ancients(0..150).assert_clean("ancients", t);
 }
 
-/// The heavy runs' seeds: 5 000 positions from seed 1000, or `ORACLE_FACING_POSITIONS` of them.
+/// The heavy runs' seeds: 5 000 positions from seed 1000, or `ORACLE_FACING_POSITIONS` of them
+/// from `ORACLE_FACING_SEED`.
 fn heavy_seeds() -> std::ops::Range<u64> {
-    let n = std::env::var("ORACLE_FACING_POSITIONS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5000);
-    1000..1000 + n
+    let var = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let first = var("ORACLE_FACING_SEED", 1000);
+    first..first + var("ORACLE_FACING_POSITIONS", 5000)
 }
 
 #[test]

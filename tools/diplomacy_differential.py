@@ -13,7 +13,9 @@ Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) af
     /tmp/hexwar-diplomacy-ref/bin/python tools/diplomacy_differential.py --adjustments --cases 200
 
 `--retreats` plays the retreat phase that follows too (each unit that can retreat retreats to a
-random option or disbands). `--adjustments` makes winter positions instead (builds, disbands, missing disbands: civil
+random option or disbands). `--dense` makes the positions and orders of
+tools/francqueville_differential.py instead (dense clusters of a few powers, head-to-heads,
+supported attacks: many more dislodgements, so many more retreat phases). `--adjustments` makes winter positions instead (builds, disbands, missing disbands: civil
 disorder), with the reference's civil-disorder distance taken to owned home centres (below).
 
 Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
@@ -225,7 +227,8 @@ def hexwar_board(hexwar, root, workdir, units, orders, centers=None, retreat_ord
     )
     if run.returncode != 0:
         raise RuntimeError(run.stderr)
-    phases = json.loads(run.stdout)
+    # (the last phase played: orders for a retreat phase hexwar passed over are reported skipped)
+    phases = [p for p in json.loads(run.stdout) if not p.get("skipped")]
     phase = phases[-1]
     board = sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
     # (a dislodged unit with nowhere to go waits for the retreat phase in hexwar, where it is
@@ -238,43 +241,83 @@ def hexwar_board(hexwar, root, workdir, units, orders, centers=None, retreat_ord
     return board + retreats, phases[0]["results"]
 
 
-def known_departures(orders, results):
-    """The orders where hexwar follows the DATC and the reference does not, as {(power, order):
-    reason}: an army's move to an adjacent province that hexwar fails for want of a convoy
-    (`no convoy`) because it was ordered `VIA` (DATC 6.G.8) or because a fleet of its own power
-    was ordered to convoy it (DATC 4.A.3: the intent to convoy; 6.G.6). The reference moves such
-    an army over land."""
+def convoy_departures(orders, results):
+    """The army moves where hexwar follows the DATC on convoys and the reference does not, as
+    {(power, order): reason}: a move to an adjacent province ordered `VIA` (DATC 6.G.8: it goes
+    by convoy or not at all) or that a fleet of the army's own power is ordered to convoy (DATC
+    4.A.3: the intent to convoy; 6.G.6), by an order hexwar does not flag `void` (a fleet that
+    no chain of fleets passes through shows no intent, 6.G.7). The reference moves such an army
+    over land."""
+    void_or_not = {r["order"]: r["flags"] for r in results}
     found = {}
     for r in results:
         unit, order = r["unit"], r["order"]
-        if "no convoy" not in r["flags"] or not unit.startswith("A ") or " - " not in order:
+        if not unit.startswith("A ") or " - " not in order:
             continue
         dest = order.split(" - ", 1)[1].split()[0]
         if dest[:3] not in {d[:3] for d in neighbours(unit)}:
             continue
-        own_fleets = orders.get(r["power"], [])
         if order.rstrip().endswith(" VIA"):
             found[(r["power"], order)] = "6.G.8 VIA without a convoy"
-        elif any(o.startswith("F ") and f" C {unit} - {dest[:3]}" in o for o in own_fleets):
+        elif any(
+            o.startswith("F ") and f" C {unit} - {dest[:3]}" in o and "void" not in void_or_not[o]
+            for o in orders.get(r["power"], [])
+        ):
             found[(r["power"], order)] = "4.A.3 convoy intent of its own fleet"
     return found
 
 
-def explained(units, orders, centers, retreat_orders, ours, results):
-    """Why the boards differ, when the known departures account for it: the reference, given
-    those armies as holding (what the failed convoy leaves them doing), ends with hexwar's board.
-    None otherwise (to be looked at)."""
-    departures = known_departures(orders, results)
-    if not departures:
-        return None
-    held = {
-        p: [f"{o.split(' - ')[0]} H" if (p, o) in departures else o for o in os_]
-        for p, os_ in orders.items()
-    }
+def self_attack_supports(units, orders):
+    """Supports in a head-to-head that the reference leaves out of the defend strength and the
+    DATC does not, as {(power, order): reason}: a power's support to a move X - D (whose unit at
+    D moves to X) onto its own unit at D. The DATC's defend strength counts every support of the
+    move; the reference drops that one, so the unit at D can dislodge the supported unit."""
+    owner = {u.split()[1][:3]: p for p, us in units.items() for u in us}
+    moving = {}
+    for os_ in orders.values():
+        for o in os_:
+            if " S " not in o and " - " in o:
+                head, dest = o.split(" - ", 1)
+                moving[head.split()[1][:3]] = dest.split()[0][:3]
+    found = {}
+    for p, os_ in orders.items():
+        for o in os_:
+            if " S " in o and " - " in o:
+                supported, dest = o.split(" S ", 1)[1].split(" - ", 1)
+                src, dst = supported.split()[1][:3], dest.split()[0][:3]
+                if owner.get(dst) == p and moving.get(dst) == src and moving.get(src) == dst:
+                    found[(p, o)] = "defend strength with a support against one's own unit"
+    return found
+
+
+def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results):
+    """Why the boards differ, when the known departures account for it, else None (to be looked
+    at). The reference gets each departing army as hexwar moved it (an army whose convoy hexwar
+    failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board; where
+    head-to-heads hold supports against the supporter's own unit, hexwar is played again with
+    those supporters holding, and must then end with the reference's board."""
+    convoys = convoy_departures(orders, results)
+    flags = {(r["power"], r["order"]): r["flags"] for r in results}
+
+    def as_hexwar_moved(p, o):
+        if (p, o) not in convoys:
+            return o
+        if "no convoy" in flags[(p, o)]:
+            return f"{o.split(' - ')[0]} H"
+        return o if o.rstrip().endswith(" VIA") else o + " VIA"
+
+    held = {p: [as_hexwar_moved(p, o) for o in os_] for p, os_ in orders.items()}
     theirs, _ = reference_board(units, held, centers, None, retreat_orders)
-    if theirs != ours:
+    if theirs == ours and convoys:
+        return sorted(convoys.values())
+    supports = self_attack_supports(units, orders)
+    if not supports:
         return None
-    return sorted(departures.values())
+    hold = {p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_] for p, os_ in orders.items()}
+    ours_again, _ = hexwar_board(hexwar, root, workdir, units, hold, centers, retreat_orders)
+    if ours_again != theirs:
+        return None
+    return sorted(list(convoys.values()) + list(supports.values()))
 
 
 def main():
@@ -286,10 +329,18 @@ def main():
                         help="winter adjustment positions (builds, disbands, civil disorder)")
     parser.add_argument("--retreats", action="store_true",
                         help="play the retreat phase too (random retreats and disbands)")
+    parser.add_argument("--dense", action="store_true",
+                        help="dense clusters of units (francqueville_differential's generator)")
     parser.add_argument("--all", action="store_true",
                         help="also name the positions the known departures explain")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
+    make_position = lambda rng: random_position(rng, rng.randint(12, 30))
+    make_orders = random_orders
+    if args.dense:
+        # (imported here: that tool imports this one's map facts)
+        from francqueville_differential import random_orders as make_orders
+        from francqueville_differential import random_position as make_position
     differ = retreat_phases = 0
     reasons = Counter()
     with tempfile.TemporaryDirectory() as workdir:
@@ -299,8 +350,8 @@ def main():
             if args.adjustments:
                 units, centers, orders = random_adjustment(rng)
             else:
-                units = random_position(rng, rng.randint(12, 30))
-                orders = random_orders(rng, units)
+                units = make_position(rng)
+                orders = make_orders(rng, units)
             theirs, retreat_orders = reference_board(
                 units, orders, centers, rng if args.retreats else None
             )
@@ -309,7 +360,9 @@ def main():
             )
             retreat_phases += bool(retreat_orders)
             if ours != theirs:
-                why = explained(units, orders, centers, retreat_orders, ours, results)
+                why = explained(
+                    args.hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results
+                )
                 if why is not None:
                     reasons.update(why)
                     if args.all:
