@@ -268,56 +268,88 @@ def convoy_departures(orders, results):
 
 
 def self_attack_supports(units, orders):
-    """Supports in a head-to-head that the reference leaves out of the defend strength and the
-    DATC does not, as {(power, order): reason}: a power's support to a move X - D (whose unit at
-    D moves to X) onto its own unit at D. The DATC's defend strength counts every support of the
-    move; the reference drops that one, so the unit at D can dislodge the supported unit."""
+    """Supports that the reference weighs otherwise than the DATC, as {(power, order): reason}:
+    a power's support to a move onto its own unit. The DATC never counts it to dislodge that unit
+    but counts it in the move's defend strength in a head-to-head; the reference leaves it out
+    of the defend strength, and counts it when it judges whether a convoying fleet so attacked is
+    dislodged (the convoy is then disrupted)."""
     owner = {u.split()[1][:3]: p for p, us in units.items() for u in us}
-    moving = {}
-    for os_ in orders.values():
-        for o in os_:
-            if " S " not in o and " - " in o:
-                head, dest = o.split(" - ", 1)
-                moving[head.split()[1][:3]] = dest.split()[0][:3]
     found = {}
     for p, os_ in orders.items():
         for o in os_:
             if " S " in o and " - " in o:
-                supported, dest = o.split(" S ", 1)[1].split(" - ", 1)
-                src, dst = supported.split()[1][:3], dest.split()[0][:3]
-                if owner.get(dst) == p and moving.get(dst) == src and moving.get(src) == dst:
-                    found[(p, o)] = "defend strength with a support against one's own unit"
+                dest = o.split(" S ", 1)[1].split(" - ", 1)[1]
+                if owner.get(dest.split()[0][:3]) == p:
+                    found[(p, o)] = "a support against the supporter's own unit"
     return found
+
+
+OCCUPIED_OPTIONS = "the reference lists occupied provinces as retreat options (after a convoyed attack)"
+
+
+def without_occupied_options(board):
+    """`board` with every retreat option whose province holds a unit after the phase struck out:
+    after a dislodgement by a convoyed army the reference lists them (a unit never retreats into
+    an occupied province)."""
+    standing = [line for line in board if " -> " not in line]
+    occupied = {line.split()[2][:3] for line in standing}
+    retreats = []
+    for line in board:
+        if " -> " in line:
+            unit, options = line.split(" -> ")
+            kept = [o for o in options.split() if o[:3] not in occupied]
+            if kept:
+                retreats.append(f"{unit} -> {' '.join(kept)}")
+    return standing + sorted(retreats)
 
 
 def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results):
     """Why the boards differ, when the known departures account for it, else None (to be looked
     at). The reference gets each departing army as hexwar moved it (an army whose convoy hexwar
-    failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board; where
-    head-to-heads hold supports against the supporter's own unit, hexwar is played again with
-    those supporters holding, and must then end with the reference's board."""
-    convoys = convoy_departures(orders, results)
-    flags = {(r["power"], r["order"]): r["flags"] for r in results}
+    failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board (its
+    occupied retreat options struck out, if that is what differs); if it does not and supports
+    against the supporter's own unit were given, both engines play the position again with those
+    supporters holding and must then agree."""
 
-    def as_hexwar_moved(p, o):
-        if (p, o) not in convoys:
-            return o
-        if "no convoy" in flags[(p, o)]:
-            return f"{o.split(' - ')[0]} H"
-        return o if o.rstrip().endswith(" VIA") else o + " VIA"
+    def agree(given, our_board, our_results):
+        """The reasons, if the reference given `given` with the convoy departures of hexwar's
+        `our_results` ends with `our_board`; None otherwise."""
+        convoys = convoy_departures(given, our_results)
+        flags = {(r["power"], r["order"]): r["flags"] for r in our_results}
 
-    held = {p: [as_hexwar_moved(p, o) for o in os_] for p, os_ in orders.items()}
-    theirs, _ = reference_board(units, held, centers, None, retreat_orders)
-    if theirs == ours and convoys:
-        return sorted(convoys.values())
+        def as_hexwar_moved(p, o):
+            if (p, o) not in convoys:
+                return o
+            if "no convoy" in flags[(p, o)]:
+                return f"{o.split(' - ')[0]} H"
+            return o if o.rstrip().endswith(" VIA") else o + " VIA"
+
+        moved = {p: [as_hexwar_moved(p, o) for o in os_] for p, os_ in given.items()}
+        theirs, _ = reference_board(units, moved, centers, None, retreat_orders)
+        reasons = list(convoys.values())
+        if theirs != our_board:
+            if without_occupied_options(theirs) != our_board:
+                return None
+            reasons.append(OCCUPIED_OPTIONS)
+        return reasons
+
+    reasons = agree(orders, ours, results)
+    if reasons:
+        return sorted(reasons)
     supports = self_attack_supports(units, orders)
     if not supports:
         return None
-    hold = {p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_] for p, os_ in orders.items()}
-    ours_again, _ = hexwar_board(hexwar, root, workdir, units, hold, centers, retreat_orders)
-    if ours_again != theirs:
+    held = {
+        p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_]
+        for p, os_ in orders.items()
+    }
+    ours_again, results_again = hexwar_board(
+        hexwar, root, workdir, units, held, centers, retreat_orders
+    )
+    reasons = agree(held, ours_again, results_again)
+    if reasons is None:
         return None
-    return sorted(list(convoys.values()) + list(supports.values()))
+    return sorted(reasons + list(supports.values()))
 
 
 def main():
