@@ -20,11 +20,23 @@ disorder), with the reference's civil-disorder distance taken to owned home cent
 
 Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
 an army ordered `VIA` whose convoy is missing moves over land in the reference (DATC 6.G.8: it
-does not move), and an adjacent army that a fleet of its own power orders to convoy, the fleet
-being on a chain of fleets but the ordered convoy incomplete, moves over land in the reference
-(hexwar: the intent to convoy stands, DATC 4.A.3 and 6.G.6, so the convoy fails). In civil
-disorder the reference measures distances to every home centre, the DATC (6.J.11) and hexwar to
-the home centres the power still owns; the tool gives the reference that reading.
+does not move); an adjacent army whose own power gives a (non-void) convoy order for it moves
+over land in the reference (hexwar: the intent to convoy stands, DATC 4.A.3 and 6.G.6, so it
+goes by convoy or not at all); a power's support to a move onto its own unit is left out of that
+move's defend strength in a head-to-head by the reference, and counted by it when it judges
+whether a convoying fleet so attacked is dislodged (the DATC counts it in the defend strength and
+never to dislodge the supporter's own unit); after a dislodgement by a convoyed army the
+reference lists the retreat options unfiltered (occupied provinces; the attacker's origin even
+where a standoff left it empty, which the standoff rule forbids). In civil disorder the reference
+measures distances to every home centre, the DATC (6.J.11) and hexwar to the home centres the
+power still owns; the tool gives the reference that reading.
+
+A position whose boards differ is checked against those departures, not left to the eye: the
+reference is given each departing army as hexwar moved it (holding where the convoy failed,
+`VIA` where hexwar convoyed it) and must end with hexwar's board, the retreat options the rule
+forbids struck out; where supports against the supporter's own unit were given, both engines play it again with
+those supporters holding and must agree. Positions the departures do not explain are printed in
+full; the summary counts both. `--all` names the explained ones too.
 """
 
 import argparse
@@ -284,20 +296,29 @@ def self_attack_supports(units, orders):
     return found
 
 
-OCCUPIED_OPTIONS = "the reference lists occupied provinces as retreat options (after a convoyed attack)"
+UNFILTERED_OPTIONS = (
+    "the reference lists unfiltered retreat options after a convoyed attack (occupied provinces,"
+    " a standoff in the attacker's origin)"
+)
 
 
-def without_occupied_options(board):
-    """`board` with every retreat option whose province holds a unit after the phase struck out:
-    after a dislodgement by a convoyed army the reference lists them (a unit never retreats into
-    an occupied province)."""
+def without_unfiltered_options(board, results):
+    """`board` with the retreat options the standard rule forbids struck out: provinces that
+    hold a unit after the phase, and provinces left empty by a standoff (the destination of a
+    bounced move in `results`). After a dislodgement by a convoyed army the reference lists them
+    (the attacker's origin even after a standoff there)."""
     standing = [line for line in board if " -> " not in line]
     occupied = {line.split()[2][:3] for line in standing}
+    standoffs = {
+        r["order"].split(" - ", 1)[1].split()[0][:3]
+        for r in results
+        if "bounce" in r["flags"] and " - " in r["order"] and " S " not in r["order"]
+    }
     retreats = []
     for line in board:
         if " -> " in line:
             unit, options = line.split(" -> ")
-            kept = [o for o in options.split() if o[:3] not in occupied]
+            kept = [o for o in options.split() if o[:3] not in occupied | standoffs]
             if kept:
                 retreats.append(f"{unit} -> {' '.join(kept)}")
     return standing + sorted(retreats)
@@ -306,8 +327,8 @@ def without_occupied_options(board):
 def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results):
     """Why the boards differ, when the known departures account for it, else None (to be looked
     at). The reference gets each departing army as hexwar moved it (an army whose convoy hexwar
-    failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board (its
-    occupied retreat options struck out, if that is what differs); if it does not and supports
+    failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board (the
+    retreat options the rule forbids struck out, if that is what differs); if it does not and supports
     against the supporter's own unit were given, both engines play the position again with those
     supporters holding and must then agree."""
 
@@ -328,9 +349,9 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
         theirs, _ = reference_board(units, moved, centers, None, retreat_orders)
         reasons = list(convoys.values())
         if theirs != our_board:
-            if without_occupied_options(theirs) != our_board:
+            if without_unfiltered_options(theirs, our_results) != our_board:
                 return None
-            reasons.append(OCCUPIED_OPTIONS)
+            reasons.append(UNFILTERED_OPTIONS)
         return reasons
 
     reasons = agree(orders, ours, results)
