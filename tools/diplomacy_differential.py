@@ -396,6 +396,7 @@ def main():
         from francqueville_differential import random_position as make_position
     differ = retreat_phases = 0
     reasons = Counter()
+    explained_positions = 0
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
@@ -418,6 +419,7 @@ def main():
                 )
                 if why is not None:
                     reasons.update(why)
+                    explained_positions += 1
                     if args.all:
                         print(f"== seed {args.seed + k}: known departure: {', '.join(why)}")
                     continue
@@ -439,7 +441,10 @@ def main():
     )
     if reasons:
         listed = ", ".join(f"{n} x {why}" for why, n in sorted(reasons.items()))
-        print(f"known departures (hexwar follows the DATC): {known} orders: {listed}")
+        print(
+            f"known departures (hexwar follows the DATC) explain {explained_positions} positions,"
+            f" {known} orders: {listed}"
+        )
 
 
 if __name__ == "__main__":
