@@ -113,6 +113,7 @@ own!(cli_own_6_g_convoying_to_adjacent, "6.G.json");
 own!(cli_own_6_j_civil_disorder, "6.J.json");
 own!(cli_own_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(cli_own_more_6_g, "more_6.G.json");
+own!(cli_own_differential, "differential.json");
 
 /// The Francqueville variant's cases (every DIP-4 clause and reading) through `hexwar play` on
 /// `scenarios/diplomacy-francqueville`, and the same positions under the standard rules

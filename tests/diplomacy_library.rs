@@ -117,6 +117,7 @@ own!(own_cases_6_g_convoy_to_adjacent, "6.G.json");
 own!(own_cases_6_j_civil_disorder, "6.J.json");
 own!(own_cases_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(own_cases_more_6_g_convoy_to_adjacent, "more_6.G.json");
+own!(own_cases_differential, "differential.json");
 
 fn variant_cases() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

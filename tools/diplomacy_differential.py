@@ -133,6 +133,145 @@ def random_orders(rng, units):
     return orders
 
 
+def sea_neighbours(sea):
+    return sorted({d[:3] for d in neighbours("F " + sea) if TYPE[d[:3]] == "WATER"})
+
+
+def shores(sea):
+    return sorted({d[:3] for d in neighbours("F " + sea) if TYPE[d[:3]] == "COAST"})
+
+
+SEAS = sorted(p for p in PROVINCES if TYPE[p] == "WATER")
+
+
+def convoy_position(rng):
+    """Convoy country: a connected group of 2-5 seas, fleets of 2-4 powers on most of them,
+    armies of those powers on 3-6 of their shores, and a few fleets and armies more on the
+    shores and the seas around (to attack the convoying fleets, to support and to be attacked),
+    so that convoys, their disruption and their paradoxes are the rule."""
+    group = [rng.choice(SEAS)]
+    for _ in range(rng.randint(1, 4)):
+        around = sorted({q for p in group for q in sea_neighbours(p)} - set(group))
+        if around:
+            group.append(rng.choice(around))
+    powers = rng.sample(POWERS, rng.randint(2, 4))
+    units, taken = {}, set()
+
+    def place(province, kind):
+        if province in taken:
+            return
+        taken.add(province)
+        unit = rng.choice([u for u in units_for(province) if u[0] == kind] or units_for(province))
+        units.setdefault(rng.choice(powers), []).append(unit)
+
+    for sea in group:
+        if rng.random() < 0.85:
+            place(sea, "F")
+    coast = sorted({c for sea in group for c in shores(sea)})
+    for province in rng.sample(coast, min(len(coast), rng.randint(3, 6))):
+        place(province, "A")
+    outer = sorted({q for p in group for q in sea_neighbours(p)} - set(group))
+    for province in rng.sample(outer, min(len(outer), rng.randint(0, 3))):
+        place(province, "F")
+    for province in rng.sample(coast, min(len(coast), rng.randint(1, 4))):
+        place(province, "F" if rng.random() < 0.7 else "A")
+    return units
+
+
+def convoy_orders(rng, units):
+    """Armies on the shores move across the fleets: to a shore of a sea that a chain of fleets
+    (of any power) reaches from theirs, and the fleets of that chain are ordered to convoy them,
+    each with a fair chance to be missing (some `VIA`, a few moves to adjacent shores or to the
+    wrong place). The other units attack the convoying fleets (with support), support them,
+    attack the landing places or support those attacks, or hold."""
+    everyone = [(p, u) for p, us in units.items() for u in us]
+    rng.shuffle(everyone)
+    standing = {u.split()[1][:3]: u for _, u in everyone}
+    power_of = {u: p for p, u in everyone}
+    fleets = {u.split()[1]: u for _, u in everyone if u[0] == "F" and TYPE[u.split()[1]] == "WATER"}
+    given, moves = {}, {}
+    for power, unit in everyone:
+        loc = unit.split()[1]
+        if unit[0] != "A" or TYPE[loc] != "COAST" or rng.random() < 0.15:
+            continue
+        # the fleets' seas reachable from the army's shore, each with the sea it was reached from
+        came_from = {sea: None for sea in fleets if loc in shores(sea)}
+        todo = list(came_from)
+        while todo:
+            sea = todo.pop(0)
+            for q in sea_neighbours(sea):
+                if q in fleets and q not in came_from:
+                    came_from[q] = sea
+                    todo.append(q)
+        landings = sorted({(c, sea) for sea in came_from for c in shores(sea) if c != loc})
+        near = sorted({d[:3] for d in neighbours(unit)})
+        roll = rng.random()
+        if landings and roll < 0.85:
+            # (often onto a foreign fleet: the paradoxes want a supporter where the army lands)
+            onto_fleets = [
+                (c, sea) for c, sea in landings
+                if c in standing and standing[c][0] == "F" and power_of[standing[c]] != power
+            ]
+            dest, last = rng.choice(onto_fleets if onto_fleets and rng.random() < 0.6 else landings)
+            chain = []
+            while last is not None:
+                chain.append(last)
+                last = came_from[last]
+            for sea in chain:
+                fleet = fleets[sea]
+                if fleet not in given and rng.random() < 0.85:
+                    given[fleet] = (power_of[fleet], f"{fleet} C {unit} - {dest}")
+        elif near and roll < 0.95:
+            dest = rng.choice(near)
+        else:
+            dest = rng.choice(PROVINCES)
+        moves[unit] = dest
+        via = " VIA" if rng.random() < 0.25 else ""
+        given[unit] = (power, f"{unit} - {dest}{via}")
+    convoying = sorted(u for u, (_, o) in given.items() if " C " in o)
+    for power, unit in everyone:
+        if unit in given:
+            continue
+        reach = sorted({d[:3] for d in neighbours(unit)})
+        targets = [f for f in convoying if f.split()[1][:3] in reach]
+        attacks = [m for m, d in moves.items() if d[:3] in reach and m != unit]
+        roll = rng.random()
+        if roll < 0.45 and targets:
+            target = rng.choice(targets)
+            dest = [d for d in neighbours(unit) if d[:3] == target.split()[1][:3]][0]
+            moves[unit] = dest
+            given[unit] = (power, f"{unit} - {dest}")
+        elif roll < 0.65 and targets:
+            given[unit] = (power, f"{unit} S {rng.choice(targets)}")
+        elif roll < 0.85 and attacks:
+            other = rng.choice(attacks)
+            given[unit] = (power, f"{unit} S {other} - {moves[other]}")
+        elif roll < 0.95 and reach:
+            dest = rng.choice(neighbours(unit))
+            moves[unit] = dest
+            given[unit] = (power, f"{unit} - {dest}")
+        else:
+            given[unit] = (power, f"{unit} H")
+    # supports to the attacks on convoying fleets, by units that hold so far and, most often, by
+    # units standing where a convoyed army lands (the convoy paradoxes, DATC 6.F.14-24)
+    landings = {d[:3] for m, d in moves.items() if m[0] == "A"}
+    for power, unit in everyone:
+        order = given[unit][1]
+        lands_here = unit.split()[1][:3] in landings and unit not in moves
+        if not order.endswith(" H") and not (lands_here and rng.random() < 0.7):
+            continue
+        reach = {d[:3] for d in neighbours(unit)}
+        on_fleets = [m for m, d in moves.items() if d[:3] in reach and m != unit
+                     and any(d[:3] == f.split()[1][:3] for f in convoying)]
+        if on_fleets and rng.random() < 0.8:
+            other = rng.choice(sorted(on_fleets))
+            given[unit] = (power, f"{unit} S {other} - {moves[other]}")
+    orders = {}
+    for power, order in given.values():
+        orders.setdefault(power, []).append(order)
+    return orders
+
+
 HOMES = {p: [h.upper() for h in MAP.homes[p]] for p in POWERS}
 CENTERS = sorted(c.upper() for c in MAP.scs)
 
@@ -384,12 +523,16 @@ def main():
                         help="play the retreat phase too (random retreats and disbands)")
     parser.add_argument("--dense", action="store_true",
                         help="dense clusters of units (francqueville_differential's generator)")
+    parser.add_argument("--convoys", action="store_true",
+                        help="convoy country: fleets on a group of seas, armies on its shores")
     parser.add_argument("--all", action="store_true",
                         help="also name the positions the known departures explain")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
     make_position = lambda rng: random_position(rng, rng.randint(12, 30))
     make_orders = random_orders
+    if args.convoys:
+        make_position, make_orders = convoy_position, convoy_orders
     if args.dense:
         # (imported here: that tool imports this one's map facts)
         from francqueville_differential import random_orders as make_orders
@@ -397,6 +540,7 @@ def main():
     differ = retreat_phases = 0
     reasons = Counter()
     explained_positions = 0
+    convoy_outcomes = Counter()  # armies ordered beyond their neighbours, by hexwar's outcome
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
@@ -413,6 +557,15 @@ def main():
                 args.hexwar, root, workdir, units, orders, centers, retreat_orders
             )
             retreat_phases += bool(retreat_orders)
+            for r in results:
+                if r["unit"].startswith("A ") and " - " in r["order"] and " S " not in r["order"]:
+                    dest = r["order"].split(" - ", 1)[1].split()[0][:3]
+                    if dest not in {d[:3] for d in neighbours(r["unit"])}:
+                        tried = "disrupted" if "disrupted" in r["flags"] else (
+                            "no convoy" if "no convoy" in r["flags"] else (
+                                "void" if "void" in r["flags"] else (
+                                    "landed" if not r["flags"] else "bounced or dislodged")))
+                        convoy_outcomes[tried] += 1
             if ours != theirs:
                 why = explained(
                     args.hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results
@@ -435,6 +588,9 @@ def main():
                 print("  hexwar only:   ", sorted(set(ours) - set(theirs)))
     played = f" ({retreat_phases} with a retreat phase)" if args.retreats else ""
     known = sum(reasons.values())
+    if convoy_outcomes:
+        listed = ", ".join(f"{n} {what}" for what, n in sorted(convoy_outcomes.items()))
+        print(f"moves that need a convoy (hexwar's outcome): {listed}")
     print(
         f"{args.cases} positions{played}, {differ} with different boards not explained by the "
         f"known departures"

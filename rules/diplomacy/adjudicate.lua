@@ -1231,45 +1231,75 @@ local function resolve_all(ctx)
     ndeps = old
   end
 
+  -- The lowest place in `deps` of a guess read since the current `resolve` frame began (frames
+  -- save and restore it). Kruijswijk's check that an order's result depends on no guess (no order
+  -- added to `deps`) misses a guess read that is in `deps` already, from an enclosing cycle: such
+  -- an order must stay a guess too, or it keeps a result found under a guess that the enclosing
+  -- cycle may then revise (an army convoyed through a fleet whose hold is supported by the unit
+  -- it attacks, that fleet attacked: its move was left failed although the convoy succeeds).
+  local lowest_read = math.huge
+
+  -- `i` (resolved as r under guesses read from enclosing frames) joins the dependency list
+  local function stays_a_guess(i, r, saved)
+    ndeps = ndeps + 1
+    deps[ndeps] = i
+    res[i] = r
+    if saved < lowest_read then lowest_read = saved end
+    return r
+  end
+
   resolve = function(i)
     local st = state[i]
     if st == 2 then return res[i] end
     if st == 1 then
       for k = 1, ndeps do
-        if deps[k] == i then return res[i] end
+        if deps[k] == i then
+          if k < lowest_read then lowest_read = k end
+          return res[i]
+        end
       end
       ndeps = ndeps + 1
       deps[ndeps] = i
+      if ndeps < lowest_read then lowest_read = ndeps end
       return res[i]
     end
     local old = ndeps
+    local saved = lowest_read
+    lowest_read = math.huge
     res[i] = false
     state[i] = 1
     local r1 = adjudicate(i)
+    local outer = lowest_read <= old
     if ndeps == old then
-      if state[i] ~= 2 then res[i] = r1; state[i] = 2 end
-      return res[i]
-    end
-    if deps[old + 1] ~= i then
-      ndeps = ndeps + 1
-      deps[ndeps] = i
+      if state[i] == 2 then
+        if saved < lowest_read then lowest_read = saved end
+        return res[i]
+      end
+      if outer then return stays_a_guess(i, r1, saved) end
       res[i] = r1
+      state[i] = 2
+      lowest_read = saved
       return r1
     end
+    if deps[old + 1] ~= i then return stays_a_guess(i, r1, saved) end
     while ndeps > old do
       state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
     end
     res[i] = true
     state[i] = 1
     local r2 = adjudicate(i)
+    outer = outer or lowest_read <= old
     if r1 == r2 then
       while ndeps > old do
         state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
       end
+      if outer then return stays_a_guess(i, r1, saved) end
       res[i] = r1
       state[i] = 2
+      lowest_read = saved
       return r1
     end
+    lowest_read = saved
     backup_rule(old)
     return resolve(i)
   end
