@@ -272,6 +272,62 @@ def convoy_orders(rng, units):
     return orders
 
 
+SPLIT = sorted(p for p in PROVINCES if coasts(p))
+
+
+def coast_position(rng):
+    """Around a split-coast province (BUL, SPA, STP): that province and most of its neighbours
+    occupied by fleets and armies of 2-4 powers, fleets on either coast."""
+    centre = rng.choice(SPLIT)
+    area = sorted({centre} | {d[:3] for u in units_for(centre) for d in neighbours(u)})
+    powers = rng.sample(POWERS, rng.randint(2, 4))
+    units = {}
+    for province in rng.sample(area, max(3, int(len(area) * rng.uniform(0.5, 0.9)))):
+        units.setdefault(rng.choice(powers), []).append(rng.choice(units_for(province)))
+    return units
+
+
+def coast_orders(rng, units):
+    """Moves to a coast named, to the wrong coast or with the coast left out, supports naming the
+    supported unit's coast or not, attacks on the split-coast province from both seas."""
+    everyone = [(p, u) for p, us in units.items() for u in us]
+    rng.shuffle(everyone)
+    moves, given = {}, {}
+    for power, unit in everyone:
+        options = neighbours(unit)
+        roll = rng.random()
+        if roll < 0.55 and options:
+            dest = rng.choice(options)
+            if "/" in dest and rng.random() < 0.3:
+                dest = dest[:3] if rng.random() < 0.5 else rng.choice(coasts(dest[:3]))
+            moves[unit] = dest
+            given[unit] = (power, f"{unit} - {dest}")
+    for power, unit in everyone:
+        if unit in given:
+            continue
+        reach = {d[:3] for d in neighbours(unit)}
+        supportable = [m for m, d in moves.items() if d[:3] in reach and m != unit]
+        standing = [u for _, u in everyone if u != unit and u.split()[1][:3] in reach]
+        roll = rng.random()
+        if roll < 0.5 and supportable:
+            other = rng.choice(sorted(supportable))
+            dest = moves[other]
+            if "/" in dest and rng.random() < 0.5:
+                dest = dest[:3]
+            shown = other if rng.random() < 0.7 else other.split("/")[0]
+            given[unit] = (power, f"{unit} S {shown} - {dest}")
+        elif roll < 0.8 and standing:
+            other = rng.choice(sorted(standing))
+            shown = other if rng.random() < 0.7 else other.split("/")[0]
+            given[unit] = (power, f"{unit} S {shown}")
+        else:
+            given[unit] = (power, f"{unit} H")
+    orders = {}
+    for power, order in given.values():
+        orders.setdefault(power, []).append(order)
+    return orders
+
+
 HOMES = {p: [h.upper() for h in MAP.homes[p]] for p in POWERS}
 CENTERS = sorted(c.upper() for c in MAP.scs)
 
@@ -525,6 +581,8 @@ def main():
                         help="dense clusters of units (francqueville_differential's generator)")
     parser.add_argument("--convoys", action="store_true",
                         help="convoy country: fleets on a group of seas, armies on its shores")
+    parser.add_argument("--coasts", action="store_true",
+                        help="around a split-coast province: coasts named, wrong or left out")
     parser.add_argument("--all", action="store_true",
                         help="also name the positions the known departures explain")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
@@ -533,6 +591,8 @@ def main():
     make_orders = random_orders
     if args.convoys:
         make_position, make_orders = convoy_position, convoy_orders
+    if args.coasts:
+        make_position, make_orders = coast_position, coast_orders
     if args.dense:
         # (imported here: that tool imports this one's map facts)
         from francqueville_differential import random_orders as make_orders
