@@ -91,6 +91,14 @@ def random_position(rng, n):
     return units
 
 
+def by_power(given):
+    """{unit: (power, order)} as {power: [order, ...]}, in the order given."""
+    orders = {}
+    for power, order in given.values():
+        orders.setdefault(power, []).append(order)
+    return orders
+
+
 def random_orders(rng, units):
     everyone = [(p, u) for p, us in units.items() for u in us]
     rng.shuffle(everyone)
@@ -127,10 +135,7 @@ def random_orders(rng, units):
                 given[unit] = (power, f"{unit} S {other}")
         else:
             given[unit] = (power, f"{unit} H")
-    orders = {}
-    for power, order in given.values():
-        orders.setdefault(power, []).append(order)
-    return orders
+    return by_power(given)
 
 
 def sea_neighbours(sea):
@@ -266,10 +271,7 @@ def convoy_orders(rng, units):
         if on_fleets and rng.random() < 0.8:
             other = rng.choice(sorted(on_fleets))
             given[unit] = (power, f"{unit} S {other} - {moves[other]}")
-    orders = {}
-    for power, order in given.values():
-        orders.setdefault(power, []).append(order)
-    return orders
+    return by_power(given)
 
 
 SPLIT = sorted(p for p in PROVINCES if coasts(p))
@@ -322,10 +324,7 @@ def coast_orders(rng, units):
             given[unit] = (power, f"{unit} S {shown}")
         else:
             given[unit] = (power, f"{unit} H")
-    orders = {}
-    for power, order in given.values():
-        orders.setdefault(power, []).append(order)
-    return orders
+    return by_power(given)
 
 
 HOMES = {p: [h.upper() for h in MAP.homes[p]] for p in POWERS}

@@ -56,7 +56,17 @@ from diplomacy import Game
 
 # (the map facts and unit placement the standard differential tool already reads from the
 # reference's map: the same definitions, one copy)
-from diplomacy_differential import LOCS, MAP, POWERS, TYPE, coasts, units_for
+from diplomacy_differential import (
+    LOCS,
+    MAP,
+    POWERS,
+    TYPE,
+    by_power,
+    coasts,
+    convoy_orders,
+    convoy_position,
+    units_for,
+)
 
 PROVINCES = sorted(set(loc[:3] for loc in LOCS))
 SUPPLY_CENTRES = sorted(c.upper() for c in MAP.scs)
@@ -217,10 +227,7 @@ def random_orders(rng, units):
         elif roll < 0.95:
             given[unit] = (power, f"{unit} H")
         # else: no order (holds)
-    orders = {}
-    for power, order in given.values():
-        orders.setdefault(power, []).append(order)
-    return orders
+    return by_power(given)
 
 
 def parse_order(order):
@@ -679,14 +686,15 @@ def check_next_phase(hexwar, root, workdir, rng, stats, expect, units, centers, 
     )
 
 
-def check_position(hexwar, root, workdir, rng, stats):
-    """Play one random position; return the list of differences (empty if none), the position, its
-    orders and whether the reference and hexwar's standard rules differed on the movement."""
+def check_position(hexwar, root, workdir, rng, stats, make_position=None, make_orders=None):
+    """Play one random position (dense clusters, or what `make_position` / `make_orders` make);
+    return the list of differences (empty if none), the position, its orders and whether the
+    reference and hexwar's standard rules differed on the movement."""
     season = rng.choice("SF")
     phase, retreat_phase = f"{season}1901M", f"{season}1901R"
-    units = random_position(rng)
+    units = (make_position or random_position)(rng)
     centers = random_centers(rng, units)
-    orders = random_orders(rng, units)
+    orders = (make_orders or random_orders)(rng, units)
     ref_facts, ref_board = reference_movement(units, orders, phase)
     code, out, err = play(hexwar, root, workdir, "scenarios/diplomacy", units, centers, [(phase, orders)])
     if code != 0:
@@ -824,8 +832,12 @@ def main():
     parser.add_argument("--show", action="store_true", help="print every position, not only differences")
     parser.add_argument("--standard", action="store_true",
                         help="list the seeds where the reference and hexwar's standard rules differ")
+    parser.add_argument("--convoys", action="store_true",
+                        help="diplomacy_differential's convoy positions (R-b1's far shore, R-f1's "
+                        "convoying fleets, R-k2's failed convoys)")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
+    generators = (convoy_position, convoy_orders) if args.convoys else (None, None)
     stats = Counter()
     differ = 0
     start = time.time()
@@ -833,7 +845,7 @@ def main():
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
             diffs, units, centers, orders, retreat_orders, difference = check_position(
-                args.hexwar, root, workdir, rng, stats
+                args.hexwar, root, workdir, rng, stats, *generators
             )
             if difference and args.standard:
                 print(f"== seed {args.seed + k}: reference and hexwar (standard) differ: {difference}")
