@@ -287,6 +287,63 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
     assert!(stderr(&out).contains("orders for phase F1901M, but the game is at phase S1901M"));
 }
 
+/// One unit a province in a setup; the Francqueville variant also takes a stack of one power's
+/// units (R-g2), never units of two powers in one province.
+#[test]
+fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_one_power() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nRUSSIA = [\"F NWG - NAO\", \"F NWG H\"]\n",
+    );
+    let own = write(
+        dir.path(),
+        "own.toml",
+        "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F NWG\", \"F NWG\"]\n",
+    );
+    let mixed = write(
+        dir.path(),
+        "mixed.toml",
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"F NWG\"]\nRUSSIA = [\"F NWG\"]\n",
+    );
+    let play = |scenario: &str, setup: &str| {
+        hexwar(&[
+            "play", scenario, "--setup", setup, "--orders", &orders, "--json",
+        ])
+    };
+    for (scenario, setup, held) in [
+        (
+            "scenarios/diplomacy",
+            &own,
+            "RUSSIA's F NWG (one unit a province)",
+        ),
+        (
+            "scenarios/diplomacy",
+            &mixed,
+            "FRANCE's F NWG (one unit a province)",
+        ),
+        (
+            "scenarios/diplomacy-francqueville",
+            &mixed,
+            "FRANCE's F NWG (one unit a province, or units of one power)",
+        ),
+    ] {
+        let out = play(scenario, setup);
+        assert_eq!(out.status.code(), Some(2), "{scenario} {setup}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: {setup}: setup refused: DIP-setup: [units].RUSSIA: 'F NWG': NWG already holds {held}\n"
+            )
+        );
+    }
+    let out = play("scenarios/diplomacy-francqueville", &own);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(phases[0]["units"]["RUSSIA"], json!(["F NAO", "F NWG"]));
+}
+
 #[test]
 fn orders_for_another_power_are_refused_with_exit_1() {
     let out = hexwar(&["play", "scenarios/diplomacy", "--orders", "/dev/null"]);

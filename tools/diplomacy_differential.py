@@ -327,6 +327,88 @@ def coast_orders(rng, units):
     return by_power(given)
 
 
+def ring(rng, length):
+    """A cycle of `length` units, each able to move into the next one's province (the last into
+    the first's), as a list of (unit, destination location), or None when the walk did not close.
+    Some steps are long moves of coastal armies across one sea (convoyed rings, DATC 6.C.4-7)."""
+    start_unit = rng.choice([u for p in PROVINCES for u in units_for(p)])
+    steps, unit = [], start_unit
+    seen = {start_unit.split()[1][:3]}
+    for k in range(length):
+        kind, loc = unit.split()
+        if k == length - 1:
+            first = start_unit.split()[1][:3]
+            hits = [d for d in neighbours(unit) if d[:3] == first]
+            if not hits:
+                return None
+            steps.append((unit, hits[0] if kind == "F" else first))
+            return steps
+        options = [d for d in neighbours(unit) if d[:3] not in seen]
+        if kind == "A" and TYPE[loc] == "COAST" and rng.random() < 0.3:
+            across = sorted({c for sea in SEAS if loc in shores(sea) for c in shores(sea)} - seen - {loc})
+            if across:
+                options = across
+        if not options:
+            return None
+        dest = rng.choice(options)
+        steps.append((unit, dest))
+        seen.add(dest[:3])
+        unit = rng.choice(units_for(dest[:3]))
+    return None
+
+
+def ring_position_and_orders(rng):
+    """One or two rings of moves (3-5 units of 2-3 powers; convoyed steps get their fleets), units
+    around them attacking a ring province or supporting a ring move, sometimes a unit cutting such
+    a support."""
+    units, given, moves, taken = {}, {}, {}, set()
+    powers = rng.sample(POWERS, rng.randint(2, 3))
+    for _ in range(rng.choice((1, 1, 2))):
+        for _ in range(50):
+            steps = ring(rng, rng.randint(3, 5))
+            if steps and not any(u.split()[1][:3] in taken for u, _ in steps):
+                break
+        else:
+            continue
+        taken |= {unit.split()[1][:3] for unit, _ in steps}
+        for unit, dest in steps:
+            power = rng.choice(powers)
+            units.setdefault(power, []).append(unit)
+            moves[unit] = dest
+            given[unit] = (power, f"{unit} - {dest}")
+            loc = unit.split()[1]
+            if unit[0] == "A" and dest[:3] not in {d[:3] for d in neighbours(unit)}:
+                # a convoyed step: a fleet of the army's power on a sea both shores border
+                seas = [sea for sea in SEAS if loc in shores(sea) and dest[:3] in shores(sea) and sea not in taken]
+                if seas:
+                    sea = rng.choice(seas)
+                    taken.add(sea)
+                    fleet = "F " + sea
+                    units.setdefault(power, []).append(fleet)
+                    given[fleet] = (power, f"{fleet} C {unit} - {dest[:3]}")
+    around = sorted({d[:3] for u in list(moves) for d in neighbours(u)} - taken)
+    for province in rng.sample(around, min(len(around), rng.randint(1, 5))):
+        unit = rng.choice(units_for(province))
+        power = rng.choice(POWERS)
+        taken.add(province)
+        units.setdefault(power, []).append(unit)
+        reach = {d[:3]: d for d in neighbours(unit)}
+        ring_targets = sorted(d for d in moves.values() if d[:3] in reach)
+        supportable = sorted(m for m, d in moves.items() if d[:3] in reach)
+        roll = rng.random()
+        if roll < 0.4 and ring_targets:
+            dest = reach[rng.choice(ring_targets)[:3]]
+            given[unit] = (power, f"{unit} - {dest}")
+        elif roll < 0.8 and supportable:
+            other = rng.choice(supportable)
+            given[unit] = (power, f"{unit} S {other} - {moves[other]}")
+        elif reach:
+            given[unit] = (power, f"{unit} - {rng.choice(sorted(reach.values()))}")
+        else:
+            given[unit] = (power, f"{unit} H")
+    return units, by_power(given)
+
+
 HOMES = {p: [h.upper() for h in MAP.homes[p]] for p in POWERS}
 CENTERS = sorted(c.upper() for c in MAP.scs)
 
@@ -582,6 +664,8 @@ def main():
                         help="convoy country: fleets on a group of seas, armies on its shores")
     parser.add_argument("--coasts", action="store_true",
                         help="around a split-coast province: coasts named, wrong or left out")
+    parser.add_argument("--rings", action="store_true",
+                        help="rings of moves (some convoyed) with attacks and supports around them")
     parser.add_argument("--all", action="store_true",
                         help="also name the positions the known departures explain")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
@@ -592,6 +676,16 @@ def main():
         make_position, make_orders = convoy_position, convoy_orders
     if args.coasts:
         make_position, make_orders = coast_position, coast_orders
+    if args.rings:
+        # (one draw makes both: the position is the orders' rings)
+        made = {}
+
+        def make_position(rng):
+            made["units"], made["orders"] = ring_position_and_orders(rng)
+            return made["units"]
+
+        def make_orders(rng, units):
+            return made["orders"]
     if args.dense:
         # (imported here: that tool imports this one's map facts)
         from francqueville_differential import random_orders as make_orders

@@ -429,6 +429,34 @@ local function bad_unit(u)
   return nil
 end
 
+-- Why a setup's board is impossible, or nil: two units in one province (one a province; the
+-- Francqueville variant's stacks, R-g2, are units of one power), a centre owned twice.
+local function crowded(s)
+  local held = {}
+  for _, p in ipairs(sorted_keys(s.units or {})) do
+    for _, u in ipairs(s.units[p]) do
+      local region = hex.map.region(u:sub(3))
+      local there = held[region.id]
+      if there and not (current.rules.stacks and there.power == p) then
+        return "[units]." .. p .. ": '" .. u .. "': " .. region.id .. " already holds " .. there.power ..
+          "'s " .. there.unit .. " (one unit a province" ..
+          (current.rules.stacks and ", or units of one power" or "") .. ")"
+      end
+      held[region.id] = there or { power = p, unit = u }
+    end
+  end
+  local owner = {}
+  for _, p in ipairs(sorted_keys(s.centers or {})) do
+    for _, c in ipairs(s.centers[p]) do
+      if owner[c] then
+        return "[centers]." .. p .. ": '" .. c .. "' is " .. owner[c] .. "'s already (a centre has one owner)"
+      end
+      owner[c] = p
+    end
+  end
+  return nil
+end
+
 local function setup(t)
   local phase = t.phase or board().start_phase or "S1901M"
   if type(phase) ~= "string" or not phase:match("^[SFW]%d%d%d%d[MRA]$") then
@@ -461,6 +489,8 @@ local function setup(t)
       end
     end
   end
+  local msg = crowded(s)
+  if msg then return hex.refuse("DIP-setup", msg) end
   local pos = current.new_position(board(), s)
   local events = { set_var("position", pos) }
   take_orders(events)

@@ -21,6 +21,7 @@ local game = require("diplomacy.game").new(adj.extend({
   settle_retreats = r.settle_retreats,
   after_movement = r.after_movement,
   resolve_retreats = r.resolve_retreats,
+  stacks = true,   -- R-g2: a power may have several units in one province (setups may show them)
 }))
 -- Inside the hexwar host (the `hex` API exists) this module is also the rules module that drives
 -- the game (diplomacy.host); under plain Lua it is only the library.
