@@ -526,7 +526,8 @@ def hexwar_board(hexwar, root, workdir, units, orders, centers=None, retreat_ord
         for d in phase["dislodged"]
         if d["retreats"]
     )
-    return board + retreats, phases[0]["results"]
+    later = [r for p in phases[1:] for r in p.get("results", [])]
+    return board + retreats, phases[0]["results"], later
 
 
 def convoy_departures(orders, results):
@@ -600,17 +601,19 @@ def without_unfiltered_options(board, results):
     return standing + sorted(retreats)
 
 
-def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results):
+def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results, later):
     """Why the boards differ, when the known departures account for it, else None (to be looked
     at). The reference gets each departing army as hexwar moved it (an army whose convoy hexwar
     failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board (the
-    retreat options the rule forbids struck out, if that is what differs); if it does not and supports
-    against the supporter's own unit were given, both engines play the position again with those
-    supporters holding and must then agree."""
+    retreat options the rule forbids struck out, and a retreat into one of them, which hexwar
+    voids, disbanded, if that is what differs); if it does not and supports against the
+    supporter's own unit were given, both engines play the position again with those supporters
+    holding and must then agree."""
 
-    def agree(given, our_board, our_results):
+    def agree(given, our_board, our_results, our_later):
         """The reasons, if the reference given `given` with the convoy departures of hexwar's
-        `our_results` ends with `our_board`; None otherwise."""
+        `our_results` (and its void retreats in `our_later` disbanded) ends with `our_board`;
+        None otherwise."""
         convoys = convoy_departures(given, our_results)
         flags = {(r["power"], r["order"]): r["flags"] for r in our_results}
 
@@ -622,15 +625,20 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
             return o if o.rstrip().endswith(" VIA") else o + " VIA"
 
         moved = {p: [as_hexwar_moved(p, o) for o in os_] for p, os_ in given.items()}
-        theirs, _ = reference_board(units, moved, centers, None, retreat_orders)
+        voided = {(r["power"], r["order"]) for r in our_later if "void" in r["flags"]}
+        retreats = {
+            p: [f"{o.split(' R ')[0]} D" if (p, o) in voided else o for o in os_]
+            for p, os_ in (retreat_orders or {}).items()
+        }
+        theirs, _ = reference_board(units, moved, centers, None, retreats)
         reasons = list(convoys.values())
-        if theirs != our_board:
+        if theirs != our_board or retreats != (retreat_orders or {}):
             if without_unfiltered_options(theirs, our_results) != our_board:
                 return None
             reasons.append(UNFILTERED_OPTIONS)
         return reasons
 
-    reasons = agree(orders, ours, results)
+    reasons = agree(orders, ours, results, later)
     if reasons:
         return sorted(reasons)
     supports = self_attack_supports(units, orders)
@@ -640,10 +648,10 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
         p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_]
         for p, os_ in orders.items()
     }
-    ours_again, results_again = hexwar_board(
+    ours_again, results_again, later_again = hexwar_board(
         hexwar, root, workdir, units, held, centers, retreat_orders
     )
-    reasons = agree(held, ours_again, results_again)
+    reasons = agree(held, ours_again, results_again, later_again)
     if reasons is None:
         return None
     return sorted(reasons + list(supports.values()))
@@ -706,7 +714,7 @@ def main():
             theirs, retreat_orders = reference_board(
                 units, orders, centers, rng if args.retreats else None
             )
-            ours, results = hexwar_board(
+            ours, results, later = hexwar_board(
                 args.hexwar, root, workdir, units, orders, centers, retreat_orders
             )
             retreat_phases += bool(retreat_orders)
@@ -721,7 +729,8 @@ def main():
                         convoy_outcomes[tried] += 1
             if ours != theirs:
                 why = explained(
-                    args.hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results
+                    args.hexwar, root, workdir, units, orders, centers, retreat_orders, ours,
+                    results, later,
                 )
                 if why is not None:
                     reasons.update(why)
