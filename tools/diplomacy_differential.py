@@ -26,8 +26,8 @@ goes by convoy or not at all); a power's support to a move onto its own unit is 
 move's defend strength in a head-to-head by the reference, and counted by it when it judges
 whether a convoying fleet so attacked is dislodged (the DATC counts it in the defend strength and
 never to dislodge the supporter's own unit); after a dislodgement by a convoyed army the
-reference lists the retreat options unfiltered (occupied provinces; the attacker's origin even
-where a standoff left it empty, which the standoff rule forbids). In civil disorder the reference
+reference lists the retreat options unfiltered (occupied provinces, provinces left empty by a
+standoff, the attacker's origin among them) and lets units retreat there. In civil disorder the reference
 measures distances to every home centre, the DATC (6.J.11) and hexwar to the home centres the
 power still owns; the tool gives the reference that reading.
 
@@ -575,7 +575,7 @@ def self_attack_supports(units, orders):
 
 UNFILTERED_OPTIONS = (
     "the reference lists unfiltered retreat options after a convoyed attack (occupied provinces,"
-    " a standoff in the attacker's origin)"
+    " standoffs) and lets units retreat there"
 )
 
 
@@ -583,7 +583,7 @@ def without_unfiltered_options(board, results):
     """`board` with the retreat options the standard rule forbids struck out: provinces that
     hold a unit after the phase, and provinces left empty by a standoff (the destination of a
     bounced move in `results`). After a dislodgement by a convoyed army the reference lists them
-    (the attacker's origin even after a standoff there)."""
+    (the attacker's origin even after a standoff there, any other standoff too)."""
     standing = [line for line in board if " -> " not in line]
     occupied = {line.split()[2][:3] for line in standing}
     standoffs = {
