@@ -519,8 +519,8 @@ def hexwar_board(hexwar, root, workdir, units, orders, centers=None, retreat_ord
     phases = [p for p in json.loads(run.stdout) if not p.get("skipped")]
     phase = phases[-1]
     board = sorted(f"{p} {u}" for p, us in phase["units"].items() for u in us)
-    # (a dislodged unit with nowhere to go waits for the retreat phase in hexwar, where it is
-    # disbanded; the reference disbands it at once: both lose it, so it is left out)
+    # (a dislodged unit with nowhere to go is disbanded at once by both; hexwar lists it as
+    # dislodged with no retreats, the reference not at all: it is left out)
     retreats = sorted(
         f"{d['power']} {d['unit']} -> {' '.join(sorted(d['retreats']))}"
         for d in phase["dislodged"]
@@ -657,6 +657,112 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
     return sorted(reasons + list(supports.values()))
 
 
+def known_departure(order, power, owner):
+    """Whether `order` may play one of the known departures, where the two engines part and a
+    whole game would go on from different boards: a move or convoy of an army to an adjacent
+    province (`VIA`, convoy intent) or a support to a move onto one's own unit."""
+    if " C A " in order:
+        army, dest = order.split(" C ", 1)[1].split(" - ")
+        return dest[:3] in {d[:3] for d in neighbours(army)}
+    if order.startswith("A ") and order.endswith(" VIA"):
+        return order.split(" - ")[1].split()[0][:3] in {d[:3] for d in neighbours(order[:5])}
+    if " S " in order and " - " in order:
+        return owner.get(order.split(" - ")[-1][:3]) == power
+    return False
+
+
+def random_game(rng, phases):
+    """A game from the standard opening played by the reference for up to `phases` phases, each
+    unit (or build site, or retreating unit) given one of the reference's possible orders at
+    random (moves twice as likely as the rest), as [(phase, orders, board after, centres after)]."""
+    game = Game(map_name="standard")
+    played = []
+    for _ in range(phases):
+        phase = game.get_current_phase()
+        # (the scenario's game ends with 1910; the reference's lists come in hash order: sorted)
+        if game.is_game_done or int(phase[1:5]) > 1910:
+            break
+        possible = game.get_all_possible_orders()
+        owner = {u.lstrip("*").split()[1][:3]: p for p, us in game.get_state()["units"].items() for u in us}
+        orders = {}
+        for power in POWERS:
+            for loc in sorted(game.get_orderable_locations(power)):
+                options = sorted(
+                    o for o in possible.get(loc, [])
+                    if o != "WAIVE" and not known_departure(o, power, owner)
+                )
+                if not options:
+                    continue
+                moves = [o for o in options if " - " in o and " S " not in o and " C " not in o]
+                order = rng.choice(moves if moves and rng.random() < 0.5 else options)
+                orders.setdefault(power, []).append(order)
+        for power, os_ in orders.items():
+            game.set_orders(power, os_)
+        game.process()
+        state = game.get_state()
+        board = sorted(
+            f"{p} {u}" for p, us in state["units"].items() for u in us if not u.startswith("*")
+        )
+        centres = sorted(f"{p} {c}" for p, cs in state["centers"].items() for c in cs)
+        played.append((phase, orders, board, centres))
+    return played
+
+
+def hexwar_game(hexwar, root, workdir, played):
+    """hexwar's board and centres after each phase of `played`, from the standard opening."""
+    given = os.path.join(workdir, "game.toml")
+    with open(given, "w") as f:
+        for phase, orders, _, _ in played:
+            f.write(f'[[phase]]\nphase = "{phase}"\n[phase.orders]\n')
+            for power, os_ in orders.items():
+                f.write(f"{power} = {toml_list(os_)}\n")
+    run = subprocess.run(
+        [hexwar, "play", "scenarios/diplomacy", "--orders", given, "--json"],
+        capture_output=True, text=True, cwd=root,
+    )
+    if run.returncode != 0:
+        return run.stderr.strip()
+    out = []
+    for p in json.loads(run.stdout):
+        if p.get("skipped"):
+            out.append((p["phase"], None, None))
+            continue
+        board = sorted(f"{q} {u}" for q, us in p["units"].items() for u in us)
+        centres = sorted(f"{q} {c}" for q, cs in p["centers"].items() for c in cs)
+        out.append((p["phase"], board, centres))
+    return out
+
+
+def compare_games(args, root):
+    """`--games N`: whole games from the opening, phase by phase (the season and year sequence,
+    retreat and adjustment phases skipped when empty, centres changing hands after the fall,
+    builds and civil disorder, victory)."""
+    differ = phases = 0
+    with tempfile.TemporaryDirectory() as workdir:
+        for k in range(args.games):
+            rng = random.Random(args.seed + k)
+            played = random_game(rng, args.phases)
+            ours = hexwar_game(args.hexwar, root, workdir, played)
+            phases += len(played)
+            if isinstance(ours, str):
+                differ += 1
+                print(f"== game {args.seed + k}: hexwar refused the orders: {ours}")
+                continue
+            for (phase, orders, board, centres), (our_phase, our_board, our_centres) in zip(played, ours):
+                if (phase, board, centres) != (our_phase, our_board, our_centres):
+                    differ += 1
+                    print(f"== game {args.seed + k}, phase {phase}: hexwar {our_phase}")
+                    print("  orders:", json.dumps(orders))
+                    if board != our_board:
+                        print("  reference only:", sorted(set(board) - set(our_board or [])))
+                        print("  hexwar only:   ", sorted(set(our_board or []) - set(board)))
+                    if centres != our_centres:
+                        print("  centres, reference only:", sorted(set(centres) - set(our_centres or [])))
+                        print("  centres, hexwar only:   ", sorted(set(our_centres or []) - set(centres)))
+                    break
+    print(f"{args.games} games, {phases} phases, {differ} games that differ")
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -674,10 +780,16 @@ def main():
                         help="around a split-coast province: coasts named, wrong or left out")
     parser.add_argument("--rings", action="store_true",
                         help="rings of moves (some convoyed) with attacks and supports around them")
+    parser.add_argument("--games", type=int, default=0,
+                        help="instead: N whole games from the opening, compared phase by phase")
+    parser.add_argument("--phases", type=int, default=40, help="with --games: phases a game")
     parser.add_argument("--all", action="store_true",
                         help="also name the positions the known departures explain")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
     args = parser.parse_args()
+    if args.games:
+        compare_games(args, root)
+        return
     make_position = lambda rng: random_position(rng, rng.randint(12, 30))
     make_orders = random_orders
     if args.convoys:

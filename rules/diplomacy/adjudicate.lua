@@ -1537,10 +1537,16 @@ end
 
 function M.after_movement(rules, ctx) end
 
--- standard: every retreating unit waits for the retreat phase (one without options is disbanded
--- there, whatever it is ordered: 6.H.15/6.H.16 keep a retreat phase for it)
+-- A retreating unit without options is disbanded at once (rulebook: "If a dislodged unit has
+-- nowhere to retreat, it is disbanded"; the variant's R-l1 says the same): in the movement
+-- phase's `disbanded` and in its `dislodged` with no retreats (6.H.15 and 6.H.16 still name it
+-- dislodged, and by whom). The others wait for the retreat phase, which is skipped when none does.
 function M.settle_retreats(rules, ctx, recs)
-  return recs, {}
+  local kept, gone = {}, {}
+  for _, r in ipairs(recs) do
+    if #r.retreats > 0 then kept[#kept + 1] = r else gone[#gone + 1] = r end
+  end
+  return kept, gone
 end
 
 function M.has_retreats(rules, position)

@@ -18,7 +18,6 @@ local game = require("diplomacy.game").new(adj.extend({
   adjustments = adjustments,
   retreating_units = r.retreating_units,
   retreat_options = r.retreat_options,
-  settle_retreats = r.settle_retreats,
   after_movement = r.after_movement,
   resolve_retreats = r.resolve_retreats,
   stacks = true,   -- R-g2: a power may have several units in one province (setups may show them)

@@ -126,14 +126,8 @@ function M.retreat_options(rules, ctx, rec)
   return out
 end
 
--- R-l1: a retreating unit with no option is removed at once
-function M.settle_retreats(rules, ctx, recs)
-  local kept, gone = {}, {}
-  for _, r in ipairs(recs) do
-    if #r.retreats > 0 then kept[#kept + 1] = r else gone[#gone + 1] = r end
-  end
-  return kept, gone
-end
+-- R-l1: a retreating unit with no option is removed at once: the standard's settle_retreats
+-- (diplomacy.adjudicate), as the rulebook has it
 
 -- R-g3: after the moves, a stack keeps one unit (the earlier occupant, else the first arrived)
 function M.after_movement(rules, ctx)
