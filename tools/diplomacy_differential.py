@@ -660,14 +660,17 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
 def known_departure(order, power, owner):
     """Whether `order` may play one of the known departures, where the two engines part and a
     whole game would go on from different boards: a move or convoy of an army to an adjacent
-    province (`VIA`, convoy intent) or a support to a move onto one's own unit."""
+    province (`VIA`, convoy intent), a support to a move onto one's own unit, or a support naming
+    a coast (DATC 6.B.9: it supports a move to that coast only; the reference also counts it for
+    a move to the other coast)."""
     if " C A " in order:
         army, dest = order.split(" C ", 1)[1].split(" - ")
         return dest[:3] in {d[:3] for d in neighbours(army)}
     if order.startswith("A ") and order.endswith(" VIA"):
         return order.split(" - ")[1].split()[0][:3] in {d[:3] for d in neighbours(order[:5])}
     if " S " in order and " - " in order:
-        return owner.get(order.split(" - ")[-1][:3]) == power
+        # (a support naming a coast: the reference matches it to a move to the other coast)
+        return owner.get(order.split(" - ")[-1][:3]) == power or "/" in order.split(" - ")[-1]
     return False
 
 
@@ -720,16 +723,20 @@ def hexwar_game(hexwar, root, workdir, played):
         [hexwar, "play", "scenarios/diplomacy", "--orders", given, "--json"],
         capture_output=True, text=True, cwd=root,
     )
-    if run.returncode != 0:
+    if run.returncode != 0 and not run.stdout.strip():
         return run.stderr.strip()
+    # (refused orders still print the phases played before them: the first difference is found)
     out = []
     for p in json.loads(run.stdout):
         if p.get("skipped"):
-            out.append((p["phase"], None, None))
+            # (a phase hexwar passed over leaves the board as it was)
+            out.append((p["phase"],) + (out[-1][1:] if out else (None, None)))
             continue
         board = sorted(f"{q} {u}" for q, us in p["units"].items() for u in us)
         centres = sorted(f"{q} {c}" for q, cs in p["centers"].items() for c in cs)
         out.append((p["phase"], board, centres))
+    if run.returncode != 0:
+        out.append((run.stderr.strip(), None, None))
     return out
 
 
