@@ -1542,11 +1542,16 @@ function M.after_movement(rules, ctx) end
 -- phase's `disbanded` and in its `dislodged` with no retreats (6.H.15 and 6.H.16 still name it
 -- dislodged, and by whom). The others wait for the retreat phase, which is skipped when none does.
 function M.settle_retreats(rules, ctx, recs)
-  local kept, gone = {}, {}
-  for _, r in ipairs(recs) do
-    if #r.retreats > 0 then kept[#kept + 1] = r else gone[#gone + 1] = r end
+  for k = 1, #recs do
+    if #recs[k].retreats == 0 then
+      local kept, gone = {}, {}
+      for _, r in ipairs(recs) do
+        if #r.retreats > 0 then kept[#kept + 1] = r else gone[#gone + 1] = r end
+      end
+      return kept, gone
+    end
   end
-  return kept, gone
+  return recs, EMPTY   -- (the common case: every one has somewhere to go)
 end
 
 function M.has_retreats(rules, position)
