@@ -626,6 +626,9 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
 
         moved = {p: [as_hexwar_moved(p, o) for o in os_] for p, os_ in given.items()}
         voided = {(r["power"], r["order"]) for r in our_later if "void" in r["flags"]}
+        if retreat_orders and not our_later:
+            # hexwar held no retreat phase: every unit it dislodged had nowhere to go
+            voided = {(p, o) for p, os_ in retreat_orders.items() for o in os_}
         retreats = {
             p: [f"{o.split(' R ')[0]} D" if (p, o) in voided else o for o in os_]
             for p, os_ in (retreat_orders or {}).items()
