@@ -114,6 +114,12 @@ own!(cli_own_6_j_civil_disorder, "6.J.json");
 own!(cli_own_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(cli_own_more_6_g, "more_6.G.json");
 own!(cli_own_differential, "differential.json");
+own!(cli_reference_6_d_supports, "reference/6.D.json");
+own!(cli_reference_6_e_head_to_head, "reference/6.E.json");
+own!(cli_reference_6_f_convoys, "reference/6.F.json");
+own!(cli_reference_6_g_convoy_to_adjacent, "reference/6.G.json");
+own!(cli_reference_6_j_civil_disorder, "reference/6.J.json");
+own!(cli_reference_6_k_custom, "reference/6.K.json");
 
 /// The Francqueville variant's cases (every DIP-4 clause and reading) through `hexwar play` on
 /// `scenarios/diplomacy-francqueville`, and the same positions under the standard rules

@@ -1,5 +1,6 @@
 //! Diplomacy through the library (Session + commands): the 57 DATC cases of the shared data
-//! (one test per section file), the rules module's own cases (rules/diplomacy/tests/cases) and
+//! (one test per section file), the rules module's own cases (rules/diplomacy/tests/cases, with
+//! `reference/`: the other DATC sections as the reference engine's tests state them) and
 //! the Francqueville variant cases (variant scenario vs `expected`, standard vs
 //! `expected_standard`). Each failure lists the failing case ids and what did not hold.
 
@@ -118,6 +119,12 @@ own!(own_cases_6_j_civil_disorder, "6.J.json");
 own!(own_cases_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(own_cases_more_6_g_convoy_to_adjacent, "more_6.G.json");
 own!(own_cases_differential, "differential.json");
+own!(reference_cases_6_d_supports, "reference/6.D.json");
+own!(reference_cases_6_e_head_to_head, "reference/6.E.json");
+own!(reference_cases_6_f_convoys, "reference/6.F.json");
+own!(reference_cases_6_g_convoy_to_adjacent, "reference/6.G.json");
+own!(reference_cases_6_j_civil_disorder, "reference/6.J.json");
+own!(reference_cases_6_k_custom, "reference/6.K.json");
 
 fn variant_cases() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
