@@ -15,28 +15,28 @@ Run with the reference's virtualenv (benches/diplomacy_reference.sh makes it) af
 `--retreats` plays the retreat phase that follows too (each unit that can retreat retreats to a
 random option or disbands). `--dense` makes the positions and orders of
 tools/francqueville_differential.py instead (dense clusters of a few powers, head-to-heads,
-supported attacks: many more dislodgements, so many more retreat phases). `--adjustments` makes winter positions instead (builds, disbands, missing disbands: civil
-disorder), with the reference's civil-disorder distance taken to owned home centres (below).
+supported attacks: many more dislodgements, so many more retreat phases). `--adjustments` makes
+winter positions instead (builds, disbands, missing disbands: civil disorder).
 
 Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
-an army ordered `VIA` whose convoy is missing moves over land in the reference (DATC 6.G.8: it
-does not move); an adjacent army whose own power gives a (non-void) convoy order for it moves
-over land in the reference (hexwar: the intent to convoy stands, DATC 4.A.3 and 6.G.6, so it
-goes by convoy or not at all); a power's support to a move onto its own unit is left out of that
-move's defend strength in a head-to-head by the reference, and counted by it when it judges
-whether a convoying fleet so attacked is dislodged (the DATC counts it in the defend strength and
-never to dislodge the supporter's own unit); after a dislodgement by a convoyed army the
-reference lists the retreat options unfiltered (occupied provinces, provinces left empty by a
-standoff, the attacker's origin among them) and lets units retreat there. In civil disorder the reference
-measures distances to every home centre, the DATC (6.J.11) and hexwar to the home centres the
-power still owns; the tool gives the reference that reading.
+a power's support to a move onto its own unit is left out of that move's defend strength in a
+head-to-head by the reference, and counted by it when it judges whether a convoying fleet so
+attacked is dislodged (the DATC counts it in the defend strength and never to dislodge the
+supporter's own unit); after a dislodgement by a convoyed army the reference lists the retreat
+options unfiltered (occupied provinces, provinces left empty by a standoff, the attacker's origin
+among them) and lets units retreat there; a support naming the other coast of a move's
+destination counts in the reference (DATC 6.B.9: it does not).
 
 A position whose boards differ is checked against those departures, not left to the eye: the
-reference is given each departing army as hexwar moved it (holding where the convoy failed,
-`VIA` where hexwar convoyed it) and must end with hexwar's board, the retreat options the rule
-forbids struck out; where supports against the supporter's own unit were given, both engines play it again with
-those supporters holding and must agree. Positions the departures do not explain are printed in
-full; the summary counts both. `--all` names the explained ones too.
+reference must end with hexwar's board once the retreat options the rule forbids are struck out;
+where supports against the supporter's own unit were given, both engines play it again with those
+supporters holding and must agree. Positions the departures do not explain are printed in full;
+the summary counts both. `--all` names the explained ones too.
+
+`--flags` also compares the orders' result flags wherever the boards agree (hexwar words them as
+the reference does, docs/diplomacy.md; the reference adds `void` to a convoy it flags `no
+convoy`, and hexwar keeps `disrupted` beside `dislodged` on a convoying fleet whose dislodgement
+broke the convoy: both are set aside) and prints each kind of difference with its first cases.
 """
 
 import argparse
@@ -448,18 +448,19 @@ def reference_board(units, orders, centers=None, retreat_rng=None, given_retreat
         game.set_current_phase("W1901A")
         for power, cs in centers.items():
             game.set_centers(power, cs)
-            # Civil disorder measures the distance to the home centres the power still owns
-            # (all of them if it owns none: DATC 6.J.11); the reference measures it to every home
-            # centre. Its homes cut to the owned ones (the build sites are those anyway) give it
-            # the DATC's reading.
-            owned = [h for h in HOMES[power] if h in cs]
-            if owned:
-                game.powers[power].homes = owned
     for power, us in units.items():
         game.set_units(power, us)
     for power, os_ in orders.items():
         game.set_orders(power, os_)
+    # (the reference drops an order it finds impossible, and the unit holds unordered: its tests
+    # count that as `void`, and so does this comparison)
+    accepted = {" ".join(o.split()[:2]) for p in game.powers for o in game.get_orders(p)}
+    given = {" ".join(o.split()[:2]) for os_ in orders.values() for o in os_}
     game.process()
+    flags = {u: sorted(str(f) for f in fs) for u, fs in game.result_history.last_value().items()}
+    for u in given - accepted:
+        if u in flags and "void" not in flags[u]:
+            flags[u] = sorted(flags[u] + ["void"])
     retreat_orders = {}
     if given_retreats and game.get_current_phase().endswith("R"):
         retreat_orders = given_retreats
@@ -482,7 +483,7 @@ def reference_board(units, orders, centers=None, retreat_rng=None, given_retreat
         for p, power in game.powers.items()
         for u, r in power.retreats.items()
     )
-    return board + retreats, retreat_orders
+    return board + retreats, retreat_orders, flags
 
 
 def toml_list(items):
@@ -530,29 +531,31 @@ def hexwar_board(hexwar, root, workdir, units, orders, centers=None, retreat_ord
     return board + retreats, phases[0]["results"], later
 
 
-def convoy_departures(orders, results):
-    """The army moves where hexwar follows the DATC on convoys and the reference does not, as
-    {(power, order): reason}: a move to an adjacent province ordered `VIA` (DATC 6.G.8: it goes
-    by convoy or not at all) or that a fleet of the army's own power is ordered to convoy (DATC
-    4.A.3: the intent to convoy; 6.G.6), by an order hexwar does not flag `void` (a fleet that
-    no chain of fleets passes through shows no intent, 6.G.7). The reference moves such an army
-    over land."""
-    void_or_not = {r["order"]: r["flags"] for r in results}
-    found = {}
-    for r in results:
-        unit, order = r["unit"], r["order"]
-        if not unit.startswith("A ") or " - " not in order:
-            continue
-        dest = order.split(" - ", 1)[1].split()[0]
-        if dest[:3] not in {d[:3] for d in neighbours(unit)}:
-            continue
-        if order.rstrip().endswith(" VIA"):
-            found[(r["power"], order)] = "6.G.8 VIA without a convoy"
-        elif any(
-            o.startswith("F ") and f" C {unit} - {dest[:3]}" in o and "void" not in void_or_not[o]
-            for o in orders.get(r["power"], [])
-        ):
-            found[(r["power"], order)] = "4.A.3 convoy intent of its own fleet"
+INTENT = (
+    "an army next to its destination whose own fleet convoys it tries the convoy and fails when"
+    " it is disrupted (DATC 4.A.3 d, 6.H.12); the reference moves it over land"
+)
+
+
+def intent_departures(orders, results):
+    """The armies hexwar keeps home where the reference moves them over land, as a set of
+    (power, order): an army next to its destination by land, ordered without VIA, that a fleet of
+    its own power convoys (the intent to convoy, DATC 4.A.3 d), whose convoy failed (`no convoy`:
+    the fleets were ordered but the chain was broken). The DATC's preferred choice d has such an
+    army try the convoy; the reference falls back to the land route unless it ordered VIA."""
+    flags = {(r["power"], r["order"]): r["flags"] for r in results}
+    found = set()
+    for p, os_ in orders.items():
+        for o in os_:
+            if not o.startswith("A ") or " - " not in o or o.endswith(" VIA") or " S " in o or " C " in o:
+                continue
+            unit, dest = o.split(" - ")[0], o.split(" - ")[1].split()[0]
+            if dest[:3] not in {d[:3] for d in neighbours(unit)}:
+                continue
+            if "no convoy" in flags.get((p, o), []) and any(
+                q.startswith("F ") and q.split(" C ", 1)[-1] == f"{unit} - {dest}" for q in os_
+            ):
+                found.add((p, o))
     return found
 
 
@@ -603,28 +606,17 @@ def without_unfiltered_options(board, results):
 
 def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, ours, results, later):
     """Why the boards differ, when the known departures account for it, else None (to be looked
-    at). The reference gets each departing army as hexwar moved it (an army whose convoy hexwar
-    failed holds; one it convoyed is ordered `VIA`) and must then end with hexwar's board (the
-    retreat options the rule forbids struck out, and a retreat into one of them, which hexwar
-    voids, disbanded, if that is what differs); if it does not and supports against the
-    supporter's own unit were given, both engines play the position again with those supporters
-    holding and must then agree."""
+    at). The reference, given each army of intent_departures holding, must end with hexwar's
+    board once the retreat options the rule forbids are struck out (and a retreat into one of
+    them, which hexwar voids, disbanded, if that is what differs); if it does not and supports against the supporter's own unit were given, both
+    engines play the position again with those supporters holding and must then agree."""
 
     def agree(given, our_board, our_results, our_later):
-        """The reasons, if the reference given `given` with the convoy departures of hexwar's
-        `our_results` (and its void retreats in `our_later` disbanded) ends with `our_board`;
-        None otherwise."""
-        convoys = convoy_departures(given, our_results)
-        flags = {(r["power"], r["order"]): r["flags"] for r in our_results}
-
-        def as_hexwar_moved(p, o):
-            if (p, o) not in convoys:
-                return o
-            if "no convoy" in flags[(p, o)]:
-                return f"{o.split(' - ')[0]} H"
-            return o if o.rstrip().endswith(" VIA") else o + " VIA"
-
-        moved = {p: [as_hexwar_moved(p, o) for o in os_] for p, os_ in given.items()}
+        """The reasons, if the reference given `given` (and hexwar's void retreats in
+        `our_later` disbanded) ends with `our_board`; None otherwise."""
+        kept_home = intent_departures(given, our_results)
+        moved = {p: [f"{o.split(' - ')[0]} H" if (p, o) in kept_home else o for o in os_]
+                 for p, os_ in given.items()}
         voided = {(r["power"], r["order"]) for r in our_later if "void" in r["flags"]}
         if retreat_orders and not our_later:
             # hexwar held no retreat phase: every unit it dislodged had nowhere to go
@@ -633,8 +625,8 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
             p: [f"{o.split(' R ')[0]} D" if (p, o) in voided else o for o in os_]
             for p, os_ in (retreat_orders or {}).items()
         }
-        theirs, _ = reference_board(units, moved, centers, None, retreats)
-        reasons = list(convoys.values())
+        theirs, _, _ = reference_board(units, moved, centers, None, retreats)
+        reasons = [INTENT] * len(kept_home)
         if theirs != our_board or retreats != (retreat_orders or {}):
             if without_unfiltered_options(theirs, our_results) != our_board:
                 return None
@@ -660,17 +652,104 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
     return sorted(reasons + list(supports.values()))
 
 
+def order_kind(order):
+    if " C " in order:
+        return "convoy"
+    if " S " in order:
+        return "support to move" if " - " in order else "support to hold"
+    return "move" if " - " in order else "hold"
+
+
+def flag_differences(units, their_flags, results):
+    """The orders whose result flags differ, as [(kind, order, theirs, ours)], set aside what
+    only words the same outcome otherwise (`void` beside `no convoy` in the reference, `disrupted`
+    beside `dislodged` in hexwar)."""
+    owner = {u: p for p, us in units.items() for u in us}
+    out = []
+    for r in results:
+        unit = r["unit"]
+        if owner.get(unit) != r["power"] or unit not in their_flags:
+            continue
+        theirs, ours = set(their_flags[unit]), set(r["flags"])
+        if "no convoy" in theirs:
+            theirs.discard("void")
+        # (as the DATC cases are checked: the reference's flags must be among hexwar's, and
+        # hexwar's empty where the reference's are)
+        if (not theirs and ours) or not theirs <= ours:
+            out.append((order_kind(r["order"]), r["order"], sorted(theirs), sorted(ours)))
+    return out
+
+
+VIA_SELF_SUPPORT = (
+    "the reference misses a support onto the supporter's own unit when the move is ordered VIA"
+    " (it reads VIA as the destination), so does not flag it void"
+)
+SELF_SUPPORT_FLAGS = (
+    "flags of a position with a support against the supporter's own unit, which the reference"
+    " counts when it judges a convoying fleet (they agree with those supports held)"
+)
+
+
+def explained_flags(hexwar, root, workdir, units, orders, centers, diffs, *results_of):
+    """Why the flags in `diffs` differ, as {reason: orders}, when the known departures account
+    for all of them, else None."""
+    owner = {u.split()[1][:3]: p for p, us in units.items() for u in us}
+    power_of = {o: p for p, os_ in orders.items() for o in os_}
+    via = {" ".join(o.split()[:2]) + " - " + o.split(" - ")[1].split()[0]
+           for os_ in orders.values() for o in os_ if o.endswith(" VIA")}
+    rest = []
+    reasons = Counter()
+    for kind, order, theirs, ours in diffs:
+        if (kind == "support to move" and theirs == [] and ours == ["void"]
+                and order.split(" S ", 1)[1] in via
+                and owner.get(order.split(" - ")[-1][:3]) == power_of.get(order)):
+            reasons[VIA_SELF_SUPPORT] += 1
+        else:
+            rest.append(order)
+    if rest:
+        # the intent departure: the reference, given those armies holding, must agree elsewhere
+        kept_home = intent_departures(orders, results_of[0])
+        if kept_home:
+            held = {p: [f"{o.split(' - ')[0]} H" if (p, o) in kept_home else o for o in os_]
+                    for p, os_ in orders.items()}
+            _, _, their_flags = reference_board(units, held, centers)
+            # (those armies, and the orders that name them, set aside)
+            armies = {o.split(" - ")[0] for (_, o) in kept_home}
+            left = flag_differences(units, their_flags, [
+                r for r in results_of[0]
+                if r["unit"] not in armies and not any(f" {a} " in r["order"] + " " for a in armies)
+            ])
+            if not left:
+                reasons[INTENT] += len(rest)
+                return reasons
+    if rest:
+        supports = self_attack_supports(units, orders)
+        if not supports:
+            return None
+        held = {
+            p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_]
+            for p, os_ in orders.items()
+        }
+        theirs, _, their_flags = reference_board(units, held, centers)
+        ours, results, _ = hexwar_board(hexwar, root, workdir, units, held, centers)
+        held_units = {" ".join(o.split()[:2]) for (_, o) in supports}
+        if theirs != ours or flag_differences(
+            units, their_flags, [r for r in results if r["unit"] not in held_units]
+        ):
+            return None
+        reasons[SELF_SUPPORT_FLAGS] += len(rest)
+    return reasons
+
+
 def known_departure(order, power, owner):
     """Whether `order` may play one of the known departures, where the two engines part and a
-    whole game would go on from different boards: a move or convoy of an army to an adjacent
-    province (`VIA`, convoy intent), a support to a move onto one's own unit, or a support naming
-    a coast (DATC 6.B.9: it supports a move to that coast only; the reference also counts it for
-    a move to the other coast)."""
+    whole game would go on from different boards: a convoy of an army of one's own power to an
+    adjacent province (the intent to convoy: the convoy may be disrupted), a support to a move
+    onto one's own unit, or a support naming a coast (DATC 6.B.9: it supports a move to that
+    coast only; the reference also counts it for a move to the other coast)."""
     if " C A " in order:
         army, dest = order.split(" C ", 1)[1].split(" - ")
-        return dest[:3] in {d[:3] for d in neighbours(army)}
-    if order.startswith("A ") and order.endswith(" VIA"):
-        return order.split(" - ")[1].split()[0][:3] in {d[:3] for d in neighbours(order[:5])}
+        return owner.get(army[2:5]) == power and dest[:3] in {d[:3] for d in neighbours(army)}
     if " S " in order and " - " in order:
         # (a support naming a coast: the reference matches it to a move to the other coast)
         return owner.get(order.split(" - ")[-1][:3]) == power or "/" in order.split(" - ")[-1]
@@ -799,6 +878,8 @@ def main():
     parser.add_argument("--games", type=int, default=0,
                         help="instead: N whole games from the opening, compared phase by phase")
     parser.add_argument("--phases", type=int, default=40, help="with --games: phases a game")
+    parser.add_argument("--flags", action="store_true",
+                        help="also compare the orders' result flags where the boards agree")
     parser.add_argument("--all", action="store_true",
                         help="also name the positions the known departures explain")
     parser.add_argument("--hexwar", default=os.path.join(root, "target/release/hexwar"))
@@ -830,6 +911,8 @@ def main():
     reasons = Counter()
     explained_positions = 0
     convoy_outcomes = Counter()  # armies ordered beyond their neighbours, by hexwar's outcome
+    flag_kinds, flag_examples = Counter(), {}  # --flags: (kind, theirs, ours) -> count, cases
+    flag_reasons = Counter()  # --flags: orders whose flags the known departures explain
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.cases):
             rng = random.Random(args.seed + k)
@@ -839,13 +922,28 @@ def main():
             else:
                 units = make_position(rng)
                 orders = make_orders(rng, units)
-            theirs, retreat_orders = reference_board(
+            theirs, retreat_orders, their_flags = reference_board(
                 units, orders, centers, rng if args.retreats else None
             )
             ours, results, later = hexwar_board(
                 args.hexwar, root, workdir, units, orders, centers, retreat_orders
             )
             retreat_phases += bool(retreat_orders)
+            if args.flags and ours == theirs:
+                diffs = flag_differences(units, their_flags, results)
+                why = diffs and explained_flags(
+                    args.hexwar, root, workdir, units, orders, centers, diffs, results
+                )
+                if why:
+                    flag_reasons.update(why)
+                    diffs = []
+                for kind, order, t, o in diffs:
+                    key = (kind, ", ".join(t) or "ok", ", ".join(o) or "ok")
+                    flag_kinds[key] += 1
+                    if flag_kinds[key] <= 2:
+                        flag_examples.setdefault(key, []).append(
+                            f"seed {args.seed + k}: {order}; units {json.dumps(units)}; orders {json.dumps(orders)}"
+                        )
             for r in results:
                 if r["unit"].startswith("A ") and " - " in r["order"] and " S " not in r["order"]:
                     dest = r["order"].split(" - ", 1)[1].split()[0][:3]
@@ -885,6 +983,17 @@ def main():
         f"{args.cases} positions{played}, {differ} with different boards not explained by the "
         f"known departures"
     )
+    if args.flags:
+        print(
+            f"result flags that differ where the boards agree, not explained by the known"
+            f" departures: {sum(flag_kinds.values())} orders"
+        )
+        for why, n in sorted(flag_reasons.items()):
+            print(f"  (explained: {n} x {why})")
+        for (kind, t, o), n in sorted(flag_kinds.items(), key=lambda x: -x[1]):
+            print(f"  {n} x {kind}: reference {t}, hexwar {o}")
+            for example in flag_examples[(kind, t, o)]:
+                print(f"      {example}")
     if reasons:
         listed = ", ".join(f"{n} x {why}" for why, n in sorted(reasons.items()))
         print(

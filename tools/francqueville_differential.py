@@ -22,8 +22,8 @@ from the reference Python engine (PyPI `diplomacy` 1.1.2) on the same position (
 the stacks, with one unit standing for each stack: a stack that holds defends as one). Where the
 reference and hexwar's standard scenario disagree on them, the tool takes hexwar's standard flags
 and counts the position (`--standard` lists them). The disagreements seen, hexwar following the
-DATC each time: the two of tools/diplomacy_differential.py (a `VIA` army without convoy, an
-adjacent army with an incomplete convoy of its own power); a head-to-head where a power supports
+DATC each time: those of tools/diplomacy_differential.py (an adjacent army whose own fleet's
+convoy is disrupted: it tries the convoy; the reference falls back to the land route); a head-to-head where a power supports
 a foreign attack on its own unit (the reference leaves that support out of the defend strength
 too and dislodges; the DATC's defend strength counts every support, so both bounce); and convoy
 orders the reference flags `void` but hexwar does not, which matters for R-f1 (the convoying

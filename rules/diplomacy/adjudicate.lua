@@ -18,12 +18,16 @@
 -- and convoy order gets a boolean resolution; cycles are detected through the dependency list and
 -- broken by the backup rule: a cycle of moves only is a circular movement (all succeed); a cycle
 -- with convoys is a convoy paradox resolved by the Szykman rule (the convoyed armies involved do not
--- move, as if not convoyed; flag `disrupted`). Convoy intent (DATC 4.A.3, preferred): an army goes
--- by convoy if it is not adjacent, if it writes VIA, or if a fleet of its own power orders to
--- convoy it; a convoyed move is never a head-to-head battle. What is possible depends on the fleets
--- on the board, whatever their orders (DATC 4.E.1): a move that needs a convoy is illegal (void)
--- when no chain of fleets at sea joins its two ends (6.D.32), and so is a convoy order by a fleet
--- that no such chain passes through (6.G.7), which then shows no intent.
+-- move, as if not convoyed; flag `no convoy`). Convoy intent (DATC 4.A.3 d, the 1982/2000
+-- rulebook, preferred): an army goes by convoy if it is not adjacent; next to its destination by
+-- land, if it writes VIA or a fleet of its own power orders to convoy it, and then only when the
+-- fleets ordered to convoy it make a whole chain (else it moves over land: "via convoy" has a
+-- meaning only where there are both a land route and a convoy route, 6.G.8); a convoyed move is
+-- never a head-to-head battle. What is possible depends on the fleets on the board, whatever their
+-- orders (DATC 4.E.1): a move that needs a convoy is illegal (void) when no chain of fleets at sea
+-- joins its two ends (6.D.32), and so is a convoy order by a fleet on no chain that needs it
+-- (6.G.7; on_chain), which then shows no intent. Result flags are worded as the reference engine
+-- words them (the DATC names outcomes only; see order_flag).
 
 --
 -- Sharing (speed; every table handed out is read-only): result entries and flag lists are memoised
@@ -611,23 +615,28 @@ end
 -- of its type on a location, and where a move ends. They depend only on the order and the map, so
 -- they are computed once per parsed order (for a unit on the written location) and memoised on it
 -- as o.fx; a unit standing on another coast than written (6.B.10) gets them computed afresh.
---   M:  ok, conv (goes by convoy), dest (location; armies: the province, set even when not ok),
---       dprov;   SH/SM: ok (the supporter reaches the province);   C: ok (fleet at sea)
+--   M:  ok, conv (goes by convoy: not adjacent, or VIA), land (an army next to its destination
+--       by land), dest (location; armies: the province, set even when not ok), dprov;
+--   SH/SM: ok (the supporter reaches the province);   C: ok (fleet at sea)
 local function order_facts(cm, o, utype, uloc, uprov)
   local k = o.kind
   local cprov = cm.prov
   if k == "M" then
     local dp = cm.loc_prov[o.dest]
-    local ok, conv, d = false, false, nil
+    local ok, conv, d, land = false, false, nil, false
     if dp ~= uprov and cprov[dp].type ~= "impassable" then
       if utype == "A" then
         local t = cprov[dp].type
         if t ~= "sea" then
           local coastal = cprov[uprov].type == "coast" and t == "coast"
+          land = cm.army_adj[uprov][dp] or false
           if o.via then
+            -- (a convoy as any other: possible only between two coasts, along a chain of fleets;
+            -- next to its destination by land, build_ctx grants it only when the fleets ordered
+            -- to convoy the army make a whole chain: else the army goes by land, 6.G.8)
             ok = coastal
             conv = true
-          elseif cm.army_adj[uprov][dp] then
+          elseif land then
             ok = true
           elseif coastal then
             ok = true
@@ -640,7 +649,7 @@ local function order_facts(cm, o, utype, uloc, uprov)
         ok = d ~= nil
       end
     end
-    return { ok = ok, conv = ok and conv, dest = d, dprov = dp }
+    return { ok = ok, conv = ok and conv, land = land, dest = d, dprov = dp }
   elseif k == "SH" or k == "SM" then
     local tp = k == "SH" and o.tprov or o.dprov
     return { ok = tp ~= uprov and map.reaches_prov(cm, utype, uloc, tp) }
@@ -732,59 +741,62 @@ local function chain_exists(cm, U, fleets, src, dst)
   return false
 end
 
--- Is fleet `f` on some chain from src to dst (each fleet at most once)? (6.G.6, 6.G.7: a convoy
--- order no chain could use is illegal, so it shows no intent to convoy.) That is: two paths from
--- f, one ending at a fleet next to src and one at a fleet next to dst, that share only f; found
--- as a flow of 2 (every fleet but f carries at most one path; nodes split into in/out halves).
+-- Is fleet `f` on some chain from src to dst that needs every one of its fleets? (6.G.6, 6.G.7: a
+-- convoy order no chain could use is illegal, so it shows no intent to convoy.) A chain counts
+-- only when no fewer of its fleets make one -- each fleet next to the one before and the one after
+-- only, the first alone next to src, the last alone next to dst -- as the reference engine counts
+-- convoy routes: a fleet that a chain could only pass through on a detour (its neighbours are next
+-- to each other, or to an end) carries nothing. Depth-first over such chains (a few fleets).
 local function on_chain(cm, U, fleets, f, src, dst)
   local fpa = cm.fleet_prov_adj
   local m = #fleets
-  -- nodes: fleet k -> 2k-1 (in), 2k (out); S = 2m+1 (src side), D = 2m+2 (dst side), T = 2m+3
-  local S, D, T = 2 * m + 1, 2 * m + 2, 2 * m + 3
-  local to, cap, first, nxt = {}, {}, {}, {}
-  local ne = 0
-  local function edge(a, b)
-    ne = ne + 1; to[ne] = b; cap[ne] = 1; nxt[ne] = first[a]; first[a] = ne
-    ne = ne + 1; to[ne] = a; cap[ne] = 0; nxt[ne] = first[b]; first[b] = ne
-  end
-  local start
+  local near, nsrc, ndst, fk = {}, {}, {}, nil
   for k = 1, m do
-    local g = fleets[k]
-    if g == f then start = 2 * k else edge(2 * k - 1, 2 * k) end
-    local adj = fpa[U[g].loc]
-    if adj[src] then edge(2 * k, S) end
-    if adj[dst] then edge(2 * k, D) end
+    local a = fpa[U[fleets[k]].loc]
+    nsrc[k], ndst[k] = a[src] or false, a[dst] or false
+    if fleets[k] == f then fk = k end
+    local row = {}
     for l = 1, m do
-      local h = fleets[l]
-      if l ~= k and h ~= f and adj[U[h].prov] then edge(2 * k, 2 * l - 1) end
+      if l ~= k and a[U[fleets[l]].prov] then row[#row + 1] = l end
     end
+    near[k] = row
   end
-  if not start then return false end
-  edge(S, T); edge(D, T)
-  -- two augmenting paths (breadth first); an edge's pair is e+1 (odd e) or e-1 (even e)
-  for _ = 1, 2 do
-    local via, queue, qn, qi = { [start] = 0 }, { start }, 1, 1
-    while qi <= qn and via[T] == nil do
-      local a = queue[qi]
-      qi = qi + 1
-      local e = first[a]
-      while e do
-        local b = to[e]
-        if cap[e] > 0 and via[b] == nil then via[b] = e; qn = qn + 1; queue[qn] = b end
-        e = nxt[e]
+  if not fk then return false end
+  local path, on = {}, {}
+  local function extend(k, depth, has_f)
+    -- (a fleet next to dst ends a chain: one more would make it a detour)
+    if ndst[k] then return has_f end
+    local row = near[k]
+    for r = 1, #row do
+      local l = row[r]
+      if not on[l] and not nsrc[l] then
+        local shortcut = false
+        for d = 1, depth - 1 do
+          local back = near[path[d]]
+          for q = 1, #back do
+            if back[q] == l then shortcut = true; break end
+          end
+          if shortcut then break end
+        end
+        if not shortcut then
+          on[l] = true; path[depth + 1] = l
+          local found = extend(l, depth + 1, has_f or l == fk)
+          on[l] = false; path[depth + 1] = nil
+          if found then return true end
+        end
       end
     end
-    if via[T] == nil then return false end
-    local b = T
-    while b ~= start do
-      local e = via[b]
-      cap[e] = cap[e] - 1
-      local r = e % 2 == 1 and e + 1 or e - 1
-      cap[r] = cap[r] + 1
-      b = to[r]
+    return false
+  end
+  for k = 1, m do
+    if nsrc[k] then
+      on[k] = true; path[1] = k
+      local found = extend(k, 1, k == fk)
+      on[k] = false; path[1] = nil
+      if found then return true end
     end
   end
-  return true
+  return false
 end
 
 -- [interpretation] A stack of the Francqueville variant (R-g2) may hold several units of the unit
@@ -1003,6 +1015,17 @@ local function build_ctx(rules, cm, position, orders, S)
         local f = l[m]
         if U[f].power == U[t].power then convoyed[t] = true; break end
       end
+    end
+  end
+  -- an army next to its destination by land that asks for a convoy (VIA, or a fleet of its own
+  -- power convoys it) goes by convoy only when the fleets ordered to convoy it make a whole chain;
+  -- else it moves over land (DATC 4.A.3 d, the 1982/2000 rulebook: "via convoy" has a meaning
+  -- only where there are both a land route and a convoy route; 6.G.8)
+  for k = 1, nm do
+    local t = moves[k]
+    if convoyed[t] and U[t].type == "A" and cm.army_adj[U[t].prov][dprov[t]] then
+      local l = convoyers[t]
+      if not (l and chain_exists(cm, U, l, U[t].prov, dprov[t])) then convoyed[t] = false end
     end
   end
   -- indexes
@@ -1387,33 +1410,142 @@ for _, a in ipairs({ "void", "disrupted", "no convoy", "bounce", "cut" }) do
   FLAGS_DOWN[a] = flags_of(a, "dislodged")
 end
 
-local FL_VOID, FL_DISRUPTED, FL_NOCONVOY, FL_BOUNCE, FL_CUT =
-  FLAGS_UP.void, FLAGS_UP.disrupted, FLAGS_UP["no convoy"], FLAGS_UP.bounce, FLAGS_UP.cut
+local FL_VOID, FL_NOCONVOY, FL_BOUNCE = FLAGS_UP.void, FLAGS_UP["no convoy"], FLAGS_UP.bounce
 local DOWN_OF = {} -- flag list -> the same with "dislodged"
 for a, f in pairs(FLAGS_UP) do DOWN_OF[f] = FLAGS_DOWN[a] end
 
-local function unit_flags(ctx, i)
-  local k = ctx.kind[i]
-  local isvoid = ctx.void[i]
-  local down = ctx.dislodged_by[i]
-  if k == "H" and not isvoid and not down then return NOFLAGS end
-  local a = ""
-  if isvoid then
-    a = "void"
-  elseif k == "M" then
-    if not ctx.res[i] then
-      if ctx.paradox[i] then a = "disrupted"
-      elseif not ctx.path_ok(i) then a = "no convoy"
-      else a = "bounce" end
-    end
-  elseif k == "SH" or k == "SM" then
-    if not ctx.res[i] then a = "cut" end
-  elseif k == "C" then
-    local t = ctx.target[i]
-    if ctx.paradox[t] then a = "disrupted"
-    elseif not ctx.path_ok(t) then a = "no convoy" end
+-- The flags follow the reference engine's wording (the DATC names outcomes, not flags), so that
+-- results read alike in both: a convoyed move that fails for want of a convoy (no whole chain of
+-- its convoying fleets held, or the Szykman rule) is `no convoy`, and so are the supports it was
+-- given (not cut) and its convoying fleets, but for a fleet whose dislodgement (or, in a paradox,
+-- attack) broke the convoy, which is `disrupted`; a convoy order for an army that goes by land,
+-- or by a fleet on no chain of the fleets ordered to convoy it, is `no convoy` (6.G.2, 6.G.6); a
+-- support that could not count is `void`: for a convoyed move no fleet was ordered to carry
+-- (6.D.31), or for a move against the supporter's own unit that stays (see no_help_void).
+
+-- did the convoyed move t fail for want of a convoy?
+local function convoy_failed(ctx, t)
+  return ctx.convoyed[t] and not ctx.res[t] and (ctx.paradox[t] or not ctx.path_ok(t))
+end
+
+local spared_by_convoy
+
+-- the supports in a list that were not cut (as the flags tell it: spared_by_convoy)
+local function kept(ctx, list)
+  if not list then return 0 end
+  local res, down, c = ctx.res, ctx.dislodged_by, 0
+  for k = 1, #list do
+    local s = list[k]
+    if res[s] or (not down[s] and spared_by_convoy(ctx, s)) then c = c + 1 end
   end
-  if down then return FLAGS_DOWN[a] end
+  return c
+end
+
+-- A support i of move t onto the province of a unit of i's own power, which it cannot help to
+-- dislodge (DATC 6.D.10-6.D.14, 6.D.19, 6.E.2-6.E.10): void when the two meet head to head, or
+-- when that unit stays and move t, counted with every support it kept, was the strongest there
+-- (the move then fails for want of that support, or succeeds without it); not when the unit
+-- leaves, or another unit there was at least as strong.
+local function no_help_void(ctx, i, t)
+  local S, U, kind, res = ctx.scratch, ctx.U, ctx.kind, ctx.res
+  local d = ctx.at[ctx.dprov[t]]
+  if not d or d == t or U[d].power ~= U[i].power then return false end
+  if S.h2h[t] == d then return true end
+  if kind[d] == "M" and res[d] then return false end
+  local full = 1 + kept(ctx, S.move_sup[t])
+  local hold = kind[d] == "M" and 1 or 1 + kept(ctx, S.hold_sup[d])
+  if hold >= full then return false end
+  local others = S.moves_to[ctx.dprov[t]]
+  for k = 1, #others do
+    local j = others[k]
+    if j ~= t and not convoy_failed(ctx, j) and 1 + kept(ctx, S.move_sup[j]) >= full then return false end
+  end
+  return true
+end
+
+-- Was support i, cut in the resolution, cut only by convoyed armies that could not have cut it in
+-- the reference's reading (its "exception C": a convoyed army does not cut a support for or
+-- against a fleet that convoys it on every route)? The resolution needs no such rule -- where
+-- that cut would decide anything it makes a paradox, which the Szykman rule settles the same way
+-- -- so the cut changed nothing, and the flag says what the reference says: not cut.
+function spared_by_convoy(ctx, i)
+  local S, U, kind = ctx.scratch, ctx.U, ctx.kind
+  local attackers = S.moves_to[U[i].prov]
+  if not attackers then return false end
+  local t = ctx.target[i]
+  local aim = kind[i] == "SM" and ctx.dprov[i] or U[t].prov
+  local f = ctx.at[aim]
+  for k = 1, #attackers do
+    local j = attackers[k]
+    if U[j].power ~= U[i].power and not (kind[i] == "SM" and U[j].prov == ctx.dprov[i]) then
+      if not ctx.convoyed[j] then return false end
+      if not convoy_failed(ctx, j) then
+        -- (a convoyed army that got through: spared only by a fleet on every route)
+        local l = S.convoyers[j]
+        if not (f and kind[f] == "C" and ctx.target[f] == j) then return false end
+        local others = {}
+        for q = 1, #l do
+          if l[q] ~= f then others[#others + 1] = l[q] end
+        end
+        if chain_exists(ctx.cm, U, others, U[j].prov, ctx.dprov[j]) then return false end
+      end
+    end
+  end
+  return true
+end
+
+local function support_flag(ctx, i)
+  local t = ctx.target[i]
+  if ctx.kind[i] == "SM" and convoy_failed(ctx, t) then
+    local l = ctx.scratch.convoyers[t]
+    local U = ctx.U
+    if not (l and chain_exists(ctx.cm, U, l, U[t].prov, ctx.dprov[t])) then return "void" end
+    if ctx.res[i] then return "no convoy" end
+  end
+  if not ctx.res[i] and (ctx.dislodged_by[i] or not spared_by_convoy(ctx, i)) then return "cut" end
+  if ctx.kind[i] == "SM" and no_help_void(ctx, i, t) then return "void" end
+  return ""
+end
+
+local function convoy_flag(ctx, i)
+  local t = ctx.target[i]
+  if not ctx.convoyed[t] then return "no convoy" end
+  local U, cm = ctx.U, ctx.cm
+  local src, dst = U[t].prov, ctx.dprov[t]
+  local adj = cm.fleet_prov_adj[U[i].loc]
+  local l = ctx.scratch.convoyers[t]
+  if not (adj[src] and adj[dst]) and not on_chain(cm, U, l, i, src, dst) then return "no convoy" end
+  if not convoy_failed(ctx, t) then return "" end
+  if ctx.dislodged_by[i] then return "disrupted" end
+  if ctx.paradox[t] then
+    -- attacked by another power: the attack the paradox rule set aside
+    local moves = ctx.scratch.moves_to[U[i].prov]
+    for k = 1, moves and #moves or 0 do
+      if U[moves[k]].power ~= U[i].power then return "disrupted" end
+    end
+  end
+  return "no convoy"
+end
+
+local function move_flag(ctx, i)
+  if ctx.res[i] then return "" end
+  if ctx.convoyed[i] and (ctx.paradox[i] or not ctx.path_ok(i)) then return "no convoy" end
+  return "bounce"
+end
+
+-- the flag of unit i's order ("" when it succeeded or held)
+local function order_flag(ctx, i)
+  if ctx.void[i] then return "void" end
+  local k = ctx.kind[i]
+  if k == "M" then return move_flag(ctx, i) end
+  if k == "SH" or k == "SM" then return support_flag(ctx, i) end
+  if k == "C" then return convoy_flag(ctx, i) end
+  return ""
+end
+
+local function unit_flags(ctx, i)
+  local a = order_flag(ctx, i)
+  if ctx.dislodged_by[i] then return FLAGS_DOWN[a] end
   return FLAGS_UP[a]
 end
 
@@ -1645,26 +1777,50 @@ function M.movement(rules, cm, position, orders)
     local down = S.down
     local fl = S.fl
     if not S.plain then
-      local res, paradox, path_ok, target = ctx.res, ctx.paradox, ctx.path_ok, ctx.target
+      local res, paradox, path_ok = ctx.res, ctx.paradox, ctx.path_ok
       local moves, others, voids = ctx.moves, S.others, S.voids
+      local convoyed, target, dprov, at, U = ctx.convoyed, ctx.target, ctx.dprov, ctx.at, ctx.U
+      local dislodged_by, moves_to, fpa = ctx.dislodged_by, S.moves_to, ctx.cm.fleet_prov_adj
       for k = 1, #moves do
         local j = moves[k]
         if not res[j] then
-          fl[j] = paradox[j] and FL_DISRUPTED or (not path_ok(j) and FL_NOCONVOY) or FL_BOUNCE
+          fl[j] = convoyed[j] and (paradox[j] or not path_ok(j)) and FL_NOCONVOY or FL_BOUNCE
         end
       end
+      -- (order_flag, with the usual orders worked out here without a call: a support uncut and
+      -- not onto the supporter's own unit, or cut by no convoyed army, for a move that did not
+      -- fail for want of a convoy; a convoy by a fleet next to both ends that did not fail)
       for k = 1, #others do
         local j = others[k]
         local kj = kind[j]
+        local a = nil
+        local t = target[j]
         if kj == "C" then
-          local t = target[j]
-          if paradox[t] then fl[j] = FL_DISRUPTED
-          elseif not path_ok(t) then fl[j] = FL_NOCONVOY end
-        elseif kj ~= "H" then
-          if not res[j] then fl[j] = FL_CUT end
-        else
-          fl[j] = FL_VOID -- (made void by pass 2)
+          -- (a fleet next to both ends, of a convoy that did not fail: nothing to say)
+          if convoyed[t] and (res[t] or not (paradox[t] or not path_ok(t))) then
+            local adj = fpa[U[j].loc]
+            if adj[U[t].prov] and adj[dprov[t]] then a = "" end
+          end
+        elseif kj == "SH" or (kj == "SM" and not (convoyed[t] and not res[t] and (paradox[t] or not path_ok(t)))) then
+          if res[j] then
+            if kj == "SH" then
+              a = ""
+            else
+              local d = at[dprov[j]]
+              if not d or d == t or U[d].power ~= U[j].power then a = "" end
+            end
+          elseif dislodged_by[j] then
+            a = "cut"
+          else
+            a = "cut"
+            local att = moves_to[U[j].prov]
+            for q = 1, att and #att or 0 do
+              if convoyed[att[q]] then a = nil; break end
+            end
+          end
         end
+        if a == nil then a = order_flag(ctx, j) end
+        if a ~= "" then fl[j] = FLAGS_UP[a] end
       end
       for k = 1, #voids do fl[voids[k]] = FL_VOID end
     end
@@ -1969,18 +2125,13 @@ end
 ----------------------------------------------------------------------------------------------------
 -- adjustment phase
 
--- civil-disorder distance: fewest moves from the unit to one of the power's home centres it owns
--- (all its home centres when it owns none). Armies count any adjacency (land or sea: as if
--- convoyed, DATC 6.J.9/6.J.10); fleets count fleet moves only.
-local function cd_distance(cm, power, u, owned)
+-- civil-disorder distance: fewest moves from the unit to one of the power's home centres, owned
+-- or not (DATC 6.J.3-6.J.7 measure to the home supply centres). Armies count any adjacency (land
+-- or sea: as if convoyed, 6.J.10, 6.J.11: a sea area adds one); fleets count fleet moves only,
+-- to either coast (6.J.5, 6.J.6, 6.J.9).
+local function cd_distance(cm, power, u)
   local targets = {}
-  local any = false
-  for _, h in ipairs(cm.home[power] or EMPTY) do
-    if owned[h] then targets[h] = true; any = true end
-  end
-  if not any then
-    for _, h in ipairs(cm.home[power] or EMPTY) do targets[h] = true end
-  end
+  for _, h in ipairs(cm.home[power] or EMPTY) do targets[h] = true end
   if targets[u.prov] then return 0 end
   local seen, frontier, dist = {}, {}, 0
   if u.type == "A" then
@@ -2097,7 +2248,7 @@ function M.adjustments(rules, cm, position, orders)
         if not removed[k] then
           local u = map.parse_unit(cm, mine[k])
           if u then
-            cand[#cand + 1] = { k = k, d = cd_distance(cm, p, u, owned), f = u.type == "F", prov = u.prov, str = mine[k] }
+            cand[#cand + 1] = { k = k, d = cd_distance(cm, p, u), f = u.type == "F", prov = u.prov, str = mine[k] }
           end
         end
       end
