@@ -1261,13 +1261,32 @@ local function resolve_all(ctx)
   -- cycle may then revise (an army convoyed through a fleet whose hold is supported by the unit
   -- it attacks, that fleet attacked: its move was left failed although the convoy succeeds).
   local lowest_read = math.huge
+  -- Likewise for the guesses of orders still being resolved by an enclosing frame (not yet in
+  -- `deps`): frame_of[i] is the depth of i's running `resolve` frame, lowest_frame the lowest
+  -- such depth read since the current frame began. A frame that read one below its own depth is
+  -- part of a cycle that closes outside it: its order stays a guess, however its two guesses
+  -- turn out, and the enclosing frame settles the cycle (Kruijswijk's test, "the first order
+  -- added to the list is this one", takes such a frame for the head of the cycle, settles it when
+  -- both guesses agree and erases the enclosing order from the list, which that order's frame
+  -- then reads as "depends on no guess": a convoyed army's cut of a support against its own
+  -- convoying fleet was kept while its convoy failed).
+  local depth, frame_of, lowest_frame = 0, {}, math.huge
 
   -- `i` (resolved as r under guesses read from enclosing frames) joins the dependency list
-  local function stays_a_guess(i, r, saved)
-    ndeps = ndeps + 1
-    deps[ndeps] = i
+  local function stays_a_guess(i, r, saved, saved_frame)
+    local present = false
+    for k = ndeps, 1, -1 do
+      if deps[k] == i then present = true; break end
+    end
+    if not present then
+      ndeps = ndeps + 1
+      deps[ndeps] = i
+    end
     res[i] = r
     if saved < lowest_read then lowest_read = saved end
+    if saved_frame < lowest_frame then lowest_frame = saved_frame end
+    frame_of[i] = nil
+    depth = depth - 1
     return r
   end
 
@@ -1275,6 +1294,8 @@ local function resolve_all(ctx)
     local st = state[i]
     if st == 2 then return res[i] end
     if st == 1 then
+      local f = frame_of[i]
+      if f and f < lowest_frame then lowest_frame = f end
       for k = 1, ndeps do
         if deps[k] == i then
           if k < lowest_read then lowest_read = k end
@@ -1287,42 +1308,52 @@ local function resolve_all(ctx)
       return res[i]
     end
     local old = ndeps
-    local saved = lowest_read
-    lowest_read = math.huge
+    local saved, saved_frame = lowest_read, lowest_frame
+    lowest_read, lowest_frame = math.huge, math.huge
+    depth = depth + 1
+    local d = depth
+    frame_of[i] = d
     res[i] = false
     state[i] = 1
     local r1 = adjudicate(i)
-    local outer = lowest_read <= old
+    local outer = lowest_read <= old or lowest_frame < d
     if ndeps == old then
       if state[i] == 2 then
         if saved < lowest_read then lowest_read = saved end
+        if saved_frame < lowest_frame then lowest_frame = saved_frame end
+        frame_of[i] = nil
+        depth = d - 1
         return res[i]
       end
-      if outer then return stays_a_guess(i, r1, saved) end
+      if outer then return stays_a_guess(i, r1, saved, saved_frame) end
       res[i] = r1
       state[i] = 2
-      lowest_read = saved
+      lowest_read, lowest_frame = saved, saved_frame
+      frame_of[i] = nil
+      depth = d - 1
       return r1
     end
-    if deps[old + 1] ~= i then return stays_a_guess(i, r1, saved) end
+    -- (a cycle: this frame heads it unless it reaches outside, through an enclosing guess)
+    if outer then return stays_a_guess(i, r1, saved, saved_frame) end
     while ndeps > old do
       state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
     end
     res[i] = true
     state[i] = 1
     local r2 = adjudicate(i)
-    outer = outer or lowest_read <= old
+    if lowest_read <= old or lowest_frame < d then return stays_a_guess(i, r2, saved, saved_frame) end
+    frame_of[i] = nil
+    depth = d - 1
     if r1 == r2 then
       while ndeps > old do
         state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
       end
-      if outer then return stays_a_guess(i, r1, saved) end
       res[i] = r1
       state[i] = 2
-      lowest_read = saved
+      lowest_read, lowest_frame = saved, saved_frame
       return r1
     end
-    lowest_read = saved
+    lowest_read, lowest_frame = saved, saved_frame
     backup_rule(old)
     return resolve(i)
   end
