@@ -19,7 +19,9 @@ supported attacks: many more dislodgements, so many more retreat phases). `--adj
 winter positions instead (builds, disbands, missing disbands: civil disorder).
 
 Known differences, where hexwar follows the DATC and the reference does not (docs/diplomacy.md):
-a power's support to a move onto its own unit is left out of that move's defend strength in a
+an army next to its destination whose own fleet is ordered to convoy it tries the convoy and
+fails when the convoy is disrupted (DATC 4.A.3 d, 6.H.12), where the reference falls back to the
+land route unless the army was ordered VIA; a power's support to a move onto its own unit is left out of that move's defend strength in a
 head-to-head by the reference, and counted by it when it judges whether a convoying fleet so
 attacked is dislodged (the DATC counts it in the defend strength and never to dislodge the
 supporter's own unit); after a dislodgement by a convoyed army the reference lists the retreat
@@ -28,15 +30,19 @@ among them) and lets units retreat there; a support naming the other coast of a 
 destination counts in the reference (DATC 6.B.9: it does not).
 
 A position whose boards differ is checked against those departures, not left to the eye: the
-reference must end with hexwar's board once the retreat options the rule forbids are struck out;
+reference, given each such army holding, must end with hexwar's board once the retreat options
+the rule forbids are struck out;
 where supports against the supporter's own unit were given, both engines play it again with those
 supporters holding and must agree. Positions the departures do not explain are printed in full;
 the summary counts both. `--all` names the explained ones too.
 
-`--flags` also compares the orders' result flags wherever the boards agree (hexwar words them as
-the reference does, docs/diplomacy.md; the reference adds `void` to a convoy it flags `no
-convoy`, and hexwar keeps `disrupted` beside `dislodged` on a convoying fleet whose dislodgement
-broke the convoy: both are set aside) and prints each kind of difference with its first cases.
+`--flags` also compares the orders' result flags wherever the boards agree, as the DATC cases are
+checked: the reference's flags must be among hexwar's, and hexwar's empty where the reference's
+are (hexwar words them as the reference does, docs/diplomacy.md; an order the reference drops as
+impossible counts as `void`, and it adds `void` to a convoy it flags `no convoy`). Differences the
+departures above explain (the position played again as for the boards) are counted apart, and
+so is a support to a VIA move onto the supporter's own unit, which the reference does not
+recognise as one; each other kind of difference is printed with its first cases.
 """
 
 import argparse
@@ -733,7 +739,7 @@ def explained_flags(hexwar, root, workdir, units, orders, centers, diffs, *resul
         theirs, _, their_flags = reference_board(units, held, centers)
         ours, results, _ = hexwar_board(hexwar, root, workdir, units, held, centers)
         held_units = {" ".join(o.split()[:2]) for (_, o) in supports}
-        if theirs != ours or flag_differences(
+        if (theirs != ours and without_unfiltered_options(theirs, results) != ours) or flag_differences(
             units, their_flags, [r for r in results if r["unit"] not in held_units]
         ):
             return None

@@ -1262,15 +1262,16 @@ local function resolve_all(ctx)
   -- it attacks, that fleet attacked: its move was left failed although the convoy succeeds).
   local lowest_read = math.huge
   -- Likewise for the guesses of orders still being resolved by an enclosing frame (not yet in
-  -- `deps`): frame_of[i] is the depth of i's running `resolve` frame, lowest_frame the lowest
-  -- such depth read since the current frame began. A frame that read one below its own depth is
+  -- `deps`): while i's `resolve` frame runs, state[i] is its depth + 2 (1 is a guess whose frame
+  -- is done, 2 a result), and lowest_frame the lowest such depth read since the current frame
+  -- began. A frame that read one below its own depth is
   -- part of a cycle that closes outside it: its order stays a guess, however its two guesses
   -- turn out, and the enclosing frame settles the cycle (Kruijswijk's test, "the first order
   -- added to the list is this one", takes such a frame for the head of the cycle, settles it when
   -- both guesses agree and erases the enclosing order from the list, which that order's frame
   -- then reads as "depends on no guess": a convoyed army's cut of a support against its own
   -- convoying fleet was kept while its convoy failed).
-  local depth, frame_of, lowest_frame = 0, {}, math.huge
+  local depth, lowest_frame = 0, math.huge
 
   -- `i` (resolved as r under guesses read from enclosing frames) joins the dependency list
   local function stays_a_guess(i, r, saved, saved_frame)
@@ -1283,9 +1284,9 @@ local function resolve_all(ctx)
       deps[ndeps] = i
     end
     res[i] = r
+    state[i] = 1
     if saved < lowest_read then lowest_read = saved end
     if saved_frame < lowest_frame then lowest_frame = saved_frame end
-    frame_of[i] = nil
     depth = depth - 1
     return r
   end
@@ -1293,9 +1294,8 @@ local function resolve_all(ctx)
   resolve = function(i)
     local st = state[i]
     if st == 2 then return res[i] end
-    if st == 1 then
-      local f = frame_of[i]
-      if f and f < lowest_frame then lowest_frame = f end
+    if st then
+      if st > 2 and st - 2 < lowest_frame then lowest_frame = st - 2 end
       for k = 1, ndeps do
         if deps[k] == i then
           if k < lowest_read then lowest_read = k end
@@ -1312,16 +1312,14 @@ local function resolve_all(ctx)
     lowest_read, lowest_frame = math.huge, math.huge
     depth = depth + 1
     local d = depth
-    frame_of[i] = d
     res[i] = false
-    state[i] = 1
+    state[i] = d + 2
     local r1 = adjudicate(i)
     local outer = lowest_read <= old or lowest_frame < d
     if ndeps == old then
       if state[i] == 2 then
         if saved < lowest_read then lowest_read = saved end
         if saved_frame < lowest_frame then lowest_frame = saved_frame end
-        frame_of[i] = nil
         depth = d - 1
         return res[i]
       end
@@ -1329,7 +1327,6 @@ local function resolve_all(ctx)
       res[i] = r1
       state[i] = 2
       lowest_read, lowest_frame = saved, saved_frame
-      frame_of[i] = nil
       depth = d - 1
       return r1
     end
@@ -1339,10 +1336,9 @@ local function resolve_all(ctx)
       state[deps[ndeps]] = false; deps[ndeps] = nil; ndeps = ndeps - 1
     end
     res[i] = true
-    state[i] = 1
+    state[i] = d + 2
     local r2 = adjudicate(i)
     if lowest_read <= old or lowest_frame < d then return stays_a_guess(i, r2, saved, saved_frame) end
-    frame_of[i] = nil
     depth = d - 1
     if r1 == r2 then
       while ndeps > old do
@@ -1372,7 +1368,13 @@ local function resolve_all(ctx)
   end
   ctx.res = res
   ctx.paradox = paradox
-  ctx.path_ok = path_ok
+  -- (the answers are settled now: each is worked out once, for the flags and the retreats)
+  local settled = {}
+  ctx.path_ok = function(i)
+    local ok = settled[i]
+    if ok == nil then ok = path_ok(i); settled[i] = ok end
+    return ok
+  end
   S.prevent_strength = prevent_strength
 end
 M.resolve_all = resolve_all
