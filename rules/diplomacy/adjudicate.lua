@@ -40,6 +40,7 @@ local orders_mod = require("diplomacy.orders")
 local M = {}
 
 local sort = table.sort
+local HUGE = math.huge
 local unpack = table.unpack
 local EMPTY = {}
 
@@ -960,6 +961,7 @@ local function build_ctx(rules, cm, position, orders, S)
   end
   -- pass 2: supports and convoys must match what the supported / convoyed unit does
   local convoyers, move_sup, hold_sup = {}, {}, {}
+  local nohelp = nil
   for q = 1, #others do
     local i = others[q]
     local k = kind[i]
@@ -987,6 +989,12 @@ local function build_ctx(rules, cm, position, orders, S)
       else
         local l = move_sup[t]
         if l then insert_in_order(l, i) else move_sup[t] = { i } end
+        -- (a support onto a unit of the supporter's own power: its flag needs a closer look)
+        local d = at[dprov[i]]
+        if d and d ~= t and U[d].power == U[i].power then
+          nohelp = nohelp or {}
+          nohelp[i] = true
+        end
       end
     elseif k == "C" then
       -- (a convoy order that no chain of fleets could use is illegal: 6.G.7; a fleet next to both
@@ -1048,6 +1056,7 @@ local function build_ctx(rules, cm, position, orders, S)
   -- hooks use (documented in docs/diplomacy.md) and stays a small table
   S.ord, S.extra, S.lists, S.powers = ord, extra, lists, powers
   S.convoyers, S.moves_to, S.move_sup, S.hold_sup = convoyers, moves_to, move_sup, hold_sup
+  S.nohelp = nohelp
   S.plain = nm == 0 and no == 0 and nvoid == 0 -- every unit holds (unordered or validly)
   S.contested = nil
   return {
@@ -1260,7 +1269,7 @@ local function resolve_all(ctx)
   -- an order must stay a guess too, or it keeps a result found under a guess that the enclosing
   -- cycle may then revise (an army convoyed through a fleet whose hold is supported by the unit
   -- it attacks, that fleet attacked: its move was left failed although the convoy succeeds).
-  local lowest_read = math.huge
+  local lowest_read = HUGE
   -- Likewise for the guesses of orders still being resolved by an enclosing frame (not yet in
   -- `deps`): while i's `resolve` frame runs, state[i] is its depth + 2 (1 is a guess whose frame
   -- is done, 2 a result), and lowest_frame the lowest such depth read since the current frame
@@ -1271,7 +1280,7 @@ local function resolve_all(ctx)
   -- both guesses agree and erases the enclosing order from the list, which that order's frame
   -- then reads as "depends on no guess": a convoyed army's cut of a support against its own
   -- convoying fleet was kept while its convoy failed).
-  local depth, lowest_frame = 0, math.huge
+  local depth, lowest_frame = 0, HUGE
 
   -- `i` (resolved as r under guesses read from enclosing frames) joins the dependency list
   local function stays_a_guess(i, r, saved, saved_frame)
@@ -1309,7 +1318,7 @@ local function resolve_all(ctx)
     end
     local old = ndeps
     local saved, saved_frame = lowest_read, lowest_frame
-    lowest_read, lowest_frame = math.huge, math.huge
+    lowest_read, lowest_frame = HUGE, HUGE
     depth = depth + 1
     local d = depth
     res[i] = false
@@ -1823,33 +1832,36 @@ function M.movement(rules, cm, position, orders)
       -- (order_flag, with the usual orders worked out here without a call: a support uncut and
       -- not onto the supporter's own unit, or cut by no convoyed army, for a move that did not
       -- fail for want of a convoy; a convoy by a fleet next to both ends that did not fail)
+      local nohelp = S.nohelp
+      local function cut_or_nil(j)
+        if dislodged_by[j] then return "cut" end
+        local att = moves_to[U[j].prov]
+        for q = 1, att and #att or 0 do
+          if convoyed[att[q]] then return nil end
+        end
+        return "cut"
+      end
       for k = 1, #others do
         local j = others[k]
         local kj = kind[j]
         local a = nil
-        local t = target[j]
-        if kj == "C" then
+        if kj == "SH" then
+          if res[j] then a = "" else a = cut_or_nil(j) end
+        elseif kj == "SM" then
+          local t = target[j]
+          if not convoyed[t] or res[t] or not (paradox[t] or not path_ok(t)) then
+            if not res[j] then
+              a = cut_or_nil(j)
+            elseif not (nohelp and nohelp[j]) then
+              a = ""
+            end
+          end
+        elseif kj == "C" then
           -- (a fleet next to both ends, of a convoy that did not fail: nothing to say)
+          local t = target[j]
           if convoyed[t] and (res[t] or not (paradox[t] or not path_ok(t))) then
             local adj = fpa[U[j].loc]
             if adj[U[t].prov] and adj[dprov[t]] then a = "" end
-          end
-        elseif kj == "SH" or (kj == "SM" and not (convoyed[t] and not res[t] and (paradox[t] or not path_ok(t)))) then
-          if res[j] then
-            if kj == "SH" then
-              a = ""
-            else
-              local d = at[dprov[j]]
-              if not d or d == t or U[d].power ~= U[j].power then a = "" end
-            end
-          elseif dislodged_by[j] then
-            a = "cut"
-          else
-            a = "cut"
-            local att = moves_to[U[j].prov]
-            for q = 1, att and #att or 0 do
-              if convoyed[att[q]] then a = nil; break end
-            end
           end
         end
         if a == nil then a = order_flag(ctx, j) end
