@@ -565,6 +565,14 @@ def intent_departures(orders, results):
     return found
 
 
+def holding(orders, chosen):
+    """`orders` with each (power, order) of `chosen` replaced by a hold of its unit."""
+    return {
+        p: [" ".join(o.split()[:2]) + " H" if (p, o) in chosen else o for o in os_]
+        for p, os_ in orders.items()
+    }
+
+
 def self_attack_supports(units, orders):
     """Supports that the reference weighs otherwise than the DATC, as {(power, order): reason}:
     a power's support to a move onto its own unit. The DATC never counts it to dislodge that unit
@@ -621,8 +629,7 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
         """The reasons, if the reference given `given` (and hexwar's void retreats in
         `our_later` disbanded) ends with `our_board`; None otherwise."""
         kept_home = intent_departures(given, our_results)
-        moved = {p: [f"{o.split(' - ')[0]} H" if (p, o) in kept_home else o for o in os_]
-                 for p, os_ in given.items()}
+        moved = holding(given, kept_home)
         voided = {(r["power"], r["order"]) for r in our_later if "void" in r["flags"]}
         if retreat_orders and not our_later:
             # hexwar held no retreat phase: every unit it dislodged had nowhere to go
@@ -645,10 +652,7 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
     supports = self_attack_supports(units, orders)
     if not supports:
         return None
-    held = {
-        p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_]
-        for p, os_ in orders.items()
-    }
+    held = holding(orders, supports)
     ours_again, results_again, later_again = hexwar_board(
         hexwar, root, workdir, units, held, centers, retreat_orders
     )
@@ -716,8 +720,7 @@ def explained_flags(hexwar, root, workdir, units, orders, centers, diffs, *resul
         # the intent departure: the reference, given those armies holding, must agree elsewhere
         kept_home = intent_departures(orders, results_of[0])
         if kept_home:
-            held = {p: [f"{o.split(' - ')[0]} H" if (p, o) in kept_home else o for o in os_]
-                    for p, os_ in orders.items()}
+            held = holding(orders, kept_home)
             _, _, their_flags = reference_board(units, held, centers)
             # (those armies, and the orders that name them, set aside)
             armies = {o.split(" - ")[0] for (_, o) in kept_home}
@@ -732,10 +735,7 @@ def explained_flags(hexwar, root, workdir, units, orders, centers, diffs, *resul
         supports = self_attack_supports(units, orders)
         if not supports:
             return None
-        held = {
-            p: [f"{o.split(' S ')[0]} H" if (p, o) in supports else o for o in os_]
-            for p, os_ in orders.items()
-        }
+        held = holding(orders, supports)
         theirs, _, their_flags = reference_board(units, held, centers)
         ours, results, _ = hexwar_board(hexwar, root, workdir, units, held, centers)
         held_units = {" ".join(o.split()[:2]) for (_, o) in supports}
