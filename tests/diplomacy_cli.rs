@@ -207,6 +207,48 @@ phase = "F1901R"
     assert_eq!(stdout(&out), expected);
 }
 
+/// An order written twice for one unit in an adjustment phase: the copies cannot be told apart,
+/// and the void one comes first, as the reference engine lists them (DATC 6.J.2, 6.I.7).
+#[test]
+fn a_duplicate_adjustment_order_is_listed_void_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"W1901A\"\n[units]\nFRANCE = [\"A PIC\", \"A PAR\", \"F NAO\"]\n[centers]\nFRANCE = [\"PAR\"]\n",
+    );
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nFRANCE = [\"A PAR D\", \"A PAR D\"]\n",
+    );
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results: Vec<(String, Value)> = json[0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["order"].as_str().unwrap().to_string(), r["flags"].clone()))
+        .collect();
+    assert_eq!(
+        results,
+        vec![
+            ("A PAR D".to_string(), serde_json::json!(["void"])),
+            ("A PAR D".to_string(), serde_json::json!([])),
+            ("F NAO D".to_string(), serde_json::json!(["disband"])),
+        ]
+    );
+}
+
 #[test]
 fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
     let dir = tempfile::tempdir().unwrap();

@@ -2286,6 +2286,28 @@ function M.adjustments(rules, cm, position, orders)
       end
       list[#list + 1] = { power = p, order = tostring(raw), unit = ustr, flags = ok and {} or { "void" }, seq = seq }
     end
+    -- (one order written twice for a unit: the copies cannot be told apart, so the void one is
+    -- listed first, as the reference engine lists it: "void", "ok" in DATC 6.I.7 and 6.J.2)
+    local groups = nil
+    for k = 1, #list do
+      local e = list[k]
+      local key = e.unit .. "\0" .. e.order
+      groups = groups or {}
+      local g = groups[key]
+      if g then g[#g + 1] = e else groups[key] = { e } end
+    end
+    for _, g in pairs(groups or EMPTY) do
+      if #g > 1 then
+        local seqs = {}
+        for k = 1, #g do seqs[k] = g[k].seq end
+        sort(g, function(a, b)
+          local va, vb = #a.flags > 0, #b.flags > 0
+          if va ~= vb then return va end
+          return a.seq < b.seq
+        end)
+        for k = 1, #g do g[k].seq = seqs[k] end
+      end
+    end
     if disbands > 0 then
       -- civil disorder: furthest from home first; fleets before armies; then by province
       local cand = {}
