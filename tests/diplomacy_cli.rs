@@ -146,6 +146,23 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
+/// `hexwar play` on the standard scenario with a setup file and an orders file (and `--json`
+/// when asked).
+fn play_files(setup: &str, orders: &str, json: bool) -> std::process::Output {
+    let mut args = vec![
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        setup,
+        "--orders",
+        orders,
+    ];
+    if json {
+        args.push("--json");
+    }
+    hexwar(&args)
+}
+
 const SETUP: &str = r#"phase = "S1901M"
 [units]
 FRANCE = ["A MAR", "A BUR"]
@@ -175,15 +192,7 @@ phase = "F1901M"
 phase = "F1901R"
 "#,
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-        "--json",
-    ]);
+    let out = play_files(&setup, &orders, true);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let centers = r#""centers":{"AUSTRIA":["BUD","TRI","VIE"],"ENGLAND":["EDI","LON","LVP"],"FRANCE":["BRE","MAR","PAR"],"GERMANY":["BER","KIE","MUN"],"ITALY":["NAP","ROM","VEN"],"RUSSIA":["MOS","SEV","STP","WAR"],"TURKEY":["ANK","CON","SMY"]}"#;
     let expected = format!(
@@ -222,15 +231,7 @@ fn a_duplicate_adjustment_order_is_listed_void_first() {
         "o.toml",
         "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nFRANCE = [\"A PAR D\", \"A PAR D\"]\n",
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-        "--json",
-    ]);
+    let out = play_files(&setup, &orders, true);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let results: Vec<(String, Value)> = json[0]["results"]
@@ -263,14 +264,7 @@ fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - PIE\", \"F LYO S A MAR - PIE\"]\n\
          [[phase]]\nphase = \"S1901R\"\n[phase.orders]\nITALY = []\n",
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-    ]);
+    let out = play_files(&setup, &orders, false);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -308,29 +302,14 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
         ("phase = \"S1901M\"\n[units\n", "s.toml:2: TOML"),
     ] {
         let setup = write(dir.path(), "s.toml", text);
-        let out = hexwar(&[
-            "play",
-            "scenarios/diplomacy",
-            "--setup",
-            &setup,
-            "--orders",
-            &orders,
-        ]);
+        let out = play_files(&setup, &orders, false);
         assert_eq!(out.status.code(), Some(2), "{text}");
         assert!(stderr(&out).contains(&setup), "{}", stderr(&out));
         assert!(stderr(&out).contains(needle), "{text}: {}", stderr(&out));
     }
     let setup = write(dir.path(), "s.toml", SETUP);
     let late = write(dir.path(), "late.toml", "[[phase]]\nphase = \"F1901M\"\n");
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &late,
-        "--json",
-    ]);
+    let out = play_files(&setup, &late, true);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("orders for phase F1901M, but the game is at phase S1901M"));
 }

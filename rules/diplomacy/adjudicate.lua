@@ -616,28 +616,27 @@ end
 -- of its type on a location, and where a move ends. They depend only on the order and the map, so
 -- they are computed once per parsed order (for a unit on the written location) and memoised on it
 -- as o.fx; a unit standing on another coast than written (6.B.10) gets them computed afresh.
---   M:  ok, conv (goes by convoy: not adjacent, or VIA), land (an army next to its destination
---       by land), dest (location; armies: the province, set even when not ok), dprov;
+--   M:  ok, conv (goes by convoy: not adjacent, or VIA), dest (location; armies: the province,
+--       set even when not ok), dprov;
 --   SH/SM: ok (the supporter reaches the province);   C: ok (fleet at sea)
 local function order_facts(cm, o, utype, uloc, uprov)
   local k = o.kind
   local cprov = cm.prov
   if k == "M" then
     local dp = cm.loc_prov[o.dest]
-    local ok, conv, d, land = false, false, nil, false
+    local ok, conv, d = false, false, nil
     if dp ~= uprov and cprov[dp].type ~= "impassable" then
       if utype == "A" then
         local t = cprov[dp].type
         if t ~= "sea" then
           local coastal = cprov[uprov].type == "coast" and t == "coast"
-          land = cm.army_adj[uprov][dp] or false
           if o.via then
             -- (a convoy as any other: possible only between two coasts, along a chain of fleets;
             -- next to its destination by land, build_ctx grants it only when the fleets ordered
             -- to convoy the army make a whole chain: else the army goes by land, 6.G.8)
             ok = coastal
             conv = true
-          elseif land then
+          elseif cm.army_adj[uprov][dp] then
             ok = true
           elseif coastal then
             ok = true
@@ -650,7 +649,7 @@ local function order_facts(cm, o, utype, uloc, uprov)
         ok = d ~= nil
       end
     end
-    return { ok = ok, conv = ok and conv, land = land, dest = d, dprov = dp }
+    return { ok = ok, conv = ok and conv, dest = d, dprov = dp }
   elseif k == "SH" or k == "SM" then
     local tp = k == "SH" and o.tprov or o.dprov
     return { ok = tp ~= uprov and map.reaches_prov(cm, utype, uloc, tp) }
@@ -1489,9 +1488,10 @@ end
 -- (the move then fails for want of that support, or succeeds without it); not when the unit
 -- leaves, or another unit there was at least as strong.
 local function no_help_void(ctx, i, t)
-  local S, U, kind, res = ctx.scratch, ctx.U, ctx.kind, ctx.res
+  local S, kind, res = ctx.scratch, ctx.kind, ctx.res
+  -- (build_ctx marks the supports onto a unit of the supporter's own power)
+  if not (S.nohelp and S.nohelp[i]) then return false end
   local d = ctx.at[ctx.dprov[t]]
-  if not d or d == t or U[d].power ~= U[i].power then return false end
   if S.h2h[t] == d then return true end
   if kind[d] == "M" and res[d] then return false end
   local full = 1 + kept(ctx, S.move_sup[t])
