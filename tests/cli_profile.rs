@@ -34,6 +34,7 @@ fn profile_reports_lua_functions_and_host_calls_without_changing_the_game() {
         [
             "-- Lua functions (share of instructions)",
             "-- Lua lines (share of instructions)",
+            "-- rules entry points (calls, total ms, us a call)",
             "-- hex.* functions (calls, total ms, us a call)",
         ]
     );
@@ -43,6 +44,30 @@ fn profile_reports_lua_functions_and_host_calls_without_changing_the_game() {
         report.lines().any(|l| l.contains("% rules/demo/")),
         "{report}"
     );
+    // Every entry point row is `calls total per-call NAME (origin)`, named as in an error
+    // message: the demo's bot and its move command are there.
+    let entries: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.starts_with("-- rules entry points"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("-- "))
+        .collect();
+    for expected in [
+        "bot 'demo.ai' (rules/demo/ai.lua:19)",
+        "command 'move' (rules/demo/movement.lua:22)",
+        "handler for PhaseEnded (rules/lib/init.lua:41)",
+    ] {
+        assert!(
+            entries.iter().any(|row| row.ends_with(expected)),
+            "{expected} missing from {entries:?}"
+        );
+    }
+    for row in &entries {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert!(fields.len() >= 4, "{row}");
+        assert!(fields[0].parse::<u64>().unwrap() > 0, "{row}");
+        assert!(fields[2].parse::<f64>().is_ok(), "{row}");
+    }
     // Every host row is `calls total per-call hex.NS.NAME`.
     let host: Vec<&str> = report
         .lines()

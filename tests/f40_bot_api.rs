@@ -136,6 +136,52 @@ fn light_views_give_ids_and_plain_fields() {
     // One field of every unit (off the map too), in id order; `strength` as numbers.
     assert_eq!(probe(r#"hex.units.list("id")"#), json!(["a1", "g1", "p1"]));
     assert_eq!(probe(r#"hex.units.list("strength")"#), json!([2, 4, 1]));
+    // One side's units only; `false` where a unit is off the map.
+    assert_eq!(
+        probe(r#"hex.units.list("at", "german")"#),
+        json!(["0301", false])
+    );
+    assert_eq!(
+        probe(r#"hex.units.list("strength", "german")"#),
+        json!([4, 1])
+    );
+    assert_eq!(probe(r#"#hex.units.list("id", "nobody")"#), json!(0));
+    // `limit`: the first ids only (is any unit of the side so flagged?).
+    assert_eq!(
+        probe(r#"hex.units.ids("german", { limit = 1 })"#),
+        json!(["g1"])
+    );
+    assert_eq!(
+        probe(r#"hex.units.ids(nil, { on_map = true, limit = 5 })"#),
+        json!(["a1", "g1"])
+    );
+    assert_eq!(probe(r#"#hex.units.ids(nil, { limit = 0 })"#), json!(0));
+}
+
+#[test]
+fn steps_gives_the_hex_steps_to_the_nearest_target_around_impassable_terrain() {
+    // tests/fixtures/f40/airborne: one row of 13 hexes, 0101 a city, 0501 sea.
+    let steps = |code: &str| probe_in("tests/fixtures/f40/airborne", code);
+    assert_eq!(
+        steps(r#"hex.path.steps({ "0101" }, { impassable = { "sea" } })"#),
+        json!({"0101": 0, "0201": 1, "0301": 2, "0401": 3})
+    );
+    let across = steps(r#"hex.path.steps({ "0101" })"#);
+    assert_eq!(across["0501"], json!(4));
+    assert_eq!(across["1301"], json!(12));
+    assert_eq!(across.as_object().map(|o| o.len()), Some(13));
+    // The nearest of several targets (given in any order, repeated or not).
+    assert_eq!(
+        steps(r#"hex.path.steps({ "0901", "0101", "0901" }, { impassable = { "sea" } })"#),
+        json!({"0101": 0, "0201": 1, "0301": 2, "0401": 3, "0601": 3, "0701": 2, "0801": 1,
+               "0901": 0, "1001": 1, "1101": 2, "1201": 3, "1301": 4})
+    );
+    assert_eq!(
+        steps(
+            r#"tostring(select(2, pcall(hex.path.steps, { "9999" }))):match("^runtime error: ([^\n]*)")"#
+        ),
+        json!("hex.path.steps: targets: '9999' is not a hex of the map")
+    );
 }
 
 #[test]

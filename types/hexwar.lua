@@ -491,6 +491,12 @@ function hex.path.reach_facing(group, budget, opts) end
 ---@return boolean
 function hex.path.stack_legal(kinds) end
 
+---The hex steps from every hex to the nearest target, not crossing the `impassable` terrains (hexes no target can be reached from are left out): the field `toward` ranks by.
+---@param targets string[]
+---@param opts? { impassable?: string[] }
+---@return table<string, integer>
+function hex.path.steps(targets, opts) end
+
 ---The hexes where a unit of that side and movement class would be supplied from `sources`.
 ---@param side string
 ---@param class string
@@ -648,16 +654,17 @@ function hex.units.gone() end
 ---@return hexwar.GoneUnit[]
 function hex.units.gone_for(reason) end
 
----The ids of the units of a side (every side when nil), in id order: only those on the map, carrying every `with` flag and none of the `without` flags.
+---The ids of the units of a side (every side when nil), in id order: only those on the map, carrying every `with` flag and none of the `without` flags; with `limit`, the first N only.
 ---@param side? string
----@param opts? { on_map?: boolean, with?: string[], without?: string[] }
+---@param opts? { on_map?: boolean, with?: string[], without?: string[], limit?: integer }
 ---@return string[]
 function hex.units.ids(side, opts) end
 
----One field (`id`, `side`, `nation`, `type`, `size`, `at`, `strength`) of every unit in id order; false for a unit off the map (`at`); `strength` gives numbers.
+---One field (`id`, `side`, `nation`, `type`, `size`, `at`, `strength`) of every unit (of `side` when given) in id order; false for a unit off the map (`at`); `strength` gives numbers.
 ---@param field string
+---@param side? string
 ---@return (string|number|false)[]
-function hex.units.list(field) end
+function hex.units.list(field, side) end
 
 ---The units of a side.
 ---@param side string

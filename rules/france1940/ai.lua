@@ -5,8 +5,8 @@
 -- command it picks; it reads the position through the read-only views and the rules' own
 -- helpers (combat.attack_options, supply sources), never changes anything and keeps no game state: every
 -- decision is a function of the current position alone, so a game continued from a save plays
--- the same commands. What it keeps between decisions is map data (hexes, land, neighbours, the
--- hexes near each objective city), distance fields (a function of the map and a list of
+-- the same commands. What it keeps between decisions is map data (the land hexes, the hexes
+-- near each objective city), step fields (hex.path.steps: a function of the map and a list of
 -- hexes) and each unit's fixed facts (nation, type, size, MA, strength, class: no F40 event
 -- changes them). What is left to do comes from the position: units that moved carry `moved`.
 -- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs;
@@ -60,40 +60,27 @@ local reserves = require("france1940.reserves")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
 
--- Map facts read once per game (the map never changes): every hex, the land ones, each hex's
--- neighbours. The bot's searches run on these tables instead of asking the host again.
-local map = nil
-local function map_facts()
-  if map then return map end
-  map = { hexes = hex.map.hexes(), land = {}, neighbors = {} }
-  for _, label in ipairs(map.hexes) do
-    if hex.map.terrain(label) ~= "sea" then map.land[label] = true end
-    map.neighbors[label] = common.neighbors(label)
+-- The land hexes of the map, a set (map data, read once per game).
+local land_hexes = nil
+local function land()
+  if land_hexes then return land_hexes end
+  land_hexes = {}
+  for _, label in ipairs(hex.map.hexes()) do
+    if hex.map.terrain(label) ~= "sea" then land_hexes[label] = true end
   end
-  return map
+  return land_hexes
 end
 
+-- The land steps from every hex to the nearest of `list` (hexes no target can be reached from
+-- are left out): the engine's step field (hex.path.steps, the one hex.path.toward ranks by),
+-- kept per set of targets.
+local LAND_ONLY = { impassable = { "sea" } }
 local function field(list)
   local targets = table.move(list, 1, #list, 1, {})
   table.sort(targets)
   local key = table.concat(targets, ",")
   if fields[key] then return fields[key] end
-  local m = map_facts()
-  local land, neighbors = m.land, m.neighbors
-  local dist, queue, head = {}, {}, 1
-  for _, t in ipairs(targets) do
-    if dist[t] == nil then dist[t] = 0; queue[#queue + 1] = t end
-  end
-  while head <= #queue do
-    local h = queue[head]; head = head + 1
-    local d = dist[h] + 1
-    for _, n in ipairs(neighbors[h]) do
-      if dist[n] == nil and land[n] then
-        dist[n] = d
-        queue[#queue + 1] = n
-      end
-    end
-  end
+  local dist = hex.path.steps(targets, LAND_ONLY)
   local count = 0
   for _ in pairs(fields) do count = count + 1 end
   if count > 64 then fields = {} end
@@ -192,14 +179,14 @@ end
 local dutch_approaches = nil
 local function approaches()
   if dutch_approaches then return dutch_approaches end
-  local land = map_facts().land
+  local is_land = land()
   dutch_approaches = {}
   for _, city in ipairs(supply.major_cities("netherlands")) do
     local list = {}
     for _, n in ipairs(common.neighbors(city)) do
       local across = {}
       for _, f in ipairs(common.hexside(city, n)) do across[f] = true end
-      if land[n] and not across.lake and (not across.sea or across.causeway) then list[#list + 1] = n end
+      if is_land[n] and not across.lake and (not across.sea or across.causeway) then list[#list + 1] = n end
     end
     dutch_approaches[city] = list
   end
@@ -252,12 +239,11 @@ local function objectives(side, nl)
     end
     return out
   end
-  -- The hexes of the German units on the map, in id order (two flat lists, no unit views).
+  -- The hexes of the German units on the map, in id order (one flat list, no unit views).
   local germans, threatened = {}, {}
   local from = threatened_cities()
-  local sides = hex.units.list("side")
-  for i, at in ipairs(hex.units.list("at")) do
-    if at and sides[i] == "german" then
+  for _, at in ipairs(hex.units.list("at", "german")) do
+    if at then
       germans[#germans + 1] = at
       local near = from[at]
       if near then
@@ -489,7 +475,8 @@ local function movement_choice(side)
   local near = function(cmd) return near_to(cmd.to) end
   -- Placements, drops and evacuations come before any move: once a unit of the side has moved
   -- this phase (a status, so this holds for a continued save too), they are done.
-  local started = hex.units.ids(side, { with = { "moved" } })[1] or hex.units.ids(side, { with = { "railed" } })[1]
+  local started = hex.units.ids(side, { with = { "moved" }, limit = 1 })[1]
+    or hex.units.ids(side, { with = { "railed" }, limit = 1 })[1]
   local place = not started and place_choice(side, near_to)
   if place then return place end
   local drop = not started and drop_choice(side, near)
@@ -517,7 +504,7 @@ local function movement_choice(side)
   local units, asks = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
     if not cannot[id] and not stays[id] then
-      local b = fact(id)
+      local b = facts[id] or fact(id)
       local key = b.supply_key
       if not asks[key] then asks[key] = supply_ask(side, b.class, b.nation) end
       local mp = b.ma or 0

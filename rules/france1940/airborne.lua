@@ -107,7 +107,7 @@ local function phase_refusal(side)
     return "F40-11.1", "drops happen at the start of the assault, before any movement"
   end
   for _, flag in ipairs({ "moved", "railed" }) do
-    local moved = hex.units.ids(side, { with = { flag } })[1]
+    local moved = hex.units.ids(side, { with = { flag }, limit = 1 })[1]
     if moved then
       return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. moved .. " has moved)"
     end

@@ -434,10 +434,11 @@ impl LuaRules {
     fn call<R>(
         &self,
         state: &GameState,
-        what: impl FnOnce() -> String,
+        what: impl Fn() -> String,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<(R, Vec<Event>), RulesError> {
         let lua = &self.lua;
+        let started = super::profile::enabled().then(std::time::Instant::now);
         let _ = with_host(lua, |h| {
             h.dice = state.dice;
             h.rolls.clear();
@@ -452,6 +453,9 @@ impl LuaRules {
             r
         });
         let rolls = with_host(lua, |h| std::mem::take(&mut h.rolls)).unwrap_or_default();
+        if let Some(started) = started {
+            super::profile::entry_point(&what(), started.elapsed());
+        }
         match result {
             Ok(r) => Ok((r, rolls)),
             Err(e) => {

@@ -1,6 +1,8 @@
 //! A profile of the rules at work (`hexwar run --profile`, or `HEXWAR_PROFILE=1` for any
 //! program built on the library): Lua instructions by function and by line, sampled by the
-//! budget hook every `TICK` instructions, and the wall time spent inside each `hex.*` function.
+//! budget hook every `TICK` instructions, the wall time of each entry point of the rules (a
+//! command's resolve, an event handler, a bot) and the wall time spent inside each `hex.*`
+//! function.
 //! It is there so a designer can see which rule or bot line costs the time; it is off by default
 //! and costs nothing then (the host functions are wrapped only when it is on).
 
@@ -23,6 +25,9 @@ struct Profile {
     functions: HashMap<String, u64>,
     /// Calls and inclusive wall time by `hex.*` function.
     host: HashMap<String, (u64, Duration)>,
+    /// Calls and inclusive wall time by entry point of the rules: each command's `resolve`,
+    /// each event handler, each bot and query (what the host calls, not what scripts call).
+    entries: HashMap<String, (u64, Duration)>,
 }
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
@@ -49,6 +54,15 @@ pub(crate) fn sample(line: &str, function: &str) {
     if let Ok(mut p) = profile().lock() {
         *p.lines.entry(line.to_string()).or_default() += 1;
         *p.functions.entry(function.to_string()).or_default() += 1;
+    }
+}
+
+/// Records one call of an entry point of the rules (named as in an error message).
+pub(crate) fn entry_point(name: &str, spent: Duration) {
+    if let Ok(mut p) = profile().lock() {
+        let entry = p.entries.entry(name.to_string()).or_default();
+        entry.0 += 1;
+        entry.1 += spent;
     }
 }
 
@@ -106,16 +120,21 @@ pub fn report() -> String {
             let _ = writeln!(out, "{:6.2}% {name}", share(*n));
         }
     }
-    let _ = writeln!(out, "-- hex.* functions (calls, total ms, us a call)");
-    let mut rows: Vec<(&String, &(u64, Duration))> = p.host.iter().collect();
-    rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
-    for (name, (calls, spent)) in rows.into_iter().take(TOP) {
-        let _ = writeln!(
-            out,
-            "{calls:9} {:10.2} {:9.2}  {name}",
-            spent.as_secs_f64() * 1e3,
-            spent.as_secs_f64() * 1e6 / (*calls).max(1) as f64
-        );
+    for (title, map) in [
+        ("rules entry points", &p.entries),
+        ("hex.* functions", &p.host),
+    ] {
+        let _ = writeln!(out, "-- {title} (calls, total ms, us a call)");
+        let mut rows: Vec<(&String, &(u64, Duration))> = map.iter().collect();
+        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
+        for (name, (calls, spent)) in rows.into_iter().take(TOP) {
+            let _ = writeln!(
+                out,
+                "{calls:9} {:10.2} {:9.2}  {name}",
+                spent.as_secs_f64() * 1e3,
+                spent.as_secs_f64() * 1e6 / (*calls).max(1) as f64
+            );
+        }
     }
     out
 }

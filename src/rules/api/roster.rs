@@ -3,7 +3,8 @@
 //! `hex.units.brief` a few plain fields, without the status and attribute tables a full
 //! `hex.units.get` view builds.
 //!
-//!   hex.units.ids(side?, {on_map = true, with = {flags}, without = {flags}}?) -> {id ...}
+//!   hex.units.ids(side?, {on_map = true, with = {flags}, without = {flags}, limit = N}?) -> {id ...}
+//!     (`limit`: the first N only, for a rule that asks whether any unit matches)
 //!   hex.units.brief(side?, {off_map = true}?) -> { {id, side, nation, type, size, strength, ma, at,
 //!     class} ... } (`class`: the movement class the engine gives the unit, when the rules
 //!     declare movement)
@@ -25,6 +26,7 @@ struct Selection {
     on_map: bool,
     with: Vec<String>,
     without: Vec<String>,
+    limit: usize,
 }
 
 impl Selection {
@@ -34,6 +36,7 @@ impl Selection {
             on_map: false,
             with: Vec::new(),
             without: Vec::new(),
+            limit: usize::MAX,
         };
         if let Some(o) = opts {
             s.on_map = o.raw_get::<Option<bool>>("on_map")?.unwrap_or(false);
@@ -43,6 +46,9 @@ impl Selection {
             s.without = o
                 .raw_get::<Option<Vec<String>>>("without")?
                 .unwrap_or_default();
+            if let Some(n) = o.raw_get::<Option<usize>>("limit")? {
+                s.limit = n;
+            }
         }
         Ok(s)
     }
@@ -72,7 +78,11 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
             let selection = Selection::read(side, opts)?;
             with_state(lua, |s| {
                 let selection = &selection;
-                let ids = s.units.values().filter(move |u| selection.matches(u));
+                let ids = s
+                    .units
+                    .values()
+                    .filter(move |u| selection.matches(u))
+                    .take(selection.limit);
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
                     w.table(0, 0);

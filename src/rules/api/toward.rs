@@ -33,8 +33,7 @@ use std::sync::Arc;
 
 use mlua::{Lua, Table};
 
-use super::map::hex_list;
-use super::map::labels;
+use super::map::{hex_list, labels};
 use super::path::{budget_of, label, unit_index, with_position, PathCache};
 use super::with_host;
 use crate::board::{HexIndex, HexMap};
@@ -88,8 +87,48 @@ struct Closer {
     hexes: Vec<HexIndex>,
 }
 
-/// Adds `toward` and `path_to` to the `hex.path` table.
+/// The terrains named in `impassable`, as a flag per terrain id of the map.
+fn blocked_terrains(map: &HexMap, impassable: &[String]) -> Vec<bool> {
+    map.terrain_names()
+        .iter()
+        .map(|t| impassable.contains(t))
+        .collect()
+}
+
+/// Adds `toward`, `steps` and `path_to` to the `hex.path` table.
 pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
+    // steps(targets, opts?) -> { [label] = hex steps to the nearest target } for every hex a
+    // target can be reached from without crossing `opts.impassable`: the field `toward` ranks
+    // by, for a bot that ranks hexes of its own (a map fact: kept per VM with toward's).
+    path.raw_set(
+        "steps",
+        lua.create_function(|lua, (targets, opts): (Table, Option<Table>)| {
+            let ask = TowardOptions::read(opts.as_ref())?;
+            let map = with_host(lua, |h| h.map.as_hex().cloned())?.ok_or_else(|| {
+                mlua::Error::runtime(
+                    "hex.path works on hex maps; this scenario's map is an area map",
+                )
+            })?;
+            let mut target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
+            target_hexes.sort_unstable();
+            target_hexes.dedup();
+            let blocked = blocked_terrains(&map, &ask.impassable);
+            let field = with_host(lua, |h| h.step_fields.get(&map, &target_hexes, &blocked))?;
+            labels(lua, &map)?;
+            let reached: Vec<(HexIndex, u32)> = (0..map.len())
+                .filter_map(|h| field.distance(h).map(|d| (h, d)))
+                .collect();
+            let reached = reached.as_slice();
+            // (only borrows: see writer.rs)
+            write::<Table, _>(lua, (), |w| {
+                w.table(0, reached.len());
+                for &(h, d) in reached {
+                    w.int(i64::from(d));
+                    w.set_label(h);
+                }
+            })
+        })?,
+    )?;
     path.raw_set(
         "path_to",
         lua.create_function(|lua, (id, budget, label): (String, Option<f64>, String)| {
@@ -260,11 +299,7 @@ fn toward(
             mlua::Error::runtime(format!("hex.path.toward: '{l}' is not a hex of the map"))
         })?);
     }
-    let blocked: Vec<bool> = map
-        .terrain_names()
-        .iter()
-        .map(|t| ask.impassable.contains(t))
-        .collect();
+    let blocked = blocked_terrains(map, &ask.impassable);
     let field = with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
     let distance = |h| field.distance(h).unwrap_or(FAR);
     let steps = |h| distance(h).min(FAR);

@@ -65,20 +65,26 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             })
         })?,
     )?;
-    // list(field): one field of every unit, in id order (`id`, `side`, `nation`, `type`,
-    // `size`, `at`; `false` for a unit off the map; `strength`, a number): the cheap way to
-    // scan all units when a full view of each is not needed.
+    // list(field, side?): one field of every unit (of `side` when given), in id order (`id`,
+    // `side`, `nation`, `type`, `size`, `at`; `false` for a unit off the map; `strength`, a
+    // number): the cheap way to scan all units when a full view of each is not needed.
     t.raw_set(
         "list",
-        lua.create_function(|lua, field: String| {
+        lua.create_function(|lua, (field, side): (String, Option<String>)| {
             with_state(lua, |s| {
+                let side = side.as_deref();
+                let units = s
+                    .units
+                    .values()
+                    .filter(move |u| side.is_none_or(|side| side == u.side));
                 if field == "strength" {
-                    let units = &s.units;
+                    let strengths: Vec<f64> = units.map(|u| u.strength).collect();
+                    let strengths = strengths.as_slice();
                     // (only borrows: see writer.rs)
                     return write::<Table, _>(lua, (), |w| {
-                        w.table(units.len(), 0);
-                        for (i, u) in units.values().enumerate() {
-                            w.number(u.strength);
+                        w.table(strengths.len(), 0);
+                        for (i, &strength) in strengths.iter().enumerate() {
+                            w.number(strength);
                             w.set_item(i + 1);
                         }
                     });
@@ -97,7 +103,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     }
                 };
                 // (one table built in one go: far cheaper than a raw_set per unit)
-                crate::rules::lua_stack::writer::string_sequence(lua, s.units.values().map(pick))
+                let picked: Vec<Option<&str>> = units.map(pick).collect();
+                crate::rules::lua_stack::writer::string_sequence(lua, picked.iter().copied())
             })
         })?,
     )?;
