@@ -52,7 +52,7 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Print where the rules spend their time (Lua functions and lines, `hex.*` calls) to stderr.
+    /// Print where the rules spend their time (Lua functions and lines, entry points, `hex.*` calls) to stderr.
     #[arg(long)]
     pub profile: bool,
 }
