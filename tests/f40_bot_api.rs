@@ -156,6 +156,20 @@ fn light_views_give_ids_and_plain_fields() {
         json!(["a1", "g1"])
     );
     assert_eq!(probe(r#"#hex.units.ids(nil, { limit = 0 })"#), json!(0));
+    assert_eq!(
+        probe(r#"hex.units.ids(nil, { limit = 1.0 })"#),
+        json!(["a1"])
+    );
+    for (limit, shown) in [("-1", "-1"), ("1.5", "1.5"), ("'two'", "two")] {
+        assert_eq!(
+            probe(&format!(
+                r#"tostring(select(2, pcall(hex.units.ids, nil, {{ limit = {limit} }}))):match("^runtime error: ([^\n]*)")"#
+            )),
+            json!(format!(
+                "hex.units.ids: opts.limit must be a whole number, 0 or more (got {shown})"
+            ))
+        );
+    }
 }
 
 #[test]

@@ -46,8 +46,18 @@ impl Selection {
             s.without = o
                 .raw_get::<Option<Vec<String>>>("without")?
                 .unwrap_or_default();
-            if let Some(n) = o.raw_get::<Option<usize>>("limit")? {
-                s.limit = n;
+            match o.raw_get::<mlua::Value>("limit")? {
+                mlua::Value::Nil => {}
+                mlua::Value::Integer(n) if n >= 0 => s.limit = n as usize,
+                mlua::Value::Number(x) if x >= 0.0 && x.fract() == 0.0 => s.limit = x as usize,
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "hex.units.ids: opts.limit must be a whole number, 0 or more (got {})",
+                        other
+                            .to_string()
+                            .unwrap_or_else(|_| other.type_name().to_string())
+                    )))
+                }
             }
         }
         Ok(s)
