@@ -245,7 +245,7 @@ fn a_duplicate_adjustment_order_is_listed_void_first() {
         vec![
             ("A PAR D".to_string(), serde_json::json!(["void"])),
             ("A PAR D".to_string(), serde_json::json!([])),
-            ("F NAO D".to_string(), serde_json::json!(["disband"])),
+            ("F NAO D".to_string(), serde_json::json!([])),
         ]
     );
 }

@@ -463,7 +463,11 @@ def reference_board(units, orders, centers=None, retreat_rng=None, given_retreat
     accepted = {" ".join(o.split()[:2]) for p in game.powers for o in game.get_orders(p)}
     given = {" ".join(o.split()[:2]) for os_ in orders.values() for o in os_}
     game.process()
-    flags = {u: sorted(str(f) for f in fs) for u, fs in game.result_history.last_value().items()}
+    # (the reference's OK result reads as the empty string: no flag)
+    flags = {
+        u: sorted(str(f) for f in fs if str(f))
+        for u, fs in game.result_history.last_value().items()
+    }
     for u in given - accepted:
         if u in flags and "void" not in flags[u]:
             flags[u] = sorted(flags[u] + ["void"])

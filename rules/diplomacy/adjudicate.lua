@@ -2331,7 +2331,8 @@ function M.adjustments(rules, cm, position, orders)
         removed[x.k] = true
         disbanded[#disbanded + 1] = x.str
         seq = seq + 1
-        list[#list + 1] = { power = p, order = x.str .. " D", unit = x.str, flags = { "disband" }, seq = seq }
+        -- (a disband carried out, as the reference engine reports it: no flag, DATC 6.J.2-6.J.11)
+        list[#list + 1] = { power = p, order = x.str .. " D", unit = x.str, flags = NOFLAGS, seq = seq }
       end
     end
     if next(removed) then
