@@ -173,9 +173,18 @@ impl Session {
                     reason: "setup".into(),
                 });
             }
+            // (a unit listed twice would only fail when the engine places the second copy,
+            // naming neither line)
+            let mut first_line: std::collections::BTreeMap<String, usize> = Default::default();
             for u in parsed.unit {
                 let line = source.line_of(u.span().start);
                 let u = u.into_inner();
+                if let Some(first) = first_line.insert(u.id.clone(), line) {
+                    return Err(fail(
+                        line,
+                        format!("unit '{}' is listed twice (first at line {first})", u.id),
+                    ));
+                }
                 let side = u.side.get_ref().clone();
                 if !self.scenario.sides.contains(&side) {
                     return Err(fail(
