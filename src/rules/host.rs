@@ -429,8 +429,8 @@ impl LuaRules {
     }
 
     /// One bounded call into Lua with the state visible to the API; returns the dice events too.
-    /// `what` names the call in an error message: made only then (most calls succeed, and
-    /// naming a function asks Lua for its debug info).
+    /// `what` names the call in an error message and in the profile: made only then (most calls
+    /// succeed, profiling is off by default, and naming a function asks Lua for its debug info).
     fn call<R>(
         &self,
         state: &GameState,
