@@ -390,12 +390,16 @@ fn runtime(e: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(e.to_string())
 }
 
-fn rules_of(lua: &Lua) -> mlua::Result<(Arc<HexMap>, Arc<PathRules>)> {
-    let (map, rules) = with_host(lua, |h| (h.map.as_hex().cloned(), h.path.clone()))?;
-    let map = map.ok_or_else(|| {
+/// The hex map `hex.path` works on, or the error for an area board.
+pub(crate) fn path_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
+    with_host(lua, |h| h.map.as_hex().cloned())?.ok_or_else(|| {
         mlua::Error::runtime("hex.path works on hex maps; this scenario's map is an area map")
-    })?;
-    let rules = rules.ok_or_else(|| {
+    })
+}
+
+fn rules_of(lua: &Lua) -> mlua::Result<(Arc<HexMap>, Arc<PathRules>)> {
+    let map = path_map(lua)?;
+    let rules = with_host(lua, |h| h.path.clone())?.ok_or_else(|| {
         mlua::Error::runtime("hex.path: the rules declare no movement table (hex.rules.declare(\"movement\", {...}))")
     })?;
     Ok((map, rules))

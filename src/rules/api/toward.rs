@@ -34,7 +34,7 @@ use std::sync::Arc;
 use mlua::{Lua, Table};
 
 use super::map::{hex_list, labels};
-use super::path::{budget_of, label, unit_index, with_position, PathCache};
+use super::path::{budget_of, label, path_map, unit_index, with_position, PathCache};
 use super::with_host;
 use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
@@ -47,8 +47,9 @@ const FAR: u32 = 99;
 /// Step fields kept per VM.
 const STEP_FIELDS_KEPT: usize = 8;
 
-/// The step fields of recent `toward` calls, by (targets, terrains blocked): they depend on the
-/// map only, and a bot asks for the same objectives over and over.
+/// The step fields of recent `toward` and `steps` calls, by (targets, terrains blocked): they
+/// depend on the map only, and a bot asks for the same objectives over and over. The targets are
+/// kept as a set (sorted, once each), so the same objectives in another order share a field.
 #[derive(Default)]
 pub(crate) struct StepFields {
     kept: Vec<(Vec<HexIndex>, Vec<bool>, Arc<StepField>)>,
@@ -56,14 +57,17 @@ pub(crate) struct StepFields {
 
 impl StepFields {
     fn get(&mut self, map: &HexMap, targets: &[HexIndex], blocked: &[bool]) -> Arc<StepField> {
+        let mut set = targets.to_vec();
+        set.sort_unstable();
+        set.dedup();
         if let Some((_, _, field)) = self
             .kept
             .iter()
-            .find(|(t, b, _)| t.as_slice() == targets && b.as_slice() == blocked)
+            .find(|(t, b, _)| *t == set && b.as_slice() == blocked)
         {
             return field.clone();
         }
-        let field = Arc::new(StepField::from_targets(map, targets, |h| {
+        let field = Arc::new(StepField::from_targets(map, &set, |h| {
             !blocked
                 .get(map.terrain_id(h) as usize)
                 .copied()
@@ -72,8 +76,7 @@ impl StepFields {
         if self.kept.len() >= STEP_FIELDS_KEPT {
             self.kept.remove(0);
         }
-        self.kept
-            .push((targets.to_vec(), blocked.to_vec(), field.clone()));
+        self.kept.push((set, blocked.to_vec(), field.clone()));
         field
     }
 }
@@ -104,14 +107,8 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
         "steps",
         lua.create_function(|lua, (targets, opts): (Table, Option<Table>)| {
             let ask = TowardOptions::read(opts.as_ref())?;
-            let map = with_host(lua, |h| h.map.as_hex().cloned())?.ok_or_else(|| {
-                mlua::Error::runtime(
-                    "hex.path works on hex maps; this scenario's map is an area map",
-                )
-            })?;
-            let mut target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
-            target_hexes.sort_unstable();
-            target_hexes.dedup();
+            let map = path_map(lua)?;
+            let target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
             let blocked = blocked_terrains(&map, &ask.impassable);
             let field = with_host(lua, |h| h.step_fields.get(&map, &target_hexes, &blocked))?;
             labels(lua, &map)?;
