@@ -1,0 +1,261 @@
+-- diplomacy.adjudicate.retreats -- the standard retreat rule: the hooks the movement phase calls
+-- (who retreats, where to, who is disbanded at once) and the retreat phase itself. The
+-- Francqueville variant replaces some of these through diplomacy.adjudicate's `rules` table.
+local map = require("diplomacy.map")
+local orders_mod = require("diplomacy.orders")
+local shared = require("diplomacy.adjudicate.shared")
+
+local M = {}
+
+local sort = table.sort
+local EMPTY = shared.EMPTY
+local powers_of, push_sorted, sorted_centers, winner_of =
+  shared.powers_of, shared.push_sorted, shared.sorted_centers, shared.winner_of
+
+-- who retreats: the dislodged units. rec = {i = unit index, by = attacker province, conv = bool}
+function M.retreating_units(rules, ctx)
+  local recs = {}
+  local down, dislodged_by, U, convoyed = ctx.scratch.down, ctx.dislodged_by, ctx.U, ctx.convoyed
+  for k = 1, #down do
+    local i = down[k]
+    local j = dislodged_by[i]
+    recs[k] = { i = i, by = U[j].prov, conv = convoyed[j] and true or false }
+  end
+  return recs
+end
+
+-- is province p occupied after the moves (by a unit that stays, or a unit that moved there; not
+-- by a dislodged or removed one)? Asked only for a retreating unit's few neighbours, so computed
+-- on demand rather than tabulated for the whole board.
+local function occupied_after(ctx, p)
+  local moved, dislodged_by, removed = ctx.moved, ctx.dislodged_by, ctx.removed
+  local o = ctx.at[p]
+  if o then
+    local nxt = ctx.nxt
+    repeat
+      if not moved[o] and not dislodged_by[o] and not removed[o] then return true end
+      o = nxt[o]
+    until not o
+  end
+  local mt = ctx.scratch.moves_to[p]
+  if mt then
+    for m = 1, #mt do
+      local j = mt[m]
+      if moved[j] and not dislodged_by[j] and not removed[j] then return true end
+    end
+  end
+  return false
+end
+M.occupied_after = occupied_after
+
+-- standard options: adjacent (without convoy), not occupied after the moves, not the attacker's
+-- province (unless it came by convoy, 6.H.11), not left empty by a standoff (6.H.6, 6.H.16)
+function M.retreat_options(rules, ctx, rec)
+  local cm = ctx.cm
+  local u = ctx.U[rec.i]
+  local out, no = {}, 0
+  local by, conv = rec.by, rec.conv
+  local loc_prov, cprov = cm.loc_prov, cm.prov
+  local S = ctx.scratch
+  local moves_to, res = S.moves_to, ctx.res
+  local targets = map.move_targets(cm, u.type, u.loc)
+  for k = 1, #targets do
+    local loc = targets[k]
+    local p = loc_prov[loc]
+    if (p ~= by or conv) and cprov[p].type ~= "impassable" and not occupied_after(ctx, p) then
+      -- contested (a standoff left it empty), for this province only: no move there succeeded
+      -- and one had some strength
+      local mt = moves_to[p]
+      local cont = false
+      if mt then
+        local won = false
+        for m = 1, #mt do
+          if res[mt[m]] then won = true; break end
+        end
+        if not won then
+          local prevent = S.prevent_strength
+          for m = 1, #mt do
+            if prevent(mt[m]) > 0 then cont = true; break end
+          end
+        end
+      end
+      if not cont then
+        no = no + 1
+        out[no] = loc
+      end
+    end
+  end
+  return out
+end
+
+function M.after_movement(rules, ctx) end
+
+-- A retreating unit without options is disbanded at once (rulebook: "If a dislodged unit has
+-- nowhere to retreat, it is disbanded"; the variant's R-l1 says the same): in the movement
+-- phase's `disbanded` and in its `dislodged` with no retreats (6.H.15 and 6.H.16 still name it
+-- dislodged, and by whom). The others wait for the retreat phase, which is skipped when none does.
+function M.settle_retreats(rules, ctx, recs)
+  for k = 1, #recs do
+    if #recs[k].retreats == 0 then
+      local kept, gone = {}, {}
+      for _, r in ipairs(recs) do
+        if #r.retreats > 0 then kept[#kept + 1] = r else gone[#gone + 1] = r end
+      end
+      return kept, gone
+    end
+  end
+  return recs, EMPTY   -- (the common case: every one has somewhere to go)
+end
+
+function M.has_retreats(rules, position)
+  return position.dislodged ~= nil and #position.dislodged > 0
+end
+
+
+-- Retreat orders matched to the dislodged units they name: an order goes to the first dislodged
+-- unit of its power, of its type, in its province, not matched yet. Returns `assigned` (index in
+-- `dl` -> {raw, o, seq}), `entries` (power -> result entries: those of the orders that name no
+-- dislodged unit, flagged `void_flags()`) and `add(power, entry)`, which appends to `entries`.
+-- `seq` numbers the orders through the phase, power after power, or within each power's list
+-- when `seq_per_power` is set (the Francqueville variant's numbering, which orders its
+-- `arrived` list).
+function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power)
+  local assigned, entries = {}, {}
+  local function add(p, e)
+    local l = entries[p]
+    if not l then l = {}; entries[p] = l end
+    l[#l + 1] = e
+  end
+  local seq = 0
+  for _, p in ipairs(powers_of(cm, orders)) do
+    for k, raw in ipairs(orders[p] or EMPTY) do
+      seq = seq_per_power and k or seq + 1
+      local o = orders_mod.parse(cm, raw)
+      local hit
+      if o.utype then
+        for n = 1, #dl do
+          local d = dl[n]
+          if not assigned[n] and d.power == p then
+            local u = map.parse_unit(cm, d.unit)
+            if u and u.type == o.utype and u.prov == o.uprov then hit = n; break end
+          end
+        end
+      end
+      if hit then
+        assigned[hit] = { raw = raw, o = o, seq = seq }
+      else
+        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
+        add(p, { power = p, order = tostring(raw), unit = ustr, flags = void_flags(), seq = seq })
+      end
+    end
+  end
+  return assigned, entries, add
+end
+
+-- The option among `d.retreats` (dislodged unit `d`, of type `utype`) that the retreat to `want`
+-- names, or nil: an army's order may name the province; a fleet's may leave the coast out when
+-- exactly one coast of that province is listed.
+function M.retreat_location(cm, d, utype, want)
+  local wp = cm.loc_prov[want]
+  for _, r in ipairs(d.retreats or EMPTY) do
+    if r == want or (utype == "A" and r == wp) then return r end
+  end
+  if utype == "F" and want == wp then
+    local only
+    for _, r in ipairs(d.retreats or EMPTY) do
+      if cm.loc_prov[r] == wp then
+        if only then return nil end
+        only = r
+      end
+    end
+    return only
+  end
+  return nil
+end
+
+local function void_flags() return { "void" } end
+
+-- Resolve the retreat orders. Returns results (unsorted per power lists merged later), the units
+-- that arrive {power, unit}, the disbanded unit strings, and a table of extra next-position fields.
+function M.resolve_retreats(rules, cm, position, orders)
+  local dl = position.dislodged or EMPTY
+  local assigned, entries, add = M.assign_retreat_orders(cm, dl, orders, void_flags, false)
+  -- targets
+  local target = {}      -- dl index -> location
+  local count = {}       -- province -> number of units retreating there
+  for k = 1, #dl do
+    local a = assigned[k]
+    if a and a.o.kind ~= "R" and a.o.kind ~= "M" and a.o.kind ~= "D" then
+      a.void = true
+    elseif a and a.o.kind ~= "D" then
+      local d = dl[k]
+      local loc = M.retreat_location(cm, d, map.parse_unit(cm, d.unit).type, a.o.dest)
+      if loc then
+        target[k] = loc
+        local p = cm.loc_prov[loc]
+        count[p] = (count[p] or 0) + 1
+      else
+        a.void = true
+      end
+    end
+  end
+  local arrive, disbanded = {}, {}
+  for k = 1, #dl do
+    local d = dl[k]
+    local a = assigned[k]
+    local flags
+    if target[k] then
+      if count[cm.loc_prov[target[k]]] > 1 then
+        flags = { "bounce", "disband" }
+      else
+        flags = {}
+        local u = map.parse_unit(cm, d.unit)
+        arrive[#arrive + 1] = { power = d.power, unit = u.type .. " " .. target[k], seq = a.seq }
+      end
+    elseif a and a.void then
+      flags = { "void", "disband" }
+    else
+      flags = { "disband" }
+    end
+    if #flags > 0 then disbanded[#disbanded + 1] = d.unit end
+    add(d.power, { power = d.power, order = a and tostring(a.raw) or (d.unit .. " D"), unit = d.unit, flags = flags, seq = a and a.seq or 0 })
+  end
+  return entries, arrive, disbanded, nil
+end
+
+function M.retreats(rules, cm, position, orders)
+  local entries, arrive, disbanded, extra = rules.resolve_retreats(rules, cm, position, orders or EMPTY)
+  local units = {}
+  for p, l in pairs(position.units or EMPTY) do
+    local c = {}
+    for k = 1, #l do c[k] = l[k] end
+    units[p] = c
+  end
+  for _, a in ipairs(arrive) do
+    local l = units[a.power]
+    if not l then l = {}; units[a.power] = l end
+    l[#l + 1] = a.unit
+  end
+  for _, l in pairs(units) do sort(l) end
+  local results = {}
+  local all = {}
+  for p in pairs(entries) do all[p] = true end
+  for _, p in ipairs(powers_of(cm, all)) do
+    if entries[p] then push_sorted(cm, results, entries[p]) end
+  end
+  sort(disbanded)
+  local nph, ncent = shared.next_phase(rules, cm, position.phase, units, sorted_centers(position.centers), false)
+  local next_pos = { phase = nph, units = units, centers = ncent }
+  if extra then
+    for k, v in pairs(extra) do next_pos[k] = v end
+  end
+  local w = winner_of(cm, ncent)
+  if w then next_pos.winner = w end
+  local result = {
+    phase = position.phase, results = results, units = units, dislodged = {},
+    disbanded = disbanded, centers = ncent, next_phase = nph,
+  }
+  return result, next_pos
+end
+
+return M
