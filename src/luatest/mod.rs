@@ -97,7 +97,7 @@ fn run_file_inner(file: &Path, results: &mut Vec<TestResult>) -> Result<(), Stri
     let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
     let setup = || -> mlua::Result<(Table, Table)> {
-        budget.install(&lua)?;
+        budget.install(&lua, TEST_MEMORY)?;
         guard_protected_calls(&lua, &budget)?;
         lua.set_memory_limit(TEST_MEMORY)?;
         let api = host::register(&lua, Arc::clone(&game), base.clone())?;

@@ -1,8 +1,10 @@
 //! The instruction budget: a hook every `TICK` instructions counts what a call has used and stops
-//! it, with the script and line, once the scenario's budget is spent. It also remembers where
-//! scripts were last seen running, so a memory-limit error can name a line too.
+//! it, with the script and line, once the scenario's budget is spent. Once a VM uses half its
+//! memory limit, it also remembers where scripts were last seen running, so a memory-limit error
+//! can name a line too (reading the place costs more than the rest of the hook: below half the
+//! limit it is not read).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use mlua::{HookTriggers, Lua, VmState};
@@ -20,6 +22,8 @@ pub struct Budget {
     /// The budget error, to re-raise.
     message: Mutex<String>,
     last_seen: Mutex<String>,
+    /// Memory use (bytes) from which the hook records where scripts run.
+    watch_memory_from: AtomicUsize,
 }
 
 /// The message that marks a budget error, so the host can recognise it.
@@ -33,6 +37,7 @@ impl Budget {
             exhausted: std::sync::atomic::AtomicBool::new(false),
             message: Mutex::new(String::new()),
             last_seen: Mutex::new(String::new()),
+            watch_memory_from: AtomicUsize::new(0),
         })
     }
 
@@ -60,12 +65,22 @@ impl Budget {
         self.last_seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
-    /// Installs the hook on every thread of the VM, coroutines included.
-    pub fn install(self: &Arc<Self>, lua: &Lua) -> mlua::Result<()> {
+    /// Installs the hook on every thread of the VM, coroutines included. `memory_limit` is the
+    /// VM's (bytes): from half of it on, the hook records where scripts run.
+    pub fn install(self: &Arc<Self>, lua: &Lua, memory_limit: usize) -> mlua::Result<()> {
+        self.watch_memory_from
+            .store(memory_limit / 2, Ordering::Relaxed);
         let budget = Arc::clone(self);
-        lua.set_global_hook(HookTriggers::new().every_nth_instruction(TICK), move |_lua, debug| {
+        lua.set_global_hook(HookTriggers::new().every_nth_instruction(TICK), move |lua, debug| {
             let used = budget.used.fetch_add(u64::from(TICK), Ordering::Relaxed) + u64::from(TICK);
             let over = used > budget.limit.load(Ordering::Relaxed);
+            let profiling = super::profile::enabled();
+            if !over
+                && !profiling
+                && lua.used_memory() < budget.watch_memory_from.load(Ordering::Relaxed)
+            {
+                return Ok(VmState::Continue);
+            }
             // Remember where the script runs: a memory error cannot say it by itself.
             let src = debug.source();
             let place = format!(
@@ -76,7 +91,7 @@ impl Budget {
             if let Ok(mut last) = budget.last_seen.lock() {
                 last.clone_from(&place);
             }
-            if super::profile::enabled() {
+            if profiling {
                 let function = format!(
                     "{}:{} {}",
                     src.short_src.as_deref().unwrap_or("?"),

@@ -138,7 +138,7 @@ impl LuaRules {
         let setup = || -> mlua::Result<()> {
             api::register_all(&lua)?;
             install_require(&lua, roots.clone())?;
-            budget.install(&lua)?;
+            budget.install(&lua, memory_limit)?;
             super::sandbox::guard_protected_calls(&lua, &budget)?;
             super::sandbox::guard_rawset(&lua)?;
             lua.set_memory_limit(memory_limit)?;
