@@ -8,7 +8,7 @@
 //! - [`ReachSearch`] / [`reach`]: reachable hexes with least MP; [`check_path`]: one move order.
 //! - [`FacingRules`], [`FacingBoard`], [`FacingSearch`] / [`reach_facing`], [`check_move`]:
 //!   facing-aware movement (TAC, ANC), `docs/facing.md`.
-//! - [`trace_supply`], [`update_control`], [`rail_destinations`].
+//! - [`trace_supply`], [`update_control`] (and [`control_changes`]), [`rail_destinations`].
 //!
 //! ```
 //! use hexwar::board::{parse_map, SourceText};
@@ -74,7 +74,7 @@ pub use rail::{rail_destinations, RailPolicy};
 pub use reach::{reach, Reach, ReachSearch, Reached};
 pub use rules::{PathRules, DECLARATION_KEYS};
 pub use supply::{trace_supply, SourceSet, SupplyField, SupplyPolicy, SupplyReport};
-pub use territory::{update_control, Control, TerritoryPolicy};
+pub use territory::{control_changes, update_control, Control, TerritoryPolicy};
 pub use topology::{Topology, OFF_MAP};
 pub use zoc::ZocPolicy;
 

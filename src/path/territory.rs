@@ -11,6 +11,7 @@ use super::decl::{self, UnitSelector};
 use super::error::{DeclarationError, PositionError};
 use super::occupancy::{check_len, Occupancy};
 use super::{SideId, NO_SIDE};
+use crate::board::HexIndex;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TerritoryPolicy {
@@ -44,7 +45,7 @@ pub struct Control {
 
 /// The side alone in a side mask, if exactly one.
 fn only(mask: u8) -> Option<SideId> {
-    (mask.count_ones() == 1).then(|| mask.trailing_zeros() as SideId)
+    (mask != 0 && mask & (mask - 1) == 0).then(|| mask.trailing_zeros() as SideId)
 }
 
 /// Applies 7.1 to a position. `holder` is the previous `Control::holder` (all `NO_SIDE` at the
@@ -70,4 +71,25 @@ pub fn update_control(
         holder: next,
         owner,
     })
+}
+
+/// The hexes whose owner 7.1 changes now, with their new owner, in hex order: `update_control`
+/// for a game that keeps one map as both the last holders and the owners (a hex's owner is its
+/// last holder, or its owner at the start while nobody has held it). Made for the call after
+/// every move: one pass over the cells, nothing allocated but the answer.
+pub fn control_changes(
+    occ: &Occupancy,
+    owners: &[SideId],
+) -> Result<Vec<(HexIndex, SideId)>, PositionError> {
+    check_len("owners", occ.len(), owners.len())?;
+    Ok(occ
+        .cells()
+        .iter()
+        .zip(owners)
+        .enumerate()
+        .filter_map(|(h, (cell, &owner))| {
+            let side = only(cell.claim).or_else(|| only(cell.zoc))?;
+            (side != owner).then_some((h as HexIndex, side))
+        })
+        .collect())
 }

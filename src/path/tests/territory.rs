@@ -116,3 +116,35 @@ fn f40_r11_occupation_counts_only_when_one_players_units_are_in_the_hex() {
         pairs(&[("0101", "allied"), ("0201", "german"), ("0301", "allied")])
     );
 }
+
+#[test]
+fn f40_7_1_control_changes_lists_exactly_the_hexes_update_control_changes() {
+    use crate::path::control_changes;
+    let m = map(&[". . . . . . . ."], "");
+    let r = rules(&m);
+    // German occupation and ZOC around 0201, a contested 0401 (both ZOCs), Allied ZOC and
+    // occupation at 0501-0601; 0801 stays with its owner (nobody holds it now).
+    let units = [
+        unit("g", "german", "infantry", "0301"),
+        unit("a", "allied", "infantry", "0501"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let owners = owners(
+        &m,
+        ALLIED,
+        &[("0201", GERMAN), ("0401", GERMAN), ("0801", NO_SIDE)],
+    );
+    let changes = control_changes(&occ, &owners).unwrap();
+    let listed: Vec<(String, SideId)> = changes.iter().map(|&(h, s)| (m.label(h), s)).collect();
+    // (0201 German already; 0401 contested keeps its German holder; 0501 to 0701 Allied already)
+    assert_eq!(listed, vec![("0301".to_string(), GERMAN)]);
+    // The same hexes update_control changes when the owners are the last holders as well.
+    let c = update_control(&occ, &owners, &owners).unwrap();
+    let changed: Vec<(HexIndex, SideId)> = (0..m.len())
+        .filter(|&h| c.owner[h as usize] != owners[h as usize])
+        .map(|h| (h, c.owner[h as usize]))
+        .collect();
+    assert_eq!(changes, changed);
+    // A wrong-sized owner map is refused, not read past its end.
+    assert!(control_changes(&occ, &owners[1..]).is_err());
+}

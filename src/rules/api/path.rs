@@ -12,7 +12,7 @@ use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::{HexIndex, HexMap};
 use crate::engine::{Change, GameState, Unit};
 use crate::path::{
-    check_path, rail_destinations, trace_supply, update_control, Cell, ClassId, Mp, Occupancy,
+    check_path, control_changes, rail_destinations, trace_supply, Cell, ClassId, Mp, Occupancy,
     PathError, PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
 use crate::rules::lua_stack::writer::write;
@@ -666,19 +666,13 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "control",
         lua.create_function(|lua, ()| {
             with_position(lua, |map, rules, cache| {
-                let control =
-                    update_control(&cache.occ, &cache.owners, &cache.owners).map_err(runtime)?;
                 let sides = rules.profile.sides();
-                let changed: Vec<(HexIndex, Option<&str>)> = cache
-                    .owners
-                    .iter()
-                    .zip(control.owner.iter())
-                    .enumerate()
-                    .filter(|(_, (&before, &after))| before != after && after != NO_SIDE)
-                    .map(|(i, (_, &after))| {
-                        (i as HexIndex, sides.get(after as usize).map(String::as_str))
-                    })
-                    .collect();
+                let changed: Vec<(HexIndex, Option<&str>)> =
+                    control_changes(&cache.occ, &cache.owners)
+                        .map_err(runtime)?
+                        .into_iter()
+                        .map(|(hex, side)| (hex, sides.get(side as usize).map(String::as_str)))
+                        .collect();
                 let changed = changed.as_slice();
                 labels(lua, map)?;
                 // (only borrows: see writer.rs)
