@@ -21,41 +21,25 @@ local function cd_distance(cm, power, u)
   local targets = {}
   for _, h in ipairs(cm.home[power] or EMPTY) do targets[h] = true end
   if targets[u.prov] then return 0 end
-  local seen, frontier, dist = {}, {}, 0
-  if u.type == "A" then
-    seen[u.prov] = true
-    frontier[1] = u.prov
-    while #frontier > 0 do
-      dist = dist + 1
-      local nxt = {}
-      for _, p in ipairs(frontier) do
-        for q in pairs(cm.border[p]) do
-          if not seen[q] then
-            if targets[q] then return dist end
-            seen[q] = true
-            nxt[#nxt + 1] = q
-          end
+  -- (breadth first: an army over the provinces' borders, a fleet over its moves between
+  -- locations, coasts included)
+  local army = u.type == "A"
+  local start = army and u.prov or u.loc
+  local next_of, prov_of = army and cm.border or cm.fleet_adj, cm.loc_prov
+  local seen, frontier, dist = { [start] = true }, { start }, 0
+  while #frontier > 0 do
+    dist = dist + 1
+    local nxt = {}
+    for _, node in ipairs(frontier) do
+      for q in pairs(next_of[node] or EMPTY) do
+        if not seen[q] then
+          if targets[army and q or prov_of[q]] then return dist end
+          seen[q] = true
+          nxt[#nxt + 1] = q
         end
       end
-      frontier = nxt
     end
-  else
-    seen[u.loc] = true
-    frontier[1] = u.loc
-    while #frontier > 0 do
-      dist = dist + 1
-      local nxt = {}
-      for _, l in ipairs(frontier) do
-        for q in pairs(cm.fleet_adj[l] or EMPTY) do
-          if not seen[q] then
-            if targets[cm.loc_prov[q]] then return dist end
-            seen[q] = true
-            nxt[#nxt + 1] = q
-          end
-        end
-      end
-      frontier = nxt
-    end
+    frontier = nxt
   end
   return 1000
 end
