@@ -9,8 +9,7 @@ local M = {}
 
 local sort = table.sort
 local EMPTY = shared.EMPTY
-local count_centers, powers_of, push_sorted, sorted_centers, winner_of =
-  shared.count_centers, shared.powers_of, shared.push_sorted, shared.sorted_centers, shared.winner_of
+local count_centers, powers_of, sorted_centers = shared.count_centers, shared.powers_of, shared.sorted_centers
 local NOFLAGS = results_mod.NOFLAGS
 
 -- civil-disorder distance: fewest moves from the unit to one of the power's home centres, owned
@@ -173,21 +172,8 @@ function M.adjustments(rules, cm, position, orders)
     sort(mine)
     if #mine == 0 and not units_in[p] then units[p] = nil end
   end
-  local results = {}
-  for _, p in ipairs(powers_of(cm, entries)) do
-    if entries[p] and #entries[p] > 0 then push_sorted(cm, results, entries[p]) end
-  end
-  sort(disbanded)
   local _, y = map.split_phase(position.phase)
-  local nph = "S" .. (y + 1) .. "M"
-  local next_pos = { phase = nph, units = units, centers = centers }
-  local w = winner_of(cm, centers)
-  if w then next_pos.winner = w end
-  local result = {
-    phase = position.phase, results = results, units = units, dislodged = {},
-    disbanded = disbanded, centers = centers, next_phase = nph,
-  }
-  return result, next_pos
+  return shared.close_phase(cm, position, entries, units, disbanded, "S" .. (y + 1) .. "M", centers)
 end
 
 return M

@@ -9,8 +9,7 @@ local M = {}
 
 local sort = table.sort
 local EMPTY = shared.EMPTY
-local powers_of, push_sorted, sorted_centers, winner_of =
-  shared.powers_of, shared.push_sorted, shared.sorted_centers, shared.winner_of
+local powers_of, sorted_centers = shared.powers_of, shared.sorted_centers
 
 -- who retreats: the dislodged units. rec = {i = unit index, by = attacker province, conv = bool}
 function M.retreating_units(rules, ctx)
@@ -237,25 +236,8 @@ function M.retreats(rules, cm, position, orders)
     l[#l + 1] = a.unit
   end
   for _, l in pairs(units) do sort(l) end
-  local results = {}
-  local all = {}
-  for p in pairs(entries) do all[p] = true end
-  for _, p in ipairs(powers_of(cm, all)) do
-    if entries[p] then push_sorted(cm, results, entries[p]) end
-  end
-  sort(disbanded)
   local nph, ncent = shared.next_phase(rules, cm, position.phase, units, sorted_centers(position.centers), false)
-  local next_pos = { phase = nph, units = units, centers = ncent }
-  if extra then
-    for k, v in pairs(extra) do next_pos[k] = v end
-  end
-  local w = winner_of(cm, ncent)
-  if w then next_pos.winner = w end
-  local result = {
-    phase = position.phase, results = results, units = units, dislodged = {},
-    disbanded = disbanded, centers = ncent, next_phase = nph,
-  }
-  return result, next_pos
+  return shared.close_phase(cm, position, entries, units, disbanded, nph, ncent, extra)
 end
 
 return M

@@ -260,4 +260,26 @@ function M.next_phase(rules, cm, phase, units, centers, retreat_pending)
   return x, centers
 end
 
+-- The result of a retreat or an adjustment phase, and the position after it: every power's
+-- result entries in power order (each power's list sorted by unit, push_sorted), the disbanded
+-- units sorted, the winner if any. `extra`: more fields for the next position (a variant's).
+function M.close_phase(cm, position, entries, units, disbanded, nph, centers, extra)
+  local results = {}
+  for _, p in ipairs(powers_of(cm, entries)) do
+    if entries[p] then push_sorted(cm, results, entries[p]) end
+  end
+  sort(disbanded)
+  local next_pos = { phase = nph, units = units, centers = centers }
+  if extra then
+    for k, v in pairs(extra) do next_pos[k] = v end
+  end
+  local w = winner_of(cm, centers)
+  if w then next_pos.winner = w end
+  local result = {
+    phase = position.phase, results = results, units = units, dislodged = {},
+    disbanded = disbanded, centers = centers, next_phase = nph,
+  }
+  return result, next_pos
+end
+
 return M
