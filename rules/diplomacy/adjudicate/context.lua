@@ -118,6 +118,24 @@ local function wipe_voids(S)
   end
 end
 
+-- empty what the previous build filled: the occupancy chains and order slots of its units, and
+-- the sparse arrays, which only its moves, supports / convoys and void orders touched
+-- (order slots are all written by load_units; the occupancy table was usually emptied by the
+-- results loop of the previous call already)
+local function wipe_scratch(S)
+  if not S.at_clean then
+    local U, at = S.U, S.at
+    for i = 1, S.n do at[U[i].prov] = nil end
+  end
+  S.at_clean = false
+  local nxt, st = S.nxt, S.stacked
+  for k = 1, S.nstacked do nxt[st[k]] = nil end
+  S.nstacked = 0
+  wipe_moves(S)
+  wipe_others(S)
+  wipe_voids(S)
+end
+
 local function take_scratch(cm)
   local S = cm.move_scratch
   if not S then
@@ -130,21 +148,7 @@ local function take_scratch(cm)
     return S
   end
   S.busy = true
-  -- empty what the previous call filled: the occupancy chains and order slots of its units, and
-  -- the sparse arrays, which only its moves, supports / convoys and void orders touched
-  -- (order slots are all written by load_units; the occupancy table was usually emptied by the
-  -- results loop of the previous call already)
-  if not S.at_clean then
-    local U, at = S.U, S.at
-    for i = 1, S.n do at[U[i].prov] = nil end
-  end
-  S.at_clean = false
-  local nxt, st = S.nxt, S.stacked
-  for k = 1, S.nstacked do nxt[st[k]] = nil end
-  S.nstacked = 0
-  wipe_moves(S)
-  wipe_others(S)
-  wipe_voids(S)
+  wipe_scratch(S)
   return S
 end
 
@@ -515,9 +519,56 @@ local function stack_move_target(U, kind, dprov, dest, nxt, i, t)
   return nil
 end
 
+-- The orders without those a later order replaced. An order given again for the same unit
+-- replaces the earlier one, as the reference engine and the judges take orders sent twice: of
+-- the orders a power gives to its units of one type in one province, the last k count (k such
+-- units: one, or a stack's size in the variant), in the order they were given. Orders naming no
+-- unit of the power stay, to be reported void.
+local function last_orders_win(cm, U, at, nxt, orders)
+  local cache, parse = cm.order_cache, orders_mod.parse
+  local out = {}
+  for p, list in pairs(orders) do
+    local units_of, given, keep = {}, {}, {}
+    for q = #list, 1, -1 do
+      local o = cache[list[q]] or parse(cm, list[q])
+      local ut, pr = o.utype, o.uprov
+      local kept = true
+      if ut and pr then
+        local key = ut .. " " .. pr
+        local k = units_of[key]
+        if not k then
+          k = 0
+          local j = at[pr]
+          while j do
+            local u = U[j]
+            if u.power == p and u.type == ut then k = k + 1 end
+            j = nxt[j]
+          end
+          units_of[key] = k
+        end
+        if k > 0 then
+          local c = given[key] or 0
+          kept = c < k
+          given[key] = c + 1
+        end
+      end
+      keep[q] = kept
+    end
+    local l = {}
+    for q = 1, #list do
+      if keep[q] then l[#l + 1] = list[q] end
+    end
+    out[p] = l
+  end
+  return out
+end
+M.last_orders_win = last_orders_win
+
 -- Build the movement context: validated orders and the indexes the resolver needs.
-local function build_ctx(rules, cm, position, orders, S)
+local build_ctx
+function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
+  local replaced = false
   local U, at, nxt, lists, powers = load_units(cm, position, S)
   local ord = S.ord
   local extra = {}
@@ -603,7 +654,9 @@ local function build_ctx(rules, cm, position, orders, S)
             elseif u.loc ~= o.uloc then
               -- a void order written with a coast the unit is not on is an order for a unit that
               -- is not on the board (6.B.11): reported under the written unit (below, in unit
-              -- order); the real unit holds.
+              -- order); the real unit holds (and keeps no destination: no list names it for
+              -- the next call's wipe).
+              dest[i] = false
               wrong_coast = wrong_coast or {}
               wrong_coast[#wrong_coast + 1] = i
             else
@@ -624,12 +677,27 @@ local function build_ctx(rules, cm, position, orders, S)
           end
         end
       else
+        -- (every unit of that power and type there already has an order: this one replaces it,
+        -- last_orders_win; the context is built again below)
+        local j = ut and at[o.uprov]
+        while j do
+          local v = U[j]
+          if v.power == p and v.type == ut then replaced = true; break end
+          j = nxt[j]
+        end
         local e = extra[p]
         if not e then e = {}; extra[p] = e end
         local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
         e[#e + 1] = { power = p, order = tostring(raw), unit = ustr, flags = flags_of("void"), seq = q }
       end
     end
+  end
+  if replaced then
+    -- (a unit was given an order again: built again from the orders that count, rarely, so
+    -- that the usual case pays nothing for it)
+    local counted = last_orders_win(cm, U, at, nxt, orders)
+    wipe_scratch(S)
+    return build_ctx(rules, cm, position, counted, S)
   end
   -- (moves in unit order: the order they are resolved in and hooks see them in. Supports and
   -- convoys may stay in the order of the orders: what depends on their order, the lists of a
