@@ -226,3 +226,84 @@ fn a_wrong_expectation_is_reported() {
         ]
     );
 }
+
+/// The reports of a case's phases, for comparing two plays of it.
+fn reports(played: Vec<Played>) -> Vec<Option<PhaseReport>> {
+    played
+        .into_iter()
+        .map(|p| match p {
+            Played::Report { report, .. } => Some(report),
+            Played::Skipped => None,
+        })
+        .collect()
+}
+
+/// The case with a hold order given first, in its first phase (a movement phase), for each unit
+/// of the board that a power orders: each later order replaces its hold (orders_twice.json).
+fn with_replaced_holds(case: &Value) -> Option<Value> {
+    if !case["phase"].as_str()?.ends_with('M') {
+        return None;
+    }
+    let mut out = case.clone();
+    let mut added = 0;
+    for (power, list) in out["orders"].as_object_mut()?.iter_mut() {
+        let board = &case["units"][power.as_str()];
+        let owns = |u: &str| board.as_array().is_some_and(|l| l.iter().any(|v| v == u));
+        let given: Vec<Value> = list.as_array()?.clone();
+        let mut holds: Vec<Value> = Vec::new();
+        for order in &given {
+            let unit: Vec<&str> = order.as_str()?.split_whitespace().take(2).collect();
+            let unit = unit.join(" ");
+            if owns(&unit) && !holds.contains(&Value::from(format!("{unit} H"))) {
+                holds.push(format!("{unit} H").into());
+            }
+        }
+        added += holds.len();
+        holds.extend(given);
+        *list = Value::Array(holds);
+    }
+    (added > 0).then_some(out)
+}
+
+/// Metamorphic check of "an order given again replaces the earlier one" (docs/diplomacy.md) on
+/// every position of the case files: a hold given before each ordered unit's own order changes
+/// nothing in any phase's report (results, board, dislodgements, centres, next phase).
+#[test]
+fn an_order_given_again_replaces_the_earlier_one_in_every_case_position() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for dir in [
+        root.join("rules/diplomacy/tests/cases"),
+        root.join("rules/diplomacy/tests/cases/reference"),
+    ] {
+        let mut found: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    if let Some(dir) = datc_dir() {
+        for f in ["6.A.json", "6.B.json", "6.C.json", "6.H.json"] {
+            files.push(dir.join(f));
+        }
+    }
+    let (mut checked, mut differ) = (0, Vec::new());
+    for file in &files {
+        for case in common::datc::load_cases(file) {
+            let Some(twice) = with_replaced_holds(&case) else {
+                continue;
+            };
+            let once = play(STANDARD, &case).map(reports);
+            let again = play(STANDARD, &twice).map(reports);
+            checked += 1;
+            if once != again {
+                differ.push(format!("{} ({})", case["id"], file.display()));
+            }
+        }
+    }
+    eprintln!("{checked} positions played with replaced holds");
+    assert!(checked > 200, "only {checked} positions checked");
+    assert!(differ.is_empty(), "reports differ: {differ:?}");
+}
