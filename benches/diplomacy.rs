@@ -4,6 +4,9 @@
 //!
 //! * `library_in_vm`: `game.adjudicate` alone, looped inside the host's Lua VM (the library's
 //!   speed under mlua; compare `lua5.4 rules/diplomacy/tests/bench.lua`);
+//! * `library_fresh_orders`: the same with the order-text memo emptied before every phase, so
+//!   that every order is parsed and checked again, as a game's new orders are (and as the
+//!   reference engine parses every order it is given);
 //! * `resolve_apply`: `Ruleset::resolve(end_phase)` (reads the position and orders from the
 //!   state, adjudicates, builds the events) and `apply` of every event on a copy of the state
 //!   (the copy is made untimed);
@@ -19,7 +22,7 @@
 //! positions in the reference Python engine.
 //!
 //! Wall-clock figures swing with the machine's load; machine instructions do not. With
-//! `DIPLOMACY_PHASES=POSITION:LEVEL:N` (POSITION `opening` or `busy`, LEVEL `library_in_vm`,
+//! `DIPLOMACY_PHASES=POSITION:LEVEL:N` (POSITION `opening` or `busy`, LEVEL `library_in_vm`, `library_fresh_orders`,
 //! `resolve_apply`, `submit`, `orders_submit` or `state_copy`, the copies of the state the other two make) the bench binary runs that level N times and exits, for
 //! `valgrind --tool=callgrind` (instructions per phase = the difference between N and 0 runs,
 //! divided by N; `benches/diplomacy_instructions.sh` does it for all six).
@@ -219,12 +222,25 @@ impl Levels {
     /// `n` adjudications inside the VM (plus the set-up: require, reading the vars, one warm
     /// call, small next to n adjudications and the same for every n).
     fn library_in_vm(&mut self, n: u64) -> Duration {
+        self.library(n, "")
+    }
+
+    /// `library_in_vm` with the order-text memo emptied before every phase (`orders.lua` keeps
+    /// parsed orders on the compiled map): every order is parsed and checked again, as new
+    /// orders are in a game, and as the reference engine parses every order it is given.
+    fn library_fresh_orders(&mut self, n: u64) -> Duration {
+        self.library(n, "cm.order_cache = {}; cm.order_cache_n = 0; ")
+    }
+
+    /// `n` adjudications in the VM, each after `before` (Lua, with `cm` the compiled map).
+    fn library(&mut self, n: u64, before: &str) -> Duration {
         let code = format!(
             "local g = require('diplomacy'); local board = hex.map.board_table(); \
+             local cm = require('diplomacy.map').get(board); \
              local pos, orders = hex.state.get('position'), {{}}; \
              for _, p in ipairs(hex.map.powers()) do orders[p.name] = hex.state.get('orders.' .. p.name) end; \
              g.adjudicate(board, pos, orders); \
-             for i = 1, {n} do g.adjudicate(board, pos, orders) end"
+             for i = 1, {n} do {before}g.adjudicate(board, pos, orders) end"
         );
         let start = Instant::now();
         black_box(self.rules.eval(&self.state, &code).unwrap());
@@ -299,10 +315,14 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
     let mut total = Duration::ZERO;
     match level {
         // (200 at a time: one eval's instruction budget holds about that many busy phases)
-        "library_in_vm" => {
+        "library_in_vm" | "library_fresh_orders" => {
             let mut left = n;
             while left > 0 {
-                total += levels.library_in_vm(left.min(200));
+                total += if level == "library_in_vm" {
+                    levels.library_in_vm(left.min(200))
+                } else {
+                    levels.library_fresh_orders(left.min(200))
+                };
                 left -= left.min(200);
             }
         }
@@ -371,6 +391,19 @@ fn bench(c: &mut Criterion) {
                 while left > 0 {
                     let n = left.min(200);
                     total += levels.library_in_vm(n);
+                    left -= n;
+                }
+                total
+            })
+        });
+
+        group.bench_function("library_fresh_orders", |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                while left > 0 {
+                    let n = left.min(200);
+                    total += levels.library_fresh_orders(n);
                     left -= n;
                 }
                 total

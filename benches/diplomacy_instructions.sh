@@ -17,9 +17,9 @@ count() {
 for position in opening busy; do
   base=$(count "$position:resolve_apply:0")
   copy=$(( ($(count "$position:state_copy:$N") - base) / N ))
-  for level in library_in_vm resolve_apply submit orders_submit; do
+  for level in library_in_vm library_fresh_orders resolve_apply submit orders_submit; do
     total=$(( ($(count "$position:$level:$N") - base) / N ))
-    [ "$level" = library_in_vm ] || total=$(( total - copy ))
+    case $level in library_*) ;; *) total=$(( total - copy )) ;; esac
     echo "$position $level: $total instructions a phase"
   done
 done
