@@ -19,72 +19,77 @@
 
 local M = {}
 
-local function void(raw, utype, uloc, uprov)
-  return { kind = "V", raw = raw, utype = utype, uloc = uloc, uprov = uprov }
-end
-
-local function loc_ok(cm, s)
-  return s ~= nil and cm.loc_prov[s] ~= nil
-end
-
-local function parse_uncached(cm, raw)
-  if type(raw) ~= "string" then return void(tostring(raw)) end
-  local tok, n = {}, 0
-  for w in raw:upper():gmatch("%S+") do
-    n = n + 1
-    tok[n] = w
-  end
-  local utype, uloc = tok[1], tok[2]
-  if (utype ~= "A" and utype ~= "F") or not loc_ok(cm, uloc) then
-    return void(raw, (utype == "A" or utype == "F") and utype or nil, uloc)
-  end
-  local uprov = cm.loc_prov[uloc]
-  local o = { raw = raw, utype = utype, uloc = uloc, uprov = uprov }
-  local verb = tok[3]
-  if n == 2 or (n == 3 and verb == "H") then
-    o.kind = "H"
-    return o
-  end
-  if n == 3 and (verb == "D" or verb == "B") then
-    o.kind = verb
-    return o
-  end
-  if (verb == "-" or verb == "R") and (n == 4 or (n == 5 and tok[5] == "VIA" and verb == "-")) then
-    if not loc_ok(cm, tok[4]) then return void(raw, utype, uloc, uprov) end
-    o.kind = verb == "-" and "M" or "R"
-    o.dest = tok[4]
-    o.via = tok[5] == "VIA"
-    return o
-  end
-  if verb == "S" or verb == "C" then
-    -- target: [A|F] LOC [H | - LOC]
-    local i = 4
-    local ttype
-    if tok[i] == "A" or tok[i] == "F" then
-      ttype = tok[i]
-      i = i + 1
-    end
-    local tloc = tok[i]
-    if not loc_ok(cm, tloc) then return void(raw, utype, uloc, uprov) end
-    o.ttype, o.tloc, o.tprov = ttype, tloc, cm.loc_prov[tloc]
-    if verb == "S" and (n == i or (n == i + 1 and tok[i + 1] == "H")) then
-      o.kind = "SH"
-      return o
-    end
-    if n == i + 2 and tok[i + 1] == "-" and loc_ok(cm, tok[i + 2]) then
-      o.dest = tok[i + 2]
-      o.dprov = cm.loc_prov[o.dest]
-      o.kind = verb == "S" and "SM" or "C"
-      return o
-    end
-    return void(raw, utype, uloc, uprov)
-  end
-  return void(raw, utype, uloc, uprov)
-end
-
 -- kc: the kind as a small integer for the adjudicator's branches (H 0, M 1, SH 2, SM 3, C 4,
 -- any other kind 5)
 local KC = { H = 0, M = 1, SH = 2, SM = 3, C = 4 }
+
+local function void(raw, utype, uloc, uprov)
+  return { kind = "V", kc = 5, raw = raw, utype = utype, uloc = uloc, uprov = uprov }
+end
+
+-- The tokens of the order being parsed, a scratch list reused by every parse (parse_uncached is
+-- not re-entered): a fresh list grew four times an order. A valid order has at most 7 tokens;
+-- the parse stops reading at TOK_MAX + 1 (void then, as any order that long).
+local TOK, TOK_MAX = {}, 8
+local tok_n = 0 -- (the slots the last parse filled)
+
+-- Every order's record is made by one constructor with all its fields (adding fields one by one
+-- re-sized the table twice an order), `fx` included (false: the adjudicator's facts, set later).
+local function parse_uncached(cm, raw)
+  if type(raw) ~= "string" then return void(tostring(raw)) end
+  local tok, n = TOK, 0
+  for w in raw:upper():gmatch("%S+") do
+    n = n + 1
+    if n > TOK_MAX then break end
+    tok[n] = w
+  end
+  for k = n + 1, tok_n do tok[k] = nil end
+  tok_n = n < TOK_MAX and n or TOK_MAX
+  local lp = cm.loc_prov
+  local utype, uloc = tok[1], tok[2]
+  if (utype ~= "A" and utype ~= "F") or uloc == nil or lp[uloc] == nil then
+    return void(raw, (utype == "A" or utype == "F") and utype or nil, uloc)
+  end
+  local uprov = lp[uloc]
+  local verb = tok[3]
+  local kind, dest, via, ttype, tloc, tprov, dprov
+  if n == 2 or (n == 3 and verb == "H") then
+    kind = "H"
+  elseif n == 3 and (verb == "D" or verb == "B") then
+    kind = verb
+  elseif (verb == "-" or verb == "R") and (n == 4 or (n == 5 and tok[5] == "VIA" and verb == "-")) then
+    dest = tok[4]
+    if lp[dest] == nil then return void(raw, utype, uloc, uprov) end
+    kind = verb == "-" and "M" or "R"
+    via = tok[5] == "VIA"
+  elseif verb == "S" or verb == "C" then
+    -- target: [A|F] LOC [H | - LOC]
+    local i = 4
+    local t = tok[4]
+    if t == "A" or t == "F" then
+      ttype = t
+      i = 5
+    end
+    tloc = tok[i]
+    if tloc == nil or lp[tloc] == nil then return void(raw, utype, uloc, uprov) end
+    tprov = lp[tloc]
+    if verb == "S" and (n == i or (n == i + 1 and tok[i + 1] == "H")) then
+      kind = "SH"
+    else
+      dest = tok[i + 2]
+      if n == i + 2 and tok[i + 1] == "-" and dest ~= nil and lp[dest] ~= nil then
+        dprov = lp[dest]
+        kind = verb == "S" and "SM" or "C"
+      else
+        return void(raw, utype, uloc, uprov)
+      end
+    end
+  else
+    return void(raw, utype, uloc, uprov)
+  end
+  return { raw = raw, utype = utype, uloc = uloc, uprov = uprov, kind = kind, kc = KC[kind] or 5,
+           dest = dest, via = via, ttype = ttype, tloc = tloc, tprov = tprov, dprov = dprov, fx = false }
+end
 
 -- Parse one order string (memoised on the compiled map; the returned table must not be mutated).
 -- The memo is emptied when it holds MEMO_MAX strings, so that any input keeps it bounded.
@@ -95,7 +100,6 @@ function M.parse(cm, raw)
   local o = cache[raw]
   if o then return o end
   o = parse_uncached(cm, raw)
-  o.kc = KC[o.kind] or 5
   if type(raw) == "string" then
     local n = (cm.order_cache_n or 0) + 1
     if n > MEMO_MAX then

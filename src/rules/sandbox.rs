@@ -169,12 +169,13 @@ fn guard_patterns(lua: &Lua, string: &Table) -> mlua::Result<()> {
     for name in ["find", "match", "gmatch", "gsub"] {
         let raw: Function = string.get(name)?;
         let guarded = lua.create_function(move |_, args: MultiValue| {
-            let subject = args.front().and_then(|v| v.as_string().map(|s| s.as_bytes().to_vec()));
-            let pattern = args.get(1).and_then(|v| v.as_string().map(|s| s.as_bytes().to_vec()));
-            if let (Some(subject), Some(pattern)) = (subject, pattern) {
+            // (the bytes are read in place: copying subject and pattern cost two allocations
+            // a call, and order parsing calls these for every new order)
+            if let (Some(Value::String(subject)), Some(Value::String(pattern))) = (args.front(), args.get(1)) {
                 // string.find(s, p, init, plain): a plain find does not backtrack.
                 let plain = name == "find" && args.get(3).is_some_and(|v| v.as_boolean() == Some(true));
-                if !plain && pattern_cost(&subject, &pattern) > PATTERN_STEPS {
+                let subject = subject.as_bytes();
+                if !plain && pattern_cost(&subject, &pattern.as_bytes()) > PATTERN_STEPS {
                     return Err(mlua::Error::runtime(format!(
                         "string.{name}: pattern too expensive for a {}-byte subject (it could run for hours); \
                          use fewer quantifiers or a shorter subject",
