@@ -16,14 +16,16 @@
 //!   of removed units, which every `submit` clones);
 //! * `orders_submit`: orders given -> phase resolved, what the reference engine's `set_orders` +
 //!   `process` do (issue #5's measure): every power's `orders` command, then `end_phase`, on a
-//!   fresh game made from the state before the orders.
+//!   fresh game made from the state before the orders;
+//! * `orders_submit_fresh`: the same with the order-text memo emptied first (untimed; an `eval`
+//!   that valgrind would count, so `benches/diplomacy_instructions.sh` leaves this level out).
 //!
 //! Run: `cargo bench --bench diplomacy`. `benches/diplomacy_reference.sh` times the same two
 //! positions in the reference Python engine.
 //!
 //! Wall-clock figures swing with the machine's load; machine instructions do not. With
 //! `DIPLOMACY_PHASES=POSITION:LEVEL:N` (POSITION `opening` or `busy`, LEVEL `library_in_vm`, `library_fresh_orders`,
-//! `resolve_apply`, `submit`, `orders_submit` or `state_copy`, the copies of the state the other two make) the bench binary runs that level N times and exits, for
+//! `resolve_apply`, `submit`, `orders_submit`, `orders_submit_fresh` or `state_copy`, the copies of the state the other two make) the bench binary runs that level N times and exits, for
 //! `valgrind --tool=callgrind` (instructions per phase = the difference between N and 0 runs,
 //! divided by N; `benches/diplomacy_instructions.sh` does it for all six).
 
@@ -281,6 +283,21 @@ impl Levels {
         start.elapsed()
     }
 
+    /// `orders_submit` after emptying the shared VM's order-text memo (untimed): every order
+    /// is parsed and checked again, as a game's new orders are.
+    fn orders_submit_fresh(&self) -> Duration {
+        self.shared
+            .lock()
+            .unwrap()
+            .eval(
+                &self.before_orders,
+                "local cm = require('diplomacy.map').get(hex.map.board_table()); \
+                 cm.order_cache = {}; cm.order_cache_n = 0",
+            )
+            .unwrap();
+        self.orders_submit()
+    }
+
     fn game(&self, state: &GameState) -> Game {
         let rules = Shared {
             rules: Arc::clone(&self.shared),
@@ -345,6 +362,7 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
         }
         "submit" => (0..n).for_each(|_| total += levels.submit()),
         "orders_submit" => (0..n).for_each(|_| total += levels.orders_submit()),
+        "orders_submit_fresh" => (0..n).for_each(|_| total += levels.orders_submit_fresh()),
         other => panic!("DIPLOMACY_PHASES: no level '{other}'"),
     }
     eprintln!(
@@ -425,6 +443,10 @@ fn bench(c: &mut Criterion) {
 
         group.bench_function("orders_submit", |b| {
             b.iter_custom(|iters| (0..iters).map(|_| levels.orders_submit()).sum())
+        });
+
+        group.bench_function("orders_submit_fresh", |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| levels.orders_submit_fresh()).sum())
         });
         group.finish();
         if hexwar::rules::profile::enabled() {
