@@ -312,6 +312,19 @@ impl Levels {
     }
 }
 
+/// `iters` library phases, run by `run(n)` in evals of at most 200 phases (one eval's
+/// instruction budget holds about that many busy phases).
+fn in_evals(iters: u64, mut run: impl FnMut(u64) -> Duration) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut left = iters;
+    while left > 0 {
+        let n = left.min(200);
+        total += run(n);
+        left -= n;
+    }
+    total
+}
+
 /// `DIPLOMACY_PHASES=POSITION:LEVEL:N`: runs one level N times (see the module doc).
 fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
     let parts: Vec<&str> = spec.split(':').collect();
@@ -331,18 +344,8 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
     levels.orders = order_commands(&orders);
     let mut total = Duration::ZERO;
     match level {
-        // (200 at a time: one eval's instruction budget holds about that many busy phases)
-        "library_in_vm" | "library_fresh_orders" => {
-            let mut left = n;
-            while left > 0 {
-                total += if level == "library_in_vm" {
-                    levels.library_in_vm(left.min(200))
-                } else {
-                    levels.library_fresh_orders(left.min(200))
-                };
-                left -= left.min(200);
-            }
-        }
+        "library_in_vm" => total = in_evals(n, |k| levels.library_in_vm(k)),
+        "library_fresh_orders" => total = in_evals(n, |k| levels.library_fresh_orders(k)),
         // (each phase applies its events to a copy of the state, made untimed; under valgrind
         // the copies count too: `state_copy` counts them alone, to subtract)
         "resolve_apply" => {
@@ -403,29 +406,11 @@ fn bench(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("diplomacy/{name}"));
 
         group.bench_function("library_in_vm", |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                let mut left = iters;
-                while left > 0 {
-                    let n = left.min(200);
-                    total += levels.library_in_vm(n);
-                    left -= n;
-                }
-                total
-            })
+            b.iter_custom(|iters| in_evals(iters, |n| levels.library_in_vm(n)))
         });
 
         group.bench_function("library_fresh_orders", |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                let mut left = iters;
-                while left > 0 {
-                    let n = left.min(200);
-                    total += levels.library_fresh_orders(n);
-                    left -= n;
-                }
-                total
-            })
+            b.iter_custom(|iters| in_evals(iters, |n| levels.library_fresh_orders(n)))
         });
 
         let ready = levels.state.clone();
