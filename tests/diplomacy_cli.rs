@@ -115,6 +115,7 @@ own!(cli_own_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(cli_own_more_6_g, "more_6.G.json");
 own!(cli_own_differential, "differential.json");
 own!(cli_own_orders_given_twice, "orders_twice.json");
+own!(cli_own_aliases, "aliases.json");
 own!(cli_reference_6_d_supports, "reference/6.D.json");
 own!(cli_reference_6_e_head_to_head, "reference/6.E.json");
 own!(cli_reference_6_f_convoys, "reference/6.F.json");

@@ -120,6 +120,7 @@ own!(own_cases_more_6_d_to_6_g, "more_6.D-6.G.json");
 own!(own_cases_more_6_g_convoy_to_adjacent, "more_6.G.json");
 own!(own_cases_differential, "differential.json");
 own!(own_cases_orders_given_twice, "orders_twice.json");
+own!(own_cases_aliases, "aliases.json");
 own!(reference_cases_6_d_supports, "reference/6.D.json");
 own!(reference_cases_6_e_head_to_head, "reference/6.E.json");
 own!(reference_cases_6_f_convoys, "reference/6.F.json");

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Converts the shared Diplomacy map facts into hexwar's area-map format (docs/diplomacy.md).
 
-  tools/area_map_from_toml.py /work/shared/data/diplomacy/standard_map.toml scenarios/diplomacy/map.toml
+  tools/area_map_from_toml.py /work/shared/data/diplomacy/standard_map.toml scenarios/diplomacy/map.toml \
+      [REFERENCE/diplomacy/maps/standard.map]
+
+With the reference engine's map file (benches/diplomacy_reference.sh installs it), each region
+also gets the other names that file gives it (`aliases`, tools/reference_aliases.py).
 
 The project never reads /work/shared at run time: the output is committed. Lists keep the source
 order; fields with their default value (false, "", []) are left out.
 """
 import sys
 import tomllib
+
+from reference_aliases import read_aliases
 
 
 def q(s):
@@ -18,9 +24,10 @@ def qlist(items):
     return "[" + ", ".join(q(x) for x in items) + "]"
 
 
-def main(src, dst):
+def main(src, dst, reference_map=None):
     with open(src, "rb") as f:
         m = tomllib.load(f)
+    aliases = read_aliases(reference_map) if reference_map else {}
     out = [
         "# The standard Diplomacy map as a hexwar area board (kind = \"area\"): regions, army and",
         "# fleet adjacency, split coasts, supply and home centres, powers and their start.",
@@ -53,6 +60,8 @@ def main(src, dst):
             out.append("army = " + qlist(r["army"]))
         if r["fleet"]:
             out.append("fleet = " + qlist(r["fleet"]))
+        if aliases.get(r["abbr"]):
+            out.append("aliases = " + qlist(aliases[r["abbr"]]))
         if r.get("fleet_by_coast"):
             out.append("[region.coasts]")
             for c in r["coasts"]:
@@ -63,4 +72,4 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:4])

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Dev helper for the Lua Diplomacy rules (rules/diplomacy).
 
-  datc_to_lua.py board MAP.toml OUT.lua     write the board table (standard_board.lua)
+  datc_to_lua.py board MAP.toml OUT.lua [REFERENCE.map]
+                                            write the board table (standard_board.lua), with
+                                            the regions' aliases from the reference's map file
   datc_to_lua.py cases CASES.json OUT.lua   write a JSON case file as a Lua table
                                             (for the plain-Lua dev runner; output under /tmp)
 
@@ -10,6 +12,8 @@ JSON null becomes the sentinel string "__null__" in case files (Lua tables canno
 import json
 import sys
 import tomllib
+
+from reference_aliases import read_aliases
 
 
 def lua_str(s):
@@ -43,9 +47,10 @@ def to_lua(v, indent=0):
     raise TypeError(type(v))
 
 
-def board(src, dst):
+def board(src, dst, reference_map=None):
     with open(src, "rb") as f:
         m = tomllib.load(f)
+    aliases = read_aliases(reference_map) if reference_map else {}
     provinces = {}
     for p in m["province"]:
         q = {
@@ -60,6 +65,8 @@ def board(src, dst):
             q["home"] = p["home"]
         if p.get("fleet_by_coast"):
             q["fleet_by_coast"] = p["fleet_by_coast"]
+        if aliases.get(p["abbr"]):
+            q["aliases"] = aliases[p["abbr"]]
         provinces[p["abbr"]] = q
     powers = [
         {k: pw[k] for k in ("name", "adjective", "home_centers", "start_units", "start_centers")}
@@ -88,4 +95,4 @@ def cases(src, dst):
 
 if __name__ == "__main__":
     cmd, src, dst = sys.argv[1:4]
-    {"board": board, "cases": cases}[cmd](src, dst)
+    {"board": board, "cases": cases}[cmd](src, dst, *sys.argv[4:5])

@@ -388,7 +388,7 @@ function hex.map.neighbors(place, class) end
 ---@return hexwar.Power[]
 function hex.map.powers() end
 
----Area boards: a region, or nil.
+---Area boards: a region (named by its id or one of its aliases; `id` is always the id), or nil.
 ---@param id string
 ---@return hexwar.Region?
 function hex.map.region(id) end

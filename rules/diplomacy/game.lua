@@ -34,13 +34,25 @@ function M.new(rules)
     setup = setup or {}
     local units, centers = {}, nil
     if setup.units then
-      for p, l in pairs(setup.units) do units[p] = copy_list(l) end
+      -- (a unit written with an alias of the map is kept as the game writes it: "A LIV" -> "A LVN")
+      for p, l in pairs(setup.units) do
+        local c = {}
+        for k = 1, #l do
+          local u = map.parse_unit(cm, l[k])
+          c[k] = u and u.str or l[k]
+        end
+        units[p] = c
+      end
     else
       for _, p in ipairs(cm.powers) do units[p] = copy_list(cm.power_info[p].start_units or {}) end
     end
     if setup.centers then
       centers = {}
-      for p, l in pairs(setup.centers) do centers[p] = copy_list(l) end
+      for p, l in pairs(setup.centers) do
+        local c = {}
+        for k = 1, #l do c[k] = cm.canon[l[k]] or l[k] end
+        centers[p] = c
+      end
     else
       centers = {}
       for _, p in ipairs(cm.powers) do

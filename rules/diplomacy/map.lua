@@ -20,6 +20,8 @@
 --                                            --   provinces and split-coast provinces
 --         coasts = {} | {"NC", "SC"},        -- coast names of a split-coast province
 --         fleet_by_coast = { NC = {...}, SC = {...} },  -- split-coast provinces only
+--         aliases = {"PARIS"},               -- optional: other names of the province, read as
+--                                            --   its abbreviation in orders (and setups)
 --       }, ...
 --     },
 --     -- ... or, exactly as in the TOML/JSON: province = { {abbr = "PAR", ...}, ... }
@@ -59,7 +61,8 @@ function M.compile(board)
     board = board,
     prov = {},            -- abbr -> {abbr, name, type, sc, home, coasts, split}
     prov_list = {},       -- sorted abbreviations
-    loc_prov = {},        -- location -> province
+    loc_prov = {},        -- location -> province (aliases too: "LIV" -> "LVN")
+    canon = {},           -- alias location -> the location it names ("LIV" -> "LVN", "SPN/NC" -> "SPA/NC")
     army_adj = {},        -- province -> set of provinces
     fleet_adj = {},       -- location -> set of locations
     fleet_prov_adj = {},  -- location -> set of provinces a fleet there can reach (any coast)
@@ -102,6 +105,14 @@ function M.compile(board)
     cm.army_adj[abbr] = set_of(p.army)
     cm.border[abbr] = {}
     if info.sc then cm.sc_list[#cm.sc_list + 1] = abbr end
+    for _, alias in ipairs(p.aliases or {}) do
+      cm.loc_prov[alias] = abbr
+      cm.canon[alias] = abbr
+      for _, c in ipairs(coasts) do
+        cm.loc_prov[alias .. "/" .. c] = abbr
+        cm.canon[alias .. "/" .. c] = abbr .. "/" .. c
+      end
+    end
     local locs = {}
     if info.split then
       for _, c in ipairs(coasts) do
@@ -204,6 +215,7 @@ function M.parse_unit(cm, s)
   cm.unit_cache_n = n
   local t, loc = s:match("^%s*([AF])%s+([%u/]+)%s*$")
   if t and cm.loc_prov[loc] then
+    loc = cm.canon[loc] or loc -- (an alias is read as the location it names)
     u = { type = t, loc = loc, prov = cm.loc_prov[loc], str = t .. " " .. loc }
   else
     u = false

@@ -11,8 +11,8 @@
 --   A PAR D                disband                  -> {kind="D"}
 --   A PAR B / F STP/NC B   build                    -> {kind="B"}
 --
--- Every parsed order also carries utype ("A"/"F"), uloc (location as written), uprov (its
--- province) and raw (the string). Anything that does not parse -- unknown province or coast,
+-- Every parsed order also carries utype ("A"/"F"), uloc (location as written, an alias read as
+-- the location it names: LIV -> LVN), uprov (its province) and raw (the string). Anything that does not parse -- unknown province or coast,
 -- wrong shape -- gives {kind="V"} (void) with whatever unit could be read (uprov may be nil);
 -- parsing never raises a Lua error. Whether the order fits the board (unit present, adjacency,
 -- coasts) is judged by the adjudicator, not here. Parses are memoised on the compiled map.
@@ -45,8 +45,10 @@ local function parse_uncached(cm, raw)
   end
   for k = n + 1, tok_n do tok[k] = nil end
   tok_n = n < TOK_MAX and n or TOK_MAX
-  local lp = cm.loc_prov
+  -- (every location is read through the map's aliases: "A LIV H" is an order for A LVN)
+  local lp, canon = cm.loc_prov, cm.canon
   local utype, uloc = tok[1], tok[2]
+  if uloc then uloc = canon[uloc] or uloc end
   if (utype ~= "A" and utype ~= "F") or uloc == nil or lp[uloc] == nil then
     return void(raw, (utype == "A" or utype == "F") and utype or nil, uloc)
   end
@@ -60,6 +62,7 @@ local function parse_uncached(cm, raw)
   elseif (verb == "-" or verb == "R") and (n == 4 or (n == 5 and tok[5] == "VIA" and verb == "-")) then
     dest = tok[4]
     if lp[dest] == nil then return void(raw, utype, uloc, uprov) end
+    dest = canon[dest] or dest
     kind = verb == "-" and "M" or "R"
     via = tok[5] == "VIA"
   elseif verb == "S" or verb == "C" then
@@ -72,12 +75,14 @@ local function parse_uncached(cm, raw)
     end
     tloc = tok[i]
     if tloc == nil or lp[tloc] == nil then return void(raw, utype, uloc, uprov) end
+    tloc = canon[tloc] or tloc
     tprov = lp[tloc]
     if verb == "S" and (n == i or (n == i + 1 and tok[i + 1] == "H")) then
       kind = "SH"
     else
       dest = tok[i + 2]
       if n == i + 2 and tok[i + 1] == "-" and dest ~= nil and lp[dest] ~= nil then
+        dest = canon[dest] or dest
         dprov = lp[dest]
         kind = verb == "S" and "SM" or "C"
       else

@@ -56,6 +56,7 @@ return {
   },
   provinces = {
     ADR = {
+      aliases = {"ADRIATIC"},
       army = {},
       coasts = {},
       fleet = {"ALB", "APU", "ION", "TRI", "VEN"},
@@ -64,6 +65,7 @@ return {
       type = "sea",
     },
     AEG = {
+      aliases = {"AEGEAN"},
       army = {},
       coasts = {},
       fleet = {"BUL/SC", "CON", "EAS", "GRE", "ION", "SMY"},
@@ -105,6 +107,7 @@ return {
       type = "coast",
     },
     BAL = {
+      aliases = {"BALTIC"},
       army = {},
       coasts = {},
       fleet = {"BER", "BOT", "DEN", "KIE", "LVN", "PRU", "SWE"},
@@ -113,6 +116,7 @@ return {
       type = "sea",
     },
     BAR = {
+      aliases = {"BARENTS"},
       army = {},
       coasts = {},
       fleet = {"NWG", "NWY", "STP/NC"},
@@ -129,6 +133,7 @@ return {
       type = "coast",
     },
     BER = {
+      aliases = {"BERL"},
       army = {"KIE", "MUN", "PRU", "SIL"},
       coasts = {},
       fleet = {"BAL", "KIE", "PRU"},
@@ -138,6 +143,7 @@ return {
       type = "coast",
     },
     BLA = {
+      aliases = {"BLACK", "BS"},
       army = {},
       coasts = {},
       fleet = {"ANK", "ARM", "BUL/EC", "CON", "RUM", "SEV"},
@@ -154,6 +160,7 @@ return {
       type = "land",
     },
     BOT = {
+      aliases = {"GOB", "BOTH", "GULFOFB", "BOTHNIA"},
       army = {},
       coasts = {},
       fleet = {"BAL", "FIN", "LVN", "STP/SC", "SWE"},
@@ -180,6 +187,7 @@ return {
       type = "land",
     },
     BUL = {
+      aliases = {"BULG"},
       army = {"CON", "GRE", "RUM", "SER"},
       coasts = {"EC", "SC"},
       fleet = {},
@@ -192,6 +200,7 @@ return {
       type = "coast",
     },
     BUR = {
+      aliases = {"BURG", "BURGANDY"},
       army = {"BEL", "GAS", "MAR", "MUN", "PAR", "PIC", "RUH"},
       coasts = {},
       fleet = {},
@@ -225,6 +234,7 @@ return {
       type = "coast",
     },
     EAS = {
+      aliases = {"EMED", "EAST", "EASTERN", "EASTMED", "EMS", "EME", "EMD"},
       army = {},
       coasts = {},
       fleet = {"AEG", "ION", "SMY", "SYR"},
@@ -242,6 +252,7 @@ return {
       type = "coast",
     },
     ENG = {
+      aliases = {"CHANNEL", "ECH"},
       army = {},
       coasts = {},
       fleet = {"BEL", "BRE", "IRI", "LON", "MAO", "NTH", "PIC", "WAL"},
@@ -258,6 +269,7 @@ return {
       type = "coast",
     },
     GAL = {
+      aliases = {"GALACIA"},
       army = {"BOH", "BUD", "RUM", "SIL", "UKR", "VIE", "WAR"},
       coasts = {},
       fleet = {},
@@ -266,6 +278,7 @@ return {
       type = "land",
     },
     GAS = {
+      aliases = {"GASC"},
       army = {"BRE", "BUR", "MAR", "PAR", "SPA"},
       coasts = {},
       fleet = {"BRE", "MAO", "SPA/NC"},
@@ -282,6 +295,7 @@ return {
       type = "coast",
     },
     HEL = {
+      aliases = {"HELGOLAND", "HELIGOLAND", "HELG"},
       army = {},
       coasts = {},
       fleet = {"DEN", "HOL", "KIE", "NTH"},
@@ -298,6 +312,7 @@ return {
       type = "coast",
     },
     ION = {
+      aliases = {"IONIAN"},
       army = {},
       coasts = {},
       fleet = {"ADR", "AEG", "ALB", "APU", "EAS", "GRE", "NAP", "TUN", "TYS"},
@@ -306,6 +321,7 @@ return {
       type = "sea",
     },
     IRI = {
+      aliases = {"IRISH", "IRS"},
       army = {},
       coasts = {},
       fleet = {"ENG", "LVP", "MAO", "NAO", "WAL"},
@@ -332,6 +348,7 @@ return {
       type = "coast",
     },
     LVN = {
+      aliases = {"LIVO", "LVO", "LVA", "LIV", "LIVON"},
       army = {"MOS", "PRU", "STP", "WAR"},
       coasts = {},
       fleet = {"BAL", "BOT", "PRU", "STP/SC"},
@@ -340,6 +357,7 @@ return {
       type = "coast",
     },
     LVP = {
+      aliases = {"LIVP", "LPL"},
       army = {"CLY", "EDI", "WAL", "YOR"},
       coasts = {},
       fleet = {"CLY", "IRI", "NAO", "WAL"},
@@ -349,6 +367,7 @@ return {
       type = "coast",
     },
     LYO = {
+      aliases = {"GOL", "GULFOFL", "LYON", "LYONS"},
       army = {},
       coasts = {},
       fleet = {"MAR", "PIE", "SPA/SC", "TUS", "TYS", "WES"},
@@ -357,6 +376,7 @@ return {
       type = "sea",
     },
     MAO = {
+      aliases = {"MIDATLANTICOCEAN", "MIDATLANTIC", "MID", "MAT"},
       army = {},
       coasts = {},
       fleet = {"BRE", "ENG", "GAS", "IRI", "NAF", "NAO", "POR", "SPA/NC", "SPA/SC", "WES"},
@@ -365,6 +385,7 @@ return {
       type = "sea",
     },
     MAR = {
+      aliases = {"MARS"},
       army = {"BUR", "GAS", "PIE", "SPA"},
       coasts = {},
       fleet = {"LYO", "PIE", "SPA/SC"},
@@ -392,6 +413,7 @@ return {
       type = "land",
     },
     NAF = {
+      aliases = {"NORA"},
       army = {"TUN"},
       coasts = {},
       fleet = {"MAO", "TUN", "WES"},
@@ -400,6 +422,7 @@ return {
       type = "coast",
     },
     NAO = {
+      aliases = {"NAT", "NA"},
       army = {},
       coasts = {},
       fleet = {"CLY", "IRI", "LVP", "MAO", "NWG"},
@@ -417,6 +440,7 @@ return {
       type = "coast",
     },
     NTH = {
+      aliases = {"NORSEA", "NTS", "NS"},
       army = {},
       coasts = {},
       fleet = {"BEL", "DEN", "EDI", "ENG", "HEL", "HOL", "LON", "NWG", "NWY", "SKA", "YOR"},
@@ -425,6 +449,7 @@ return {
       type = "sea",
     },
     NWG = {
+      aliases = {"NORWEGIAN", "NORWSEA", "NRG", "NORG"},
       army = {},
       coasts = {},
       fleet = {"BAR", "CLY", "EDI", "NAO", "NTH", "NWY"},
@@ -433,6 +458,7 @@ return {
       type = "sea",
     },
     NWY = {
+      aliases = {"NOR", "NORW"},
       army = {"FIN", "STP", "SWE"},
       coasts = {},
       fleet = {"BAR", "NTH", "NWG", "SKA", "STP/NC", "SWE"},
@@ -458,6 +484,7 @@ return {
       type = "coast",
     },
     PIE = {
+      aliases = {"PID"},
       army = {"MAR", "TUS", "TYR", "VEN"},
       coasts = {},
       fleet = {"LYO", "MAR", "TUS"},
@@ -466,6 +493,7 @@ return {
       type = "coast",
     },
     POR = {
+      aliases = {"PORT"},
       army = {"SPA"},
       coasts = {},
       fleet = {"MAO", "SPA/NC", "SPA/SC"},
@@ -474,6 +502,7 @@ return {
       type = "coast",
     },
     PRU = {
+      aliases = {"PRUS"},
       army = {"BER", "LVN", "SIL", "WAR"},
       coasts = {},
       fleet = {"BAL", "BER", "LVN"},
@@ -499,6 +528,7 @@ return {
       type = "land",
     },
     RUM = {
+      aliases = {"ROMANIA"},
       army = {"BUD", "BUL", "GAL", "SER", "SEV", "UKR"},
       coasts = {},
       fleet = {"BLA", "BUL/EC", "SEV"},
@@ -507,6 +537,7 @@ return {
       type = "coast",
     },
     SER = {
+      aliases = {"SERB"},
       army = {"ALB", "BUD", "BUL", "GRE", "RUM", "TRI"},
       coasts = {},
       fleet = {},
@@ -515,6 +546,7 @@ return {
       type = "land",
     },
     SEV = {
+      aliases = {"SEVASTAPOL", "SEVAST", "SEVA"},
       army = {"ARM", "MOS", "RUM", "UKR"},
       coasts = {},
       fleet = {"ARM", "BLA", "RUM"},
@@ -532,6 +564,7 @@ return {
       type = "land",
     },
     SKA = {
+      aliases = {"SKAGERRACK", "SKAG"},
       army = {},
       coasts = {},
       fleet = {"DEN", "NTH", "NWY", "SWE"},
@@ -549,6 +582,7 @@ return {
       type = "coast",
     },
     SPA = {
+      aliases = {"SPN"},
       army = {"GAS", "MAR", "POR"},
       coasts = {"NC", "SC"},
       fleet = {},
@@ -561,6 +595,7 @@ return {
       type = "coast",
     },
     STP = {
+      aliases = {"STPETE"},
       army = {"FIN", "LVN", "MOS", "NWY"},
       coasts = {"NC", "SC"},
       fleet = {},
@@ -615,6 +650,7 @@ return {
       type = "coast",
     },
     TUS = {
+      aliases = {"TUSC"},
       army = {"PIE", "ROM", "VEN"},
       coasts = {},
       fleet = {"LYO", "PIE", "ROM", "TYS"},
@@ -623,6 +659,7 @@ return {
       type = "coast",
     },
     TYR = {
+      aliases = {"TYL", "TRL", "TYO", "TYROL"},
       army = {"BOH", "MUN", "PIE", "TRI", "VEN", "VIE"},
       coasts = {},
       fleet = {},
@@ -631,6 +668,7 @@ return {
       type = "land",
     },
     TYS = {
+      aliases = {"TYRR", "TYRRHENIAN", "TYN", "TYH", "TYRHH"},
       army = {},
       coasts = {},
       fleet = {"ION", "LYO", "NAP", "ROM", "TUN", "TUS", "WES"},
@@ -656,6 +694,7 @@ return {
       type = "coast",
     },
     VIE = {
+      aliases = {"VIEN"},
       army = {"BOH", "BUD", "GAL", "TRI", "TYR"},
       coasts = {},
       fleet = {},
@@ -682,6 +721,7 @@ return {
       type = "land",
     },
     WES = {
+      aliases = {"WMED", "WEST", "WESTERN", "WESTMED", "WMS", "WME", "WMD"},
       army = {},
       coasts = {},
       fleet = {"LYO", "MAO", "NAF", "SPA/SC", "TUN", "TYS"},
@@ -690,6 +730,7 @@ return {
       type = "sea",
     },
     YOR = {
+      aliases = {"YORK", "YONKERS"},
       army = {"EDI", "LON", "LVP", "WAL"},
       coasts = {},
       fleet = {"EDI", "LON", "NTH"},

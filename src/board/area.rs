@@ -43,6 +43,9 @@ pub struct Region {
     pub fleet: Vec<String>,
     /// Split coasts: coast name -> locations a fleet on that coast can move to.
     pub coasts: BTreeMap<String, Vec<String>>,
+    /// Other names of the region that setups and orders may use (`LIV` for `LVN`): read as
+    /// the region's id, which is what the game keeps and reports.
+    pub aliases: Vec<String>,
 }
 
 /// A power (player) as the map declares it: home centres and the opening position.
@@ -78,10 +81,15 @@ impl AreaMap {
         regions: Vec<Region>,
         powers: Vec<Power>,
     ) -> AreaMap {
+        // (ids and aliases, which the file checks never collide)
         let index = regions
             .iter()
             .enumerate()
-            .map(|(i, r)| (r.id.clone(), i))
+            .flat_map(|(i, r)| {
+                std::iter::once(r.id.clone())
+                    .chain(r.aliases.iter().cloned())
+                    .map(move |name| (name, i))
+            })
             .collect();
         AreaMap {
             name,
@@ -98,8 +106,19 @@ impl AreaMap {
         &self.regions
     }
 
+    /// The region named `id`, or one of its aliases.
     pub fn region(&self, id: &str) -> Option<&Region> {
         self.index.get(id).map(|&i| &self.regions[i])
+    }
+
+    /// The location as the game writes it: an alias read as its region's id (`LIV` -> `LVN`,
+    /// `SPN/NC` -> `SPA/NC`), or None when it is no location of the map.
+    pub fn canonical(&self, location: &str) -> Option<String> {
+        let region = self.region_of(location)?;
+        Some(match location.split_once('/') {
+            Some((_, coast)) => format!("{}/{coast}", region.id),
+            None => region.id.clone(),
+        })
     }
 
     pub fn powers(&self) -> &[Power] {
@@ -194,6 +213,7 @@ mod tests {
             army: army.iter().map(|s| s.to_string()).collect(),
             fleet: fleet.iter().map(|s| s.to_string()).collect(),
             coasts: BTreeMap::new(),
+            aliases: Vec::new(),
         };
         let mut split = region("SPL", &["AAA"], &[]);
         split.coasts.insert("NC".into(), vec!["SEA".into()]);

@@ -89,6 +89,8 @@ struct RegionSpec {
     fleet: Vec<Spanned<String>>,
     #[serde(default)]
     coasts: BTreeMap<String, Vec<Spanned<String>>>,
+    #[serde(default)]
+    aliases: Vec<Spanned<String>>,
 }
 
 const REGION_KINDS: [&str; 4] = ["land", "sea", "coast", "impassable"];
@@ -176,6 +178,30 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
             ));
         }
     }
+    // Aliases: other names of a region, never another region's id or another alias.
+    let mut alias_of: BTreeMap<&str, &str> = BTreeMap::new();
+    for r in &spec.regions {
+        let r = r.get_ref();
+        let id = r.id.get_ref().as_str();
+        for alias in &r.aliases {
+            let a = alias.get_ref().as_str();
+            let problem = if a.is_empty() || a.contains('/') || a.chars().any(char::is_whitespace) {
+                Some("must be a non-empty name without '/' or spaces".to_string())
+            } else if ids.contains_key(a) {
+                Some(format!("is the id of region {a}"))
+            } else {
+                alias_of
+                    .insert(a, id)
+                    .map(|other| format!("is already an alias of region {other}"))
+            };
+            if let Some(problem) = problem {
+                return Err(err(
+                    alias.span().start,
+                    format!("region {id}: alias '{a}' {problem}"),
+                ));
+            }
+        }
+    }
     let is_location = |loc: &str| match loc.split_once('/') {
         Some((region, coast)) => ids
             .get(region)
@@ -240,6 +266,7 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     .iter()
                     .map(|(c, l)| (c.clone(), l.iter().map(|s| s.get_ref().clone()).collect()))
                     .collect(),
+                aliases: r.aliases.iter().map(|s| s.get_ref().clone()).collect(),
             }
         })
         .collect();
@@ -396,5 +423,43 @@ fleet = ["AAA"]
         assert_eq!(e.line, 11);
         let e = parse(&OK.replace("[\"A AAA\"]", "[\"F BBB\"]")).unwrap_err();
         assert_eq!(e.line, 6);
+    }
+
+    #[test]
+    fn an_alias_names_its_region_and_is_written_as_its_id() {
+        let m = parse(&OK.replace(
+            "id = \"BBB\"",
+            "id = \"BBB\"\naliases = [\"BEE\", \"BBBB\"]",
+        ))
+        .unwrap();
+        assert_eq!(m.region("BEE").map(|r| r.id.as_str()), Some("BBB"));
+        assert_eq!(m.canonical("BBBB").as_deref(), Some("BBB"));
+        assert_eq!(m.canonical("AAA").as_deref(), Some("AAA"));
+        assert_eq!(m.canonical("CCC"), None);
+        assert!(m.is_location("BEE"));
+    }
+
+    #[test]
+    fn an_alias_may_not_be_a_region_id_or_another_alias() {
+        let e =
+            parse(&OK.replace("id = \"BBB\"", "id = \"BBB\"\naliases = [\"SEA\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:16: region BBB: alias 'SEA' is the id of region SEA"
+        );
+        let twice = OK
+            .replace("id = \"BBB\"", "id = \"BBB\"\naliases = [\"XX\"]")
+            .replace("id = \"SEA\"", "id = \"SEA\"\naliases = [\"XX\"]");
+        let e = parse(&twice).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:21: region SEA: alias 'XX' is already an alias of region BBB"
+        );
+        let e =
+            parse(&OK.replace("id = \"BBB\"", "id = \"BBB\"\naliases = [\"B/C\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:16: region BBB: alias 'B/C' must be a non-empty name without '/' or spaces"
+        );
     }
 }

@@ -98,6 +98,12 @@ fn build_board_table(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
             "coasts",
             string_list(lua, r.coasts.keys().map(String::as_str))?,
         )?;
+        if !r.aliases.is_empty() {
+            t.raw_set(
+                "aliases",
+                string_list(lua, r.aliases.iter().map(String::as_str))?,
+            )?;
+        }
         if !r.coasts.is_empty() {
             let by = lua.create_table()?;
             for (c, l) in &r.coasts {

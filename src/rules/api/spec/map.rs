@@ -24,7 +24,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "in_zone(label: string, zone: string): boolean -- Hex maps: whether a hex is in a zone.",
         "zones(label: string): string[] -- Hex maps: the zones a hex is in.",
         "regions(): string[] -- Area boards: every region id, sorted.",
-        "region(id: string): hexwar.Region? -- Area boards: a region, or nil.",
+        "region(id: string): hexwar.Region? -- Area boards: a region (named by its id or one of its aliases; `id` is always the id), or nil.",
         "is_location(location: string): boolean -- Whether a region or coast (`\"spa/nc\"`) is a location of the board (false on a hex map).",
         "adjacent(a: string, b: string, class?: hexwar.MoveClass): boolean -- Area boards: whether a unit of `class` (default army) may move from `a` to `b`.",
         "supply_centers(): string[] -- Area boards: the supply centres.",
