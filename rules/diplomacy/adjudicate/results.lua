@@ -183,10 +183,32 @@ local function convoy_flag(ctx, i)
   if not convoy_failed(ctx, t) then return "" end
   if ctx.dislodged_by[i] then return "disrupted" end
   if ctx.paradox[t] then
-    -- attacked by another power: the attack the paradox rule set aside
-    local moves = ctx.scratch.moves_to[U[i].prov]
-    for k = 1, moves and #moves or 0 do
-      if U[moves[k]].power ~= U[i].power then return "disrupted" end
+    -- attacked by another power, with the attack or the fleet's hold supported from where an
+    -- army of a paradox was going: the attack the paradox rule set aside (that army's cut of
+    -- the support made the paradox, of the first or second order: 6.F.18, 6.F.23, 6.F.24). An
+    -- attack no such support bears on broke nothing: the fleet is `no convoy`, as the reference
+    -- engine has it
+    local S = ctx.scratch
+    local moves = S.moves_to[U[i].prov]
+    if moves then
+      local aims = {} -- the provinces the armies of a paradox were going to
+      for k = 1, #ctx.moves do
+        local a = ctx.moves[k]
+        if ctx.paradox[a] then aims[ctx.dprov[a]] = true end
+      end
+      local function from_aim(list)
+        for q = 1, list and #list or 0 do
+          if aims[U[list[q]].prov] then return true end
+        end
+        return false
+      end
+      local held_from_aim = from_aim(S.hold_sup[i])
+      for k = 1, #moves do
+        local m = moves[k]
+        if U[m].power ~= U[i].power and (held_from_aim or from_aim(S.move_sup[m])) then
+          return "disrupted"
+        end
+      end
     end
   end
   return "no convoy"
