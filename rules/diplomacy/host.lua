@@ -429,15 +429,6 @@ local function bad_unit(u)
   return nil
 end
 
--- A unit string as the game writes it (bad_unit has checked it): an alias of the map read as the
--- region it names ("A LIV" -> "A LVN", "F SPN/NC" -> "F SPA/NC").
-local function canonical_unit(u)
-  local t, loc = u:match("^([AF]) (%S+)$")
-  local coast = loc:match("/(.+)$")
-  local id = hex.map.region(loc).id
-  return t .. " " .. (coast and (id .. "/" .. coast) or id)
-end
-
 -- Why a setup's board is impossible, or nil: two units in one province (one a province; the
 -- Francqueville variant's stacks, R-g2, are units of one power), a centre owned twice.
 local function crowded(s)
@@ -487,13 +478,13 @@ local function setup(t)
           if key == "units" then
             local msg = bad_unit(x)
             if msg then return hex.refuse("DIP-setup", "[units]." .. p .. ": " .. msg) end
-            x = canonical_unit(x)
+            -- (a unit written with an alias is kept as the game writes it by new_position)
           else
             local r = hex.map.region(tostring(x))
             if not r or not r.supply_center then
               return hex.refuse("DIP-setup", "[centers]." .. p .. ": '" .. tostring(x) .. "' is not a supply centre")
             end
-            x = r.id
+            x = r.id -- (an alias read as the id, so that crowded sees a centre owned twice)
           end
           s[key][p][i] = x
         end

@@ -111,16 +111,6 @@ impl AreaMap {
         self.index.get(id).map(|&i| &self.regions[i])
     }
 
-    /// The location as the game writes it: an alias read as its region's id (`LIV` -> `LVN`,
-    /// `SPN/NC` -> `SPA/NC`), or None when it is no location of the map.
-    pub fn canonical(&self, location: &str) -> Option<String> {
-        let region = self.region_of(location)?;
-        Some(match location.split_once('/') {
-            Some((_, coast)) => format!("{}/{coast}", region.id),
-            None => region.id.clone(),
-        })
-    }
-
     pub fn powers(&self) -> &[Power] {
         &self.powers
     }
