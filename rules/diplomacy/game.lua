@@ -26,6 +26,30 @@ function M.new(rules)
     return map.get(board)
   end
 
+  -- a setup's retreating units read through the map's aliases, as its units are: the unit, the
+  -- province that dislodged it and its retreats (retreats {"STPETE"} -> {"STP"})
+  local function canonical_dislodged(cm, list)
+    local out = {}
+    for k = 1, #list do
+      local entry = list[k]
+      local copy = entry -- (not a table: left for the setup's checks to refuse)
+      if type(entry) == "table" then
+        copy = {}
+        for field, v in pairs(entry) do copy[field] = v end
+        local u = type(entry.unit) == "string" and map.parse_unit(cm, entry.unit)
+        if u then copy.unit = u.str end
+        if type(entry.by) == "string" then copy.by = cm.canon[entry.by] or entry.by end
+        if type(entry.retreats) == "table" then
+          local r = {}
+          for n = 1, #entry.retreats do r[n] = cm.canon[entry.retreats[n]] or entry.retreats[n] end
+          copy.retreats = r
+        end
+      end
+      out[k] = copy
+    end
+    return out
+  end
+
   -- setup = { phase = "S1901M", units = {POWER = {"A PAR", ...}}, centers = {POWER = {...}} | nil }
   -- (setup nil or without units: the board's start position; centers nil: the board's
   -- start_centers when the units are the start units, else the home centres of each power)
@@ -65,7 +89,7 @@ function M.new(rules)
       units = adj.sorted_units(units),
       centers = adj.sorted_centers(centers),
     }
-    if setup.dislodged then pos.dislodged = setup.dislodged end
+    if setup.dislodged then pos.dislodged = canonical_dislodged(cm, setup.dislodged) end
     for k, v in pairs(setup) do
       if pos[k] == nil and k ~= "phase" then pos[k] = v end
     end
