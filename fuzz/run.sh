@@ -5,7 +5,8 @@
 #   FUZZ_SECONDS=600 fuzz/run.sh orders save
 #   FUZZ_SANITIZER=none fuzz/run.sh diplomacy_orders setup
 # AddressSanitizer (the default) slows the targets that drive a Lua game 10-35x (most likely: every Lua
-# allocation goes through it); hexwar's own code has no `unsafe`, so `none` is a fair trade there.
+# allocation goes through it); hexwar's own `unsafe` code is confined to src/rules/lua_stack, so `none`
+# is a fair trade for long runs, with an address-sanitized run now and then.
 # Each target starts from fuzz/seeds/TARGET (committed) and grows fuzz/corpus/TARGET (not
 # committed). A crash is written to fuzz/artifacts/TARGET/; reproduce it with
 #   cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...

@@ -22,7 +22,7 @@ pub fn new_vm() -> mlua::Result<Lua> {
     }
     let string: mlua::Table = globals.get("string")?;
     string.raw_set("dump", Value::Nil)?;
-    guard_patterns(&lua, &string)?;
+    super::lua_stack::pattern_guard::guard_patterns(&lua, &string)?;
     // The string metatable is shared by every string in the VM: lock it, so a script cannot
     // change how all other scripts' strings behave.
     let meta: Table = lua.load("return getmetatable('')").eval()?;
@@ -155,83 +155,14 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
 /// with k quantifiers over a subject of n bytes may take about n^(k+1) steps. The pattern
 /// functions refuse a call whose estimate passes `PATTERN_STEPS` (a second or so), which no rule
 /// working on labels, orders or names ever comes near.
-const PATTERN_STEPS: f64 = 1.0e9;
+pub(crate) const PATTERN_STEPS: f64 = 1.0e9;
 
-fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
+pub(crate) fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
     let quantifiers = pattern
         .iter()
         .filter(|&&c| matches!(c, b'*' | b'+' | b'-' | b'?'))
         .count();
     (subject.len().max(1) as f64).powi(quantifiers.min(8) as i32 + 1)
-}
-
-/// The four guarded functions, by the index their guard is instantiated with.
-const PATTERN_FUNCTIONS: [&std::ffi::CStr; 4] = [c"find", c"match", c"gmatch", c"gsub"];
-
-/// Replaces each pattern function with a C closure that checks the estimate and then runs the
-/// original C function on the same stack. (A Rust callback cost ~5 800 machine instructions a
-/// call, going through mlua's argument conversion and a protected call back into Lua; order
-/// parsing calls `gmatch` once for every new order. This costs a few hundred.)
-fn guard_patterns(lua: &Lua, string: &Table) -> mlua::Result<()> {
-    let guards: [mlua::lua_CFunction; 4] = [
-        guarded_pattern_call::<0>,
-        guarded_pattern_call::<1>,
-        guarded_pattern_call::<2>,
-        guarded_pattern_call::<3>,
-    ];
-    for (name, guard) in PATTERN_FUNCTIONS.into_iter().zip(guards) {
-        let name = name.to_string_lossy();
-        let raw: Function = string.get(&*name)?;
-        // SAFETY: the closure only moves the pushed original into a new C closure's upvalue;
-        // exec_raw checks the stack and runs it protected.
-        let guarded: Function =
-            unsafe { lua.exec_raw(raw, |state| mlua::ffi::lua_pushcclosure(state, guard, 1))? };
-        string.raw_set(&*name, guarded)?;
-    }
-    Ok(())
-}
-
-/// The guard of `PATTERN_FUNCTIONS[K]`; its one upvalue is the library's original function.
-///
-/// It holds nothing that needs dropping, so the errors raised from it (its own, or the
-/// original's on bad arguments) may unwind through it as Lua's longjmp.
-unsafe extern "C-unwind" fn guarded_pattern_call<const K: usize>(
-    state: *mut mlua::lua_State,
-) -> std::os::raw::c_int {
-    use mlua::ffi;
-    // SAFETY (whole body): `state` is the running Lua state that called this function; the
-    // indices read are arguments or this closure's upvalue, which Lua keeps valid meanwhile.
-    unsafe {
-        let is_string = |index| ffi::lua_type(state, index) == ffi::LUA_TSTRING;
-        // string.find(s, p, init, plain): a plain find does not backtrack (Lua reads `plain`
-        // as any true value).
-        let plain = K == 0 && ffi::lua_toboolean(state, 4) != 0;
-        if !plain && is_string(1) && is_string(2) {
-            let bytes = |index| {
-                let mut len = 0usize;
-                let ptr = ffi::lua_tolstring(state, index, &mut len);
-                std::slice::from_raw_parts(ptr.cast::<u8>(), len)
-            };
-            let subject = bytes(1);
-            if pattern_cost(subject, bytes(2)) > PATTERN_STEPS {
-                let name = PATTERN_FUNCTIONS[K];
-                return ffi::luaL_error(
-                    state,
-                    c"string.%s: pattern too expensive for a %I-byte subject (it could run for hours); use fewer quantifiers or a shorter subject".as_ptr(),
-                    name.as_ptr(),
-                    subject.len() as ffi::lua_Integer,
-                );
-            }
-        }
-        match ffi::lua_tocfunction(state, ffi::lua_upvalueindex(1)) {
-            Some(original) => original(state),
-            None => ffi::luaL_error(
-                state,
-                c"string.%s: its guard lost the original function".as_ptr(),
-                PATTERN_FUNCTIONS[K].as_ptr(),
-            ),
-        }
-    }
 }
 
 /// `rawset` would let a script write into the read-only `hex` tables behind their metatables.

@@ -14,6 +14,8 @@
 //! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`), a list of hex
 //!   labels into hex indices (`hex_indices`).
 //! * [`compare`]: whether a Lua table reads as a given JSON value (`hex.state.matches`).
+//! * [`pattern_guard`]: the sandbox's guard on `string.find` / `match` / `gmatch` / `gsub`, a C
+//!   closure around each library function.
 //!
 //! # The safety argument, in one place
 //!
@@ -40,8 +42,17 @@
 //!   a lookup that neither allocates nor calls a metamethod). Its frames may therefore
 //!   own Rust values (the JSON being built). It pops what it pushes, checks room at each level
 //!   and stops at `bounded::DEPTH_LIMIT` levels and `VALUE_LIMIT` values.
+//!
+//! Guarding the pattern functions ([`pattern_guard`]):
+//! - The guard is a C function Lua calls with its arguments on the stack. It reads the first two
+//!   only when they are strings (in place, nothing converted), and reads `plain` with
+//!   `lua_toboolean`; its one upvalue is the library's original, a C function it calls directly
+//!   on the same stack, as if Lua had called it.
+//! - Its errors (`luaL_error`, or the original's on bad arguments) `longjmp` over its frame: the
+//!   frame owns nothing that needs dropping (a byte slice borrowed from a Lua string, numbers).
 
 pub(crate) mod compare;
+pub(crate) mod pattern_guard;
 pub(crate) mod reader;
 pub(crate) mod writer;
 
