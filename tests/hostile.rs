@@ -71,6 +71,29 @@ fn endless_loop_in_a_coroutine_is_stopped() {
     );
 }
 
+/// The pattern functions' guard is a C function (src/rules/lua_stack/pattern_guard.rs): errors
+/// raised inside the original it calls cross it, and the host survives them.
+#[test]
+fn endless_loop_in_a_gsub_replacement_function_is_stopped() {
+    let m = run_hostile("endless_loop_in_gsub_callback");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/endless_loop_in_gsub_callback.lua:3:",
+            "instruction budget of 2000000 instructions exceeded",
+        ],
+    );
+}
+
+#[test]
+fn memory_bomb_inside_gsub_hits_the_memory_limit() {
+    let m = run_hostile("memory_bomb_in_gsub");
+    assert_contains(
+        &m,
+        &["command 'hostile' (hostile/harness.lua:4): memory limit of 32 MiB exceeded"],
+    );
+}
+
 #[test]
 fn memory_bomb_table_hits_the_memory_limit() {
     let m = run_hostile("memory_bomb_table");
