@@ -26,6 +26,13 @@ function M.new(rules)
     return map.get(board)
   end
 
+  -- a list of locations read through the map's aliases ({"STPETE", "MOS"} -> {"STP", "MOS"})
+  local function canonical_locations(cm, list)
+    local out = {}
+    for k = 1, #list do out[k] = cm.canon[list[k]] or list[k] end
+    return out
+  end
+
   -- a setup's retreating units read through the map's aliases, as its units are: the unit, the
   -- province that dislodged it and its retreats (retreats {"STPETE"} -> {"STP"})
   local function canonical_dislodged(cm, list)
@@ -39,11 +46,7 @@ function M.new(rules)
         local u = type(entry.unit) == "string" and map.parse_unit(cm, entry.unit)
         if u then copy.unit = u.str end
         if type(entry.by) == "string" then copy.by = cm.canon[entry.by] or entry.by end
-        if type(entry.retreats) == "table" then
-          local r = {}
-          for n = 1, #entry.retreats do r[n] = cm.canon[entry.retreats[n]] or entry.retreats[n] end
-          copy.retreats = r
-        end
+        if type(entry.retreats) == "table" then copy.retreats = canonical_locations(cm, entry.retreats) end
       end
       out[k] = copy
     end
@@ -72,11 +75,7 @@ function M.new(rules)
     end
     if setup.centers then
       centers = {}
-      for p, l in pairs(setup.centers) do
-        local c = {}
-        for k = 1, #l do c[k] = cm.canon[l[k]] or l[k] end
-        centers[p] = c
-      end
+      for p, l in pairs(setup.centers) do centers[p] = canonical_locations(cm, l) end
     else
       centers = {}
       for _, p in ipairs(cm.powers) do
