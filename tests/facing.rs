@@ -1402,6 +1402,35 @@ fn ta_r4_non_tactical_moves_count_the_ma_tactical_ones_the_tac2_distance_from_th
         f.check(&["c"], &six, Facing::One(0)),
         Err("TAC-2: a tactical move is at most 2 hexes (TAC-2)".into())
     );
+    // The cap is the whole move's: a mounted skirmisher (TAC-2: 3) with MA 1 at 0101, red
+    // infantry at 0601 (near: 0401..0601). A move that turns tactical at its third hex is a
+    // tactical move of 3 hexes (legal); one that stays out of the near zone is held to MA 1, so
+    // 0201 (1 hex) is an end but 0301 (2 hexes, never near) is not, though the move through it
+    // to 0401 is.
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("m", "blue", "mounted_skirmisher", "0101", 1.0, Some(0)),
+            u("r", "red", "infantry", "0601", 4.0, Some(3)),
+        ],
+    );
+    assert_eq!(
+        f.hexes(&["m"]),
+        hc(&[("0101", 0), ("0201", 1), ("0401", 3)])
+    );
+    assert_eq!(
+        f.check(&["m"], &["0201", "0301", "0401"], Facing::One(0)),
+        Ok(3)
+    );
+    assert_eq!(
+        f.check(&["m"], &["0201", "0301"], Facing::One(0)),
+        Err("budget: the unit moves at most 1 hexes".into())
+    );
+    assert_eq!(
+        f.check(&["m"], &["0201", "0301", "0401", "0501"], Facing::One(0)),
+        Err("TAC-2: a tactical move is at most 3 hexes (TAC-2)".into())
+    );
     // Unlimbered artillery with MA 6 and no enemy near (so not a tactical move): it neither
     // moves nor re-faces; its reach is empty, the start re-facings included.
     let f = fx(

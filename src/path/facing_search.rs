@@ -775,6 +775,10 @@ impl FacingSearch {
         let flags = &board.flags[g.side as usize];
         let fh = &board.fh[g.side as usize];
         let cap_tactical = g.tactical.unwrap_or(budget);
+        // TA-R4: being tactical is a property of the whole move (any hex of it near a counting
+        // enemy), so until the move turns tactical it may run on as far as either cap allows;
+        // a move that ends still not tactical is held to the MA (its end is refused beyond it).
+        let cap_open = budget.max(cap_tactical);
         let front_rule = !g.skirmisher; // TAC-7 spares skirmishers
         let start_tac = flags[g.start as usize] & NEAR != 0;
         self.fifo.clear();
@@ -795,7 +799,11 @@ impl FacingSearch {
             let hex = course.hex(g.start, q.node);
             // An end state here: TA-R7, a non-leader never ends with a friendly non-leader.
             let blocked_end = !g.leaders_only && g.troops_at(flags, hex);
-            if !blocked_end {
+            if !q.tac && q.steps > budget {
+                why.note(q.node, "budget", || {
+                    format!("the unit moves at most {budget} hexes")
+                });
+            } else if !blocked_end {
                 let local = self.local(q.node);
                 self.add_end(local, q.steps, q.entry as u64, q.entry, ALL);
             } else {
@@ -829,7 +837,7 @@ impl FacingSearch {
                 let (d, next_node) = (d as u8, course.next(q.node, n));
                 let nsteps = q.steps + 1;
                 let ntac = q.tac || flags[n as usize] & NEAR != 0;
-                let cap = if ntac { cap_tactical } else { budget };
+                let cap = if ntac { cap_tactical } else { cap_open };
                 let depth = next_node;
                 if nsteps > cap {
                     why.note(depth, if ntac { "distance" } else { "budget" }, || {

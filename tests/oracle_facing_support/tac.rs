@@ -150,11 +150,20 @@ pub fn reach_with(
 
     let cap_tactical = tactical_distance(&me.kind);
     let cap_plain = me.ma;
+    // TA-R4: a move is tactical or not as a whole, so a path not (yet) tactical may run to the
+    // larger cap, and only its end is held to the MA.
     let within_cap = |tactical: bool, steps: u32| {
         if tactical {
             steps <= cap_tactical
         } else {
             steps <= cap_plain
+        }
+    };
+    let may_go_on = |tactical: bool, steps: u32| {
+        if tactical {
+            steps <= cap_tactical
+        } else {
+            steps <= cap_plain.max(cap_tactical)
         }
     };
 
@@ -171,7 +180,14 @@ pub fn reach_with(
     let mut best: HashMap<Axial, u32> = HashMap::new();
     while let Some((s, steps)) = queue.pop_front() {
         // May the move end here? TA-R7: a non-leader never ends with a friendly non-leader.
-        if steps > 0 && s.hex != me.at && (is_leader(me) || friendly_troops(s.hex).is_empty()) {
+        if s.tactical && steps > cap_plain {
+            super::hit("TA-R4: tactical move longer than the MA");
+        }
+        if steps > 0
+            && s.hex != me.at
+            && within_cap(s.tactical, steps)
+            && (is_leader(me) || friendly_troops(s.hex).is_empty())
+        {
             let e = best.entry(s.hex).or_insert(steps);
             *e = (*e).min(steps);
         }
@@ -228,7 +244,7 @@ pub fn reach_with(
             if enemy_here {
                 super::hit("TA-R8: enemy hex entered");
             }
-            if !within_cap(next.tactical, steps + 1) {
+            if !may_go_on(next.tactical, steps + 1) {
                 if next.tactical && steps < cap_plain {
                     super::hit("TA-R4: tactical cap reached");
                 }
