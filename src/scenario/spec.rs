@@ -83,12 +83,24 @@ pub struct UnitSpec {
     /// Hex label or area; omitted for units that start off the map (reserves).
     #[serde(default)]
     pub at: Option<Spanned<String>>,
-    #[serde(default)]
+    /// An edge or corner direction, 0 to 5 (TA-R1); a larger number is refused where it is
+    /// written, not read modulo 6 by the search and refused later by the rules.
+    #[serde(default, deserialize_with = "direction_index")]
     pub facing: Option<u8>,
     #[serde(default)]
     pub status: Vec<String>,
     #[serde(default)]
     pub attrs: Map<String, Value>,
+}
+
+fn direction_index<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    let f = u8::deserialize(d)?;
+    if f > 5 {
+        return Err(serde::de::Error::custom(format!(
+            "facing {f} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
+        )));
+    }
+    Ok(Some(f))
 }
 
 /// A file holding only `[[unit]]` tables.
