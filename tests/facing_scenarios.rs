@@ -159,3 +159,83 @@ fn play_orders_file_carries_a_facing() {
         assert!(out.contains("order 1 (") && out.contains(expect), "{scen}: {out}");
     }
 }
+
+/// A session on `scenario` with `setup` (TOML `[[unit]]` tables) laid over it.
+fn with_setup(scenario: &str, setup: &str) -> Session {
+    let mut s = Session::start(Path::new(scenario), Some(1)).unwrap();
+    let source = hexwar::board::SourceText::new("setup.toml", setup);
+    s.setup_text(&source).unwrap();
+    s
+}
+
+fn unit_toml(id: &str, side: &str, kind: &str, at: &str, extra: &str) -> String {
+    format!("[[unit]]\nid = \"{id}\"\nside = \"{side}\"\ntype = \"{kind}\"\nma = 3\nstrength = 3\nat = \"{at}\"\n{extra}\n")
+}
+
+/// ANC-5.4 / TA-R13: a group moves with the facing of its first non-leader, wherever its
+/// leader stands in the order's list (a leader has no facing, TA-R2).
+#[test]
+fn anc_5_4_a_group_listing_its_leader_first_keeps_its_first_non_leaders_facing() {
+    let setup = [
+        unit_toml("l", "macedon", "leader", "0404", ""),
+        unit_toml("p", "macedon", "phalanx", "0404", "facing = 0"),
+        unit_toml("p2", "macedon", "phalanx", "0404", "facing = 0"),
+        unit_toml("e", "seleucid", "cavalry", "1108", "facing = 3"),
+    ]
+    .concat();
+    let mut s = with_setup("scenarios/ancients", &setup);
+    let order = json!({"command": "move", "units": ["l", "p", "p2"], "path": ["0504"]});
+    s.game.submit(Some("macedon"), &cmd(order)).unwrap();
+    for id in ["l", "p", "p2"] {
+        assert_eq!(s.game.state().units[id].at.as_deref(), Some("0504"), "{id}");
+    }
+    assert_eq!(s.game.state().units["p"].facing, Some(0));
+    assert_eq!(s.game.state().units["l"].facing, None);
+}
+
+/// TA-R2: leaders have no facing; one a setup gave a facing moves as any leader (no facing
+/// asked, none kept: "none", as the legal list names it, is accepted too).
+#[test]
+fn ta_r2_a_leader_given_a_facing_in_a_setup_moves_as_one_without() {
+    let setup = [
+        unit_toml("l", "british", "leader", "0404", "facing = 2"),
+        unit_toml("z", "zulu", "infantry", "1104", "facing = 3"),
+    ]
+    .concat();
+    for facing in [None, Some("none")] {
+        let mut s = with_setup("scenarios/tactical", &setup);
+        let mut order = json!({"command": "move", "unit": "l", "path": ["0504"]});
+        if let Some(f) = facing {
+            order["facing"] = json!(f);
+        }
+        let events = s.game.submit(Some("british"), &cmd(order)).unwrap();
+        let kinds: Vec<String> = events
+            .iter()
+            .map(|e| serde_json::to_value(e).unwrap()["event"].to_string())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["\"UnitEnteredHex\"", "\"UnitMoved\"", "\"UnitStatusChanged\""],
+            "{facing:?}"
+        );
+        assert_eq!(s.game.state().units["l"].at.as_deref(), Some("0504"));
+    }
+}
+
+/// TAC-4 / TA-R6 with TA-R5: a two-base unit that goes out and back to its start hex has not
+/// changed hex, so only the base it re-faced counts as moved.
+#[test]
+fn tac_4_a_round_trip_to_the_start_hex_moves_only_the_refaced_base() {
+    let setup = [
+        unit_toml("c", "british", "colonial", "0404", "facing = 0\nattrs = { facing2 = 5 }"),
+        unit_toml("z", "zulu", "infantry", "1104", "facing = 3"),
+    ]
+    .concat();
+    let mut s = with_setup("scenarios/tactical", &setup);
+    let order = json!({"command": "move", "unit": "c", "path": ["0504", "0404"], "facing": "1,5"});
+    s.game.submit(Some("british"), &cmd(order)).unwrap();
+    let u = &s.game.state().units["c"];
+    let flags: Vec<&str> = u.status.iter().map(String::as_str).collect();
+    assert_eq!(flags, ["base1_moved", "moved"]);
+    assert_eq!((u.at.as_deref(), u.facing), (Some("0404"), Some(1)));
+}

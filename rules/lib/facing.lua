@@ -47,9 +47,19 @@ function facing.register(opts)
       end
       if hex.state.phase() ~= "movement" then return hex.refuse(C.move, "units move in the movement phase") end
       local path = cmd.path or {}
-      local first = hex.units.get(ids[1])
+      -- ANC-5.4 / TA-R13: the group keeps the facing of its first non-leader; leaders have no
+      -- facing (TA-R2), whatever a setup wrote for them, and "none" is how a listing names that.
       local f = cmd.facing
-      if f == nil then f = first.facing end
+      if f == "none" then f = nil end
+      if cmd.facing == nil then
+        for _, id in ipairs(ids) do
+          local u = hex.units.get(id)
+          if not opts.leaders[u.type] then
+            f = u.facing
+            break
+          end
+        end
+      end
       local cost = hex.path.check_facing(ids, path, f)
       if type(cost) ~= "number" then return cost end
       local events = {}
@@ -62,15 +72,17 @@ function facing.register(opts)
           events[#events + 1] = { event = "UnitMoved", unit = id, from = u.at, to = path[#path], path = path, cost = cost }
         end
         local moved = { "moved" }
-        if u.facing ~= nil and f ~= nil then
+        if u.facing ~= nil and f ~= nil and not opts.leaders[u.type] then
           if type(f) == "string" then
             local a, b = f:match("^(%d),(%d)$")
             a, b = tonumber(a), tonumber(b)
             events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = a, facing2 = b }
             -- TAC-4 / TA-R6: a two-base unit that changed hex moved both bases; one that only
-            -- re-faced moved just the base(s) whose facing changed.
-            if #path > 0 or a ~= u.facing then moved[#moved + 1] = "base1_moved" end
-            if #path > 0 or b ~= u.attrs.facing2 then moved[#moved + 1] = "base2_moved" end
+            -- re-faced moved just the base(s) whose facing changed. A round trip back to the
+            -- start hex has not changed hex (as TA-R5 reads it: ending there is no move).
+            local changed_hex = #path > 0 and path[#path] ~= u.at
+            if changed_hex or a ~= u.facing then moved[#moved + 1] = "base1_moved" end
+            if changed_hex or b ~= u.attrs.facing2 then moved[#moved + 1] = "base2_moved" end
           else
             events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = f }
           end
