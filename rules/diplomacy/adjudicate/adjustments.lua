@@ -98,16 +98,22 @@ function M.adjustments(rules, cm, position, orders)
           mine[#mine + 1] = ustr
         end
       elseif o.kind == "D" and disbands > 0 then
+        -- (of the units of that type in the province, the one on the location the order names,
+        -- else the first: R-g2's stacks, F SPA/SC beside F SPA/NC)
+        local pick
         for k = 1, #mine do
           local u = map.parse_unit(cm, mine[k])
           if u and not removed[k] and u.type == o.utype and u.prov == o.uprov then
-            removed[k] = true
-            ustr = mine[k]
-            ok = true
-            disbands = disbands - 1
-            disbanded[#disbanded + 1] = mine[k]
-            break
+            if u.loc == o.uloc then pick = k; break end
+            pick = pick or k
           end
+        end
+        if pick then
+          removed[pick] = true
+          ustr = mine[pick]
+          ok = true
+          disbands = disbands - 1
+          disbanded[#disbanded + 1] = mine[pick]
         end
       end
       list[#list + 1] = { power = p, order = tostring(raw), unit = ustr, flags = ok and {} or { "void" }, seq = seq }

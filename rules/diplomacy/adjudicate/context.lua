@@ -269,6 +269,9 @@ local function assign_orders(cm, U, at, nxt, orders, ord)
         if u.power == p and u.type == ut and not ord[i] then break end
         i = nxt[i]
       end
+      if i and nxt[i] and U[i].loc ~= o.uloc then
+        i = named_in_stack(U, nxt, ord, nxt[i], p, ut, o.uloc) or i
+      end
       if i then
         ord[i] = o
       else
@@ -301,6 +304,21 @@ local function first_unit_at(U, at, nxt, prov, ttype)
   while t do
     if not ttype or U[t].type == ttype then return t end
     t = nxt[t]
+  end
+  return nil
+end
+
+-- R-g2 (stacks of the variant; standard play never gets here): from unit i on, the first unit
+-- of power p (any power when p is nil) and type ut standing on `loc` exactly and not yet
+-- ordered (ord nil: any) -- so that in a stack an order, support or convoy naming F SPA/SC
+-- reaches that fleet, not the F SPA/NC beside it; nil when none does.
+local function named_in_stack(U, nxt, ord, i, p, ut, loc)
+  while i do
+    local u = U[i]
+    if u.loc == loc and u.type == ut and (not p or u.power == p) and not (ord and ord[i]) then
+      return i
+    end
+    i = nxt[i]
   end
   return nil
 end
@@ -498,19 +516,29 @@ end
 -- that stays"), a support to move to the one making that move -- else to the first. These two
 -- look past unit t (the first unit of that type in its province) for such a unit; nil if none.
 -- (Only called where t has a stack successor: standard play never gets here.)
-local function stack_hold_target(U, kind, nxt, t)
+-- (`loc`: the location the order named with its coast, when it did, and t stands there: only
+-- a unit of that string may take its place; nil: any of t's type)
+local function stack_hold_target(U, kind, nxt, t, loc)
   local j = nxt[t]
   while j do
-    if U[j].type == U[t].type and kind[j] ~= "M" then return j end
+    if U[j].type == U[t].type and (not loc or U[j].loc == loc) and kind[j] ~= "M" then return j end
     j = nxt[j]
   end
   return nil
 end
 
-local function stack_move_target(U, kind, dprov, dest, nxt, i, t)
+-- The coast a support or convoy order names its target on, when it names one and the target
+-- stands there (a location that is not a bare province), else nil.
+local function named_coast(o, u)
+  local tloc = o and o.tloc
+  if tloc and tloc ~= o.tprov and u.loc == tloc then return tloc end
+  return nil
+end
+
+local function stack_move_target(U, kind, dprov, dest, nxt, i, t, loc)
   local j = nxt[t]
   while j do
-    if U[j].type == U[t].type and kind[j] == "M" and dprov[j] == dprov[i]
+    if U[j].type == U[t].type and (not loc or U[j].loc == loc) and kind[j] == "M" and dprov[j] == dprov[i]
       and not (U[j].type == "F" and dest[i] ~= dprov[i] and dest[j] ~= dest[i]) then
       return j
     end
@@ -598,6 +626,10 @@ function build_ctx(rules, cm, position, orders, S)
         if u.power == p and u.type == ut and not ord[i] then break end
         i = nxt[i]
       end
+      if i and nxt[i] and u.loc ~= o.uloc then
+        local j = named_in_stack(U, nxt, ord, nxt[i], p, ut, o.uloc)
+        if j then i = j; u = U[j] end
+      end
       if i then
         ord[i] = o
         local kc = o.kc -- H 0, M 1, SH 2, SM 3, C 4, any other kind 5
@@ -632,6 +664,9 @@ function build_ctx(rules, cm, position, orders, S)
               if t then
                 local tt = o.ttype
                 if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
+                if t and nxt[t] and U[t].loc ~= o.tloc then
+                  t = named_in_stack(U, nxt, nil, nxt[t], nil, U[t].type, o.tloc) or t
+                end
               end
               if kc == 4 then
                 if t and U[t].type == "A" then
@@ -724,7 +759,7 @@ function build_ctx(rules, cm, position, orders, S)
     local t = target[i]
     if k == "SH" then
       if kind[t] == "M" and nxt[t] then
-        local j = stack_hold_target(U, kind, nxt, t)
+        local j = stack_hold_target(U, kind, nxt, t, named_coast(ord[i], U[t]))
         if j then t = j; target[i] = j end
       end
       if kind[t] == "M" then
@@ -737,7 +772,7 @@ function build_ctx(rules, cm, position, orders, S)
       local ok = kind[t] == "M" and dprov[t] == dprov[i]
       if ok and U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i] then ok = false end
       if not ok and nxt[t] then
-        local j = stack_move_target(U, kind, dprov, dest, nxt, i, t)
+        local j = stack_move_target(U, kind, dprov, dest, nxt, i, t, named_coast(ord[i], U[t]))
         if j then t = j; target[i] = j; ok = true end
       end
       if not ok then

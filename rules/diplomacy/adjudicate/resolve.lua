@@ -85,12 +85,16 @@ local function resolve_all(ctx)
     return c
   end
 
-  local function hold_strength(p)
+  -- (`skip`: a unit of the province left out -- the one in a head-to-head, whose own defence
+  -- is counted apart)
+  local function hold_strength(p, skip)
     local o = at[p]
     if not o then return 0 end
     local stays, sup = false, 0
     while o do
-      if kind[o] == "M" then
+      if o == skip then
+        -- (not counted)
+      elseif kind[o] == "M" then
         if state[o] == 2 then
           if not res[o] then stays = true end
         elseif not resolve(o) then
@@ -133,6 +137,9 @@ local function resolve_all(ctx)
       local h = h2h[i]
       if h then
         if att <= 1 + count_sup(move_sup[h]) then return false end
+        -- R-g3 (a stack of the variant; standard play has no other unit there): the units of
+        -- the stack that stay defend the province as one occupant beside the head-to-head
+        if nxt[at[d]] and att <= hold_strength(d, h) then return false end
       elseif att <= hold_strength(d) then
         return false
       end

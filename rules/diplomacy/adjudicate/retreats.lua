@@ -132,11 +132,16 @@ function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power)
       local o = orders_mod.parse(cm, raw)
       local hit
       if o.utype then
+        -- (R-g2: of several unordered units of that type in the province, the one standing on
+        -- the location the order names -- F SPA/SC beside F SPA/NC -- else the first)
         for n = 1, #dl do
           local d = dl[n]
           if not assigned[n] and d.power == p then
             local u = map.parse_unit(cm, d.unit)
-            if u and u.type == o.utype and u.prov == o.uprov then hit = n; break end
+            if u and u.type == o.utype and u.prov == o.uprov then
+              if u.loc == o.uloc then hit = n; break end
+              hit = hit or n
+            end
           end
         end
       end
