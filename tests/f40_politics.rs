@@ -812,3 +812,43 @@ fn f40_16_2_a_setup_names_the_countries_already_invaded() {
     );
     assert_eq!(bad.to_save().to_json(), before);
 }
+
+/// F40-16.3 with 7.1(a)/R11: the Germans occupy a city when their units, and no Allied one,
+/// are in it. Dutch units that walk into the two cities held only by German para regiments
+/// (enemies may enter such hexes, 11.3) leave the Germans occupying neither: no surrender.
+#[test]
+fn f40_16_3_a_city_shared_with_allied_units_is_not_occupied_by_the_germans() {
+    let para = |id: &str, at: &str| {
+        format!(
+            "[[unit]]\nid = \"{id}\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
+             size = \"III\"\nma = 0\nstrength = 0\nat = \"{at}\"\n\
+             attrs = {{ class = \"foot\", airborne = true, para = true, pool = \"airborne\" }}\n\n"
+        )
+    };
+    let position = format!(
+        "turn = 2\ninvaded = [\"netherlands\"]\n{}{}{}{}",
+        para("p1", "0301"),
+        para("p2", "0401"),
+        setup_unit("nl1", "neutral", "dutch", "infantry", 4, "0302"),
+        setup_unit("nl2", "neutral", "dutch", "infantry", 4, "0402"),
+    );
+    for dutch_move_in in [false, true] {
+        let mut s = session("politics");
+        setup(&mut s, &position);
+        while s.game.state().step != 4 {
+            end_phase(&mut s);
+        }
+        if dutch_move_in {
+            ok(&mut s, "allied", &mv("nl1", &["0301"]));
+            ok(&mut s, "allied", &mv("nl2", &["0401"]));
+        }
+        let mut events = Vec::new();
+        while s.game.state().turn == 2 {
+            events.extend(end_phase(&mut s));
+        }
+        let surrendered = events.iter().any(
+            |e| matches!(e, Event::Custom { name, .. } if name == "CountrySurrendered"),
+        );
+        assert_eq!(surrendered, !dutch_move_in, "Dutch units moved in: {dutch_move_in}");
+    }
+}

@@ -122,11 +122,15 @@ end
 function politics.due_surrenders()
   local due = {}
   if politics.status("netherlands") == "allied" then
+    -- (occupied as 7.1(a) reads it with R11: German units and no Allied one in the hex -- an
+    -- Allied unit may share a hex with a German para regiment, 11.3)
     local held = 0
     for _, l in ipairs(supply.major_cities("netherlands")) do
+      local german, allied = false, false
       for _, u in ipairs(hex.units.at(l)) do
-        if u.side == "german" then held = held + 1; break end
+        if u.side == "german" then german = true elseif u.side == "allied" then allied = true end
       end
+      if german and not allied then held = held + 1 end
     end
     if held >= 2 then due[#due + 1] = "netherlands" end                           -- 16.3
   end
