@@ -846,9 +846,65 @@ fn f40_16_3_a_city_shared_with_allied_units_is_not_occupied_by_the_germans() {
         while s.game.state().turn == 2 {
             events.extend(end_phase(&mut s));
         }
-        let surrendered = events.iter().any(
-            |e| matches!(e, Event::Custom { name, .. } if name == "CountrySurrendered"),
+        let surrendered = events
+            .iter()
+            .any(|e| matches!(e, Event::Custom { name, .. } if name == "CountrySurrendered"));
+        assert_eq!(
+            surrendered, !dutch_move_in,
+            "Dutch units moved in: {dutch_move_in}"
         );
-        assert_eq!(surrendered, !dutch_move_in, "Dutch units moved in: {dutch_move_in}");
     }
+}
+
+/// F40-18.2 with 10.1: on turn 1 a French unit's rail route, like a move's path, stays in its
+/// deployment zone. f1 at 3121; the zone reaches 3126 only through row 24 (3124, 3224, 3324),
+/// which g1 at 3224 and its ZOC close to rail, so every route to 3126 leaves the zone (3023-
+/// 3025): refused, and not listed. 3023 itself is refused as a move there would be.
+#[test]
+fn f40_18_2_on_turn_1_a_french_rail_route_stays_in_the_deployment_zone() {
+    let units = format!(
+        "turn = 1\n{}{}",
+        setup_unit("f1", "allied", "french", "infantry", 4, "3121"),
+        setup_unit("g1", "german", "german", "infantry", 4, "3224")
+    );
+    let mut s = hexwar::Session::start(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/france1940")),
+        Some(1),
+    )
+    .unwrap();
+    setup(&mut s, &units);
+    advance_to(&mut s, 1, 2);
+    let rail = |to: &str| custom("rail", &[("unit", "f1"), ("to", to)]);
+    assert_eq!(
+        refused(&mut s, "allied", &rail("3126")),
+        refusal(
+            "F40-10.1",
+            "f1 cannot go by rail from 3121 to 3126: every route enters a hex the unit may not enter now (F40-16, F40-18.2)"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &rail("3023")),
+        refusal(
+            "F40-18.2",
+            "on turn 1 French unit f1 may not leave its deployment zone (3023)"
+        )
+    );
+    let listed: Vec<String> = legal_of(&mut s, "allied", "rail")
+        .iter()
+        .map(|c| {
+            serde_json::to_value(c).unwrap()["to"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        !listed.is_empty()
+            && !listed.contains(&"3126".to_string())
+            && !listed.contains(&"3023".to_string()),
+        "{listed:?}"
+    );
+    // On turn 2 the route through 3023-3025 is open.
+    advance_to(&mut s, 2, 4);
+    ok(&mut s, "allied", &rail("3126"));
 }

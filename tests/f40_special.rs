@@ -333,3 +333,45 @@ fn every_listed_command_is_accepted() {
         }
     }
 }
+
+/// F40-11.3: a para regiment (attrs `para`, size III) has no movement factor, whatever MA a
+/// setup gives it; a para-marked unit of another size is an ordinary unit, whose hex enemies
+/// may not enter (R8 names the regiments only).
+#[test]
+fn f40_11_3_para_regiments_have_no_movement_factor_and_only_regiments_are_enterable() {
+    let para = |size: &str, at: &str| {
+        format!(
+            "[[unit]]\nid = \"p1\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
+             size = \"{size}\"\nma = 4\nstrength = 3\nat = \"{at}\"\n\
+             attrs = {{ airborne = true, para = true }}\n\n"
+        )
+    };
+    let units = format!("turn = 2\n{}", para("III", "3607"));
+    assert_eq!(
+        on_france_setup("11_3_para_ma", &units, "reach", Some("p1")),
+        json!({"unit": "p1", "hexes": {}})
+    );
+    let mut s = session("airborne");
+    setup(&mut s, &units.replace("3607", "0201"));
+    assert_eq!(
+        refused(&mut s, "german", &mv("p1", &["0301"])),
+        refusal("F40-11.3", "para regiments have no movement factor")
+    );
+    // A para division next to a French division: not enterable (F40-9.5), it has a ZOC.
+    let units = format!(
+        "turn = 2\n{}{}",
+        setup_unit("a1", "allied", "french", "infantry", 4, "3407"),
+        para("XX", "3507")
+    );
+    assert_eq!(
+        on_france_setup("11_3_para_division", &units, "reach", Some("a1")),
+        json!({"unit": "a1", "hexes": {"3306": 2, "3307": 2, "3406": 2}})
+    );
+    // The same unit as a regiment: its hex may be entered (and it has no ZOC, 6.1).
+    let units = units.replace(
+        "size = \"XX\"\nma = 4\nstrength = 3\nat = \"3507\"",
+        "size = \"III\"\nma = 4\nstrength = 3\nat = \"3507\"",
+    );
+    let hexes = on_france_setup("11_3_para_regiment", &units, "reach", Some("a1"));
+    assert_eq!(hexes["hexes"]["3507"], json!(1), "{hexes}");
+}

@@ -215,7 +215,11 @@ fn ta_r2_a_leader_given_a_facing_in_a_setup_moves_as_one_without() {
             .collect();
         assert_eq!(
             kinds,
-            ["\"UnitEnteredHex\"", "\"UnitMoved\"", "\"UnitStatusChanged\""],
+            [
+                "\"UnitEnteredHex\"",
+                "\"UnitMoved\"",
+                "\"UnitStatusChanged\""
+            ],
             "{facing:?}"
         );
         assert_eq!(s.game.state().units["l"].at.as_deref(), Some("0504"));
@@ -227,7 +231,13 @@ fn ta_r2_a_leader_given_a_facing_in_a_setup_moves_as_one_without() {
 #[test]
 fn tac_4_a_round_trip_to_the_start_hex_moves_only_the_refaced_base() {
     let setup = [
-        unit_toml("c", "british", "colonial", "0404", "facing = 0\nattrs = { facing2 = 5 }"),
+        unit_toml(
+            "c",
+            "british",
+            "colonial",
+            "0404",
+            "facing = 0\nattrs = { facing2 = 5 }",
+        ),
         unit_toml("z", "zulu", "infantry", "1104", "facing = 3"),
     ]
     .concat();

@@ -503,8 +503,12 @@ local function movement_choice(side)
   local first_turn = hex.state.turn() == 1
   local units, asks = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
+    local b = facts[id] or fact(id)
+    -- (F40-11.3: para regiments have no movement factor, whatever MA a setup gave them)
+    if b.size == "III" and b.type == "airborne" and movement.cannot_move(hex.units.get(id), side) then
+      cannot[id] = true
+    end
     if not cannot[id] and not stays[id] then
-      local b = facts[id] or fact(id)
       local key = b.supply_key
       if not asks[key] then asks[key] = supply_ask(side, b.class, b.nation) end
       local mp = b.ma or 0

@@ -275,9 +275,9 @@ function airborne.register()
     local pool = hex.state.get("para_pool") or {}
     local added = false
     for _, u in ipairs(common.units_with({ "dropped" })) do
-      if u.attrs.para and u.at then
+      if common.para_regiment(u) and u.at then
         for _, f in ipairs(hex.units.at(u.at)) do
-          if f.side == u.side and not f.attrs.para and not f.status.isolated then
+          if f.side == u.side and not common.para_regiment(f) and not f.status.isolated then
             out[#out + 1] = { event = "UnitRemoved", unit = u.id, reason = "withdrawn" }
             pool = common.with(pool, u.id, ev.data.turn + 2)
             added = true

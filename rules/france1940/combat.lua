@@ -257,7 +257,7 @@ local function enterable(u, from, to)
   local enemy = common.enemy_of(u.side)
   for _, v in ipairs(hex.units.at(to)) do
     -- 11.3 / R8: a hex holding only enemy para regiments may be entered.
-    if v.side ~= u.side and not (v.side == enemy and v.attrs and v.attrs.para) then return false end
+    if v.side ~= u.side and not (v.side == enemy and common.para_regiment(v)) then return false end
   end
   local c = politics.country_of(to)
   if c and politics.is_neutral(c) then return false end

@@ -96,6 +96,13 @@ function common.occupied_by(side, other)
   return out
 end
 
+-- F40-11.3: a para regiment (attrs `para`, size III) has no combat or movement factor and no
+-- ZOC, and enemies may enter a hex holding only such regiments (R8); a para-marked unit of
+-- another size is an ordinary unit.
+function common.para_regiment(u)
+  return u.attrs ~= nil and u.attrs.para == true and u.size == "III"
+end
+
 function common.enemy_of(side)
   if side == "german" then return "allied" end
   if side == "allied" then return "german" end

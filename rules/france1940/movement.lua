@@ -46,7 +46,7 @@ movement.declaration = {
     -- minor_river, causeway: no entry = no cost (9.4)
   },
   friendly_status_cost = { disorganized = 2 },                               -- F40-9.5
-  enemy_hexes = { enterable_if_only = { flags = { "para" } } },              -- F40-11.3, R8
+  enemy_hexes = { enterable_if_only = { flags = { "para" }, size = { "III" }, match = "all" } }, -- F40-11.3, R8
   no_entry_across = { sea = { "enemy_zoc", "enemy_territory" } },            -- F40-10.2
   zoc = {
     except = { status = { "disorganized", common.NEUTRAL }, size = { "III" } },  -- 6.1, R8
@@ -97,6 +97,7 @@ function movement.cannot_move(u, side)
   if u.status.dropped and u.attrs.airlanding then
     return "F40-11.4", u.id .. " may not move in the assault of its drop"
   end
+  if common.para_regiment(u) then return "F40-11.3", "para regiments have no movement factor" end
   return nil
 end
 
@@ -106,7 +107,8 @@ end
 function movement.reach(u)
   if not u or not u.at then return {} end
   local st = u.status
-  if st.moved or st.railed or st[common.NEUTRAL] or (st.dropped and u.attrs.airlanding) then
+  if st.moved or st.railed or st[common.NEUTRAL] or (st.dropped and u.attrs.airlanding)
+      or common.para_regiment(u) then
     return {}
   end
   -- The political restrictions (16.1, 16.3, 16.4, 16.6, 18.2, R10) are part of where a unit

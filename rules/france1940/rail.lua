@@ -15,6 +15,18 @@ local common = require("france1940.common")
 
 local rail = {}
 
+-- The political limits (restrictions.lua) as hexes the route never enters: a refused hex is
+-- refused anywhere on a route, as on a move's path (F40-18.2: on turn 1 a French unit's route
+-- stays in its deployment zone). nil when nothing is refused (the common case). `blocker`: a
+-- listing's restrictions.blocker(), else one is made.
+local function blocked_for(u, blocker)
+  blocker = blocker or require("france1940.restrictions").blocker()
+  local list = blocker(u)
+  if #list == 0 then return nil end
+  return list
+end
+
+-- Why `u` may not go by rail to `to` (or at all, `to` nil), as (rule, reason), or nil.
 function rail.refusal(u, side, to)
   if not u then return "F40-10.1", "rail needs a unit in play" end
   if u.side ~= side then return "F40-10.1", u.id .. " is not a " .. side .. " unit" end
@@ -30,8 +42,18 @@ function rail.refusal(u, side, to)
     return "F40-11.4", u.id .. " may not move in the assault of its drop"
   end
   if to ~= nil then
-    for _, label in ipairs(hex.path.rail(u.id)) do
+    local blocked = blocked_for(u)
+    for _, label in ipairs(hex.path.rail(u.id, blocked and { blocked = blocked } or nil)) do
       if label == to then return nil end
+    end
+    if blocked then
+      for _, label in ipairs(hex.path.rail(u.id)) do
+        if label == to then
+          return "F40-10.1", string.format(
+            "%s cannot go by rail from %s to %s: every route enters a hex the unit may not enter now (F40-16, F40-18.2)",
+            u.id, u.at, to)
+        end
+      end
     end
     return "F40-10.1", string.format(
       "%s cannot go by rail from %s to %s (friendly territory of its nation, free of enemy ZOC, no sea hexside)",
@@ -48,15 +70,19 @@ end
 -- starting in a network already found gets that network minus its own hex. (Isolated units,
 -- which the engine excludes, never get here: rail.refusal refuses them first.)
 local function new_components()
-  local networks = {}          -- {kind, set = {label = true}, list = labels in map order}
+  local networks = {}          -- {kind, blocked, set = {label = true}, list = labels in map order}
   local rank = nil
+  local blocker = require("france1940.restrictions").blocker()
   -- (hexes in map order, the one hex of them to leave out or nil)
   return function(u)
     local kind = u.side .. "|" .. tostring((u.attrs or {}).class) .. "|" .. tostring(u.type)
+    -- (units with the same blocked list -- the listing's blocker shares one per kind of unit --
+    -- share a network)
+    local blocked = blocked_for(u, blocker)
     for _, n in ipairs(networks) do
-      if n.kind == kind and n.set[u.at] then return n.list, u.at end
+      if n.kind == kind and n.blocked == blocked and n.set[u.at] then return n.list, u.at end
     end
-    local dests = hex.path.rail(u.id)
+    local dests = hex.path.rail(u.id, blocked and { blocked = blocked } or nil)
     if #dests > 0 then
       if not rank then
         rank = {}
@@ -68,7 +94,7 @@ local function new_components()
         list[#list + 1] = label
       end
       table.sort(list, function(a, b) return rank[a] < rank[b] end)
-      networks[#networks + 1] = { kind = kind, set = set, list = list }
+      networks[#networks + 1] = { kind = kind, blocked = blocked, set = set, list = list }
     end
     return dests, nil
   end

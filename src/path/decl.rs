@@ -285,7 +285,8 @@ pub(crate) fn resolve(
 }
 
 /// Which units a policy means: any unit matching any listed status, size, type, nation, or
-/// boolean attribute flag. `{}` matches none.
+/// boolean attribute flag; with `match = "all"`, a unit matching every key listed (F40-11.3's
+/// para *regiments*: `{ flags = {"para"}, size = {"III"}, match = "all" }`). `{}` matches none.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UnitSelector {
     pub status: Vec<String>,
@@ -293,6 +294,8 @@ pub struct UnitSelector {
     pub types: Vec<String>,
     pub nations: Vec<String>,
     pub flags: Vec<String>,
+    /// Every listed key must match (else any one).
+    pub all: bool,
 }
 
 impl UnitSelector {
@@ -300,8 +303,18 @@ impl UnitSelector {
         let Some(v) = v else {
             return Ok(UnitSelector::default());
         };
-        let Some(m) = table(v, at, &["status", "size", "type", "nation", "flags"])? else {
+        let Some(m) = table(
+            v,
+            at,
+            &["status", "size", "type", "nation", "flags", "match"],
+        )?
+        else {
             return Ok(UnitSelector::default());
+        };
+        let all = match m.get("match").map(|v| (v, v.as_str())) {
+            None | Some((_, Some("any"))) => false,
+            Some((_, Some("all"))) => true,
+            Some((v, _)) => return Err(bad(&join(at, "match"), "\"any\" or \"all\"", v)),
         };
         let list = |key: &str| {
             m.get(key)
@@ -315,14 +328,29 @@ impl UnitSelector {
             types: list("type")?,
             nations: list("nation")?,
             flags: list("flags")?,
+            all,
         })
     }
 
     pub fn matches(&self, unit: &Unit) -> bool {
-        self.status.iter().any(|s| unit.has_status(s))
-            || self.sizes.contains(&unit.size)
-            || self.types.contains(&unit.kind)
-            || self.nations.contains(&unit.nation)
-            || self.flags.iter().any(|f| unit.flag(f))
+        let status = || self.status.iter().any(|s| unit.has_status(s));
+        let size = || self.sizes.contains(&unit.size);
+        let kind = || self.types.contains(&unit.kind);
+        let nation = || self.nations.contains(&unit.nation);
+        let flag = || self.flags.iter().any(|f| unit.flag(f));
+        if !self.all {
+            return status() || size() || kind() || nation() || flag();
+        }
+        let listed = !(self.status.is_empty()
+            && self.sizes.is_empty()
+            && self.types.is_empty()
+            && self.nations.is_empty()
+            && self.flags.is_empty());
+        listed
+            && (self.status.is_empty() || status())
+            && (self.sizes.is_empty() || size())
+            && (self.types.is_empty() || kind())
+            && (self.nations.is_empty() || nation())
+            && (self.flags.is_empty() || flag())
     }
 }

@@ -75,14 +75,20 @@ impl RailPolicy {
 }
 
 /// Every hex `unit` may reach by rail, in index order (empty when it may not use rail).
+/// `blocked` (one flag per hex): hexes the route never enters, as the rules' political limits
+/// refuse them (F40-18.2 on turn 1: a route leaving the deployment zone is refused).
 pub fn rail_destinations(
     map: &HexMap,
     rules: &PathRules,
     occ: &Occupancy,
     owners: &[SideId],
     unit: &Unit,
+    blocked: Option<&[bool]>,
 ) -> Result<Vec<HexIndex>, PositionError> {
     check_len("owners", map.len() as usize, owners.len())?;
+    if let Some(b) = blocked {
+        check_len("blocked", map.len() as usize, b.len())?;
+    }
     let mover = Mover::new(map, rules, unit)?;
     let policy = &rules.rail;
     let Some(zone) = policy.zone_of(unit) else {
@@ -101,6 +107,8 @@ pub fn rail_destinations(
     if !usable(mover.start) {
         return Ok(Vec::new());
     }
+    // (the start hex is not entered: only the hexes after it must be open)
+    let usable = |h: HexIndex| usable(h) && blocked.is_none_or(|b| !b[h as usize]);
     let mut seen = vec![false; map.len() as usize];
     seen[mover.start as usize] = true;
     let mut queue = VecDeque::from([mover.start]);

@@ -10,7 +10,7 @@ fn rail(map: &HexMap, units: &[Unit], mover: usize, own: Vec<SideId>) -> Vec<Str
     let occ = Occupancy::build(map, &r, units).unwrap();
     labels(
         map,
-        rail_destinations(map, &r, &occ, &own, &units[mover]).unwrap(),
+        rail_destinations(map, &r, &occ, &own, &units[mover], None).unwrap(),
     )
 }
 

@@ -477,6 +477,15 @@ fn refusal(lua: &Lua, rule: &str, reason: &str) -> mlua::Result<Table> {
 }
 
 /// Registers `hex.path`.
+/// A `blocked` list of labels as one flag per hex (the searches' form).
+fn blocked_set(lua: &Lua, map: &HexMap, list: &Table) -> mlua::Result<Vec<bool>> {
+    let mut set = vec![false; map.len() as usize];
+    for h in super::map::hex_list(lua, map, list, "blocked")? {
+        set[h as usize] = true;
+    }
+    Ok(set)
+}
+
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let t = lua.create_table()?;
     // reach(unit, budget?, {paths = true, blocked = {labels}}?) -> { [label] = cost } or
@@ -498,13 +507,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     let budget = budget_of(unit, budget)?;
                     let blocked = match &blocked {
                         None => None,
-                        Some(list) => {
-                            let mut set = vec![false; map.len() as usize];
-                            for h in super::map::hex_list(lua, map, list, "blocked")? {
-                                set[h as usize] = true;
-                            }
-                            Some(set)
-                        }
+                        Some(list) => Some(blocked_set(lua, map, list)?),
                     };
                     let mut search = with_host(lua, |h| h.reach_search.take())?
                         .unwrap_or_else(|| ReachSearch::new(map));
@@ -695,11 +698,26 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     // rail(unit) -> labels the unit may reach by rail
     t.raw_set(
         "rail",
-        lua.create_function(|lua, id: String| {
+        lua.create_function(|lua, (id, opts): (String, Option<Table>)| {
+            let blocked: Option<Table> = match &opts {
+                Some(o) => o.raw_get("blocked")?,
+                None => None,
+            };
             with_position(lua, |map, rules, cache| {
                 let unit = &cache.units[unit_index(cache, &id)?];
-                let hexes = rail_destinations(map, rules, &cache.occ, &cache.owners, unit)
-                    .map_err(runtime)?;
+                let blocked = match &blocked {
+                    None => None,
+                    Some(list) => Some(blocked_set(lua, map, list)?),
+                };
+                let hexes = rail_destinations(
+                    map,
+                    rules,
+                    &cache.occ,
+                    &cache.owners,
+                    unit,
+                    blocked.as_deref(),
+                )
+                .map_err(runtime)?;
                 label_list(lua, map, hexes)
             })
         })?,
