@@ -467,10 +467,11 @@ function hex.path.may_retreat_into(unit, label) end
 ---@return string[]?
 function hex.path.path_to(unit, budget, label) end
 
----The hexes a unit may reach by rail.
+---The hexes a unit may reach by rail; `blocked`: hexes the route never enters (as `reach`'s).
 ---@param unit string
+---@param opts? { blocked?: string[] }
 ---@return string[]
-function hex.path.rail(unit) end
+function hex.path.rail(unit, opts) end
 
 ---The hexes a unit can reach with `budget` MP (default its MA), each with its cost (and path, with `paths = true`).
 ---@param unit string
