@@ -1,7 +1,7 @@
 //! F40 reserves and reinforcements (17.1-17.7) on tests/fixtures/f40/reserves (17.6, 17.7: on
 //! tests/fixtures/f40/alpine, see below): France = columns
 //! 01-04 (port 0101 on the west edge, Paris 0202, assembly point 0302); Germany = columns 05-06,
-//! major cities 0501 (in a1's ZOC, contested by g1 at 0601, so still German) and 0601. Pools: gr1-gr3 (German), ar1-ar4 (Allied), rf1
+//! major cities 0501 (in a1's ZOC, contested by g1 at 0601, so still German) and 0601, town 0602. Pools: gr1-gr3 (German), ar1-ar4 (Allied), rf1
 //! (British armoured reinforcement, turn 3). Turn 1 steps 0-3; later turns: German 0-3, Allied 4-7.
 
 mod f40;
@@ -41,17 +41,22 @@ fn f40_17_4_german_reserves_from_turn_3_two_a_turn_in_a_german_city_not_in_allie
         legal_of(&mut s, "german", "place"),
         vec![
             place("gr1", "0601"),
+            place("gr1", "0602"),
             place("gr2", "0601"),
-            place("gr3", "0601")
+            place("gr2", "0602"),
+            place("gr3", "0601"),
+            place("gr3", "0602")
         ]
     );
     assert_eq!(
         refused(&mut s, "german", &place("gr1", "0501")),
         refusal("F40-17.4", "0501 is in Allied ZOC")
     );
+    // A German town is a German city ("ville allemande"; the text says "grandes villes" where
+    // it means major cities only); open country is not.
     assert_eq!(
-        refused(&mut s, "german", &place("gr1", "0602")),
-        refusal("F40-17.4", "0602 is not a German-controlled German city")
+        refused(&mut s, "german", &place("gr1", "0502")),
+        refusal("F40-17.4", "0502 is not a German-controlled German city")
     );
     let events = ok(&mut s, "german", &place("gr1", "0601"));
     assert!(
@@ -67,6 +72,7 @@ fn f40_17_4_german_reserves_from_turn_3_two_a_turn_in_a_german_city_not_in_allie
             "one reserve per hex per turn (0601 has had one)"
         )
     );
+    ok(&mut s, "german", &place("gr2", "0602"));
     // A placed reserve may move in its assault (17.1).
     ok(&mut s, "german", &mv("gr1", &["0602"]));
 }

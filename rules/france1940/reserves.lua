@@ -10,8 +10,9 @@
 --        phase; placed units may move and fight in that assault, 17.1]; at most one reserve per
 --        hex per turn (variable `placed` = {hex = true}, cleared when that phase starts); the hex
 --        holds no unit of another side.
---   17.4 german_reserve: from turn 3, 2 per turn, a major-city hex of Germany controlled by the
---        Germans and not in Allied ZOC.
+--   17.4 german_reserve: from turn 3, 2 per turn, a city hex of Germany (major city or town:
+--        "ville allemande", where the text says "grandes villes" for major cities, and as R13
+--        reads the Swiss "villes") controlled by the Germans and not in Allied ZOC.
 --   17.5 allied_reserve: from turn 2, 3 per turn, an assembly point (zone `assembly_points`)
 --        neither in German ZOC nor German-controlled, a Paris hex (`city_paris`), or a
 --        west-edge or south-edge hex of France (the text puts the ZOC and control condition on
@@ -133,6 +134,12 @@ end
 
 
 -- reserves.check against a facts table.
+-- A German city (17.4): a major-city or town hex of Germany.
+local function german_city(label)
+  return supply.is_major_city("germany", label)
+    or (politics.country_of(label) == "germany" and common.has_feature(label, "town"))
+end
+
 local function check_in(f, g, side, to)
   local pool = g.attrs.pool
   local turn = f_turn(f)
@@ -149,7 +156,7 @@ local function check_in(f, g, side, to)
     if side ~= "german" then return nil, "F40-17.4", g.id .. " is a German reserve" end
     if turn < reserves.FROM_TURN.german then return nil, "F40-17.4", "German reserves enter from turn 3" end
     if f_used(f, "german") >= reserves.QUOTA.german then return nil, "F40-17.4", "2 German reserves per turn" end
-    if not supply.is_major_city("germany", to) or f_control(f, to) ~= "german" then
+    if not german_city(to) or f_control(f, to) ~= "german" then
       return nil, "F40-17.4", to .. " is not a German-controlled German city"
     end
     if zoc_of(f, to, "allied") then return nil, "F40-17.4", to .. " is in Allied ZOC" end
@@ -261,7 +268,7 @@ local function candidates(pool)
     local c = politics.country_of(label)
     local ok
     if pool == "german_reserve" then
-      ok = c == "germany" and common.terrain(label) == "major_city" or supply.is_major_city("germany", label)
+      ok = german_city(label)
     elseif pool == "reinforcement" then
       ok = common.has_feature(label, "port")
     elseif pool == "swiss_reserve" then
