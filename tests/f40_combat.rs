@@ -407,3 +407,48 @@ attrs = { class = "foot", airborne = true, airlanding = true }
         "{events:?}"
     );
 }
+
+/// F40-11.5 with C.3: a German unit may not attack across a sea hexside without causeway (the
+/// Westerschelde, 2009/2010), unless a drop on the target cancels the effects of all of its
+/// hexsides for the next combat phase: that ban too.
+#[test]
+fn f40_11_5_a_drop_on_the_target_lifts_the_sea_hexside_ban_on_attacks() {
+    let units = format!(
+        "turn = 2\ninvaded = [\"netherlands\"]\n{}{}\
+         [[unit]]\nid = \"p1\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
+         size = \"III\"\nma = 0\nstrength = 0\n\
+         attrs = {{ airborne = true, para = true, class = \"foot\" }}\n\n",
+        setup_unit("a1", "allied", "french", "infantry", 4, "2010"),
+        setup_unit("g1", "german", "german", "infantry", 4, "2009")
+            .replace("strength = 3", "strength = 12"),
+    );
+    let france = || {
+        let mut s = hexwar::Session::start(
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/france1940")),
+            Some(1),
+        )
+        .unwrap();
+        setup(&mut s, &units);
+        s
+    };
+    let mut s = france();
+    ok(&mut s, "german", &Command::EndPhase);
+    assert_eq!(
+        refused(&mut s, "german", &attack("2010", &["g1"])),
+        refusal("F40-C.3", "g1 may not attack across the hexside 2009/2010")
+    );
+    let mut s = france();
+    ok(
+        &mut s,
+        "german",
+        &custom("drop", &[("unit", "p1"), ("to", "2010")]),
+    );
+    ok(&mut s, "german", &Command::EndPhase);
+    let events = ok(&mut s, "german", &attack("2010", &["g1"]));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Custom { name, .. } if name == "CombatResolved")),
+        "{events:?}"
+    );
+}

@@ -10,7 +10,8 @@
 --   C.3 every attacker is the side's, on the map, adjacent to the target, has not attacked in
 --       this combat phase, has a combat strength (para regiments have none, 11.3), is not the
 --       22nd Airlanding in its drop assault (11.4), and does not attack across a hexside it could
---       never cross (lake; sea without causeway for German units);
+--       never cross (lake; sea without causeway for German units), unless a drop cancels the
+--       target's hexsides (11.5: "the effects of all of that hex's hexsides");
 --   C.4 each hex is attacked at most once per combat phase;
 --   C.5 odds worse than the first column (1:2) are refused.
 -- Strengths: attack = sum of attackers' strengths, each halved when isolated (8.3, no
@@ -144,7 +145,9 @@ local function attacker_refusal(u, side, target, adjacent)
   if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
   if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
   if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
-  if crossing_refused(u, u.at, target) then
+  -- (11.5: a drop on the target cancels the effects of all its hexsides for attacks on it in the
+  -- next combat phase, this ban too)
+  if crossing_refused(u, u.at, target) and not airborne.hexsides_cancelled(target) then
     return "F40-C.3", string.format("%s may not attack across the hexside %s/%s", u.id, u.at, target)
   end
   return nil
