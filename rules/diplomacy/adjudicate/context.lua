@@ -251,40 +251,6 @@ local function load_units(cm, position, S)
 end
 M.load_units = load_units
 
--- Assign order strings to units. Returns ord[i] = parsed order (or nil) and the extra
--- (unmatched) void entries per power. (ord: a fresh table, or the scratch one, empty)
-local function assign_orders(cm, U, at, nxt, orders, ord)
-  ord = ord or {}
-  local extra = {}
-  local cache = cm.order_cache
-  local parse = orders_mod.parse
-  for p, list in pairs(orders or EMPTY) do
-    for k = 1, #list do
-      local raw = list[k]
-      local o = cache[raw] or parse(cm, raw)
-      local i = at[o.uprov] -- (nil for a void order without unit: at[nil] is nil)
-      local ut = o.utype
-      while i do
-        local u = U[i]
-        if u.power == p and u.type == ut and not ord[i] then break end
-        i = nxt[i]
-      end
-      if i and nxt[i] and U[i].loc ~= o.uloc then
-        i = named_in_stack(U, nxt, ord, nxt[i], p, ut, o.uloc) or i
-      end
-      if i then
-        ord[i] = o
-      else
-        local e = extra[p]
-        if not e then e = {}; extra[p] = e end
-        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
-        e[#e + 1] = { power = p, order = tostring(raw), unit = ustr, flags = flags_of("void"), seq = k }
-      end
-    end
-  end
-  return ord, extra
-end
-M.assign_orders = assign_orders
 
 -- the coast-resolved destination of a fleet move, or nil (6.B.1-6.B.3)
 local function fleet_dest(cm, loc, dest)
@@ -598,6 +564,7 @@ function build_ctx(rules, cm, position, orders, S)
   S = S or new_scratch()
   local replaced = false
   local U, at, nxt, lists, powers = load_units(cm, position, S)
+  local stacks = S.nstacked > 0 -- (R-g2: only the variant's stacks need the named-unit checks)
   local ord = S.ord
   local extra = {}
   local n = #U
@@ -626,7 +593,7 @@ function build_ctx(rules, cm, position, orders, S)
         if u.power == p and u.type == ut and not ord[i] then break end
         i = nxt[i]
       end
-      if i and nxt[i] and u.loc ~= o.uloc then
+      if stacks and i and nxt[i] and u.loc ~= o.uloc then
         local j = named_in_stack(U, nxt, ord, nxt[i], p, ut, o.uloc)
         if j then i = j; u = U[j] end
       end
@@ -664,7 +631,7 @@ function build_ctx(rules, cm, position, orders, S)
               if t then
                 local tt = o.ttype
                 if tt and U[t].type ~= tt then t = first_unit_at(U, at, nxt, o.tprov, tt) end
-                if t and nxt[t] and U[t].loc ~= o.tloc then
+                if stacks and t and nxt[t] and U[t].loc ~= o.tloc then
                   t = named_in_stack(U, nxt, nil, nxt[t], nil, U[t].type, o.tloc) or t
                 end
               end
