@@ -18,7 +18,7 @@ pub fn run(args: &ApiArgs) -> i32 {
     }
     match crate::rules::luals_definitions() {
         Ok(text) => {
-            print!("{text}");
+            out!("{text}");
             EXIT_OK
         }
         Err(e) => fail(e),

@@ -34,11 +34,11 @@ fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
 
 fn print_stats(stats: &Stats, json: bool, csv: bool) {
     if json {
-        println!("{}", serde_json::to_string(stats).unwrap_or_default());
+        outln!("{}", serde_json::to_string(stats).unwrap_or_default());
     } else if csv {
-        print!("{}", stats.to_csv());
+        out!("{}", stats.to_csv());
     } else {
-        print!("{}", stats.to_text());
+        out!("{}", stats.to_text());
     }
 }
 

@@ -28,12 +28,12 @@ pub fn run(path: &Path, json: bool) -> i32 {
         },
     };
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({ "ok": errors.is_empty(), "errors": errors })
         );
     } else if errors.is_empty() {
-        println!("ok: {}", path.display());
+        outln!("ok: {}", path.display());
     } else {
         for e in &errors {
             eprintln!("error: {e}");

@@ -1,6 +1,8 @@
 //! The command-line interface (DESIGN.md contract): `check`, `run`, `play`, the queries, and the
 //! designer tools (`render`, `test`, `api`).
 
+#[macro_use]
+pub(crate) mod output;
 mod api;
 mod batch;
 mod check;
@@ -82,7 +84,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
             return code;
         }
     };
-    match cli.command {
+    let code = match cli.command {
         CliCommand::Check { scenario, json } => check::run(&scenario, json),
         CliCommand::Run(args) => run::run(&args),
         CliCommand::Play(args) => play::run(&args),
@@ -93,6 +95,10 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Api(args) => api::run(&args),
         CliCommand::Stats(StatsCommand::Merge(args)) => batch::merge(&args),
+    };
+    match output::finish() {
+        Some(why) => fail(format!("cannot write the output: {why}")),
+        None => code,
     }
 }
 
@@ -112,9 +118,10 @@ fn replay(file: &std::path::Path) -> i32 {
     };
     match replay.verify() {
         Ok(steps) => {
-            println!(
+            outln!(
                 "replay ok: {steps} steps of {} (seed {}) verified",
-                replay.scenario_id, replay.seed
+                replay.scenario_id,
+                replay.seed
             );
             EXIT_OK
         }

@@ -103,16 +103,16 @@ pub fn run(args: &PlayArgs) -> i32 {
         } else {
             let name = command.name();
             if ok {
-                println!(
+                outln!(
                     "order {} ({}, {name}): ok",
                     i + 1,
                     side.as_deref().unwrap_or("-")
                 );
                 for e in outcome.iter().flatten() {
-                    println!("  {}", serde_json::to_string(e).unwrap_or_default());
+                    outln!("  {}", serde_json::to_string(e).unwrap_or_default());
                 }
             } else {
-                println!(
+                outln!(
                     "order {} ({}, {name}): refused: {}: {}",
                     i + 1,
                     side.as_deref().unwrap_or("-"),
@@ -121,15 +121,15 @@ pub fn run(args: &PlayArgs) -> i32 {
                 );
             }
             if let Some(b) = board {
-                println!("board after the phase:");
+                outln!("board after the phase:");
                 for (id, at) in b.as_object().into_iter().flatten() {
-                    println!("  {id}: {}", at.as_str().unwrap_or("off map"));
+                    outln!("  {id}: {}", at.as_str().unwrap_or("off map"));
                 }
             }
         }
     }
     if args.json {
-        println!("{}", Value::Array(results));
+        outln!("{}", Value::Array(results));
     }
     if refused > 0 {
         EXIT_GAME

@@ -130,22 +130,22 @@ fn emit(json: bool, out: &mut Vec<String>, item: Item) {
 }
 
 fn print_json(out: &[String]) {
-    println!("[{}]", out.join(","));
+    outln!("[{}]", out.join(","));
 }
 
 /// The readable form of one phase.
 fn print_text(item: &Item) {
     let r = match item {
         Item::Skipped(phase) => {
-            println!("{phase}: skipped (nothing to do)");
+            outln!("{phase}: skipped (nothing to do)");
             return;
         }
         Item::Report(r) => r,
     };
-    println!("{}:", r.phase);
+    outln!("{}:", r.phase);
     for o in &r.results {
         let flags = o.flags.join(", ");
-        println!(
+        outln!(
             "  {:<8} {:<24} {}",
             o.power,
             o.order,
@@ -154,7 +154,7 @@ fn print_text(item: &Item) {
     }
     for d in &r.dislodged {
         let retreats = d.retreats.join(", ");
-        println!(
+        outln!(
             "  dislodged: {} {} (by {}), retreats: {}",
             d.power,
             d.unit,
@@ -167,20 +167,20 @@ fn print_text(item: &Item) {
         );
     }
     if !r.disbanded.is_empty() {
-        println!("  disbanded: {}", r.disbanded.join(", "));
+        outln!("  disbanded: {}", r.disbanded.join(", "));
     }
-    println!("  units:");
+    outln!("  units:");
     for (power, units) in &r.units {
         let list = if units.is_empty() {
             "-".to_string()
         } else {
             units.join(", ")
         };
-        println!("    {power}: {list}");
+        outln!("    {power}: {list}");
     }
-    println!("  centres:");
+    outln!("  centres:");
     for (power, centers) in &r.centers {
-        println!("    {power}: {}", centers.join(", "));
+        outln!("    {power}: {}", centers.join(", "));
     }
-    println!("  next phase: {}", r.next_phase);
+    outln!("  next phase: {}", r.next_phase);
 }

@@ -96,11 +96,11 @@ pub fn reach(args: &ReachArgs) -> i32 {
     if args.json {
         let hexes: serde_json::Map<String, Value> =
             answer.iter().map(|(k, v)| (k.clone(), tidy(v))).collect();
-        println!("{}", json!({ "unit": args.unit, "hexes": hexes }));
+        outln!("{}", json!({ "unit": args.unit, "hexes": hexes }));
     } else {
-        println!("{} can reach {} hexes:", args.unit, answer.len());
+        outln!("{} can reach {} hexes:", args.unit, answer.len());
         for (label, cost) in &answer {
-            println!("  {label} {}", show(cost));
+            outln!("  {label} {}", show(cost));
         }
     }
     EXIT_OK
@@ -135,10 +135,10 @@ pub fn supply(args: &SupplyArgs) -> i32 {
         })
         .collect();
     if args.json {
-        println!("{}", json!({ "units": status }));
+        outln!("{}", json!({ "units": status }));
     } else {
         for (id, s) in &status {
-            println!("{id}: {}", s.as_str().unwrap_or(""));
+            outln!("{id}: {}", s.as_str().unwrap_or(""));
         }
     }
     EXIT_OK

@@ -46,7 +46,7 @@ pub fn run(args: &RenderArgs) -> i32 {
         Err(e) => return fail(e),
     };
     if args.output.as_os_str() == "-" {
-        print!("{svg}");
+        out!("{svg}");
     } else if let Err(e) = std::fs::write(&args.output, svg) {
         return fail(format!("{}: {e}", args.output.display()));
     }

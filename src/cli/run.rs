@@ -177,36 +177,40 @@ fn print_summary(session: &Session, commands: u64, json: bool) {
             "events": counts,
             "units": state.units.len(),
         });
-        println!("{summary}");
+        outln!("{summary}");
         return;
     }
-    println!(
+    outln!(
         "scenario: {} ({})",
-        session.scenario.name, session.scenario.id
+        session.scenario.name,
+        session.scenario.id
     );
-    println!("seed: {}", session.seed);
+    outln!("seed: {}", session.seed);
     match &state.outcome {
         Some(o) => {
-            println!(
+            outln!(
                 "finished after turn {} of {}",
-                state.turn, session.scenario.turns
+                state.turn,
+                session.scenario.turns
             );
-            println!("winner: {}", o.winner.as_deref().unwrap_or("none (draw)"));
+            outln!("winner: {}", o.winner.as_deref().unwrap_or("none (draw)"));
             let scores: Vec<String> = o.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
-            println!("score: {}", scores.join(", "));
-            println!("reason: {}", o.reason);
+            outln!("score: {}", scores.join(", "));
+            outln!("reason: {}", o.reason);
         }
         // `--turns` stops as a turn begins, before any command in it.
-        None if state.step == 0 => println!(
+        None if state.step == 0 => outln!(
             "stopped at the start of turn {} of {} (not finished)",
-            state.turn, session.scenario.turns
+            state.turn,
+            session.scenario.turns
         ),
-        None => println!(
+        None => outln!(
             "stopped during turn {} of {} (not finished)",
-            state.turn, session.scenario.turns
+            state.turn,
+            session.scenario.turns
         ),
     }
-    println!("commands: {commands}");
+    outln!("commands: {commands}");
     let events: Vec<String> = counts.iter().map(|(n, c)| format!("{n} {c}")).collect();
-    println!("events: {}", events.join(", "));
+    outln!("events: {}", events.join(", "));
 }

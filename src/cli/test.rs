@@ -68,7 +68,7 @@ fn json(path: &std::path::Path) -> i32 {
             "tests": tests,
         }));
     }
-    println!(
+    outln!(
         "{}",
         serde_json::json!({ "passed": passed, "failed": failed, "files": list })
     );

@@ -107,7 +107,8 @@ fn run_file_inner(file: &Path, results: &mut Vec<TestResult>) -> Result<(), Stri
                 .iter()
                 .map(|v| v.to_string().unwrap_or_else(|_| "?".into()))
                 .collect();
-            println!("    | {}", parts.join("\t"));
+            // (through the CLI's output: a closed pipe is not a panic)
+            crate::cli::output::write_out(format_args!("    | {}\n", parts.join("\t")));
             Ok(())
         })?;
         lua.globals().raw_set("print", print)?;

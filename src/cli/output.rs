@@ -1,0 +1,47 @@
+//! Standard output for the commands. `println!` panics when stdout cannot be written (a reader
+//! that closed the pipe, `| head`; a full disk): the command would die with a backtrace and
+//! exit 101. Writes go through [`write_out`] instead: the first failure is kept, later writes
+//! are skipped, the command runs to its end (logs and saves are finished as usual) and
+//! `main_with_args` turns the failure into `error: cannot write the output: ...` and exit 2.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::Mutex;
+
+/// The first write to stdout that failed, if one did.
+static LOST: Mutex<Option<String>> = Mutex::new(None);
+
+/// Writes `args` to stdout, or records why it could not.
+pub(crate) fn write_out(args: fmt::Arguments) {
+    let Ok(mut lost) = LOST.lock() else { return };
+    if lost.is_some() {
+        return;
+    }
+    if let Err(e) = io::stdout().lock().write_fmt(args) {
+        *lost = Some(e.to_string());
+    }
+}
+
+/// Flushes stdout; returns why the output was not all written, if it was not.
+pub(crate) fn finish() -> Option<String> {
+    let mut lost = LOST.lock().ok()?;
+    if lost.is_none() {
+        if let Err(e) = io::stdout().lock().flush() {
+            *lost = Some(e.to_string());
+        }
+    }
+    lost.take()
+}
+
+/// `print!` that records a failed write instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::output::write_out(format_args!($($arg)*)) };
+}
+
+/// `println!` that records a failed write instead of panicking.
+macro_rules! outln {
+    () => { $crate::cli::output::write_out(format_args!("\n")) };
+    ($($arg:tt)*) => {
+        $crate::cli::output::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
