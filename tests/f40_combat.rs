@@ -452,3 +452,48 @@ fn f40_11_5_a_drop_on_the_target_lifts_the_sea_hexside_ban_on_attacks() {
         "{events:?}"
     );
 }
+
+/// C.7 with F40-6.6: the units of one combat retreat one after another, each judged on the
+/// position the ones before it left. German a (0504) and b (0405) attack dd at 0505 at 1:1
+/// and roll AR (roll 0 of seed 1 is a 3). a retreats first, to 0604. b, boxed in by x1-x3,
+/// could only go to 0504, in the ZOC of dd and x3: a held it before the combat, but a has
+/// just left it, so it holds no friendly unit and b (foot) may not retreat there: eliminated.
+/// (Judged on the position before the combat, b went to 0504 and stood there alone in ZOC.)
+#[test]
+fn f40_6_6_retreats_of_one_combat_are_judged_one_after_another() {
+    let mut s = session("retreat_sequence");
+    let unit = |id: &str, side: &str, strength: u32, at: &str| {
+        let nation = if side == "german" { "german" } else { "french" };
+        format!(
+            "[[unit]]\nid = \"{id}\"\nside = \"{side}\"\nnation = \"{nation}\"\ntype = \"infantry\"\n\
+             size = \"XX\"\nma = 4\nstrength = {strength}\nat = \"{at}\"\n\n"
+        )
+    };
+    let position = [
+        "phase = \"combat\"\n".to_string(),
+        unit("dd", "allied", 4, "0505"),
+        unit("x1", "allied", 1, "0304"),
+        unit("x2", "allied", 1, "0305"),
+        unit("x3", "allied", 1, "0404"),
+        unit("a", "german", 2, "0504"),
+        unit("b", "german", 2, "0405"),
+    ]
+    .concat();
+    setup(&mut s, &position);
+    assert_eq!(Dice::value_at(1, 0, 6), 3);
+    let events = ok(&mut s, "german", &attack("0505", &["a", "b"]));
+    let after: Vec<&Event> = events
+        .iter()
+        .filter(|e| matches!(e, Event::UnitMoved { .. } | Event::UnitEliminated { .. }))
+        .collect();
+    assert_eq!(
+        after,
+        [
+            &moved("a", Some("0504"), &["0604"], 0.0),
+            &Event::UnitEliminated {
+                unit: "b".into(),
+                reason: "combat at 0505 (1:1, roll 3: AR): no retreat route (F40-C.7)".into()
+            }
+        ]
+    );
+}

@@ -454,11 +454,12 @@ function hex.path.front(unit) end
 ---@return boolean
 function hex.path.in_contact(unit) end
 
----Whether a unit may retreat into a hex (zones of control).
+---Whether a unit may retreat into a hex (zones of control); `friendly` says whether a unit of its side is there when the caller knows better than the position (units of one combat retreating one after another).
 ---@param unit string
 ---@param label string
+---@param friendly? boolean
 ---@return boolean
-function hex.path.may_retreat_into(unit, label) end
+function hex.path.may_retreat_into(unit, label, friendly) end
 
 ---The path (hexes entered) `reach` with paths gives to a hex, or nil when out of reach.
 ---@param unit string

@@ -31,7 +31,9 @@
 --   class, no lake or sea hexside crossed), free of units of any other side (except a hex
 --   holding only enemy para regiments, which enemies may enter: F40-11.3, R8), not in a
 --   still-neutral country (16.1), allowed by F40-6.6 (hex.path.may_retreat_into); the last hex
---   must keep the side within the stacking limits (counting the units retreating before it).
+--   must keep the side within the stacking limits. Unit by unit: each retreat is judged on the
+--   position the ones before it left (their old hexes vacated, their new ones held: for the
+--   stacking count and for 6.6's "a hex that holds a friendly unit").
 --   Among the routes the rules prefer a final hex controlled by the unit's side, then one out of
 --   enemy ZOC, then the lowest label. A unit with no route is eliminated. Forced retreats
 --   ignore 16.3, 16.4, 16.6 and 18.2; a Dutch or Swiss unit that a retreat takes out of its
@@ -255,21 +257,28 @@ local function passable(u, from, to)
   return true
 end
 
-local function enterable(u, from, to)
+-- Retreats are judged unit by unit (C.7): `planned` = {label = {t, a}} holds the equivalents
+-- the earlier retreats of this combat sent to a hex, `gone` = {id = true} the units of this
+-- combat that have already left their hex (retreated or eliminated for want of a route).
+local function enterable(u, from, to, planned, gone)
   if not passable(u, from, to) then return false end
   local enemy = common.enemy_of(u.side)
+  local friendly = planned[to] ~= nil
   for _, v in ipairs(hex.units.at(to)) do
     -- 11.3 / R8: a hex holding only enemy para regiments may be entered.
     if v.side ~= u.side and not (v.side == enemy and common.para_regiment(v)) then return false end
+    if v.side == u.side and not gone[v.id] then friendly = true end
   end
   local c = politics.country_of(to)
   if c and politics.is_neutral(c) then return false end
-  return hex.path.may_retreat_into(u.id, to)
+  -- 6.6: "unless the hex holds a friendly unit" -- as it stands after the retreats before
+  return hex.path.may_retreat_into(u.id, to, friendly)
 end
 
--- The final hex and path of `u`'s retreat of `n` hexes, or nil. `planned` = {label = {t, a}}
--- of equivalents already sent there by this combat.
-function combat.retreat_route(u, n, planned)
+-- The final hex and path of `u`'s retreat of `n` hexes, or nil. `planned`, `gone`: the
+-- retreats of this combat before it (enterable).
+function combat.retreat_route(u, n, planned, gone)
+  gone = gone or {}
   local origin = u.at
   local best, best_key = nil, nil
   local function consider(path)
@@ -277,7 +286,7 @@ function combat.retreat_route(u, n, planned)
     local p = planned[last] or { 0, 0 }
     local t, a = p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u)
     for _, v in ipairs(hex.units.at(last)) do
-      if v.side == u.side then
+      if v.side == u.side and not gone[v.id] then
         t = t + common.equivalents(v)
         a = a + common.armored_equivalents(v)
       end
@@ -294,7 +303,7 @@ function combat.retreat_route(u, n, planned)
   local function walk(at, path)
     if #path == n then consider(path); return end
     for _, nb in ipairs(common.neighbors(at)) do
-      if hex.map.distance(origin, nb) == #path + 1 and enterable(u, at, nb) then
+      if hex.map.distance(origin, nb) == #path + 1 and enterable(u, at, nb, planned, gone) then
         local next_path = {}
         for i, l in ipairs(path) do next_path[i] = l end
         next_path[#next_path + 1] = nb
@@ -307,9 +316,10 @@ function combat.retreat_route(u, n, planned)
 end
 
 local function retreat_events(units, n, why, out)
-  local planned = {}
+  local planned, gone = {}, {}
   for _, u in ipairs(units) do
-    local path = combat.retreat_route(u, n, planned)
+    local path = combat.retreat_route(u, n, planned, gone)
+    gone[u.id] = true
     if not path then
       out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why .. ": no retreat route (F40-C.7)" }
     else

@@ -134,20 +134,25 @@ impl ZocPolicy {
     }
 
     /// Whether enemy ZOC lets a unit of this side and class retreat into `hex` (F40-6.6). Only
-    /// the ZOC part of retreat rules; the rest is the game's retreat policy.
+    /// the ZOC part of retreat rules; the rest is the game's retreat policy. `friendly`: whether
+    /// a unit of the side is in the hex, when the caller knows better than the occupancy (units
+    /// of one combat retreating one after another: those gone, those arrived); None: as the
+    /// occupancy has it.
     pub fn may_retreat_into(
         &self,
         occ: &Occupancy,
         side: SideId,
         class: ClassId,
         hex: HexIndex,
+        friendly: Option<bool>,
     ) -> bool {
         let cell = occ.cell(hex);
         let me: SideMask = 1 << side;
         let in_enemy_zoc = cell.zoc & !me != 0;
+        let friendly = friendly.unwrap_or(cell.present & me != 0);
         !(in_enemy_zoc
             && self.retreat_blocked & (1 << class) != 0
-            && !(self.retreat_friendly_negates && cell.present & me != 0))
+            && !(self.retreat_friendly_negates && friendly))
     }
 
     /// Calls `into` for every hex the ZOC of a unit exerting one (`exerts`), standing on `hex`,

@@ -155,15 +155,29 @@ fn f40_6_6_non_motorized_may_not_retreat_into_enemy_zoc_unless_a_friend_holds_it
     let motorized = r.profile.class_id("motorized").unwrap();
     let alone = [unit("g", "german", "infantry", "0301")];
     let occ = Occupancy::build(&m, &r, &alone).unwrap();
-    assert!(!r.zoc.may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201")));
-    assert!(r.zoc.may_retreat_into(&occ, ALLIED, foot, hex(&m, "0101")));
+    assert!(!r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201"), None));
     assert!(r
         .zoc
-        .may_retreat_into(&occ, ALLIED, motorized, hex(&m, "0201")));
+        .may_retreat_into(&occ, ALLIED, foot, hex(&m, "0101"), None));
+    assert!(r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, motorized, hex(&m, "0201"), None));
+    // A friend that the caller knows has just arrived (a retreat before this one) counts.
+    assert!(r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201"), Some(true)));
     let with_friend = [
         unit("g", "german", "infantry", "0301"),
         unit("f", "allied", "infantry", "0201"),
     ];
     let occ = Occupancy::build(&m, &r, &with_friend).unwrap();
-    assert!(r.zoc.may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201")));
+    assert!(r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201"), None));
+    // ... and one that has just left it does not.
+    assert!(!r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201"), Some(false)));
 }

@@ -743,21 +743,26 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             })
         })?,
     )?;
-    // may_retreat_into(unit, label) -> F40-6.6-style retreat check
+    // may_retreat_into(unit, label, friendly?) -> F40-6.6-style retreat check; `friendly`
+    // overrides whether a unit of the side is in the hex (retreats judged one after another)
     t.raw_set(
         "may_retreat_into",
-        lua.create_function(|lua, (id, label): (String, String)| {
-            with_position(lua, |map, rules, cache| {
-                let i = unit_index(cache, &id)?;
-                let unit = &cache.units[i];
-                let hex = map.parse_label(&label).ok_or_else(|| {
-                    mlua::Error::runtime(format!("'{label}' is not a hex of the map"))
-                })?;
-                let side = rules.profile.side_of(unit).map_err(runtime)?;
-                let class = rules.profile.class_of(unit).map_err(runtime)?;
-                Ok(rules.zoc.may_retreat_into(&cache.occ, side, class, hex))
-            })
-        })?,
+        lua.create_function(
+            |lua, (id, label, friendly): (String, String, Option<bool>)| {
+                with_position(lua, |map, rules, cache| {
+                    let i = unit_index(cache, &id)?;
+                    let unit = &cache.units[i];
+                    let hex = map.parse_label(&label).ok_or_else(|| {
+                        mlua::Error::runtime(format!("'{label}' is not a hex of the map"))
+                    })?;
+                    let side = rules.profile.side_of(unit).map_err(runtime)?;
+                    let class = rules.profile.class_of(unit).map_err(runtime)?;
+                    Ok(rules
+                        .zoc
+                        .may_retreat_into(&cache.occ, side, class, hex, friendly))
+                })
+            },
+        )?,
     )?;
     hex.raw_set("path", t)
 }
