@@ -133,7 +133,8 @@ impl Session {
     pub fn setup_file(&mut self, path: &Path) -> Result<(), SessionError> {
         let source = SourceText::read(path).map_err(|e| SessionError::Setup {
             path: path.into(),
-            message: format!("cannot read: {e}"),
+            // (the Display puts the message right after the path: ":LINE: why" or ": why")
+            message: format!(": cannot read: {e}"),
         })?;
         self.setup_text(&source)
     }

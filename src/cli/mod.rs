@@ -102,6 +102,19 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     }
 }
 
+/// A session error as `fail` prints it: several scenario errors each on a line of its own
+/// with its own `error:`, as `check` lists them (the library's Display joins them bare).
+fn session_message(e: &crate::SessionError) -> String {
+    match e {
+        crate::SessionError::Scenario(list) => list
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\nerror: "),
+        other => other.to_string(),
+    }
+}
+
 /// Prints an error to stderr and returns the input-error exit code.
 fn fail(message: impl std::fmt::Display) -> i32 {
     eprintln!("error: {message}");

@@ -26,9 +26,12 @@ use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 
 /// Loads the scenario and overlays `--setup`; the error is the exit code (message printed).
 pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
-    let mut session = Session::start(&args.scenario, args.seed).map_err(fail)?;
+    let mut session =
+        Session::start(&args.scenario, args.seed).map_err(|e| fail(super::session_message(&e)))?;
     if let Some(setup) = &args.setup {
-        session.setup_file(setup).map_err(fail)?;
+        session
+            .setup_file(setup)
+            .map_err(|e| fail(super::session_message(&e)))?;
     }
     Ok(session)
 }

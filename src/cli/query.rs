@@ -42,9 +42,11 @@ fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Sessi
     } else {
         Session::start(path, None)
     };
-    let mut session = session.map_err(|e| e.to_string())?;
+    let mut session = session.map_err(|e| super::session_message(&e))?;
     if let Some(setup) = setup {
-        session.setup_file(setup).map_err(|e| e.to_string())?;
+        session
+            .setup_file(setup)
+            .map_err(|e| super::session_message(&e))?;
     }
     Ok(session)
 }

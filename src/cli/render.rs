@@ -34,7 +34,7 @@ pub fn run(args: &RenderArgs) -> i32 {
     };
     let mut session = match session {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(e) => return fail(super::session_message(&e)),
     };
     if let Some(setup) = &args.setup {
         if let Err(e) = session.setup_file(setup) {

@@ -88,7 +88,7 @@ fn run_games(args: &RunArgs) -> i32 {
     };
     let mut session = match session {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(e) => return fail(super::session_message(&e)),
     };
     let start_turn = session.game.state().turn.max(1);
     let limit = match args.turns {
