@@ -59,6 +59,7 @@ pub enum OrdersError {
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CommandTables {
     #[serde(default)]
     order: Vec<toml::Spanned<Map<String, Value>>>,
@@ -81,7 +82,16 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
         let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;
         return Ok(OrdersFile::Phases(file.phase));
     }
-    let file: CommandTables = toml::from_str(text).map_err(toml_error)?;
+    let file: CommandTables = toml::from_str(text).map_err(|e| {
+        let unknown = e.message().starts_with("unknown field");
+        let mut err = toml_error(e);
+        if let (true, OrdersError::Toml { message, .. }) = (unknown, &mut err) {
+            message.push_str(
+                " (an orders file holds [[order]] tables, or [[phase]] tables for Diplomacy)",
+            );
+        }
+        err
+    })?;
     let mut orders = Vec::with_capacity(file.order.len());
     for (i, order) in file.order.into_iter().enumerate() {
         let line = line_of(text, order.span().start);
