@@ -313,11 +313,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
 
     let mut bots = BTreeMap::new();
     for side in &spec.sides {
-        if let Some(module) = &side.bot {
+        if let Some(bot) = &side.bot {
+            let module = bot.get_ref();
             if crate::rules::find_module(&roots, module).is_none() {
                 errors.push(ScenarioError::spec(
                     &file,
-                    1,
+                    at(bot),
                     format!(
                         "side '{}': unknown bot module '{module}' (looked under {})",
                         side.name,

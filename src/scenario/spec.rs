@@ -61,7 +61,7 @@ pub struct LimitsSpec {
 pub struct SideSpec {
     pub name: String,
     #[serde(default)]
-    pub bot: Option<String>,
+    pub bot: Option<Spanned<String>>,
 }
 
 /// One unit as written in a scenario.
