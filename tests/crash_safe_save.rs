@@ -97,3 +97,36 @@ fn a_process_killed_while_saving_leaves_the_previous_save_intact() {
         "only {killed_with_a_save_on_disk} trials had written a save"
     );
 }
+
+/// The atomic rename puts a new file where the target was: a symbolic link is followed (the
+/// file it names gets the save, the link stays a link), and a target that is no regular file
+/// (here a directory; a pipe or a device likewise) is refused instead of replaced.
+#[test]
+fn a_save_follows_a_symlink_and_refuses_a_target_that_is_not_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = Save::new("a".into(), 1, Dice::new(1), state(1, 10));
+    let real = dir.path().join("real.json");
+    std::fs::write(&real, "old").unwrap();
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        save.write(&link).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(Save::read(&real).unwrap().state.turn, 1);
+    }
+    let not_a_file = dir.path().join("a-directory");
+    std::fs::create_dir(&not_a_file).unwrap();
+    let err = save.write(&not_a_file).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{}: cannot write save: not a regular file: a save is not written over it",
+            not_a_file.display()
+        )
+    );
+    assert!(not_a_file.is_dir());
+}

@@ -135,11 +135,29 @@ impl Save {
     }
 
     /// Writes atomically: a temporary file beside the target, flushed and synced, then renamed.
+    /// A symbolic link is followed (the file it names is replaced, the link kept); a target
+    /// that exists and is no regular file (a directory, a pipe, a device) is refused, since the
+    /// rename would put a file in its place.
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
         let werr = |source| SaveError::Write {
             path: path.into(),
             source,
         };
+        let followed;
+        let path = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                followed = std::fs::canonicalize(path).map_err(werr)?;
+                followed.as_path()
+            }
+            _ => path,
+        };
+        if let Ok(m) = std::fs::metadata(path) {
+            if !m.is_file() {
+                return Err(werr(std::io::Error::other(
+                    "not a regular file: a save is not written over it",
+                )));
+            }
+        }
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
