@@ -79,3 +79,38 @@ fn check_finds_syntax_errors_in_files_not_yet_required() {
         stderr(&out)
     );
 }
+
+/// A scenario that fails to load (here its map) still has its rules modules checked: the map's
+/// error and a module's syntax error come in one list.
+#[test]
+fn check_lists_rules_syntax_errors_beside_scenario_errors() {
+    let (dir, scenario) = demo_copy();
+    let map = scenario.join("map.toml");
+    let text = std::fs::read_to_string(&map).unwrap();
+    let line = text.lines().nth(10).unwrap().to_string();
+    let broken = format!("{}x{}", &line[..6], &line[7..]);
+    edit(&map, &line, &broken);
+    edit(
+        &dir.path().join("rules/demo/combat.lua"),
+        "local roll = hex.dice.roll(6)",
+        "local roll = = hex.dice.roll(6)",
+    );
+    let out = hexwar(&["check", "--json", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let errors: Vec<&str> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].starts_with(&format!("{}:11: ", map.display())),
+        "{errors:?}"
+    );
+    assert_eq!(
+        errors[1],
+        "syntax error: rules/demo/combat.lua:17: unexpected symbol near '='"
+    );
+}

@@ -9,7 +9,14 @@ use super::{EXIT_INPUT, EXIT_OK};
 
 pub fn run(path: &Path, json: bool) -> i32 {
     let errors: Vec<String> = match load_scenario(path) {
-        Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
+        // (the modules' syntax errors too, when the scenario names its modules readably)
+        Err(errors) => {
+            let mut all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            if let Some((roots, modules)) = crate::scenario::rules_named(path) {
+                all.extend(crate::rules::syntax_errors(&roots, &modules));
+            }
+            all
+        }
         Ok(scenario) => match crate::rules::syntax_errors(&scenario.rule_roots, &scenario.rules) {
             errors if !errors.is_empty() => errors,
             _ => match LuaRules::load(&scenario) {

@@ -81,6 +81,40 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
     parse_scenario(&source)
 }
 
+/// The rule roots (resolved against the scenario's folder `dir`) and the rules modules a
+/// scenario names.
+fn roots_and_modules(spec: &ScenarioSpec, dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
+    let roots = spec
+        .rule_roots
+        .clone()
+        .unwrap_or_else(|| vec!["../../rules".to_string()])
+        .iter()
+        .map(|r| dir.join(r))
+        .collect();
+    let modules = spec
+        .rules
+        .get_ref()
+        .iter()
+        .map(|r| r.get_ref().clone())
+        .collect();
+    (roots, modules)
+}
+
+/// The rule roots and modules a scenario file names, when its TOML can be read at all, however
+/// broken the rest of it: `hexwar check` looks for syntax errors in the modules of a scenario
+/// that fails to load, so that it lists those errors too.
+pub fn rules_named(path: &Path) -> Option<(Vec<PathBuf>, Vec<String>)> {
+    let file = if path.is_dir() {
+        path.join("scenario.toml")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&file).ok()?;
+    let spec: ScenarioSpec = toml::from_str(&text).ok()?;
+    let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    Some(roots_and_modules(&spec, &dir))
+}
+
 /// Validates scenario text whose path says where it lives: the map, unit files and rule roots
 /// it names are read relative to that path's folder (fuzzing and tests give text directly).
 pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError>> {
@@ -283,19 +317,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         }
     }
 
-    let roots: Vec<PathBuf> = spec
-        .rule_roots
-        .clone()
-        .unwrap_or_else(|| vec!["../../rules".to_string()])
-        .iter()
-        .map(|r| dir.join(r))
-        .collect();
-    let rules: Vec<String> = spec
-        .rules
-        .get_ref()
-        .iter()
-        .map(|r| r.get_ref().clone())
-        .collect();
+    let (roots, rules) = roots_and_modules(&spec, &dir);
     for module in spec.rules.get_ref() {
         if crate::rules::find_module(&roots, module.get_ref()).is_none() {
             errors.push(ScenarioError::spec(

@@ -6,5 +6,5 @@ mod load;
 mod spec;
 
 pub use error::ScenarioError;
-pub use load::{load_scenario, parse_scenario, Limits, Scenario};
+pub use load::{load_scenario, parse_scenario, rules_named, Limits, Scenario};
 pub use spec::{ScenarioSpec, UnitSpec};
