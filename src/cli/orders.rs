@@ -37,6 +37,9 @@ pub struct PhaseOrders {
     pub phase: String,
     #[serde(default)]
     pub orders: BTreeMap<String, Vec<String>>,
+    /// Where its `[[phase]]` table starts (for messages); set by `parse_orders`.
+    #[serde(skip)]
+    pub line: usize,
 }
 
 /// Why an orders file was refused; the message names the file and the line or order.
@@ -68,7 +71,7 @@ struct CommandTables {
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PhaseTables {
-    phase: Vec<PhaseOrders>,
+    phase: Vec<toml::Spanned<PhaseOrders>>,
 }
 
 /// Parses an orders file's text; `path` is only used in error messages.
@@ -80,7 +83,18 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
     };
     if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
         let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;
-        return Ok(OrdersFile::Phases(file.phase));
+        let phases = file
+            .phase
+            .into_iter()
+            .map(|p| {
+                let line = line_of(text, p.span().start);
+                PhaseOrders {
+                    line,
+                    ..p.into_inner()
+                }
+            })
+            .collect();
+        return Ok(OrdersFile::Phases(phases));
     }
     let file: CommandTables = toml::from_str(text).map_err(|e| {
         let unknown = e.message().starts_with("unknown field");
@@ -160,7 +174,8 @@ mod tests {
             file,
             Ok(OrdersFile::Phases(vec![PhaseOrders {
                 phase: "S1901M".into(),
-                orders
+                orders,
+                line: 1
             }]))
         );
     }

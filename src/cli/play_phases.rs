@@ -60,8 +60,9 @@ pub(super) fn run(args: &PlayArgs, phases: &[PhaseOrders]) -> i32 {
                 format!("the game is at phase {current}")
             };
             eprintln!(
-                "error: {}: orders for phase {}, but {now} (phases must come in order)",
+                "error: {}:{}: orders for phase {}, but {now} (phases must come in order)",
                 args.orders.display(),
+                entry.line,
                 entry.phase
             );
             if args.json {
