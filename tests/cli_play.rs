@@ -55,3 +55,46 @@ fn play_text_output_names_the_refusing_rule() {
 }
 
 // Broken orders files (TOML errors, orders without a command, ...): tests/errors/orders_*.
+
+/// `play` takes a save as every game command does (DESIGN.md): its orders continue the saved
+/// game; `--seed` is refused there, the save carrying its own.
+#[test]
+fn play_continues_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("turn-2.json");
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(&orders, "[[order]]\ncommand = \"end_phase\"\n").unwrap();
+    let save = save.to_str().unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "7",
+        "--turns",
+        "1",
+        "--save",
+        save,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["play", save, "--orders", orders.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let results: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(results[0]["ok"], true);
+    assert_eq!(
+        results[0]["events"][0],
+        serde_json::json!({"event": "PhaseEnded", "turn": 2, "step": 0, "side": "blue", "phase": "movement"})
+    );
+    let out = hexwar(&[
+        "play",
+        save,
+        "--orders",
+        orders.to_str().unwrap(),
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --seed cannot be used when continuing a save (the save carries its seed)\n"
+    );
+}

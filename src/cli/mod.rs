@@ -102,6 +102,36 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     }
 }
 
+/// Whether a command's game argument names a save (a `.json` file) rather than a scenario.
+fn is_save(path: &std::path::Path) -> bool {
+    path.is_file() && path.extension().is_some_and(|e| e == "json")
+}
+
+/// The game a command works on: a scenario started with `seed`, or a save continued (a
+/// `--seed` is refused there: the save carries its own), with a `--setup` laid over it. The
+/// error is the message `fail` prints.
+fn open_session(
+    path: &std::path::Path,
+    seed: Option<u64>,
+    setup: Option<&std::path::Path>,
+) -> Result<crate::Session, String> {
+    let session = if is_save(path) {
+        if seed.is_some() {
+            return Err(
+                "--seed cannot be used when continuing a save (the save carries its seed)".into(),
+            );
+        }
+        crate::Session::resume(path)
+    } else {
+        crate::Session::start(path, seed)
+    };
+    let mut session = session.map_err(|e| session_message(&e))?;
+    if let Some(setup) = setup {
+        session.setup_file(setup).map_err(|e| session_message(&e))?;
+    }
+    Ok(session)
+}
+
 /// A session error as `fail` prints it: several scenario errors each on a line of its own
 /// with its own `error:`, as `check` lists them (the library's Display joins them bare).
 fn session_message(e: &crate::SessionError) -> String {

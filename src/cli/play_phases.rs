@@ -26,14 +26,7 @@ use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 
 /// Loads the scenario and overlays `--setup`; the error is the exit code (message printed).
 pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
-    let mut session =
-        Session::start(&args.scenario, args.seed).map_err(|e| fail(super::session_message(&e)))?;
-    if let Some(setup) = &args.setup {
-        session
-            .setup_file(setup)
-            .map_err(|e| fail(super::session_message(&e)))?;
-    }
-    Ok(session)
+    super::open_session(&args.scenario, args.seed, args.setup.as_deref()).map_err(fail)
 }
 
 pub(super) fn run(args: &PlayArgs, phases: &[PhaseOrders]) -> i32 {

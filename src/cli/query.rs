@@ -36,19 +36,7 @@ pub struct SupplyArgs {
 
 /// The game to ask: a scenario or a save, with a setup laid over it.
 fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Session, String> {
-    let is_save = path.is_file() && path.extension().is_some_and(|e| e == "json");
-    let session = if is_save {
-        Session::resume(path)
-    } else {
-        Session::start(path, None)
-    };
-    let mut session = session.map_err(|e| super::session_message(&e))?;
-    if let Some(setup) = setup {
-        session
-            .setup_file(setup)
-            .map_err(|e| super::session_message(&e))?;
-    }
-    Ok(session)
+    super::open_session(path, None, setup)
 }
 
 /// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::render::{render as render_svg, Overlay};
-use crate::session::Session;
 
 use super::{fail, EXIT_OK};
 
@@ -25,22 +24,10 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
-    let path = &args.scenario;
-    let is_save = path.is_file() && path.extension().is_some_and(|e| e == "json");
-    let session = if is_save {
-        Session::resume(path)
-    } else {
-        Session::start(path, None)
-    };
-    let mut session = match session {
+    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref()) {
         Ok(s) => s,
-        Err(e) => return fail(super::session_message(&e)),
+        Err(e) => return fail(e),
     };
-    if let Some(setup) = &args.setup {
-        if let Err(e) = session.setup_file(setup) {
-            return fail(e);
-        }
-    }
     let svg = match render_svg(&mut session, args.overlay.as_ref()) {
         Ok(svg) => svg,
         Err(e) => return fail(e),

@@ -57,10 +57,6 @@ pub struct RunArgs {
     pub profile: bool,
 }
 
-fn is_save(path: &Path) -> bool {
-    path.is_file() && path.extension().is_some_and(|e| e == "json")
-}
-
 pub fn run(args: &RunArgs) -> i32 {
     if args.profile {
         crate::rules::profile::enable();
@@ -76,19 +72,9 @@ fn run_games(args: &RunArgs) -> i32 {
     if args.games.is_some() || args.seed_range.is_some() {
         return super::batch::run(args);
     }
-    let session = if is_save(&args.scenario) {
-        if args.seed.is_some() {
-            return fail(
-                "--seed cannot be used when continuing a save (the save carries its seed)",
-            );
-        }
-        Session::resume(&args.scenario)
-    } else {
-        Session::start(&args.scenario, args.seed)
-    };
-    let mut session = match session {
+    let mut session = match super::open_session(&args.scenario, args.seed, None) {
         Ok(s) => s,
-        Err(e) => return fail(super::session_message(&e)),
+        Err(e) => return fail(e),
     };
     let start_turn = session.game.state().turn.max(1);
     let limit = match args.turns {
