@@ -114,3 +114,17 @@ fn check_lists_rules_syntax_errors_beside_scenario_errors() {
         "syntax error: rules/demo/combat.lua:17: unexpected symbol near '='"
     );
 }
+
+/// `check` takes a save too (DESIGN.md: every command takes a scenario or a save): the save is
+/// read and verified, then the scenario it names is checked.
+#[test]
+fn check_takes_a_save_and_checks_its_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("mid.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&["run", "scenarios/demo", "--turns", "1", "--save", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["check", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("ok: {save}\n"));
+}

@@ -8,11 +8,24 @@ use crate::scenario::load_scenario;
 use super::{EXIT_INPUT, EXIT_OK};
 
 pub fn run(path: &Path, json: bool) -> i32 {
-    let errors: Vec<String> = match load_scenario(path) {
+    // A save: itself read and verified, then the scenario it names checked.
+    let saved;
+    let scenario_path = if super::is_save(path) {
+        match crate::engine::Save::read(path) {
+            Ok(save) => {
+                saved = save.scenario_path;
+                saved.as_path()
+            }
+            Err(e) => return report(path, json, vec![e.to_string()]),
+        }
+    } else {
+        path
+    };
+    let errors: Vec<String> = match load_scenario(scenario_path) {
         // (the modules' syntax errors too, when the scenario names its modules readably)
         Err(errors) => {
             let mut all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            if let Some((roots, modules)) = crate::scenario::rules_named(path) {
+            if let Some((roots, modules)) = crate::scenario::rules_named(scenario_path) {
                 all.extend(crate::rules::syntax_errors(&roots, &modules));
             }
             all
@@ -34,6 +47,11 @@ pub fn run(path: &Path, json: bool) -> i32 {
             },
         },
     };
+    report(path, json, errors)
+}
+
+/// Prints the errors found (or `ok`) and returns the exit code.
+fn report(path: &Path, json: bool, errors: Vec<String>) -> i32 {
     if json {
         outln!(
             "{}",
