@@ -66,3 +66,38 @@ fn json_output_lists_each_test() {
         .unwrap()
         .starts_with("tests/fixtures/lua_failing/failing_test.lua:7: the table"));
 }
+
+/// `print` in a test file goes under the test that printed (text), or into that test's
+/// `output` (`--json`, which stays one JSON document); what the file prints as it loads goes
+/// under the file's name.
+#[test]
+fn print_output_stays_with_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("print_test.lua");
+    std::fs::write(
+        &file,
+        "local t = ...\nprint(\"loading\")\n\
+         test(\"a\", function(t) print(\"in a\", 1) end)\n\
+         test(\"b\", function(t) t.eq(1, 1) end)\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (code, stdout, stderr) = hexwar(&["test", path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("{path}\n    | loading\n  ok    a\n    | in a\t1\n  ok    b\n2 passed, 0 failed\n")
+    );
+    let (code, stdout, stderr) = hexwar(&["test", path, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["files"][0]["output"], serde_json::json!(["loading"]));
+    assert_eq!(
+        report["files"][0]["tests"][0]["output"],
+        serde_json::json!(["in a\t1"])
+    );
+    assert_eq!(
+        report["files"][0]["tests"][1]["output"],
+        serde_json::json!([])
+    );
+}

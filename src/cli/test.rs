@@ -59,12 +59,13 @@ fn json(path: &std::path::Path) -> i32 {
                 } else {
                     passed += 1;
                 }
-                serde_json::json!({ "name": t.name, "failure": t.failure })
+                serde_json::json!({ "name": t.name, "failure": t.failure, "output": t.output })
             })
             .collect();
         list.push(serde_json::json!({
             "file": r.file.display().to_string(),
             "error": r.error,
+            "output": r.output,
             "tests": tests,
         }));
     }

@@ -24,6 +24,8 @@ pub struct TestResult {
     pub name: String,
     /// None when it passed; else what failed, starting with `file:line:`.
     pub failure: Option<String>,
+    /// What the test `print`ed, a line per call (its values joined by tabs).
+    pub output: Vec<String>,
 }
 
 /// The results of one file, or why it could not run.
@@ -33,6 +35,8 @@ pub struct FileResult {
     pub tests: Vec<TestResult>,
     /// A file that does not load (syntax error, error at top level).
     pub error: Option<String>,
+    /// What the file `print`ed while it loaded, outside any test.
+    pub output: Vec<String>,
 }
 
 /// Test files under a path (a `*_test.lua` file itself, or found recursively), sorted.
@@ -81,34 +85,47 @@ pub fn run_file(file: &Path) -> FileResult {
         file: file.to_path_buf(),
         tests: Vec::new(),
         error: None,
+        output: Vec::new(),
     };
-    match run_file_inner(file, &mut result.tests) {
+    match run_file_inner(file, &mut result) {
         Ok(()) => {}
         Err(e) => result.error = Some(e),
     }
     result
 }
 
-fn run_file_inner(file: &Path, results: &mut Vec<TestResult>) -> Result<(), String> {
+/// Takes what was printed so far.
+fn take(printed: &Mutex<Vec<String>>) -> Vec<String> {
+    printed
+        .lock()
+        .map(|mut p| std::mem::take(&mut *p))
+        .unwrap_or_default()
+}
+
+fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
     let source = std::fs::read_to_string(file)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     let lua = new_vm().map_err(|e| e.to_string())?;
     let budget = Budget::new(TEST_INSTRUCTIONS);
     let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
+    // (kept with the test that printed it, shown under it)
+    let printed: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
     let setup = || -> mlua::Result<(Table, Table)> {
         budget.install(&lua, TEST_MEMORY)?;
         guard_protected_calls(&lua, &budget)?;
         lua.set_memory_limit(TEST_MEMORY)?;
         let api = host::register(&lua, Arc::clone(&game), base.clone())?;
         lua.globals().raw_set("__host", api)?;
-        let print = lua.create_function(|_, args: mlua::Variadic<Value>| {
+        let sink = Arc::clone(&printed);
+        let print = lua.create_function(move |_, args: mlua::Variadic<Value>| {
             let parts: Vec<String> = args
                 .iter()
                 .map(|v| v.to_string().unwrap_or_else(|_| "?".into()))
                 .collect();
-            // (through the CLI's output: a closed pipe is not a panic)
-            crate::cli::output::write_out(format_args!("    | {}\n", parts.join("\t")));
+            if let Ok(mut p) = sink.lock() {
+                p.push(parts.join("\t"));
+            }
             Ok(())
         })?;
         lua.globals().raw_set("print", print)?;
@@ -119,11 +136,13 @@ fn run_file_inner(file: &Path, results: &mut Vec<TestResult>) -> Result<(), Stri
     };
     let (tests, t) = setup().map_err(|e| format!("cannot set up the test VM: {e}"))?;
     budget.reset();
-    lua.load(&source)
+    let loaded = lua
+        .load(&source)
         .set_name(format!("@{}", file.display()))
         .set_mode(ChunkMode::Text)
-        .exec()
-        .map_err(|e| message_of(&e))?;
+        .exec();
+    result.output = take(&printed);
+    loaded.map_err(|e| message_of(&e))?;
     for entry in tests.sequence_values::<Table>() {
         let entry = entry.map_err(|e| e.to_string())?;
         let name: String = entry.get("name").unwrap_or_default();
@@ -133,7 +152,11 @@ fn run_file_inner(file: &Path, results: &mut Vec<TestResult>) -> Result<(), Stri
         }
         budget.reset();
         let failure = f.call::<()>(t.clone()).err().map(|e| message_of(&e));
-        results.push(TestResult { name, failure });
+        result.tests.push(TestResult {
+            name,
+            failure,
+            output: take(&printed),
+        });
     }
     Ok(())
 }
@@ -146,6 +169,9 @@ pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(u
     for file in files {
         let r = run_file(&file);
         writeln!(out, "{}", r.file.display())?;
+        for line in &r.output {
+            writeln!(out, "    | {line}")?;
+        }
         if let Some(e) = &r.error {
             failed += 1;
             writeln!(out, "  ERROR the file does not load")?;
@@ -166,6 +192,9 @@ pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(u
                         writeln!(out, "        {line}")?;
                     }
                 }
+            }
+            for line in &t.output {
+                writeln!(out, "    | {line}")?;
             }
         }
     }
