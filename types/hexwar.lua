@@ -42,7 +42,7 @@
 ---A command definition (`hex.commands.define`).
 ---@class hexwar.CommandDef
 ---@field resolve fun(cmd: hexwar.Command, side: string?): hexwar.Event[]|hexwar.Refusal The command's events, or a refusal.
----@field legal? fun(side: string): hexwar.Command[] Every legal command of this kind for the side, now (bots choose among them).
+---@field legal? fun(side: string, filter?: table): hexwar.Command[] Every legal command of this kind for the side, now (bots choose among them); `filter` (`{command = ..., unit = ...}`, optional) asks for fewer.
 
 ---A step of the sequence of play.
 ---@class hexwar.Step

@@ -79,7 +79,7 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         doc: "A command definition (`hex.commands.define`).",
         fields: &[
             "resolve: fun(cmd: hexwar.Command, side: string?): hexwar.Event[]|hexwar.Refusal -- The command's events, or a refusal.",
-            "legal?: fun(side: string): hexwar.Command[] -- Every legal command of this kind for the side, now (bots choose among them).",
+            "legal?: fun(side: string, filter?: table): hexwar.Command[] -- Every legal command of this kind for the side, now (bots choose among them); `filter` (`{command = ..., unit = ...}`, optional) asks for fewer.",
         ],
     },
     ClassDoc {
