@@ -407,3 +407,50 @@ fn shared_subtables_in_an_event_are_not_expanded_without_bound() {
         "{m}"
     );
 }
+
+#[test]
+fn coroutine_close_does_not_swallow_the_budget_error() {
+    let m = run_hostile("close_swallows_budget");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/close_swallows_budget.lua:5:",
+            "instruction budget",
+        ],
+    );
+}
+
+#[test]
+fn events_sharing_one_big_table_are_bounded_together() {
+    let m = run_hostile("events_share_a_big_table");
+    assert_contains(
+        &m,
+        &[
+            "returned malformed event #2",
+            "the value holds more than 1000000 values (a table shared at several places counts at each)",
+        ],
+    );
+}
+
+#[test]
+fn events_sharing_one_big_string_are_bounded_together() {
+    let m = run_hostile("events_share_a_big_string");
+    assert_contains(
+        &m,
+        &[
+            "returned malformed event #7",
+            "the value holds more than 64000000 bytes of text (a string shared at several places counts at each)",
+        ],
+    );
+}
+
+/// The log keeps lines of at most 4 KiB (and 10 000 of them): printing a huge string costs the
+/// host no more than printing its start; the endless loop after it is stopped as usual.
+#[test]
+fn printing_a_huge_string_keeps_the_log_line_short() {
+    let m = run_hostile("print_bomb");
+    assert_contains(
+        &m,
+        &["hostile/scripts/print_bomb.lua:5:", "instruction budget"],
+    );
+}

@@ -20,6 +20,15 @@ pub fn check(value: &Value) -> Result<(), String> {
     walk(value, &mut left, 0)
 }
 
+/// `check` against a budget shared by several values (the events of one call: a table or a
+/// string they share counts in each, as each is copied into the host).
+pub fn check_within(value: &Value, left: &mut usize) -> Result<(), String> {
+    walk(value, left, 0)
+}
+
+/// How many bytes of a string count as one value (64 MiB of text at most in a value).
+const STRING_BYTES_PER_VALUE: usize = 64;
+
 fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), String> {
     if *left == 0 {
         return Err(format!(
@@ -28,6 +37,17 @@ fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), String> {
         ));
     }
     *left -= 1;
+    if let Value::String(s) = value {
+        let cost = s.as_bytes().len() / STRING_BYTES_PER_VALUE;
+        if cost > *left {
+            return Err(format!(
+                "the value holds more than {} bytes of text (a string shared at several places \
+                 counts at each)",
+                VALUE_LIMIT * STRING_BYTES_PER_VALUE
+            ));
+        }
+        *left -= cost;
+    }
     let Value::Table(table) = value else {
         return Ok(());
     };

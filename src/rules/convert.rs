@@ -310,7 +310,15 @@ fn json_payload_event(lua: &Lua, t: &Table, budget: &mut usize) -> Option<Result
     }))
 }
 
-fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, String> {
+/// One event of a script's list. `budget`: the JSON text bytes left to the call's
+/// `hex.state.json` payloads; `values_left`: the values left to the whole list (one bound for
+/// all the events of a call, as the one-walk reader counts them).
+fn event_from_lua(
+    lua: &Lua,
+    value: Value,
+    budget: &mut usize,
+    values_left: &mut usize,
+) -> Result<Event, String> {
     if let Value::Table(t) = &value {
         if let Some(event) = json_payload_event(lua, t, budget) {
             return event;
@@ -318,14 +326,15 @@ fn event_from_lua(lua: &Lua, value: Value, budget: &mut usize) -> Result<Event, 
         // Plain data (no empty or mixed table) reads the same through the one-walk reader as
         // through the serde bridge, several times cheaper; anything else, and any event the
         // reader's JSON does not make, takes the bridge (and its error messages).
-        let mut left = super::bounded::VALUE_LIMIT;
+        let mut left = *values_left;
         if let Ok(json) = super::lua_stack::reader::plain_lua_to_json(lua, t, &mut left) {
             if let Ok(event) = serde_json::from_value::<Event>(json) {
+                *values_left = left;
                 return Ok(event);
             }
         }
     }
-    super::bounded::check(&value)?;
+    super::bounded::check_within(&value, values_left)?;
     lua.from_value::<Event>(value).map_err(|e| e.to_string())
 }
 
@@ -398,6 +407,7 @@ fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize)
 /// Events returned by a handler: a list of event tables, one event table, or nil.
 pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
     let mut budget = JSON_TEXT_LIMIT;
+    let mut values_left = super::bounded::VALUE_LIMIT;
     match value {
         Value::Nil => Ok(Vec::new()),
         Value::Table(t) => {
@@ -405,7 +415,7 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
                 return Ok(events);
             }
             if t.contains_key("event").unwrap_or(false) {
-                return event_from_lua(lua, Value::Table(t), &mut budget)
+                return event_from_lua(lua, Value::Table(t), &mut budget, &mut values_left)
                     .map(|e| vec![e])
                     .map_err(|e| format!("malformed event: {e}"));
             }
@@ -413,7 +423,7 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
             for (i, item) in t.sequence_values::<Value>().enumerate() {
                 let item = item.map_err(|e| e.to_string())?;
                 out.push(
-                    event_from_lua(lua, item, &mut budget)
+                    event_from_lua(lua, item, &mut budget, &mut values_left)
                         .map_err(|e| format!("malformed event #{}: {e}", i + 1))?,
                 );
             }

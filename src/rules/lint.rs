@@ -27,6 +27,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         return;
     };
     for entry in entries.flatten() {
+        // (symbolic links are not followed: one may leave the rule roots, or loop back)
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) {
+            continue;
+        }
         let path = entry.path();
         if path.is_dir() {
             collect(&path, out);

@@ -30,12 +30,17 @@ pub fn find_module(roots: &[PathBuf], name: &str) -> Option<PathBuf> {
     check_module_name(&dotted).ok()?;
     let rel: PathBuf = dotted.split('.').collect();
     for root in roots {
+        // (a symbolic link inside a root may point outside it: the file must really be inside)
+        let inside = |file: &Path| match (file.canonicalize(), root.canonicalize()) {
+            (Ok(file), Ok(root)) => file.starts_with(root),
+            _ => false,
+        };
         let file = root.join(&rel).with_extension("lua");
-        if file.is_file() {
+        if file.is_file() && inside(&file) {
             return Some(file);
         }
         let init = root.join(&rel).join("init.lua");
-        if init.is_file() {
+        if init.is_file() && inside(&init) {
             return Some(init);
         }
     }
@@ -72,5 +77,27 @@ mod tests {
             assert!(check_module_name(bad).is_err(), "{bad}");
         }
         assert!(check_module_name("demo.terrain").is_ok());
+    }
+
+    /// A symbolic link inside a rule root that points outside it (a folder or a file) finds
+    /// nothing: `require` reads only files really inside the roots; a plain file there is found.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_out_of_the_roots_is_not_a_module() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, outside) = (dir.path().join("rules"), dir.path().join("outside"));
+        std::fs::create_dir_all(root.join("game")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("x.lua"), "return 1").unwrap();
+        std::fs::write(root.join("game/real.lua"), "return 2").unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("game/up")).unwrap();
+        std::os::unix::fs::symlink(outside.join("x.lua"), root.join("game/evil.lua")).unwrap();
+        let roots = vec![root.clone()];
+        assert_eq!(find_module(&roots, "game.up.x"), None);
+        assert_eq!(find_module(&roots, "game.evil"), None);
+        assert_eq!(
+            find_module(&roots, "game.real"),
+            Some(root.join("game/real.lua"))
+        );
     }
 }

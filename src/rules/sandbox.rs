@@ -121,7 +121,12 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         raw_setmetatable.call::<Value>((t, meta))
     })?;
     globals.raw_set("setmetatable", setmetatable)?;
-    for (table, name) in [(&globals, "pcall"), (&coroutine, "resume")] {
+    for (table, name) in [
+        (&globals, "pcall"),
+        (&coroutine, "resume"),
+        // (close runs pending __close handlers protected: their budget error comes back as a value)
+        (&coroutine, "close"),
+    ] {
         let raw: Function = table.get(name)?;
         let budget = Arc::clone(budget);
         let guarded = lua.create_function(move |_, args: MultiValue| {

@@ -4,26 +4,59 @@ use mlua::{Lua, Table, Variadic};
 
 use super::with_host;
 
+/// The lines the host keeps, and the bytes of one: the log is for a designer to read, and a
+/// script printing a huge string in a loop must not fill the host's memory.
+const LOG_LINES: usize = 10_000;
+const LINE_BYTES: usize = 4_096;
+
+/// The values joined by tabs, cut at `LINE_BYTES` (a string is read in place, not copied
+/// whole, so printing a huge one costs no more than printing its start).
 fn join(values: Variadic<mlua::Value>) -> String {
-    values
-        .iter()
-        .map(|v| {
-            v.to_string()
-                .unwrap_or_else(|_| format!("<{}>", v.type_name()))
-        })
-        .collect::<Vec<_>>()
-        .join("\t")
+    let mut line: Vec<u8> = Vec::new();
+    let mut total = 0usize;
+    for (i, v) in values.iter().enumerate() {
+        let text;
+        let bytes: &[u8] = match v {
+            mlua::Value::String(s) => {
+                text = s.as_bytes();
+                &text
+            }
+            other => {
+                let shown = other
+                    .to_string()
+                    .unwrap_or_else(|_| format!("<{}>", other.type_name()));
+                total += usize::from(i > 0) + shown.len();
+                push_within(&mut line, i > 0, shown.as_bytes());
+                continue;
+            }
+        };
+        total += usize::from(i > 0) + bytes.len();
+        push_within(&mut line, i > 0, bytes);
+    }
+    let mut line = String::from_utf8_lossy(&line).into_owned();
+    if total > LINE_BYTES {
+        line.push_str(&format!("... ({total} bytes)"));
+    }
+    line
+}
+
+/// Appends a tab (when `tab`) and `bytes` to `line`, up to `LINE_BYTES` in all.
+fn push_within(line: &mut Vec<u8>, tab: bool, bytes: &[u8]) {
+    if tab && line.len() < LINE_BYTES {
+        line.push(b'\t');
+    }
+    let room = LINE_BYTES.saturating_sub(line.len());
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
 /// Registers `hex.log` and a `print` that writes to the same place.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let log = lua.create_function(|lua, values: Variadic<mlua::Value>| {
+        if with_host(lua, |h| h.log.len() >= LOG_LINES)? {
+            return Ok(());
+        }
         let line = join(values);
-        with_host(lua, |h| {
-            if h.log.len() < 10_000 {
-                h.log.push(line);
-            }
-        })
+        with_host(lua, |h| h.log.push(line))
     })?;
     hex.raw_set("log", log.clone())?;
     lua.globals().raw_set("print", log)

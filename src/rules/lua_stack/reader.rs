@@ -9,6 +9,10 @@ use mlua::{ffi, Lua, LuaSerdeExt, Table};
 
 use crate::rules::bounded::{DEPTH_LIMIT, VALUE_LIMIT};
 
+/// How many bytes of a string count as one value against `VALUE_LIMIT` (so a value read from
+/// Lua holds at most 64 MiB of text).
+const STRING_BYTES_PER_VALUE: usize = 64;
+
 /// A Lua table as JSON by the plain-data rule: a table whose length `#t` (raw) is above 0 is the
 /// array `t[1..#t]` (holes are null, other keys ignored); an empty table is `{}`; any other table
 /// is an object, all of whose keys must be strings. Values: strings (UTF-8), integers, finite
@@ -84,7 +88,21 @@ unsafe fn read(
                     .ok_or_else(|| format!("the number {x} has no JSON form"))
             }
         }
-        ffi::LUA_TSTRING => lua_str(state, idx).map(|s| serde_json::Value::String(s.into())),
+        ffi::LUA_TSTRING => {
+            let s = lua_str(state, idx)?;
+            // (text counts too, a value per STRING_BYTES_PER_VALUE bytes: one big string shared by
+            // many events would otherwise be copied into the host once for each)
+            let cost = s.len() / STRING_BYTES_PER_VALUE;
+            if cost > *left {
+                return Err(format!(
+                    "the value holds more than {} bytes of text (a string shared at several \
+                     places counts at each)",
+                    VALUE_LIMIT * STRING_BYTES_PER_VALUE
+                ));
+            }
+            *left -= cost;
+            Ok(serde_json::Value::String(s.into()))
+        }
         ffi::LUA_TLIGHTUSERDATA if ffi::lua_touserdata(state, idx).is_null() => {
             Ok(serde_json::Value::Null)
         }
@@ -321,9 +339,11 @@ unsafe fn events_walk(
         return None;
     }
     let mut events = Vec::with_capacity(n.min(1 << 16));
+    // (one bound for all the events of a call: a table or string shared by many events counts
+    // at each, so per-event bounds let one call copy the same big value into the host
+    // thousands of times)
+    let mut left = VALUE_LIMIT;
     for i in 1..=n {
-        // (each event bounded on its own, as the general path bounds it)
-        let mut left = VALUE_LIMIT;
         ffi::lua_rawgeti(state, idx, i as ffi::lua_Integer);
         let event = event_fields(state, -1, &mut left, &mut json_left);
         ffi::lua_pop(state, 1);
