@@ -109,10 +109,10 @@ fn memory_bomb_table_hits_the_memory_limit() {
 #[test]
 fn memory_bomb_string_rep_hits_the_memory_limit() {
     let m = run_hostile("memory_bomb_string_rep");
-    // The allocation happens inside one C call, so the message names the handler that ran it.
+    // (string.rep goes through the sandbox's guard, so the message names the script's line)
     assert_contains(
         &m,
-        &["command 'hostile' (hostile/harness.lua:4): memory limit of 32 MiB exceeded"],
+        &["hostile/scripts/memory_bomb_string_rep.lua:2: memory limit of 32 MiB exceeded"],
     );
 }
 
@@ -452,5 +452,41 @@ fn printing_a_huge_string_keeps_the_log_line_short() {
     assert_contains(
         &m,
         &["hostile/scripts/print_bomb.lua:5:", "instruction budget"],
+    );
+}
+
+#[test]
+fn table_move_over_a_huge_range_is_refused() {
+    let m = run_hostile("table_move_huge_range");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/table_move_huge_range.lua:3:",
+            "table.move: 1000000000000 elements to shift in one call (at most 16777216",
+        ],
+    );
+}
+
+#[test]
+fn table_insert_under_a_lying_length_is_refused() {
+    let m = run_hostile("table_insert_lying_len");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/table_insert_lying_len.lua:4:",
+            "table.insert: 9223372036854775805 elements to shift in one call",
+        ],
+    );
+}
+
+#[test]
+fn string_rep_of_an_empty_string_is_immediate() {
+    let m = run_hostile("string_rep_empty_huge");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/string_rep_empty_huge.lua:5:",
+            "instruction budget",
+        ],
     );
 }

@@ -23,6 +23,7 @@ pub fn new_vm() -> mlua::Result<Lua> {
     let string: mlua::Table = globals.get("string")?;
     string.raw_set("dump", Value::Nil)?;
     super::lua_stack::pattern_guard::guard_patterns(&lua, &string)?;
+    guard_c_loops(&lua, &string, &globals.get::<Table>("table")?)?;
     // The string metatable is shared by every string in the VM: lock it, so a script cannot
     // change how all other scripts' strings behave.
     let meta: Table = lua.load("return getmetatable('')").eval()?;
@@ -156,6 +157,78 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
     coroutine.raw_set("wrap", wrap)
 }
 
+/// The most elements a `table.move`, `table.insert` or `table.remove` may shift in one call: a
+/// table that large would pass any memory limit, so only a lying `__len` or a made-up range
+/// gets there.
+const C_LOOP_LIMIT: i64 = 1 << 24;
+
+/// Library functions that loop inside one C call, where the instruction budget cannot see:
+/// `string.rep` of an empty string (n empty copies, however large n), `table.move` over a huge
+/// range, `table.insert`/`table.remove` at a position far below a (lying) length. Each is
+/// refused, naming itself and the numbers, instead of running for hours; every other call goes
+/// to the original. (Rules call these rarely: a Rust guard is cheap enough here.)
+fn guard_c_loops(lua: &Lua, string: &Table, table: &Table) -> mlua::Result<()> {
+    let too_many = |name: &str, n: i64| {
+        mlua::Error::runtime(format!(
+            "{name}: {n} elements to shift in one call (at most {C_LOOP_LIMIT}: a lying __len or a made-up range?)"
+        ))
+    };
+    let int = |v: Option<&Value>| match v {
+        Some(Value::Integer(i)) => Some(*i),
+        Some(Value::Number(x)) if x.fract() == 0.0 && x.abs() < 9.0e18 => Some(*x as i64),
+        _ => None,
+    };
+    let raw_rep: Function = string.get("rep")?;
+    let rep = lua.create_function(move |lua, args: MultiValue| {
+        let empty = |v: Option<&Value>| match v {
+            Some(Value::String(s)) => s.as_bytes().is_empty(),
+            None | Some(Value::Nil) => true,
+            _ => false,
+        };
+        if matches!(args.front(), Some(Value::String(_)))
+            && empty(args.front())
+            && empty(args.get(2))
+        {
+            return Ok(MultiValue::from_vec(vec![Value::String(
+                lua.create_string("")?,
+            )]));
+        }
+        raw_rep.call::<MultiValue>(args)
+    })?;
+    string.raw_set("rep", rep)?;
+    let raw_move: Function = table.get("move")?;
+    let mv = lua.create_function(move |_, args: MultiValue| {
+        if let (Some(f), Some(e)) = (int(args.get(1)), int(args.get(2))) {
+            if e >= f && e.saturating_sub(f) >= C_LOOP_LIMIT {
+                return Err(too_many(
+                    "table.move",
+                    e.saturating_sub(f).saturating_add(1),
+                ));
+            }
+        }
+        raw_move.call::<MultiValue>(args)
+    })?;
+    table.raw_set("move", mv)?;
+    for name in ["insert", "remove"] {
+        let raw: Function = table.get(name)?;
+        let label = format!("table.{name}");
+        let guarded = lua.create_function(move |_, args: MultiValue| {
+            // (only a call given a position shifts elements: from it to the length)
+            if let (Some(Value::Table(t)), Some(pos)) = (args.front(), int(args.get(1))) {
+                if args.len() >= 2 + usize::from(label == "table.insert") {
+                    let len = t.len()?;
+                    if len.saturating_sub(pos) >= C_LOOP_LIMIT {
+                        return Err(too_many(&label, len.saturating_sub(pos)));
+                    }
+                }
+            }
+            raw.call::<MultiValue>(args)
+        })?;
+        table.raw_set(name, guarded)?;
+    }
+    Ok(())
+}
+
 /// Lua patterns backtrack inside one C call, where the instruction budget cannot see: a pattern
 /// with k quantifiers over a subject of n bytes may take about n^(k+1) steps. The pattern
 /// functions refuse a call whose estimate passes `PATTERN_STEPS` (a second or so), which no rule
@@ -198,6 +271,28 @@ mod tests {
             }
             other => panic!("expected a runtime error, got {other:?}"),
         }
+    }
+
+    /// The loop guards keep the library's results: rep with and without a separator, move,
+    /// insert and remove at a position.
+    #[test]
+    fn guarded_table_and_rep_functions_answer_as_the_originals() {
+        let lua = new_vm().expect("vm");
+        let got: String = lua
+            .load(
+                r#"
+                local t = {1, 2, 3}
+                table.insert(t, 1, 0)
+                table.insert(t, 4)
+                local r = table.remove(t, 2)
+                local m = table.move({7, 8}, 1, 2, 2, {9})
+                return table.concat(t, ",") .. "|" .. r .. "|" .. table.concat(m, ",") .. "|"
+                  .. string.rep("ab", 3, "-") .. "|" .. string.rep("", 5) .. "|" .. string.rep(4, 2)
+                "#,
+            )
+            .eval()
+            .expect("runs");
+        assert_eq!(got, "0,2,3,4|1|9,7,8|ab-ab-ab||44");
     }
 
     #[test]
