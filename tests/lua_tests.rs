@@ -101,3 +101,25 @@ fn print_output_stays_with_its_test() {
         serde_json::json!([])
     );
 }
+
+/// A file whose tests register more tests as they run stops at 10 000 tests, as a file error
+/// (each test has a fresh budget, so it would never end otherwise).
+#[test]
+fn a_file_that_keeps_registering_tests_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("chain_test.lua");
+    std::fs::write(
+        &file,
+        "local n = 0\nlocal function again(t) n = n + 1 test(\"again \" .. n, again) end\ntest(\"start\", again)\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (code, stdout, _) = hexwar(&["test", path, "--json"]);
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["passed"], 10_000);
+    assert_eq!(
+        report["files"][0]["error"],
+        format!("{path}: more than 10000 tests (does a test register tests?)")
+    );
+}

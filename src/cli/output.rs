@@ -22,6 +22,13 @@ pub(crate) fn write_out(args: fmt::Arguments) {
     }
 }
 
+/// Records a failed write made outside `write_out` (a command writing through its own handle).
+pub(crate) fn lost(e: io::Error) {
+    if let Ok(mut lost) = LOST.lock() {
+        lost.get_or_insert_with(|| e.to_string());
+    }
+}
+
 /// Flushes stdout; returns why the output was not all written, if it was not.
 pub(crate) fn finish() -> Option<String> {
     let mut lost = LOST.lock().ok()?;

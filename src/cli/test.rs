@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{fail, EXIT_GAME, EXIT_OK};
+use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
@@ -36,7 +36,11 @@ pub fn run(args: &TestArgs) -> i32 {
     match crate::luatest::run_path(&args.path, &mut out) {
         Ok((_, 0)) => EXIT_OK,
         Ok(_) => EXIT_GAME,
-        Err(e) => fail(e),
+        // (the output could not be written: reported once, as every command reports it)
+        Err(e) => {
+            super::output::lost(e);
+            EXIT_INPUT
+        }
     }
 }
 

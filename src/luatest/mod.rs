@@ -17,6 +17,9 @@ use crate::session::Session;
 /// Instructions one test may run in its own VM (the games' rules have their own budgets).
 const TEST_INSTRUCTIONS: u64 = 500_000_000;
 const TEST_MEMORY: usize = 256 << 20;
+/// Tests one file may hold: each gets a fresh budget, so a file whose tests register more tests
+/// as they run would otherwise never end.
+const TESTS_PER_FILE: usize = 10_000;
 
 /// The result of one test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,6 +147,12 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
     result.output = take(&printed);
     loaded.map_err(|e| message_of(&e))?;
     for entry in tests.sequence_values::<Table>() {
+        if result.tests.len() >= TESTS_PER_FILE {
+            return Err(format!(
+                "{}: more than {TESTS_PER_FILE} tests (does a test register tests?)",
+                file.display()
+            ));
+        }
         let entry = entry.map_err(|e| e.to_string())?;
         let name: String = entry.get("name").unwrap_or_default();
         let f: Function = entry.get("fn").map_err(|e| e.to_string())?;
