@@ -445,7 +445,8 @@ fn events_sharing_one_big_string_are_bounded_together() {
 }
 
 /// The log keeps lines of at most 4 KiB (and 10 000 of them): printing a huge string costs the
-/// host no more than printing its start; the endless loop after it is stopped as usual.
+/// host no more than printing its start (the cut itself: `api/log.rs`'s unit test); the endless
+/// loop after it is stopped as usual.
 #[test]
 fn printing_a_huge_string_keeps_the_log_line_short() {
     let m = run_hostile("print_bomb");

@@ -29,6 +29,21 @@ pub fn check_within(value: &Value, left: &mut usize) -> Result<(), String> {
 /// How many bytes of a string count as one value (64 MiB of text at most in a value).
 const STRING_BYTES_PER_VALUE: usize = 64;
 
+/// Charges a string of `len` bytes to `left` (a value per `STRING_BYTES_PER_VALUE` bytes, on top
+/// of the one the string is): text shared by many events is copied into the host for each.
+pub(crate) fn charge_text(len: usize, left: &mut usize) -> Result<(), String> {
+    let cost = len / STRING_BYTES_PER_VALUE;
+    if cost > *left {
+        return Err(format!(
+            "the value holds more than {} bytes of text (a string shared at several places \
+             counts at each)",
+            VALUE_LIMIT * STRING_BYTES_PER_VALUE
+        ));
+    }
+    *left -= cost;
+    Ok(())
+}
+
 fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), String> {
     if *left == 0 {
         return Err(format!(
@@ -38,15 +53,7 @@ fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), String> {
     }
     *left -= 1;
     if let Value::String(s) = value {
-        let cost = s.as_bytes().len() / STRING_BYTES_PER_VALUE;
-        if cost > *left {
-            return Err(format!(
-                "the value holds more than {} bytes of text (a string shared at several places \
-                 counts at each)",
-                VALUE_LIMIT * STRING_BYTES_PER_VALUE
-            ));
-        }
-        *left -= cost;
+        charge_text(s.as_bytes().len(), left)?;
     }
     let Value::Table(table) = value else {
         return Ok(());

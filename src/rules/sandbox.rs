@@ -212,10 +212,12 @@ fn guard_c_loops(lua: &Lua, string: &Table, table: &Table) -> mlua::Result<()> {
     for name in ["insert", "remove"] {
         let raw: Function = table.get(name)?;
         let label = format!("table.{name}");
+        // (only a call given a position shifts elements, from it to the length: insert(t, pos, v),
+        // remove(t, pos))
+        let with_position = if name == "insert" { 3 } else { 2 };
         let guarded = lua.create_function(move |_, args: MultiValue| {
-            // (only a call given a position shifts elements: from it to the length)
             if let (Some(Value::Table(t)), Some(pos)) = (args.front(), int(args.get(1))) {
-                if args.len() >= 2 + usize::from(label == "table.insert") {
+                if args.len() >= with_position {
                     let len = t.len()?;
                     if len.saturating_sub(pos) >= C_LOOP_LIMIT {
                         return Err(too_many(&label, len.saturating_sub(pos)));

@@ -15,20 +15,15 @@ fn join(values: Variadic<mlua::Value>) -> String {
     let mut line: Vec<u8> = Vec::new();
     let mut total = 0usize;
     for (i, v) in values.iter().enumerate() {
-        let text;
-        let bytes: &[u8] = match v {
-            mlua::Value::String(s) => {
-                text = s.as_bytes();
-                &text
-            }
-            other => {
-                let shown = other
-                    .to_string()
-                    .unwrap_or_else(|_| format!("<{}>", other.type_name()));
-                total += usize::from(i > 0) + shown.len();
-                push_within(&mut line, i > 0, shown.as_bytes());
-                continue;
-            }
+        let (borrowed, shown);
+        let bytes: &[u8] = if let mlua::Value::String(s) = v {
+            borrowed = s.as_bytes();
+            &borrowed
+        } else {
+            shown = v
+                .to_string()
+                .unwrap_or_else(|_| format!("<{}>", v.type_name()));
+            shown.as_bytes()
         };
         total += usize::from(i > 0) + bytes.len();
         push_within(&mut line, i > 0, bytes);
@@ -60,4 +55,38 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     })?;
     hex.raw_set("log", log.clone())?;
     lua.globals().raw_set("print", log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joined(values: Vec<mlua::Value>) -> String {
+        join(Variadic::from_iter(values))
+    }
+
+    /// Short lines are the values joined by tabs; a line past `LINE_BYTES` keeps its first
+    /// `LINE_BYTES` bytes and says how long it was.
+    #[test]
+    fn a_long_line_is_cut_and_says_its_length() {
+        let lua = Lua::new();
+        let s = |t: &str| mlua::Value::String(lua.create_string(t).unwrap());
+        assert_eq!(
+            joined(vec![
+                s("a"),
+                mlua::Value::Integer(2),
+                mlua::Value::Boolean(true)
+            ]),
+            "a\t2\ttrue"
+        );
+        let big = "x".repeat(10 * LINE_BYTES);
+        let line = joined(vec![s("head"), s(&big)]);
+        assert_eq!(line.len(), LINE_BYTES + "... (40965 bytes)".len());
+        assert!(line.starts_with("head\txxx"));
+        assert!(
+            line.ends_with("x... (40965 bytes)"),
+            "{}",
+            &line[line.len() - 30..]
+        );
+    }
 }

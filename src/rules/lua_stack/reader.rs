@@ -7,11 +7,7 @@
 
 use mlua::{ffi, Lua, LuaSerdeExt, Table};
 
-use crate::rules::bounded::{DEPTH_LIMIT, VALUE_LIMIT};
-
-/// How many bytes of a string count as one value against `VALUE_LIMIT` (so a value read from
-/// Lua holds at most 64 MiB of text).
-const STRING_BYTES_PER_VALUE: usize = 64;
+use crate::rules::bounded::{charge_text, DEPTH_LIMIT, VALUE_LIMIT};
 
 /// A Lua table as JSON by the plain-data rule: a table whose length `#t` (raw) is above 0 is the
 /// array `t[1..#t]` (holes are null, other keys ignored); an empty table is `{}`; any other table
@@ -90,17 +86,7 @@ unsafe fn read(
         }
         ffi::LUA_TSTRING => {
             let s = lua_str(state, idx)?;
-            // (text counts too, a value per STRING_BYTES_PER_VALUE bytes: one big string shared by
-            // many events would otherwise be copied into the host once for each)
-            let cost = s.len() / STRING_BYTES_PER_VALUE;
-            if cost > *left {
-                return Err(format!(
-                    "the value holds more than {} bytes of text (a string shared at several \
-                     places counts at each)",
-                    VALUE_LIMIT * STRING_BYTES_PER_VALUE
-                ));
-            }
-            *left -= cost;
+            charge_text(s.len(), left)?;
             Ok(serde_json::Value::String(s.into()))
         }
         ffi::LUA_TLIGHTUSERDATA if ffi::lua_touserdata(state, idx).is_null() => {
