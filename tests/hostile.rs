@@ -444,6 +444,64 @@ fn events_sharing_one_big_string_are_bounded_together() {
     );
 }
 
+/// Events a script returns are checked against the scenario before they are applied
+/// (src/rules/event_check.rs): what the check refuses never reaches the state or the save.
+#[test]
+fn an_event_placing_a_unit_on_an_unknown_side_is_refused() {
+    let m = run_hostile("bad_event_unknown_side");
+    assert!(
+        m.ends_with(
+            "returned event #1 (UnitPlaced): unit 'x9': unknown side 'purple' (sides: blue, red)"
+        ),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_event_moving_a_unit_off_the_map_is_refused_and_names_its_place_in_the_list() {
+    let m = run_hostile("bad_event_off_map");
+    assert!(
+        m.ends_with("returned event #2 (UnitMoved): to '9999' is not a hex of the map"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_phase_started_by_a_script_is_refused() {
+    let m = run_hostile("bad_event_engine_only");
+    assert!(
+        m.ends_with(
+            "returned event #1 (PhaseStarted): only the engine makes PhaseStarted events (phases \
+             follow the sequence and `end_phase`; dice come from hex.dice)"
+        ),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_custom_event_may_not_take_an_engine_event_name() {
+    let m = run_hostile("bad_event_builtin_name");
+    assert!(
+        m.ends_with(
+            "returned event #1 (UnitMoved): 'UnitMoved' is the name of an engine event; give the \
+             custom event a name of its own"
+        ),
+        "{m}"
+    );
+}
+
+#[test]
+fn ta_r1_a_facing_outside_the_six_directions_is_refused_in_an_event() {
+    let m = run_hostile("bad_event_facing");
+    assert!(
+        m.ends_with(
+            "returned event #1 (UnitFacingChanged): facing 9 is not a direction: 0 to 5 (an \
+             edge, or a corner for a phalanx; TA-R1)"
+        ),
+        "{m}"
+    );
+}
+
 /// The log keeps lines of at most 4 KiB (and 10 000 of them): printing a huge string costs the
 /// host no more than printing its start (the cut itself: `api/log.rs`'s unit test); the endless
 /// loop after it is stopped as usual.

@@ -13,6 +13,7 @@ use super::api::{
 use super::budget::Budget;
 use super::convert::{command_from_lua, command_to_lua, event_to_lua, events_from_lua};
 use super::error::describe;
+use super::event_check::{check_events, EventContext};
 use super::loader::{check_module_name, chunk_name, find_module};
 use super::sandbox::new_vm;
 use crate::engine::{
@@ -471,6 +472,30 @@ impl LuaRules {
         }
     }
 
+    /// The events a script returned, read and checked against the scenario (event_check.rs):
+    /// a malformed or impossible event fails the call, naming it, before anything is applied.
+    fn events_returned(
+        &self,
+        value: Value,
+        what: &impl Fn() -> String,
+    ) -> Result<Vec<Event>, RulesError> {
+        let events = events_from_lua(&self.lua, value)
+            .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+        if events.is_empty() {
+            return Ok(events);
+        }
+        with_host(&self.lua, |h| {
+            let context = EventContext {
+                board: &h.map,
+                sides: &h.sides,
+            };
+            check_events(&context, &events)
+        })
+        .map_err(|e| RulesError::new(e.to_string()))?
+        .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+        Ok(events)
+    }
+
     fn refusal_of(&self, value: &Value) -> Option<Refusal> {
         let Value::Table(t) = value else { return None };
         // (most answers are event lists, without a metatable: no registry lookup for them)
@@ -667,8 +692,7 @@ impl Ruleset for LuaRules {
         if let Some(refusal) = self.refusal_of(&value) {
             return Ok(Err(refusal));
         }
-        let events = events_from_lua(&self.lua, value)
-            .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+        let events = self.events_returned(value, &what)?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 
@@ -702,8 +726,7 @@ impl Ruleset for LuaRules {
             let (value, rolls) = self.call(state, what, |lua| {
                 handler.f.call::<Value>(event_to_lua(lua, event)?)
             })?;
-            let events = events_from_lua(&self.lua, value)
-                .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+            let events = self.events_returned(value, &what)?;
             out.extend(rolls);
             out.extend(events);
         }
@@ -822,8 +845,7 @@ impl Ruleset for LuaRules {
         if let Some(refusal) = self.refusal_of(&value) {
             return Ok(Err(refusal));
         }
-        let events = events_from_lua(&self.lua, value)
-            .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+        let events = self.events_returned(value, &what)?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod bounded;
 mod budget;
 mod convert;
 mod error;
+mod event_check;
 mod host;
 mod lint;
 mod loader;
