@@ -195,6 +195,18 @@ fn deep_recursion_is_stopped() {
 }
 
 #[test]
+fn c_stack_overflow_names_the_script_line() {
+    let m = run_hostile("c_stack_overflow");
+    assert!(
+        m.starts_with(
+            "command 'hostile' (hostile/harness.lua:4): hostile/scripts/c_stack_overflow.lua:4: \
+             C stack overflow\nstack traceback:"
+        ),
+        "{m}"
+    );
+}
+
+#[test]
 fn pcall_cannot_swallow_the_budget() {
     let m = run_hostile("pcall_swallows_budget");
     assert_contains(

@@ -56,10 +56,16 @@ fn tidy_traceback(message: &str) -> String {
         return message.to_string();
     };
     let frames = script_frames(traceback);
+    // Lua names no place for some errors ("C stack overflow"): the innermost script frame does.
+    let innermost = frames.iter().map(|f| frame_place(f)).find(|p| is_place(p));
+    let head = match innermost {
+        Some(place) if !is_located(head) => format!("{place}: {head}"),
+        _ => head.to_string(),
+    };
     if frames.len() > 1 {
         format!("{head}\nstack traceback:\n\t{}", frames.join("\n\t"))
     } else {
-        head.to_string()
+        head
     }
 }
 
@@ -80,11 +86,16 @@ fn frame_place(frame: &str) -> &str {
 
 /// Whether a message starts with a script place (`rules/x.lua:3: ...`).
 fn is_located(message: &str) -> bool {
-    message.split_once(": ").is_some_and(|(place, _)| {
-        place
-            .rsplit_once(':')
-            .is_some_and(|(file, line)| file.ends_with(".lua") && line.parse::<u32>().is_ok())
-    })
+    message
+        .split_once(": ")
+        .is_some_and(|(place, _)| is_place(place))
+}
+
+/// Whether a text is a script place (`rules/x.lua:3`).
+fn is_place(place: &str) -> bool {
+    place
+        .rsplit_once(':')
+        .is_some_and(|(file, line)| file.ends_with(".lua") && line.parse::<u32>().is_ok())
 }
 
 #[cfg(test)]
@@ -103,6 +114,17 @@ mod tests {
             frame_place("rules/broken/init.lua:2: in main chunk"),
             "rules/broken/init.lua:2"
         );
+    }
+
+    #[test]
+    fn a_message_without_a_place_gets_the_innermost_script_frame() {
+        let overflow = "C stack overflow\nstack traceback:\n\t[C]: in function 'tostring'\n\trules/a.lua:2: in function <rules/a.lua:2>\n\t...\t(skipping 377 levels)\n\trules/a.lua:2: in function <rules/a.lua:2>";
+        assert_eq!(
+            tidy_traceback(overflow),
+            "rules/a.lua:2: C stack overflow\nstack traceback:\n\trules/a.lua:2: in function <rules/a.lua:2>\n\t...\t(skipping 377 levels)\n\trules/a.lua:2: in function <rules/a.lua:2>"
+        );
+        let tail = "boom\nstack traceback:\n\t(...tail calls...)\n\trules/b.lua:7: in main chunk";
+        assert_eq!(tidy_traceback(tail), "rules/b.lua:7: boom\nstack traceback:\n\t(...tail calls...)\n\trules/b.lua:7: in main chunk");
     }
 
     #[test]
