@@ -24,6 +24,14 @@ pub enum SessionError {
     /// A `--setup` file that cannot be read or that the rules refuse.
     #[error("{file}{message}", file = .path.display())]
     Setup { path: PathBuf, message: String },
+    /// A save whose content passes its checksum but does not fit its scenario (edited by hand,
+    /// or the scenario changed under it): refused before the rules meet it.
+    #[error("{path}: the save does not fit scenario '{scenario}': {message}", path = .path.display())]
+    SaveMisfit {
+        path: PathBuf,
+        scenario: String,
+        message: String,
+    },
     #[error("{path}: the save belongs to scenario '{found}', but that file now holds scenario '{expected}'")]
     WrongScenario {
         path: PathBuf,
@@ -114,6 +122,16 @@ impl Session {
             });
         }
         let rules = LuaRules::load(&scenario)?;
+        let fit = crate::scenario::Fit {
+            board: &scenario.map,
+            sides: &scenario.sides,
+        };
+        fit.state(&save.state, crate::engine::Ruleset::sequence(&rules))
+            .map_err(|message| SessionError::SaveMisfit {
+                path: save_path.into(),
+                scenario: scenario.id.clone(),
+                message,
+            })?;
         let limits = EventLimits {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,

@@ -5,8 +5,8 @@
 //! names the event, its place in the script's list and what is wrong; the call fails and the
 //! state stays as it was.
 
-use crate::board::Board;
-use crate::engine::{Event, Unit};
+use crate::engine::Event;
+use crate::scenario::{direction, finite, Fit};
 
 /// Events only the engine or the host makes: the sequence starts and ends phases, the host's
 /// dice make `DiceRolled`, the game makes `GameStarted` and `CommandRefused`.
@@ -41,15 +41,9 @@ const BUILT_IN: [&str; 17] = [
     "GameEnded",
 ];
 
-/// What the check needs of the scenario.
-pub(crate) struct EventContext<'a> {
-    pub board: &'a Board,
-    pub sides: &'a [String],
-}
-
 /// Checks every event of a script's list; the error names the first bad one
 /// (`event #2 (UnitPlaced): ...`).
-pub(crate) fn check_events(context: &EventContext, events: &[Event]) -> Result<(), String> {
+pub(crate) fn check_events(context: &Fit, events: &[Event]) -> Result<(), String> {
     for (i, event) in events.iter().enumerate() {
         check_event(context, event)
             .map_err(|why| format!("event #{} ({}): {why}", i + 1, event.name()))?;
@@ -57,7 +51,7 @@ pub(crate) fn check_events(context: &EventContext, events: &[Event]) -> Result<(
     Ok(())
 }
 
-fn check_event(context: &EventContext, event: &Event) -> Result<(), String> {
+fn check_event(context: &Fit, event: &Event) -> Result<(), String> {
     let name = event.name();
     if ENGINE_ONLY.contains(&name) && !matches!(event, Event::Custom { .. }) {
         return Err(format!(
@@ -67,28 +61,28 @@ fn check_event(context: &EventContext, event: &Event) -> Result<(), String> {
     }
     match event {
         Event::UnitMoved { to, path, cost, .. } => {
-            place(context, to, "to")?;
+            context.place(to, "to")?;
             for step in path {
-                place(context, step, "path")?;
+                context.place(step, "path")?;
             }
             finite(*cost, "cost")
         }
-        Event::UnitEnteredHex { hex, .. } => place(context, hex, "hex"),
-        Event::UnitPlaced { unit } => placed_unit(context, unit),
+        Event::UnitEnteredHex { hex, .. } => context.place(hex, "hex"),
+        Event::UnitPlaced { unit } => context.unit(unit),
         Event::UnitFacingChanged {
             facing, facing2, ..
         } => {
-            direction(*facing, "facing")?;
-            facing2.map_or(Ok(()), |f| direction(f, "facing2"))
+            direction((*facing).into(), "facing")?;
+            facing2.map_or(Ok(()), |f| direction(f.into(), "facing2"))
         }
-        Event::UnitSideChanged { side, .. } => known_side(context, side),
+        Event::UnitSideChanged { side, .. } => context.side(side),
         Event::ControlChanged { hex, side } => {
-            place(context, hex, "hex")?;
-            side.as_deref().map_or(Ok(()), |s| known_side(context, s))
+            context.place(hex, "hex")?;
+            side.as_deref().map_or(Ok(()), |s| context.side(s))
         }
         Event::GameEnded { winner, scores, .. } => {
             if let Some(w) = winner {
-                known_side(context, w).map_err(|e| format!("winner: {e}"))?;
+                context.side(w).map_err(|e| format!("winner: {e}"))?;
             }
             scores
                 .iter()
@@ -110,66 +104,6 @@ fn check_event(context: &EventContext, event: &Event) -> Result<(), String> {
     }
 }
 
-fn placed_unit(context: &EventContext, unit: &Unit) -> Result<(), String> {
-    let id = &unit.id;
-    if id.is_empty() {
-        return Err("the unit has no id".into());
-    }
-    let checked = known_side(context, &unit.side)
-        .and_then(|()| {
-            unit.at
-                .as_ref()
-                .map_or(Ok(()), |at| place(context, at, "at"))
-        })
-        .and_then(|()| unit.facing.map_or(Ok(()), |f| direction(f, "facing")))
-        .and_then(|()| finite(unit.ma, "ma"))
-        .and_then(|()| finite(unit.strength, "strength"));
-    checked.map_err(|e| format!("unit '{id}': {e}"))
-}
-
-fn place(context: &EventContext, label: &str, field: &str) -> Result<(), String> {
-    if context.board.is_place(label) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{field} '{label}' is not a {} of the map",
-            context.board.place_word()
-        ))
-    }
-}
-
-fn known_side(context: &EventContext, side: &str) -> Result<(), String> {
-    if context.sides.iter().any(|s| s == side) {
-        Ok(())
-    } else {
-        Err(format!(
-            "unknown side '{side}' (sides: {})",
-            context.sides.join(", ")
-        ))
-    }
-}
-
-/// TA-R1: a facing is one of the six edges (or corners) of a hex.
-fn direction(facing: u8, field: &str) -> Result<(), String> {
-    if facing <= 5 {
-        Ok(())
-    } else {
-        Err(format!(
-            "{field} {facing} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
-        ))
-    }
-}
-
-fn finite(value: f64, field: &str) -> Result<(), String> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{field} is {value}: a number must be finite to be saved"
-        ))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -177,16 +111,17 @@ mod tests {
 
     use serde_json::json;
 
-    use super::{check_events, EventContext};
+    use super::check_events;
     use crate::board::load_board;
     use crate::engine::Event;
+    use crate::scenario::Fit;
 
     fn check(map: &str, sides: &[&str], event: serde_json::Value) -> Result<(), String> {
         let board = load_board(Path::new(map)).expect("the repository's map loads");
         let sides: Vec<String> = sides.iter().map(|s| s.to_string()).collect();
         let event: Event = serde_json::from_value(event).expect("a well-formed event");
         check_events(
-            &EventContext {
+            &Fit {
                 board: &board,
                 sides: &sides,
             },
@@ -280,7 +215,7 @@ mod tests {
     fn numbers_must_be_finite() {
         let board = load_board(Path::new("scenarios/demo/map.toml")).expect("map");
         let sides = vec!["blue".to_string()];
-        let context = EventContext {
+        let context = Fit {
             board: &board,
             sides: &sides,
         };

@@ -13,7 +13,7 @@ use super::api::{
 use super::budget::Budget;
 use super::convert::{command_from_lua, command_to_lua, event_to_lua, events_from_lua};
 use super::error::describe;
-use super::event_check::{check_events, EventContext};
+use super::event_check::check_events;
 use super::loader::{check_module_name, chunk_name, find_module};
 use super::sandbox::new_vm;
 use crate::engine::{
@@ -485,7 +485,7 @@ impl LuaRules {
             return Ok(events);
         }
         with_host(&self.lua, |h| {
-            let context = EventContext {
+            let context = crate::scenario::Fit {
                 board: &h.map,
                 sides: &h.sides,
             };

@@ -2,9 +2,11 @@
 //! error located by file and line (the shakmaty `Setup` -> `Position` split).
 
 mod error;
+mod fit;
 mod load;
 mod spec;
 
 pub use error::ScenarioError;
+pub use fit::{direction, finite, Fit};
 pub use load::{load_scenario, parse_scenario, rules_named, Limits, Scenario};
 pub use spec::{ScenarioSpec, UnitSpec};

@@ -1,0 +1,219 @@
+//! Whether a position fits a scenario: places on its map, sides it has, facings that are
+//! directions, numbers a save can hold. The same questions are asked of the events a script
+//! returns (rules/event_check.rs) and of a saved state when a game is resumed (a save edited by
+//! hand, with its checksum made again, must not reach the rules as a puzzle).
+
+use crate::board::Board;
+use crate::engine::{GameState, Sequence, Unit};
+
+/// The scenario facts a position is checked against.
+pub struct Fit<'a> {
+    pub board: &'a Board,
+    pub sides: &'a [String],
+}
+
+impl Fit<'_> {
+    /// `label` is a hex (or area location) of the map; `field` names it in the message.
+    pub fn place(&self, label: &str, field: &str) -> Result<(), String> {
+        if self.board.is_place(label) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{field} '{label}' is not a {} of the map",
+                self.board.place_word()
+            ))
+        }
+    }
+
+    pub fn side(&self, side: &str) -> Result<(), String> {
+        if self.sides.iter().any(|s| s == side) {
+            Ok(())
+        } else {
+            Err(format!(
+                "unknown side '{side}' (sides: {})",
+                self.sides.join(", ")
+            ))
+        }
+    }
+
+    /// A unit's side, place, facings and numbers; the message starts with the unit's id.
+    pub fn unit(&self, unit: &Unit) -> Result<(), String> {
+        let id = &unit.id;
+        if id.is_empty() {
+            return Err("the unit has no id".into());
+        }
+        let facing2 = unit
+            .attrs
+            .get("facing2")
+            .and_then(serde_json::Value::as_u64);
+        let checked = self
+            .side(&unit.side)
+            .and_then(|()| unit.at.as_ref().map_or(Ok(()), |at| self.place(at, "at")))
+            .and_then(|()| {
+                unit.facing
+                    .map_or(Ok(()), |f| direction(f.into(), "facing"))
+            })
+            .and_then(|()| facing2.map_or(Ok(()), |f| direction(f, "facing2")))
+            .and_then(|()| finite(unit.ma, "ma"))
+            .and_then(|()| finite(unit.strength, "strength"));
+        checked.map_err(|e| format!("unit '{id}': {e}"))
+    }
+
+    /// A whole state (a save's): its units in and out of play, control, the step of the
+    /// sequence it stands at.
+    pub fn state(&self, state: &GameState, sequence: &Sequence) -> Result<(), String> {
+        for (key, unit) in &state.units {
+            self.unit(unit)?;
+            if key != &unit.id {
+                return Err(format!("unit '{}' is filed under '{key}'", unit.id));
+            }
+        }
+        for gone in state.gone.values() {
+            self.unit(&gone.unit)
+                .map_err(|e| format!("out of play: {e}"))?;
+        }
+        for (hex, side) in &state.control {
+            self.place(hex, "control:")?;
+            self.side(side)
+                .map_err(|e| format!("control of '{hex}': {e}"))?;
+        }
+        if state.turn > 0 && sequence.step(state.turn, state.step).is_none() {
+            return Err(format!(
+                "turn {} has no step {} (its sequence has {})",
+                state.turn,
+                state.step,
+                sequence.steps_for(state.turn).len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// TA-R1: a facing is one of the six edges (or corners) of a hex.
+pub fn direction(facing: u64, field: &str) -> Result<(), String> {
+    if facing <= 5 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field} {facing} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
+        ))
+    }
+}
+
+/// JSON has no NaN or infinity (serde_json would save them as null, and the save would not load).
+pub fn finite(value: f64, field: &str) -> Result<(), String> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field} is {value}: a number must be finite to be saved"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::Fit;
+    use crate::engine::{GameState, GoneUnit, Sequence, Step};
+    use crate::scenario::load_scenario;
+
+    fn sequence() -> Sequence {
+        let step = |phase: &str| Step {
+            side: Some("blue".into()),
+            phase: phase.into(),
+        };
+        Sequence {
+            steps: vec![step("movement"), step("combat")],
+            special: [(1, vec![step("movement")])].into(),
+        }
+    }
+
+    /// An edit of a state, and the message it must get.
+    type Case = (Box<dyn Fn(&mut GameState)>, String);
+
+    /// Every way a hand-edited save can leave its scenario, each named.
+    #[test]
+    fn a_state_that_leaves_its_scenario_is_named() {
+        let scenario = load_scenario(Path::new("scenarios/demo")).expect("the demo loads");
+        let fit = Fit {
+            board: &scenario.map,
+            sides: &scenario.sides,
+        };
+        let mut base = scenario.initial_state(1);
+        base.turn = 2;
+        base.step = 1;
+        assert_eq!(fit.state(&base, &sequence()), Ok(()));
+        let first = base
+            .units
+            .keys()
+            .next()
+            .expect("the demo has units")
+            .clone();
+        let cases: Vec<Case> = vec![
+            (
+                Box::new(|s| s.turn = 1),
+                "turn 1 has no step 1 (its sequence has 1)".into(),
+            ),
+            (
+                Box::new(|s| {
+                    s.control.insert("0000".into(), "blue".into());
+                }),
+                "control: '0000' is not a hex of the map".into(),
+            ),
+            (
+                Box::new(|s| {
+                    s.control.insert("0303".into(), "green".into());
+                }),
+                "control of '0303': unknown side 'green' (sides: blue, red)".into(),
+            ),
+            (
+                Box::new(|s| {
+                    let u = s.units.values_mut().next().expect("a unit");
+                    u.at = Some("A1".into());
+                }),
+                format!("unit '{first}': at 'A1' is not a hex of the map"),
+            ),
+            (
+                Box::new(|s| {
+                    let u = s.units.values_mut().next().expect("a unit");
+                    u.attrs.insert("facing2".into(), 6.into());
+                }),
+                format!(
+                    "unit '{first}': facing2 6 is not a direction: 0 to 5 (an edge, or a corner \
+                     for a phalanx; TA-R1)"
+                ),
+            ),
+            (
+                Box::new(|s| {
+                    let mut u = s.units.values().next().expect("a unit").clone();
+                    u.id = "other".into();
+                    s.units.insert("renamed".into(), u);
+                }),
+                "unit 'other' is filed under 'renamed'".into(),
+            ),
+            (
+                Box::new(|s| {
+                    let mut unit = s.units.values().next().expect("a unit").clone();
+                    unit.side = "green".into();
+                    s.gone.insert(
+                        unit.id.clone(),
+                        GoneUnit {
+                            unit,
+                            reason: "eliminated".into(),
+                            eliminated: true,
+                            turn: 1,
+                        },
+                    );
+                }),
+                format!("out of play: unit '{first}': unknown side 'green' (sides: blue, red)"),
+            ),
+        ];
+        for (edit, expected) in cases {
+            let mut state = base.clone();
+            edit(&mut state);
+            assert_eq!(fit.state(&state, &sequence()), Err(expected.clone()));
+        }
+    }
+}
