@@ -124,6 +124,59 @@ fn an_unchanged_replay_verifies() {
     );
 }
 
+/// `--json`: the verdict as one object, with the final state's hash (the last recorded one).
+#[test]
+fn replay_json_gives_the_steps_verified_and_the_final_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = record(dir.path(), "scenarios/demo", "4");
+    let replay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let steps = replay["steps"].as_array().unwrap();
+    let last = steps.last().unwrap()["state"].as_str().unwrap();
+    assert_eq!(
+        ok(&["replay", path.to_str().unwrap(), "--json"]),
+        format!(
+            "{{\"ok\":true,\"scenario\":\"demo\",\"seed\":4,\"steps\":{n},\"verified\":{n},\
+             \"state\":\"{last}\",\"diverged\":null}}\n",
+            n = steps.len()
+        )
+    );
+}
+
+/// `--json` at a divergence (exit 1): the step, its command and what differed, in the JSON
+/// and not on stderr (as `play --json` reports a refusal); a replay that cannot run (exit 2)
+/// is an error on stderr with nothing on stdout, as with every command.
+#[test]
+fn replay_json_names_the_step_that_diverged() {
+    let out = hexwar(&[
+        "replay",
+        "tests/errors/replay_diverged/game.replay.json",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), "");
+    assert_eq!(
+        stdout(&out),
+        "{\"ok\":false,\"scenario\":\"tiny\",\"seed\":1,\"steps\":4,\"verified\":2,\"state\":null,\
+         \"diverged\":{\"step\":3,\"side\":\"blue\",\"command\":{\"command\":\"end_phase\"},\
+         \"what\":\"state\",\
+         \"now\":\"sha256:8e170b04e55da1250c44a52dfa78d83cffe53d8c8d4e0e381b0d9ac6942f2bd6\",\
+         \"recorded\":\"sha256:0000000000000000000000000000000000000000000000000000000000000000\"}}\n"
+    );
+    let out = hexwar(&[
+        "replay",
+        "tests/errors/replay_other_rules/game.replay.json",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "error: tests/errors/replay_other_rules/game.replay.json: the replay was recorded \
+         against different rules, it cannot be verified: rules/tiny/init.lua changed\n"
+    );
+}
+
 #[test]
 fn a_tampered_replay_is_caught_at_the_changed_step() {
     let dir = tempfile::tempdir().unwrap();

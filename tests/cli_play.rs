@@ -54,7 +54,51 @@ fn play_text_output_names_the_refusing_rule() {
     );
 }
 
-// Broken orders files (TOML errors, orders without a command, ...): tests/errors/orders_*.
+// Broken orders files (TOML errors, orders without a command, a side the scenario lacks, ...):
+// tests/errors/orders_*.
+
+/// An order the rules fail on (a script error, exit 2) after one that was played: the text
+/// output keeps the order done, and with `--json` stdout is still one JSON value, the array of
+/// the orders done; the error is on stderr either way.
+#[test]
+fn play_reports_the_orders_done_before_a_rules_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(
+        &orders,
+        "[[order]]\nside = \"blue\"\ncommand = \"attack\"\ntarget = \"b1\"\n\n\
+         [[order]]\nside = \"blue\"\ncommand = \"attack\"\ntarget = \"r9\"\n",
+    )
+    .unwrap();
+    let orders = orders.to_str().unwrap();
+    let error = format!(
+        "error: {orders}:6: order #2: rules error: command 'attack' (rules/broken/init.lua:3): \
+         rules/broken/init.lua:5: attempt to index a nil value (local 'target')\n"
+    );
+    let scenario = "tests/errors/rules_handler_error";
+
+    let out = hexwar(&["play", scenario, "--orders", orders]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stdout(&out),
+        "order 1 (blue, attack): ok\n  \
+         {\"event\":\"UnitEliminated\",\"unit\":\"b1\",\"reason\":\"attacked\"}\n"
+    );
+    assert_eq!(stderr(&out), error);
+
+    let out = hexwar(&["play", scenario, "--orders", orders, "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let done: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        done,
+        serde_json::json!([{
+            "order": 1, "side": "blue", "ok": true,
+            "command": {"command": "attack", "target": "b1"},
+            "events": [{"event": "UnitEliminated", "unit": "b1", "reason": "attacked"}],
+        }])
+    );
+    assert_eq!(stderr(&out), error);
+}
 
 /// `play` takes a save as every game command does (DESIGN.md): its orders continue the saved
 /// game; `--seed` is refused there, the save carrying its own.

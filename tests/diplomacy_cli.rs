@@ -374,7 +374,7 @@ fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_on
 }
 
 #[test]
-fn orders_for_another_power_are_refused_with_exit_1() {
+fn orders_for_a_power_the_game_lacks_are_an_input_error() {
     let out = hexwar(&["play", "scenarios/diplomacy", "--orders", "/dev/null"]);
     assert_eq!(
         out.status.code(),
@@ -388,6 +388,44 @@ fn orders_for_another_power_are_refused_with_exit_1() {
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nNARNIA = [\"A PAR H\"]\n",
     );
     let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("DIP-orders"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {orders}:4: phase S1901M: unknown power 'NARNIA' \
+             (powers: AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
+        )
+    );
+    assert_eq!(stdout(&out), "", "refused before any phase is played");
+}
+
+/// Orders for a phase the game is not at (exit 2) after a phase that was played: with `--json`
+/// stdout is still one JSON value, the array of the phases done.
+#[test]
+fn phases_done_before_an_out_of_order_phase_are_still_one_json_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n\
+         [[phase]]\nphase = \"S1903M\"\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {orders}:5: orders for phase S1903M, but the game is at phase F1901M \
+             (phases must come in order)\n"
+        )
+    );
+    let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let done = done.as_array().unwrap();
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0]["phase"], "S1901M");
+    assert_eq!(
+        done[0]["units"]["FRANCE"],
+        json!(["A BUR", "A MAR", "F BRE"])
+    );
+    assert_eq!(done[0]["next_phase"], "F1901M");
 }

@@ -51,8 +51,89 @@ fn api_without_a_form_says_which_forms_exist() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: hexwar api: say which form to print (--luals: the LuaLS definition file)\n"
+        "error: hexwar api: say which form to print (--luals: the LuaLS definition file, \
+         --json: the API as JSON)\n"
     );
+}
+
+/// `api --json`: the same API as data, in the documented shape; it lists exactly the functions
+/// the LuaLS file has stubs for.
+#[test]
+fn api_json_lists_the_functions_of_the_definitions_as_data() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["api", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "{\"api_version\":1,\"fields\":[{\"name\":\"api_version\",\"type\":\"integer\",\
+             \"optional\":false,\"doc\":\"The version of the `hex.*` API the host provides.\"}],\
+             \"functions\":[{\"name\":\"hex.log\",\"signature\":\"log(...: any)\",\
+             \"params\":[{\"name\":\"...\",\"type\":\"any\",\"optional\":false}],\"returns\":[],"
+        ),
+        "{}",
+        &text[..300.min(text.len())]
+    );
+    assert!(text.ends_with("}\n"));
+    let listing: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let dice = listing["namespaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ns| ns["name"] == "hex.dice")
+        .unwrap();
+    assert_eq!(
+        dice,
+        &serde_json::json!({
+            "name": "hex.dice",
+            "doc": "The host's seeded dice: every roll is logged as a `DiceRolled` event and replays identically.",
+            "functions": [{
+                "name": "hex.dice.roll",
+                "signature": "roll(sides?: integer): integer",
+                "params": [{"name": "sides", "type": "integer", "optional": true}],
+                "returns": ["integer"],
+                "doc": "A roll of a die with `sides` sides (default 6), from 1 to `sides`."
+            }]
+        })
+    );
+    let refusal = listing["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "hexwar.Refusal")
+        .unwrap();
+    assert_eq!(refusal["parent"], serde_json::Value::Null);
+    assert!(refusal["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["name"] == "rule" && f["type"] == "string"));
+
+    let mut listed: Vec<String> = listing["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(
+            listing["namespaces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|ns| ns["functions"].as_array().unwrap()),
+        )
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect();
+    listed.sort();
+    let mut stubs: Vec<String> = generated()
+        .lines()
+        .filter_map(|l| l.strip_prefix("function "))
+        .filter(|l| l.starts_with("hex."))
+        .map(|l| l.split('(').next().unwrap().to_string())
+        .collect();
+    stubs.sort();
+    assert_eq!(listed, stubs);
 }
 
 #[test]

@@ -5,8 +5,11 @@
 //! the new pictures (`rsvg-convert tests/golden/demo.svg -o /tmp/demo.png`) and read
 //! `git diff tests/golden` before committing them.
 
+mod common;
+
 use std::path::Path;
 
+use common::{hexwar, stderr, stdout};
 use hexwar::render::{render, Overlay};
 use hexwar::Session;
 
@@ -112,4 +115,71 @@ fn the_cli_renders_a_setup_position_to_a_file() {
         "the setup replaced the units"
     );
     assert!(svg.contains("overlay: reach of blue-guard"));
+}
+
+/// `--json` with a file: where it went, its size as the SVG gives it, how many units it shows;
+/// the file holds the same picture as without `--json`.
+#[test]
+fn the_cli_json_names_the_file_and_the_picture_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tiny.svg");
+    let out_text = out.to_str().unwrap();
+    let run = hexwar(&[
+        "render",
+        "tests/fixtures/render_tiny",
+        "-o",
+        out_text,
+        "--json",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(
+        stdout(&run),
+        format!(
+            "{{\"file\":{},\"svg\":null,\"width\":335.8,\"height\":424,\"units\":5}}\n",
+            serde_json::Value::String(out_text.into())
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string("tests/golden/tiny.svg").unwrap()
+    );
+    let run = hexwar(&["render", "scenarios/diplomacy", "-o", out_text, "--json"]);
+    assert_eq!(
+        stdout(&run),
+        format!(
+            "{{\"file\":{},\"svg\":null,\"width\":1400,\"height\":1060,\"units\":22}}\n",
+            serde_json::Value::String(out_text.into())
+        )
+    );
+}
+
+/// `--json -o -`: the SVG text goes in `svg`, so stdout stays one JSON value.
+#[test]
+fn the_cli_json_to_stdout_carries_the_svg_text() {
+    let run = hexwar(&["render", "tests/fixtures/render_tiny", "-o", "-", "--json"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let golden = std::fs::read_to_string("tests/golden/tiny.svg").unwrap();
+    assert_eq!(
+        stdout(&run),
+        format!(
+            "{{\"file\":null,\"svg\":{},\"width\":335.8,\"height\":424,\"units\":5}}\n",
+            serde_json::Value::String(golden)
+        )
+    );
+    // An error is text on stderr, nothing on stdout, as with every command.
+    let run = hexwar(&[
+        "render",
+        "scenarios/diplomacy",
+        "--overlay",
+        "zoc",
+        "-o",
+        "-",
+        "--json",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(stdout(&run), "");
+    assert_eq!(
+        stderr(&run),
+        "error: overlays are drawn on hex maps only; this scenario has an area board\n"
+    );
 }

@@ -11,6 +11,7 @@ mod play;
 mod play_phases;
 mod query;
 mod render;
+mod replay;
 mod run;
 mod test;
 
@@ -53,10 +54,7 @@ enum CliCommand {
     /// Each unit's supply status.
     Supply(query::SupplyArgs),
     /// Re-execute a replay and verify every step (state hash, legal command count).
-    Replay {
-        /// A replay written by `hexwar run --replay FILE`.
-        file: PathBuf,
-    },
+    Replay(replay::ReplayArgs),
     /// Draw a position as SVG: terrain, features, units, an optional overlay.
     Render(render::RenderArgs),
     /// Run designers' Lua test files (`*_test.lua`) found under a path.
@@ -90,7 +88,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Play(args) => play::run(&args),
         CliCommand::Reach(args) => query::reach(&args),
         CliCommand::Supply(args) => query::supply(&args),
-        CliCommand::Replay { file } => replay(&file),
+        CliCommand::Replay(args) => replay::run(&args),
         CliCommand::Render(args) => render::run(&args),
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Api(args) => api::run(&args),
@@ -149,33 +147,4 @@ fn session_message(e: &crate::SessionError) -> String {
 fn fail(message: impl std::fmt::Display) -> i32 {
     eprintln!("error: {message}");
     EXIT_INPUT
-}
-
-/// `hexwar replay FILE`: exit 0 when every step matches, 1 at the first divergence, 2 when the
-/// replay cannot be run (unreadable, or recorded against other rules).
-fn replay(file: &std::path::Path) -> i32 {
-    use crate::replay::{Replay, ReplayError};
-    let replay = match Replay::read(file) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
-    match replay.verify() {
-        Ok(steps) => {
-            outln!(
-                "replay ok: {steps} steps of {} (seed {}) verified",
-                replay.scenario_id,
-                replay.seed
-            );
-            EXIT_OK
-        }
-        // Name the replay file when the message itself does not.
-        Err(e @ ReplayError::Diverged { .. }) => {
-            eprintln!("error: {}: {e}", file.display());
-            EXIT_GAME
-        }
-        Err(e @ (ReplayError::DifferentRules(_) | ReplayError::Game { .. })) => {
-            fail(format!("{}: {e}", file.display()))
-        }
-        Err(e) => fail(e),
-    }
 }

@@ -31,15 +31,15 @@ pub struct SidedCommand {
 }
 
 /// One `[[phase]]`: the phase label (`S1901M`) and each power's order lines.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PhaseOrders {
     pub phase: String,
-    #[serde(default)]
     pub orders: BTreeMap<String, Vec<String>>,
-    /// Where its `[[phase]]` table starts (for messages); set by `parse_orders`.
-    #[serde(skip)]
+    /// Where its `[[phase]]` table starts (for messages).
     pub line: usize,
+    /// The line naming each power of `orders`, so that a power the game lacks is named where it
+    /// is written.
+    pub power_lines: BTreeMap<String, usize>,
 }
 
 /// Why an orders file was refused; the message names the file and the line or order.
@@ -59,6 +59,14 @@ pub enum OrdersError {
         index: usize,
         message: String,
     },
+    /// Something wrong inside a `[[phase]]` table; `line` is where the culprit is written.
+    #[error("{path}:{line}: phase {phase}: {message}", path = .path.display())]
+    Phase {
+        path: PathBuf,
+        line: usize,
+        phase: String,
+        message: String,
+    },
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -71,7 +79,16 @@ struct CommandTables {
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PhaseTables {
-    phase: Vec<toml::Spanned<PhaseOrders>>,
+    phase: Vec<toml::Spanned<PhaseTable>>,
+}
+
+/// A `[[phase]]` table as written; the powers keep their place in the file.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PhaseTable {
+    phase: String,
+    #[serde(default)]
+    orders: BTreeMap<toml::Spanned<String>, Vec<String>>,
 }
 
 /// Parses an orders file's text; `path` is only used in error messages.
@@ -88,9 +105,18 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
             .into_iter()
             .map(|p| {
                 let line = line_of(text, p.span().start);
+                let table = p.into_inner();
+                let mut orders = BTreeMap::new();
+                let mut power_lines = BTreeMap::new();
+                for (power, lines) in table.orders {
+                    power_lines.insert(power.get_ref().clone(), line_of(text, power.span().start));
+                    orders.insert(power.into_inner(), lines);
+                }
                 PhaseOrders {
+                    phase: table.phase,
+                    orders,
                     line,
-                    ..p.into_inner()
+                    power_lines,
                 }
             })
             .collect();
@@ -129,6 +155,39 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
         });
     }
     Ok(OrdersFile::Commands(orders))
+}
+
+impl OrdersFile {
+    /// The first side (or power) the file names that the game does not have: an input error
+    /// found before any order is played, rather than each order refused as "not X's phase".
+    pub fn unknown_side(&self, path: &Path, sides: &[String]) -> Option<OrdersError> {
+        let known = |side: &str| sides.iter().any(|s| s == side);
+        match self {
+            OrdersFile::Commands(orders) => orders.iter().enumerate().find_map(|(i, order)| {
+                let side = order.side.as_deref().filter(|s| !known(s))?;
+                Some(OrdersError::Order {
+                    path: path.into(),
+                    line: order.line,
+                    index: i + 1,
+                    message: format!("unknown side '{side}' (sides: {})", sides.join(", ")),
+                })
+            }),
+            OrdersFile::Phases(phases) => phases.iter().find_map(|entry| {
+                let line_of_power = |p: &String| entry.power_lines.get(p).copied();
+                let power = entry
+                    .orders
+                    .keys()
+                    .filter(|p| !known(p))
+                    .min_by_key(|p| line_of_power(p))?;
+                Some(OrdersError::Phase {
+                    path: path.into(),
+                    line: line_of_power(power).unwrap_or(entry.line),
+                    phase: entry.phase.clone(),
+                    message: format!("unknown power '{power}' (powers: {})", sides.join(", ")),
+                })
+            }),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -170,13 +229,49 @@ mod tests {
         let file = parse("[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A PAR H\"]\n");
         let mut orders = BTreeMap::new();
         orders.insert("FRANCE".to_string(), vec!["A PAR H".to_string()]);
+        let mut power_lines = BTreeMap::new();
+        power_lines.insert("FRANCE".to_string(), 4);
         assert_eq!(
             file,
             Ok(OrdersFile::Phases(vec![PhaseOrders {
                 phase: "S1901M".into(),
                 orders,
-                line: 1
+                line: 1,
+                power_lines,
             }]))
+        );
+    }
+
+    #[test]
+    fn a_side_the_game_lacks_is_named_with_the_sides_it_has() {
+        let sides = ["blue".to_string(), "red".to_string()];
+        let unknown = |text: &str| {
+            parse_orders(Path::new("o.toml"), text)
+                .map(|f| f.unknown_side(Path::new("o.toml"), &sides))
+                .map(|e| e.map(|e| e.to_string()))
+        };
+        assert_eq!(
+            unknown(
+                "[[order]]\nside = \"blue\"\ncommand = \"end_phase\"\n\
+                 [[order]]\ncommand = \"end_phase\"\n\
+                 [[order]]\nside = \"purpel\"\ncommand = \"end_phase\"\n"
+            ),
+            Ok(Some(
+                "o.toml:6: order #3: unknown side 'purpel' (sides: blue, red)".into()
+            ))
+        );
+        assert_eq!(
+            unknown(
+                "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nblue = []\n\
+                 [[phase]]\nphase = \"F1901M\"\n[phase.orders]\nred = []\nNARNIA = []\n"
+            ),
+            Ok(Some(
+                "o.toml:9: phase F1901M: unknown power 'NARNIA' (powers: blue, red)".into()
+            ))
+        );
+        assert_eq!(
+            unknown("[[order]]\nside = \"red\"\ncommand = \"end_phase\"\n"),
+            Ok(None)
         );
     }
 

@@ -13,7 +13,8 @@
 //! ```
 //!
 //! A file of `[[phase]]` tables instead (simultaneous-orders games such as Diplomacy) is played
-//! phase by phase by `play_phases`.
+//! phase by phase by `play_phases`. Either way a side the scenario lacks is an input error found
+//! before any order is played.
 
 use std::path::PathBuf;
 
@@ -53,16 +54,47 @@ pub fn run(args: &PlayArgs) -> i32 {
         }
     };
     let orders = match super::orders::parse_orders(&args.orders, &text) {
-        Ok(OrdersFile::Commands(orders)) => orders,
-        Ok(OrdersFile::Phases(phases)) => return super::play_phases::run(args, &phases),
+        Ok(orders) => orders,
         Err(e) => return fail(e),
     };
-    let mut session = match super::play_phases::start(args) {
+    let mut session = match super::open_session(&args.scenario, args.seed, args.setup.as_deref()) {
         Ok(s) => s,
-        Err(code) => return code,
+        Err(e) => return fail(e),
     };
-    let mut refused = 0;
+    if let Some(e) = orders.unknown_side(&args.orders, &session.scenario.sides) {
+        return fail(e);
+    }
+    match &orders {
+        OrdersFile::Commands(orders) => play_orders(args, &mut session, orders),
+        OrdersFile::Phases(phases) => super::play_phases::run(args, &mut session, phases),
+    }
+}
+
+/// Plays `[[order]]` tables. On an error that stops the play (a rules error, exit 2) what was
+/// done is still reported: in text it is already printed, with `--json` the array of the orders
+/// done is printed, so stdout stays one JSON value.
+fn play_orders(args: &PlayArgs, session: &mut Session, orders: &[SidedCommand]) -> i32 {
     let mut results = Vec::new();
+    let outcome = play_each(args, session, orders, &mut results);
+    if args.json {
+        outln!("{}", Value::Array(results));
+    }
+    match outcome {
+        Ok(0) => EXIT_OK,
+        Ok(_refused) => EXIT_GAME,
+        Err(message) => fail(message),
+    }
+}
+
+/// Submits each order in turn, printing it (text) or collecting it in `results` (JSON); the
+/// number refused, or the error that stopped the play.
+fn play_each(
+    args: &PlayArgs,
+    session: &mut Session,
+    orders: &[SidedCommand],
+    results: &mut Vec<Value>,
+) -> Result<usize, String> {
+    let mut refused = 0;
     for (
         i,
         SidedCommand {
@@ -84,11 +116,11 @@ pub fn run(args: &PlayArgs) -> i32 {
                     serde_json::json!({"rule": r.rule, "reason": r.reason}),
                 )
             }
-            Err(e) => return fail(format!("{at}: {e}")),
+            Err(e) => return Err(format!("{at}: {e}")),
         };
         let board = match &outcome {
             Ok(events) if events.iter().any(|e| matches!(e, Event::PhaseEnded { .. })) => {
-                Some(board_of(&session))
+                Some(board_of(session))
             }
             _ => None,
         };
@@ -128,14 +160,7 @@ pub fn run(args: &PlayArgs) -> i32 {
             }
         }
     }
-    if args.json {
-        outln!("{}", Value::Array(results));
-    }
-    if refused > 0 {
-        EXIT_GAME
-    } else {
-        EXIT_OK
-    }
+    Ok(refused)
 }
 
 fn board_of(session: &Session) -> Value {

@@ -3,7 +3,8 @@
 //! game's current phase (its label, e.g. `S1901M`), each power's orders are given (`orders`
 //! command) and the phase is ended, and the rules' `PhaseAdjudicated` report is printed; if the
 //! game passed over that phase (nothing to retreat) it is reported as skipped; any other phase
-//! is an error (exit 2). A refused order list is reported on stderr (exit 1 at the end).
+//! is an error (exit 2). A refused order list is reported on stderr (exit 1 at the end). A power
+//! the scenario lacks is refused before any phase is played (`OrdersFile::unknown_side`).
 //!
 //! ```toml
 //! [[phase]]
@@ -22,46 +23,56 @@ use crate::session::Session;
 
 use super::orders::PhaseOrders;
 use super::play::PlayArgs;
-use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
+use super::{fail, EXIT_GAME, EXIT_OK};
 
-/// Loads the scenario and overlays `--setup`; the error is the exit code (message printed).
-pub(super) fn start(args: &PlayArgs) -> Result<Session, i32> {
-    super::open_session(&args.scenario, args.seed, args.setup.as_deref()).map_err(fail)
+/// Plays the phases. On an error that stops the play (exit 2) the phases done are still
+/// reported: in text they are already printed, with `--json` the array of them is printed, so
+/// stdout stays one JSON value.
+pub(super) fn run(args: &PlayArgs, session: &mut Session, phases: &[PhaseOrders]) -> i32 {
+    let mut out: Vec<String> = Vec::new();
+    let outcome = play_each(args, session, phases, &mut out);
+    if args.json {
+        print_json(&out);
+    }
+    match outcome {
+        Ok(0) => EXIT_OK,
+        Ok(_refused) => EXIT_GAME,
+        Err(message) => fail(message),
+    }
 }
 
-pub(super) fn run(args: &PlayArgs, phases: &[PhaseOrders]) -> i32 {
-    let mut session = match start(args) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+/// Plays each `[[phase]]` entry, printing it (text) or collecting it in `out` (JSON); the
+/// number of order lists refused, or the error that stopped the play.
+fn play_each(
+    args: &PlayArgs,
+    session: &mut Session,
+    phases: &[PhaseOrders],
+    out: &mut Vec<String>,
+) -> Result<usize, String> {
     let mut skipped: BTreeSet<String> = BTreeSet::new();
-    let mut out: Vec<String> = Vec::new();
     let mut refused = 0;
     for entry in phases {
         if skipped.contains(&entry.phase) {
-            emit(args.json, &mut out, Item::Skipped(entry.phase.clone()));
+            emit(args.json, out, Item::Skipped(entry.phase.clone()));
             continue;
         }
-        let current = match session.game.phase_label() {
-            Ok(l) => l.unwrap_or_default(),
-            Err(e) => return fail(e),
-        };
+        let current = session
+            .game
+            .phase_label()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
         if session.game.is_over() || current != entry.phase {
             let now = if session.game.is_over() {
                 "the game is over".to_string()
             } else {
                 format!("the game is at phase {current}")
             };
-            eprintln!(
-                "error: {}:{}: orders for phase {}, but {now} (phases must come in order)",
+            return Err(format!(
+                "{}:{}: orders for phase {}, but {now} (phases must come in order)",
                 args.orders.display(),
                 entry.line,
                 entry.phase
-            );
-            if args.json {
-                print_json(&out);
-            }
-            return EXIT_INPUT;
+            ));
         }
         for (power, orders) in &entry.orders {
             let mut a = Map::new();
@@ -77,34 +88,25 @@ pub(super) fn run(args: &PlayArgs, phases: &[PhaseOrders]) -> i32 {
                     refused += 1;
                     eprintln!("refused: {} orders for {power}: {r}", entry.phase);
                 }
-                Err(e) => return fail(e),
+                Err(e) => return Err(e.to_string()),
             }
         }
-        let events = match session.game.submit(None, &Command::EndPhase) {
-            Ok(events) => events,
-            Err(e) => return fail(format!("phase {}: {e}", entry.phase)),
-        };
+        let events = session
+            .game
+            .submit(None, &Command::EndPhase)
+            .map_err(|e| format!("phase {}: {e}", entry.phase))?;
         for e in &events {
             if let Event::PhaseSkipped { phase, .. } = e {
                 skipped.insert(phase.clone());
             }
         }
-        let reports = match PhaseReport::from_events(&events) {
-            Ok(r) => r,
-            Err(e) => return fail(format!("phase {}: malformed report: {e}", entry.phase)),
-        };
+        let reports = PhaseReport::from_events(&events)
+            .map_err(|e| format!("phase {}: malformed report: {e}", entry.phase))?;
         for report in reports {
-            emit(args.json, &mut out, Item::Report(report));
+            emit(args.json, out, Item::Report(report));
         }
     }
-    if args.json {
-        print_json(&out);
-    }
-    if refused > 0 {
-        EXIT_GAME
-    } else {
-        EXIT_OK
-    }
+    Ok(refused)
 }
 
 /// What one `[[phase]]` entry gave.

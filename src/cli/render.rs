@@ -1,10 +1,13 @@
-//! `hexwar render SCENARIO [--setup FILE] [--overlay zoc|reach:UNIT|supply|control] -o map.svg`
+//! `hexwar render SCENARIO [--setup FILE] [--overlay zoc|reach:UNIT|supply|control] -o map.svg
+//! [--json]`
 
 use std::path::PathBuf;
 
 use clap::Args;
+use serde::Serialize;
+use serde_json::{json, Value};
 
-use crate::render::{render as render_svg, Overlay};
+use crate::render::{render_picture, Overlay, Picture};
 
 use super::{fail, EXIT_OK};
 
@@ -21,6 +24,9 @@ pub struct RenderArgs {
     /// The SVG file to write (`-` for stdout).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// `{"file", "svg", "width", "height", "units"}`: the SVG text in `svg` with `-o -`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
@@ -28,14 +34,55 @@ pub fn run(args: &RenderArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let svg = match render_svg(&mut session, args.overlay.as_ref()) {
-        Ok(svg) => svg,
+    let picture = match render_picture(&mut session, args.overlay.as_ref()) {
+        Ok(picture) => picture,
         Err(e) => return fail(e),
     };
-    if args.output.as_os_str() == "-" {
-        out!("{svg}");
-    } else if let Err(e) = std::fs::write(&args.output, svg) {
-        return fail(format!("{}: {e}", args.output.display()));
+    let to_stdout = args.output.as_os_str() == "-";
+    if !to_stdout {
+        if let Err(e) = std::fs::write(&args.output, &picture.svg) {
+            return fail(format!("{}: {e}", args.output.display()));
+        }
+    }
+    if args.json {
+        outln!(
+            "{}",
+            summary(&picture, (!to_stdout).then_some(&args.output))
+        );
+    } else if to_stdout {
+        out!("{}", picture.svg);
     }
     EXIT_OK
+}
+
+/// What a program driving `render` needs: where the picture went (`file`, or the SVG text itself
+/// in `svg` when it goes to stdout, so stdout stays one JSON value), its size to lay it out,
+/// and how many units it shows. Every key is always present, in this order.
+#[derive(Serialize)]
+struct Summary<'a> {
+    file: Option<String>,
+    svg: Option<&'a str>,
+    width: Value,
+    height: Value,
+    units: usize,
+}
+
+fn summary(picture: &Picture, file: Option<&PathBuf>) -> String {
+    let summary = Summary {
+        file: file.map(|f| f.display().to_string()),
+        svg: file.is_none().then_some(picture.svg.as_str()),
+        width: size(picture.width),
+        height: size(picture.height),
+        units: picture.units,
+    };
+    serde_json::to_string(&summary).unwrap_or_default()
+}
+
+/// A size as the SVG writes it: whole numbers without a fraction.
+fn size(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    }
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::palette;
 use super::svg::Svg;
+use super::Picture;
 use crate::board::AreaMap;
 use crate::engine::GameState;
 
@@ -15,7 +16,7 @@ const MARGIN: f64 = 40.0;
 const NODE: f64 = 19.0;
 
 /// Renders an area board with the position on it.
-pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -> String {
+pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -> Picture {
     let regions = map.regions();
     let index: BTreeMap<&str, usize> = regions
         .iter()
@@ -108,6 +109,7 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
 
     // Units: at their region, a marker to the upper right (a second unit, dislodged, lower).
     let mut per_region: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut drawn = 0;
     svg.open_group("units", "");
     for unit in state.units.values() {
         let Some(at) = unit.at.as_deref() else {
@@ -117,6 +119,7 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         let Some(&i) = index.get(region) else {
             continue;
         };
+        drawn += 1;
         let k = per_region.entry(i).or_default();
         let c = (
             pos[i].0 + NODE * 0.85,
@@ -175,7 +178,7 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         svg.text_left(x + 22.0, top + 43.0, 12.0, side, "");
     }
     svg.close_group();
-    svg.finish()
+    svg.finish(drawn)
 }
 
 /// Supply centre owners: `state.control` (region -> side), or a rules variable

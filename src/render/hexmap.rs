@@ -7,6 +7,7 @@ use super::geometry::Geometry;
 use super::overlay::OverlayData;
 use super::palette;
 use super::svg::{num, Svg};
+use super::Picture;
 use crate::board::HexMap;
 use crate::engine::{GameState, Unit};
 
@@ -21,7 +22,7 @@ pub fn render(
     sides: &[String],
     state: &GameState,
     overlay: Option<&OverlayData>,
-) -> String {
+) -> Picture {
     let geo = Geometry::new(map, HEX, MARGIN);
     let (w, h) = geo.extent();
     let side_colour = |side: &str| {
@@ -215,7 +216,7 @@ pub fn render(
         svg.text_left(x + 28.0, y + 12.0, 12.0, label, "");
     }
     svg.close_group();
-    svg.finish()
+    svg.finish(stacks.values().map(Vec::len).sum())
 }
 
 enum Swatch {

@@ -8,9 +8,11 @@ mod geometry;
 mod hexmap;
 mod overlay;
 mod palette;
+mod picture;
 mod svg;
 
 pub use overlay::Overlay;
+pub use picture::Picture;
 
 use crate::board::Board;
 use crate::session::Session;
@@ -22,6 +24,14 @@ pub struct RenderError(pub String);
 
 /// Renders the session's current position, with an optional overlay, as an SVG document.
 pub fn render(session: &mut Session, overlay: Option<&Overlay>) -> Result<String, RenderError> {
+    render_picture(session, overlay).map(|picture| picture.svg)
+}
+
+/// [`render`], with the picture's size and how many units it draws.
+pub fn render_picture(
+    session: &mut Session,
+    overlay: Option<&Overlay>,
+) -> Result<Picture, RenderError> {
     if overlay.is_some() && session.scenario.map.as_area().is_some() {
         return Err(RenderError(
             "overlays are drawn on hex maps only; this scenario has an area board".into(),

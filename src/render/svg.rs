@@ -3,6 +3,8 @@
 
 use std::fmt::Write;
 
+use super::Picture;
+
 /// An SVG document being written.
 pub struct Svg {
     body: String,
@@ -10,9 +12,14 @@ pub struct Svg {
     height: f64,
 }
 
+/// A number rounded as the SVG text gives it.
+fn one_decimal(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
 /// A number as SVG text: one decimal, no `-0.0`.
 pub fn num(x: f64) -> String {
-    let r = (x * 10.0).round() / 10.0;
+    let r = one_decimal(x);
     if r == 0.0 {
         "0".into()
     } else if r.fract() == 0.0 {
@@ -140,12 +147,18 @@ impl Svg {
         );
     }
 
-    /// The finished document.
-    pub fn finish(self) -> String {
+    /// The finished document, a picture of `units` counters.
+    pub fn finish(self, units: usize) -> Picture {
         let (w, h) = (num(self.width), num(self.height));
-        format!(
+        let svg = format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n{}</svg>\n",
             self.body
-        )
+        );
+        Picture {
+            svg,
+            width: one_decimal(self.width),
+            height: one_decimal(self.height),
+            units,
+        }
     }
 }

@@ -70,10 +70,49 @@ pub enum ReplayError {
         step: usize,
         side: String,
         command: String,
-        what: String,
+        what: Divergence,
     },
     #[error("replay step {step}: {error}")]
     Game { step: usize, error: GameError },
+}
+
+/// What differed at the step where a replay diverged: the value found now and the recorded one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum Divergence {
+    /// How many commands were legal for the side.
+    Legal { now: usize, recorded: usize },
+    /// Whether the command was accepted.
+    Accepted { now: bool, recorded: bool },
+    /// The state hash after the command.
+    State { now: String, recorded: String },
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let said = |a: bool| if a { "accepted" } else { "refused" };
+        match self {
+            Divergence::Legal { now, recorded } => {
+                write!(f, "{now} legal commands, {recorded} recorded")
+            }
+            Divergence::Accepted { now, recorded } => write!(
+                f,
+                "the command was {}, recorded {}",
+                said(*now),
+                said(*recorded)
+            ),
+            Divergence::State { now, recorded } => {
+                write!(f, "state {now} differs from the recorded {recorded}")
+            }
+        }
+    }
+}
+
+/// A replay that verified: how many steps, and the hash of the state they end in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    pub steps: usize,
+    pub state: String,
 }
 
 impl Replay {
@@ -118,8 +157,9 @@ impl Replay {
     }
 
     /// Re-executes the replay, checking at every step the number of legal commands, whether
-    /// the command was accepted, and the state hash. Returns the number of steps verified.
-    pub fn verify(&self) -> Result<usize, ReplayError> {
+    /// the command was accepted, and the state hash. Returns the number of steps verified and
+    /// the final state's hash.
+    pub fn verify(&self) -> Result<Verified, ReplayError> {
         let mut session = Session::start(&self.scenario_path, Some(self.seed))?;
         if session.scenario.hash != self.scenario_hash {
             return Err(ReplayError::DifferentScenario {
@@ -137,7 +177,7 @@ impl Replay {
         }
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
-            let diverged = |what: String| ReplayError::Diverged {
+            let diverged = |what: Divergence| ReplayError::Diverged {
                 step: n,
                 side: step.side.clone(),
                 command: serde_json::to_string(&step.command).unwrap_or_default(),
@@ -151,11 +191,10 @@ impl Replay {
                     error: e.into(),
                 })?;
             if legal.len() != step.legal {
-                return Err(diverged(format!(
-                    "{} legal commands, {} recorded",
-                    legal.len(),
-                    step.legal
-                )));
+                return Err(diverged(Divergence::Legal {
+                    now: legal.len(),
+                    recorded: step.legal,
+                }));
             }
             let accepted = match session.game.submit(Some(&step.side), &step.command) {
                 Ok(_) => true,
@@ -163,22 +202,23 @@ impl Replay {
                 Err(error) => return Err(ReplayError::Game { step: n, error }),
             };
             if accepted != step.accepted {
-                let said = |a: bool| if a { "accepted" } else { "refused" };
-                return Err(diverged(format!(
-                    "the command was {}, recorded {}",
-                    said(accepted),
-                    said(step.accepted)
-                )));
+                return Err(diverged(Divergence::Accepted {
+                    now: accepted,
+                    recorded: step.accepted,
+                }));
             }
             let hash = session.game.state().hash();
             if hash != step.state {
-                return Err(diverged(format!(
-                    "state {hash} differs from the recorded {}",
-                    step.state
-                )));
+                return Err(diverged(Divergence::State {
+                    now: hash,
+                    recorded: step.state.clone(),
+                }));
             }
         }
-        Ok(self.steps.len())
+        Ok(Verified {
+            steps: self.steps.len(),
+            state: session.game.state().hash(),
+        })
     }
 }
 

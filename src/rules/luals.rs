@@ -108,11 +108,11 @@ fn test_api() -> Result<String, LualsError> {
 
 /// A parsed signature: `name(params): returns`.
 #[derive(Debug, PartialEq)]
-struct Signature<'a> {
-    name: &'a str,
+pub(super) struct Signature<'a> {
+    pub name: &'a str,
     /// `(name, type)`; the name keeps its `?` when optional, `...` for varargs.
-    params: Vec<(&'a str, &'a str)>,
-    returns: Vec<&'a str>,
+    pub params: Vec<(&'a str, &'a str)>,
+    pub returns: Vec<&'a str>,
 }
 
 /// Splits at commas outside brackets.
@@ -138,7 +138,7 @@ fn split_top_level(text: &str) -> Vec<&str> {
 }
 
 /// Splits a spec line into its declaration and its description (`decl -- doc`).
-fn split_doc(line: &str) -> (&str, &str) {
+pub(super) fn split_doc(line: &str) -> (&str, &str) {
     match line.split_once(" -- ") {
         Some((decl, doc)) => (decl.trim(), doc.trim()),
         None => (line.trim(), ""),
@@ -146,13 +146,13 @@ fn split_doc(line: &str) -> (&str, &str) {
 }
 
 /// `name: type` (or `name?: type`, `[string]: type`).
-fn split_typed(text: &str) -> Option<(&str, &str)> {
+pub(super) fn split_typed(text: &str) -> Option<(&str, &str)> {
     let (name, ty) = text.split_once(':')?;
     let (name, ty) = (name.trim(), ty.trim());
     (!name.is_empty() && !ty.is_empty()).then_some((name, ty))
 }
 
-fn parse_signature(sig: &str) -> Result<Signature<'_>, String> {
+pub(super) fn parse_signature(sig: &str) -> Result<Signature<'_>, String> {
     let bad = |why: &str| format!("'{sig}': {why} (expected `name(param: type, ...): return`)");
     let open = sig.find('(').ok_or_else(|| bad("no '('"))?;
     let name = sig[..open].trim();

@@ -7,10 +7,12 @@
 //! * `api/`: the `hex.*` namespaces, one file each.
 //! * `host`: `LuaRules`, the `Ruleset` implementation.
 //! * `luals`: the LuaLS definition file of the API (`hexwar api --luals`).
+//! * `api_listing`: the same API as data (`hexwar api --json`).
 //! * `lua_stack`: values written onto and read from the Lua stack in one protected call (the
 //!   crate's only `unsafe` code, and its safety argument).
 
 mod api;
+mod api_listing;
 pub(crate) mod bounded;
 mod budget;
 mod convert;
@@ -25,6 +27,10 @@ mod sandbox;
 
 pub(crate) use budget::Budget;
 pub mod profile;
+pub use api_listing::{
+    api_listing, AliasEntry, ApiListing, ClassEntry, FieldEntry, FunctionEntry, NamespaceEntry,
+    TypedName,
+};
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{module_hashes, syntax_errors};
 pub use loader::find_module;
