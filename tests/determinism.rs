@@ -102,3 +102,36 @@ fn save_mid_game_then_continue_gives_the_uninterrupted_log() {
         r#"{"event":"PhaseStarted","turn":4,"step":0,"side":"blue","phase":"movement"}"#
     );
 }
+
+/// DESIGN.md principle 9: a game is `Send`. A session started on one thread and handed to
+/// another (an embedder's worker, a Bevy resource) plays there exactly the game it plays in
+/// place: the same log, event for event, and the same final state.
+#[test]
+fn a_game_handed_to_another_thread_plays_the_same_game() {
+    use hexwar::bot::{play, RandomBot, RunLimit, SideBots};
+    use hexwar::engine::Event;
+    use hexwar::Session;
+
+    fn play_out(mut session: Session) -> (Vec<Event>, String) {
+        let mut bot = SideBots::new(
+            RandomBot::new(session.bot_dice),
+            session.scenario.bots.clone(),
+        );
+        let sides = session.scenario.sides.clone();
+        play(&mut session.game, &mut bot, &sides, RunLimit::End).expect("the demo plays");
+        (session.game.log().to_vec(), session.game.state().hash())
+    }
+
+    let start = || Session::start(std::path::Path::new("scenarios/demo"), Some(5)).expect("demo");
+    let here = play_out(start());
+    let handed = start();
+    let there = std::thread::spawn(move || play_out(handed))
+        .join()
+        .expect("the worker thread plays to the end");
+    assert!(
+        here.0.len() > 100,
+        "a whole demo game logs more than 100 events"
+    );
+    assert!(matches!(here.0.last(), Some(Event::GameEnded { .. })));
+    assert_eq!(here, there);
+}
