@@ -291,6 +291,16 @@ fn toward_keeps_a_unit_out_of_the_hexes_its_declared_capacity_would_overfill() {
         ask("g-r", limits),
         json!([{"id": "g-r", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
     );
+    // Without `by_size` a limit counts units, whatever their size: 0101 holds two, 0201 one.
+    let units = |limit: u32| format!("{{ capacity = {{ {{ limit = {limit} }} }} }}");
+    assert_eq!(
+        ask("g-r", &units(2)),
+        json!([{"id": "g-r", "rank": 1, "from": 2, "closer": ["0201"]}])
+    );
+    assert_eq!(
+        ask("g-r", &units(3)),
+        json!([{"id": "g-r", "rank": 1, "from": 2, "closer": ["0101", "0201"]}])
+    );
 }
 
 /// The greedy bot checks drops lazily, best hex first (ai.lua, drop_choice), with the listing's

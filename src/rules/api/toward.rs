@@ -15,8 +15,9 @@
 //! would trace supply to those sources (as `hex.path.supplied_hexes`); a field is traced once
 //! per position, and only for a unit that has a hex to go to. Each `capacity` keeps a unit out
 //! of the hexes where its side's units on the map and itself would load more than `limit`: a
-//! unit loads `by_size[its size]` (0 for a size not listed), counted only for the listed
-//! `types` (every type when absent): stacking limits, declared.
+//! unit loads `by_size[its size]` (0 for a size not listed; 1 for every unit when `by_size` is
+//! absent, so `{limit = 2}` alone means two units), counted only for the listed `types` (every
+//! type when absent): stacking limits, declared.
 //!
 //! Returns, for each unit that can get closer, in the order examined, `{id, rank, from,
 //! closer}`: `rank` its place in that order, `from` its step distance now (99 when no target
@@ -231,9 +232,7 @@ impl TowardOptions {
         {
             ask.capacities.push(Capacity {
                 limit: c.raw_get("limit")?,
-                by_size: c
-                    .raw_get::<Option<BTreeMap<String, f64>>>("by_size")?
-                    .unwrap_or_default(),
+                by_size: c.raw_get::<Option<BTreeMap<String, f64>>>("by_size")?,
                 types: c.raw_get("types")?,
             });
         }
@@ -244,7 +243,8 @@ impl TowardOptions {
 /// A limit on what a hex may hold (`opts.capacity`).
 struct Capacity {
     limit: f64,
-    by_size: BTreeMap<String, f64>,
+    /// What a unit of each size loads; None: every unit loads 1 (a limit counted in units).
+    by_size: Option<BTreeMap<String, f64>>,
     /// The unit types that load it; every type when None.
     types: Option<Vec<String>>,
 }
@@ -254,7 +254,10 @@ impl Capacity {
         if self.types.as_ref().is_some_and(|t| !t.contains(&unit.kind)) {
             return 0.0;
         }
-        self.by_size.get(&unit.size).copied().unwrap_or(0.0)
+        match &self.by_size {
+            Some(by_size) => by_size.get(&unit.size).copied().unwrap_or(0.0),
+            None => 1.0,
+        }
     }
 }
 
