@@ -38,5 +38,6 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod session;
+pub mod supply_answer;
 
 pub use session::{Session, SessionError};

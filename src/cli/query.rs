@@ -108,22 +108,17 @@ pub fn supply(args: &SupplyArgs) -> i32 {
         }
         Err(e) => return fail(e),
     };
-    let status: serde_json::Map<String, Value> = answer
-        .iter()
-        .map(|(id, v)| {
-            (
-                id.clone(),
-                Value::String(
-                    if v.as_bool() == Some(true) {
-                        "supplied"
-                    } else {
-                        "isolated"
-                    }
-                    .into(),
-                ),
-            )
-        })
-        .collect();
+    let status: serde_json::Map<String, Value> = match crate::supply_answer::supply_status(&answer)
+    {
+        Ok(status) => status
+            .into_iter()
+            .map(|(id, supplied)| {
+                let word = if supplied { "supplied" } else { "isolated" };
+                (id, Value::String(word.into()))
+            })
+            .collect(),
+        Err(e) => return fail(e),
+    };
     if args.json {
         outln!("{}", json!({ "units": status }));
     } else {

@@ -134,14 +134,14 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
                     "supply overlay: the rules answer no supply query".into(),
                 ));
             };
-            let isolated = map.values().filter(|v| v.as_bool() != Some(true)).count();
+            let status = crate::supply_answer::supply_status(&map)
+                .map_err(|e| RenderError(format!("supply overlay: {e}")))?;
+            let isolated = status.values().filter(|s| !**s).count();
             data.caption = format!(
                 "overlay: supply (green dot supplied, red cross isolated: {isolated} of {})",
-                map.len()
+                status.len()
             );
-            for (id, v) in map {
-                data.supply.insert(id, v.as_bool() == Some(true));
-            }
+            data.supply.extend(status);
         }
     }
     Ok(data)
