@@ -24,6 +24,9 @@ pub enum GameError {
     Apply(#[from] ApplyError),
 }
 
+/// The setup keys the engine reads itself (`[[unit]]` is read by the session before).
+const ENGINE_SETUP_KEYS: [&str; 3] = ["turn", "phase", "side"];
+
 /// Bounds on event chains, so a handler that emits events forever is stopped.
 #[derive(Debug, Clone, Copy)]
 pub struct EventLimits {
@@ -161,55 +164,57 @@ impl Game {
         table: &serde_json::Map<String, serde_json::Value>,
         extra: Vec<Event>,
     ) -> Result<Vec<Event>, GameError> {
-        let turn =
-            match table.get("turn") {
-                None => None,
-                Some(v) => Some(v.as_u64().and_then(|t| u32::try_from(t).ok()).ok_or_else(
-                    || {
-                        GameError::Refused(Refusal::new(
-                            "setup",
-                            "'turn' must be a positive integer",
-                        ))
-                    },
-                )?),
-            };
-        let target = match (table.get("phase"), turn) {
-            (None, None) => None,
-            (None, Some(t)) => Some((t, 0)),
-            (Some(serde_json::Value::String(phase)), turn) => {
-                let turns: Vec<u32> = match turn {
-                    Some(t) => vec![t],
-                    None => (1..=self.turn_limit).collect(),
-                };
-                let mut found = None;
-                'search: for t in turns {
-                    for i in 0..self.rules.sequence().steps_for(t).len() as u32 {
-                        let name = self.rules.sequence().step(t, i).map(|s| s.phase.clone());
-                        if name.as_deref() == Some(phase.as_str())
-                            || self.rules.phase_label(&self.state, t, i)?.as_deref()
-                                == Some(phase.as_str())
-                        {
-                            found = Some((t, i));
-                            break 'search;
-                        }
-                    }
+        let refuse = |why: String| GameError::Refused(Refusal::new("setup", why));
+        if !self.rules.reads_setup() {
+            if let Some(key) = table
+                .keys()
+                .find(|k| !ENGINE_SETUP_KEYS.contains(&k.as_str()))
+            {
+                return Err(refuse(format!(
+                    "unknown key '{key}' (these rules read no setup table of their own: the \
+                     keys are turn, phase, side and [[unit]])"
+                )));
+            }
+        }
+        let turn = match table.get("turn") {
+            None => None,
+            Some(v) => match v.as_u64().and_then(|t| u32::try_from(t).ok()) {
+                Some(t) if (1..=self.turn_limit).contains(&t) => Some(t),
+                Some(t) => {
+                    return Err(refuse(format!(
+                        "turn {t} is not a turn of this scenario (turns 1..{})",
+                        self.turn_limit
+                    )))
                 }
-                Some(found.ok_or_else(|| {
-                    GameError::Refused(Refusal::new(
-                        "setup",
-                        format!(
-                            "phase '{phase}' is not a phase of this scenario (turns 1..{})",
-                            self.turn_limit
-                        ),
-                    ))
-                })?)
-            }
-            (Some(_), _) => {
-                return Err(GameError::Refused(Refusal::new(
-                    "setup",
-                    "'phase' must be a string",
-                )))
-            }
+                None => return Err(refuse("'turn' must be a positive integer".into())),
+            },
+        };
+        let side = match table.get("side") {
+            None => None,
+            Some(serde_json::Value::String(side)) => Some(side.as_str()),
+            Some(_) => return Err(refuse("'side' must be a string".into())),
+        };
+        let phase = match table.get("phase") {
+            None => None,
+            Some(serde_json::Value::String(phase)) => Some(phase.as_str()),
+            Some(_) => return Err(refuse("'phase' must be a string".into())),
+        };
+        let target = match (phase, side, turn) {
+            (None, None, None) => None,
+            (None, None, Some(t)) => Some((t, 0)),
+            _ => Some(self.find_step(turn, phase, side)?.ok_or_else(|| {
+                let what = match (phase, side) {
+                    (Some(p), Some(s)) => format!("no phase '{p}' of side '{s}'"),
+                    (Some(p), None) => format!("phase '{p}' is not a phase of this scenario"),
+                    (None, Some(s)) => format!("side '{s}' has no phase"),
+                    (None, None) => String::new(),
+                };
+                let turns = match turn {
+                    Some(t) => format!("turn {t}"),
+                    None => format!("turns 1..{}", self.turn_limit),
+                };
+                refuse(format!("{what} ({turns})"))
+            })?),
         };
         let mut events = extra;
         match self.rules.setup(&self.state, table)? {
@@ -234,6 +239,39 @@ impl Game {
             events.into_iter().map(|e| Queued::Event(e, 0)).collect(),
             None,
         )
+    }
+
+    /// The first step (in `turn`, or in every turn) whose phase name or label is `phase` and
+    /// whose side is `side` (each only when given).
+    fn find_step(
+        &mut self,
+        turn: Option<u32>,
+        phase: Option<&str>,
+        side: Option<&str>,
+    ) -> Result<Option<(u32, u32)>, GameError> {
+        let turns: Vec<u32> = match turn {
+            Some(t) => vec![t],
+            None => (1..=self.turn_limit).collect(),
+        };
+        for t in turns {
+            for i in 0..self.rules.sequence().steps_for(t).len() as u32 {
+                let Some(step) = self.rules.sequence().step(t, i).cloned() else {
+                    continue;
+                };
+                if side.is_some_and(|s| step.side.as_deref() != Some(s)) {
+                    continue;
+                }
+                let Some(phase) = phase else {
+                    return Ok(Some((t, i)));
+                };
+                if step.phase == phase
+                    || self.rules.phase_label(&self.state, t, i)?.as_deref() == Some(phase)
+                {
+                    return Ok(Some((t, i)));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Asks the rules a question about the current position (see [`Ruleset::query`]).
@@ -548,6 +586,10 @@ mod tests {
             side: None,
             phase: p.into(),
         };
+        game_of(turns, vec![step("move"), step("retreat")])
+    }
+
+    fn game_of(turns: u32, steps: Vec<Step>) -> Game {
         let state = GameState {
             scenario: "tiny".into(),
             turn: 0,
@@ -561,7 +603,7 @@ mod tests {
             revision: crate::engine::Revision::default(),
         };
         let sequence = Sequence {
-            steps: vec![step("move"), step("retreat")],
+            steps,
             special: BTreeMap::new(),
         };
         Game::new(
@@ -616,5 +658,69 @@ mod tests {
             e.to_string(),
             "refused: setup: phase 'T9m' is not a phase of this scenario (turns 1..3)"
         );
+    }
+
+    /// A setup names a step by phase and side; a turn outside the scenario's, or a key nobody
+    /// reads (a typo), is refused and changes nothing.
+    #[test]
+    fn setup_takes_a_side_and_refuses_turns_out_of_range_and_unread_keys() {
+        let sided = |p: &str, side: &str| Step {
+            side: Some(side.into()),
+            phase: p.into(),
+        };
+        let mut g = game_of(
+            3,
+            vec![
+                sided("move", "blue"),
+                sided("fight", "blue"),
+                sided("move", "red"),
+            ],
+        );
+        g.start(1).unwrap();
+        let setup = |g: &mut Game, table: serde_json::Value| {
+            let table = table.as_object().cloned().unwrap_or_default();
+            g.setup(&table, Vec::new())
+                .map(|_| (g.state().turn, g.state().step))
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(setup(&mut g, json!({"phase": "move"})), Ok((1, 0)));
+        assert_eq!(
+            setup(&mut g, json!({"turn": 2, "phase": "move", "side": "red"})),
+            Ok((2, 2))
+        );
+        assert_eq!(setup(&mut g, json!({"turn": 3, "side": "red"})), Ok((3, 2)));
+        let before = g.state().clone();
+        for (table, message) in [
+            (
+                json!({"turn": 4}),
+                "turn 4 is not a turn of this scenario (turns 1..3)",
+            ),
+            (
+                json!({"turn": 0}),
+                "turn 0 is not a turn of this scenario (turns 1..3)",
+            ),
+            (json!({"turn": -1}), "'turn' must be a positive integer"),
+            (
+                json!({"phase": "fight", "side": "red"}),
+                "no phase 'fight' of side 'red' (turns 1..3)",
+            ),
+            (
+                json!({"turn": 2, "side": "green"}),
+                "side 'green' has no phase (turn 2)",
+            ),
+            (json!({"side": 3}), "'side' must be a string"),
+            (
+                json!({"phse": "move"}),
+                "unknown key 'phse' (these rules read no setup table of their own: the keys are \
+                 turn, phase, side and [[unit]])",
+            ),
+        ] {
+            assert_eq!(
+                setup(&mut g, table.clone()),
+                Err(format!("refused: setup: {message}")),
+                "{table}"
+            );
+            assert_eq!(g.state(), &before);
+        }
     }
 }

@@ -153,13 +153,19 @@ pub trait Ruleset: Send {
     }
 
     /// Sets up a position from a setup file's table (`--setup`), beyond what the core reads
-    /// itself (`turn`, `phase`, `[[unit]]`): the events that set it up, or a refusal saying what
-    /// is wrong with it. The default ignores the table.
+    /// itself (`turn`, `phase`, `side`, `[[unit]]`): the events that set it up, or a refusal
+    /// saying what is wrong with it. The default reads nothing (and `reads_setup` says so).
     fn setup(
         &mut self,
         _state: &GameState,
         _table: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Resolution, RulesError> {
         Ok(Ok(Vec::new()))
+    }
+
+    /// Whether `setup` reads keys of its own; when not, a setup table with keys other than the
+    /// engine's (`turn`, `phase`, `side`) is refused, so that a misspelt key is not ignored.
+    fn reads_setup(&self) -> bool {
+        false
     }
 }

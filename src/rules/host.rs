@@ -832,6 +832,10 @@ impl Ruleset for LuaRules {
         Ok(value)
     }
 
+    fn reads_setup(&self) -> bool {
+        self.setup.is_some()
+    }
+
     fn setup(
         &mut self,
         state: &GameState,
