@@ -43,8 +43,27 @@ pub fn derive_seed(base: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Why a batch stopped: a game that cannot go on (its bots' commands refused, a game-level
+/// failure, exit 1), or anything else (a scenario or rules error, exit 2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct BatchFailure {
+    pub message: String,
+    /// True when the rules refused the bots' commands (`GameError::Refused`).
+    pub refused: bool,
+}
+
+impl From<String> for BatchFailure {
+    fn from(message: String) -> Self {
+        BatchFailure {
+            message,
+            refused: false,
+        }
+    }
+}
+
 /// Plays game `index` of a batch to its end.
-pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameRecord, String> {
+pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameRecord, BatchFailure> {
     let seed = derive_seed(base_seed, index);
     let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
     let mut bot = SideBots::new(
@@ -52,15 +71,26 @@ pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameReco
         session.scenario.bots.clone(),
     );
     let sides = session.scenario.sides.clone();
-    let report = play(&mut session.game, &mut bot, &sides, RunLimit::End)
-        .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+    let report = match play(&mut session.game, &mut bot, &sides, RunLimit::End) {
+        Ok(report) => report,
+        Err(crate::engine::GameError::Refused(r)) => {
+            return Err(BatchFailure {
+                message: format!(
+                    "game {index} (seed {seed}): refused at {}: {r} (the bots could not go on)",
+                    session.game.position_text()
+                ),
+                refused: true,
+            })
+        }
+        Err(e) => return Err(format!("game {index} (seed {seed}): {e}").into()),
+    };
     let figures = match session.game.query("figures", &serde_json::Value::Null) {
         Ok(Some(serde_json::Value::Object(map))) => map
             .into_iter()
             .filter_map(|(k, v)| v.as_f64().map(|x| (k, x)))
             .collect(),
         Ok(_) => Default::default(),
-        Err(e) => return Err(format!("game {index} (seed {seed}): figures: {e}")),
+        Err(e) => return Err(format!("game {index} (seed {seed}): figures: {e}").into()),
     };
     let state = session.game.state();
     let outcome = state.outcome.clone();
@@ -85,13 +115,15 @@ pub fn run_batch(
     range: std::ops::Range<u64>,
     jobs: usize,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<GameRecord>, String> {
+) -> Result<Vec<GameRecord>, BatchFailure> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BatchFailure::from(e.to_string()))?;
     let done = Arc::new(AtomicU64::new(0));
-    let mut records: Vec<GameRecord> = pool.install(|| {
+    // Every game is played and the first failure in game order reported, so that the message
+    // does not depend on which worker failed first.
+    let results: Vec<Result<GameRecord, BatchFailure>> = pool.install(|| {
         range
             .clone()
             .into_par_iter()
@@ -100,8 +132,9 @@ pub fn run_batch(
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 r
             })
-            .collect::<Result<Vec<_>, String>>()
-    })?;
+            .collect()
+    });
+    let mut records = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     records.sort_by_key(|r| r.game);
     Ok(records)
 }

@@ -11,7 +11,7 @@ use crate::batch::{run_batch, GameRecord, Stats};
 use crate::scenario::load_scenario;
 
 use super::run::RunArgs;
-use super::{fail, EXIT_OK};
+use super::{fail, EXIT_GAME, EXIT_OK};
 
 /// `A..B` into a range.
 fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
@@ -88,6 +88,11 @@ pub fn run(args: &RunArgs) -> i32 {
         bar.set_position(done)
     }) {
         Ok(r) => r,
+        Err(e) if e.refused => {
+            bar.finish_and_clear();
+            eprintln!("error: {e}");
+            return EXIT_GAME;
+        }
         Err(e) => return fail(e),
     };
     bar.finish_and_clear();

@@ -128,7 +128,17 @@ fn run_games(args: &RunArgs) -> i32 {
     let report = match played {
         Ok(report) => report,
         Err(GameError::Refused(r)) => {
-            eprintln!("error: refused: {r}");
+            // A bot's command refused and its `end_phase` refused too: the game cannot go on.
+            // A game-level failure (exit 1), reported in the JSON with --json.
+            let at = session.game.position_text();
+            if args.json {
+                let mut summary = summary_json(&session, None);
+                summary["refused"] = serde_json::json!({
+                    "rule": r.rule, "reason": r.reason, "at": at,
+                });
+                outln!("{summary}");
+            }
+            eprintln!("error: refused at {at}: {r} (the bots could not go on)");
             return EXIT_GAME;
         }
         Err(e) => return fail(e),
@@ -146,6 +156,25 @@ fn write_log(path: &Path, events: &[Event]) -> std::io::Result<()> {
     out.flush()
 }
 
+/// `run --json`'s summary of a game (`commands`: None when play stopped on an error).
+fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
+    let state = session.game.state();
+    let mut counts = std::collections::BTreeMap::<&str, u64>::new();
+    for e in session.game.log() {
+        *counts.entry(e.name()).or_default() += 1;
+    }
+    serde_json::json!({
+        "scenario": session.scenario.id,
+        "seed": session.seed,
+        "turn": state.turn,
+        "finished": state.outcome.is_some(),
+        "outcome": state.outcome,
+        "commands": commands,
+        "events": counts,
+        "units": state.units.len(),
+    })
+}
+
 fn print_summary(session: &Session, commands: u64, json: bool) {
     let state = session.game.state();
     let mut counts = std::collections::BTreeMap::<&str, u64>::new();
@@ -153,17 +182,7 @@ fn print_summary(session: &Session, commands: u64, json: bool) {
         *counts.entry(e.name()).or_default() += 1;
     }
     if json {
-        let summary = serde_json::json!({
-            "scenario": session.scenario.id,
-            "seed": session.seed,
-            "turn": state.turn,
-            "finished": state.outcome.is_some(),
-            "outcome": state.outcome,
-            "commands": commands,
-            "events": counts,
-            "units": state.units.len(),
-        });
-        outln!("{summary}");
+        outln!("{}", summary_json(session, Some(commands)));
         return;
     }
     outln!(

@@ -138,6 +138,21 @@ impl Game {
             .map(|s| s.phase.clone()))
     }
 
+    /// Where the game stands, for messages: `turn 2, movement (blue)`, with the step's label
+    /// when the rules give one (`turn 1, S1901M`).
+    pub fn position_text(&mut self) -> String {
+        let (turn, step) = (self.state.turn, self.state.step);
+        let label = self.label_of(turn, step).ok().flatten();
+        let step = self.rules.sequence().step(turn, step).cloned();
+        let phase = label
+            .or_else(|| step.as_ref().map(|s| s.phase.clone()))
+            .unwrap_or_else(|| "no phase".into());
+        match step.and_then(|s| s.side) {
+            Some(side) => format!("turn {turn}, {phase} ({side})"),
+            None => format!("turn {turn}, {phase}"),
+        }
+    }
+
     /// Starts the game: `GameStarted` and the first `PhaseStarted`.
     pub fn start(&mut self, seed: u64) -> Result<Vec<Event>, GameError> {
         if self.rules.sequence().step(1, 0).is_none() {
