@@ -3,6 +3,7 @@
 //!
 //! * `sandbox`: which libraries and functions scripts get (DESIGN.md principle 5).
 //! * `budget`: the instruction budget and memory limit that bound every call.
+//! * `host_work`: what the `hex` API's own work is charged to the budget.
 //! * `loader`: `require` confined to the scenario's rule roots.
 //! * `api/`: the `hex.*` namespaces, one file each.
 //! * `host`: `LuaRules`, the `Ruleset` implementation.
@@ -16,6 +17,7 @@ mod budget;
 mod convert;
 mod error;
 mod host;
+mod host_work;
 mod lint;
 mod loader;
 mod lua_stack;
