@@ -591,3 +591,13 @@ fn a_load_loop_is_charged_by_the_bytes_compiled() {
         budget_error_at("load_text_loop", 4)
     );
 }
+
+#[test]
+fn table_sort_under_a_lying_length_is_refused() {
+    let m = run_hostile("table_sort_lying_len");
+    assert_eq!(
+        first_line_after_entry(&m),
+        "hostile/scripts/table_sort_lying_len.lua:5: table.sort: 2147483646 elements to sort in \
+         one call (at most 16777216: a lying __len?)"
+    );
+}

@@ -168,7 +168,7 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
 /// The most elements a `table.move`, `table.insert` or `table.remove` may shift in one call: a
 /// table that large would pass any memory limit, so only a lying `__len` or a made-up range
 /// gets there.
-const C_LOOP_LIMIT: i64 = 1 << 24;
+pub(crate) const C_LOOP_LIMIT: i64 = 1 << 24;
 
 /// Library functions that loop inside one C call, where the instruction budget cannot see:
 /// `string.rep` of an empty string (n empty copies, however large n), `table.move` over a huge

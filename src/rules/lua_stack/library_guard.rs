@@ -24,7 +24,7 @@ use std::sync::Arc;
 use mlua::{ffi, Function, Lua, Table};
 
 use crate::rules::budget::{Budget, BUDGET_MARK, EXCEEDED};
-use crate::rules::sandbox::{pattern_cost, PATTERN_STEPS};
+use crate::rules::sandbox::{pattern_cost, C_LOOP_LIMIT, PATTERN_STEPS};
 
 /// Bytes of string a call returns, per unit (`string.rep` of 16 MB: 0.29 instruction a byte).
 const BYTES_MADE_PER_UNIT: u64 = 4;
@@ -57,7 +57,7 @@ enum Before {
     },
     /// `table.concat`: the elements joined.
     Concat,
-    /// `table.sort`: n log2 n comparisons.
+    /// `table.sort`: n log2 n comparisons; refused past `C_LOOP_LIMIT` elements.
     Sort,
 }
 
@@ -372,7 +372,8 @@ unsafe fn concat_elements(state: *mut ffi::lua_State) -> u64 {
     }
 }
 
-/// `table.sort(t)`: n log2 n for the n elements.
+/// `table.sort(t)`: n log2 n for the n elements; a length past `C_LOOP_LIMIT` (only a
+/// lying `__len` gets there) is refused, naming the call, instead of sorting for hours.
 unsafe fn sort_comparisons(state: *mut ffi::lua_State) -> u64 {
     // SAFETY: as `concat_elements`.
     unsafe {
@@ -380,6 +381,15 @@ unsafe fn sort_comparisons(state: *mut ffi::lua_State) -> u64 {
             return 0;
         }
         let n = ffi::luaL_len(state, 1);
+        if n > C_LOOP_LIMIT {
+            ffi::luaL_error(
+                state,
+                c"table.sort: %I elements to sort in one call (at most %I: a lying __len?)"
+                    .as_ptr(),
+                n,
+                C_LOOP_LIMIT,
+            );
+        }
         let n = n.max(0) as u64;
         n.saturating_mul(u64::from(n.max(1).ilog2() + 1))
     }
