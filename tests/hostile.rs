@@ -106,13 +106,14 @@ fn memory_bomb_table_hits_the_memory_limit() {
     );
 }
 
+/// `string.rep` is charged the bytes it would make before it makes them: a gigabyte is refused
+/// by the budget before any memory is taken.
 #[test]
-fn memory_bomb_string_rep_hits_the_memory_limit() {
+fn a_huge_string_rep_is_refused_by_the_budget_before_it_allocates() {
     let m = run_hostile("memory_bomb_string_rep");
-    // (string.rep goes through the sandbox's guard, so the message names the script's line)
-    assert_contains(
-        &m,
-        &["hostile/scripts/memory_bomb_string_rep.lua:2: memory limit of 32 MiB exceeded"],
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("memory_bomb_string_rep", 2)
     );
 }
 
@@ -522,7 +523,7 @@ fn printing_a_huge_string_keeps_the_log_line_short() {
     let m = run_hostile("print_bomb");
     assert_contains(
         &m,
-        &["hostile/scripts/print_bomb.lua:5:", "instruction budget"],
+        &["hostile/scripts/print_bomb.lua:7:", "instruction budget"],
     );
 }
 
@@ -559,5 +560,114 @@ fn string_rep_of_an_empty_string_is_immediate() {
             "hostile/scripts/string_rep_empty_huge.lua:5:",
             "instruction budget",
         ],
+    );
+}
+
+/// The first line of a rules error: the message without the entry point's name before it or the
+/// traceback after it.
+fn first_line_after_entry(message: &str) -> &str {
+    let line = message.lines().next().unwrap_or_default();
+    line.split_once("): ").map_or(line, |(_, rest)| rest)
+}
+
+/// The budget error at `script`'s `line`, as every host charge and the hook raise it.
+fn budget_error_at(script: &str, line: u32) -> String {
+    format!(
+        "hostile/scripts/{script}.lua:{line}: instruction budget of 2000000 instructions exceeded \
+         (an endless loop?); raise [limits] instructions in the scenario if the rule really \
+         needs more"
+    )
+}
+
+#[test]
+fn a_reach_loop_is_charged_by_the_hexes_searched() {
+    let m = run_hostile("path_reach_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("path_reach_loop", 4)
+    );
+}
+
+#[test]
+fn a_string_rep_loop_is_charged_by_the_bytes_made() {
+    let m = run_hostile("string_rep_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("string_rep_loop", 4)
+    );
+}
+
+#[test]
+fn a_table_concat_loop_is_charged_by_the_elements_and_bytes() {
+    let m = run_hostile("table_concat_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("table_concat_loop", 5)
+    );
+}
+
+#[test]
+fn a_string_upper_loop_is_charged_by_the_bytes_made() {
+    let m = run_hostile("string_upper_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("string_upper_loop", 4)
+    );
+}
+
+#[test]
+fn a_table_unpack_loop_is_charged_by_the_values_returned() {
+    let m = run_hostile("table_unpack_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("table_unpack_loop", 5)
+    );
+}
+
+#[test]
+fn a_table_sort_loop_is_charged_by_the_comparisons() {
+    let m = run_hostile("table_sort_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("table_sort_loop", 5)
+    );
+}
+
+#[test]
+fn a_utf8_len_loop_is_charged_by_the_bytes_scanned() {
+    let m = run_hostile("utf8_len_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("utf8_len_loop", 4)
+    );
+}
+
+/// The charge is raised inside `pcall`'s call; `pcall` hands the error back as a value and the
+/// guard around it raises the budget error again at the loop's line.
+#[test]
+fn a_find_loop_under_pcall_is_charged_and_not_swallowed() {
+    let m = run_hostile("find_in_pcall_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("find_in_pcall_loop", 5)
+    );
+}
+
+#[test]
+fn a_load_loop_is_charged_by_the_bytes_compiled() {
+    let m = run_hostile("load_text_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("load_text_loop", 4)
+    );
+}
+
+#[test]
+fn table_sort_under_a_lying_length_is_refused() {
+    let m = run_hostile("table_sort_lying_len");
+    assert_eq!(
+        first_line_after_entry(&m),
+        "hostile/scripts/table_sort_lying_len.lua:5: table.sort: 2147483646 elements to sort in \
+         one call (at most 16777216: a lying __len?)"
     );
 }

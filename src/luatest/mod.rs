@@ -108,8 +108,8 @@ fn take(printed: &Mutex<Vec<String>>) -> Vec<String> {
 fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
     let source = std::fs::read_to_string(file)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
-    let lua = new_vm().map_err(|e| e.to_string())?;
     let budget = Budget::new(TEST_INSTRUCTIONS);
+    let lua = new_vm(&budget).map_err(|e| e.to_string())?;
     let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
     // (kept with the test that printed it, shown under it)

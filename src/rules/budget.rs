@@ -3,6 +3,12 @@
 //! memory limit, it also remembers where scripts were last seen running, so a memory-limit error
 //! can name a line too (reading the place costs more than the rest of the hook: below half the
 //! limit it is not read).
+//!
+//! The hook only sees VM instructions, so host work a single instruction starts (a `hex.path`
+//! search, a `string.rep` of 16 MB) is charged too, in work units worth about one VM
+//! instruction each ([`Budget::charge`], [`charge`]; the rates: `host_work.rs` and
+//! `lua_stack/library_guard.rs`). Work, never time: the same game must stop at the same place on
+//! every machine.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,6 +34,10 @@ pub struct Budget {
 
 /// The message that marks a budget error, so the host can recognise it.
 pub const BUDGET_MARK: &str = "instruction budget";
+
+/// What follows the budget's size in its error (shared by the hook, host charges and the C
+/// library guard, so all three say the same).
+pub(crate) const EXCEEDED: &str = "instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more";
 
 impl Budget {
     pub fn new(limit: u64) -> Arc<Self> {
@@ -60,6 +70,46 @@ impl Budget {
         }
     }
 
+    /// The budget of one call, in instructions.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// Adds `units` of host work to the current call's count; false once the budget is spent.
+    /// (Plain Rust, no Lua call: the C library guard calls it.)
+    pub(crate) fn try_charge(&self, units: u64) -> bool {
+        let used = self
+            .used
+            .fetch_add(units, Ordering::Relaxed)
+            .saturating_add(units);
+        used <= self.limit()
+    }
+
+    /// Charges `units` of host work (a Rust function of the `hex` API) to the current call; once
+    /// the budget is spent, the budget error naming the script line that called the host.
+    pub fn charge(&self, lua: &Lua, units: u64) -> mlua::Result<()> {
+        if self.try_charge(units) {
+            return Ok(());
+        }
+        Err(self.exhaust(&script_place(lua)))
+    }
+
+    /// Marks the budget spent and gives its error, at `place` (`rules/x.lua:12`).
+    fn exhaust(&self, place: &str) -> mlua::Error {
+        let message = format!("{place}: {BUDGET_MARK} of {} {EXCEEDED}", self.limit());
+        self.exhaust_with(message.as_bytes());
+        mlua::Error::runtime(message)
+    }
+
+    /// Marks the budget spent with the error the C library guard composed (the same text as
+    /// [`Budget::exhaust`]'s), so protected calls raise it again.
+    pub(crate) fn exhaust_with(&self, message: &[u8]) {
+        self.exhausted.store(true, Ordering::Relaxed);
+        if let Ok(mut m) = self.message.lock() {
+            *m = String::from_utf8_lossy(message).into_owned();
+        }
+    }
+
     /// Where a script was last seen running (`rules/x.lua:12`), or empty.
     pub fn last_seen(&self) -> String {
         self.last_seen.lock().map(|s| s.clone()).unwrap_or_default()
@@ -70,48 +120,82 @@ impl Budget {
     pub fn install(self: &Arc<Self>, lua: &Lua, memory_limit: usize) -> mlua::Result<()> {
         self.watch_memory_from
             .store(memory_limit / 2, Ordering::Relaxed);
+        // (for the host functions' charges: `charge`)
+        lua.set_app_data(Arc::clone(self));
         let budget = Arc::clone(self);
-        lua.set_global_hook(HookTriggers::new().every_nth_instruction(TICK), move |lua, debug| {
-            let used = budget.used.fetch_add(u64::from(TICK), Ordering::Relaxed) + u64::from(TICK);
-            let over = used > budget.limit.load(Ordering::Relaxed);
-            let profiling = super::profile::enabled();
-            if !over
-                && !profiling
-                && lua.used_memory() < budget.watch_memory_from.load(Ordering::Relaxed)
-            {
-                return Ok(VmState::Continue);
-            }
-            // Remember where the script runs: a memory error cannot say it by itself.
-            let src = debug.source();
-            let place = format!(
-                "{}:{}",
-                src.short_src.as_deref().unwrap_or("?"),
-                debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into())
-            );
-            if let Ok(mut last) = budget.last_seen.lock() {
-                last.clone_from(&place);
-            }
-            if profiling {
-                let function = format!(
-                    "{}:{} {}",
-                    src.short_src.as_deref().unwrap_or("?"),
-                    src.line_defined.map(|l| l.to_string()).unwrap_or_default(),
-                    debug.names().name.as_deref().unwrap_or("?")
-                );
-                super::profile::sample(&place, &function);
-            }
-            if over {
-                let message = format!(
-                    "{place}: {BUDGET_MARK} of {} instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more",
-                    budget.limit.load(Ordering::Relaxed)
-                );
-                budget.exhausted.store(true, Ordering::Relaxed);
-                if let Ok(mut m) = budget.message.lock() {
-                    m.clone_from(&message);
+        lua.set_global_hook(
+            HookTriggers::new().every_nth_instruction(TICK),
+            move |lua, debug| {
+                let used =
+                    budget.used.fetch_add(u64::from(TICK), Ordering::Relaxed) + u64::from(TICK);
+                let over = used > budget.limit.load(Ordering::Relaxed);
+                let profiling = super::profile::enabled();
+                if !over
+                    && !profiling
+                    && lua.used_memory() < budget.watch_memory_from.load(Ordering::Relaxed)
+                {
+                    return Ok(VmState::Continue);
                 }
-                return Err(mlua::Error::runtime(message));
-            }
-            Ok(VmState::Continue)
-        })
+                // Remember where the script runs: a memory error cannot say it by itself.
+                let src = debug.source();
+                let place = format!(
+                    "{}:{}",
+                    src.short_src.as_deref().unwrap_or("?"),
+                    debug
+                        .current_line()
+                        .map(|l| l.to_string())
+                        .unwrap_or_else(|| "?".into())
+                );
+                if let Ok(mut last) = budget.last_seen.lock() {
+                    last.clone_from(&place);
+                }
+                if profiling {
+                    let function = format!(
+                        "{}:{} {}",
+                        src.short_src.as_deref().unwrap_or("?"),
+                        src.line_defined.map(|l| l.to_string()).unwrap_or_default(),
+                        debug.names().name.as_deref().unwrap_or("?")
+                    );
+                    super::profile::sample(&place, &function);
+                }
+                if over {
+                    return Err(budget.exhaust(&place));
+                }
+                Ok(VmState::Continue)
+            },
+        )
     }
+}
+
+/// Charges `units` of host work to the budget of the VM's current call (see [`Budget::charge`]);
+/// nothing in a VM without a budget (the LuaLS generator's).
+pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
+    if units == 0 {
+        return Ok(());
+    }
+    match lua.app_data_ref::<Arc<Budget>>() {
+        Some(budget) => budget.charge(lua, units),
+        None => Ok(()),
+    }
+}
+
+/// The innermost script line on the stack (`rules/x.lua:12`), past the host functions between:
+/// the line that asked for the host work.
+fn script_place(lua: &Lua) -> String {
+    for level in 1..32 {
+        let place = lua.inspect_stack(level, |debug| {
+            let line = debug.current_line()?;
+            let src = debug.source();
+            Some(format!(
+                "{}:{line}",
+                src.short_src.as_deref().unwrap_or("?")
+            ))
+        });
+        match place {
+            Some(Some(place)) => return place,
+            Some(None) => continue,
+            None => break,
+        }
+    }
+    "?:?".to_string()
 }

@@ -123,13 +123,13 @@ impl LuaRules {
         let one = |message: String| RulesLoadError {
             errors: vec![message],
         };
-        let lua = new_vm().map_err(|e| one(format!("cannot create the Lua VM: {e}")))?;
+        let budget = Budget::new(scenario.limits.instructions);
+        let lua = new_vm(&budget).map_err(|e| one(format!("cannot create the Lua VM: {e}")))?;
         let roots: Vec<PathBuf> = scenario
             .rule_roots
             .iter()
             .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
             .collect();
-        let budget = Budget::new(scenario.limits.instructions);
         let memory_limit = scenario.limits.memory_bytes;
         lua.set_app_data(HostData::new(
             scenario.map.clone(),

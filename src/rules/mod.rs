@@ -3,6 +3,7 @@
 //!
 //! * `sandbox`: which libraries and functions scripts get (DESIGN.md principle 5).
 //! * `budget`: the instruction budget and memory limit that bound every call.
+//! * `host_work`: what the `hex` API's own work is charged to the budget.
 //! * `loader`: `require` confined to the scenario's rule roots.
 //! * `api/`: the `hex.*` namespaces, one file each.
 //! * `host`: `LuaRules`, the `Ruleset` implementation.
@@ -19,6 +20,7 @@ mod convert;
 mod error;
 mod event_check;
 mod host;
+mod host_work;
 mod lint;
 mod loader;
 mod lua_stack;

@@ -7,8 +7,13 @@ use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic
 
 use super::budget::Budget;
 
-/// A fresh VM with only the safe libraries.
-pub fn new_vm() -> mlua::Result<Lua> {
+/// Bytes of chunk text `load` compiles per unit of the instruction budget (compiling costs
+/// more a byte than copying: see `lua_stack/library_guard.rs` for the copying rate).
+const LOADED_BYTES_PER_UNIT: u64 = 1;
+
+/// A fresh VM with only the safe libraries; the library functions whose work grows with their
+/// input charge it to `budget`.
+pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
     let globals = lua.globals();
@@ -22,7 +27,8 @@ pub fn new_vm() -> mlua::Result<Lua> {
     }
     let string: mlua::Table = globals.get("string")?;
     string.raw_set("dump", Value::Nil)?;
-    super::lua_stack::pattern_guard::guard_patterns(&lua, &string)?;
+    // (first: the guard calls the library's original C functions directly)
+    super::lua_stack::library_guard::guard_library(&lua, budget)?;
     guard_c_loops(&lua, &string, &globals.get::<Table>("table")?)?;
     // The string metatable is shared by every string in the VM: lock it, so a script cannot
     // change how all other scripts' strings behave.
@@ -37,11 +43,13 @@ pub fn new_vm() -> mlua::Result<Lua> {
     let safe_load = lua.create_function(move |lua, args: Variadic<Value>| {
         let chunk = args.first().cloned().unwrap_or(Value::Nil);
         if let Value::String(s) = &chunk {
-            if s.as_bytes().first() == Some(&0x1b) {
+            let text = s.as_bytes();
+            if text.first() == Some(&0x1b) {
                 return Err(mlua::Error::runtime(
                     "load: binary chunks are not allowed in hexwar rules",
                 ));
             }
+            super::budget::charge(lua, text.len() as u64 / LOADED_BYTES_PER_UNIT)?;
         }
         let name = args.get(1).cloned().unwrap_or(Value::Nil);
         let env = args.get(3).cloned().unwrap_or(Value::Nil);
@@ -160,7 +168,7 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
 /// The most elements a `table.move`, `table.insert` or `table.remove` may shift in one call: a
 /// table that large would pass any memory limit, so only a lying `__len` or a made-up range
 /// gets there.
-const C_LOOP_LIMIT: i64 = 1 << 24;
+pub(crate) const C_LOOP_LIMIT: i64 = 1 << 24;
 
 /// Library functions that loop inside one C call, where the instruction budget cannot see:
 /// `string.rep` of an empty string (n empty copies, however large n), `table.move` over a huge
@@ -262,11 +270,17 @@ pub fn guard_rawset(lua: &Lua) -> mlua::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::new_vm;
+    use crate::rules::budget::Budget;
+
+    /// A sandboxed VM with a budget no test here reaches.
+    fn vm() -> mlua::Lua {
+        new_vm(&Budget::new(u64::MAX / 2)).expect("vm")
+    }
 
     /// Runs `code` as a chunk named `guard.lua` and returns its error message (without the
     /// traceback mlua appends).
     fn error_of(code: &str) -> String {
-        let lua = new_vm().expect("vm");
+        let lua = vm();
         match lua.load(code).set_name("@guard.lua").exec() {
             Err(mlua::Error::RuntimeError(message)) => {
                 message.lines().next().unwrap_or_default().to_string()
@@ -279,7 +293,7 @@ mod tests {
     /// insert and remove at a position.
     #[test]
     fn guarded_table_and_rep_functions_answer_as_the_originals() {
-        let lua = new_vm().expect("vm");
+        let lua = vm();
         let got: String = lua
             .load(
                 r#"
@@ -295,6 +309,34 @@ mod tests {
             .eval()
             .expect("runs");
         assert_eq!(got, "0,2,3,4|1|9,7,8|ab-ab-ab||44");
+    }
+
+    /// The functions whose work is charged to the budget keep the library's results, defaults
+    /// included (`table.concat` is handed its length by the guard).
+    #[test]
+    fn charged_library_functions_answer_as_the_originals() {
+        let lua = vm();
+        let got: String = lua
+            .load(
+                r##"
+                local t = {3, 1, 2}
+                table.sort(t)
+                local s = "h\u{e9}llo"
+                return table.concat({
+                  table.concat(t, ","), table.concat({"a", "b", "c"}, "-", 2), s:sub(2, 3),
+                  s:upper(), s:reverse():len(), table.concat({s:byte(1, 3)}, ","), utf8.len(s),
+                  select("#", table.unpack({1, 2, nil, 4}, 1, 4)), string.format("%d-%s", 5, "x"),
+                  utf8.offset(s, 3), table.concat({utf8.codepoint(s, 1, -1)}, ","),
+                  (("a1b2"):gsub("%d", "#")), ("key=value"):match("(%w+)=(%w+)"),
+                }, "|")
+                "##,
+            )
+            .eval()
+            .expect("runs");
+        assert_eq!(
+            got,
+            "1,2,3|b-c|\u{e9}|H\u{e9}LLO|6|104,195,169|5|4|5-x|4|104,233,108,108,111|a#b#|key|value"
+        );
     }
 
     #[test]
@@ -318,7 +360,7 @@ mod tests {
 
     #[test]
     fn a_plain_find_is_not_refused_whatever_true_value_asks_for_it() {
-        let lua = new_vm().expect("vm");
+        let lua = vm();
         let found: (Option<i64>, Option<i64>) = lua
             .load("local s = string.rep('a', 100000) .. '.-.-.-.-b'\nreturn s:find('.-.-.-.-b', 1, 1)")
             .eval()
@@ -328,7 +370,7 @@ mod tests {
 
     #[test]
     fn guarded_functions_give_the_originals_results_and_errors() {
-        let lua = new_vm().expect("vm");
+        let lua = vm();
         let results: String = lua
             .load(
                 r#"

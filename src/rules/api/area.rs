@@ -12,6 +12,7 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{string_list, with_host};
 use crate::board::{AreaMap, MoveClass, Region};
+use crate::rules::host_work::charge_listed;
 
 const BOARD_TABLE_KEY: &str = "hexwar.board_table";
 
@@ -127,6 +128,7 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
             let map = area_map(lua, "regions")?;
             let mut ids: Vec<&str> = map.regions().iter().map(|r| r.id.as_str()).collect();
             ids.sort_unstable();
+            charge_listed(lua, ids.len())?;
             string_list(lua, ids)
         })?,
     )?;
@@ -177,6 +179,7 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
         "supply_centers",
         lua.create_function(|lua, ()| {
             let map = area_map(lua, "supply_centers")?;
+            charge_listed(lua, map.regions().len())?;
             string_list(lua, map.supply_centers())
         })?,
     )?;

@@ -14,6 +14,7 @@ use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::HexMap;
 use crate::engine::Unit;
 use crate::path::{check_move, reach_facing, Facing, FacingBoard, FacingOptions, FacingRules};
+use crate::rules::host_work::{charge_listed, charge_search};
 
 fn runtime(e: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(e.to_string())
@@ -36,6 +37,8 @@ fn board_of(
     rules: &FacingRules,
 ) -> mlua::Result<(Vec<Unit>, FacingBoard)> {
     with_state(lua, |state| {
+        // (the board copies and places every unit)
+        charge_listed(lua, state.units.len())?;
         let units: Vec<Unit> = state.units.values().cloned().collect();
         let board = FacingBoard::build(map, rules, &units).map_err(runtime)?;
         Ok((units, board))
@@ -120,6 +123,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let (paths, fo) = options(&opts);
             let reach = reach_facing(&map, &rules, &board, &group, budget(&board, &group, b), fo)
                 .map_err(runtime)?;
+            // (each hex and facing it lists was settled)
+            charge_search(lua, reach.len() + 1)?;
             let out = lua.create_table()?;
             for (i, r) in reach.iter().enumerate() {
                 let label = map.label(r.hex);
@@ -171,6 +176,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         }
                     }
                 }
+                charge_search(lua, hexes.len())?;
                 match check_move(
                     &map,
                     &rules,

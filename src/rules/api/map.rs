@@ -8,6 +8,7 @@ use mlua::{Lua, Table};
 
 use super::{string_list, with_host};
 use crate::board::{HexIndex, HexMap};
+use crate::rules::host_work::charge_listed;
 
 /// The hex map, or an error naming the call when the board is an area map.
 fn hex_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
@@ -143,6 +144,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "hexes",
         lua.create_function(|lua, ()| {
             let map = hex_map(lua)?;
+            charge_listed(lua, map.len() as usize)?;
             label_list(lua, &map, 0..map.len())
         })?,
     )?;
@@ -215,6 +217,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let hexes = map
                 .zone_hexes(&name)
                 .ok_or_else(|| mlua::Error::runtime(format!("unknown zone '{name}'")))?;
+            // (found by a walk over the map)
+            charge_listed(lua, map.len() as usize)?;
             label_list(lua, &map, hexes)
         })?,
     )?;

@@ -15,6 +15,7 @@ use crate::path::{
     check_path, control_changes, rail_destinations, trace_supply, Cell, ClassId, Mp, Occupancy,
     PathError, PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
+use crate::rules::host_work::{charge_listed, charge_search};
 use crate::rules::lua_stack::writer::write;
 
 /// The position as the searches see it: built from the state, and kept from one call into Lua to
@@ -516,6 +517,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         .map_err(runtime);
                     with_host(lua, |h| h.reach_search = Some(search))?;
                     let reach = reach?;
+                    charge_search(lua, reach.len() + 1)?;
                     // (the labels the writer pushes, interned on first use)
                     labels(lua, map)?;
                     if !paths {
@@ -539,6 +541,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             (r.hex, r.cost.as_f64(), entered.collect())
                         })
                         .collect();
+                    charge_listed(lua, entries.iter().map(|(_, _, p)| p.len()).sum())?;
                     let entries = entries.as_slice();
                     // (only borrows: see writer.rs)
                     write::<Table, _>(lua, (), |w| {
@@ -580,6 +583,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         Ok(h) => hexes.extend(h),
                         Err(e) => return Ok(Value::Table(refusal(lua, "move", &e.to_string())?)),
                     }
+                    charge_search(lua, hexes.len())?;
                     match check_path(map, rules, &cache.occ, unit, budget, &hexes) {
                         Ok(cost) => Ok(Value::Number(cost.as_f64())),
                         Err(PathError::Refused(r)) => {
@@ -623,6 +627,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 let report =
                     trace_supply(map, rules, &cache.occ, &cache.owners, &sets, &cache.units)
                         .map_err(runtime)?;
+                // (each search may cover the map)
+                charge_search(lua, report.searches * map.len() as usize)?;
+                charge_listed(lua, cache.units.len())?;
                 let (units, supplied) = (cache.units.as_slice(), report.supplied.as_slice());
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
@@ -651,6 +658,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 })?;
                 let sources =
                     super::map::hex_list(lua, map, &sources, "hex.path.supplied_hexes: sources")?;
+                // (the field covers the map, traced now or kept from an earlier call)
+                charge_search(lua, map.len() as usize)?;
                 let i = cache
                     .supply_field(map, rules, side_id, class_id, &sources)
                     .map_err(runtime)?;
@@ -669,6 +678,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "control",
         lua.create_function(|lua, ()| {
             with_position(lua, |map, rules, cache| {
+                charge_listed(lua, map.len() as usize)?;
                 let sides = rules.profile.sides();
                 let changed: Vec<(HexIndex, Option<&str>)> =
                     control_changes(&cache.occ, &cache.owners)
@@ -718,6 +728,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     blocked.as_deref(),
                 )
                 .map_err(runtime)?;
+                // (a mark per hex of the map, then a search through the hexes it reaches)
+                charge_listed(lua, map.len() as usize)?;
+                charge_search(lua, hexes.len())?;
                 label_list(lua, map, hexes)
             })
         })?,

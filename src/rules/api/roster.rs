@@ -19,6 +19,7 @@ use mlua::{Lua, Table};
 
 use super::{with_host, with_state};
 use crate::engine::Unit;
+use crate::rules::host_work::{charge_listed, charge_unit_views};
 use crate::rules::lua_stack::writer::write;
 
 struct Selection {
@@ -87,6 +88,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (side, opts): (Option<String>, Option<Table>)| {
             let selection = Selection::read(side, opts)?;
             with_state(lua, |s| {
+                charge_listed(lua, s.units.len())?;
                 let selection = &selection;
                 let ids = s
                     .units
@@ -127,6 +129,8 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                         (u, class)
                     })
                     .collect();
+                charge_listed(lua, s.units.len())?;
+                charge_unit_views(lua, listed.len())?;
                 let listed = listed.as_slice();
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {

@@ -40,6 +40,7 @@ use super::with_host;
 use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
 use crate::path::{PathRules, ReachSearch, StepField};
+use crate::rules::host_work::{charge_listed, charge_search};
 use crate::rules::lua_stack::writer::{key_string, write};
 
 /// The distance a bot gives a hex that no target can be reached from.
@@ -111,6 +112,8 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
             let map = path_map(lua)?;
             let target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
             let blocked = blocked_terrains(&map, &ask.impassable);
+            // (the field covers the map, traced now or kept from an earlier call)
+            charge_search(lua, map.len() as usize)?;
             let field = with_host(lua, |h| h.step_fields.get(&map, &target_hexes, &blocked))?;
             labels(lua, &map)?;
             let reached: Vec<(HexIndex, u32)> = (0..map.len())
@@ -141,6 +144,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                 let mut search = with_host(lua, |h| h.reach_search.take())?
                     .unwrap_or_else(|| ReachSearch::new(map));
                 let reach = search.reach(map, rules, &cache.occ, unit, budget);
+                let settled = reach.as_ref().map_or(0, |r| r.len() + 1);
                 let path: Option<Vec<HexIndex>> = match &reach {
                     Ok(r) if r.cost(target).is_some() && target != r.start() => r
                         .path_to(target)
@@ -152,6 +156,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                 if let Some(e) = failed {
                     return Err(mlua::Error::runtime(e));
                 }
+                charge_search(lua, settled)?;
                 match path {
                     Some(p) => Ok(mlua::Value::Table(super::map::label_list(lua, map, p)?)),
                     None => Ok(mlua::Value::Nil),
@@ -300,6 +305,8 @@ fn toward(
         })?);
     }
     let blocked = blocked_terrains(map, &ask.impassable);
+    // (the step field covers the map, traced now or kept from an earlier call)
+    charge_search(lua, map.len() as usize)?;
     let field = with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
     let distance = |h| field.distance(h).unwrap_or(FAR);
     let steps = |h| distance(h).min(FAR);
@@ -360,6 +367,7 @@ fn toward(
             continue;
         }
         if !ask.capacities.is_empty() && !held.contains_key(&unit.side) {
+            charge_listed(lua, cache.units.len())?;
             let side_held = holdings(map, cache, &unit.side, &ask.capacities);
             held.insert(unit.side.clone(), side_held);
         }
@@ -381,6 +389,7 @@ fn toward(
                 break;
             }
         };
+        charge_search(lua, reach.len() + 1)?;
         let mut closer: Vec<(u32, &str, HexIndex)> = reach
             .hexes()
             .iter()
@@ -396,6 +405,8 @@ fn toward(
             let f = match supply.get(&key) {
                 Some(&f) => f,
                 None => {
+                    // (the field covers the map, traced now or kept from an earlier call)
+                    charge_search(lua, map.len() as usize)?;
                     let f = supply_field_named(
                         lua,
                         map,

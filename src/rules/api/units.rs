@@ -5,9 +5,17 @@ use mlua::{Lua, Table, Value};
 use super::with_state;
 use crate::engine::{GoneUnit, Unit};
 use crate::rules::convert::{unit_to_lua, write_unit_list};
+use crate::rules::host_work::{charge_listed, charge_unit_views};
 use crate::rules::lua_stack::writer::{write, Writer};
 
-fn list<'a>(lua: &Lua, units: impl Iterator<Item = &'a Unit> + Clone) -> mlua::Result<Table> {
+/// The views of `units`, found by a walk over the `walked` units in play.
+fn list<'a>(
+    lua: &Lua,
+    walked: usize,
+    units: impl Iterator<Item = &'a Unit> + Clone,
+) -> mlua::Result<Table> {
+    charge_listed(lua, walked)?;
+    charge_unit_views(lua, units.clone().count())?;
     write_unit_list(lua, units, |u| u, |_, _| {})
 }
 
@@ -16,6 +24,7 @@ pub(crate) fn gone_list<'a>(
     lua: &Lua,
     gone: impl Iterator<Item = &'a GoneUnit> + Clone,
 ) -> mlua::Result<Table> {
+    charge_unit_views(lua, gone.clone().count())?;
     write_unit_list(
         lua,
         gone,
@@ -45,14 +54,17 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     )?;
     t.raw_set(
         "all",
-        lua.create_function(|lua, ()| with_state(lua, |s| list(lua, s.units.values())))?,
+        lua.create_function(|lua, ()| {
+            with_state(lua, |s| list(lua, s.units.len(), s.units.values()))
+        })?,
     )?;
     t.raw_set(
         "at",
         lua.create_function(|lua, at: String| {
             with_state(lua, |s| {
                 let at = Some(at.as_str());
-                list(lua, s.units.values().filter(move |u| u.at.as_deref() == at))
+                let here = s.units.values().filter(move |u| u.at.as_deref() == at);
+                list(lua, s.units.len(), here)
             })
         })?,
     )?;
@@ -61,7 +73,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, side: String| {
             with_state(lua, |s| {
                 let side = side.as_str();
-                list(lua, s.units.values().filter(move |u| u.side == side))
+                let of_side = s.units.values().filter(move |u| u.side == side);
+                list(lua, s.units.len(), of_side)
             })
         })?,
     )?;
@@ -72,6 +85,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "list",
         lua.create_function(|lua, (field, side): (String, Option<String>)| {
             with_state(lua, |s| {
+                charge_listed(lua, s.units.len())?;
                 let side = side.as_deref();
                 let units = s
                     .units
@@ -113,6 +127,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "with_status",
         lua.create_function(|lua, flag: String| {
             with_state(lua, |s| {
+                charge_listed(lua, s.units.len())?;
                 let out = lua.create_table()?;
                 for u in s.units.values().filter(|u| u.has_status(&flag)) {
                     out.raw_set(u.id.as_str(), true)?;

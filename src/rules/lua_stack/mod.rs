@@ -14,8 +14,9 @@
 //! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`), a list of hex
 //!   labels into hex indices (`hex_indices`).
 //! * [`compare`]: whether a Lua table reads as a given JSON value (`hex.state.matches`).
-//! * [`pattern_guard`]: the sandbox's guard on `string.find` / `match` / `gmatch` / `gsub`, a C
-//!   closure around each library function.
+//! * [`library_guard`]: the sandbox's guard on the library functions whose work grows with
+//!   their input (`string.rep`, `table.concat`, the pattern functions ...), a C closure around
+//!   each that charges the work to the instruction budget.
 //!
 //! # The safety argument, in one place
 //!
@@ -43,16 +44,23 @@
 //!   own Rust values (the JSON being built). It pops what it pushes, checks room at each level
 //!   and stops at `bounded::DEPTH_LIMIT` levels and `VALUE_LIMIT` values.
 //!
-//! Guarding the pattern functions ([`pattern_guard`]):
-//! - The guard is a C function Lua calls with its arguments on the stack. It reads the first two
-//!   only when they are strings (in place, nothing converted), and reads `plain` with
-//!   `lua_toboolean`; its one upvalue is the library's original, a C function it calls directly
-//!   on the same stack, as if Lua had called it.
-//! - Its errors (`luaL_error`, or the original's on bad arguments) `longjmp` over its frame: the
-//!   frame owns nothing that needs dropping (a byte slice borrowed from a Lua string, numbers).
+//! Guarding the library functions ([`library_guard`]):
+//! - The guard is a C function Lua calls with its arguments on the stack. It reads them only by
+//!   type (strings in place and their lengths, integers with `lua_tointegerx`, `plain` with
+//!   `lua_toboolean`), and for `table.concat`/`table.sort` the length with `luaL_len` (which may
+//!   run a `__len` metamethod or raise); `concat` gets that length as its own `j`. Its upvalues:
+//!   the library's original, a light C function (checked when the guard is made) it calls
+//!   directly on the same stack, as if Lua had called it; the budget as a light userdata; a
+//!   userdata holding an `Arc` of that budget, which keeps the pointer valid as long as the guard
+//!   exists.
+//! - After the original returns it only reads the lengths of the string results.
+//! - Its errors (`luaL_error`, the budget's `lua_error`, `__len`'s, or the original's on bad
+//!   arguments) `longjmp` over its frame: the frame owns nothing that needs dropping (byte
+//!   slices borrowed from Lua strings, numbers, a `lua_Debug`, a borrowed budget). The budget's
+//!   message is composed on the Lua stack; the budget copies it before the error is raised.
 
 pub(crate) mod compare;
-pub(crate) mod pattern_guard;
+pub(crate) mod library_guard;
 pub(crate) mod reader;
 pub(crate) mod writer;
 

@@ -1,0 +1,441 @@
+//! The sandbox's guard on the C library functions whose work grows with their input, where the
+//! instruction budget cannot see: a C closure around each that charges the work to the budget
+//! (bytes made or scanned, values returned, elements joined or sorted: [`GUARDED`]), and for the
+//! pattern functions first refuses a call whose backtracking estimate is too high
+//! (`sandbox::pattern_cost`). It runs the library's original C function on the same stack.
+//!
+//! Why charge: one `string.rep("x", 16 * 2^20)` is a single VM instruction that copies 16 MB;
+//! a loop dropping the results never reaches the memory limit and runs for hours under the
+//! budget. Why C: a Rust callback cost ~5 800 machine instructions a call (mlua's argument
+//! conversion and a protected call back into Lua for the original); order parsing calls
+//! `gmatch` once for every new order, rules call `table.concat` and `table.sort` often. This
+//! costs a few hundred.
+//!
+//! The rates, measured on France 1940 (`examples/charge_rates`, release build) against a mixed
+//! loop of 5.6 ns a VM instruction, make one unit cost about one instruction's time or more:
+//! `string.rep` of 16 MB 27 ms (0.29 instruction a byte), `upper` 0.09, `utf8.len` 0.09,
+//! `sub` 0.01 a byte; `string.byte` 0.2, `table.unpack` 1.1 a value; `table.concat` 2.6 an
+//! element of 6 bytes; `table.sort` 2.3 per element and halving (n log2 n).
+
+use std::ffi::{c_void, CStr};
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+use mlua::{ffi, Function, Lua, Table};
+
+use crate::rules::budget::{Budget, BUDGET_MARK, EXCEEDED};
+use crate::rules::sandbox::{pattern_cost, C_LOOP_LIMIT, PATTERN_STEPS};
+
+/// Bytes of string a call returns, per unit (`string.rep` of 16 MB: 0.29 instruction a byte).
+const BYTES_MADE_PER_UNIT: u64 = 4;
+/// Bytes a call reads without copying them (a pattern's subject, `utf8.len`), per unit.
+const BYTES_SCANNED_PER_UNIT: u64 = 4;
+/// Units per value returned (`string.byte`, `utf8.codepoint`, `table.unpack`) or element joined
+/// (`table.concat`).
+const UNITS_PER_ELEMENT: u64 = 1;
+/// Units per element and halving of a sort (n log2 n in all).
+const UNITS_PER_COMPARISON: u64 = 2;
+
+/// What a guarded function is charged for before it runs (after it runs, every one but
+/// `string.rep` is charged for the bytes of the strings it returns and, when `counts_results`,
+/// for the values).
+#[derive(Clone, Copy)]
+enum Before {
+    Nothing,
+    /// `string.rep(s, n, sep)`: the bytes it will make, so a huge one is refused before it
+    /// allocates (and not charged again after).
+    Repeat,
+    /// The subject (argument 1) from the position in argument `init` on (0: all of it).
+    Subject {
+        init: c_int,
+    },
+    /// The same, and a pattern (argument 2) whose backtracking estimate may refuse the call;
+    /// `plain`: the argument that makes a `find` plain (0: none).
+    Pattern {
+        init: c_int,
+        plain: c_int,
+    },
+    /// `table.concat`: the elements joined.
+    Concat,
+    /// `table.sort`: n log2 n comparisons; refused past `C_LOOP_LIMIT` elements.
+    Sort,
+}
+
+/// One guarded library function.
+struct Guarded {
+    library: &'static str,
+    name: &'static CStr,
+    before: Before,
+    counts_results: bool,
+}
+
+const fn guarded(
+    library: &'static str,
+    name: &'static CStr,
+    before: Before,
+    counts_results: bool,
+) -> Guarded {
+    Guarded {
+        library,
+        name,
+        before,
+        counts_results,
+    }
+}
+
+/// Every guarded function (its guard: `GUARDS`, at the same index).
+const GUARDED: [Guarded; 17] = [
+    guarded(
+        "string",
+        c"find",
+        Before::Pattern { init: 3, plain: 4 },
+        false,
+    ),
+    guarded(
+        "string",
+        c"match",
+        Before::Pattern { init: 3, plain: 0 },
+        false,
+    ),
+    guarded(
+        "string",
+        c"gmatch",
+        Before::Pattern { init: 3, plain: 0 },
+        false,
+    ),
+    guarded(
+        "string",
+        c"gsub",
+        Before::Pattern { init: 0, plain: 0 },
+        false,
+    ),
+    guarded("string", c"rep", Before::Repeat, false),
+    guarded("string", c"sub", Before::Nothing, false),
+    guarded("string", c"upper", Before::Nothing, false),
+    guarded("string", c"lower", Before::Nothing, false),
+    guarded("string", c"reverse", Before::Nothing, false),
+    guarded("string", c"format", Before::Nothing, false),
+    guarded("string", c"byte", Before::Nothing, true),
+    guarded("utf8", c"len", Before::Subject { init: 2 }, false),
+    guarded("utf8", c"offset", Before::Subject { init: 0 }, false),
+    guarded("utf8", c"codepoint", Before::Nothing, true),
+    guarded("table", c"concat", Before::Concat, false),
+    guarded("table", c"unpack", Before::Nothing, true),
+    guarded("table", c"sort", Before::Sort, false),
+];
+
+/// Replaces each function of [`GUARDED`] in its library table with its guard, charging `budget`.
+/// Must run before anything else wraps them: the guard calls the original C function directly.
+pub(crate) fn guard_library(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()> {
+    // The guards reach the budget through a plain pointer (upvalue 2); each also holds this
+    // userdata (upvalue 3), whose Arc keeps the budget alive as long as any guard exists.
+    let keeper = lua.create_any_userdata(Arc::clone(budget))?;
+    let budget_ptr = Arc::as_ptr(budget).cast_mut().cast::<c_void>();
+    let globals = lua.globals();
+    for (g, guard) in GUARDED.iter().zip(GUARDS) {
+        let library: Table = globals.get(g.library)?;
+        let name = g.name.to_string_lossy();
+        let raw: Function = library.get(&*name)?;
+        // SAFETY: the closure only pushes a light userdata and an integer next to the two
+        // pushed values (room for them: exec_raw leaves LUA_MINSTACK free) and moves all four
+        // into a new C closure's upvalues; exec_raw runs it protected.
+        let guarded: Function = unsafe {
+            lua.exec_raw((raw, keeper.clone()), |state| {
+                // (a light C function has no upvalues: the guard may call it on its own frame)
+                if ffi::lua_iscfunction(state, -2) == 0
+                    || !ffi::lua_getupvalue(state, -2, 1).is_null()
+                {
+                    ffi::lua_settop(state, 0);
+                    ffi::lua_pushnil(state);
+                    return;
+                }
+                ffi::lua_pushlightuserdata(state, budget_ptr);
+                ffi::lua_insert(state, -2);
+                ffi::lua_pushcclosure(state, guard, 3);
+            })
+        }
+        .map_err(|_| {
+            mlua::Error::runtime(format!(
+                "{}.{name} is not a plain C function: the sandbox cannot guard it",
+                g.library
+            ))
+        })?;
+        library.raw_set(&*name, guarded)?;
+    }
+    Ok(())
+}
+
+/// The guard of each entry of [`GUARDED`], by index.
+const GUARDS: [ffi::lua_CFunction; 17] = [
+    guarded_library_call::<0>,
+    guarded_library_call::<1>,
+    guarded_library_call::<2>,
+    guarded_library_call::<3>,
+    guarded_library_call::<4>,
+    guarded_library_call::<5>,
+    guarded_library_call::<6>,
+    guarded_library_call::<7>,
+    guarded_library_call::<8>,
+    guarded_library_call::<9>,
+    guarded_library_call::<10>,
+    guarded_library_call::<11>,
+    guarded_library_call::<12>,
+    guarded_library_call::<13>,
+    guarded_library_call::<14>,
+    guarded_library_call::<15>,
+    guarded_library_call::<16>,
+];
+
+/// The guard of `GUARDED[K]`; upvalue 1 is the library's original function, 2 the budget (a
+/// pointer kept valid by upvalue 3).
+///
+/// It holds nothing that needs dropping, so the errors raised from it (its own, the budget's,
+/// the original's on bad arguments, a `__len` metamethod's) may unwind through it as Lua's
+/// longjmp.
+unsafe extern "C-unwind" fn guarded_library_call<const K: usize>(
+    state: *mut ffi::lua_State,
+) -> c_int {
+    // SAFETY (whole body): `state` is the running Lua state that called this function; the
+    // indices read are arguments or this closure's upvalues, which Lua keeps valid meanwhile,
+    // and upvalue 2 points to the budget upvalue 3 keeps alive.
+    unsafe {
+        let Some(g) = GUARDED.get(K) else {
+            return ffi::luaL_error(state, c"a library guard lost its function".as_ptr());
+        };
+        let budget = || &*ffi::lua_touserdata(state, ffi::lua_upvalueindex(2)).cast::<Budget>();
+        let before = match g.before {
+            Before::Nothing => 0,
+            Before::Repeat => repeated_bytes(state) / BYTES_MADE_PER_UNIT,
+            Before::Subject { init } => scanned_bytes(state, init) / BYTES_SCANNED_PER_UNIT,
+            Before::Pattern { init, plain } => {
+                refuse_expensive_pattern(state, g.name, plain);
+                scanned_bytes(state, init) / BYTES_SCANNED_PER_UNIT
+            }
+            Before::Concat => concat_elements(state).saturating_mul(UNITS_PER_ELEMENT),
+            Before::Sort => sort_comparisons(state).saturating_mul(UNITS_PER_COMPARISON),
+        };
+        if before > 0 && !budget().try_charge(before) {
+            return raise_budget_error(state, budget());
+        }
+        let Some(original) = ffi::lua_tocfunction(state, ffi::lua_upvalueindex(1)) else {
+            return ffi::luaL_error(
+                state,
+                c"%s: its guard lost the original function".as_ptr(),
+                g.name.as_ptr(),
+            );
+        };
+        let results = original(state);
+        let top = ffi::lua_gettop(state);
+        let made = match g.before {
+            // (charged before)
+            Before::Repeat => 0,
+            _ => returned_bytes(state, top, results),
+        };
+        let mut after = made / BYTES_MADE_PER_UNIT;
+        if g.counts_results {
+            after = after.saturating_add((results.max(0) as u64).saturating_mul(UNITS_PER_ELEMENT));
+        }
+        if after > 0 && !budget().try_charge(after) {
+            // (the results may fill the stack: `table.unpack`)
+            ffi::lua_settop(state, top - results);
+            return raise_budget_error(state, budget());
+        }
+        results
+    }
+}
+
+/// The bytes of the strings among the `results` values on top of the stack (`top`).
+unsafe fn returned_bytes(state: *mut ffi::lua_State, top: c_int, results: c_int) -> u64 {
+    // SAFETY: reads the values the original just returned, converting nothing.
+    unsafe {
+        let mut made = 0u64;
+        for i in (top - results + 1).max(1)..=top {
+            if ffi::lua_type(state, i) == ffi::LUA_TSTRING {
+                made = made.saturating_add(ffi::lua_rawlen(state, i) as u64);
+            }
+        }
+        made
+    }
+}
+
+/// The bytes of the string argument 1 from the position in argument `init` on (all of it when
+/// `init` is 0 or absent); 0 when argument 1 is not a string (the original raises its error).
+unsafe fn scanned_bytes(state: *mut ffi::lua_State, init: c_int) -> u64 {
+    // SAFETY: reads arguments of the running call, converting nothing.
+    unsafe {
+        if ffi::lua_type(state, 1) != ffi::LUA_TSTRING {
+            return 0;
+        }
+        let len = ffi::lua_rawlen(state, 1) as i64;
+        let mut is_int = 0;
+        let start = if init > 0 {
+            ffi::lua_tointegerx(state, init, &mut is_int)
+        } else {
+            1
+        };
+        // (Lua's reading of a position: negative from the end, 0 or absent as 1)
+        let start = match start {
+            _ if init > 0 && is_int == 0 => 1,
+            s if s > 0 => s,
+            0 => 1,
+            s if s < -len => 1,
+            s => len + s + 1,
+        };
+        (len - start + 1).max(0) as u64
+    }
+}
+
+/// Refuses (a Lua error naming the function and the subject's size) a pattern call that could
+/// backtrack for hours; `plain`: the argument that makes `find` plain (0: none).
+unsafe fn refuse_expensive_pattern(state: *mut ffi::lua_State, name: &CStr, plain: c_int) {
+    // SAFETY: reads arguments of the running call in place (only strings), converting nothing.
+    unsafe {
+        let is_string = |index| ffi::lua_type(state, index) == ffi::LUA_TSTRING;
+        // string.find(s, p, init, plain): a plain find does not backtrack (Lua reads `plain`
+        // as any true value).
+        if plain > 0 && ffi::lua_toboolean(state, plain) != 0 {
+            return;
+        }
+        if !(is_string(1) && is_string(2)) {
+            return;
+        }
+        let bytes = |index| {
+            let mut len = 0usize;
+            let ptr = ffi::lua_tolstring(state, index, &mut len);
+            std::slice::from_raw_parts(ptr.cast::<u8>(), len)
+        };
+        let subject = bytes(1);
+        if pattern_cost(subject, bytes(2)) > PATTERN_STEPS {
+            ffi::luaL_error(
+                state,
+                c"string.%s: pattern too expensive for a %I-byte subject (it could run for hours); use fewer quantifiers or a shorter subject".as_ptr(),
+                name.as_ptr(),
+                subject.len() as ffi::lua_Integer,
+            );
+        }
+    }
+}
+
+/// `string.rep(s, n, sep)`: the bytes of its result; 0 when the arguments are not a string and
+/// an integer (the original raises its error, or converts a number: a small overlook).
+unsafe fn repeated_bytes(state: *mut ffi::lua_State) -> u64 {
+    // SAFETY: reads arguments of the running call, converting nothing.
+    unsafe {
+        if ffi::lua_type(state, 1) != ffi::LUA_TSTRING {
+            return 0;
+        }
+        let mut is_int = 0;
+        let n = ffi::lua_tointegerx(state, 2, &mut is_int);
+        if is_int == 0 || n <= 0 {
+            return 0;
+        }
+        let n = n as u64;
+        let sep = if ffi::lua_type(state, 3) == ffi::LUA_TSTRING {
+            ffi::lua_rawlen(state, 3) as u64
+        } else {
+            0
+        };
+        let len = ffi::lua_rawlen(state, 1) as u64;
+        n.saturating_mul(len)
+            .saturating_add((n - 1).saturating_mul(sep))
+    }
+}
+
+/// `table.concat(t, sep, i, j)`: the elements it will join. The length (`j`'s default) is read
+/// here, `__len` and all, and handed to the original as `j`, so `__len` runs once.
+unsafe fn concat_elements(state: *mut ffi::lua_State) -> u64 {
+    // SAFETY: reads arguments of the running call; `luaL_len` may run `__len` (Lua code, counted
+    // by the budget) or raise, over this frame that owns nothing.
+    unsafe {
+        if ffi::lua_type(state, 1) != ffi::LUA_TTABLE {
+            return 0;
+        }
+        let mut is_int = 0;
+        let first = match ffi::lua_type(state, 3) {
+            ffi::LUA_TNONE | ffi::LUA_TNIL => 1,
+            _ => ffi::lua_tointegerx(state, 3, &mut is_int),
+        };
+        let last = match ffi::lua_type(state, 4) {
+            ffi::LUA_TNONE | ffi::LUA_TNIL => {
+                let len = ffi::luaL_len(state, 1);
+                ffi::lua_settop(state, 3);
+                ffi::lua_pushinteger(state, len);
+                len
+            }
+            _ => ffi::lua_tointegerx(state, 4, &mut is_int),
+        };
+        // (a wrong type is the original's error to raise)
+        if last < first {
+            return 0;
+        }
+        last.abs_diff(first).saturating_add(1)
+    }
+}
+
+/// `table.sort(t)`: n log2 n for the n elements; a length past `C_LOOP_LIMIT` (only a
+/// lying `__len` gets there) is refused, naming the call, instead of sorting for hours.
+unsafe fn sort_comparisons(state: *mut ffi::lua_State) -> u64 {
+    // SAFETY: as `concat_elements`.
+    unsafe {
+        if ffi::lua_type(state, 1) != ffi::LUA_TTABLE {
+            return 0;
+        }
+        let n = ffi::luaL_len(state, 1);
+        if n > C_LOOP_LIMIT {
+            ffi::luaL_error(
+                state,
+                c"table.sort: %I elements to sort in one call (at most %I: a lying __len?)"
+                    .as_ptr(),
+                n,
+                C_LOOP_LIMIT,
+            );
+        }
+        let n = n.max(0) as u64;
+        n.saturating_mul(u64::from(n.max(1).ilog2() + 1))
+    }
+}
+
+/// Raises the budget error at the innermost script line on the stack (the line whose call
+/// asked for the work), marking the budget spent with it so protected calls raise it again.
+unsafe fn raise_budget_error(state: *mut ffi::lua_State, budget: &Budget) -> c_int {
+    // SAFETY: `lua_getstack`/`lua_getinfo` fill a plain struct on this frame; the pushes may
+    // raise a memory error over this frame, which owns nothing (the budget is borrowed).
+    unsafe {
+        // (room for the message's four parts; past the arguments, a C call always has it)
+        if ffi::lua_checkstack(state, 4) == 0 {
+            ffi::lua_settop(state, 0);
+        }
+        let mut ar: ffi::lua_Debug = std::mem::zeroed();
+        let mut level = 1;
+        let mut found = false;
+        while level < 32 && ffi::lua_getstack(state, level, &mut ar) != 0 {
+            if ffi::lua_getinfo(state, c"Sl".as_ptr(), &mut ar) != 0 && ar.currentline > 0 {
+                found = true;
+                break;
+            }
+            level += 1;
+        }
+        if found {
+            ffi::lua_pushfstring(
+                state,
+                c"%s:%d: ".as_ptr(),
+                ar.short_src.as_ptr(),
+                ar.currentline,
+            );
+        } else {
+            ffi::lua_pushstring(state, c"?:?: ".as_ptr());
+        }
+        ffi::lua_pushlstring(state, BUDGET_MARK.as_ptr().cast(), BUDGET_MARK.len());
+        ffi::lua_pushfstring(
+            state,
+            c" of %I ".as_ptr(),
+            budget.limit() as ffi::lua_Integer,
+        );
+        ffi::lua_pushlstring(state, EXCEEDED.as_ptr().cast(), EXCEEDED.len());
+        ffi::lua_concat(state, 4);
+        let mut len = 0usize;
+        let message = ffi::lua_tolstring(state, -1, &mut len);
+        budget.exhaust_with(std::slice::from_raw_parts(message.cast::<u8>(), len));
+        ffi::lua_error(state)
+    }
+}
