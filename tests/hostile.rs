@@ -515,6 +515,33 @@ fn ta_r1_a_facing_outside_the_six_directions_is_refused_in_an_event() {
     );
 }
 
+/// What the conversion to the host's data would change without a word is refused, naming the
+/// event and the place in it (src/rules/bounded.rs).
+#[test]
+fn a_list_with_a_hole_in_an_event_is_refused_not_cut() {
+    let m = run_hostile("lossy_event_value");
+    assert!(
+        m.ends_with(
+            "returned malformed event #2: value.list is read as a list of 1 items, but holds 2 \
+             keys: a list with a hole, or with named keys beside its items, would lose some of \
+             them"
+        ),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_nan_in_a_custom_event_is_refused_at_the_emitting_line() {
+    let m = run_hostile("nan_in_custom_event");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/nan_in_custom_event.lua:3:",
+            "odds[2] is NaN: a number must be finite to be saved",
+        ],
+    );
+}
+
 /// The log keeps lines of at most 4 KiB (and 10 000 of them): printing a huge string costs the
 /// host no more than printing its start (the cut itself: `api/log.rs`'s unit test); the endless
 /// loop after it is stopped as usual.

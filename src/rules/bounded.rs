@@ -14,16 +14,21 @@ pub const VALUE_LIMIT: usize = 1_000_000;
 pub const DEPTH_LIMIT: usize = 128;
 
 /// Checks that `value` expands into at most `VALUE_LIMIT` values nested at most `DEPTH_LIMIT`
-/// deep. Stops counting at the first limit passed, so the check itself is bounded.
+/// deep, and that it converts without loss (see [`walk`]). Stops counting at the first limit
+/// passed, so the check itself is bounded.
 pub fn check(value: &Value) -> Result<(), String> {
     let mut left = VALUE_LIMIT;
-    walk(value, &mut left, 0)
+    check_within(value, &mut left)
 }
 
 /// `check` against a budget shared by several values (the events of one call: a table or a
 /// string they share counts in each, as each is copied into the host).
 pub fn check_within(value: &Value, left: &mut usize) -> Result<(), String> {
-    walk(value, left, 0)
+    walk(value, left, 0).map_err(|e| match e {
+        WalkError::Bound(message) => message,
+        WalkError::Lossy { path, what } if path.is_empty() => format!("the value {what}"),
+        WalkError::Lossy { path, what } => format!("{path} {what}"),
+    })
 }
 
 /// How many bytes of a string count as one value (64 MiB of text at most in a value).
@@ -44,29 +49,81 @@ pub(crate) fn charge_text(len: usize, left: &mut usize) -> Result<(), String> {
     Ok(())
 }
 
-fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), String> {
+/// Why a walk stopped: a bound passed, or a value the conversion would change (`path`: where,
+/// `value.a[2]`, made on the way back up so that a walk that passes costs no text).
+enum WalkError {
+    Bound(String),
+    Lossy { path: String, what: String },
+}
+
+impl WalkError {
+    /// The error one level up: its key put before the path.
+    fn under(self, key: &Value) -> WalkError {
+        let WalkError::Lossy { path, what } = self else {
+            return self;
+        };
+        let key = match key {
+            Value::String(s) => s.to_string_lossy().to_string(),
+            Value::Integer(i) => format!("[{i}]"),
+            other => format!("[{}]", other.to_string().unwrap_or_default()),
+        };
+        let path = match path.as_str() {
+            "" => key,
+            p if p.starts_with('[') => format!("{key}{p}"),
+            p => format!("{key}.{p}"),
+        };
+        WalkError::Lossy { path, what }
+    }
+}
+
+/// Counts the values (the bounds) and refuses what the serde bridge would silently change: a
+/// number that is not finite (saved as null) and a table read as a list that has keys besides
+/// its items 1..n (a named key beside a list, an item past a hole: dropped).
+fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), WalkError> {
     if *left == 0 {
-        return Err(format!(
+        return Err(WalkError::Bound(format!(
             "the value holds more than {VALUE_LIMIT} values (a table shared at several places \
              counts at each)"
-        ));
+        )));
     }
     *left -= 1;
-    if let Value::String(s) = value {
-        charge_text(s.as_bytes().len(), left)?;
+    match value {
+        Value::String(s) => {
+            return charge_text(s.as_bytes().len(), left).map_err(WalkError::Bound);
+        }
+        Value::Number(x) if !x.is_finite() => {
+            return Err(WalkError::Lossy {
+                path: String::new(),
+                what: format!("is {x}: a number must be finite to be saved"),
+            });
+        }
+        _ => {}
     }
     let Value::Table(table) = value else {
         return Ok(());
     };
     if depth >= DEPTH_LIMIT {
-        return Err(format!(
+        return Err(WalkError::Bound(format!(
             "tables nested more than {DEPTH_LIMIT} levels deep (a table that contains itself?)"
-        ));
+        )));
     }
+    let mut keys = 0usize;
     for pair in table.pairs::<Value, Value>() {
-        let (key, item) = pair.map_err(|e| e.to_string())?;
-        walk(&key, left, depth + 1)?;
-        walk(&item, left, depth + 1)?;
+        let (key, item) = pair.map_err(|e| WalkError::Bound(e.to_string()))?;
+        keys += 1;
+        walk(&key, left, depth + 1).map_err(|e| e.under(&key))?;
+        walk(&item, left, depth + 1).map_err(|e| e.under(&key))?;
+    }
+    // (mlua's bridge reads a table with a length as the list 1..length, and nothing else)
+    let len = table.raw_len();
+    if len > 0 && keys != len {
+        return Err(WalkError::Lossy {
+            path: String::new(),
+            what: format!(
+                "is read as a list of {len} items, but holds {keys} keys: a list with a hole, or \
+                 with named keys beside its items, would lose some of them"
+            ),
+        });
     }
     Ok(())
 }
@@ -129,8 +186,6 @@ mod tests {
             "return {a = {1, 2.5}, b = 'c', d = {e = true}}",
             "return {}",
             "return {x = {}, y = setmetatable({}, LIST)}",
-            "return {1, 2, k = 'mixed'}",
-            "return {[1] = 'a', [3] = 'hole'}",
             "return 'text'",
             "return 7",
         ] {
@@ -148,6 +203,42 @@ mod tests {
             err.contains("the value holds more than 1000000 values"),
             "{err}"
         );
+    }
+
+    /// What the serde bridge would change without a word is refused, naming where: NaN and
+    /// infinities (saved as null), tables read as lists that hold more than their items.
+    #[test]
+    fn values_the_bridge_would_change_are_refused_with_their_place() {
+        let lua = Lua::new();
+        for (code, message) in [
+            (
+                "return {a = {1, 2, k = 'mixed'}}",
+                "a is read as a list of 2 items, but holds 3 keys: a list with a hole, or with \
+                 named keys beside its items, would lose some of them",
+            ),
+            (
+                "return {[1] = 'a', [3] = 'hole'}",
+                "the value is read as a list of 1 items, but holds 2 keys: a list with a hole, \
+                 or with named keys beside its items, would lose some of them",
+            ),
+            (
+                "return {data = {x = {0/0}}}",
+                "data.x[1] is NaN: a number must be finite to be saved",
+            ),
+            (
+                "return {list = {{}, {y = -1/0}}}",
+                "list[2].y is -inf: a number must be finite to be saved",
+            ),
+            (
+                "return 1/0",
+                "the value is inf: a number must be finite to be saved",
+            ),
+        ] {
+            let v: Value = lua.load(code).eval().unwrap();
+            assert_eq!(check(&v).unwrap_err(), message, "{code}");
+            let err = json_from_value(&lua, v).unwrap_err().to_string();
+            assert!(err.contains(message), "{code}: {err}");
+        }
     }
 
     #[test]
