@@ -135,6 +135,11 @@ pub struct MovementProfile {
     /// Hexside features across which no unit may enter an enemy ZOC / enemy territory (F40-10.2).
     no_zoc_entry_across: u32,
     no_territory_entry_across: u32,
+    /// The roads: hexside features whose crossing costs the road's cost instead of the terrain
+    /// of the hex entered and the hexside's other costs (`roads`; 0 when none).
+    road_mask: u32,
+    /// `[kind][feature bit]`: the road cost, raw, or PROHIBITED where that kind does not use it.
+    road_cost: Vec<[u32; 32]>,
 }
 
 impl PartialEq for Vocabulary {
@@ -287,6 +292,8 @@ impl MovementProfile {
             }
         }
 
+        let (road_mask, road_cost) = compile_roads(top.get("roads"), &vocab, map)?;
+
         Ok(MovementProfile {
             vocab,
             terrain_count,
@@ -297,6 +304,8 @@ impl MovementProfile {
             enterable_if_only,
             no_zoc_entry_across,
             no_territory_entry_across,
+            road_mask,
+            road_cost,
         })
     }
 
@@ -423,7 +432,20 @@ impl MovementProfile {
             }
         }
         self.friendly_status_cost.iter().for_each(|&(_, c)| add(c));
+        self.road_cost.iter().flatten().for_each(|&c| add(c));
         g
+    }
+
+    /// The hexside features that carry a road for some kind (0: the game has no roads).
+    #[inline]
+    pub(crate) fn road_mask(&self) -> u32 {
+        self.road_mask
+    }
+
+    /// The road costs of one kind, by hexside feature bit (PROHIBITED: not a road for it).
+    #[inline]
+    pub(crate) fn road_costs(&self, kind: usize) -> &[u32; 32] {
+        &self.road_cost[kind]
     }
 
     pub(crate) fn no_zoc_entry_across(&self) -> u32 {
@@ -432,6 +454,45 @@ impl MovementProfile {
     pub(crate) fn no_territory_entry_across(&self) -> u32 {
         self.no_territory_entry_across
     }
+}
+
+/// `roads = { road = 0.5, track = { motorized = 1, default = "prohibited" } }`: for each kind,
+/// what crossing a hexside with that feature costs when moving along it.
+fn compile_roads(
+    v: Option<&Value>,
+    vocab: &Vocabulary,
+    map: &HexMap,
+) -> Result<(u32, Vec<[u32; 32]>), DeclarationError> {
+    let kinds = vocab.sides.len() * vocab.classes.len();
+    let mut costs = vec![[PROHIBITED; 32]; kinds];
+    let mut mask = 0u32;
+    let Some(v) = v else {
+        return Ok((mask, costs));
+    };
+    let Some(entries) = decl::table(v, "roads", &[])? else {
+        return Ok((mask, costs));
+    };
+    for (feature, spec) in entries {
+        let at = join("roads", feature);
+        let bit = decl::hexside_feature(map, vocab, feature, &at)?;
+        for side in 0..vocab.sides.len() {
+            for class in 0..vocab.classes.len() {
+                let rule = decl::resolve(spec, &at, vocab, side, class, None)?;
+                let cost = match rule {
+                    None => continue,
+                    Some(Rule::Fixed(cost)) => cost,
+                    Some(_) => return Err(decl::bad(&at, "a cost", spec)),
+                };
+                if let Some(bit) = bit {
+                    costs[side * vocab.classes.len() + class][bit] = cost;
+                    if cost != PROHIBITED {
+                        mask |= 1 << bit;
+                    }
+                }
+            }
+        }
+    }
+    Ok((mask, costs))
 }
 
 pub(crate) fn gcd(mut a: u32, mut b: u32) -> u32 {

@@ -14,13 +14,14 @@ use super::zoc::ZocPolicy;
 use crate::board::HexMap;
 
 /// The top-level keys of a declaration (see docs/movement.md).
-pub const DECLARATION_KEYS: [&str; 14] = [
+pub const DECLARATION_KEYS: [&str; 15] = [
     "sides",
     "vocabulary",
     "classes",
     "unit_class",
     "terrain",
     "hexsides",
+    "roads",
     "friendly_status_cost",
     "enemy_hexes",
     "no_entry_across",

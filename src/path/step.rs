@@ -1,6 +1,6 @@
 //! The cost of one step, shared by the reach search and the order check so that they cannot
 //! disagree (F40-R5: terrain of the hex entered + hexside extras + leaving-ZOC cost + friendly
-//! status extra).
+//! status extra; along a declared road, the road's cost in place of the first two).
 
 use super::decl::PROHIBITED;
 use super::error::PositionError;
@@ -71,6 +71,8 @@ pub(crate) struct Stepper<'a> {
     stop_on_entry: bool,
     leave_cost: u32,
     across_mask: u32,
+    road_mask: u32,
+    road_cost: &'a [u32; 32],
     /// Hexes the rules forbid this mover to enter (`hex.path.reach`'s `blocked` option), by
     /// hex index; None: none.
     pub blocked: Option<&'a [bool]>,
@@ -93,6 +95,8 @@ impl<'a> Stepper<'a> {
             stop_on_entry: rules.zoc.stop_on_entry,
             leave_cost: rules.zoc.leave_cost,
             across_mask: p.no_zoc_entry_across() | p.no_territory_entry_across(),
+            road_mask: p.road_mask(),
+            road_cost: p.road_costs(mover.kind),
             blocked: None,
         }
     }
@@ -122,6 +126,18 @@ impl<'a> Stepper<'a> {
         self.stop_on_entry && self.in_enemy_zoc(hex)
     }
 
+    /// The cheapest road of this mover on a hexside with features `mask`, or PROHIBITED.
+    #[inline(never)]
+    fn road(&self, mask: u32) -> u32 {
+        let mut roads = mask & self.road_mask;
+        let mut best = PROHIBITED;
+        while roads != 0 {
+            best = best.min(self.road_cost[roads.trailing_zeros() as usize]);
+            roads &= roads - 1;
+        }
+        best
+    }
+
     /// Raw MP of the step `from` → `to` across a hexside with features `mask`, or why it is
     /// impossible. `from_zoc` is `self.in_enemy_zoc(from)`, computed once per hex by the caller.
     #[inline(always)]
@@ -130,17 +146,30 @@ impl<'a> Stepper<'a> {
         if cell.blocking & self.mover.enemies != 0 {
             return Err(Block::EnemyOccupied);
         }
-        let mut cost = self.terrain_cost[self.terrain_ids[to as usize] as usize];
-        if cost == PROHIBITED {
-            return Err(Block::Terrain);
-        }
+        let road = if mask & self.road_mask != 0 {
+            self.road(mask)
+        } else {
+            PROHIBITED
+        };
+        let mut cost = if road != PROHIBITED {
+            // Along a road: its cost instead of the terrain's and the hexside's (a bridge).
+            road
+        } else {
+            let terrain = self.terrain_cost[self.terrain_ids[to as usize] as usize];
+            if terrain == PROHIBITED {
+                return Err(Block::Terrain);
+            }
+            terrain
+        };
         let to_zoc = self.cell_in_enemy_zoc(cell);
         if mask != 0 {
-            let extra = self.hexside_costs.eval(mask);
-            if extra == PROHIBITED {
-                return Err(Block::Hexside);
+            if road == PROHIBITED {
+                let extra = self.hexside_costs.eval(mask);
+                if extra == PROHIBITED {
+                    return Err(Block::Hexside);
+                }
+                cost += extra;
             }
-            cost += extra;
             if mask & self.across_mask != 0 {
                 let profile = &self.rules.profile;
                 if mask & profile.no_zoc_entry_across() != 0 && to_zoc {

@@ -5,6 +5,7 @@ mod declaration;
 mod movement;
 mod occupancy;
 mod rail;
+mod roads;
 mod supply;
 mod territory;
 mod zoc;
@@ -200,7 +201,7 @@ pub(crate) const NEUTRAL: SideId = NO_SIDE;
 
 /// Reach and the order check must agree: every reached hex's path checks at its cost, and no
 /// legal path is cheaper than the reach cost. Checked on a pseudo-random map with rivers,
-/// sea, ZOC and friends.
+/// sea, roads, ZOC and friends.
 mod consistency {
     use super::*;
     use crate::path::check_path;
@@ -228,7 +229,7 @@ mod consistency {
         for _ in 0..14 {
             let (c, r) = (next() % 9 + 1, next() % 9 + 1);
             let (c2, r2) = (c, if r < 9 { r + 1 } else { r - 1 });
-            let f = ["major_river", "sea", "lake", "causeway"][(next() % 4) as usize];
+            let f = ["major_river", "sea", "lake", "causeway", "road"][(next() % 5) as usize];
             sides.push(format!("{f} = [\"{c:02}{r:02}/{c2:02}{r2:02}\"]"));
         }
         sides.sort();
@@ -241,7 +242,7 @@ mod consistency {
             unit("g2", "german", "infantry", "0307"),
             unit("d", "allied", "infantry", "0406").status("disorganized"),
         ];
-        let r = rules(&m);
+        let r = PathRules::compile(&super::roads::with_roads(), &m).unwrap();
         let occ = Occupancy::build(&m, &r, &units).unwrap();
         for mover in &units[..2] {
             let got = reach(&m, &r, &occ, mover, Mp::whole(8)).unwrap();
