@@ -215,7 +215,7 @@ impl LuaRules {
             Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, scenario.map.as_hex().ok_or_else(|| {
                 one("the rules declare a movement table, which needs a hex map; this scenario's map is an area map".into())
             })?).map_err(|e| {
-                one(format!("the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}"))
+                one(format!("{}the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}", rules.declared_at("movement")))
             })?)),
             None => None,
         };
@@ -225,7 +225,7 @@ impl LuaRules {
                     one("the rules declare a facing table, which needs a hex map".into())
                 })?;
                 Some(Arc::new(crate::path::FacingRules::compile(&decl, map).map_err(|e| {
-                    one(format!("the rules' facing declaration (hex.rules.declare(\"facing\", ...)): {e}"))
+                    one(format!("{}the rules' facing declaration (hex.rules.declare(\"facing\", ...)): {e}", rules.declared_at("facing")))
                 })?))
             }
             None => None,
@@ -310,6 +310,20 @@ impl LuaRules {
     /// What scripts printed so far (drained).
     pub fn take_log(&mut self) -> Vec<String> {
         with_host(&self.lua, |h| std::mem::take(&mut h.log)).unwrap_or_default()
+    }
+
+    /// Where a declaration was made (`rules/x/init.lua:12: `), to put before its errors; empty
+    /// when unknown.
+    fn declared_at(&self, key: &str) -> String {
+        let origin = self
+            .lua
+            .named_registry_value::<Table>(DECLARATIONS_KEY)
+            .and_then(|d| d.raw_get::<Table>(super::api::DECLARATION_ORIGINS))
+            .and_then(|o| o.raw_get::<Option<String>>(key));
+        match origin {
+            Ok(Some(place)) => format!("{place}: "),
+            _ => String::new(),
+        }
     }
 
     /// A named declaration (`hex.rules.declare(key, value)`) as JSON, for Rust-side compilers.

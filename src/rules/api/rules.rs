@@ -9,6 +9,10 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{require_loading, DECLARATIONS_KEY};
 
+/// The declarations table's entry that keeps where each declaration was made
+/// (`rules/x/init.lua:12`).
+pub(crate) const ORIGINS: &str = "__origins";
+
 /// Registers `hex.rules`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let t = lua.create_table()?;
@@ -49,6 +53,23 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (key, value): (String, Value)| {
             require_loading(lua, "hex.rules.declare")?;
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            // Where it was declared, for the errors of the Rust compilers that read it later.
+            let origin = lua.inspect_stack(1, |debug| {
+                let src = debug.source();
+                let file = src.short_src.as_deref().unwrap_or("?").to_string();
+                debug.current_line().map(|line| format!("{file}:{line}"))
+            });
+            if let Some(Some(origin)) = origin {
+                let origins: Table = match decls.raw_get::<Value>(ORIGINS)? {
+                    Value::Table(t) => t,
+                    _ => {
+                        let t = lua.create_table()?;
+                        decls.raw_set(ORIGINS, t.clone())?;
+                        t
+                    }
+                };
+                origins.raw_set(key.as_str(), origin)?;
+            }
             decls.raw_set(key, value)
         })?,
     )?;
