@@ -5,7 +5,7 @@ use super::{Bot, LegalCommands};
 use crate::engine::{Command, Dice, Game, RulesError};
 
 /// Picks uniformly among legal commands other than `EndPhase`; ends the phase when none is left
-/// or after `max_per_phase` commands.
+/// or after `max_per_phase` commands, and ends it early only when `EndPhase` is listed.
 pub struct RandomBot {
     pub dice: Dice,
     pub max_per_phase: u32,
@@ -40,20 +40,140 @@ impl Bot for RandomBot {
             self.phase_key = key;
             self.given = 0;
         }
-        let others: Vec<&Command> = legal
-            .all(game)?
+        let all = legal.all(game)?;
+        // Rules that list `end_phase` themselves leave it out while the phase may not end
+        // (France 1940's stacking): then the bot goes on with the other commands.
+        let may_end = all.iter().any(|c| matches!(c, Command::EndPhase));
+        let others: Vec<&Command> = all
             .iter()
             .filter(|c| !matches!(c, Command::EndPhase))
             .collect();
-        if others.is_empty() || self.given >= self.max_per_phase {
+        if others.is_empty() || (may_end && self.given >= self.max_per_phase) {
             return Ok(Command::EndPhase);
         }
         // One chance in (n + 1) to stop early keeps games varied without stalling.
-        let pick = self.dice.roll(others.len() as u32 + 1) as usize - 1;
+        let choices = others.len() as u32 + u32::from(may_end);
+        let pick = self.dice.roll(choices) as usize - 1;
         self.given += 1;
         Ok(others
             .get(pick)
             .map(|c| (*c).clone())
             .unwrap_or(Command::EndPhase))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::RandomBot;
+    use crate::bot::{play, RunLimit};
+    use crate::engine::{
+        Command, Dice, Event, EventLimits, Game, GameState, Outcome, Refusal, Resolution,
+        RulesError, Ruleset, Sequence, Step,
+    };
+
+    /// Nim-like: a side must take a stone before it may end its phase; `end_phase` is listed
+    /// only once it has, and refused before.
+    struct MustTake(Sequence);
+
+    fn taken(state: &GameState) -> bool {
+        state.vars.get("taken").and_then(|v| v.as_u64()) == Some(u64::from(state.turn))
+    }
+
+    impl Ruleset for MustTake {
+        fn sequence(&self) -> &Sequence {
+            &self.0
+        }
+        fn legal_commands(
+            &mut self,
+            state: &GameState,
+            _: &str,
+        ) -> Result<Vec<Command>, RulesError> {
+            let take = Command::Custom {
+                name: "take".into(),
+                args: Default::default(),
+            };
+            Ok(if taken(state) {
+                vec![take, Command::EndPhase]
+            } else {
+                vec![take]
+            })
+        }
+        fn resolve(
+            &mut self,
+            state: &GameState,
+            _: Option<&str>,
+            command: &Command,
+        ) -> Result<Resolution, RulesError> {
+            Ok(match command {
+                Command::EndPhase if !taken(state) => {
+                    Err(Refusal::new("NIM-1", "take a stone first"))
+                }
+                Command::EndPhase => Ok(Vec::new()),
+                _ => Ok(vec![Event::VarSet {
+                    key: "taken".into(),
+                    value: json!(state.turn).into(),
+                }]),
+            })
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(None)
+        }
+        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
+            Ok(Vec::new())
+        }
+        fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
+            Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::new(),
+                reason: "over".into(),
+            })
+        }
+    }
+
+    /// The random bot ends a phase early only when `end_phase` is listed: a game whose rules
+    /// leave it out until a condition holds is played to its end, whatever the dice.
+    #[test]
+    fn the_random_bot_does_not_end_a_phase_the_rules_do_not_list_end_phase_in() {
+        for seed in 1..=40 {
+            let sequence = Sequence {
+                steps: vec![Step {
+                    side: Some("a".into()),
+                    phase: "take".into(),
+                }],
+                special: BTreeMap::new(),
+            };
+            let state = GameState {
+                scenario: "nim".into(),
+                turn: 0,
+                step: 0,
+                units: BTreeMap::new(),
+                gone: BTreeMap::new(),
+                control: BTreeMap::new(),
+                dice: Dice::new(seed),
+                vars: Default::default(),
+                outcome: None,
+                revision: Default::default(),
+            };
+            let mut game = Game::new(
+                state,
+                Box::new(MustTake(sequence)),
+                5,
+                EventLimits::default(),
+            );
+            game.start(seed).expect("the game starts");
+            let mut bot = RandomBot::new(Dice::new(seed));
+            let report = play(&mut game, &mut bot, &["a".to_string()], RunLimit::End)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(game.is_over(), "seed {seed}");
+            assert_eq!(report.refused, 0, "seed {seed}");
+        }
     }
 }
