@@ -60,6 +60,11 @@ fn demo_1_moves_go_to_adjacent_hexes_within_ma_once_per_phase() {
             "the path costs 5 MP, more than the 4 MP allowed (step 3: 0402 to 0302)"
         )
     );
+    // A hex that is not on the map is refused in words for the player (no "runtime error:").
+    assert_eq!(
+        refused(&mut s, "blue", &mv("b1", &["0505", "9999"])),
+        Refusal::new("move", "'9999' is not a hex of the map")
+    );
     s.game.submit(Some("blue"), &mv("b2", &["0502"])).unwrap();
     assert_eq!(
         refused(&mut s, "blue", &mv("b2", &["0501"])),

@@ -458,12 +458,13 @@ pub(crate) fn budget_of(unit: &Unit, budget: Option<f64>) -> mlua::Result<Mp> {
         .ok_or_else(|| mlua::Error::runtime(format!("hex.path: {mp} is not a valid MP budget")))
 }
 
-pub(crate) fn labels_to_hexes(map: &HexMap, labels: &[String]) -> mlua::Result<Vec<HexIndex>> {
+/// The hexes of a path's labels, or why one is not a hex (a refusal's reason, for players).
+fn labels_to_hexes(map: &HexMap, labels: &[String]) -> Result<Vec<HexIndex>, String> {
     labels
         .iter()
         .map(|l| {
             map.parse_label(l)
-                .ok_or_else(|| mlua::Error::runtime(format!("'{l}' is not a hex of the map")))
+                .ok_or_else(|| format!("'{l}' is not a hex of the map"))
         })
         .collect()
 }
@@ -581,7 +582,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     let mut hexes = vec![start];
                     match labels_to_hexes(map, &path) {
                         Ok(h) => hexes.extend(h),
-                        Err(e) => return Ok(Value::Table(refusal(lua, "move", &e.to_string())?)),
+                        Err(why) => return Ok(Value::Table(refusal(lua, "move", &why)?)),
                     }
                     charge_search(lua, hexes.len())?;
                     match check_path(map, rules, &cache.occ, unit, budget, &hexes) {
