@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::SourceText;
+use crate::bot::{play, RandomBot, RunLimit, RunReport, SideBots};
 use crate::engine::{Dice, Event, EventLimits, Game, GameError, Save, SaveError, Unit};
 use crate::rules::{LuaRules, RulesLoadError};
 use crate::scenario::UnitSpec;
@@ -32,12 +33,71 @@ pub enum SessionError {
         scenario: String,
         message: String,
     },
+    /// A mod that cannot be loaded as given.
+    #[error("{path}: mod refused: {message}", path = .path.display())]
+    Mod { path: PathBuf, message: String },
     #[error("{path}: the save belongs to scenario '{found}', but that file now holds scenario '{expected}'")]
     WrongScenario {
         path: PathBuf,
         found: String,
         expected: String,
     },
+}
+
+/// Adds mods to a scenario's rules: each a Lua file whose folder becomes one more rule root and
+/// whose file name is the module. A mod whose name is not a module name, or is taken by another
+/// mod or by a module the scenario's roots already hold, is refused: `require` would find the
+/// other one and the mod would silently not run.
+fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionError> {
+    let refuse = |file: &Path, message: String| SessionError::Mod {
+        path: file.into(),
+        message,
+    };
+    for file in mods {
+        let module = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if file.extension().is_none_or(|e| e != "lua") {
+            return Err(refuse(file, "a mod is a .lua file".into()));
+        }
+        // (a dot would read as a folder: `my.mod` is `my/mod.lua`)
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if module.is_empty() || !module.chars().all(plain) {
+            return Err(refuse(
+                file,
+                format!(
+                    "'{module}' cannot be a module name (letters, digits, '_' and '-' only): \
+                     rename the file"
+                ),
+            ));
+        }
+        if scenario.rules.contains(&module) {
+            return Err(refuse(
+                file,
+                format!("a module named '{module}' is already loaded: rename the file"),
+            ));
+        }
+        if let Some(other) = crate::rules::find_module(&scenario.rule_roots, &module) {
+            return Err(refuse(
+                file,
+                format!(
+                    "'{module}' is the name of {}, which `require` would find first: rename the file",
+                    other.display()
+                ),
+            ));
+        }
+        // (a file named without a folder is in the working directory)
+        let root = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !scenario.rule_roots.contains(&root) {
+            scenario.rule_roots.push(root);
+        }
+        scenario.rules.push(module);
+    }
+    Ok(())
 }
 
 /// The salt that separates the bots' dice from the game's dice.
@@ -49,6 +109,8 @@ pub struct Session {
     pub game: Game,
     pub seed: u64,
     pub bot_dice: Dice,
+    /// The mods the game runs with ([`Session::start_with_mods`]); a save records them.
+    pub mods: Vec<PathBuf>,
 }
 
 impl Session {
@@ -66,18 +128,10 @@ impl Session {
         mods: &[PathBuf],
     ) -> Result<Session, SessionError> {
         let mut scenario = load_scenario(path).map_err(SessionError::Scenario)?;
-        for file in mods {
-            let root = file.parent().map(Path::to_path_buf).unwrap_or_default();
-            let module = file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if !scenario.rule_roots.contains(&root) {
-                scenario.rule_roots.push(root);
-            }
-            scenario.rules.push(module);
-        }
-        Session::start_scenario(scenario, seed)
+        add_mods(&mut scenario, mods)?;
+        let mut session = Session::start_scenario(scenario, seed)?;
+        session.mods = mods.to_vec();
+        Ok(session)
     }
 
     /// Starts a new game of an already loaded scenario (see [`crate::scenario::parse_scenario`]).
@@ -101,6 +155,7 @@ impl Session {
             game,
             seed,
             bot_dice: Dice::new(seed ^ BOT_SALT),
+            mods: Vec::new(),
         })
     }
 
@@ -112,8 +167,9 @@ impl Session {
 
     /// Resumes a save already read (`save_path` names it in errors).
     pub fn resume_save(save: Save, save_path: &Path) -> Result<Session, SessionError> {
-        let scenario =
-            Arc::new(load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?);
+        let mut scenario = load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?;
+        add_mods(&mut scenario, &save.mods)?;
+        let scenario = Arc::new(scenario);
         if scenario.id != save.state.scenario {
             return Err(SessionError::WrongScenario {
                 path: save_path.into(),
@@ -142,6 +198,7 @@ impl Session {
             game,
             seed: save.seed,
             bot_dice: save.bot_dice,
+            mods: save.mods,
         })
     }
 
@@ -261,6 +318,17 @@ impl Session {
         Ok(())
     }
 
+    /// Plays on with the scenario's bots (its Lua bots by side, the random bot for the others)
+    /// until `limit`, and keeps the bots' dice in the session, so that a save taken afterwards
+    /// continues with the same choices an uninterrupted game makes.
+    pub fn play_bots(&mut self, limit: RunLimit) -> Result<RunReport, GameError> {
+        let mut bot = SideBots::new(RandomBot::new(self.bot_dice), self.scenario.bots.clone());
+        let sides = self.scenario.sides.clone();
+        let report = play(&mut self.game, &mut bot, &sides, limit);
+        self.bot_dice = bot.random.dice;
+        report
+    }
+
     /// The game as a save.
     pub fn to_save(&self) -> Save {
         Save::new(
@@ -269,5 +337,6 @@ impl Session {
             self.bot_dice,
             self.game.state().clone(),
         )
+        .with_mods(self.mods.clone())
     }
 }

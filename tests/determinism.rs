@@ -108,17 +108,12 @@ fn save_mid_game_then_continue_gives_the_uninterrupted_log() {
 /// place: the same log, event for event, and the same final state.
 #[test]
 fn a_game_handed_to_another_thread_plays_the_same_game() {
-    use hexwar::bot::{play, RandomBot, RunLimit, SideBots};
+    use hexwar::bot::RunLimit;
     use hexwar::engine::Event;
     use hexwar::Session;
 
     fn play_out(mut session: Session) -> (Vec<Event>, String) {
-        let mut bot = SideBots::new(
-            RandomBot::new(session.bot_dice),
-            session.scenario.bots.clone(),
-        );
-        let sides = session.scenario.sides.clone();
-        play(&mut session.game, &mut bot, &sides, RunLimit::End).expect("the demo plays");
+        session.play_bots(RunLimit::End).expect("the demo plays");
         (session.game.log().to_vec(), session.game.state().hash())
     }
 
@@ -134,4 +129,30 @@ fn a_game_handed_to_another_thread_plays_the_same_game() {
     );
     assert!(matches!(here.0.last(), Some(Event::GameEnded { .. })));
     assert_eq!(here, there);
+}
+
+/// `Session::play_bots` keeps the bots' dice in the session: a save taken after bot play and
+/// resumed ends exactly as the uninterrupted game (the same final state).
+#[test]
+fn a_save_after_library_bot_play_continues_the_same_game() {
+    use hexwar::bot::RunLimit;
+    use hexwar::Session;
+
+    let start = || Session::start(std::path::Path::new("scenarios/demo"), Some(9)).expect("demo");
+    let mut whole = start();
+    whole.play_bots(RunLimit::End).expect("plays");
+
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("mid.json");
+    let mut first = start();
+    first.play_bots(RunLimit::BeforeTurn(4)).expect("plays");
+    first.to_save().write(&save).expect("saved");
+    let mut rest = Session::resume(&save).expect("resumes");
+    rest.play_bots(RunLimit::End).expect("plays on");
+    assert!(rest.game.is_over());
+    assert_eq!(rest.game.state().hash(), whole.game.state().hash());
+    assert_eq!(
+        rest.game.log(),
+        &whole.game.log()[whole.game.log().len() - rest.game.log().len()..]
+    );
 }

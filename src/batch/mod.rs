@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{play, RandomBot, RunLimit, SideBots};
+use crate::bot::RunLimit;
 use crate::session::Session;
 
 /// One finished game of a batch.
@@ -66,12 +66,7 @@ impl From<String> for BatchFailure {
 pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameRecord, BatchFailure> {
     let seed = derive_seed(base_seed, index);
     let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
-    let mut bot = SideBots::new(
-        RandomBot::new(session.bot_dice),
-        session.scenario.bots.clone(),
-    );
-    let sides = session.scenario.sides.clone();
-    let report = match play(&mut session.game, &mut bot, &sides, RunLimit::End) {
+    let report = match session.play_bots(RunLimit::End) {
         Ok(report) => report,
         Err(crate::engine::GameError::Refused(r)) => {
             return Err(BatchFailure {

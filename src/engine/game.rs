@@ -101,6 +101,12 @@ impl Game {
     pub fn is_over(&self) -> bool {
         self.state.outcome.is_some()
     }
+    /// What the rules' scripts printed since the last call (`print`, `hex.log`), drained: a
+    /// host shows a mod's output with it (the rules keep at most 10 000 lines between calls).
+    pub fn take_script_log(&mut self) -> Vec<String> {
+        self.rules.take_script_log()
+    }
+
     pub fn rules_mut(&mut self) -> &mut dyn Ruleset {
         self.rules.as_mut()
     }

@@ -163,6 +163,12 @@ pub trait Ruleset: Send {
         Ok(Ok(Vec::new()))
     }
 
+    /// What scripts printed since the last call (`print`, `hex.log`), drained; rules without
+    /// scripts print nothing.
+    fn take_script_log(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Whether `setup` reads keys of its own; when not, a setup table with keys other than the
     /// engine's (`turn`, `phase`, `side`) is refused, so that a misspelt key is not ignored.
     fn reads_setup(&self) -> bool {

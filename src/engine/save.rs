@@ -19,6 +19,10 @@ pub struct Save {
     pub version: u32,
     /// The scenario file the game was loaded from, as given when the game started.
     pub scenario_path: PathBuf,
+    /// Extra rules modules the game was started with (`Session::start_with_mods`), loaded
+    /// again on resume; absent from saves of games without mods.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<PathBuf>,
     /// The seed the game was started with.
     pub seed: u64,
     /// The bots' own dice, so a resumed run makes the same choices.
@@ -74,11 +78,18 @@ impl Save {
             format: SAVE_FORMAT.into(),
             version: SAVE_VERSION,
             scenario_path,
+            mods: Vec::new(),
             seed,
             bot_dice,
             state,
             checksum,
         }
+    }
+
+    /// The same save, recording the mods the game runs with (see [`Save::mods`]).
+    pub fn with_mods(mut self, mods: Vec<PathBuf>) -> Self {
+        self.mods = mods;
+        self
     }
 
     pub fn to_json(&self) -> String {

@@ -850,6 +850,10 @@ impl Ruleset for LuaRules {
         self.setup.is_some()
     }
 
+    fn take_script_log(&mut self) -> Vec<String> {
+        self.take_log()
+    }
+
     fn setup(
         &mut self,
         state: &GameState,

@@ -1,0 +1,153 @@
+//! Mods (`Session::start_with_mods`): a save records them and a resumed game runs with them; a
+//! mod whose name another module already takes is refused instead of silently not loading.
+
+use std::path::{Path, PathBuf};
+
+use hexwar::engine::Command;
+use hexwar::{Session, SessionError};
+
+/// Every move raises `ModSawMove`.
+const MOD: &str = r#"
+hex.events.on("UnitMoved", function(ev)
+  return hex.events.emit("ModSawMove", { unit = ev.unit })
+end)
+"#;
+
+fn write_mod(dir: &Path, name: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("a temporary folder");
+    let file = dir.join(name);
+    std::fs::write(&file, MOD).expect("the mod is written");
+    file
+}
+
+/// The first legal move of the phasing side, submitted; the names of the events it made.
+fn first_move(session: &mut Session) -> Vec<String> {
+    let side = session.game.phasing_side().expect("a phasing side");
+    let legal = session.game.legal_commands(&side).expect("legal commands");
+    let first = legal
+        .into_iter()
+        .find(|c| matches!(c, Command::Move { .. }))
+        .expect("a legal move");
+    session
+        .game
+        .submit(Some(&side), &first)
+        .expect("the move is legal")
+        .iter()
+        .map(|e| e.name().to_string())
+        .collect()
+}
+
+#[test]
+fn a_resumed_save_runs_with_the_mods_the_game_started_with() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = write_mod(dir.path(), "watcher.lua");
+    let mut session = Session::start_with_mods(
+        Path::new("scenarios/demo"),
+        Some(7),
+        std::slice::from_ref(&file),
+    )
+    .expect("the demo loads with the mod");
+    let save = dir.path().join("game.json");
+    session.to_save().write(&save).expect("saved");
+    let text = std::fs::read_to_string(&save).expect("the save reads");
+    assert!(text.contains("\"mods\""), "{text}");
+
+    let mut resumed = Session::resume(&save).expect("the save resumes");
+    assert_eq!(resumed.mods, vec![file]);
+    let here = first_move(&mut session);
+    assert!(here.contains(&"ModSawMove".to_string()), "{here:?}");
+    assert_eq!(first_move(&mut resumed), here);
+    assert_eq!(session.game.state(), resumed.game.state());
+
+    // A game without mods writes no `mods` key: its saves are as they were.
+    let plain = Session::start(Path::new("scenarios/demo"), Some(7)).expect("the demo loads");
+    assert!(!plain.to_save().to_json().contains("\"mods\""));
+}
+
+#[test]
+fn a_mod_whose_name_is_taken_or_unusable_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let a = write_mod(&dir.path().join("a"), "tweak.lua");
+    let b = write_mod(&dir.path().join("b"), "tweak.lua");
+    let lib = write_mod(dir.path(), "lib.lua");
+    let other_game = write_mod(dir.path(), "diplomacy.lua");
+    let dotted = write_mod(dir.path(), "my.mod.lua");
+    let text = write_mod(dir.path(), "notes.txt");
+    let refused = |mods: &[PathBuf]| -> String {
+        match Session::start_with_mods(Path::new("scenarios/demo"), Some(1), mods) {
+            Err(e @ SessionError::Mod { .. }) => e.to_string(),
+            Err(other) => panic!("expected a mod error, got {other}"),
+            Ok(_) => panic!("expected a mod error, the game loaded"),
+        }
+    };
+    assert_eq!(
+        refused(&[a.clone(), b.clone()]),
+        format!(
+            "{}: mod refused: a module named 'tweak' is already loaded: rename the file",
+            b.display()
+        )
+    );
+    assert_eq!(
+        refused(std::slice::from_ref(&lib)),
+        format!(
+            "{}: mod refused: a module named 'lib' is already loaded: rename the file",
+            lib.display()
+        )
+    );
+    // Not loaded by the demo, but in its rule roots (rules/diplomacy): `require` finds that.
+    let message = refused(std::slice::from_ref(&other_game));
+    assert!(
+        message.starts_with(&format!(
+            "{}: mod refused: 'diplomacy' is the name of ",
+            other_game.display()
+        )) && message
+            .ends_with("diplomacy/init.lua, which `require` would find first: rename the file"),
+        "{message}"
+    );
+    assert_eq!(
+        refused(std::slice::from_ref(&dotted)),
+        format!(
+            "{}: mod refused: 'my.mod' cannot be a module name (letters, digits, '_' and '-' \
+             only): rename the file",
+            dotted.display()
+        )
+    );
+    assert_eq!(
+        refused(std::slice::from_ref(&text)),
+        format!("{}: mod refused: a mod is a .lua file", text.display())
+    );
+}
+
+/// What a mod prints reaches the host through `Game::take_script_log`, drained at each call.
+#[test]
+fn a_mods_prints_reach_the_host() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir_all(dir.path()).expect("folder");
+    let file = dir.path().join("chatty.lua");
+    std::fs::write(
+        &file,
+        "hex.events.on(\"UnitMoved\", function(ev) print(\"moved\", ev.unit, ev.to) end)\n",
+    )
+    .expect("written");
+    let mut session =
+        Session::start_with_mods(Path::new("scenarios/demo"), Some(7), &[file]).expect("loads");
+    let _ = session.game.take_script_log();
+    let side = session.game.phasing_side().expect("a side");
+    let first = session
+        .game
+        .legal_commands(&side)
+        .expect("legal")
+        .into_iter()
+        .find(|c| matches!(c, Command::Move { .. }))
+        .expect("a move");
+    let Command::Move { unit, path } = &first else {
+        unreachable!()
+    };
+    let to = path.last().expect("a path").clone();
+    session.game.submit(Some(&side), &first).expect("moves");
+    assert_eq!(
+        session.game.take_script_log(),
+        vec![format!("moved\t{unit}\t{to}")]
+    );
+    assert!(session.game.take_script_log().is_empty());
+}
