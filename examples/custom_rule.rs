@@ -1,6 +1,13 @@
 //! A Rust policy beside the Lua rules: a `Ruleset` that wraps the demo's `LuaRules` and vetoes
-//! any move into a "minefield" hex, in Rust, before the Lua rules see it. Legal command lists are
-//! filtered the same way, so bots never try it.
+//! any move into a "minefield" hex, in Rust, before the Lua rules see it. The legal command lists
+//! the engine gives (`Game::legal_commands`, the random bot's) are filtered the same way; a Lua
+//! bot lists its commands inside the VM (`hex.commands.legal`), which does not see this policy,
+//! so it may pick such a move and have it refused.
+//!
+//! A wrapper forwards *every* method of the trait, those with defaults too (`skip_step`,
+//! `phase_label`, `setup`, `reads_setup`, `legal_commands_matching`, `take_script_log`): a
+//! default left in place answers for the wrapped rules and silently changes the game (Diplomacy's
+//! step labels and skipped retreat phases come from those methods).
 //!
 //! `cargo run --example custom_rule`
 
@@ -9,8 +16,8 @@ use std::io::Write;
 use std::path::Path;
 
 use hexwar::engine::{
-    Command, Event, EventLimits, Game, GameError, GameState, Outcome, Refusal, Resolution,
-    RulesError, Ruleset, Sequence,
+    Command, CommandFilter, Event, EventLimits, Game, GameError, GameState, Outcome, Refusal,
+    Resolution, RulesError, Ruleset, Sequence,
 };
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
@@ -68,6 +75,42 @@ impl Ruleset for Minefield {
         arg: &serde_json::Value,
     ) -> Result<Option<serde_json::Value>, RulesError> {
         self.inner.query(s, name, arg)
+    }
+    fn legal_commands_matching(
+        &mut self,
+        s: &GameState,
+        side: &str,
+        filter: &CommandFilter,
+    ) -> Result<Vec<Command>, RulesError> {
+        let some = self.inner.legal_commands_matching(s, side, filter)?;
+        Ok(some
+            .into_iter()
+            .filter(|c| self.veto(c).is_none())
+            .collect())
+    }
+    fn skip_step(&mut self, s: &GameState, turn: u32, step: u32) -> Result<bool, RulesError> {
+        self.inner.skip_step(s, turn, step)
+    }
+    fn phase_label(
+        &mut self,
+        s: &GameState,
+        turn: u32,
+        step: u32,
+    ) -> Result<Option<String>, RulesError> {
+        self.inner.phase_label(s, turn, step)
+    }
+    fn setup(
+        &mut self,
+        s: &GameState,
+        table: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Resolution, RulesError> {
+        self.inner.setup(s, table)
+    }
+    fn reads_setup(&self) -> bool {
+        self.inner.reads_setup()
+    }
+    fn take_script_log(&mut self) -> Vec<String> {
+        self.inner.take_script_log()
     }
 }
 
