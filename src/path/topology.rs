@@ -91,7 +91,7 @@ impl Topology {
     }
 
     /// The six neighbours in direction order, `OFF_MAP` where the map ends.
-    #[inline]
+    #[inline(always)]
     pub fn neighbors(&self, index: HexIndex) -> [HexIndex; 6] {
         let (col, row) = self.col_row(index);
         let parity = if self.flat { col & 1 } else { row & 1 } as usize;

@@ -8,17 +8,6 @@
 use crate::engine::Event;
 use crate::scenario::{direction, finite, Fit};
 
-/// Events only the engine or the host makes: the sequence starts and ends phases, the host's
-/// dice make `DiceRolled`, the game makes `GameStarted` and `CommandRefused`.
-const ENGINE_ONLY: [&str; 6] = [
-    "GameStarted",
-    "PhaseStarted",
-    "PhaseEnded",
-    "PhaseSkipped",
-    "DiceRolled",
-    "CommandRefused",
-];
-
 /// The names of the engine's own events: a custom event may not take one, or the handlers of
 /// the real event would receive it without its fields.
 const BUILT_IN: [&str; 17] = [
@@ -52,14 +41,19 @@ pub(crate) fn check_events(context: &Fit, events: &[Event]) -> Result<(), String
 }
 
 fn check_event(context: &Fit, event: &Event) -> Result<(), String> {
-    let name = event.name();
-    if ENGINE_ONLY.contains(&name) && !matches!(event, Event::Custom { .. }) {
-        return Err(format!(
-            "only the engine makes {name} events (phases follow the sequence and `end_phase`; \
-             dice come from hex.dice)"
-        ));
-    }
     match event {
+        // Only the engine or the host makes these: the sequence starts and ends phases, the
+        // host's dice make `DiceRolled`, the game `GameStarted` and `CommandRefused`.
+        Event::GameStarted { .. }
+        | Event::PhaseStarted { .. }
+        | Event::PhaseEnded { .. }
+        | Event::PhaseSkipped { .. }
+        | Event::DiceRolled { .. }
+        | Event::CommandRefused { .. } => Err(format!(
+            "only the engine makes {} events (phases follow the sequence and `end_phase`; \
+             dice come from hex.dice)",
+            event.name()
+        )),
         Event::UnitMoved { to, path, cost, .. } => {
             context.place(to, "to")?;
             for step in path {

@@ -15,8 +15,10 @@ fn list<'a>(
     units: impl Iterator<Item = &'a Unit> + Clone,
 ) -> mlua::Result<Table> {
     charge_listed(lua, walked)?;
-    charge_unit_views(lua, units.clone().count())?;
-    write_unit_list(lua, units, |u| u, |_, _| {})
+    // (charged once built, by the list's length: counting first would walk the units twice)
+    let views = write_unit_list(lua, units, |u| u, |_, _| {})?;
+    charge_unit_views(lua, views.raw_len())?;
+    Ok(views)
 }
 
 /// The views of gone units: a unit view and `gone_reason`, `eliminated`, `gone_turn`.
@@ -24,8 +26,7 @@ pub(crate) fn gone_list<'a>(
     lua: &Lua,
     gone: impl Iterator<Item = &'a GoneUnit> + Clone,
 ) -> mlua::Result<Table> {
-    charge_unit_views(lua, gone.clone().count())?;
-    write_unit_list(
+    let views = write_unit_list(
         lua,
         gone,
         |g| &g.unit,
@@ -37,7 +38,9 @@ pub(crate) fn gone_list<'a>(
             w.int(i64::from(g.turn));
             w.set("gone_turn");
         },
-    )
+    )?;
+    charge_unit_views(lua, views.raw_len())?;
+    Ok(views)
 }
 
 /// Registers `hex.units`.
