@@ -16,11 +16,12 @@ use std::io::Write;
 use std::path::Path;
 
 use hexwar::engine::{
-    Command, CommandFilter, Event, EventLimits, Game, GameError, GameState, Outcome, Refusal,
-    Resolution, RulesError, Ruleset, Sequence,
+    Command, CommandFilter, Event, GameError, GameState, Outcome, Refusal, Resolution, RulesError,
+    Ruleset, Sequence,
 };
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
+use hexwar::Session;
 
 /// The Lua rules plus one house rule: no unit may enter `minefield`.
 pub struct Minefield {
@@ -117,21 +118,14 @@ impl Ruleset for Minefield {
 /// Plays the opening of the demo under the house rule; returns the refusal it met.
 pub fn run(out: &mut dyn Write) -> Result<Refusal, Box<dyn Error>> {
     let scenario = load_scenario(Path::new("scenarios/demo")).map_err(|e| format!("{e:?}"))?;
-    let rules = Minefield {
-        inner: LuaRules::load(&scenario)?,
-        minefield: "0202".into(),
-    };
-    let limits = EventLimits {
-        max_depth: scenario.limits.event_depth,
-        max_events: scenario.limits.events_per_command,
-    };
-    let mut game = Game::new(
-        scenario.initial_state(7),
-        Box::new(rules),
-        scenario.turns,
-        limits,
-    );
-    game.start(7)?;
+    // The session builds the game as for Lua rules alone (limits, start), with ours around them.
+    let mut session = Session::start_scenario_wrapped(scenario, Some(7), |inner| {
+        Box::new(Minefield {
+            inner,
+            minefield: "0202".into(),
+        })
+    })?;
+    let game = &mut session.game;
 
     let into_minefield = Command::Move {
         unit: "b-inf-1".into(),

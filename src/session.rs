@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::board::SourceText;
 use crate::bot::{play, RandomBot, RunLimit, RunReport, SideBots};
-use crate::engine::{Dice, Event, EventLimits, Game, GameError, Save, SaveError, Unit};
+use crate::engine::{Dice, Event, EventLimits, Game, GameError, Ruleset, Save, SaveError, Unit};
 use crate::rules::{LuaRules, RulesLoadError};
 use crate::scenario::UnitSpec;
 use crate::scenario::{load_scenario, Scenario, ScenarioError};
@@ -136,19 +136,25 @@ impl Session {
 
     /// Starts a new game of an already loaded scenario (see [`crate::scenario::parse_scenario`]).
     pub fn start_scenario(scenario: Scenario, seed: Option<u64>) -> Result<Session, SessionError> {
+        Session::start_scenario_wrapped(scenario, seed, |rules| Box::new(rules))
+    }
+
+    /// [`Session::start_scenario`] with the scenario's Lua rules wrapped in a ruleset of the
+    /// caller's: a Rust policy beside them (`examples/custom_rule.rs`). The wrapper forwards
+    /// every method of [`Ruleset`], those with defaults too.
+    pub fn start_scenario_wrapped(
+        scenario: Scenario,
+        seed: Option<u64>,
+        wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
+    ) -> Result<Session, SessionError> {
         let scenario = Arc::new(scenario);
         let seed = seed.unwrap_or(scenario.seed);
-        let rules = LuaRules::load(&scenario)?;
+        let rules = wrap(LuaRules::load(&scenario)?);
         let limits = EventLimits {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,
         };
-        let mut game = Game::new(
-            scenario.initial_state(seed),
-            Box::new(rules),
-            scenario.turns,
-            limits,
-        );
+        let mut game = Game::new(scenario.initial_state(seed), rules, scenario.turns, limits);
         game.start(seed)?;
         Ok(Session {
             scenario,
@@ -167,6 +173,16 @@ impl Session {
 
     /// Resumes a save already read (`save_path` names it in errors).
     pub fn resume_save(save: Save, save_path: &Path) -> Result<Session, SessionError> {
+        Session::resume_save_wrapped(save, save_path, |rules| Box::new(rules))
+    }
+
+    /// [`Session::resume_save`] with the Lua rules wrapped as [`Session::start_scenario_wrapped`]
+    /// wraps them.
+    pub fn resume_save_wrapped(
+        save: Save,
+        save_path: &Path,
+        wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
+    ) -> Result<Session, SessionError> {
         let mut scenario = load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?;
         add_mods(&mut scenario, &save.mods)?;
         let scenario = Arc::new(scenario);
@@ -177,12 +193,12 @@ impl Session {
                 expected: scenario.id.clone(),
             });
         }
-        let rules = LuaRules::load(&scenario)?;
+        let rules = wrap(LuaRules::load(&scenario)?);
         let fit = crate::scenario::Fit {
             board: &scenario.map,
             sides: &scenario.sides,
         };
-        fit.state(&save.state, crate::engine::Ruleset::sequence(&rules))
+        fit.state(&save.state, rules.sequence())
             .map_err(|message| SessionError::SaveMisfit {
                 path: save_path.into(),
                 scenario: scenario.id.clone(),
@@ -192,7 +208,7 @@ impl Session {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,
         };
-        let game = Game::new(save.state, Box::new(rules), scenario.turns, limits);
+        let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {
             scenario,
             game,
