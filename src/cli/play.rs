@@ -79,6 +79,11 @@ fn play_orders(args: &PlayArgs, session: &mut Session, orders: &[SidedCommand]) 
     if args.json {
         outln!("{}", Value::Array(results));
     }
+    exit_code(outcome)
+}
+
+/// The exit code of a play: 0, 1 when orders were refused, 2 (with its message) on an error.
+pub(super) fn exit_code(outcome: Result<usize, String>) -> i32 {
     match outcome {
         Ok(0) => EXIT_OK,
         Ok(_refused) => EXIT_GAME,

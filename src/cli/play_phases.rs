@@ -23,7 +23,6 @@ use crate::session::Session;
 
 use super::orders::PhaseOrders;
 use super::play::PlayArgs;
-use super::{fail, EXIT_GAME, EXIT_OK};
 
 /// Plays the phases. On an error that stops the play (exit 2) the phases done are still
 /// reported: in text they are already printed, with `--json` the array of them is printed, so
@@ -34,11 +33,7 @@ pub(super) fn run(args: &PlayArgs, session: &mut Session, phases: &[PhaseOrders]
     if args.json {
         print_json(&out);
     }
-    match outcome {
-        Ok(0) => EXIT_OK,
-        Ok(_refused) => EXIT_GAME,
-        Err(message) => fail(message),
-    }
+    super::play::exit_code(outcome)
 }
 
 /// Plays each `[[phase]]` entry, printing it (text) or collecting it in `out` (JSON); the
