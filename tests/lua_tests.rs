@@ -41,7 +41,9 @@ tests/fixtures/lua_failing/failing_test.lua
   FAIL  a refusal by another rule
         tests/fixtures/lua_failing/failing_test.lua:12: expected {command = \"move\", path = {\"0104\"}, unit = \"b-inf-1\"} to be refused by DEMO-2
           refused by: DEMO-1: each hex of a path must be adjacent to the one before (step 1: 0102 to 0104)
-1 passed, 2 failed
+  FAIL  a setup unit on a side the scenario lacks
+        tests/fixtures/lua_failing/failing_test.lua:17: t.setup: units: unit 'x': unknown side 'purple' (sides: blue, red)
+1 passed, 3 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -59,7 +61,7 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 1);
-    assert_eq!(v["failed"], 2);
+    assert_eq!(v["failed"], 3);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()

@@ -210,11 +210,17 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
             Json::Object(o) if o.is_empty() => Vec::new(),
             _ => return Err("units: a list of unit tables".into()),
         };
+        let fit = crate::scenario::Fit {
+            board: &s.scenario.map,
+            sides: &s.scenario.sides,
+        };
         for u in list {
             let mut unit: Unit = serde_json::from_value(u).map_err(|e| format!("units: {e}"))?;
             if unit.nation.is_empty() {
                 unit.nation = unit.side.clone();
             }
+            // (as a setup file's units are checked: a test position must be one the game can hold)
+            fit.unit(&unit).map_err(|e| format!("units: {e}"))?;
             extra.push(Event::UnitPlaced { unit });
         }
     }
