@@ -150,18 +150,7 @@ mod tests {
                 }],
                 special: BTreeMap::new(),
             };
-            let state = GameState {
-                scenario: "nim".into(),
-                turn: 0,
-                step: 0,
-                units: BTreeMap::new(),
-                gone: BTreeMap::new(),
-                control: BTreeMap::new(),
-                dice: Dice::new(seed),
-                vars: Default::default(),
-                outcome: None,
-                revision: Default::default(),
-            };
+            let state = GameState::new("nim", seed);
             let mut game = Game::new(
                 state,
                 Box::new(MustTake(sequence)),

@@ -533,7 +533,7 @@ mod tests {
     use serde_json::{json, Map};
 
     use super::*;
-    use crate::engine::{Dice, Outcome, Resolution, Sequence, Step};
+    use crate::engine::{Outcome, Resolution, Sequence, Step};
 
     /// Two steps a turn, "move" and "retreat"; the retreat step is skipped unless the var
     /// `retreats` is set; labels are "T<turn><m|r>"; `end_phase` in "move" sets `moved`.
@@ -611,18 +611,7 @@ mod tests {
     }
 
     fn game_of(turns: u32, steps: Vec<Step>) -> Game {
-        let state = GameState {
-            scenario: "tiny".into(),
-            turn: 0,
-            step: 0,
-            units: BTreeMap::new(),
-            gone: BTreeMap::new(),
-            control: BTreeMap::new(),
-            dice: Dice::new(1),
-            vars: Default::default(),
-            outcome: None,
-            revision: crate::engine::Revision::default(),
-        };
+        let state = GameState::new("tiny", 1);
         let sequence = Sequence {
             steps,
             special: BTreeMap::new(),

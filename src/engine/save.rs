@@ -196,20 +196,13 @@ pub(crate) fn json_problem(e: &serde_json::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn state() -> GameState {
         GameState {
-            scenario: "t".into(),
             turn: 3,
             step: 1,
-            units: BTreeMap::new(),
-            gone: BTreeMap::new(),
-            control: BTreeMap::new(),
             dice: Dice { seed: 5, rolls: 9 },
-            vars: Default::default(),
-            outcome: None,
-            revision: crate::engine::Revision::default(),
+            ..GameState::new("t", 5)
         }
     }
 

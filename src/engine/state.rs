@@ -54,6 +54,24 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The state of a scenario before its first turn, with no units, control or variables and
+    /// the dice seeded: what a ruleset written in Rust starts its game from (set the fields it
+    /// needs, then `Game::new` and `start`).
+    pub fn new(scenario: impl Into<String>, seed: u64) -> GameState {
+        GameState {
+            scenario: scenario.into(),
+            turn: 0,
+            step: 0,
+            units: BTreeMap::new(),
+            gone: BTreeMap::new(),
+            control: BTreeMap::new(),
+            dice: Dice::new(seed),
+            vars: BTreeMap::new(),
+            outcome: None,
+            revision: Revision::default(),
+        }
+    }
+
     /// `sha256:` of the state's canonical JSON: equal states, equal hashes, on any machine.
     pub fn hash(&self) -> String {
         use sha2::{Digest, Sha256};

@@ -206,7 +206,6 @@ mod tests {
         vars.insert("score".into(), json!({"red": 3}).into());
         vars.insert("flag".into(), json!(true).into());
         GameState {
-            scenario: "test".into(),
             turn: 2,
             step: 1,
             units,
@@ -214,8 +213,7 @@ mod tests {
             control: [("0101".to_string(), "red".to_string())].into(),
             dice: Dice { seed: 9, rolls: 4 },
             vars,
-            outcome: None,
-            revision: crate::engine::Revision::default(),
+            ..GameState::new("test", 9)
         }
     }
 
