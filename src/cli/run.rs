@@ -156,13 +156,19 @@ fn write_log(path: &Path, events: &[Event]) -> std::io::Result<()> {
     out.flush()
 }
 
-/// `run --json`'s summary of a game (`commands`: None when play stopped on an error).
-fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
-    let state = session.game.state();
-    let mut counts = std::collections::BTreeMap::<&str, u64>::new();
+/// How many events of each kind the game's log holds, by name.
+fn event_counts(session: &Session) -> std::collections::BTreeMap<&str, u64> {
+    let mut counts = std::collections::BTreeMap::new();
     for e in session.game.log() {
         *counts.entry(e.name()).or_default() += 1;
     }
+    counts
+}
+
+/// `run --json`'s summary of a game (`commands`: None when play stopped on an error).
+fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
+    let state = session.game.state();
+    let counts = event_counts(session);
     serde_json::json!({
         "scenario": session.scenario.id,
         "seed": session.seed,
@@ -176,15 +182,12 @@ fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
 }
 
 fn print_summary(session: &Session, commands: u64, json: bool) {
-    let state = session.game.state();
-    let mut counts = std::collections::BTreeMap::<&str, u64>::new();
-    for e in session.game.log() {
-        *counts.entry(e.name()).or_default() += 1;
-    }
     if json {
         outln!("{}", summary_json(session, Some(commands)));
         return;
     }
+    let state = session.game.state();
+    let counts = event_counts(session);
     outln!(
         "scenario: {} ({})",
         session.scenario.name,

@@ -122,6 +122,28 @@ pub enum Event {
 }
 
 impl Event {
+    /// The names of the engine's own events (every variant's `name` but `Custom`'s): a custom
+    /// event may not take one, or the handlers of the real event would receive it.
+    pub const ENGINE_NAMES: [&'static str; 17] = [
+        "GameStarted",
+        "PhaseStarted",
+        "PhaseEnded",
+        "PhaseSkipped",
+        "UnitMoved",
+        "UnitEnteredHex",
+        "UnitEliminated",
+        "UnitRemoved",
+        "UnitPlaced",
+        "UnitStatusChanged",
+        "UnitFacingChanged",
+        "UnitSideChanged",
+        "ControlChanged",
+        "VarSet",
+        "DiceRolled",
+        "CommandRefused",
+        "GameEnded",
+    ];
+
     /// The name handlers subscribe to (`UnitMoved`, or the custom name).
     pub fn name(&self) -> &str {
         match self {

@@ -8,28 +8,6 @@
 use crate::engine::Event;
 use crate::scenario::{direction, finite, Fit};
 
-/// The names of the engine's own events: a custom event may not take one, or the handlers of
-/// the real event would receive it without its fields.
-const BUILT_IN: [&str; 17] = [
-    "GameStarted",
-    "PhaseStarted",
-    "PhaseEnded",
-    "PhaseSkipped",
-    "UnitMoved",
-    "UnitEnteredHex",
-    "UnitEliminated",
-    "UnitRemoved",
-    "UnitPlaced",
-    "UnitStatusChanged",
-    "UnitFacingChanged",
-    "UnitSideChanged",
-    "ControlChanged",
-    "VarSet",
-    "DiceRolled",
-    "CommandRefused",
-    "GameEnded",
-];
-
 /// Checks every event of a script's list; the error names the first bad one
 /// (`event #2 (UnitPlaced): ...`).
 pub(crate) fn check_events(context: &Fit, events: &[Event]) -> Result<(), String> {
@@ -83,7 +61,7 @@ fn check_event(context: &Fit, event: &Event) -> Result<(), String> {
                 .try_for_each(|(side, score)| finite(*score, &format!("scores.{side}")))
         }
         Event::Custom { name, .. } => {
-            if BUILT_IN.contains(&name.as_str()) {
+            if Event::ENGINE_NAMES.contains(&name.as_str()) {
                 return Err(format!(
                     "'{name}' is the name of an engine event; give the custom event a name of \
                      its own"

@@ -95,11 +95,7 @@ pub struct UnitSpec {
 
 fn direction_index<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
     let f = u8::deserialize(d)?;
-    if f > 5 {
-        return Err(serde::de::Error::custom(format!(
-            "facing {f} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
-        )));
-    }
+    super::fit::direction(f.into(), "facing").map_err(serde::de::Error::custom)?;
     Ok(Some(f))
 }
 
