@@ -625,6 +625,15 @@ fn a_string_rep_loop_is_charged_by_the_bytes_made() {
 }
 
 #[test]
+fn a_collectgarbage_loop_is_charged_by_the_heap_in_use() {
+    let m = run_hostile("collect_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("collect_loop", 6)
+    );
+}
+
+#[test]
 fn a_table_concat_loop_is_charged_by_the_elements_and_bytes() {
     let m = run_hostile("table_concat_loop");
     assert_eq!(
@@ -696,5 +705,39 @@ fn table_sort_under_a_lying_length_is_refused() {
         first_line_after_entry(&m),
         "hostile/scripts/table_sort_lying_len.lua:5: table.sort: 2147483646 elements to sort in \
          one call (at most 16777216: a lying __len?)"
+    );
+}
+
+/// The wall-clock backstop's error at `script`'s `line` (the harness sets `[limits] seconds = 2`).
+fn backstop_error_at(script: &str, line: u32) -> String {
+    format!(
+        "hostile/scripts/{script}.lua:{line}: wall-clock backstop of 2 s exceeded within the \
+         instruction budget (one instruction doing megabytes of work: comparing or joining long \
+         strings?); raise [limits] seconds in the scenario if the rule really needs more"
+    )
+}
+
+/// `==` on two long strings is one VM instruction comparing every byte: within its budget the
+/// loop ran 118 s before the backstop (with 50 MB strings, made by `..` uncharged, and the
+/// default budget: hours).
+#[test]
+fn a_long_string_compare_loop_is_stopped_by_the_wall_clock_backstop() {
+    let started = std::time::Instant::now();
+    let m = run_hostile("long_string_compare_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        backstop_error_at("long_string_compare_loop", 7)
+    );
+    // (a bound the test can assert without timing anything tightly: well short of the 118 s)
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+/// `..` of two long strings copies every byte in one VM instruction (85 s before the backstop).
+#[test]
+fn a_long_string_concat_loop_is_stopped_by_the_wall_clock_backstop() {
+    let m = run_hostile("long_string_concat_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        backstop_error_at("long_string_concat_loop", 5)
     );
 }

@@ -70,6 +70,8 @@ fn main() -> Result<(), String> {
         ("unpack_100k", 100),
         ("sort_100k", 10),
         ("fill_100k", 10),
+        ("grow_heap", 1),
+        ("step_heap", 1000),
     ] {
         let start = Instant::now();
         s.game
@@ -82,5 +84,18 @@ fn main() -> Result<(), String> {
             ns / per_instruction
         );
     }
+    // (a full collection of the heap `grow_heap` built: the loop ends with an error naming the
+    // heap's size, so that the figure can be read per byte)
+    let n = 10;
+    let start = Instant::now();
+    let heap = match s.game.submit(Some(&side), &measure("collect_heap", n)) {
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    };
+    let ns = start.elapsed().as_secs_f64() * 1e9 / n as f64;
+    println!(
+        "   collect_heap: {ns:12.0} ns a call = {:12.0} VM instructions ({heap})",
+        ns / per_instruction
+    );
     Ok(())
 }

@@ -25,6 +25,9 @@ local function strings(count)
   return t
 end
 
+-- Live small tables (about 64 MB of heap), kept so that a full collection has them to walk.
+local heap = nil
+
 local loops = {
   -- VM work alone: a loop body of table reads and writes, arithmetic and a call
   vm_mix = function(n)
@@ -91,6 +94,17 @@ local loops = {
       for i = 1, 100000 do t[i] = (i * 7919) % 100003 end
       table.sort(t)
     end
+  end,
+  grow_heap = function()
+    heap = {}
+    for i = 1, 1000000 do heap[i] = { i, tostring(i) } end
+  end,
+  collect_heap = function(n)
+    for _ = 1, n do collectgarbage() end
+    error(("the heap: %.1f MB"):format(collectgarbage("count") / 1024), 0)
+  end,
+  step_heap = function(n)
+    for _ = 1, n do collectgarbage("step") end
   end,
   fill_100k = function(n)
     for _ = 1, n do

@@ -9,16 +9,24 @@
 //! instruction each ([`Budget::charge`], [`charge`]; the rates: `host_work.rs` and
 //! `lua_stack/library_guard.rs`). Work, never time: the same game must stop at the same place on
 //! every machine.
+//!
+//! Behind the budget stands a wall-clock backstop ([`Budget::set_wall_limit`], `[limits]
+//! seconds`): a few VM instructions do work the budget cannot count, `==`, `<` and `..` on
+//! strings of megabytes, so a loop of them would run for hours inside its budget. The hook reads
+//! the clock at every tick and stops a call past the backstop. No call within its budget comes
+//! near it otherwise (the default budget runs in about 0.1 s), so it never decides a real game;
+//! where it stops a hostile one depends on the machine.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use mlua::{HookTriggers, Lua, VmState};
 
 pub(crate) const TICK: u32 = 1000;
 
 /// Shared between the hook and the host.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Budget {
     used: AtomicU64,
     limit: AtomicU64,
@@ -30,6 +38,11 @@ pub struct Budget {
     last_seen: Mutex<String>,
     /// Memory use (bytes) from which the hook records where scripts run.
     watch_memory_from: AtomicUsize,
+    /// The clock the backstop measures calls on, and when the current call started on it (ns).
+    clock: Instant,
+    started_ns: AtomicU64,
+    /// The wall-clock backstop of one call (ns; 0: none).
+    wall_limit_ns: AtomicU64,
 }
 
 /// The message that marks a budget error, so the host can recognise it.
@@ -37,6 +50,12 @@ pub const BUDGET_MARK: &str = "instruction budget";
 
 /// What follows the budget's size in its error (shared by the hook, host charges and the C
 /// library guard, so all three say the same).
+/// The backstop of a budget no scenario configured (`hexwar test`'s): 10 s, the scenarios' default.
+const DEFAULT_WALL_LIMIT_NS: u64 = 10_000_000_000;
+
+/// The message that marks the wall-clock backstop's error.
+pub const WALL_MARK: &str = "wall-clock backstop";
+
 pub(crate) const EXCEEDED: &str = "instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more";
 
 impl Budget {
@@ -48,12 +67,38 @@ impl Budget {
             message: Mutex::new(String::new()),
             last_seen: Mutex::new(String::new()),
             watch_memory_from: AtomicUsize::new(0),
+            clock: Instant::now(),
+            started_ns: AtomicU64::new(0),
+            wall_limit_ns: AtomicU64::new(DEFAULT_WALL_LIMIT_NS),
         })
+    }
+
+    /// Sets the wall-clock backstop of each call (`[limits] seconds`).
+    pub fn set_wall_limit(&self, limit: Duration) {
+        let ns = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
+        self.wall_limit_ns.store(ns, Ordering::Relaxed);
+    }
+
+    fn now_ns(&self) -> u64 {
+        u64::try_from(self.clock.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// Whether the current call has run past the backstop.
+    fn past_wall_limit(&self) -> bool {
+        let limit = self.wall_limit_ns.load(Ordering::Relaxed);
+        limit != 0
+            && self
+                .now_ns()
+                .saturating_sub(self.started_ns.load(Ordering::Relaxed))
+                > limit
     }
 
     /// Starts a new call with a full budget.
     pub fn reset(&self) {
         self.used.store(0, Ordering::Relaxed);
+        if self.wall_limit_ns.load(Ordering::Relaxed) != 0 {
+            self.started_ns.store(self.now_ns(), Ordering::Relaxed);
+        }
         self.exhausted.store(false, Ordering::Relaxed);
         if let Ok(mut last) = self.last_seen.lock() {
             last.clear();
@@ -101,6 +146,19 @@ impl Budget {
         mlua::Error::runtime(message)
     }
 
+    /// Marks the call stopped by the wall-clock backstop and gives its error, at `place`.
+    fn exhaust_wall(&self, place: &str) -> mlua::Error {
+        let limit = Duration::from_nanos(self.wall_limit_ns.load(Ordering::Relaxed));
+        let message = format!(
+            "{place}: {WALL_MARK} of {} s exceeded within the instruction budget (one instruction \
+             doing megabytes of work: comparing or joining long strings?); raise [limits] seconds \
+             in the scenario if the rule really needs more",
+            limit.as_secs_f64()
+        );
+        self.exhaust_with(message.as_bytes());
+        mlua::Error::runtime(message)
+    }
+
     /// Marks the budget spent with the error the C library guard composed (the same text as
     /// [`Budget::exhaust`]'s), so protected calls raise it again.
     pub(crate) fn exhaust_with(&self, message: &[u8]) {
@@ -129,8 +187,10 @@ impl Budget {
                 let used =
                     budget.used.fetch_add(u64::from(TICK), Ordering::Relaxed) + u64::from(TICK);
                 let over = used > budget.limit.load(Ordering::Relaxed);
+                let late = budget.past_wall_limit();
                 let profiling = super::profile::enabled();
                 if !over
+                    && !late
                     && !profiling
                     && lua.used_memory() < budget.watch_memory_from.load(Ordering::Relaxed)
                 {
@@ -160,6 +220,9 @@ impl Budget {
                 }
                 if over {
                     return Err(budget.exhaust(&place));
+                }
+                if late {
+                    return Err(budget.exhaust_wall(&place));
                 }
                 Ok(VmState::Continue)
             },

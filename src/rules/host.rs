@@ -124,6 +124,7 @@ impl LuaRules {
             errors: vec![message],
         };
         let budget = Budget::new(scenario.limits.instructions);
+        budget.set_wall_limit(std::time::Duration::from_millis(scenario.limits.wall_ms));
         let lua = new_vm(&budget).map_err(|e| one(format!("cannot create the Lua VM: {e}")))?;
         let roots: Vec<PathBuf> = scenario
             .rule_roots

@@ -18,7 +18,13 @@ pub struct Limits {
     pub memory_bytes: usize,
     pub event_depth: u32,
     pub events_per_command: u32,
+    /// The wall-clock backstop of one call into the rules (ms): it stops work the instruction
+    /// budget cannot count (docs/sandbox.md).
+    pub wall_ms: u64,
 }
+
+/// Longest backstop a scenario may set, in seconds (a day).
+const MAX_WALL_SECONDS: f64 = 86_400.0;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -27,6 +33,7 @@ impl Default for Limits {
             memory_bytes: 128 << 20,
             event_depth: 32,
             events_per_command: 10_000,
+            wall_ms: 10_000,
         }
     }
 }
@@ -364,6 +371,21 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     }
     if let Some(n) = spec.limits.events_per_command {
         limits.events_per_command = n;
+    }
+    if let Some(seconds) = &spec.limits.seconds {
+        let s = *seconds.get_ref();
+        if (0.001..=MAX_WALL_SECONDS).contains(&s) {
+            limits.wall_ms = (s * 1000.0).round() as u64;
+        } else {
+            errors.push(ScenarioError::spec(
+                &file,
+                source.line_of(seconds.span().start),
+                format!(
+                    "[limits] seconds = {s}: the wall-clock backstop must be between 0.001 and \
+                     {MAX_WALL_SECONDS} seconds"
+                ),
+            ));
+        }
     }
 
     if !errors.is_empty() {

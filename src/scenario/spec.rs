@@ -54,6 +54,8 @@ pub struct LimitsSpec {
     pub event_depth: Option<u32>,
     /// Most events one command may produce.
     pub events_per_command: Option<u32>,
+    /// The wall-clock backstop of one call into the rules, in seconds.
+    pub seconds: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
