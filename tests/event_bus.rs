@@ -80,6 +80,7 @@ fn a_handler_that_emits_forever_is_stopped_and_nothing_is_applied() {
         panic!("expected a rules error, got {err:?}")
     };
     assert!(e.message.starts_with("event handlers went on too long (chain depth 9 / 9 events, limits 8 / 10000) at event Loop"), "{}", e.message);
+    assert_eq!(e.kind, hexwar::engine::RulesErrorKind::EventChain);
     assert_eq!(s.to_save().to_json(), before);
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hexwar::engine::{Command, GameError};
+use hexwar::engine::{Command, GameError, RulesError, RulesErrorKind};
 use hexwar::Session;
 use serde_json::{Map, Value};
 
@@ -18,10 +18,15 @@ fn hostile(script: &str) -> Command {
 
 /// Runs one script; returns the error message after checking state and liveness.
 fn run_hostile(script: &str) -> String {
+    run_hostile_error(script).message
+}
+
+/// Runs one script; returns the rules error after checking state and liveness.
+fn run_hostile_error(script: &str) -> RulesError {
     let mut session = Session::start(Path::new("tests/hostile"), Some(1)).expect("harness loads");
     let before = serde_json::to_string(session.game.state()).unwrap();
     let err = match session.game.submit(Some("blue"), &hostile(script)) {
-        Err(GameError::Rules(e)) => e.message,
+        Err(GameError::Rules(e)) => e,
         other => panic!("{script}: expected a rules error, got {other:?}"),
     };
     let after = serde_json::to_string(session.game.state()).unwrap();
@@ -92,6 +97,25 @@ fn memory_bomb_inside_gsub_hits_the_memory_limit() {
         &m,
         &["command 'hostile' (hostile/harness.lua:4): memory limit of 32 MiB exceeded"],
     );
+}
+
+/// `RulesError::kind` names the limit that stopped a script, so a host can tell a mod's bug
+/// from a mod's appetite without reading the message.
+#[test]
+fn the_rules_error_names_the_limit_that_stopped_the_script() {
+    for (script, kind) in [
+        ("endless_loop", RulesErrorKind::InstructionBudget),
+        ("pcall_swallows_budget", RulesErrorKind::InstructionBudget),
+        ("string_rep_loop", RulesErrorKind::InstructionBudget),
+        ("long_string_concat_loop", RulesErrorKind::WallClock),
+        ("memory_bomb_table", RulesErrorKind::Memory),
+        ("memory_bomb_in_gsub", RulesErrorKind::Memory),
+        ("error_with_table", RulesErrorKind::Script),
+        ("bad_event_off_map", RulesErrorKind::Script),
+        ("io_open", RulesErrorKind::Script),
+    ] {
+        assert_eq!(run_hostile_error(script).kind, kind, "{script}");
+    }
 }
 
 #[test]

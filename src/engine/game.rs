@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use super::apply::ApplyError;
 use super::command::{Command, Refusal};
 use super::event::Event;
-use super::ruleset::{CommandFilter, RulesError, Ruleset};
+use super::ruleset::{CommandFilter, RulesError, RulesErrorKind, Ruleset};
 use super::state::GameState;
 use super::undo::{apply_undoable, Journal};
 
@@ -488,7 +488,9 @@ impl Game {
                 }
             };
             if depth > self.limits.max_depth || applied.len() as u32 >= self.limits.max_events {
-                return Err(GameError::Rules(RulesError::new(format!(
+                return Err(GameError::Rules(RulesError::of_kind(
+                    RulesErrorKind::EventChain,
+                    format!(
                     "event handlers went on too long (chain depth {} / {} events, limits {} / {}) at event {}: \
                      a handler probably emits events forever",
                     depth,

@@ -18,7 +18,7 @@ pub use command::{Command, Refusal};
 pub use dice::Dice;
 pub use event::{Event, SharedJson};
 pub use game::{EventLimits, Game, GameError};
-pub use ruleset::{CommandFilter, Resolution, RulesError, Ruleset};
+pub use ruleset::{CommandFilter, Resolution, RulesError, RulesErrorKind, Ruleset};
 pub(crate) use save::json_problem;
 pub use save::{Save, SaveError, SAVE_FORMAT, SAVE_VERSION};
 pub use sequence::{Sequence, Step};

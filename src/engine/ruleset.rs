@@ -7,17 +7,48 @@ use super::sequence::Sequence;
 use super::state::{GameState, Outcome};
 
 /// A failure of the rules themselves (a Lua error, a budget exceeded, a malformed answer), as
-/// opposed to a refused command. The message names the script and line where there is one.
+/// opposed to a refused command. The message names the script and line where there is one;
+/// `kind` tells a host which limit stopped the rules, if one did (a modding host may blame a
+/// mod's bug and a mod's appetite differently).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct RulesError {
     pub message: String,
+    pub kind: RulesErrorKind,
+}
+
+/// What stopped the rules (docs/sandbox.md, "Budgets").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum RulesErrorKind {
+    /// A script raised an error or returned something the host cannot use, or the rules broke a
+    /// rule of the engine (no sequence of play): a bug to fix in the rules.
+    #[default]
+    Script,
+    /// A call used its whole instruction budget (`[limits] instructions`).
+    InstructionBudget,
+    /// A call ran past the wall-clock backstop (`[limits] seconds`).
+    WallClock,
+    /// The rules' VM reached its memory limit (`[limits] memory_mb`).
+    Memory,
+    /// Event handlers emitted events past `[limits] event_depth` or `events_per_command`.
+    EventChain,
 }
 
 impl RulesError {
+    /// A rules error of kind [`RulesErrorKind::Script`].
     pub fn new(message: impl Into<String>) -> Self {
         RulesError {
             message: message.into(),
+            kind: RulesErrorKind::Script,
+        }
+    }
+
+    /// A rules error stopped by one of the limits.
+    pub fn of_kind(kind: RulesErrorKind, message: impl Into<String>) -> Self {
+        RulesError {
+            message: message.into(),
+            kind,
         }
     }
 }

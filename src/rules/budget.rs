@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 
 use mlua::{HookTriggers, Lua, VmState};
 
+use crate::engine::RulesErrorKind;
+
 pub(crate) const TICK: u32 = 1000;
 
 /// Shared between the hook and the host.
@@ -112,6 +114,28 @@ impl Budget {
             Some(mlua::Error::runtime(message))
         } else {
             None
+        }
+    }
+
+    /// Which limit stopped the current call with `error`, if one did: the budget (or backstop) it
+    /// spent, else a memory error anywhere in the error's chain; else the script's own error.
+    pub(crate) fn kind_of(&self, error: &mlua::Error) -> RulesErrorKind {
+        if self.exhausted.load(Ordering::Relaxed) {
+            let wall = self
+                .message
+                .lock()
+                .map(|m| m.contains(WALL_MARK))
+                .unwrap_or(false);
+            return if wall {
+                RulesErrorKind::WallClock
+            } else {
+                RulesErrorKind::InstructionBudget
+            };
+        }
+        if is_memory_error(error) {
+            RulesErrorKind::Memory
+        } else {
+            RulesErrorKind::Script
         }
     }
 
@@ -227,6 +251,17 @@ impl Budget {
                 Ok(VmState::Continue)
             },
         )
+    }
+}
+
+/// Whether `error` is, or wraps, the VM's memory error.
+fn is_memory_error(error: &mlua::Error) -> bool {
+    match error {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            is_memory_error(cause)
+        }
+        _ => false,
     }
 }
 

@@ -477,12 +477,10 @@ impl LuaRules {
             Err(e) => {
                 let _ = with_host(lua, |h| h.state = None);
                 lua.gc_collect().ok();
-                Err(RulesError::new(describe(
-                    &e,
-                    &what(),
-                    &self.budget,
-                    self.memory_limit,
-                )))
+                Err(RulesError::of_kind(
+                    self.budget.kind_of(&e),
+                    describe(&e, &what(), &self.budget, self.memory_limit),
+                ))
             }
         }
     }
