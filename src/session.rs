@@ -268,6 +268,10 @@ impl Session {
             // (a unit listed twice would only fail when the engine places the second copy,
             // naming neither line)
             let mut first_line: std::collections::BTreeMap<String, usize> = Default::default();
+            let fit = crate::scenario::Fit {
+                board: &self.scenario.map,
+                sides: &self.scenario.sides,
+            };
             for u in parsed.unit {
                 let line = source.line_of(u.span().start);
                 let u = u.into_inner();
@@ -278,25 +282,6 @@ impl Session {
                     ));
                 }
                 let side = u.side.get_ref().clone();
-                if !self.scenario.sides.contains(&side) {
-                    return Err(fail(
-                        line,
-                        format!("unit '{}': unknown side '{side}'", u.id),
-                    ));
-                }
-                if let Some(at) = &u.at {
-                    if !self.scenario.map.is_place(at.get_ref()) {
-                        return Err(fail(
-                            line,
-                            format!(
-                                "unit '{}': '{}' is not a {} of the map",
-                                u.id,
-                                at.get_ref(),
-                                self.scenario.map.place_word()
-                            ),
-                        ));
-                    }
-                }
                 extra.push(Event::UnitPlaced {
                     unit: Unit {
                         id: u.id,
@@ -312,6 +297,10 @@ impl Session {
                         attrs: u.attrs,
                     },
                 });
+                // (side, place, facings and numbers, as a resumed save's units are checked)
+                if let Some(Event::UnitPlaced { unit }) = extra.last() {
+                    fit.unit(unit).map_err(|e| fail(line, e))?;
+                }
             }
         }
         let json = serde_json::to_value(&table).map_err(|e| fail(0, e.to_string()))?;
