@@ -275,6 +275,18 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             status: u.status.into_iter().collect::<BTreeSet<_>>(),
             attrs: u.attrs,
         };
+        // (numbers a save can hold; a second facing that is a direction, as saves are checked)
+        let facing2 = unit.attrs.get("facing2").and_then(serde_json::Value::as_u64);
+        let numbers = super::finite(unit.ma, "ma")
+            .and_then(|()| super::finite(unit.strength, "strength"))
+            .and_then(|()| facing2.map_or(Ok(()), |f| super::direction(f, "facing2")));
+        if let Err(e) = numbers {
+            errors.push(ScenarioError::spec(
+                &src.path,
+                line_of(&u.side),
+                format!("unit '{}': {e}", unit.id),
+            ));
+        }
         units.insert(unit.id.clone(), unit);
     }
 
