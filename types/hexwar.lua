@@ -537,6 +537,10 @@ function hex.rules.declare(key, value) end
 ---@return any
 function hex.rules.get(key) end
 
+---Whether the host is loading rules modules now (true while a module's top level runs; false in commands, handlers, bots and tests).
+---@return boolean
+function hex.rules.loading() end
+
 ---Declares how a step is named in output (`"F1901R"`).
 ---@param hook fun(turn: integer, step: integer, phase: string): string
 function hex.rules.phase_label(hook) end

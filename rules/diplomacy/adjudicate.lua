@@ -13,6 +13,9 @@
 --   rules.settle_retreats(rules, ctx, recs) -> recs kept for the retreat phase, units removed at once
 --   rules.resolve_retreats(rules, cm, position, orders) -> results, units, disbanded, extra
 --   rules.has_retreats(rules, position)     -> does the retreat phase have anything to do
+-- called by rules.adjustments and by the phase sequence (is the winter phase played?):
+--   rules.build_sites(rules, cm, power, centers) -> set {PROV = true} where the power may build
+--                                            (standard: its home centres; owned and empty only)
 --
 -- Movement: Kruijswijk's guess-and-check resolver ("The Math of Adjudication"): every move, support
 -- and convoy order gets a boolean resolution; cycles are detected through the dependency list and
@@ -64,6 +67,7 @@ M.rules = {
   settle_retreats = M.settle_retreats,
   resolve_retreats = M.resolve_retreats,
   has_retreats = M.has_retreats,
+  build_sites = M.build_sites,
 }
 
 -- A copy of the standard rules with some functions replaced.

@@ -5,6 +5,7 @@
 --   game.adjudicate(board, position, orders)        -> result, next_position
 --   game.skip_phase(board_or_nil, position)         -> bool   (also game.skip_phase(position))
 --   game.winner(board, position)                    -> power name or nil
+--   game.build_sites(board, position, power)        -> sorted provinces where power may build
 -- `board` may be the plain board table (compiled once and cached on it) or a compiled map.
 -- See docs/diplomacy.md for the table shapes.
 
@@ -118,9 +119,19 @@ function M.new(rules)
     if k == "R" then return not rules.has_retreats(rules, position) end
     if k == "A" then
       if not board then board = require("diplomacy.standard_board") end
-      return not adj.adjustments_needed(map.get(board), position.units or {}, position.centers or {})
+      return not adj.adjustments_needed(rules, map.get(board), position.units or {}, position.centers or {})
     end
     return false
+  end
+
+  -- the provinces where `power` may build in `position`, sorted (rules.build_sites: its home
+  -- centres in standard play); a build also needs the centre owned and empty
+  function game.build_sites(board, position, power)
+    local cm = map.get(board)
+    local out = {}
+    for p in pairs(rules.build_sites(rules, cm, power, position.centers or {})) do out[#out + 1] = p end
+    table.sort(out)
+    return out
   end
 
   function game.winner(board, position)
@@ -132,6 +143,10 @@ function M.new(rules)
     return nil
   end
 
+  -- Inside the hexwar host, a game made while rules modules load is the game the host drives:
+  -- the standard module's, then a variant's made over it (a scenario lists the variant after
+  -- "diplomacy"). Made later (in a test) or under plain Lua, it is only a library.
+  if type(hex) == "table" and hex.rules.loading() then require("diplomacy.host").install(game) end
   return game
 end
 

@@ -569,7 +569,7 @@ local function legal_orders(side)
       end
       for u in pairs(ordered) do busy[u:sub(3, 5)] = true end
       for _, c in ipairs(pos.centers[side] or {}) do owned[c] = true end
-      for _, h in ipairs(hex.map.homes(side)) do
+      for _, h in ipairs(current.build_sites(board(), pos, side)) do
         if owned[h] and not busy[h] then
           local r = hex.map.region(h)
           add("A " .. h .. " B")

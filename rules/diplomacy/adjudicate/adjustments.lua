@@ -1,5 +1,5 @@
 -- diplomacy.adjudicate.adjustments -- the winter adjustment phase: builds in owned, empty home
--- centres, disbands, and civil disorder (DATC 6.J) for a power that orders too few.
+-- centres (rules.build_sites), disbands, and civil disorder (DATC 6.J) for a power that orders too few.
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
 local shared = require("diplomacy.adjudicate.shared")
@@ -73,6 +73,7 @@ function M.adjustments(rules, cm, position, orders)
     local owned = {}
     for _, c in ipairs(centers[p] or EMPTY) do owned[c] = true end
     local builds = nc > nu and nc - nu or 0
+    local sites = builds > 0 and rules.build_sites(rules, cm, p, centers) or EMPTY
     local disbands = nu > nc and nu - nc or 0
     local list = {}
     entries[p] = list
@@ -91,7 +92,7 @@ function M.adjustments(rules, cm, position, orders)
         else
           fits = pr.type == "coast" and ((pr.split and o.uloc ~= o.uprov) or (not pr.split and o.uloc == o.uprov))
         end
-        if fits and cm.home_set[p] and cm.home_set[p][o.uprov] and owned[o.uprov] and not occupied[o.uprov] then
+        if fits and sites[o.uprov] and owned[o.uprov] and not occupied[o.uprov] then
           ok = true
           builds = builds - 1
           occupied[o.uprov] = true

@@ -202,8 +202,15 @@ end
 
 M.winner_of = winner_of
 
--- does the adjustment phase have anything to do for this board / ownership?
-local function adjustments_needed(cm, units, centers)
+-- Where `power` may build (standard: its home centres, DATC 6.J; a variant may widen it): a set of
+-- provinces, built only where the power owns the centre and no unit stands.
+function M.build_sites(rules, cm, power, centers)
+  return cm.home_set[power] or EMPTY
+end
+
+-- does the adjustment phase have anything to do for this board / ownership? (`rules` gives the
+-- build sites: a variant that builds elsewhere plays the phase when a build is possible there)
+local function adjustments_needed(rules, cm, units, centers)
   local occupied
   for _, p in ipairs(powers_of(cm, units)) do
     local nu = units[p] and #units[p] or 0
@@ -219,10 +226,9 @@ local function adjustments_needed(cm, units, centers)
           end
         end
       end
-      local owned = {}
-      for _, c in ipairs(centers[p] or EMPTY) do owned[c] = true end
-      for _, h in ipairs(cm.home[p] or EMPTY) do
-        if owned[h] and not occupied[h] then return true end
+      local sites = rules.build_sites(rules, cm, p, centers)
+      for _, c in ipairs(centers[p] or EMPTY) do
+        if sites[c] and not occupied[c] then return true end
       end
     end
   end
@@ -249,7 +255,7 @@ function M.next_phase(rules, cm, phase, units, centers, retreat_pending)
   end
   if s == "F" then
     centers = update_centers(cm, units, centers)
-    if adjustments_needed(cm, units, centers) then
+    if adjustments_needed(rules, cm, units, centers) then
       local x = r.W
       if not x then x = "W" .. y .. "A"; r.W = x end
       return x, centers

@@ -3,11 +3,12 @@
 //! declaration replaces an earlier one. Hooks: `skip(fn(turn, step, phase) -> bool)` passes over
 //! a step with nothing to do, `phase_label(fn(turn, step, phase) -> string)` names a step
 //! (`"F1901R"`), `setup(fn(table) -> events | refusal)` reads a `--setup` file. A later module's
-//! declaration replaces an earlier one; `get` returns the current one so a variant can extend it.
+//! declaration replaces an earlier one; `get` returns the current one so a variant can extend it;
+//! `loading()` says whether modules are loading now.
 
 use mlua::{Function, Lua, Table, Value};
 
-use super::{require_loading, DECLARATIONS_KEY};
+use super::{require_loading, with_host, DECLARATIONS_KEY};
 
 /// The declarations table's entry that keeps where each declaration was made
 /// (`rules/x/init.lua:12`).
@@ -97,6 +98,12 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
             decls.raw_get::<Value>(key)
         })?,
+    )?;
+    // Whether the host is loading rules modules now: a library that makes the game when it is
+    // loaded (a Diplomacy variant) installs it then, and only then.
+    t.raw_set(
+        "loading",
+        lua.create_function(|lua, ()| with_host(lua, |h| h.loading))?,
     )?;
     hex.raw_set("rules", t)
 }

@@ -22,7 +22,5 @@ local game = require("diplomacy.game").new(adj.extend({
   resolve_retreats = r.resolve_retreats,
   stacks = true,   -- R-g2: a power may have several units in one province (setups may show them)
 }))
--- Inside the hexwar host (the `hex` API exists) this module is also the rules module that drives
--- the game (diplomacy.host); under plain Lua it is only the library.
-if type(hex) == "table" then require("diplomacy.host").install(game) end
+-- (made while the host loads the rules, this game is the one the host drives: diplomacy.game)
 return game

@@ -1,0 +1,96 @@
+//! A Diplomacy variant written the way docs/diplomacy.md ("Writing a variant") says, outside
+//! the repository's own rules: `tests/fixtures/diplomacy_build_anywhere`, the "build anywhere"
+//! house rule in one call, `require("diplomacy").variant{ build_sites = ... }`. The same
+//! positions go through the standard scenario to show where the two differ.
+
+mod common;
+
+use std::path::Path;
+
+use common::{hexwar, stderr, stdout};
+use hexwar::engine::Command;
+use hexwar::Session;
+use serde_json::{json, Value};
+
+const VARIANT: &str = "tests/fixtures/diplomacy_build_anywhere";
+const STANDARD: &str = "scenarios/diplomacy";
+
+/// `hexwar play SCENARIO --setup F --orders F --json` with the fixture's files, read back.
+fn play(scenario: &str, setup: &str, orders: &str) -> Value {
+    let setup = format!("{VARIANT}/{setup}");
+    let orders = format!("{VARIANT}/{orders}");
+    let out = hexwar(&[
+        "play", scenario, "--setup", &setup, "--orders", &orders, "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("play --json prints JSON")
+}
+
+/// A build in a centre the power owns but is no home centre of its: the variant's whole point.
+#[test]
+fn build_anywhere_builds_in_an_owned_centre_the_standard_rules_refuse() {
+    let variant = play(VARIANT, "winter_setup.toml", "winter_orders.toml");
+    assert_eq!(
+        variant[0]["results"],
+        json!([{"power": "GERMANY", "order": "A HOL B", "unit": "A HOL", "flags": []}])
+    );
+    assert_eq!(
+        variant[0]["units"],
+        json!({"GERMANY": ["A BER", "A HOL", "A MUN", "F KIE"]})
+    );
+    let standard = play(STANDARD, "winter_setup.toml", "winter_orders.toml");
+    assert_eq!(
+        standard[0]["results"],
+        json!([{"power": "GERMANY", "order": "A HOL B", "unit": "A HOL", "flags": ["void"]}])
+    );
+    assert_eq!(
+        standard[0]["units"],
+        json!({"GERMANY": ["A BER", "A MUN", "F KIE"]})
+    );
+}
+
+/// The phase sequence asks the same hook: a winter where the only place to build is a captured
+/// centre is played under the variant and skipped under the standard rules.
+#[test]
+fn build_anywhere_plays_the_winter_a_build_outside_the_home_centres_needs() {
+    let variant = play(VARIANT, "fall_setup.toml", "fall_orders.toml");
+    assert_eq!(variant[0]["next_phase"], json!("W1901A"));
+    assert_eq!(
+        variant[1]["results"],
+        json!([{"power": "GERMANY", "order": "A DEN B", "unit": "A DEN", "flags": []}])
+    );
+    assert_eq!(
+        variant[1]["units"],
+        json!({"GERMANY": ["A BER", "A DEN", "A HOL", "A MUN", "F KIE"]})
+    );
+    let standard = play(STANDARD, "fall_setup.toml", "fall_orders.toml");
+    assert_eq!(standard[0]["next_phase"], json!("S1902M"));
+    assert_eq!(standard[1], json!({"phase": "W1901A", "skipped": true}));
+}
+
+/// The bots' order menu lists the builds the variant allows, so bot games play by it too.
+#[test]
+fn build_anywhere_offers_the_bots_the_builds_it_allows() {
+    let builds = |scenario: &str| -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut session = Session::start(&root.join(scenario), Some(1)).expect("starts");
+        session
+            .setup_file(&root.join(VARIANT).join("winter_setup.toml"))
+            .expect("setup");
+        let legal = session.game.legal_commands("GERMANY").expect("legal");
+        let mut orders: Vec<String> = legal
+            .iter()
+            .filter_map(|c| match c {
+                Command::Custom { name, args } if name == "order" => {
+                    args.get("order").and_then(Value::as_str).map(str::to_string)
+                }
+                _ => None,
+            })
+            .filter(|o| o.ends_with(" B"))
+            .collect();
+        orders.sort();
+        orders
+    };
+    assert_eq!(builds(VARIANT), ["A HOL B", "F HOL B"]);
+    assert!(builds(STANDARD).is_empty(), "{:?}", builds(STANDARD));
+}
