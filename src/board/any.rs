@@ -82,7 +82,16 @@ pub fn load_board(path: &Path) -> Result<Board, MapError> {
         .and_then(|k| k.kind);
     match kind.as_deref() {
         Some("area") => Ok(Board::Area(Arc::new(parse_area_map(&source)?))),
-        None | Some("hex") => Ok(Board::Hex(Arc::new(parse_map(&source)?))),
+        None | Some("hex") => parse_map(&source)
+            .map(|m| Board::Hex(Arc::new(m)))
+            .map_err(|mut e| {
+                // (an area map without its `kind` line reads as a hex map with unknown keys)
+                if kind.is_none() && source.text.contains("[[region]]") {
+                    e.message
+                        .push_str(" (the file has [[region]] tables: an area map starts with kind = \"area\")");
+                }
+                e
+            }),
         Some(other) => Err(MapError {
             file: path.to_path_buf(),
             line: source.line_of(source.text.find("kind").unwrap_or(0)),

@@ -50,7 +50,7 @@ struct AreaSpec {
     #[serde(default)]
     start_phase: Option<String>,
     #[serde(default)]
-    victory_centers: Option<u32>,
+    victory_centers: Option<Spanned<u32>>,
     #[serde(default, rename = "power")]
     powers: Vec<Spanned<PowerSpec>>,
     #[serde(default, rename = "region")]
@@ -231,6 +231,39 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     format!("region {id}: {what} adjacency names the region itself"),
                 ));
             }
+            // (the kinds of region each list may join: the "no way back" check below would
+            // otherwise blame the other region's list)
+            let own = ids.get(id).map_or("", |r| r.kind.get_ref().as_str());
+            let other = ids.get(t.split('/').next().unwrap_or(t));
+            let other_kind = other.map_or("", |r| r.kind.get_ref().as_str());
+            let problem = if army && own == "sea" {
+                Some(format!(
+                    "region {id} is a sea region: armies do not go to sea, so it lists no army moves"
+                ))
+            } else if army && other_kind == "sea" {
+                Some(format!(
+                    "region {id}: army adjacency names '{t}', a sea region (armies do not go to sea)"
+                ))
+            } else if !army && own == "land" {
+                Some(format!(
+                    "region {id} is a land region: fleets do not go inland, so it lists no fleet moves"
+                ))
+            } else if !army && other_kind == "land" {
+                Some(format!(
+                    "region {id}: {what} adjacency names '{t}', a land region (fleets do not go inland)"
+                ))
+            } else if let Some(other) = other.filter(|o| !army && !t.contains('/') && !o.coasts.is_empty()) {
+                let coasts: Vec<String> = other.coasts.keys().map(|c| format!("{t}/{c}")).collect();
+                Some(format!(
+                    "region {id}: {what} adjacency names '{t}', which has split coasts: name one ({})",
+                    coasts.join(", ")
+                ))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(err(target.span().start, problem));
+            }
         }
         Ok(())
     };
@@ -288,7 +321,7 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
     let map = AreaMap::new(
         spec.name.clone(),
         spec.start_phase.clone(),
-        spec.victory_centers,
+        spec.victory_centers.as_ref().map(|v| *v.get_ref()),
         regions,
         powers,
     );
@@ -326,6 +359,41 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     ));
                 }
             }
+        }
+    }
+
+    // A region's `home` and the powers' home centres say the same (else the centre would be a home
+    // of both powers).
+    for r in &spec.regions {
+        let r = r.get_ref();
+        let Some(home) = r.home.as_ref().filter(|h| !h.get_ref().is_empty()) else {
+            continue;
+        };
+        let id = r.id.get_ref();
+        for p in &spec.powers {
+            let p = p.get_ref();
+            let name = p.name.get_ref();
+            if name != home.get_ref() && p.home_centers.iter().any(|c| c.get_ref() == id) {
+                return Err(err(
+                    home.span().start,
+                    format!(
+                        "region {id}: home '{}', but power {name} lists {id} among its home centres",
+                        home.get_ref()
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(v) = &spec.victory_centers {
+        let centres = spec.regions.iter().filter(|r| r.get_ref().supply_center).count();
+        let wanted = *v.get_ref();
+        if wanted == 0 || wanted as usize > centres {
+            return Err(err(
+                v.span().start,
+                format!(
+                    "victory_centers = {wanted}: the map has {centres} supply centres (a victory needs 1 to {centres})"
+                ),
+            ));
         }
     }
 
@@ -460,6 +528,72 @@ fleet = ["AAA"]
         assert_eq!(
             e.to_string(),
             "t.toml:16: region BBB: alias 'B/C' must be a non-empty name without '/' or spaces"
+        );
+    }
+
+    /// A move list on the wrong kind of region, or onto one, is named as such, not as a missing
+    /// way back from the other region (the designer walkthrough of session 17 met both).
+    #[test]
+    fn a_move_list_of_the_wrong_kind_is_named() {
+        let e = parse(&OK.replace("fleet = [\"AAA\"]", "fleet = [\"AAA\"]\narmy = [\"AAA\"]"))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:22: region SEA is a sea region: armies do not go to sea, so it lists no army moves"
+        );
+        let e = parse(&OK.replace("army = [\"BBB\"]", "army = [\"BBB\", \"SEA\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:12: region AAA: army adjacency names 'SEA', a sea region (armies do not go to sea)"
+        );
+        let e = parse(&OK.replace("army = [\"AAA\"]", "army = [\"AAA\"]\nfleet = [\"AAA\"]"))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:18: region BBB is a land region: fleets do not go inland, so it lists no fleet moves"
+        );
+    }
+
+    #[test]
+    fn a_fleet_move_to_a_split_coast_region_must_name_the_coast() {
+        let split = OK
+            .replace("fleet = [\"AAA\"]", "fleet = [\"AAA/NC\"]")
+            .replace(
+                "fleet = [\"SEA\"]",
+                "[region.coasts]\nNC = [\"SEA\"]\nSC = []",
+            );
+        assert!(parse(&split).is_ok(), "{:?}", parse(&split).err());
+        let e = parse(&split.replace("fleet = [\"AAA/NC\"]", "fleet = [\"AAA\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:23: region SEA: fleet adjacency names 'AAA', which has split coasts: name one (AAA/NC, AAA/SC)"
+        );
+    }
+
+    /// A region's `home` that another power lists among its home centres made the centre a home
+    /// of both powers.
+    #[test]
+    fn a_home_centre_has_one_power() {
+        let two = OK.replace(
+            "[[power]]\nname = \"RED\"",
+            "[[power]]\nname = \"BLUE\"\n[[power]]\nname = \"RED\"",
+        );
+        assert!(parse(&two).is_ok());
+        let e = parse(&two.replace("home = \"RED\"", "home = \"BLUE\"")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:13: region AAA: home 'BLUE', but power RED lists AAA among its home centres"
+        );
+    }
+
+    #[test]
+    fn a_victory_needs_a_number_of_centres_the_map_has() {
+        assert!(parse(&OK.replace("name = \"t\"", "name = \"t\"\nvictory_centers = 1")).is_ok());
+        let e = parse(&OK.replace("name = \"t\"", "name = \"t\"\nvictory_centers = 99"))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:3: victory_centers = 99: the map has 1 supply centres (a victory needs 1 to 1)"
         );
     }
 }

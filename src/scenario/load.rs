@@ -156,14 +156,46 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         }
     }
 
-    let sides: Vec<String> = spec.sides.iter().map(|s| s.name.clone()).collect();
+    let sides: Vec<String> = spec.sides.iter().map(|s| s.name.get_ref().clone()).collect();
     for (i, side) in sides.iter().enumerate() {
-        if sides[..i].contains(side) {
+        if let Some(first) = sides[..i].iter().position(|s| s == side) {
             errors.push(ScenarioError::spec(
                 &file,
-                1,
-                format!("side '{side}' is declared twice"),
+                at(&spec.sides[i].name),
+                format!(
+                    "side '{side}' is declared twice (first at line {})",
+                    at(&spec.sides[first].name)
+                ),
             ));
+        }
+    }
+    // On an area map that declares powers, the sides are the powers: a power without a side has
+    // no one to order its units, a side that is no power has no units or centres.
+    if let Some(area) = map.as_ref().and_then(|m| m.as_area()) {
+        let powers: Vec<&str> = area.powers().iter().map(|p| p.name.as_str()).collect();
+        if !powers.is_empty() {
+            for side in &spec.sides {
+                if !powers.contains(&side.name.get_ref().as_str()) {
+                    errors.push(ScenarioError::spec(
+                        &file,
+                        at(&side.name),
+                        format!(
+                            "side '{}' is not a power of the map (powers: {})",
+                            side.name.get_ref(),
+                            powers.join(", ")
+                        ),
+                    ));
+                }
+            }
+            for power in &powers {
+                if !sides.iter().any(|s| s == power) {
+                    errors.push(ScenarioError::spec(
+                        &file,
+                        1,
+                        format!("power {power} of the map has no [[side]] (add [[side]] name = \"{power}\")"),
+                    ));
+                }
+            }
         }
     }
     if sides.is_empty() {
@@ -362,12 +394,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     at(bot),
                     format!(
                         "side '{}': unknown bot module '{module}' (looked under {})",
-                        side.name,
+                        side.name.get_ref(),
                         display_roots(&roots)
                     ),
                 ));
             }
-            bots.insert(side.name.clone(), module.clone());
+            bots.insert(side.name.get_ref().clone(), module.clone());
         }
     }
 

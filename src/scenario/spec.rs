@@ -61,7 +61,7 @@ pub struct LimitsSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SideSpec {
-    pub name: String,
+    pub name: Spanned<String>,
     #[serde(default)]
     pub bot: Option<Spanned<String>>,
 }
