@@ -308,6 +308,45 @@ fn a_pathological_pattern_is_refused_before_it_runs() {
     );
 }
 
+/// What the backtracking estimate counts (sandbox::pattern_cost): every quantifier, `%b`
+/// balances and back-references, and a number subject as the string it is read as.
+#[test]
+fn patterns_that_backtrack_for_hours_are_refused_however_written() {
+    let refused = |m: String, script: &str, line: u32, subject: u32| {
+        assert_contains(
+            &m,
+            &[
+                &format!("hostile/scripts/{script}.lua:{line}:"),
+                &format!("string.find: pattern too expensive for a {subject}-byte subject"),
+            ],
+        );
+    };
+    refused(
+        run_hostile("pattern_many_quantifiers"),
+        "pattern_many_quantifiers",
+        4,
+        10,
+    );
+    refused(
+        run_hostile("pattern_number_subject"),
+        "pattern_number_subject",
+        4,
+        19,
+    );
+    refused(
+        run_hostile("pattern_balance"),
+        "pattern_balance",
+        5,
+        1000000,
+    );
+    refused(
+        run_hostile("pattern_backreference"),
+        "pattern_backreference",
+        5,
+        31000,
+    );
+}
+
 #[test]
 fn rawset_on_the_api_is_refused() {
     let m = run_hostile("tamper_rawset");
@@ -645,6 +684,28 @@ fn a_string_rep_loop_is_charged_by_the_bytes_made() {
     assert_eq!(
         first_line_after_entry(&m),
         budget_error_at("string_rep_loop", 4)
+    );
+}
+
+/// `load` catches what its reader raises, the budget's error included: raised again once `load`
+/// returns (the loop of loads ran until killed at 40 s).
+#[test]
+fn a_loop_of_loads_whose_reader_loops_is_stopped() {
+    let m = run_hostile("load_reader_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("load_reader_loop", 4)
+    );
+}
+
+/// The same reader finishing its work over many loads returned its events after 60 million
+/// instructions against a budget of 2 million.
+#[test]
+fn a_reader_cannot_carry_work_past_the_budget() {
+    let m = run_hostile("load_reader_swallows_budget");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("load_reader_swallows_budget", 6)
     );
 }
 

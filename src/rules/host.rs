@@ -468,6 +468,12 @@ impl LuaRules {
             with_host(lua, |h| h.state = None)?;
             r
         });
+        // (a call that spent its budget fails, even if a C function swallowed the error on
+        // the way out: `load`'s reader, a finalizer)
+        let result = match (result, self.budget.exhausted_error()) {
+            (Ok(_), Some(spent)) => Err(spent),
+            (result, _) => result,
+        };
         let rolls = with_host(lua, |h| std::mem::take(&mut h.rolls)).unwrap_or_default();
         if let Some(started) = started {
             super::profile::entry_point(&what(), started.elapsed());

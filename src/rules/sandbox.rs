@@ -56,13 +56,33 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
             }
             super::budget::charge(lua, text.len() as u64 / LOADED_BYTES_PER_UNIT)?;
         }
+        // A reader function's pieces are charged as a text chunk's bytes are.
+        let chunk = match chunk {
+            Value::Function(reader) => Value::Function(lua.create_function(move |lua, ()| {
+                let piece: Value = reader.call(())?;
+                if let Value::String(s) = &piece {
+                    super::budget::charge(lua, s.as_bytes().len() as u64 / LOADED_BYTES_PER_UNIT)?;
+                }
+                Ok(piece)
+            })?),
+            other => other,
+        };
         let name = args.get(1).cloned().unwrap_or(Value::Nil);
         let env = args.get(3).cloned().unwrap_or(Value::Nil);
         let mut call = vec![chunk, name, Value::String(lua.create_string("t")?)];
         if !env.is_nil() {
             call.push(env);
         }
-        raw_load.call::<mlua::MultiValue>(Variadic::from_iter(call))
+        let loaded = raw_load.call::<mlua::MultiValue>(Variadic::from_iter(call))?;
+        // `load` turns an error its reader raises into `nil, message`, the budget's too: raised
+        // again here, as the protected calls do (a reader looping for ever was caught each tick).
+        if let Some(spent) = lua
+            .app_data_ref::<Arc<Budget>>()
+            .and_then(|b| b.exhausted_error())
+        {
+            return Err(spent);
+        }
+        Ok(loaded)
     })?;
     globals.raw_set("load", safe_load)?;
 
@@ -251,18 +271,43 @@ fn guard_c_loops(lua: &Lua, string: &Table, table: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
-/// Lua patterns backtrack inside one C call, where the instruction budget cannot see: a pattern
-/// with k quantifiers over a subject of n bytes may take about n^(k+1) steps. The pattern
-/// functions refuse a call whose estimate passes `PATTERN_STEPS` (a second or so), which no rule
-/// working on labels, orders or names ever comes near.
+/// Lua patterns backtrack inside one C call, where the instruction budget cannot see. A pattern
+/// with k places that can backtrack (quantifiers `* + - ?`, balances `%b`, back-references
+/// `%1`..`%9`) over a subject of n bytes may try every way of sharing the n bytes among the k
+/// places, from each of the n starting points: n * C(n + k, k) steps. The pattern functions
+/// refuse a call whose estimate passes `PATTERN_STEPS` (a second or so), which no rule working on
+/// labels, orders or names ever comes near.
 pub(crate) const PATTERN_STEPS: f64 = 1.0e9;
 
 pub(crate) fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
-    let quantifiers = pattern
-        .iter()
-        .filter(|&&c| matches!(c, b'*' | b'+' | b'-' | b'?'))
-        .count();
-    (subject.len().max(1) as f64).powi(quantifiers.min(8) as i32 + 1)
+    let mut places = 0usize;
+    let mut i = 0;
+    while i < pattern.len() {
+        match pattern[i] {
+            // (an escape: `%*` is a plain star; `%b` and `%1`..`%9` backtrack)
+            b'%' => {
+                if matches!(pattern.get(i + 1), Some(b'b' | b'1'..=b'9')) {
+                    places += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'*' | b'+' | b'-' | b'?' => places += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let n = subject.len();
+    let mut steps = n.max(1) as f64;
+    // C(n + k, k), one factor at a time, stopping once past the limit
+    let (few, many) = (places.min(n), places.max(n));
+    for j in 1..=few {
+        steps *= (many + j) as f64 / j as f64;
+        if steps > PATTERN_STEPS {
+            break;
+        }
+    }
+    steps
 }
 
 /// `rawset` would let a script write into the read-only `hex` tables behind their metatables.

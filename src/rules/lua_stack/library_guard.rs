@@ -288,9 +288,15 @@ unsafe fn scanned_bytes(state: *mut ffi::lua_State, init: c_int) -> u64 {
 /// Refuses (a Lua error naming the function and the subject's size) a pattern call that could
 /// backtrack for hours; `plain`: the argument that makes `find` plain (0: none).
 unsafe fn refuse_expensive_pattern(state: *mut ffi::lua_State, name: &CStr, plain: c_int) {
-    // SAFETY: reads arguments of the running call in place (only strings), converting nothing.
+    // SAFETY: reads arguments of the running call in place; a number is turned into its string
+    // in its slot, as the pattern function itself would read it (`luaL_checklstring`).
     unsafe {
-        let is_string = |index| ffi::lua_type(state, index) == ffi::LUA_TSTRING;
+        let is_string = |index| {
+            matches!(
+                ffi::lua_type(state, index),
+                ffi::LUA_TSTRING | ffi::LUA_TNUMBER
+            )
+        };
         // string.find(s, p, init, plain): a plain find does not backtrack (Lua reads `plain`
         // as any true value).
         if plain > 0 && ffi::lua_toboolean(state, plain) != 0 {
