@@ -81,9 +81,10 @@ fn build_anywhere_offers_the_bots_the_builds_it_allows() {
         let mut orders: Vec<String> = legal
             .iter()
             .filter_map(|c| match c {
-                Command::Custom { name, args } if name == "order" => {
-                    args.get("order").and_then(Value::as_str).map(str::to_string)
-                }
+                Command::Custom { name, args } if name == "order" => args
+                    .get("order")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
                 _ => None,
             })
             .filter(|o| o.ends_with(" B"))

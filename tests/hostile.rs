@@ -354,8 +354,71 @@ fn rawset_on_the_api_is_refused() {
         &m,
         &[
             "hostile/scripts/tamper_rawset.lua:2:",
-            "the hex API is read-only (rawset refused)",
+            "the hex API is read-only (rawset refused), as are the standard libraries and the globals",
         ],
+    );
+}
+
+/// One VM serves the whole game: what a script does to the globals or libraries every script
+/// shares is refused, so a refused command cannot change later calls (run_hostile checks the
+/// next move).
+#[test]
+fn the_globals_and_libraries_every_script_shares_are_locked() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("tamper_global_pairs")),
+        "hostile/scripts/tamper_global_pairs.lua:4: 'pairs' is a standard global of hexwar rules and cannot be replaced (use a local)"
+    );
+    assert_eq!(
+        first_line_after_entry(&run_hostile("tamper_global_hex")),
+        "hostile/scripts/tamper_global_hex.lua:3: 'hex' is a standard global of hexwar rules and cannot be replaced (use a local)"
+    );
+    assert_eq!(
+        first_line_after_entry(&run_hostile("tamper_library")),
+        "hostile/scripts/tamper_library.lua:3: the standard library is read-only in hexwar rules (tried to set 'string.format'): use a local"
+    );
+    assert_eq!(
+        first_line_after_entry(&run_hostile("global_during_play")),
+        "hostile/scripts/global_during_play.lua:3: rules may not set globals during play (tried to set 'moves_seen'): keep game state in hex.state, helpers in locals or module tables"
+    );
+    assert_contains(
+        &run_hostile("tamper_rawset_globals"),
+        &[
+            "hostile/scripts/tamper_rawset_globals.lua:3:",
+            "rawset refused",
+        ],
+    );
+}
+
+/// A global made while the rules modules load (a helper function) is allowed and keeps working
+/// during play.
+#[test]
+fn a_global_made_while_loading_serves_during_play() {
+    let mut session = Session::start(Path::new("tests/hostile"), Some(1)).expect("harness loads");
+    let command = Command::Custom {
+        name: "loaded_global".into(),
+        args: Map::new(),
+    };
+    session
+        .game
+        .submit(Some("blue"), &command)
+        .expect("allowed");
+    assert_eq!(
+        session.game.state().vars.get("helper").map(|v| v.as_ref()),
+        Some(&Value::String("made while loading".into()))
+    );
+}
+
+/// Memory addresses differ from run to run: what scripts show of a table, function or thread
+/// is its type (tostring, string.format's %s), and %p is refused.
+#[test]
+fn no_memory_address_reaches_what_scripts_make() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("addresses_in_text")),
+        "hostile/scripts/addresses_in_text.lua:5: table|function thread custom|custom"
+    );
+    assert_eq!(
+        first_line_after_entry(&run_hostile("pointer_format")),
+        "hostile/scripts/pointer_format.lua:3: string.format: %p shows a memory address, which differs from run to run (a game must replay the same)"
     );
 }
 

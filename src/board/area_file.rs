@@ -252,7 +252,9 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                 Some(format!(
                     "region {id}: {what} adjacency names '{t}', a land region (fleets do not go inland)"
                 ))
-            } else if let Some(other) = other.filter(|o| !army && !t.contains('/') && !o.coasts.is_empty()) {
+            } else if let Some(other) =
+                other.filter(|o| !army && !t.contains('/') && !o.coasts.is_empty())
+            {
                 let coasts: Vec<String> = other.coasts.keys().map(|c| format!("{t}/{c}")).collect();
                 Some(format!(
                     "region {id}: {what} adjacency names '{t}', which has split coasts: name one ({})",
@@ -385,7 +387,11 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
         }
     }
     if let Some(v) = &spec.victory_centers {
-        let centres = spec.regions.iter().filter(|r| r.get_ref().supply_center).count();
+        let centres = spec
+            .regions
+            .iter()
+            .filter(|r| r.get_ref().supply_center)
+            .count();
         let wanted = *v.get_ref();
         if wanted == 0 || wanted as usize > centres {
             return Err(err(
@@ -589,8 +595,8 @@ fleet = ["AAA"]
     #[test]
     fn a_victory_needs_a_number_of_centres_the_map_has() {
         assert!(parse(&OK.replace("name = \"t\"", "name = \"t\"\nvictory_centers = 1")).is_ok());
-        let e = parse(&OK.replace("name = \"t\"", "name = \"t\"\nvictory_centers = 99"))
-            .unwrap_err();
+        let e =
+            parse(&OK.replace("name = \"t\"", "name = \"t\"\nvictory_centers = 99")).unwrap_err();
         assert_eq!(
             e.to_string(),
             "t.toml:3: victory_centers = 99: the map has 1 supply centres (a victory needs 1 to 1)"

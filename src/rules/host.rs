@@ -143,6 +143,7 @@ impl LuaRules {
             budget.install(&lua, memory_limit)?;
             super::sandbox::guard_protected_calls(&lua, &budget)?;
             super::sandbox::guard_rawset(&lua)?;
+            super::sandbox::lock_globals(&lua)?;
             lua.set_memory_limit(memory_limit)?;
             Ok(())
         };

@@ -310,18 +310,94 @@ pub(crate) fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
     steps
 }
 
-/// `rawset` would let a script write into the read-only `hex` tables behind their metatables.
+/// `rawset` would let a script write into the read-only `hex` tables, libraries and globals
+/// behind their metatables.
 pub fn guard_rawset(lua: &Lua) -> mlua::Result<()> {
     let globals = lua.globals();
     let raw: Function = globals.get("rawset")?;
     let guarded = lua.create_function(move |_, (t, k, v): (Table, Value, Value)| {
         let locked = t.metatable().is_some_and(|m| m.raw_get::<Value>("__hexwar_read_only").is_ok_and(|v| v == Value::Boolean(true)));
         if locked {
-            return Err(mlua::Error::runtime("the hex API is read-only (rawset refused); rules change the game by returning events"));
+            return Err(mlua::Error::runtime("the hex API is read-only (rawset refused), as are the standard libraries and the globals; rules change the game by returning events"));
         }
         raw.call::<Table>((t, k, v))
     })?;
     globals.raw_set("rawset", guarded)
+}
+
+/// The libraries every script shares, behind read-only tables (the strings' metatable keeps the
+/// real `string` table, and is locked).
+const LIBRARIES: [&str; 5] = ["string", "table", "math", "utf8", "coroutine"];
+
+/// Locks what every script of the VM shares: the libraries' tables and the globals. One VM
+/// serves the whole game, so a script that replaced `pairs`, `string.format` or `hex` (even in a
+/// command then refused, whose game state is rolled back) changed every later call, which a
+/// replay without that command would not see. The globals move to a table behind an empty one:
+/// a new global may be made while the rules modules load (a helper function), never during play,
+/// and the standard names (`pairs`, `hex`, `string`, ...) never.
+pub fn lock_globals(lua: &Lua) -> mlua::Result<()> {
+    let globals = lua.globals();
+    for name in LIBRARIES {
+        let library: Table = globals.raw_get(name)?;
+        globals.raw_set(name, read_only_library(lua, name, library)?)?;
+    }
+    let backing = lua.create_table()?;
+    let mut standard = std::collections::BTreeSet::new();
+    for pair in globals.clone().pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        if let Value::String(name) = &key {
+            standard.insert(name.to_string_lossy());
+        }
+        backing.raw_set(key, value)?;
+    }
+    for name in &standard {
+        globals.raw_set(name.as_str(), Value::Nil)?;
+    }
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", backing.clone())?;
+    meta.raw_set(
+        "__newindex",
+        lua.create_function(move |lua, (_g, key, value): (Value, Value, Value)| {
+            let name = key.to_string().unwrap_or_default();
+            if standard.contains(&name) {
+                return Err(mlua::Error::runtime(format!(
+                    "'{name}' is a standard global of hexwar rules and cannot be replaced (use a local)"
+                )));
+            }
+            if !super::api::with_host(lua, |h| h.loading).unwrap_or(false) {
+                return Err(mlua::Error::runtime(format!(
+                    "rules may not set globals during play (tried to set '{name}'): keep game state in hex.state, helpers in locals or module tables"
+                )));
+            }
+            backing.raw_set(key, value)
+        })?,
+    )?;
+    meta.raw_set("__metatable", "the globals are locked in hexwar rules")?;
+    meta.raw_set("__hexwar_read_only", true)?;
+    globals.set_metatable(Some(meta))
+}
+
+/// A library's table behind a read-only one.
+fn read_only_library(lua: &Lua, name: &'static str, library: Table) -> mlua::Result<Table> {
+    let proxy = lua.create_table()?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", library)?;
+    meta.raw_set(
+        "__newindex",
+        lua.create_function(move |_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "the standard library is read-only in hexwar rules (tried to set '{name}.{}'): use a local",
+                key.to_string().unwrap_or_default()
+            )))
+        })?,
+    )?;
+    meta.raw_set(
+        "__metatable",
+        "the standard libraries are locked in hexwar rules",
+    )?;
+    meta.raw_set("__hexwar_read_only", true)?;
+    proxy.set_metatable(Some(meta))?;
+    Ok(proxy)
 }
 
 #[cfg(test)]

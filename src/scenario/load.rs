@@ -156,7 +156,11 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         }
     }
 
-    let sides: Vec<String> = spec.sides.iter().map(|s| s.name.get_ref().clone()).collect();
+    let sides: Vec<String> = spec
+        .sides
+        .iter()
+        .map(|s| s.name.get_ref().clone())
+        .collect();
     for (i, side) in sides.iter().enumerate() {
         if let Some(first) = sides[..i].iter().position(|s| s == side) {
             errors.push(ScenarioError::spec(
@@ -308,7 +312,10 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             attrs: u.attrs,
         };
         // (numbers a save can hold; a second facing that is a direction, as saves are checked)
-        let facing2 = unit.attrs.get("facing2").and_then(serde_json::Value::as_u64);
+        let facing2 = unit
+            .attrs
+            .get("facing2")
+            .and_then(serde_json::Value::as_u64);
         let numbers = super::finite(unit.ma, "ma")
             .and_then(|()| super::finite(unit.strength, "strength"))
             .and_then(|()| facing2.map_or(Ok(()), |f| super::direction(f, "facing2")));

@@ -6,3 +6,12 @@ hex.commands.define("hostile", {
     return run()
   end,
 })
+
+-- A global made while the modules load (allowed then, never during play): the command
+-- `loaded_global` reads it back into a variable.
+harness_helper = function() return "made while loading" end
+hex.commands.define("loaded_global", {
+  resolve = function()
+    return { { event = "VarSet", key = "helper", value = harness_helper() } }
+  end,
+})

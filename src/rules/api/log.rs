@@ -20,9 +20,7 @@ fn join(values: Variadic<mlua::Value>) -> String {
             borrowed = s.as_bytes();
             &borrowed
         } else {
-            shown = v
-                .to_string()
-                .unwrap_or_else(|_| format!("<{}>", v.type_name()));
+            shown = shown_value(v);
             shown.as_bytes()
         };
         total += usize::from(i > 0) + bytes.len();
@@ -33,6 +31,30 @@ fn join(values: Variadic<mlua::Value>) -> String {
         line.push_str(&format!("... ({total} bytes)"));
     }
     line
+}
+
+/// A value as `tostring` shows it in the sandbox: a table, function, thread or userdata without
+/// `__tostring` as its type name, never its memory address (which differs from run to run, and
+/// the log must not).
+fn shown_value(v: &mlua::Value) -> String {
+    let custom = match v {
+        mlua::Value::Table(t) => t.metatable().is_some_and(|m| {
+            m.raw_get::<mlua::Value>("__tostring")
+                .is_ok_and(|f| !f.is_nil())
+        }),
+        mlua::Value::UserData(u) => u.metatable().is_ok_and(|m| {
+            m.get::<mlua::Value>("__tostring")
+                .is_ok_and(|f| !f.is_nil())
+        }),
+        mlua::Value::Function(_) | mlua::Value::Thread(_) | mlua::Value::LightUserData(_) => false,
+        _ => true,
+    };
+    if custom {
+        v.to_string()
+            .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+    } else {
+        v.type_name().to_string()
+    }
 }
 
 /// Appends a tab (when `tab`) and `bytes` to `line`, up to `LINE_BYTES` in all.
@@ -88,5 +110,23 @@ mod tests {
             "{}",
             &line[line.len() - 30..]
         );
+    }
+
+    /// A printed table or function shows its type, never its memory address (which differs
+    /// from run to run); a `__tostring` is honoured.
+    #[test]
+    fn printed_values_show_no_address() {
+        let lua = Lua::new();
+        let custom: mlua::Value = lua
+            .load("return setmetatable({}, {__tostring = function() return 'custom' end})")
+            .eval()
+            .unwrap();
+        let values = vec![
+            mlua::Value::Table(lua.create_table().unwrap()),
+            mlua::Value::Function(lua.create_function(|_, ()| Ok(())).unwrap()),
+            custom,
+            mlua::Value::Number(1.5),
+        ];
+        assert_eq!(joined(values), "table\tfunction\tcustom\t1.5");
     }
 }

@@ -59,6 +59,11 @@ enum Before {
     Concat,
     /// `table.sort`: n log2 n comparisons; refused past `C_LOOP_LIMIT` elements.
     Sort,
+    /// `string.format`: `%p` refused, and a table, function, thread or userdata without
+    /// `__tostring` given to `%s` shown as its type, never its memory address.
+    Format,
+    /// `tostring`: a table, function, thread or userdata without `__tostring` is its type name.
+    Tostring,
 }
 
 /// One guarded library function.
@@ -84,7 +89,7 @@ const fn guarded(
 }
 
 /// Every guarded function (its guard: `GUARDS`, at the same index).
-const GUARDED: [Guarded; 17] = [
+const GUARDED: [Guarded; 18] = [
     guarded(
         "string",
         c"find",
@@ -114,7 +119,7 @@ const GUARDED: [Guarded; 17] = [
     guarded("string", c"upper", Before::Nothing, false),
     guarded("string", c"lower", Before::Nothing, false),
     guarded("string", c"reverse", Before::Nothing, false),
-    guarded("string", c"format", Before::Nothing, false),
+    guarded("string", c"format", Before::Format, false),
     guarded("string", c"byte", Before::Nothing, true),
     guarded("utf8", c"len", Before::Subject { init: 2 }, false),
     guarded("utf8", c"offset", Before::Subject { init: 0 }, false),
@@ -122,6 +127,7 @@ const GUARDED: [Guarded; 17] = [
     guarded("table", c"concat", Before::Concat, false),
     guarded("table", c"unpack", Before::Nothing, true),
     guarded("table", c"sort", Before::Sort, false),
+    guarded("_G", c"tostring", Before::Tostring, false),
 ];
 
 /// Replaces each function of [`GUARDED`] in its library table with its guard, charging `budget`.
@@ -166,7 +172,7 @@ pub(crate) fn guard_library(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()>
 }
 
 /// The guard of each entry of [`GUARDED`], by index.
-const GUARDS: [ffi::lua_CFunction; 17] = [
+const GUARDS: [ffi::lua_CFunction; 18] = [
     guarded_library_call::<0>,
     guarded_library_call::<1>,
     guarded_library_call::<2>,
@@ -184,6 +190,7 @@ const GUARDS: [ffi::lua_CFunction; 17] = [
     guarded_library_call::<14>,
     guarded_library_call::<15>,
     guarded_library_call::<16>,
+    guarded_library_call::<17>,
 ];
 
 /// The guard of `GUARDED[K]`; upvalue 1 is the library's original function, 2 the budget (a
@@ -213,6 +220,23 @@ unsafe extern "C-unwind" fn guarded_library_call<const K: usize>(
             }
             Before::Concat => concat_elements(state).saturating_mul(UNITS_PER_ELEMENT),
             Before::Sort => sort_comparisons(state).saturating_mul(UNITS_PER_COMPARISON),
+            Before::Format => {
+                refuse_pointer_format(state);
+                for i in 2..=ffi::lua_gettop(state) {
+                    if shows_address(state, i) {
+                        ffi::lua_pushstring(state, ffi::luaL_typename(state, i));
+                        ffi::lua_replace(state, i);
+                    }
+                }
+                0
+            }
+            Before::Tostring => {
+                if ffi::lua_gettop(state) >= 1 && shows_address(state, 1) {
+                    ffi::lua_pushstring(state, ffi::luaL_typename(state, 1));
+                    return 1;
+                }
+                0
+            }
         };
         if before > 0 && !budget().try_charge(before) {
             return raise_budget_error(state, budget());
@@ -241,6 +265,63 @@ unsafe extern "C-unwind" fn guarded_library_call<const K: usize>(
             return raise_budget_error(state, budget());
         }
         results
+    }
+}
+
+/// Whether Lua would show the value at `index` as its memory address (`table: 0x55d0...`): a
+/// table, function, thread or userdata without `__tostring`. Addresses differ from run to run,
+/// and what scripts print or put in events must not (DESIGN.md principle 6).
+unsafe fn shows_address(state: *mut ffi::lua_State, index: c_int) -> bool {
+    // SAFETY: reads the argument at `index` of the running call; luaL_getmetafield pushes the
+    // field only when it finds one, popped at once.
+    unsafe {
+        match ffi::lua_type(state, index) {
+            ffi::LUA_TTABLE
+            | ffi::LUA_TFUNCTION
+            | ffi::LUA_TTHREAD
+            | ffi::LUA_TUSERDATA
+            | ffi::LUA_TLIGHTUSERDATA => {
+                if ffi::luaL_getmetafield(state, index, c"__tostring".as_ptr()) != ffi::LUA_TNIL {
+                    ffi::lua_pop(state, 1);
+                    false
+                } else {
+                    true
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Refuses `string.format` with a `%p` conversion: it shows a memory address.
+unsafe fn refuse_pointer_format(state: *mut ffi::lua_State) {
+    // SAFETY: reads argument 1 in place when it is a string, converting nothing.
+    unsafe {
+        if ffi::lua_type(state, 1) != ffi::LUA_TSTRING {
+            return;
+        }
+        let mut len = 0usize;
+        let ptr = ffi::lua_tolstring(state, 1, &mut len);
+        let format = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
+        let mut i = 0;
+        while i < format.len() {
+            if format[i] == b'%' {
+                // (flags, width and precision, then the conversion)
+                let mut j = i + 1;
+                while j < format.len() && b"-+ #0.123456789".contains(&format[j]) {
+                    j += 1;
+                }
+                if format.get(j) == Some(&b'p') {
+                    ffi::luaL_error(
+                        state,
+                        c"string.format: %%p shows a memory address, which differs from run to run (a game must replay the same)".as_ptr(),
+                    );
+                }
+                i = j + 1;
+            } else {
+                i += 1;
+            }
+        }
     }
 }
 

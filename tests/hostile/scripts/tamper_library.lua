@@ -1,0 +1,4 @@
+-- The libraries are shared by every script.
+return function()
+  string.format = function() return "" end
+end
