@@ -48,6 +48,7 @@
 -- Allied - German-held objectives to take back and
 -- Allied-held ones with a German unit within 4 hexes, else the German units themselves.
 -- Deterministic: ties go to the first command listed.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local combat = require("france1940.combat")
 local supply = require("france1940.supply")

@@ -24,6 +24,7 @@
 --        variable `airborne_hexsides` (sorted list): attacks on it in the next combat phase
 --        ignore its hexsides. The list is cleared when that combat phase (the end of the
 --        assault) ends; query `airborne_hexsides` exposes it (null when empty).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local supply = require("france1940.supply")
 

@@ -45,6 +45,7 @@
 --   `attacked_hexes`; both are cleared when the phase ends.
 -- Events: DiceRolled, Custom CombatResolved {hex, attackers, defenders, attack, defense, odds,
 -- roll, result}, then the result's UnitEliminated / UnitMoved (retreats) / VarSet.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local airborne = require("france1940.airborne")
 local politics = require("france1940.politics")

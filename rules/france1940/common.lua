@@ -8,6 +8,7 @@
 --     rule of movement.lua, so Lua and Rust never disagree on who is motorized (F40-R5).
 --   * The assault in progress (1 or 2) is kept in the rules variable `assault`, set by
 --     sequence.lua when the first phase of an assault starts (F40-9.1, 18.1).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local lib = require("lib")
 
 local common = {}

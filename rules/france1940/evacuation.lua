@@ -13,6 +13,7 @@
 --     the phase ends.
 --   * every evacuated BEF corps (attrs.bef, size XXX) is counted in `bef_corps_evacuated`
 --     (F40-16.4 reads it).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local evacuation = {}

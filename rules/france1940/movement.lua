@@ -14,6 +14,7 @@
 --   * units of a still-neutral country never move (F40-16.1; they have no phase anyway).
 -- Events: UnitEnteredHex per hex entered, UnitMoved (with its MP cost), UnitStatusChanged
 -- `moved`, and the MP spent recorded in the variable `mp_spent` (evacuation.lua reads it).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local movement = {}

@@ -26,6 +26,7 @@
 --        (on or off the map). Luxembourg, which has no units, shares Belgium's fate.
 -- Movement restrictions (16.1, 16.3, 16.4, 16.6) are in restrictions.lua, which asks
 -- politics.status / politics.country_of.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local supply = require("france1940.supply")
 

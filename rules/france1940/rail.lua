@@ -11,6 +11,7 @@
 --     rail, and a unit that went by rail may not move again (status `railed`);
 --   * isolated units may not use rail (F40-8.3, refused with that clause).
 -- Events: UnitMoved (path = {to}, cost 0), UnitStatusChanged `railed`, VarSet rail_used.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local rail = {}

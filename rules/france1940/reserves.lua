@@ -29,6 +29,7 @@
 -- Counts this turn: variable `reserves_used` = {german = n, allied = n, swiss = n}, cleared
 -- with `placed`.
 -- Events: UnitPlaced {unit = {..., at = HEX}}, VarSet placed / reserves_used.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local supply = require("france1940.supply")
 local politics = require("france1940.politics")

@@ -21,6 +21,7 @@
 -- Stacking (F40-5.1 .. 5.3, R14) is checked when a phase ends; so that a bot can always end its
 -- phase, legal lists offer only moves, rail moves and drops whose destination stays within the
 -- limits for the moving side (restrictions.fits). Such moves are still accepted when given.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local politics = require("france1940.politics")
 local stacking = require("france1940.stacking")

@@ -14,6 +14,7 @@
 -- The two custom events are separate so that the supply judgment sees the eliminations of
 -- 11.2 (handlers of one event all see the same state; reactions run depth first).
 -- When the combat phase that closes an assault ends: Custom AssaultEnded (airborne: F40-11.3).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local sequence = {}

@@ -6,6 +6,7 @@
 -- end of its own phases. Hexes are checked in label order, 5.2 before 5.3 in each hex.
 --   F40-5.2 at most 4 division-equivalents (XX = 1, XXX = 3, III = 0)
 --   F40-5.3 at most 3 armored division-equivalents (an armored corps = 3)
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local stacking = {}

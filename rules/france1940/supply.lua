@@ -16,6 +16,7 @@
 -- `major_cities_<country>` zone. Without a `switzerland` zone (small maps) no edge hex is cut.
 -- The `supply` query answers {unit_id = true|false} for every unit on the map, traced now;
 -- `supply_sources` lists the source sets given to hex.path.supply.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local supply = {}

@@ -27,6 +27,7 @@
 -- of the game (7.1d, 7.3: France Allied, Germany German, the rest nobody's; R11: a joined
 -- country's hexes Allied) and 7.1 is judged once on the whole new position (`PositionSet`,
 -- emitted by sequence.lua's setup hook), as the start position is judged at GameStarted.
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
 local territory = {}

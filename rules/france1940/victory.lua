@@ -12,6 +12,7 @@
 -- controlled is kept in the variable `paris_fell`.
 -- Query `figures`: paris_fell (turn, or 0), evacuated (units), countries_surrendered,
 -- netherlands_surrendered / belgium_surrendered (turn, or 0), switzerland_invaded (0 or 1).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local supply = require("france1940.supply")
 local politics = require("france1940.politics")
