@@ -772,6 +772,17 @@ fn a_reader_cannot_carry_work_past_the_budget() {
     );
 }
 
+/// A module that fails is read and compiled again at every `require`: charged by its bytes, as
+/// `load`'s text is.
+#[test]
+fn a_loop_requiring_a_failing_module_is_charged_by_its_bytes() {
+    let m = run_hostile("require_failing_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("require_failing_loop", 3)
+    );
+}
+
 #[test]
 fn a_collectgarbage_loop_is_charged_by_the_heap_in_use() {
     let m = run_hostile("collect_loop");

@@ -586,6 +586,9 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
                 file.display()
             ))
         })?;
+        // (compiling is charged as `load`'s text is: a module that fails is read and compiled
+        // again at every `require`)
+        super::budget::charge(lua, text.len() as u64)?;
         loaded.raw_set(name.as_str(), "hexwar.loading")?;
         let chunk = format!("@{}", chunk_name(&roots, &file));
         let result = lua
