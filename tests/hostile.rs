@@ -783,6 +783,16 @@ fn a_loop_requiring_a_failing_module_is_charged_by_its_bytes() {
     );
 }
 
+/// 700 MB made from a number, refused before it allocates (it once went uncharged).
+#[test]
+fn string_rep_of_a_number_is_charged_as_its_string() {
+    let m = run_hostile("string_rep_number");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("string_rep_number", 3)
+    );
+}
+
 #[test]
 fn a_collectgarbage_loop_is_charged_by_the_heap_in_use() {
     let m = run_hostile("collect_loop");

@@ -406,8 +406,14 @@ unsafe fn refuse_expensive_pattern(state: *mut ffi::lua_State, name: &CStr, plai
 /// `string.rep(s, n, sep)`: the bytes of its result; 0 when the arguments are not a string and
 /// an integer (the original raises its error, or converts a number: a small overlook).
 unsafe fn repeated_bytes(state: *mut ffi::lua_State) -> u64 {
-    // SAFETY: reads arguments of the running call, converting nothing.
+    // SAFETY: reads arguments of the running call; a number to repeat or separate with is
+    // turned into its string in its slot, as `string.rep` itself reads it (`luaL_checklstring`).
     unsafe {
+        for index in [1, 3] {
+            if ffi::lua_type(state, index) == ffi::LUA_TNUMBER {
+                ffi::lua_tolstring(state, index, std::ptr::null_mut());
+            }
+        }
         if ffi::lua_type(state, 1) != ffi::LUA_TSTRING {
             return 0;
         }
