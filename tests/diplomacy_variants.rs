@@ -68,6 +68,28 @@ fn build_anywhere_plays_the_winter_a_build_outside_the_home_centres_needs() {
     assert_eq!(standard[1], json!({"phase": "W1901A", "skipped": true}));
 }
 
+/// Orders given for a phase the game skips are no error (the pinned contract), but a note on
+/// stderr says they were not played: a designer testing a variant sees it did not apply.
+#[test]
+fn orders_for_a_skipped_phase_are_noted_on_stderr() {
+    let out = hexwar(&[
+        "play",
+        STANDARD,
+        "--setup",
+        &format!("{VARIANT}/fall_setup.toml"),
+        "--orders",
+        &format!("{VARIANT}/fall_orders.toml"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "note: {VARIANT}/fall_orders.toml:6: the game skipped phase W1901A (nothing to do), so its 1 order(s) were not played\n"
+        )
+    );
+}
+
 /// The bots' order menu lists the builds the variant allows, so bot games play by it too.
 #[test]
 fn build_anywhere_offers_the_bots_the_builds_it_allows() {

@@ -48,6 +48,17 @@ fn play_each(
     let mut refused = 0;
     for entry in phases {
         if skipped.contains(&entry.phase) {
+            // (not an error, as the contract says; but orders given for it were not played, which
+            // a designer testing a rule change wants to know)
+            let given: usize = entry.orders.values().map(Vec::len).sum();
+            if given > 0 {
+                eprintln!(
+                    "note: {}:{}: the game skipped phase {} (nothing to do), so its {given} order(s) were not played",
+                    args.orders.display(),
+                    entry.line,
+                    entry.phase
+                );
+            }
             emit(args.json, out, Item::Skipped(entry.phase.clone()));
             continue;
         }
