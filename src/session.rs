@@ -257,7 +257,14 @@ impl Session {
             }
             let parsed: SetupUnits = toml::from_str(&source.text).map_err(|e| {
                 let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
-                fail(line, format!("[[unit]]: {}", e.message()))
+                // (a single [unit] table: often a slip for a key the rules read, such as
+                // Diplomacy's [units])
+                let hint = if e.message().contains("expected a sequence") {
+                    " (units are [[unit]] tables, one per unit; the rules' own keys, such as Diplomacy's [units], are spelt otherwise)"
+                } else {
+                    ""
+                };
+                fail(line, format!("[[unit]]: {}{hint}", e.message()))
             })?;
             for (id, _) in self.game.state().units.iter() {
                 extra.push(Event::UnitRemoved {
