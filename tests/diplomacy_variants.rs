@@ -117,3 +117,35 @@ fn build_anywhere_offers_the_bots_the_builds_it_allows() {
     assert_eq!(builds(VARIANT), ["A HOL B", "F HOL B"]);
     assert!(builds(STANDARD).is_empty(), "{:?}", builds(STANDARD));
 }
+
+/// The bots' menu offers supports to move among a power's own units (into a province both
+/// reach), so bot games see dislodgements, and a retreat variant plays differently from the
+/// standard rules in a batch (before, no bot game dislodged a unit).
+#[test]
+fn the_bots_menu_offers_supports_to_move_among_a_powers_own_units() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut session = Session::start(&root.join(STANDARD), Some(1)).expect("starts");
+    let legal = session.game.legal_commands("FRANCE").expect("legal");
+    let mut brest: Vec<String> = legal
+        .iter()
+        .filter_map(|c| match c {
+            Command::Custom { name, args } if name == "order" => args
+                .get("order")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            _ => None,
+        })
+        .filter(|o| o.starts_with("F BRE S"))
+        .collect();
+    brest.sort();
+    // (F BRE reaches MAO, ENG, PIC and GAS; A PAR reaches PIC and GAS, A MAR reaches GAS; no
+    // French unit stands where a fleet in BRE could support it to hold)
+    assert_eq!(
+        brest,
+        [
+            "F BRE S A MAR - GAS",
+            "F BRE S A PAR - GAS",
+            "F BRE S A PAR - PIC",
+        ]
+    );
+}

@@ -534,7 +534,17 @@ local function legal_orders(side)
     for _, p in ipairs(sorted_keys(pos.units)) do
       for _, u in ipairs(pos.units[p]) do occupant[u:sub(3, 5)] = u end
     end
-    for _, u in ipairs(pos.units[side] or {}) do
+    -- where each unit of the side can move (provinces), for the supports to move below
+    local mine = pos.units[side] or {}
+    local reach = {}
+    for _, u in ipairs(mine) do
+      local set = {}
+      for _, dest in ipairs(neighbors(u:sub(3), u:sub(1, 1) == "A" and "army" or "fleet")) do
+        set[dest:sub(1, 3)] = true
+      end
+      reach[u] = set
+    end
+    for _, u in ipairs(mine) do
       if not ordered[u] then
         add(u .. " H")
         local loc = u:sub(3)
@@ -543,6 +553,20 @@ local function legal_orders(side)
           add(u .. " - " .. dest)
           local other = occupant[dest:sub(1, 3)]
           if other and other ~= u then add(u .. " S " .. other) end
+        end
+        -- supports to move for the side's own units, into a province both reach (so that bot
+        -- games see dislodgements and retreats: a variant of the retreat rule is tried there)
+        local offered = {}
+        for _, dest in ipairs(neighbors(loc, class)) do
+          local prov = dest:sub(1, 3)
+          if not offered[prov] then
+            offered[prov] = true
+            for _, other in ipairs(mine) do
+              if other ~= u and reach[other][prov] and prov ~= other:sub(3, 5) then
+                add(u .. " S " .. other .. " - " .. prov)
+              end
+            end
+          end
         end
       end
     end
