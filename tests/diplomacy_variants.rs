@@ -99,23 +99,29 @@ fn build_anywhere_offers_the_bots_the_builds_it_allows() {
         session
             .setup_file(&root.join(VARIANT).join("winter_setup.toml"))
             .expect("setup");
-        let legal = session.game.legal_commands("GERMANY").expect("legal");
-        let mut orders: Vec<String> = legal
-            .iter()
-            .filter_map(|c| match c {
-                Command::Custom { name, args } if name == "order" => args
-                    .get("order")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                _ => None,
-            })
-            .filter(|o| o.ends_with(" B"))
-            .collect();
-        orders.sort();
-        orders
+        menu(&mut session, "GERMANY", |o| o.ends_with(" B"))
     };
     assert_eq!(builds(VARIANT), ["A HOL B", "F HOL B"]);
     assert!(builds(STANDARD).is_empty(), "{:?}", builds(STANDARD));
+}
+
+/// The orders of `power`'s menu (the `order` commands of its legal list) that `keep` keeps,
+/// sorted.
+fn menu(session: &mut Session, power: &str, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    let legal = session.game.legal_commands(power).expect("legal");
+    let mut orders: Vec<String> = legal
+        .iter()
+        .filter_map(|c| match c {
+            Command::Custom { name, args } if name == "order" => args
+                .get("order")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            _ => None,
+        })
+        .filter(|o| keep(o))
+        .collect();
+    orders.sort();
+    orders
 }
 
 /// The bots' menu offers supports to move among a power's own units (into a province both
@@ -125,19 +131,7 @@ fn build_anywhere_offers_the_bots_the_builds_it_allows() {
 fn the_bots_menu_offers_supports_to_move_among_a_powers_own_units() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut session = Session::start(&root.join(STANDARD), Some(1)).expect("starts");
-    let legal = session.game.legal_commands("FRANCE").expect("legal");
-    let mut brest: Vec<String> = legal
-        .iter()
-        .filter_map(|c| match c {
-            Command::Custom { name, args } if name == "order" => args
-                .get("order")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            _ => None,
-        })
-        .filter(|o| o.starts_with("F BRE S"))
-        .collect();
-    brest.sort();
+    let brest = menu(&mut session, "FRANCE", |o| o.starts_with("F BRE S"));
     // (F BRE reaches MAO, ENG, PIC and GAS; A PAR reaches PIC and GAS, A MAR reaches GAS; no
     // French unit stands where a fleet in BRE could support it to hold)
     assert_eq!(
