@@ -11,7 +11,25 @@ use common::{demo_copy, edit, hexwar, stderr, stdout};
 fn check_accepts_the_demo() {
     let out = hexwar(&["check", "scenarios/demo"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "ok: scenarios/demo\n");
+    assert_eq!(
+        stdout(&out),
+        format!("ok: scenarios/demo\n{DEMO_SUMMARY}\n")
+    );
+}
+
+/// The line `check` prints under `ok` for the demo: what it read (a designer sees the scenario
+/// read as meant).
+const DEMO_SUMMARY: &str = "  Demo: the river valley: hex map 'Demo valley' 12x10 (120 hexes); sides blue, red; 8 unit(s) in the scenario; 8 turn(s) of 4 step(s); rules lib, demo";
+
+/// On an area map the summary counts regions, centres and powers.
+#[test]
+fn check_summarises_an_area_map() {
+    let out = hexwar(&["check", "scenarios/diplomacy"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "ok: scenarios/diplomacy\n  Diplomacy (standard map): area map 'standard' (76 regions, 34 supply centres, 7 powers); sides AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY; 0 unit(s) in the scenario; 10 turn(s) of 5 step(s); rules diplomacy\n"
+    );
 }
 
 #[test]
@@ -126,5 +144,5 @@ fn check_takes_a_save_and_checks_its_scenario() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = hexwar(&["check", save]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(stdout(&out), format!("ok: {save}\n"));
+    assert_eq!(stdout(&out), format!("ok: {save}\n{DEMO_SUMMARY}\n"));
 }

@@ -21,6 +21,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
     } else {
         path
     };
+    let mut summary = None;
     let errors: Vec<String> = match load_scenario(scenario_path) {
         // (the modules' syntax errors too, when the scenario names its modules readably)
         Err(errors) => {
@@ -41,13 +42,53 @@ pub fn run(path: &Path, json: bool) -> i32 {
                             scenario.path.display()
                         )]
                     } else {
+                        if !json {
+                            summary = Some(summary_of(&scenario, &rules));
+                        }
                         Vec::new()
                     }
                 }
             },
         },
     };
-    report(path, json, errors)
+    let code = report(path, json, errors);
+    if let Some(summary) = summary {
+        outln!("{summary}");
+    }
+    code
+}
+
+/// What was checked, in one line under `ok`: a designer sees the scenario read as meant (the
+/// map, the sides, the units, the modules, the steps of a turn).
+fn summary_of(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> String {
+    use crate::engine::Ruleset;
+    let map = &scenario.map;
+    let board = match (map.as_hex(), map.as_area()) {
+        (Some(hex), _) => format!(
+            "hex map '{}' {}x{} ({} hexes)",
+            map.name(),
+            hex.columns(),
+            hex.rows(),
+            hex.len()
+        ),
+        (None, Some(area)) => format!(
+            "area map '{}' ({} regions, {} supply centres, {} powers)",
+            map.name(),
+            area.regions().len(),
+            area.regions().iter().filter(|r| r.supply_center).count(),
+            area.powers().len()
+        ),
+        (None, None) => format!("{} map '{}'", map.kind(), map.name()),
+    };
+    let units = scenario.initial.units.len();
+    let steps = rules.sequence().steps.len();
+    format!(
+        "  {}: {board}; sides {}; {units} unit(s) in the scenario; {} turn(s) of {steps} step(s); rules {}",
+        scenario.name,
+        scenario.sides.join(", "),
+        scenario.turns,
+        scenario.rules.join(", ")
+    )
 }
 
 /// Prints the errors found (or `ok`) and returns the exit code.
