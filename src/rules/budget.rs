@@ -50,14 +50,14 @@ pub struct Budget {
 /// The message that marks a budget error, so the host can recognise it.
 pub const BUDGET_MARK: &str = "instruction budget";
 
-/// What follows the budget's size in its error (shared by the hook, host charges and the C
-/// library guard, so all three say the same).
 /// The backstop of a budget no scenario configured (`hexwar test`'s): 10 s, the scenarios' default.
 const DEFAULT_WALL_LIMIT_NS: u64 = 10_000_000_000;
 
 /// The message that marks the wall-clock backstop's error.
 pub const WALL_MARK: &str = "wall-clock backstop";
 
+/// What follows the budget's size in its error (shared by the hook, host charges and the C
+/// library guard, so all three say the same).
 pub(crate) const EXCEEDED: &str = "instructions exceeded (an endless loop?); raise [limits] instructions in the scenario if the rule really needs more";
 
 impl Budget {
