@@ -201,6 +201,15 @@ fn collectgarbage_stop_is_refused() {
     );
 }
 
+/// What the collector would tell depends on the VM's history, which a replay does not repeat.
+#[test]
+fn collectgarbage_count_is_refused() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("collectgarbage_count")),
+        "hostile/scripts/collectgarbage_count.lua:3: collectgarbage(\"count\") is not allowed in hexwar rules: the heap's size depends on what the VM did before, which a replay or a loaded save does not repeat"
+    );
+}
+
 #[test]
 fn the_api_table_is_read_only() {
     let m = run_hostile("tamper_api");
@@ -345,6 +354,21 @@ fn patterns_that_backtrack_for_hours_are_refused_however_written() {
         5,
         31000,
     );
+    // (no quantifier: every start compares up to the pattern's length; a plain find too)
+    let m = run_hostile("pattern_long_literal");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/pattern_long_literal.lua:5:",
+            "string.match: pattern too expensive for a 300000-byte subject",
+        ],
+    );
+    refused(
+        run_hostile("plain_find_long"),
+        "plain_find_long",
+        4,
+        1200000,
+    );
 }
 
 #[test]
@@ -417,8 +441,24 @@ fn no_memory_address_reaches_what_scripts_make() {
         "hostile/scripts/addresses_in_text.lua:5: table|function thread custom|custom"
     );
     assert_eq!(
+        first_line_after_entry(&run_hostile("address_in_refusal")),
+        "hostile/scripts/address_in_refusal.lua:7: runtime error: rules may not set globals during play (tried to set 'a table key'): keep game state in hex.state, helpers in locals or module tables / runtime error: the hex API is read-only (tried to set 'function'); rules change the game by returning events"
+    );
+    assert_eq!(
         first_line_after_entry(&run_hostile("pointer_format")),
         "hostile/scripts/pointer_format.lua:3: string.format: %p shows a memory address, which differs from run to run (a game must replay the same)"
+    );
+}
+
+/// getmetatable of a refusal gives no table to write a finalizer into.
+#[test]
+fn the_refusals_metatable_is_locked() {
+    assert_contains(
+        &run_hostile("tamper_refusal_metatable"),
+        &[
+            "hostile/scripts/tamper_refusal_metatable.lua:5:",
+            "attempt to index a string value",
+        ],
     );
 }
 
@@ -790,6 +830,25 @@ fn string_rep_of_a_number_is_charged_as_its_string() {
     assert_eq!(
         first_line_after_entry(&m),
         budget_error_at("string_rep_number", 3)
+    );
+}
+
+/// One `load` compiles at most 256 KiB: compiling is one C call nothing can interrupt.
+#[test]
+fn a_chunk_too_long_to_compile_at_once_is_refused() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("load_long_chunk")),
+        "hostile/scripts/load_long_chunk.lua:4: load: a chunk of 1540013 bytes is too long (at most 262144 in one load: compiling is one step the budget cannot interrupt)"
+    );
+}
+
+/// `table.move` of fewer than 2^24 elements went uncharged: only the backstop stopped a loop.
+#[test]
+fn a_table_move_loop_is_charged_by_the_elements_moved() {
+    let m = run_hostile("table_move_loop");
+    assert_eq!(
+        first_line_after_entry(&m),
+        budget_error_at("table_move_loop", 6)
     );
 }
 

@@ -65,7 +65,7 @@ impl WalkError {
         let key = match key {
             Value::String(s) => s.to_string_lossy().to_string(),
             Value::Integer(i) => format!("[{i}]"),
-            other => format!("[{}]", other.to_string().unwrap_or_default()),
+            other => format!("[{}]", super::error::value_in_message(other)),
         };
         let path = match path.as_str() {
             "" => key,

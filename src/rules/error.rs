@@ -4,6 +4,20 @@ use mlua::Error;
 
 use super::budget::Budget;
 
+/// A Lua value as a message names it (a key a script tried to set, a place in a value): strings,
+/// numbers and booleans as they are, anything else by its type, never its memory address (Lua's
+/// own `table: 0x55d0...` differs from run to run, and messages reach events and the log).
+pub(crate) fn value_in_message(v: &mlua::Value) -> String {
+    match v {
+        mlua::Value::String(s) => s.to_string_lossy().to_string(),
+        mlua::Value::Integer(i) => i.to_string(),
+        mlua::Value::Number(n) => n.to_string(),
+        mlua::Value::Boolean(b) => b.to_string(),
+        mlua::Value::Nil => "nil".into(),
+        other => other.type_name().to_string(),
+    }
+}
+
 /// A readable message for a Lua error raised while running `what`.
 pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize) -> String {
     match error {

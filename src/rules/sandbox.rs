@@ -11,6 +11,11 @@ use super::budget::Budget;
 /// more a byte than copying: see `lua_stack/library_guard.rs` for the copying rate).
 const LOADED_BYTES_PER_UNIT: u64 = 1;
 
+/// The most text one `load` compiles. Compiling is one C call the budget and the backstop cannot
+/// interrupt, and some texts take the square of their length (a chain of 110 000 `elseif`
+/// took 16.5 s from 1.5 MB); at this size such a chain takes about half a second.
+const LOAD_MAX_BYTES: usize = 256 * 1024;
+
 /// Bytes of heap a full collection walks per unit of the budget: `examples/charge_rates` times a
 /// collection of a 139 MB heap of small tables at 68 ms, 0.49 ns a byte, about one VM
 /// instruction's time per 11 bytes.
@@ -54,17 +59,28 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
                     "load: binary chunks are not allowed in hexwar rules",
                 ));
             }
+            if text.len() > LOAD_MAX_BYTES {
+                return Err(too_long_to_load(text.len()));
+            }
             super::budget::charge(lua, text.len() as u64 / LOADED_BYTES_PER_UNIT)?;
         }
         // A reader function's pieces are charged as a text chunk's bytes are.
         let chunk = match chunk {
-            Value::Function(reader) => Value::Function(lua.create_function(move |lua, ()| {
-                let piece: Value = reader.call(())?;
-                if let Value::String(s) = &piece {
-                    super::budget::charge(lua, s.as_bytes().len() as u64 / LOADED_BYTES_PER_UNIT)?;
-                }
-                Ok(piece)
-            })?),
+            Value::Function(reader) => {
+                let read = std::cell::Cell::new(0usize);
+                Value::Function(lua.create_function(move |lua, ()| {
+                    let piece: Value = reader.call(())?;
+                    if let Value::String(s) = &piece {
+                        let len = s.as_bytes().len();
+                        read.set(read.get().saturating_add(len));
+                        if read.get() > LOAD_MAX_BYTES {
+                            return Err(too_long_to_load(read.get()));
+                        }
+                        super::budget::charge(lua, len as u64 / LOADED_BYTES_PER_UNIT)?;
+                    }
+                    Ok(piece)
+                })?)
+            }
             other => other,
         };
         let name = args.get(1).cloned().unwrap_or(Value::Nil);
@@ -88,7 +104,10 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
 
     // collectgarbage: only the options that do not let a script steer the host's collector. A
     // collection walks the whole heap in one call: `collect` and `step` (which may finish a
-    // cycle) are charged by the heap in use, so a loop of them cannot run for hours.
+    // cycle) are charged by the heap in use, so a loop of them cannot run for hours. What the
+    // collector would tell (the heap's size, whether a step ended a cycle) depends on the VM's
+    // history, which a replay or a loaded save does not share: `count` is refused, and `collect`
+    // and `step` return nothing.
     let raw_gc: mlua::Function = globals.get("collectgarbage")?;
     let safe_gc = lua.create_function(move |lua, args: Variadic<Value>| {
         let option = match args.first() {
@@ -100,11 +119,15 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
             "collect" | "step" => {
                 let heap = u64::try_from(lua.used_memory()).unwrap_or(u64::MAX);
                 super::budget::charge(lua, heap / COLLECTED_BYTES_PER_UNIT)?;
-                raw_gc.call::<mlua::MultiValue>(args)
+                raw_gc.call::<()>(args)?;
+                Ok(mlua::MultiValue::new())
             }
-            "count" | "isrunning" => raw_gc.call::<mlua::MultiValue>(args),
+            "isrunning" => raw_gc.call::<mlua::MultiValue>(args),
+            "count" => Err(mlua::Error::runtime(
+                "collectgarbage(\"count\") is not allowed in hexwar rules: the heap's size depends on what the VM did before, which a replay or a loaded save does not repeat",
+            )),
             other => Err(mlua::Error::runtime(format!(
-                "collectgarbage(\"{other}\") is not allowed in hexwar rules (allowed: collect, count, step, isrunning)"
+                "collectgarbage(\"{other}\") is not allowed in hexwar rules (allowed: collect, step, isrunning)"
             ))),
         }
     })?;
@@ -237,13 +260,19 @@ fn guard_c_loops(lua: &Lua, string: &Table, table: &Table) -> mlua::Result<()> {
     })?;
     string.raw_set("rep", rep)?;
     let raw_move: Function = table.get("move")?;
-    let mv = lua.create_function(move |_, args: MultiValue| {
+    let mv = lua.create_function(move |lua, args: MultiValue| {
         if let (Some(f), Some(e)) = (int(args.get(1)), int(args.get(2))) {
             if e >= f && e.saturating_sub(f) >= C_LOOP_LIMIT {
                 return Err(too_many(
                     "table.move",
                     e.saturating_sub(f).saturating_add(1),
                 ));
+            }
+            // (each element moved is a read and a write: charged one unit, as a value a
+            // library call returns)
+            if e >= f {
+                let moved = e.saturating_sub(f).saturating_add(1);
+                super::budget::charge(lua, u64::try_from(moved).unwrap_or(u64::MAX))?;
             }
         }
         raw_move.call::<MultiValue>(args)
@@ -274,7 +303,8 @@ fn guard_c_loops(lua: &Lua, string: &Table, table: &Table) -> mlua::Result<()> {
 /// Lua patterns backtrack inside one C call, where the instruction budget cannot see. A pattern
 /// with k places that can backtrack (quantifiers `* + - ?`, balances `%b`, back-references
 /// `%1`..`%9`) over a subject of n bytes may try every way of sharing the n bytes among the k
-/// places, from each of the n starting points: n * C(n + k, k) steps. The pattern functions
+/// places, from each of the n starting points, each step comparing up to the pattern's m bytes:
+/// n * C(n + k, k) * m. The pattern functions
 /// refuse a call whose estimate passes `PATTERN_STEPS` (a second or so), which no rule working on
 /// labels, orders or names ever comes near.
 pub(crate) const PATTERN_STEPS: f64 = 1.0e9;
@@ -298,7 +328,7 @@ pub(crate) fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
         i += 1;
     }
     let n = subject.len();
-    let mut steps = n.max(1) as f64;
+    let mut steps = n.max(1) as f64 * pattern.len().max(1) as f64;
     // C(n + k, k), one factor at a time, stopping once past the limit
     let (few, many) = (places.min(n), places.max(n));
     for j in 1..=few {
@@ -308,6 +338,13 @@ pub(crate) fn pattern_cost(subject: &[u8], pattern: &[u8]) -> f64 {
         }
     }
     steps
+}
+
+/// The refusal of a chunk past `LOAD_MAX_BYTES`.
+fn too_long_to_load(bytes: usize) -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "load: a chunk of {bytes} bytes is too long (at most {LOAD_MAX_BYTES} in one load: compiling is one step the budget cannot interrupt)"
+    ))
 }
 
 /// `rawset` would let a script write into the read-only `hex` tables, libraries and globals
@@ -358,8 +395,12 @@ pub fn lock_globals(lua: &Lua) -> mlua::Result<()> {
     meta.raw_set(
         "__newindex",
         lua.create_function(move |lua, (_g, key, value): (Value, Value, Value)| {
-            let name = key.to_string().unwrap_or_default();
-            if standard.contains(&name) {
+            // (a string key is a global's name; any other key is named by its type)
+            let (name, is_name) = match &key {
+                Value::String(n) => (n.to_string_lossy(), true),
+                other => (format!("a {} key", other.type_name()), false),
+            };
+            if is_name && standard.contains(&name) {
                 return Err(mlua::Error::runtime(format!(
                     "'{name}' is a standard global of hexwar rules and cannot be replaced (use a local)"
                 )));
@@ -387,7 +428,7 @@ fn read_only_library(lua: &Lua, name: &'static str, library: Table) -> mlua::Res
         lua.create_function(move |_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
             Err(mlua::Error::runtime(format!(
                 "the standard library is read-only in hexwar rules (tried to set '{name}.{}'): use a local",
-                key.to_string().unwrap_or_default()
+                super::error::value_in_message(&key)
             )))
         })?,
     )?;

@@ -121,7 +121,14 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
         lua.set_named_registry_value(key, lua.create_table()?)?;
     }
     lua.set_named_registry_value(HANDLERS_KEY, lua.create_table()?)?;
-    lua.set_named_registry_value(REFUSAL_MT_KEY, lua.create_table()?)?;
+    // (locked: a script that reached it through getmetatable(hex.refuse(...)) could give it a
+    // `__gc` the host's own set_metatable would then plant on every refusal, run with hooks off)
+    let refusal_mt = lua.create_table()?;
+    refusal_mt.raw_set(
+        "__metatable",
+        "refusals' metatable is locked in hexwar rules",
+    )?;
+    lua.set_named_registry_value(REFUSAL_MT_KEY, refusal_mt)?;
     let keys = writer::intern_keys(lua)?;
     // (the LuaLS generator builds the API in a VM without host data)
     let _ = with_host(lua, |h| h.key_strings = Some(keys));
@@ -159,7 +166,7 @@ pub(crate) fn read_only(lua: &Lua, table: Table) -> mlua::Result<Table> {
         lua.create_function(|_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
             Err(mlua::Error::runtime(format!(
                 "the hex API is read-only (tried to set '{}'); rules change the game by returning events",
-                key.to_string().unwrap_or_default()
+                crate::rules::error::value_in_message(&key)
             )))
         })?,
     )?;

@@ -378,11 +378,6 @@ unsafe fn refuse_expensive_pattern(state: *mut ffi::lua_State, name: &CStr, plai
                 ffi::LUA_TSTRING | ffi::LUA_TNUMBER
             )
         };
-        // string.find(s, p, init, plain): a plain find does not backtrack (Lua reads `plain`
-        // as any true value).
-        if plain > 0 && ffi::lua_toboolean(state, plain) != 0 {
-            return;
-        }
         if !(is_string(1) && is_string(2)) {
             return;
         }
@@ -392,7 +387,14 @@ unsafe fn refuse_expensive_pattern(state: *mut ffi::lua_State, name: &CStr, plai
             std::slice::from_raw_parts(ptr.cast::<u8>(), len)
         };
         let subject = bytes(1);
-        if pattern_cost(subject, bytes(2)) > PATTERN_STEPS {
+        // string.find(s, p, init, plain): a plain find does not backtrack (Lua reads `plain`
+        // as any true value), but compares up to the pattern's length at every start
+        let cost = if plain > 0 && ffi::lua_toboolean(state, plain) != 0 {
+            (subject.len().max(1) as f64) * (bytes(2).len().max(1) as f64)
+        } else {
+            pattern_cost(subject, bytes(2))
+        };
+        if cost > PATTERN_STEPS {
             ffi::luaL_error(
                 state,
                 c"string.%s: pattern too expensive for a %I-byte subject (it could run for hours); use fewer quantifiers or a shorter subject".as_ptr(),
