@@ -118,6 +118,17 @@ fn the_rules_error_names_the_limit_that_stopped_the_script() {
     }
 }
 
+/// The memory error is raised again at every protected call, as the budget's is.
+#[test]
+fn a_memory_error_caught_by_pcall_is_raised_again() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("memory_caught_by_pcall")),
+        "hostile/scripts/memory_caught_by_pcall.lua:4: memory limit of 32 MiB exceeded (caught by a protected call and raised again: a script may not go on past the limit)"
+    );
+    let e = run_hostile_error("memory_caught_by_pcall");
+    assert_eq!(e.kind, RulesErrorKind::Memory);
+}
+
 #[test]
 fn memory_bomb_table_hits_the_memory_limit() {
     let m = run_hostile("memory_bomb_table");

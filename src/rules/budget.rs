@@ -53,6 +53,9 @@ pub const BUDGET_MARK: &str = "instruction budget";
 /// The backstop of a budget no scenario configured (`hexwar test`'s): 10 s, the scenarios' default.
 const DEFAULT_WALL_LIMIT_NS: u64 = 10_000_000_000;
 
+/// The message that marks a memory error a protected call caught and the host raised again.
+pub const MEMORY_MARK: &str = "memory limit";
+
 /// The message that marks the wall-clock backstop's error.
 pub const WALL_MARK: &str = "wall-clock backstop";
 
@@ -121,13 +124,11 @@ impl Budget {
     /// spent, else a memory error anywhere in the error's chain; else the script's own error.
     pub(crate) fn kind_of(&self, error: &mlua::Error) -> RulesErrorKind {
         if self.exhausted.load(Ordering::Relaxed) {
-            let wall = self
-                .message
-                .lock()
-                .map(|m| m.contains(WALL_MARK))
-                .unwrap_or(false);
-            return if wall {
+            let message = self.message.lock().map(|m| m.clone()).unwrap_or_default();
+            return if message.contains(WALL_MARK) {
                 RulesErrorKind::WallClock
+            } else if message.contains(MEMORY_MARK) {
+                RulesErrorKind::Memory
             } else {
                 RulesErrorKind::InstructionBudget
             };
@@ -178,6 +179,22 @@ impl Budget {
              doing megabytes of work: comparing or joining long strings?); raise [limits] seconds \
              in the scenario if the rule really needs more",
             limit.as_secs_f64()
+        );
+        self.exhaust_with(message.as_bytes());
+        mlua::Error::runtime(message)
+    }
+
+    /// Marks the call stopped by the memory limit when a protected call caught the VM's memory
+    /// error: raised again at every protected call, as the budget's is, so a script cannot go on
+    /// past the limit (nor measure the heap, which depends on the VM's history, by where it hits).
+    pub(crate) fn exhaust_memory(&self) -> mlua::Error {
+        let limit_mib = self
+            .watch_memory_from
+            .load(Ordering::Relaxed)
+            .saturating_mul(2)
+            >> 20;
+        let message = format!(
+            "{MEMORY_MARK} of {limit_mib} MiB exceeded (caught by a protected call and raised again: a script may not go on past the limit)"
         );
         self.exhaust_with(message.as_bytes());
         mlua::Error::runtime(message)
@@ -255,7 +272,7 @@ impl Budget {
 }
 
 /// Whether `error` is, or wraps, the VM's memory error.
-fn is_memory_error(error: &mlua::Error) -> bool {
+pub(crate) fn is_memory_error(error: &mlua::Error) -> bool {
     match error {
         mlua::Error::MemoryError(_) => true,
         mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {

@@ -90,6 +90,11 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
             call.push(env);
         }
         let loaded = raw_load.call::<mlua::MultiValue>(Variadic::from_iter(call))?;
+        if loaded.get(1).is_some_and(is_memory_message) {
+            if let Some(budget) = lua.app_data_ref::<Arc<Budget>>() {
+                return Err(budget.exhaust_memory());
+            }
+        }
         // `load` turns an error its reader raises into `nil, message`, the budget's too: raised
         // again here, as the protected calls do (a reader looping for ever was caught each tick).
         if let Some(spent) = lua
@@ -152,6 +157,9 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         let handler = args.pop_front().unwrap_or(Value::Nil);
         let handler_budget = Arc::clone(&xpcall_budget);
         let guarded_handler = lua.create_function(move |_, message: Value| {
+            if is_memory_message(&message) {
+                handler_budget.exhaust_memory();
+            }
             if handler_budget.exhausted_error().is_some() {
                 return Ok(message);
             }
@@ -195,6 +203,9 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         let budget = Arc::clone(budget);
         let guarded = lua.create_function(move |_, args: MultiValue| {
             let result = raw.call::<MultiValue>(args)?;
+            if caught_memory_error(&result) {
+                return Err(budget.exhaust_memory());
+            }
             match budget.exhausted_error() {
                 Some(e) => Err(e),
                 None => Ok(result),
@@ -211,6 +222,9 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         let budget = Arc::clone(&budget);
         lua.create_function(move |_, args: MultiValue| {
             let result = inner.call::<MultiValue>(args);
+            if matches!(&result, Err(e) if super::budget::is_memory_error(e)) {
+                return Err(budget.exhaust_memory());
+            }
             match budget.exhausted_error() {
                 Some(e) => Err(e),
                 None => result,
@@ -360,6 +374,22 @@ pub fn guard_rawset(lua: &Lua) -> mlua::Result<()> {
         raw.call::<Table>((t, k, v))
     })?;
     globals.raw_set("rawset", guarded)
+}
+
+/// Whether a protected call's results are `false, "not enough memory"`: the VM's memory error,
+/// caught (Lua hands it over as that string).
+fn caught_memory_error(result: &MultiValue) -> bool {
+    matches!(result.front(), Some(Value::Boolean(false)))
+        && result.get(1).is_some_and(is_memory_message)
+}
+
+fn is_memory_message(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.as_bytes() == b"not enough memory",
+        // (raised inside a host function: mlua's error value)
+        Value::Error(e) => super::budget::is_memory_error(e),
+        _ => false,
+    }
 }
 
 /// The libraries every script shares, behind read-only tables (the strings' metatable keeps the
