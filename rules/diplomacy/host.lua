@@ -534,22 +534,19 @@ local function legal_orders(side)
     for _, p in ipairs(sorted_keys(pos.units)) do
       for _, u in ipairs(pos.units[p]) do occupant[u:sub(3, 5)] = u end
     end
-    -- where each unit of the side can move (provinces), for the supports to move below
+    -- each unit's moves, and the provinces they reach (for the supports to move below)
     local mine = pos.units[side] or {}
-    local reach = {}
+    local moves_of, reach = {}, {}
     for _, u in ipairs(mine) do
+      local moves = neighbors(u:sub(3), u:sub(1, 1) == "A" and "army" or "fleet")
       local set = {}
-      for _, dest in ipairs(neighbors(u:sub(3), u:sub(1, 1) == "A" and "army" or "fleet")) do
-        set[dest:sub(1, 3)] = true
-      end
-      reach[u] = set
+      for _, dest in ipairs(moves) do set[dest:sub(1, 3)] = true end
+      moves_of[u], reach[u] = moves, set
     end
     for _, u in ipairs(mine) do
       if not ordered[u] then
         add(u .. " H")
-        local loc = u:sub(3)
-        local class = u:sub(1, 1) == "A" and "army" or "fleet"
-        for _, dest in ipairs(neighbors(loc, class)) do
+        for _, dest in ipairs(moves_of[u]) do
           add(u .. " - " .. dest)
           local other = occupant[dest:sub(1, 3)]
           if other and other ~= u then add(u .. " S " .. other) end
@@ -557,7 +554,7 @@ local function legal_orders(side)
         -- supports to move for the side's own units, into a province both reach (so that bot
         -- games see dislodgements and retreats: a variant of the retreat rule is tried there)
         local offered = {}
-        for _, dest in ipairs(neighbors(loc, class)) do
+        for _, dest in ipairs(moves_of[u]) do
           local prov = dest:sub(1, 3)
           if not offered[prov] then
             offered[prov] = true

@@ -167,8 +167,7 @@ impl Budget {
     /// Marks the budget spent and gives its error, at `place` (`rules/x.lua:12`).
     fn exhaust(&self, place: &str) -> mlua::Error {
         let message = format!("{place}: {BUDGET_MARK} of {} {EXCEEDED}", self.limit());
-        self.exhaust_with(message.as_bytes());
-        mlua::Error::runtime(message)
+        self.stop_with(message)
     }
 
     /// Marks the call stopped by the wall-clock backstop and gives its error, at `place`.
@@ -180,8 +179,7 @@ impl Budget {
              in the scenario if the rule really needs more",
             limit.as_secs_f64()
         );
-        self.exhaust_with(message.as_bytes());
-        mlua::Error::runtime(message)
+        self.stop_with(message)
     }
 
     /// Marks the call stopped by the memory limit when a protected call caught the VM's memory
@@ -196,6 +194,12 @@ impl Budget {
         let message = format!(
             "{MEMORY_MARK} of {limit_mib} MiB exceeded (caught by a protected call and raised again: a script may not go on past the limit)"
         );
+        self.stop_with(message)
+    }
+
+    /// Marks the call stopped with `message` (raised again at every protected call) and gives
+    /// its error.
+    fn stop_with(&self, message: String) -> mlua::Error {
         self.exhaust_with(message.as_bytes());
         mlua::Error::runtime(message)
     }

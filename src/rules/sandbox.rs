@@ -409,6 +409,7 @@ pub fn lock_globals(lua: &Lua) -> mlua::Result<()> {
         globals.raw_set(name, read_only_library(lua, name, library)?)?;
     }
     let backing = lua.create_table()?;
+    let backing_read = backing.clone();
     let mut standard = std::collections::BTreeSet::new();
     for pair in globals.clone().pairs::<Value, Value>() {
         let (key, value) = pair?;
@@ -420,54 +421,49 @@ pub fn lock_globals(lua: &Lua) -> mlua::Result<()> {
     for name in &standard {
         globals.raw_set(name.as_str(), Value::Nil)?;
     }
-    let meta = lua.create_table()?;
-    meta.raw_set("__index", backing.clone())?;
-    meta.raw_set(
-        "__newindex",
-        lua.create_function(move |lua, (_g, key, value): (Value, Value, Value)| {
-            // (a string key is a global's name; any other key is named by its type)
-            let (name, is_name) = match &key {
-                Value::String(n) => (n.to_string_lossy(), true),
-                other => (format!("a {} key", other.type_name()), false),
-            };
-            if is_name && standard.contains(&name) {
-                return Err(mlua::Error::runtime(format!(
-                    "'{name}' is a standard global of hexwar rules and cannot be replaced (use a local)"
-                )));
-            }
-            if !super::api::with_host(lua, |h| h.loading).unwrap_or(false) {
-                return Err(mlua::Error::runtime(format!(
-                    "rules may not set globals during play (tried to set '{name}'): keep game state in hex.state, helpers in locals or module tables"
-                )));
-            }
-            backing.raw_set(key, value)
-        })?,
-    )?;
-    meta.raw_set("__metatable", "the globals are locked in hexwar rules")?;
-    meta.raw_set("__hexwar_read_only", true)?;
-    globals.set_metatable(Some(meta))
+    let on_write = lua.create_function(move |lua, (_g, key, value): (Value, Value, Value)| {
+        // (a string key is a global's name; any other key is named by its type)
+        let (name, is_name) = match &key {
+            Value::String(n) => (n.to_string_lossy(), true),
+            other => (format!("a {} key", other.type_name()), false),
+        };
+        if is_name && standard.contains(&name) {
+            return Err(mlua::Error::runtime(format!(
+                "'{name}' is a standard global of hexwar rules and cannot be replaced (use a local)"
+            )));
+        }
+        if !super::api::with_host(lua, |h| h.loading).unwrap_or(false) {
+            return Err(mlua::Error::runtime(format!(
+                "rules may not set globals during play (tried to set '{name}'): keep game state in hex.state, helpers in locals or module tables"
+            )));
+        }
+        backing.raw_set(key, value)
+    })?;
+    super::api::lock_in_front(
+        lua,
+        &globals,
+        backing_read,
+        on_write,
+        "the globals are locked in hexwar rules",
+    )
 }
 
 /// A library's table behind a read-only one.
 fn read_only_library(lua: &Lua, name: &'static str, library: Table) -> mlua::Result<Table> {
     let proxy = lua.create_table()?;
-    let meta = lua.create_table()?;
-    meta.raw_set("__index", library)?;
-    meta.raw_set(
-        "__newindex",
-        lua.create_function(move |_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(format!(
-                "the standard library is read-only in hexwar rules (tried to set '{name}.{}'): use a local",
-                super::error::value_in_message(&key)
-            )))
-        })?,
-    )?;
-    meta.raw_set(
-        "__metatable",
+    let refuse = lua.create_function(move |_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
+        Err(mlua::Error::runtime(format!(
+            "the standard library is read-only in hexwar rules (tried to set '{name}.{}'): use a local",
+            super::error::value_in_message(&key)
+        )))
+    })?;
+    super::api::lock_in_front(
+        lua,
+        &proxy,
+        library,
+        refuse,
         "the standard libraries are locked in hexwar rules",
     )?;
-    meta.raw_set("__hexwar_read_only", true)?;
-    proxy.set_metatable(Some(meta))?;
     Ok(proxy)
 }
 

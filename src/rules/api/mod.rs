@@ -25,7 +25,7 @@ pub(crate) use legal::lazy_list;
 
 use std::sync::Arc;
 
-use mlua::{AnyUserData, Lua, Table, Value};
+use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use crate::board::Board;
 use crate::engine::{Dice, Event, GameState};
@@ -159,21 +159,34 @@ pub(crate) fn read_only(lua: &Lua, table: Table) -> mlua::Result<Table> {
         }
     }
     let proxy = lua.create_table()?;
-    let meta = lua.create_table()?;
-    meta.raw_set("__index", table)?;
-    meta.raw_set(
-        "__newindex",
-        lua.create_function(|_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(format!(
-                "the hex API is read-only (tried to set '{}'); rules change the game by returning events",
-                crate::rules::error::value_in_message(&key)
-            )))
-        })?,
-    )?;
-    meta.raw_set("__metatable", "the hex API is read-only")?;
-    meta.raw_set("__hexwar_read_only", true)?;
-    proxy.set_metatable(Some(meta))?;
+    let refuse = lua.create_function(|_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
+        Err(mlua::Error::runtime(format!(
+            "the hex API is read-only (tried to set '{}'); rules change the game by returning events",
+            crate::rules::error::value_in_message(&key)
+        )))
+    })?;
+    lock_in_front(lua, &proxy, table, refuse, "the hex API is read-only")?;
     Ok(proxy)
+}
+
+/// Puts `front` before `behind`: reads go through to `behind`, a write of a missing key calls
+/// `on_write(front, key, value)` (which refuses it, or stores it where it sees fit), the
+/// metatable is hidden behind `hidden` and `rawset` refuses `front` (`sandbox::guard_rawset`
+/// reads the `__hexwar_read_only` mark). The `hex` tables, the libraries and the globals are
+/// locked this way.
+pub(crate) fn lock_in_front(
+    lua: &Lua,
+    front: &Table,
+    behind: Table,
+    on_write: Function,
+    hidden: &'static str,
+) -> mlua::Result<()> {
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", behind)?;
+    meta.raw_set("__newindex", on_write)?;
+    meta.raw_set("__metatable", hidden)?;
+    meta.raw_set("__hexwar_read_only", true)?;
+    front.set_metatable(Some(meta))
 }
 
 /// Runs `f` on the game state of the current call.
