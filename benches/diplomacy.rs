@@ -20,6 +20,9 @@
 //! * `orders_submit_fresh`: the same with the order-text memo emptied first (untimed; an `eval`
 //!   that valgrind would count, so `benches/diplomacy_instructions.sh` leaves this level out).
 //!
+//! Each level but `resolve_apply` and `submit` is measured again with trusted rules (`trusted_`:
+//! no instruction budget, `Limits::trusted`; for `DIPLOMACY_PHASES`, set `DIPLOMACY_TRUSTED=1`).
+//!
 //! Run: `cargo bench --bench diplomacy`. `benches/diplomacy_reference.sh` times the same two
 //! positions in the reference Python engine.
 //!
@@ -46,7 +49,7 @@ use hexwar::engine::{
     Ruleset, Sequence,
 };
 use hexwar::rules::LuaRules;
-use hexwar::scenario::load_scenario;
+use hexwar::scenario::{load_scenario, Scenario};
 use hexwar::Session;
 use serde_json::{json, Map, Value};
 
@@ -377,27 +380,44 @@ fn count_mode(spec: &str, session: &mut Session, levels: &mut Levels) {
     }
 }
 
-fn bench(c: &mut Criterion) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = root.join("scenarios/diplomacy");
-    let scenario = load_scenario(&path).unwrap();
-    let mut session = Session::start(&path, None).unwrap();
-    check_busy(&mut session);
-    let shared = Arc::new(Mutex::new(LuaRules::load(&scenario).unwrap()));
+/// The levels over the scenario's rules, each VM loaded afresh.
+fn levels_for(scenario: &Scenario, session: &Session) -> Levels {
+    let shared = Arc::new(Mutex::new(LuaRules::load(scenario).unwrap()));
     let sequence = shared.lock().unwrap().sequence().clone();
-    let mut levels = Levels {
-        rules: LuaRules::load(&scenario).unwrap(),
+    Levels {
+        rules: LuaRules::load(scenario).unwrap(),
         shared,
         sequence,
         turns: scenario.turns,
         state: session.game.state().clone(),
         before_orders: session.game.state().clone(),
         orders: Vec::new(),
-    };
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("scenarios/diplomacy");
+    let scenario = load_scenario(&path).unwrap();
+    let mut trusted_scenario = scenario.clone();
+    trusted_scenario.limits.trusted = true;
+    let mut session = Session::start(&path, None).unwrap();
+    check_busy(&mut session);
     if let Ok(spec) = std::env::var("DIPLOMACY_PHASES") {
+        let trusted = std::env::var_os("DIPLOMACY_TRUSTED").is_some();
+        let mut levels = levels_for(
+            if trusted {
+                &trusted_scenario
+            } else {
+                &scenario
+            },
+            &session,
+        );
         count_mode(&spec, &mut session, &mut levels);
         std::process::exit(0);
     }
+    let mut levels = levels_for(&scenario, &session);
+    let mut trusted = levels_for(&trusted_scenario, &session);
 
     for (name, (setup, orders)) in [("opening_22_holds", opening()), ("busy_41_units", busy())] {
         levels.before_orders = ready(&mut session, &setup, &orders);
@@ -432,6 +452,23 @@ fn bench(c: &mut Criterion) {
 
         group.bench_function("orders_submit_fresh", |b| {
             b.iter_custom(|iters| (0..iters).map(|_| levels.orders_submit_fresh()).sum())
+        });
+
+        // The same phase with trusted rules (no instruction budget: docs/sandbox.md).
+        trusted.before_orders = levels.before_orders.clone();
+        trusted.state = levels.state.clone();
+        trusted.orders = levels.orders.clone();
+        group.bench_function("trusted_library_in_vm", |b| {
+            b.iter_custom(|iters| in_evals(iters, |n| trusted.library_in_vm(n)))
+        });
+        group.bench_function("trusted_library_fresh_orders", |b| {
+            b.iter_custom(|iters| in_evals(iters, |n| trusted.library_fresh_orders(n)))
+        });
+        group.bench_function("trusted_orders_submit", |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| trusted.orders_submit()).sum())
+        });
+        group.bench_function("trusted_orders_submit_fresh", |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| trusted.orders_submit_fresh()).sum())
         });
         group.finish();
         if hexwar::rules::profile::enabled() {

@@ -3,6 +3,7 @@
 # valgrind (the machine's load does not move them, unlike wall-clock figures). Needs valgrind
 # and a built bench: `cargo bench --bench diplomacy --no-run`.
 # Usage: benches/diplomacy_instructions.sh [N]   (N phases per count, default 200)
+# With DIPLOMACY_TRUSTED=1 in the environment: the same with trusted rules (no instruction budget).
 set -e
 cd "$(dirname "$0")/.."
 N=${1:-200}
@@ -20,6 +21,6 @@ for position in opening busy; do
   for level in library_in_vm library_fresh_orders resolve_apply submit orders_submit; do
     total=$(( ($(count "$position:$level:$N") - base) / N ))
     case $level in library_*) ;; *) total=$(( total - copy )) ;; esac
-    echo "$position $level: $total instructions a phase"
+    echo "$position $level${DIPLOMACY_TRUSTED:+ (trusted)}: $total instructions a phase"
   done
 done

@@ -1,7 +1,8 @@
 //! How fast whole France 1940 games play with the greedy Lua bot on both sides, on one core
 //! (issue #4's goal: 20 games a second).
 //!
-//! `cargo run --release --example f40_speed -- [--games K] [--turns N] [--seed S] [--full-lists]`
+//! `cargo run --release --example f40_speed -- [--games K] [--turns N] [--seed S] [--full-lists]
+//! [--trusted]`
 //!
 //! Plays K games (seeds S, S+1, ...) to their end (or N turns) and prints games/s, ms per
 //! command, and how the time splits between the bots' decisions and the rules carrying the
@@ -9,6 +10,7 @@
 //! decisions to make cheaper). `--full-lists` plays the same games again with the whole legal-command list
 //! built before every command (what the driver did before bots listed their own commands, and
 //! what a replay recording still does), and prints that list's cost per decision and the ratio.
+//! `--trusted` runs the rules without the instruction budget (docs/sandbox.md, "Trusted rules").
 
 /// The allocator of the `hexwar` binary, so this measures what the binary does:
 /// mimalloc, which serves the engine's many small strings and maps faster than the system one.
@@ -22,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use hexwar::bot::{play_observed, Bot, LegalCommands, PlayOptions, RandomBot, RunLimit, SideBots};
 use hexwar::engine::{Command, Game, RulesError};
+use hexwar::scenario::{load_scenario, Scenario};
 use hexwar::Session;
 
 /// CPU time of this thread so far, in seconds (Linux: /proc, 100 ticks a second): wall time on a
@@ -78,13 +81,14 @@ struct Totals {
 }
 
 fn play(
+    scenario: &Scenario,
     seed: u64,
     turns: Option<u32>,
     full_lists: bool,
     totals: &mut Totals,
 ) -> Result<(), String> {
     let mut session =
-        Session::start(Path::new("scenarios/france1940"), Some(seed)).map_err(|e| e.to_string())?;
+        Session::start_scenario(scenario.clone(), Some(seed)).map_err(|e| e.to_string())?;
     let mut bot = Timed {
         inner: SideBots::new(
             RandomBot::new(session.bot_dice),
@@ -173,10 +177,18 @@ fn main() -> Result<(), String> {
     let turns = value("--turns").map(|n| n as u32);
     let seed = value("--seed").unwrap_or(1);
     let full_lists = args.iter().any(|a| a == "--full-lists");
+    let mut scenario = load_scenario(Path::new("scenarios/france1940")).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    scenario.limits.trusted = args.iter().any(|a| a == "--trusted");
 
     let mut lazy = Totals::default();
     for i in 0..games {
-        play(seed + i, turns, false, &mut lazy)?;
+        play(&scenario, seed + i, turns, false, &mut lazy)?;
     }
     report("bots list what they need", &lazy);
     println!("  bot decisions by phase/command chosen:");
@@ -196,7 +208,7 @@ fn main() -> Result<(), String> {
     if full_lists {
         let mut full = Totals::default();
         for i in 0..games {
-            play(seed + i, turns, true, &mut full)?;
+            play(&scenario, seed + i, turns, true, &mut full)?;
         }
         report("whole legal list before every command", &full);
         let extra = full

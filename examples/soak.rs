@@ -1,6 +1,6 @@
 //! Soak: plays many whole games in one process and checks that memory stays flat (issue #9).
-//! Each game loads its scenario and rules afresh, is played to its end by the scenario's bots
-//! (as `hexwar run` does), and is dropped. Resident memory (VmRSS, and the peak VmHWM) is read
+//! Each game starts from the scenario (read once) with its rules loaded afresh, is played to its
+//! end by the scenario's bots (as `hexwar run` does), and is dropped. Resident memory (VmRSS, and the peak VmHWM) is read
 //! from /proc/self/status after the first game, after the first 10% of games and at the end.
 //! The baseline is the peak after the first 10%: the most the process needed while playing
 //! them (the RSS between games depends on what the allocator kept, and after one game of
@@ -43,7 +43,16 @@ fn main() -> ExitCode {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(1.1);
-    let scenario = Path::new(scenario);
+    let path = Path::new(scenario);
+    let scenario = match hexwar::scenario::load_scenario(path) {
+        Ok(s) => s,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: {e}");
+            }
+            return ExitCode::from(2);
+        }
+    };
     let tenth = (games / 10).max(1);
     let started = Instant::now();
     let mut commands = 0;
@@ -51,10 +60,10 @@ fn main() -> ExitCode {
     let mut at_tenth = (0, 0);
     for i in 0..games {
         // The games of `hexwar run SCENARIO --games N --seed 1`, one after another in this process.
-        match play_game(scenario, 1, i) {
+        match play_game(&scenario, 1, i) {
             Ok(record) => commands += record.commands,
             Err(e) => {
-                eprintln!("error: {}: game {}: {e}", scenario.display(), i + 1);
+                eprintln!("error: {}: game {}: {e}", path.display(), i + 1);
                 return ExitCode::from(2);
             }
         }
@@ -70,7 +79,7 @@ fn main() -> ExitCode {
     let growth = end.0.max(end.1) as f64 / at_tenth.1.max(1) as f64;
     println!(
         "soak {}: {games} games, {commands} commands in {seconds:.1} s ({:.1} ms a game)",
-        scenario.display(),
+        path.display(),
         seconds * 1000.0 / games as f64
     );
     println!(

@@ -183,8 +183,22 @@ impl Session {
         save_path: &Path,
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
+        Session::resume_save_adjusted(save, save_path, |_| {}, wrap)
+    }
+
+    /// [`Session::resume_save_wrapped`] with the scenario, read again from the save's path,
+    /// adjusted before the rules load: the host's own settings, such as
+    /// `|s| s.limits.trusted = true` (docs/sandbox.md, "Trusted rules"), which a save does not
+    /// record.
+    pub fn resume_save_adjusted(
+        save: Save,
+        save_path: &Path,
+        adjust: impl FnOnce(&mut Scenario),
+        wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
+    ) -> Result<Session, SessionError> {
         let mut scenario = load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?;
         add_mods(&mut scenario, &save.mods)?;
+        adjust(&mut scenario);
         let scenario = Arc::new(scenario);
         if scenario.id != save.state.scenario {
             return Err(SessionError::WrongScenario {

@@ -6,7 +6,6 @@ mod stats;
 
 pub use stats::{SideStats, Stats};
 
-use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -14,6 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bot::RunLimit;
+use crate::scenario::Scenario;
 use crate::session::Session;
 
 /// One finished game of a batch.
@@ -62,10 +62,16 @@ impl From<String> for BatchFailure {
     }
 }
 
-/// Plays game `index` of a batch to its end.
-pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameRecord, BatchFailure> {
+/// Plays game `index` of a batch of `scenario` (loaded once for the whole batch, with the
+/// host's settings such as `limits.trusted`) to its end.
+pub fn play_game(
+    scenario: &Scenario,
+    base_seed: u64,
+    index: u64,
+) -> Result<GameRecord, BatchFailure> {
     let seed = derive_seed(base_seed, index);
-    let mut session = Session::start(scenario, Some(seed)).map_err(|e| e.to_string())?;
+    let mut session =
+        Session::start_scenario(scenario.clone(), Some(seed)).map_err(|e| e.to_string())?;
     let report = match session.play_bots(RunLimit::End) {
         Ok(report) => report,
         Err(crate::engine::GameError::Refused(r)) => {
@@ -105,7 +111,7 @@ pub fn play_game(scenario: &Path, base_seed: u64, index: u64) -> Result<GameReco
 /// Plays the games `range` of a batch on `jobs` worker threads, calling `progress` with the
 /// number of games finished so far. Records come back in game order whatever `jobs` is.
 pub fn run_batch(
-    scenario: &Path,
+    scenario: &Scenario,
     base_seed: u64,
     range: std::ops::Range<u64>,
     jobs: usize,

@@ -56,7 +56,7 @@ pub fn run(args: &RunArgs) -> i32 {
     if args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some() {
         return fail("--replay, --save, --log and --turns are for single games, not batches");
     }
-    let scenario = match load_scenario(&args.scenario) {
+    let mut scenario = match load_scenario(&args.scenario) {
         Ok(s) => s,
         Err(errors) => {
             return fail(
@@ -68,6 +68,7 @@ pub fn run(args: &RunArgs) -> i32 {
             )
         }
     };
+    scenario.limits.trusted = args.trusted;
     let base_seed = args.seed.unwrap_or(scenario.seed);
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -84,7 +85,7 @@ pub fn run(args: &RunArgs) -> i32 {
     {
         bar.set_style(style);
     }
-    let records = match run_batch(&args.scenario, base_seed, range, jobs, &|done| {
+    let records = match run_batch(&scenario, base_seed, range, jobs, &|done| {
         bar.set_position(done)
     }) {
         Ok(r) => r,

@@ -108,20 +108,32 @@ fn is_save(path: &std::path::Path) -> bool {
 /// The game a command works on: a scenario started with `seed`, or a save continued (a
 /// `--seed` is refused there: the save carries its own), with a `--setup` laid over it. The
 /// error is the message `fail` prints.
+/// `trusted`: the rules run without the instruction budget (`--trusted`, `Limits::trusted`).
 fn open_session(
     path: &std::path::Path,
     seed: Option<u64>,
     setup: Option<&std::path::Path>,
+    trusted: bool,
 ) -> Result<crate::Session, String> {
+    let trust = |scenario: &mut crate::scenario::Scenario| scenario.limits.trusted = trusted;
     let session = if is_save(path) {
         if seed.is_some() {
             return Err(
                 "--seed cannot be used when continuing a save (the save carries its seed)".into(),
             );
         }
-        crate::Session::resume(path)
+        crate::engine::Save::read(path)
+            .map_err(crate::SessionError::from)
+            .and_then(|save| {
+                crate::Session::resume_save_adjusted(save, path, trust, |rules| Box::new(rules))
+            })
     } else {
-        crate::Session::start(path, seed)
+        crate::scenario::load_scenario(path)
+            .map_err(crate::SessionError::Scenario)
+            .and_then(|mut scenario| {
+                trust(&mut scenario);
+                crate::Session::start_scenario(scenario, seed)
+            })
     };
     let mut session = session.map_err(|e| session_message(&e))?;
     if let Some(setup) = setup {

@@ -41,6 +41,9 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
     #[arg(long)]
     pub json: bool,
+    /// Run the rules without the instruction budget (as `run --trusted`).
+    #[arg(long)]
+    pub trusted: bool,
 }
 
 pub fn run(args: &PlayArgs) -> i32 {
@@ -57,7 +60,12 @@ pub fn run(args: &PlayArgs) -> i32 {
         Ok(orders) => orders,
         Err(e) => return fail(e),
     };
-    let mut session = match super::open_session(&args.scenario, args.seed, args.setup.as_deref()) {
+    let mut session = match super::open_session(
+        &args.scenario,
+        args.seed,
+        args.setup.as_deref(),
+        args.trusted,
+    ) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -30,7 +30,8 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
-    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref()) {
+    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref(), false)
+    {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -115,7 +115,7 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
     // (kept with the test that printed it, shown under it)
     let printed: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
     let setup = || -> mlua::Result<(Table, Table)> {
-        budget.install(&lua, TEST_MEMORY)?;
+        budget.install(&lua, TEST_MEMORY, true)?;
         guard_protected_calls(&lua, &budget)?;
         lua.set_memory_limit(TEST_MEMORY)?;
         let api = host::register(&lua, Arc::clone(&game), base.clone())?;

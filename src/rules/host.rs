@@ -123,8 +123,19 @@ impl LuaRules {
         let one = |message: String| RulesLoadError {
             errors: vec![message],
         };
-        let budget = Budget::new(scenario.limits.instructions);
-        budget.set_wall_limit(std::time::Duration::from_millis(scenario.limits.wall_ms));
+        // (trusted rules: no budget to spend, host charges included; the profiler's samples
+        // come from the hook, so `--profile` installs it all the same)
+        let trusted = scenario.limits.trusted;
+        let budget = Budget::new(if trusted {
+            u64::MAX
+        } else {
+            scenario.limits.instructions
+        });
+        budget.set_wall_limit(std::time::Duration::from_millis(if trusted {
+            0
+        } else {
+            scenario.limits.wall_ms
+        }));
         let lua = new_vm(&budget).map_err(|e| one(format!("cannot create the Lua VM: {e}")))?;
         let roots: Vec<PathBuf> = scenario
             .rule_roots
@@ -140,7 +151,7 @@ impl LuaRules {
         let setup = || -> mlua::Result<()> {
             api::register_all(&lua)?;
             install_require(&lua, roots.clone())?;
-            budget.install(&lua, memory_limit)?;
+            budget.install(&lua, memory_limit, !trusted || super::profile::enabled())?;
             super::sandbox::guard_protected_calls(&lua, &budget)?;
             super::sandbox::guard_rawset(&lua)?;
             super::sandbox::lock_globals(&lua)?;
