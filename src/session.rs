@@ -33,6 +33,9 @@ pub enum SessionError {
         scenario: String,
         message: String,
     },
+    /// A save whose scenario file is not where the save says.
+    #[error("{path}: the save's scenario {scenario} is not there (a relative path is read from the working directory, as it was when the game started: resume from that directory, or correct \"scenario_path\" in the save)", path = .path.display(), scenario = .scenario.display())]
+    SaveScenarioMissing { path: PathBuf, scenario: PathBuf },
     /// A mod that cannot be loaded as given.
     #[error("{path}: mod refused: {message}", path = .path.display())]
     Mod { path: PathBuf, message: String },
@@ -60,6 +63,13 @@ fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionErro
             .unwrap_or_default();
         if file.extension().is_none_or(|e| e != "lua") {
             return Err(refuse(file, "a mod is a .lua file".into()));
+        }
+        if !file.is_file() {
+            return Err(refuse(
+                file,
+                "no such file (a path without a leading '/' is read from the working directory)"
+                    .into(),
+            ));
         }
         // (a dot would read as a folder: `my.mod` is `my/mod.lua`)
         let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
@@ -196,6 +206,12 @@ impl Session {
         adjust: impl FnOnce(&mut Scenario),
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
+        if !save.scenario_path.exists() {
+            return Err(SessionError::SaveScenarioMissing {
+                path: save_path.into(),
+                scenario: save.scenario_path.clone(),
+            });
+        }
         let mut scenario = load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?;
         add_mods(&mut scenario, &save.mods)?;
         adjust(&mut scenario);

@@ -118,6 +118,61 @@ fn a_mod_whose_name_is_taken_or_unusable_is_refused() {
     );
 }
 
+/// A mod file that is not there is named as a mod error, at start and when a save that
+/// records it is resumed; a save whose scenario is not there names the save and the scenario.
+#[test]
+fn a_missing_mod_or_scenario_is_named_with_its_path() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let gone = dir.path().join("gone.lua");
+    let message = match Session::start_with_mods(
+        Path::new("scenarios/demo"),
+        Some(1),
+        std::slice::from_ref(&gone),
+    ) {
+        Err(e @ SessionError::Mod { .. }) => e.to_string(),
+        Err(other) => panic!("expected a mod error, got {other}"),
+        Ok(_) => panic!("expected a mod error, the game loaded"),
+    };
+    let expected = format!(
+        "{}: mod refused: no such file (a path without a leading '/' is read from the working \
+         directory)",
+        gone.display()
+    );
+    assert_eq!(message, expected);
+
+    let file = write_mod(dir.path(), "gone.lua");
+    let session = Session::start_with_mods(
+        Path::new("scenarios/demo"),
+        Some(1),
+        std::slice::from_ref(&file),
+    )
+    .expect("the demo loads with the mod");
+    let save_path = dir.path().join("game.json");
+    session.to_save().write(&save_path).expect("saved");
+    std::fs::remove_file(&file).expect("the mod is removed");
+    match Session::resume(&save_path) {
+        Err(e @ SessionError::Mod { .. }) => assert_eq!(e.to_string(), expected),
+        Err(other) => panic!("expected a mod error, got {other}"),
+        Ok(_) => panic!("expected a mod error, the game resumed"),
+    }
+
+    let mut save = session.to_save();
+    save.scenario_path = PathBuf::from("elsewhere/scenario.toml");
+    match Session::resume_save(save, &save_path) {
+        Err(e @ SessionError::SaveScenarioMissing { .. }) => assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: the save's scenario elsewhere/scenario.toml is not there (a relative path is \
+                 read from the working directory, as it was when the game started: resume from \
+                 that directory, or correct \"scenario_path\" in the save)",
+                save_path.display()
+            )
+        ),
+        Err(other) => panic!("expected a missing scenario, got {other}"),
+        Ok(_) => panic!("expected a missing scenario, the game resumed"),
+    }
+}
+
 /// What a mod prints reaches the host through `Game::take_script_log`, drained at each call.
 #[test]
 fn a_mods_prints_reach_the_host() {

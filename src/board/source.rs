@@ -21,8 +21,9 @@ impl SourceText {
         }
     }
 
-    /// Reads a file. Only regular files of at most [`MAX_SOURCE_BYTES`] are read, so a file name
-    /// in a scenario that points at a device (`/dev/zero`) or a huge file is an error, not a hang.
+    /// Reads a file. Only regular files of at most `MAX_SOURCE_BYTES` (64 MiB) are read, so a
+    /// file name in a scenario that points at a device (`/dev/zero`) or a huge file is an error,
+    /// not a hang.
     pub fn read(path: &Path) -> Result<Self, std::io::Error> {
         let file = std::fs::File::open(path)?;
         let meta = file.metadata()?;

@@ -16,12 +16,10 @@ pub enum GameError {
     /// The rules refused the command (a game-level failure, exit code 1).
     #[error("refused: {0}")]
     Refused(Refusal),
-    /// The rules failed (a script error or budget; exit code 2).
+    /// The rules failed (a script error or budget, or an event they made that cannot be
+    /// applied; exit code 2).
     #[error("rules error: {0}")]
     Rules(#[from] RulesError),
-    /// An event could not be applied.
-    #[error("{0}")]
-    Apply(#[from] ApplyError),
 }
 
 /// The setup keys the engine reads itself (`[[unit]]` is read by the session before).
@@ -50,7 +48,9 @@ impl Default for EventLimits {
 /// boxing it to shrink the rare `Enter` would only add an allocation per event.
 #[allow(clippy::large_enum_variant)]
 enum Queued {
-    Event(Event, u32),
+    /// An event, its reaction depth, and the place in the applied list of the event it reacts
+    /// to (to name it when it cannot be applied).
+    Event(Event, u32, Option<usize>),
     Enter(u32, u32),
 }
 
@@ -172,8 +172,9 @@ impl Game {
                 seed,
             },
             0,
+            None,
         )];
-        self.process(events, Some((1, 0)))
+        self.process(events, Some((1, 0)), "the game's start")
     }
 
     /// Overlays a position (`--setup`): the table's `turn`/`phase` move the game to that step
@@ -257,8 +258,12 @@ impl Game {
             });
         }
         self.process(
-            events.into_iter().map(|e| Queued::Event(e, 0)).collect(),
+            events
+                .into_iter()
+                .map(|e| Queued::Event(e, 0, None))
+                .collect(),
             None,
+            "the setup",
         )
     }
 
@@ -326,12 +331,24 @@ impl Game {
     }
 
     /// Checks and carries out a command. On any error the state is unchanged; a refusal is
-    /// recorded in the log as a `CommandRefused` event.
+    /// recorded in the log as a `CommandRefused` event. `side`: who gives it; refused unless it
+    /// is that side's phase. `None` in a one-side phase gives it for the phasing side; in a
+    /// simultaneous phase (Diplomacy's) it is the host's own command. There, `EndPhase` from
+    /// any side or from the host ends the phase for every side: a host waiting for every
+    /// player's "done" keeps that count itself.
     pub fn submit(
         &mut self,
         side: Option<&str>,
         command: &Command,
     ) -> Result<Vec<Event>, GameError> {
+        // A command without a side in a phase that has one is that side's: the host acting for
+        // the player (ending an absent player's phase). Without a phasing side (a simultaneous
+        // phase) it stays the host's own.
+        let phasing = match side {
+            None => self.phasing_side(),
+            Some(_) => None,
+        };
+        let side = side.or(phasing.as_deref());
         let result = self.try_submit(side, command);
         if let Err(GameError::Refused(r)) = &result {
             self.log.push(Event::CommandRefused {
@@ -364,11 +381,22 @@ impl Game {
                 )));
             }
         }
+        if let Command::Move { path, .. } = command {
+            if path.is_empty() {
+                return Err(GameError::Refused(Refusal::new(
+                    "command",
+                    "a move needs a path of at least one hex",
+                )));
+            }
+        }
         let events = match self.rules.resolve(&self.state, side, command)? {
             Ok(events) => events,
             Err(refusal) => return Err(GameError::Refused(refusal)),
         };
-        let mut queue: Vec<Queued> = events.into_iter().map(|e| Queued::Event(e, 0)).collect();
+        let mut queue: Vec<Queued> = events
+            .into_iter()
+            .map(|e| Queued::Event(e, 0, None))
+            .collect();
         let mut advance = None;
         if matches!(command, Command::EndPhase) {
             let (turn, step) = (self.state.turn, self.state.step);
@@ -381,10 +409,11 @@ impl Game {
                     phase: current.map(|c| c.phase).unwrap_or_default(),
                 },
                 0,
+                None,
             ));
             advance = Some(next_step(&*self.rules, turn, step));
         }
-        self.process(queue, advance)
+        self.process(queue, advance, &format!("command '{}'", command.name()))
     }
 
     /// The step after (turn, step), possibly past the last turn.
@@ -441,16 +470,19 @@ impl Game {
     /// Applies events and the reactions they cause, atomically; then, when `advance` is given,
     /// enters that step once every reaction has been applied (so that skipping and victory see
     /// the finished phase).
+    /// `origin` names what made the events (`command 'move'`), for the error of one that cannot
+    /// be applied.
     fn process(
         &mut self,
         events: Vec<Queued>,
         advance: Option<(u32, u32)>,
+        origin: &str,
     ) -> Result<Vec<Event>, GameError> {
         // Worked on the state itself; every change is journaled and rolled back on an error, so
         // a failed command leaves the state as it was (undo.rs).
         let mut journal = Journal::default();
         let mut applied = Vec::new();
-        match self.process_journaled(events, advance, &mut journal, &mut applied) {
+        match self.process_journaled(events, advance, origin, &mut journal, &mut applied) {
             Ok(()) => {
                 self.log.extend(applied.iter().cloned());
                 Ok(applied)
@@ -467,14 +499,15 @@ impl Game {
         &mut self,
         events: Vec<Queued>,
         advance: Option<(u32, u32)>,
+        origin: &str,
         journal: &mut Journal,
         applied: &mut Vec<Event>,
     ) -> Result<(), GameError> {
         let mut queue: VecDeque<Queued> = events.into_iter().collect();
         queue.extend(advance.map(|(t, s)| Queued::Enter(t, s)));
         while let Some(item) = queue.pop_front() {
-            let (event, depth) = match item {
-                Queued::Event(event, depth) => (event, depth),
+            let (event, depth, parent) = match item {
+                Queued::Event(event, depth, parent) => (event, depth, parent),
                 Queued::Enter(turn, step) => {
                     if self.state.outcome.is_some() {
                         continue;
@@ -484,7 +517,7 @@ impl Game {
                     if let Some((t, s)) = then {
                         queue.push_front(Queued::Enter(t, s));
                     }
-                    (event, 0)
+                    (event, 0, None)
                 }
             };
             if depth > self.limits.max_depth || applied.len() as u32 >= self.limits.max_events {
@@ -507,16 +540,32 @@ impl Game {
                 return Err(GameError::Refused(refusal));
             }
             // (a failed apply changes nothing, and the roll-back restarts the revision anyway)
-            apply_undoable(&mut self.state, &event, journal)?;
+            if let Err(e) = apply_undoable(&mut self.state, &event, journal) {
+                return Err(unappliable(origin, parent.and_then(|i| applied.get(i)), e));
+            }
             self.state.revision.applied(&event);
             let reactions = self.rules.after_event(&self.state, &event)?;
             applied.push(event);
+            let parent = applied.len() - 1;
             for (i, reaction) in reactions.into_iter().enumerate() {
-                queue.insert(i, Queued::Event(reaction, depth + 1));
+                queue.insert(i, Queued::Event(reaction, depth + 1, Some(parent)));
             }
         }
         Ok(())
     }
+}
+
+/// The error of an event the rules made that cannot be applied (a unit that is not in play, ...):
+/// a bug in the rules, named as a rules error with what made the event, so that a modding host
+/// blames the scripts (`RulesErrorKind::Script`).
+fn unappliable(origin: &str, parent: Option<&Event>, error: ApplyError) -> GameError {
+    let by = match parent {
+        Some(p) => format!("an event handler of {} (after {origin})", p.name()),
+        None => origin.to_string(),
+    };
+    GameError::Rules(RulesError::new(format!(
+        "{by} made an event that cannot be applied: {error}"
+    )))
 }
 
 /// The step after (turn, step) in the rules' sequence of play.

@@ -1,0 +1,143 @@
+//! What the engine checks of a command itself, before and after the rules: a move's path, the
+//! side a host's command is given for, events the rules make that cannot be applied, and who
+//! ends a simultaneous phase (docs/embedding.md, "Whose command").
+
+use std::path::{Path, PathBuf};
+
+use hexwar::engine::{Command, Event, GameError, Refusal, RulesErrorKind};
+use hexwar::Session;
+use serde_json::Map;
+
+fn first_move(session: &mut Session, side: &str) -> Command {
+    session
+        .game
+        .legal_commands(side)
+        .unwrap()
+        .into_iter()
+        .find(|c| matches!(c, Command::Move { .. }))
+        .expect("a legal move")
+}
+
+#[test]
+fn a_move_with_an_empty_path_is_refused_by_the_engine() {
+    for scenario in ["scenarios/demo", "scenarios/france1940"] {
+        let mut session = Session::start(Path::new(scenario), Some(1)).unwrap();
+        let side = session.game.phasing_side().unwrap();
+        let Command::Move { unit, .. } = first_move(&mut session, &side) else {
+            unreachable!()
+        };
+        let before = serde_json::to_string(session.game.state()).unwrap();
+        let empty = Command::Move {
+            unit,
+            path: Vec::new(),
+        };
+        assert_eq!(
+            session.game.submit(Some(&side), &empty),
+            Err(GameError::Refused(Refusal::new(
+                "command",
+                "a move needs a path of at least one hex"
+            ))),
+            "{scenario}"
+        );
+        assert!(matches!(
+            session.game.log().last(),
+            Some(Event::CommandRefused { rule, .. }) if rule == "command"
+        ));
+        let after = serde_json::to_string(session.game.state()).unwrap();
+        assert_eq!(after, before, "{scenario}: the state changed");
+    }
+}
+
+#[test]
+fn a_command_without_a_side_in_a_one_side_phase_is_the_phasing_sides() {
+    let play = |with_side: bool| {
+        let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+        let side = session.game.phasing_side().unwrap();
+        let given = with_side.then_some(side.as_str());
+        let mv = first_move(&mut session, &side);
+        let moved = session.game.submit(given, &mv).unwrap();
+        let ended = session.game.submit(given, &Command::EndPhase).unwrap();
+        (moved, ended, session.game.position_text())
+    };
+    let (moved, ended, next) = play(false);
+    assert_eq!((&moved, &ended, &next), {
+        let (m, e, n) = play(true);
+        (&m.clone(), &e.clone(), &n.clone())
+    });
+    assert_ne!(next, {
+        let mut fresh = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+        fresh.game.position_text()
+    });
+    assert!(moved.iter().any(|e| e.name() == "UnitMoved"));
+    assert!(ended.iter().any(|e| e.name() == "PhaseEnded"));
+}
+
+/// A mod whose command and handler make events naming a unit that is not in play.
+const GHOST_MOD: &str = r#"
+hex.commands.define("ghost", {
+  resolve = function() return { { event = "UnitEliminated", unit = "ghost", reason = "haunting" } } end,
+})
+hex.events.on("UnitMoved", function(ev)
+  return { { event = "UnitEliminated", unit = "ghost", reason = "haunting" } }
+end)
+"#;
+
+fn ghost_mod() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexwar-ghost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ghost.lua");
+    std::fs::write(&file, GHOST_MOD).unwrap();
+    file
+}
+
+#[test]
+fn an_event_that_cannot_be_applied_is_a_rules_error_naming_what_made_it() {
+    let mut session =
+        Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[ghost_mod()]).unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    let ghost = Command::Custom {
+        name: "ghost".into(),
+        args: Map::new(),
+    };
+    let Err(GameError::Rules(e)) = session.game.submit(Some(&side), &ghost) else {
+        panic!("expected a rules error")
+    };
+    assert_eq!(e.kind, RulesErrorKind::Script);
+    assert_eq!(
+        e.message,
+        "command 'ghost' made an event that cannot be applied: cannot apply UnitEliminated: \
+         no unit 'ghost' in play"
+    );
+    let mv = first_move(&mut session, &side);
+    let Err(GameError::Rules(e)) = session.game.submit(Some(&side), &mv) else {
+        panic!("expected a rules error")
+    };
+    assert_eq!(
+        e.message,
+        "an event handler of UnitMoved (after command 'move') made an event that cannot be \
+         applied: cannot apply UnitEliminated: no unit 'ghost' in play"
+    );
+    let after = serde_json::to_string(session.game.state()).unwrap();
+    assert_eq!(after, before, "the state changed");
+}
+
+/// In a simultaneous phase the engine keeps no list of who is done: `EndPhase` from any power
+/// ends the phase for all (the host counts its players' "done").
+#[test]
+fn in_a_simultaneous_phase_any_end_phase_ends_it_for_every_side() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    assert_eq!(session.game.phasing_side(), None);
+    assert_eq!(
+        session.game.phase_label().unwrap().as_deref(),
+        Some("S1901M")
+    );
+    session
+        .game
+        .submit(Some("FRANCE"), &Command::EndPhase)
+        .unwrap();
+    assert_eq!(
+        session.game.phase_label().unwrap().as_deref(),
+        Some("F1901M")
+    );
+}
