@@ -141,3 +141,28 @@ fn in_a_simultaneous_phase_any_end_phase_ends_it_for_every_side() {
         Some("F1901M")
     );
 }
+
+/// The engine's own `reach` query (rules with a movement declaration and no query of their
+/// own) names a bad question instead of answering "nowhere".
+#[test]
+fn the_engines_reach_query_names_a_bad_unit() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let mut error = |arg: serde_json::Value| match session.game.query("reach", &arg) {
+        Err(e) => e.message,
+        Ok(answer) => panic!("expected an error, got {answer:?}"),
+    };
+    assert_eq!(
+        error(serde_json::Value::Null),
+        "query 'reach': the argument is a unit id (a string), not null"
+    );
+    assert_eq!(
+        error(serde_json::json!("nope")),
+        "query 'reach': no unit 'nope' in play"
+    );
+    let reach = session
+        .game
+        .query("reach", &serde_json::json!("b-inf-1"))
+        .unwrap()
+        .unwrap();
+    assert!(reach.as_object().is_some_and(|hexes| !hexes.is_empty()));
+}

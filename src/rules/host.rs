@@ -783,6 +783,20 @@ impl Ruleset for LuaRules {
         // the engine's search over the unit's full MA.
         let has_path = with_host(&self.lua, |h| h.path.is_some()).unwrap_or(false);
         if name == "reach" && has_path {
+            // (the host's question, checked here: a script would read a non-string as no unit)
+            let unit = match arg.as_str() {
+                Some(unit) if state.units.contains_key(unit) => unit,
+                Some(unit) => {
+                    return Err(RulesError::new(format!(
+                        "query 'reach': no unit '{unit}' in play"
+                    )))
+                }
+                None => {
+                    return Err(RulesError::new(format!(
+                        "query 'reach': the argument is a unit id (a string), not {arg}"
+                    )))
+                }
+            };
             let (value, _) = self.call(
                 state,
                 || "hex.path.reach".into(),
@@ -790,7 +804,7 @@ impl Ruleset for LuaRules {
                     let hex: Table = lua.globals().get("hex")?;
                     let path: Table = hex.get("path")?;
                     let reach: Function = path.get("reach")?;
-                    let v: Value = reach.call(lua.to_value(arg)?)?;
+                    let v: Value = reach.call(unit)?;
                     super::bounded::json_from_value(lua, v)
                 },
             )?;
