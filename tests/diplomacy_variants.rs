@@ -143,3 +143,48 @@ fn the_bots_menu_offers_supports_to_move_among_a_powers_own_units() {
         ]
     );
 }
+
+/// The resolver's `cuts_support` hook: "any attack cuts", where an attack from the province a
+/// support is aimed at cuts it too. Under the standard rules Tyrolia's support stands (A TRI can
+/// cut it only by dislodging it) and Trieste falls; under the variant the support is cut and
+/// Venice bounces.
+#[test]
+fn any_attack_cuts_a_support_the_standard_rules_keep() {
+    const CUTS: &str = "tests/fixtures/diplomacy_any_attack_cuts";
+    let play = |scenario: &str| -> Value {
+        let out = hexwar(&[
+            "play",
+            scenario,
+            "--setup",
+            &format!("{CUTS}/setup.toml"),
+            "--orders",
+            &format!("{CUTS}/orders.toml"),
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).expect("play --json prints JSON")
+    };
+    let variant = play(CUTS);
+    assert_eq!(
+        variant[0]["results"],
+        json!([
+            {"power": "AUSTRIA", "order": "A TRI - TYR", "unit": "A TRI", "flags": ["bounce"]},
+            {"power": "ITALY", "order": "A TYR S A VEN - TRI", "unit": "A TYR", "flags": ["cut"]},
+            {"power": "ITALY", "order": "A VEN - TRI", "unit": "A VEN", "flags": ["bounce"]}
+        ])
+    );
+    assert_eq!(variant[0]["dislodged"], json!([]));
+    let standard = play(STANDARD);
+    assert_eq!(
+        standard[0]["results"],
+        json!([
+            {"power": "AUSTRIA", "order": "A TRI - TYR", "unit": "A TRI", "flags": ["bounce", "dislodged"]},
+            {"power": "ITALY", "order": "A TYR S A VEN - TRI", "unit": "A TYR", "flags": []},
+            {"power": "ITALY", "order": "A VEN - TRI", "unit": "A VEN", "flags": []}
+        ])
+    );
+    assert_eq!(
+        standard[0]["dislodged"],
+        json!([{"power": "AUSTRIA", "unit": "A TRI", "by": "VEN", "retreats": ["ALB", "BUD", "SER", "VIE"]}])
+    );
+}

@@ -13,6 +13,9 @@
 --   rules.settle_retreats(rules, ctx, recs) -> recs kept for the retreat phase, units removed at once
 --   rules.resolve_retreats(rules, cm, position, orders) -> results, units, disbanded, extra
 --   rules.has_retreats(rules, position)     -> does the retreat phase have anything to do
+--   rules.cuts_support(rules, ctx, j, i)    -> does move j, reaching the province, cut support i
+--                                            (standard: a move of another power, not from the
+--                                            province the supported move goes to)
 -- called by rules.adjustments and by the phase sequence (is the winter phase played?):
 --   rules.build_sites(rules, cm, power, centers) -> set {PROV = true} where the power may build
 --                                            (standard: its home centres; owned and empty only)
@@ -68,6 +71,7 @@ M.rules = {
   resolve_retreats = M.resolve_retreats,
   has_retreats = M.has_retreats,
   build_sites = M.build_sites,
+  cuts_support = M.cuts_support,
 }
 
 -- A copy of the standard rules with some functions replaced.

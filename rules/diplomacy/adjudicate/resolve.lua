@@ -5,6 +5,19 @@ local M = {}
 
 local HUGE = math.huge
 
+-- What cuts a support (the standard rule, a replaceable hook: rules.cuts_support): an attack on
+-- the supporter's province by a unit of another power, except one from the province the supported
+-- move goes to (that one cuts only by dislodging the supporter). j is the move, i the support; the
+-- resolver asks only for a move that reaches the province (a convoyed army with a path) and reads
+-- a dislodgement itself. A replacement must decide from the orders alone (ctx.U, ctx.kind,
+-- ctx.dprov, ctx.target, ctx.convoyed), never from other orders' results: the resolver may ask
+-- it while those are still guesses.
+local function cuts_support(rules, ctx, j, i)
+  local U = ctx.U
+  return U[j].power ~= U[i].power and not (ctx.kind[i] == "SM" and U[j].prov == ctx.dprov[i])
+end
+M.cuts_support = cuts_support
+
 -- Resolve every order of ctx (fills ctx.res, ctx.paradox, ctx.path).
 local function always_true() return true end
 local function no_strength() return 0 end
@@ -31,6 +44,9 @@ local function resolve_all(ctx)
   local state, res, paradox = S.state, S.res, S.paradox
   local deps, ndeps = {}, 0
   local resolve
+  -- (a variant's rule of what cuts a support; nil for the standard one, worked out inline)
+  local rules = ctx.rules
+  local custom_cut = rules and rules.cuts_support ~= cuts_support and rules.cuts_support or nil
 
   local function path_ok(i)
     if not convoyed[i] then return true end
@@ -152,9 +168,14 @@ local function resolve_all(ctx)
     end
     local mt = moves_to[U[i].prov]
     if not mt then return true end
-    if k ~= "C" then
+    if custom_cut and k ~= "C" then
+      for m = 1, #mt do
+        local j = mt[m]
+        if custom_cut(rules, ctx, j, i) and (not convoyed[j] or path_ok(j)) then return false end
+      end
+    elseif k ~= "C" then
       -- support: cut by any attack of another power with a path, except from the province the
-      -- supported move goes to (that one must dislodge the supporter)
+      -- supported move goes to (that one must dislodge the supporter): cuts_support, inline
       local me = U[i].power
       local sd = k == "SM" and dprov[i] or nil
       for m = 1, #mt do

@@ -140,9 +140,11 @@ function spared_by_convoy(ctx, i)
   local t = ctx.target[i]
   local aim = kind[i] == "SM" and ctx.dprov[i] or U[t].prov
   local f = ctx.at[aim]
+  local cuts = ctx.rules and ctx.rules.cuts_support
   for k = 1, #attackers do
     local j = attackers[k]
-    if U[j].power ~= U[i].power and not (kind[i] == "SM" and U[j].prov == ctx.dprov[i]) then
+    if (cuts and cuts(ctx.rules, ctx, j, i))
+      or (not cuts and U[j].power ~= U[i].power and not (kind[i] == "SM" and U[j].prov == ctx.dprov[i])) then
       if not ctx.convoyed[j] then return false end
       if not convoy_failed(ctx, j) then
         -- (a convoyed army that got through: spared only by a fleet on every route)
