@@ -607,10 +607,18 @@ def without_unfiltered_options(board, results):
     (the attacker's origin even after a standoff there, any other standoff too)."""
     standing = [line for line in board if " -> " not in line]
     occupied = {line.split()[2][:3] for line in standing}
+    # (a move that lost a head-to-head battle bounced, but left no standoff where it was going:
+    # the winner moved out of there into the loser's province)
+    won = {
+        (r["order"].split()[1][:3], r["order"].split(" - ", 1)[1].split()[0][:3])
+        for r in results
+        if not r["flags"] and " - " in r["order"] and " S " not in r["order"] and " C " not in r["order"]
+    }
     standoffs = {
         r["order"].split(" - ", 1)[1].split()[0][:3]
         for r in results
         if "bounce" in r["flags"] and " - " in r["order"] and " S " not in r["order"]
+        and (r["order"].split(" - ", 1)[1].split()[0][:3], r["order"].split()[1][:3]) not in won
     }
     retreats = []
     for line in board:
