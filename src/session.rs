@@ -121,6 +121,10 @@ pub struct Session {
     pub bot_dice: Dice,
     /// The mods the game runs with ([`Session::start_with_mods`]); a save records them.
     pub mods: Vec<PathBuf>,
+    /// For a resumed game whose rules files differ from those the save recorded: what changed
+    /// (`rules/demo/movement.lua changed, mods/x.lua is new`). The game goes on under the
+    /// rules as they are now; a host may warn (the CLI does) or refuse.
+    pub rules_changed: Option<String>,
 }
 
 impl Session {
@@ -172,6 +176,7 @@ impl Session {
             seed,
             bot_dice: Dice::new(seed ^ BOT_SALT),
             mods: Vec::new(),
+            rules_changed: None,
         })
     }
 
@@ -238,6 +243,13 @@ impl Session {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,
         };
+        // (saves written before rules were recorded have none: nothing to compare)
+        let rules_changed = if save.rules.is_empty() {
+            None
+        } else {
+            let now = crate::rules::module_hashes(&scenario.rule_roots, &scenario.rules);
+            (now != save.rules).then(|| crate::rules::describe_module_changes(&save.rules, &now))
+        };
         let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {
             scenario,
@@ -245,6 +257,7 @@ impl Session {
             seed: save.seed,
             bot_dice: save.bot_dice,
             mods: save.mods,
+            rules_changed,
         })
     }
 
@@ -380,5 +393,9 @@ impl Session {
             self.game.state().clone(),
         )
         .with_mods(self.mods.clone())
+        .with_rules(crate::rules::module_hashes(
+            &self.scenario.rule_roots,
+            &self.scenario.rules,
+        ))
     }
 }

@@ -173,6 +173,53 @@ fn a_missing_mod_or_scenario_is_named_with_its_path() {
     }
 }
 
+/// A save records the rules files it ran under; a resumed game whose mod (or rules module)
+/// changed since says what changed, and goes on under the new text. The CLI warns.
+#[test]
+fn a_resumed_game_says_which_rules_files_changed_since_the_save() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = write_mod(dir.path(), "watcher.lua");
+    let session = Session::start_with_mods(
+        Path::new("scenarios/demo"),
+        Some(1),
+        std::slice::from_ref(&file),
+    )
+    .expect("the demo loads with the mod");
+    let save_path = dir.path().join("game.json");
+    session.to_save().write(&save_path).expect("saved");
+    let text = std::fs::read_to_string(&save_path).expect("the save reads");
+    assert!(
+        text.contains("\"rules/demo/movement.lua\": \"sha256:"),
+        "{text}"
+    );
+
+    let same = Session::resume(&save_path).expect("the save resumes");
+    assert_eq!(same.rules_changed, None);
+
+    std::fs::write(&file, format!("{MOD}\n-- edited\n")).expect("the mod is edited");
+    let changed = Session::resume(&save_path).expect("the save resumes");
+    let what = changed.rules_changed.expect("the change is seen");
+    assert!(
+        what.ends_with("/watcher.lua changed") && !what.contains(','),
+        "{what}"
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", save_path.to_str().unwrap(), "--turns", "1"])
+        .output()
+        .expect("hexwar runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "warning: {}: the rules changed since the game was saved ({what}): it goes on under \
+             the rules as they are now",
+            save_path.display()
+        )),
+        "{stderr}"
+    );
+}
+
 /// What a mod prints reaches the host through `Game::take_script_log`, drained at each call.
 #[test]
 fn a_mods_prints_reach_the_host() {

@@ -136,6 +136,12 @@ fn open_session(
             })
     };
     let mut session = session.map_err(|e| session_message(&e))?;
+    if let Some(changes) = &session.rules_changed {
+        eprintln!(
+            "warning: {}: the rules changed since the game was saved ({changes}): it goes on under the rules as they are now",
+            path.display()
+        );
+    }
     if let Some(setup) = setup {
         session.setup_file(setup).map_err(|e| session_message(&e))?;
     }

@@ -23,6 +23,11 @@ pub struct Save {
     /// again on resume; absent from saves of games without mods.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mods: Vec<PathBuf>,
+    /// The rules files the game ran under and their `sha256:` (the scenario's modules and the
+    /// mods, as a replay records them), so a resumed game can tell that they changed; absent from
+    /// saves written before they were recorded.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub rules: std::collections::BTreeMap<String, String>,
     /// The seed the game was started with.
     pub seed: u64,
     /// The bots' own dice, so a resumed run makes the same choices.
@@ -79,6 +84,7 @@ impl Save {
             version: SAVE_VERSION,
             scenario_path,
             mods: Vec::new(),
+            rules: Default::default(),
             seed,
             bot_dice,
             state,
@@ -89,6 +95,12 @@ impl Save {
     /// The same save, recording the mods the game runs with (see [`Save::mods`]).
     pub fn with_mods(mut self, mods: Vec<PathBuf>) -> Self {
         self.mods = mods;
+        self
+    }
+
+    /// The same save, recording the rules files the game runs under (see [`Save::rules`]).
+    pub fn with_rules(mut self, rules: std::collections::BTreeMap<String, String>) -> Self {
+        self.rules = rules;
         self
     }
 

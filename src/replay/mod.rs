@@ -170,10 +170,9 @@ impl Replay {
         }
         let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
         if now != self.rules {
-            return Err(ReplayError::DifferentRules(describe_changes(
-                &self.rules,
-                &now,
-            )));
+            return Err(ReplayError::DifferentRules(
+                crate::rules::describe_module_changes(&self.rules, &now),
+            ));
         }
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
@@ -220,19 +219,4 @@ impl Replay {
             state: session.game.state().hash(),
         })
     }
-}
-
-fn describe_changes(recorded: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> String {
-    let mut parts = Vec::new();
-    for (file, hash) in recorded {
-        match now.get(file) {
-            None => parts.push(format!("{file} is gone")),
-            Some(h) if h != hash => parts.push(format!("{file} changed")),
-            _ => {}
-        }
-    }
-    for file in now.keys().filter(|f| !recorded.contains_key(*f)) {
-        parts.push(format!("{file} is new"));
-    }
-    parts.join(", ")
 }

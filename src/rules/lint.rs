@@ -107,3 +107,22 @@ pub fn module_hashes(
     }
     out
 }
+
+/// What differs between two [`module_hashes`] (`rules/x.lua changed, mods/y.lua is gone`).
+pub fn describe_module_changes(
+    recorded: &std::collections::BTreeMap<String, String>,
+    now: &std::collections::BTreeMap<String, String>,
+) -> String {
+    let mut parts = Vec::new();
+    for (file, hash) in recorded {
+        match now.get(file) {
+            None => parts.push(format!("{file} is gone")),
+            Some(h) if h != hash => parts.push(format!("{file} changed")),
+            _ => {}
+        }
+    }
+    for file in now.keys().filter(|f| !recorded.contains_key(*f)) {
+        parts.push(format!("{file} is new"));
+    }
+    parts.join(", ")
+}
