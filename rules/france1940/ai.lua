@@ -25,13 +25,14 @@
 --   with `moved` says they are done)
 --   4. `move`: the units that may still move, nearest the objectives first; for each, the
 --      destination that gets it closest to its side's objectives, keeping it supplied (a hex
---      where a unit of its class traces supply) and never entering Switzerland, within the
+--      where a unit of its class traces supply) and never entering Switzerland (the countries
+--      of strategy.avoided_countries, which a variant may change), within the
 --      stacking limits and the political restrictions (the engine ranks each unit's reachable
 --      hexes, hex.path.toward; the bot builds the move with hex.path.path_to, and lists the
 --      unit's legal moves only when that path is refused);
 --   5. in a combat phase, `attack` at the best odds, at 2:1 or better (German, until the
 --      Netherlands surrender: at 1:1 or better on a Dutch major city, and never with the units
---      standing in one);
+--      standing in one; both thresholds: strategy.attack_at, .attack_dutch_at);
 --   6. otherwise `end_phase`.
 -- Objectives: German - the major cities of Belgium and France it does not control, and until
 -- the Netherlands surrender (F40-16.3: German units standing in two Dutch major cities at the end
@@ -58,6 +59,7 @@ local restrictions = require("france1940.restrictions")
 local airborne = require("france1940.airborne")
 local stacking = require("france1940.stacking")
 local reserves = require("france1940.reserves")
+local strategy = require("france1940.strategy")
 
 local fields = {}          -- memo: key (sorted objective labels) -> {label = distance}
 
@@ -295,9 +297,6 @@ local function supplied_set(side, u, cache)
   return set
 end
 
-local COLUMN_RANK = {}
-for i, c in ipairs(combat.COLUMNS) do COLUMN_RANK[combat.column_name(c)] = i end
-
 -- The best of `list` by `score(cmd)` (nil scores are skipped; ties keep the first).
 local function best_of(list, score)
   local best, best_score = nil, nil
@@ -308,9 +307,12 @@ local function best_of(list, score)
   return best
 end
 
-local function enters_switzerland(path)
+-- (strategy.avoided_countries: Switzerland in the game as written)
+local function enters_avoided(path)
+  local avoided = strategy.avoided_countries
   for _, l in ipairs(path) do
-    if politics.country_of(l) == "switzerland" then return true end
+    local c = politics.country_of(l)
+    if c and avoided[c] then return true end
   end
   return false
 end
@@ -541,7 +543,8 @@ local function movement_choice(side)
         local u = hex.units.get(r.id)
         local wanted = nil
         for _, label in ipairs(r.closer) do
-          if politics.country_of(label) ~= "switzerland" and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
+          local c = politics.country_of(label)
+          if not (c and strategy.avoided_countries[c]) and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
             wanted = label
             break
           end
@@ -551,7 +554,7 @@ local function movement_choice(side)
           -- The move the legal list would give for that hex: the engine's path, checked against
           -- the political restrictions along the way (restrictions.lua) and Switzerland.
           local path = hex.path.path_to(u.id, common.budget(u), wanted)
-          if path and not enters_switzerland(path) and not restrictions.path_refusal(u, path) then
+          if path and not enters_avoided(path) and not restrictions.path_refusal(u, path) then
             return { command = "move", unit = u.id, path = path }
           end
           local legal = hex.commands.legal(side, { command = "move", unit = u.id })
@@ -560,7 +563,7 @@ local function movement_choice(side)
           local move = best_of(legal, function(cmd)
             local to = cmd.path[#cmd.path]
             local after = dists()[to] or 99
-            if after < before and set[to] and not enters_switzerland(cmd.path) then
+            if after < before and set[to] and not enters_avoided(cmd.path) then
               return 100 + (before - after) * 10 - after
             end
           end)
@@ -647,8 +650,10 @@ local function combat_choice(side)
         option.cmd = { command = "attack", hex = option.cmd.hex, units = kept }
       end
     end
-    local rank = COLUMN_RANK[o.odds]
-    if rank >= COLUMN_RANK["2:1"] or (dutch[option.cmd.hex] and rank >= COLUMN_RANK["1:1"]) then
+    -- (ranks read from combat.COLUMNS now, thresholds from strategy: a variant's count)
+    local rank = combat.column_rank(o.odds) or 0
+    if rank >= (combat.column_rank(strategy.attack_at) or 1)
+        or (dutch[option.cmd.hex] and rank >= (combat.column_rank(strategy.attack_dutch_at) or 1)) then
       return 800 + rank * 10 + o.attack / 100
     end
   end)

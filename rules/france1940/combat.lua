@@ -77,8 +77,16 @@ combat.DEFENSE = {
 combat.DESTROYED_BY = { ["DR%"] = { "fortification", "intrinsic_strength" } }
 
 function combat.column_name(c) return c[1] .. ":" .. c[2] end
-local COLUMN_NAMES = {}
-for i, c in ipairs(combat.COLUMNS) do COLUMN_NAMES[i] = combat.column_name(c) end
+-- Each column's name, made once per column table and read through `combat.COLUMNS` at every
+-- call, so a variant that adds, replaces or edits columns after loading is followed.
+local NAMES = {}
+local function name_of(c)
+  local n = NAMES[c]
+  if n and n[1] == c[1] and n[2] == c[2] then return n[3] end
+  local name = combat.column_name(c)
+  NAMES[c] = { c[1], c[2], name }
+  return name
+end
 
 -- The column for attack `a` against defence `d`, or nil below the first one.
 -- (The last column reached: searched from the last one down.)
@@ -86,7 +94,16 @@ function combat.column(a, d)
   local columns = combat.COLUMNS
   for i = #columns, 1, -1 do
     local c = columns[i]
-    if d == 0 or a * c[2] >= d * c[1] then return COLUMN_NAMES[i] end
+    if d == 0 or a * c[2] >= d * c[1] then return name_of(c) end
+  end
+  return nil
+end
+
+-- The place of the column named `name` in `combat.COLUMNS` (1 the lowest odds), or nil.
+function combat.column_rank(name)
+  local columns = combat.COLUMNS
+  for i = 1, #columns do
+    if name_of(columns[i]) == name then return i end
   end
   return nil
 end
@@ -317,6 +334,10 @@ function combat.retreat_route(u, n, planned, gone)
 end
 
 local function retreat_events(units, n, why, out)
+  if type(n) ~= "number" or n < 1 or n % 1 ~= 0 then
+    error("F40-C.7: a retreat of " .. tostring(n) .. " hexes (" .. why .. "): combat.RETREAT gives each result "
+      .. "that retreats a whole number of hexes, at least 1", 0)
+  end
   local planned, gone = {}, {}
   for _, u in ipairs(units) do
     local path = combat.retreat_route(u, n, planned, gone)
@@ -352,6 +373,39 @@ local function eliminate(list, why, out)
   end
 end
 
+-- (for variants' result effects)
+combat.retreat_events = retreat_events
+combat.eliminate = eliminate
+
+-- What each result of the CRT does (F40-C.6), as data a variant extends: a new result needs its
+-- entry here, as `NE = function() end` (no effect). Each appends the result's events to `out`;
+-- `o` is the attack (`o.defenders`: the units attacked), `attackers` the attacking units, `why`
+-- the reason events carry. The works `combat.DESTROYED_BY[result]` names are destroyed after.
+combat.RESULT_EFFECTS = {
+  AE = function(o, attackers, why, out) eliminate(attackers, why, out) end,
+  AR = function(o, attackers, why, out) retreat_events(attackers, combat.RETREAT.AR, why, out) end,
+  EX = function(o, attackers, why, out)
+    local lost_needed = 0
+    for _, u in ipairs(o.defenders) do lost_needed = lost_needed + (u.strength or 0) end
+    eliminate(o.defenders, why, out)
+    local order = {}
+    for _, u in ipairs(attackers) do order[#order + 1] = u end
+    table.sort(order, function(x, y)
+      if x.strength ~= y.strength then return x.strength < y.strength end
+      return x.id < y.id
+    end)
+    local lost = 0
+    for _, u in ipairs(order) do
+      if lost >= lost_needed then break end
+      out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why }
+      lost = lost + (u.strength or 0)
+    end
+  end,
+  DE = function(o, attackers, why, out) eliminate(o.defenders, why, out) end,
+  DR = function(o, attackers, why, out) retreat_events(o.defenders, combat.RETREAT.DR, why, out) end,
+  ["DR%"] = function(o, attackers, why, out) retreat_events(o.defenders, combat.RETREAT["DR%"], why, out) end,
+}
+
 function combat.resolve(cmd, side)
   local rule, reason = phase_refusal(side)
   if rule then return hex.refuse(rule, reason) end
@@ -372,11 +426,20 @@ function combat.resolve(cmd, side)
   local o = combat.odds(attackers, target, side)
   if #o.defenders == 0 then return hex.refuse("F40-C.2", target .. " holds no " .. common.enemy_of(side) .. " unit") end
   if not o.odds then
-    return hex.refuse("F40-C.5", string.format("odds %s against %s are worse than 1:2",
-      common.mp_str(o.attack), common.mp_str(o.defense)))
+    return hex.refuse("F40-C.5", string.format("odds %s against %s are worse than %s",
+      common.mp_str(o.attack), common.mp_str(o.defense), name_of(combat.COLUMNS[1])))
+  end
+  local row = combat.CRT[o.odds]
+  if type(row) ~= "table" then
+    error("F40-C.6: combat.CRT has no row for the column " .. o.odds .. " (one row per entry of combat.COLUMNS)", 0)
   end
   local roll = hex.dice.roll(6)
-  local result = combat.CRT[o.odds][roll]
+  local result = row[roll]
+  local effect = combat.RESULT_EFFECTS[result]
+  if not effect then
+    error(string.format("F40-C.6: the CRT gives %s at %s, roll %d, and combat.RESULT_EFFECTS has no entry for it",
+      tostring(result), o.odds, roll), 0)
+  end
   local why = string.format("combat at %s (%s, roll %d: %s)", target, o.odds, roll, result)
   local out = {
     hex.events.emit("CombatResolved", { hex = target, attackers = ids(attackers), defenders = ids(o.defenders),
@@ -390,30 +453,8 @@ function combat.resolve(cmd, side)
   for _, u in ipairs(attackers) do
     out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "attacked" } }
   end
-  if result == "AE" then
-    eliminate(attackers, why, out)
-  elseif result == "AR" then
-    retreat_events(attackers, combat.RETREAT.AR, why, out)
-  elseif result == "EX" then
-    local lost_needed = 0
-    for _, u in ipairs(o.defenders) do lost_needed = lost_needed + (u.strength or 0) end
-    eliminate(o.defenders, why, out)
-    local order = {}
-    for _, u in ipairs(attackers) do order[#order + 1] = u end
-    table.sort(order, function(x, y)
-      if x.strength ~= y.strength then return x.strength < y.strength end
-      return x.id < y.id
-    end)
-    local lost = 0
-    for _, u in ipairs(order) do
-      if lost >= lost_needed then break end
-      out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why }
-      lost = lost + (u.strength or 0)
-    end
-  elseif result == "DE" then
-    eliminate(o.defenders, why, out)
-  else -- DR, DR%
-    retreat_events(o.defenders, combat.RETREAT[result], why, out)
+  effect(o, attackers, why, out)
+  do
     local works = {}
     for _, name in ipairs(combat.DESTROYED_BY[result] or {}) do
       if combat.work(target, name) then works[#works + 1] = name end
@@ -511,7 +552,11 @@ function combat.legal(side)
 end
 
 function combat.register()
-  hex.commands.define("attack", { resolve = combat.resolve, legal = combat.legal })
+  -- (through the module table at every call, so a variant's combat.resolve or .legal counts)
+  hex.commands.define("attack", {
+    resolve = function(cmd, side) return combat.resolve(cmd, side) end,
+    legal = function(side, filter) return combat.legal(side, filter) end,
+  })
 
   -- {hex = TARGET, units = {ids}} -> {attack, defense, odds} of that attack now (odds null
   -- below 1:2); the side is the first unit's.

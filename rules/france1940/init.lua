@@ -17,6 +17,7 @@
 --   reserves.lua    `place`: reserves and reinforcements (17.1-17.7)
 --   victory.lua     victory points, Paris, the `figures` query
 --   ai.lua          the greedy bot of both sides (not loaded here: named by the scenario)
+--   strategy.lua    the bot's settings a variant may change (countries avoided, attack odds)
 -- Every refusal cites its clause: hex.refuse("F40-6.4", "...").
 local sequence = require("france1940.sequence")
 local movement = require("france1940.movement")

@@ -44,8 +44,15 @@ function sequence.step(turn, index)
   return steps[index + 1]
 end
 
-function sequence.register()
+-- Declares the sequence from `sequence.steps` and `sequence.turn1`. A variant that changes them
+-- (interleaved assaults) calls it again while it loads: the engine then plays the order the
+-- tables say, and the assault numbers, read from the same tables, follow.
+function sequence.declare()
   hex.rules.sequence { steps = sequence.steps, special = { [1] = sequence.turn1 } }
+end
+
+function sequence.register()
+  sequence.declare()
 
   -- Units of still-neutral countries carry the `neutral` status (no ZOC, no occupation, always
   -- supplied: F40-R8, R11, R12) so that the engine's unit selectors can name them.
@@ -100,6 +107,11 @@ function sequence.register()
 
   hex.events.on("PhaseStarted", function(ev)
     local step = sequence.step(ev.turn, ev.step)
+    if step and step.side ~= ev.side then
+      error("france1940.sequence: step " .. ev.step .. " of turn " .. ev.turn .. " is " .. tostring(ev.side)
+        .. "'s in the engine but " .. tostring(step.side) .. "'s in sequence.steps: a variant that changes "
+        .. "the steps calls sequence.declare() again while it loads", 0)
+    end
     if not step or step.phase ~= "movement" then return nil end
     local data = { turn = ev.turn, side = ev.side, assault = step.assault }
     return {

@@ -78,9 +78,11 @@ function victory.figures()
 end
 
 function victory.register()
-  hex.rules.victory(victory.result)
-  hex.rules.query("figures", victory.figures)
-  hex.rules.query("score", victory.scores)
+  -- (through the module table at every call: a variant that replaces victory.result, .figures
+  -- or .scores after loading is followed by the engine's hooks too)
+  hex.rules.victory(function(...) return victory.result(...) end)
+  hex.rules.query("figures", function(...) return victory.figures(...) end)
+  hex.rules.query("score", function(...) return victory.scores(...) end)
 
   hex.events.on("PhaseEnded", function(ev)
     if not politics.ends_allied_turn(ev) or hex.state.get("paris_fell") then return nil end

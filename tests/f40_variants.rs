@@ -1,0 +1,163 @@
+//! France 1940 variants written as a designer writes them: a small mod over the module that
+//! changes its data or functions after loading (docs/france1940.md, "Combat", "Sequence of
+//! play", "Bots"). Each change must be followed by every part that reads it, or stop with an
+//! error naming it; none may be silently ignored. On tests/fixtures/f40/combat (see
+//! tests/f40_combat.rs): g1 and g3 attack d2 at 0401 at 5:1, and the first roll of seed 1 is 3.
+
+mod f40;
+
+use std::path::{Path, PathBuf};
+
+use f40::*;
+use hexwar::engine::{Command, Dice, Event, GameError};
+use hexwar::rules::LuaRules;
+use hexwar::scenario::load_scenario;
+use hexwar::{Session, SessionError};
+use serde_json::{json, Map};
+
+/// The fixture `fixture` under tests/fixtures/f40 with a mod made of `text`.
+fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionError> {
+    let dir = std::env::temp_dir().join(format!("hexwar-f40-variant-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file: PathBuf = dir.join(format!("{name}.lua"));
+    std::fs::write(&file, text).unwrap();
+    Session::start_with_mods(
+        &Path::new("tests/fixtures/f40").join(fixture),
+        Some(1),
+        &[file],
+    )
+}
+
+fn attack(target: &str, units: &[&str]) -> Command {
+    let mut args = Map::new();
+    args.insert("hex".into(), json!(target));
+    args.insert("units".into(), json!(units));
+    Command::Custom {
+        name: "attack".into(),
+        args,
+    }
+}
+
+#[test]
+fn f40_c_5_a_column_added_after_loading_is_followed_by_the_odds_and_the_bot() {
+    let scenario = load_scenario(Path::new("scenarios/france1940")).unwrap();
+    let mut rules = LuaRules::load(&scenario).unwrap();
+    let answer = rules
+        .eval(
+            &scenario.initial_state(1),
+            "local combat = require('france1940.combat')
+             local before = combat.column(21, 3)
+             combat.COLUMNS[#combat.COLUMNS + 1] = { 7, 1 }
+             return { before, combat.column(21, 3), combat.column(18, 3), combat.column_rank('7:1'),
+                      combat.column_rank('2:1') }",
+        )
+        .unwrap();
+    assert_eq!(answer, json!(["6:1", "7:1", "6:1", 8, 3]));
+}
+
+#[test]
+fn f40_c_6_a_new_result_with_its_effect_is_played() {
+    let mut s = with_mod(
+        "combat",
+        "no_effect",
+        r#"local combat = require("france1940.combat")
+combat.CRT["5:1"] = { "NE", "NE", "NE", "NE", "NE", "NE" }
+combat.RESULT_EFFECTS.NE = function() end
+"#,
+    )
+    .unwrap();
+    advance_to(&mut s, 1, 1);
+    assert_eq!(Dice::value_at(1, 0, 6), 3);
+    let events: Vec<Event> = ok(&mut s, "german", &attack("0401", &["g1", "g3"]))
+        .into_iter()
+        .filter(|e| !matches!(e, Event::ControlChanged { .. }))
+        .collect();
+    assert_eq!(
+        events,
+        vec![
+            Event::DiceRolled { sides: 6, value: 3 },
+            Event::Custom {
+                name: "CombatResolved".into(),
+                data: json!({"hex": "0401", "attackers": ["g1", "g3"], "defenders": ["d2"],
+                    "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": "NE"})
+                .into(),
+            },
+            var("attacked_hexes", json!(["0401"])),
+            status_changed("g1", &["attacked"], &[]),
+            status_changed("g3", &["attacked"], &[]),
+        ]
+    );
+    assert!(s.game.state().units.contains_key("d2"));
+}
+
+#[test]
+fn f40_c_6_a_new_result_without_an_effect_stops_naming_it() {
+    let mut s = with_mod(
+        "combat",
+        "no_entry",
+        r#"require("france1940.combat").CRT["5:1"] = { "NE", "NE", "NE", "NE", "NE", "NE" }
+"#,
+    )
+    .unwrap();
+    advance_to(&mut s, 1, 1);
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    let Err(GameError::Rules(e)) = s
+        .game
+        .submit(Some("german"), &attack("0401", &["g1", "g3"]))
+    else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.starts_with("command 'attack' (rules/france1940/combat.lua:")
+            && e.message.contains(
+                ": F40-C.6: the CRT gives NE at 5:1, roll 3, and combat.RESULT_EFFECTS has no \
+                 entry for it\n"
+            ),
+        "{}",
+        e.message
+    );
+    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+}
+
+#[test]
+fn f40_victory_a_replaced_score_function_is_followed_by_the_score_query() {
+    let mut s = with_mod(
+        "combat",
+        "flat_score",
+        r#"require("france1940.victory").scores = function() return { german = 7, allied = 9 } end
+"#,
+    )
+    .unwrap();
+    let score = s.game.query("score", &serde_json::Value::Null).unwrap();
+    assert_eq!(score, Some(json!({"german": 7, "allied": 9})));
+}
+
+#[test]
+fn f40_9_1_changed_steps_are_played_once_declared_again() {
+    const ALLIED_FIRST: &str = r#"local sequence = require("france1940.sequence")
+sequence.turn1 = {
+  { side = "allied", phase = "movement", assault = 1 },
+  { side = "allied", phase = "combat", assault = 1 },
+  { side = "german", phase = "movement", assault = 1 },
+  { side = "german", phase = "combat", assault = 1 },
+}
+"#;
+    let Err(e) = with_mod("combat", "undeclared", ALLIED_FIRST) else {
+        panic!("expected the game not to start")
+    };
+    assert!(
+        e.to_string().ends_with(
+            "france1940.sequence: step 0 of turn 1 is german's in the engine but allied's in \
+             sequence.steps: a variant that changes the steps calls sequence.declare() again \
+             while it loads"
+        ),
+        "{e}"
+    );
+    let s = with_mod(
+        "combat",
+        "declared",
+        &format!("{ALLIED_FIRST}sequence.declare()\n"),
+    )
+    .unwrap();
+    assert_eq!(s.game.phasing_side().as_deref(), Some("allied"));
+}
