@@ -17,7 +17,8 @@ use serde_json::{json, Map};
 
 /// The fixture `fixture` under tests/fixtures/f40 with a mod made of `text`.
 fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionError> {
-    let dir = std::env::temp_dir().join(format!("hexwar-f40-variant-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("hexwar-f40-variant-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file: PathBuf = dir.join(format!("{name}.lua"));
     std::fs::write(&file, text).unwrap();
@@ -108,7 +109,8 @@ fn f40_c_6_a_new_result_without_an_effect_stops_naming_it() {
         panic!("expected a rules error")
     };
     assert!(
-        e.message.starts_with("command 'attack' (rules/france1940/combat.lua:")
+        e.message
+            .starts_with("command 'attack' (rules/france1940/combat.lua:")
             && e.message.contains(
                 ": F40-C.6: the CRT gives NE at 5:1, roll 3, and combat.RESULT_EFFECTS has no \
                  entry for it\n"

@@ -732,6 +732,12 @@ function t.expect_refused(side, cmd, rule) end
 ---@param message string
 function t.fail(message) end
 
+---Whether the unit carries the status flag (a unit's `status` here is a list).
+---@param id string
+---@param flag string
+---@return boolean
+function t.has_status(id, flag) end
+
 ---The legal commands of a side (default: the phasing side).
 ---@param side? string
 ---@return hexwar.Command[]

@@ -67,7 +67,7 @@ pub fn play_observed(
     sides: &[String],
     limit: RunLimit,
     options: PlayOptions,
-    observe: &mut dyn FnMut(&Game, Played<'_>),
+    observe: &mut dyn FnMut(&mut Game, Played<'_>),
 ) -> Result<RunReport, GameError> {
     let listed = |game: &mut Game, side: &str| -> Result<LegalCommands, GameError> {
         let mut legal = LegalCommands::new(side);

@@ -100,6 +100,14 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     }
 }
 
+/// What the rules' scripts printed (`print`, `hex.log`) since the last call, to stderr, a line
+/// each, `script: ...`: stdout stays the command's own output.
+fn show_script_log(game: &mut crate::engine::Game) {
+    for line in game.take_script_log() {
+        eprintln!("script: {line}");
+    }
+}
+
 /// Whether a command's game argument names a save (a `.json` file) rather than a scenario.
 fn is_save(path: &std::path::Path) -> bool {
     path.is_file() && path.extension().is_some_and(|e| e == "json")

@@ -120,6 +120,7 @@ fn play_each(
         let at = format!("{}:{line}: order #{}", args.orders.display(), i + 1);
         let side = side.clone().or_else(|| session.game.phasing_side());
         let outcome = session.game.submit(side.as_deref(), command);
+        super::show_script_log(&mut session.game);
         let (ok, detail) = match &outcome {
             Ok(events) => (true, serde_json::to_value(events).unwrap_or(Value::Null)),
             Err(GameError::Refused(r)) => {

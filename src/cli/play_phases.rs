@@ -100,7 +100,9 @@ fn play_each(
         let events = session
             .game
             .submit(None, &Command::EndPhase)
-            .map_err(|e| format!("phase {}: {e}", entry.phase))?;
+            .map_err(|e| format!("phase {}: {e}", entry.phase));
+        super::show_script_log(&mut session.game);
+        let events = events?;
         for e in &events {
             if let Event::PhaseSkipped { phase, .. } = e {
                 skipped.insert(phase.clone());

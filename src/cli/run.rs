@@ -103,6 +103,7 @@ fn run_games(args: &RunArgs) -> i32 {
             count_legal: replay.is_some(),
         },
         &mut |game, step| {
+            super::show_script_log(game);
             if let Some(replay) = replay.as_mut() {
                 replay.steps.push(ReplayStep {
                     side: step.side.to_string(),
@@ -114,6 +115,7 @@ fn run_games(args: &RunArgs) -> i32 {
             }
         },
     );
+    super::show_script_log(&mut session.game);
     session.bot_dice = bot.random.dice;
     if let (Some(path), Some(replay)) = (&args.replay, &replay) {
         if let Err(e) = replay.write(path) {

@@ -131,6 +131,14 @@ end
 function t.legal(side) return host.legal(side) end
 function t.unit(id) return host.unit(id) end
 function t.units() return host.units() end
+-- Whether unit `id` carries the status `flag` (t.unit's `status` is a list, left out when empty).
+function t.has_status(id, flag)
+  local u = host.unit(id)
+  for _, f in ipairs(u and u.status or {}) do
+    if f == flag then return true end
+  end
+  return false
+end
 -- { turn, step, phase, side, over, control = {...}, vars = {...}, outcome }
 function t.state() return host.state() end
 -- Every event applied so far.

@@ -387,12 +387,15 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             errors.push(ScenarioError::spec(
                 &file,
                 at(module),
-                format!(
-                    "unknown rules module '{}' (looked for {}/init.lua under {})",
-                    module.get_ref(),
-                    module.get_ref(),
-                    display_roots(&roots)
-                ),
+                {
+                    // (a dotted name is a path: `f40walk.combat` is f40walk/combat.lua)
+                    let path = module.get_ref().replace('.', "/");
+                    format!(
+                        "unknown rules module '{}' (looked for {path}.lua and {path}/init.lua under {})",
+                        module.get_ref(),
+                        display_roots(&roots)
+                    )
+                },
             ));
         }
     }

@@ -20,6 +20,7 @@ pub(super) const FUNCTIONS: &[FunctionDoc] = &[
     "legal(side?: string): hexwar.Command[] -- The legal commands of a side (default: the phasing side).",
     "unit(id: string): hexwar.Unit? -- A unit, as the log shows it, or nil.",
     "units(): hexwar.Unit[] -- Every unit in play.",
+    "has_status(id: string, flag: string): boolean -- Whether the unit carries the status flag (a unit's `status` here is a list).",
     "state(): hexwar.TestState -- The game's turn, step, phase, control, variables and outcome.",
     "log(): hexwar.Event[] -- Every event applied so far.",
     "eq(actual: any, expected: any, what?: string) -- Fails the test unless the values are deeply equal, printing both.",
