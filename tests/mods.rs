@@ -253,3 +253,41 @@ fn a_mods_prints_reach_the_host() {
     );
     assert!(session.game.take_script_log().is_empty());
 }
+
+/// A host function given an argument of the wrong type names itself and the types, as Lua's own
+/// library does (mlua's message named neither: `bad argument #2: error converting Lua function
+/// to table`).
+#[test]
+fn a_wrong_argument_to_the_api_names_the_function_and_the_types() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cases = [
+        (
+            "define_fn.lua",
+            "hex.commands.define(\"attack2\", function() end)\n",
+            "bad argument #2 to 'define' (table expected, got function)",
+        ),
+        (
+            "on_swapped.lua",
+            "hex.events.on(function() end, \"UnitMoved\")\n",
+            "bad argument #1 to 'on' (string expected, got function)",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).expect("the mod is written");
+        let message = match Session::start_with_mods(
+            Path::new("scenarios/demo"),
+            Some(1),
+            std::slice::from_ref(&file),
+        ) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{name}: expected an error"),
+        };
+        let module = name.trim_end_matches(".lua");
+        assert!(
+            message.starts_with(&format!("loading rules module '{module}': "))
+                && message.ends_with(&format!("/{name}:1: {expected}")),
+            "{message}"
+        );
+    }
+}

@@ -35,7 +35,10 @@ pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
         }
         Error::SyntaxError { message, .. } => format!("{what}: syntax error: {message}"),
         Error::CallbackError { traceback, cause } => {
-            let inner = describe(cause, what, budget, memory_limit);
+            let inner = match bad_argument(cause, traceback) {
+                Some(message) => format!("{what}: {message}"),
+                None => describe(cause, what, budget, memory_limit),
+            };
             if inner.contains("stack traceback") {
                 return inner;
             }
@@ -61,6 +64,49 @@ pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
         }
         other => format!("{what}: {other}"),
     }
+}
+
+/// A host function given an argument of the wrong type, worded as Lua's own library words it
+/// and naming the function from the traceback's host frame (mlua's own message names neither
+/// the function nor a Lua type: `bad argument #2: error converting Lua function to table`):
+/// `bad argument #2 to 'define' (table expected, got function)`.
+fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
+    let Error::BadArgument {
+        to: None,
+        pos,
+        name: None,
+        cause,
+    } = cause
+    else {
+        return None;
+    };
+    let Error::FromLuaConversionError { from, to, message } = cause.as_ref() else {
+        return None;
+    };
+    let expected = match to.as_str() {
+        "String" | "string" | "str" => "string",
+        "table" | "Table" => "table",
+        "function" | "Function" => "function",
+        "bool" | "boolean" => "boolean",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
+        | "f32" | "f64" | "integer" | "number" => "number",
+        other => other,
+    };
+    // ("[C]: in field 'define'", "[C]: in function 'hex.commands.define'")
+    let called = traceback
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("[C]: in "))
+        .and_then(|l| l.split('\'').nth(1))
+        .map(|name| format!(" to '{}'", name.rsplit('.').next().unwrap_or(name)))
+        .unwrap_or_default();
+    let detail = match message {
+        Some(m) if !m.starts_with("expected ") => format!(": {m}"),
+        _ => String::new(),
+    };
+    Some(format!(
+        "bad argument #{pos}{called} ({expected} expected, got {from}){detail}"
+    ))
 }
 
 /// A message with its traceback cut to the script frames, and left out when the one frame left
