@@ -146,3 +146,24 @@ fn check_takes_a_save_and_checks_its_scenario() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), format!("ok: {save}\n{DEMO_SUMMARY}\n"));
 }
+
+/// A handler on a name within two letters of an engine event's (`UnitEliminate`) never runs:
+/// `check` warns, naming the likely event, and still passes; a custom event's name (far from
+/// every engine event's) gets no warning.
+#[test]
+fn check_warns_of_a_handler_on_a_misspelt_event() {
+    let warning = "tests/fixtures/typo_event/scenario.toml: a handler listens to 'UnitEliminate', \
+                   which no engine event is called: did you mean 'UnitEliminated'? (a custom \
+                   event the rules emit may have any name)";
+    let out = hexwar(&["check", "tests/fixtures/typo_event"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("warning: {warning}\n"));
+    let out = hexwar(&["check", "tests/fixtures/typo_event", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        report,
+        serde_json::json!({"ok": true, "errors": [], "warnings": [warning]})
+    );
+    let out = hexwar(&["check", "scenarios/france1940"]);
+    assert_eq!(stderr(&out), "");
+}

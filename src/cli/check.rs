@@ -16,12 +16,13 @@ pub fn run(path: &Path, json: bool) -> i32 {
                 saved = save.scenario_path;
                 saved.as_path()
             }
-            Err(e) => return report(path, json, vec![e.to_string()]),
+            Err(e) => return report(path, json, vec![e.to_string()], &[]),
         }
     } else {
         path
     };
     let mut summary = None;
+    let mut warnings = Vec::new();
     let errors: Vec<String> = match load_scenario(scenario_path) {
         // (the modules' syntax errors too, when the scenario names its modules readably)
         Err(errors) => {
@@ -45,13 +46,17 @@ pub fn run(path: &Path, json: bool) -> i32 {
                         if !json {
                             summary = Some(summary_of(&scenario, &rules));
                         }
+                        warnings = crate::rules::event_name_warnings(&rules.subscribed_events())
+                            .into_iter()
+                            .map(|w| format!("{}: {w}", scenario.path.display()))
+                            .collect();
                         Vec::new()
                     }
                 }
             },
         },
     };
-    let code = report(path, json, errors);
+    let code = report(path, json, errors, &warnings);
     if let Some(summary) = summary {
         outln!("{summary}");
     }
@@ -92,13 +97,18 @@ fn summary_of(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> String 
 }
 
 /// Prints the errors found (or `ok`) and returns the exit code.
-fn report(path: &Path, json: bool, errors: Vec<String>) -> i32 {
+/// `warnings` do not fail the check: with `--json` they are the `warnings` list, else
+/// `warning:` lines on stderr.
+fn report(path: &Path, json: bool, errors: Vec<String>, warnings: &[String]) -> i32 {
     if json {
         outln!(
             "{}",
-            serde_json::json!({ "ok": errors.is_empty(), "errors": errors })
+            serde_json::json!({ "ok": errors.is_empty(), "errors": errors, "warnings": warnings })
         );
     } else if errors.is_empty() {
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
         outln!("ok: {}", path.display());
     } else {
         for e in &errors {

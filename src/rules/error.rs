@@ -88,8 +88,8 @@ fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
         "table" | "Table" => "table",
         "function" | "Function" => "function",
         "bool" | "boolean" => "boolean",
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize"
-        | "f32" | "f64" | "integer" | "number" => "number",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32"
+        | "f64" | "integer" | "number" => "number",
         other => other,
     };
     // ("[C]: in field 'define'", "[C]: in function 'hex.commands.define'")

@@ -118,6 +118,19 @@ fn origin_of(f: &Function) -> String {
 }
 
 impl LuaRules {
+    /// The event names the rules' handlers subscribe to (`hex.events.on`/`before`), sorted.
+    pub fn subscribed_events(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .before
+            .keys()
+            .chain(self.after.keys())
+            .cloned()
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// Loads the scenario's rules modules in order.
     pub fn load(scenario: &Scenario) -> Result<LuaRules, RulesLoadError> {
         let one = |message: String| RulesLoadError {
