@@ -113,6 +113,9 @@ impl Ruleset for Minefield {
     fn take_script_log(&mut self) -> Vec<String> {
         self.inner.take_script_log()
     }
+    fn event_handlers(&self, event: &str) -> Vec<String> {
+        self.inner.event_handlers(event)
+    }
 }
 
 /// Plays the opening of the demo under the house rule; returns the refusal it met.

@@ -541,7 +541,11 @@ impl Game {
             }
             // (a failed apply changes nothing, and the roll-back restarts the revision anyway)
             if let Err(e) = apply_undoable(&mut self.state, &event, journal) {
-                return Err(unappliable(origin, parent.and_then(|i| applied.get(i)), e));
+                let parent = parent.and_then(|i| applied.get(i));
+                let handlers = parent
+                    .map(|p| self.rules.event_handlers(p.name()))
+                    .unwrap_or_default();
+                return Err(unappliable(origin, parent, &handlers, e));
             }
             self.state.revision.applied(&event);
             let reactions = self.rules.after_event(&self.state, &event)?;
@@ -558,9 +562,21 @@ impl Game {
 /// The error of an event the rules made that cannot be applied (a unit that is not in play, ...):
 /// a bug in the rules, named as a rules error with what made the event, so that a modding host
 /// blames the scripts (`RulesErrorKind::Script`).
-fn unappliable(origin: &str, parent: Option<&Event>, error: ApplyError) -> GameError {
+fn unappliable(
+    origin: &str,
+    parent: Option<&Event>,
+    handlers: &[String],
+    error: ApplyError,
+) -> GameError {
     let by = match parent {
-        Some(p) => format!("an event handler of {} (after {origin})", p.name()),
+        Some(p) if handlers.is_empty() => {
+            format!("an event handler of {} (after {origin})", p.name())
+        }
+        Some(p) => format!(
+            "an event handler of {} ({}; after {origin})",
+            p.name(),
+            handlers.join(", ")
+        ),
         None => origin.to_string(),
     };
     GameError::Rules(RulesError::new(format!(

@@ -200,6 +200,13 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
+    /// Where the handlers of `event` were registered (`rules/x.lua:12`), for the error of a
+    /// reaction that cannot be applied (asked only then); rules without scripts name none.
+    fn event_handlers(&self, event: &str) -> Vec<String> {
+        let _ = event;
+        Vec::new()
+    }
+
     /// Whether `setup` reads keys of its own; when not, a setup table with keys other than the
     /// engine's (`turn`, `phase`, `side`) is refused, so that a misspelt key is not ignored.
     fn reads_setup(&self) -> bool {

@@ -901,6 +901,21 @@ impl Ruleset for LuaRules {
         self.take_log()
     }
 
+    fn event_handlers(&self, event: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for handlers in [self.before.get(event), self.after.get(event)]
+            .into_iter()
+            .flatten()
+        {
+            for h in handlers {
+                if !out.contains(&h.origin) {
+                    out.push(h.origin.clone());
+                }
+            }
+        }
+        out
+    }
+
     fn setup(
         &mut self,
         state: &GameState,
