@@ -163,3 +163,34 @@ sequence.turn1 = {
     .unwrap();
     assert_eq!(s.game.phasing_side().as_deref(), Some("allied"));
 }
+
+/// F40-16.2's handlers call `politics.invasions` through the module table: a variant that wraps
+/// it ("a pro-German Switzerland") enters Switzerland without invading it (on
+/// tests/fixtures/f40/politics, g4 moves into Switzerland at 0405; tests/f40_politics.rs shows
+/// the invasion the rules as written make of it).
+#[test]
+fn f40_16_2_a_variant_decides_which_moves_invade() {
+    let mut s = with_mod(
+        "politics",
+        "pro_german_swiss",
+        r#"local politics = require("france1940.politics")
+local invasions = politics.invasions
+politics.invasions = function(ev)
+  local kept = {}
+  for _, e in ipairs(invasions(ev) or {}) do
+    if e.data.country ~= "switzerland" then kept[#kept + 1] = e end
+  end
+  return kept
+end
+"#,
+    )
+    .unwrap();
+    let events = ok(&mut s, "german", &mv("g4", &["0405"]));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::Custom { name, .. } if name == "CountryInvaded")),
+        "{events:?}"
+    );
+    assert_eq!(s.game.state().units["sw1"].side, "neutral");
+}

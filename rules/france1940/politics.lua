@@ -175,29 +175,52 @@ function politics.ends_allied_turn(ev)
   return ev.side == "allied" and ev.step == #steps - 1
 end
 
-function politics.register()
-  -- 16.2: invasion by a German move. Priority below territory.lua's (-10) so that the events of
-  -- the move's own control change are applied before the country is handed over.
-  hex.events.on("UnitMoved", function(ev)
-    local u = hex.units.get(ev.unit)
-    if not u or u.side ~= "german" then return nil end
-    local out, seen = {}, {}
-    local invaded = nil     -- read once: one handler call sees one state
-    for _, label in ipairs(ev.path or { ev.to }) do
-      local c = politics.country_of(label)
-      -- a country is invaded once: when still neutral, or (R10) when it joined by another's
-      -- invasion and a German unit now enters it
-      local status = c and not seen[c] and politics.status(c)
-      if status and status ~= "surrendered" then
-        invaded = invaded or hex.state.get("invaded") or {}
-      end
-      if status and status ~= "surrendered" and invaded[c] == nil then
-        seen[c] = true
-        out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = u.id })
-      end
+-- 16.2: the invasions a German move makes (CountryInvaded events). The handlers below call
+-- this and the next two through the module table, so a variant replaces or wraps them
+-- (`politics.invasions = function(ev) ... end`: Switzerland entered without an invasion).
+function politics.invasions(ev)
+  local u = hex.units.get(ev.unit)
+  if not u or u.side ~= "german" then return nil end
+  local out, seen = {}, {}
+  local invaded = nil     -- read once: one handler call sees one state
+  for _, label in ipairs(ev.path or { ev.to }) do
+    local c = politics.country_of(label)
+    -- a country is invaded once: when still neutral, or (R10) when it joined by another's
+    -- invasion and a German unit now enters it
+    local status = c and not seen[c] and politics.status(c)
+    if status and status ~= "surrendered" then
+      invaded = invaded or hex.state.get("invaded") or {}
     end
-    return out
-  end, -20)
+    if status and status ~= "surrendered" and invaded[c] == nil then
+      seen[c] = true
+      out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = u.id })
+    end
+  end
+  return out
+end
+
+-- What an invasion does (16.2, 16.4, 16.5, R9): the country noted invaded, it and the countries
+-- that join with it join the Allies.
+function politics.invasion(ev)
+  local c = ev.data.country
+  local out = { hex.state.set("invaded", common.with(hex.state.get("invaded"), c, hex.state.turn())) }
+  for _, other in ipairs(politics.JOINS[c] or { c }) do
+    if politics.is_neutral(other) then
+      out[#out + 1] = hex.events.emit("CountryJoined", { country = other })
+    end
+  end
+  return out
+end
+
+-- A country joining the Allies (16.2): its units and hexes change hands.
+function politics.joining(ev)
+  return join(ev.data.country)
+end
+
+function politics.register()
+  -- Priority below territory.lua's (-10) so that the events of the move's own control change
+  -- are applied before the country is handed over.
+  hex.events.on("UnitMoved", function(ev) return politics.invasions(ev) end, -20)
 
   -- A --setup position's `invaded = ["netherlands", ...]`: those countries have been invaded
   -- (16.2), with the joins of 16.4/16.5/R9, as if by a German move. Without it a setup changes
@@ -226,20 +249,8 @@ function politics.register()
     return out
   end, -20)
 
-  hex.events.on("CountryInvaded", function(ev)
-    local c = ev.data.country
-    local out = { hex.state.set("invaded", common.with(hex.state.get("invaded"), c, hex.state.turn())) }
-    for _, other in ipairs(politics.JOINS[c] or { c }) do
-      if politics.is_neutral(other) then
-        out[#out + 1] = hex.events.emit("CountryJoined", { country = other })
-      end
-    end
-    return out
-  end)
-
-  hex.events.on("CountryJoined", function(ev)
-    return join(ev.data.country)
-  end)
+  hex.events.on("CountryInvaded", function(ev) return politics.invasion(ev) end)
+  hex.events.on("CountryJoined", function(ev) return politics.joining(ev) end)
 
   -- 16.3, 16.4: surrenders at the end of the Allied player-turn.
   hex.events.on("PhaseEnded", function(ev)
