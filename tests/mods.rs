@@ -291,3 +291,33 @@ fn a_wrong_argument_to_the_api_names_the_function_and_the_types() {
         );
     }
 }
+
+/// A mod that loops or allocates while it loads is told apart from a broken one by the load
+/// error's `kind`, as a `RulesError` is during play.
+#[test]
+fn a_load_error_says_which_limit_stopped_the_module() {
+    use hexwar::engine::RulesErrorKind;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cases = [
+        (
+            "spins.lua",
+            "while true do end\n",
+            RulesErrorKind::InstructionBudget,
+        ),
+        ("typo.lua", "local x = = 1\n", RulesErrorKind::Script),
+        ("fails.lua", "error('no')\n", RulesErrorKind::Script),
+    ];
+    for (name, text, kind) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).expect("the mod is written");
+        match Session::start_with_mods(
+            Path::new("scenarios/demo"),
+            Some(1),
+            std::slice::from_ref(&file),
+        ) {
+            Err(SessionError::Rules(e)) => assert_eq!(e.kind, kind, "{name}: {e}"),
+            Err(other) => panic!("{name}: expected a rules load error, got {other}"),
+            Ok(_) => panic!("{name}: expected an error"),
+        }
+    }
+}

@@ -17,8 +17,8 @@ use super::event_check::check_events;
 use super::loader::{check_module_name, chunk_name, find_module};
 use super::sandbox::new_vm;
 use crate::engine::{
-    Command, CommandFilter, Event, GameState, Outcome, Refusal, Resolution, RulesError, Ruleset,
-    Sequence,
+    Command, CommandFilter, Event, GameState, Outcome, Refusal, Resolution, RulesError,
+    RulesErrorKind, Ruleset, Sequence,
 };
 use crate::scenario::Scenario;
 
@@ -29,6 +29,9 @@ const LOADED_KEY: &str = "hexwar.loaded";
 #[error("{}", .errors.join("\n"))]
 pub struct RulesLoadError {
     pub errors: Vec<String>,
+    /// Which limit stopped the loading, if one did (the first such error's), else `Script`:
+    /// a module that loops or allocates at load time is told apart from a syntax error.
+    pub kind: RulesErrorKind,
 }
 
 struct CommandDef {
@@ -135,6 +138,7 @@ impl LuaRules {
     pub fn load(scenario: &Scenario) -> Result<LuaRules, RulesLoadError> {
         let one = |message: String| RulesLoadError {
             errors: vec![message],
+            kind: RulesErrorKind::Script,
         };
         // (trusted rules: no budget to spend, host charges included; the profiler's samples
         // come from the hook, so `--profile` installs it all the same)
@@ -174,6 +178,12 @@ impl LuaRules {
         setup().map_err(|e| one(format!("cannot set up the Lua host: {e}")))?;
 
         let mut errors = Vec::new();
+        let mut kind = RulesErrorKind::Script;
+        let mut note_kind = |budget: &Budget, e: &mlua::Error| {
+            if kind == RulesErrorKind::Script {
+                kind = budget.kind_of(e);
+            }
+        };
         for module in &scenario.rules {
             let dotted = module.replace('/', ".");
             budget.reset();
@@ -182,6 +192,7 @@ impl LuaRules {
                 .get::<Function>("require")
                 .and_then(|require| require.call::<Value>(dotted.as_str()));
             if let Err(e) = result {
+                note_kind(&budget, &e);
                 errors.push(describe(
                     &e,
                     &format!("loading rules module '{module}'"),
@@ -191,7 +202,7 @@ impl LuaRules {
             }
         }
         if !errors.is_empty() {
-            return Err(RulesLoadError { errors });
+            return Err(RulesLoadError { errors, kind });
         }
         let mut rules = LuaRules {
             lua,
@@ -225,16 +236,19 @@ impl LuaRules {
                     "bot module '{module}' returned a {}, not a function(side, legal, seed)",
                     other.type_name()
                 )),
-                Err(e) => errors.push(describe(
-                    &e,
-                    &format!("loading bot module '{module}'"),
-                    &rules.budget,
-                    memory_limit,
-                )),
+                Err(e) => {
+                    note_kind(&rules.budget, &e);
+                    errors.push(describe(
+                        &e,
+                        &format!("loading bot module '{module}'"),
+                        &rules.budget,
+                        memory_limit,
+                    ))
+                }
             }
         }
         if !errors.is_empty() {
-            return Err(RulesLoadError { errors });
+            return Err(RulesLoadError { errors, kind });
         }
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let path = match rules.declaration("movement").map_err(|e| one(e.message))? {
