@@ -150,30 +150,19 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
     assert_eq!(roll, 3);
     let events = without_control(ok(&mut s, "german", &attack("0401", &["g1", "g3"])));
     let why = "combat at 0401 (5:1, roll 3: DR%)";
-    assert_eq!(
-        events,
-        vec![
-            Event::DiceRolled { sides: 6, value: 3 },
-            Event::Custom {
-                name: "CombatResolved".into(),
-                data: json!({"hex": "0401", "attackers": ["g1", "g3"], "defenders": ["d2"],
-                    "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": "DR%"})
-                .into(),
-            },
-            var("attacked_hexes", json!(["0401"])),
-            status_changed("g1", &["attacked"], &[]),
-            status_changed("g3", &["attacked"], &[]),
-            // 0301, the only hex farther away that is not German-held, is in German ZOC (6.6).
-            Event::UnitEliminated {
-                unit: "d2".into(),
-                reason: format!("{why}: no retreat route (F40-C.7)")
-            },
-            var(
-                "destroyed",
-                json!({"0401": ["fortification", "intrinsic_strength"]})
-            ),
-        ]
-    );
+    let mut expected = attack_on_0401_begins("DR%");
+    expected.extend([
+        // 0301, the only hex farther away that is not German-held, is in German ZOC (6.6).
+        Event::UnitEliminated {
+            unit: "d2".into(),
+            reason: format!("{why}: no retreat route (F40-C.7)"),
+        },
+        var(
+            "destroyed",
+            json!({"0401": ["fortification", "intrinsic_strength"]}),
+        ),
+    ]);
+    assert_eq!(events, expected);
     // Roll 1 (a 1) at 1:1 (6 against 4): AE.
     assert_eq!(Dice::value_at(1, 1, 6), 1);
     let events = without_control(ok(&mut s, "german", &attack("0302", &["g2", "g4"])));

@@ -73,21 +73,7 @@ combat.RESULT_EFFECTS.NE = function() end
         .into_iter()
         .filter(|e| !matches!(e, Event::ControlChanged { .. }))
         .collect();
-    assert_eq!(
-        events,
-        vec![
-            Event::DiceRolled { sides: 6, value: 3 },
-            Event::Custom {
-                name: "CombatResolved".into(),
-                data: json!({"hex": "0401", "attackers": ["g1", "g3"], "defenders": ["d2"],
-                    "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": "NE"})
-                .into(),
-            },
-            var("attacked_hexes", json!(["0401"])),
-            status_changed("g1", &["attacked"], &[]),
-            status_changed("g3", &["attacked"], &[]),
-        ]
-    );
+    assert_eq!(events, attack_on_0401_begins("NE"));
     assert!(s.game.state().units.contains_key("d2"));
 }
 

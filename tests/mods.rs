@@ -20,6 +20,15 @@ fn write_mod(dir: &Path, name: &str) -> PathBuf {
     file
 }
 
+/// The demo with one mod (seed `seed`).
+fn demo_with(file: &Path, seed: u64) -> Result<Session, SessionError> {
+    Session::start_with_mods(
+        Path::new("scenarios/demo"),
+        Some(seed),
+        &[file.to_path_buf()],
+    )
+}
+
 /// The first legal move of the phasing side, submitted; the names of the events it made.
 fn first_move(session: &mut Session) -> Vec<String> {
     let side = session.game.phasing_side().expect("a phasing side");
@@ -41,12 +50,7 @@ fn first_move(session: &mut Session) -> Vec<String> {
 fn a_resumed_save_runs_with_the_mods_the_game_started_with() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let file = write_mod(dir.path(), "watcher.lua");
-    let mut session = Session::start_with_mods(
-        Path::new("scenarios/demo"),
-        Some(7),
-        std::slice::from_ref(&file),
-    )
-    .expect("the demo loads with the mod");
+    let mut session = demo_with(&file, 7).expect("the demo loads with the mod");
     let save = dir.path().join("game.json");
     session.to_save().write(&save).expect("saved");
     let text = std::fs::read_to_string(&save).expect("the save reads");
@@ -124,11 +128,7 @@ fn a_mod_whose_name_is_taken_or_unusable_is_refused() {
 fn a_missing_mod_or_scenario_is_named_with_its_path() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let gone = dir.path().join("gone.lua");
-    let message = match Session::start_with_mods(
-        Path::new("scenarios/demo"),
-        Some(1),
-        std::slice::from_ref(&gone),
-    ) {
+    let message = match demo_with(&gone, 1) {
         Err(e @ SessionError::Mod { .. }) => e.to_string(),
         Err(other) => panic!("expected a mod error, got {other}"),
         Ok(_) => panic!("expected a mod error, the game loaded"),
@@ -141,12 +141,7 @@ fn a_missing_mod_or_scenario_is_named_with_its_path() {
     assert_eq!(message, expected);
 
     let file = write_mod(dir.path(), "gone.lua");
-    let session = Session::start_with_mods(
-        Path::new("scenarios/demo"),
-        Some(1),
-        std::slice::from_ref(&file),
-    )
-    .expect("the demo loads with the mod");
+    let session = demo_with(&file, 1).expect("the demo loads with the mod");
     let save_path = dir.path().join("game.json");
     session.to_save().write(&save_path).expect("saved");
     std::fs::remove_file(&file).expect("the mod is removed");
@@ -179,12 +174,7 @@ fn a_missing_mod_or_scenario_is_named_with_its_path() {
 fn a_resumed_game_says_which_rules_files_changed_since_the_save() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let file = write_mod(dir.path(), "watcher.lua");
-    let session = Session::start_with_mods(
-        Path::new("scenarios/demo"),
-        Some(1),
-        std::slice::from_ref(&file),
-    )
-    .expect("the demo loads with the mod");
+    let session = demo_with(&file, 1).expect("the demo loads with the mod");
     let save_path = dir.path().join("game.json");
     session.to_save().write(&save_path).expect("saved");
     let text = std::fs::read_to_string(&save_path).expect("the save reads");
@@ -275,11 +265,7 @@ fn a_wrong_argument_to_the_api_names_the_function_and_the_types() {
     for (name, text, expected) in cases {
         let file = dir.path().join(name);
         std::fs::write(&file, text).expect("the mod is written");
-        let message = match Session::start_with_mods(
-            Path::new("scenarios/demo"),
-            Some(1),
-            std::slice::from_ref(&file),
-        ) {
+        let message = match demo_with(&file, 1) {
             Err(e) => e.to_string(),
             Ok(_) => panic!("{name}: expected an error"),
         };
@@ -310,11 +296,7 @@ fn a_load_error_says_which_limit_stopped_the_module() {
     for (name, text, kind) in cases {
         let file = dir.path().join(name);
         std::fs::write(&file, text).expect("the mod is written");
-        match Session::start_with_mods(
-            Path::new("scenarios/demo"),
-            Some(1),
-            std::slice::from_ref(&file),
-        ) {
+        match demo_with(&file, 1) {
             Err(SessionError::Rules(e)) => assert_eq!(e.kind, kind, "{name}: {e}"),
             Err(other) => panic!("{name}: expected a rules load error, got {other}"),
             Ok(_) => panic!("{name}: expected an error"),

@@ -241,3 +241,21 @@ pub fn movement_of(events: &[Event]) -> Vec<Event> {
         .cloned()
         .collect()
 }
+
+/// The first events of the attack of g1 and g3 on d2 at 0401 in tests/fixtures/f40/combat (5:1,
+/// the first roll of seed 1, a 3), when the CRT gives `result` there: the roll, the combat, the
+/// marks; the result's own events follow.
+pub fn attack_on_0401_begins(result: &str) -> Vec<Event> {
+    vec![
+        Event::DiceRolled { sides: 6, value: 3 },
+        Event::Custom {
+            name: "CombatResolved".into(),
+            data: serde_json::json!({"hex": "0401", "attackers": ["g1", "g3"], "defenders": ["d2"],
+                "attack": 10, "defense": 2.0, "odds": "5:1", "roll": 3, "result": result})
+            .into(),
+        },
+        var("attacked_hexes", serde_json::json!(["0401"])),
+        status_changed("g1", &["attacked"], &[]),
+        status_changed("g3", &["attacked"], &[]),
+    ]
+}
