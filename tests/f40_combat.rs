@@ -8,17 +8,7 @@ mod f40;
 
 use f40::*;
 use hexwar::engine::{Command, Dice, Event};
-use serde_json::{json, Map, Value};
-
-fn attack(target: &str, units: &[&str]) -> Command {
-    let mut args = Map::new();
-    args.insert("hex".into(), json!(target));
-    args.insert("units".into(), json!(units));
-    Command::Custom {
-        name: "attack".into(),
-        args,
-    }
-}
+use serde_json::{json, Value};
 
 fn odds(s: &mut hexwar::Session, target: &str, units: &[&str]) -> Value {
     s.game

@@ -9,11 +9,11 @@ mod f40;
 use std::path::{Path, PathBuf};
 
 use f40::*;
-use hexwar::engine::{Command, Dice, Event, GameError};
+use hexwar::engine::{Dice, Event, GameError};
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
 use hexwar::{Session, SessionError};
-use serde_json::{json, Map};
+use serde_json::json;
 
 /// The fixture `fixture` under tests/fixtures/f40 with a mod made of `text`.
 fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionError> {
@@ -27,16 +27,6 @@ fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionErr
         Some(1),
         &[file],
     )
-}
-
-fn attack(target: &str, units: &[&str]) -> Command {
-    let mut args = Map::new();
-    args.insert("hex".into(), json!(target));
-    args.insert("units".into(), json!(units));
-    Command::Custom {
-        name: "attack".into(),
-        args,
-    }
 }
 
 #[test]

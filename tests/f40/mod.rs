@@ -259,3 +259,14 @@ pub fn attack_on_0401_begins(result: &str) -> Vec<Event> {
         status_changed("g3", &["attacked"], &[]),
     ]
 }
+
+/// `attack {hex, units}` (docs/france1940.md, "Combat").
+pub fn attack(target: &str, units: &[&str]) -> Command {
+    let mut args = Map::new();
+    args.insert("hex".into(), serde_json::json!(target));
+    args.insert("units".into(), serde_json::json!(units));
+    Command::Custom {
+        name: "attack".into(),
+        args,
+    }
+}
