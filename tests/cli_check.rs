@@ -152,7 +152,7 @@ fn check_takes_a_save_and_checks_its_scenario() {
 /// every engine event's) gets no warning.
 #[test]
 fn check_warns_of_a_handler_on_a_misspelt_event() {
-    let warning = "tests/fixtures/typo_event/scenario.toml: a handler listens to 'UnitEliminate', \
+    let warning = "typo_event/listener.lua:2: a handler listens to 'UnitEliminate', \
                    which no engine event is called: did you mean 'UnitEliminated'? (a custom \
                    event the rules emit may have any name)";
     let out = hexwar(&["check", "tests/fixtures/typo_event"]);

@@ -41,6 +41,18 @@ fn a_bot_answering_nonsense_is_a_clear_error() {
     );
 }
 
+/// A bot that answers nothing: the error shows `nil`, as the script wrote it.
+#[test]
+fn a_bot_answering_nothing_is_named_as_nil() {
+    let out = hexwar(&["run", "tests/fixtures/bad_bot/silent.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: rules error: bot 'silent' for red: returned nil; a bot returns the index of a \
+         legal command or a command table\n"
+    );
+}
+
 #[test]
 fn an_unknown_bot_module_is_refused_by_check() {
     let dir = tempfile::tempdir().unwrap();

@@ -40,9 +40,16 @@ impl Bot for SideBots {
         let bad = |what: String| RulesError::new(format!("bot '{module}' for {side}: {what}"));
         match answer {
             Some(Value::Object(map)) => Command::try_from(map).map_err(bad),
-            other => Err(bad(format!(
-                "returned {other:?}; a bot returns the index of a legal command or a command table"
-            ))),
+            other => {
+                // (the answer as the script wrote it: `nil`, `"end_phase"`, never Rust's debug form)
+                let shown = match &other {
+                    None | Some(Value::Null) => "nil".to_string(),
+                    Some(v) => v.to_string(),
+                };
+                Err(bad(format!(
+                    "returned {shown}; a bot returns the index of a legal command or a command table"
+                )))
+            }
         }
     }
 }

@@ -46,10 +46,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
                         if !json {
                             summary = Some(summary_of(&scenario, &rules));
                         }
-                        warnings = crate::rules::event_name_warnings(&rules.subscribed_events())
-                            .into_iter()
-                            .map(|w| format!("{}: {w}", scenario.path.display()))
-                            .collect();
+                        warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
                         Vec::new()
                     }
                 }

@@ -31,11 +31,23 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
             state.turn = *turn;
             state.step = *step;
         }
-        Event::UnitMoved { unit, to, .. } => {
+        Event::UnitMoved { unit, from, to, .. } => {
             let u = state
                 .units
                 .get_mut(unit)
                 .ok_or_else(|| missing(event, unit))?;
+            // (a move from where the unit is not would leave a log that lies about the game)
+            if let Some(from) = from {
+                if u.at.as_deref() != Some(from.as_str()) {
+                    return Err(ApplyError {
+                        event: event.name().to_string(),
+                        reason: format!(
+                            "unit '{unit}' is at {}, not at {from}",
+                            u.at.as_deref().unwrap_or("no hex (off the map)")
+                        ),
+                    });
+                }
+            }
             u.at = Some(to.clone());
         }
         Event::UnitEliminated { unit, reason } | Event::UnitRemoved { unit, reason } => {

@@ -96,6 +96,14 @@ impl TryFrom<Map<String, Value>> for Command {
                 if path.is_empty() {
                     return Err("move: the path is empty".into());
                 }
+                // (the engine's `move` has these fields only: another would be dropped unread)
+                if let Some(extra) = map.keys().find(|k| *k != "to") {
+                    return Err(format!(
+                        "move: unknown argument '{extra}' (a move takes unit and path, or to; \
+                         facing and units make it a facing game's move; a command of the rules' \
+                         own takes any)"
+                    ));
+                }
                 Ok(Command::Move { unit, path })
             }
             "end_phase" => Ok(Command::EndPhase),

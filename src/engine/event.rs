@@ -13,7 +13,7 @@ use super::unit::Unit;
 
 /// Something that happened in the game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event")]
+#[serde(tag = "event", deny_unknown_fields)]
 pub enum Event {
     GameStarted {
         scenario: String,

@@ -298,6 +298,17 @@ fn json_payload_event(lua: &Lua, t: &Table, budget: &mut usize) -> Option<Result
         return None;
     };
     let label_value = label_value.to_str().ok()?.to_string();
+    // (a field the event does not have is refused, as serde refuses it for every other event)
+    for pair in t.pairs::<Value, Value>() {
+        let (key, _) = pair.ok()?;
+        let known = matches!(&key, Value::String(k) if matches!(k.to_str().as_deref(), Ok(k) if k == "event" || k == label || k == payload));
+        if !known {
+            return Some(Err(format!(
+                "unknown field `{}`, expected `{label}` or `{payload}`",
+                super::error::value_in_message(&key)
+            )));
+        }
+    }
     Some(json.map(|json| match payload {
         "value" => Event::VarSet {
             key: label_value,
@@ -391,6 +402,10 @@ fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize)
     let serde_json::Value::String(label) = fields.remove(label)? else {
         return None;
     };
+    // (a field the event does not have: the general path names it in its refusal)
+    if fields.len() != 1 {
+        return None;
+    }
     Some(if var {
         Event::VarSet {
             key: label,
@@ -585,7 +600,7 @@ mod tests {
                   { event = "VarSet", key = "next_unit", value = 23 },
                   { event = "Custom", name = "PhaseAdjudicated", data = json({ results = {}, n = 1.5 }) },
                   { event = "VarSet", key = "orders.ITALY", value = { "A ROM H", "F NAP H" } },
-                  { event = "VarSet", key = "extra", value = 1, note = "ignored, as serde ignores it" },
+                  { event = "VarSet", key = "extra", value = 1 },
                 }"#,
             )
             .eval()
@@ -625,6 +640,20 @@ mod tests {
             },
         ];
         assert_eq!(events_in_one_walk(&lua, &list).unwrap(), expected);
+        // a field no event has is refused by both paths, not dropped (a handler would read nil)
+        for code in [
+            r#"return { { event = "VarSet", key = "extra", value = 1, note = "x" } }"#,
+            r#"return { { event = "VarSet", key = "p", value = json({ a = 1 }), note = "x" } }"#,
+            r#"return { { event = "UnitEliminated", unit = "u", reason = "r", cause = "x" } }"#,
+        ] {
+            let t: Table = lua.load(code).eval().unwrap();
+            assert_eq!(events_in_one_walk(&lua, &t), None, "{code}");
+            let e = events_from_lua(&lua, Value::Table(t)).unwrap_err();
+            assert!(
+                e.starts_with("malformed event #1: ") && e.contains("unknown field"),
+                "{code}: {e}"
+            );
+        }
         assert_eq!(
             events_from_lua(&lua, Value::Table(list.clone())).unwrap(),
             expected

@@ -100,6 +100,10 @@ fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
         .and_then(|l| l.split('\'').nth(1))
         .map(|name| format!(" to '{}'", name.rsplit('.').next().unwrap_or(name)))
         .unwrap_or_default();
+    // (a number of the right type but too large or negative for the host: `roll(-3)`)
+    if message.as_deref() == Some("out of range") {
+        return Some(format!("bad argument #{pos}{called} ({from} out of range)"));
+    }
     let detail = match message {
         Some(m) if !m.starts_with("expected ") => format!(": {m}"),
         _ => String::new(),

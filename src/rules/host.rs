@@ -121,16 +121,17 @@ fn origin_of(f: &Function) -> String {
 }
 
 impl LuaRules {
-    /// The event names the rules' handlers subscribe to (`hex.events.on`/`before`), sorted.
-    pub fn subscribed_events(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
+    /// The event names the rules' handlers subscribe to (`hex.events.on`/`before`), sorted,
+    /// each with where its first handler was registered (`rules/x.lua:12`).
+    pub fn subscribed_events(&self) -> Vec<(String, String)> {
+        let mut names: Vec<(String, String)> = self
             .before
-            .keys()
-            .chain(self.after.keys())
-            .cloned()
+            .iter()
+            .chain(self.after.iter())
+            .filter_map(|(name, handlers)| Some((name.clone(), handlers.first()?.origin.clone())))
             .collect();
         names.sort();
-        names.dedup();
+        names.dedup_by(|a, b| a.0 == b.0);
         names
     }
 
@@ -259,6 +260,26 @@ impl LuaRules {
             })?)),
             None => None,
         };
+        if let Some(path) = &path {
+            // Every unit of the scenario needs a movement class, or the first search that
+            // meets it fails mid-game (naming whichever unit the search met first).
+            let mut classless: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+            for unit in scenario.initial.units.values() {
+                if path.profile.class_of(unit).is_err() {
+                    classless
+                        .entry(unit.kind.as_str())
+                        .or_default()
+                        .push(unit.id.as_str());
+                }
+            }
+            if let Some((kind, ids)) = classless.iter().next() {
+                return Err(one(format!(
+                    "{}the rules' movement declaration (hex.rules.declare(\"movement\", ...)): unit_class gives no class to the scenario's units of type '{kind}' ({}): add the type to unit_class.by_type, or give unit_class a default",
+                    rules.declared_at("movement"),
+                    ids.join(", ")
+                )));
+            }
+        }
         let facing = match rules.declaration("facing").map_err(|e| one(e.message))? {
             Some(decl) => {
                 let map = scenario.map.as_hex().ok_or_else(|| {
@@ -287,7 +308,10 @@ impl LuaRules {
             .named_registry_value(DECLARATIONS_KEY)
             .map_err(err)?;
         if let Value::Table(seq) = decls.raw_get::<Value>("sequence").map_err(err)? {
-            self.sequence = sequence_from_lua(&self.lua, seq)?;
+            let sides = with_host(&self.lua, |h| h.sides.clone()).unwrap_or_default();
+            self.sequence = sequence_from_lua(&self.lua, seq, &sides).map_err(|e| {
+                RulesError::new(format!("{}{}", self.declared_at("sequence"), e.message))
+            })?;
         }
         if let Value::Function(f) = decls.raw_get::<Value>("victory").map_err(err)? {
             self.victory = Some(f);
@@ -579,7 +603,7 @@ impl LuaRules {
     }
 }
 
-fn sequence_from_lua(lua: &Lua, table: Table) -> Result<Sequence, RulesError> {
+fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequence, RulesError> {
     let err = |e: mlua::Error| RulesError::new(format!("hex.rules.sequence: {e}"));
     let steps: Value = table.raw_get("steps").map_err(err)?;
     let steps: Vec<crate::engine::Step> = super::bounded::from_value(lua, steps).map_err(err)?;
@@ -594,6 +618,24 @@ fn sequence_from_lua(lua: &Lua, table: Table) -> Result<Sequence, RulesError> {
         return Err(RulesError::new(
             "hex.rules.sequence: 'steps' lists no phase (expected steps = { { side = \"blue\", phase = \"movement\" }, ... })",
         ));
+    }
+    // A side the scenario does not have would own phases nobody plays (a misspelt side).
+    let named = std::iter::once((None, &steps)).chain(special.iter().map(|(t, s)| (Some(*t), s)));
+    for (turn, list) in named {
+        for (i, step) in list.iter().enumerate() {
+            if let Some(side) = &step.side {
+                if !sides.is_empty() && !sides.contains(side) {
+                    let which = match turn {
+                        None => format!("step {}", i + 1),
+                        Some(t) => format!("special turn {t}, step {}", i + 1),
+                    };
+                    return Err(RulesError::new(format!(
+                        "hex.rules.sequence: {which} names the side '{side}', which the scenario does not have (sides: {})",
+                        sides.join(", ")
+                    )));
+                }
+            }
+        }
     }
     Ok(Sequence { steps, special })
 }

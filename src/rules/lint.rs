@@ -130,18 +130,19 @@ pub fn describe_module_changes(
 /// Handlers subscribed to a name that is no engine event's but within two letters of one
 /// (`UnitEliminate`): most likely a typo, and such a handler never runs. A custom event may
 /// have any name, so this is a warning, and only for near misses.
-pub fn event_name_warnings(subscribed: &[String]) -> Vec<String> {
+/// `subscribed`: each name with where its handler was registered, the warning's place.
+pub fn event_name_warnings(subscribed: &[(String, String)]) -> Vec<String> {
     use crate::engine::Event;
     subscribed
         .iter()
-        .filter(|name| !Event::ENGINE_NAMES.contains(&name.as_str()))
-        .filter_map(|name| {
+        .filter(|(name, _)| !Event::ENGINE_NAMES.contains(&name.as_str()))
+        .filter_map(|(name, origin)| {
             let near = Event::ENGINE_NAMES
                 .iter()
                 .filter(|engine| strsim::levenshtein(name, engine) <= 2)
                 .min_by_key(|engine| strsim::levenshtein(name, engine))?;
             Some(format!(
-                "a handler listens to '{name}', which no engine event is called: did you mean '{near}'? (a custom event the rules emit may have any name)"
+                "{origin}: a handler listens to '{name}', which no engine event is called: did you mean '{near}'? (a custom event the rules emit may have any name)"
             ))
         })
         .collect()

@@ -21,6 +21,26 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     )))
                 }
             }
+            match def.raw_get::<Value>("legal")? {
+                Value::Function(_) | Value::Nil => {}
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "hex.commands.define(\"{name}\"): 'legal' must be a function, not a {}",
+                        other.type_name()
+                    )))
+                }
+            }
+            // (a misspelt `legal` would leave the command out of every legal list, silently)
+            for pair in def.pairs::<Value, Value>() {
+                let (key, _) = pair?;
+                let known = matches!(&key, Value::String(k) if matches!(k.to_str().as_deref(), Ok("resolve" | "legal")));
+                if !known {
+                    return Err(mlua::Error::runtime(format!(
+                        "hex.commands.define(\"{name}\"): unknown key '{}' (the keys: resolve, legal)",
+                        crate::rules::error::value_in_message(&key)
+                    )));
+                }
+            }
             let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
             commands.raw_set(name, def)
         })?,

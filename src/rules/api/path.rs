@@ -579,6 +579,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             &format!("{id} is not on the map"),
                         )?));
                     };
+                    // (a path that goes nowhere is no move: refused, never a free one)
+                    if path.is_empty() {
+                        return Ok(Value::Table(refusal(
+                            lua,
+                            "move",
+                            "the path is empty: a move enters at least one hex",
+                        )?));
+                    }
                     let mut hexes = vec![start];
                     match labels_to_hexes(map, &path) {
                         Ok(h) => hexes.extend(h),

@@ -21,7 +21,19 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "sequence",
         lua.create_function(|lua, sequence: Table| {
             require_loading(lua, "hex.rules.sequence")?;
+            // (a misspelt key would leave the sequence without its steps or special turns)
+            for pair in sequence.pairs::<Value, Value>() {
+                let (key, _) = pair?;
+                let known = matches!(&key, Value::String(k) if matches!(k.to_str().as_deref(), Ok("steps" | "special")));
+                if !known {
+                    return Err(mlua::Error::runtime(format!(
+                        "hex.rules.sequence: unknown key '{}' (the keys: steps, special)",
+                        crate::rules::error::value_in_message(&key)
+                    )));
+                }
+            }
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
+            note_origin(lua, &decls, "sequence")?;
             decls.raw_set("sequence", sequence)
         })?,
     )?;
@@ -54,23 +66,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (key, value): (String, Value)| {
             require_loading(lua, "hex.rules.declare")?;
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
-            // Where it was declared, for the errors of the Rust compilers that read it later.
-            let origin = lua.inspect_stack(1, |debug| {
-                let src = debug.source();
-                let file = src.short_src.as_deref().unwrap_or("?").to_string();
-                debug.current_line().map(|line| format!("{file}:{line}"))
-            });
-            if let Some(Some(origin)) = origin {
-                let origins: Table = match decls.raw_get::<Value>(ORIGINS)? {
-                    Value::Table(t) => t,
-                    _ => {
-                        let t = lua.create_table()?;
-                        decls.raw_set(ORIGINS, t.clone())?;
-                        t
-                    }
-                };
-                origins.raw_set(key.as_str(), origin)?;
-            }
+            note_origin(lua, &decls, &key)?;
             decls.raw_set(key, value)
         })?,
     )?;
@@ -106,4 +102,26 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, ()| with_host(lua, |h| h.loading))?,
     )?;
     hex.raw_set("rules", t)
+}
+
+/// Notes where the declaration `key` is being made (`rules/x/init.lua:12`, the calling script
+/// line), for the errors of the Rust code that reads it after loading.
+fn note_origin(lua: &Lua, decls: &Table, key: &str) -> mlua::Result<()> {
+    let origin = lua.inspect_stack(1, |debug| {
+        let src = debug.source();
+        let file = src.short_src.as_deref().unwrap_or("?").to_string();
+        debug.current_line().map(|line| format!("{file}:{line}"))
+    });
+    if let Some(Some(origin)) = origin {
+        let origins: Table = match decls.raw_get::<Value>(ORIGINS)? {
+            Value::Table(t) => t,
+            _ => {
+                let t = lua.create_table()?;
+                decls.raw_set(ORIGINS, t.clone())?;
+                t
+            }
+        };
+        origins.raw_set(key, origin)?;
+    }
+    Ok(())
 }

@@ -1,0 +1,184 @@
+//! Mistakes a designer makes in a new game's declarations, each refused where it is made with
+//! what is wrong, instead of passing `check` and breaking the game later (a new-game author's
+//! walkthrough found each of them silently accepted): a misspelt side or key in the sequence, a
+//! misspelt key in a command, unit types without a movement class, a bot's bad answer, a move
+//! with arguments the engine's `move` does not have, an event that lies about where a unit was.
+
+use std::path::{Path, PathBuf};
+
+use hexwar::engine::{Command, GameError};
+use hexwar::Session;
+
+/// The demo with a mod made of `text`; the error message if it does not load.
+fn demo_with(name: &str, text: &str) -> Result<Session, String> {
+    let dir = std::env::temp_dir().join(format!("hexwar-decl-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file: PathBuf = dir.join(format!("{name}.lua"));
+    std::fs::write(&file, text).unwrap();
+    Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file])
+        .map_err(|e| e.to_string())
+}
+
+fn load_error(name: &str, text: &str) -> String {
+    match demo_with(name, text) {
+        Err(e) => e,
+        Ok(_) => panic!("{name}: expected the rules not to load"),
+    }
+}
+
+#[test]
+fn a_sequence_naming_a_side_the_scenario_lacks_is_refused() {
+    let e = load_error(
+        "nort",
+        r#"hex.rules.sequence { steps = { { side = "nort", phase = "movement" }, { side = "red", phase = "movement" } } }
+"#,
+    );
+    assert!(
+        e.ends_with(
+            "/nort.lua:1: hex.rules.sequence: step 1 names the side 'nort', which the scenario \
+             does not have (sides: blue, red)"
+        ),
+        "{e}"
+    );
+    let e = load_error(
+        "special_nort",
+        r#"hex.rules.sequence { steps = { { side = "blue", phase = "movement" } }, special = { [2] = { { side = "nort", phase = "movement" } } } }
+"#,
+    );
+    assert!(
+        e.ends_with(
+            "hex.rules.sequence: special turn 2, step 1 names the side 'nort', which the \
+             scenario does not have (sides: blue, red)"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_misspelt_key_of_the_sequence_is_named_at_its_line() {
+    let e = load_error(
+        "step",
+        "\nhex.rules.sequence { step = { { side = \"blue\", phase = \"movement\" } } }\n",
+    );
+    assert!(
+        e.ends_with(
+            "/step.lua:2: hex.rules.sequence: unknown key 'step' (the keys: steps, special)"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_misspelt_key_of_a_command_is_refused() {
+    let e = load_error(
+        "legals",
+        r#"hex.commands.define("charge", { resolve = function() return {} end, legals = function() return {} end })
+"#,
+    );
+    assert!(
+        e.ends_with(
+            "/legals.lua:1: hex.commands.define(\"charge\"): unknown key 'legals' (the keys: \
+             resolve, legal)"
+        ),
+        "{e}"
+    );
+    let e = load_error(
+        "legal_table",
+        r#"hex.commands.define("charge", { resolve = function() return {} end, legal = {} })
+"#,
+    );
+    assert!(
+        e.ends_with("hex.commands.define(\"charge\"): 'legal' must be a function, not a table"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unit_types_without_a_movement_class_are_named_when_the_rules_load() {
+    let e = load_error(
+        "classes",
+        r#"hex.rules.get("movement").unit_class = { by_type = { nothing = "foot" } }
+"#,
+    );
+    assert!(
+        e.contains(
+            "the rules' movement declaration (hex.rules.declare(\"movement\", ...)): unit_class \
+             gives no class to the scenario's units of type '"
+        ) && e.ends_with("add the type to unit_class.by_type, or give unit_class a default"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_engines_move_takes_no_argument_it_would_drop() {
+    let mut args = serde_json::Map::new();
+    args.insert("command".into(), "move".into());
+    args.insert("unit".into(), "b1".into());
+    args.insert("path".into(), serde_json::json!(["0302"]));
+    args.insert("mode".into(), "strategic".into());
+    assert_eq!(
+        Command::try_from(args).unwrap_err(),
+        "move: unknown argument 'mode' (a move takes unit and path, or to; facing and units make \
+         it a facing game's move; a command of the rules' own takes any)"
+    );
+}
+
+#[test]
+fn a_move_from_where_the_unit_is_not_is_a_rules_error() {
+    let mut s = demo_with(
+        "teleport",
+        r#"hex.commands.define("teleport", { resolve = function(cmd, side)
+  return { { event = "UnitMoved", unit = "b-inf-1", from = "0101", to = "0202", path = { "0202" }, cost = 0 } }
+end })
+"#,
+    )
+    .unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let teleport = Command::Custom {
+        name: "teleport".into(),
+        args: serde_json::Map::new(),
+    };
+    let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &teleport) else {
+        panic!("expected a rules error")
+    };
+    assert_eq!(
+        e.message,
+        "command 'teleport' made an event that cannot be applied: cannot apply UnitMoved: unit \
+         'b-inf-1' is at 0102, not at 0101"
+    );
+}
+
+#[test]
+fn a_bad_argument_to_a_die_and_an_empty_path_are_named() {
+    let mut s = demo_with(
+        "dice",
+        r#"hex.commands.define("roll", { resolve = function() hex.dice.roll(-3) end })
+hex.commands.define("nowhere", { resolve = function()
+  local r = hex.path.check("b-inf-1", {})
+  return hex.refuse(r.rule, r.reason)
+end })
+"#,
+    )
+    .unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let named = |name: &str| Command::Custom {
+        name: name.into(),
+        args: serde_json::Map::new(),
+    };
+    let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &named("roll")) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message
+            .ends_with("/dice.lua:1: bad argument #1 to 'roll' (integer out of range)"),
+        "{}",
+        e.message
+    );
+    let Err(GameError::Refused(r)) = s.game.submit(Some(&side), &named("nowhere")) else {
+        panic!("expected a refusal")
+    };
+    assert_eq!(
+        r.to_string(),
+        "move: the path is empty: a move enters at least one hex"
+    );
+}
