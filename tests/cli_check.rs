@@ -167,3 +167,16 @@ fn check_warns_of_a_handler_on_a_misspelt_event() {
     let out = hexwar(&["check", "scenarios/france1940"]);
     assert_eq!(stderr(&out), "");
 }
+
+/// The summary counts the units the scenario lists without a hex (reinforcements, reserve
+/// pools) apart.
+#[test]
+fn check_counts_the_units_off_the_map() {
+    let out = hexwar(&["check", "scenarios/france1940"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("; 181 unit(s) in the scenario (60 off the map); "),
+        "{}",
+        stdout(&out)
+    );
+}

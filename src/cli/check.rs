@@ -83,9 +83,21 @@ fn summary_of(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> String 
         (None, None) => format!("{} map '{}'", map.kind(), map.name()),
     };
     let units = scenario.initial.units.len();
+    // (units without `at`: reinforcements waiting off the map)
+    let off_map = scenario
+        .initial
+        .units
+        .values()
+        .filter(|u| u.at.is_none())
+        .count();
+    let units = if off_map > 0 {
+        format!("{units} unit(s) in the scenario ({off_map} off the map)")
+    } else {
+        format!("{units} unit(s) in the scenario")
+    };
     let steps = rules.sequence().steps.len();
     format!(
-        "  {}: {board}; sides {}; {units} unit(s) in the scenario; {} turn(s) of {steps} step(s); rules {}",
+        "  {}: {board}; sides {}; {units}; {} turn(s) of {steps} step(s); rules {}",
         scenario.name,
         scenario.sides.join(", "),
         scenario.turns,
