@@ -31,16 +31,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 }
             }
             // (a misspelt `legal` would leave the command out of every legal list, silently)
-            for pair in def.pairs::<Value, Value>() {
-                let (key, _) = pair?;
-                let known = matches!(&key, Value::String(k) if matches!(k.to_str().as_deref(), Ok("resolve" | "legal")));
-                if !known {
-                    return Err(mlua::Error::runtime(format!(
-                        "hex.commands.define(\"{name}\"): unknown key '{}' (the keys: resolve, legal)",
-                        crate::rules::error::value_in_message(&key)
-                    )));
-                }
-            }
+            super::only_keys(
+                &def,
+                &["resolve", "legal"],
+                &format!("hex.commands.define(\"{name}\")"),
+            )?;
             let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
             commands.raw_set(name, def)
         })?,

@@ -237,3 +237,21 @@ pub(crate) fn string_list<'a>(
         }
     })
 }
+
+/// Refuses a table with a key other than `allowed` (a misspelt key, silently ignored else):
+/// `{what}: unknown key 'legals' (the keys: resolve, legal)`.
+pub(crate) fn only_keys(t: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
+    for pair in t.pairs::<Value, Value>() {
+        let (key, _) = pair?;
+        let known =
+            matches!(&key, Value::String(k) if k.to_str().is_ok_and(|k| allowed.contains(&&*k)));
+        if !known {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: unknown key '{}' (the keys: {})",
+                crate::rules::error::value_in_message(&key),
+                allowed.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}

@@ -22,16 +22,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, sequence: Table| {
             require_loading(lua, "hex.rules.sequence")?;
             // (a misspelt key would leave the sequence without its steps or special turns)
-            for pair in sequence.pairs::<Value, Value>() {
-                let (key, _) = pair?;
-                let known = matches!(&key, Value::String(k) if matches!(k.to_str().as_deref(), Ok("steps" | "special")));
-                if !known {
-                    return Err(mlua::Error::runtime(format!(
-                        "hex.rules.sequence: unknown key '{}' (the keys: steps, special)",
-                        crate::rules::error::value_in_message(&key)
-                    )));
-                }
-            }
+            super::only_keys(&sequence, &["steps", "special"], "hex.rules.sequence")?;
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
             note_origin(lua, &decls, "sequence")?;
             decls.raw_set("sequence", sequence)
