@@ -135,7 +135,7 @@ fn the_cli_json_names_the_file_and_the_picture_size() {
     assert_eq!(
         stdout(&run),
         format!(
-            "{{\"file\":{},\"svg\":null,\"width\":335.8,\"height\":424,\"units\":5}}\n",
+            "{{\"file\":{},\"svg\":null,\"width\":335.8,\"height\":444,\"units\":5}}\n",
             serde_json::Value::String(out_text.into())
         )
     );
@@ -162,7 +162,7 @@ fn the_cli_json_to_stdout_carries_the_svg_text() {
     assert_eq!(
         stdout(&run),
         format!(
-            "{{\"file\":null,\"svg\":{},\"width\":335.8,\"height\":424,\"units\":5}}\n",
+            "{{\"file\":null,\"svg\":{},\"width\":335.8,\"height\":444,\"units\":5}}\n",
             serde_json::Value::String(golden)
         )
     );

@@ -114,7 +114,11 @@ pub fn render(
             let dash = dash
                 .map(|d| format!(" stroke-dasharray=\"{d}\""))
                 .unwrap_or_default();
-            let (p, q) = geo.hexside(centre(*a), centre(*b));
+            let (p, q) = if palette::is_connection(name) {
+                (centre(*a), centre(*b))
+            } else {
+                geo.hexside(centre(*a), centre(*b))
+            };
             svg.line(
                 p,
                 q,

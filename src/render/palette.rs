@@ -84,6 +84,12 @@ pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
         ("#1b3f66", 0.06, None)
     } else if n.contains("lake") {
         ("#4f9bd6", 0.09, None)
+    } else if is_connection(&n) {
+        if n.contains("rail") {
+            ("#2b2b2b", 0.06, Some("6 3"))
+        } else {
+            ("#9a6b3a", 0.08, None)
+        }
     } else if n.contains("causeway") || n.contains("bridge") || n.contains("dike") {
         ("#6b4b2a", 0.14, Some("4 2"))
     } else if n.contains("wall") || n.contains("escarp") || n.contains("cliff") {
@@ -91,6 +97,15 @@ pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
     } else {
         ("#a0306a", 0.07, Some("5 3"))
     }
+}
+
+/// Whether a hexside feature joins the two hexes rather than parting them (a road, a railway, a
+/// trail): drawn from centre to centre across the hexside, as a map shows a road, not along it.
+pub fn is_connection(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["road", "rail", "trail", "track", "pike"]
+        .iter()
+        .any(|w| n.contains(w))
 }
 
 /// A colour derived from a name (FNV-1a), for names the tables do not know.
