@@ -287,7 +287,7 @@ impl Session {
         };
         let mut table: toml::Table = toml::from_str(&source.text).map_err(|e| {
             let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
-            fail(line, format!("TOML: {}", e.message()))
+            fail(line, crate::board::toml_message(&e, &source.text))
         })?;
         let mut extra = Vec::new();
         if table.remove("unit").is_some() {

@@ -111,7 +111,7 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
     };
     let spec: AreaSpec = toml::from_str(&source.text).map_err(|e| {
         let offset = e.span().map(|s| s.start).unwrap_or(0);
-        err(offset, format!("TOML: {}", e.message()))
+        err(offset, super::source::toml_message(&e, &source.text))
     })?;
     if spec.kind.get_ref() != "area" {
         return Err(err(

@@ -88,7 +88,7 @@ pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
     };
     let spec: MapSpec = toml::from_str(&source.text).map_err(|e| {
         let offset = e.span().map(|s| s.start).unwrap_or(0);
-        err(offset, None, format!("TOML: {}", e.message()))
+        err(offset, None, super::source::toml_message(&e, &source.text))
     })?;
 
     let (columns, rows) = (*spec.columns.get_ref(), *spec.rows.get_ref());

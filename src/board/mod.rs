@@ -21,4 +21,4 @@ pub use grid::{HexIndex, HexMap, OffsetParity, Orientation};
 pub use hexside::HexsideKey;
 pub use label::LabelFormat;
 pub use map_file::{load_map, parse_map};
-pub use source::{line_of, SourceText};
+pub use source::{line_of, toml_message, SourceText};

@@ -81,3 +81,18 @@ mod tests {
         );
     }
 }
+
+/// A TOML parse error's message as the files' errors give it (`TOML: ...`), naming the key of a
+/// duplicate key (the parser says only "duplicate key"; its span covers the key in `text`).
+pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
+    let message = e.message();
+    if message.trim() == "duplicate key" {
+        if let Some(key) = e.span().and_then(|s| text.get(s)) {
+            let key = key.trim();
+            if !key.is_empty() && key.len() <= 80 && !key.contains('\n') {
+                return format!("TOML: duplicate key `{key}`");
+            }
+        }
+    }
+    format!("TOML: {message}")
+}

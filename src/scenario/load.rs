@@ -137,7 +137,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         vec![ScenarioError::spec(
             &file,
             line,
-            format!("TOML: {}", e.message()),
+            crate::board::toml_message(&e, &source.text),
         )]
     })?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -254,7 +254,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                         errors.push(ScenarioError::spec(
                             &path,
                             line,
-                            format!("TOML: {}", e.message()),
+                            crate::board::toml_message(&e, &src.text),
                         ));
                     }
                     Ok(units) => unit_specs.extend(
