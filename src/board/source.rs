@@ -62,6 +62,21 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// A TOML parse error's message as the files' errors give it (`TOML: ...`), naming the key of a
+/// duplicate key (the parser says only "duplicate key"; its span covers the key in `text`).
+pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
+    let message = e.message();
+    if message.trim() == "duplicate key" {
+        if let Some(key) = e.span().and_then(|s| text.get(s)) {
+            let key = key.trim();
+            if !key.is_empty() && key.len() <= 80 && !key.contains('\n') {
+                return format!("TOML: duplicate key `{key}`");
+            }
+        }
+    }
+    format!("TOML: {message}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,19 +95,4 @@ mod tests {
             "not a regular file"
         );
     }
-}
-
-/// A TOML parse error's message as the files' errors give it (`TOML: ...`), naming the key of a
-/// duplicate key (the parser says only "duplicate key"; its span covers the key in `text`).
-pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
-    let message = e.message();
-    if message.trim() == "duplicate key" {
-        if let Some(key) = e.span().and_then(|s| text.get(s)) {
-            let key = key.trim();
-            if !key.is_empty() && key.len() <= 80 && !key.contains('\n') {
-                return format!("TOML: duplicate key `{key}`");
-            }
-        }
-    }
-    format!("TOML: {message}")
 }
