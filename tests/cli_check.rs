@@ -180,3 +180,16 @@ fn check_counts_the_units_off_the_map() {
         stdout(&out)
     );
 }
+
+/// A special turn after the scenario's last is never played: a warning (rules shared by a long
+/// and a short scenario may declare one), not an error.
+#[test]
+fn check_warns_of_a_special_turn_past_the_last() {
+    let out = hexwar(&["check", "tests/fixtures/late_special"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: tests/fixtures/late_special/scenario.toml: hex.rules.sequence: special turn 3 \
+         is never played (turns 1..1)\n"
+    );
+}

@@ -172,3 +172,15 @@ fn the_engines_reach_query_names_a_bad_unit() {
         .unwrap();
     assert!(reach.as_object().is_some_and(|hexes| !hexes.is_empty()));
 }
+
+/// A side the scenario does not have gets an error naming the sides, not an empty list.
+#[test]
+fn legal_commands_of_an_unknown_side_name_the_sides() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let e = session.game.legal_commands("martians").unwrap_err();
+    assert_eq!(
+        e.message,
+        "legal commands of 'martians': the scenario has no such side (sides: blue, red)"
+    );
+    assert!(!session.game.legal_commands("red").unwrap().is_empty());
+}

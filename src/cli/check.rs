@@ -47,6 +47,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
                             summary = Some(summary_of(&scenario, &rules));
                         }
                         warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
+                        warnings.extend(late_special_turns(&scenario, &rules));
                         Vec::new()
                     }
                 }
@@ -58,6 +59,25 @@ pub fn run(path: &Path, json: bool) -> i32 {
         outln!("{summary}");
     }
     code
+}
+
+/// Special turns of the sequence after the scenario's last turn: never played (a warning, since
+/// rules shared by a long and a short scenario may declare them).
+fn late_special_turns(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> Vec<String> {
+    use crate::engine::Ruleset;
+    rules
+        .sequence()
+        .special
+        .keys()
+        .filter(|&&turn| turn > scenario.turns || turn == 0)
+        .map(|turn| {
+            format!(
+                "{}: hex.rules.sequence: special turn {turn} is never played (turns 1..{})",
+                scenario.path.display(),
+                scenario.turns
+            )
+        })
+        .collect()
 }
 
 /// What was checked, in one line under `ok`: a designer sees the scenario read as meant (the

@@ -121,6 +121,22 @@ fn origin_of(f: &Function) -> String {
 }
 
 impl LuaRules {
+    /// A side the scenario does not have asks for nothing: its legal list would be empty for
+    /// no reason a host could see (a misspelt side in a host's own code).
+    fn known_side(&self, side: &str) -> Result<(), RulesError> {
+        let known = with_host(&self.lua, |h| {
+            h.sides.is_empty() || h.sides.iter().any(|s| s == side)
+        });
+        if known.unwrap_or(true) {
+            return Ok(());
+        }
+        let sides = with_host(&self.lua, |h| h.sides.clone()).unwrap_or_default();
+        Err(RulesError::new(format!(
+            "legal commands of '{side}': the scenario has no such side (sides: {})",
+            sides.join(", ")
+        )))
+    }
+
     /// The event names the rules' handlers subscribe to (`hex.events.on`/`before`), sorted,
     /// each with where its first handler was registered (`rules/x.lua:12`).
     pub fn subscribed_events(&self) -> Vec<(String, String)> {
@@ -700,6 +716,7 @@ impl Ruleset for LuaRules {
         state: &GameState,
         side: &str,
     ) -> Result<Vec<Command>, RulesError> {
+        self.known_side(side)?;
         let mut out = Vec::new();
         for (name, def) in &self.commands {
             let Some(legal) = &def.legal else { continue };
@@ -738,6 +755,7 @@ impl Ruleset for LuaRules {
         side: &str,
         filter: &CommandFilter,
     ) -> Result<Vec<Command>, RulesError> {
+        self.known_side(side)?;
         let Some(name) = filter.command.as_deref() else {
             let mut all = self.legal_commands(state, side)?;
             all.retain(|c| filter.matches(c));
