@@ -239,6 +239,11 @@ unsafe extern "C-unwind" fn guarded_library_call<const K: usize>(
             }
         };
         if before > 0 && !budget().try_charge(before) {
+            // (one call asking for more than the whole budget is an argument far too large,
+            // not an endless loop: said so)
+            if before > budget().limit() {
+                return raise_one_call_error(state, budget(), g, before);
+            }
             return raise_budget_error(state, budget());
         }
         let Some(original) = ffi::lua_tocfunction(state, ffi::lua_upvalueindex(1)) else {
@@ -493,13 +498,70 @@ unsafe fn sort_comparisons(state: *mut ffi::lua_State) -> u64 {
 /// Raises the budget error at the innermost script line on the stack (the line whose call
 /// asked for the work), marking the budget spent with it so protected calls raise it again.
 unsafe fn raise_budget_error(state: *mut ffi::lua_State, budget: &Budget) -> c_int {
-    // SAFETY: `lua_getstack`/`lua_getinfo` fill a plain struct on this frame; the pushes may
-    // raise a memory error over this frame, which owns nothing (the budget is borrowed).
+    // SAFETY: as push_place; the pushes may raise a memory error over this frame, which owns
+    // nothing (the budget is borrowed).
     unsafe {
         // (room for the message's four parts; past the arguments, a C call always has it)
         if ffi::lua_checkstack(state, 4) == 0 {
             ffi::lua_settop(state, 0);
         }
+        push_place(state);
+        ffi::lua_pushlstring(state, BUDGET_MARK.as_ptr().cast(), BUDGET_MARK.len());
+        ffi::lua_pushfstring(
+            state,
+            c" of %I ".as_ptr(),
+            budget.limit() as ffi::lua_Integer,
+        );
+        ffi::lua_pushlstring(state, EXCEEDED.as_ptr().cast(), EXCEEDED.len());
+        ffi::lua_concat(state, 4);
+        let mut len = 0usize;
+        let message = ffi::lua_tolstring(state, -1, &mut len);
+        budget.exhaust_with(std::slice::from_raw_parts(message.cast::<u8>(), len));
+        ffi::lua_error(state)
+    }
+}
+
+/// The budget error of one call that alone asks for more work than the whole budget
+/// (`string.rep("x", 2^30)`): an argument far too large, which the usual "(an endless loop?)"
+/// would misname.
+unsafe fn raise_one_call_error(
+    state: *mut ffi::lua_State,
+    budget: &Budget,
+    g: &Guarded,
+    units: u64,
+) -> c_int {
+    // SAFETY: as raise_budget_error.
+    unsafe {
+        if ffi::lua_checkstack(state, 5) == 0 {
+            ffi::lua_settop(state, 0);
+        }
+        push_place(state);
+        ffi::lua_pushlstring(state, BUDGET_MARK.as_ptr().cast(), BUDGET_MARK.len());
+        ffi::lua_pushfstring(
+            state,
+            c" of %I instructions exceeded by one call: ".as_ptr(),
+            budget.limit() as ffi::lua_Integer,
+        );
+        ffi::lua_pushlstring(state, g.library.as_ptr().cast(), g.library.len());
+        ffi::lua_pushfstring(
+            state,
+            c".%s asks for %I units of work at once (an argument far too large?)".as_ptr(),
+            g.name.as_ptr(),
+            units.min(i64::MAX as u64) as ffi::lua_Integer,
+        );
+        ffi::lua_concat(state, 5);
+        let mut len = 0usize;
+        let message = ffi::lua_tolstring(state, -1, &mut len);
+        budget.exhaust_with(std::slice::from_raw_parts(message.cast::<u8>(), len));
+        ffi::lua_error(state)
+    }
+}
+
+/// Pushes the place of the innermost script line on the stack (`rules/x.lua:12: `, or
+/// `?:?: `).
+unsafe fn push_place(state: *mut ffi::lua_State) {
+    // SAFETY: `lua_getstack`/`lua_getinfo` fill a plain struct on this frame.
+    unsafe {
         let mut ar: ffi::lua_Debug = std::mem::zeroed();
         let mut level = 1;
         let mut found = false;
@@ -520,17 +582,5 @@ unsafe fn raise_budget_error(state: *mut ffi::lua_State, budget: &Budget) -> c_i
         } else {
             ffi::lua_pushstring(state, c"?:?: ".as_ptr());
         }
-        ffi::lua_pushlstring(state, BUDGET_MARK.as_ptr().cast(), BUDGET_MARK.len());
-        ffi::lua_pushfstring(
-            state,
-            c" of %I ".as_ptr(),
-            budget.limit() as ffi::lua_Integer,
-        );
-        ffi::lua_pushlstring(state, EXCEEDED.as_ptr().cast(), EXCEEDED.len());
-        ffi::lua_concat(state, 4);
-        let mut len = 0usize;
-        let message = ffi::lua_tolstring(state, -1, &mut len);
-        budget.exhaust_with(std::slice::from_raw_parts(message.cast::<u8>(), len));
-        ffi::lua_error(state)
     }
 }
