@@ -170,3 +170,24 @@ end
     );
     assert_eq!(s.game.state().units["sw1"].side, "neutral");
 }
+
+/// F40-5.2's limit read at each call: a variant that lowers `stacking.LIMIT` after loading is
+/// followed by the legal lists' check (it once kept the value it read at load).
+#[test]
+fn f40_5_2_a_changed_stacking_limit_is_followed() {
+    let scenario = load_scenario(Path::new("scenarios/france1940")).unwrap();
+    let mut rules = LuaRules::load(&scenario).unwrap();
+    let answer = rules
+        .eval(
+            &scenario.initial_state(1),
+            "local stacking = require('france1940.stacking')
+             local restrictions = require('france1940.restrictions')
+             local u = { side = 'german', size = 'XX', type = 'infantry', at = '0101' }
+             local stacks = { total = { ['0202'] = 2 }, armored = {} }
+             local before = restrictions.fits(u, '0202', stacks)
+             stacking.LIMIT = 2
+             return { before, restrictions.fits(u, '0202', stacks) }",
+        )
+        .unwrap();
+    assert_eq!(answer, json!([true, false]));
+}

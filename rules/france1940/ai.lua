@@ -452,10 +452,17 @@ end
 
 -- The stacking limits (5.2, 5.3) as hex.path.toward's `capacity`: a hex holds at most LIMIT
 -- division-equivalents of a side, ARMORED_LIMIT of them armored (as restrictions.fits counts).
-local CAPACITY = {
-  { limit = stacking.LIMIT, by_size = common.EQUIVALENTS },
-  { limit = stacking.ARMORED_LIMIT, by_size = common.EQUIVALENTS, types = { "armored" } },
-}
+-- Made again when a variant has changed the limits since (read at each decision).
+local CAPACITY = nil
+local function capacity()
+  if not CAPACITY or CAPACITY[1].limit ~= stacking.LIMIT or CAPACITY[2].limit ~= stacking.ARMORED_LIMIT then
+    CAPACITY = {
+      { limit = stacking.LIMIT, by_size = common.EQUIVALENTS },
+      { limit = stacking.ARMORED_LIMIT, by_size = common.EQUIVALENTS, types = { "armored" } },
+    }
+  end
+  return CAPACITY
+end
 
 -- How many units one hex.path.toward call answers at most: the bot takes the first acceptable
 -- one, and asks again (from the next rank) only when none is. With stacking left to the engine
@@ -533,7 +540,7 @@ local function movement_choice(side)
   -- Stacking (5.2, 5.3, as restrictions.fits counts it) is declared to the engine: it offers
   -- only the hexes where the unit's division-equivalents (and armored ones) still fit.
   local opts = { impassable = { "sea" }, supplied = asks, limit = TOWARD_LIMIT, first = 1,
-    nearest_first = true, capacity = CAPACITY }
+    nearest_first = true, capacity = capacity() }
   -- The first move of `units` toward `goals` (`dists`: their Lua field, on first use), or nil.
   local function advance(goals, group, dists)
     opts.first = 1

@@ -209,12 +209,13 @@ function restrictions.stacks(side, brief)
   return common.stacks_of_side(side)
 end
 
-local LIMIT, ARMORED_LIMIT = stacking.LIMIT, stacking.ARMORED_LIMIT
 local EQUIVALENTS = common.EQUIVALENTS
 
--- Whether `u` may end in `label` without overstacking its side (5.2, 5.3).
+-- Whether `u` may end in `label` without overstacking its side (5.2, 5.3). (The limits read
+-- from `stacking` at each call, so a variant that changes them after loading is followed.)
 function restrictions.fits(u, label, stacks)
   stacks = stacks or restrictions.stacks(u.side)
+  local LIMIT, ARMORED_LIMIT = stacking.LIMIT, stacking.ARMORED_LIMIT
   local t, a = stacks.total[label] or 0, stacks.armored[label] or 0
   if u.at == label then return t <= LIMIT and a <= ARMORED_LIMIT end
   local e = EQUIVALENTS[u.size] or 0
