@@ -341,7 +341,11 @@ impl Session {
                         size: u.size,
                         ma: u.ma,
                         strength: u.strength,
-                        at: u.at.map(toml::Spanned::into_inner),
+                        // (an area region's alias is read as the region, as in a scenario)
+                        at: u
+                            .at
+                            .map(toml::Spanned::into_inner)
+                            .map(|at| self.scenario.map.canonical_place(&at).unwrap_or(at)),
                         facing: u.facing,
                         status: u.status.into_iter().collect(),
                         attrs: u.attrs,

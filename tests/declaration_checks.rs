@@ -182,3 +182,17 @@ end })
         "move: the path is empty: a move enters at least one hex"
     );
 }
+
+/// A declaration the host cannot read (a function where data is expected) names where it was
+/// declared.
+#[test]
+fn an_unreadable_declaration_names_its_line() {
+    let e = load_error(
+        "fn_decl",
+        "\n\nhex.rules.declare(\"movement\", { unit_class = function() end })\n",
+    );
+    assert!(
+        e.contains("/fn_decl.lua:3: declaration 'movement': "),
+        "{e}"
+    );
+}

@@ -58,6 +58,15 @@ impl Board {
         }
     }
 
+    /// The place as the game keeps it (an area region's id for one of its aliases; a hex label
+    /// as written), or None if the map has no such place.
+    pub fn canonical_place(&self, place: &str) -> Option<String> {
+        match self {
+            Board::Hex(m) => m.parse_label(place).map(|_| place.to_string()),
+            Board::Area(m) => m.canonical_location(place),
+        }
+    }
+
     /// What a place is called in messages (`hex`, `location`).
     pub fn place_word(&self) -> &'static str {
         match self {

@@ -123,6 +123,16 @@ impl AreaMap {
         }
     }
 
+    /// The location as the game keeps it: the region's id for an alias (`"LIV"` -> `"LVP"`),
+    /// with its coast (`"STP/NC"`), or None if there is no such location.
+    pub fn canonical_location(&self, location: &str) -> Option<String> {
+        let region = self.region_of(location)?;
+        Some(match location.split_once('/') {
+            Some((_, coast)) => format!("{}/{coast}", region.id),
+            None => region.id.clone(),
+        })
+    }
+
     /// True for a region or a coast of a split-coast region.
     pub fn is_location(&self, location: &str) -> bool {
         self.region_of(location).is_some()

@@ -231,6 +231,13 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     format!("region {id}: {what} adjacency names the region itself"),
                 ));
             }
+            // (twice in one list: every move listed from it would be offered twice)
+            if list.iter().filter(|other| other.get_ref() == t).count() > 1 {
+                return Err(err(
+                    target.span().start,
+                    format!("region {id}: {what} adjacency names '{t}' twice"),
+                ));
+            }
             // (the kinds of region each list may join: the "no way back" check below would
             // otherwise blame the other region's list)
             let own = ids.get(id).map_or("", |r| r.kind.get_ref().as_str());

@@ -283,7 +283,7 @@ mod tests {
         );
         assert_eq!(
             parse("[[order]]\ncommand = \"move\"\nunit = \"b1\"\n"),
-            Err("o.toml:1: order #1: move: give 'path' (a list of hex labels) or 'to'".into())
+            Err("o.toml:1: order #1: move: give 'path' (a list of hex labels or area locations) or 'to'".into())
         );
     }
 

@@ -78,8 +78,11 @@ pub fn reach(args: &ReachArgs) -> i32 {
     if !session.game.state().units.contains_key(&args.unit) {
         return fail(format!("no unit '{}' in play", args.unit));
     }
+    let area = session.scenario.map.as_area().is_some();
     let answer = match session.game.query("reach", &Value::String(args.unit.clone())) {
         Ok(Some(Value::Object(map))) => map,
+        // (a movement table needs a hex map: on an area board only a query of the rules answers)
+        Ok(Some(_)) | Ok(None) if area => return fail("the rules answer no reach query (hex.rules.query(\"reach\", ...); the engine's movement table is for hex maps)"),
         Ok(Some(_)) | Ok(None) => return fail("the rules answer no reach query (declare a movement table or hex.rules.query(\"reach\", ...))"),
         Err(e) => return fail(e),
     };
@@ -88,7 +91,8 @@ pub fn reach(args: &ReachArgs) -> i32 {
             answer.iter().map(|(k, v)| (k.clone(), tidy(v))).collect();
         outln!("{}", json!({ "unit": args.unit, "hexes": hexes }));
     } else {
-        outln!("{} can reach {} hexes:", args.unit, answer.len());
+        let places = if area { "locations" } else { "hexes" };
+        outln!("{} can reach {} {places}:", args.unit, answer.len());
         for (label, cost) in &answer {
             outln!("  {label} {}", show(cost));
         }

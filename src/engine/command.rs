@@ -90,7 +90,10 @@ impl TryFrom<Map<String, Value>> for Command {
                     Some(Value::String(to)) => vec![to],
                     _ => match map.remove("to") {
                         Some(Value::String(to)) => vec![to],
-                        _ => return Err("move: give 'path' (a list of hex labels) or 'to'".into()),
+                        _ => return Err(
+                            "move: give 'path' (a list of hex labels or area locations) or 'to'"
+                                .into(),
+                        ),
                     },
                 };
                 if path.is_empty() {

@@ -219,6 +219,9 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
             if unit.nation.is_empty() {
                 unit.nation = unit.side.clone();
             }
+            if let Some(at) = unit.at.take() {
+                unit.at = Some(s.scenario.map.canonical_place(&at).unwrap_or(at));
+            }
             // (as a setup file's units are checked: a test position must be one the game can hold)
             fit.unit(&unit).map_err(|e| format!("units: {e}"))?;
             extra.push(Event::UnitPlaced { unit });

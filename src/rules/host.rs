@@ -419,7 +419,9 @@ impl LuaRules {
             Value::Nil => Ok(None),
             v => super::bounded::from_value(&self.lua, v)
                 .map(Some)
-                .map_err(|e| RulesError::new(format!("declaration '{key}': {e}"))),
+                .map_err(|e| {
+                    RulesError::new(format!("{}declaration '{key}': {e}", self.declared_at(key)))
+                }),
         }
     }
 

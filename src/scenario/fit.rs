@@ -15,13 +15,18 @@ pub struct Fit<'a> {
 impl Fit<'_> {
     /// `label` is a hex (or area location) of the map; `field` names it in the message.
     pub fn place(&self, label: &str, field: &str) -> Result<(), String> {
-        if self.board.is_place(label) {
-            Ok(())
-        } else {
-            Err(format!(
+        match self.board.canonical_place(label) {
+            Some(id) if id == label => Ok(()),
+            // (a position keeps the region's id: a state holding an alias would have the same
+            // place under two names, control and occupancy split between them)
+            Some(id) => Err(format!(
+                "{field} '{label}' is an alias of {} '{id}': name it '{id}'",
+                self.board.place_word()
+            )),
+            None => Err(format!(
                 "{field} '{label}' is not a {} of the map",
                 self.board.place_word()
-            ))
+            )),
         }
     }
 

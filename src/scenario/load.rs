@@ -312,7 +312,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             size: u.size,
             ma: u.ma,
             strength: u.strength,
-            at: u.at.map(Spanned::into_inner),
+            // (an area region's alias is read as the region: the game keeps the id)
+            at: u.at.map(Spanned::into_inner).map(|at| {
+                map.as_ref()
+                    .and_then(|m| m.canonical_place(&at))
+                    .unwrap_or(at)
+            }),
             facing: u.facing,
             status: u.status.into_iter().collect::<BTreeSet<_>>(),
             attrs: u.attrs,
@@ -350,8 +355,8 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             let name = place.get_ref();
             let Some(map) = board.as_hex() else {
                 // Area boards: control is keyed by region.
-                if board.is_place(name) {
-                    control.insert(name.clone(), side.clone());
+                if let Some(id) = board.canonical_place(name) {
+                    control.insert(id, side.clone());
                 } else {
                     errors.push(ScenarioError::spec(
                         &file,

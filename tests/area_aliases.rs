@@ -1,0 +1,67 @@
+//! Area-map aliases (docs/formats.md, "Area maps"): a scenario or setup that names a region by
+//! an alias places the unit in (or gives control of) the region itself, so the game keeps one
+//! name for each place; a position that holds an alias (a script's event, a save edited by
+//! hand) is refused, naming the id to use. (A game kept the alias, so control and occupancy of
+//! one region were split between two names.)
+
+use std::path::Path;
+
+use hexwar::board::SourceText;
+use hexwar::scenario::{parse_scenario, Fit};
+
+/// The standard Diplomacy map's `ADRIATIC` is an alias of the sea region `ADR`.
+const SCENARIO: &str = r#"
+id = "aliases"
+name = "Aliases"
+map = "map.toml"
+rules = ["diplomacy"]
+rule_roots = ["../../rules"]
+turns = 1
+
+[[side]]
+name = "AUSTRIA"
+[[side]]
+name = "ENGLAND"
+[[side]]
+name = "FRANCE"
+[[side]]
+name = "GERMANY"
+[[side]]
+name = "ITALY"
+[[side]]
+name = "RUSSIA"
+[[side]]
+name = "TURKEY"
+
+[[unit]]
+id = "f1"
+side = "ITALY"
+type = "fleet"
+at = "ADRIATIC"
+
+[control]
+ITALY = ["ADRIATIC"]
+"#;
+
+#[test]
+fn a_scenario_naming_a_region_by_its_alias_keeps_the_region_id() {
+    let source = SourceText {
+        path: Path::new("scenarios/diplomacy/aliases.toml").to_path_buf(),
+        text: SCENARIO.to_string(),
+    };
+    let scenario = parse_scenario(&source).unwrap();
+    assert_eq!(scenario.initial.units["f1"].at.as_deref(), Some("ADR"));
+    assert_eq!(
+        scenario.initial.control.keys().collect::<Vec<_>>(),
+        vec!["ADR"]
+    );
+    let fit = Fit {
+        board: &scenario.map,
+        sides: &scenario.sides,
+    };
+    assert_eq!(fit.place("ADR", "to"), Ok(()));
+    assert_eq!(
+        fit.place("ADRIATIC", "to"),
+        Err("to 'ADRIATIC' is an alias of location 'ADR': name it 'ADR'".into())
+    );
+}
