@@ -65,3 +65,29 @@ fn a_scenario_naming_a_region_by_its_alias_keeps_the_region_id() {
         Err("to 'ADRIATIC' is an alias of location 'ADR': name it 'ADR'".into())
     );
 }
+
+/// `hex.map.adjacent` and `neighbors` read an alias as its region and refuse a location the
+/// map does not have (adjacent answered false for both).
+#[test]
+fn the_area_map_api_reads_aliases_and_refuses_unknown_locations() {
+    let scenario = hexwar::scenario::load_scenario(Path::new("scenarios/diplomacy")).unwrap();
+    let mut rules = hexwar::rules::LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let answer = rules
+        .eval(
+            &state,
+            "local m = hex.map
+             local same = table.concat(m.neighbors('ADRIATIC', 'fleet'), ',') == table.concat(m.neighbors('ADR', 'fleet'), ',')
+             return { m.adjacent('ADRIATIC', 'ION', 'fleet'), m.adjacent('ADR', 'ION', 'fleet'), same }",
+        )
+        .unwrap();
+    assert_eq!(answer, serde_json::json!([true, true, true]));
+    let e = rules
+        .eval(&state, "return hex.map.adjacent('ADR', 'ZZZ', 'fleet')")
+        .unwrap_err();
+    assert!(
+        e.message.contains("'ZZZ' is not a location of the map"),
+        "{}",
+        e.message
+    );
+}

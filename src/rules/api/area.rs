@@ -152,6 +152,13 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
         "adjacent",
         lua.create_function(|lua, (a, b, class): (String, String, Option<String>)| {
             let map = area_map(lua, "adjacent")?;
+            // (an unknown location is an error, as in `neighbors`; an alias reads as its region)
+            let known = |loc: &str| {
+                map.canonical_location(loc).ok_or_else(|| {
+                    mlua::Error::runtime(format!("'{loc}' is not a location of the map"))
+                })
+            };
+            let (a, b) = (known(&a)?, known(&b)?);
             Ok(map.adjacent(&a, &b, class_of(class)?))
         })?,
     )?;
@@ -162,11 +169,11 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
             let Some(map) = with_host(lua, |h| h.map.as_area().cloned())? else {
                 return hex_neighbors.call::<Table>(place);
             };
-            if !map.is_location(&place) {
+            let Some(place) = map.canonical_location(&place) else {
                 return Err(mlua::Error::runtime(format!(
                     "'{place}' is not a location of the map"
                 )));
-            }
+            };
             string_list(
                 lua,
                 map.neighbors(&place, class_of(class)?)
