@@ -91,3 +91,32 @@ fn the_area_map_api_reads_aliases_and_refuses_unknown_locations() {
         e.message
     );
 }
+
+/// `hex.state.control` reads an alias as its region and refuses a place the map lacks (it
+/// answered nil, "nobody's", for a typo).
+#[test]
+fn control_reads_aliases_and_refuses_unknown_places() {
+    let source = SourceText {
+        path: Path::new("scenarios/diplomacy/aliases.toml").to_path_buf(),
+        text: SCENARIO.to_string(),
+    };
+    let scenario = parse_scenario(&source).unwrap();
+    let mut rules = hexwar::rules::LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let answer = rules
+        .eval(
+            &state,
+            "return { hex.state.control('ADR'), hex.state.control('ADRIATIC'), hex.state.control('ION') or 'nobody' }",
+        )
+        .unwrap();
+    assert_eq!(answer, serde_json::json!(["ITALY", "ITALY", "nobody"]));
+    let e = rules
+        .eval(&state, "return hex.state.control('ZZZ')")
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("hex.state.control: 'ZZZ' is not a place of the map"),
+        "{}",
+        e.message
+    );
+}

@@ -49,7 +49,19 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "control",
         lua.create_function(|lua, label: String| {
-            with_state(lua, |s| Ok(s.control.get(&label).cloned()))
+            let answer = with_state(lua, |s| Ok(s.control.get(&label).cloned()))?;
+            if answer.is_some() {
+                return Ok(answer);
+            }
+            // (only a miss is looked at: a place the map lacks is a typo, not "nobody's"; an
+            // area region's alias reads as the region)
+            match with_host(lua, |h| h.map.canonical_place(&label))? {
+                None => Err(mlua::Error::runtime(format!(
+                    "hex.state.control: '{label}' is not a place of the map"
+                ))),
+                Some(id) if id != label => with_state(lua, |s| Ok(s.control.get(&id).cloned())),
+                Some(_) => Ok(None),
+            }
         })?,
     )?;
     // get(key, field, ...): the variable, or the part of it the path names (string: object
