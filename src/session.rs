@@ -342,10 +342,10 @@ impl Session {
                         ma: u.ma,
                         strength: u.strength,
                         // (an area region's alias is read as the region, as in a scenario)
-                        at: u
-                            .at
-                            .map(toml::Spanned::into_inner)
-                            .map(|at| self.scenario.map.canonical_place(&at).unwrap_or(at)),
+                        at: u.at.map(toml::Spanned::into_inner).map(|at| {
+                            let id = self.scenario.map.canonical_place(&at);
+                            id.map(|c| c.into_owned()).unwrap_or(at)
+                        }),
                         facing: u.facing,
                         status: u.status.into_iter().collect(),
                         attrs: u.attrs,

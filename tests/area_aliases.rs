@@ -43,13 +43,18 @@ at = "ADRIATIC"
 ITALY = ["ADRIATIC"]
 "#;
 
-#[test]
-fn a_scenario_naming_a_region_by_its_alias_keeps_the_region_id() {
+/// `SCENARIO`, read as if beside the standard map.
+fn aliases_scenario() -> hexwar::scenario::Scenario {
     let source = SourceText {
         path: Path::new("scenarios/diplomacy/aliases.toml").to_path_buf(),
         text: SCENARIO.to_string(),
     };
-    let scenario = parse_scenario(&source).unwrap();
+    parse_scenario(&source).unwrap()
+}
+
+#[test]
+fn a_scenario_naming_a_region_by_its_alias_keeps_the_region_id() {
+    let scenario = aliases_scenario();
     assert_eq!(scenario.initial.units["f1"].at.as_deref(), Some("ADR"));
     assert_eq!(
         scenario.initial.control.keys().collect::<Vec<_>>(),
@@ -96,11 +101,7 @@ fn the_area_map_api_reads_aliases_and_refuses_unknown_locations() {
 /// answered nil, "nobody's", for a typo).
 #[test]
 fn control_reads_aliases_and_refuses_unknown_places() {
-    let source = SourceText {
-        path: Path::new("scenarios/diplomacy/aliases.toml").to_path_buf(),
-        text: SCENARIO.to_string(),
-    };
-    let scenario = parse_scenario(&source).unwrap();
+    let scenario = aliases_scenario();
     let mut rules = hexwar::rules::LuaRules::load(&scenario).unwrap();
     let state = scenario.initial_state(1);
     let answer = rules

@@ -60,9 +60,9 @@ impl Board {
 
     /// The place as the game keeps it (an area region's id for one of its aliases; a hex label
     /// as written), or None if the map has no such place.
-    pub fn canonical_place(&self, place: &str) -> Option<String> {
+    pub fn canonical_place<'a>(&self, place: &'a str) -> Option<std::borrow::Cow<'a, str>> {
         match self {
-            Board::Hex(m) => m.parse_label(place).map(|_| place.to_string()),
+            Board::Hex(m) => m.parse_label(place).map(|_| place.into()),
             Board::Area(m) => m.canonical_location(place),
         }
     }

@@ -6,6 +6,7 @@
 //! centres and home centres of a power. The map is read once and never changes during a game, so
 //! lookups go through a sorted index, never a hash map (DESIGN.md principle 6).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Which adjacency a query uses.
@@ -125,12 +126,21 @@ impl AreaMap {
 
     /// The location as the game keeps it: the region's id for an alias (`"LIV"` -> `"LVP"`),
     /// with its coast (`"STP/NC"`), or None if there is no such location.
-    pub fn canonical_location(&self, location: &str) -> Option<String> {
+    /// (Borrowed when the location is written as the game keeps it: the common case, checked
+    /// for every place an event names.)
+    pub fn canonical_location<'a>(&self, location: &'a str) -> Option<Cow<'a, str>> {
         let region = self.region_of(location)?;
-        Some(match location.split_once('/') {
-            Some((_, coast)) => format!("{}/{coast}", region.id),
+        let (name, coast) = match location.split_once('/') {
+            Some((name, coast)) => (name, Some(coast)),
+            None => (location, None),
+        };
+        if name == region.id {
+            return Some(Cow::Borrowed(location));
+        }
+        Some(Cow::Owned(match coast {
+            Some(coast) => format!("{}/{coast}", region.id),
             None => region.id.clone(),
-        })
+        }))
     }
 
     /// True for a region or a coast of a split-coast region.

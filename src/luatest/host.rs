@@ -220,7 +220,8 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
                 unit.nation = unit.side.clone();
             }
             if let Some(at) = unit.at.take() {
-                unit.at = Some(s.scenario.map.canonical_place(&at).unwrap_or(at));
+                let id = s.scenario.map.canonical_place(&at).map(|c| c.into_owned());
+                unit.at = Some(id.unwrap_or(at));
             }
             // (as a setup file's units are checked: a test position must be one the game can hold)
             fit.unit(&unit).map_err(|e| format!("units: {e}"))?;

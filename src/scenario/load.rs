@@ -315,7 +315,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             // (an area region's alias is read as the region: the game keeps the id)
             at: u.at.map(Spanned::into_inner).map(|at| {
                 map.as_ref()
-                    .and_then(|m| m.canonical_place(&at))
+                    .and_then(|m| m.canonical_place(&at).map(|c| c.into_owned()))
                     .unwrap_or(at)
             }),
             facing: u.facing,
@@ -356,7 +356,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             let Some(map) = board.as_hex() else {
                 // Area boards: control is keyed by region.
                 if let Some(id) = board.canonical_place(name) {
-                    control.insert(id, side.clone());
+                    control.insert(id.into_owned(), side.clone());
                 } else {
                     errors.push(ScenarioError::spec(
                         &file,

@@ -153,12 +153,10 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (a, b, class): (String, String, Option<String>)| {
             let map = area_map(lua, "adjacent")?;
             // (an unknown location is an error, as in `neighbors`; an alias reads as its region)
-            let known = |loc: &str| {
-                map.canonical_location(loc).ok_or_else(|| {
-                    mlua::Error::runtime(format!("'{loc}' is not a location of the map"))
-                })
-            };
-            let (a, b) = (known(&a)?, known(&b)?);
+            let unknown =
+                |loc: &str| mlua::Error::runtime(format!("'{loc}' is not a location of the map"));
+            let a = map.canonical_location(&a).ok_or_else(|| unknown(&a))?;
+            let b = map.canonical_location(&b).ok_or_else(|| unknown(&b))?;
             Ok(map.adjacent(&a, &b, class_of(class)?))
         })?,
     )?;

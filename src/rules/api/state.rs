@@ -55,7 +55,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             }
             // (only a miss is looked at: a place the map lacks is a typo, not "nobody's"; an
             // area region's alias reads as the region)
-            match with_host(lua, |h| h.map.canonical_place(&label))? {
+            match with_host(lua, |h| {
+                h.map.canonical_place(&label).map(|c| c.into_owned())
+            })? {
                 None => Err(mlua::Error::runtime(format!(
                     "hex.state.control: '{label}' is not a place of the map"
                 ))),

@@ -513,11 +513,7 @@ unsafe fn raise_budget_error(state: *mut ffi::lua_State, budget: &Budget) -> c_i
             budget.limit() as ffi::lua_Integer,
         );
         ffi::lua_pushlstring(state, EXCEEDED.as_ptr().cast(), EXCEEDED.len());
-        ffi::lua_concat(state, 4);
-        let mut len = 0usize;
-        let message = ffi::lua_tolstring(state, -1, &mut len);
-        budget.exhaust_with(std::slice::from_raw_parts(message.cast::<u8>(), len));
-        ffi::lua_error(state)
+        raise_pushed(state, budget, 4)
     }
 }
 
@@ -549,7 +545,16 @@ unsafe fn raise_one_call_error(
             g.name.as_ptr(),
             units.min(i64::MAX as u64) as ffi::lua_Integer,
         );
-        ffi::lua_concat(state, 5);
+        raise_pushed(state, budget, 5)
+    }
+}
+
+/// Joins the `parts` message pieces on top of the stack, marks the budget spent with the
+/// message (protected calls raise it again) and raises it.
+unsafe fn raise_pushed(state: *mut ffi::lua_State, budget: &Budget, parts: c_int) -> c_int {
+    // SAFETY: the `parts` values on top of the stack are the strings just pushed.
+    unsafe {
+        ffi::lua_concat(state, parts);
         let mut len = 0usize;
         let message = ffi::lua_tolstring(state, -1, &mut len);
         budget.exhaust_with(std::slice::from_raw_parts(message.cast::<u8>(), len));
