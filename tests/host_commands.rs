@@ -184,3 +184,72 @@ fn legal_commands_of_an_unknown_side_name_the_sides() {
     );
     assert!(!session.game.legal_commands("red").unwrap().is_empty());
 }
+
+/// A command from a side the scenario lacks is refused by the engine, in a simultaneous phase
+/// too (a typo used to pass there as the host's own command and play the phase).
+#[test]
+fn a_command_from_a_side_the_scenario_lacks_is_refused() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    let before = session.game.position_text();
+    for side in ["NARNIA", "", "france"] {
+        assert_eq!(
+            session.game.submit(Some(side), &Command::EndPhase),
+            Err(GameError::Refused(Refusal::new(
+                "command",
+                format!(
+                    "the scenario has no side '{side}' (sides: AUSTRIA, ENGLAND, FRANCE, \
+                     GERMANY, ITALY, RUSSIA, TURKEY)"
+                )
+            )))
+        );
+    }
+    assert_eq!(session.game.position_text(), before);
+    assert_eq!(
+        session.game.phase_label().unwrap().as_deref(),
+        Some("S1901M")
+    );
+}
+
+/// `Command::Custom { name: "end_phase" }`, built by hand, is the engine's `EndPhase`: the rules
+/// and the sequence move on together (it used to play the phase while the sequence stayed).
+#[test]
+fn a_custom_command_named_end_phase_is_the_engines_end_phase() {
+    let custom = Command::Custom {
+        name: "end_phase".into(),
+        args: Map::new(),
+    };
+    let play = |command: &Command| {
+        let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+        let events = session.game.submit(None, command).unwrap();
+        let next = session.game.submit(None, command).unwrap();
+        (
+            events,
+            next,
+            session.game.phase_label().unwrap(),
+            session.game.position_text(),
+        )
+    };
+    let by_custom = play(&custom);
+    assert_eq!(by_custom.2.as_deref(), Some("S1902M"));
+    assert_eq!(by_custom, play(&Command::EndPhase));
+
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    let mut args = Map::new();
+    args.insert("now".into(), true.into());
+    let with_args = Command::Custom {
+        name: "end_phase".into(),
+        args,
+    };
+    assert_eq!(
+        session.game.submit(None, &with_args),
+        Err(GameError::Refused(Refusal::new(
+            "command",
+            "end_phase: unknown argument 'now' (it takes none)"
+        )))
+    );
+    let read: Result<Command, _> = serde_json::from_str(r#"{"command": "end_phase", "now": true}"#);
+    assert_eq!(
+        read.unwrap_err().to_string(),
+        "end_phase: unknown argument 'now' (it takes none)"
+    );
+}

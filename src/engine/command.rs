@@ -109,7 +109,11 @@ impl TryFrom<Map<String, Value>> for Command {
                 }
                 Ok(Command::Move { unit, path })
             }
-            "end_phase" => Ok(Command::EndPhase),
+            "end_phase" => match map.keys().next() {
+                // (the engine's own command has no arguments: one would be dropped unread)
+                Some(extra) => Err(format!("end_phase: unknown argument '{extra}' (it takes none)")),
+                None => Ok(Command::EndPhase),
+            },
             _ => Ok(Command::Custom { name, args: map }),
         }
     }

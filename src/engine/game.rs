@@ -372,6 +372,31 @@ impl Game {
                 "the game is over",
             )));
         }
+        if let Some(side) = side {
+            let sides = self.rules.sides();
+            if !sides.is_empty() && !sides.iter().any(|s| s == side) {
+                return Err(GameError::Refused(Refusal::new(
+                    "command",
+                    format!(
+                        "the scenario has no side '{side}' (sides: {})",
+                        sides.join(", ")
+                    ),
+                )));
+            }
+        }
+        // (`Custom { name: "end_phase" }`, built by hand, is the engine's own command: the rules
+        // alone would play the phase while the sequence stayed where it was)
+        if let Command::Custom { name, args } = command {
+            if name == "end_phase" {
+                if let Some(extra) = args.keys().next() {
+                    return Err(GameError::Refused(Refusal::new(
+                        "command",
+                        format!("end_phase: unknown argument '{extra}' (it takes none)"),
+                    )));
+                }
+                return self.try_submit(side, &Command::EndPhase);
+            }
+        }
         if let (Some(phasing), Some(side)) = (self.phasing_side(), side) {
             if phasing != side {
                 let phase = self.phase().unwrap_or_default();

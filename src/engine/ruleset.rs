@@ -194,6 +194,13 @@ pub trait Ruleset: Send {
         Ok(Ok(Vec::new()))
     }
 
+    /// The scenario's sides, when the rules know them: `Game::submit` refuses a command from any
+    /// other (a typo would otherwise pass as the host's command in a simultaneous phase). Empty:
+    /// any side is taken (rules that keep no list of sides).
+    fn sides(&self) -> &[String] {
+        &[]
+    }
+
     /// What scripts printed since the last call (`print`, `hex.log`), drained; rules without
     /// scripts print nothing.
     fn take_script_log(&mut self) -> Vec<String> {

@@ -51,6 +51,8 @@ pub struct LuaRules {
     budget: Arc<Budget>,
     memory_limit: usize,
     sequence: Sequence,
+    /// The scenario's sides (`Ruleset::sides`: the engine refuses commands from any other).
+    sides: Vec<String>,
     commands: BTreeMap<String, CommandDef>,
     before: BTreeMap<String, Vec<Handler>>,
     after: BTreeMap<String, Vec<Handler>>,
@@ -124,16 +126,12 @@ impl LuaRules {
     /// A side the scenario does not have asks for nothing: its legal list would be empty for
     /// no reason a host could see (a misspelt side in a host's own code).
     fn known_side(&self, side: &str) -> Result<(), RulesError> {
-        let known = with_host(&self.lua, |h| {
-            h.sides.is_empty() || h.sides.iter().any(|s| s == side)
-        });
-        if known.unwrap_or(true) {
+        if self.sides.is_empty() || self.sides.iter().any(|s| s == side) {
             return Ok(());
         }
-        let sides = with_host(&self.lua, |h| h.sides.clone()).unwrap_or_default();
         Err(RulesError::new(format!(
             "legal commands of '{side}': the scenario has no such side (sides: {})",
-            sides.join(", ")
+            self.sides.join(", ")
         )))
     }
 
@@ -226,6 +224,7 @@ impl LuaRules {
             budget,
             memory_limit,
             sequence: Sequence::default(),
+            sides: scenario.sides.clone(),
             commands: BTreeMap::new(),
             before: BTreeMap::new(),
             after: BTreeMap::new(),
@@ -711,6 +710,10 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
 impl Ruleset for LuaRules {
     fn sequence(&self) -> &Sequence {
         &self.sequence
+    }
+
+    fn sides(&self) -> &[String] {
+        &self.sides
     }
 
     fn legal_commands(
