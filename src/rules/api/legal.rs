@@ -158,12 +158,23 @@ fn one_command(
 
 /// A list that fills itself with every legal command of `side` when first read (`#list`,
 /// `list[i]`, `ipairs(list)`), then behaves as a plain sequence.
+///
+/// Its metamethods are host functions that drop a table's metatable: a script that reached
+/// them could strip the read-only lock off `hex.dice` or `string`. So `getmetatable` answers
+/// `false` for the list (`__metatable`), and each metamethod works only on the list it was
+/// made for (its address, kept without a reference that would keep it alive).
 pub(crate) fn lazy_list(lua: &Lua, side: &str) -> mlua::Result<Table> {
     let list = lua.create_table()?;
     let meta = lua.create_table()?;
+    let own = list.to_pointer() as usize;
     let fill = {
         let side = side.to_string();
         lua.create_function(move |lua, list: Table| -> mlua::Result<()> {
+            if list.to_pointer() as usize != own {
+                return Err(mlua::Error::runtime(
+                    "legal list: a list's metamethod used on another table",
+                ));
+            }
             // Filled once: drop the metatable so later reads are plain.
             list.set_metatable(None)?;
             for item in legal_list(lua, &side, None, None)?.sequence_values::<Value>() {
@@ -189,6 +200,7 @@ pub(crate) fn lazy_list(lua: &Lua, side: &str) -> mlua::Result<Table> {
     })?;
     meta.raw_set("__index", index)?;
     meta.raw_set("__len", len)?;
+    meta.raw_set("__metatable", false)?;
     list.set_metatable(Some(meta))?;
     Ok(list)
 }
@@ -208,4 +220,37 @@ pub fn register(lua: &Lua, commands: &Table) -> mlua::Result<()> {
             legal_list(lua, &side, filter, copy.as_ref())
         })?,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bot used the list's `__len` on `hex.dice` to strip its lock and load the dice: the
+    /// metatable is hidden from scripts, and its metamethods refuse any other table.
+    #[test]
+    fn a_legal_lists_metamethods_are_hidden_and_refuse_another_table() {
+        let lua = Lua::new();
+        let list = lazy_list(&lua, "red").unwrap();
+        let seen: Value = lua
+            .load("local l = ...; return getmetatable(l)")
+            .call(list.clone())
+            .unwrap();
+        assert_eq!(seen, Value::Boolean(false));
+        let meta = list.metatable().unwrap();
+        let locked = lua.create_table().unwrap();
+        locked
+            .set_metatable(Some(lua.create_table().unwrap()))
+            .unwrap();
+        for name in ["__len", "__index"] {
+            let f: Function = meta.raw_get(name).unwrap();
+            let e = f.call::<Value>((locked.clone(), 1)).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("legal list: a list's metamethod used on another table"),
+                "{name}: {e}"
+            );
+            assert!(locked.metatable().is_some(), "{name} dropped the lock");
+        }
+    }
 }
