@@ -156,3 +156,30 @@ fn a_save_after_library_bot_play_continues_the_same_game() {
         &whole.game.log()[whole.game.log().len() - rest.game.log().len()..]
     );
 }
+
+/// `table.sort` with many equal elements (a lopsided partition, where Lua 5.4 would take its
+/// pivot from the clock): the same order at every call and in every process, so the same log.
+#[test]
+fn table_sort_gives_equal_elements_one_order() {
+    use hexwar::rules::LuaRules;
+    use hexwar::Session;
+
+    let session = Session::start(std::path::Path::new("scenarios/demo"), Some(1)).unwrap();
+    let mut rules = LuaRules::load(&session.scenario).unwrap();
+    let code = "local out = {} \
+        for round = 1, 5 do \
+          local a = {} \
+          for i = 1, 2000 do a[i] = { k = 10, id = i } end \
+          a[1].k = 0; a[1000].k = 1; a[2000].k = 2 \
+          table.sort(a, function(x, y) return x.k < y.k end) \
+          local ids = {} \
+          for i = 4, 11 do ids[#ids + 1] = a[i].id end \
+          out[round] = table.concat(ids, ',') \
+          for _ = 1, 20000 do local _ = {} end \
+        end \
+        return out";
+    let orders = rules.eval(session.game.state(), code).unwrap();
+    let first = orders[0].as_str().unwrap().to_string();
+    assert_eq!(orders, serde_json::Value::from(vec![first.clone(); 5]));
+    assert_eq!(first, "1334,1335,1333,1331,1332,1330,1336,1338");
+}
