@@ -33,7 +33,7 @@ pub struct Save {
     /// The bots' own dice, so a resumed run makes the same choices.
     pub bot_dice: Dice,
     pub state: GameState,
-    /// `sha256:` of the canonical JSON of `state`.
+    /// `sha256:` over the hash of `state` (`GameState::hash`), `seed` and `bot_dice`.
     pub checksum: String,
 }
 
@@ -72,13 +72,28 @@ pub enum SaveError {
     },
 }
 
-fn checksum(state: &GameState) -> String {
-    state.hash()
+/// The seal: `sha256:` over the state's hash, the seed and the bots' dice, so that an edit to
+/// any of the three is found (the bots' dice decide the rest of a bot game; the seed is printed
+/// and recorded). The scenario path, mods and rules hashes stay outside: a user may move a game's
+/// files and edit those paths.
+fn checksum(state: &GameState, seed: u64, bot_dice: &Dice) -> String {
+    use sha2::{Digest, Sha256};
+    let sealed = format!(
+        "{}\nseed {seed}\nbot_dice {} {}",
+        state.hash(),
+        bot_dice.seed,
+        bot_dice.rolls
+    );
+    let hex: String = Sha256::digest(sealed.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
 }
 
 impl Save {
     pub fn new(scenario_path: PathBuf, seed: u64, bot_dice: Dice, state: GameState) -> Self {
-        let checksum = checksum(&state);
+        let checksum = checksum(&state, seed, &bot_dice);
         Save {
             format: SAVE_FORMAT.into(),
             version: SAVE_VERSION,
@@ -132,8 +147,10 @@ impl Save {
             });
         }
         let save: Save = serde_json::from_str(text).map_err(parse_err)?;
-        let expected = checksum(&save.state);
-        if save.checksum != expected {
+        let expected = checksum(&save.state, save.seed, &save.bot_dice);
+        // (saves written before the seal covered the seed and the bots' dice carry the state's
+        // hash alone: still read, with those two unchecked as before)
+        if save.checksum != expected && save.checksum != save.state.hash() {
             return Err(SaveError::Checksum {
                 path: path.into(),
                 found: save.checksum,
@@ -238,6 +255,39 @@ mod tests {
                 .starts_with("s.json: save is corrupt: checksum sha256:"),
             "{err}"
         );
+    }
+
+    /// The seed and the bots' dice are sealed too: an edit to either is found (a changed
+    /// `bot_dice` played another game without a word).
+    #[test]
+    fn a_save_with_another_seed_or_bot_dice_is_refused_by_its_checksum() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(7), state());
+        let text = save.to_json();
+        assert!(Save::from_json(Path::new("s.json"), &text).is_ok());
+        for (from, to) in [
+            ("\"seed\": 5", "\"seed\": 6"),
+            ("\"seed\": 7", "\"seed\": 999"),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let err = Save::from_json(Path::new("s.json"), &text.replacen(from, to, 1)).unwrap_err();
+            assert!(matches!(err, SaveError::Checksum { .. }), "{from}: {err}");
+        }
+        let rolled = save.to_json().replace("\"rolls\": 0", "\"rolls\": 3");
+        assert_ne!(rolled, text);
+        assert!(matches!(
+            Save::from_json(Path::new("s.json"), &rolled),
+            Err(SaveError::Checksum { .. })
+        ));
+    }
+
+    /// Saves sealed before the seed and the bots' dice were (their checksum is the state's
+    /// hash) are still read.
+    #[test]
+    fn a_save_sealed_the_old_way_is_read() {
+        let mut save = Save::new("scenarios/x".into(), 5, Dice::new(7), state());
+        save.checksum = save.state.hash();
+        let read = Save::from_json(Path::new("s.json"), &save.to_json()).unwrap();
+        assert_eq!(read, save);
     }
 
     #[test]
