@@ -137,7 +137,7 @@ fn replay_json_gives_the_steps_verified_and_the_final_state() {
         ok(&["replay", path.to_str().unwrap(), "--json"]),
         format!(
             "{{\"ok\":true,\"scenario\":\"demo\",\"seed\":4,\"steps\":{n},\"verified\":{n},\
-             \"state\":\"{last}\",\"diverged\":null}}\n",
+             \"state\":\"{last}\",\"diverged\":null,\"problem\":null}}\n",
             n = steps.len()
         )
     );
@@ -161,7 +161,8 @@ fn replay_json_names_the_step_that_diverged() {
          \"diverged\":{\"step\":3,\"side\":\"blue\",\"command\":{\"command\":\"end_phase\"},\
          \"what\":\"state\",\
          \"now\":\"sha256:8e170b04e55da1250c44a52dfa78d83cffe53d8c8d4e0e381b0d9ac6942f2bd6\",\
-         \"recorded\":\"sha256:0000000000000000000000000000000000000000000000000000000000000000\"}}\n"
+         \"recorded\":\"sha256:0000000000000000000000000000000000000000000000000000000000000000\"},\
+         \"problem\":null}\n"
     );
     let out = hexwar(&[
         "replay",
@@ -205,6 +206,93 @@ fn a_tampered_replay_is_caught_at_the_changed_step() {
         stderr(&out).ends_with("): the command was refused, recorded accepted\n"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// A replay records where it ended: one cut short (or padded) is refused as a whole, not
+/// verified as far as it goes; one that names another scenario's id too.
+#[test]
+fn a_replay_cut_short_or_relabelled_does_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = record(dir.path(), "scenarios/demo", "4");
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let n = whole["steps"].as_array().unwrap().len();
+    assert_eq!(whole["end"]["steps"], n);
+    assert_eq!(
+        whole["end"]["state"],
+        whole["steps"][n - 1]["state"],
+        "the end is where the last step left the game"
+    );
+    let p = path.to_str().unwrap();
+    let mut cut = whole.clone();
+    cut["steps"].as_array_mut().unwrap().truncate(n - 10);
+    std::fs::write(&path, serde_json::to_string(&cut).unwrap()).unwrap();
+    let out = hexwar(&["replay", p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {p}: the replay holds {} steps but its recording ended after {n}: it was cut \
+             short or added to\n",
+            n - 10
+        )
+    );
+    let out = hexwar(&["replay", p, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(verdict["ok"], false);
+    assert_eq!(verdict["verified"], 0);
+    assert!(verdict["problem"].as_str().unwrap().contains("cut short"));
+
+    let mut relabelled = whole.clone();
+    relabelled["scenario_id"] = "france1940".into();
+    std::fs::write(&path, serde_json::to_string(&relabelled).unwrap()).unwrap();
+    let out = hexwar(&["replay", p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!("error: {p}: the replay names scenario 'france1940', but its scenario file is 'demo'\n")
+    );
+
+    // (a replay recorded before the end was written still verifies as far as it goes)
+    let mut old = whole.clone();
+    old.as_object_mut().unwrap().remove("end");
+    std::fs::write(&path, serde_json::to_string(&old).unwrap()).unwrap();
+    assert_eq!(
+        ok(&["replay", p]),
+        format!("replay ok: {n} steps of demo (seed 4) verified\n")
+    );
+}
+
+/// `--replay` records from the scenario's start: from a save it would write a replay that
+/// could never verify, so it is refused.
+#[test]
+fn a_replay_cannot_be_recorded_from_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("mid.json");
+    ok(&["run", "scenarios/demo", "--seed", "4", "--turns", "2", "--save", save.to_str().unwrap()]);
+    let replay = dir.path().join("r.json");
+    let out = hexwar(&["run", save.to_str().unwrap(), "--replay", replay.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: --replay records a game from its scenario's start, and this is a save: \
+             run the scenario with --replay (and --turns to stop where the save was taken)\n",
+            save.display()
+        )
+    );
+    assert!(!replay.exists());
+    let out = hexwar(&["replay", save.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {s}: cannot read replay: this is a hexwar save, not a replay (continue it \
+             with `hexwar run {s}`)\n",
+            s = save.display()
+        )
     );
 }
 

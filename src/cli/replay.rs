@@ -16,7 +16,7 @@ use super::{fail, EXIT_GAME, EXIT_OK};
 pub struct ReplayArgs {
     /// A replay written by `hexwar run --replay FILE`.
     pub file: PathBuf,
-    /// `{"ok", "scenario", "seed", "steps", "verified", "state", "diverged"}`
+    /// `{"ok", "scenario", "seed", "steps", "verified", "state", "diverged", "problem"}`
     #[arg(long)]
     pub json: bool,
 }
@@ -34,6 +34,9 @@ struct Verdict<'a> {
     /// The final state's hash when every step matched.
     state: Option<String>,
     diverged: Option<Diverged<'a>>,
+    /// Why the replay as a whole does not hold (cut short, another scenario's id); null when
+    /// it does.
+    problem: Option<String>,
 }
 
 /// The first step that differs: the recorded command and what differed (`what`, `now`,
@@ -78,6 +81,12 @@ pub fn run(args: &ReplayArgs) -> i32 {
             }
             EXIT_GAME
         }
+        Err(e @ (ReplayError::Incomplete { .. } | ReplayError::ScenarioId { .. })) => {
+            if !args.json {
+                eprintln!("error: {}: {e}", file.display());
+            }
+            EXIT_GAME
+        }
         Err(e @ (ReplayError::DifferentRules(_) | ReplayError::Game { .. })) => {
             fail(format!("{}: {e}", file.display()))
         }
@@ -93,6 +102,7 @@ fn verdict<'a>(
 ) -> Option<Verdict<'a>> {
     let base = |verified, state, diverged: Option<Diverged<'a>>| Verdict {
         ok: diverged.is_none(),
+        problem: None,
         scenario: &replay.scenario_id,
         seed: replay.seed,
         steps: replay.steps.len(),
@@ -120,6 +130,13 @@ fn verdict<'a>(
                     difference: what,
                 }),
             ))
+        }
+        Err(e @ (ReplayError::Incomplete { .. } | ReplayError::ScenarioId { .. })) => {
+            Some(Verdict {
+                ok: false,
+                problem: Some(e.to_string()),
+                ..base(0, None, None)
+            })
         }
         Err(_) => None,
     }

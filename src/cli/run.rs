@@ -77,6 +77,13 @@ fn run_games(args: &RunArgs) -> i32 {
     if args.games.is_some() || args.seed_range.is_some() {
         return super::batch::run(args);
     }
+    if args.replay.is_some() && super::is_save(&args.scenario) {
+        return fail(format!(
+            "{}: --replay records a game from its scenario's start, and this is a save: run the \
+             scenario with --replay (and --turns to stop where the save was taken)",
+            args.scenario.display()
+        ));
+    }
     let mut session = match super::open_session(&args.scenario, args.seed, None, args.trusted) {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -117,7 +124,8 @@ fn run_games(args: &RunArgs) -> i32 {
     );
     super::show_script_log(&mut session.game);
     session.bot_dice = bot.random.dice;
-    if let (Some(path), Some(replay)) = (&args.replay, &replay) {
+    if let (Some(path), Some(replay)) = (&args.replay, &mut replay) {
+        replay.finish(&session);
         if let Err(e) = replay.write(path) {
             return fail(format!("{}: cannot write replay: {e}", path.display()));
         }

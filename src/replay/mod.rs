@@ -39,6 +39,17 @@ pub struct Replay {
     pub rules: BTreeMap<String, String>,
     pub seed: u64,
     pub steps: Vec<ReplayStep>,
+    /// How the recording ended: written when the run finished, so that a replay cut short is
+    /// told from a whole one. Absent from replays recorded before it was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<ReplayEnd>,
+}
+
+/// The end of a recording: how many steps it holds and the hash of the state they end in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayEnd {
+    pub steps: usize,
+    pub state: String,
 }
 
 /// Why a replay did not verify.
@@ -74,6 +85,12 @@ pub enum ReplayError {
     },
     #[error("replay step {step}: {error}")]
     Game { step: usize, error: GameError },
+    /// The steps do not reach the recorded end: the file was cut short (or padded).
+    #[error("the replay holds {found} steps but its recording ended after {recorded}: it was cut short or added to")]
+    Incomplete { found: usize, recorded: usize },
+    /// The recorded scenario id is not the scenario's (whose content matches the recorded hash).
+    #[error("the replay names scenario '{recorded}', but its scenario file is '{now}'")]
+    ScenarioId { recorded: String, now: String },
 }
 
 /// What differed at the step where a replay diverged: the value found now and the recorded one.
@@ -128,7 +145,17 @@ impl Replay {
             rules: module_hashes(&scenario.rule_roots, &scenario.rules),
             seed: session.seed,
             steps: Vec::new(),
+            end: None,
         }
+    }
+
+    /// Marks the recording as ended where the session now stands (`hexwar run` calls it once
+    /// the game or its `--turns` are over).
+    pub fn finish(&mut self, session: &Session) {
+        self.end = Some(ReplayEnd {
+            steps: self.steps.len(),
+            state: session.game.state().hash(),
+        });
     }
 
     pub fn read(path: &Path) -> Result<Replay, ReplayError> {
@@ -137,6 +164,21 @@ impl Replay {
             message,
         };
         let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+        #[derive(Deserialize)]
+        struct Header {
+            format: Option<String>,
+        }
+        if let Ok(Header {
+            format: Some(format),
+        }) = serde_json::from_str::<Header>(&text)
+        {
+            if format == crate::engine::SAVE_FORMAT {
+                return Err(err(format!(
+                    "this is a hexwar save, not a replay (continue it with `hexwar run {}`)",
+                    path.display()
+                )));
+            }
+        }
         let replay: Replay = serde_json::from_str(&text).map_err(|e| ReplayError::Parse {
             path: path.into(),
             line: e.line(),
@@ -167,6 +209,20 @@ impl Replay {
                 recorded: self.scenario_hash.clone(),
                 now: session.scenario.hash.clone(),
             });
+        }
+        if session.scenario.id != self.scenario_id {
+            return Err(ReplayError::ScenarioId {
+                recorded: self.scenario_id.clone(),
+                now: session.scenario.id.clone(),
+            });
+        }
+        if let Some(end) = &self.end {
+            if end.steps != self.steps.len() {
+                return Err(ReplayError::Incomplete {
+                    found: self.steps.len(),
+                    recorded: end.steps,
+                });
+            }
         }
         let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
         if now != self.rules {
@@ -214,9 +270,25 @@ impl Replay {
                 }));
             }
         }
+        let state = session.game.state().hash();
+        if let Some(end) = self.end.as_ref().filter(|end| end.state != state) {
+            return Err(ReplayError::Diverged {
+                step: self.steps.len(),
+                side: self.steps.last().map(|s| s.side.clone()).unwrap_or_default(),
+                command: self
+                    .steps
+                    .last()
+                    .and_then(|s| serde_json::to_string(&s.command).ok())
+                    .unwrap_or_default(),
+                what: Divergence::State {
+                    now: state,
+                    recorded: end.state.clone(),
+                },
+            });
+        }
         Ok(Verified {
             steps: self.steps.len(),
-            state: session.game.state().hash(),
+            state,
         })
     }
 }
