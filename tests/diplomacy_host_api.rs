@@ -228,7 +228,7 @@ fn orders_that_are_not_a_list_of_strings_are_refused() {
             json!(["A PAR - BUR", "A MAR H"]),
             json!(["A PAR - BUR", "A MAR H"]),
         ),
-        (json!([]), json!({})),
+        (json!([]), json!([])),
     ] {
         session
             .game
@@ -245,4 +245,155 @@ fn orders_that_are_not_a_list_of_strings_are_refused() {
             "{given}"
         );
     }
+}
+
+/// What a multiplayer host needs refused when the orders are given, not found at adjudication:
+/// order text far too long and far too many orders (either stopped the phase for every power),
+/// an argument the command does not take, and orders written for another phase (DIP-orders).
+#[test]
+fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refused() {
+    use hexwar::engine::{Command, GameError};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, None).unwrap();
+    let command = |name: &str, args: serde_json::Value| Command::Custom {
+        name: name.into(),
+        args: args.as_object().unwrap().clone(),
+    };
+    let long = format!("A PAR - BUR{}", " ".repeat(95));
+    let many: Vec<String> = (0..257).map(|_| "A PAR H".to_string()).collect();
+    let before = session.game.state().clone();
+    for (cmd, why) in [
+        (
+            command("orders", json!({"power": "FRANCE", "orders": ["A MAR H", long]})),
+            "order #2 is 106 characters long (an order is at most 100)".to_string(),
+        ),
+        (
+            command("order", json!({"power": "FRANCE", "order": long})),
+            "the order is 106 characters long (an order is at most 100)".to_string(),
+        ),
+        (
+            command("orders", json!({"power": "FRANCE", "orders": many})),
+            "257 orders for FRANCE (at most 256 a phase)".to_string(),
+        ),
+        (
+            command("orders", json!({"power": "FRANCE", "orders": ["A PAR H"], "bogus": 1})),
+            "'orders': unknown argument 'bogus' (it takes power, orders and phase)".to_string(),
+        ),
+        (
+            command("order", json!({"power": "FRANCE", "order": "A PAR H", "phase": "F1905M"})),
+            "these orders are for F1905M, and the game is at S1901M".to_string(),
+        ),
+    ] {
+        match session.game.submit(Some("FRANCE"), &cmd) {
+            Err(GameError::Refused(r)) => {
+                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("DIP-orders", why.as_str()))
+            }
+            other => panic!("{why}: {other:?}"),
+        }
+        assert!(session.game.state() == &before, "{why}");
+    }
+    // the longest order allowed, and orders for the phase the game is at, are taken
+    let longest = format!("A PAR - BUR{}", " ".repeat(89));
+    session
+        .game
+        .submit(
+            Some("FRANCE"),
+            &command("orders", json!({"power": "FRANCE", "orders": [longest], "phase": "S1901M"})),
+        )
+        .unwrap();
+    let events = session.game.submit(None, &Command::EndPhase).unwrap();
+    let report = hexwar::report::PhaseReport::from_events(&events).unwrap();
+    let par = report[0]
+        .results
+        .iter()
+        .find(|r| r.unit == "A PAR")
+        .unwrap();
+    assert!(par.flags.is_empty(), "{:?}", par.flags);
+    // one `order` at a time stops at the same count
+    let mut session = Session::start(&path, None).unwrap();
+    for _ in 0..256 {
+        session
+            .game
+            .submit(Some("FRANCE"), &command("order", json!({"power": "FRANCE", "order": "A PAR H"})))
+            .unwrap();
+    }
+    match session
+        .game
+        .submit(Some("FRANCE"), &command("order", json!({"power": "FRANCE", "order": "A PAR H"})))
+    {
+        Err(GameError::Refused(r)) => assert_eq!(
+            r.reason,
+            "FRANCE has given 256 orders already (at most 256 a phase)"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The queries a multiplayer host asks: the orders given so far (`orders`) and what each power
+/// builds or disbands (`adjustments`).
+#[test]
+fn the_orders_and_adjustments_queries_answer_a_host() {
+    use hexwar::engine::Command;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, None).unwrap();
+    let orders = |power: &str, list: serde_json::Value| Command::Custom {
+        name: "orders".into(),
+        args: json!({"power": power, "orders": list}).as_object().unwrap().clone(),
+    };
+    let pending = |session: &mut Session| {
+        session
+            .game
+            .query("orders", &serde_json::Value::Null)
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(
+        pending(&mut session),
+        json!({"AUSTRIA": [], "ENGLAND": [], "FRANCE": [], "GERMANY": [], "ITALY": [],
+               "RUSSIA": [], "TURKEY": []})
+    );
+    let given = [
+        ("FRANCE", json!(["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"])),
+        ("GERMANY", json!(["A MUN - RUH"])),
+    ];
+    for (power, list) in &given {
+        session.game.submit(Some(power), &orders(power, list.clone())).unwrap();
+    }
+    let now = pending(&mut session);
+    assert_eq!(now["FRANCE"], given[0].1);
+    assert_eq!(now["GERMANY"], given[1].1);
+    assert_eq!(now["ITALY"], json!([]));
+
+    let adjustments = session
+        .game
+        .query("adjustments", &serde_json::Value::Null)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        adjustments["FRANCE"],
+        json!({"centers": 3, "units": 3, "change": 0, "build_sites": []})
+    );
+    // France takes Spain and Portugal in 1901; the winter asks it to build two, at home,
+    // where no unit stands.
+    session.game.submit(None, &Command::EndPhase).unwrap();
+    assert_eq!(pending(&mut session)["FRANCE"], json!([]));
+    session
+        .game
+        .submit(Some("FRANCE"), &orders("FRANCE", json!(["A SPA H", "F MAO - POR"])))
+        .unwrap();
+    session.game.submit(None, &Command::EndPhase).unwrap();
+    assert_eq!(session.game.phase_label().unwrap().as_deref(), Some("W1901A"));
+    let adjustments = session
+        .game
+        .query("adjustments", &serde_json::Value::Null)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        adjustments["FRANCE"],
+        json!({"centers": 5, "units": 3, "change": 2, "build_sites": ["BRE", "MAR", "PAR"]})
+    );
+    assert_eq!(
+        adjustments["GERMANY"],
+        json!({"centers": 3, "units": 3, "change": 0, "build_sites": []})
+    );
 }

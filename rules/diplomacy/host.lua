@@ -609,10 +609,51 @@ local function legal_orders(side)
 end
 
 -- the VarSet of `power`'s orders (a list of strings is read in the one walk over the returned
--- events as it is; only an empty list needs hex.state.json, which reads it as {} -- the walk
--- reads no empty table -- so the variable stays what it always was)
+-- events as it is; an empty list is marked as one, so that the state and the log hold `[]`, not
+-- `{}`, which a host reading the pending orders took for an object)
 local function set_orders(power, list)
-  return { event = "VarSet", key = ORDERS_KEY[power], value = #list > 0 and list or hex.state.json(list) }
+  return { event = "VarSet", key = ORDERS_KEY[power], value = #list > 0 and list or hex.state.list() }
+end
+
+-- The most orders a power may give in one phase, and the longest order text (DIP-orders): a
+-- power has at most 34 units and the longest order in the notation is under 30 characters. Far
+-- beyond either, a list only stops the phase for everyone (a 20 KB order or 60 000 orders ran
+-- the adjudication out of its budget, and every power waited until that power's orders changed).
+local MAX_ORDERS, MAX_ORDER_LEN = 256, 100
+M.MAX_ORDERS, M.MAX_ORDER_LEN = MAX_ORDERS, MAX_ORDER_LEN
+
+-- The arguments each command takes (any other is refused: a misspelt `phase` would be dropped).
+local ARGS = {
+  orders = { command = true, power = true, orders = true, phase = true },
+  order = { command = true, power = true, order = true, phase = true },
+}
+
+-- Refuses an unknown argument, and orders written for another phase than the game's (`phase =
+-- "F1901M"`, optional: a late order is refused instead of being kept for the next phase).
+local function check_args(cmd)
+  local allowed = ARGS[cmd.command]
+  for k in pairs(cmd) do
+    if not allowed[k] then
+      return hex.refuse("DIP-orders", "'" .. cmd.command .. "': unknown argument '" .. tostring(k)
+        .. "' (it takes power, " .. cmd.command .. " and phase)")
+    end
+  end
+  local phase = cmd.phase
+  if phase ~= nil then
+    local now = hex.state.get("position", "phase")
+    if phase ~= now then
+      return hex.refuse("DIP-orders", "these orders are for " .. tostring(phase) .. ", and the game is at " .. tostring(now))
+    end
+  end
+  return nil
+end
+
+-- Refuses order text longer than MAX_ORDER_LEN (`what`: how to name it).
+local function check_length(text, what)
+  if #text > MAX_ORDER_LEN then
+    return hex.refuse("DIP-orders", what .. " is " .. #text .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")")
+  end
+  return nil
 end
 
 local function check_power(cmd, side)
@@ -738,13 +779,21 @@ function M.install(game)
     resolve = function(cmd, side)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
+      refusal = check_args(cmd)
+      if refusal then return refusal end
       local orders = cmd.orders
       local n = type(orders) == "table" and #orders
       if not n or (n == 0 and next(orders) ~= nil) then
         return hex.refuse("DIP-orders", "'orders' must be a list of order strings")
       end
+      if n > MAX_ORDERS then
+        return hex.refuse("DIP-orders", n .. " orders for " .. power .. " (at most " .. MAX_ORDERS .. " a phase)")
+      end
       for i = 1, n do
-        if type(orders[i]) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
+        local o = orders[i]
+        if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
+        refusal = check_length(o, "order #" .. i)
+        if refusal then return refusal end
       end
       -- (the command's own list, fresh from its arguments, goes into the event as it is: a copy
       -- cost a table and a write per order; no list, `{}` as before)
@@ -755,13 +804,56 @@ function M.install(game)
     resolve = function(cmd, side)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
+      refusal = check_args(cmd)
+      if refusal then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
+      refusal = check_length(cmd.order, "the order")
+      if refusal then return refusal end
       local list = hex.state.get(ORDERS_KEY[power]) or {}
+      if #list >= MAX_ORDERS then
+        return hex.refuse("DIP-orders", power .. " has given " .. #list .. " orders already (at most " .. MAX_ORDERS .. " a phase)")
+      end
       list[#list + 1] = cmd.order
       return set_orders(power, list)
     end,
     legal = legal_orders,
   })
+  -- Queries for a host (`Game::query`): `orders`, every power's orders given so far in this
+  -- phase (`[]` for none); `adjustments`, each power's supply centres and units, the difference
+  -- (builds when positive, disbands when negative, at the next adjustment phase) and the home
+  -- centres it may build in now (owned and empty).
+  hex.rules.query("orders", function()
+    local out = {}
+    for _, p in ipairs(powers()) do
+      local l = hex.state.get(ORDERS_KEY[p])
+      out[p] = (type(l) == "table" and #l > 0) and l or hex.state.list()
+    end
+    return out
+  end)
+  hex.rules.query("adjustments", function()
+    local pos = position() or {}
+    local units, centers = pos.units or {}, pos.centers or {}
+    local busy = {}
+    for _, q in ipairs(sorted_keys(units)) do
+      for _, u in ipairs(units[q]) do busy[u:sub(3, 5)] = true end
+    end
+    local out = {}
+    for _, p in ipairs(powers()) do
+      local nu, nc = #(units[p] or {}), #(centers[p] or {})
+      local sites = {}
+      if nc > nu then
+        local owned = {}
+        for _, c in ipairs(centers[p]) do owned[c] = true end
+        for _, h in ipairs(current.build_sites(board(), pos, p)) do
+          if owned[h] and not busy[h] then sites[#sites + 1] = h end
+        end
+      end
+      out[p] = { centers = nc, units = nu, change = nc - nu,
+                 build_sites = #sites > 0 and sites or hex.state.list() }
+    end
+    return out
+  end)
+
   hex.commands.define("end_phase", {
     resolve = function() return adjudicate() end,
   })

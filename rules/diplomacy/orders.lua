@@ -35,8 +35,13 @@ local tok_n = 0 -- (the slots the last parse filled)
 
 -- Every order's record is made by one constructor with all its fields (adding fields one by one
 -- re-sized the table twice an order), `fx` included (false: the adjudicator's facts, set later).
+-- (text far longer than any order is void unread: the host refuses it when it is given, but a
+-- position from elsewhere may hold it)
+local LONGEST = 100
+
 local function parse_uncached(cm, raw)
   if type(raw) ~= "string" then return void(tostring(raw)) end
+  if #raw > LONGEST then return void(raw) end
   local tok, n = TOK, 0
   for w in raw:upper():gmatch("%S+") do
     n = n + 1
