@@ -28,8 +28,14 @@ pub struct Limits {
     pub trusted: bool,
 }
 
-/// Longest backstop a scenario may set, in seconds (a day).
-const MAX_WALL_SECONDS: f64 = 86_400.0;
+/// Longest backstop a scenario may set, in seconds (ten minutes).
+const MAX_WALL_SECONDS: f64 = 600.0;
+/// What a scenario may set its other limits to: far above what any game needs (France 1940's
+/// dearest call runs a few million instructions), never off.
+const INSTRUCTIONS_RANGE: std::ops::RangeInclusive<u64> = 1_000..=10_000_000_000;
+const MEMORY_MB_RANGE: std::ops::RangeInclusive<u64> = 1..=4_096;
+const EVENT_DEPTH_RANGE: std::ops::RangeInclusive<u64> = 1..=1_000;
+const EVENTS_PER_COMMAND_RANGE: std::ops::RangeInclusive<u64> = 1..=1_000_000;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -425,17 +431,43 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     }
 
     let mut limits = Limits::default();
-    if let Some(n) = spec.limits.instructions {
-        limits.instructions = n;
+    // (each limit has a ceiling: a scenario, or a mod shipped with one, may raise its budgets
+    // but not switch them off; only the host may, with `trusted`)
+    let mut within = |name: &str, value: u64, range: std::ops::RangeInclusive<u64>, at: usize| {
+        if range.contains(&value) {
+            return true;
+        }
+        errors.push(ScenarioError::spec(
+            &file,
+            source.line_of(at),
+            format!(
+                "[limits] {name} = {value}: must be between {} and {}",
+                range.start(),
+                range.end()
+            ),
+        ));
+        false
+    };
+    if let Some(n) = &spec.limits.instructions {
+        if within("instructions", *n.get_ref(), INSTRUCTIONS_RANGE, n.span().start) {
+            limits.instructions = *n.get_ref();
+        }
     }
-    if let Some(mb) = spec.limits.memory_mb {
-        limits.memory_bytes = (mb as usize).saturating_mul(1 << 20);
+    if let Some(mb) = &spec.limits.memory_mb {
+        if within("memory_mb", *mb.get_ref(), MEMORY_MB_RANGE, mb.span().start) {
+            limits.memory_bytes = (*mb.get_ref() as usize).saturating_mul(1 << 20);
+        }
     }
-    if let Some(d) = spec.limits.event_depth {
-        limits.event_depth = d;
+    if let Some(d) = &spec.limits.event_depth {
+        if within("event_depth", u64::from(*d.get_ref()), EVENT_DEPTH_RANGE, d.span().start) {
+            limits.event_depth = *d.get_ref();
+        }
     }
-    if let Some(n) = spec.limits.events_per_command {
-        limits.events_per_command = n;
+    if let Some(n) = &spec.limits.events_per_command {
+        let value = u64::from(*n.get_ref());
+        if within("events_per_command", value, EVENTS_PER_COMMAND_RANGE, n.span().start) {
+            limits.events_per_command = *n.get_ref();
+        }
     }
     if let Some(seconds) = &spec.limits.seconds {
         let s = *seconds.get_ref();

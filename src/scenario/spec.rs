@@ -47,13 +47,13 @@ pub struct ScenarioSpec {
 #[serde(deny_unknown_fields)]
 pub struct LimitsSpec {
     /// Lua instructions one call into the rules may run.
-    pub instructions: Option<u64>,
+    pub instructions: Option<Spanned<u64>>,
     /// Memory the rules' Lua VM may use, in MiB.
-    pub memory_mb: Option<u64>,
+    pub memory_mb: Option<Spanned<u64>>,
     /// Longest chain of events causing events.
-    pub event_depth: Option<u32>,
+    pub event_depth: Option<Spanned<u32>>,
     /// Most events one command may produce.
-    pub events_per_command: Option<u32>,
+    pub events_per_command: Option<Spanned<u32>>,
     /// The wall-clock backstop of one call into the rules, in seconds.
     pub seconds: Option<Spanned<f64>>,
 }
