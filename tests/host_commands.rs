@@ -253,3 +253,32 @@ fn a_custom_command_named_end_phase_is_the_engines_end_phase() {
         "end_phase: unknown argument 'now' (it takes none)"
     );
 }
+
+/// A `legal` function listing more commands than the host converts in one listing (work the
+/// instruction budget does not see) is stopped, naming it, instead of running for seconds.
+#[test]
+fn a_legal_list_past_the_hosts_limit_is_a_rules_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("flood.lua");
+    std::fs::write(
+        &file,
+        "local one = { command = \"flood\" }\n\
+         local list = {}\n\
+         for i = 1, 100001 do list[i] = one end\n\
+         hex.commands.define(\"flood\", {\n\
+           resolve = function() return {} end,\n\
+           legal = function() return list end,\n\
+         })\n",
+    )
+    .unwrap();
+    let mut session =
+        Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
+    let e = session.game.legal_commands("blue").unwrap_err();
+    assert!(
+        e.message.starts_with("legal 'flood' (")
+            && e.message
+                .ends_with("listed 100001 commands (at most 100000 a listing)"),
+        "{}",
+        e.message
+    );
+}

@@ -707,6 +707,28 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
     lua.globals().raw_set("require", require)
 }
 
+/// Most commands one `legal` function may list: each is converted by the host, work the
+/// instruction budget does not see (a million-entry list took 25 s and 3 GB a listing).
+const MAX_LISTED: usize = 100_000;
+
+/// The commands a `legal` function returned (a sequence of command tables; anything else lists
+/// none).
+fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
+    let mut cmds = Vec::new();
+    if let Value::Table(t) = v {
+        let n = t.raw_len();
+        if n > MAX_LISTED {
+            return Err(mlua::Error::runtime(format!(
+                "listed {n} commands (at most {MAX_LISTED} a listing)"
+            )));
+        }
+        for item in t.sequence_values::<Value>() {
+            cmds.push(command_from_lua(lua, item?).map_err(mlua::Error::runtime)?);
+        }
+    }
+    Ok(cmds)
+}
+
 impl Ruleset for LuaRules {
     fn sequence(&self) -> &Sequence {
         &self.sequence
@@ -730,13 +752,7 @@ impl Ruleset for LuaRules {
                 || format!("legal '{name}' ({})", origin_of(legal)),
                 |lua| {
                     let v: Value = legal.call(side)?;
-                    let mut cmds = Vec::new();
-                    if let Value::Table(t) = v {
-                        for item in t.sequence_values::<Value>() {
-                            cmds.push(command_from_lua(lua, item?).map_err(mlua::Error::runtime)?);
-                        }
-                    }
-                    Ok(cmds)
+                    commands_listed(lua, v)
                 },
             )?;
             out.extend(list);
@@ -782,13 +798,7 @@ impl Ruleset for LuaRules {
                 t.raw_set("command", name)?;
                 t.raw_set("unit", filter.unit.as_deref())?;
                 let v: Value = legal.call((side, t))?;
-                let mut cmds = Vec::new();
-                if let Value::Table(t) = v {
-                    for item in t.sequence_values::<Value>() {
-                        cmds.push(command_from_lua(lua, item?).map_err(mlua::Error::runtime)?);
-                    }
-                }
-                Ok(cmds)
+                commands_listed(lua, v)
             },
         )?;
         list.retain(|c| filter.matches(c));
