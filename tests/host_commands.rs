@@ -282,3 +282,35 @@ fn a_legal_list_past_the_hosts_limit_is_a_rules_error() {
         e.message
     );
 }
+
+/// A victory rule naming a side the scenario lacks (as winner or in the scores) is a rules
+/// error naming it: it used to reach the log, saves and the batch statistics.
+#[test]
+fn a_victory_rule_naming_an_unknown_side_is_a_rules_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, answer) in [
+        ("purple_wins", "{ winner = \"purple\", scores = {}, reason = \"x\" }"),
+        ("green_scores", "{ scores = { blue = 1, green = 3 }, reason = \"x\" }"),
+    ] {
+        let file = dir.path().join(format!("{name}.lua"));
+        std::fs::write(
+            &file,
+            format!("hex.rules.victory(function() return {answer} end)\n"),
+        )
+        .unwrap();
+        let mut session =
+            Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
+        let e = session
+            .play_bots(hexwar::bot::RunLimit::End)
+            .unwrap_err()
+            .to_string();
+        let side = if name == "purple_wins" { "purple" } else { "green" };
+        assert!(
+            e.contains(&format!(
+                "its answer names the side '{side}', which the scenario does not have (sides: \
+                 blue, red)"
+            )),
+            "{e}"
+        );
+    }
+}

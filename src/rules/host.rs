@@ -924,15 +924,30 @@ impl Ruleset for LuaRules {
             });
         };
         let what = || format!("victory rule ({})", origin_of(f));
+        let sides = &self.sides;
         let (value, _) = self.call(state, what, |lua| {
             let v: Value = f.call(())?;
-            super::bounded::from_value::<Outcome>(lua, v).map_err(|e| {
+            let outcome = super::bounded::from_value::<Outcome>(lua, v).map_err(|e| {
                 let why = e.to_string();
                 mlua::Error::runtime(format!(
                     "its answer: {} (expected {{ winner = side or nil, scores = {{ [side] = number }}, reason = \"...\" }})",
                     why.trim_start_matches("deserialize error: ")
                 ))
-            })
+            })?;
+            // (a winner or a score of a side the scenario lacks reached the log, saves and the
+            // batch statistics)
+            let unknown = outcome
+                .winner
+                .iter()
+                .chain(outcome.scores.keys())
+                .find(|side| !sides.is_empty() && !sides.contains(side));
+            if let Some(side) = unknown {
+                return Err(mlua::Error::runtime(format!(
+                    "its answer names the side '{side}', which the scenario does not have (sides: {})",
+                    sides.join(", ")
+                )));
+            }
+            Ok(outcome)
         })?;
         Ok(value)
     }
