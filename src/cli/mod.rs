@@ -103,9 +103,28 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// What the rules' scripts printed (`print`, `hex.log`) since the last call, to stderr, a line
 /// each, `script: ...`: stdout stays the command's own output.
 fn show_script_log(game: &mut crate::engine::Game) {
-    for line in game.take_script_log() {
-        eprintln!("script: {line}");
+    for text in game.take_script_log() {
+        for line in text.split('\n') {
+            eprintln!("script: {}", printable(line));
+        }
     }
+}
+
+/// A script's line as the terminal should show it: control characters other than tab written as
+/// escapes (`\x1b`), so a script cannot move the cursor, erase a line or fake the host's output.
+fn printable(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(|c| c.is_control() && c != '\t') {
+        return line.into();
+    }
+    line.chars()
+        .map(|c| match c {
+            '\t' => "\t".to_string(),
+            c if c.is_control() && (c as u32) < 0x100 => format!("\\x{:02x}", c as u32),
+            c if c.is_control() => format!("\\u{{{:x}}}", c as u32),
+            c => c.to_string(),
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// Whether a command's game argument names a save (a `.json` file) rather than a scenario.
@@ -173,4 +192,19 @@ fn session_message(e: &crate::SessionError) -> String {
 fn fail(message: impl std::fmt::Display) -> i32 {
     eprintln!("error: {message}");
     EXIT_INPUT
+}
+
+#[cfg(test)]
+mod script_output_tests {
+    /// A script's output reaches the terminal as text: control characters are escaped (a script
+    /// printed `\x1b[2K\r` to erase a line and write a fake `winner:` line).
+    #[test]
+    fn script_output_escapes_control_characters_but_keeps_tabs() {
+        assert_eq!(super::printable("phase\tmovement\t1"), "phase\tmovement\t1");
+        assert_eq!(
+            super::printable("\u{1b}[2K\rwinner: blue\u{7f}\u{9b}"),
+            "\\x1b[2K\\x0dwinner: blue\\x7f\\x9b"
+        );
+        assert_eq!(super::printable("\u{2028}x"), "\u{2028}x");
+    }
 }
