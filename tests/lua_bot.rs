@@ -81,3 +81,15 @@ fn an_unknown_bot_module_is_refused_by_check() {
         stderr(&out)
     );
 }
+
+/// A Lua bot facing an empty legal list (nothing legal, not even ending the phase) ends the
+/// phase, as the random bot does: no index could be right, so its answer is not an error.
+#[test]
+fn a_lua_bot_with_nothing_legal_ends_the_phase() {
+    let out = hexwar(&["run", "tests/fixtures/bad_bot/stuck.toml", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(summary["commands"], 4, "{summary}");
+    assert_eq!(summary["turn"], 1, "{summary}");
+    assert_eq!(summary["finished"], true, "{summary}");
+}

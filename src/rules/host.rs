@@ -485,6 +485,12 @@ impl LuaRules {
             let chosen = match index {
                 Some(i) => {
                     let count = legal.len()?;
+                    if count == 0 {
+                        // (nothing is legal, not even ending the phase: no index could be right,
+                        // so the bot ends the phase, as the random bot does; the engine decides
+                        // whether the game can go on)
+                        return Ok(Ok(serde_json::json!({ "command": "end_phase" })));
+                    }
                     if i < 1 || i > count {
                         return Ok(Err(format!(
                             "returned {i}, not an index between 1 and {count}"
