@@ -97,6 +97,51 @@ fn two_shards_merge_into_the_whole_batch() {
     );
 }
 
+/// Two variants of one scenario share its id: their shards are told apart by the records'
+/// fingerprint of the scenario and rules files, and refused together; an empty file is no batch.
+#[test]
+fn shards_of_two_variants_or_of_nothing_do_not_merge() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &dir.path().join("rules/demo/combat.lua"),
+        "local combat = {}",
+        "local combat = {} -- a variant",
+    );
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    for (path, scenario, range) in [
+        (&a, "scenarios/demo", "0..2"),
+        (&b, scenario.to_str().unwrap(), "2..4"),
+    ] {
+        ok(&[
+            "run", scenario, "--seed", "9", "--seed-range", range, "--per-game",
+            path.to_str().unwrap(), "--quiet",
+        ]);
+    }
+    let record: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&a).unwrap().lines().next().unwrap(),
+    )
+    .unwrap();
+    assert!(record["rules"].as_str().unwrap().starts_with("sha256:"));
+    let out = hexwar(&["stats", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: shards of different batches: game 0 and game 2 of demo were played under \
+         different scenario or rules files (a variant?)\n"
+    );
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let out = hexwar(&["stats", "merge", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: no game records in {} (files written by `hexwar run --per-game`)\n",
+            empty.display()
+        )
+    );
+}
+
 fn record(dir: &std::path::Path, scenario: &str, seed: &str) -> std::path::PathBuf {
     let path = dir.join("r.json");
     ok(&[
@@ -411,4 +456,37 @@ fn france1940_batch_results_do_not_depend_on_jobs() {
     for figure in ["paris_fell", "evacuated", "netherlands_surrendered"] {
         assert!(stats["figures"][figure].is_number(), "{figure}: {one}");
     }
+}
+
+/// Game i of a batch alone (`--seed-range i..i+1`) may be logged, saved or recorded: it is
+/// played with the seed the batch gives it (printed seeds are past what jq reads exactly).
+#[test]
+fn one_game_of_a_batch_alone_can_be_logged_and_is_that_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let per_game = dir.path().join("games.jsonl");
+    ok(&[
+        "run", "scenarios/demo", "--seed", "9", "--games", "4", "--per-game",
+        per_game.to_str().unwrap(), "--quiet",
+    ]);
+    let third: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&per_game).unwrap().lines().nth(2).unwrap(),
+    )
+    .unwrap();
+    let log = dir.path().join("g2.jsonl");
+    let alone: serde_json::Value = serde_json::from_str(&ok(&[
+        "run", "scenarios/demo", "--seed", "9", "--seed-range", "2..3", "--log",
+        log.to_str().unwrap(), "--json",
+    ]))
+    .unwrap();
+    assert_eq!(alone["seed"].as_u64(), third["seed"].as_u64());
+    assert_eq!(alone["commands"], third["commands"]);
+    assert_eq!(alone["outcome"]["winner"], third["winner"]);
+    assert!(std::fs::read_to_string(&log).unwrap().lines().count() > 10);
+    let out = hexwar(&["run", "scenarios/demo", "--seed-range", "2..4", "--log", log.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --replay, --save, --log and --turns are for single games, not batches (a batch's \
+         game i alone: --seed-range i..i+1)\n"
+    );
 }

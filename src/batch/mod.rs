@@ -33,6 +33,26 @@ pub struct GameRecord {
     /// Figures the rules declare for each game (`hex.rules.query("figures", ...)`).
     #[serde(default)]
     pub figures: std::collections::BTreeMap<String, f64>,
+    /// `sha256:` of the scenario's files and every rules file, so that `stats merge` tells two
+    /// variants of one scenario apart (they share its id); absent from records written before.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rules: String,
+}
+
+/// The fingerprint of a scenario and its rules ([`GameRecord::rules`]).
+pub fn rules_fingerprint(scenario: &Scenario) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(scenario.hash.as_bytes());
+    for (file, hash) in crate::rules::module_hashes(&scenario.rule_roots, &scenario.rules) {
+        hasher.update(format!("\n{file} {hash}").as_bytes());
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
 }
 
 /// The seed of game `index` of a batch (SplitMix64 of the base seed and the index).
@@ -105,6 +125,7 @@ pub fn play_game(
         scores: outcome.map(|o| o.scores).unwrap_or_default(),
         commands: report.commands,
         figures,
+        rules: rules_fingerprint(scenario),
     })
 }
 

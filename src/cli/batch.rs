@@ -53,8 +53,36 @@ pub fn run(args: &RunArgs) -> i32 {
         (Some(_), Some(_)) => return fail("give either --games N or --seed-range A..B, not both"),
         (None, None) => return fail("a batch needs --games or --seed-range"),
     };
-    if args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some() {
-        return fail("--replay, --save, --log and --turns are for single games, not batches");
+    let single = args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some();
+    if single && args.games.is_none() && range.end - range.start == 1 {
+        // (one game of a batch played alone, with the seed the batch gives it, so that its log,
+        // save or replay can be had: its seed printed in JSON is past what a double holds
+        // exactly, and jq rounds it)
+        let base = match args.seed {
+            Some(seed) => seed,
+            None => match load_scenario(&args.scenario) {
+                Ok(scenario) => scenario.seed,
+                Err(errors) => {
+                    return fail(
+                        errors
+                            .iter()
+                            .map(|e| e.to_string())
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    )
+                }
+            },
+        };
+        let mut alone = args.clone();
+        alone.seed_range = None;
+        alone.seed = Some(crate::batch::derive_seed(base, range.start));
+        return super::run::run_single(&alone);
+    }
+    if single {
+        return fail(
+            "--replay, --save, --log and --turns are for single games, not batches (a batch's \
+             game i alone: --seed-range i..i+1)",
+        );
     }
     let mut scenario = match load_scenario(&args.scenario) {
         Ok(s) => s,
@@ -167,8 +195,25 @@ pub fn merge(args: &MergeArgs) -> i32 {
             }
         }
     }
+    if records.is_empty() {
+        return fail(format!(
+            "no game records in {} (files written by `hexwar run --per-game`)",
+            args.files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     records.sort_by_key(|r| r.game);
     if let Some(first) = records.first() {
+        if let Some(other) = records.iter().find(|r| r.rules != first.rules) {
+            return fail(format!(
+                "shards of different batches: game {} and game {} of {} were played under \
+                 different scenario or rules files (a variant?)",
+                first.game, other.game, first.scenario
+            ));
+        }
         if let Some(other) = records
             .iter()
             .find(|r| r.scenario != first.scenario || r.base_seed != first.base_seed)

@@ -12,7 +12,7 @@ use crate::session::Session;
 
 use super::{fail, EXIT_GAME, EXIT_OK};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Scenario directory or file, or a save file (.json) to continue.
     pub scenario: PathBuf,
@@ -77,6 +77,11 @@ fn run_games(args: &RunArgs) -> i32 {
     if args.games.is_some() || args.seed_range.is_some() {
         return super::batch::run(args);
     }
+    run_single(args)
+}
+
+/// One game (`args` names no batch).
+pub(super) fn run_single(args: &RunArgs) -> i32 {
     if args.replay.is_some() && super::is_save(&args.scenario) {
         return fail(format!(
             "{}: --replay records a game from its scenario's start, and this is a save: run the \
