@@ -9,18 +9,15 @@ use super::{EXIT_INPUT, EXIT_OK};
 
 pub fn run(path: &Path, json: bool) -> i32 {
     // A save: itself read and verified, then the scenario it names checked.
-    let saved;
-    let scenario_path = if super::is_save(path) {
+    let saved = if super::is_save(path) {
         match crate::engine::Save::read(path) {
-            Ok(save) => {
-                saved = save.scenario_path;
-                saved.as_path()
-            }
+            Ok(save) => Some(save),
             Err(e) => return report(path, json, vec![e.to_string()], &[]),
         }
     } else {
-        path
+        None
     };
+    let scenario_path = saved.as_ref().map_or(path, |save| save.scenario_path.as_path());
     let mut summary = None;
     let mut warnings = Vec::new();
     let errors: Vec<String> = match load_scenario(scenario_path) {
@@ -42,6 +39,11 @@ pub fn run(path: &Path, json: bool) -> i32 {
                             "{}: the rules declare no sequence of play (hex.rules.sequence)",
                             scenario.path.display()
                         )]
+                    } else if let Some(misfit) = saved
+                        .as_ref()
+                        .and_then(|save| save_misfit(path, save, &scenario, &rules))
+                    {
+                        vec![misfit]
                     } else {
                         if !json {
                             summary = Some(summary_of(&scenario, &rules));
@@ -59,6 +61,29 @@ pub fn run(path: &Path, json: bool) -> i32 {
         outln!("{summary}");
     }
     code
+}
+
+/// Whether a save's position fits its scenario, as resuming it checks (a save `run` refuses
+/// passed `check`): the message `run` gives, or None.
+fn save_misfit(
+    path: &Path,
+    save: &crate::engine::Save,
+    scenario: &crate::scenario::Scenario,
+    rules: &LuaRules,
+) -> Option<String> {
+    use crate::engine::Ruleset;
+    let fit = crate::scenario::Fit {
+        board: &scenario.map,
+        sides: &scenario.sides,
+    };
+    fit.state(&save.state, rules.sequence()).err().map(|message| {
+        crate::SessionError::SaveMisfit {
+            path: path.into(),
+            scenario: scenario.id.clone(),
+            message,
+        }
+        .to_string()
+    })
 }
 
 /// Special turns of the sequence after the scenario's last turn: never played (a warning, since

@@ -59,8 +59,8 @@ impl Fit<'_> {
                     .map_or(Ok(()), |f| direction(f.into(), "facing"))
             })
             .and_then(|()| facing2.map_or(Ok(()), |f| direction(f, "facing2")))
-            .and_then(|()| finite(unit.ma, "ma"))
-            .and_then(|()| finite(unit.strength, "strength"));
+            .and_then(|()| not_negative(unit.ma, "ma"))
+            .and_then(|()| not_negative(unit.strength, "strength"));
         checked.map_err(|e| format!("unit '{id}': {e}"))
     }
 
@@ -73,9 +73,12 @@ impl Fit<'_> {
                 return Err(format!("unit '{}' is filed under '{key}'", unit.id));
             }
         }
-        for gone in state.gone.values() {
+        for (key, gone) in &state.gone {
             self.unit(&gone.unit)
                 .map_err(|e| format!("out of play: {e}"))?;
+            if state.units.contains_key(key) {
+                return Err(format!("unit '{key}' is both in play and out of play"));
+            }
         }
         for (hex, side) in &state.control {
             self.place(hex, "control:")?;
@@ -103,6 +106,15 @@ pub fn direction(facing: u64, field: &str) -> Result<(), String> {
             "{field} {facing} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
         ))
     }
+}
+
+/// A unit's movement allowance or strength: a finite number, never below zero.
+fn not_negative(value: f64, field: &str) -> Result<(), String> {
+    finite(value, field)?;
+    if value < 0.0 {
+        return Err(format!("{field} is {value}: it cannot be negative"));
+    }
+    Ok(())
 }
 
 /// JSON has no NaN or infinity (serde_json would save them as null, and the save would not load).
@@ -213,6 +225,27 @@ mod tests {
                     );
                 }),
                 format!("out of play: unit '{first}': unknown side 'green' (sides: blue, red)"),
+            ),
+            (
+                Box::new(|s| {
+                    let unit = s.units.values().next().expect("a unit").clone();
+                    s.gone.insert(
+                        unit.id.clone(),
+                        GoneUnit {
+                            unit,
+                            reason: "eliminated".into(),
+                            eliminated: true,
+                            turn: 1,
+                        },
+                    );
+                }),
+                format!("unit '{first}' is both in play and out of play"),
+            ),
+            (
+                Box::new(|s| {
+                    s.units.values_mut().next().expect("a unit").strength = -5.0;
+                }),
+                format!("unit '{first}': strength is -5: it cannot be negative"),
             ),
         ];
         for (edit, expected) in cases {
