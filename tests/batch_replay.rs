@@ -329,6 +329,16 @@ fn a_replay_cannot_be_recorded_from_a_save() {
         )
     );
     assert!(!replay.exists());
+    let out = hexwar(&["run", save.to_str().unwrap(), "--games", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: a batch plays its scenario from the start, and this is a save: give the \
+             scenario\n",
+            save.display()
+        )
+    );
     let out = hexwar(&["replay", save.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(

@@ -54,6 +54,24 @@ fn a_sequence_naming_a_side_the_scenario_lacks_is_refused() {
     );
 }
 
+/// A special turn with no step would play nothing: it passed `check`, and the game stopped at
+/// that turn saying the rules declare no sequence of play, with no line.
+#[test]
+fn a_special_turn_with_no_step_is_refused() {
+    let e = load_error(
+        "empty_special",
+        r#"hex.rules.sequence { steps = { { side = "blue", phase = "movement" } }, special = { [1] = {} } }
+"#,
+    );
+    assert!(
+        e.ends_with(
+            "/empty_special.lua:1: hex.rules.sequence: special turn 1 lists no phase (a turn \
+             needs at least one step)"
+        ),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_misspelt_key_of_the_sequence_is_named_at_its_line() {
     let e = load_error(

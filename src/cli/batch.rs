@@ -84,6 +84,12 @@ pub fn run(args: &RunArgs) -> i32 {
              game i alone: --seed-range i..i+1)",
         );
     }
+    if super::is_save(&args.scenario) {
+        return fail(format!(
+            "{}: a batch plays its scenario from the start, and this is a save: give the scenario",
+            args.scenario.display()
+        ));
+    }
     let mut scenario = match load_scenario(&args.scenario) {
         Ok(s) => s,
         Err(errors) => {

@@ -630,7 +630,7 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
     let err = |e: mlua::Error| RulesError::new(format!("hex.rules.sequence: {e}"));
     let steps: Value = table.raw_get("steps").map_err(err)?;
     let steps: Vec<crate::engine::Step> = super::bounded::from_value(lua, steps).map_err(err)?;
-    let mut special = BTreeMap::new();
+    let mut special: BTreeMap<u32, Vec<crate::engine::Step>> = BTreeMap::new();
     if let Value::Table(t) = table.raw_get::<Value>("special").map_err(err)? {
         for pair in t.pairs::<u32, Value>() {
             let (turn, steps) = pair.map_err(err)?;
@@ -641,6 +641,13 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
         return Err(RulesError::new(
             "hex.rules.sequence: 'steps' lists no phase (expected steps = { { side = \"blue\", phase = \"movement\" }, ... })",
         ));
+    }
+    // (a special turn with no step would play nothing at all: the game stopped there, saying
+    // the rules declare no sequence)
+    if let Some((turn, _)) = special.iter().find(|(_, list)| list.is_empty()) {
+        return Err(RulesError::new(format!(
+            "hex.rules.sequence: special turn {turn} lists no phase (a turn needs at least one step)"
+        )));
     }
     // A side the scenario does not have would own phases nobody plays (a misspelt side).
     let named = std::iter::once((None, &steps)).chain(special.iter().map(|(t, s)| (Some(*t), s)));
