@@ -188,3 +188,26 @@ fn any_attack_cuts_a_support_the_standard_rules_keep() {
         json!([{"power": "AUSTRIA", "unit": "A TRI", "by": "VEN", "retreats": ["ALB", "BUD", "SER", "VIE"]}])
     );
 }
+
+/// The bots' menu lists each order once: the two armies of a Francqueville stack (R-g2) have
+/// the same orders, which were listed twice.
+#[test]
+fn the_bots_menu_lists_a_stacks_orders_once() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("stack.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"S1901M\"\n[units]\nAUSTRIA = [\"A VIE\", \"A VIE\"]\nFRANCE = [\"A PAR\"]\n",
+    )
+    .unwrap();
+    let mut session =
+        Session::start(&root.join("scenarios/diplomacy-francqueville"), Some(1)).expect("starts");
+    session.setup_file(&setup).expect("setup");
+    let orders = menu(&mut session, "AUSTRIA", |_| true);
+    let mut once = orders.clone();
+    once.dedup();
+    assert_eq!(orders, once);
+    assert!(orders.contains(&"A VIE - BOH".to_string()), "{orders:?}");
+    assert!(orders.contains(&"A VIE H".to_string()), "{orders:?}");
+}

@@ -527,8 +527,13 @@ local function legal_orders(side)
     local u = order_unit(o)
     if u then ordered[u] = true end
   end
-  local out = {}
-  local function add(text) out[#out + 1] = { command = "order", power = side, order = text } end
+  local out, listed = {}, {}
+  -- (each order text once: the units of a stack (Francqueville, R-g2) have the same orders)
+  local function add(text)
+    if listed[text] then return end
+    listed[text] = true
+    out[#out + 1] = { command = "order", power = side, order = text }
+  end
   if kind == "M" then
     local occupant = {}
     for _, p in ipairs(sorted_keys(pos.units)) do

@@ -479,7 +479,16 @@ impl LuaRules {
             let v: Value = f.call((side.as_str(), legal.clone(), lua.to_value(&seed)?))?;
             let index = match v {
                 Value::Integer(i) => Some(i),
-                Value::Number(x) if x.fract() == 0.0 => Some(x as i64),
+                // (within ±2^53, where a float is a whole number exactly: 1e308 read as an
+                // integer was reported as 9223372036854775807)
+                Value::Number(x) if x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0 => {
+                    Some(x as i64)
+                }
+                Value::Number(x) => {
+                    return Ok(Err(format!(
+                        "returned {x}, not an index of the legal list"
+                    )))
+                }
                 _ => None,
             };
             let chosen = match index {
