@@ -214,3 +214,31 @@ fn an_unreadable_declaration_names_its_line() {
         "{e}"
     );
 }
+
+/// A string of bytes that are not UTF-8 text, where the API wants text, is named as such (it
+/// read "string expected, got string").
+#[test]
+fn a_string_that_is_not_utf8_text_is_named() {
+    let mut s = demo_with(
+        "bytes",
+        r#"hex.commands.define("bytes", { resolve = function() return hex.state.set("\255\254", 1) end })
+"#,
+    )
+    .unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let bytes = Command::Custom {
+        name: "bytes".into(),
+        args: serde_json::Map::new(),
+    };
+    let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &bytes) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.ends_with(
+            "/bytes.lua:1: bad argument #1 to 'set' (UTF-8 text expected, got a string of other \
+             bytes)"
+        ),
+        "{}",
+        e.message
+    );
+}

@@ -104,6 +104,12 @@ fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
     if message.as_deref() == Some("out of range") {
         return Some(format!("bad argument #{pos}{called} ({from} out of range)"));
     }
+    // (a string that is not UTF-8 text: "string expected, got string" named no difference)
+    if expected == "string" && *from == "string" {
+        return Some(format!(
+            "bad argument #{pos}{called} (UTF-8 text expected, got a string of other bytes)"
+        ));
+    }
     let detail = match message {
         Some(m) if !m.starts_with("expected ") => format!(": {m}"),
         _ => String::new(),
