@@ -73,3 +73,24 @@ fn reach_and_supply_answer_on_a_france_1940_setup_position() {
         serde_json::json!({"units": {"de-test": "supplied", "fr-test": "isolated"}})
     );
 }
+
+/// The rules' own reach query is checked before it is printed: a place the map lacks was
+/// printed as reachable, and a number was taken for "no reach query".
+#[test]
+fn a_reach_answer_naming_no_hex_of_the_map_or_no_table_is_an_error() {
+    for (unit, message) in [
+        (
+            "b1",
+            "error: the rules' reach query answered 'zz', which is not a hex of the map\n",
+        ),
+        (
+            "r1",
+            "error: the rules' reach query answered 5, not a table of hexes -> cost\n",
+        ),
+    ] {
+        let out = hexwar(&["reach", "tests/fixtures/bad_reach", unit]);
+        assert_eq!(out.status.code(), Some(2), "{unit}");
+        assert_eq!(stderr(&out), message);
+        assert_eq!(stdout(&out), "");
+    }
+}

@@ -81,11 +81,29 @@ pub fn reach(args: &ReachArgs) -> i32 {
     let area = session.scenario.map.as_area().is_some();
     let answer = match session.game.query("reach", &Value::String(args.unit.clone())) {
         Ok(Some(Value::Object(map))) => map,
+        // (an empty table comes back as an empty list: nowhere to go)
+        Ok(Some(Value::Array(list))) if list.is_empty() => Default::default(),
+        Ok(Some(other)) => {
+            return fail(format!(
+                "the rules' reach query answered {other}, not a table of {} -> cost",
+                if area { "locations" } else { "hexes" }
+            ))
+        }
         // (a movement table needs a hex map: on an area board only a query of the rules answers)
-        Ok(Some(_)) | Ok(None) if area => return fail("the rules answer no reach query (hex.rules.query(\"reach\", ...); the engine's movement table is for hex maps)"),
-        Ok(Some(_)) | Ok(None) => return fail("the rules answer no reach query (declare a movement table or hex.rules.query(\"reach\", ...))"),
+        Ok(None) if area => return fail("the rules answer no reach query (hex.rules.query(\"reach\", ...); the engine's movement table is for hex maps)"),
+        Ok(None) => return fail("the rules answer no reach query (declare a movement table or hex.rules.query(\"reach\", ...))"),
         Err(e) => return fail(e),
     };
+    // (a place the map lacks was printed as reachable)
+    if let Some(label) = answer
+        .keys()
+        .find(|label| session.scenario.map.canonical_place(label).is_none())
+    {
+        return fail(format!(
+            "the rules' reach query answered '{label}', which is not a {} of the map",
+            session.scenario.map.place_word()
+        ));
+    }
     if args.json {
         let hexes: serde_json::Map<String, Value> =
             answer.iter().map(|(k, v)| (k.clone(), tidy(v))).collect();
