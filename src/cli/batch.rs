@@ -115,7 +115,7 @@ pub fn run(args: &RunArgs) -> i32 {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta_precise})")
     {
         bar.set_style(style);
     }
