@@ -500,3 +500,47 @@ fn one_game_of_a_batch_alone_can_be_logged_and_is_that_game() {
          game i alone: --seed-range i..i+1)\n"
     );
 }
+
+/// `stats compare`: two batches (a scenario and its variant, one base seed) side by side, each
+/// side's win rate B minus A with its interval, paired game by game.
+#[test]
+fn stats_compare_sets_a_variant_beside_its_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    for (path, scenario) in [(&a, "scenarios/demo"), (&b, "scenarios/demo-mud")] {
+        ok(&[
+            "run", scenario, "--seed", "9", "--games", "12", "--per-game",
+            path.to_str().unwrap(), "--quiet",
+        ]);
+    }
+    let json: serde_json::Value = serde_json::from_str(&ok(&[
+        "stats", "compare", a.to_str().unwrap(), b.to_str().unwrap(), "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["scenario_a"], "demo");
+    assert_eq!(json["scenario_b"], "demo-mud");
+    assert_eq!((json["games_a"].as_u64(), json["paired_games"].as_u64()), (Some(12), Some(12)));
+    // the wins are each batch's own statistics
+    for (path, key) in [(&a, "wins_a"), (&b, "wins_b")] {
+        let stats: serde_json::Value =
+            serde_json::from_str(&ok(&["stats", "merge", path.to_str().unwrap(), "--json"]))
+                .unwrap();
+        for side in ["blue", "red"] {
+            assert_eq!(json["sides"][side][key], stats["sides"][side]["wins"], "{side} {key}");
+        }
+    }
+    let red = &json["sides"]["red"];
+    let difference = red["difference"].as_f64().unwrap();
+    let (low, high) = (
+        red["difference_95"][0].as_f64().unwrap(),
+        red["difference_95"][1].as_f64().unwrap(),
+    );
+    assert!(low <= difference && difference <= high, "{red}");
+    let text = ok(&["stats", "compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(
+        text.starts_with("A: demo (12 games)  B: demo-mud (12 games)  paired by seed: 12 games\n"),
+        "{text}"
+    );
+    assert!(text.contains("       red: win rate A "), "{text}");
+    assert!(text.contains("same winner in "), "{text}");
+}

@@ -2,8 +2,10 @@
 //! Game `i` of a batch with base seed `S` always has the seed `derive_seed(S, i)`, so results
 //! do not depend on how many workers ran them or how the range was split into shards.
 
+mod compare;
 mod stats;
 
+pub use compare::{Comparison, PairedScore, SideComparison};
 pub use stats::{SideStats, Stats};
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -43,8 +43,14 @@ pub struct Length {
     pub histogram: BTreeMap<u32, u64>,
 }
 
-/// Wilson score interval for `k` successes in `n` trials at 95%.
+/// Wilson score interval for `k` successes in `n` trials at 95%, to four decimals.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    let (low, high) = wilson_unrounded(k, n);
+    (round4(low), round4(high))
+}
+
+/// [`wilson`] at full precision (Newcombe's interval of a difference is built from it).
+pub(crate) fn wilson_unrounded(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 0.0);
     }
@@ -54,14 +60,11 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
-    (
-        round4((centre - half).max(0.0)),
-        round4((centre + half).min(1.0)),
-    )
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Four decimals: figures print the same on every machine.
-fn round4(x: f64) -> f64 {
+pub(crate) fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 

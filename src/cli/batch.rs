@@ -165,6 +165,96 @@ fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
     out.flush()
 }
 
+/// The game records of one batch from the per-game files of its shards, in game order: refused
+/// when empty, when they mix batches (scenario, base seed, scenario and rules files) or when a
+/// game appears twice.
+fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let record = serde_json::from_str::<GameRecord>(line)
+                .map_err(|e| format!("{}:{}: not a game record: {e}", path.display(), i + 1))?;
+            records.push(record);
+        }
+    }
+    if records.is_empty() {
+        return Err(format!(
+            "no game records in {} (files written by `hexwar run --per-game`)",
+            files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    records.sort_by_key(|r| r.game);
+    if let Some(first) = records.first() {
+        if let Some(other) = records.iter().find(|r| r.rules != first.rules) {
+            return Err(format!(
+                "shards of different batches: game {} and game {} of {} were played under \
+                 different scenario or rules files (a variant?)",
+                first.game, other.game, first.scenario
+            ));
+        }
+        if let Some(other) = records
+            .iter()
+            .find(|r| r.scenario != first.scenario || r.base_seed != first.base_seed)
+        {
+            return Err(format!(
+                "shards of different batches: game {} is {} seed {}, game {} is {} seed {}",
+                first.game,
+                first.scenario,
+                first.base_seed,
+                other.game,
+                other.scenario,
+                other.base_seed
+            ));
+        }
+    }
+    if let Some(w) = records.windows(2).find(|w| w[0].game == w[1].game) {
+        return Err(format!("game {} appears in more than one shard", w[0].game));
+    }
+    Ok(records)
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The per-game file (`--per-game`) of batch A (the reference).
+    pub a: PathBuf,
+    /// The per-game file of batch B (the variant).
+    pub b: PathBuf,
+    /// `{"scenario_a", "scenario_b", "games_a", "games_b", "paired_games", "same_winner",
+    /// "sides": {SIDE: {"wins_a", "wins_b", "win_rate_a", "win_rate_b", "difference",
+    /// "difference_95", "paired_score": {"mean_difference", "difference_95"} | null}}}`
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hexwar stats compare A B`: does variant B change each side's chances, with 95% intervals.
+pub fn compare(args: &CompareArgs) -> i32 {
+    let read = |path: &PathBuf| read_batch(std::slice::from_ref(path));
+    let (a, b) = match (read(&args.a), read(&args.b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let mut sides = sides_of(&a);
+    sides.extend(sides_of(&b));
+    sides.sort();
+    sides.dedup();
+    let comparison = crate::batch::Comparison::of(&a, &b, &sides);
+    if args.json {
+        outln!("{}", serde_json::to_string(&comparison).unwrap_or_default());
+    } else {
+        out!("{}", comparison.to_text());
+    }
+    EXIT_OK
+}
+
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// Per-game files (`--per-game`) of the shards.
@@ -178,66 +268,10 @@ pub struct MergeArgs {
 
 /// `hexwar stats merge FILES...`: the statistics of all the shards' games together.
 pub fn merge(args: &MergeArgs) -> i32 {
-    let mut records: Vec<GameRecord> = Vec::new();
-    for path in &args.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => return fail(format!("{}: {e}", path.display())),
-        };
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            match serde_json::from_str::<GameRecord>(line) {
-                Ok(r) => records.push(r),
-                Err(e) => {
-                    return fail(format!(
-                        "{}:{}: not a game record: {e}",
-                        path.display(),
-                        i + 1
-                    ))
-                }
-            }
-        }
-    }
-    if records.is_empty() {
-        return fail(format!(
-            "no game records in {} (files written by `hexwar run --per-game`)",
-            args.files
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    records.sort_by_key(|r| r.game);
-    if let Some(first) = records.first() {
-        if let Some(other) = records.iter().find(|r| r.rules != first.rules) {
-            return fail(format!(
-                "shards of different batches: game {} and game {} of {} were played under \
-                 different scenario or rules files (a variant?)",
-                first.game, other.game, first.scenario
-            ));
-        }
-        if let Some(other) = records
-            .iter()
-            .find(|r| r.scenario != first.scenario || r.base_seed != first.base_seed)
-        {
-            return fail(format!(
-                "shards of different batches: game {} is {} seed {}, game {} is {} seed {}",
-                first.game,
-                first.scenario,
-                first.base_seed,
-                other.game,
-                other.scenario,
-                other.base_seed
-            ));
-        }
-    }
-    if let Some(w) = records.windows(2).find(|w| w[0].game == w[1].game) {
-        return fail(format!("game {} appears in more than one shard", w[0].game));
-    }
+    let records = match read_batch(&args.files) {
+        Ok(records) => records,
+        Err(e) => return fail(e),
+    };
     print_stats(
         &Stats::from_records(&records, &sides_of(&records)),
         args.json,

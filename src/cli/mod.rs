@@ -70,6 +70,9 @@ enum CliCommand {
 enum StatsCommand {
     /// Merge the per-game files of batch shards into one set of statistics.
     Merge(batch::MergeArgs),
+    /// Compare two batches (per-game files): each side's win rate, B minus A, with 95% intervals,
+    /// and its score game by game where both played the same seeds.
+    Compare(batch::CompareArgs),
 }
 
 /// Runs the CLI on the given arguments and returns the exit code.
@@ -93,6 +96,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Api(args) => api::run(&args),
         CliCommand::Stats(StatsCommand::Merge(args)) => batch::merge(&args),
+        CliCommand::Stats(StatsCommand::Compare(args)) => batch::compare(&args),
     };
     match output::finish() {
         Some(why) => fail(format!("cannot write the output: {why}")),
