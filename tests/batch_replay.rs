@@ -463,7 +463,7 @@ fn france1940_batch_results_do_not_depend_on_jobs() {
         .sum();
     assert_eq!(wins + stats["draws"].as_u64().unwrap(), 4, "{one}");
     // The rules' per-game figures (victory.lua `figures`) reach the statistics as means.
-    for figure in ["paris_fell", "evacuated", "netherlands_surrendered"] {
+    for figure in ["paris_fell", "evacuated", "netherlands_surrendered", "switzerland_invaded"] {
         assert!(stats["figures"][figure].is_number(), "{figure}: {one}");
     }
 }

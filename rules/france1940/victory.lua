@@ -10,8 +10,11 @@
 -- The higher score wins; equal scores are a draw (no winner).
 -- Paris: at the end of each turn, the first turn at whose end every Paris hex is German-
 -- controlled is kept in the variable `paris_fell`.
--- Query `figures`: paris_fell (turn, or 0), evacuated (units), countries_surrendered,
--- netherlands_surrendered / belgium_surrendered (turn, or 0), switzerland_invaded (0 or 1).
+-- Query `figures`: paris_fell, netherlands_surrendered, belgium_surrendered, switzerland_invaded
+-- (1 if it happened, else 0: a batch's mean is how often), paris_fell_turn,
+-- netherlands_surrendered_turn, belgium_surrendered_turn (only when it happened: a batch's mean
+-- is the mean turn of the games where it did; a 0 for "never" made that mean meaningless),
+-- evacuated (units), countries_surrendered.
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local supply = require("france1940.supply")
@@ -67,12 +70,16 @@ function victory.figures()
   local surrendered = hex.state.get("surrendered") or {}
   local n = 0
   for _ in pairs(surrendered) do n = n + 1 end
+  local paris = hex.state.get("paris_fell")
   return {
-    paris_fell = hex.state.get("paris_fell") or 0,
+    paris_fell = paris and 1 or 0,
+    paris_fell_turn = paris,
     evacuated = evacuated,
     countries_surrendered = n,
-    netherlands_surrendered = surrendered.netherlands or 0,
-    belgium_surrendered = surrendered.belgium or 0,
+    netherlands_surrendered = surrendered.netherlands and 1 or 0,
+    netherlands_surrendered_turn = surrendered.netherlands,
+    belgium_surrendered = surrendered.belgium and 1 or 0,
+    belgium_surrendered_turn = surrendered.belgium,
     switzerland_invaded = politics.invaded("switzerland") and 1 or 0,
   }
 end
