@@ -397,3 +397,168 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
         json!({"centers": 3, "units": 3, "change": 0, "build_sites": []})
     );
 }
+
+/// `check_order` answers a player when the order is given: void or not (the adjudicator's own
+/// verdict on the order given alone; a support to move judged as an order, as the adjudicator
+/// judges it before the other orders count) and, when void, why. The bots' menu is all valid.
+#[test]
+fn check_order_says_whether_an_order_is_void_and_why() {
+    use hexwar::engine::Command;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, None).unwrap();
+    let check = |session: &mut Session, power: &str, order: &str| {
+        session
+            .game
+            .query("check_order", &json!({"power": power, "order": order}))
+            .unwrap()
+            .unwrap()
+    };
+    let reason = |answer: &serde_json::Value| answer["reason"].as_str().map(str::to_string);
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        ("FRANCE", "A PAR - BUR", None),
+        ("FRANCE", "A MAR S A VEN - PIE", None),
+        ("FRANCE", "A PAR - MOS", Some("A PAR cannot reach MOS (not adjacent for an army, and no convoy could carry it there)")),
+        ("FRANCE", "hello world", Some("not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)")),
+        ("FRANCE", "A RUH - BEL", Some("FRANCE has no army in RUH")),
+        ("FRANCE", "F PAR - BUR", Some("FRANCE has no fleet in PAR")),
+        ("ITALY", "A PAR - BUR", Some("ITALY has no army in PAR")),
+        ("FRANCE", "A PAR B", Some("this is a movement phase (S1901M), and the order is one of an adjustment phase")),
+        ("FRANCE", "F BRE S A MUN - BUR", Some("F BRE cannot reach BUR, where the support is given")),
+        ("FRANCE", "A PAR S A RUH H", Some("no army in RUH to support")),
+        ("FRANCE", "F BRE C A PAR - LON", Some("only a fleet at sea convoys")),
+    ];
+    for (power, order, why) in cases {
+        let answer = check(&mut session, power, order);
+        assert_eq!(answer["void"], why.is_some(), "{power} {order}: {answer}");
+        assert_eq!(reason(&answer).as_deref(), *why, "{power} {order}");
+        // the verdict is the adjudication's: the order given alone, then the phase ended
+        let mut alone = Session::start(&path, None).unwrap();
+        alone
+            .game
+            .submit(
+                Some(power),
+                &Command::Custom {
+                    name: "orders".into(),
+                    args: json!({"power": power, "orders": [order]}).as_object().unwrap().clone(),
+                },
+            )
+            .unwrap();
+        // (a support to move is judged as the order it is: the supported unit ordered to
+        // match, as a player who gives it means)
+        if order.contains(" S ") && order.contains(" - ") {
+            let supported = order.split(" S ").nth(1).unwrap();
+            let owner = if supported.contains("VEN") { "ITALY" } else { "GERMANY" };
+            alone
+                .game
+                .submit(
+                    Some(owner),
+                    &Command::Custom {
+                        name: "orders".into(),
+                        args: json!({"power": owner, "orders": [supported]})
+                            .as_object()
+                            .unwrap()
+                            .clone(),
+                    },
+                )
+                .unwrap();
+        }
+        let events = alone.game.submit(None, &Command::EndPhase).unwrap();
+        let report = hexwar::report::PhaseReport::from_events(&events).unwrap();
+        let result = report[0]
+            .results
+            .iter()
+            .find(|r| r.power == *power && r.order == *order)
+            .unwrap();
+        assert_eq!(result.flags.iter().any(|f| f == "void"), why.is_some(), "{power} {order}");
+    }
+    // every order of the bots' menu is valid
+    for power in ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"] {
+        for command in session.game.legal_commands(power).unwrap() {
+            if let Command::Custom { name, args } = command {
+                if name == "order" {
+                    let order = args["order"].as_str().unwrap().to_string();
+                    let answer = check(&mut session, power, &order);
+                    assert_eq!(answer["void"], false, "{power} {order}: {answer}");
+                }
+            }
+        }
+    }
+    // the winter: France builds two after taking Spain and Portugal
+    let orders = |power: &str, list: serde_json::Value| Command::Custom {
+        name: "orders".into(),
+        args: json!({"power": power, "orders": list}).as_object().unwrap().clone(),
+    };
+    session
+        .game
+        .submit(Some("FRANCE"), &orders("FRANCE", json!(["A MAR - SPA", "F BRE - MAO"])))
+        .unwrap();
+    session.game.submit(None, &Command::EndPhase).unwrap();
+    session
+        .game
+        .submit(Some("FRANCE"), &orders("FRANCE", json!(["F MAO - POR"])))
+        .unwrap();
+    session.game.submit(None, &Command::EndPhase).unwrap();
+    assert_eq!(session.game.phase_label().unwrap().as_deref(), Some("W1901A"));
+    for (power, order, why) in [
+        ("FRANCE", "A MAR B", None),
+        ("FRANCE", "F BRE B", None),
+        ("FRANCE", "A MUN B", Some("MUN is not a home supply centre of FRANCE")),
+        ("FRANCE", "A PAR B", Some("PAR is occupied")),
+        ("FRANCE", "F PAR B", Some("PAR is occupied")),
+        ("GERMANY", "A BER B", Some("GERMANY has no build due (3 centres, 3 units)")),
+        ("FRANCE", "A SPA - POR", Some("this is an adjustment phase (W1901A), and the order is one of a movement phase")),
+    ] {
+        let answer = check(&mut session, power, order);
+        assert_eq!(answer["void"], why.is_some(), "{power} {order}: {answer}");
+        assert_eq!(reason(&answer).as_deref(), why, "{power} {order}");
+    }
+    let e = session
+        .game
+        .query("check_order", &json!({"power": "NARNIA", "order": "A PAR H"}))
+        .unwrap_err();
+    assert!(e.message.contains("check_order: 'NARNIA' is not a power of the map"), "{}", e.message);
+}
+
+/// `check_order` in a retreat phase: a retreat to a place the unit may go, and why others are void.
+#[test]
+fn check_order_in_a_retreat_phase_names_the_retreats() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("retreat.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"S1901R\"\n[units]\nFRANCE = [\"A MAR\"]\nITALY = [\"A VEN\"]\n\
+         [[dislodged]]\npower = \"ITALY\"\nunit = \"A PIE\"\nby = \"MAR\"\nretreats = [\"TUS\"]\n",
+    )
+    .unwrap();
+    session.setup_file(&setup).unwrap();
+    let mut check = |power: &str, order: &str| {
+        let answer = session
+            .game
+            .query("check_order", &json!({"power": power, "order": order}))
+            .unwrap()
+            .unwrap();
+        (answer["void"].as_bool().unwrap(), answer["reason"].as_str().map(str::to_string))
+    };
+    assert_eq!(check("ITALY", "A PIE R TUS"), (false, None));
+    assert_eq!(check("ITALY", "A PIE - TUS"), (false, None));
+    assert_eq!(check("ITALY", "A PIE D"), (false, None));
+    assert_eq!(
+        check("ITALY", "A PIE R TYR"),
+        (true, Some("TYR is not among A PIE's retreats (TUS)".into()))
+    );
+    assert_eq!(
+        check("ITALY", "A VEN R TUS"),
+        (true, Some("ITALY has no dislodged army in VEN".into()))
+    );
+    assert_eq!(
+        check("FRANCE", "A MAR H"),
+        (
+            true,
+            Some(
+                "this is a retreat phase (S1901R), and the order is one of a movement phase".into()
+            )
+        )
+    );
+}

@@ -835,6 +835,23 @@ function M.install(game)
     end
     return out
   end)
+  -- `check_order` ({power = "FRANCE", order = "A PAR - BUR"}): whether the order, given alone,
+  -- would be void, and why (diplomacy.order_check): a host's answer to a player at once.
+  hex.rules.query("check_order", function(arg)
+    if type(arg) ~= "table" or type(arg.power) ~= "string" or type(arg.order) ~= "string" then
+      error("check_order: give { power = \"FRANCE\", order = \"A PAR - BUR\" }", 0)
+    end
+    if not is_power(arg.power) then
+      error("check_order: '" .. arg.power .. "' is not a power of the map (" .. table.concat(powers(), ", ") .. ")", 0)
+    end
+    if #arg.order > MAX_ORDER_LEN then
+      return { order = arg.order, void = true, reason = "the order is " .. #arg.order
+        .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")" }
+    end
+    local pos = position()
+    if not pos or not pos.phase then error("check_order: the game has no position yet", 0) end
+    return require("diplomacy.order_check").check(current, board(), pos, arg.power, arg.order)
+  end)
   hex.rules.query("adjustments", function()
     local pos = position() or {}
     local units, centers = pos.units or {}, pos.centers or {}

@@ -1,0 +1,186 @@
+-- diplomacy.order_check -- whether one order would be void, and why, for a host that answers
+-- a player when the order is given (the adjudicator only says `void` at the end of the phase).
+--
+--   check(game, board, position, power, text) -> { order, unit, void, reason }
+--
+-- The verdict is the adjudicator's own: the order is adjudicated on the position as the
+-- power's only order of the phase, with the unit it convoys (if any) ordered to match it, and
+-- `void` is whether its result carries the `void` flag. A support to move is judged as the
+-- adjudicator judges the order itself (a unit of the power there, a unit to support, the
+-- supporter reaching the province; map.reaches_prov): at the end of the phase it may still be
+-- flagged `void` for what the other orders do (the supported unit ordered otherwise, a support
+-- against the power's own unit that stays, 6.D.10-6.D.14; a convoyed move no fleet carries),
+-- which no check can know beforehand. `reason` (when void) names the first thing that is wrong,
+-- found by reading the order against the position; where nothing more precise is found it says
+-- what kind of order cannot be carried out.
+local map = require("diplomacy.map")
+local orders_mod = require("diplomacy.orders")
+
+local M = {}
+
+local KINDS = {
+  M = { H = true, M = true, SH = true, SM = true, C = true },
+  R = { R = true, M = true, D = true },
+  A = { B = true, D = true },
+}
+local PHASE_WORD = { M = "a movement", R = "a retreat", A = "an adjustment" }
+local ORDER_PHASE = { H = "M", M = "M", SH = "M", SM = "M", C = "M", R = "R", B = "A" }
+local TYPE_WORD = { A = "army", F = "fleet" }
+
+-- The units of `power` in `position` that this phase orders: unit strings ("A PAR", "F STP/SC").
+local function units_of(position, power, kind)
+  local out = {}
+  if kind == "R" then
+    for _, d in ipairs(position.dislodged or {}) do
+      if d.power == power then out[#out + 1] = d.unit end
+    end
+  else
+    for _, u in ipairs((position.units or {})[power] or {}) do out[#out + 1] = u end
+  end
+  return out
+end
+
+-- Whether any power has a unit in province `prov` (of type `t`, if given).
+local function unit_in(cm, position, prov, t)
+  for _, list in pairs(position.units or {}) do
+    for _, u in ipairs(list) do
+      local pu = map.parse_unit(cm, u)
+      if pu and pu.prov == prov and (t == nil or pu.type == t) then return true end
+    end
+  end
+  return false
+end
+
+-- Why a void order is void: the first thing found wrong.
+local function reason(game, board, cm, position, power, o, kind)
+  if o.uprov == nil or o.utype == nil then
+    return "not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)"
+  end
+  local where = o.uprov
+  if o.kind ~= "V" and not KINDS[kind][o.kind] then
+    local wanted = o.kind == "D" and "a retreat or an adjustment" or PHASE_WORD[ORDER_PHASE[o.kind]]
+    return "this is " .. PHASE_WORD[kind] .. " phase (" .. position.phase .. "), and the order is one of "
+      .. wanted .. " phase"
+  end
+  if o.kind == "B" then
+    local units = #((position.units or {})[power] or {})
+    local centers = #((position.centers or {})[power] or {})
+    if centers <= units then return power .. " has no build due (" .. centers .. " centres, " .. units .. " units)" end
+    local home = false
+    for _, h in ipairs(game.build_sites(board, position, power)) do
+      if h == where then home = true end
+    end
+    if not home then return where .. " is not a home supply centre of " .. power end
+    local owned = false
+    for _, c in ipairs((position.centers or {})[power] or {}) do
+      if c == where then owned = true end
+    end
+    if not owned then return power .. " does not hold " .. where end
+    if unit_in(cm, position, where) then return where .. " is occupied" end
+    if o.utype == "F" and cm.prov[where].type ~= "coast" then return "a fleet cannot be built inland, in " .. where end
+    if o.utype == "F" and o.uloc == where and #(cm.prov[where].coasts or {}) > 0 then
+      return "a fleet built in " .. where .. " needs its coast (" .. where .. "/NC, ...)"
+    end
+    return "the build cannot be made (all builds due are ordered already?)"
+  end
+  local mine = nil
+  for _, u in ipairs(units_of(position, power, kind)) do
+    local pu = map.parse_unit(cm, u)
+    if pu and pu.prov == where and pu.type == o.utype then mine = pu end
+  end
+  if not mine then
+    local what = kind == "R" and "dislodged " or ""
+    return power .. " has no " .. what .. TYPE_WORD[o.utype] .. " in " .. where
+  end
+  if o.kind == "V" then
+    return "not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)"
+  end
+  if mine.loc ~= o.uloc then return "the unit stands on " .. mine.loc .. ", not " .. o.uloc end
+  if kind == "R" then
+    if o.kind == "D" then return "the disband cannot be made" end
+    for _, d in ipairs(position.dislodged or {}) do
+      if d.power == power and d.unit == mine.str then
+        return (o.dest or "?") .. " is not among " .. mine.str .. "'s retreats (" .. table.concat(d.retreats or {}, ", ") .. ")"
+      end
+    end
+    return "the retreat cannot be made"
+  end
+  if kind == "A" then
+    local units = #((position.units or {})[power] or {})
+    local centers = #((position.centers or {})[power] or {})
+    if units <= centers then return power .. " has no disband due" end
+    return "the disband cannot be made"
+  end
+  if o.kind == "M" then
+    return mine.str .. " cannot reach " .. o.dest .. " (not adjacent for " .. (o.utype == "A" and "an army" or "a fleet")
+      .. ", and no convoy could carry it there)"
+  end
+  if o.kind == "C" then
+    if o.utype ~= "F" or cm.prov[where].type ~= "sea" then return "only a fleet at sea convoys" end
+    if not unit_in(cm, position, o.tprov, "A") then return "no army in " .. o.tprov .. " to convoy" end
+    return "the convoy cannot be made"
+  end
+  -- supports
+  if not unit_in(cm, position, o.tprov, o.ttype) then
+    return "no " .. (o.ttype and TYPE_WORD[o.ttype] or "unit") .. " in " .. o.tprov .. " to support"
+  end
+  local target = o.kind == "SH" and o.tprov or o.dprov
+  if target == where then return mine.str .. " cannot support a move into its own province" end
+  if o.tprov == where then return "a unit cannot support itself" end
+  return mine.str .. " cannot reach " .. target .. ", where the support is given"
+end
+
+-- The order that makes the army `o` convoys do what `o` says: power, text; or nil.
+local function matching_order(cm, position, o)
+  if o.kind ~= "C" then return nil end
+  for p, list in pairs(position.units or {}) do
+    for _, u in ipairs(list) do
+      local pu = map.parse_unit(cm, u)
+      if pu and pu.prov == o.tprov and (o.ttype == nil or pu.type == o.ttype) and pu.prov ~= o.uprov then
+        return p, pu.str .. " - " .. o.dest .. " VIA"
+      end
+    end
+  end
+  return nil
+end
+
+function M.check(game, board, position, power, text)
+  local cm = map.get(board)
+  local _, _, kind = map.split_phase(position.phase)
+  local o = orders_mod.parse(cm, text)
+  local orders = { [power] = { text } }
+  if kind == "M" then
+    local owner, matching = matching_order(cm, position, o)
+    if owner then
+      orders[owner] = orders[owner] or {}
+      table.insert(orders[owner], matching)
+    end
+  end
+  local result = game.adjudicate(board, position, orders)
+  local entry
+  for _, r in ipairs(result.results or {}) do
+    if r.power == power and r.order == text then entry = r end
+  end
+  local void = false
+  for _, f in ipairs(entry and entry.flags or {}) do
+    if f == "void" then void = true end
+  end
+  if void and kind == "M" and o.kind == "SM" then
+    -- (the order itself, as build_ctx and order_facts judge it)
+    for _, u in ipairs(units_of(position, power, kind)) do
+      local pu = map.parse_unit(cm, u)
+      if pu and pu.prov == o.uprov and pu.type == o.utype then
+        void = not (o.tprov ~= o.uprov and o.dprov ~= o.uprov and unit_in(cm, position, o.tprov, o.ttype)
+          and map.reaches_prov(cm, pu.type, pu.loc, o.dprov))
+      end
+    end
+  end
+  return {
+    order = text,
+    unit = entry and entry.unit or nil,
+    void = void,
+    reason = void and reason(game, board, cm, position, power, o, kind) or nil,
+  }
+end
+
+return M
