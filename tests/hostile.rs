@@ -989,3 +989,14 @@ fn a_long_string_concat_loop_is_stopped_by_the_wall_clock_backstop() {
         backstop_error_at("long_string_concat_loop", 5)
     );
 }
+
+/// A chunk `load`ed under a rules file's name (`@rules/demo/combat.lua`) has its errors named
+/// as a loaded chunk, not as that file's lines (they blamed the wrong file).
+#[test]
+fn a_loaded_chunk_cannot_take_a_rules_files_name() {
+    let m = run_hostile("load_named_as_a_rules_file");
+    assert_eq!(
+        first_line_after_entry(&m),
+        "(load) rules/demo/combat.lua:2: attempt to index a nil value (local 'x')"
+    );
+}

@@ -83,7 +83,16 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
             }
             other => other,
         };
-        let name = args.get(1).cloned().unwrap_or(Value::Nil);
+        // (a chunk named "@rules/demo/combat.lua" or "=..." would have its errors shown as that
+        // file's lines: a loaded chunk is always named as one)
+        let name = match args.get(1) {
+            Some(Value::String(n)) if matches!(n.as_bytes().first(), Some(b'@' | b'=')) => {
+                let mut named = b"=(load) ".to_vec();
+                named.extend_from_slice(&n.as_bytes()[1..]);
+                Value::String(lua.create_string(&named)?)
+            }
+            other => other.cloned().unwrap_or(Value::Nil),
+        };
         let env = args.get(3).cloned().unwrap_or(Value::Nil);
         let mut call = vec![chunk, name, Value::String(lua.create_string("t")?)];
         if !env.is_nil() {
