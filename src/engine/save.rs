@@ -33,7 +33,12 @@ pub struct Save {
     /// The bots' own dice, so a resumed run makes the same choices.
     pub bot_dice: Dice,
     pub state: GameState,
-    /// `sha256:` over the hash of `state` (`GameState::hash`), `seed` and `bot_dice`.
+    /// What the host keeps with the game (a multiplayer server's players who are done, its
+    /// deadlines): any JSON, written and read back as it is and sealed with the rest; hexwar
+    /// never reads it. Absent when the host keeps nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<serde_json::Value>,
+    /// `sha256:` over the hash of `state` (`GameState::hash`), `seed`, `bot_dice` and `host`.
     pub checksum: String,
 }
 
@@ -76,14 +81,19 @@ pub enum SaveError {
 /// any of the three is found (the bots' dice decide the rest of a bot game; the seed is printed
 /// and recorded). The scenario path, mods and rules hashes stay outside: a user may move a game's
 /// files and edit those paths.
-fn checksum(state: &GameState, seed: u64, bot_dice: &Dice) -> String {
+fn checksum(state: &GameState, seed: u64, bot_dice: &Dice, host: Option<&serde_json::Value>) -> String {
     use sha2::{Digest, Sha256};
-    let sealed = format!(
+    let mut sealed = format!(
         "{}\nseed {seed}\nbot_dice {} {}",
         state.hash(),
         bot_dice.seed,
         bot_dice.rolls
     );
+    if let Some(host) = host {
+        // (serde_json's maps keep their keys sorted: the same value, the same text)
+        sealed.push_str("\nhost ");
+        sealed.push_str(&host.to_string());
+    }
     let hex: String = Sha256::digest(sealed.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -93,7 +103,7 @@ fn checksum(state: &GameState, seed: u64, bot_dice: &Dice) -> String {
 
 impl Save {
     pub fn new(scenario_path: PathBuf, seed: u64, bot_dice: Dice, state: GameState) -> Self {
-        let checksum = checksum(&state, seed, &bot_dice);
+        let checksum = checksum(&state, seed, &bot_dice, None);
         Save {
             format: SAVE_FORMAT.into(),
             version: SAVE_VERSION,
@@ -103,8 +113,16 @@ impl Save {
             seed,
             bot_dice,
             state,
+            host: None,
             checksum,
         }
+    }
+
+    /// The same save, keeping `host` with the game (see [`Save::host`]), sealed.
+    pub fn with_host(mut self, host: serde_json::Value) -> Self {
+        self.checksum = checksum(&self.state, self.seed, &self.bot_dice, Some(&host));
+        self.host = Some(host);
+        self
     }
 
     /// The same save, recording the mods the game runs with (see [`Save::mods`]).
@@ -147,7 +165,7 @@ impl Save {
             });
         }
         let save: Save = serde_json::from_str(text).map_err(parse_err)?;
-        let expected = checksum(&save.state, save.seed, &save.bot_dice);
+        let expected = checksum(&save.state, save.seed, &save.bot_dice, save.host.as_ref());
         // (saves written before the seal covered the seed and the bots' dice carry the state's
         // hash alone: still read, with those two unchecked as before)
         if save.checksum != expected && save.checksum != save.state.hash() {
@@ -278,6 +296,30 @@ mod tests {
             Save::from_json(Path::new("s.json"), &rolled),
             Err(SaveError::Checksum { .. })
         ));
+    }
+
+    /// A host's own data is kept and sealed: read back as written; an edit to it is found.
+    #[test]
+    fn a_hosts_data_is_kept_and_sealed() {
+        let done = serde_json::json!({"done": ["FRANCE", "ITALY"], "deadline": "2026-12-04T12:00Z"});
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(7), state()).with_host(done.clone());
+        let text = save.to_json();
+        let read = Save::from_json(Path::new("s.json"), &text).unwrap();
+        assert_eq!(read.host, Some(done));
+        assert_eq!(read, save);
+        let edited = text.replace("\"ITALY\"", "\"RUSSIA\"");
+        assert_ne!(edited, text);
+        assert!(matches!(
+            Save::from_json(Path::new("s.json"), &edited),
+            Err(SaveError::Checksum { .. })
+        ));
+        // a save without host data reads as before
+        assert_eq!(
+            Save::from_json(Path::new("s.json"), &Save::new("x".into(), 5, Dice::new(7), state()).to_json())
+                .unwrap()
+                .host,
+            None
+        );
     }
 
     /// Saves sealed before the seed and the bots' dice were (their checksum is the state's
