@@ -113,14 +113,19 @@ fn shards_of_two_variants_or_of_nothing_do_not_merge() {
         (&b, scenario.to_str().unwrap(), "2..4"),
     ] {
         ok(&[
-            "run", scenario, "--seed", "9", "--seed-range", range, "--per-game",
-            path.to_str().unwrap(), "--quiet",
+            "run",
+            scenario,
+            "--seed",
+            "9",
+            "--seed-range",
+            range,
+            "--per-game",
+            path.to_str().unwrap(),
+            "--quiet",
         ]);
     }
-    let record: serde_json::Value = serde_json::from_str(
-        std::fs::read_to_string(&a).unwrap().lines().next().unwrap(),
-    )
-    .unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&a).unwrap().lines().next().unwrap()).unwrap();
     assert!(record["rules"].as_str().unwrap().starts_with("sha256:"));
     let out = hexwar(&["stats", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
@@ -297,7 +302,9 @@ fn a_replay_cut_short_or_relabelled_does_not_verify() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
-        format!("error: {p}: the replay names scenario 'france1940', but its scenario file is 'demo'\n")
+        format!(
+            "error: {p}: the replay names scenario 'france1940', but its scenario file is 'demo'\n"
+        )
     );
 
     // (a replay recorded before the end was written still verifies as far as it goes)
@@ -316,9 +323,23 @@ fn a_replay_cut_short_or_relabelled_does_not_verify() {
 fn a_replay_cannot_be_recorded_from_a_save() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("mid.json");
-    ok(&["run", "scenarios/demo", "--seed", "4", "--turns", "2", "--save", save.to_str().unwrap()]);
+    ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "4",
+        "--turns",
+        "2",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
     let replay = dir.path().join("r.json");
-    let out = hexwar(&["run", save.to_str().unwrap(), "--replay", replay.to_str().unwrap()]);
+    let out = hexwar(&[
+        "run",
+        save.to_str().unwrap(),
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -463,7 +484,12 @@ fn france1940_batch_results_do_not_depend_on_jobs() {
         .sum();
     assert_eq!(wins + stats["draws"].as_u64().unwrap(), 4, "{one}");
     // The rules' per-game figures (victory.lua `figures`) reach the statistics as means.
-    for figure in ["paris_fell", "evacuated", "netherlands_surrendered", "switzerland_invaded"] {
+    for figure in [
+        "paris_fell",
+        "evacuated",
+        "netherlands_surrendered",
+        "switzerland_invaded",
+    ] {
         assert!(stats["figures"][figure].is_number(), "{figure}: {one}");
     }
 }
@@ -475,24 +501,49 @@ fn one_game_of_a_batch_alone_can_be_logged_and_is_that_game() {
     let dir = tempfile::tempdir().unwrap();
     let per_game = dir.path().join("games.jsonl");
     ok(&[
-        "run", "scenarios/demo", "--seed", "9", "--games", "4", "--per-game",
-        per_game.to_str().unwrap(), "--quiet",
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--games",
+        "4",
+        "--per-game",
+        per_game.to_str().unwrap(),
+        "--quiet",
     ]);
     let third: serde_json::Value = serde_json::from_str(
-        std::fs::read_to_string(&per_game).unwrap().lines().nth(2).unwrap(),
+        std::fs::read_to_string(&per_game)
+            .unwrap()
+            .lines()
+            .nth(2)
+            .unwrap(),
     )
     .unwrap();
     let log = dir.path().join("g2.jsonl");
     let alone: serde_json::Value = serde_json::from_str(&ok(&[
-        "run", "scenarios/demo", "--seed", "9", "--seed-range", "2..3", "--log",
-        log.to_str().unwrap(), "--json",
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--seed-range",
+        "2..3",
+        "--log",
+        log.to_str().unwrap(),
+        "--json",
     ]))
     .unwrap();
     assert_eq!(alone["seed"].as_u64(), third["seed"].as_u64());
     assert_eq!(alone["commands"], third["commands"]);
     assert_eq!(alone["outcome"]["winner"], third["winner"]);
     assert!(std::fs::read_to_string(&log).unwrap().lines().count() > 10);
-    let out = hexwar(&["run", "scenarios/demo", "--seed-range", "2..4", "--log", log.to_str().unwrap()]);
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed-range",
+        "2..4",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -509,24 +560,41 @@ fn stats_compare_sets_a_variant_beside_its_scenario() {
     let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
     for (path, scenario) in [(&a, "scenarios/demo"), (&b, "scenarios/demo-mud")] {
         ok(&[
-            "run", scenario, "--seed", "9", "--games", "12", "--per-game",
-            path.to_str().unwrap(), "--quiet",
+            "run",
+            scenario,
+            "--seed",
+            "9",
+            "--games",
+            "12",
+            "--per-game",
+            path.to_str().unwrap(),
+            "--quiet",
         ]);
     }
     let json: serde_json::Value = serde_json::from_str(&ok(&[
-        "stats", "compare", a.to_str().unwrap(), b.to_str().unwrap(), "--json",
+        "stats",
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--json",
     ]))
     .unwrap();
     assert_eq!(json["scenario_a"], "demo");
     assert_eq!(json["scenario_b"], "demo-mud");
-    assert_eq!((json["games_a"].as_u64(), json["paired_games"].as_u64()), (Some(12), Some(12)));
+    assert_eq!(
+        (json["games_a"].as_u64(), json["paired_games"].as_u64()),
+        (Some(12), Some(12))
+    );
     // the wins are each batch's own statistics
     for (path, key) in [(&a, "wins_a"), (&b, "wins_b")] {
         let stats: serde_json::Value =
             serde_json::from_str(&ok(&["stats", "merge", path.to_str().unwrap(), "--json"]))
                 .unwrap();
         for side in ["blue", "red"] {
-            assert_eq!(json["sides"][side][key], stats["sides"][side]["wins"], "{side} {key}");
+            assert_eq!(
+                json["sides"][side][key], stats["sides"][side]["wins"],
+                "{side} {key}"
+            );
         }
     }
     let red = &json["sides"]["red"];

@@ -264,7 +264,10 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
     let before = session.game.state().clone();
     for (cmd, why) in [
         (
-            command("orders", json!({"power": "FRANCE", "orders": ["A MAR H", long]})),
+            command(
+                "orders",
+                json!({"power": "FRANCE", "orders": ["A MAR H", long]}),
+            ),
             "order #2 is 106 characters long (an order is at most 100)".to_string(),
         ),
         (
@@ -276,17 +279,26 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
             "257 orders for FRANCE (at most 256 a phase)".to_string(),
         ),
         (
-            command("orders", json!({"power": "FRANCE", "orders": ["A PAR H"], "bogus": 1})),
+            command(
+                "orders",
+                json!({"power": "FRANCE", "orders": ["A PAR H"], "bogus": 1}),
+            ),
             "'orders': unknown argument 'bogus' (it takes power, orders and phase)".to_string(),
         ),
         (
-            command("order", json!({"power": "FRANCE", "order": "A PAR H", "phase": "F1905M"})),
+            command(
+                "order",
+                json!({"power": "FRANCE", "order": "A PAR H", "phase": "F1905M"}),
+            ),
             "these orders are for F1905M, and the game is at S1901M".to_string(),
         ),
     ] {
         match session.game.submit(Some("FRANCE"), &cmd) {
             Err(GameError::Refused(r)) => {
-                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("DIP-orders", why.as_str()))
+                assert_eq!(
+                    (r.rule.as_str(), r.reason.as_str()),
+                    ("DIP-orders", why.as_str())
+                )
             }
             other => panic!("{why}: {other:?}"),
         }
@@ -298,7 +310,10 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
         .game
         .submit(
             Some("FRANCE"),
-            &command("orders", json!({"power": "FRANCE", "orders": [longest], "phase": "S1901M"})),
+            &command(
+                "orders",
+                json!({"power": "FRANCE", "orders": [longest], "phase": "S1901M"}),
+            ),
         )
         .unwrap();
     let events = session.game.submit(None, &Command::EndPhase).unwrap();
@@ -314,13 +329,16 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
     for _ in 0..256 {
         session
             .game
-            .submit(Some("FRANCE"), &command("order", json!({"power": "FRANCE", "order": "A PAR H"})))
+            .submit(
+                Some("FRANCE"),
+                &command("order", json!({"power": "FRANCE", "order": "A PAR H"})),
+            )
             .unwrap();
     }
-    match session
-        .game
-        .submit(Some("FRANCE"), &command("order", json!({"power": "FRANCE", "order": "A PAR H"})))
-    {
+    match session.game.submit(
+        Some("FRANCE"),
+        &command("order", json!({"power": "FRANCE", "order": "A PAR H"})),
+    ) {
         Err(GameError::Refused(r)) => assert_eq!(
             r.reason,
             "FRANCE has given 256 orders already (at most 256 a phase)"
@@ -338,7 +356,10 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
     let mut session = Session::start(&path, None).unwrap();
     let orders = |power: &str, list: serde_json::Value| Command::Custom {
         name: "orders".into(),
-        args: json!({"power": power, "orders": list}).as_object().unwrap().clone(),
+        args: json!({"power": power, "orders": list})
+            .as_object()
+            .unwrap()
+            .clone(),
     };
     let pending = |session: &mut Session| {
         session
@@ -353,11 +374,17 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
                "RUSSIA": [], "TURKEY": []})
     );
     let given = [
-        ("FRANCE", json!(["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"])),
+        (
+            "FRANCE",
+            json!(["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]),
+        ),
         ("GERMANY", json!(["A MUN - RUH"])),
     ];
     for (power, list) in &given {
-        session.game.submit(Some(power), &orders(power, list.clone())).unwrap();
+        session
+            .game
+            .submit(Some(power), &orders(power, list.clone()))
+            .unwrap();
     }
     let now = pending(&mut session);
     assert_eq!(now["FRANCE"], given[0].1);
@@ -379,10 +406,16 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
     assert_eq!(pending(&mut session)["FRANCE"], json!([]));
     session
         .game
-        .submit(Some("FRANCE"), &orders("FRANCE", json!(["A SPA H", "F MAO - POR"])))
+        .submit(
+            Some("FRANCE"),
+            &orders("FRANCE", json!(["A SPA H", "F MAO - POR"])),
+        )
         .unwrap();
     session.game.submit(None, &Command::EndPhase).unwrap();
-    assert_eq!(session.game.phase_label().unwrap().as_deref(), Some("W1901A"));
+    assert_eq!(
+        session.game.phase_label().unwrap().as_deref(),
+        Some("W1901A")
+    );
     let adjustments = session
         .game
         .query("adjustments", &serde_json::Value::Null)
@@ -439,7 +472,10 @@ fn check_order_says_whether_an_order_is_void_and_why() {
                 Some(power),
                 &Command::Custom {
                     name: "orders".into(),
-                    args: json!({"power": power, "orders": [order]}).as_object().unwrap().clone(),
+                    args: json!({"power": power, "orders": [order]})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
                 },
             )
             .unwrap();
@@ -447,7 +483,11 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         // match, as a player who gives it means)
         if order.contains(" S ") && order.contains(" - ") {
             let supported = order.split(" S ").nth(1).unwrap();
-            let owner = if supported.contains("VEN") { "ITALY" } else { "GERMANY" };
+            let owner = if supported.contains("VEN") {
+                "ITALY"
+            } else {
+                "GERMANY"
+            };
             alone
                 .game
                 .submit(
@@ -469,10 +509,16 @@ fn check_order_says_whether_an_order_is_void_and_why() {
             .iter()
             .find(|r| r.power == *power && r.order == *order)
             .unwrap();
-        assert_eq!(result.flags.iter().any(|f| f == "void"), why.is_some(), "{power} {order}");
+        assert_eq!(
+            result.flags.iter().any(|f| f == "void"),
+            why.is_some(),
+            "{power} {order}"
+        );
     }
     // every order of the bots' menu is valid
-    for power in ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"] {
+    for power in [
+        "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+    ] {
         for command in session.game.legal_commands(power).unwrap() {
             if let Command::Custom { name, args } = command {
                 if name == "order" {
@@ -486,11 +532,17 @@ fn check_order_says_whether_an_order_is_void_and_why() {
     // the winter: France builds two after taking Spain and Portugal
     let orders = |power: &str, list: serde_json::Value| Command::Custom {
         name: "orders".into(),
-        args: json!({"power": power, "orders": list}).as_object().unwrap().clone(),
+        args: json!({"power": power, "orders": list})
+            .as_object()
+            .unwrap()
+            .clone(),
     };
     session
         .game
-        .submit(Some("FRANCE"), &orders("FRANCE", json!(["A MAR - SPA", "F BRE - MAO"])))
+        .submit(
+            Some("FRANCE"),
+            &orders("FRANCE", json!(["A MAR - SPA", "F BRE - MAO"])),
+        )
         .unwrap();
     session.game.submit(None, &Command::EndPhase).unwrap();
     session
@@ -498,15 +550,30 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         .submit(Some("FRANCE"), &orders("FRANCE", json!(["F MAO - POR"])))
         .unwrap();
     session.game.submit(None, &Command::EndPhase).unwrap();
-    assert_eq!(session.game.phase_label().unwrap().as_deref(), Some("W1901A"));
+    assert_eq!(
+        session.game.phase_label().unwrap().as_deref(),
+        Some("W1901A")
+    );
     for (power, order, why) in [
         ("FRANCE", "A MAR B", None),
         ("FRANCE", "F BRE B", None),
-        ("FRANCE", "A MUN B", Some("MUN is not a home supply centre of FRANCE")),
+        (
+            "FRANCE",
+            "A MUN B",
+            Some("MUN is not a home supply centre of FRANCE"),
+        ),
         ("FRANCE", "A PAR B", Some("PAR is occupied")),
         ("FRANCE", "F PAR B", Some("PAR is occupied")),
-        ("GERMANY", "A BER B", Some("GERMANY has no build due (3 centres, 3 units)")),
-        ("FRANCE", "A SPA - POR", Some("this is an adjustment phase (W1901A), and the order is one of a movement phase")),
+        (
+            "GERMANY",
+            "A BER B",
+            Some("GERMANY has no build due (3 centres, 3 units)"),
+        ),
+        (
+            "FRANCE",
+            "A SPA - POR",
+            Some("this is an adjustment phase (W1901A), and the order is one of a movement phase"),
+        ),
     ] {
         let answer = check(&mut session, power, order);
         assert_eq!(answer["void"], why.is_some(), "{power} {order}: {answer}");
@@ -514,9 +581,17 @@ fn check_order_says_whether_an_order_is_void_and_why() {
     }
     let e = session
         .game
-        .query("check_order", &json!({"power": "NARNIA", "order": "A PAR H"}))
+        .query(
+            "check_order",
+            &json!({"power": "NARNIA", "order": "A PAR H"}),
+        )
         .unwrap_err();
-    assert!(e.message.contains("check_order: 'NARNIA' is not a power of the map"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("check_order: 'NARNIA' is not a power of the map"),
+        "{}",
+        e.message
+    );
 }
 
 /// `check_order` in a retreat phase: a retreat to a place the unit may go, and why others are void.
@@ -539,7 +614,10 @@ fn check_order_in_a_retreat_phase_names_the_retreats() {
             .query("check_order", &json!({"power": power, "order": order}))
             .unwrap()
             .unwrap();
-        (answer["void"].as_bool().unwrap(), answer["reason"].as_str().map(str::to_string))
+        (
+            answer["void"].as_bool().unwrap(),
+            answer["reason"].as_str().map(str::to_string),
+        )
     };
     assert_eq!(check("ITALY", "A PIE R TUS"), (false, None));
     assert_eq!(check("ITALY", "A PIE - TUS"), (false, None));

@@ -289,8 +289,14 @@ fn a_legal_list_past_the_hosts_limit_is_a_rules_error() {
 fn a_victory_rule_naming_an_unknown_side_is_a_rules_error() {
     let dir = tempfile::tempdir().unwrap();
     for (name, answer) in [
-        ("purple_wins", "{ winner = \"purple\", scores = {}, reason = \"x\" }"),
-        ("green_scores", "{ scores = { blue = 1, green = 3 }, reason = \"x\" }"),
+        (
+            "purple_wins",
+            "{ winner = \"purple\", scores = {}, reason = \"x\" }",
+        ),
+        (
+            "green_scores",
+            "{ scores = { blue = 1, green = 3 }, reason = \"x\" }",
+        ),
     ] {
         let file = dir.path().join(format!("{name}.lua"));
         std::fs::write(
@@ -304,7 +310,11 @@ fn a_victory_rule_naming_an_unknown_side_is_a_rules_error() {
             .play_bots(hexwar::bot::RunLimit::End)
             .unwrap_err()
             .to_string();
-        let side = if name == "purple_wins" { "purple" } else { "green" };
+        let side = if name == "purple_wins" {
+            "purple"
+        } else {
+            "green"
+        };
         assert!(
             e.contains(&format!(
                 "its answer names the side '{side}', which the scenario does not have (sides: \

@@ -77,7 +77,8 @@ impl Comparison {
                 let low = d - ((p_b - low_b).powi(2) + (high_a - p_a).powi(2)).sqrt();
                 let high = d + ((high_b - p_b).powi(2) + (p_a - low_a).powi(2)).sqrt();
                 let score = |r: &GameRecord| r.scores.get(side).copied().unwrap_or(0.0);
-                let differences: Vec<f64> = pairs.iter().map(|(x, y)| score(y) - score(x)).collect();
+                let differences: Vec<f64> =
+                    pairs.iter().map(|(x, y)| score(y) - score(x)).collect();
                 let comparison = SideComparison {
                     wins_a,
                     wins_b,
@@ -153,16 +154,17 @@ fn paired(differences: &[f64]) -> Option<PairedScore> {
 /// then the Cornish-Fisher expansion around the normal quantile (error under 0.001).
 fn t975(df: usize) -> f64 {
     const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
     ];
     if (1..=30).contains(&df) {
         return TABLE[df - 1];
     }
     let z = 1.959_963_984_540_054_f64;
     let v = df.max(1) as f64;
-    z + (z.powi(3) + z) / (4.0 * v) + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
+    z + (z.powi(3) + z) / (4.0 * v)
+        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
 }
 
 #[cfg(test)]
@@ -190,10 +192,24 @@ mod tests {
     #[test]
     fn win_rate_difference_and_paired_scores_have_their_intervals() {
         let a: Vec<GameRecord> = (0..20)
-            .map(|i| record(i, 100 + i, (i < 10).then_some("blue"), &[("blue", i as f64)]))
+            .map(|i| {
+                record(
+                    i,
+                    100 + i,
+                    (i < 10).then_some("blue"),
+                    &[("blue", i as f64)],
+                )
+            })
             .collect();
         let b: Vec<GameRecord> = (0..20)
-            .map(|i| record(i, 100 + i, (i < 15).then_some("blue"), &[("blue", i as f64 + 1.0 + (i % 2) as f64)]))
+            .map(|i| {
+                record(
+                    i,
+                    100 + i,
+                    (i < 15).then_some("blue"),
+                    &[("blue", i as f64 + 1.0 + (i % 2) as f64)],
+                )
+            })
             .collect();
         let c = Comparison::of(&a, &b, &["blue".to_string()]);
         let blue = &c.sides["blue"];

@@ -53,7 +53,8 @@ pub fn run(args: &RunArgs) -> i32 {
         (Some(_), Some(_)) => return fail("give either --games N or --seed-range A..B, not both"),
         (None, None) => return fail("a batch needs --games or --seed-range"),
     };
-    let single = args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some();
+    let single =
+        args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some();
     if single && args.games.is_none() && range.end - range.start == 1 {
         // (one game of a batch played alone, with the seed the batch gives it, so that its log,
         // save or replay can be had: its seed printed in JSON is past what a double holds
@@ -114,9 +115,9 @@ pub fn run(args: &RunArgs) -> i32 {
     if args.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta_precise})")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta_precise})",
+    ) {
         bar.set_style(style);
     }
     let records = match run_batch(&scenario, base_seed, range, jobs, &|done| {

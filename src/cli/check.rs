@@ -17,7 +17,9 @@ pub fn run(path: &Path, json: bool) -> i32 {
     } else {
         None
     };
-    let scenario_path = saved.as_ref().map_or(path, |save| save.scenario_path.as_path());
+    let scenario_path = saved
+        .as_ref()
+        .map_or(path, |save| save.scenario_path.as_path());
     let mut summary = None;
     let mut warnings = Vec::new();
     let errors: Vec<String> = match load_scenario(scenario_path) {
@@ -76,14 +78,16 @@ fn save_misfit(
         board: &scenario.map,
         sides: &scenario.sides,
     };
-    fit.state(&save.state, rules.sequence()).err().map(|message| {
-        crate::SessionError::SaveMisfit {
-            path: path.into(),
-            scenario: scenario.id.clone(),
-            message,
-        }
-        .to_string()
-    })
+    fit.state(&save.state, rules.sequence())
+        .err()
+        .map(|message| {
+            crate::SessionError::SaveMisfit {
+                path: path.into(),
+                scenario: scenario.id.clone(),
+                message,
+            }
+            .to_string()
+        })
 }
 
 /// Special turns of the sequence after the scenario's last turn: never played (a warning, since

@@ -111,7 +111,9 @@ impl TryFrom<Map<String, Value>> for Command {
             }
             "end_phase" => match map.keys().next() {
                 // (the engine's own command has no arguments: one would be dropped unread)
-                Some(extra) => Err(format!("end_phase: unknown argument '{extra}' (it takes none)")),
+                Some(extra) => Err(format!(
+                    "end_phase: unknown argument '{extra}' (it takes none)"
+                )),
                 None => Ok(Command::EndPhase),
             },
             _ => Ok(Command::Custom { name, args: map }),

@@ -81,7 +81,12 @@ pub enum SaveError {
 /// any of the three is found (the bots' dice decide the rest of a bot game; the seed is printed
 /// and recorded). The scenario path, mods and rules hashes stay outside: a user may move a game's
 /// files and edit those paths.
-fn checksum(state: &GameState, seed: u64, bot_dice: &Dice, host: Option<&serde_json::Value>) -> String {
+fn checksum(
+    state: &GameState,
+    seed: u64,
+    bot_dice: &Dice,
+    host: Option<&serde_json::Value>,
+) -> String {
     use sha2::{Digest, Sha256};
     let mut sealed = format!(
         "{}\nseed {seed}\nbot_dice {} {}",
@@ -287,7 +292,8 @@ mod tests {
             ("\"seed\": 7", "\"seed\": 999"),
         ] {
             assert!(text.contains(from), "{from}");
-            let err = Save::from_json(Path::new("s.json"), &text.replacen(from, to, 1)).unwrap_err();
+            let err =
+                Save::from_json(Path::new("s.json"), &text.replacen(from, to, 1)).unwrap_err();
             assert!(matches!(err, SaveError::Checksum { .. }), "{from}: {err}");
         }
         let rolled = save.to_json().replace("\"rolls\": 0", "\"rolls\": 3");
@@ -301,8 +307,10 @@ mod tests {
     /// A host's own data is kept and sealed: read back as written; an edit to it is found.
     #[test]
     fn a_hosts_data_is_kept_and_sealed() {
-        let done = serde_json::json!({"done": ["FRANCE", "ITALY"], "deadline": "2026-12-04T12:00Z"});
-        let save = Save::new("scenarios/x".into(), 5, Dice::new(7), state()).with_host(done.clone());
+        let done =
+            serde_json::json!({"done": ["FRANCE", "ITALY"], "deadline": "2026-12-04T12:00Z"});
+        let save =
+            Save::new("scenarios/x".into(), 5, Dice::new(7), state()).with_host(done.clone());
         let text = save.to_json();
         let read = Save::from_json(Path::new("s.json"), &text).unwrap();
         assert_eq!(read.host, Some(done));
@@ -315,9 +323,12 @@ mod tests {
         ));
         // a save without host data reads as before
         assert_eq!(
-            Save::from_json(Path::new("s.json"), &Save::new("x".into(), 5, Dice::new(7), state()).to_json())
-                .unwrap()
-                .host,
+            Save::from_json(
+                Path::new("s.json"),
+                &Save::new("x".into(), 5, Dice::new(7), state()).to_json()
+            )
+            .unwrap()
+            .host,
             None
         );
     }

@@ -274,7 +274,11 @@ impl Replay {
         if let Some(end) = self.end.as_ref().filter(|end| end.state != state) {
             return Err(ReplayError::Diverged {
                 step: self.steps.len(),
-                side: self.steps.last().map(|s| s.side.clone()).unwrap_or_default(),
+                side: self
+                    .steps
+                    .last()
+                    .map(|s| s.side.clone())
+                    .unwrap_or_default(),
                 command: self
                     .steps
                     .last()

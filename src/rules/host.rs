@@ -485,9 +485,7 @@ impl LuaRules {
                     Some(x as i64)
                 }
                 Value::Number(x) => {
-                    return Ok(Err(format!(
-                        "returned {x}, not an index of the legal list"
-                    )))
+                    return Ok(Err(format!("returned {x}, not an index of the legal list")))
                 }
                 _ => None,
             };

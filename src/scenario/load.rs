@@ -449,7 +449,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         false
     };
     if let Some(n) = &spec.limits.instructions {
-        if within("instructions", *n.get_ref(), INSTRUCTIONS_RANGE, n.span().start) {
+        if within(
+            "instructions",
+            *n.get_ref(),
+            INSTRUCTIONS_RANGE,
+            n.span().start,
+        ) {
             limits.instructions = *n.get_ref();
         }
     }
@@ -459,13 +464,23 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         }
     }
     if let Some(d) = &spec.limits.event_depth {
-        if within("event_depth", u64::from(*d.get_ref()), EVENT_DEPTH_RANGE, d.span().start) {
+        if within(
+            "event_depth",
+            u64::from(*d.get_ref()),
+            EVENT_DEPTH_RANGE,
+            d.span().start,
+        ) {
             limits.event_depth = *d.get_ref();
         }
     }
     if let Some(n) = &spec.limits.events_per_command {
         let value = u64::from(*n.get_ref());
-        if within("events_per_command", value, EVENTS_PER_COMMAND_RANGE, n.span().start) {
+        if within(
+            "events_per_command",
+            value,
+            EVENTS_PER_COMMAND_RANGE,
+            n.span().start,
+        ) {
             limits.events_per_command = *n.get_ref();
         }
     }
