@@ -8,6 +8,26 @@ use hexwar::scenario::load_scenario;
 use hexwar::Session;
 use serde_json::json;
 
+/// The `orders` command of `power` giving `list`.
+fn orders(power: &str, list: serde_json::Value) -> hexwar::engine::Command {
+    hexwar::engine::Command::Custom {
+        name: "orders".into(),
+        args: json!({"power": power, "orders": list})
+            .as_object()
+            .unwrap()
+            .clone(),
+    }
+}
+
+/// The answer of a query that takes no argument.
+fn ask(session: &mut Session, query: &str) -> serde_json::Value {
+    session
+        .game
+        .query(query, &serde_json::Value::Null)
+        .unwrap()
+        .unwrap()
+}
+
 fn opening() -> (LuaRules, hexwar::engine::GameState) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
     let session = Session::start(&path, None).unwrap();
@@ -354,22 +374,8 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
     use hexwar::engine::Command;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
     let mut session = Session::start(&path, None).unwrap();
-    let orders = |power: &str, list: serde_json::Value| Command::Custom {
-        name: "orders".into(),
-        args: json!({"power": power, "orders": list})
-            .as_object()
-            .unwrap()
-            .clone(),
-    };
-    let pending = |session: &mut Session| {
-        session
-            .game
-            .query("orders", &serde_json::Value::Null)
-            .unwrap()
-            .unwrap()
-    };
     assert_eq!(
-        pending(&mut session),
+        ask(&mut session, "orders"),
         json!({"AUSTRIA": [], "ENGLAND": [], "FRANCE": [], "GERMANY": [], "ITALY": [],
                "RUSSIA": [], "TURKEY": []})
     );
@@ -386,16 +392,12 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
             .submit(Some(power), &orders(power, list.clone()))
             .unwrap();
     }
-    let now = pending(&mut session);
+    let now = ask(&mut session, "orders");
     assert_eq!(now["FRANCE"], given[0].1);
     assert_eq!(now["GERMANY"], given[1].1);
     assert_eq!(now["ITALY"], json!([]));
 
-    let adjustments = session
-        .game
-        .query("adjustments", &serde_json::Value::Null)
-        .unwrap()
-        .unwrap();
+    let adjustments = ask(&mut session, "adjustments");
     assert_eq!(
         adjustments["FRANCE"],
         json!({"centers": 3, "units": 3, "change": 0, "build_sites": []})
@@ -403,7 +405,7 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
     // France takes Spain and Portugal in 1901; the winter asks it to build two, at home,
     // where no unit stands.
     session.game.submit(None, &Command::EndPhase).unwrap();
-    assert_eq!(pending(&mut session)["FRANCE"], json!([]));
+    assert_eq!(ask(&mut session, "orders")["FRANCE"], json!([]));
     session
         .game
         .submit(
@@ -416,11 +418,7 @@ fn the_orders_and_adjustments_queries_answer_a_host() {
         session.game.phase_label().unwrap().as_deref(),
         Some("W1901A")
     );
-    let adjustments = session
-        .game
-        .query("adjustments", &serde_json::Value::Null)
-        .unwrap()
-        .unwrap();
+    let adjustments = ask(&mut session, "adjustments");
     assert_eq!(
         adjustments["FRANCE"],
         json!({"centers": 5, "units": 3, "change": 2, "build_sites": ["BRE", "MAR", "PAR"]})
@@ -468,16 +466,7 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         let mut alone = Session::start(&path, None).unwrap();
         alone
             .game
-            .submit(
-                Some(power),
-                &Command::Custom {
-                    name: "orders".into(),
-                    args: json!({"power": power, "orders": [order]})
-                        .as_object()
-                        .unwrap()
-                        .clone(),
-                },
-            )
+            .submit(Some(power), &orders(power, json!([order])))
             .unwrap();
         // (a support to move is judged as the order it is: the supported unit ordered to
         // match, as a player who gives it means)
@@ -490,16 +479,7 @@ fn check_order_says_whether_an_order_is_void_and_why() {
             };
             alone
                 .game
-                .submit(
-                    Some(owner),
-                    &Command::Custom {
-                        name: "orders".into(),
-                        args: json!({"power": owner, "orders": [supported]})
-                            .as_object()
-                            .unwrap()
-                            .clone(),
-                    },
-                )
+                .submit(Some(owner), &orders(owner, json!([supported])))
                 .unwrap();
         }
         let events = alone.game.submit(None, &Command::EndPhase).unwrap();
@@ -530,13 +510,6 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         }
     }
     // the winter: France builds two after taking Spain and Portugal
-    let orders = |power: &str, list: serde_json::Value| Command::Custom {
-        name: "orders".into(),
-        args: json!({"power": power, "orders": list})
-            .as_object()
-            .unwrap()
-            .clone(),
-    };
     session
         .game
         .submit(

@@ -42,6 +42,17 @@ fn print_stats(stats: &Stats, json: bool, csv: bool) {
     }
 }
 
+/// The scenario, or its errors as one message.
+fn load(path: &Path) -> Result<crate::scenario::Scenario, String> {
+    load_scenario(path).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
 pub fn run(args: &RunArgs) -> i32 {
     let range = match (&args.seed_range, args.games) {
         (Some(r), None) => match parse_range(r) {
@@ -61,17 +72,9 @@ pub fn run(args: &RunArgs) -> i32 {
         // exactly, and jq rounds it)
         let base = match args.seed {
             Some(seed) => seed,
-            None => match load_scenario(&args.scenario) {
+            None => match load(&args.scenario) {
                 Ok(scenario) => scenario.seed,
-                Err(errors) => {
-                    return fail(
-                        errors
-                            .iter()
-                            .map(|e| e.to_string())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                    )
-                }
+                Err(e) => return fail(e),
             },
         };
         let mut alone = args.clone();
@@ -91,17 +94,9 @@ pub fn run(args: &RunArgs) -> i32 {
             args.scenario.display()
         ));
     }
-    let mut scenario = match load_scenario(&args.scenario) {
+    let mut scenario = match load(&args.scenario) {
         Ok(s) => s,
-        Err(errors) => {
-            return fail(
-                errors
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        }
+        Err(e) => return fail(e),
     };
     scenario.limits.trusted = args.trusted;
     let base_seed = args.seed.unwrap_or(scenario.seed);

@@ -150,6 +150,19 @@ mod tests {
     /// An edit of a state, and the message it must get.
     type Case = (Box<dyn Fn(&mut GameState)>, String);
 
+    /// Files `unit` among the units gone from play (eliminated at turn 1).
+    fn eliminate(state: &mut GameState, unit: crate::engine::Unit) {
+        state.gone.insert(
+            unit.id.clone(),
+            GoneUnit {
+                unit,
+                reason: "eliminated".into(),
+                eliminated: true,
+                turn: 1,
+            },
+        );
+    }
+
     /// Every way a hand-edited save can leave its scenario, each named.
     #[test]
     fn a_state_that_leaves_its_scenario_is_named() {
@@ -214,30 +227,14 @@ mod tests {
                 Box::new(|s| {
                     let mut unit = s.units.values().next().expect("a unit").clone();
                     unit.side = "green".into();
-                    s.gone.insert(
-                        unit.id.clone(),
-                        GoneUnit {
-                            unit,
-                            reason: "eliminated".into(),
-                            eliminated: true,
-                            turn: 1,
-                        },
-                    );
+                    eliminate(s, unit);
                 }),
                 format!("out of play: unit '{first}': unknown side 'green' (sides: blue, red)"),
             ),
             (
                 Box::new(|s| {
                     let unit = s.units.values().next().expect("a unit").clone();
-                    s.gone.insert(
-                        unit.id.clone(),
-                        GoneUnit {
-                            unit,
-                            reason: "eliminated".into(),
-                            eliminated: true,
-                            turn: 1,
-                        },
-                    );
+                    eliminate(s, unit);
                 }),
                 format!("unit '{first}' is both in play and out of play"),
             ),
