@@ -653,12 +653,11 @@ local function check_args(cmd)
   return nil
 end
 
--- Refuses order text longer than MAX_ORDER_LEN (`what`: how to name it).
-local function check_length(text, what)
-  if #text > MAX_ORDER_LEN then
-    return hex.refuse("DIP-orders", what .. " is " .. #text .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")")
-  end
-  return nil
+-- The refusal of order text longer than MAX_ORDER_LEN (`i`: its place in the list, nil for the
+-- `order` command's one order); called only for such text.
+local function too_long(text, i)
+  local what = i and ("order #" .. i) or "the order"
+  return hex.refuse("DIP-orders", what .. " is " .. #text .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")")
 end
 
 local function check_power(cmd, side)
@@ -797,8 +796,7 @@ function M.install(game)
       for i = 1, n do
         local o = orders[i]
         if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
-        refusal = check_length(o, "order #" .. i)
-        if refusal then return refusal end
+        if #o > MAX_ORDER_LEN then return too_long(o, i) end
       end
       -- (the command's own list, fresh from its arguments, goes into the event as it is: a copy
       -- cost a table and a write per order; no list, `{}` as before)
@@ -812,8 +810,7 @@ function M.install(game)
       refusal = check_args(cmd)
       if refusal then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      refusal = check_length(cmd.order, "the order")
-      if refusal then return refusal end
+      if #cmd.order > MAX_ORDER_LEN then return too_long(cmd.order) end
       local list = hex.state.get(ORDERS_KEY[power]) or {}
       if #list >= MAX_ORDERS then
         return hex.refuse("DIP-orders", power .. " has given " .. #list .. " orders already (at most " .. MAX_ORDERS .. " a phase)")
