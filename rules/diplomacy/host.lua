@@ -499,6 +499,22 @@ local function setup(t)
   return mirror(pos, nil, nil, events)
 end
 
+-- The home centres `power` may build in now: its build sites (the game's or a variant's) that
+-- it holds, with no unit on them nor one named in `ordered` (a set of unit strings), in order.
+local function open_build_sites(pos, power, ordered)
+  local busy, owned = {}, {}
+  for _, list in pairs(pos.units or {}) do
+    for _, u in ipairs(list) do busy[u:sub(3, 5)] = true end
+  end
+  for u in pairs(ordered or {}) do busy[u:sub(3, 5)] = true end
+  for _, c in ipairs((pos.centers or {})[power] or {}) do owned[c] = true end
+  local out = {}
+  for _, h in ipairs(current.build_sites(board(), pos, power)) do
+    if owned[h] and not busy[h] then out[#out + 1] = h end
+  end
+  return out
+end
+
 -- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
 -- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
 -- (the position this VM keeps if the state still holds it, else only the parts the phase needs:
@@ -589,22 +605,14 @@ local function legal_orders(side)
         end
       end
     elseif n_centers - #units - #given > 0 then
-      local busy, owned = {}, {}
-      for _, p in ipairs(sorted_keys(pos.units)) do
-        for _, u in ipairs(pos.units[p]) do busy[u:sub(3, 5)] = true end
-      end
-      for u in pairs(ordered) do busy[u:sub(3, 5)] = true end
-      for _, c in ipairs(pos.centers[side] or {}) do owned[c] = true end
-      for _, h in ipairs(current.build_sites(board(), pos, side)) do
-        if owned[h] and not busy[h] then
-          local r = hex.map.region(h)
-          add("A " .. h .. " B")
-          if r.type == "coast" then
-            if #r.coasts > 0 then
-              for _, c in ipairs(r.coasts) do add("F " .. h .. "/" .. c .. " B") end
-            else
-              add("F " .. h .. " B")
-            end
+      for _, h in ipairs(open_build_sites(pos, side, ordered)) do
+        local r = hex.map.region(h)
+        add("A " .. h .. " B")
+        if r.type == "coast" then
+          if #r.coasts > 0 then
+            for _, c in ipairs(r.coasts) do add("F " .. h .. "/" .. c .. " B") end
+          else
+            add("F " .. h .. " B")
           end
         end
       end
@@ -852,21 +860,10 @@ function M.install(game)
   hex.rules.query("adjustments", function()
     local pos = position() or {}
     local units, centers = pos.units or {}, pos.centers or {}
-    local busy = {}
-    for _, q in ipairs(sorted_keys(units)) do
-      for _, u in ipairs(units[q]) do busy[u:sub(3, 5)] = true end
-    end
     local out = {}
     for _, p in ipairs(powers()) do
       local nu, nc = #(units[p] or {}), #(centers[p] or {})
-      local sites = {}
-      if nc > nu then
-        local owned = {}
-        for _, c in ipairs(centers[p]) do owned[c] = true end
-        for _, h in ipairs(current.build_sites(board(), pos, p)) do
-          if owned[h] and not busy[h] then sites[#sites + 1] = h end
-        end
-      end
+      local sites = nc > nu and open_build_sites(pos, p) or {}
       out[p] = { centers = nc, units = nu, change = nc - nu,
                  build_sites = #sites > 0 and sites or hex.state.list() }
     end
