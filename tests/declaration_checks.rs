@@ -96,7 +96,7 @@ fn a_misspelt_key_of_a_command_is_refused() {
     assert!(
         e.ends_with(
             "/legals.lua:1: hex.commands.define(\"charge\"): unknown key 'legals' (the keys: \
-             resolve, legal)"
+             resolve, legal, args)"
         ),
         "{e}"
     );
@@ -241,4 +241,104 @@ fn a_string_that_is_not_utf8_text_is_named() {
         "{}",
         e.message
     );
+}
+
+/// A command's `args` is a list of distinct argument names, `command` left out: anything else
+/// is refused where the command is defined.
+#[test]
+fn a_commands_args_must_be_a_list_of_distinct_argument_names() {
+    for (name, args, why) in [
+        (
+            "args_text",
+            "\"unit\"",
+            "'args' must be a list of argument names, not a string",
+        ),
+        (
+            "args_keyed",
+            "{ \"unit\", times = true }",
+            "'args' must be a list of argument names (keys 1..n), like { \"unit\", \"target\" }",
+        ),
+        (
+            "args_number",
+            "{ \"unit\", 3 }",
+            "'args' #2 is 3, not an argument name (a string)",
+        ),
+        (
+            "args_command",
+            "{ \"command\", \"unit\" }",
+            "'args' lists 'command', which every command has: leave it out",
+        ),
+        (
+            "args_twice",
+            "{ \"unit\", \"unit\" }",
+            "'args' lists 'unit' twice",
+        ),
+    ] {
+        let e = load_error(
+            name,
+            &format!(
+                "hex.commands.define(\"salute\", {{ args = {args}, resolve = function() return {{}} end }})\n"
+            ),
+        );
+        assert!(
+            e.ends_with(&format!(
+                "/{name}.lua:1: hex.commands.define(\"salute\"): {why}"
+            )),
+            "{name}: {e}"
+        );
+    }
+}
+
+/// A command that declares its `args` has any other argument refused by the host, before its
+/// `resolve` runs (a misspelt optional argument would otherwise be dropped unread); the state
+/// stays as it was. Without `args` a command takes any argument.
+#[test]
+fn a_command_declaring_its_args_has_any_other_refused_before_its_rules_run() {
+    let mut session = demo_with(
+        "salute",
+        r#"
+local function resolve(cmd)
+  if cmd.tims ~= nil then error("resolve ran with an argument it does not take") end
+  return { { event = "Custom", name = "Saluted", data = { unit = cmd.unit, times = cmd.times } } }
+end
+hex.commands.define("salute", { args = { "unit", "times" }, resolve = resolve })
+hex.commands.define("wave", { args = {}, resolve = function() return {} end })
+hex.commands.define("shout", { resolve = function(cmd) return {} end })
+"#,
+    )
+    .unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let command = |name: &str, args: serde_json::Value| Command::Custom {
+        name: name.into(),
+        args: args.as_object().unwrap().clone(),
+    };
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    for (cmd, why) in [
+        (
+            command("salute", serde_json::json!({"unit": "b1", "tims": 3})),
+            "salute: unknown argument 'tims' (it takes unit, times)",
+        ),
+        (
+            command("wave", serde_json::json!({"hand": "left"})),
+            "wave: unknown argument 'hand' (it takes none)",
+        ),
+    ] {
+        match session.game.submit(Some(&side), &cmd) {
+            Err(GameError::Refused(r)) => {
+                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("command", why))
+            }
+            other => panic!("{why}: {other:?}"),
+        }
+        let after = serde_json::to_string(session.game.state()).unwrap();
+        assert_eq!(after, before, "{why}: the state changed");
+    }
+    // the arguments it takes (some may be left out), none, and any for a command without `args`
+    for cmd in [
+        command("salute", serde_json::json!({"unit": "b1", "times": 3})),
+        command("salute", serde_json::json!({"unit": "b1"})),
+        command("wave", serde_json::json!({})),
+        command("shout", serde_json::json!({"anything": [1, 2]})),
+    ] {
+        assert!(session.game.submit(Some(&side), &cmd).is_ok(), "{cmd:?}");
+    }
 }

@@ -249,3 +249,30 @@ fn tac_4_a_round_trip_to_the_start_hex_moves_only_the_refaced_base() {
     assert_eq!(flags, ["base1_moved", "moved"]);
     assert_eq!((u.at.as_deref(), u.facing), (Some("0404"), Some(1)));
 }
+
+/// The facing games' commands declare their arguments: a move written with `to` (the engine's
+/// one-hex form, which a facing move does not take) is refused instead of read as a turn in
+/// place with its destination dropped.
+#[test]
+fn a_facing_move_with_an_argument_it_does_not_take_is_refused() {
+    let mut s = Session::start(Path::new("scenarios/ancients"), Some(1)).unwrap();
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    let err = s
+        .game
+        .submit(
+            Some("macedon"),
+            &cmd(json!({"command": "move", "unit": "m-ph-3", "to": "0206", "facing": 2})),
+        )
+        .unwrap_err();
+    match err {
+        GameError::Refused(r) => assert_eq!(
+            (r.rule.as_str(), r.reason.as_str()),
+            (
+                "command",
+                "move: unknown argument 'to' (it takes unit, units, path, facing)"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+}

@@ -3,6 +3,7 @@ local combat = {}
 
 function combat.register()
   hex.commands.define("attack", {
+    args = { "unit", "target" },
     resolve = function(cmd, side)
       local attacker, defender = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
       if not attacker or not defender then return hex.refuse("DEMO-5", "attack needs a unit and a target unit") end

@@ -635,22 +635,10 @@ end
 local MAX_ORDERS, MAX_ORDER_LEN = 256, 100
 M.MAX_ORDERS, M.MAX_ORDER_LEN = MAX_ORDERS, MAX_ORDER_LEN
 
--- The arguments each command takes (any other is refused: a misspelt `phase` would be dropped).
-local ARGS = {
-  orders = { command = true, power = true, orders = true, phase = true },
-  order = { command = true, power = true, order = true, phase = true },
-}
-
--- Refuses an unknown argument, and orders written for another phase than the game's (`phase =
--- "F1901M"`, optional: a late order is refused instead of being kept for the next phase).
+-- Refuses orders written for another phase than the game's (`phase = "F1901M"`, optional: a late
+-- order is refused instead of being kept for the next phase). An unknown argument (a misspelt
+-- `phase` would be dropped) is refused by the host, from each command's `args`.
 local function check_args(cmd)
-  local allowed = ARGS[cmd.command]
-  for k in pairs(cmd) do
-    if not allowed[k] then
-      return hex.refuse("DIP-orders", "'" .. cmd.command .. "': unknown argument '" .. tostring(k)
-        .. "' (it takes power, " .. cmd.command .. " and phase)")
-    end
-  end
   local phase = cmd.phase
   if phase ~= nil then
     local now = hex.state.get("position", "phase")
@@ -788,6 +776,7 @@ function M.install(game)
   end)
 
   hex.commands.define("orders", {
+    args = { "power", "orders", "phase" },
     resolve = function(cmd, side)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end
@@ -812,6 +801,7 @@ function M.install(game)
     end,
   })
   hex.commands.define("order", {
+    args = { "power", "order", "phase" },
     resolve = function(cmd, side)
       local power, refusal = check_power(cmd, side)
       if not power then return refusal end

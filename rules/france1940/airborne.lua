@@ -187,6 +187,7 @@ end
 
 function airborne.register()
   hex.commands.define("drop", {
+    args = { "unit", "to" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       local to = cmd.to or ""

@@ -554,6 +554,7 @@ end
 function combat.register()
   -- (through the module table at every call, so a variant's combat.resolve or .legal counts)
   hex.commands.define("attack", {
+    args = { "hex", "units" },
     resolve = function(cmd, side) return combat.resolve(cmd, side) end,
     legal = function(side, filter) return combat.legal(side, filter) end,
   })

@@ -46,6 +46,7 @@ end
 
 function evacuation.register()
   hex.commands.define("evacuate", {
+    args = { "unit" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       local rule, reason = evacuation.refusal(u, side)

@@ -103,6 +103,7 @@ end
 
 function rail.register()
   hex.commands.define("rail", {
+    args = { "unit", "to" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       local rule, reason = rail.refusal(u, side, cmd.to or "")

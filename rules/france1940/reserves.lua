@@ -383,6 +383,7 @@ function reserves.register()
   end)
 
   hex.commands.define("place", {
+    args = { "unit", "to" },
     resolve = function(cmd, side)
       local g = find(cmd.unit or "")
       local to = cmd.to or ""

@@ -261,6 +261,7 @@ end
 local function wrap(name, path_of, single)
   local base = hex.commands.get(name)
   hex.commands.define(name, {
+    args = base.args,
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if u and u.side == side then

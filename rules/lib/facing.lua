@@ -36,6 +36,7 @@ end
 function facing.register(opts)
   local C = opts.clauses
   hex.commands.define("move", {
+    args = { "unit", "units", "path", "facing" },
     resolve = function(cmd, side)
       local ids = members(cmd)
       if #ids == 0 then return hex.refuse(C.move, "a move names a unit or units") end
@@ -113,6 +114,7 @@ function facing.register(opts)
 
   -- ANC-6.3 / TA-R15: a phalanx in contact turns 60° as its whole move after a morale test.
   hex.commands.define("wheel", {
+    args = { "unit", "facing" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if not u or u.side ~= side then return hex.refuse(C.wheel, "wheel needs one of your units") end
@@ -168,6 +170,7 @@ function facing.register(opts)
   end
 
   hex.commands.define("attack", {
+    args = { "unit", "target" },
     resolve = function(cmd, side)
       local a, d = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
       if not a or not d or a.side ~= side or d.side == side then return hex.refuse(C.attack, "attack needs one of your units and an enemy unit") end

@@ -37,6 +37,30 @@ pub struct RulesLoadError {
 struct CommandDef {
     resolve: Function,
     legal: Option<Function>,
+    /// The arguments the command takes (`args` in its definition, checked there); None when
+    /// it declares none, and takes any.
+    args: Option<Vec<String>>,
+}
+
+/// The refusal of an argument the command's definition does not list in its `args` (a
+/// misspelt `phase` would otherwise be dropped unread); checked here, before the rules' `resolve`
+/// runs, so rules need no loop of their own over the command's keys.
+fn unknown_argument(def: &CommandDef, command: &Command) -> Option<Refusal> {
+    let (Some(allowed), Command::Custom { name, args }) = (&def.args, command) else {
+        return None;
+    };
+    let extra = args
+        .keys()
+        .find(|k| *k != "command" && !allowed.iter().any(|a| a == *k))?;
+    let takes = if allowed.is_empty() {
+        "none".to_string()
+    } else {
+        allowed.join(", ")
+    };
+    Some(Refusal::new(
+        "command",
+        format!("{name}: unknown argument '{extra}' (it takes {takes})"),
+    ))
 }
 
 /// A handler with where it was defined, for messages.
@@ -358,7 +382,15 @@ impl LuaRules {
             let (name, def) = pair.map_err(err)?;
             let resolve: Function = def.raw_get("resolve").map_err(err)?;
             let legal: Option<Function> = def.raw_get("legal").map_err(err)?;
-            self.commands.insert(name, CommandDef { resolve, legal });
+            let args: Option<Vec<String>> = def.raw_get("args").map_err(err)?;
+            self.commands.insert(
+                name,
+                CommandDef {
+                    resolve,
+                    legal,
+                    args,
+                },
+            );
         }
         // Handlers run by priority (higher first), then in registration order.
         let handlers: Table = self.lua.named_registry_value(HANDLERS_KEY).map_err(err)?;
@@ -840,6 +872,9 @@ impl Ruleset for LuaRules {
                 )),
             });
         };
+        if let Some(refusal) = unknown_argument(def, command) {
+            return Ok(Err(refusal));
+        }
         let what = || format!("command '{}' ({})", command.name(), origin_of(&def.resolve));
         let (value, rolls) = self.call(state, what, |lua| {
             let t = command_to_lua(lua, command)?;
