@@ -55,7 +55,7 @@ fn bots_advance_and_fight_to_a_decided_result() {
     let dir = std::env::temp_dir();
     for (s, seed, melees, winner) in [
         ("tactical", "2", 12, "winner: british"),
-        ("ancients", "1", 17, "winner: seleucid"),
+        ("ancients", "1", 16, "winner: seleucid"),
     ] {
         let log = dir.join(format!("hexwar-melee-{s}-{}.jsonl", std::process::id()));
         let scen = format!("scenarios/{s}");

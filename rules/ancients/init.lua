@@ -40,5 +40,6 @@ facing.register {
   clauses = { move = "ANC-7.1", attack = "ANC-6.4", front = "ANC-6.4", wheel = "ANC-6.3" },
   leaders = { leader = true },
   wheels = { phalanx = true },
+  groups = true,                                                -- ANC-5.4: stacks move as one
   flank_bonus = 2,
 }

@@ -33,18 +33,101 @@ local function members(cmd)
   return { cmd.unit }
 end
 
+-- What is wrong with a move order's shape, before any rule looks at it (nil when nothing): a
+-- player's bad order is refused, not a rules error. `units` a list of distinct unit ids, `path`
+-- a list of hex labels, `facing` nil, "none", a direction 0..5 or a two-base pair "f1,f2".
+local function malformed_move(cmd)
+  local units = cmd.units
+  if units ~= nil then
+    if cmd.unit ~= nil then return "a move names a unit or units, not both" end
+    if type(units) ~= "table" or #units == 0 then return "'units' is a list of unit ids" end
+    local seen = {}
+    for i = 1, #units do
+      local id = units[i]
+      if type(id) ~= "string" then return "'units' #" .. i .. " is not a unit id" end
+      if seen[id] then return "'units' lists " .. id .. " twice" end
+      seen[id] = true
+    end
+  elseif type(cmd.unit) ~= "string" then
+    return "a move names a unit or units"
+  end
+  local path = cmd.path
+  if path ~= nil then
+    if type(path) ~= "table" then return "'path' is a list of hex labels" end
+    for i = 1, #path do
+      if type(path[i]) ~= "string" then return "'path' #" .. i .. " is not a hex label" end
+    end
+  end
+  local f = cmd.facing
+  if f == nil or f == "none" then return nil end
+  if math.type(f) == "integer" and f >= 0 and f <= 5 then return nil end
+  if type(f) == "string" and f:match("^[0-5],[0-5]$") then return nil end
+  return "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not " .. tostring(f)
+end
+
+-- ANC-5.4 / TA-R13: the groups a side's legal list offers to move as one, beside each unit
+-- alone: in each hex holding two or more of its counters that have not moved (hexes in label
+-- order, ids sorted), every subset of two or more when there are at most GROUP_SUBSETS_UP_TO
+-- counters, else the whole hex and its troops without their leaders. (Any subset is a legal
+-- order; listing every one of a big stack would be 2^n groups.)
+local GROUP_SUBSETS_UP_TO = 4
+local function groups_of(side, leaders)
+  local by_hex, labels = {}, {}
+  for _, u in ipairs(hex.units.of_side(side)) do
+    if u.at and not u.status.moved then
+      local l = by_hex[u.at]
+      if not l then l = {}; by_hex[u.at] = l; labels[#labels + 1] = u.at end
+      l[#l + 1] = u
+    end
+  end
+  table.sort(labels)
+  local out = {}
+  for _, at in ipairs(labels) do
+    local units = by_hex[at]
+    if #units >= 2 then
+      table.sort(units, function(a, b) return a.id < b.id end)
+      local n = #units
+      if n <= GROUP_SUBSETS_UP_TO then
+        for mask = 1, (1 << n) - 1 do
+          local g = {}
+          for k = 1, n do
+            if mask & (1 << (k - 1)) ~= 0 then g[#g + 1] = units[k].id end
+          end
+          if #g >= 2 then out[#out + 1] = g end
+        end
+      else
+        local all, troops = {}, {}
+        for k = 1, n do
+          all[k] = units[k].id
+          if not leaders[units[k].type] then troops[#troops + 1] = units[k].id end
+        end
+        out[#out + 1] = all
+        if #troops >= 2 and #troops < n then out[#out + 1] = troops end
+      end
+    end
+  end
+  return out
+end
+
 function facing.register(opts)
   local C = opts.clauses
   hex.commands.define("move", {
     args = { "unit", "units", "path", "facing" },
     resolve = function(cmd, side)
+      local bad = malformed_move(cmd)
+      if bad then return hex.refuse(C.move, bad) end
       local ids = members(cmd)
-      if #ids == 0 then return hex.refuse(C.move, "a move names a unit or units") end
+      local first
       for _, id in ipairs(ids) do
-        local u = hex.units.get(id or "")
-        if not u then return hex.refuse(C.move, "no unit " .. tostring(id)) end
+        local u = hex.units.get(id)
+        if not u then return hex.refuse(C.move, "no unit " .. id) end
         if u.side ~= side then return hex.refuse(C.move, id .. " is not a " .. side .. " unit") end
         if u.status.moved then return hex.refuse(C.move, id .. " has already moved") end
+        first = first or u
+        if u.at ~= first.at then
+          return hex.refuse(C.move, "a moving group is counters of one side in one hex (TA-R13): "
+            .. first.id .. " is at " .. tostring(first.at) .. ", " .. id .. " at " .. tostring(u.at))
+        end
       end
       if hex.state.phase() ~= "movement" then return hex.refuse(C.move, "units move in the movement phase") end
       local path = cmd.path or {}
@@ -95,22 +178,40 @@ function facing.register(opts)
     legal = function(side)
       if hex.state.phase() ~= "movement" then return {} end
       local out = {}
-      for _, u in ipairs(hex.units.of_side(side)) do
-        if u.at and not u.status.moved then
-          local reach = hex.path.reach_facing(u.id, nil, { paths = true })
-          for _, label in ipairs(lib.sorted_keys(reach)) do
-            local per = reach[label]
-            for _, f in ipairs(sorted_facings(per)) do
-              local fa = f
-              if fa == "none" then fa = nil end
-              out[#out + 1] = { command = "move", unit = u.id, path = per[f].path, facing = fa }
-            end
+      -- (`who`: a unit id, or a group's list of ids; each reachable hex and end facing)
+      local function list_moves(who, key)
+        local reach = hex.path.reach_facing(who, nil, { paths = true })
+        for _, label in ipairs(lib.sorted_keys(reach)) do
+          local per = reach[label]
+          for _, f in ipairs(sorted_facings(per)) do
+            local fa = f
+            if fa == "none" then fa = nil end
+            out[#out + 1] = { command = "move", [key] = who, path = per[f].path, facing = fa }
           end
         end
+      end
+      for _, u in ipairs(hex.units.of_side(side)) do
+        if u.at and not u.status.moved then list_moves(u.id, "unit") end
+      end
+      if opts.groups then
+        for _, g in ipairs(groups_of(side, opts.leaders)) do list_moves(g, "units") end
       end
       return out
     end,
   })
+
+  -- ANC-5.4: a stack shares one facing, so a unit wheels with the rest of its stack: its side's
+  -- counters in the hex that have not moved, leaders excepted (TA-R2: they have no facing, and
+  -- TA-R17: they ignore stacking, so a wheel neither turns them nor spends their move).
+  local function wheel_stack(u, side)
+    local stack = {}
+    for _, v in ipairs(hex.units.at(u.at)) do
+      if v.side == side and v.facing ~= nil and not v.status.moved and not opts.leaders[v.type] then
+        stack[#stack + 1] = v.id
+      end
+    end
+    return stack
+  end
 
   -- ANC-6.3 / TA-R15: a phalanx in contact turns 60° as its whole move after a morale test.
   hex.commands.define("wheel", {
@@ -124,12 +225,10 @@ function facing.register(opts)
         return hex.refuse(C.wheel, u.id .. " does not wheel: a " .. u.type .. " turns during its move")
       end
       if not hex.path.in_contact(u.id) then return hex.refuse(C.wheel, u.id .. " is not in contact; it turns during its move") end
-      -- ANC-5.4: a stack shares one facing, so the unit wheels with the rest of its stack (its
-      -- side's counters in the hex that carry a facing; leaders have none).
-      local stack = {}
-      for _, v in ipairs(hex.units.at(u.at)) do
-        if v.side == side and v.facing ~= nil and not v.status.moved then stack[#stack + 1] = v.id end
+      if math.type(cmd.facing) ~= "integer" or cmd.facing < 0 or cmd.facing > 5 then
+        return hex.refuse(C.wheel, "a wheel's facing is a corner 0..5, not " .. tostring(cmd.facing))
       end
+      local stack = wheel_stack(u, side)
       local ok = hex.path.check_facing(stack, {}, cmd.facing, nil, { contact_turn = true })
       if type(ok) ~= "number" then return ok end
       local roll = hex.dice.roll(6)
@@ -143,13 +242,19 @@ function facing.register(opts)
       end
       return events
     end,
+    -- (only the wheels `resolve` takes: a stack holding a disordered counter, TA-R12, does not
+    -- wheel)
     legal = function(side)
       if hex.state.phase() ~= "movement" then return {} end
       local out = {}
       for _, u in ipairs(hex.units.of_side(side)) do
         if u.at and not u.status.moved and opts.wheels and opts.wheels[u.type] and hex.path.in_contact(u.id) then
+          local stack = wheel_stack(u, side)
           for _, d in ipairs({ 1, 5 }) do
-            out[#out + 1] = { command = "wheel", unit = u.id, facing = (u.facing + d) % 6 }
+            local f = (u.facing + d) % 6
+            if type(hex.path.check_facing(stack, {}, f, nil, { contact_turn = true })) == "number" then
+              out[#out + 1] = { command = "wheel", unit = u.id, facing = f }
+            end
           end
         end
       end

@@ -5,8 +5,8 @@
 --             first every melee a charge started (TAC-6: an unfought one is lost);
 --   movement: with `charges`, charge an enemy hex when strength at least matches; else end next
 --             to an enemy with it in the front (flank preferred), else close in; a unit moves
---             only when that improves on staying put; a wheel (ANC-6.3) counts 50 less, since
---             the morale test may fail;
+--             only when that improves on staying put (a group, when it does for each of its
+--             troops); a wheel (ANC-6.3) counts 50 less, since the morale test may fail;
 --   otherwise end the phase.
 -- A game passes what differs: `front_at(u, at, f)` (its front arcs), `facing_of(u)` (the
 -- facing a unit now has, in the form `front_at` takes), `flank` (the bonus its melee rule
@@ -79,12 +79,20 @@ function M.greedy(opts)
       if cmd.command == "attack" then
         score = attack_score(cmd, fronts)
       elseif cmd.command == "move" or cmd.command == "wheel" then
-        local u = hex.units.get(cmd.unit)
-        if here[u.id] == nil then here[u.id] = standing(u, u.at, opts.facing_of(u), enemies, fronts) end
-        local to = cmd.path and cmd.path[#cmd.path] or u.at
-        local s = standing(u, to, cmd.facing or opts.facing_of(u), enemies, fronts)
-        if cmd.command == "wheel" then s = s - 50 end
-        if s > here[u.id] then score = s end
+        -- a group (ANC-5.4) moves only when that improves on staying put for each of its
+        -- troops, and scores as its first troop (a stack is of one kind, ANC-5.1)
+        local members = cmd.units or { cmd.unit }
+        for k = #members, 1, -1 do
+          local u = hex.units.get(members[k])
+          if here[u.id] == nil then here[u.id] = standing(u, u.at, opts.facing_of(u), enemies, fronts) end
+          local to = cmd.path and cmd.path[#cmd.path] or u.at
+          local s = standing(u, to, cmd.facing or opts.facing_of(u), enemies, fronts)
+          if cmd.command == "wheel" then s = s - 50 end
+          if u.type ~= "leader" or #members == 1 then
+            if s <= here[u.id] then score = nil; break end
+            score = s
+          end
+        end
       elseif cmd.command == "end_phase" then
         end_index = i
       end

@@ -581,6 +581,24 @@ impl FacingSearch {
             return Ok(Ok(c));
         }
         if any_end {
+            // Ending in the start hex beside the rest of its stack (ANC-5.4): whatever else
+            // the search noted (a turn it could not make on the way), that is why.
+            let end_hex = path.last().copied().unwrap_or(g.start);
+            if rules.model == Model::Ancients
+                && end_hex == g.start
+                && !g.leaders_only
+                && g.troops_at(&board.flags[g.side as usize], g.start)
+            {
+                return refuse(
+                    "stack_facing",
+                    format!(
+                        "a stack shares one facing: the group ends at {} beside the rest of its \
+                         stack, which faces {}",
+                        map.label(g.start),
+                        stack_facing(board, &g, g.start)
+                    ),
+                );
+            }
             if let Some((_, "turn", reason)) = why.best {
                 return refuse("turn", reason);
             }
@@ -599,23 +617,6 @@ impl FacingSearch {
                         ),
                     );
                 }
-            }
-            // Ending in the start hex beside the rest of its stack (ANC-5.4).
-            let end_hex = path.last().copied().unwrap_or(g.start);
-            if rules.model == Model::Ancients
-                && end_hex == g.start
-                && !g.leaders_only
-                && g.troops_at(&board.flags[g.side as usize], g.start)
-            {
-                return refuse(
-                    "stack_facing",
-                    format!(
-                        "a stack shares one facing: the group ends at {} beside the rest of its \
-                         stack, which faces {}",
-                        map.label(g.start),
-                        stack_facing(board, &g, g.start)
-                    ),
-                );
             }
             return refuse(
                 "facing",

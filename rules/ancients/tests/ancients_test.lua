@@ -115,3 +115,96 @@ test("ANC-5.4: a stacked phalanx wheels with its whole stack (a stack shares one
   })
   t.eq({ t.unit("p1").facing, t.unit("p2").facing }, { 1, 1 })
 end)
+
+test("TA-R2 / TA-R17: a wheel neither turns nor spends a leader in the phalanx's hex", function(t)
+  -- p (morale 6) and a leader that a setup gave a facing, at 0404, in contact with s1.
+  t.scenario("scenarios/ancients", { seed = 3 })
+  local leader = unit("L", "macedon", "leader", "0404", 2, 0)
+  t.setup { units = { phalanx("p", "0404", 6), leader, unit("s1", "seleucid", "cavalry", "0403", 0, 3) } }
+  local events = t.ok("macedon", wheel("p", 1))
+  local roll = events[1].value
+  t.eq(events, {
+    { event = "DiceRolled", sides = 6, value = roll },
+    { event = "Custom", name = "MoraleTest", data = { unit = "p", roll = roll, morale = 6, passed = true } },
+    { event = "UnitFacingChanged", unit = "p", facing = 1 },
+    { event = "UnitStatusChanged", unit = "p", add = { "moved" } },
+  })
+  -- the leader has not moved: it still moves (to 0405, away from the enemy)
+  t.ok("macedon", { command = "move", unit = "L", path = { "0405" } })
+  t.eq(t.unit("L").at, "0405")
+end)
+
+test("TA-R12: the legal list offers a wheel only when it would be taken", function(t)
+  -- p1 in contact and in good order: both 60 degree wheels. p2 in contact but disordered, and
+  -- p3 in good order stacked with a disordered p4: none (a stack with a counter out of order
+  -- does not move, TA-R12).
+  t.scenario("scenarios/ancients", { seed = 3 })
+  local p2, p4 = phalanx("p2", "0904", 6), phalanx("p4", "0707", 6)
+  p2.status = { "disordered" }
+  p4.status = { "disordered" }
+  t.setup { units = {
+    phalanx("p1", "0404", 6), p2, phalanx("p3", "0707", 6), p4,
+    unit("s1", "seleucid", "cavalry", "0403", 0, 3), unit("s2", "seleucid", "cavalry", "0903", 0, 3),
+    unit("s3", "seleucid", "cavalry", "0706", 0, 3),
+  } }
+  local wheels = {}
+  for _, c in ipairs(t.legal("macedon")) do
+    if c.command == "wheel" then wheels[#wheels + 1] = c.unit .. ">" .. c.facing end
+  end
+  t.eq(wheels, { "p1>1", "p1>5" })
+  local r = t.expect_refused("macedon", wheel("p2", 1), "ANC-7.1")
+  t.eq(r.reason, "only units in good order move (TA-R12)")
+  t.expect_refused("macedon", wheel("p3", 1), "ANC-7.1")
+  r = t.expect_refused("macedon", wheel("p1", 7), "ANC-6.3")
+  t.eq(r.reason, "a wheel's facing is a corner 0..5, not 7")
+end)
+
+test("ANC-5.4 / TA-R13: the legal list offers a stack moving and re-facing as one", function(t)
+  -- Two phalanxes and a leader at 0404, far from the enemy: every group of two or more of them.
+  t.scenario("scenarios/ancients", { seed = 3 })
+  t.setup { units = {
+    unit("p", "macedon", "phalanx", "0404", 0, 4), unit("q", "macedon", "phalanx", "0404", 0, 4),
+    unit("L", "macedon", "leader", "0404", nil, 0), unit("s1", "seleucid", "cavalry", "1107", 0, 3),
+  } }
+  local groups, turns = {}, {}
+  for _, c in ipairs(t.legal("macedon")) do
+    if c.command == "move" and c.units then
+      local key = table.concat(c.units, "+")
+      if not groups[#groups] or groups[#groups] ~= key then groups[#groups + 1] = key end
+      if #c.path == 0 and key == "p+q" then turns[#turns + 1] = c.facing end
+    end
+  end
+  t.eq(groups, { "L+p", "L+q", "p+q", "L+p+q" })
+  -- the whole stack of troops re-faces in place (1 MP a 60 degree turn, MA 3)
+  t.eq(turns, { 1, 2, 3, 4, 5 })
+  -- one phalanx alone cannot: it would face otherwise than the rest of its stack
+  local r = t.expect_refused("macedon", { command = "move", unit = "p", path = {}, facing = 1 }, "ANC-5.4")
+  t.eq(r.reason, "a stack shares one facing: the group ends at 0404 beside the rest of its stack, which faces 0")
+  t.ok("macedon", { command = "move", units = { "p", "q" }, path = {}, facing = 1 })
+  t.eq({ t.unit("p").facing, t.unit("q").facing, t.unit("L").facing }, { 1, 1, nil })
+end)
+
+test("ANC-7.1 / TA-R13: a malformed move order is refused, naming what is wrong", function(t)
+  t.scenario("scenarios/ancients", { seed = 3 })
+  t.setup { units = {
+    unit("p", "macedon", "phalanx", "0404", 0, 4), unit("q", "macedon", "phalanx", "0606", 0, 4),
+    unit("s1", "seleucid", "cavalry", "1107", 0, 3),
+  } }
+  local before = t.state()
+  for _, case in ipairs({
+    { { unit = "p", path = { "0504" }, facing = 7 }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not 7" },
+    { { unit = "p", path = { "0504" }, facing = "x" }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not x" },
+    { { units = { "p", "q" }, path = { "0504" }, facing = 0 }, "a moving group is counters of one side in one hex (TA-R13): p is at 0404, q at 0606" },
+    { { units = { "p", "p" }, path = { "0504" }, facing = 0 }, "'units' lists p twice" },
+    { { units = "p", path = { "0504" }, facing = 0 }, "'units' is a list of unit ids" },
+    { { unit = "p", units = { "p" }, path = { "0504" } }, "a move names a unit or units, not both" },
+    { { unit = "p", path = "0504", facing = 0 }, "'path' is a list of hex labels" },
+    { { unit = "p", path = { 5 }, facing = 0 }, "'path' #1 is not a hex label" },
+  }) do
+    local cmd = case[1]
+    cmd.command = "move"
+    local r = t.expect_refused("macedon", cmd, "ANC-7.1")
+    t.eq(r.reason, case[2])
+  end
+  t.eq(t.state(), before)
+end)
