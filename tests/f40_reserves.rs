@@ -348,3 +348,33 @@ fn f40_17_5_paris_and_edge_hexes_take_reserves_whoever_controls_them() {
     // Never into a hex holding an enemy unit.
     assert!(!legal_of(&mut s, "allied", "place").contains(&place("ar3", "0201")));
 }
+
+/// F40-17.3: reserves are placed at the start of the first assault: once a unit of the side has
+/// moved, none is placed or listed (as drops, 11.1). A reinforcement (17.2, no such clause)
+/// still arrives.
+#[test]
+fn f40_17_3_reserves_are_placed_before_any_unit_of_the_side_moves() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 3, 4);
+    let first_move = legal_of(&mut s, "allied", "move")
+        .into_iter()
+        .find(|c| matches!(c, Command::Move { unit, .. } if unit == "a1"))
+        .expect("a1 moves");
+    ok(&mut s, "allied", &first_move);
+    assert_eq!(
+        refused(&mut s, "allied", &place("ar1", "0302")),
+        refusal(
+            "F40-17.3",
+            "reserves are placed at the start of the first assault, before any movement (a1 has moved)"
+        )
+    );
+    let placements: Vec<String> = legal_of(&mut s, "allied", "place")
+        .iter()
+        .map(|c| serde_json::Map::from(c.clone())["unit"].to_string())
+        .collect();
+    assert!(
+        !placements.is_empty() && placements.iter().all(|u| u == "\"rf1\""),
+        "{placements:?}"
+    );
+    ok(&mut s, "allied", &place("rf1", "0101"));
+}

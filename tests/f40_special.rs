@@ -300,6 +300,28 @@ fn f40_11_3_para_regiments_are_enterable_and_withdrawn_when_joined_by_supplied_f
     assert!(legal_of(&mut s, "german", "drop").contains(&drop_at("p2", "0201")));
 }
 
+/// F40-11.3: "stacked with a supplied friendly unit" is judged at the end of the assault, as
+/// the units stand: the 22nd Airlanding dropped with a para regiment beyond the sea, next to
+/// the Allies, cannot trace supply (its `isolated` status, judged at the assault's start, said
+/// nothing of it), so the regiment stays.
+#[test]
+fn f40_11_3_a_para_regiment_beside_an_unsupplied_friend_is_not_withdrawn() {
+    let mut s = session("airborne");
+    ok(&mut s, "german", &drop_at("p1", "0601"));
+    ok(&mut s, "german", &drop_at("al", "0601"));
+    assert_eq!(supply(&mut s).get("al"), Some(&false));
+    ok(&mut s, "german", &Command::EndPhase);
+    let events = ok(&mut s, "german", &Command::EndPhase);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::UnitRemoved { reason, .. } if reason == "withdrawn")),
+        "{events:?}"
+    );
+    assert_eq!(s.game.state().vars.get("para_pool"), None);
+    assert_eq!(s.game.state().units["p1"].at.as_deref(), Some("0601"));
+}
+
 #[test]
 fn f40_11_4_the_airlanding_division_may_not_move_in_the_assault_of_its_drop() {
     let mut s = session("airborne");

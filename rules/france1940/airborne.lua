@@ -13,7 +13,7 @@
 --        enemy unit is eliminated; the others lose `dropped`.
 --   11.3 para regiments: no ZOC (regiments, 6.1) and enterable by enemies (movement.lua,
 --        enemy_hexes). At the end of the assault of their drop (AssaultEnded), one stacked
---        with a supplied (not isolated) friendly unit other than a para regiment is removed
+--        with a friendly unit supplied at that moment, other than a para regiment, is removed
 --        (UnitRemoved "withdrawn") and put in the pool, variable `para_pool` = {id = turn it
 --        returns}: two turns later, at the start of its side's first assault of that turn, it
 --        is placed back off the map (UnitPlaced) and may be dropped again.
@@ -107,11 +107,9 @@ local function phase_refusal(side)
   if hex.state.get("rail_used") then
     return "F40-11.1", "drops happen at the start of the assault, before any movement"
   end
-  for _, flag in ipairs({ "moved", "railed" }) do
-    local moved = hex.units.ids(side, { with = { flag }, limit = 1 })[1]
-    if moved then
-      return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. moved .. " has moved)"
-    end
+  local moved = common.first_mover(side)
+  if moved then
+    return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. moved .. " has moved)"
   end
   return nil
 end
@@ -276,10 +274,15 @@ function airborne.register()
     local out = {}
     local pool = hex.state.get("para_pool") or {}
     local added = false
+    -- (supply as it stands at the end of the assault, traced only when a para regiment has a
+    -- companion: the `isolated` status was judged at its start, and says nothing of a unit
+    -- dropped or placed since, such as the 22nd Airlanding dropped with the regiment)
+    local supplied
     for _, u in ipairs(common.units_with({ "dropped" })) do
       if common.para_regiment(u) and u.at then
         for _, f in ipairs(hex.units.at(u.at)) do
-          if f.side == u.side and not common.para_regiment(f) and not f.status.isolated then
+          if f.side == u.side and not common.para_regiment(f) then supplied = supplied or supply.trace() end
+          if f.side == u.side and not common.para_regiment(f) and supplied[f.id] then
             out[#out + 1] = { event = "UnitRemoved", unit = u.id, reason = "withdrawn" }
             pool = common.with(pool, u.id, ev.data.turn + 2)
             added = true

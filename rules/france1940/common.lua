@@ -246,6 +246,16 @@ function common.assault()
   return hex.state.get("assault") or 1
 end
 
+-- A unit of `side` that has moved or gone by rail in this phase (the first found), or nil: the
+-- start of an assault, when drops (F40-11.1) and reserves (F40-17.3) come, is over once one has.
+function common.first_mover(side)
+  for _, flag in ipairs({ "moved", "railed" }) do
+    local id = hex.units.ids(side, { with = { flag }, limit = 1 })[1]
+    if id then return id end
+  end
+  return nil
+end
+
 function common.is_movement_phase()
   return hex.state.phase() == "movement"
 end

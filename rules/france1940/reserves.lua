@@ -246,9 +246,22 @@ local function refusal_in_phase(f, g, side, to, foreign)
   return key
 end
 
+-- F40-17.3: reserves come at the start of the first assault, before any unit of the side has
+-- moved or gone by rail (as drops do, 11.1); reinforcements (17.2) have no such clause.
+local function late_reserve(g, side)
+  if g.attrs.pool == "reinforcement" then return nil end
+  local moved = common.first_mover(side)
+  if moved then
+    return "reserves are placed at the start of the first assault, before any movement (" .. moved .. " has moved)"
+  end
+  return nil
+end
+
 function reserves.refusal(g, side, to, listed)
   local rule, reason = phase_refusal(side)
   if rule then return nil, rule, reason end
+  reason = g and late_reserve(g, side)
+  if reason then return nil, "F40-17.3", reason end
   return refusal_in_phase(new_facts(listed), g, side, to)
 end
 
@@ -315,13 +328,15 @@ function reserves.place_options(side, only)
   -- may_enter_now, too, reads the unit's pool and arrival turn only: judged once per group.
   local open_by_group, fitting_by_kind, enters_by_group, foreign = {}, {}, {}, nil
   local facts = new_facts(pool)
+  local started = common.first_mover(side) ~= nil -- (then only reinforcements: late_reserve)
   for _, g in ipairs(pool) do
     local attrs = g.attrs
     local group = tostring(attrs.pool) .. "/" .. tostring(attrs.arrives_turn)
     local enters = enters_by_group[group]
     if enters == nil and (not only or only == g.id) then
       local owner = (attrs.pool == "german_reserve") and "german" or "allied"
-      enters = owner == side and may_enter_now(facts, g, side)
+      enters = owner == side and not (started and attrs.pool ~= "reinforcement")
+        and may_enter_now(facts, g, side)
       enters_by_group[group] = enters
     end
     if enters and (not only or only == g.id) then
