@@ -55,7 +55,7 @@ fn anc() -> Value {
             "leader": { "leader": true }
         },
         "clauses": { "phalanx_front": "ANC-7.2", "front_stop": "ANC-7.3", "join": "ANC-5.3",
-                     "stack": "ANC-5.1", "stack_facing": "ANC-5.4", "turn": "ANC-6.2", "enemy_hex": "TA-R12", "budget": "ANC-7.1" }
+                     "stack": "ANC-5.1", "stack_facing": "ANC-5.4", "turn": "ANC-6.2", "contact_turn": "ANC-6.3", "enemy_hex": "TA-R12", "budget": "ANC-7.1" }
     })
 }
 
@@ -265,7 +265,7 @@ fn tac_2_tactical_distances_per_kind() {
     );
     assert_eq!(
         f.check(&["m"], &["0601", "0501"], Facing::One(0)),
-        Err("TAC-2: a tactical move is at most 1 hexes (TAC-2)".into())
+        Err("TAC-2: a tactical move is at most 1 hex (TAC-2)".into())
     );
 }
 
@@ -740,7 +740,7 @@ fn anc_6_3_phalanx_in_contact_turns_only_with_all_its_mp() {
         ("0705", 0, 3),
     ]);
     assert_eq!(f.states(&["p"]), without);
-    assert_eq!(f.check(&["p"], &[], Facing::One(1)), Err("ANC-6.2: in contact at 0404: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)".into()));
+    assert_eq!(f.check(&["p"], &[], Facing::One(1)), Err("ANC-6.3: in contact at 0404: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)".into()));
     // With the morale test passed (TA-R15): one 60° turn in place, costing all 3 MP.
     let g = f.group(&["p"]);
     let with = reach_facing(
@@ -1355,7 +1355,7 @@ fn ta_r3_a_move_is_tactical_if_any_hex_it_occupies_start_included_is_near() {
     assert_eq!(f.check(&["b"], &["0501"], Facing::One(0)), Ok(1));
     assert_eq!(
         f.check(&["b"], &["0301", "0401", "0501"], Facing::One(0)),
-        Err("TAC-2: a tactical move is at most 1 hexes (TAC-2)".into())
+        Err("TAC-2: a tactical move is at most 1 hex (TAC-2)".into())
     );
 }
 
@@ -1373,7 +1373,7 @@ fn ta_r4_non_tactical_moves_count_the_ma_tactical_ones_the_tac2_distance_from_th
     );
     assert_eq!(
         f.check(&["b"], &["0201", "0301", "0401", "0501"], Facing::One(0)),
-        Err("budget: the unit moves at most 3 hexes".into())
+        Err("budget: the unit moves at most 3 hexes (TA-R4)".into())
     );
     // Cavalry (TAC-2: 2) MA 6 at 0101, red infantry at 0901 (near: 0701..0901). 0701 is the
     // first near hex, 6 hexes from the start: the tactical move counts all 6, not the 1 hex
@@ -1425,7 +1425,7 @@ fn ta_r4_non_tactical_moves_count_the_ma_tactical_ones_the_tac2_distance_from_th
     );
     assert_eq!(
         f.check(&["m"], &["0201", "0301"], Facing::One(0)),
-        Err("budget: the unit moves at most 1 hexes".into())
+        Err("budget: the unit moves at most 1 hex (TA-R4)".into())
     );
     assert_eq!(
         f.check(&["m"], &["0201", "0301", "0401", "0501"], Facing::One(0)),
@@ -1470,7 +1470,7 @@ fn ta_r5_facing_is_free_refacing_in_place_is_a_move_the_start_state_is_not() {
     assert_eq!(f.check(&["b"], &["0301"], Facing::One(3)), Ok(1));
     // Re-facing in the start hex is a 0-hex move; the start facing there is no move.
     assert_eq!(f.check(&["b"], &[], Facing::One(3)), Ok(0));
-    let not_a_move = Err("adjacent: not a move: same hex, same facing (TA-R5)".to_string());
+    let not_a_move = Err("not_a_move: not a move: same hex, same facing (TA-R5)".to_string());
     assert_eq!(f.check(&["b"], &[], Facing::One(0)), not_a_move);
     // Nor is a round trip that ends in the start hex with the start facing; ending it with
     // another facing is a move (of its 2 hexes).
@@ -2068,7 +2068,7 @@ fn ta_r15_a_phalanx_group_starting_in_contact_may_turn_once_in_place_for_all_its
     assert_eq!(
         f.check(&["p1", "p2"], &[], Facing::One(1)),
         Err(
-            "ANC-6.2: in contact at 0404: a phalanx turns only by spending its whole movement \
+            "ANC-6.3: in contact at 0404: a phalanx turns only by spending its whole movement \
              after a morale test (ANC-6.3)"
                 .into()
         )

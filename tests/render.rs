@@ -183,3 +183,61 @@ fn the_cli_json_to_stdout_carries_the_svg_text() {
         "error: overlays are drawn on hex maps only; this scenario has an area board\n"
     );
 }
+
+/// The directions of the facing arrows in an SVG, each as (dx, dy) of unit length: from the
+/// middle of the arrow's base to its tip.
+fn arrow_directions(svg: &str) -> Vec<(f64, f64)> {
+    svg.split("<polygon points=\"")
+        .skip(1)
+        .filter(|rest| rest.contains("\" fill=\"#111111\"") && rest.find('"') < rest.find('>'))
+        .filter_map(|rest| {
+            let points: Vec<(f64, f64)> = rest[..rest.find('"')?]
+                .split(' ')
+                .filter_map(|p| {
+                    let (x, y) = p.split_once(',')?;
+                    Some((x.parse().ok()?, y.parse().ok()?))
+                })
+                .collect();
+            let [tip, a, b] = points[..] else { return None };
+            let (dx, dy) = (tip.0 - (a.0 + b.0) / 2.0, tip.1 - (a.1 + b.1) / 2.0);
+            let len = (dx * dx + dy * dy).sqrt();
+            Some((dx / len, dy / len))
+        })
+        .collect()
+}
+
+/// ANC-6.1 / TA-R1: a phalanx faces a hex corner, so its arrow points at vertex 0 (due east on
+/// this flat-topped map), where a light unit facing edge 0 points at that hexside (30° below).
+#[test]
+fn anc_6_1_a_phalanx_facing_arrow_points_at_its_corner() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(
+        &setup,
+        "[[unit]]\nid = \"p\"\nside = \"macedon\"\ntype = \"phalanx\"\nma = 3\nstrength = 4\n\
+         at = \"0404\"\nfacing = 0\n\
+         [[unit]]\nid = \"l\"\nside = \"seleucid\"\ntype = \"light\"\nma = 4\nstrength = 1\n\
+         at = \"0808\"\nfacing = 0\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "render",
+        "scenarios/ancients",
+        "--setup",
+        setup.to_str().unwrap(),
+        "-o",
+        "-",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let arrows = arrow_directions(&stdout(&out));
+    assert_eq!(arrows.len(), 2, "{arrows:?}");
+    let (phalanx, light) = (arrows[0], arrows[1]);
+    assert!(
+        (phalanx.0 - 1.0).abs() < 0.01 && phalanx.1.abs() < 0.01,
+        "{phalanx:?}"
+    );
+    assert!(
+        (light.0 - 0.866).abs() < 0.01 && (light.1 - 0.5).abs() < 0.01,
+        "{light:?}"
+    );
+}

@@ -30,8 +30,9 @@ hex.rules.declare("facing", {
   clauses = {
     phalanx_front = "ANC-7.2", front_stop = "ANC-7.3", join = "ANC-5.3", stack = "ANC-5.1",
     stack_facing = "ANC-5.4",
-    turn = "ANC-6.2", facing = "ANC-6.2", enemy_hex = "ANC-7.1", budget = "ANC-7.1",
-    friendly = "ANC-7.1", adjacent = "ANC-7.1", immobile = "ANC-7.1",
+    turn = "ANC-6.2", contact_turn = "ANC-6.3", facing = "ANC-6.2", enemy_hex = "ANC-7.1",
+    budget = "ANC-7.1", friendly = "ANC-7.1", adjacent = "ANC-7.1", immobile = "ANC-7.1",
+    not_a_move = "ANC-7.1",
   },
 })
 

@@ -31,7 +31,10 @@ hex.rules.declare("facing", {
   impassable = { "river" },
   clauses = {
     distance = "TAC-2", immobile = "TAC-2", friendly = "TAC-5", melee = "TAC-6",
-    front_to_front = "TAC-7", adjacent = "TAC-3", budget = "TAC-2", terrain = "TAC-MAP",
+    front_to_front = "TAC-7", adjacent = "TA-R4", budget = "TA-R4", not_a_move = "TA-R5",
+    facing = "TAC-4",
+    -- (the map's impassable rivers are this module's own rule, not a clause of the text)
+    terrain = "TAC-MAP",
   },
 })
 

@@ -201,6 +201,12 @@ pub trait Ruleset: Send {
         &[]
     }
 
+    /// The unit kinds whose facing is a hex vertex (ANC-6.1 phalanxes), so that a picture
+    /// draws their facing towards a corner; rules without such kinds name none.
+    fn vertex_facing_kinds(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What scripts printed since the last call (`print`, `hex.log`), drained; rules without
     /// scripts print nothing.
     fn take_script_log(&mut self) -> Vec<String> {

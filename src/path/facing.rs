@@ -92,6 +92,8 @@ const CLAUSE_KEYS: &[&str] = &[
     "stack_facing",
     "facing",
     "terrain",
+    "not_a_move",
+    "contact_turn",
 ];
 
 /// A compiled facing declaration.
@@ -347,6 +349,15 @@ impl FacingRules {
             clauses,
             topology: Topology::new(map),
         })
+    }
+
+    /// The kinds that face a hex vertex (ANC-6.1: phalanxes), in name order.
+    pub fn vertex_kinds(&self) -> Vec<String> {
+        self.kinds
+            .iter()
+            .filter(|(_, rule)| rule.facing == FacingType::Vertex)
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 
     pub fn kind(&self, kind: &str) -> Option<&KindRule> {

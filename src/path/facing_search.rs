@@ -321,6 +321,15 @@ fn stack_facing(board: &FacingBoard, g: &Group, hex: HexIndex) -> u8 {
     }
 }
 
+/// "1 hex", "3 hexes": a count of hexes in a message.
+fn hexes(n: u32) -> String {
+    if n == 1 {
+        "1 hex".into()
+    } else {
+        format!("{n} hexes")
+    }
+}
+
 /// Whether an end listing `facings` (one, or `ALL` of the group's kind) includes `f`.
 fn lists(facings: u8, group: Facing, f: Facing) -> bool {
     match (facings, f) {
@@ -537,6 +546,30 @@ impl FacingSearch {
                 reason,
             }))
         };
+        // A facing of the wrong shape for the group (a single direction for a two-base unit,
+        // a pair for another, any for leaders): said as such, not as an unreachable facing.
+        let shape = |f: Facing| match f {
+            Facing::None => 0,
+            Facing::One(_) => 1,
+            Facing::Two(_, _) => 2,
+        };
+        if shape(facing) != shape(g.facing) {
+            let reason = match g.facing {
+                Facing::None => format!(
+                    "leaders have no facing (TA-R2), so none is given, not {}",
+                    facing.key()
+                ),
+                Facing::One(_) => format!(
+                    "the group ends facing one direction 0..5, not {}",
+                    facing.key()
+                ),
+                Facing::Two(_, _) => format!(
+                    "a two-base unit ends facing a pair \"f1,f2\", one per base (TA-R6), not {}",
+                    facing.key()
+                ),
+            };
+            return refuse("facing", reason);
+        }
         // TA-R5 (TAC): ending in the start hex with the start facing is not a move, whatever
         // the path. ANC has no such reading: there only the empty order is refused, and a round
         // trip back to the start state stays an order (tests/facing.rs anc_7_3).
@@ -544,7 +577,7 @@ impl FacingSearch {
         let round_trip_counts = path.is_empty() || rules.model == Model::Tactical;
         if back_home && round_trip_counts && facing == g.facing {
             return refuse(
-                "adjacent",
+                "not_a_move",
                 "not a move: same hex, same facing (TA-R5)".into(),
             );
         }
@@ -599,8 +632,8 @@ impl FacingSearch {
                     ),
                 );
             }
-            if let Some((_, "turn", reason)) = why.best {
-                return refuse("turn", reason);
+            if let Some((_, key @ ("turn" | "contact_turn"), reason)) = why.best {
+                return refuse(key, reason);
             }
             // A phalanx that reaches the hex of its move but not the facing, where it is in
             // contact: it could not turn there (ANC-6.2, TA-R14). (In place, the search has
@@ -614,6 +647,24 @@ impl FacingSearch {
                              contact (TA-R14)",
                             facing.key(),
                             map.label(end_hex)
+                        ),
+                    );
+                }
+            }
+            // Joining a stack (TA-R18): the joiners take the stack's facing.
+            if let Some(&end_hex) = path.last() {
+                if end_hex != g.start
+                    && !g.leaders_only
+                    && g.troops_at(&board.flags[g.side as usize], end_hex)
+                {
+                    return refuse(
+                        "join",
+                        format!(
+                            "the group joins the stack at {} and takes its facing {}, not {} \
+                             (TA-R18)",
+                            map.label(end_hex),
+                            stack_facing(board, &g, end_hex),
+                            facing.key()
                         ),
                     );
                 }
@@ -802,7 +853,7 @@ impl FacingSearch {
             let blocked_end = !g.leaders_only && g.troops_at(flags, hex);
             if !q.tac && q.steps > budget {
                 why.note(q.node, "budget", || {
-                    format!("the unit moves at most {budget} hexes")
+                    format!("the unit moves at most {} (TA-R4)", hexes(budget))
                 });
             } else if !blocked_end {
                 let local = self.local(q.node);
@@ -843,9 +894,9 @@ impl FacingSearch {
                 if nsteps > cap {
                     why.note(depth, if ntac { "distance" } else { "budget" }, || {
                         if ntac {
-                            format!("a tactical move is at most {cap_tactical} hexes (TAC-2)")
+                            format!("a tactical move is at most {} (TAC-2)", hexes(cap_tactical))
                         } else {
-                            format!("the unit moves at most {budget} hexes")
+                            format!("the unit moves at most {} (TA-R4)", hexes(budget))
                         }
                     });
                     continue;
@@ -1071,7 +1122,7 @@ impl FacingSearch {
                         }
                     }
                 } else {
-                    why.note(node, "turn", || {
+                    why.note(node, "contact_turn", || {
                         format!("in contact at {}: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)", map.label(hex))
                     });
                 }

@@ -22,6 +22,7 @@ pub fn render(
     sides: &[String],
     state: &GameState,
     overlay: Option<&OverlayData>,
+    vertex_kinds: &[String],
 ) -> Picture {
     let geo = Geometry::new(map, HEX, MARGIN);
     let (w, h) = geo.extent();
@@ -174,7 +175,18 @@ pub fn render(
                 }
             }
             if let Some(facing) = unit.facing {
-                if let Some(to) = faced_centre(map, *index, facing, &centre) {
+                // (a vertex facing k, ANC-6.1 / TA-R1: the corner between edges k-1 and k,
+                // towards the midpoint of those two neighbours' centres)
+                let to = if vertex_kinds.contains(&unit.kind) {
+                    let before = faced_centre(map, *index, (facing + 5) % 6, &centre);
+                    let after = faced_centre(map, *index, facing, &centre);
+                    before
+                        .zip(after)
+                        .map(|(a, b)| ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0))
+                } else {
+                    faced_centre(map, *index, facing, &centre)
+                };
+                if let Some(to) = to {
                     counter::facing_arrow(&mut svg, at, to, HEX);
                 }
             }

@@ -51,6 +51,7 @@ pub fn render_picture(
         _ => String::new(),
     };
     let title = format!("{}{phase}", scenario.name);
+    let vertex_kinds = session.game.rules_mut().vertex_facing_kinds();
     let state = session.game.state();
     match &scenario.map {
         Board::Hex(map) => Ok(hexmap::render(
@@ -59,6 +60,7 @@ pub fn render_picture(
             &scenario.sides,
             state,
             data.as_ref(),
+            &vertex_kinds,
         )),
         Board::Area(map) => Ok(area::render(map, &title, &scenario.sides, state)),
     }

@@ -970,6 +970,16 @@ impl Ruleset for LuaRules {
         Ok(None)
     }
 
+    fn vertex_facing_kinds(&self) -> Vec<String> {
+        with_host(&self.lua, |h| {
+            h.facing
+                .as_ref()
+                .map(|f| f.vertex_kinds())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+    }
+
     fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError> {
         let Some(f) = &self.victory else {
             return Ok(Outcome {

@@ -65,7 +65,7 @@ test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its 
     unit("s1", "seleucid", "cavalry", "0403", 0, 3), unit("s2", "seleucid", "cavalry", "0903", 0, 3),
   } }
   -- One 60 degree turn, not two.
-  local r = t.expect_refused("macedon", wheel("p1", 2), "ANC-6.2")
+  local r = t.expect_refused("macedon", wheel("p1", 2), "ANC-6.3")
   t.eq(r.reason, "in contact at 0404: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)")
   -- Passed: the turn is made, and it is the unit's whole move.
   local events = t.ok("macedon", wheel("p1", 1))
@@ -207,4 +207,17 @@ test("ANC-7.1 / TA-R13: a malformed move order is refused, naming what is wrong"
     t.eq(r.reason, case[2])
   end
   t.eq(t.state(), before)
+end)
+
+test("TA-R18: a phalanx joining a stack is told it takes the stack's facing", function(t)
+  -- p1 at 0404 faces vertex 3; p2 at 0504, facing vertex 3 too (front 0405, 0404), steps into
+  -- 0404 and joins it: it ends facing 3, not 2.
+  t.scenario("scenarios/ancients", { seed = 3 })
+  t.setup { units = {
+    unit("p1", "macedon", "phalanx", "0404", 3, 4), unit("p2", "macedon", "phalanx", "0504", 3, 4),
+    unit("s1", "seleucid", "cavalry", "1107", 0, 3),
+  } }
+  local r = t.expect_refused("macedon", { command = "move", unit = "p2", path = { "0404" }, facing = 2 }, "ANC-5.3")
+  t.eq(r.reason, "the group joins the stack at 0404 and takes its facing 3, not 2 (TA-R18)")
+  t.ok("macedon", { command = "move", unit = "p2", path = { "0404" }, facing = 3 })
 end)

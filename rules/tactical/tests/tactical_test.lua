@@ -103,3 +103,21 @@ test("TA-R20: legal moves end with a facing that is an integer, an \"f1,f2\" pai
   t.eq(counts, { b1 = 41, c1 = 251, l1 = 6 })
   t.eq(start, { b1 = 5, c1 = 35 })
 end)
+
+test("TAC-4 / TA-R2: an end facing of the wrong shape for the unit is refused as such", function(t)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    colonial("c1", "0404"), inf("b1", "british", "0606", 0),
+    { id = "ldr", side = "british", type = "leader", ma = 4, strength = 0, at = "0808" },
+    inf("z1", "zulu", "1108", 0),
+  } }
+  local before = t.state()
+  local r = t.expect_refused("british", move("c1", { "0504" }, 1), "TAC-4")
+  t.eq(r.reason, "a two-base unit ends facing a pair \"f1,f2\", one per base (TA-R6), not 1")
+  r = t.expect_refused("british", move("b1", { "0706" }, "1,2"), "TAC-4")
+  t.eq(r.reason, "the group ends facing one direction 0..5, not 1,2")
+  r = t.expect_refused("british", move("ldr", { "0708" }, 2), "TAC-4")
+  t.eq(r.reason, "leaders have no facing (TA-R2), so none is given, not 2")
+  t.eq(t.state(), before)
+  t.ok("british", move("c1", { "0504" }, "1,2"))
+end)
