@@ -125,7 +125,7 @@ fn f40_9_5_enemy_occupied_hexes_are_never_entered() {
         refused(&mut s, "german", &mv("g-inf", &["0502"])),
         refusal(
             "F40-9.5",
-            "a unit never enters an enemy-occupied hex (step 1: 0403 to 0502)"
+            "a unit never enters a hex held by enemy units, or by a neutral country's (R8) (step 1: 0403 to 0502)"
         )
     );
 }

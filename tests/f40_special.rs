@@ -38,16 +38,32 @@ fn f40_10_1_one_unit_by_rail_per_movement_phase_in_friendly_france() {
         refused(&mut s, "allied", &rail("a1", "0401")),
         refusal(
             "F40-10.1",
-            "a1 cannot go by rail from 0101 to 0401 (friendly territory of its nation, free of enemy ZOC, no sea hexside)"
+            "a1 cannot go by rail from 0101 to 0401: every route crosses a sea hexside, or a hex that is not friendly territory of France free of enemy ZOC"
         )
     );
     assert_eq!(
         refused(&mut s, "allied", &rail("a1", "0402")),
         refusal(
             "F40-10.1",
-            "a1 cannot go by rail from 0101 to 0402 (friendly territory of its nation, free of enemy ZOC, no sea hexside)"
+            "a1 cannot go by rail from 0101 to 0402: 0402 is not friendly territory"
         )
     );
+    // (each refusal names its cause: not a hex, out of France)
+    for (to, why) in [
+        ("0309", "0309 is not a hex of the map"),
+        (
+            "0501",
+            "0501 is not in France (allied rail runs in France only)",
+        ),
+    ] {
+        assert_eq!(
+            refused(&mut s, "allied", &rail("a1", to)),
+            refusal(
+                "F40-10.1",
+                &format!("a1 cannot go by rail from 0101 to {to}: {why}")
+            )
+        );
+    }
     let events = ok(&mut s, "allied", &rail("a1", "0302"));
     assert_eq!(
         events,

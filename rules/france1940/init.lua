@@ -1,4 +1,4 @@
--- rules/france1940: France 1940 (RULES.md F40), clauses F40-5 .. F40-11 and readings R1 .. R14.
+-- rules/france1940: France 1940 (RULES.md F40), clauses F40-5 .. F40-11 and F40-16 .. F40-18, readings R1 .. R14, and the module's own combat and victory.
 -- One concern per file; each file's header names its clauses and the readings it chose (all
 -- collected in docs/france1940.md):
 --   common.lua      shared facts: division-equivalents, classes, the assault budget (9.1, 8.3, R7)

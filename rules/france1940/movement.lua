@@ -78,7 +78,7 @@ movement.declaration = {
     adjacent = "F40-9.1",
     terrain = "F40-9.2",
     hexside = "F40-9.3",
-    enemy_occupied = "F40-9.5",
+    enemy_occupied = { id = "F40-9.5", text = "a unit never enters a hex held by enemy units, or by a neutral country's (R8)" },
     zoc_stop = "F40-6.2",
     zoc_to_zoc = { id = "F40-6.4", text = "non-motorized unit cannot move from enemy ZOC to enemy ZOC" },
     across_into_zoc = "F40-10.2",

@@ -19,7 +19,7 @@
 --        ControlChanged (allied) for each of its hexes not German-controlled (R11).
 --   16.3/16.4 At the end of each Allied player-turn (the PhaseEnded of its last step):
 --        the Netherlands surrender if German units stand in at least two Dutch major cities
---        [interpretation: "occupe" = a German unit in the hex]; Belgium surrenders if both
+--        [interpretation: "occupe" = German units and no Allied one in the hex, as 7.1(a) with R11]; Belgium surrenders if both
 --        Belgian major cities are German-controlled and `bef_corps_evacuated` >= 1
 --        (evacuation.lua). Custom CountrySurrendered {country}, VarSet countries/surrendered,
 --        UnitRemoved "surrendered" for every unit of the country's nation still in play

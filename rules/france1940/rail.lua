@@ -27,6 +27,29 @@ local function blocked_for(u, blocker)
   return list
 end
 
+-- Why no rail route takes `u` to `to` (F40-10.1), the first cause that applies, for the
+-- refusal: the engine's search only says that none does.
+local function why_no_route(u, side, to)
+  if not hex.map.is_hex(to) then return tostring(to) .. " is not a hex of the map" end
+  local function enemy_zoc(label)
+    for _, s in ipairs(hex.path.zoc(label) or {}) do
+      if s ~= side and s ~= "neutral" then return true end
+    end
+    return false
+  end
+  local zone, country = "france", "France"
+  if side == "german" then zone, country = "germany", "Germany" end
+  if enemy_zoc(u.at) then return "it starts in an enemy ZOC" end
+  if not common.in_zone(to, zone) then return to .. " is not in " .. country .. " (" .. side .. " rail runs in " .. country .. " only)" end
+  if hex.state.control(to) ~= side then return to .. " is not friendly territory" end
+  if enemy_zoc(to) then return to .. " is in an enemy ZOC" end
+  local terrain = hex.map.terrain(to)
+  if terrain == "sea" or (terrain == "marsh" and common.is_motorized(u)) then
+    return to .. " is " .. terrain .. ", which the unit may not enter (reading: a rail route uses only hexes the unit could enter by its own movement)"
+  end
+  return "every route crosses a sea hexside, or a hex that is not friendly territory of " .. country .. " free of enemy ZOC"
+end
+
 -- Why `u` may not go by rail to `to` (or at all, `to` nil), as (rule, reason), or nil.
 function rail.refusal(u, side, to)
   if not u then return "F40-10.1", "rail needs a unit in play" end
@@ -56,9 +79,8 @@ function rail.refusal(u, side, to)
         end
       end
     end
-    return "F40-10.1", string.format(
-      "%s cannot go by rail from %s to %s (friendly territory of its nation, free of enemy ZOC, no sea hexside)",
-      u.id, u.at, tostring(to))
+    return "F40-10.1", string.format("%s cannot go by rail from %s to %s: %s", u.id, u.at,
+      tostring(to), why_no_route(u, side, to))
   end
   return nil
 end
