@@ -338,6 +338,25 @@ fn f40_11_3_a_para_regiment_beside_an_unsupplied_friend_is_not_withdrawn() {
     assert_eq!(s.game.state().units["p1"].at.as_deref(), Some("0601"));
 }
 
+/// F40-10.1: a unit that starts in an enemy ZOC may not go by rail, and the refusal says so.
+#[test]
+fn f40_10_1_a_unit_starting_in_an_enemy_zoc_is_told_so() {
+    let mut s = session("rail");
+    let units = format!(
+        "turn = 2\nside = \"allied\"\n{}{}",
+        setup_unit("g1", "german", "german", "infantry", 4, "0502"),
+        setup_unit("a1", "allied", "french", "infantry", 4, "0402"),
+    );
+    setup(&mut s, &units);
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a1", "0101")),
+        refusal(
+            "F40-10.1",
+            "a1 cannot go by rail from 0402 to 0101: it starts in an enemy ZOC"
+        )
+    );
+}
+
 #[test]
 fn f40_11_4_the_airlanding_division_may_not_move_in_the_assault_of_its_drop() {
     let mut s = session("airborne");
