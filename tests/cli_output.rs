@@ -44,3 +44,23 @@ fn a_full_stdout_is_an_error_line_and_exit_2_for_every_command() {
         );
     }
 }
+
+/// Both stdout and stderr unwritable (`2>&1 | head -1` once the reader has gone): the error
+/// line has nowhere to go, and the command still ends with exit 2, not a panic (exit 101).
+#[test]
+fn with_stdout_and_stderr_both_unwritable_the_exit_code_still_says_so() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let Ok(full_too) = full.try_clone() else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", "scenarios/demo", "--turns", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::from(full_too))
+        .status()
+        .unwrap();
+    assert_eq!(out.code(), Some(2));
+}

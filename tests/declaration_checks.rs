@@ -141,6 +141,28 @@ fn the_engines_move_takes_no_argument_it_would_drop() {
     );
 }
 
+/// A move with `facing` or `units` goes to the rules whole; the demo's `move` declares its
+/// `args`, so the extra keys are refused there instead of dropped.
+#[test]
+fn a_demo_move_given_a_facing_game_s_keys_is_refused() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let cmd: Command = serde_json::from_value(serde_json::json!({
+        "command": "move", "unit": "b-inf-1", "path": ["0302"], "facing": 3, "mode": "rail"
+    }))
+    .unwrap();
+    match session.game.submit(Some(&side), &cmd) {
+        Err(GameError::Refused(r)) => assert_eq!(
+            (r.rule.as_str(), r.reason.as_str()),
+            (
+                "command",
+                "move: unknown argument 'facing' (it takes unit, path)"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn a_move_from_where_the_unit_is_not_is_a_rules_error() {
     let mut s = demo_with(
@@ -341,4 +363,64 @@ hex.commands.define("shout", { resolve = function(cmd) return {} end })
     ] {
         assert!(session.game.submit(Some(&side), &cmd).is_ok(), "{cmd:?}");
     }
+}
+
+/// The host keeps its own copy of a command's definition: a script changing the table it gave
+/// `define` afterwards, or the one `get` hands out (during play too), changes nothing, so the
+/// checks cannot be bypassed and every listing matches what a resumed save lists.
+#[test]
+fn a_commands_definition_cannot_be_changed_after_define() {
+    let mut session = demo_with(
+        "mutate",
+        r#"
+local def = { args = { "unit" }, resolve = function() return {} end }
+hex.commands.define("salute", def)
+def.args[1] = 3
+def.legl = true
+def.args = { "anything" }
+hex.events.on("PhaseStarted", function()
+  local move = hex.commands.get("move")
+  move.legal = function() return {} end
+  move.args = { "unit", "path", "cheat" }
+  return hex.state.set("moves_listed", #hex.commands.legal("blue", { command = "move" }))
+end)
+"#,
+    )
+    .unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let salute = |arg: &str| Command::Custom {
+        name: "salute".into(),
+        args: serde_json::json!({ arg: "b1" })
+            .as_object()
+            .unwrap()
+            .clone(),
+    };
+    assert!(session.game.submit(Some(&side), &salute("unit")).is_ok());
+    match session.game.submit(Some(&side), &salute("anything")) {
+        Err(GameError::Refused(r)) => {
+            assert_eq!(
+                r.reason,
+                "salute: unknown argument 'anything' (it takes unit)"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // the handler ran at the phase's start, and the rules' own listing still gave the moves
+    let moves = session
+        .game
+        .legal_commands(&side)
+        .unwrap()
+        .into_iter()
+        .filter(|c| matches!(c, Command::Move { .. }))
+        .count();
+    assert_eq!(side, "blue");
+    assert_eq!(
+        session
+            .game
+            .state()
+            .vars
+            .get("moves_listed")
+            .map(|v| (**v).clone()),
+        Some(serde_json::json!(moves))
+    );
 }

@@ -19,6 +19,7 @@ hex.rules.declare("movement", {
 
 function movement.register()
   hex.commands.define("move", {
+    args = { "unit", "path" },
     resolve = function(cmd, side)
       local unit = hex.units.get(cmd.unit)
       if not unit then return hex.refuse("DEMO-1", "no unit " .. tostring(cmd.unit)) end

@@ -121,7 +121,7 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(r) => r,
         Err(e) if e.refused => {
             bar.finish_and_clear();
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return EXIT_GAME;
         }
         Err(e) => return fail(e),

@@ -78,7 +78,7 @@ fn save_misfit(
         board: &scenario.map,
         sides: &scenario.sides,
     };
-    fit.state(&save.state, rules.sequence())
+    fit.state(&save.state, rules.sequence(), scenario.turns)
         .err()
         .map(|message| {
             crate::SessionError::SaveMisfit {
@@ -165,14 +165,14 @@ fn report(path: &Path, json: bool, errors: Vec<String>, warnings: &[String]) -> 
         );
     } else if errors.is_empty() {
         for w in warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
         outln!("ok: {}", path.display());
     } else {
         for e in &errors {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
         }
-        eprintln!("{} error(s) in {}", errors.len(), path.display());
+        errln!("{} error(s) in {}", errors.len(), path.display());
     }
     if errors.is_empty() {
         EXIT_OK

@@ -109,7 +109,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
 fn show_script_log(game: &mut crate::engine::Game) {
     for text in game.take_script_log() {
         for line in text.split('\n') {
-            eprintln!("script: {}", printable(line));
+            errln!("script: {}", printable(line));
         }
     }
 }
@@ -168,7 +168,7 @@ fn open_session(
     };
     let mut session = session.map_err(|e| session_message(&e))?;
     if let Some(changes) = &session.rules_changed {
-        eprintln!(
+        errln!(
             "warning: {}: the rules changed since the game was saved ({changes}): it goes on under the rules as they are now",
             path.display()
         );
@@ -193,8 +193,12 @@ fn session_message(e: &crate::SessionError) -> String {
 }
 
 /// Prints an error to stderr and returns the input-error exit code.
+/// Each line escaped as script output is ([`printable`]): a message may quote what a bot, a
+/// script or an input file gave (a command's argument names), control characters included.
 fn fail(message: impl std::fmt::Display) -> i32 {
-    eprintln!("error: {message}");
+    let text = message.to_string();
+    let lines: Vec<_> = text.split('\n').map(printable).collect();
+    errln!("error: {}", lines.join("\n"));
     EXIT_INPUT
 }
 

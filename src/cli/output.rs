@@ -52,3 +52,15 @@ macro_rules! outln {
         $crate::cli::output::write_out(format_args!("{}\n", format_args!($($arg)*)))
     };
 }
+
+/// Writes a line to stderr, ignoring a failure: `eprintln!` panics when stderr cannot be written
+/// (`2>&1 | head` closing the pipe: exit 101). With nowhere to write, the exit code still says
+/// how the command ended.
+pub(crate) fn write_err(args: fmt::Arguments) {
+    let _ = writeln!(io::stderr().lock(), "{args}");
+}
+
+/// `eprintln!` that never panics (see [`write_err`]).
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::cli::output::write_err(format_args!($($arg)*)) };
+}

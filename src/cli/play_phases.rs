@@ -52,7 +52,7 @@ fn play_each(
             // a designer testing a rule change wants to know)
             let given: usize = entry.orders.values().map(Vec::len).sum();
             if given > 0 {
-                eprintln!(
+                errln!(
                     "note: {}:{}: the game skipped phase {} (nothing to do), so its {given} order(s) were not played",
                     args.orders.display(),
                     entry.line,
@@ -92,7 +92,7 @@ fn play_each(
                 Ok(_) => {}
                 Err(GameError::Refused(r)) => {
                     refused += 1;
-                    eprintln!("refused: {} orders for {power}: {r}", entry.phase);
+                    errln!("refused: {} orders for {power}: {r}", entry.phase);
                 }
                 Err(e) => return Err(e.to_string()),
             }

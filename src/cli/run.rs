@@ -68,7 +68,8 @@ pub fn run(args: &RunArgs) -> i32 {
     }
     let code = run_games(args);
     if args.profile {
-        eprint!("{}", crate::rules::profile::report());
+        let report = crate::rules::profile::report();
+        errln!("{}", report.trim_end_matches('\n'));
     }
     code
 }
@@ -158,7 +159,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
                 });
                 outln!("{summary}");
             }
-            eprintln!("error: refused at {at}: {r} (the bots could not go on)");
+            errln!("error: refused at {at}: {r} (the bots could not go on)");
             return EXIT_GAME;
         }
         Err(e) => return fail(e),

@@ -6,16 +6,20 @@ use mlua::{Lua, Table, Value};
 
 use super::{require_loading, COMMANDS_KEY, REFUSAL_MT_KEY};
 
-/// Checks a definition's `args`, the names of the arguments the command takes (besides
-/// `command`): a list of distinct strings, or nothing (any argument is passed on).
-fn check_args_list(def: &Table, name: &str) -> mlua::Result<()> {
+/// The most argument names a command may declare: far above any command's needs, and a bound on
+/// the host's work checking them (uncharged to the budget, as host work in a definition is).
+const MAX_ARGS: usize = 256;
+
+/// Reads a definition's `args`, the names of the arguments the command takes (besides
+/// `command`): a list of distinct strings, or nothing (None: any argument is passed on).
+fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<String>>> {
     let bad = |why: String| {
         Err(mlua::Error::runtime(format!(
             "hex.commands.define(\"{name}\"): 'args' {why}"
         )))
     };
     let args = match def.raw_get::<Value>("args")? {
-        Value::Nil => return Ok(()),
+        Value::Nil => return Ok(None),
         Value::Table(t) => t,
         other => {
             return bad(format!(
@@ -25,12 +29,25 @@ fn check_args_list(def: &Table, name: &str) -> mlua::Result<()> {
         }
     };
     let n = args.raw_len();
-    if args.pairs::<Value, Value>().count() != n {
-        return bad(
-            "must be a list of argument names (keys 1..n), like { \"unit\", \"target\" }".into(),
-        );
+    if n > MAX_ARGS {
+        return bad(format!("lists {n} names (at most {MAX_ARGS})"));
     }
-    let mut seen: Vec<String> = Vec::with_capacity(n);
+    let not_a_list = || {
+        bad("must be a list of argument names (keys 1..n), like { \"unit\", \"target\" }".into())
+    };
+    let mut count = 0;
+    for pair in args.pairs::<Value, Value>() {
+        pair?;
+        count += 1;
+        if count > n {
+            return not_a_list();
+        }
+    }
+    if count != n {
+        return not_a_list();
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut names = Vec::with_capacity(n);
     for i in 1..=n {
         let name = match args.raw_get::<Value>(i)? {
             Value::String(s) => match s.to_str() {
@@ -47,12 +64,33 @@ fn check_args_list(def: &Table, name: &str) -> mlua::Result<()> {
         if name == "command" {
             return bad("lists 'command', which every command has: leave it out".into());
         }
-        if seen.contains(&name) {
+        if !seen.insert(name.clone()) {
             return bad(format!("lists '{name}' twice"));
         }
-        seen.push(name);
+        names.push(name);
     }
-    Ok(())
+    Ok(Some(names))
+}
+
+/// A definition table of the host's own, `{resolve, legal, args}`, from what was checked: the
+/// registry never holds a script's table (changed after `define`, or through `get` during play,
+/// it would bypass the checks and make listings differ from what a save resumes with).
+fn definition(
+    lua: &Lua,
+    resolve: Value,
+    legal: Value,
+    args: Option<&[String]>,
+) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("resolve", resolve)?;
+    t.raw_set("legal", legal)?;
+    if let Some(args) = args {
+        t.raw_set(
+            "args",
+            lua.create_sequence_from(args.iter().map(String::as_str))?,
+        )?;
+    }
+    Ok(t)
 }
 
 /// Registers `hex.commands` and `hex.refuse`.
@@ -79,22 +117,39 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     )))
                 }
             }
-            check_args_list(&def, &name)?;
+            let args = args_list(&def, &name)?;
             // (a misspelt `legal` would leave the command out of every legal list, silently)
             super::only_keys(
                 &def,
                 &["resolve", "legal", "args"],
                 &format!("hex.commands.define(\"{name}\")"),
             )?;
+            let own = definition(
+                lua,
+                def.raw_get("resolve")?,
+                def.raw_get("legal")?,
+                args.as_deref(),
+            )?;
             let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
-            commands.raw_set(name, def)
+            commands.raw_set(name, own)
         })?,
     )?;
     t.raw_set(
         "get",
+        // (a copy: changing it changes nothing; a variant defines the command again)
         lua.create_function(|lua, name: String| {
             let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
-            commands.raw_get::<Value>(name)
+            let Some(def) = commands.raw_get::<Option<Table>>(name)? else {
+                return Ok(Value::Nil);
+            };
+            let args: Option<Vec<String>> = def.raw_get("args")?;
+            let copy = definition(
+                lua,
+                def.raw_get("resolve")?,
+                def.raw_get("legal")?,
+                args.as_deref(),
+            )?;
+            Ok(Value::Table(copy))
         })?,
     )?;
     super::legal::register(lua, &t)?;

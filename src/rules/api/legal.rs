@@ -217,6 +217,15 @@ pub fn register(lua: &Lua, commands: &Table) -> mlua::Result<()> {
     commands.raw_set(
         "legal",
         lua.create_function(move |lua, (side, filter): (String, Option<Table>)| {
+            // (a side the scenario lacks has no commands, not even end_phase; a misspelt side
+            // would otherwise read as one that may only end the phase)
+            let sides = super::with_host(lua, |h| h.sides.clone())?;
+            if !sides.is_empty() && !sides.contains(&side) {
+                return Err(mlua::Error::runtime(format!(
+                    "hex.commands.legal: the scenario has no side '{side}' (sides: {})",
+                    sides.join(", ")
+                )));
+            }
             legal_list(lua, &side, filter, copy.as_ref())
         })?,
     )
