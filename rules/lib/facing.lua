@@ -70,7 +70,7 @@ end
 -- order, ids sorted), every subset of two or more when there are at most GROUP_SUBSETS_UP_TO
 -- counters, else the whole hex and its troops without their leaders. (Any subset is a legal
 -- order; listing every one of a big stack would be 2^n groups.)
-local GROUP_SUBSETS_UP_TO = 4
+local GROUP_SUBSETS_UP_TO = 3
 local function groups_of(side, leaders)
   local by_hex, labels = {}, {}
   for _, u in ipairs(hex.units.of_side(side)) do
@@ -123,6 +123,7 @@ function facing.register(opts)
         if not u then return hex.refuse(C.move, "no unit " .. id) end
         if u.side ~= side then return hex.refuse(C.move, id .. " is not a " .. side .. " unit") end
         if u.status.moved then return hex.refuse(C.move, id .. " has already moved") end
+        if not u.at then return hex.refuse(C.move, id .. " is not on the map") end
         first = first or u
         if u.at ~= first.at then
           return hex.refuse(C.move, "a moving group is counters of one side in one hex (TA-R13): "

@@ -188,6 +188,7 @@ test("ANC-7.1 / TA-R13: a malformed move order is refused, naming what is wrong"
   t.scenario("scenarios/ancients", { seed = 3 })
   t.setup { units = {
     unit("p", "macedon", "phalanx", "0404", 0, 4), unit("q", "macedon", "phalanx", "0606", 0, 4),
+    unit("r", "macedon", "phalanx", nil, 0, 4), unit("r2", "macedon", "phalanx", nil, 0, 4),
     unit("s1", "seleucid", "cavalry", "1107", 0, 3),
   } }
   local before = t.state()
@@ -200,6 +201,8 @@ test("ANC-7.1 / TA-R13: a malformed move order is refused, naming what is wrong"
     { { unit = "p", units = { "p" }, path = { "0504" } }, "a move names a unit or units, not both" },
     { { unit = "p", path = "0504", facing = 0 }, "'path' is a list of hex labels" },
     { { unit = "p", path = { 5 }, facing = 0 }, "'path' #1 is not a hex label" },
+    { { units = { "r", "r2" }, path = { "0303" }, facing = 0 }, "r is not on the map" },
+    { { unit = "r", path = {}, facing = 1 }, "r is not on the map" },
   }) do
     local cmd = case[1]
     cmd.command = "move"
