@@ -378,3 +378,50 @@ fn f40_17_3_reserves_are_placed_before_any_unit_of_the_side_moves() {
     );
     ok(&mut s, "allied", &place("rf1", "0101"));
 }
+
+/// F40-17.3 with F40-10.4: an evacuation is movement too (the unit spends 1 MP in its port and
+/// leaves play), so no reserve is placed after one.
+#[test]
+fn f40_17_3_no_reserve_is_placed_after_an_evacuation() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 2, 4);
+    let to_port = legal_of(&mut s, "allied", "move")
+        .into_iter()
+        .find(|c| matches!(c, Command::Move { unit, path } if unit == "a1" && path.last().map(String::as_str) == Some("0101")))
+        .expect("a1 reaches the port");
+    ok(&mut s, "allied", &to_port);
+    advance_to(&mut s, 3, 4);
+    ok(&mut s, "allied", &custom("evacuate", &[("unit", "a1")]));
+    assert_eq!(
+        refused(&mut s, "allied", &place("ar1", "0302")),
+        refusal(
+            "F40-17.3",
+            "reserves are placed at the start of the first assault, before any movement (a unit has been evacuated)"
+        )
+    );
+}
+
+/// A unit of the other side put in a pool (only a hand-made setup can) is not this side's to
+/// place: placed, it would change side. Not listed either.
+#[test]
+fn f40_17_4_a_pool_unit_of_the_other_side_is_not_placed() {
+    let mut s = session("reserves");
+    let units = format!(
+        "turn = 3\n{}[[unit]]\nid = \"x1\"\nside = \"allied\"\nnation = \"british\"\ntype = \"armored\"\n\
+         size = \"XX\"\nma = 6\nstrength = 4\nattrs = {{ pool = \"german_reserve\" }}\n",
+        setup_unit("g1", "german", "german", "infantry", 4, "0601"),
+    );
+    setup(&mut s, &units);
+    assert_eq!(
+        refused(&mut s, "german", &place("x1", "0602")),
+        refusal("F40-17.3", "x1 is not a german unit")
+    );
+    let listed = legal_of(&mut s, "german", "place");
+    assert!(!listed.is_empty(), "the German reserves are listed");
+    assert!(
+        !listed
+            .iter()
+            .any(|c| serde_json::Map::from(c.clone())["unit"] == "x1"),
+        "{listed:?}"
+    );
+}

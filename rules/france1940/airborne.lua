@@ -109,7 +109,7 @@ local function phase_refusal(side)
   end
   local moved = common.first_mover(side)
   if moved then
-    return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. moved .. " has moved)"
+    return "F40-11.1", "drops happen at the start of the assault, before any movement (" .. moved .. ")"
   end
   return nil
 end

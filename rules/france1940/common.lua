@@ -246,13 +246,15 @@ function common.assault()
   return hex.state.get("assault") or 1
 end
 
--- A unit of `side` that has moved or gone by rail in this phase (the first found), or nil: the
+-- What shows that `side` has begun moving in this phase, as a phrase ("a1 has moved"), or nil:
+-- a unit that moved or went by rail, or an evacuation (the unit has left play, 10.4). The
 -- start of an assault, when drops (F40-11.1) and reserves (F40-17.3) come, is over once one has.
 function common.first_mover(side)
   for _, flag in ipairs({ "moved", "railed" }) do
     local id = hex.units.ids(side, { with = { flag }, limit = 1 })[1]
-    if id then return id end
+    if id then return id .. " has moved" end
   end
+  if hex.state.get("evacuated") ~= nil and side == "allied" then return "a unit has been evacuated" end
   return nil
 end
 

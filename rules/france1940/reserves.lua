@@ -91,6 +91,11 @@ local function edge(label, names)
   return false
 end
 
+-- Whether pool unit `g` is one `side` may place: its own, or a neutral country's (16.2).
+local function own_pool_unit(g, side)
+  return g.side == side or g.side == common.NEUTRAL
+end
+
 local function pool_units()
   return hex.units.gone_for("pool")
 end
@@ -252,7 +257,7 @@ local function late_reserve(g, side)
   if g.attrs.pool == "reinforcement" then return nil end
   local moved = common.first_mover(side)
   if moved then
-    return "reserves are placed at the start of the first assault, before any movement (" .. moved .. " has moved)"
+    return "reserves are placed at the start of the first assault, before any movement (" .. moved .. ")"
   end
   return nil
 end
@@ -260,6 +265,9 @@ end
 function reserves.refusal(g, side, to, listed)
   local rule, reason = phase_refusal(side)
   if rule then return nil, rule, reason end
+  -- (a unit of the enemy in a pool, as only a hand-made setup can put it, is not this side's to
+  -- place: placed, it would change side. A neutral country's units pass to the Allies, 16.2.)
+  if g and not own_pool_unit(g, side) then return nil, "F40-17.3", g.id .. " is not a " .. side .. " unit" end
   reason = g and late_reserve(g, side)
   if reason then return nil, "F40-17.3", reason end
   return refusal_in_phase(new_facts(listed), g, side, to)
@@ -339,7 +347,7 @@ function reserves.place_options(side, only)
         and may_enter_now(facts, g, side)
       enters_by_group[group] = enters
     end
-    if enters and (not only or only == g.id) then
+    if enters and own_pool_unit(g, side) and (not only or only == g.id) then
       local kind = group .. "/" .. tostring(g.size) .. "/" .. tostring(g.type)
       local fitting = fitting_by_kind[kind]   -- the open hexes it fits, in candidate order
       if not fitting then
