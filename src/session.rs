@@ -122,7 +122,7 @@ pub struct Session {
     /// The mods the game runs with ([`Session::start_with_mods`]); a save records them.
     pub mods: Vec<PathBuf>,
     /// For a resumed game whose rules files differ from those the save recorded: what changed
-    /// (`rules/demo/movement.lua changed, mods/x.lua is new`). The game goes on under the
+    /// (`rules/demo/movement.lua changed, rules/demo/old.lua is gone`; a new file does not count). The game goes on under the
     /// rules as they are now; a host may warn (the CLI does) or refuse.
     pub rules_changed: Option<String>,
 }
@@ -233,7 +233,7 @@ impl Session {
             board: &scenario.map,
             sides: &scenario.sides,
         };
-        fit.state(&save.state, rules.sequence())
+        fit.state(&save.state, rules.sequence(), scenario.turns)
             .map_err(|message| SessionError::SaveMisfit {
                 path: save_path.into(),
                 scenario: scenario.id.clone(),
@@ -248,7 +248,7 @@ impl Session {
             None
         } else {
             let now = crate::rules::module_hashes(&scenario.rule_roots, &scenario.rules);
-            (now != save.rules).then(|| crate::rules::describe_module_changes(&save.rules, &now))
+            crate::rules::describe_module_changes(&save.rules, &now)
         };
         let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {

@@ -65,8 +65,26 @@ impl Fit<'_> {
     }
 
     /// A whole state (a save's): its units in and out of play, control, the step of the
-    /// sequence it stands at.
-    pub fn state(&self, state: &GameState, sequence: &Sequence) -> Result<(), String> {
+    /// sequence it stands at (a turn of the scenario's `turns`, or the one after, where a
+    /// finished game stands), and the outcome of a finished game.
+    pub fn state(&self, state: &GameState, sequence: &Sequence, turns: u32) -> Result<(), String> {
+        if state.turn > turns.saturating_add(1) {
+            return Err(format!(
+                "turn {} is past the scenario's last turn ({turns})",
+                state.turn
+            ));
+        }
+        if let Some(outcome) = &state.outcome {
+            if let Some(winner) = &outcome.winner {
+                self.side(winner)
+                    .map_err(|e| format!("outcome: winner: {e}"))?;
+            }
+            for (side, score) in &outcome.scores {
+                self.side(side)
+                    .map_err(|e| format!("outcome: scores: {e}"))?;
+                finite(*score, &format!("outcome: the score of {side}"))?;
+            }
+        }
         for (key, unit) in &state.units {
             self.unit(unit)?;
             if key != &unit.id {
@@ -174,7 +192,7 @@ mod tests {
         let mut base = scenario.initial_state(1);
         base.turn = 2;
         base.step = 1;
-        assert_eq!(fit.state(&base, &sequence()), Ok(()));
+        assert_eq!(fit.state(&base, &sequence(), scenario.turns), Ok(()));
         let first = base
             .units
             .keys()
@@ -244,11 +262,32 @@ mod tests {
                 }),
                 format!("unit '{first}': strength is -5: it cannot be negative"),
             ),
+            (
+                Box::new(|s| s.turn = u32::MAX),
+                format!(
+                    "turn {} is past the scenario's last turn ({})",
+                    u32::MAX,
+                    scenario.turns
+                ),
+            ),
+            (
+                Box::new(|s| {
+                    s.outcome = Some(crate::engine::Outcome {
+                        winner: Some("purple".into()),
+                        scores: Default::default(),
+                        reason: "forged".into(),
+                    })
+                }),
+                "outcome: winner: unknown side 'purple' (sides: blue, red)".into(),
+            ),
         ];
         for (edit, expected) in cases {
             let mut state = base.clone();
             edit(&mut state);
-            assert_eq!(fit.state(&state, &sequence()), Err(expected.clone()));
+            assert_eq!(
+                fit.state(&state, &sequence(), scenario.turns),
+                Err(expected.clone())
+            );
         }
     }
 }
