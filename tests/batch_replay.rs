@@ -612,3 +612,19 @@ fn stats_compare_sets_a_variant_beside_its_scenario() {
     assert!(text.contains("       red: win rate A "), "{text}");
     assert!(text.contains("same winner in "), "{text}");
 }
+
+/// A file added to a rules module's folder (a variant kept beside the rules) is no change to
+/// a recorded game: its replay still verifies.
+#[test]
+fn a_file_new_beside_the_rules_does_not_stop_a_replay() {
+    let (dir, scenario) = demo_copy();
+    let path = record(dir.path(), scenario.to_str().unwrap(), "4");
+    std::fs::create_dir_all(dir.path().join("rules/demo/variants")).unwrap();
+    std::fs::write(
+        dir.path().join("rules/demo/variants/easy.lua"),
+        "return {}\n",
+    )
+    .unwrap();
+    let out = hexwar(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

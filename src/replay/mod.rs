@@ -225,10 +225,8 @@ impl Replay {
             }
         }
         let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
-        if now != self.rules {
-            return Err(ReplayError::DifferentRules(
-                crate::rules::describe_module_changes(&self.rules, &now),
-            ));
+        if let Some(changes) = crate::rules::describe_module_changes(&self.rules, &now) {
+            return Err(ReplayError::DifferentRules(changes));
         }
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;

@@ -346,7 +346,26 @@ fn event_from_lua(
         }
     }
     super::bounded::check_within(&value, values_left)?;
-    lua.from_value::<Event>(value).map_err(|e| e.to_string())
+    let first = match lua.from_value::<Event>(value.clone()) {
+        Ok(event) => return Ok(event),
+        Err(e) => e,
+    };
+    // An empty table where a list is expected (`remove = {}`) reads as an empty list: Lua
+    // cannot tell the two apart, and the event is otherwise read as before.
+    let empty_as_list = mlua::serde::DeserializeOptions::new().encode_empty_tables_as_array(true);
+    if let Ok(event) = lua.from_value_with::<Event>(value.clone(), empty_as_list) {
+        return Ok(event);
+    }
+    let why = first.to_string();
+    let why = why.trim_start_matches("deserialize error: ");
+    let name = match &value {
+        Value::Table(t) => t.raw_get::<Option<String>>("event").ok().flatten(),
+        _ => None,
+    };
+    Err(match name {
+        Some(name) => format!("{name}: {why}"),
+        None => why.to_string(),
+    })
 }
 
 /// A list of events of the common shape (plain tables, `hex.state.json` payloads) read in one
@@ -803,6 +822,31 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_table_for_a_list_reads_as_an_empty_list_and_errors_name_the_event() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load(r#"return { event = "UnitStatusChanged", unit = "u", add = { "moved" }, remove = {} }"#)
+            .eval()
+            .unwrap();
+        assert_eq!(
+            events_from_lua(&lua, Value::Table(t)).unwrap(),
+            vec![Event::UnitStatusChanged {
+                unit: "u".into(),
+                add: vec!["moved".into()],
+                remove: Vec::new(),
+            }]
+        );
+        let t: Table = lua
+            .load(r#"return { { event = "VarSet", key = "k", value = 1, cause = "x" } }"#)
+            .eval()
+            .unwrap();
+        assert_eq!(
+            events_from_lua(&lua, Value::Table(t)).unwrap_err(),
+            "malformed event #1: VarSet: unknown field `cause`, expected `key` or `value`"
+        );
+    }
+
+    #[test]
     fn json_text_elsewhere_in_an_event_is_refused() {
         let lua = Lua::new();
         let t = lua.create_table().unwrap();
@@ -816,7 +860,7 @@ mod tests {
         let err = events_from_lua(&lua, Value::Table(t)).unwrap_err();
         assert_eq!(
             err,
-            "malformed event: deserialize error: unsupported value type `userdata`"
+            "malformed event: UnitRemoved: unsupported value type `userdata`"
         );
     }
 

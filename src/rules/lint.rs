@@ -108,11 +108,15 @@ pub fn module_hashes(
     out
 }
 
-/// What differs between two [`module_hashes`] (`rules/x.lua changed, mods/y.lua is gone`).
+/// What changed in the recorded rules files since [`module_hashes`] recorded them
+/// (`rules/x.lua changed, rules/y.lua is gone`), or None. A file new in a module's folder does
+/// not count: a variant or a note added beside the rules is no change to the game recorded
+/// (should something the game loads require a new file, it has changed too, or the replay's
+/// step-by-step check finds where the game went another way).
 pub fn describe_module_changes(
     recorded: &std::collections::BTreeMap<String, String>,
     now: &std::collections::BTreeMap<String, String>,
-) -> String {
+) -> Option<String> {
     let mut parts = Vec::new();
     for (file, hash) in recorded {
         match now.get(file) {
@@ -121,10 +125,7 @@ pub fn describe_module_changes(
             _ => {}
         }
     }
-    for file in now.keys().filter(|f| !recorded.contains_key(*f)) {
-        parts.push(format!("{file} is new"));
-    }
-    parts.join(", ")
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// Handlers subscribed to a name that is no engine event's but within two letters of one
