@@ -29,7 +29,11 @@ fn kind(v: &Value) -> String {
         Value::Number(n) => format!("the number {n}"),
         Value::String(s) => format!("the string \"{s}\""),
         Value::Array(_) => "a list".into(),
-        Value::Object(_) => "a table with keys".into(),
+        Value::Object(m) if m.is_empty() => "an empty table".into(),
+        Value::Object(m) => format!(
+            "a table with keys {}",
+            m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -219,7 +223,7 @@ pub(crate) enum Rule {
 /// Resolves a cost spec for one (side, class) pair. Spec shapes:
 /// - a number (MP) or `"prohibited"`;
 /// - `{ unless = {features...}, ["then" = cost (default 0)], ["else" = cost (default "prohibited")] }`
-///   (hexsides only);
+///   (hexsides only; `then` and `else` may be selector tables of costs);
 /// - a selector table keyed by class names, side names and `default` (class keys win over side
 ///   keys), whose values are specs again.
 pub(crate) fn resolve(
@@ -242,10 +246,23 @@ pub(crate) fn resolve(
                 )
             })?;
             table(spec, at, &["unless", "then", "else"])?;
+            // (`then` and `else` are costs, or tables by class and side of costs: resolved for
+            // this side and class, the leaf's default where they name neither)
             let leaf = |key: &str, default: u32| -> Result<u32, DeclarationError> {
                 match m.get(key) {
                     None => Ok(default),
                     Some(Value::String(s)) if s == "prohibited" => Ok(PROHIBITED),
+                    Some(v @ Value::Object(_)) => {
+                        match resolve(v, &join(at, key), vocab, side, class, None)? {
+                            Some(Rule::Fixed(cost)) => Ok(cost),
+                            Some(Rule::Unless { .. }) => Err(bad(
+                                &join(at, key),
+                                "a cost, \"prohibited\" or a table of them by class and side",
+                                v,
+                            )),
+                            None => Ok(default),
+                        }
+                    }
                     Some(v) => mp(v, &join(at, key)),
                 }
             };

@@ -170,3 +170,43 @@ fn a_minimal_declaration_works_without_zoc_supply_or_rail() {
         .labeled(&m);
     assert_eq!(got, costs(&[("0201", 2.0)]));
 }
+
+/// A hexside's `unless` form takes, for `then` and `else`, a cost or a table of costs by class
+/// and side, as everywhere a cost goes (a river: foot 2, others only over a bridge).
+#[test]
+fn an_unless_hexside_cost_takes_tables_by_class_for_then_and_else() {
+    let m = map(
+        &[". . ."],
+        "[hexsides]\nmajor_river = [\"0101/0201\"]\ncauseway = [\"0201/0301\"]\n",
+    );
+    let mut d = f40();
+    d["hexsides"]["major_river"] = json!({
+        "unless": ["causeway"],
+        "then": { "motorized": 1, "default": 0 },
+        "else": { "foot": 2, "default": "prohibited" }
+    });
+    let r = PathRules::compile(&d, &m).unwrap();
+    let p = &r.profile;
+    let (foot, motorized) = (
+        p.class_id("foot").unwrap(),
+        p.class_id("motorized").unwrap(),
+    );
+    let bit = |f: &str| 1u32 << m.hexside_feature_id(f).unwrap();
+    let river = bit("major_river");
+    assert_eq!(p.hexside_cost(GERMAN, foot, river), Some(Mp::whole(2)));
+    assert_eq!(p.hexside_cost(GERMAN, motorized, river), None);
+    assert_eq!(
+        p.hexside_cost(GERMAN, motorized, river | bit("causeway")),
+        Some(Mp::whole(1))
+    );
+    assert_eq!(
+        p.hexside_cost(ALLIED, foot, river | bit("causeway")),
+        Some(Mp::ZERO)
+    );
+    // a table where a number is expected names its keys
+    let e = compile_err(|d| {
+        d["hexsides"]["major_river"] =
+            json!({ "unless": ["causeway"], "then": { "unless": ["sea"] } })
+    });
+    assert_eq!(e, "hexsides.major_river.then: expected a cost or \"prohibited\" ('unless' applies to hexsides only), found a table with keys unless");
+}
