@@ -38,6 +38,7 @@ tests/fixtures/lua_failing/failing_test.lua
         tests/fixtures/lua_failing/failing_test.lua:7: the table
           expected: {a = 1, b = {\"x\", \"z\"}}
             actual: {a = 1, b = {\"x\", \"y\"}}
+          first difference at .b[2]: expected \"z\", actual \"y\"
   FAIL  a refusal by another rule
         tests/fixtures/lua_failing/failing_test.lua:12: expected {command = \"move\", path = {\"0104\"}, unit = \"b-inf-1\"} to be refused by DEMO-2
           refused by: DEMO-1: each hex of a path must be adjacent to the one before (step 1: 0102 to 0104)
@@ -123,5 +124,39 @@ fn a_file_that_keeps_registering_tests_stops() {
     assert_eq!(
         report["files"][0]["error"],
         format!("{path}: more than 10000 tests (does a test register tests?)")
+    );
+}
+
+/// A test names its scenario as from the project's folder (`scenarios/demo`); run from any
+/// other working directory, the path is found from the test file's folder upwards, and a path
+/// found nowhere is named with where it was looked for.
+#[test]
+fn tests_find_their_scenario_from_any_working_directory() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["test", &format!("{root}/rules/demo")])
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    std::fs::write(
+        elsewhere.path().join("lost_test.lua"),
+        "test(\"lost\", function(t) t.scenario(\"scenarios/nowhere\") end)\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["test", "."])
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(
+            "lost_test.lua:1: t.scenario: 'scenarios/nowhere' is neither in the working directory \
+             nor in . or a folder above it"
+        ),
+        "{stdout}"
     );
 }

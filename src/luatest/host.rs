@@ -1,7 +1,7 @@
 //! The Rust side of the test API: `__host.start`, `submit`, `query`, ... over one `Session` at a
 //! time. Answers are plain tables; the Lua prelude turns failures into test errors.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use mlua::serde::SerializeOptions;
@@ -33,6 +33,27 @@ fn with_game(lua: &Lua, game: &Game, f: impl FnOnce(&mut Session) -> Json) -> ml
     to_lua(lua, &answer)
 }
 
+/// Where a path a test names is: as given (from the working directory), else from the test
+/// file's folder or the nearest folder above it that has it (`scenarios/x` from
+/// `rules/x/tests/`), so tests run from anywhere; the error names the places looked at.
+fn find_near(base: &Path, path: &str) -> Result<PathBuf, String> {
+    let given = PathBuf::from(path);
+    if given.exists() || given.is_absolute() {
+        return Ok(given);
+    }
+    if let Some(found) = base
+        .ancestors()
+        .map(|dir| dir.join(path))
+        .find(|p| p.exists())
+    {
+        return Ok(found);
+    }
+    Err(format!(
+        "'{path}' is neither in the working directory nor in {} or a folder above it",
+        base.display()
+    ))
+}
+
 pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
     let api = lua.create_table()?;
 
@@ -41,18 +62,12 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         "start",
         lua.create_function(move |lua, (path, opts): (String, Value)| {
             let opts: Json = crate::rules::bounded::from_value(lua, opts).unwrap_or(Json::Null);
-            let mut p = PathBuf::from(&path);
-            if !p.exists() && base.join(&path).exists() {
-                p = base.join(&path);
-            }
             let seed = opts.get("seed").and_then(Json::as_u64);
-            let started = Session::start(&p, seed).map_err(|e| e.to_string());
+            let started = find_near(&base, &path)
+                .and_then(|p| Session::start(&p, seed).map_err(|e| e.to_string()));
             let started = started.and_then(|mut s| {
                 if let Some(setup) = opts.get("setup").and_then(Json::as_str) {
-                    let mut sp = PathBuf::from(setup);
-                    if !sp.exists() && base.join(setup).exists() {
-                        sp = base.join(setup);
-                    }
+                    let sp = find_near(&base, setup)?;
                     s.setup_file(&sp).map_err(|e| e.to_string())?;
                 }
                 Ok(s)

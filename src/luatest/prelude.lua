@@ -59,6 +59,25 @@ local function deep_eq(a, b)
   return true
 end
 
+-- Where two values first differ (keys in sorted order): the path from the top (`.b[2]`), and
+-- the actual and expected values there; nil when they do not differ.
+local function first_difference(actual, expected, at)
+  if type(actual) ~= "table" or type(expected) ~= "table" then
+    if deep_eq(actual, expected) then return nil end
+    return at, actual, expected
+  end
+  local union = {}
+  for k in pairs(actual) do union[k] = true end
+  for k in pairs(expected) do union[k] = true end
+  for _, k in ipairs(sorted_keys(union)) do
+    if not deep_eq(actual[k], expected[k]) then
+      local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and ("." .. k) or ("[" .. show(k) .. "]")
+      return first_difference(actual[k], expected[k], at .. key)
+    end
+  end
+  return nil
+end
+
 local function fail(message, level)
   error(message, (level or 1) + 2)
 end
@@ -151,7 +170,15 @@ end
 
 function t.eq(actual, expected, what)
   if not deep_eq(actual, expected) then
-    fail(string.format("%s\n  expected: %s\n    actual: %s", what or "values differ", show(expected), show(actual)))
+    local message = string.format("%s\n  expected: %s\n    actual: %s", what or "values differ", show(expected), show(actual))
+    -- (in tables, where: a long listing is hard to compare by eye)
+    if type(actual) == "table" and type(expected) == "table" then
+      local at, a, e = first_difference(actual, expected, "")
+      if at then
+        message = message .. string.format("\n  first difference at %s: expected %s, actual %s", at, show(e), show(a))
+      end
+    end
+    fail(message)
   end
 end
 
