@@ -99,8 +99,11 @@ pub fn play_game(
         Err(crate::engine::GameError::Refused(r)) => {
             return Err(BatchFailure {
                 message: format!(
-                    "game {index} (seed {seed}): refused at {}: {r} (the bots could not go on)",
-                    session.game.position_text()
+                    "game {index} (seed {seed}): refused at {}: {r} (the bots could not go on; \
+                     to play it alone with its log: --seed {base_seed} --seed-range {index}..{} \
+                     --log FILE)",
+                    session.game.position_text(),
+                    index + 1
                 ),
                 refused: true,
             })
