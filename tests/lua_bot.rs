@@ -49,7 +49,7 @@ fn a_bot_answering_nothing_is_named_as_nil() {
     assert_eq!(
         stderr(&out),
         "error: rules error: bot 'silent' for red: returned nil; a bot returns the index of a \
-         legal command or a command table\n"
+         legal command or a command table\n  (play stopped at turn 1, movement (red), seed 0)\n"
     );
 }
 

@@ -162,7 +162,14 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             errln!("error: refused at {at}: {r} (the bots could not go on)");
             return EXIT_GAME;
         }
-        Err(e) => return fail(e),
+        // (where play stopped and with which seed: a rules error is the designer's to find)
+        Err(e) => {
+            return fail(format!(
+                "{e}\n  (play stopped at {}, seed {})",
+                session.game.position_text(),
+                session.seed
+            ))
+        }
     };
     print_summary(&session, report.commands, args.json);
     EXIT_OK
