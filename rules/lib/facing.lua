@@ -62,7 +62,9 @@ local function malformed_move(cmd)
   if f == nil or f == "none" then return nil end
   if math.type(f) == "integer" and f >= 0 and f <= 5 then return nil end
   if type(f) == "string" and f:match("^[0-5],[0-5]$") then return nil end
-  return "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not " .. tostring(f)
+  -- (a string quoted: "1" is not 1)
+  local given = type(f) == "string" and string.format("%q", f) or tostring(f)
+  return "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not " .. given
 end
 
 -- ANC-5.4 / TA-R13: the groups a side's legal list offers to move as one, beside each unit

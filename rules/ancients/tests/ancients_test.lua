@@ -194,7 +194,8 @@ test("ANC-7.1 / TA-R13: a malformed move order is refused, naming what is wrong"
   local before = t.state()
   for _, case in ipairs({
     { { unit = "p", path = { "0504" }, facing = 7 }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not 7" },
-    { { unit = "p", path = { "0504" }, facing = "x" }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not x" },
+    { { unit = "p", path = { "0504" }, facing = "x" }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not \"x\"" },
+    { { unit = "p", path = { "0504" }, facing = "1" }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not \"1\"" },
     { { units = { "p", "q" }, path = { "0504" }, facing = 0 }, "a moving group is counters of one side in one hex (TA-R13): p is at 0404, q at 0606" },
     { { units = { "p", "p" }, path = { "0504" }, facing = 0 }, "'units' lists p twice" },
     { { units = "p", path = { "0504" }, facing = 0 }, "'units' is a list of unit ids" },
