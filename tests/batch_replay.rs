@@ -134,6 +134,21 @@ fn shards_of_two_variants_or_of_nothing_do_not_merge() {
         "error: shards of different batches: game 0 and game 2 of demo were played under \
          different scenario or rules files (a variant?)\n"
     );
+    // a hand-made record whose score would overflow the statistics' sums
+    let line = std::fs::read_to_string(&a).unwrap();
+    let mut forged: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    forged["scores"]["blue"] = serde_json::json!(1e308);
+    let huge = dir.path().join("huge.jsonl");
+    std::fs::write(&huge, format!("{forged}\n")).unwrap();
+    let out = hexwar(&["stats", "merge", huge.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}:1: 'blue' is 1e308: a score or figure is at most 1e15 either way\n",
+            huge.display()
+        )
+    );
     let empty = dir.path().join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
     let out = hexwar(&["stats", "merge", empty.to_str().unwrap()]);

@@ -164,6 +164,10 @@ fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
 /// The game records of one batch from the per-game files of its shards, in game order: refused
 /// when empty, when they mix batches (scenario, base seed, scenario and rules files) or when a
 /// game appears twice.
+/// The largest score or figure a merged record may carry: far beyond any game's, and small
+/// enough that the statistics' sums stay finite.
+const MAX_RECORDED: f64 = 1e15;
+
 fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
     let mut records: Vec<GameRecord> = Vec::new();
     for path in files {
@@ -175,6 +179,19 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
         {
             let record = serde_json::from_str::<GameRecord>(line)
                 .map_err(|e| format!("{}:{}: not a game record: {e}", path.display(), i + 1))?;
+            // (no game scores 1e308: sums of such numbers overflow into inf and NaN)
+            if let Some((name, value)) = record
+                .scores
+                .iter()
+                .chain(record.figures.iter())
+                .find(|(_, v)| v.abs() > MAX_RECORDED)
+            {
+                return Err(format!(
+                    "{}:{}: '{name}' is {value:e}: a score or figure is at most {MAX_RECORDED:e} either way",
+                    path.display(),
+                    i + 1
+                ));
+            }
             records.push(record);
         }
     }
