@@ -269,10 +269,10 @@ fn paint(
             .collect();
         let offset = line.span().start;
         if letters.len() != map.columns() as usize {
-            let label = map.label_format().format(0, row as u32);
+            // (the row, not one of its hexes: no hex label before the message)
             return Err(err(
                 offset,
-                Some(label),
+                None,
                 format!(
                     "{what} row {} has {} hexes, the map has {} columns",
                     row + 1,
@@ -389,7 +389,7 @@ grid = ["B . .", "B B ."]
         let text = GOOD.replace("\". . h\"", "\". .\"");
         assert_eq!(
             parse(&text).unwrap_err().to_string(),
-            "maps/t.toml:6: hex 0102: grid row 2 has 2 hexes, the map has 3 columns"
+            "maps/t.toml:6: grid row 2 has 2 hexes, the map has 3 columns"
         );
     }
 
