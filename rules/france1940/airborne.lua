@@ -281,12 +281,14 @@ function airborne.register()
     for _, u in ipairs(common.units_with({ "dropped" })) do
       if common.para_regiment(u) and u.at then
         for _, f in ipairs(hex.units.at(u.at)) do
-          if f.side == u.side and not common.para_regiment(f) then supplied = supplied or supply.trace() end
-          if f.side == u.side and not common.para_regiment(f) and supplied[f.id] then
-            out[#out + 1] = { event = "UnitRemoved", unit = u.id, reason = "withdrawn" }
-            pool = common.with(pool, u.id, ev.data.turn + 2)
-            added = true
-            break
+          if f.side == u.side and not common.para_regiment(f) then
+            supplied = supplied or supply.trace()
+            if supplied[f.id] then
+              out[#out + 1] = { event = "UnitRemoved", unit = u.id, reason = "withdrawn" }
+              pool = common.with(pool, u.id, ev.data.turn + 2)
+              added = true
+              break
+            end
           end
         end
       end

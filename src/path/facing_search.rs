@@ -548,12 +548,7 @@ impl FacingSearch {
         };
         // A facing of the wrong shape for the group (a single direction for a two-base unit,
         // a pair for another, any for leaders): said as such, not as an unreachable facing.
-        let shape = |f: Facing| match f {
-            Facing::None => 0,
-            Facing::One(_) => 1,
-            Facing::Two(_, _) => 2,
-        };
-        if shape(facing) != shape(g.facing) {
+        if !lists(ALL, g.facing, facing) {
             let reason = match g.facing {
                 Facing::None => format!(
                     "leaders have no facing (TA-R2), so none is given, not {}",

@@ -72,22 +72,18 @@ fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<String>>> {
     Ok(Some(names))
 }
 
-/// A definition table of the host's own, `{resolve, legal, args}`, from what was checked: the
-/// registry never holds a script's table (changed after `define`, or through `get` during play,
-/// it would bypass the checks and make listings differ from what a save resumes with).
-fn definition(
-    lua: &Lua,
-    resolve: Value,
-    legal: Value,
-    args: Option<&[String]>,
-) -> mlua::Result<Table> {
+/// A definition table of the host's own, `{resolve, legal, args}`, with `source`'s `resolve` and
+/// `legal` (checked already) and `args`: the registry never holds a script's table (changed
+/// after `define`, or through `get` during play, it would bypass the checks and make listings
+/// differ from what a save resumes with).
+fn definition(lua: &Lua, source: &Table, args: Option<&[String]>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
-    t.raw_set("resolve", resolve)?;
-    t.raw_set("legal", legal)?;
+    t.raw_set("resolve", source.raw_get::<Value>("resolve")?)?;
+    t.raw_set("legal", source.raw_get::<Value>("legal")?)?;
     if let Some(args) = args {
         t.raw_set(
             "args",
-            lua.create_sequence_from(args.iter().map(String::as_str))?,
+            super::string_list(lua, args.iter().map(String::as_str))?,
         )?;
     }
     Ok(t)
@@ -124,12 +120,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 &["resolve", "legal", "args"],
                 &format!("hex.commands.define(\"{name}\")"),
             )?;
-            let own = definition(
-                lua,
-                def.raw_get("resolve")?,
-                def.raw_get("legal")?,
-                args.as_deref(),
-            )?;
+            let own = definition(lua, &def, args.as_deref())?;
             let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
             commands.raw_set(name, own)
         })?,
@@ -143,13 +134,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 return Ok(Value::Nil);
             };
             let args: Option<Vec<String>> = def.raw_get("args")?;
-            let copy = definition(
-                lua,
-                def.raw_get("resolve")?,
-                def.raw_get("legal")?,
-                args.as_deref(),
-            )?;
-            Ok(Value::Table(copy))
+            Ok(Value::Table(definition(lua, &def, args.as_deref())?))
         })?,
     )?;
     super::legal::register(lua, &t)?;
