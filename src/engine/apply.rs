@@ -124,7 +124,7 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
                 state.vars.insert(key.clone(), value.clone());
             }
         }
-        Event::DiceRolled { .. } => state.dice.rolls += 1,
+        Event::DiceRolled { .. } => state.dice.rolls = state.dice.rolls.wrapping_add(1),
         Event::GameEnded {
             winner,
             scores,

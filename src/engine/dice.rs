@@ -30,7 +30,7 @@ impl Dice {
     /// Rolls one die and advances the counter.
     pub fn roll(&mut self, sides: u32) -> u32 {
         let value = Self::value_at(self.seed, self.rolls, sides);
-        self.rolls += 1;
+        self.rolls = self.rolls.wrapping_add(1); // (a forged save may hold any count: wrap, never panic)
         value
     }
 }
