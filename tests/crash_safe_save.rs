@@ -130,3 +130,74 @@ fn a_save_follows_a_symlink_and_refuses_a_target_that_is_not_a_file() {
     );
     assert!(not_a_file.is_dir());
 }
+
+/// Every double reads back exactly: the checksum is taken over the written text, so a float that
+/// came back one bit off made a just-written save "corrupt" (1/11 did, about one double in ten).
+#[test]
+fn a_save_holding_any_float_reads_back_with_its_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("floats.json");
+    let mut st = state(1, 0);
+    for (k, x) in [
+        ("eleventh", 1.0 / 11.0),
+        ("ma", 14.056937896133427),
+        ("tiny", 4.22039319974257e-300),
+    ] {
+        st.vars.insert(k.into(), serde_json::Value::from(x).into());
+    }
+    let save = Save::new("a".into(), 1, Dice::new(1), st.clone());
+    save.write(&path).unwrap();
+    let back = Save::read(&path).unwrap();
+    assert_eq!(back.state, st);
+}
+
+/// A variable as deep as a script may make one (tables nested 100 levels, the host's bound)
+/// reads back from a save: at 126 levels, a save was written that the reader then refused.
+#[test]
+fn a_save_holding_the_deepest_script_value_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.json");
+    let mut deep = serde_json::json!(1);
+    for _ in 0..100 {
+        deep = serde_json::json!([deep]);
+    }
+    let mut st = state(1, 0);
+    st.vars.insert("deep".into(), deep.into());
+    Save::new("a".into(), 1, Dice::new(1), st.clone())
+        .write(&path)
+        .unwrap();
+    assert_eq!(Save::read(&path).unwrap().state, st);
+}
+
+/// A leftover `.tmp` that is a link to another file is replaced, never written through, and a
+/// save the reader would refuse (nested past what JSON readers follow) is not written at all.
+#[test]
+fn a_link_in_place_of_the_temporary_file_is_not_followed_and_an_unreadable_save_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let precious = dir.path().join("precious.txt");
+    std::fs::write(&precious, "keep me").unwrap();
+    let path = dir.path().join("g.json");
+    std::os::unix::fs::symlink(&precious, dir.path().join("g.json.tmp")).unwrap();
+    let save = Save::new("a".into(), 1, Dice::new(1), state(1, 0));
+    save.write(&path).unwrap();
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    assert!(!std::fs::symlink_metadata(&path)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
+    assert!(!dir.path().join("g.json.tmp").exists());
+
+    let mut deep = serde_json::json!(1);
+    for _ in 0..200 {
+        deep = serde_json::json!([deep]);
+    }
+    let mut st = state(2, 0);
+    st.vars.insert("deep".into(), deep.into());
+    let err = Save::new("a".into(), 1, Dice::new(1), st)
+        .write(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("the save would not read back"), "{err}");
+    assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
+}

@@ -20,7 +20,7 @@ pub use event::{Event, SharedJson};
 pub use game::{EventLimits, Game, GameError};
 pub use ruleset::{CommandFilter, Resolution, RulesError, RulesErrorKind, Ruleset};
 pub(crate) use save::json_problem;
-pub use save::{Save, SaveError, SAVE_FORMAT, SAVE_VERSION};
+pub use save::{Save, SaveError, MAX_SAVE_BYTES, SAVE_FORMAT, SAVE_VERSION};
 pub use sequence::{Sequence, Step};
 pub(crate) use state::Change;
 pub use state::{GameState, GoneUnit, Outcome, Revision};

@@ -193,7 +193,7 @@ impl Save {
         if !std::fs::metadata(path).map_err(read_err)?.is_file() {
             return Err(read_err(std::io::Error::other("not a regular file")));
         }
-        let text = std::fs::read_to_string(path).map_err(read_err)?;
+        let text = crate::board::read_capped(path, MAX_SAVE_BYTES).map_err(read_err)?;
         Save::from_json(path, &text)
     }
 
@@ -221,17 +221,41 @@ impl Save {
                 )));
             }
         }
+        let text = self.to_json();
+        // (a save the reader would refuse is not written: a host value nested past the 128
+        // levels a JSON reader follows was written, then could not be read back)
+        if let Err(e) = serde_json::from_str::<serde_json::Value>(&text) {
+            return Err(werr(std::io::Error::other(format!(
+                "the save would not read back ({e}): is a value nested too deep?"
+            ))));
+        }
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
-        let mut file = std::fs::File::create(&tmp).map_err(werr)?;
-        file.write_all(self.to_json().as_bytes()).map_err(werr)?;
-        file.write_all(b"\n").map_err(werr)?;
-        file.sync_all().map_err(werr)?;
-        drop(file);
-        std::fs::rename(&tmp, path).map_err(werr)
+        // (a leftover temporary file, or a link in its place, is removed, not followed: the
+        // new one is made fresh, so a link there could not send the save onto another file)
+        let _ = std::fs::remove_file(&tmp);
+        let written = (|| {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?;
+            file.write_all(text.as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()?;
+            drop(file);
+            std::fs::rename(&tmp, path)
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map_err(werr)
     }
 }
+
+/// The largest save or replay file read (256 MiB; a France 1940 save is about 100 KiB, its
+/// replay 220 KiB): a device or a runaway file is refused, not read until memory runs out.
+pub const MAX_SAVE_BYTES: u64 = 256 << 20;
 
 /// A JSON error in words a user can act on: a cut-off file, a file that is not JSON, or JSON
 /// that lacks what hexwar wrote (serde's own text in parentheses).

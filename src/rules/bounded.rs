@@ -10,8 +10,10 @@ use serde::de::DeserializeOwned;
 /// converted Lua value may hold.
 pub const VALUE_LIMIT: usize = 1_000_000;
 
-/// The deepest nesting of tables a converted value may have.
-pub const DEPTH_LIMIT: usize = 128;
+/// The deepest nesting of tables a converted value may have: below the 128 levels a JSON reader
+/// follows by default, with room for the levels a save, a replay or a log line puts around a
+/// value (a variable nested 126 deep was saved, then the save could not be read back).
+pub const DEPTH_LIMIT: usize = 100;
 
 /// Checks that `value` expands into at most `VALUE_LIMIT` values nested at most `DEPTH_LIMIT`
 /// deep, and that it converts without loss (see [`walk`]). Stops counting at the first limit
@@ -172,7 +174,7 @@ mod tests {
         let cycle: Value = lua.load("local t = {} t.me = t return t").eval().unwrap();
         let err = check(&cycle).unwrap_err();
         assert!(
-            err.starts_with("tables nested more than 128 levels deep"),
+            err.starts_with("tables nested more than 100 levels deep"),
             "{err}"
         );
     }

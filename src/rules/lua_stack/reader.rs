@@ -624,7 +624,7 @@ mod tests {
             ("return {x = 0/0}", "the number NaN has no JSON form"),
             (
                 "local t = {}; t.t = t; return t",
-                "tables nested more than 128 levels deep (a table that contains itself?)",
+                "tables nested more than 100 levels deep (a table that contains itself?)",
             ),
             ("return {s = '\\xff'}", "a string is not valid UTF-8"),
         ] {
