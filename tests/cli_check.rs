@@ -193,3 +193,35 @@ fn check_warns_of_a_special_turn_past_the_last() {
          is never played (turns 1..1)\n"
     );
 }
+
+/// A named pipe among a rules folder's `.lua` files is named as no file, not waited on: `check`
+/// and `run` used to open it and wait for a writer forever. A device given as a replay stops at
+/// the size cap.
+#[test]
+fn a_pipe_in_the_rules_folder_is_named_not_waited_on() {
+    let (dir, scenario) = demo_copy();
+    let pipe = dir.path().join("rules/demo/extra.lua");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "{}: cannot read: not a regular file",
+            pipe.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let out = hexwar(&["run", scenario.to_str().unwrap(), "--turns", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["replay", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: /dev/zero: cannot read replay: more than the 268435456 bytes this file may have\n"
+    );
+}

@@ -21,4 +21,6 @@ pub use grid::{HexIndex, HexMap, OffsetParity, Orientation};
 pub use hexside::HexsideKey;
 pub use label::LabelFormat;
 pub use map_file::{load_map, parse_map};
-pub use source::{line_of, toml_message, SourceText};
+pub use source::{
+    line_of, read_capped, read_named_capped, toml_message, SourceText, MAX_SOURCE_BYTES,
+};

@@ -25,30 +25,59 @@ impl SourceText {
     /// file name in a scenario that points at a device (`/dev/zero`) or a huge file is an error,
     /// not a hang.
     pub fn read(path: &Path) -> Result<Self, std::io::Error> {
-        let file = std::fs::File::open(path)?;
-        let meta = file.metadata()?;
-        if !meta.is_file() {
-            return Err(std::io::Error::other("not a regular file"));
-        }
-        if meta.len() > MAX_SOURCE_BYTES {
-            return Err(std::io::Error::other(format!(
-                "{} bytes is more than the {MAX_SOURCE_BYTES} bytes a text file may have",
-                meta.len()
-            )));
-        }
-        let mut text = String::new();
-        // `take` also bounds a file that grows while it is read.
-        file.take(MAX_SOURCE_BYTES + 1).read_to_string(&mut text)?;
-        if text.len() as u64 > MAX_SOURCE_BYTES {
-            return Err(std::io::Error::other("the file grew past the size limit"));
-        }
-        Ok(SourceText::new(path, text))
+        read_capped(path, MAX_SOURCE_BYTES).map(|text| SourceText::new(path, text))
     }
 
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
         line_of(&self.text, offset)
     }
+}
+
+/// The text of a regular file of at most `cap` bytes. The kind of file is checked before it is
+/// opened: opening a named pipe waits for a writer, forever (a pipe among a rules folder's
+/// `.lua` files hung `check` and `run`), and a device (`/dev/zero`) never ends.
+pub fn read_capped(path: &Path, cap: u64) -> Result<String, std::io::Error> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.len() > cap {
+        return Err(std::io::Error::other(format!(
+            "{} bytes is more than the {cap} bytes this file may have",
+            meta.len()
+        )));
+    }
+    let mut text = String::new();
+    // `take` also bounds a file that grows while it is read.
+    file.take(cap + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > cap {
+        return Err(std::io::Error::other("the file grew past the size limit"));
+    }
+    Ok(text)
+}
+
+/// The text of a file a user named on the command line (an orders file, a replay, a record
+/// file), of at most `cap` bytes: anything but a folder is read, so `/dev/null` reads as empty
+/// and `<(...)` as the pipe's text, while `/dev/zero` stops at the cap instead of filling memory.
+pub fn read_named_capped(path: &Path, cap: u64) -> Result<String, std::io::Error> {
+    if std::fs::metadata(path)?.is_dir() {
+        return Err(std::io::Error::other("a folder, not a file"));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > cap {
+        return Err(std::io::Error::other(format!(
+            "more than the {cap} bytes this file may have"
+        )));
+    }
+    Ok(text)
 }
 
 /// 1-based line number of a byte offset in `text` (clamped to the text): what error messages

@@ -47,7 +47,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> i32 {
-    let text = match std::fs::read_to_string(&args.orders) {
+    let text = match crate::board::read_named_capped(&args.orders, crate::board::MAX_SOURCE_BYTES) {
         Ok(t) => t,
         Err(e) => {
             return fail(format!(

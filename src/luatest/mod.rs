@@ -52,7 +52,13 @@ pub fn find_test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut dirs = vec![path.to_path_buf()];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir)? {
-            let p = entry?.path();
+            let entry = entry?;
+            // (links are not followed into folders, as the rules lint does: `ln -s . x` made
+            // the walk run one test file 41 times, two such links without end)
+            if entry.file_type()?.is_symlink() && entry.path().is_dir() {
+                continue;
+            }
+            let p = entry.path();
             if p.is_dir() {
                 dirs.push(p);
             } else if p
@@ -106,11 +112,18 @@ fn take(printed: &Mutex<Vec<String>>) -> Vec<String> {
 }
 
 fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
-    let source = std::fs::read_to_string(file)
+    let source = crate::board::SourceText::read(file)
+        .map(|s| s.text)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     let budget = Budget::new(TEST_INSTRUCTIONS);
     let lua = new_vm(&budget).map_err(|e| e.to_string())?;
-    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    // (absolute, so that the folders above it are searched too when PATH was relative:
+    // `hexwar test tests` run inside rules/demo looked only in `tests` and the empty path)
+    let parent = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = std::fs::canonicalize(&parent).unwrap_or(parent);
     let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
     // (kept with the test that printed it, shown under it)
     let printed: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));

@@ -163,7 +163,8 @@ impl Replay {
             path: path.into(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+        let text = crate::board::read_named_capped(path, crate::engine::MAX_SAVE_BYTES)
+            .map_err(|e| err(e.to_string()))?;
         #[derive(Deserialize)]
         struct Header {
             format: Option<String>,

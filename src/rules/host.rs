@@ -729,12 +729,14 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
                 "require(\"{name}\"): no module '{name}' in the rule roots"
             ))
         })?;
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            mlua::Error::runtime(format!(
-                "require(\"{name}\"): cannot read {}: {e}",
-                file.display()
-            ))
-        })?;
+        let text = crate::board::SourceText::read(&file)
+            .map(|s| s.text)
+            .map_err(|e| {
+                mlua::Error::runtime(format!(
+                    "require(\"{name}\"): cannot read {}: {e}",
+                    file.display()
+                ))
+            })?;
         // (compiling is charged as `load`'s text is: a module that fails is read and compiled
         // again at every `require`)
         super::budget::charge(lua, text.len() as u64)?;

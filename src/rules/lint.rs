@@ -62,7 +62,7 @@ pub fn syntax_errors(roots: &[PathBuf], modules: &[String]) -> Vec<String> {
             if !seen.insert(path.clone()) {
                 continue;
             }
-            let text = match std::fs::read_to_string(&path) {
+            let text = match crate::board::SourceText::read(&path).map(|s| s.text) {
                 Ok(t) => t,
                 Err(e) => {
                     errors.push(format!("{}: cannot read: {e}", path.display()));
@@ -97,12 +97,28 @@ pub fn module_hashes(
             continue;
         };
         for path in module_files(&file) {
-            let bytes = std::fs::read(&path).unwrap_or_default();
-            let hex: String = Sha256::digest(&bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            out.insert(chunk_name(&roots, &path), format!("sha256:{hex}"));
+            // (a file that cannot be read, or is no regular file, is recorded as such: it used
+            // to be hashed as an empty file; a pipe was waited on forever)
+            let bytes = match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() && m.len() <= crate::board::MAX_SOURCE_BYTES => {
+                    std::fs::read(&path)
+                }
+                Ok(_) => Err(std::io::Error::other(
+                    "not a regular file of at most 64 MiB",
+                )),
+                Err(e) => Err(e),
+            };
+            let hash = match bytes {
+                Ok(bytes) => {
+                    let hex: String = Sha256::digest(&bytes)
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect();
+                    format!("sha256:{hex}")
+                }
+                Err(e) => format!("unreadable: {e}"),
+            };
+            out.insert(chunk_name(&roots, &path), hash);
         }
     }
     out
