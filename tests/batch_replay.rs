@@ -643,3 +643,39 @@ fn a_file_new_beside_the_rules_does_not_stop_a_replay() {
     let out = hexwar(&["replay", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn a_batch_past_ten_million_games_is_refused_and_huge_turn_counts_play_to_the_end() {
+    for count in [
+        ["--games", "18446744073709551615"],
+        ["--seed-range", "0..18446744073709551615"],
+    ] {
+        let out = hexwar(&["run", "scenarios/demo", count[0], count[1]]);
+        assert_eq!(out.status.code(), Some(2), "{count:?}");
+        assert_eq!(
+            stderr(&out),
+            "error: a batch plays at most 10000000 games (18446744073709551615 asked): split it with --seed-range and join the --per-game files with `hexwar stats merge`\n"
+        );
+    }
+    // (more workers than games: as many as the games)
+    ok(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "2",
+        "--jobs",
+        "30000",
+        "--quiet",
+    ]);
+    // (`--turns` past the last turn used to wrap around and play nothing)
+    let whole = ok(&["run", "scenarios/demo", "--seed", "4"]);
+    let far = ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "4",
+        "--turns",
+        "4294967295",
+    ]);
+    assert_eq!(far, whole);
+}

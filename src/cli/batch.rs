@@ -53,6 +53,12 @@ fn load(path: &Path) -> Result<crate::scenario::Scenario, String> {
     })
 }
 
+/// The most games one batch plays (`--games`, `--seed-range`).
+pub const MAX_BATCH_GAMES: u64 = 10_000_000;
+
+/// The most workers a batch starts, whatever `--jobs` asks.
+const MAX_JOBS: usize = 256;
+
 pub fn run(args: &RunArgs) -> i32 {
     let range = match (&args.seed_range, args.games) {
         (Some(r), None) => match parse_range(r) {
@@ -64,6 +70,14 @@ pub fn run(args: &RunArgs) -> i32 {
         (Some(_), Some(_)) => return fail("give either --games N or --seed-range A..B, not both"),
         (None, None) => return fail("a batch needs --games or --seed-range"),
     };
+    // (each game keeps a record until the batch ends: a count past this is a typo, and
+    // 2^64 of them made the collection's capacity overflow)
+    if range.end - range.start > MAX_BATCH_GAMES {
+        return fail(format!(
+            "a batch plays at most {MAX_BATCH_GAMES} games ({} asked): split it with --seed-range and join the --per-game files with `hexwar stats merge`",
+            range.end - range.start
+        ));
+    }
     let single =
         args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some();
     if single && args.games.is_none() && range.end - range.start == 1 {
@@ -106,6 +120,10 @@ pub fn run(args: &RunArgs) -> i32 {
             .unwrap_or(1)
     });
     let total = range.end - range.start;
+    // (more workers than games, or than a machine has threads to give, only cost memory)
+    let jobs = jobs
+        .clamp(1, MAX_JOBS)
+        .min(usize::try_from(total).unwrap_or(MAX_JOBS));
     let bar = ProgressBar::new(total);
     if args.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -171,7 +189,9 @@ const MAX_RECORDED: f64 = 1e15;
 fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
     let mut records: Vec<GameRecord> = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // (a per-game file holds about 200 bytes a game: 1 GiB is some five million games)
+        let text = crate::board::read_named_capped(path, 1 << 30)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         for (i, line) in text
             .lines()
             .enumerate()

@@ -96,7 +96,8 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     };
     let start_turn = session.game.state().turn.max(1);
     let limit = match args.turns {
-        Some(n) => RunLimit::BeforeTurn(start_turn + n),
+        // (a count past the last turn plays to the end; it used to wrap around to turn 0)
+        Some(n) => RunLimit::BeforeTurn(start_turn.saturating_add(n)),
         None => RunLimit::End,
     };
     let mut bot = SideBots::new(
