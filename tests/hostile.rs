@@ -513,12 +513,23 @@ fn the_string_metatable_is_locked() {
 fn an_error_whose_value_is_a_table_is_reported() {
     let m = run_hostile("error_with_table");
     assert_contains(&m, &["command 'hostile' (hostile/harness.lua:4)"]);
+    // (named by its type, never its address: the same message in every run)
+    assert!(
+        m.lines().next().unwrap_or("").ends_with(".lua:2: table"),
+        "{m}"
+    );
+    assert!(!m.contains("0x"), "{m}");
 }
 
 #[test]
 fn an_error_whose_value_is_a_function_is_reported() {
     let m = run_hostile("error_with_function");
     assert_contains(&m, &["command 'hostile' (hostile/harness.lua:4)"]);
+    assert!(
+        m.lines().next().unwrap_or("").ends_with(".lua:2: function"),
+        "{m}"
+    );
+    assert!(!m.contains("0x"), "{m}");
 }
 
 #[test]

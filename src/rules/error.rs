@@ -18,8 +18,37 @@ pub(crate) fn value_in_message(v: &mlua::Value) -> String {
     }
 }
 
-/// A readable message for a Lua error raised while running `what`.
+/// A readable message for a Lua error raised while running `what`. An error value that is a
+/// table or a function (`error({code = 5})`) is named by its type, never its memory address,
+/// which differs from run to run (the message reaches the log and the saves).
 pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize) -> String {
+    without_addresses(&describe_raw(error, what, budget, memory_limit))
+}
+
+/// `table: 0x55d0c4a2` (Lua's text for an error value that is no string) as `table`.
+fn without_addresses(message: &str) -> String {
+    const KINDS: [&str; 4] = ["table", "function", "thread", "userdata"];
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(": 0x") {
+        let (before, after) = rest.split_at(at);
+        let digits = after[4..]
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(after.len() - 4);
+        if digits > 0 && KINDS.iter().any(|k| before.ends_with(k)) {
+            out.push_str(before);
+            rest = &after[4 + digits..];
+        } else {
+            out.push_str(before);
+            out.push_str(": 0x");
+            rest = &after[4..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn describe_raw(error: &Error, what: &str, budget: &Budget, memory_limit: usize) -> String {
     match error {
         Error::MemoryError(_) => {
             let seen = budget.last_seen();
@@ -37,7 +66,7 @@ pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
         Error::CallbackError { traceback, cause } => {
             let inner = match bad_argument(cause, traceback) {
                 Some(message) => format!("{what}: {message}"),
-                None => describe(cause, what, budget, memory_limit),
+                None => describe_raw(cause, what, budget, memory_limit),
             };
             if inner.contains("stack traceback") {
                 return inner;
@@ -60,7 +89,10 @@ pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
         }
         Error::RuntimeError(message) => format!("{what}: {}", tidy_traceback(message)),
         Error::WithContext { context, cause } => {
-            format!("{}: {context}", describe(cause, what, budget, memory_limit))
+            format!(
+                "{}: {context}",
+                describe_raw(cause, what, budget, memory_limit)
+            )
         }
         other => format!("{what}: {other}"),
     }
@@ -236,6 +268,23 @@ mod tests {
                 1 << 20
             ),
             "loading rules module 'broken': rules/broken/init.lua:2: 'resolve' must be a function"
+        );
+    }
+
+    #[test]
+    fn an_error_value_that_is_no_string_is_named_without_its_address() {
+        assert_eq!(
+            without_addresses("command 'x' (a.lua:1): a.lua:1: table: 0x564274ba9c80"),
+            "command 'x' (a.lua:1): a.lua:1: table"
+        );
+        assert_eq!(
+            without_addresses("f: function: 0xab, thread: 0x1f"),
+            "f: function, thread"
+        );
+        // (other text with 0x stays as it is)
+        assert_eq!(
+            without_addresses("mask: 0x1f; count: 0x"),
+            "mask: 0x1f; count: 0x"
         );
     }
 }
