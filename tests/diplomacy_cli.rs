@@ -429,3 +429,46 @@ fn phases_done_before_an_out_of_order_phase_are_still_one_json_array() {
     );
     assert_eq!(done[0]["next_phase"], "F1901M");
 }
+
+/// The phase that ends the game says so (`hexwar play` used to print nothing of it: only orders
+/// for a later phase found out, with an error): France takes Munich, its 18th centre.
+#[test]
+fn play_reports_the_phase_that_ends_the_game_with_its_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("setup.toml");
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"F1901M\"\n[units]\nFRANCE = [\"A BUR\"]\nGERMANY = [\"A KIE\"]\n[centers]\n\
+         FRANCE = [\"PAR\", \"BRE\", \"MAR\", \"SPA\", \"POR\", \"BEL\", \"HOL\", \"DEN\", \"NWY\", \
+         \"SWE\", \"LON\", \"LVP\", \"EDI\", \"TUN\", \"NAP\", \"ROM\", \"VEN\"]\nGERMANY = [\"KIE\", \"BER\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &orders,
+        "[[phase]]\nphase = \"F1901M\"\n[phase.orders]\nFRANCE = [\"A BUR - MUN\"]\n",
+    )
+    .unwrap();
+    let (s, o) = (setup.to_str().unwrap(), orders.to_str().unwrap());
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        s,
+        "--orders",
+        o,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.trim_end().ends_with(
+            "\"next_phase\":\"W1901A\",\"game_over\":{\"reason\":\"DIP: FRANCE holds 18 supply centres\",\"winner\":\"FRANCE\"}}]"
+        ),
+        "{text}"
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--setup", s, "--orders", o]);
+    assert!(stdout(&out).ends_with(
+        "  next phase: W1901A\n  game over: FRANCE (DIP: FRANCE holds 18 supply centres)\n"
+    ));
+}

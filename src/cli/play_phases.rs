@@ -110,16 +110,24 @@ fn play_each(
         }
         let reports = PhaseReport::from_events(&events)
             .map_err(|e| format!("phase {}: malformed report: {e}", entry.phase))?;
-        for report in reports {
-            emit(args.json, out, Item::Report(report));
+        // (the phase that ended the game says so: its winner, or null for a draw, and why)
+        let ended = events.iter().find_map(|e| match e {
+            Event::GameEnded { winner, reason, .. } => Some((winner.clone(), reason.clone())),
+            _ => None,
+        });
+        let last = reports.len();
+        for (k, report) in reports.into_iter().enumerate() {
+            let end = if k + 1 == last { ended.clone() } else { None };
+            emit(args.json, out, Item::Report(report, end));
         }
     }
     Ok(refused)
 }
 
-/// What one `[[phase]]` entry gave.
+/// What one `[[phase]]` entry gave: a phase's report (with the winner and the reason when that
+/// phase ended the game), or a skipped phase.
 enum Item {
-    Report(PhaseReport),
+    Report(PhaseReport, Option<(Option<String>, String)>),
     Skipped(String),
 }
 
@@ -128,7 +136,16 @@ enum Item {
 fn emit(json: bool, out: &mut Vec<String>, item: Item) {
     if json {
         out.push(match &item {
-            Item::Report(r) => serde_json::to_string(r).unwrap_or_else(|_| "null".into()),
+            Item::Report(r, None) => serde_json::to_string(r).unwrap_or_else(|_| "null".into()),
+            Item::Report(r, Some((winner, reason))) => {
+                // (appended after the documented fields, which keep their order)
+                let text = serde_json::to_string(r).unwrap_or_else(|_| "{}".into());
+                let over = json!({"winner": winner, "reason": reason});
+                match text.strip_suffix('}') {
+                    Some(body) => format!("{body},\"game_over\":{over}}}"),
+                    None => text,
+                }
+            }
             Item::Skipped(phase) => json!({"phase": phase, "skipped": true}).to_string(),
         });
     } else {
@@ -147,7 +164,7 @@ fn print_text(item: &Item) {
             outln!("{phase}: skipped (nothing to do)");
             return;
         }
-        Item::Report(r) => r,
+        Item::Report(r, _) => r,
     };
     outln!("{}:", r.phase);
     for o in &r.results {
@@ -190,4 +207,10 @@ fn print_text(item: &Item) {
         outln!("    {power}: {}", centers.join(", "));
     }
     outln!("  next phase: {}", r.next_phase);
+    if let Item::Report(_, Some((winner, reason))) = item {
+        outln!(
+            "  game over: {} ({reason})",
+            winner.as_deref().unwrap_or("a draw")
+        );
+    }
 }
