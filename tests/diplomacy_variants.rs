@@ -211,3 +211,37 @@ fn the_bots_menu_lists_a_stacks_orders_once() {
     assert!(orders.contains(&"A VIE - BOH".to_string()), "{orders:?}");
     assert!(orders.contains(&"A VIE H".to_string()), "{orders:?}");
 }
+
+/// A variant that names a rule the adjudicator never reads (`build_site` for `build_sites`)
+/// used to play the standard rule without a word: refused while the rules load, with the
+/// nearest name; a value of the wrong type too.
+#[test]
+fn a_misspelt_variant_rule_is_refused_with_the_nearest_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = std::fs::read_to_string(root.join(VARIANT).join("scenario.toml"))
+        .unwrap()
+        .replace("../../../", &format!("{}/", root.display()));
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    for (overrides, expected) in [
+        (
+            "{ build_site = function() return {} end }",
+            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks",
+        ),
+        (
+            "{ build_sites = true }",
+            "diplomacy variant: 'build_sites' must be a function, not a boolean",
+        ),
+    ] {
+        std::fs::write(
+            dir.path().join("build_anywhere.lua"),
+            format!("return require(\"diplomacy\").variant({overrides})\n"),
+        )
+        .unwrap();
+        let Err(e) = Session::start(dir.path(), Some(1)) else {
+            panic!("{overrides}: a misspelt variant loaded");
+        };
+        let message = e.to_string();
+        assert!(message.contains(expected), "{message}");
+    }
+}

@@ -191,3 +191,28 @@ fn f40_5_2_a_changed_stacking_limit_is_followed() {
         .unwrap();
     assert_eq!(answer, json!([true, false]));
 }
+
+/// A bot threshold that is no odds column (`"2-1"` for `"2:1"`) used to count as the lowest
+/// column: the bot attacked at any odds without a word. It is an error naming the value.
+#[test]
+fn f40_c_5_a_bot_threshold_that_is_no_column_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("threshold.lua");
+    std::fs::write(
+        &file,
+        "require(\"france1940.strategy\").attack_at = \"2-1\"\n",
+    )
+    .unwrap();
+    let mut s =
+        Session::start_with_mods(Path::new("scenarios/france1940"), Some(1), &[file]).unwrap();
+    let Err(e) = s.play_bots(hexwar::bot::RunLimit::BeforeTurn(2)) else {
+        panic!("the bot played with a threshold that is no column");
+    };
+    let message = e.to_string();
+    assert!(
+        message.contains(
+            "strategy.attack_at = \"2-1\" is no odds column (the columns: 1:2, 1:1, 2:1, 3:1, 4:1, 5:1, 6:1)"
+        ),
+        "{message}"
+    );
+}

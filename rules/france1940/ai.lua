@@ -637,6 +637,21 @@ end
 -- would take them out of the city that counts for F40-16.3 (a unit that cannot retreat is
 -- eliminated, C.7). The attack is then given without them (C.1 accepts any eligible subset)
 -- and judged again by combat.odds.
+-- The rank of an odds threshold of the strategy table (`"2:1"`). A value that is no column of
+-- combat.COLUMNS (`"2-1"`) is an error naming it: it used to count as the lowest column, so the
+-- bot attacked at any odds without a word.
+local function threshold_rank(key)
+  local value = strategy[key]
+  local rank = combat.column_rank(value)
+  if not rank then
+    local names = {}
+    for i, c in ipairs(combat.COLUMNS) do names[i] = combat.column_name(c) end
+    error(string.format("strategy.%s = %s is no odds column (the columns: %s)", key,
+      type(value) == "string" and string.format("%q", value) or tostring(value), table.concat(names, ", ")), 0)
+  end
+  return rank
+end
+
 local function combat_choice(side)
   local nl = side == "german" and dutch_position() or nil
   local dutch = nl and dutch_set() or {}
@@ -659,8 +674,8 @@ local function combat_choice(side)
     end
     -- (ranks read from combat.COLUMNS now, thresholds from strategy: a variant's count)
     local rank = combat.column_rank(o.odds) or 0
-    if rank >= (combat.column_rank(strategy.attack_at) or 1)
-        or (dutch[option.cmd.hex] and rank >= (combat.column_rank(strategy.attack_dutch_at) or 1)) then
+    if rank >= threshold_rank("attack_at")
+        or (dutch[option.cmd.hex] and rank >= threshold_rank("attack_dutch_at")) then
       return 800 + rank * 10 + o.attack / 100
     end
   end)
