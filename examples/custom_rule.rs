@@ -116,6 +116,12 @@ impl Ruleset for Minefield {
     fn event_handlers(&self, event: &str) -> Vec<String> {
         self.inner.event_handlers(event)
     }
+    fn sides(&self) -> &[String] {
+        self.inner.sides()
+    }
+    fn vertex_facing_kinds(&self) -> Vec<String> {
+        self.inner.vertex_facing_kinds()
+    }
 }
 
 /// Plays the opening of the demo under the house rule; returns the refusal it met.

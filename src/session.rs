@@ -268,7 +268,7 @@ impl Session {
         let source = SourceText::read(path).map_err(|e| SessionError::Setup {
             path: path.into(),
             // (the Display puts the message right after the path: ":LINE: why" or ": why")
-            message: format!(": cannot read: {e}"),
+            message: format!(": cannot read the setup file: {e}"),
         })?;
         self.setup_text(&source)
     }

@@ -152,11 +152,27 @@ fn tests_find_their_scenario_from_any_working_directory() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let looked = std::fs::canonicalize(elsewhere.path()).unwrap();
     assert!(
-        stdout.contains(
+        stdout.contains(&format!(
             "lost_test.lua:1: t.scenario: 'scenarios/nowhere' is neither in the working directory \
-             nor in . or a folder above it"
-        ),
+             nor in {} or a folder above it",
+            looked.display()
+        )),
         "{stdout}"
     );
+    // A relative PATH, from inside the rules folder and from the tests' own folder (the folders
+    // above a relative path were not searched).
+    for (dir, path) in [
+        ("rules/demo", "tests"),
+        ("rules/demo/tests", "demo_test.lua"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(["test", path])
+            .current_dir(format!("{root}/{dir}"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{dir} {path}: {stdout}");
+    }
 }
