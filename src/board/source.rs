@@ -52,11 +52,18 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<String, std::io::Error> {
             meta.len()
         )));
     }
+    read_up_to(file, cap)
+}
+
+/// The text of an open file, refused once it passes `cap` bytes (`take` also bounds a file
+/// that grows while it is read, and a device that never ends).
+fn read_up_to(file: std::fs::File, cap: u64) -> Result<String, std::io::Error> {
     let mut text = String::new();
-    // `take` also bounds a file that grows while it is read.
     file.take(cap + 1).read_to_string(&mut text)?;
     if text.len() as u64 > cap {
-        return Err(std::io::Error::other("the file grew past the size limit"));
+        return Err(std::io::Error::other(format!(
+            "more than the {cap} bytes this file may have"
+        )));
     }
     Ok(text)
 }
@@ -68,16 +75,7 @@ pub fn read_named_capped(path: &Path, cap: u64) -> Result<String, std::io::Error
     if std::fs::metadata(path)?.is_dir() {
         return Err(std::io::Error::other("a folder, not a file"));
     }
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(cap + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > cap {
-        return Err(std::io::Error::other(format!(
-            "more than the {cap} bytes this file may have"
-        )));
-    }
-    Ok(text)
+    read_up_to(std::fs::File::open(path)?, cap)
 }
 
 /// 1-based line number of a byte offset in `text` (clamped to the text): what error messages
