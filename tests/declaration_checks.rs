@@ -424,3 +424,35 @@ end)
         Some(serde_json::json!(moves))
     );
 }
+
+/// A map zone one letter off a zone the declaration's vocabulary lets a map lack (`belgum` for
+/// `belgium`) is a misspelt map: France 1940 played on without Belgium (F40-16.1 never
+/// triggered) and `check` said ok. Now refused where the vocabulary is read.
+#[test]
+fn f40_16_1_a_misspelt_zone_in_the_map_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("scenarios/france1940");
+    std::fs::create_dir_all(&scenario).unwrap();
+    for entry in std::fs::read_dir(root.join("scenarios/france1940")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, scenario.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::os::unix::fs::symlink(root.join("rules"), dir.path().join("rules")).unwrap();
+    let map = scenario.join("map.toml");
+    let text = std::fs::read_to_string(&map).unwrap();
+    assert!(text.contains("B = \"belgium\""));
+    std::fs::write(&map, text.replace("B = \"belgium\"", "B = \"belgum\"")).unwrap();
+    let Err(e) = Session::start(&scenario, Some(1)) else {
+        panic!("a map with a misspelt zone loaded");
+    };
+    let message = e.to_string();
+    assert!(
+        message.contains(
+            "vocabulary.zones: this map has no zone 'belgium' but has 'belgum': a misspelling in the map? (the declaration's vocabulary lets a map lack 'belgium', not misname it)"
+        ),
+        "{message}"
+    );
+}

@@ -17,6 +17,12 @@ pub enum DeclarationError {
         name: String,
         known: String,
     },
+    #[error("{at}: this map has no zone '{name}' but has '{near}': a misspelling in the map? (the declaration's vocabulary lets a map lack '{name}', not misname it)")]
+    MisnamedZone {
+        at: String,
+        name: String,
+        near: String,
+    },
     #[error("{at}: unknown zone '{name}' (this map has: {known})")]
     UnknownZone {
         at: String,

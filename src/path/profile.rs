@@ -199,6 +199,26 @@ impl MovementProfile {
                 vocab.absent_zones = list("zones")?;
             }
         }
+        // A map zone one or two letters off a vocabulary zone the map lacks is a misspelt map,
+        // which would play another game without a word (`belgum` for `belgium` left Belgium
+        // out of F40-16); names of five letters or more, so `uk` and `us` may both be zones.
+        for name in &vocab.absent_zones {
+            if map.zone_id(name).is_some() {
+                continue;
+            }
+            let near = map.zone_names().iter().find(|z| {
+                !vocab.absent_zones.contains(z)
+                    && z.len().min(name.len()) >= 5
+                    && strsim::levenshtein(z, name) <= 2
+            });
+            if let Some(near) = near {
+                return Err(DeclarationError::MisnamedZone {
+                    at: "vocabulary.zones".into(),
+                    name: name.clone(),
+                    near: near.clone(),
+                });
+            }
+        }
         let kinds = vocab.sides.len() * vocab.classes.len();
 
         // Terrain: every terrain of the map needs a cost for every kind.
