@@ -657,16 +657,26 @@ fn a_batch_past_ten_million_games_is_refused_and_huge_turn_counts_play_to_the_en
             "error: a batch plays at most 10000000 games (18446744073709551615 asked): split it with --seed-range and join the --per-game files with `hexwar stats merge`\n"
         );
     }
-    // (more workers than games: as many as the games)
-    ok(&[
+    // (more workers than games: as many as the games, the same results)
+    let many = ok(&[
         "run",
         "scenarios/demo",
         "--games",
         "2",
         "--jobs",
         "30000",
-        "--quiet",
+        "--json",
     ]);
+    let one = ok(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(many, one);
     // (`--turns` past the last turn used to wrap around and play nothing)
     let whole = ok(&["run", "scenarios/demo", "--seed", "4"]);
     let far = ok(&[

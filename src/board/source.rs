@@ -34,10 +34,15 @@ impl SourceText {
     }
 }
 
-/// The text of a regular file of at most `cap` bytes. The kind of file is checked before it is
+/// The text of a regular file of at most `cap` bytes (see [`read_bytes_capped`]).
+pub fn read_capped(path: &Path, cap: u64) -> Result<String, std::io::Error> {
+    text_of(read_bytes_capped(path, cap)?)
+}
+
+/// The bytes of a regular file of at most `cap` bytes. The kind of file is checked before it is
 /// opened: opening a named pipe waits for a writer, forever (a pipe among a rules folder's
 /// `.lua` files hung `check` and `run`), and a device (`/dev/zero`) never ends.
-pub fn read_capped(path: &Path, cap: u64) -> Result<String, std::io::Error> {
+pub fn read_bytes_capped(path: &Path, cap: u64) -> Result<Vec<u8>, std::io::Error> {
     if !std::fs::metadata(path)?.is_file() {
         return Err(std::io::Error::other("not a regular file"));
     }
@@ -55,17 +60,27 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<String, std::io::Error> {
     read_up_to(file, cap)
 }
 
-/// The text of an open file, refused once it passes `cap` bytes (`take` also bounds a file
-/// that grows while it is read, and a device that never ends).
-fn read_up_to(file: std::fs::File, cap: u64) -> Result<String, std::io::Error> {
-    let mut text = String::new();
-    file.take(cap + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > cap {
+/// The bytes of an open file, refused once they pass `cap` (`take` also bounds a file that
+/// grows while it is read, and a device that never ends).
+fn read_up_to(file: std::fs::File, cap: u64) -> Result<Vec<u8>, std::io::Error> {
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
         return Err(std::io::Error::other(format!(
             "more than the {cap} bytes this file may have"
         )));
     }
-    Ok(text)
+    Ok(bytes)
+}
+
+/// Bytes read as UTF-8 text, with the standard library's words for bytes that are not.
+fn text_of(bytes: Vec<u8>) -> Result<String, std::io::Error> {
+    String::from_utf8(bytes).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 /// The text of a file a user named on the command line (an orders file, a replay, a record
@@ -75,7 +90,7 @@ pub fn read_named_capped(path: &Path, cap: u64) -> Result<String, std::io::Error
     if std::fs::metadata(path)?.is_dir() {
         return Err(std::io::Error::other("a folder, not a file"));
     }
-    read_up_to(std::fs::File::open(path)?, cap)
+    text_of(read_up_to(std::fs::File::open(path)?, cap)?)
 }
 
 /// 1-based line number of a byte offset in `text` (clamped to the text): what error messages

@@ -190,9 +190,6 @@ impl Save {
             path: path.into(),
             source,
         };
-        if !std::fs::metadata(path).map_err(read_err)?.is_file() {
-            return Err(read_err(std::io::Error::other("not a regular file")));
-        }
         let text = crate::board::read_capped(path, MAX_SAVE_BYTES).map_err(read_err)?;
         Save::from_json(path, &text)
     }

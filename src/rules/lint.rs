@@ -99,15 +99,7 @@ pub fn module_hashes(
         for path in module_files(&file) {
             // (a file that cannot be read, or is no regular file, is recorded as such: it used
             // to be hashed as an empty file; a pipe was waited on forever)
-            let bytes = match std::fs::metadata(&path) {
-                Ok(m) if m.is_file() && m.len() <= crate::board::MAX_SOURCE_BYTES => {
-                    std::fs::read(&path)
-                }
-                Ok(_) => Err(std::io::Error::other(
-                    "not a regular file of at most 64 MiB",
-                )),
-                Err(e) => Err(e),
-            };
+            let bytes = crate::board::read_bytes_capped(&path, crate::board::MAX_SOURCE_BYTES);
             let hash = match bytes {
                 Ok(bytes) => {
                     let hex: String = Sha256::digest(&bytes)
