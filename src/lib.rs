@@ -28,9 +28,11 @@
 pub mod batch;
 pub mod board;
 pub mod bot;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod engine;
 pub mod luatest;
+pub mod output_file;
 pub mod path;
 pub mod render;
 pub mod replay;
@@ -38,6 +40,7 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod session;
+pub mod spelling;
 pub mod supply_answer;
 
 pub use session::{Session, SessionError};

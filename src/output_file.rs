@@ -1,0 +1,131 @@
+//! Writing an output file (a save, a log, a replay, a picture, per-game records) so that a
+//! failure part way (a full disk, a killed process) leaves the old file whole, never a cut-off
+//! one: the text goes to a temporary file beside the target, is synced, then renamed over it.
+
+use std::fs::OpenOptions;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Writes `path` through `fill`, atomically where the target is (or will be) a regular file.
+/// A symbolic link is followed: the file it names is replaced and the link kept. `/dev/stdout`
+/// (or `/dev/fd/1`) is this process's standard output, written in turn with the rest of it,
+/// whatever it was redirected to. A target that exists and is no regular file (a named pipe,
+/// `/dev/null`) is written into directly, since a rename would put a file in its place; a
+/// directory is an error.
+pub fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    if STDOUT_NAMES.iter().any(|name| path == Path::new(name)) {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        fill(&mut out)?;
+        return out.flush();
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(std::io::Error::other("is a folder, not a file"));
+        }
+        Ok(m) if !m.is_file() => {
+            let mut out = BufWriter::new(OpenOptions::new().write(true).open(path)?);
+            fill(&mut out)?;
+            return out.flush();
+        }
+        _ => {}
+    }
+    let followed;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            followed = std::fs::canonicalize(path)?;
+            followed.as_path()
+        }
+        _ => path,
+    };
+    let tmp = temporary_beside(path);
+    // (a leftover temporary file, or a link in its place, is removed, not followed: the new
+    // one is made fresh, so a link there could not send the output onto another file)
+    let _ = std::fs::remove_file(&tmp);
+    let written = (|| {
+        let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut out = BufWriter::new(file);
+        fill(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The names of standard output: opening them anew would write over what the process prints
+/// there when it goes to a file.
+const STDOUT_NAMES: [&str; 3] = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+
+/// [`write_with`] for text already in memory.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_with(path, |out| out.write_all(bytes))
+}
+
+/// `<path>.tmp`, in the target's folder so that the rename stays on one file system.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    PathBuf::from(tmp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        std::fs::write(&path, "old\n").unwrap();
+        let e = write_with(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        assert!(!dir.path().join("out.jsonl.tmp").exists());
+        write_bytes(&path, b"new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+    }
+
+    #[test]
+    fn a_link_is_followed_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.svg");
+        let link = dir.path().join("link.svg");
+        std::fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_bytes(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+
+    #[test]
+    fn a_device_is_written_into_and_a_folder_refused() {
+        write_bytes(Path::new("/dev/null"), b"gone").unwrap();
+        // (a link to a device, as /dev/stdout is, is written through, not resolved)
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("null");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        write_bytes(&link, b"gone").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        let dir = tempfile::tempdir().unwrap();
+        let e = write_bytes(dir.path(), b"x").unwrap_err();
+        assert_eq!(e.to_string(), "is a folder, not a file");
+    }
+}
