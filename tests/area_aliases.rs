@@ -45,10 +45,7 @@ ITALY = ["ADRIATIC"]
 
 /// `SCENARIO`, read as if beside the standard map.
 fn aliases_scenario() -> hexwar::scenario::Scenario {
-    let source = SourceText {
-        path: Path::new("scenarios/diplomacy/aliases.toml").to_path_buf(),
-        text: SCENARIO.to_string(),
-    };
+    let source = SourceText::new("scenarios/diplomacy/aliases.toml", SCENARIO);
     parse_scenario(&source).unwrap()
 }
 

@@ -166,6 +166,12 @@ fn check_warns_of_a_handler_on_a_misspelt_event() {
     );
     let out = hexwar(&["check", "scenarios/france1940"]);
     assert_eq!(stderr(&out), "");
+    // (a designer who runs the game without `check` hears of it too, before play)
+    let out = hexwar(&["run", "tests/fixtures/typo_event", "--turns", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("warning: {warning}\n"));
+    let out = hexwar(&["run", "scenarios/demo", "--turns", "1"]);
+    assert_eq!(stderr(&out), "");
 }
 
 /// The summary counts the units the scenario lists without a hex (reinforcements, reserve

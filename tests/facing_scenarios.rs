@@ -276,3 +276,35 @@ fn a_facing_move_with_an_argument_it_does_not_take_is_refused() {
     }
     assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
 }
+
+/// TA-R1: a second base's facing (`attrs.facing2`) is a direction 0 to 5 like `facing`: -1,
+/// 2.5 and "north" were let through unchecked (only a whole number above 5 was refused).
+#[test]
+fn ta_r1_a_facing2_that_is_no_direction_is_refused_in_a_setup() {
+    for (value, shown) in [
+        ("-1", "-1"),
+        ("2.5", "2.5"),
+        ("\"north\"", "\"north\""),
+        ("6", "6"),
+    ] {
+        let setup = unit_toml(
+            "c",
+            "british",
+            "colonial",
+            "0404",
+            &format!("facing = 0\nattrs = {{ facing2 = {value} }}"),
+        );
+        let mut s = Session::start(Path::new("scenarios/tactical"), Some(1)).unwrap();
+        let before = serde_json::to_string(s.game.state()).unwrap();
+        let e = s
+            .setup_text(&hexwar::board::SourceText::new("setup.toml", &setup))
+            .unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "unit 'c': facing2 {shown} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
+            )),
+            "{value}: {e}"
+        );
+        assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    }
+}

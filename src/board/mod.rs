@@ -22,6 +22,6 @@ pub use hexside::HexsideKey;
 pub use label::LabelFormat;
 pub use map_file::{load_map, parse_map};
 pub use source::{
-    line_of, read_bytes_capped, read_capped, read_named_capped, toml_message, SourceText,
-    MAX_SOURCE_BYTES,
+    line_of, read_bytes_capped, read_capped, read_named_capped, toml_message, LineIndex,
+    SourceText, MAX_SOURCE_BYTES,
 };

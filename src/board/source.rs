@@ -11,6 +11,9 @@ pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
 pub struct SourceText {
     pub path: PathBuf,
     pub text: String,
+    /// Where each line starts, made at the first `line_of` (a file of 50 000 units asks for
+    /// every unit's line: counting from the top each time took most of a minute).
+    lines: std::sync::OnceLock<LineIndex>,
 }
 
 impl SourceText {
@@ -18,6 +21,7 @@ impl SourceText {
         SourceText {
             path: path.into(),
             text: text.into(),
+            lines: std::sync::OnceLock::new(),
         }
     }
 
@@ -30,7 +34,41 @@ impl SourceText {
 
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
-        line_of(&self.text, offset)
+        self.lines
+            .get_or_init(|| LineIndex::new(&self.text))
+            .line_of(offset)
+    }
+}
+
+/// The byte offsets where the lines of a text start: the line of any offset by a binary search,
+/// for files whose every entry is named by its line in errors.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// 1-based line number of a byte offset (clamped to the text), as [`line_of`] counts it.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let end = offset.min(self.len);
+        // (the lines that start at or before `end`; a newline at `end` itself is not counted)
+        self.starts.partition_point(|&start| start <= end)
     }
 }
 
@@ -122,6 +160,26 @@ pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_index_counts_lines_as_line_of_does() {
+        for text in ["", "a", "\n", "a\nb", "a\n\nb\n", "\n\n\n", "é\nü\n"] {
+            let index = LineIndex::new(text);
+            let source = SourceText::new("t", text);
+            for offset in 0..=text.len() + 2 {
+                assert_eq!(
+                    index.line_of(offset),
+                    line_of(text, offset),
+                    "{text:?} {offset}"
+                );
+                assert_eq!(
+                    source.line_of(offset),
+                    line_of(text, offset),
+                    "{text:?} {offset}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_device_is_not_read_as_a_text_file() {

@@ -47,10 +47,19 @@ impl Fit<'_> {
         if id.is_empty() {
             return Err("the unit has no id".into());
         }
-        let facing2 = unit
-            .attrs
-            .get("facing2")
-            .and_then(serde_json::Value::as_u64);
+        // (a second base's facing, TA-R1: a whole number 0 to 5 like `facing`; -1 or 2.5 were
+        // let through as no number at all)
+        let facing2 = match unit.attrs.get("facing2") {
+            None => None,
+            Some(v) => match v.as_u64() {
+                Some(f) => Some(f),
+                None => {
+                    return Err(format!(
+                        "unit '{id}': facing2 {v} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
+                    ))
+                }
+            },
+        };
         let checked = self
             .side(&unit.side)
             .and_then(|()| unit.at.as_ref().map_or(Ok(()), |at| self.place(at, "at")))
@@ -68,6 +77,13 @@ impl Fit<'_> {
     /// sequence it stands at (a turn of the scenario's `turns`, or the one after, where a
     /// finished game stands), and the outcome of a finished game.
     pub fn state(&self, state: &GameState, sequence: &Sequence, turns: u32) -> Result<(), String> {
+        // (turn 0 is a scenario before its start: a save is taken once the game started, and
+        // rules resumed there failed with an error that blamed them)
+        if state.turn == 0 {
+            return Err(
+                "turn 0 is before the game starts (a saved game stands at turn 1 or later)".into(),
+            );
+        }
         if state.turn > turns.saturating_add(1) {
             return Err(format!(
                 "turn {} is past the scenario's last turn ({turns})",
@@ -281,6 +297,10 @@ mod tests {
                 "outcome: winner: unknown side 'purple' (sides: blue, red)".into(),
             ),
         ];
+        let cases = cases.into_iter().chain([(
+            Box::new(|s: &mut GameState| s.turn = 0) as Box<dyn Fn(&mut GameState)>,
+            "turn 0 is before the game starts (a saved game stands at turn 1 or later)".to_string(),
+        )]);
         for (edit, expected) in cases {
             let mut state = base.clone();
             edit(&mut state);

@@ -50,6 +50,44 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The limits a host set in Rust (`Scenario.limits`), held to the ranges a scenario file
+    /// may set: `instructions = 0` used to fail at load as a script that ran out of budget.
+    /// The budget and its backstop are not checked for trusted rules, which run without them.
+    pub fn check(&self) -> Result<(), String> {
+        let out_of = |field: &str, value: u64, range: std::ops::RangeInclusive<u64>| {
+            Err(format!(
+                "limits.{field} = {value} is out of range: {} to {} (Scenario.limits, set by the host)",
+                range.start(),
+                range.end()
+            ))
+        };
+        if !self.trusted && !INSTRUCTIONS_RANGE.contains(&self.instructions) {
+            return out_of("instructions", self.instructions, INSTRUCTIONS_RANGE);
+        }
+        let wall_ms_range = 1..=(MAX_WALL_SECONDS as u64) * 1000;
+        if !self.trusted && !wall_ms_range.contains(&self.wall_ms) {
+            return out_of("wall_ms", self.wall_ms, wall_ms_range);
+        }
+        let memory_range = (MEMORY_MB_RANGE.start() << 20)..=(MEMORY_MB_RANGE.end() << 20);
+        let memory = self.memory_bytes as u64;
+        if !memory_range.contains(&memory) {
+            return out_of("memory_bytes", memory, memory_range);
+        }
+        if !EVENT_DEPTH_RANGE.contains(&u64::from(self.event_depth)) {
+            return out_of("event_depth", self.event_depth.into(), EVENT_DEPTH_RANGE);
+        }
+        if !EVENTS_PER_COMMAND_RANGE.contains(&u64::from(self.events_per_command)) {
+            return out_of(
+                "events_per_command",
+                self.events_per_command.into(),
+                EVENTS_PER_COMMAND_RANGE,
+            );
+        }
+        Ok(())
+    }
+}
+
 /// A validated scenario: the map is sound, every unit stands on it, every side exists.
 #[derive(Debug, Clone)]
 pub struct Scenario {
