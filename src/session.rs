@@ -248,7 +248,19 @@ impl Session {
             None
         } else {
             let now = crate::rules::module_hashes(&scenario.rule_roots, &scenario.rules);
-            crate::rules::describe_module_changes(&save.rules, &now)
+            // (a mod the save names but whose file it did not record was added to the save:
+            // extra Lua the game never ran, which a host resuming others' saves must hear of)
+            let mod_modules: Vec<String> = save
+                .mods
+                .iter()
+                .filter_map(|m| m.file_stem())
+                .map(|m| m.to_string_lossy().into_owned())
+                .collect();
+            let mod_files: Vec<String> =
+                crate::rules::module_hashes(&scenario.rule_roots, &mod_modules)
+                    .into_keys()
+                    .collect();
+            crate::rules::describe_module_changes(&save.rules, &now, &mod_files)
         };
         let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {
@@ -373,6 +385,25 @@ impl Session {
         table: &serde_json::Map<String, serde_json::Value>,
         extra: Vec<Event>,
     ) -> Result<(), SessionError> {
+        // (the checks the text form makes of each unit, for units built in Rust: a unit of a
+        // side the scenario lacks was placed, and its own save was then refused on resume)
+        let fail = |message: String| SessionError::Setup {
+            path: "setup table".into(),
+            message: format!(": {message}"),
+        };
+        let fit = crate::scenario::Fit {
+            board: &self.scenario.map,
+            sides: &self.scenario.sides,
+        };
+        let mut placed = std::collections::BTreeSet::new();
+        for event in &extra {
+            if let Event::UnitPlaced { unit } = event {
+                if !placed.insert(unit.id.as_str()) {
+                    return Err(fail(format!("unit '{}' is placed twice", unit.id)));
+                }
+                fit.unit(unit).map_err(fail)?;
+            }
+        }
         self.game.setup(table, extra)?;
         Ok(())
     }

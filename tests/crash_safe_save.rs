@@ -201,3 +201,44 @@ fn a_link_in_place_of_the_temporary_file_is_not_followed_and_an_unreadable_save_
     assert!(err.contains("the save would not read back"), "{err}");
     assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
 }
+
+/// `run`'s other outputs are written like saves: a log or a replay that cannot be written
+/// leaves the old file whole, and does not cost the save (each output is tried).
+#[test]
+fn a_log_that_cannot_be_written_keeps_the_old_log_and_still_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.jsonl");
+    let replay = dir.path().join("game.replay.json");
+    let save = dir.path().join("game.json");
+    std::fs::write(&log, "old log\n").unwrap();
+    std::fs::write(&replay, "old replay\n").unwrap();
+    // (a folder where the temporary files go: neither can be written)
+    std::fs::create_dir(dir.path().join("game.jsonl.tmp")).unwrap();
+    std::fs::create_dir(dir.path().join("game.replay.json.tmp")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", "scenarios/demo", "--seed", "3", "--turns", "1"])
+        .arg("--log")
+        .arg(&log)
+        .arg("--replay")
+        .arg(&replay)
+        .arg("--save")
+        .arg(&save)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {}: cannot write log: File exists (os error 17)\n\
+             error: {}: cannot write replay: File exists (os error 17)\n",
+            log.display(),
+            replay.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "old log\n");
+    assert_eq!(std::fs::read_to_string(&replay).unwrap(), "old replay\n");
+    let saved = Save::read(&save).unwrap();
+    assert_eq!(saved.state.turn, 2);
+}

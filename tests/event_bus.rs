@@ -201,3 +201,133 @@ fn a_variant_overrides_a_declaration_and_wraps_a_command() {
         GameError::Refused(Refusal::new("OPEN-1", "one hex at a time"))
     );
 }
+
+/// What a command or a handler returns is either events or a refusal where one may refuse;
+/// anything else is an error naming the handler, and nothing is applied. Each of these passed
+/// without a word: a table of other keys (a misspelt `evnt`, a plain `{rule, reason}`) read as
+/// no events, a nil in a list dropped the events after it, a refusal from an `on` handler was
+/// no refusal, and events from a `before` handler were dropped.
+#[test]
+fn returns_that_are_neither_events_nor_a_refusal_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("returns.lua");
+    std::fs::write(
+        &file,
+        r#"hex.commands.define("rally", { args = { "how" }, resolve = function(cmd)
+  local add = { event = "UnitStatusChanged", unit = "b-inf-1", add = { "rallied" } }
+  if cmd.how == "typo" then return { evnt = "UnitStatusChanged", unit = "b-inf-1" } end
+  if cmd.how == "plain" then return { rule = "X-1", reason = "no rally" } end
+  if cmd.how == "hole" then return { nil, add } end
+  if cmd.how == "number" then return 7 end
+  if cmd.how == "extra" then return { add, note = "x" } end
+  return { add }
+end })
+hex.events.on("UnitStatusChanged", function(ev)
+  if ev.unit == "r-inf-1" then return hex.refuse("X-2", "too late") end
+end)
+hex.events.before("UnitStatusChanged", function(ev)
+  if ev.unit == "b-arm-1" then return { { event = "VarSet", key = "seen", value = true } } end
+end)
+hex.commands.define("late", { resolve = function(cmd)
+  return { { event = "UnitStatusChanged", unit = cmd.unit, add = { "x" } } }
+end, args = { "unit" } })
+"#,
+    )
+    .unwrap();
+    let mut s = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
+    let with = |name: &str, key: &str, value: &str| Command::Custom {
+        name: name.into(),
+        args: [(key.to_string(), Value::String(value.into()))]
+            .into_iter()
+            .collect(),
+    };
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    for (command, message) in [
+        (
+            with("rally", "how", "typo"),
+            "returned a table that is neither an event (it has no `event` field; its keys: evnt, unit) nor a list of events",
+        ),
+        (
+            with("rally", "how", "plain"),
+            "returned a plain table {rule = ..., reason = ...}: a refusal is made with hex.refuse(rule, reason)",
+        ),
+        (
+            with("rally", "how", "hole"),
+            "returned a list of events with nothing at #1 (a nil in the list would drop the events after it)",
+        ),
+        (
+            with("rally", "how", "number"),
+            "returned an integer where a list of events or nil was expected",
+        ),
+        (
+            with("rally", "how", "extra"),
+            "returned a table that is neither an event (it has no `event` field; its keys: note) nor a list of events",
+        ),
+        (
+            with("late", "unit", "r-inf-1"),
+            "returned a refusal (X-2: too late): the event has happened when a handler of hex.events.on runs; refuse it in hex.events.before",
+        ),
+        (
+            with("late", "unit", "b-arm-1"),
+            "returned a table: a before-handler returns nothing to let the event happen, or hex.refuse(rule, reason) (or false) to refuse it; events that follow one are returned by a handler of hex.events.on",
+        ),
+    ] {
+        let Err(GameError::Rules(e)) = s.game.submit(Some("blue"), &command) else {
+            panic!("{command:?} was not an error");
+        };
+        assert!(e.message.contains(message), "{command:?}: {}", e.message);
+        assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    }
+    let events = s
+        .game
+        .submit(Some("blue"), &with("rally", "how", "list"))
+        .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::UnitStatusChanged {
+            unit: "b-inf-1".into(),
+            add: vec!["rallied".into()],
+            remove: vec![],
+        }]
+    );
+}
+
+/// A misspelt key in a sequence step (`sid` for `side`) made the step simultaneous, and one in
+/// the victory rule's answer (`winer`) made a draw: both are refused, naming the key and, for
+/// a step, its place.
+#[test]
+fn a_misspelt_key_in_a_step_or_in_the_victory_answer_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let step = dir.path().join("step.lua");
+    std::fs::write(
+        &step,
+        "hex.rules.sequence { steps = { { side = \"blue\", phase = \"movement\" }, \
+         { sid = \"red\", phase = \"movement\" } } }\n",
+    )
+    .unwrap();
+    let e = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[step])
+        .err()
+        .expect("refused");
+    assert!(
+        e.to_string()
+            .contains("hex.rules.sequence: step 2: unknown key 'sid' (did you mean 'side'?)"),
+        "{e}"
+    );
+    let victory = dir.path().join("victory.lua");
+    std::fs::write(
+        &victory,
+        "hex.rules.victory(function() return { winer = \"red\", scores = { blue = 0, red = 9 }, \
+         reason = \"typo\" } end)\n",
+    )
+    .unwrap();
+    let mut s = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[victory]).unwrap();
+    let state = s.game.state().clone();
+    let e = s.game.rules_mut().victory(&state).unwrap_err();
+    assert!(
+        e.message.contains(
+            "its answer: unknown field `winer`, expected one of `winner`, `scores`, `reason`"
+        ),
+        "{}",
+        e.message
+    );
+}

@@ -182,7 +182,7 @@ fn legal_commands_of_an_unknown_side_name_the_sides() {
         e.message,
         "legal commands of 'martians': the scenario has no such side (sides: blue, red)"
     );
-    assert!(!session.game.legal_commands("red").unwrap().is_empty());
+    assert!(!session.game.legal_commands("blue").unwrap().is_empty());
 }
 
 /// The same from the rules' side: `hex.commands.legal` of a side the scenario lacks is an
@@ -354,4 +354,152 @@ fn a_victory_rule_naming_an_unknown_side_is_a_rules_error() {
             "{e}"
         );
     }
+}
+
+/// A host asking for a side whose phase it is not gets no commands: each would be refused
+/// ("it is blue's movement phase, not red's"). In a simultaneous phase every power has its own.
+#[test]
+fn legal_commands_are_listed_only_for_the_side_whose_phase_it_is() {
+    use hexwar::engine::CommandFilter;
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let phasing = session.game.phasing_side().unwrap();
+    let other = session
+        .scenario
+        .sides
+        .iter()
+        .find(|s| **s != phasing)
+        .unwrap()
+        .clone();
+    assert!(!session.game.legal_commands(&phasing).unwrap().is_empty());
+    assert_eq!(session.game.legal_commands(&other).unwrap(), Vec::new());
+    let moves = CommandFilter::command("move");
+    assert!(!session
+        .game
+        .legal_commands_matching(&phasing, &moves)
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        session
+            .game
+            .legal_commands_matching(&other, &moves)
+            .unwrap(),
+        Vec::new()
+    );
+
+    let mut diplomacy = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    for power in diplomacy.scenario.sides.clone() {
+        assert!(
+            !diplomacy.game.legal_commands(&power).unwrap().is_empty(),
+            "{power}"
+        );
+    }
+}
+
+/// Once the game is over no side is phasing and none has commands.
+#[test]
+fn a_finished_game_has_no_phasing_side_and_no_legal_commands() {
+    use hexwar::bot::{play, RandomBot, RunLimit};
+    use hexwar::engine::Dice;
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let sides = session.scenario.sides.clone();
+    let mut bot = RandomBot::new(Dice::new(1));
+    play(&mut session.game, &mut bot, &sides, RunLimit::End).unwrap();
+    assert!(session.game.is_over());
+    assert_eq!(session.game.phasing_side(), None);
+    for side in &sides {
+        assert_eq!(session.game.legal_commands(side).unwrap(), Vec::new());
+    }
+}
+
+/// `setup_table` checks the host's own `UnitPlaced` units as a setup file's are checked: a
+/// unit of side `purple` was placed, and the game's own save was then refused on resume.
+#[test]
+fn setup_table_checks_the_units_a_host_places() {
+    use hexwar::engine::Unit;
+    let unit = |id: &str, side: &str, at: &str| Event::UnitPlaced {
+        unit: Unit {
+            id: id.into(),
+            side: side.into(),
+            nation: side.into(),
+            kind: "infantry".into(),
+            size: String::new(),
+            ma: 4.0,
+            strength: 2.0,
+            at: Some(at.into()),
+            facing: None,
+            status: Default::default(),
+            attrs: Map::new(),
+        },
+    };
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    for (events, message) in [
+        (
+            vec![unit("p1", "purple", "0304")],
+            "setup table: unit 'p1': unknown side 'purple' (sides: blue, red)",
+        ),
+        (
+            vec![unit("p1", "blue", "9999")],
+            "setup table: unit 'p1': at '9999' is not a hex of the map",
+        ),
+        (
+            vec![unit("p1", "blue", "0304"), unit("p1", "red", "0305")],
+            "setup table: unit 'p1' is placed twice",
+        ),
+    ] {
+        let e = session.setup_table(&Map::new(), events).unwrap_err();
+        assert_eq!(e.to_string(), message);
+        assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
+    }
+    session
+        .setup_table(&Map::new(), vec![unit("p1", "blue", "0304")])
+        .unwrap();
+    assert_eq!(session.game.state().units["p1"].at.as_deref(), Some("0304"));
+}
+
+/// `hex.commands.get` of a name one or two letters off a defined command is an error naming
+/// it (a wrapper of `atack` got nil and failed later on it); an unknown name far from every
+/// command is nil, so a module may ask whether a command exists.
+#[test]
+fn hex_commands_get_of_a_misspelt_command_names_the_nearest() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wrapper.lua");
+    std::fs::write(
+        &file,
+        "assert(hex.commands.get(\"teleport\") == nil)\n\
+         local base = hex.commands.get(\"atack\")\n",
+    )
+    .unwrap();
+    let e = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file])
+        .err()
+        .expect("refused");
+    assert!(
+        e.to_string()
+            .contains("hex.commands.get: no command 'atack' (did you mean 'attack'?)"),
+        "{e}"
+    );
+}
+
+/// A command no rule handles is refused naming the nearest command the rules define (`mvoe`).
+#[test]
+fn a_misspelt_command_is_refused_with_the_nearest_name() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    for (name, reason) in [
+        (
+            "mvoe",
+            "no rule handles the command 'mvoe' (did you mean 'move'?)",
+        ),
+        ("teleport", "no rule handles the command 'teleport'"),
+    ] {
+        let command = Command::Custom {
+            name: name.into(),
+            args: Map::new(),
+        };
+        assert_eq!(
+            session.game.submit(Some("blue"), &command),
+            Err(GameError::Refused(Refusal::new("rules", reason)))
+        );
+    }
+    assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
 }

@@ -210,6 +210,35 @@ fn a_resumed_game_says_which_rules_files_changed_since_the_save() {
     );
 }
 
+/// A mod added to a save's `mods` list (the save is JSON anyone can edit, and its checksum
+/// anyone can compute) loads extra Lua the game never ran: the resumed game says so, as it says
+/// a rules file changed. It used to resume without a word.
+#[test]
+fn a_mod_added_to_a_save_is_named_as_new_rules() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = write_mod(dir.path(), "extra.lua");
+    let session = Session::start(Path::new("scenarios/demo"), Some(1)).expect("the demo loads");
+    let mut save = session.to_save();
+    assert_eq!(
+        Session::resume_save(save.clone(), Path::new("game.json"))
+            .expect("resumes")
+            .rules_changed,
+        None
+    );
+    save.mods.push(file.clone());
+    let resumed = Session::resume_save(save, Path::new("game.json")).expect("resumes");
+    let what = resumed.rules_changed.expect("the extra mod is seen");
+    let folder = dir
+        .path()
+        .canonicalize()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(what, format!("{folder}/extra.lua is new"));
+}
+
 /// What a mod prints reaches the host through `Game::take_script_log`, drained at each call.
 #[test]
 fn a_mods_prints_reach_the_host() {

@@ -128,3 +128,44 @@ fn run_trusted_prints_the_same_game_and_batch() {
     assert_eq!(code, 0);
     assert_eq!(plain, trusted);
 }
+
+/// Limits a host sets in Rust are held to the ranges a scenario file may set: `instructions =
+/// 0` used to fail at load as if the rules had run out of budget. The budget is not checked
+/// for trusted rules, which run without it.
+#[test]
+fn limits_set_by_the_host_are_range_checked_at_load() {
+    let base = load_scenario(Path::new("scenarios/demo")).unwrap();
+    type Edit = fn(&mut hexwar::scenario::Limits);
+    let cases: [(Edit, &str); 5] = [
+        (
+            |l| l.instructions = 0,
+            "limits.instructions = 0 is out of range: 1000 to 10000000000 (Scenario.limits, set by the host)",
+        ),
+        (
+            |l| l.wall_ms = 0,
+            "limits.wall_ms = 0 is out of range: 1 to 600000 (Scenario.limits, set by the host)",
+        ),
+        (
+            |l| l.memory_bytes = 1000,
+            "limits.memory_bytes = 1000 is out of range: 1048576 to 4294967296 (Scenario.limits, set by the host)",
+        ),
+        (
+            |l| l.event_depth = 0,
+            "limits.event_depth = 0 is out of range: 1 to 1000 (Scenario.limits, set by the host)",
+        ),
+        (
+            |l| l.events_per_command = 0,
+            "limits.events_per_command = 0 is out of range: 1 to 1000000 (Scenario.limits, set by the host)",
+        ),
+    ];
+    for (edit, message) in cases {
+        let mut scenario = base.clone();
+        edit(&mut scenario.limits);
+        let e = LuaRules::load(&scenario).err().expect("refused");
+        assert_eq!(e.errors, vec![message.to_string()]);
+    }
+    let mut trusted = base.clone();
+    trusted.limits.trusted = true;
+    trusted.limits.instructions = 0;
+    assert!(LuaRules::load(&trusted).is_ok());
+}

@@ -113,6 +113,9 @@ impl Game {
 
     /// The current step's side (None for simultaneous steps or a finished game).
     pub fn phasing_side(&self) -> Option<String> {
+        if self.is_over() {
+            return None;
+        }
         self.rules
             .sequence()
             .step(self.state.turn, self.state.step)
@@ -309,12 +312,24 @@ impl Game {
         self.rules.query(&self.state, name, arg)
     }
 
-    /// Commands the side may give now.
+    /// Commands the side may give now: none once the game is over, and none for a side whose
+    /// phase it is not (`submit` would refuse every one of them).
     pub fn legal_commands(&mut self, side: &str) -> Result<Vec<Command>, RulesError> {
-        if self.is_over() {
+        if !self.may_command(side) {
             return Ok(Vec::new());
         }
         self.rules.legal_commands(&self.state, side)
+    }
+
+    /// Whether `side` may give a command now: the game goes on and the step is its own or
+    /// simultaneous. A side the scenario lacks is left to the rules, which name the sides.
+    fn may_command(&self, side: &str) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let known = || self.rules.sides().iter().any(|s| s == side);
+        self.phasing_side()
+            .is_none_or(|phasing| phasing == side || !known())
     }
 
     /// The legal commands that `filter` matches (see [`Ruleset::legal_commands_matching`]).
@@ -323,7 +338,7 @@ impl Game {
         side: &str,
         filter: &CommandFilter,
     ) -> Result<Vec<Command>, RulesError> {
-        if self.is_over() {
+        if !self.may_command(side) {
             return Ok(Vec::new());
         }
         self.rules

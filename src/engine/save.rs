@@ -1,7 +1,6 @@
 //! Save files: versioned JSON with a checksum, written so that a crash never destroys the
 //! previous save (write a temporary file, flush, rename).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -194,22 +193,13 @@ impl Save {
         Save::from_json(path, &text)
     }
 
-    /// Writes atomically: a temporary file beside the target, flushed and synced, then renamed.
-    /// A symbolic link is followed (the file it names is replaced, the link kept); a target
-    /// that exists and is no regular file (a directory, a pipe, a device) is refused, since the
-    /// rename would put a file in its place.
+    /// Writes atomically ([`crate::output_file`]): a symbolic link is followed (the file it
+    /// names is replaced, the link kept); a target that exists and is no regular file (a
+    /// directory, a pipe, a device) is refused, since a save is a file to read back.
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
         let werr = |source| SaveError::Write {
             path: path.into(),
             source,
-        };
-        let followed;
-        let path = match std::fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_symlink() => {
-                followed = std::fs::canonicalize(path).map_err(werr)?;
-                followed.as_path()
-            }
-            _ => path,
         };
         if let Ok(m) = std::fs::metadata(path) {
             if !m.is_file() {
@@ -226,27 +216,11 @@ impl Save {
                 "the save would not read back ({e}): is a value nested too deep?"
             ))));
         }
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        // (a leftover temporary file, or a link in its place, is removed, not followed: the
-        // new one is made fresh, so a link there could not send the save onto another file)
-        let _ = std::fs::remove_file(&tmp);
-        let written = (|| {
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)?;
-            file.write_all(text.as_bytes())?;
-            file.write_all(b"\n")?;
-            file.sync_all()?;
-            drop(file);
-            std::fs::rename(&tmp, path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written.map_err(werr)
+        crate::output_file::write_with(path, |out| {
+            out.write_all(text.as_bytes())?;
+            out.write_all(b"\n")
+        })
+        .map_err(werr)
     }
 }
 

@@ -19,8 +19,10 @@ pub struct GoneUnit {
     pub turn: u32,
 }
 
-/// How the game ended.
+/// How the game ended. (Unknown keys are refused: a victory rule answering `winer = "red"`
+/// made a draw.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
     pub winner: Option<String>,
     pub scores: BTreeMap<String, f64>,

@@ -196,7 +196,7 @@ impl Replay {
 
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(path, text + "\n")
+        crate::output_file::write_bytes(path, (text + "\n").as_bytes())
     }
 
     /// Re-executes the replay, checking at every step the number of legal commands, whether
@@ -226,7 +226,7 @@ impl Replay {
             }
         }
         let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
-        if let Some(changes) = crate::rules::describe_module_changes(&self.rules, &now) {
+        if let Some(changes) = crate::rules::describe_module_changes(&self.rules, &now, &[]) {
             return Err(ReplayError::DifferentRules(changes));
         }
         for (i, step) in self.steps.iter().enumerate() {

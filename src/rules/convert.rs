@@ -453,6 +453,7 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
                     .map(|e| vec![e])
                     .map_err(|e| format!("malformed event: {e}"));
             }
+            list_shape(&t)?;
             let mut out = Vec::new();
             for (i, item) in t.sequence_values::<Value>().enumerate() {
                 let item = item.map_err(|e| e.to_string())?;
@@ -464,10 +465,53 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
             Ok(out)
         }
         other => Err(format!(
-            "expected a list of events or nil, got a {}",
-            other.type_name()
+            "{} where a list of events or nil was expected",
+            with_article(other.type_name())
         )),
     }
+}
+
+/// "a boolean", "an integer": a Lua type name with its article.
+pub(crate) fn with_article(name: &str) -> String {
+    let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// Checks that a table without an `event` key is a list of events: keys 1 to n and nothing
+/// else. A table of other keys was read as an empty list (a misspelt `evnt`, a plain
+/// `{rule = ..., reason = ...}` meant as a refusal), and a nil in a list ended it, dropping the
+/// events after it: both passed without a word.
+fn list_shape(t: &Table) -> Result<(), String> {
+    let mut count = 0i64;
+    let mut names = Vec::new();
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (key, _) = pair.map_err(|e| e.to_string())?;
+        match key {
+            Value::Integer(i) if i >= 1 => count += 1,
+            Value::String(name) => names.push(name.to_string_lossy()),
+            other => names.push(format!("a {} key", other.type_name())),
+        }
+    }
+    if names.iter().any(|n| n == "rule") && names.iter().any(|n| n == "reason") {
+        return Err(
+            "a plain table {rule = ..., reason = ...}: a refusal is made with hex.refuse(rule, reason)"
+                .into(),
+        );
+    }
+    if !names.is_empty() {
+        names.sort();
+        return Err(format!(
+            "a table that is neither an event (it has no `event` field; its keys: {}) nor a list of events",
+            names.join(", ")
+        ));
+    }
+    // (the first index missing from 1..=count: a list with a hole)
+    if let Some(gap) = (1..=count).find(|&i| t.raw_get::<Value>(i).is_ok_and(|v| v.is_nil())) {
+        return Err(format!(
+            "a list of events with nothing at #{gap} (a nil in the list would drop the events after it)"
+        ));
+    }
+    Ok(())
 }
 
 /// A read-only view of a unit: a fresh table, so changing it changes nothing in the game.

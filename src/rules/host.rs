@@ -179,6 +179,7 @@ impl LuaRules {
             errors: vec![message],
             kind: RulesErrorKind::Script,
         };
+        scenario.limits.check().map_err(one)?;
         // (trusted rules: no budget to spend, host charges included; the profiler's samples
         // come from the hook, so `--profile` installs it all the same)
         let trusted = scenario.limits.trusted;
@@ -667,13 +668,69 @@ impl LuaRules {
 
 fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequence, RulesError> {
     let err = |e: mlua::Error| RulesError::new(format!("hex.rules.sequence: {e}"));
-    let steps: Value = table.raw_get("steps").map_err(err)?;
-    let steps: Vec<crate::engine::Step> = super::bounded::from_value(lua, steps).map_err(err)?;
+    // (each step read on its own, so that a malformed one is named by its place)
+    let steps_of = |value: Value,
+                    turn: Option<u32>|
+     -> Result<Vec<crate::engine::Step>, RulesError> {
+        let Value::Table(list) = value else {
+            return Err(RulesError::new(format!(
+                "hex.rules.sequence: {} must be a list of steps {{ side = ..., phase = ... }}",
+                turn.map_or("'steps'".to_string(), |t| format!("special turn {t}"))
+            )));
+        };
+        let mut out = Vec::new();
+        for (i, step) in list.sequence_values::<Value>().enumerate() {
+            let step = step.map_err(err)?;
+            let which = match turn {
+                None => format!("step {}", i + 1),
+                Some(t) => format!("special turn {t}, step {}", i + 1),
+            };
+            // (a step may carry the rules' own data, France 1940's `assault`; a key one or
+            // two letters off `side` or `phase` is a misspelling: `sid` made the step
+            // simultaneous)
+            if let Value::Table(fields) = &step {
+                for pair in fields.clone().pairs::<Value, Value>() {
+                    let (key, _) = pair.map_err(err)?;
+                    let Value::String(key) = key else { continue };
+                    let key = key.to_string_lossy();
+                    let known = key == "side" || key == "phase";
+                    if let Some(near) =
+                        crate::spelling::nearest(&key, ["side", "phase"], 0).filter(|_| !known)
+                    {
+                        return Err(RulesError::new(format!(
+                                "hex.rules.sequence: {which}: unknown key '{key}' (did you mean '{near}'?)"
+                            )));
+                    }
+                }
+            }
+            let step: crate::engine::Step = super::bounded::from_value(lua, step).map_err(|e| {
+                let why = e.to_string();
+                RulesError::new(format!(
+                    "hex.rules.sequence: {which}: {}",
+                    why.trim_start_matches("deserialize error: ")
+                ))
+            })?;
+            // (a side the scenario does not have would own phases nobody plays: a misspelt side)
+            if let Some(side) = step
+                .side
+                .as_ref()
+                .filter(|s| !sides.is_empty() && !sides.contains(s))
+            {
+                return Err(RulesError::new(format!(
+                    "hex.rules.sequence: {which} names the side '{side}', which the scenario does not have (sides: {})",
+                    sides.join(", ")
+                )));
+            }
+            out.push(step);
+        }
+        Ok(out)
+    };
+    let steps = steps_of(table.raw_get("steps").map_err(err)?, None)?;
     let mut special: BTreeMap<u32, Vec<crate::engine::Step>> = BTreeMap::new();
     if let Value::Table(t) = table.raw_get::<Value>("special").map_err(err)? {
         for pair in t.pairs::<u32, Value>() {
             let (turn, steps) = pair.map_err(err)?;
-            special.insert(turn, super::bounded::from_value(lua, steps).map_err(err)?);
+            special.insert(turn, steps_of(steps, Some(turn))?);
         }
     }
     if steps.is_empty() {
@@ -687,24 +744,6 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
         return Err(RulesError::new(format!(
             "hex.rules.sequence: special turn {turn} lists no phase (a turn needs at least one step)"
         )));
-    }
-    // A side the scenario does not have would own phases nobody plays (a misspelt side).
-    let named = std::iter::once((None, &steps)).chain(special.iter().map(|(t, s)| (Some(*t), s)));
-    for (turn, list) in named {
-        for (i, step) in list.iter().enumerate() {
-            if let Some(side) = &step.side {
-                if !sides.is_empty() && !sides.contains(side) {
-                    let which = match turn {
-                        None => format!("step {}", i + 1),
-                        Some(t) => format!("special turn {t}, step {}", i + 1),
-                    };
-                    return Err(RulesError::new(format!(
-                        "hex.rules.sequence: {which} names the side '{side}', which the scenario does not have (sides: {})",
-                        sides.join(", ")
-                    )));
-                }
-            }
-        }
     }
     Ok(Sequence { steps, special })
 }
@@ -868,10 +907,18 @@ impl Ruleset for LuaRules {
         let Some(def) = self.commands.get(command.name()) else {
             return Ok(match command {
                 Command::EndPhase => Ok(Vec::new()),
-                _ => Err(Refusal::new(
-                    "rules",
-                    format!("no rule handles the command '{}'", command.name()),
-                )),
+                _ => {
+                    // (the nearest command the rules define, for a misspelt `mvoe`)
+                    let name = command.name();
+                    let near =
+                        crate::spelling::nearest(name, self.commands.keys().map(String::as_str), 0)
+                            .map(|c| format!(" (did you mean '{c}'?)"))
+                            .unwrap_or_default();
+                    Err(Refusal::new(
+                        "rules",
+                        format!("no rule handles the command '{name}'{near}"),
+                    ))
+                }
             });
         };
         if let Some(refusal) = unknown_argument(def, command) {
@@ -902,11 +949,25 @@ impl Ruleset for LuaRules {
             if let Some(refusal) = self.refusal_of(&value) {
                 return Ok(Some(refusal));
             }
-            if value == Value::Boolean(false) {
-                return Ok(Some(Refusal::new(
-                    "rules",
-                    format!("vetoed by {}", handler.origin),
-                )));
+            match value {
+                Value::Boolean(false) => {
+                    return Ok(Some(Refusal::new(
+                        "rules",
+                        format!("vetoed by {}", handler.origin),
+                    )))
+                }
+                Value::Nil | Value::Boolean(true) => {}
+                // (events returned here were dropped without a word: a before-handler only
+                // allows or refuses)
+                other => {
+                    return Err(RulesError::new(format!(
+                        "{} returned {}: a before-handler returns nothing to let the event happen, \
+                         or hex.refuse(rule, reason) (or false) to refuse it; events that \
+                         follow one are returned by a handler of hex.events.on",
+                        what(),
+                        value_kind(&other)
+                    )))
+                }
             }
         }
         Ok(None)
@@ -919,6 +980,14 @@ impl Ruleset for LuaRules {
             let (value, rolls) = self.call(state, what, |lua| {
                 handler.f.call::<Value>(event_to_lua(lua, event)?)
             })?;
+            // (a refusal here was read as no events: the event has happened by now)
+            if let Some(refusal) = self.refusal_of(&value) {
+                return Err(RulesError::new(format!(
+                    "{} returned a refusal ({refusal}): the event has happened when a handler \
+                     of hex.events.on runs; refuse it in hex.events.before",
+                    what()
+                )));
+            }
             let events = self.events_returned(value, &what)?;
             out.extend(rolls);
             out.extend(events);
@@ -1102,6 +1171,14 @@ impl Ruleset for LuaRules {
         }
         let events = self.events_returned(value, &what)?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
+    }
+}
+
+/// What a script returned, in words for an error: "a table", "an integer", "true".
+fn value_kind(value: &Value) -> String {
+    match value {
+        Value::Boolean(b) => b.to_string(),
+        other => super::convert::with_article(other.type_name()),
     }
 }
 

@@ -117,13 +117,15 @@ pub fn module_hashes(
 }
 
 /// What changed in the recorded rules files since [`module_hashes`] recorded them
-/// (`rules/x.lua changed, rules/y.lua is gone`), or None. A file new in a module's folder does
-/// not count: a variant or a note added beside the rules is no change to the game recorded
-/// (should something the game loads require a new file, it has changed too, or the replay's
-/// step-by-step check finds where the game went another way).
+/// (`rules/x.lua changed, rules/y.lua is gone, mods/x.lua is new`), or None. A file new in a
+/// module's folder does not count: a variant or a note added beside the rules is no change to
+/// the game recorded (should something the game loads require a new file, it has changed too,
+/// or the replay's step-by-step check finds where the game went another way). `loaded`: files
+/// the game now loads for certain (its mods' files), each new when it was not recorded.
 pub fn describe_module_changes(
     recorded: &std::collections::BTreeMap<String, String>,
     now: &std::collections::BTreeMap<String, String>,
+    loaded: &[String],
 ) -> Option<String> {
     let mut parts = Vec::new();
     for (file, hash) in recorded {
@@ -131,6 +133,11 @@ pub fn describe_module_changes(
             None => parts.push(format!("{file} is gone")),
             Some(h) if h != hash => parts.push(format!("{file} changed")),
             _ => {}
+        }
+    }
+    for file in loaded {
+        if !recorded.contains_key(file) {
+            parts.push(format!("{file} is new"));
         }
     }
     (!parts.is_empty()).then(|| parts.join(", "))
@@ -142,17 +149,53 @@ pub fn describe_module_changes(
 /// `subscribed`: each name with where its handler was registered, the warning's place.
 pub fn event_name_warnings(subscribed: &[(String, String)]) -> Vec<String> {
     use crate::engine::Event;
-    subscribed
+    // (a custom event reaches the handlers of its own name, never those of "Custom")
+    let custom = subscribed
+        .iter()
+        .filter(|(name, _)| name == "Custom")
+        .map(|(_, origin)| {
+            format!(
+                "{origin}: a handler listens to 'Custom', which never runs: a custom event reaches \
+                 the handlers of its own name (hex.events.on(\"MyEvent\", ...) for \
+                 {{event = \"Custom\", name = \"MyEvent\"}})"
+            )
+        });
+    let near_misses = subscribed
         .iter()
         .filter(|(name, _)| !Event::ENGINE_NAMES.contains(&name.as_str()))
         .filter_map(|(name, origin)| {
-            let near = Event::ENGINE_NAMES
-                .iter()
-                .filter(|engine| strsim::levenshtein(name, engine) <= 2)
-                .min_by_key(|engine| strsim::levenshtein(name, engine))?;
+            let near = crate::spelling::nearest(name, Event::ENGINE_NAMES.iter().copied(), 0)?;
             Some(format!(
                 "{origin}: a handler listens to '{name}', which no engine event is called: did you mean '{near}'? (a custom event the rules emit may have any name)"
             ))
-        })
-        .collect()
+        });
+    custom.chain(near_misses).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A handler on "Custom" never runs (custom events reach the handlers of their own name);
+    /// a near miss of an engine event is named with the event; other names pass.
+    #[test]
+    fn handlers_that_never_run_are_warned_of() {
+        let subscribed = [
+            ("Custom".to_string(), "m.lua:1".to_string()),
+            ("UnitEliminate".to_string(), "m.lua:2".to_string()),
+            ("SupplyJudged".to_string(), "m.lua:3".to_string()),
+        ];
+        assert_eq!(
+            event_name_warnings(&subscribed),
+            vec![
+                "m.lua:1: a handler listens to 'Custom', which never runs: a custom event reaches \
+                 the handlers of its own name (hex.events.on(\"MyEvent\", ...) for {event = \
+                 \"Custom\", name = \"MyEvent\"})"
+                    .to_string(),
+                "m.lua:2: a handler listens to 'UnitEliminate', which no engine event is called: \
+                 did you mean 'UnitEliminated'? (a custom event the rules emit may have any name)"
+                    .to_string(),
+            ]
+        );
+    }
 }

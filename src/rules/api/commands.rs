@@ -128,9 +128,22 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "get",
         // (a copy: changing it changes nothing; a variant defines the command again)
+        // (nil for a command no module defined; a name one or two letters off a defined one
+        // is an error naming it: `get("atack")` gave nil, and the wrapper then failed on it)
         lua.create_function(|lua, name: String| {
             let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
-            let Some(def) = commands.raw_get::<Option<Table>>(name)? else {
+            let Some(def) = commands.raw_get::<Option<Table>>(name.as_str())? else {
+                let mut defined = Vec::new();
+                for pair in commands.pairs::<String, Value>() {
+                    defined.push(pair?.0);
+                }
+                defined.sort();
+                let near = crate::spelling::nearest(&name, defined.iter().map(String::as_str), 4);
+                if let Some(near) = near {
+                    return Err(mlua::Error::runtime(format!(
+                        "hex.commands.get: no command '{name}' (did you mean '{near}'?)"
+                    )));
+                }
                 return Ok(Value::Nil);
             };
             let args: Option<Vec<String>> = def.raw_get("args")?;

@@ -321,7 +321,8 @@ unsafe fn events_walk(
         let mut left = VALUE_LIMIT;
         return event_fields(state, idx, &mut left, &mut json_left).map(|e| vec![e]);
     }
-    if n == 0 {
+    // (a list holds its n items and nothing else: any other key, the general path names)
+    if n == 0 || key_count(state, idx) != n {
         return None;
     }
     let mut events = Vec::with_capacity(n.min(1 << 16));
