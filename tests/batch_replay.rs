@@ -93,7 +93,39 @@ fn two_shards_merge_into_the_whole_batch() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: game 0 appears in more than one shard\n"
+        format!(
+            "error: game 0 appears twice ({} and {})\n",
+            a.display(),
+            a.display()
+        )
+    );
+    // Shards of two scenarios: each file named with its batch (the message named one scenario).
+    let demo_mud = dir.path().join("mud.jsonl");
+    ok(&[
+        "run",
+        "scenarios/demo-mud",
+        "--seed",
+        "9",
+        "--seed-range",
+        "3..4",
+        "--per-game",
+        demo_mud.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let out = hexwar(&[
+        "stats",
+        "merge",
+        a.to_str().unwrap(),
+        demo_mud.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: shards of different batches: {} holds demo seed 9 (game 0), {} holds demo-mud seed 9 (game 3)\n",
+            a.display(),
+            demo_mud.display()
+        )
     );
 }
 
@@ -131,8 +163,12 @@ fn shards_of_two_variants_or_of_nothing_do_not_merge() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: shards of different batches: game 0 and game 2 of demo were played under \
-         different scenario or rules files (a variant?)\n"
+        format!(
+            "error: shards of different batches: game 0 ({}) and game 2 ({}) of demo seed 9 were \
+             played under different scenario or rules files (a variant?)\n",
+            a.display(),
+            b.display()
+        )
     );
     // a hand-made record whose score would overflow the statistics' sums
     let line = std::fs::read_to_string(&a).unwrap();

@@ -64,3 +64,36 @@ fn with_stdout_and_stderr_both_unwritable_the_exit_code_still_says_so() {
         .unwrap();
     assert_eq!(out.code(), Some(2));
 }
+
+/// `--log /dev/stdout` with stdout going to a file: the log and the summary after it both
+/// reach the file (the log used to be written to a fresh file put in its place, and the
+/// summary went to the one replaced).
+#[test]
+fn a_log_to_dev_stdout_comes_before_the_summary_in_a_redirected_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.txt");
+    let file = std::fs::File::create(&path).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", "scenarios/demo", "--seed", "1", "--turns", "1"])
+        .args(["--log", "/dev/stdout"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        r#"{"event":"GameStarted","scenario":"demo","seed":1}"#
+    );
+    let summary = lines
+        .iter()
+        .position(|l| l.starts_with("scenario: "))
+        .unwrap();
+    assert!(lines[..summary]
+        .iter()
+        .all(|l| l.starts_with("{\"event\":")));
+    assert_eq!(lines[summary], "scenario: Demo: the river valley (demo)");
+    assert_eq!(lines.last().copied(), Some("events: ControlChanged 1, GameStarted 1, PhaseEnded 4, PhaseStarted 5, UnitEnteredHex 27, UnitMoved 8, UnitStatusChanged 16"));
+}

@@ -472,3 +472,31 @@ fn play_reports_the_phase_that_ends_the_game_with_its_winner() {
         "  next phase: W1901A\n  game over: FRANCE (DIP: FRANCE holds 18 supply centres)\n"
     ));
 }
+
+/// A setup key the rules do not read (`[centres]` for `[centers]`) was set aside: the board's
+/// own centres were played without a word. It is refused, naming the key and the nearest one.
+#[test]
+fn dip_setup_refuses_an_unknown_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "centres.toml",
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"A PAR\"]\n[centres]\nFRANCE = [\"PAR\", \"BRE\"]\n",
+    );
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        "/dev/null",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {setup}: setup refused: DIP-setup: unknown key 'centres' (did you mean 'centers'?) \
+             (a setup holds centers, dislodged, phase, units)\n"
+        )
+    );
+}

@@ -241,3 +241,42 @@ fn anc_6_1_a_phalanx_facing_arrow_points_at_its_corner() {
         "{light:?}"
     );
 }
+
+/// An area map past 5000 regions is refused with a message instead of laid out: the layout
+/// weighs every pair of regions in each round, and a 100 000-region map would never finish.
+#[test]
+fn an_area_map_too_large_to_lay_out_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 5001;
+    let mut map = String::from("kind = \"area\"\nname = \"big\"\n");
+    for i in 0..n {
+        let mut army = Vec::new();
+        if i > 0 {
+            army.push(format!("\"R{}\"", i - 1));
+        }
+        if i + 1 < n {
+            army.push(format!("\"R{}\"", i + 1));
+        }
+        map.push_str(&format!(
+            "[[region]]\nid = \"R{i}\"\ntype = \"land\"\narmy = [{}]\n",
+            army.join(", ")
+        ));
+    }
+    std::fs::write(dir.path().join("map.toml"), map).unwrap();
+    std::fs::write(
+        dir.path().join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("scenario.toml"),
+        "id = \"big\"\nname = \"big\"\nmap = \"map.toml\"\nrules = [\"seq\"]\nrule_roots = [\".\"]\nturns = 1\n[[side]]\nname = \"RED\"\n",
+    )
+    .unwrap();
+    let mut session = Session::start(dir.path(), Some(1)).unwrap();
+    let e = render(&mut session, None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the picture lays out at most 5000 regions; this map has 5001"
+    );
+}

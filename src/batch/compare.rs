@@ -35,6 +35,16 @@ pub struct PairedScore {
     pub difference_95: (f64, f64),
 }
 
+/// A figure the rules declare for each game (`hex.rules.query("figures", ...)`) in the two
+/// batches: its means, and B minus A over the games with the same seed that both measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FigureComparison {
+    /// Mean over the games of A that have the figure (None: none has).
+    pub mean_a: Option<f64>,
+    pub mean_b: Option<f64>,
+    pub paired: Option<PairedScore>,
+}
+
 /// Two batches side by side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -47,6 +57,8 @@ pub struct Comparison {
     /// Of those, how many had the same winner (a draw counts as one).
     pub same_winner: u64,
     pub sides: BTreeMap<String, SideComparison>,
+    /// Every figure either batch measured, by name.
+    pub figures: BTreeMap<String, FigureComparison>,
 }
 
 impl Comparison {
@@ -91,6 +103,36 @@ impl Comparison {
                 (side.clone(), comparison)
             })
             .collect();
+        let names: std::collections::BTreeSet<&String> =
+            a.iter().chain(b).flat_map(|r| r.figures.keys()).collect();
+        let figures = names
+            .into_iter()
+            .map(|name| {
+                let mean = |records: &[GameRecord]| {
+                    let values: Vec<f64> = records
+                        .iter()
+                        .filter_map(|r| r.figures.get(name))
+                        .copied()
+                        .collect();
+                    (!values.is_empty()).then(|| {
+                        round4(super::stats::mean(
+                            values.iter().copied(),
+                            values.len() as u64,
+                        ))
+                    })
+                };
+                let differences: Vec<f64> = pairs
+                    .iter()
+                    .filter_map(|(x, y)| Some(y.figures.get(name)? - x.figures.get(name)?))
+                    .collect();
+                let comparison = FigureComparison {
+                    mean_a: mean(a),
+                    mean_b: mean(b),
+                    paired: paired(&differences),
+                };
+                (name.clone(), comparison)
+            })
+            .collect();
         Comparison {
             scenario_a: a.first().map(|r| r.scenario.clone()).unwrap_or_default(),
             scenario_b: b.first().map(|r| r.scenario.clone()).unwrap_or_default(),
@@ -99,6 +141,7 @@ impl Comparison {
             paired_games: pairs.len() as u64,
             same_winner: pairs.iter().filter(|(x, y)| x.winner == y.winner).count() as u64,
             sides,
+            figures,
         }
     }
 
@@ -121,6 +164,20 @@ impl Comparison {
             if let Some(p) = &c.paired_score {
                 out.push_str(&format!(
                     "{:>10}  score B-A, paired: mean {:+.2}, 95% CI [{:+.2}, {:+.2}]\n",
+                    "", p.mean_difference, p.difference_95.0, p.difference_95.1
+                ));
+            }
+        }
+        let mean = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m}"));
+        for (name, f) in &self.figures {
+            out.push_str(&format!(
+                "{name:>10}: mean A {}  B {}\n",
+                mean(f.mean_a),
+                mean(f.mean_b)
+            ));
+            if let Some(p) = &f.paired {
+                out.push_str(&format!(
+                    "{:>10}  B-A, paired: mean {:+.2}, 95% CI [{:+.2}, {:+.2}]\n",
                     "", p.mean_difference, p.difference_95.0, p.difference_95.1
                 ));
             }
@@ -230,6 +287,52 @@ mod tests {
         assert!((t975(40) - 2.021).abs() < 0.001, "{}", t975(40));
         assert!((t975(120) - 1.980).abs() < 0.001, "{}", t975(120));
         assert!((t975(100_000) - 1.960).abs() < 0.001);
+    }
+
+    /// The rules' figures are compared too: their means in each batch, and B minus A over
+    /// the paired games that measured them in both (they were left out).
+    #[test]
+    fn figures_are_compared_by_mean_and_by_pair() {
+        let with = |game: u64, figures: &[(&str, f64)]| {
+            let mut r = record(game, 100 + game, None, &[]);
+            r.figures = figures.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            r
+        };
+        let a = vec![
+            with(0, &[("reach", 10.0)]),
+            with(1, &[("reach", 20.0)]),
+            with(2, &[("reach", 30.0), ("only_a", 1.0)]),
+        ];
+        let b = vec![
+            with(0, &[("reach", 12.0)]),
+            with(1, &[("reach", 23.0)]),
+            with(2, &[]),
+        ];
+        let c = Comparison::of(&a, &b, &[]);
+        assert_eq!(
+            c.figures["reach"],
+            FigureComparison {
+                mean_a: Some(20.0),
+                mean_b: Some(17.5),
+                // differences 2 and 3: mean 2.5, sd 0.7071, t(1) 12.706
+                paired: Some(PairedScore {
+                    mean_difference: 2.5,
+                    difference_95: (-3.853, 8.853)
+                }),
+            }
+        );
+        assert_eq!(
+            c.figures["only_a"],
+            FigureComparison {
+                mean_a: Some(1.0),
+                mean_b: None,
+                paired: None
+            }
+        );
+        assert!(c.to_text().contains(
+            "     reach: mean A 20  B 17.5\n            B-A, paired: mean +2.50, 95% CI [-3.85, +8.85]\n"
+        ));
+        assert!(c.to_text().contains("    only_a: mean A 1  B -\n"));
     }
 
     /// Batches of other seeds pair no game: no paired score.

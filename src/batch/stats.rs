@@ -65,7 +65,27 @@ pub(crate) fn wilson_unrounded(k: u64, n: u64) -> (f64, f64) {
 
 /// Four decimals: figures print the same on every machine.
 pub(crate) fn round4(x: f64) -> f64 {
-    (x * 10_000.0).round() / 10_000.0
+    let scaled = x * 10_000.0;
+    // (a number that large has no fraction left to round, and scaling it overflowed to inf)
+    if scaled.is_finite() {
+        scaled.round() / 10_000.0
+    } else {
+        x
+    }
+}
+
+/// The mean of numbers that are each finite, finite itself: scores near f64's limit (a rules
+/// score of 1e308 in two games) summed to inf, so the sum is then taken of each part.
+pub(crate) fn mean(values: impl Iterator<Item = f64> + Clone, n: u64) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    let sum: f64 = values.clone().sum();
+    if sum.is_finite() {
+        sum / n as f64
+    } else {
+        values.map(|v| v / n as f64).sum()
+    }
 }
 
 fn quantile(sorted: &[u32], q: f64) -> u32 {
@@ -86,10 +106,9 @@ impl Stats {
                 .iter()
                 .filter(|r| r.winner.as_deref() == Some(side.as_str()))
                 .count() as u64;
-            let total: f64 = records
+            let scores = records
                 .iter()
-                .map(|r| r.scores.get(side).copied().unwrap_or(0.0))
-                .sum();
+                .map(|r| r.scores.get(side).copied().unwrap_or(0.0));
             side_stats.insert(
                 side.clone(),
                 SideStats {
@@ -100,11 +119,7 @@ impl Stats {
                         round4(wins as f64 / n as f64)
                     },
                     win_rate_95: wilson(wins, n),
-                    mean_score: if n == 0 {
-                        0.0
-                    } else {
-                        round4(total / n as f64)
-                    },
+                    mean_score: round4(mean(scores, n)),
                 },
             );
         }
@@ -114,12 +129,10 @@ impl Stats {
         for t in &turns {
             *histogram.entry(*t).or_insert(0) += 1;
         }
-        let mut figure_sums: BTreeMap<String, (f64, u64)> = BTreeMap::new();
+        let mut figure_values: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
         for r in records {
             for (k, v) in &r.figures {
-                let e = figure_sums.entry(k.clone()).or_insert((0.0, 0));
-                e.0 += v;
-                e.1 += 1;
+                figure_values.entry(k.as_str()).or_default().push(*v);
             }
         }
         Stats {
@@ -144,9 +157,14 @@ impl Stats {
                 },
                 histogram,
             },
-            figures: figure_sums
+            figures: figure_values
                 .into_iter()
-                .map(|(k, (s, c))| (k, round4(s / c as f64)))
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        round4(mean(v.iter().copied(), v.len() as u64)),
+                    )
+                })
                 .collect(),
         }
     }
@@ -207,5 +225,33 @@ mod tests {
         assert_eq!(wilson(50, 100), (0.4038, 0.5962));
         assert_eq!(wilson(0, 10), (0.0, 0.2775));
         assert_eq!(wilson(0, 0), (0.0, 0.0));
+    }
+
+    /// Scores and figures near f64's limit (a rules score of 1e308 in two games) made the
+    /// batch's mean `inf`, which JSON cannot hold; each is a finite number now.
+    #[test]
+    fn means_of_huge_scores_stay_finite() {
+        let record = |game: u64, score: f64| GameRecord {
+            scenario: "s".into(),
+            base_seed: 1,
+            game,
+            seed: game,
+            winner: None,
+            turns: 3,
+            scores: [("blue".to_string(), score)].into(),
+            commands: 1,
+            figures: [("reach".to_string(), score)].into(),
+            rules: String::new(),
+        };
+        let records = [record(0, 1e308), record(1, 1e308), record(2, -1e308)];
+        let stats = Stats::from_records(&records, &["blue".to_string()]);
+        let third = 1e308 / 3.0;
+        assert_eq!(stats.sides["blue"].mean_score, third * 2.0 - third);
+        assert_eq!(stats.figures["reach"], third * 2.0 - third);
+        let small = [record(0, 1.25), record(1, 2.5)];
+        let stats = Stats::from_records(&small, &["blue".to_string()]);
+        assert_eq!(stats.sides["blue"].mean_score, 1.875);
+        assert_eq!(round4(1.23456), 1.2346);
+        assert_eq!(round4(1e306), 1e306);
     }
 }

@@ -1,7 +1,6 @@
 //! `hexwar run --games N` / `--seed-range A..B`, `hexwar stats merge`: batch runs and their
 //! statistics.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -171,12 +170,13 @@ fn sides_of(records: &[GameRecord]) -> Vec<String> {
 }
 
 fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    for r in records {
-        serde_json::to_writer(&mut out, r)?;
-        out.write_all(b"\n")?;
-    }
-    out.flush()
+    crate::output_file::write_with(path, |out| {
+        for r in records {
+            serde_json::to_writer(&mut *out, r)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    })
 }
 
 /// The game records of one batch from the per-game files of its shards, in game order: refused
@@ -187,7 +187,8 @@ fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
 const MAX_RECORDED: f64 = 1e15;
 
 fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
-    let mut records: Vec<GameRecord> = Vec::new();
+    // (each record with the file it came from, so that a mix of batches names the files)
+    let mut records: Vec<(GameRecord, &Path)> = Vec::new();
     for path in files {
         // (a per-game file holds about 200 bytes a game: 1 GiB is some five million games)
         let text = crate::board::read_named_capped(path, 1 << 30)
@@ -212,7 +213,7 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                     i + 1
                 ));
             }
-            records.push(record);
+            records.push((record, path));
         }
     }
     if records.is_empty() {
@@ -225,34 +226,43 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                 .join(", ")
         ));
     }
-    records.sort_by_key(|r| r.game);
-    if let Some(first) = records.first() {
-        if let Some(other) = records.iter().find(|r| r.rules != first.rules) {
-            return Err(format!(
-                "shards of different batches: game {} and game {} of {} were played under \
-                 different scenario or rules files (a variant?)",
-                first.game, other.game, first.scenario
-            ));
-        }
-        if let Some(other) = records
-            .iter()
-            .find(|r| r.scenario != first.scenario || r.base_seed != first.base_seed)
-        {
-            return Err(format!(
-                "shards of different batches: game {} is {} seed {}, game {} is {} seed {}",
-                first.game,
-                first.scenario,
-                first.base_seed,
-                other.game,
-                other.scenario,
-                other.base_seed
-            ));
-        }
+    records.sort_by_key(|(r, _)| r.game);
+    let (first, first_file) = &records[0];
+    let batch = |r: &GameRecord| format!("{} seed {}", r.scenario, r.base_seed);
+    if let Some((other, other_file)) = records
+        .iter()
+        .find(|(r, _)| r.scenario != first.scenario || r.base_seed != first.base_seed)
+    {
+        return Err(format!(
+            "shards of different batches: {} holds {} (game {}), {} holds {} (game {})",
+            first_file.display(),
+            batch(first),
+            first.game,
+            other_file.display(),
+            batch(other),
+            other.game
+        ));
     }
-    if let Some(w) = records.windows(2).find(|w| w[0].game == w[1].game) {
-        return Err(format!("game {} appears in more than one shard", w[0].game));
+    if let Some((other, other_file)) = records.iter().find(|(r, _)| r.rules != first.rules) {
+        return Err(format!(
+            "shards of different batches: game {} ({}) and game {} ({}) of {} were played under \
+             different scenario or rules files (a variant?)",
+            first.game,
+            first_file.display(),
+            other.game,
+            other_file.display(),
+            batch(first)
+        ));
     }
-    Ok(records)
+    if let Some(w) = records.windows(2).find(|w| w[0].0.game == w[1].0.game) {
+        return Err(format!(
+            "game {} appears twice ({} and {})",
+            w[0].0.game,
+            w[0].1.display(),
+            w[1].1.display()
+        ));
+    }
+    Ok(records.into_iter().map(|(r, _)| r).collect())
 }
 
 #[derive(Debug, Args)]
@@ -263,7 +273,9 @@ pub struct CompareArgs {
     pub b: PathBuf,
     /// `{"scenario_a", "scenario_b", "games_a", "games_b", "paired_games", "same_winner",
     /// "sides": {SIDE: {"wins_a", "wins_b", "win_rate_a", "win_rate_b", "difference",
-    /// "difference_95", "paired_score": {"mean_difference", "difference_95"} | null}}}`
+    /// "difference_95", "paired_score": {"mean_difference", "difference_95"} | null}},
+    /// "figures": {NAME: {"mean_a", "mean_b", "paired": {"mean_difference", "difference_95"}
+    /// | null}}}`
     #[arg(long)]
     pub json: bool,
 }

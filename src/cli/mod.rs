@@ -147,6 +147,13 @@ fn open_session(
     trusted: bool,
 ) -> Result<crate::Session, String> {
     let trust = |scenario: &mut crate::scenario::Scenario| scenario.limits.trusted = trusted;
+    // (handlers listening to a misspelt event never run: `check` warns of them, and so does
+    // every command that plays or looks at a game, before it starts)
+    let mut warnings = Vec::new();
+    let wrap = |rules: crate::rules::LuaRules| -> Box<dyn crate::engine::Ruleset> {
+        warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
+        Box::new(rules)
+    };
     let session = if is_save(path) {
         if seed.is_some() {
             return Err(
@@ -155,18 +162,19 @@ fn open_session(
         }
         crate::engine::Save::read(path)
             .map_err(crate::SessionError::from)
-            .and_then(|save| {
-                crate::Session::resume_save_adjusted(save, path, trust, |rules| Box::new(rules))
-            })
+            .and_then(|save| crate::Session::resume_save_adjusted(save, path, trust, wrap))
     } else {
         crate::scenario::load_scenario(path)
             .map_err(crate::SessionError::Scenario)
             .and_then(|mut scenario| {
                 trust(&mut scenario);
-                crate::Session::start_scenario(scenario, seed)
+                crate::Session::start_scenario_wrapped(scenario, seed, wrap)
             })
     };
     let mut session = session.map_err(|e| session_message(&e))?;
+    for warning in &warnings {
+        errln!("warning: {warning}");
+    }
     if let Some(changes) = &session.rules_changed {
         errln!(
             "warning: {}: the rules changed since the game was saved ({changes}): it goes on under the rules as they are now",

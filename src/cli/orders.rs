@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::board::line_of;
+use crate::board::LineIndex;
 use crate::engine::Command;
 
 /// A parsed orders file.
@@ -93,9 +93,10 @@ struct PhaseTable {
 
 /// Parses an orders file's text; `path` is only used in error messages.
 pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> {
+    let index = LineIndex::new(text);
     let toml_error = |e: toml::de::Error| OrdersError::Toml {
         path: path.into(),
-        line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
+        line: e.span().map(|s| index.line_of(s.start)).unwrap_or(0),
         message: e.message().to_string(),
     };
     if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
@@ -104,12 +105,12 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
             .phase
             .into_iter()
             .map(|p| {
-                let line = line_of(text, p.span().start);
+                let line = index.line_of(p.span().start);
                 let table = p.into_inner();
                 let mut orders = BTreeMap::new();
                 let mut power_lines = BTreeMap::new();
                 for (power, lines) in table.orders {
-                    power_lines.insert(power.get_ref().clone(), line_of(text, power.span().start));
+                    power_lines.insert(power.get_ref().clone(), index.line_of(power.span().start));
                     orders.insert(power.into_inner(), lines);
                 }
                 PhaseOrders {
@@ -134,7 +135,7 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
     })?;
     let mut orders = Vec::with_capacity(file.order.len());
     for (i, order) in file.order.into_iter().enumerate() {
-        let line = line_of(text, order.span().start);
+        let line = index.line_of(order.span().start);
         let mut order = order.into_inner();
         let refuse = |message: String| OrdersError::Order {
             path: path.into(),

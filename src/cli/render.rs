@@ -41,7 +41,7 @@ pub fn run(args: &RenderArgs) -> i32 {
     };
     let to_stdout = args.output.as_os_str() == "-";
     if !to_stdout {
-        if let Err(e) = std::fs::write(&args.output, &picture.svg) {
+        if let Err(e) = crate::output_file::write_bytes(&args.output, picture.svg.as_bytes()) {
             return fail(format!("{}: {e}", args.output.display()));
         }
     }

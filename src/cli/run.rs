@@ -1,6 +1,5 @@
 //! `hexwar run`: play a scenario or a save headless with bots, write the log and a save.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -131,21 +130,28 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     );
     super::show_script_log(&mut session.game);
     session.bot_dice = bot.random.dice;
-    if let (Some(path), Some(replay)) = (&args.replay, &mut replay) {
-        replay.finish(&session);
-        if let Err(e) = replay.write(path) {
-            return fail(format!("{}: cannot write replay: {e}", path.display()));
+    // (each output is tried even when another failed: a log the disk had no room for does
+    // not cost the save)
+    let mut unwritten = Vec::new();
+    if let Some(path) = &args.save {
+        if let Err(e) = session.to_save().write(path) {
+            unwritten.push(e.to_string());
         }
     }
     if let Some(path) = &args.log {
         if let Err(e) = write_log(path, session.game.log()) {
-            return fail(format!("{}: cannot write log: {e}", path.display()));
+            unwritten.push(format!("{}: cannot write log: {e}", path.display()));
         }
     }
-    if let Some(path) = &args.save {
-        if let Err(e) = session.to_save().write(path) {
-            return fail(e);
+    if let (Some(path), Some(replay)) = (&args.replay, &mut replay) {
+        replay.finish(&session);
+        if let Err(e) = replay.write(path) {
+            unwritten.push(format!("{}: cannot write replay: {e}", path.display()));
         }
+    }
+    if !unwritten.is_empty() {
+        let codes: Vec<i32> = unwritten.iter().map(fail).collect();
+        return codes[0];
     }
     let report = match played {
         Ok(report) => report,
@@ -177,12 +183,13 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
 }
 
 fn write_log(path: &Path, events: &[Event]) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    for event in events {
-        serde_json::to_writer(&mut out, event)?;
-        out.write_all(b"\n")?;
-    }
-    out.flush()
+    crate::output_file::write_with(path, |out| {
+        for event in events {
+            serde_json::to_writer(&mut *out, event)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    })
 }
 
 /// How many events of each kind the game's log holds, by name.

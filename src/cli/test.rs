@@ -10,7 +10,7 @@ use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 pub struct TestArgs {
     /// A test file, or a folder searched recursively for `*_test.lua`.
     pub path: PathBuf,
-    /// `{"passed": N, "failed": N, "files": [{"file", "error", "tests": [{"name", "failure"}]}]}`
+    /// `{"passed": N, "failed": N, "files": [{"file", "error", "tests": [{"name", "failure", "error"}]}]}`
     #[arg(long)]
     pub json: bool,
 }
@@ -63,7 +63,12 @@ fn json(path: &std::path::Path) -> i32 {
                 } else {
                     passed += 1;
                 }
-                serde_json::json!({ "name": t.name, "failure": t.failure, "output": t.output })
+                serde_json::json!({
+                    "name": t.name,
+                    "failure": t.failure,
+                    "error": t.errored,
+                    "output": t.output,
+                })
             })
             .collect();
         list.push(serde_json::json!({

@@ -62,6 +62,11 @@ pub fn render_picture(
             data.as_ref(),
             &vertex_kinds,
         )),
+        Board::Area(map) if map.regions().len() > area::MAX_LAID_OUT => Err(RenderError(format!(
+            "the picture lays out at most {} regions; this map has {}",
+            area::MAX_LAID_OUT,
+            map.regions().len()
+        ))),
         Board::Area(map) => Ok(area::render(map, &title, &scenario.sides, state)),
     }
 }
