@@ -42,9 +42,19 @@ tests/fixtures/lua_failing/failing_test.lua
   FAIL  a refusal by another rule
         tests/fixtures/lua_failing/failing_test.lua:12: expected {command = \"move\", path = {\"0104\"}, unit = \"b-inf-1\"} to be refused by DEMO-2
           refused by: DEMO-1: each hex of a path must be adjacent to the one before (step 1: 0102 to 0104)
-  FAIL  a setup unit on a side the scenario lacks
+  ERROR a setup unit on a side the scenario lacks
         tests/fixtures/lua_failing/failing_test.lua:17: t.setup: units: unit 'x': unknown side 'purple' (sides: blue, red)
-1 passed, 3 failed
+  ERROR a script error
+        tests/fixtures/lua_failing/failing_test.lua:22: attempt to index a nil value (local 'nothing')
+  ERROR a misspelt unit key
+        tests/fixtures/lua_failing/failing_test.lua:27: t.setup: units: unit #1: unknown key 'strenght' (did you mean 'strength'?); a unit takes id, side, nation, type, size, ma, strength, at, facing, status, attrs
+  ERROR a misspelt option
+        tests/fixtures/lua_failing/failing_test.lua:31: t.scenario: unknown option 'sed' (the options are seed and setup)
+  FAIL  floats shown in full
+        tests/fixtures/lua_failing/failing_test.lua:35: values differ
+          expected: 0.3
+            actual: 0.30000000000000004
+1 passed, 7 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -62,8 +72,17 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 1);
-    assert_eq!(v["failed"], 3);
+    assert_eq!(v["failed"], 7);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
+    // (an assertion that did not hold, apart from a test that stopped on an error)
+    let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["error"])
+        .collect();
+    let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
+    assert_eq!(errors, [f, f, f, e, e, e, e, f]);
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()
         .unwrap()

@@ -62,6 +62,14 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         "start",
         lua.create_function(move |lua, (path, opts): (String, Value)| {
             let opts: Json = crate::rules::bounded::from_value(lua, opts).unwrap_or(Json::Null);
+            // (a misspelt option, `sed = 99`, played the scenario's own seed without a word)
+            if let Some(key) = opts
+                .as_object()
+                .and_then(|o| o.keys().find(|k| !["seed", "setup"].contains(&k.as_str())))
+            {
+                let message = format!("unknown option '{key}' (the options are seed and setup)");
+                return Ok((false, Value::String(lua.create_string(message)?)));
+            }
             let seed = opts.get("seed").and_then(Json::as_u64);
             let started = find_near(&base, &path)
                 .and_then(|p| Session::start(&p, seed).map_err(|e| e.to_string()));
@@ -206,6 +214,11 @@ fn events_json(events: &[Event]) -> Json {
     serde_json::to_value(events).unwrap_or(Json::Null)
 }
 
+/// The keys of a unit table in `t.setup{units = ...}`, as a setup file's `[[unit]]` takes them.
+const UNIT_KEYS: [&str; 11] = [
+    "id", "side", "nation", "type", "size", "ma", "strength", "at", "facing", "status", "attrs",
+];
+
 /// `t.setup{...}`: `units` (a list of unit tables) replaces every unit in play; the other keys
 /// go to the game's setup like a `--setup` file's.
 fn setup(s: &mut Session, position: Json) -> Result<(), String> {
@@ -229,7 +242,22 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
             board: &s.scenario.map,
             sides: &s.scenario.sides,
         };
-        for u in list {
+        for (i, u) in list.into_iter().enumerate() {
+            // (the keys a setup file's [[unit]] takes: a misspelt `strenght` was dropped, and
+            // the unit played at strength 0)
+            if let Some(key) = u
+                .as_object()
+                .and_then(|o| o.keys().find(|k| !UNIT_KEYS.contains(&k.as_str())))
+            {
+                let near = crate::spelling::nearest(key, UNIT_KEYS, 0)
+                    .map(|k| format!(" (did you mean '{k}'?)"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "units: unit #{}: unknown key '{key}'{near}; a unit takes {}",
+                    i + 1,
+                    UNIT_KEYS.join(", ")
+                ));
+            }
             let mut unit: Unit = serde_json::from_value(u).map_err(|e| format!("units: {e}"))?;
             if unit.nation.is_empty() {
                 unit.nation = unit.side.clone();

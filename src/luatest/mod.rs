@@ -27,6 +27,9 @@ pub struct TestResult {
     pub name: String,
     /// None when it passed; else what failed, starting with `file:line:`.
     pub failure: Option<String>,
+    /// Whether the test stopped on an error (a script error, a game or rules error) rather
+    /// than on an assertion that did not hold.
+    pub errored: bool,
     /// What the test `print`ed, a line per call (its values joined by tabs).
     pub output: Vec<String>,
 }
@@ -75,6 +78,18 @@ pub fn find_test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Strips mlua's traceback from an error message: the designer wants `file:line: what`.
+/// The mark the prelude's `fail` puts before an assertion's message.
+const ASSERTION_MARK: &str = "\u{1}assertion\u{1}";
+
+/// A test's error as (message, whether it is an error rather than a failed assertion).
+fn outcome_of(e: &mlua::Error) -> (String, bool) {
+    let text = message_of(e);
+    match text.split_once(ASSERTION_MARK) {
+        Some((position, message)) => (format!("{position}{message}"), false),
+        None => (text, true),
+    }
+}
+
 fn message_of(e: &mlua::Error) -> String {
     let text = match e {
         mlua::Error::CallbackError { cause, .. } => return message_of(cause),
@@ -173,10 +188,11 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
             *g = None;
         }
         budget.reset();
-        let failure = f.call::<()>(t.clone()).err().map(|e| message_of(&e));
+        let outcome = f.call::<()>(t.clone()).err().map(|e| outcome_of(&e));
         result.tests.push(TestResult {
             name,
-            failure,
+            errored: outcome.as_ref().is_some_and(|(_, errored)| *errored),
+            failure: outcome.map(|(message, _)| message),
             output: take(&printed),
         });
     }
@@ -209,7 +225,8 @@ pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(u
                 }
                 Some(message) => {
                     failed += 1;
-                    writeln!(out, "  FAIL  {}", t.name)?;
+                    let label = if t.errored { "ERROR" } else { "FAIL " };
+                    writeln!(out, "  {label} {}", t.name)?;
                     for line in message.lines() {
                         writeln!(out, "        {line}")?;
                     }

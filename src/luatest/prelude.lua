@@ -34,6 +34,10 @@ end
 -- A value as text, tables with sorted keys (the same text every run).
 local function show(v)
   if type(v) == "string" then return string.format("%q", v) end
+  -- (a float printed with all the digits it needs: 0.1 + 0.2 showed as 0.3, like 0.3 itself)
+  if math.type(v) == "float" and tonumber(tostring(v)) ~= v then
+    return string.format("%.17g", v)
+  end
   if type(v) ~= "table" then return tostring(v) end
   local parts = {}
   if is_array(v) then
@@ -78,7 +82,16 @@ local function first_difference(actual, expected, at)
   return nil
 end
 
+-- An assertion that does not hold: the runner reports it as FAIL, apart from a test that
+-- stopped on an error (ERROR). The mark, which the runner removes, tells the two apart.
+local FAILED = "\1assertion\1"
 local function fail(message, level)
+  error(FAILED .. message, (level or 1) + 2)
+end
+
+-- The game or its rules could not answer (a setup refused, a rules error): the test cannot go
+-- on, which is an ERROR, not an assertion that failed.
+local function crash(message, level)
   error(message, (level or 1) + 2)
 end
 
@@ -93,13 +106,13 @@ t.deep_eq = deep_eq
 -- Starts a game: a scenario directory or file, optionally { seed = N, setup = "file.toml" }.
 function t.scenario(path, opts)
   local ok, err = host.start(path, opts or {})
-  if not ok then fail("t.scenario: " .. err) end
+  if not ok then crash("t.scenario: " .. err) end
 end
 
 -- Gives a command: the events, or nil and the refusal { rule, reason }.
 function t.submit(side, cmd)
   local r = host.submit(side, cmd)
-  if r.error then fail("t.submit: " .. r.error) end
+  if r.error then crash("t.submit: " .. r.error) end
   if r.refused then return nil, { rule = r.rule, reason = r.reason } end
   return r.events
 end
@@ -107,7 +120,7 @@ end
 -- Gives a command that must be accepted: its events.
 function t.ok(side, cmd)
   local r = host.submit(side, cmd)
-  if r.error then fail("t.ok: " .. r.error) end
+  if r.error then crash("t.ok: " .. r.error) end
   if r.refused then
     fail(string.format("expected %s to be accepted\n  refused: %s: %s", command_text(cmd), r.rule, r.reason))
   end
@@ -117,7 +130,7 @@ end
 -- Gives a command that must be refused by `rule` (any rule when nil): the refusal.
 function t.expect_refused(side, cmd, rule)
   local r = host.submit(side, cmd)
-  if r.error then fail("t.expect_refused: " .. r.error) end
+  if r.error then crash("t.expect_refused: " .. r.error) end
   if not r.refused then
     fail(string.format("expected %s to be refused by %s\n  accepted: %s", command_text(cmd),
       rule or "a rule", show(r.events)))
@@ -136,14 +149,14 @@ end
 
 function t.query(name, arg)
   local r = host.query(name, arg)
-  if r.error then fail("t.query: " .. r.error) end
+  if r.error then crash("t.query: " .. r.error) end
   return r.answer
 end
 
 -- The hexes a unit can reach this phase: { ["0302"] = 2, ... }.
 function t.reach(unit)
   local r = host.query("reach", unit)
-  if r.error then fail("t.reach: " .. r.error) end
+  if r.error then crash("t.reach: " .. r.error) end
   return r.answer
 end
 
@@ -165,7 +178,7 @@ function t.log() return host.log() end
 -- Overlays a position: { turn = 2, phase = "combat", units = { {id=..., side=..., type=..., at=...} }, ... }.
 function t.setup(position)
   local ok, err = host.setup(position)
-  if not ok then fail("t.setup: " .. err) end
+  if not ok then crash("t.setup: " .. err) end
 end
 
 function t.eq(actual, expected, what)
