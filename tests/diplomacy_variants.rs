@@ -212,21 +212,29 @@ fn the_bots_menu_lists_a_stacks_orders_once() {
     assert!(orders.contains(&"A VIE H".to_string()), "{orders:?}");
 }
 
+/// The fixture's scenario in a temporary folder, its variant module named `module` (a
+/// `module.lua` the test writes there), the rest read from the repository.
+fn variant_scenario(module: &str) -> tempfile::TempDir {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = std::fs::read_to_string(root.join(VARIANT).join("scenario.toml"))
+        .unwrap()
+        .replace("../../../", &format!("{}/", root.display()))
+        .replace("\"build_anywhere\"", &format!("\"{module}\""));
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    dir
+}
+
 /// A variant that names a rule the adjudicator never reads (`build_site` for `build_sites`)
 /// used to play the standard rule without a word: refused while the rules load, with the
 /// nearest name; a value of the wrong type too.
 #[test]
 fn a_misspelt_variant_rule_is_refused_with_the_nearest_name() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let scenario = std::fs::read_to_string(root.join(VARIANT).join("scenario.toml"))
-        .unwrap()
-        .replace("../../../", &format!("{}/", root.display()));
-    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    let dir = variant_scenario("build_anywhere");
     for (overrides, expected) in [
         (
             "{ build_site = function() return {} end }",
-            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks",
+            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks, winner",
         ),
         (
             "{ build_sites = true }",
@@ -244,4 +252,55 @@ fn a_misspelt_variant_rule_is_refused_with_the_nearest_name() {
         let message = e.to_string();
         assert!(message.contains(expected), "{message}");
     }
+}
+
+/// DIP-1's victory (the map's 18 centres) is a rule a variant replaces: here, five centres win.
+/// France ends Fall 1901 holding Spain and Portugal, five centres: the variant's game ends
+/// there with France the winner, the standard game goes on.
+#[test]
+fn dip_1_a_variant_replaces_the_victory_rule() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = variant_scenario("five");
+    std::fs::write(
+        dir.path().join("five.lua"),
+        "return require(\"diplomacy\").variant{ winner = function(rules, cm, centers)\n\
+           for _, p in ipairs(cm.powers) do\n\
+             if #(centers[p] or {}) >= 5 then return p end\n\
+           end\n\
+         end }\n",
+    )
+    .unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"F1901M\"\n[units]\nFRANCE = [\"A SPA\", \"F POR\"]\n[centers]\nFRANCE = [\"BRE\", \"MAR\", \"PAR\"]\n",
+    )
+    .unwrap();
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(&orders, "[[phase]]\nphase = \"F1901M\"\n").unwrap();
+    let play = |scenario: &Path| -> Value {
+        let out = hexwar(&[
+            "play",
+            scenario.to_str().unwrap(),
+            "--setup",
+            setup.to_str().unwrap(),
+            "--orders",
+            orders.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).expect("play --json prints JSON")
+    };
+    let variant = play(dir.path());
+    assert_eq!(
+        variant[0]["centers"]["FRANCE"],
+        json!(["BRE", "MAR", "PAR", "POR", "SPA"])
+    );
+    assert_eq!(
+        variant[0]["game_over"],
+        json!({"reason": "DIP: FRANCE holds 5 supply centres", "winner": "FRANCE"})
+    );
+    let standard = play(&root.join(STANDARD));
+    assert_eq!(standard[0]["centers"], variant[0]["centers"]);
+    assert_eq!(standard[0].get("game_over"), None);
 }

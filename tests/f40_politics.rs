@@ -811,6 +811,18 @@ fn f40_16_2_a_setup_names_the_countries_already_invaded() {
         "setup.toml: setup refused: F40-16.2: `invaded` #2: 'france' is not one of netherlands, belgium, luxembourg, switzerland"
     );
     assert_eq!(bad.to_save().to_json(), before);
+    // (a misspelt key was set aside: the Netherlands stayed neutral)
+    let err = bad
+        .setup_text(&SourceText::new(
+            "setup.toml",
+            format!("invade = [\"netherlands\"]\n{units}"),
+        ))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "setup.toml: setup refused: F40-setup: unknown key 'invade' (did you mean 'invaded'?) (a France 1940 setup holds invaded, phase, side, turn and [[unit]] tables)"
+    );
+    assert_eq!(bad.to_save().to_json(), before);
 }
 
 /// F40-16.3 with 7.1(a)/R11: the Germans occupy a city when their units, and no Allied one,

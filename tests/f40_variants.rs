@@ -216,3 +216,75 @@ fn f40_c_5_a_bot_threshold_that_is_no_column_is_an_error() {
         "{message}"
     );
 }
+
+/// A variant that replaces `restrictions.hex_refusal` (here: no German unit enters 0503) is
+/// followed by the move check, the legal moves and the `reach` query. The module called its
+/// local function, so the replacement did nothing.
+#[test]
+fn f40_16_1_a_variant_replacing_hex_refusal_is_followed_everywhere() {
+    let mut plain = session("combat");
+    let plain_reach = reach(&mut plain, "g2");
+    assert!(plain_reach.contains_key("0503"), "{plain_reach:?}");
+    let through = |moves: &[hexwar::engine::Command]| {
+        moves
+            .iter()
+            .filter(|c| matches!(c, hexwar::engine::Command::Move { path, .. } if path.iter().any(|h| h == "0503")))
+            .count()
+    };
+    assert!(through(&legal_of(&mut plain, "german", "move")) > 0);
+
+    let mut s = with_mod(
+        "combat",
+        "no_0503",
+        r#"local restrictions = require("france1940.restrictions")
+local standard = restrictions.hex_refusal
+restrictions.hex_refusal = function(u, label, turn)
+  if label == "0503" and u.side == "german" then
+    return "VAR-1", u.id .. " may not enter 0503"
+  end
+  return standard(u, label, turn)
+end
+"#,
+    )
+    .unwrap();
+    let mut expected = plain_reach.clone();
+    expected.remove("0503");
+    assert_eq!(reach(&mut s, "g2"), expected);
+    assert_eq!(through(&legal_of(&mut s, "german", "move")), 0);
+    assert_eq!(
+        refused(&mut s, "german", &mv("g3", &["0502", "0503"])),
+        refusal("VAR-1", "g3 may not enter 0503")
+    );
+    // (other hexes as before)
+    ok(&mut s, "german", &mv("g3", &["0502"]));
+}
+
+/// A variant that misspells a field of a module (`victory.score` for `victory.scores`) is
+/// stopped at load with the nearest name: the assignment used to add an unused field, and the
+/// standard scores were played. A new field far from every name is the variant's own.
+#[test]
+fn a_misspelt_module_field_in_a_variant_is_refused_with_the_nearest_name() {
+    let e = with_mod(
+        "combat",
+        "score_typo",
+        "require(\"france1940.victory\").score = function() return { german = 99 } end\n",
+    )
+    .err()
+    .expect("refused");
+    assert!(
+        e.to_string().contains(
+            "score_typo.lua:1: france1940.victory has no field 'score' (did you mean 'scores'?): \
+             to add a new field of that name, use rawset(france1940.victory, \"score\", value)"
+        ),
+        "{e}"
+    );
+    let s = with_mod(
+        "combat",
+        "own_field",
+        "local victory = require(\"france1940.victory\")\n\
+         victory.bonus_for_paris = 10\n\
+         rawset(victory, \"score\", 1)\n\
+         victory.scores = victory.scores\n",
+    );
+    assert!(s.is_ok(), "{:?}", s.err());
+}

@@ -250,7 +250,7 @@ hex.commands = {}
 ---@param def hexwar.CommandDef
 function hex.commands.define(name, def) end
 
----The current definition of a command, so a variant can wrap it.
+---The current definition of a command, so a variant can wrap it (nil when none is defined; an error when one or two letters off a defined one).
 ---@param name string
 ---@return hexwar.CommandDef?
 function hex.commands.get(name) end

@@ -72,26 +72,12 @@ M.rules = {
   has_retreats = M.has_retreats,
   build_sites = M.build_sites,
   cuts_support = M.cuts_support,
+  winner = M.winner,
 }
 
 -- What a variant may set besides the functions of M.rules: `stacks` (R-g2, several units of a
 -- power in one province).
 local FLAGS = { stacks = "boolean" }
-
--- (the number of one-letter edits between two names, for "did you mean")
-local function edits(a, b)
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
-end
 
 -- A name a variant gives that the rules never read (a misspelt `build_site`) would leave the
 -- standard rule in play without a word: refused, with the nearest name.
@@ -102,14 +88,8 @@ local function check_override(k, v)
     for name in pairs(M.rules) do names[#names + 1] = name end
     for name in pairs(FLAGS) do names[#names + 1] = name end
     table.sort(names)
-    local near
-    if type(k) == "string" then
-      for _, name in ipairs(names) do
-        if edits(k, name) <= 2 and (not near or edits(k, name) < edits(k, near)) then near = name end
-      end
-    end
     error(string.format("diplomacy variant: the rules have no '%s'%s; a variant replaces one of: %s",
-      tostring(k), near and (" (did you mean '" .. near .. "'?)") or "", table.concat(names, ", ")), 0)
+      tostring(k), require("lib.spelling").did_you_mean(k, names), table.concat(names, ", ")), 0)
   end
   if type(v) ~= known then
     error(string.format("diplomacy variant: '%s' must be a %s, not a %s", k, known, type(v)), 0)

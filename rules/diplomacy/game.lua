@@ -135,12 +135,7 @@ function M.new(rules)
   end
 
   function game.winner(board, position)
-    local cm = map.get(board)
-    for _, p in ipairs(cm.powers) do
-      local l = (position.centers or {})[p]
-      if l and #l >= cm.victory_centers then return p end
-    end
-    return nil
+    return rules.winner(rules, map.get(board), position.centers or {})
   end
 
   -- Inside the hexwar host, a game made while rules modules load is the game the host drives:

@@ -457,7 +457,15 @@ local function crowded(s)
   return nil
 end
 
+-- What a Diplomacy setup holds (`dislodged`: the test extension); another key, a misspelt
+-- `[centres]`, would be set aside and the board's own centres played.
+local SETUP_KEYS = { "centers", "dislodged", "phase", "units" }
+
 local function setup(t)
+  local unknown = require("lib.spelling").unknown_key(t, SETUP_KEYS)
+  if unknown then
+    return hex.refuse("DIP-setup", unknown .. " (a setup holds " .. table.concat(SETUP_KEYS, ", ") .. ")")
+  end
   local phase = t.phase or board().start_phase or "S1901M"
   if type(phase) ~= "string" or not phase:match("^[SFW]%d%d%d%d[MRA]$") then
     return hex.refuse("DIP-setup", "phase '" .. tostring(phase) .. "' must look like S1901M, F1901R, W1901A")

@@ -301,4 +301,4 @@ function airborne.register()
   end)
 end
 
-return airborne
+return require("lib.spelling").strict("france1940.airborne", airborne)

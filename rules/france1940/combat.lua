@@ -591,4 +591,4 @@ function combat.register()
   end, common.CLEAR_MARKS_FIRST)
 end
 
-return combat
+return require("lib.spelling").strict("france1940.combat", combat)

@@ -294,4 +294,4 @@ end
 
 common.sorted_keys = lib.sorted_keys
 
-return common
+return require("lib.spelling").strict("france1940.common", common)

@@ -92,4 +92,4 @@ function evacuation.register()
   end)
 end
 
-return evacuation
+return require("lib.spelling").strict("france1940.evacuation", evacuation)

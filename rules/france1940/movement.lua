@@ -175,4 +175,4 @@ function movement.register()
   end, common.CLEAR_MARKS_FIRST)
 end
 
-return movement
+return require("lib.spelling").strict("france1940.movement", movement)

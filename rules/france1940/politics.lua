@@ -259,4 +259,4 @@ function politics.register()
   end, 50)
 end
 
-return politics
+return require("lib.spelling").strict("france1940.politics", politics)

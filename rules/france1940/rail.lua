@@ -159,4 +159,4 @@ function rail.register()
   end)
 end
 
-return rail
+return require("lib.spelling").strict("france1940.rail", rail)

@@ -436,4 +436,4 @@ function reserves.register()
   })
 end
 
-return reserves
+return require("lib.spelling").strict("france1940.reserves", reserves)

@@ -136,8 +136,23 @@ local function refusal_in(ctx, u, label, turn)
 end
 
 -- Why unit `u` may not enter `label`, as (rule, reason), or nil. `turn` defaults to now.
+-- A variant may replace or wrap it: every check below (moves, rail moves, drops, the listings
+-- and the `reach` query) asks restrictions.hex_refusal as it stands at the call.
 function restrictions.hex_refusal(u, label, turn)
   return refusal_in(new_context(), u, label, turn)
+end
+local standard_hex_refusal = restrictions.hex_refusal
+
+-- Whether a variant replaced hex_refusal (then its verdicts are asked per unit and hex, not per
+-- class of hexes, and without the standard rule's kept facts).
+local function replaced()
+  return restrictions.hex_refusal ~= standard_hex_refusal
+end
+
+-- hex_refusal in a context: the standard rule reads the context's kept facts.
+local function judge(ctx, u, label)
+  if replaced() then return restrictions.hex_refusal(u, label) end
+  return refusal_in(ctx, u, label)
 end
 
 -- The hexes `u` may not enter now (hex_refusal), as a sorted list of labels, for the engine's
@@ -159,8 +174,10 @@ local function hex_classes()
 end
 
 local function blocked_in(ctx, u)
-  local key = table.concat({ tostring(u.side), tostring(u.nation), tostring(u.status.freed == true),
-    tostring(u.at and politics.country_of(u.at)) }, "|")
+  local own = replaced()
+  local key = own and ("unit|" .. tostring(u.id) .. "|" .. tostring(u.at))
+    or table.concat({ tostring(u.side), tostring(u.nation), tostring(u.status.freed == true),
+      tostring(u.at and politics.country_of(u.at)) }, "|")
   ctx.blocked = ctx.blocked or {}
   local list = ctx.blocked[key]
   if list then return list end
@@ -168,10 +185,10 @@ local function blocked_in(ctx, u)
   local verdict = {}
   list = {}
   for _, l in ipairs(common.hexes()) do
-    local c = classes[l]
+    local c = own and l or classes[l]
     local r = verdict[c]
     if r == nil then
-      r = refusal_in(ctx, u, l) ~= nil
+      r = judge(ctx, u, l) ~= nil
       verdict[c] = r
     end
     if r then list[#list + 1] = l end
@@ -192,7 +209,7 @@ end
 
 local function path_refusal_in(ctx, u, path)
   for _, label in ipairs(path or {}) do
-    local rule, reason = refusal_in(ctx, u, label)
+    local rule, reason = judge(ctx, u, label)
     if rule then return rule, reason end
   end
   return nil
@@ -234,7 +251,7 @@ local function refusal_memo(ctx)
     end
     local r = seen[label]
     if r == nil then
-      r = refusal_in(ctx, u, label) ~= nil
+      r = judge(ctx, u, label) ~= nil
       seen[label] = r
     end
     return r
@@ -323,4 +340,4 @@ function restrictions.register()
   end)
 end
 
-return restrictions
+return require("lib.spelling").strict("france1940.restrictions", restrictions)

@@ -83,6 +83,14 @@ function sequence.register()
   -- start of an assault, supply is judged on them now (8.3: isolated units have half their MA,
   -- R7), as it was on the units they replace.
   hex.rules.setup(function(t)
+    -- (the engine's keys and the one this module reads: another, `invade` for `invaded`, was
+    -- set aside and the position played without it)
+    local keys = { "invaded", "phase", "side", "turn" }
+    local unknown = require("lib.spelling").unknown_key(t, keys)
+    if unknown then
+      return hex.refuse("F40-setup", unknown .. " (a France 1940 setup holds "
+        .. table.concat(keys, ", ") .. " and [[unit]] tables)")
+    end
     local invaded = t.invaded
     if invaded ~= nil then
       local politics = require("france1940.politics")
@@ -128,4 +136,4 @@ function sequence.register()
   end, 100)
 end
 
-return sequence
+return require("lib.spelling").strict("france1940.sequence", sequence)

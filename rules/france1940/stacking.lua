@@ -58,4 +58,4 @@ function stacking.register()
   })
 end
 
-return stacking
+return require("lib.spelling").strict("france1940.stacking", stacking)

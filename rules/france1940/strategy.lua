@@ -12,4 +12,4 @@ strategy.avoided_countries = { switzerland = true }
 strategy.attack_at = "2:1"
 strategy.attack_dutch_at = "1:1"
 
-return strategy
+return require("lib.spelling").strict("france1940.strategy", strategy)

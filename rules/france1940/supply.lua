@@ -190,4 +190,4 @@ function supply.register()
   end)
 end
 
-return supply
+return require("lib.spelling").strict("france1940.supply", supply)

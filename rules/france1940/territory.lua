@@ -92,4 +92,4 @@ function territory.register()
   end, -10)
 end
 
-return territory
+return require("lib.spelling").strict("france1940.territory", territory)

@@ -102,4 +102,4 @@ function victory.register()
   end, 40)
 end
 
-return victory
+return require("lib.spelling").strict("france1940.victory", victory)

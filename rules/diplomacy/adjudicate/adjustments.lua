@@ -180,7 +180,7 @@ function M.adjustments(rules, cm, position, orders)
     if #mine == 0 and not units_in[p] then units[p] = nil end
   end
   local _, y = map.split_phase(position.phase)
-  return shared.close_phase(cm, position, entries, units, disbanded, "S" .. (y + 1) .. "M", centers)
+  return shared.close_phase(rules, cm, position, entries, units, disbanded, "S" .. (y + 1) .. "M", centers)
 end
 
 return M

@@ -12,7 +12,7 @@ local M = {}
 local sort = table.sort
 local unpack = table.unpack
 local EMPTY = shared.EMPTY
-local push_sorted, sorted_centers, winner_of = shared.push_sorted, shared.sorted_centers, shared.winner_of
+local push_sorted, sorted_centers = shared.push_sorted, shared.sorted_centers
 local build_ctx, take_scratch, release_scratch = context.build_ctx, context.take_scratch, context.release_scratch
 local resolve_all = resolve.resolve_all
 local outcome, order_flag, unit_flags, entry_for =
@@ -293,7 +293,7 @@ function M.movement(rules, cm, position, orders)
   next_pos.phase = nph
   next_pos.centers = ncent
   if not pending then next_pos.dislodged = nil end
-  local w = ncent ~= centers and winner_of(cm, ncent) or position.winner
+  local w = ncent ~= centers and rules.winner(rules, cm, ncent) or position.winner
   if w then next_pos.winner = w end
   local result = {
     phase = position.phase, results = results, units = units, dislodged = dl_out,

@@ -242,7 +242,7 @@ function M.retreats(rules, cm, position, orders)
   end
   for _, l in pairs(units) do sort(l) end
   local nph, ncent = shared.next_phase(rules, cm, position.phase, units, sorted_centers(position.centers), false)
-  return shared.close_phase(cm, position, entries, units, disbanded, nph, ncent, extra)
+  return shared.close_phase(rules, cm, position, entries, units, disbanded, nph, ncent, extra)
 end
 
 return M

@@ -202,6 +202,13 @@ end
 
 M.winner_of = winner_of
 
+-- The power that has won with `centers` (power -> its centres), or nil: the standard rule is the
+-- first power, in the map's order, holding the map's `victory_centers` (DIP-1). A variant
+-- replaces `winner` (a count of its own, a shared victory is not one power and stays nil).
+function M.winner(rules, cm, centers)
+  return winner_of(cm, centers)
+end
+
 -- Where `power` may build (standard: its home centres, DATC 6.J; a variant may widen it): a set of
 -- provinces, built only where the power owns the centre and no unit stands.
 function M.build_sites(rules, cm, power, centers)
@@ -269,7 +276,7 @@ end
 -- The result of a retreat or an adjustment phase, and the position after it: every power's
 -- result entries in power order (each power's list sorted by unit, push_sorted), the disbanded
 -- units sorted, the winner if any. `extra`: more fields for the next position (a variant's).
-function M.close_phase(cm, position, entries, units, disbanded, nph, centers, extra)
+function M.close_phase(rules, cm, position, entries, units, disbanded, nph, centers, extra)
   local results = {}
   for _, p in ipairs(powers_of(cm, entries)) do
     if entries[p] then push_sorted(cm, results, entries[p]) end
@@ -279,7 +286,7 @@ function M.close_phase(cm, position, entries, units, disbanded, nph, centers, ex
   if extra then
     for k, v in pairs(extra) do next_pos[k] = v end
   end
-  local w = winner_of(cm, centers)
+  local w = rules.winner(rules, cm, centers)
   if w then next_pos.winner = w end
   local result = {
     phase = position.phase, results = results, units = units, dislodged = {},

@@ -1,0 +1,77 @@
+-- Names a designer may misspell (a variant's override, a setup's table, a module's field): the
+-- nearest known name, for a "did you mean" in the refusal.
+local M = {}
+
+-- (the number of one-letter edits between two names)
+local function edits(a, b)
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+-- The name of `names` nearest `name` within two edits (the first in list order on a tie), or
+-- nil; a name that is no string has none.
+function M.nearest(name, names)
+  if type(name) ~= "string" then return nil end
+  local near, near_edits
+  for _, candidate in ipairs(names) do
+    local d = edits(name, candidate)
+    if d <= 2 and (not near or d < near_edits) then near, near_edits = candidate, d end
+  end
+  return near
+end
+
+-- " (did you mean 'x'?)" for the nearest name, or "".
+function M.did_you_mean(name, names)
+  local near = M.nearest(name, names)
+  return near and (" (did you mean '" .. near .. "'?)") or ""
+end
+
+-- "unknown key 'x' (did you mean 'y'?)" for the first key of table `t` (in sorted order) that is
+-- not in the list `keys`, or nil when every key is: a setup table's keys, where a misspelt one
+-- would be set aside without a word.
+function M.unknown_key(t, keys)
+  local unknown = {}
+  for key in pairs(t) do
+    local known = false
+    for _, k in ipairs(keys) do known = known or k == key end
+    if not known then unknown[#unknown + 1] = tostring(key) end
+  end
+  if #unknown == 0 then return nil end
+  table.sort(unknown)
+  return "unknown key '" .. unknown[1] .. "'" .. M.did_you_mean(unknown[1], keys)
+end
+
+-- Makes module table `t` (named `name` in errors) refuse a new field one or two letters off a
+-- field it has: a variant writing `victory.score = f` for `victory.scores` changed nothing and
+-- was never told. Fields it has are replaced as before, and a new name far from every field is
+-- added (a variant's own); `rawset` adds any. Returns `t`.
+function M.strict(name, t)
+  return setmetatable(t, {
+    __newindex = function(tbl, key, value)
+      if type(key) == "string" and #key >= 4 then
+        local names = {}
+        for k in pairs(tbl) do
+          if type(k) == "string" then names[#names + 1] = k end
+        end
+        table.sort(names)
+        local near = M.nearest(key, names)
+        if near then
+          error(string.format("%s has no field '%s' (did you mean '%s'?): to add a new field of "
+            .. "that name, use rawset(%s, \"%s\", value)", name, key, near, name, key), 2)
+        end
+      end
+      rawset(tbl, key, value)
+    end,
+  })
+end
+
+return M
