@@ -206,16 +206,16 @@ impl MovementProfile {
             if map.zone_id(name).is_some() {
                 continue;
             }
-            let near = map.zone_names().iter().find(|z| {
-                !vocab.absent_zones.contains(z)
-                    && z.len().min(name.len()) >= 5
-                    && strsim::levenshtein(z, name) <= 2
-            });
-            if let Some(near) = near {
+            let map_zones = map
+                .zone_names()
+                .iter()
+                .filter(|z| z.len() >= 5 && !vocab.absent_zones.contains(z))
+                .map(String::as_str);
+            if let Some(near) = crate::spelling::nearest(name, map_zones, 5) {
                 return Err(DeclarationError::MisnamedZone {
                     at: "vocabulary.zones".into(),
                     name: name.clone(),
-                    near: near.clone(),
+                    near: near.to_string(),
                 });
             }
         }
