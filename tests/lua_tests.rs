@@ -54,7 +54,15 @@ tests/fixtures/lua_failing/failing_test.lua
         tests/fixtures/lua_failing/failing_test.lua:35: values differ
           expected: 0.3
             actual: 0.30000000000000004
-1 passed, 7 failed
+  ERROR a misspelt units key
+        tests/fixtures/lua_failing/failing_test.lua:40: t.setup: unknown key 'unit' (did you mean 'units'?): units, a list of unit tables, replaces the units in play
+  ok    an assertion caught by pcall and printed
+    | false	values differ
+    |   expected: 2
+    |     actual: 1
+  ERROR a test out of memory
+        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:51)
+2 passed, 9 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -71,8 +79,8 @@ fn json_output_lists_each_test() {
     let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_failing", "--json"]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(v["passed"], 1);
-    assert_eq!(v["failed"], 7);
+    assert_eq!(v["passed"], 2);
+    assert_eq!(v["failed"], 9);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -82,7 +90,7 @@ fn json_output_lists_each_test() {
         .map(|t| &t["error"])
         .collect();
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
-    assert_eq!(errors, [f, f, f, e, e, e, e, f]);
+    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e]);
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()
         .unwrap()

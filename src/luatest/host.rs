@@ -225,6 +225,16 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
     let Json::Object(mut table) = position else {
         return Err("t.setup takes a table".into());
     };
+    // (other keys go to the game's setup, whose message for `unit` spoke of a setup file's
+    // [[unit]]: here the key is `units`)
+    if let Some(key) = table
+        .keys()
+        .find(|k| k.as_str() != "units" && crate::spelling::nearest(k, ["units"], 4).is_some())
+    {
+        return Err(format!(
+            "unknown key '{key}' (did you mean 'units'?): units, a list of unit tables, replaces the units in play"
+        ));
+    }
     let mut extra = Vec::new();
     if let Some(units) = table.remove("units") {
         for id in s.game.state().units.keys() {

@@ -77,22 +77,24 @@ pub fn find_test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Strips mlua's traceback from an error message: the designer wants `file:line: what`.
 /// The mark the prelude's `fail` puts before an assertion's message.
 const ASSERTION_MARK: &str = "\u{1}assertion\u{1}";
 
 /// A test's error as (message, whether it is an error rather than a failed assertion).
-fn outcome_of(e: &mlua::Error) -> (String, bool) {
-    let text = message_of(e);
+fn outcome_of(e: &mlua::Error, budget: &Budget) -> (String, bool) {
+    let text = message_of(e, budget);
     match text.split_once(ASSERTION_MARK) {
         Some((position, message)) => (format!("{position}{message}"), false),
         None => (text, true),
     }
 }
 
-fn message_of(e: &mlua::Error) -> String {
+/// Strips mlua's traceback from an error message: the designer wants `file:line: what`.
+fn message_of(e: &mlua::Error, budget: &Budget) -> String {
     let text = match e {
-        mlua::Error::CallbackError { cause, .. } => return message_of(cause),
+        mlua::Error::CallbackError { cause, .. } => return message_of(cause, budget),
+        // (Lua's own "not enough memory" names no place: the budget saw where the test ran)
+        mlua::Error::MemoryError(_) => return crate::rules::memory_exceeded(budget, TEST_MEMORY),
         mlua::Error::RuntimeError(m) => m.clone(),
         other => other.to_string(),
     };
@@ -152,7 +154,9 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
         let print = lua.create_function(move |_, args: mlua::Variadic<Value>| {
             let parts: Vec<String> = args
                 .iter()
+                // (an assertion's message caught by pcall carries the runner's mark)
                 .map(|v| v.to_string().unwrap_or_else(|_| "?".into()))
+                .map(|text| text.replace(ASSERTION_MARK, ""))
                 .collect();
             if let Ok(mut p) = sink.lock() {
                 p.push(parts.join("\t"));
@@ -173,7 +177,7 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
         .set_mode(ChunkMode::Text)
         .exec();
     result.output = take(&printed);
-    loaded.map_err(|e| message_of(&e))?;
+    loaded.map_err(|e| message_of(&e, &budget))?;
     for entry in tests.sequence_values::<Table>() {
         if result.tests.len() >= TESTS_PER_FILE {
             return Err(format!(
@@ -188,13 +192,24 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
             *g = None;
         }
         budget.reset();
-        let outcome = f.call::<()>(t.clone()).err().map(|e| outcome_of(&e));
+        let outcome = f
+            .call::<()>(t.clone())
+            .err()
+            .map(|e| outcome_of(&e, &budget));
         result.tests.push(TestResult {
             name,
             errored: outcome.as_ref().is_some_and(|(_, errored)| *errored),
             failure: outcome.map(|(message, _)| message),
             output: take(&printed),
         });
+    }
+    Ok(())
+}
+
+/// What a test printed, each line marked as its output (a printed text of several lines too).
+fn write_printed(out: &mut dyn std::io::Write, printed: &[String]) -> std::io::Result<()> {
+    for line in printed.iter().flat_map(|text| text.split('\n')) {
+        writeln!(out, "    | {line}")?;
     }
     Ok(())
 }
@@ -207,9 +222,7 @@ pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(u
     for file in files {
         let r = run_file(&file);
         writeln!(out, "{}", r.file.display())?;
-        for line in &r.output {
-            writeln!(out, "    | {line}")?;
-        }
+        write_printed(out, &r.output)?;
         if let Some(e) = &r.error {
             failed += 1;
             writeln!(out, "  ERROR the file does not load")?;
@@ -232,9 +245,7 @@ pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(u
                     }
                 }
             }
-            for line in &t.output {
-                writeln!(out, "    | {line}")?;
-            }
+            write_printed(out, &t.output)?;
         }
     }
     writeln!(out, "{passed} passed, {failed} failed")?;

@@ -48,20 +48,21 @@ fn without_addresses(message: &str) -> String {
     out
 }
 
+/// A VM out of memory, with where its script was last seen running: Lua's own message
+/// ("not enough memory") names no place.
+pub(crate) fn memory_exceeded(budget: &Budget, memory_limit: usize) -> String {
+    let seen = budget.last_seen();
+    let place = if seen.is_empty() {
+        String::new()
+    } else {
+        format!(" (last seen running {seen})")
+    };
+    format!("memory limit of {} MiB exceeded{place}", memory_limit >> 20)
+}
+
 fn describe_raw(error: &Error, what: &str, budget: &Budget, memory_limit: usize) -> String {
     match error {
-        Error::MemoryError(_) => {
-            let seen = budget.last_seen();
-            let place = if seen.is_empty() {
-                String::new()
-            } else {
-                format!(" (last seen running {seen})")
-            };
-            format!(
-                "{what}: memory limit of {} MiB exceeded{place}",
-                memory_limit >> 20
-            )
-        }
+        Error::MemoryError(_) => format!("{what}: {}", memory_exceeded(budget, memory_limit)),
         Error::SyntaxError { message, .. } => format!("{what}: syntax error: {message}"),
         Error::CallbackError { traceback, cause } => {
             let inner = match bad_argument(cause, traceback) {

@@ -28,6 +28,7 @@ mod luals;
 mod sandbox;
 
 pub(crate) use budget::Budget;
+pub(crate) use error::memory_exceeded;
 pub mod profile;
 pub use api_listing::{
     api_listing, AliasEntry, ApiListing, ClassEntry, FieldEntry, FunctionEntry, NamespaceEntry,
