@@ -10,7 +10,7 @@ use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 pub struct TestArgs {
     /// A test file, or a folder searched recursively for `*_test.lua`.
     pub path: PathBuf,
-    /// `{"passed": N, "failed": N, "files": [{"file", "error", "tests": [{"name", "failure", "error"}]}]}`
+    /// `{"passed": N, "failed": N, "files": [{"file", "error", "output", "tests": [{"name", "failure", "error", "output"}]}]}`
     #[arg(long)]
     pub json: bool,
 }
