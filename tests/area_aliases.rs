@@ -118,3 +118,51 @@ fn control_reads_aliases_and_refuses_unknown_places() {
         e.message
     );
 }
+
+/// `hex.units.at` reads an alias as its region and refuses a place the map lacks (a misspelt
+/// region read as an empty one, so a rule looking for units there found none without a word).
+#[test]
+fn units_at_reads_aliases_and_refuses_unknown_places() {
+    let scenario = aliases_scenario();
+    let mut rules = hexwar::rules::LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let answer = rules
+        .eval(
+            &state,
+            "return { hex.units.at('ADR')[1].id, hex.units.at('ADRIATIC')[1].id, #hex.units.at('ION') }",
+        )
+        .unwrap();
+    assert_eq!(answer, serde_json::json!(["f1", "f1", 0]));
+    let e = rules
+        .eval(&state, "return hex.units.at('ADRIATICK')")
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("hex.units.at: 'ADRIATICK' is not a place of the map"),
+        "{}",
+        e.message
+    );
+}
+
+/// `[control]` on an area map: a misspelt region is named with the nearest one, and a hex
+/// map's `zone:` form is told that an area map has none (both read "not a region" alone).
+#[test]
+fn area_control_names_the_nearest_region_and_refuses_zones() {
+    let text = SCENARIO.replace(
+        "ITALY = [\"ADRIATIC\"]",
+        "ITALY = [\"ADRIATICK\", \"zone:italy\"]",
+    );
+    let source = SourceText::new("scenarios/diplomacy/aliases.toml", &text);
+    let errors: Vec<String> = parse_scenario(&source)
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "scenarios/diplomacy/aliases.toml:31: [control]: 'ADRIATICK' is not a region of the map (did you mean 'ADRIATIC'?)",
+            "scenarios/diplomacy/aliases.toml:31: [control]: 'zone:italy' is not a region of the map (an area map has no zones: name each region)",
+        ]
+    );
+}

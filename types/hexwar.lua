@@ -86,10 +86,11 @@
 ---@class hexwar.Region
 ---@field id string Its id (`"par"`).
 ---@field name string Its full name.
----@field type string `land`, `coast` or `sea`.
+---@field type string `land`, `coast`, `sea` or `impassable`.
 ---@field supply_center boolean Whether it is a supply centre.
 ---@field home? string The power whose home centre it is.
 ---@field coasts string[] Its named coasts (`"nc"`, `"sc"`).
+---@field attrs table<string, any> The map's `[region.attrs]` for it: the designer's own data (a continent, a bonus), empty when none.
 
 ---A power of an area board.
 ---@class hexwar.Power
@@ -317,11 +318,12 @@ function hex.map.columns() end
 ---@return integer?
 function hex.map.direction(a, b) end
 
----Hex maps: the distance in hexes.
+---Hex maps: the distance in hexes. Area boards: the fewest moves a unit of `class` (default army) needs from `a` to `b` (0 for the same place), or nil when none joins them.
 ---@param a string
 ---@param b string
----@return integer
-function hex.map.distance(a, b) end
+---@param class? hexwar.MoveClass
+---@return integer?
+function hex.map.distance(a, b, class) end
 
 ---Hex maps: the features of a hex (`city`, `port`, ...).
 ---@param label string
@@ -571,7 +573,7 @@ function hex.rules.victory(rule) end
 ---@class hexwar.state
 hex.state = {}
 
----The side controlling a hex (or region), or nil.
+---The side controlling a hex (or region; an alias reads as its region), or nil; a place the map lacks is an error.
 ---@param label string
 ---@return string?
 function hex.state.control(label) end
@@ -636,7 +638,7 @@ hex.units = {}
 ---@return hexwar.Unit[]
 function hex.units.all() end
 
----The units in a hex (or a region).
+---The units in a hex (or a region; an alias reads as its region); a place the map lacks is an error, not an empty place.
 ---@param label string
 ---@return hexwar.Unit[]
 function hex.units.at(label) end

@@ -47,6 +47,9 @@ pub struct Region {
     /// Other names of the region that setups and orders may use (`LIV` for `LVN`): read as
     /// the region's id, which is what the game keeps and reports.
     pub aliases: Vec<String>,
+    /// The designer's own data for the region (`[region.attrs]`: a continent, a bonus, a
+    /// terrain): the engine reads none of it; rules read it through `hex.map.region`.
+    pub attrs: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A power (player) as the map declares it: home centres and the opening position.
@@ -169,6 +172,40 @@ impl AreaMap {
         }
     }
 
+    /// The fewest moves a unit of the class needs from location `a` to location `b` (0 when
+    /// they are one), or None when no chain of moves joins them. (A fleet's moves go from the
+    /// location it reaches: a bare `b` is reached on any of its coasts.)
+    pub fn distance(&self, a: &str, b: &str, class: MoveClass) -> Option<usize> {
+        let arrived = |loc: &str| {
+            loc == b
+                || (class == MoveClass::Fleet
+                    && !b.contains('/')
+                    && loc.split('/').next() == Some(b))
+        };
+        if arrived(a) {
+            return Some(0);
+        }
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::from([a]);
+        let mut frontier: Vec<&str> = vec![a];
+        let mut steps = 0;
+        while !frontier.is_empty() {
+            steps += 1;
+            let mut next = Vec::new();
+            for loc in frontier {
+                for to in self.neighbors(loc, class) {
+                    if arrived(to) {
+                        return Some(steps);
+                    }
+                    if seen.insert(to.as_str()) {
+                        next.push(to.as_str());
+                    }
+                }
+            }
+            frontier = next;
+        }
+        None
+    }
+
     /// Can a unit of the class move from `a` to `b`? For fleets a bare region `b` matches any of
     /// its coasts.
     pub fn adjacent(&self, a: &str, b: &str, class: MoveClass) -> bool {
@@ -224,6 +261,7 @@ mod tests {
             fleet: fleet.iter().map(|s| s.to_string()).collect(),
             coasts: BTreeMap::new(),
             aliases: Vec::new(),
+            attrs: serde_json::Map::new(),
         };
         let mut split = region("SPL", &["AAA"], &[]);
         split.coasts.insert("NC".into(), vec!["SEA".into()]);
@@ -257,5 +295,18 @@ mod tests {
         );
         assert_eq!(m.supply_centers(), vec!["AAA"]);
         assert_eq!(m.homes("RED"), vec!["AAA"]);
+    }
+
+    #[test]
+    fn distance_counts_moves_along_the_class_adjacency() {
+        let m = tiny();
+        assert_eq!(m.distance("AAA", "AAA", MoveClass::Army), Some(0));
+        assert_eq!(m.distance("AAA", "SPL", MoveClass::Army), Some(1));
+        assert_eq!(m.distance("AAA", "SEA", MoveClass::Army), None);
+        assert_eq!(m.distance("SEA", "SPL", MoveClass::Fleet), Some(1));
+        assert_eq!(m.distance("AAA", "SPL/SC", MoveClass::Fleet), Some(1));
+        // (the two coasts of SPL do not join: a fleet on the south coast never reaches SEA)
+        assert_eq!(m.distance("AAA", "SEA", MoveClass::Fleet), None);
+        assert_eq!(m.distance("SEA", "SPL/SC", MoveClass::Fleet), None);
     }
 }

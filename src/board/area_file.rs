@@ -23,6 +23,8 @@
 //! [region.coasts]             # split coasts: coast -> where a fleet on it can move
 //! NC = ["BAR", "NWY"]
 //! SC = ["BOT", "FIN", "LVN"]
+//! [region.attrs]              # optional: the designer's own data, read by rules only
+//! continent = "europe"
 //! ```
 //!
 //! Checks (each error names the file and line): unique ids, known region types, every adjacency
@@ -92,6 +94,9 @@ struct RegionSpec {
     coasts: BTreeMap<String, Vec<Spanned<String>>>,
     #[serde(default)]
     aliases: Vec<Spanned<String>>,
+    /// The designer's own data (Region::attrs).
+    #[serde(default)]
+    attrs: serde_json::Map<String, serde_json::Value>,
 }
 
 const REGION_KINDS: [&str; 4] = ["land", "sea", "coast", "impassable"];
@@ -224,10 +229,27 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                 is_location(t)
             };
             if !known {
+                // (the nearest region id for a misspelt one, `HILS` for `HILLS`; the coasts of a
+                // region named with a coast it lacks)
+                let region = t.split('/').next().unwrap_or(t);
+                let near = match ids.get(region) {
+                    Some(r) if !r.coasts.is_empty() => format!(
+                        " ({region} has coasts {})",
+                        r.coasts
+                            .keys()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    Some(_) => format!(" ({region} has no split coasts)"),
+                    None => crate::spelling::nearest(region, ids.keys().copied(), 4)
+                        .map(|r| format!(" (did you mean '{r}'?)"))
+                        .unwrap_or_default(),
+                };
                 return Err(err(
                     target.span().start,
                     format!(
-                        "region {id}: {what} adjacency names '{t}', which is not {} of the map",
+                        "region {id}: {what} adjacency names '{t}', which is not {} of the map{near}",
                         if army { "a region" } else { "a location" }
                     ),
                 ));
@@ -316,6 +338,7 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     .map(|(c, l)| (c.clone(), l.iter().map(|s| s.get_ref().clone()).collect()))
                     .collect(),
                 aliases: r.aliases.iter().map(|s| s.get_ref().clone()).collect(),
+                attrs: r.attrs.clone(),
             }
         })
         .collect();
@@ -565,6 +588,25 @@ fleet = ["AAA"]
         assert_eq!(e.line, 11);
         let e = parse(&OK.replace("[\"A AAA\"]", "[\"F BBB\"]")).unwrap_err();
         assert_eq!(e.line, 6);
+    }
+
+    #[test]
+    fn an_unknown_adjacency_name_gets_the_nearest_region_or_the_coasts() {
+        let e = parse(&OK.replace("army = [\"AAA\"]", "army = [\"AAAX\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:17: region BBB: army adjacency names 'AAAX', which is not a region of the map (did you mean 'AAA'?)"
+        );
+        let e = parse(&OK.replace("army = [\"AAA\"]", "army = [\"ZZZZZZ\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:17: region BBB: army adjacency names 'ZZZZZZ', which is not a region of the map"
+        );
+        let e = parse(&OK.replace("fleet = [\"AAA\"]", "fleet = [\"AAA/NC\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:21: region SEA: fleet adjacency names 'AAA/NC', which is not a location of the map (AAA has no split coasts)"
+        );
     }
 
     #[test]

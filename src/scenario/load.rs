@@ -408,10 +408,23 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 if let Some(id) = board.canonical_place(name) {
                     control.insert(id.into_owned(), side.clone());
                 } else {
+                    // (zones are a hex map's; a misspelt region gets the nearest one)
+                    let hint = if name.starts_with("zone:") {
+                        " (an area map has no zones: name each region)".to_string()
+                    } else {
+                        let names = board
+                            .as_area()
+                            .into_iter()
+                            .flat_map(|a| a.regions())
+                            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases));
+                        crate::spelling::nearest(name, names.map(String::as_str), 4)
+                            .map(|r| format!(" (did you mean '{r}'?)"))
+                            .unwrap_or_default()
+                    };
                     errors.push(ScenarioError::spec(
                         &file,
                         at(place),
-                        format!("[control]: '{name}' is not a region of the map"),
+                        format!("[control]: '{name}' is not a region of the map{hint}"),
                     ));
                 }
                 continue;

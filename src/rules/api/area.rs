@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
 
 use super::{string_list, with_host};
 use crate::board::{AreaMap, MoveClass, Region};
@@ -45,6 +45,7 @@ fn region_table(lua: &Lua, r: &Region) -> mlua::Result<Table> {
         "coasts",
         string_list(lua, r.coasts.keys().map(String::as_str))?,
     )?;
+    t.raw_set("attrs", lua.to_value(&r.attrs)?)?;
     Ok(t)
 }
 
@@ -105,6 +106,9 @@ fn build_board_table(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
                 string_list(lua, r.aliases.iter().map(String::as_str))?,
             )?;
         }
+        if !r.attrs.is_empty() {
+            t.raw_set("attrs", lua.to_value(&r.attrs)?)?;
+        }
         if !r.coasts.is_empty() {
             let by = lua.create_table()?;
             for (c, l) in &r.coasts {
@@ -159,6 +163,35 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
             let b = map.canonical_location(&b).ok_or_else(|| unknown(&b))?;
             Ok(map.adjacent(&a, &b, class_of(class)?))
         })?,
+    )?;
+    let hex_distance: Function = t.raw_get("distance")?;
+    t.raw_set(
+        "distance",
+        lua.create_function(
+            move |lua, (a, b, class): (String, String, Option<String>)| {
+                let Some(map) = with_host(lua, |h| h.map.as_area().cloned())? else {
+                    return hex_distance.call::<Value>((a, b));
+                };
+                let class = class_of(class)?;
+                let unknown = |loc: &str| {
+                    mlua::Error::runtime(format!("'{loc}' is not a location of the map"))
+                };
+                let a = map.canonical_location(&a).ok_or_else(|| unknown(&a))?;
+                let b = map.canonical_location(&b).ok_or_else(|| unknown(&b))?;
+                // (an army stands in a region, whatever coast was written)
+                let region = |loc: &str| loc.split('/').next().unwrap_or(loc).to_string();
+                let (a, b) = match class {
+                    MoveClass::Army => (region(&a), region(&b)),
+                    MoveClass::Fleet => (a.into_owned(), b.into_owned()),
+                };
+                // (a walk over the regions)
+                charge_listed(lua, map.regions().len())?;
+                Ok(match map.distance(&a, &b, class) {
+                    Some(steps) => Value::Integer(steps as i64),
+                    None => Value::Nil,
+                })
+            },
+        )?,
     )?;
     let hex_neighbors: Function = t.raw_get("neighbors")?;
     t.raw_set(

@@ -2,7 +2,7 @@
 
 use mlua::{Lua, Table, Value};
 
-use super::with_state;
+use super::{with_host, with_state};
 use crate::engine::{GoneUnit, Unit};
 use crate::rules::convert::{unit_to_lua, write_unit_list};
 use crate::rules::host_work::{charge_listed, charge_unit_views};
@@ -64,11 +64,27 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "at",
         lua.create_function(|lua, at: String| {
-            with_state(lua, |s| {
-                let at = Some(at.as_str());
-                let here = s.units.values().filter(move |u| u.at.as_deref() == at);
-                list(lua, s.units.len(), here)
-            })
+            let here = |lua: &Lua, at: &str| {
+                with_state(lua, |s| {
+                    let at = Some(at);
+                    let here = s.units.values().filter(move |u| u.at.as_deref() == at);
+                    list(lua, s.units.len(), here)
+                })
+            };
+            let found = here(lua, &at)?;
+            if found.raw_len() > 0 {
+                return Ok(found);
+            }
+            // (only an empty answer is looked at, as hex.state.control does: a place the map
+            // lacks is a typo, which read as an empty place; an area region's alias reads as
+            // the region)
+            match with_host(lua, |h| h.map.canonical_place(&at).map(|c| c.into_owned()))? {
+                None => Err(mlua::Error::runtime(format!(
+                    "hex.units.at: '{at}' is not a place of the map"
+                ))),
+                Some(id) if id != at => here(lua, &id),
+                Some(_) => Ok(found),
+            }
         })?,
     )?;
     t.raw_set(

@@ -19,7 +19,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "neighbors(place: string, class?: hexwar.MoveClass): string[] -- The adjacent hexes in direction order; on an area board, the regions a unit of `class` (default army) may move to.",
         "direction(a: string, b: string): integer? -- Hex maps: the direction (0-5) from `a` to the adjacent `b`, or nil.",
         "neighbor(label: string, direction: integer): string? -- Hex maps: the hex in a direction (0-5), or nil off the map.",
-        "distance(a: string, b: string): integer -- Hex maps: the distance in hexes.",
+        "distance(a: string, b: string, class?: hexwar.MoveClass): integer? -- Hex maps: the distance in hexes. Area boards: the fewest moves a unit of `class` (default army) needs from `a` to `b` (0 for the same place), or nil when none joins them.",
         "zone(name: string): string[] -- Hex maps: the hexes of a named zone.",
         "in_zone(label: string, zone: string): boolean -- Hex maps: whether a hex is in a zone.",
         "zones(label: string): string[] -- Hex maps: the zones a hex is in.",

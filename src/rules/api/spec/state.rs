@@ -12,7 +12,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "side(): string? -- The phasing side (nil in a simultaneous phase).",
         "sides(): string[] -- The scenario's sides, in order.",
         "is_over(): boolean -- Whether the game has ended.",
-        "control(label: string): string? -- The side controlling a hex (or region), or nil.",
+        "control(label: string): string? -- The side controlling a hex (or region; an alias reads as its region), or nil; a place the map lacks is an error.",
         "get(key: string, ...: string|integer): any -- A rules variable (set by a `VarSet` event), or the part a path of keys and 1-based indexes names; nil where there is none.",
         "matches(key: string, value: table): boolean -- Whether the variable is exactly the plain data `value` holds (as `json(value)` would set it): a table kept from an earlier call may then stand for the variable, unread.",
         "set(key: string, value: any): hexwar.VarSet -- The `VarSet` event that sets a rules variable: return it from a handler.",

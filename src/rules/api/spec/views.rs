@@ -155,10 +155,11 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         fields: &[
             "id: string -- Its id (`\"par\"`).",
             "name: string -- Its full name.",
-            "type: string -- `land`, `coast` or `sea`.",
+            "type: string -- `land`, `coast`, `sea` or `impassable`.",
             "supply_center: boolean -- Whether it is a supply centre.",
             "home?: string -- The power whose home centre it is.",
             "coasts: string[] -- Its named coasts (`\"nc\"`, `\"sc\"`).",
+            "attrs: table<string, any> -- The map's `[region.attrs]` for it: the designer's own data (a continent, a bonus), empty when none.",
         ],
     },
     ClassDoc {
