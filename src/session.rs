@@ -373,10 +373,11 @@ impl Session {
         let serde_json::Value::Object(map) = json else {
             return Err(fail(0, "the setup is not a table".into()));
         };
-        self.setup_table(&map, extra).map_err(|e| match e {
-            SessionError::Game(GameError::Refused(r)) => fail(0, format!("setup refused: {r}")),
-            other => other,
-        })
+        self.setup_table_from(&map, extra, path)
+            .map_err(|e| match e {
+                SessionError::Game(GameError::Refused(r)) => fail(0, format!("setup refused: {r}")),
+                other => other,
+            })
     }
 
     /// Overlays a position given as a table (the parsed setup file; tests and embedders).
@@ -385,10 +386,20 @@ impl Session {
         table: &serde_json::Map<String, serde_json::Value>,
         extra: Vec<Event>,
     ) -> Result<(), SessionError> {
+        self.setup_table_from(table, extra, Path::new("setup table"))
+    }
+
+    /// [`Session::setup_table`], its errors naming `source` (the setup file, when there is one).
+    fn setup_table_from(
+        &mut self,
+        table: &serde_json::Map<String, serde_json::Value>,
+        extra: Vec<Event>,
+        source: &Path,
+    ) -> Result<(), SessionError> {
         // (the checks the text form makes of each unit, for units built in Rust: a unit of a
         // side the scenario lacks was placed, and its own save was then refused on resume)
         let fail = |message: String| SessionError::Setup {
-            path: "setup table".into(),
+            path: source.into(),
             message: format!(": {message}"),
         };
         let fit = crate::scenario::Fit {
@@ -404,8 +415,50 @@ impl Session {
                 fit.unit(unit).map_err(fail)?;
             }
         }
+        let mut extra = extra;
+        if let Some(control) = table.get("control") {
+            extra.extend(self.setup_control(control).map_err(fail)?);
+        }
         self.game.setup(table, extra)?;
         Ok(())
+    }
+
+    /// A setup's `[control]`, `side = [places]` as in a scenario: one `ControlChanged` a place
+    /// (after the units, before what the rules' own setup adds). An area region's alias reads
+    /// as the region.
+    fn setup_control(&self, control: &serde_json::Value) -> Result<Vec<Event>, String> {
+        let serde_json::Value::Object(by_side) = control else {
+            return Err("[control] must be a table: side = [places]".into());
+        };
+        let fit = crate::scenario::Fit {
+            board: &self.scenario.map,
+            sides: &self.scenario.sides,
+        };
+        let mut events = Vec::new();
+        for (side, places) in by_side {
+            fit.side(side).map_err(|e| format!("[control]: {e}"))?;
+            let serde_json::Value::Array(places) = places else {
+                return Err(format!("[control].{side} must be a list of places"));
+            };
+            for place in places {
+                let serde_json::Value::String(place) = place else {
+                    return Err(format!("[control].{side}: {place} is not a place name"));
+                };
+                let map = &self.scenario.map;
+                let id = map.canonical_place(place).ok_or_else(|| {
+                    format!(
+                        "[control].{side}: '{place}' is not a {} of the map{}",
+                        map.place_word(),
+                        map.did_you_mean(place)
+                    )
+                })?;
+                events.push(Event::ControlChanged {
+                    hex: id.into_owned(),
+                    side: Some(side.clone()),
+                });
+            }
+        }
+        Ok(events)
     }
 
     /// Plays on with the scenario's bots (its Lua bots by side, the random bot for the others)

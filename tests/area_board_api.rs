@@ -113,3 +113,47 @@ fn distance_on_the_standard_map_follows_each_class() {
         .unwrap();
     assert_eq!(answer, serde_json::json!([5, 1, 1, 3, true]));
 }
+
+/// A setup's `[control]` (`side = [places]`, as in a scenario) sets who holds each place, on
+/// any board: an area game's position is mostly control, and a test had to write a setup hook
+/// of its own to set it (`t.setup{control = ...}` was an unknown key).
+#[test]
+fn a_setup_sets_control() {
+    let (dir, _rules, _state) = line_rules();
+    let mut session = hexwar::Session::start(dir.path(), Some(1)).unwrap();
+    let table = serde_json::json!({ "control": { "RED": ["EAST", "FAR"] } });
+    let serde_json::Value::Object(table) = table else {
+        unreachable!()
+    };
+    session.setup_table(&table, Vec::new()).unwrap();
+    let control = &session.game.state().control;
+    assert_eq!(
+        control.iter().collect::<Vec<_>>(),
+        [
+            (&"EAST".to_string(), &"RED".to_string()),
+            (&"FAR".to_string(), &"RED".to_string())
+        ]
+    );
+    for (bad, message) in [
+        (
+            serde_json::json!({ "control": { "RED": ["EASTT"] } }),
+            "setup table: [control].RED: 'EASTT' is not a location of the map (did you mean 'EAST'?)",
+        ),
+        (
+            serde_json::json!({ "control": { "BLUE": ["EAST"] } }),
+            "setup table: [control]: unknown side 'BLUE' (sides: RED)",
+        ),
+        (
+            serde_json::json!({ "control": ["EAST"] }),
+            "setup table: [control] must be a table: side = [places]",
+        ),
+    ] {
+        let serde_json::Value::Object(bad) = bad else {
+            unreachable!()
+        };
+        let e = session.setup_table(&bad, Vec::new()).unwrap_err();
+        assert_eq!(e.to_string(), message);
+        // (nothing applied: the control set above stands)
+        assert_eq!(session.game.state().control.len(), 2);
+    }
+}

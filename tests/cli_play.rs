@@ -142,3 +142,37 @@ fn play_continues_a_save() {
         "error: --seed cannot be used when continuing a save (the save carries its seed)\n"
     );
 }
+
+/// A setup file's `[control]` names the file in its errors; rules with a setup table of their
+/// own (France 1940) judge the key themselves: control there follows the units (F40-7).
+#[test]
+fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(&orders, "[[order]]\ncommand = \"end_phase\"\n").unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[control]\nred = [\"0101\", \"9999\"]\n").unwrap();
+    let (orders, bad) = (orders.to_str().unwrap(), bad.to_str().unwrap());
+    let out = hexwar(&["play", "scenarios/demo", "--setup", bad, "--orders", orders]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!("error: {bad}: [control].red: '9999' is not a hex of the map\n")
+    );
+    let f40 = dir.path().join("f40.toml");
+    std::fs::write(&f40, "[control]\ngerman = [\"0101\"]\n").unwrap();
+    let f40 = f40.to_str().unwrap();
+    let out = hexwar(&[
+        "play",
+        "scenarios/france1940",
+        "--setup",
+        f40,
+        "--orders",
+        orders,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!("error: {f40}: setup refused: F40-setup: unknown key 'control' (a France 1940 setup holds invaded, phase, side, turn and [[unit]] tables)\n")
+    );
+}

@@ -67,6 +67,22 @@ impl Board {
         }
     }
 
+    /// For a message refusing a place the map lacks: ` (did you mean 'EAST'?)` with the
+    /// nearest region id or alias of an area map (names of 4 letters or more), or nothing (a
+    /// hex label one digit off is no misspelling to point at).
+    pub fn did_you_mean(&self, place: &str) -> String {
+        let Board::Area(m) = self else {
+            return String::new();
+        };
+        let names = m
+            .regions()
+            .iter()
+            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases));
+        crate::spelling::nearest(place, names.map(String::as_str), 4)
+            .map(|r| format!(" (did you mean '{r}'?)"))
+            .unwrap_or_default()
+    }
+
     /// What a place is called in messages (`hex`, `location`).
     pub fn place_word(&self) -> &'static str {
         match self {

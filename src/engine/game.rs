@@ -22,8 +22,9 @@ pub enum GameError {
     Rules(#[from] RulesError),
 }
 
-/// The setup keys the engine reads itself (`[[unit]]` is read by the session before).
-const ENGINE_SETUP_KEYS: [&str; 3] = ["turn", "phase", "side"];
+/// The setup keys the engine reads (`[[unit]]` and `[control]` are turned into events by the
+/// session before).
+const ENGINE_SETUP_KEYS: [&str; 4] = ["turn", "phase", "side", "control"];
 
 /// Bounds on event chains, so a handler that emits events forever is stopped.
 #[derive(Debug, Clone, Copy)]
@@ -197,7 +198,7 @@ impl Game {
             {
                 return Err(refuse(format!(
                     "unknown key '{key}' (these rules read no setup table of their own: the \
-                     keys are turn, phase, side and [[unit]])"
+                     keys are turn, phase, side, [control] and [[unit]])"
                 )));
             }
         }
@@ -829,7 +830,7 @@ mod tests {
             (
                 json!({"phse": "move"}),
                 "unknown key 'phse' (these rules read no setup table of their own: the keys are \
-                 turn, phase, side and [[unit]])",
+                 turn, phase, side, [control] and [[unit]])",
             ),
         ] {
             assert_eq!(

@@ -412,14 +412,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     let hint = if name.starts_with("zone:") {
                         " (an area map has no zones: name each region)".to_string()
                     } else {
-                        let names = board
-                            .as_area()
-                            .into_iter()
-                            .flat_map(|a| a.regions())
-                            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases));
-                        crate::spelling::nearest(name, names.map(String::as_str), 4)
-                            .map(|r| format!(" (did you mean '{r}'?)"))
-                            .unwrap_or_default()
+                        board.did_you_mean(name)
                     };
                     errors.push(ScenarioError::spec(
                         &file,
