@@ -280,3 +280,40 @@ fn an_area_map_too_large_to_lay_out_is_refused() {
         "the picture lays out at most 5000 regions; this map has 5001"
     );
 }
+
+/// An area game that is not Diplomacy: every region a side holds is ringed in its colour (only
+/// supply centres were, so control of the rest was invisible), a region without a name is
+/// titled by its id, and each unit's marker is titled with its id, side and type.
+#[test]
+fn an_area_game_shows_who_holds_each_region_and_names_its_units() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("map.toml"),
+        "kind = \"area\"\nname = \"pair\"\n[[power]]\nname = \"RED\"\n\
+         [[region]]\nid = \"WEST\"\ntype = \"land\"\narmy = [\"EAST\"]\n\
+         [[region]]\nid = \"EAST\"\ntype = \"land\"\narmy = [\"WEST\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("scenario.toml"),
+        "id = \"pair\"\nname = \"pair\"\nmap = \"map.toml\"\nrules = [\"seq\"]\nrule_roots = [\".\"]\nturns = 1\n\
+         [[side]]\nname = \"RED\"\n\
+         [[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"cavalry\"\nat = \"EAST\"\n\
+         [control]\nRED = [\"EAST\"]\n",
+    )
+    .unwrap();
+    let mut session = Session::start(dir.path(), Some(1)).unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let rings = svg.matches("r=\"24\"").count();
+    assert_eq!(rings, 1, "one ring, EAST's: {svg}");
+    assert!(svg.contains("<title>EAST</title>"), "{svg}");
+    assert!(
+        svg.contains("<title>r1 (RED cavalry) EAST</title>"),
+        "{svg}"
+    );
+}

@@ -1,6 +1,7 @@
 //! An area board (Diplomacy) as a schematic graph: regions as circles placed by a deterministic
-//! force-directed layout, adjacencies as lines, supply centres ringed in their owner's colour,
-//! units as A/F markers in their power's colour.
+//! force-directed layout, adjacencies as lines, regions ringed in the colour of the side that
+//! holds them (supply centres white when nobody's), units as markers in their side's colour
+//! (A/F, or the first letter of the unit's type) around their region.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -77,9 +78,11 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
             "impassable" => "#9a9a9a",
             _ => "#f1e6c8",
         };
-        if r.supply_center {
-            let ring = owners
-                .get(r.id.as_str())
+        // (every region a side holds: in a game other than Diplomacy control of any region is
+        // the position, and only centres showed it)
+        let holder = owners.get(r.id.as_str());
+        if r.supply_center || holder.is_some() {
+            let ring = holder
                 .map(|o| side_colour(o))
                 .unwrap_or_else(|| "#ffffff".into());
             svg.circle(
@@ -93,7 +96,8 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
             NODE,
             &format!("fill=\"{fill}\" stroke=\"#505050\" stroke-width=\"1\""),
         );
-        svg.raw(&format!("<title>{}</title>", super::svg::escape(&r.name)));
+        let name = if r.name.is_empty() { &r.id } else { &r.name };
+        svg.raw(&format!("<title>{}</title>", super::svg::escape(name)));
         svg.text(
             pos[i].0,
             pos[i].1 + 4.0,
@@ -107,7 +111,8 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
     }
     svg.close_group();
 
-    // Units: at their region, a marker to the upper right (a second unit, dislodged, lower).
+    // Units: at their region, markers around it clockwise from the upper right (a second unit,
+    // dislodged, to the right; a stack goes on round), clear of the region's name.
     let mut per_region: BTreeMap<usize, usize> = BTreeMap::new();
     let mut drawn = 0;
     svg.open_group("units", "");
@@ -121,9 +126,11 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         };
         drawn += 1;
         let k = per_region.entry(i).or_default();
+        let angle = (-45.0 + 45.0 * (*k % 8) as f64).to_radians();
+        let reach = NODE + 8.0 + 18.0 * (*k / 8) as f64;
         let c = (
-            pos[i].0 + NODE * 0.85,
-            pos[i].1 - NODE * 0.85 + *k as f64 * 16.0,
+            pos[i].0 + reach * angle.cos(),
+            pos[i].1 + reach * angle.sin(),
         );
         *k += 1;
         let kind = unit.kind.to_ascii_lowercase();
@@ -133,8 +140,10 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
             other => other.chars().take(1).collect(),
         };
         svg.raw(&format!(
-            "<g class=\"unit\"><title>{} {}</title>",
+            "<g class=\"unit\"><title>{} ({} {}) {}</title>",
+            super::svg::escape(&unit.id),
             super::svg::escape(&unit.side),
+            super::svg::escape(&unit.kind),
             super::svg::escape(at)
         ));
         svg.circle(
@@ -163,7 +172,7 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         top + 14.0,
         14.0,
         &format!(
-            "{title}, turn {} - ring: supply centre owner; brown: army, blue dashed: fleet, grey: both",
+            "{title}, turn {} - ring: the side holding the region (white: a supply centre nobody holds); lines brown: army, blue dashed: fleet, grey: both",
             state.turn
         ),
         "font-weight=\"bold\"",
