@@ -188,6 +188,35 @@ end })
     );
 }
 
+/// A move without `from` brings a unit onto the map: for a unit already on it, it read "from
+/// nowhere" in the log, and the unit jumped to any place.
+#[test]
+fn a_move_without_from_of_a_unit_on_the_map_is_a_rules_error() {
+    let mut s = demo_with(
+        "teleport",
+        r#"hex.commands.define("teleport", { resolve = function(cmd, side)
+  return { { event = "UnitMoved", unit = "b-inf-1", to = "0909", path = { "0909" }, cost = 0 } }
+end })
+"#,
+    )
+    .unwrap();
+    let before = s.game.state().clone();
+    let side = s.game.phasing_side().unwrap();
+    let teleport = Command::Custom {
+        name: "teleport".into(),
+        args: serde_json::Map::new(),
+    };
+    let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &teleport) else {
+        panic!("expected a rules error")
+    };
+    assert_eq!(
+        e.message,
+        "command 'teleport' made an event that cannot be applied: cannot apply UnitMoved: unit \
+         'b-inf-1' is at 0102: a move without 'from' brings a unit onto the map (give from = \"0102\")"
+    );
+    assert_eq!(s.game.state(), &before);
+}
+
 #[test]
 fn a_bad_argument_to_a_die_and_an_empty_path_are_named() {
     let mut s = demo_with(

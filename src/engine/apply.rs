@@ -36,17 +36,28 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
                 .units
                 .get_mut(unit)
                 .ok_or_else(|| missing(event, unit))?;
-            // (a move from where the unit is not would leave a log that lies about the game)
-            if let Some(from) = from {
-                if u.at.as_deref() != Some(from.as_str()) {
+            // (a move from where the unit is not would leave a log that lies about the game; a
+            // move without `from` brings a unit onto the map, and read "from nowhere" for a unit
+            // on it, which then jumped anywhere)
+            match (from, u.at.as_deref()) {
+                (Some(from), at) if at != Some(from.as_str()) => {
                     return Err(ApplyError {
                         event: event.name().to_string(),
                         reason: format!(
                             "unit '{unit}' is at {}, not at {from}",
-                            u.at.as_deref().unwrap_or("no hex (off the map)")
+                            at.unwrap_or("no hex (off the map)")
                         ),
                     });
                 }
+                (None, Some(at)) => {
+                    return Err(ApplyError {
+                        event: event.name().to_string(),
+                        reason: format!(
+                            "unit '{unit}' is at {at}: a move without 'from' brings a unit onto the map (give from = \"{at}\")"
+                        ),
+                    });
+                }
+                _ => {}
             }
             u.at = Some(to.clone());
         }

@@ -345,7 +345,7 @@ mod tests {
             &mut state,
             &Event::UnitMoved {
                 unit: "a1".into(),
-                from: None,
+                from: Some("0101".into()),
                 to: "0909".into(),
                 path: vec![],
                 cost: 0.0,
@@ -354,6 +354,14 @@ mod tests {
         )
         .unwrap();
         for bad in [
+            // (a1 is on the map: a move without `from` would bring it onto the map)
+            Event::UnitMoved {
+                unit: "a1".into(),
+                from: None,
+                to: "0101".into(),
+                path: vec![],
+                cost: 0.0,
+            },
             Event::UnitMoved {
                 unit: "nobody".into(),
                 from: None,
