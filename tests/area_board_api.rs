@@ -3,6 +3,8 @@
 //! counts hexes on a hex map (a Risk-like game had to keep its continents in Lua tables that
 //! `check` never saw, and write its own search for how far a region is).
 
+mod common;
+
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
 
@@ -40,17 +42,7 @@ type = "land"
 
 fn line_rules() -> (tempfile::TempDir, LuaRules, hexwar::engine::GameState) {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("map.toml"), MAP).unwrap();
-    std::fs::write(
-        dir.path().join("seq.lua"),
-        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("scenario.toml"),
-        "id = \"line\"\nname = \"line\"\nmap = \"map.toml\"\nrules = [\"seq\"]\nrule_roots = [\".\"]\nturns = 1\n[[side]]\nname = \"RED\"\n",
-    )
-    .unwrap();
+    common::write_area_scenario(dir.path(), MAP, "");
     let scenario = load_scenario(dir.path()).unwrap();
     let rules = LuaRules::load(&scenario).unwrap();
     let state = scenario.initial_state(1);

@@ -262,17 +262,7 @@ fn an_area_map_too_large_to_lay_out_is_refused() {
             army.join(", ")
         ));
     }
-    std::fs::write(dir.path().join("map.toml"), map).unwrap();
-    std::fs::write(
-        dir.path().join("seq.lua"),
-        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("scenario.toml"),
-        "id = \"big\"\nname = \"big\"\nmap = \"map.toml\"\nrules = [\"seq\"]\nrule_roots = [\".\"]\nturns = 1\n[[side]]\nname = \"RED\"\n",
-    )
-    .unwrap();
+    common::write_area_scenario(dir.path(), &map, "");
     let mut session = Session::start(dir.path(), Some(1)).unwrap();
     let e = render(&mut session, None).unwrap_err();
     assert_eq!(
@@ -287,26 +277,14 @@ fn an_area_map_too_large_to_lay_out_is_refused() {
 #[test]
 fn an_area_game_shows_who_holds_each_region_and_names_its_units() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("map.toml"),
+    common::write_area_scenario(
+        dir.path(),
         "kind = \"area\"\nname = \"pair\"\n[[power]]\nname = \"RED\"\n\
          [[region]]\nid = \"WEST\"\ntype = \"land\"\narmy = [\"EAST\"]\n\
          [[region]]\nid = \"EAST\"\ntype = \"land\"\narmy = [\"WEST\"]\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("seq.lua"),
-        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("scenario.toml"),
-        "id = \"pair\"\nname = \"pair\"\nmap = \"map.toml\"\nrules = [\"seq\"]\nrule_roots = [\".\"]\nturns = 1\n\
-         [[side]]\nname = \"RED\"\n\
-         [[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"cavalry\"\nat = \"EAST\"\n\
+        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"cavalry\"\nat = \"EAST\"\n\
          [control]\nRED = [\"EAST\"]\n",
-    )
-    .unwrap();
+    );
     let mut session = Session::start(dir.path(), Some(1)).unwrap();
     let svg = render(&mut session, None).unwrap();
     let rings = svg.matches("r=\"24\"").count();

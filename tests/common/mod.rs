@@ -60,3 +60,21 @@ pub fn edit(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 pub mod datc;
+
+/// Writes a one-side area-game scenario into `dir`: `map` as its map file, a rules module of
+/// one step (`RED` moves), and `extra` appended to the scenario file (units, `[control]`).
+pub fn write_area_scenario(dir: &Path, map: &str, extra: &str) {
+    std::fs::write(dir.join("map.toml"), map).unwrap();
+    std::fs::write(
+        dir.join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("scenario.toml"),
+        format!(
+            "id = \"area\"\nname = \"area\"\nmap = \"map.toml\"\nrules = [\"seq\"]\nrule_roots = [\".\"]\nturns = 1\n[[side]]\nname = \"RED\"\n{extra}"
+        ),
+    )
+    .unwrap();
+}
