@@ -98,13 +98,28 @@ struct KindOnly {
     kind: Option<String>,
 }
 
+/// The `kind = "..."` of a file that does not parse as TOML: a top-level line before any table.
+fn kind_line(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .take_while(|line| !line.starts_with('['))
+        .find_map(|line| {
+            let (key, value) = line.split_once('=')?;
+            let value = value.split('#').next().unwrap_or_default();
+            (key.trim() == "kind").then(|| value.trim().trim_matches('"').to_string())
+        })
+}
+
 /// Reads a map file of either kind.
 pub fn load_board(path: &Path) -> Result<Board, MapError> {
     let source = SourceText::read(path).map_err(|e| MapError::unreadable(path, e))?;
-    // A malformed file falls through to the hex parser, which reports the TOML error located.
-    let kind = toml::from_str::<KindOnly>(&source.text)
-        .ok()
-        .and_then(|k| k.kind);
+    // A malformed file goes to the parser its `kind` line names (read from the text when the
+    // file does not parse: an area map's TOML error was reported as a hex map's, with a hint
+    // to add the `kind = "area"` it had), which reports the TOML error located.
+    let kind = match toml::from_str::<KindOnly>(&source.text) {
+        Ok(k) => k.kind,
+        Err(_) => kind_line(&source.text),
+    };
     match kind.as_deref() {
         Some("area") => Ok(Board::Area(Arc::new(parse_area_map(&source)?))),
         None | Some("hex") => parse_map(&source)
@@ -125,5 +140,38 @@ pub fn load_board(path: &Path) -> Result<Board, MapError> {
                 "kind = \"{other}\": a map is kind = \"hex\" (the default) or \"area\""
             ),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kind_line_is_read_from_a_file_that_does_not_parse() {
+        assert_eq!(
+            kind_line("# a map\nkind = \"area\"  # the board\nname = [\n"),
+            Some("area".into())
+        );
+        assert_eq!(
+            kind_line("name = \"x\"\n[[region]]\nkind = \"area\"\n"),
+            None
+        );
+    }
+
+    /// A malformed area map is reported as the area map it is (it was read as a hex map, and
+    /// the message told the designer to add the `kind = "area"` line the file had).
+    #[test]
+    fn a_malformed_area_map_gets_no_hint_to_declare_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.toml");
+        std::fs::write(
+            &path,
+            "kind = \"area\"\nname = \"t\"\n[[region]]\nid = \"A\"\ntype = \"land\"\nattrs = { x = \n",
+        )
+        .unwrap();
+        let e = load_board(&path).unwrap_err();
+        assert_eq!(e.line, 6);
+        assert!(!e.message.contains("an area map starts with"), "{e}");
     }
 }
