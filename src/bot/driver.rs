@@ -104,7 +104,7 @@ pub fn play_observed(
                     let accepted = match game.submit(Some(side), &command) {
                         Ok(_) => true,
                         Err(GameError::Refused(_)) => false,
-                        Err(e) => return Err(e),
+                        Err(e) => return Err(while_giving(e, side, &command)),
                     };
                     let played = Played {
                         side,
@@ -123,7 +123,8 @@ pub fn play_observed(
             let first = &sides[0];
             let legal = listed(game, first)?.count();
             report.commands += 1;
-            game.submit(None, &Command::EndPhase)?;
+            game.submit(None, &Command::EndPhase)
+                .map_err(|e| while_giving(e, first, &Command::EndPhase))?;
             observe(
                 game,
                 Played {
@@ -164,7 +165,8 @@ pub fn play_observed(
                     },
                 );
                 let end = Command::EndPhase;
-                game.submit(Some(&side), &end)?;
+                game.submit(Some(&side), &end)
+                    .map_err(|e| while_giving(e, &side, &end))?;
                 observe(
                     game,
                     Played {
@@ -175,8 +177,25 @@ pub fn play_observed(
                     },
                 );
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(while_giving(e, &side, &command)),
         }
     }
     Ok(report)
+}
+
+/// A rules error met while a side's command was played, with that command: the phase alone
+/// did not say which of the side's commands set off the handler that failed.
+fn while_giving(error: GameError, side: &str, command: &Command) -> GameError {
+    match error {
+        GameError::Rules(mut e) => {
+            let command = serde_json::to_string(command).unwrap_or_default();
+            e.message = format!(
+                "{}
+  (while {side} gave {command})",
+                e.message
+            );
+            GameError::Rules(e)
+        }
+        other => other,
+    }
 }
