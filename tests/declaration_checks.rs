@@ -193,7 +193,7 @@ end })
 #[test]
 fn a_move_without_from_of_a_unit_on_the_map_is_a_rules_error() {
     let mut s = demo_with(
-        "teleport",
+        "teleport_onto_the_map",
         r#"hex.commands.define("teleport", { resolve = function(cmd, side)
   return { { event = "UnitMoved", unit = "b-inf-1", to = "0909", path = { "0909" }, cost = 0 } }
 end })
