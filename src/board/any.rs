@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::area::AreaMap;
-use super::area_file::parse_area_map;
+use super::area_file::parse_area_map_all;
 use super::error::MapError;
 use super::grid::HexMap;
 use super::map_file::parse_map;
@@ -110,9 +110,15 @@ fn kind_line(text: &str) -> Option<String> {
         })
 }
 
-/// Reads a map file of either kind.
+/// Reads a map file of either kind; the first error found.
 pub fn load_board(path: &Path) -> Result<Board, MapError> {
-    let source = SourceText::read(path).map_err(|e| MapError::unreadable(path, e))?;
+    load_board_all(path).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// Reads a map file of either kind: every error an area map's declarations have (a designer
+/// fixes ten misspelt region types in one pass), else the first error found.
+pub fn load_board_all(path: &Path) -> Result<Board, Vec<MapError>> {
+    let source = SourceText::read(path).map_err(|e| vec![MapError::unreadable(path, e)])?;
     // A malformed file goes to the parser its `kind` line names (read from the text when the
     // file does not parse: an area map's TOML error was reported as a hex map's, with a hint
     // to add the `kind = "area"` it had), which reports the TOML error located.
@@ -121,7 +127,7 @@ pub fn load_board(path: &Path) -> Result<Board, MapError> {
         Err(_) => kind_line(&source.text),
     };
     match kind.as_deref() {
-        Some("area") => Ok(Board::Area(Arc::new(parse_area_map(&source)?))),
+        Some("area") => Ok(Board::Area(Arc::new(parse_area_map_all(&source)?))),
         None | Some("hex") => parse_map(&source)
             .map(|m| Board::Hex(Arc::new(m)))
             .map_err(|mut e| {
@@ -130,16 +136,16 @@ pub fn load_board(path: &Path) -> Result<Board, MapError> {
                     e.message
                         .push_str(" (the file has [[region]] tables: an area map starts with kind = \"area\")");
                 }
-                e
+                vec![e]
             }),
-        Some(other) => Err(MapError {
+        Some(other) => Err(vec![MapError {
             file: path.to_path_buf(),
             line: source.line_of(source.text.find("kind").unwrap_or(0)),
             hex: None,
             message: format!(
                 "kind = \"{other}\": a map is kind = \"hex\" (the default) or \"area\""
             ),
-        }),
+        }]),
     }
 }
 

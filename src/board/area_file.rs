@@ -109,6 +109,12 @@ pub fn load_area_map(path: &Path) -> Result<AreaMap, MapError> {
 
 /// Parses and validates area-map text; the first error found is returned, located.
 pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
+    parse_area_map_all(source).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// Parses and validates area-map text; every error of the declarations one by one (regions,
+/// aliases, adjacency lists), or else the first of the checks that need the whole map.
+pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>> {
     let err = |offset: usize, message: String| MapError {
         file: source.path.clone(),
         line: source.line_of(offset),
@@ -117,27 +123,31 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
     };
     let spec: AreaSpec = toml::from_str(&source.text).map_err(|e| {
         let offset = e.span().map(|s| s.start).unwrap_or(0);
-        err(offset, super::source::toml_message(&e, &source.text))
+        vec![err(offset, super::source::toml_message(&e, &source.text))]
     })?;
     if spec.kind.get_ref() != "area" {
-        return Err(err(
+        return Err(vec![err(
             spec.kind.span().start,
             format!(
                 "kind = \"{}\": an area map file says kind = \"area\"",
                 spec.kind.get_ref()
             ),
-        ));
+        )]);
     }
     if let Some(v) = spec.format_version {
         if v != 1 {
-            return Err(err(0, format!("format_version {v} is not supported (1)")));
+            return Err(vec![err(
+                0,
+                format!("format_version {v} is not supported (1)"),
+            )]);
         }
     }
+    let mut errors: Vec<MapError> = Vec::new();
     let mut power_names: BTreeSet<&str> = BTreeSet::new();
     for p in &spec.powers {
         let name = p.get_ref().name.get_ref();
         if !power_names.insert(name) {
-            return Err(err(
+            errors.push(err(
                 p.get_ref().name.span().start,
                 format!("power '{name}' is declared twice"),
             ));
@@ -150,19 +160,21 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
         let r = r.get_ref();
         let id = r.id.get_ref();
         if id.is_empty() || id.contains('/') || id.contains(' ') {
-            return Err(err(
+            errors.push(err(
                 r.id.span().start,
                 format!("region id '{id}' must be a non-empty name without '/' or spaces"),
             ));
+            continue;
         }
         if ids.insert(id, r).is_some() {
-            return Err(err(
+            errors.push(err(
                 r.id.span().start,
                 format!("region '{id}' is declared twice"),
             ));
+            continue;
         }
         if !REGION_KINDS.contains(&r.kind.get_ref().as_str()) {
-            return Err(err(
+            errors.push(err(
                 r.kind.span().start,
                 format!(
                     "region {id}: unknown type '{}' (expected {})",
@@ -170,23 +182,26 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     REGION_KINDS.join(", ")
                 ),
             ));
+            continue;
         }
         if let Some(home) = &r.home {
             if !home.get_ref().is_empty() && !power_names.contains(home.get_ref().as_str()) {
-                return Err(err(
+                errors.push(err(
                     home.span().start,
                     format!(
                         "region {id}: home '{}' is not a declared [[power]]",
                         home.get_ref()
                     ),
                 ));
+                continue;
             }
         }
         if !r.coasts.is_empty() && !r.fleet.is_empty() {
-            return Err(err(
+            errors.push(err(
                 r.id.span().start,
                 format!("region {id}: a region with split coasts lists fleet moves per coast ([region.coasts]), not in 'fleet'"),
             ));
+            continue;
         }
     }
     // Aliases: other names of a region, never another region's id or another alias.
@@ -206,7 +221,7 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
                     .map(|other| format!("is already an alias of region {other}"))
             };
             if let Some(problem) = problem {
-                return Err(err(
+                errors.push(err(
                     alias.span().start,
                     format!("region {id}: alias '{a}' {problem}"),
                 ));
@@ -308,13 +323,34 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
     for r in &spec.regions {
         let r = r.get_ref();
         let id = r.id.get_ref();
-        check_list(id, "army", &r.army, true)?;
-        check_list(id, "fleet", &r.fleet, false)?;
+        if let Err(e) = check_list(id, "army", &r.army, true) {
+            errors.push(e);
+        }
+        if let Err(e) = check_list(id, "fleet", &r.fleet, false) {
+            errors.push(e);
+        }
         for (coast, list) in &r.coasts {
-            check_list(id, &format!("coast {coast} fleet"), list, false)?;
+            if let Err(e) = check_list(id, &format!("coast {coast} fleet"), list, false) {
+                errors.push(e);
+            }
         }
     }
 
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    build_area_map(source, &spec).map_err(|e| vec![e])
+}
+
+/// The map of declarations already checked one by one: what needs the whole map (adjacency
+/// both ways, centres, start units), the first error found.
+fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapError> {
+    let err = |offset: usize, message: String| MapError {
+        file: source.path.clone(),
+        line: source.line_of(offset),
+        hex: None,
+        message,
+    };
     let regions: Vec<Region> = spec
         .regions
         .iter()
@@ -588,6 +624,31 @@ fleet = ["AAA"]
         assert_eq!(e.line, 11);
         let e = parse(&OK.replace("[\"A AAA\"]", "[\"F BBB\"]")).unwrap_err();
         assert_eq!(e.line, 6);
+    }
+
+    /// Every declaration error at once (a designer fixed ten misspelt region types one `check`
+    /// at a time): the regions' and their adjacency lists'.
+    #[test]
+    fn the_declaration_errors_are_reported_together() {
+        let text = OK
+            .replace("type = \"land\"", "type = \"plains\"")
+            .replace("type = \"sea\"", "type = \"ocean\"")
+            .replace("fleet = [\"SEA\"]", "fleet = [\"SAE\"]");
+        let errors: Vec<String> = parse_area_map_all(&SourceText::new("t.toml", &text))
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                "t.toml:16: region BBB: unknown type 'plains' (expected land, sea, coast, impassable)",
+                "t.toml:20: region SEA: unknown type 'ocean' (expected land, sea, coast, impassable)",
+                "t.toml:13: region AAA: fleet adjacency names 'SAE', which is not a location of the map",
+            ]
+        );
+        // (the first alone, for callers that take one)
+        assert_eq!(parse(&text).unwrap_err().to_string(), errors[0]);
     }
 
     #[test]

@@ -13,9 +13,9 @@ mod label;
 mod map_file;
 mod source;
 
-pub use any::{load_board, Board};
+pub use any::{load_board, load_board_all, Board};
 pub use area::{AreaMap, MoveClass, Power, Region};
-pub use area_file::{load_area_map, parse_area_map};
+pub use area_file::{load_area_map, parse_area_map, parse_area_map_all};
 pub use error::MapError;
 pub use grid::{HexIndex, HexMap, OffsetParity, Orientation};
 pub use hexside::HexsideKey;

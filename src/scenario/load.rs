@@ -8,7 +8,7 @@ use toml::Spanned;
 
 use super::error::ScenarioError;
 use super::spec::{ScenarioSpec, UnitFileSpec, UnitSpec};
-use crate::board::{load_board, Board, SourceText};
+use crate::board::{load_board_all, Board, SourceText};
 use crate::engine::{Dice, GameState, Unit};
 
 /// Budgets for the rules' Lua VM and event chains, with defaults a scenario may override.
@@ -191,10 +191,10 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     let at = |s: &Spanned<String>| source.line_of(s.span().start);
 
     let map_path = dir.join(spec.map.get_ref());
-    let map = match load_board(&map_path) {
+    let map = match load_board_all(&map_path) {
         Ok(map) => Some(map),
         Err(e) => {
-            errors.push(e.into());
+            errors.extend(e.into_iter().map(ScenarioError::from));
             None
         }
     };
