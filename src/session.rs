@@ -393,7 +393,7 @@ impl Session {
     fn setup_table_from(
         &mut self,
         table: &serde_json::Map<String, serde_json::Value>,
-        extra: Vec<Event>,
+        mut extra: Vec<Event>,
         source: &Path,
     ) -> Result<(), SessionError> {
         // (the checks the text form makes of each unit, for units built in Rust: a unit of a
@@ -415,7 +415,6 @@ impl Session {
                 fit.unit(unit).map_err(fail)?;
             }
         }
-        let mut extra = extra;
         if let Some(control) = table.get("control") {
             extra.extend(self.setup_control(control).map_err(fail)?);
         }

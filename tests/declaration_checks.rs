@@ -163,41 +163,15 @@ fn a_demo_move_given_a_facing_game_s_keys_is_refused() {
     }
 }
 
-#[test]
-fn a_move_from_where_the_unit_is_not_is_a_rules_error() {
+/// The rules error of a `teleport` command whose only event is `moved` (Lua, the fields of a
+/// UnitMoved of b-inf-1, which stands at 0102), with the state unchanged by it. `name` keeps
+/// each test's rules file apart.
+fn teleport_error(name: &str, moved: &str) -> String {
     let mut s = demo_with(
-        "teleport",
-        r#"hex.commands.define("teleport", { resolve = function(cmd, side)
-  return { { event = "UnitMoved", unit = "b-inf-1", from = "0101", to = "0202", path = { "0202" }, cost = 0 } }
-end })
-"#,
-    )
-    .unwrap();
-    let side = s.game.phasing_side().unwrap();
-    let teleport = Command::Custom {
-        name: "teleport".into(),
-        args: serde_json::Map::new(),
-    };
-    let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &teleport) else {
-        panic!("expected a rules error")
-    };
-    assert_eq!(
-        e.message,
-        "command 'teleport' made an event that cannot be applied: cannot apply UnitMoved: unit \
-         'b-inf-1' is at 0102, not at 0101"
-    );
-}
-
-/// A move without `from` brings a unit onto the map: for a unit already on it, it read "from
-/// nowhere" in the log, and the unit jumped to any place.
-#[test]
-fn a_move_without_from_of_a_unit_on_the_map_is_a_rules_error() {
-    let mut s = demo_with(
-        "teleport_onto_the_map",
-        r#"hex.commands.define("teleport", { resolve = function(cmd, side)
-  return { { event = "UnitMoved", unit = "b-inf-1", to = "0909", path = { "0909" }, cost = 0 } }
-end })
-"#,
+        name,
+        &format!(
+            "hex.commands.define(\"teleport\", {{ resolve = function(cmd, side)\n  return {{ {{ event = \"UnitMoved\", unit = \"b-inf-1\", {moved} }} }}\nend }})\n"
+        ),
     )
     .unwrap();
     let before = s.game.state().clone();
@@ -209,12 +183,34 @@ end })
     let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &teleport) else {
         panic!("expected a rules error")
     };
+    assert_eq!(s.game.state(), &before);
+    e.message
+}
+
+#[test]
+fn a_move_from_where_the_unit_is_not_is_a_rules_error() {
     assert_eq!(
-        e.message,
+        teleport_error(
+            "teleport",
+            r#"from = "0101", to = "0202", path = { "0202" }, cost = 0"#
+        ),
+        "command 'teleport' made an event that cannot be applied: cannot apply UnitMoved: unit \
+         'b-inf-1' is at 0102, not at 0101"
+    );
+}
+
+/// A move without `from` brings a unit onto the map: for a unit already on it, it read "from
+/// nowhere" in the log, and the unit jumped to any place.
+#[test]
+fn a_move_without_from_of_a_unit_on_the_map_is_a_rules_error() {
+    assert_eq!(
+        teleport_error(
+            "teleport_onto_the_map",
+            r#"to = "0909", path = { "0909" }, cost = 0"#
+        ),
         "command 'teleport' made an event that cannot be applied: cannot apply UnitMoved: unit \
          'b-inf-1' is at 0102: a move without 'from' brings a unit onto the map (give from = \"0102\")"
     );
-    assert_eq!(s.game.state(), &before);
 }
 
 #[test]

@@ -189,11 +189,7 @@ fn while_giving(error: GameError, side: &str, command: &Command) -> GameError {
     match error {
         GameError::Rules(mut e) => {
             let command = serde_json::to_string(command).unwrap_or_default();
-            e.message = format!(
-                "{}
-  (while {side} gave {command})",
-                e.message
-            );
+            e.message = format!("{}\n  (while {side} gave {command})", e.message);
             GameError::Rules(e)
         }
         other => other,

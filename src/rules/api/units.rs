@@ -78,11 +78,12 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             // (only an empty answer is looked at, as hex.state.control does: a place the map
             // lacks is a typo, which read as an empty place; an area region's alias reads as
             // the region)
-            match with_host(lua, |h| h.map.canonical_place(&at).map(|c| c.into_owned()))? {
+            // (borrowed from `at`: nothing is allocated but for an alias)
+            match with_host(lua, |h| h.map.canonical_place(&at))? {
                 None => Err(mlua::Error::runtime(format!(
                     "hex.units.at: '{at}' is not a place of the map"
                 ))),
-                Some(id) if id != at => here(lua, &id),
+                Some(id) if id != at.as_str() => here(lua, &id),
                 Some(_) => Ok(found),
             }
         })?,
