@@ -94,13 +94,28 @@ fn play_each(
                     refused += 1;
                     errln!("refused: {} orders for {power}: {r}", entry.phase);
                 }
-                Err(e) => return Err(e.to_string()),
+                // (a rules error names where the orders are: the file's line, phase and power)
+                Err(e) => {
+                    return Err(format!(
+                        "{}:{}: phase {}, {power}'s orders: {e}",
+                        args.orders.display(),
+                        entry.line,
+                        entry.phase
+                    ))
+                }
             }
         }
         let events = session
             .game
             .submit(None, &Command::EndPhase)
-            .map_err(|e| format!("phase {}: {e}", entry.phase));
+            .map_err(|e| {
+                format!(
+                    "{}:{}: phase {}: {e}",
+                    args.orders.display(),
+                    entry.line,
+                    entry.phase
+                )
+            });
         super::show_script_log(&mut session.game);
         let events = events?;
         for e in &events {
@@ -109,7 +124,14 @@ fn play_each(
             }
         }
         let reports = PhaseReport::from_events(&events)
-            .map_err(|e| format!("phase {}: malformed report: {e}", entry.phase))?;
+            .map_err(|e| {
+                format!(
+                    "{}:{}: phase {}: malformed report: {e}",
+                    args.orders.display(),
+                    entry.line,
+                    entry.phase
+                )
+            })?;
         // (the phase that ended the game says so: its winner, or null for a draw, and why)
         let ended = events.iter().find_map(|e| match e {
             Event::GameEnded { winner, reason, .. } => Some((winner.clone(), reason.clone())),
