@@ -10,7 +10,7 @@ use super::area::AreaMap;
 use super::area_file::parse_area_map_all;
 use super::error::MapError;
 use super::grid::HexMap;
-use super::map_file::parse_map;
+use super::map_file::parse_map_all;
 use super::source::SourceText;
 
 /// A scenario's board. Cheap to clone (shared, never changes during a game).
@@ -115,8 +115,8 @@ pub fn load_board(path: &Path) -> Result<Board, MapError> {
     load_board_all(path).map_err(|mut errors| errors.swap_remove(0))
 }
 
-/// Reads a map file of either kind: every error an area map's declarations have (a designer
-/// fixes ten misspelt region types in one pass), else the first error found.
+/// Reads a map file of either kind, with every error its declarations have (a designer fixes
+/// ten misspelt region types or hex labels in one pass).
 pub fn load_board_all(path: &Path) -> Result<Board, Vec<MapError>> {
     let source = SourceText::read(path).map_err(|e| vec![MapError::unreadable(path, e)])?;
     // A malformed file goes to the parser its `kind` line names (read from the text when the
@@ -128,15 +128,17 @@ pub fn load_board_all(path: &Path) -> Result<Board, Vec<MapError>> {
     };
     match kind.as_deref() {
         Some("area") => Ok(Board::Area(Arc::new(parse_area_map_all(&source)?))),
-        None | Some("hex") => parse_map(&source)
+        None | Some("hex") => parse_map_all(&source)
             .map(|m| Board::Hex(Arc::new(m)))
-            .map_err(|mut e| {
+            .map_err(|mut errors| {
                 // (an area map without its `kind` line reads as a hex map with unknown keys)
                 if kind.is_none() && source.text.contains("[[region]]") {
-                    e.message
-                        .push_str(" (the file has [[region]] tables: an area map starts with kind = \"area\")");
+                    for e in &mut errors {
+                        e.message
+                            .push_str(" (the file has [[region]] tables: an area map starts with kind = \"area\")");
+                    }
                 }
-                vec![e]
+                errors
             }),
         Some(other) => Err(vec![MapError {
             file: path.to_path_buf(),

@@ -78,8 +78,16 @@ pub fn load_map(path: &Path) -> Result<HexMap, MapError> {
     parse_map(&source)
 }
 
-/// Parses and validates map text; errors name the file, line and hex.
+/// Parses and validates map text; the first error found is returned, located.
 pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
+    parse_map_all(source).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// Parses and validates map text; every error, each naming the file, line and hex: a bad hex
+/// label in the features, hexsides or zones, a row of the wrong length, a letter the legend
+/// lacks (one error per letter, with how many hexes carry it). What the rest depends on (the
+/// TOML, the size, the legend, the number of rows) stops the reading at its first error.
+pub fn parse_map_all(source: &SourceText) -> Result<HexMap, Vec<MapError>> {
     let err = |offset: usize, hex: Option<String>, message: String| MapError {
         file: source.path.clone(),
         line: source.line_of(offset),
@@ -88,16 +96,20 @@ pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
     };
     let spec: MapSpec = toml::from_str(&source.text).map_err(|e| {
         let offset = e.span().map(|s| s.start).unwrap_or(0);
-        err(offset, None, super::source::toml_message(&e, &source.text))
+        vec![err(
+            offset,
+            None,
+            super::source::toml_message(&e, &source.text),
+        )]
     })?;
 
     let (columns, rows) = (*spec.columns.get_ref(), *spec.rows.get_ref());
     if columns == 0 || rows == 0 || u64::from(columns) * u64::from(rows) > MAX_HEXES {
-        return Err(err(
+        return Err(vec![err(
             spec.columns.span().start,
             None,
             format!("map size {columns}×{rows} must be at least 1×1 and at most {MAX_HEXES} hexes"),
-        ));
+        )]);
     }
 
     // Terrain ids follow the legend's name order so the same file always gives the same ids.
@@ -106,11 +118,11 @@ pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
     terrain_names.sort();
     terrain_names.dedup();
     if terrain_names.len() > 255 {
-        return Err(err(
+        return Err(vec![err(
             spec.legend.span().start,
             None,
             "at most 255 terrain kinds".into(),
-        ));
+        )]);
     }
     let letter_ids: BTreeMap<char, u8> = legend
         .iter()
@@ -131,135 +143,207 @@ pub fn parse_map(source: &SourceText) -> Result<HexMap, MapError> {
         terrain_names,
         terrain: Vec::new(),
     });
+    let mut errors: Vec<MapError> = Vec::new();
     let mut terrain = vec![0u8; map.len() as usize];
+    let mut unknown = UnknownLetters::default();
     paint(
         &map,
         &spec.grid,
         "grid",
         &err,
-        |index, letter, offset, label| {
-            let id = letter_ids.get(&letter).ok_or_else(|| {
-                let known: String = letter_ids.keys().collect();
-                err(
-                    offset,
-                    Some(label.to_string()),
-                    format!("unknown terrain letter '{letter}' (the legend has \"{known}\")"),
-                )
-            })?;
-            terrain[index as usize] = *id;
-            Ok(())
+        &mut errors,
+        |index, letter, offset, label| match letter_ids.get(&letter) {
+            Some(id) => terrain[index as usize] = *id,
+            None => unknown.add(letter, offset, label),
         },
     )?;
+    let known: String = letter_ids.keys().collect();
+    unknown.report(&err, &mut errors, |letter| {
+        format!("unknown terrain letter '{letter}' (the legend has \"{known}\")")
+    });
     map.set_terrain(terrain);
 
     for (feature, labels) in &spec.features {
         for label in labels {
-            let index = hex_of(&map, label, &err)?;
-            map.add_feature(index, feature)
-                .map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
+            let added = hex_of(&map, label, &err).and_then(|index| {
+                map.add_feature(index, feature)
+                    .map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))
+            });
+            errors.extend(added.err());
         }
     }
     for (feature, pairs) in &spec.hexsides {
         for pair in pairs {
-            let text = pair.get_ref();
-            let (a, b) = text.split_once('/').ok_or_else(|| {
-                err(
-                    pair.span().start,
-                    None,
-                    format!(
-                        "hexside '{text}' must be two labels joined by '/', like \"0312/0313\""
-                    ),
-                )
-            })?;
-            let ia = label_index(&map, a, pair.span().start, &err)?;
-            let ib = label_index(&map, b, pair.span().start, &err)?;
-            map.add_hexside_feature(ia, ib, feature).map_err(|m| {
-                err(
-                    pair.span().start,
-                    Some(text.clone()),
-                    format!("hexside {text}: {m}"),
-                )
-            })?;
+            errors.extend(add_hexside(&mut map, feature, pair, &err).err());
         }
     }
     for (zone, labels) in &spec.zones {
         for label in labels {
-            let index = hex_of(&map, label, &err)?;
-            map.add_to_zone(index, zone)
-                .map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))?;
+            let added = hex_of(&map, label, &err).and_then(|index| {
+                map.add_to_zone(index, zone)
+                    .map_err(|m| err(label.span().start, Some(label.get_ref().clone()), m))
+            });
+            errors.extend(added.err());
         }
     }
     for overlay in &spec.overlay {
-        let legend = letter_legend(overlay.legend.get_ref(), overlay.legend.span().start, &err)?;
+        let legend =
+            match letter_legend(overlay.legend.get_ref(), overlay.legend.span().start, &err) {
+                Ok(legend) => legend,
+                Err(e) => {
+                    errors.extend(e);
+                    continue;
+                }
+            };
         let mut painted: Vec<(HexIndex, String, usize, String)> = Vec::new();
-        paint(
+        let mut unknown = UnknownLetters::default();
+        let grid = paint(
             &map,
             &overlay.grid,
             "overlay grid",
             &err,
+            &mut errors,
             |index, letter, offset, label| {
                 if letter == '.' && !legend.contains_key(&'.') {
-                    return Ok(());
+                    return;
                 }
-                let zone = legend.get(&letter).ok_or_else(|| {
-                err(offset, Some(label.to_string()), format!("overlay letter '{letter}' is not in the overlay's legend ('.' means no zone)"))
-            })?;
-                painted.push((index, zone.clone(), offset, label.to_string()));
-                Ok(())
+                match legend.get(&letter) {
+                    Some(zone) => painted.push((index, zone.clone(), offset, label.to_string())),
+                    None => unknown.add(letter, offset, label),
+                }
             },
-        )?;
+        );
+        if let Err(e) = grid {
+            errors.extend(e);
+            continue;
+        }
+        unknown.report(&err, &mut errors, |letter| {
+            format!("overlay letter '{letter}' is not in the overlay's legend ('.' means no zone)")
+        });
         for (index, zone, offset, label) in painted {
             if !zone.is_empty() {
-                map.add_to_zone(index, &zone)
-                    .map_err(|m| err(offset, Some(label), m))?;
+                errors.extend(
+                    map.add_to_zone(index, &zone)
+                        .map_err(|m| err(offset, Some(label), m))
+                        .err(),
+                );
             }
         }
     }
-    Ok(map)
+    if errors.is_empty() {
+        Ok(map)
+    } else {
+        Err(errors)
+    }
 }
 
 type ErrFn<'a> = dyn Fn(usize, Option<String>, String) -> MapError + 'a;
 
-/// A legend maps single characters to names.
+/// Adds the hexside feature `feature` on `pair` ("0312/0313").
+fn add_hexside(
+    map: &mut HexMap,
+    feature: &str,
+    pair: &Spanned<String>,
+    err: &ErrFn<'_>,
+) -> Result<(), MapError> {
+    let text = pair.get_ref();
+    let (a, b) = text.split_once('/').ok_or_else(|| {
+        err(
+            pair.span().start,
+            None,
+            format!("hexside '{text}' must be two labels joined by '/', like \"0312/0313\""),
+        )
+    })?;
+    let ia = label_index(map, a, pair.span().start, err)?;
+    let ib = label_index(map, b, pair.span().start, err)?;
+    map.add_hexside_feature(ia, ib, feature).map_err(|m| {
+        err(
+            pair.span().start,
+            Some(text.clone()),
+            format!("hexside {text}: {m}"),
+        )
+    })
+}
+
+/// The hexes painted with letters a legend lacks, per letter: one error each, located at the
+/// first, so a misspelt legend gives a line per letter, not one per hex.
+#[derive(Default)]
+struct UnknownLetters {
+    /// letter -> (offset and label of its first hex, how many hexes carry it)
+    seen: BTreeMap<char, (usize, String, usize)>,
+    /// The letters in the order first met.
+    order: Vec<char>,
+}
+
+impl UnknownLetters {
+    fn add(&mut self, letter: char, offset: usize, label: &str) {
+        let entry = self.seen.entry(letter).or_insert_with(|| {
+            self.order.push(letter);
+            (offset, label.to_string(), 0)
+        });
+        entry.2 += 1;
+    }
+
+    fn report(self, err: &ErrFn<'_>, errors: &mut Vec<MapError>, message: impl Fn(char) -> String) {
+        for letter in self.order {
+            let Some((offset, label, count)) = self.seen.get(&letter) else {
+                continue;
+            };
+            let mut text = message(letter);
+            if *count > 1 {
+                text.push_str(&format!(" ({count} hexes carry it, this is the first)"));
+            }
+            errors.push(err(*offset, Some(label.clone()), text));
+        }
+    }
+}
+
+/// A legend maps single characters to names; every key that is not one character is an error.
 fn letter_legend(
     legend: &BTreeMap<String, String>,
     offset: usize,
     err: &ErrFn<'_>,
-) -> Result<BTreeMap<char, String>, MapError> {
+) -> Result<BTreeMap<char, String>, Vec<MapError>> {
     let mut out = BTreeMap::new();
+    let mut errors = Vec::new();
     for (key, name) in legend {
         let mut chars = key.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) if !c.is_whitespace() => {
                 out.insert(c, name.clone());
             }
-            _ => {
-                return Err(err(
-                    offset,
-                    None,
-                    format!("legend key \"{key}\" must be a single non-space character"),
-                ))
-            }
+            _ => errors.push(err(
+                offset,
+                None,
+                format!("legend key \"{key}\" must be a single non-space character"),
+            )),
         }
     }
-    Ok(out)
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
 }
 
-/// Walks a grid of letters (one string per row, spaces ignored), calling `each` per hex.
+/// Walks a grid of letters (one string per row, spaces ignored), calling `each` per hex. A
+/// grid with the wrong number of rows is an error that stops it; a row of the wrong length is
+/// an error in `errors`, and the walk goes on with the next row.
 fn paint(
     map: &HexMap,
     grid: &Spanned<Vec<Spanned<String>>>,
     what: &str,
     err: &ErrFn<'_>,
-    mut each: impl FnMut(HexIndex, char, usize, &str) -> Result<(), MapError>,
-) -> Result<(), MapError> {
+    errors: &mut Vec<MapError>,
+    mut each: impl FnMut(HexIndex, char, usize, &str),
+) -> Result<(), Vec<MapError>> {
     let rows = grid.get_ref();
     if rows.len() != map.rows() as usize {
-        return Err(err(
+        return Err(vec![err(
             grid.span().start,
             None,
             format!("{what} has {} rows, the map has {}", rows.len(), map.rows()),
-        ));
+        )]);
     }
     for (row, line) in rows.iter().enumerate() {
         let letters: Vec<char> = line
@@ -270,7 +354,7 @@ fn paint(
         let offset = line.span().start;
         if letters.len() != map.columns() as usize {
             // (the row, not one of its hexes: no hex label before the message)
-            return Err(err(
+            errors.push(err(
                 offset,
                 None,
                 format!(
@@ -280,11 +364,12 @@ fn paint(
                     map.columns()
                 ),
             ));
+            continue;
         }
         for (col, letter) in letters.into_iter().enumerate() {
             let index = map.index_of_col_row(col as u32, row as u32).unwrap_or(0);
             let label = map.label(index);
-            each(index, letter, offset, &label)?;
+            each(index, letter, offset, &label);
         }
     }
     Ok(())
@@ -399,6 +484,70 @@ grid = ["B . .", "B B ."]
         assert_eq!(
             parse(&text).unwrap_err().to_string(),
             "maps/t.toml:15: hex 0101/0302: hexside 0101/0302: the two hexes are not adjacent"
+        );
+    }
+
+    fn parse_all(text: &str) -> Vec<String> {
+        parse_map_all(&SourceText::new("maps/t.toml", text))
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_error_of_the_declarations_is_listed_in_file_order_of_each_table() {
+        let text = GOOD
+            .replace("\". f .\"", "\". q .\"")
+            .replace("\". . h\"", "\"q . z\"")
+            .replace("town = [\"0101\"]", "town = [\"0909\", \"0101\", \"0402\"]")
+            .replace(
+                "river = [\"0101/0102\"]",
+                "river = [\"0101-0102\", \"0101/0302\"]",
+            )
+            .replace("red = [\"0302\"]", "red = [\"0303\"]")
+            .replace(
+                "grid = [\"B . .\", \"B B .\"]",
+                "grid = [\"B . X\", \"B B\"]",
+            );
+        assert_eq!(
+            parse_all(&text),
+            [
+                "maps/t.toml:5: hex 0201: unknown terrain letter 'q' (the legend has \".fh\") (2 hexes carry it, this is the first)",
+                "maps/t.toml:6: hex 0302: unknown terrain letter 'z' (the legend has \".fh\")",
+                "maps/t.toml:13: hex 0909: not a hex of this 3×2 map (labels are 4 digits, column then row)",
+                "maps/t.toml:13: hex 0402: not a hex of this 3×2 map (labels are 4 digits, column then row)",
+                "maps/t.toml:15: hexside '0101-0102' must be two labels joined by '/', like \"0312/0313\"",
+                "maps/t.toml:15: hex 0101/0302: hexside 0101/0302: the two hexes are not adjacent",
+                "maps/t.toml:17: hex 0303: not a hex of this 3×2 map (labels are 4 digits, column then row)",
+                "maps/t.toml:20: overlay grid row 2 has 2 hexes, the map has 3 columns",
+                "maps/t.toml:20: hex 0301: overlay letter 'X' is not in the overlay's legend ('.' means no zone)",
+            ]
+        );
+        // (the one-error form gives the first of them)
+        assert_eq!(parse(&text).unwrap_err().to_string(), parse_all(&text)[0]);
+    }
+
+    #[test]
+    fn a_grid_with_too_few_rows_stops_the_reading_there() {
+        let text = GOOD
+            .replace("  \". . h\",\n", "")
+            .replace("town = [\"0101\"]", "town = [\"0909\"]");
+        assert_eq!(
+            parse_all(&text),
+            ["maps/t.toml:4: grid has 1 rows, the map has 2"]
+        );
+    }
+
+    #[test]
+    fn every_bad_legend_key_is_listed() {
+        let text = GOOD.replace("f = \"forest\"", "ff = \"forest\"\n\"\" = \"x\"");
+        assert_eq!(
+            parse_all(&text),
+            [
+                "maps/t.toml:8: legend key \"\" must be a single non-space character",
+                "maps/t.toml:8: legend key \"ff\" must be a single non-space character",
+            ]
         );
     }
 

@@ -20,7 +20,7 @@ pub use error::MapError;
 pub use grid::{HexIndex, HexMap, OffsetParity, Orientation};
 pub use hexside::HexsideKey;
 pub use label::LabelFormat;
-pub use map_file::{load_map, parse_map};
+pub use map_file::{load_map, parse_map, parse_map_all};
 pub use source::{
     line_of, read_bytes_capped, read_capped, read_named_capped, toml_message, LineIndex,
     SourceText, MAX_SOURCE_BYTES,

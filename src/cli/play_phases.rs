@@ -105,17 +105,14 @@ fn play_each(
                 }
             }
         }
-        let events = session
-            .game
-            .submit(None, &Command::EndPhase)
-            .map_err(|e| {
-                format!(
-                    "{}:{}: phase {}: {e}",
-                    args.orders.display(),
-                    entry.line,
-                    entry.phase
-                )
-            });
+        let events = session.game.submit(None, &Command::EndPhase).map_err(|e| {
+            format!(
+                "{}:{}: phase {}: {e}",
+                args.orders.display(),
+                entry.line,
+                entry.phase
+            )
+        });
         super::show_script_log(&mut session.game);
         let events = events?;
         for e in &events {
@@ -123,15 +120,14 @@ fn play_each(
                 skipped.insert(phase.clone());
             }
         }
-        let reports = PhaseReport::from_events(&events)
-            .map_err(|e| {
-                format!(
-                    "{}:{}: phase {}: malformed report: {e}",
-                    args.orders.display(),
-                    entry.line,
-                    entry.phase
-                )
-            })?;
+        let reports = PhaseReport::from_events(&events).map_err(|e| {
+            format!(
+                "{}:{}: phase {}: malformed report: {e}",
+                args.orders.display(),
+                entry.line,
+                entry.phase
+            )
+        })?;
         // (the phase that ended the game says so: its winner, or null for a draw, and why)
         let ended = events.iter().find_map(|e| match e {
             Event::GameEnded { winner, reason, .. } => Some((winner.clone(), reason.clone())),
