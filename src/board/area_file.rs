@@ -113,7 +113,8 @@ pub fn parse_area_map(source: &SourceText) -> Result<AreaMap, MapError> {
 }
 
 /// Parses and validates area-map text; every error of the declarations one by one (regions,
-/// aliases, adjacency lists), or else the first of the checks that need the whole map.
+/// aliases, adjacency lists), or once those pass, every error of the checks that need the whole
+/// map (adjacency both ways, homes, centres, start units).
 pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>> {
     let err = |offset: usize, message: String| MapError {
         file: source.path.clone(),
@@ -339,12 +340,12 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
     if !errors.is_empty() {
         return Err(errors);
     }
-    build_area_map(source, &spec).map_err(|e| vec![e])
+    build_area_map(source, &spec)
 }
 
-/// The map of declarations already checked one by one: what needs the whole map (adjacency
-/// both ways, centres, start units), the first error found.
-fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapError> {
+/// The map of declarations already checked one by one, and what needs the whole map (adjacency
+/// both ways, centres, start units): every error found.
+fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<MapError>> {
     let err = |offset: usize, message: String| MapError {
         file: source.path.clone(),
         line: source.line_of(offset),
@@ -393,6 +394,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
             }
         })
         .collect();
+    let mut errors: Vec<MapError> = Vec::new();
     let map = AreaMap::new(
         spec.name.clone(),
         spec.start_phase.clone(),
@@ -423,7 +425,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
         let id = r.id.get_ref();
         for target in &r.army {
             if !army_edges.contains(&(target.get_ref().as_str(), id.as_str())) {
-                return Err(err(
+                errors.push(err(
                     target.span().start,
                     format!(
                         "army adjacency {id} -> {} has no way back ({} does not list {id})",
@@ -439,7 +441,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
         for (from, list) in fleet_lists {
             for target in list {
                 if !fleet_edges.contains(&(target.get_ref().clone(), from.as_str())) {
-                    return Err(err(
+                    errors.push(err(
                         target.span().start,
                         format!(
                             "fleet adjacency {from} -> {} has no way back ({} does not list {from})",
@@ -464,7 +466,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
             let p = p.get_ref();
             let name = p.name.get_ref();
             if name != home.get_ref() && p.home_centers.iter().any(|c| c.get_ref() == id) {
-                return Err(err(
+                errors.push(err(
                     home.span().start,
                     format!(
                         "region {id}: home '{}', but power {name} lists {id} among its home centres",
@@ -482,7 +484,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
             .count();
         let wanted = *v.get_ref();
         if wanted == 0 || wanted as usize > centres {
-            return Err(err(
+            errors.push(err(
                 v.span().start,
                 format!(
                     "victory_centers = {wanted}: the map has {centres} supply centres (a victory needs 1 to {centres})"
@@ -505,7 +507,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
         ] {
             for c in list {
                 if let Some(first) = seen.insert(c.get_ref(), name) {
-                    return Err(err(
+                    errors.push(err(
                         c.span().start,
                         format!(
                             "power {name}: {} is already a {what} centre of {}",
@@ -522,7 +524,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
         }
         for c in p.home_centers.iter().chain(&p.start_centers) {
             if !map.region(c.get_ref()).is_some_and(|r| r.supply_center) {
-                return Err(err(
+                errors.push(err(
                     c.span().start,
                     format!(
                         "power {name}: '{}' is not a supply centre of the map",
@@ -544,12 +546,13 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
                 _ => false,
             };
             if !ok {
-                return Err(err(
+                errors.push(err(
                     u.span().start,
                     format!(
                         "power {name}: start unit '{text}' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\""
                     ),
                 ));
+                continue;
             }
             let region = text
                 .split_once(' ')
@@ -557,7 +560,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
                 .map(|r| r.id.clone())
                 .unwrap_or_default();
             if let Some((power, other)) = unit_in.insert(region.clone(), (name, text)) {
-                return Err(err(
+                errors.push(err(
                     u.span().start,
                     format!(
                         "power {name}: start unit '{text}': {region} already holds '{other}' of {power}"
@@ -566,7 +569,11 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, MapEr
             }
         }
     }
-    Ok(map)
+    if errors.is_empty() {
+        Ok(map)
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]
@@ -648,6 +655,31 @@ fleet = ["AAA"]
             ]
         );
         // (the first alone, for callers that take one)
+        assert_eq!(parse(&text).unwrap_err().to_string(), errors[0]);
+    }
+
+    /// The checks that need the whole map list every error too: a one-way adjacency, a start
+    /// unit on the wrong kind of region and a start centre that is no centre, in one `check`.
+    #[test]
+    fn the_whole_map_errors_are_reported_together() {
+        let text = OK.replace("army = [\"AAA\"]", "army = []").replace(
+            "start_units = [\"A AAA\"]",
+            "start_units = [\"A SEA\", \"F BBB\"]\nstart_centers = [\"BBB\"]",
+        );
+        let errors: Vec<String> = parse_area_map_all(&SourceText::new("t.toml", &text))
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                "t.toml:13: army adjacency AAA -> BBB has no way back (BBB does not list AAA)",
+                "t.toml:7: power RED: 'BBB' is not a supply centre of the map",
+                "t.toml:6: power RED: start unit 'A SEA' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\"",
+                "t.toml:6: power RED: start unit 'F BBB' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\"",
+            ]
+        );
         assert_eq!(parse(&text).unwrap_err().to_string(), errors[0]);
     }
 
