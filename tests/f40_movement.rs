@@ -424,7 +424,7 @@ fn f40_9_1_second_assault_allows_half_the_ma() {
         refused(&mut s, "german", &mv("g-inf", &["0302", "0301"])),
         refusal(
             "F40-9.1",
-            "the path costs 3 MP, more than the 2 MP allowed (step 2: 0302 to 0301)"
+            "the path costs 3 MP, more than the 2 MP allowed (step 2: 0302 to 0301) (MA 4 halved: second assault, F40-9.1)"
         )
     );
     // Movement is never compulsory: the phase ends with nobody moved.

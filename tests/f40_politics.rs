@@ -63,7 +63,7 @@ fn f40_16_1_allied_units_may_not_enter_a_neutral_country() {
     }));
     assert_eq!(
         refused(&mut s, "allied", &mv("nl1", &["0301"])),
-        refusal("F40-9.1", "nl1 is not a allied unit")
+        refusal("F40-9.1", "nl1 is not an allied unit")
     );
 }
 
@@ -183,6 +183,26 @@ fn f40_16_3_dutch_units_may_not_leave_while_a_german_unit_is_inside() {
         )
     );
     ok(&mut s, "allied", &mv("nl1", &["0301"]));
+}
+
+/// Reading (16.3 with 10.4): an evacuation leaves the Netherlands as a move out does, so a Dutch
+/// unit in a Dutch port is not evacuated while a German unit is in the country (nl1 at 0302, a
+/// port of this fixture, 1 MP on turn 1: enough to evacuate); a British unit in a French port
+/// is, in the same phase.
+#[test]
+fn f40_16_3_a_dutch_unit_is_not_evacuated_while_a_german_unit_is_inside() {
+    let mut s = session("politics");
+    ok(&mut s, "german", &mv("g2", &["0501", "0401"]));
+    advance_to(&mut s, 1, 2);
+    let evacuate = |unit: &str| custom("evacuate", &[("unit", unit)]);
+    assert_eq!(
+        refused(&mut s, "allied", &evacuate("nl1")),
+        refusal(
+            "F40-16.3",
+            "nl1 may not leave netherlands while a German unit is in it (evacuation leaves it too)"
+        )
+    );
+    ok(&mut s, "allied", &evacuate("c1"));
 }
 
 #[test]
@@ -351,6 +371,62 @@ fn f40_18_2_french_units_stay_in_their_deployment_zone_on_turn_1() {
     // From turn 2 on they may.
     advance_to(&mut s, 2, 4);
     ok(&mut s, "allied", &mv("a1", &["0101"]));
+}
+
+/// A command naming a unit that is not in play is refused with the nearest unit id (a typo:
+/// `a2` for `a1`), whatever the command: move (9.1), rail (10.1), evacuate (10.4), attack (C.3),
+/// drop (11.1); no id near: none offered.
+#[test]
+fn f40_9_1_a_misspelt_unit_is_refused_with_the_nearest_id_for_every_command() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 2);
+    let typo = "no unit 'a2' in play (did you mean 'a1'?)";
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a2", &["0201"])),
+        refusal("F40-9.1", typo)
+    );
+    let rail = custom("rail", &[("unit", "a2"), ("to", "0201")]);
+    assert_eq!(refused(&mut s, "allied", &rail), refusal("F40-10.1", typo));
+    let evacuate = custom("evacuate", &[("unit", "a2")]);
+    assert_eq!(
+        refused(&mut s, "allied", &evacuate),
+        refusal("F40-10.4", typo)
+    );
+    let drop = custom("drop", &[("unit", "a2"), ("to", "0201")]);
+    assert_eq!(refused(&mut s, "allied", &drop), refusal("F40-11.1", typo));
+    assert_eq!(
+        refused(&mut s, "allied", &mv("nobody-here", &["0201"])),
+        refusal("F40-9.1", "no unit 'nobody-here' in play")
+    );
+    advance_to(&mut s, 1, 3);
+    assert_eq!(
+        refused(&mut s, "allied", &attack("0603", &["b2"])),
+        refusal("F40-C.3", "no unit 'b2' in play (did you mean 'b1'?)")
+    );
+}
+
+/// F40-18.2's check asks only hexes of the map: on turn 1 a French move or rail move to a label
+/// that names no hex (a typo) is refused by name, as on any other turn, not a rules error.
+#[test]
+fn f40_18_2_a_turn_1_french_order_to_a_label_that_is_no_hex_is_refused_by_name() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 2);
+    assert_eq!(
+        refused(&mut s, "allied", &mv("a1", &["0201", "02011"])),
+        refusal("move", "'02011' is not a hex of the map")
+    );
+    assert_eq!(
+        refused(
+            &mut s,
+            "allied",
+            &custom("rail", &[("unit", "a1"), ("to", "9999")])
+        ),
+        refusal(
+            "F40-10.1",
+            "a1 cannot go by rail from 0202 to 9999: 9999 is not a hex of the map"
+        )
+    );
+    ok(&mut s, "allied", &mv("a1", &["0201"]));
 }
 
 #[test]

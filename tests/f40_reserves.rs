@@ -115,12 +115,59 @@ fn f40_17_2_british_armour_arrives_on_its_turn_at_an_allied_port() {
         refused(&mut s, "allied", &place("rf1", "0102")),
         refusal(
             "F40-17.2",
-            "rf1 enters at a port controlled by the Allies (0102 is not)"
+            "rf1 enters at a port controlled by the Allies (0102 is no port)"
         )
     );
     ok(&mut s, "allied", &place("rf1", "0101"));
     // Not a reserve: no quota used.
     assert_eq!(s.game.state().vars.get("reserves_used"), None);
+}
+
+/// F40-17.2: a port the Germans control (0101, by gx's uncontested ZOC from 0201) takes no
+/// reinforcement, and the refusal says why (control, not the hex).
+#[test]
+fn f40_17_2_british_armour_does_not_enter_at_a_german_controlled_port() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 3, 4);
+    setup(
+        &mut s,
+        "[[unit]]\nid = \"gx\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+         size = \"XX\"\nma = 4\nstrength = 2\nat = \"0201\"\n\n\
+         [[unit]]\nid = \"rf1\"\nside = \"allied\"\nnation = \"british\"\ntype = \"armored\"\n\
+         size = \"XX\"\nma = 6\nstrength = 4\n\
+         attrs = { class = \"motorized\", pool = \"reinforcement\", arrives_turn = 3 }\n",
+    );
+    assert_eq!(control_of(&s, "0101").as_deref(), Some("german"));
+    assert_eq!(
+        refused(&mut s, "allied", &place("rf1", "0101")),
+        refusal(
+            "F40-17.2",
+            "rf1 enters at a port controlled by the Allies (0101 is not controlled by them)"
+        )
+    );
+}
+
+/// F40-17.3: `place` names a unit that waits in no pool: one already in play is said to be in
+/// play (where), a typo gets the nearest pool unit's id.
+#[test]
+fn f40_17_3_placing_a_unit_in_play_or_a_misspelt_one_is_refused_by_name() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 2, 4);
+    assert_eq!(
+        refused(&mut s, "allied", &place("a1", "0101")),
+        refusal("F40-17.3", "a1 waits in no pool: it is in play at 0402")
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &place("ar9", "0101")),
+        refusal(
+            "F40-17.3",
+            "no unit 'ar9' waits in a pool (did you mean 'ar1'?)"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &place("zzzzzz", "0101")),
+        refusal("F40-17.3", "no unit 'zzzzzz' waits in a pool")
+    );
 }
 
 /// A reserve placed in its assault moves and attacks in it: ar1 enters at the assembly point

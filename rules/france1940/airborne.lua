@@ -118,7 +118,7 @@ airborne.phase_refusal = phase_refusal
 
 local function unit_refusal(u, side)
   if not u then return "F40-11.1", "drop needs a unit in play" end
-  if u.side ~= side then return "F40-11.1", u.id .. " is not a " .. side .. " unit" end
+  if u.side ~= side then return "F40-11.1", common.not_of_side(u, side) end
   if not airborne.is_airborne(u) then return "F40-11.1", u.id .. " is not an airborne unit" end
   if u.at then return "F40-11.1", u.id .. " is already on the map" end
   local arrives = u.attrs.arrives_turn
@@ -188,6 +188,7 @@ function airborne.register()
     args = { "unit", "to" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
+      if not u then return hex.refuse("F40-11.1", common.no_unit(cmd.unit)) end
       local to = cmd.to or ""
       local rule, reason = airborne.refusal(u, side, to)
       if rule then return hex.refuse(rule, reason) end

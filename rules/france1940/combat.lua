@@ -157,7 +157,7 @@ end
 -- a neighbour of `u.at`.
 local function attacker_refusal(u, side, target, adjacent)
   if not u then return "F40-C.3", "attack needs units in play" end
-  if u.side ~= side then return "F40-C.3", u.id .. " is not a " .. side .. " unit" end
+  if u.side ~= side then return "F40-C.3", common.not_of_side(u, side) end
   if not u.at then return "F40-C.3", u.id .. " is not on the map" end
   if not adjacent and hex.map.distance(u.at, target) ~= 1 then
     return "F40-C.3", u.id .. " is not adjacent to " .. target
@@ -418,6 +418,7 @@ function combat.resolve(cmd, side)
     if seen[id] then return hex.refuse("F40-C.3", tostring(id) .. " is listed twice") end
     seen[id] = true
     local u = hex.units.get(tostring(id))
+    if not u then return hex.refuse("F40-C.3", common.no_unit(id)) end
     rule, reason = combat.attacker_refusal(u, side, target)
     if rule then return hex.refuse(rule, reason) end
     attackers[#attackers + 1] = u

@@ -10,8 +10,21 @@
 --     sequence.lua when the first phase of an assault starts (F40-9.1, 18.1).
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local lib = require("lib")
+local spelling = require("lib.spelling")
 
 local common = {}
+
+-- Why a command's `unit` names no unit: "no unit 'fr-1-dln' in play (did you mean 'fr-1-dlm'?)",
+-- the nearest id of the units in play when one is within two edits (a player's typo).
+function common.no_unit(id)
+  return "no unit '" .. tostring(id) .. "' in play" .. spelling.did_you_mean(id, hex.units.ids())
+end
+
+-- "de-1-pz is not an allied unit", "fr-2-di is not a german unit".
+function common.not_of_side(u, side)
+  local article = tostring(side):match("^[aeiouAEIOU]") and "an " or "a "
+  return u.id .. " is not " .. article .. tostring(side) .. " unit"
+end
 
 -- `f` of one key, each answer kept: for map facts, which never change, and for facts of one
 -- call kept in a per-call context (restrictions.lua).
@@ -270,6 +283,18 @@ function common.budget(u)
   if u.status.isolated then mp = mp / 2 end                                       -- F40-8.3
   if hex.state.turn() == 1 and common.NEUTRAL_NATIONS[u.nation] then mp = mp / 2 end  -- F40-18.2
   return mp
+end
+
+-- Why common.budget halves `u`'s MA now, one entry per halving ("second assault, F40-9.1"):
+-- for a refusal over MP, which otherwise names a budget the player does not see on the counter.
+function common.budget_halvings(u)
+  local out = {}
+  if common.assault() == 2 then out[#out + 1] = "second assault, F40-9.1" end
+  if u.status.isolated then out[#out + 1] = "isolated, F40-8.3" end
+  if hex.state.turn() == 1 and common.NEUTRAL_NATIONS[u.nation] then
+    out[#out + 1] = "neutral country's unit on turn 1, F40-18.2"
+  end
+  return out
 end
 
 -- MP already spent by a unit in this phase (movement.lua records each move's cost).

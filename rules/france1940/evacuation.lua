@@ -11,10 +11,14 @@
 --   * at most 3 division-equivalents per port per Allied movement phase (one corps, or three
 --     divisions; regiments count 0): variable `evacuated` = {port = equivalents}, cleared when
 --     the phase ends.
+--   * a Dutch (Swiss) unit not freed by a forced retreat is not evacuated from its country while
+--     a German unit is in it: F40-16.3 (16.6) forbid leaving it voluntarily, and evacuation
+--     leaves it as a move out would.
 --   * every evacuated BEF corps (attrs.bef, size XXX) is counted in `bef_corps_evacuated`
 --     (F40-16.4 reads it).
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
+local politics = require("france1940.politics")
 
 local evacuation = {}
 
@@ -28,6 +32,14 @@ function evacuation.refusal(u, side)
   end
   if not u.at or not hex.map.has_feature(u.at, "port") then
     return "F40-10.4", u.id .. " is not in a port hex"
+  end
+  -- (reading: evacuation leaves the country as a move out would; a unit freed by a forced
+  -- retreat operates normally)
+  local home = politics.COUNTRY_OF_NATION[u.nation]
+  if (u.nation == "dutch" or u.nation == "swiss") and not u.status.freed
+      and politics.country_of(u.at) == home and politics.german_inside(home) then
+    local rule = u.nation == "dutch" and "F40-16.3" or "F40-16.6"
+    return rule, string.format("%s may not leave %s while a German unit is in it (evacuation leaves it too)", u.id, home)
   end
   if u.status.railed then return "F40-10.4", u.id .. " has moved by rail and has no MP left" end
   local left = common.budget(u) - common.spent(u)
@@ -49,6 +61,7 @@ function evacuation.register()
     args = { "unit" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
+      if not u then return hex.refuse("F40-10.4", common.no_unit(cmd.unit)) end
       local rule, reason = evacuation.refusal(u, side)
       if rule then return hex.refuse(rule, reason) end
       local done = hex.state.get("evacuated") or {}

@@ -89,7 +89,7 @@ movement.declaration = {
 
 -- Why `unit` may not move now, as (rule, reason), or nil.
 function movement.cannot_move(u, side)
-  if u.side ~= side then return "F40-9.1", u.id .. " is not a " .. side .. " unit" end
+  if u.side ~= side then return "F40-9.1", common.not_of_side(u, side) end
   if not common.is_movement_phase() then return "F40-9.1", "units move only in their movement phase" end
   if not u.at then return "F40-9.1", u.id .. " is not on the map" end
   if u.status[common.NEUTRAL] then return "F40-16.1", "units of a neutral country may not move" end
@@ -118,6 +118,18 @@ function movement.reach(u)
   return hex.path.reach(u.id, common.budget(u), { blocked = restrictions.blocked(u) })
 end
 
+-- The engine's refusal of a move, with the halvings of the unit's MA when it refuses a path
+-- that costs more than the budget: "(MA 4 halved: second assault, F40-9.1)".
+function movement.explained(u, refusal)
+  if refusal.rule ~= "F40-9.1" or not tostring(refusal.reason):find(" MP allowed", 1, true) then
+    return refusal
+  end
+  local halved = common.budget_halvings(u)
+  if #halved == 0 then return refusal end
+  return hex.refuse(refusal.rule, string.format("%s (MA %s halved: %s)", refusal.reason,
+    common.mp_str(u.ma or 0), table.concat(halved, "; ")))
+end
+
 function movement.register()
   hex.rules.declare("movement", movement.declaration)
 
@@ -125,11 +137,11 @@ function movement.register()
     args = { "unit", "path" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
-      if not u then return hex.refuse("F40-9.1", "no unit " .. tostring(cmd.unit) .. " in play") end
+      if not u then return hex.refuse("F40-9.1", common.no_unit(cmd.unit)) end
       local rule, reason = movement.cannot_move(u, side)
       if rule then return hex.refuse(rule, reason) end
       local cost = hex.path.check(u.id, cmd.path, common.budget(u))
-      if type(cost) ~= "number" then return cost end -- the engine's refusal, naming the clause
+      if type(cost) ~= "number" then return movement.explained(u, cost) end -- the engine's refusal
       local events = {}
       for _, label in ipairs(cmd.path) do
         events[#events + 1] = { event = "UnitEnteredHex", unit = u.id, hex = label }

@@ -53,7 +53,7 @@ end
 -- Why `u` may not go by rail to `to` (or at all, `to` nil), as (rule, reason), or nil.
 function rail.refusal(u, side, to)
   if not u then return "F40-10.1", "rail needs a unit in play" end
-  if u.side ~= side then return "F40-10.1", u.id .. " is not a " .. side .. " unit" end
+  if u.side ~= side then return "F40-10.1", common.not_of_side(u, side) end
   if not common.is_movement_phase() then return "F40-10.1", "rail movement happens in the movement phase" end
   if not u.at then return "F40-10.1", u.id .. " is not on the map" end
   local used = hex.state.get("rail_used")
@@ -128,6 +128,7 @@ function rail.register()
     args = { "unit", "to" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
+      if not u then return hex.refuse("F40-10.1", common.no_unit(cmd.unit)) end
       local rule, reason = rail.refusal(u, side, cmd.to or "")
       if rule then return hex.refuse(rule, reason) end
       return {

@@ -31,6 +31,7 @@
 -- Events: UnitPlaced {unit = {..., at = HEX}}, VarSet placed / reserves_used.
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
+local spelling = require("lib.spelling")
 local supply = require("france1940.supply")
 local politics = require("france1940.politics")
 
@@ -153,8 +154,11 @@ local function check_in(f, g, side, to)
     if side ~= "allied" then return nil, "F40-17.2", g.id .. " is an Allied reinforcement" end
     local arrives = g.attrs.arrives_turn or 1
     if turn < arrives then return nil, "F40-17.2", string.format("%s arrives on turn %d", g.id, arrives) end
-    if not common.has_feature(to, "port") or f_control(f, to) ~= "allied" then
-      return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is not)"
+    if not common.has_feature(to, "port") then
+      return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is no port)"
+    end
+    if f_control(f, to) ~= "allied" then
+      return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is not controlled by them)"
     end
     return "none"
   end
@@ -267,7 +271,7 @@ function reserves.refusal(g, side, to, listed)
   if rule then return nil, rule, reason end
   -- (a unit of the enemy in a pool, as only a hand-made setup can put it, is not this side's to
   -- place: placed, it would change side. A neutral country's units pass to the Allies, 16.2.)
-  if g and not own_pool_unit(g, side) then return nil, "F40-17.3", g.id .. " is not a " .. side .. " unit" end
+  if g and not own_pool_unit(g, side) then return nil, "F40-17.3", common.not_of_side(g, side) end
   reason = g and late_reserve(g, side)
   if reason then return nil, "F40-17.3", reason end
   return refusal_in_phase(new_facts(listed), g, side, to)
@@ -311,6 +315,18 @@ local function find(id)
     if g.id == id then return g end
   end
   return nil
+end
+
+-- Why `place` names no unit of a pool: the unit is in play already (where), or no unit of a
+-- pool has that id (the nearest pool id when one is within two edits: a typo).
+local function not_in_pool(id)
+  local u = hex.units.get(tostring(id))
+  if u then
+    return u.id .. " waits in no pool: it is in play" .. (u.at and (" at " .. u.at) or "")
+  end
+  local ids = {}
+  for _, g in ipairs(pool_units()) do ids[#ids + 1] = g.id end
+  return "no unit '" .. tostring(id) .. "' waits in a pool" .. spelling.did_you_mean(id, ids)
 end
 
 -- The placements the `place` listing gives, grouped: {unit = ID, hexes = {labels}} per unit
@@ -409,6 +425,7 @@ function reserves.register()
     args = { "unit", "to" },
     resolve = function(cmd, side)
       local g = find(cmd.unit or "")
+      if not g then return hex.refuse("F40-17.3", not_in_pool(cmd.unit)) end
       local to = cmd.to or ""
       local key, rule, reason = reserves.refusal(g, side, to)
       if not key then return hex.refuse(rule, reason) end

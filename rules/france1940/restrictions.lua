@@ -275,13 +275,22 @@ end
 
 -- `single`: the command enters one hex, its `to` (path_of gives {cmd.to}): the listing checks
 -- that hex without building the path.
+-- Whether every label of `path` is a hex of the map: a path naming no hex (a typo, `16133`) is
+-- left to the base command, which refuses it by name; the political checks ask only map hexes.
+local function on_map(path)
+  for _, l in ipairs(path or {}) do
+    if type(l) ~= "string" or not hex.map.is_hex(l) then return false end
+  end
+  return true
+end
+
 local function wrap(name, path_of, single)
   local base = hex.commands.get(name)
   hex.commands.define(name, {
     args = base.args,
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
-      if u and u.side == side then
+      if u and u.side == side and on_map(path_of(cmd)) then
         local rule, reason = restrictions.path_refusal(u, path_of(cmd))
         if rule then return hex.refuse(rule, reason) end
       end
