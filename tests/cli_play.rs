@@ -176,3 +176,20 @@ fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
         format!("error: {f40}: setup refused: F40-setup: unknown key 'control' (a France 1940 setup holds invaded, phase, side, turn and [[unit]] tables)\n")
     );
 }
+
+/// An orders file with no order plays nothing, and says so (nothing else would be printed).
+#[test]
+fn an_empty_orders_file_plays_nothing_and_says_so() {
+    let out = hexwar(&[
+        "play",
+        "scenarios/demo",
+        "--orders",
+        "tests/fixtures/orders/empty.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "warning: tests/fixtures/orders/empty.toml: no [[order]] or [[phase]] table: nothing to play\n"
+    );
+}

@@ -159,6 +159,14 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
 }
 
 impl OrdersFile {
+    /// Whether the file holds no order at all (an empty file, or one of comments).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            OrdersFile::Commands(c) => c.is_empty(),
+            OrdersFile::Phases(p) => p.is_empty(),
+        }
+    }
+
     /// The first side (or power) the file names that the game does not have: an input error
     /// found before any order is played, rather than each order refused as "not X's phase".
     pub fn unknown_side(&self, path: &Path, sides: &[String]) -> Option<OrdersError> {

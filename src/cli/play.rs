@@ -72,6 +72,13 @@ pub fn run(args: &PlayArgs) -> i32 {
     if let Some(e) = orders.unknown_side(&args.orders, &session.scenario.sides) {
         return fail(e);
     }
+    // (not an error: an empty file plays nothing; said, since nothing else is printed)
+    if orders.is_empty() {
+        errln!(
+            "warning: {}: no [[order]] or [[phase]] table: nothing to play",
+            args.orders.display()
+        );
+    }
     match &orders {
         OrdersFile::Commands(orders) => play_orders(args, &mut session, orders),
         OrdersFile::Phases(phases) => super::play_phases::run(args, &mut session, phases),

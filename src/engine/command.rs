@@ -61,9 +61,14 @@ impl TryFrom<Map<String, Value>> for Command {
         let name = match map.remove("command") {
             Some(Value::String(name)) => name,
             _ => {
-                return Err(
-                    "a command needs a string field 'command' (move, end_phase, ...)".into(),
-                )
+                // (a misspelt key, `comand`, is named: the table has the command, under it)
+                let misspelt =
+                    crate::spelling::nearest("command", map.keys().map(String::as_str), 0)
+                        .map(|key| format!(" (did you mean 'command' for '{key}'?)"))
+                        .unwrap_or_default();
+                return Err(format!(
+                    "a command needs a string field 'command' (move, end_phase, ...){misspelt}"
+                ));
             }
         };
         // A move that also gives an end facing or a group of units (facing games,
@@ -135,5 +140,29 @@ impl Refusal {
             rule: rule.into(),
             reason: reason.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: serde_json::Value) -> Result<Command, String> {
+        match json {
+            Value::Object(map) => Command::try_from(map),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_command_without_its_name_names_a_misspelt_key() {
+        assert_eq!(
+            parse(serde_json::json!({"comand": "move", "unit": "b1"})).unwrap_err(),
+            "a command needs a string field 'command' (move, end_phase, ...) (did you mean 'command' for 'comand'?)"
+        );
+        assert_eq!(
+            parse(serde_json::json!({"unit": "b1"})).unwrap_err(),
+            "a command needs a string field 'command' (move, end_phase, ...)"
+        );
     }
 }
