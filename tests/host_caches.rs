@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use hexwar::engine::GameState;
+use hexwar::engine::Ruleset;
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
 use hexwar::Session;
@@ -68,4 +69,104 @@ fn path_answers_follow_every_change_of_the_position_between_calls() {
     assert_ne!(answers[3], answers[4]);
     assert_ne!(answers[4], answers[5]);
     assert_eq!(answers[0], answers[6]);
+}
+
+/// `hex.units.at` indexes the units by place from its third call at a position (units_at.rs):
+/// asked for every hex of the map, whatever the game changed between the asks (a move, two
+/// units into one hex, a unit gone, a roll-back), and on a copy no game vouches for, the
+/// answers are the state's own.
+#[test]
+fn units_at_answers_follow_every_change_of_the_position() {
+    let dir = std::env::temp_dir().join(format!("hexwar-units-at-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let module = dir.join("occupants.lua");
+    std::fs::write(
+        &module,
+        r#"hex.rules.query("occupants", function()
+  local out = {}
+  for _, label in ipairs(hex.map.hexes()) do
+    local ids = {}
+    for _, u in ipairs(hex.units.at(label)) do ids[#ids + 1] = u.id end
+    if #ids > 0 then out[label] = ids end
+  end
+  return out
+end)
+"#,
+    )
+    .unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/demo");
+    let mut session = Session::start_with_mods(&demo, Some(1), &[module]).unwrap();
+    // (the oracle: the state's units, place by place, in id order)
+    let expected = |state: &GameState| {
+        let mut out = serde_json::Map::new();
+        for u in state.units.values() {
+            if let Some(at) = &u.at {
+                let ids = out
+                    .entry(at.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                ids.as_array_mut()
+                    .unwrap()
+                    .push(Value::String(u.id.clone()));
+            }
+        }
+        Value::Object(out)
+    };
+    let moved = |unit: &str, from: &str, to: &str| hexwar::engine::Event::UnitMoved {
+        unit: unit.into(),
+        from: Some(from.into()),
+        to: to.into(),
+        path: vec![to.into()],
+        cost: 1.0,
+    };
+    let steps = vec![
+        vec![],
+        vec![moved("b-inf-1", "0102", "0202")],
+        vec![moved("b-arm-1", "0103", "0202")],
+        vec![hexwar::engine::Event::UnitRemoved {
+            unit: "b-inf-2".into(),
+            reason: "test".into(),
+        }],
+        // rolled back: the answer must not keep the first event's move
+        vec![
+            moved("r-inf-1", "1208", "1108"),
+            moved("nobody", "0101", "0102"),
+        ],
+    ];
+    let mut answers = Vec::new();
+    for events in steps {
+        let _ = session.game.setup(&serde_json::Map::new(), events);
+        let answer = session
+            .game
+            .query("occupants", &Value::Null)
+            .unwrap()
+            .unwrap();
+        assert_eq!(answer, expected(session.game.state()));
+        assert_eq!(
+            session
+                .game
+                .query("occupants", &Value::Null)
+                .unwrap()
+                .unwrap(),
+            answer,
+            "asked twice in a row"
+        );
+        answers.push(answer);
+    }
+    assert_eq!(
+        answers[2]["0202"],
+        serde_json::json!(["b-arm-1", "b-inf-1"])
+    );
+    assert_ne!(answers[2], answers[3]);
+    assert_eq!(answers[3], answers[4]);
+    // A copy of the state: no revision, so indexed within the one call only.
+    let mut copy = session.game.state().clone();
+    copy.units.get_mut("r-inf-1").unwrap().at = Some("1108".into());
+    let mut rules = LuaRules::load(&session.scenario).unwrap();
+    for state in [&copy, session.game.state(), &copy] {
+        let answer = rules
+            .query(state, "occupants", &Value::Null)
+            .unwrap()
+            .unwrap();
+        assert_eq!(answer, expected(state));
+    }
 }

@@ -638,7 +638,7 @@ hex.units = {}
 ---@return hexwar.Unit[]
 function hex.units.all() end
 
----The units in a hex (or a region; an alias reads as its region); a place the map lacks is an error, not an empty place.
+---The units in a hex (or a region; an alias reads as its region); a place the map lacks is an error, not an empty place. Cheap to ask per hex: indexed by place from the third call at a position.
 ---@param label string
 ---@return hexwar.Unit[]
 function hex.units.at(label) end

@@ -20,6 +20,7 @@ pub(crate) mod spec;
 mod state;
 mod toward;
 mod units;
+mod units_at;
 
 pub(crate) use legal::lazy_list;
 
@@ -76,6 +77,8 @@ pub(crate) struct HostData {
     /// of labels without copying or parsing them (`lua_stack::reader::hex_indices`).
     pub label_index: Option<mlua::RegistryKey>,
     pub reach_search: Option<crate::path::ReachSearch>,
+    /// `hex.units.at`'s units by place, per position (units_at.rs).
+    pub units_at: Option<units_at::UnitsAt>,
 }
 
 impl HostData {
@@ -102,6 +105,7 @@ impl HostData {
             label_strings: None,
             label_index: None,
             reach_search: None,
+            units_at: None,
         }
     }
 }

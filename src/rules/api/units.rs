@@ -2,6 +2,7 @@
 
 use mlua::{Lua, Table, Value};
 
+use super::units_at::{Answer, UnitsAt};
 use super::{with_host, with_state};
 use crate::engine::{GoneUnit, Unit};
 use crate::rules::convert::{unit_to_lua, write_unit_list};
@@ -64,12 +65,29 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "at",
         lua.create_function(|lua, at: String| {
+            // (a walk over every unit, or the position's index from its third call on:
+            // units_at.rs)
             let here = |lua: &Lua, at: &str| {
-                with_state(lua, |s| {
-                    let at = Some(at);
-                    let here = s.units.values().filter(move |u| u.at.as_deref() == at);
-                    list(lua, s.units.len(), here)
-                })
+                let (generation, kept) = with_host(lua, |h| (h.generation, h.units_at.take()))?;
+                let (found, index) = with_state(lua, |s| {
+                    let mut index = UnitsAt::for_position(kept, s, generation);
+                    if index.count_call(s) {
+                        charge_listed(lua, s.units.len())?;
+                    }
+                    let found = match index.answer(at) {
+                        Answer::Walk => {
+                            let at = Some(at);
+                            let here = s.units.values().filter(move |u| u.at.as_deref() == at);
+                            list(lua, s.units.len(), here)?
+                        }
+                        Answer::Ids(ids) => {
+                            list(lua, ids.len(), ids.iter().filter_map(|id| s.units.get(id)))?
+                        }
+                    };
+                    Ok((found, index))
+                })?;
+                with_host(lua, |h| h.units_at = Some(index))?;
+                Ok(found)
             };
             let found = here(lua, &at)?;
             if found.raw_len() > 0 {

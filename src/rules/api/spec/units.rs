@@ -8,7 +8,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
     functions: &[
         "get(id: string): hexwar.Unit? -- The unit with this id, or nil when it is not in play.",
         "all(): hexwar.Unit[] -- Every unit in play.",
-        "at(label: string): hexwar.Unit[] -- The units in a hex (or a region; an alias reads as its region); a place the map lacks is an error, not an empty place.",
+        "at(label: string): hexwar.Unit[] -- The units in a hex (or a region; an alias reads as its region); a place the map lacks is an error, not an empty place. Cheap to ask per hex: indexed by place from the third call at a position.",
         "of_side(side: string): hexwar.Unit[] -- The units of a side.",
         "list(field: string, side?: string): (string|number|false)[] -- One field (`id`, `side`, `nation`, `type`, `size`, `at`, `strength`) of every unit (of `side` when given) in id order; false for a unit off the map (`at`); `strength` gives numbers.",
         "with_status(flag: string): table<string, boolean> -- The set `{id = true}` of the units with this status flag.",
