@@ -326,7 +326,11 @@ impl HexMap {
     /// Puts a hex in a named zone. Err when 64 zones are already in use.
     pub fn add_to_zone(&mut self, index: HexIndex, zone: &str) -> Result<(), String> {
         let id = Self::intern(&mut self.zone_names, zone, 64)
-            .ok_or_else(|| format!("too many zones (at most 64) at '{zone}'"))?;
+            .ok_or_else(|| {
+                format!(
+                    "too many zones (at most 64, the four edge zones included: 60 of the map's own) at '{zone}'"
+                )
+            })?;
         self.zones[index as usize] |= 1u64 << id;
         Ok(())
     }
@@ -412,6 +416,18 @@ mod tests {
         assert_eq!(
             labels(&m, "0303"),
             ["0203", "0302", "0304", "0402", "0403", "0404"]
+        );
+    }
+
+    #[test]
+    fn a_map_holds_60_zones_of_its_own_beside_the_four_edges() {
+        let mut m = map(4, 3, Orientation::Flat, OffsetParity::Odd);
+        for i in 0..60 {
+            m.add_to_zone(0, &format!("z{i:02}")).unwrap();
+        }
+        assert_eq!(
+            m.add_to_zone(0, "z60").unwrap_err(),
+            "too many zones (at most 64, the four edge zones included: 60 of the map's own) at 'z60'"
         );
     }
 

@@ -154,6 +154,12 @@ fn open_session(
         warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
         Box::new(rules)
     };
+    // (a `.json` path that is no file was meant as a save: said so, not "scenario file")
+    if path.extension().is_some_and(|e| e == "json") && !path.is_file() {
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(format!("{}: cannot read save file: {e}", path.display()));
+        }
+    }
     let session = if is_save(path) {
         if seed.is_some() {
             return Err(
