@@ -140,7 +140,7 @@ fn main() -> Result<(), String> {
             &mut probe,
             &sides,
             RunLimit::End,
-            PlayOptions { count_legal: false },
+            PlayOptions::default(),
             &mut |_, _| {},
         )
         .map_err(|e| e.to_string())?;

@@ -108,6 +108,7 @@ fn play(
         limit,
         PlayOptions {
             count_legal: full_lists,
+            ..PlayOptions::default()
         },
         &mut |_, _| {},
     )

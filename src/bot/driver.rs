@@ -7,11 +7,15 @@ use crate::engine::{Command, Game, GameError};
 
 /// How a headless run is played.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PlayOptions {
+pub struct PlayOptions<'a> {
     /// List every legal command before each choice, even when the bot does not need them, so
     /// that [`Played::legal`] is always known (a replay records it). Off, a bot that asks for
     /// one unit's commands at a time never pays for the whole list.
     pub count_legal: bool,
+    /// A side a person plays (by `hexwar play`): the run stops when that side is to give a
+    /// command, before it does: at its phase, or in a simultaneous step once every other side
+    /// has given its commands ([`RunReport::waiting_for`]).
+    pub stop_for_side: Option<&'a str>,
 }
 
 /// Where a headless run stops.
@@ -28,6 +32,8 @@ pub enum RunLimit {
 pub struct RunReport {
     pub commands: u64,
     pub refused: u64,
+    /// The side the run stopped for ([`PlayOptions::stop_for_side`]), when it did.
+    pub waiting_for: Option<String>,
 }
 
 /// One command a bot gave, as an observer (a replay recorder) sees it.
@@ -66,7 +72,7 @@ pub fn play_observed(
     bot: &mut dyn Bot,
     sides: &[String],
     limit: RunLimit,
-    options: PlayOptions,
+    options: PlayOptions<'_>,
     observe: &mut dyn FnMut(&mut Game, Played<'_>),
 ) -> Result<RunReport, GameError> {
     let listed = |game: &mut Game, side: &str| -> Result<LegalCommands, GameError> {
@@ -84,6 +90,11 @@ pub fn play_observed(
                 break;
             }
         }
+        let person = options.stop_for_side;
+        if person.is_some() && game.phasing_side().as_deref() == person {
+            report.waiting_for = person.map(str::to_string);
+            break;
+        }
         guard += 1;
         if guard > 10_000_000 {
             return Err(GameError::Rules(crate::engine::RulesError::new(
@@ -91,8 +102,9 @@ pub fn play_observed(
             )));
         }
         if game.phasing_side().is_none() && sides.len() > 1 {
-            // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends.
-            for side in sides {
+            // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends
+            // (the person's side, if any, gives its own after the run: it stops before the end).
+            for side in sides.iter().filter(|s| Some(s.as_str()) != person) {
                 loop {
                     guard += 1;
                     let mut legal = listed(game, side)?;
@@ -118,6 +130,10 @@ pub fn play_observed(
                         break;
                     }
                 }
+            }
+            if let Some(person) = person.filter(|p| sides.iter().any(|s| s == p)) {
+                report.waiting_for = Some(person.to_string());
+                break;
             }
             // Recorded under the first side, which may end a simultaneous phase like any other.
             let first = &sides[0];

@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// Run the rules without the instruction budget (as `run --trusted`).
     #[arg(long)]
     pub trusted: bool,
+    /// Save the game after the orders (after those played when an error stopped them), for
+    /// `hexwar run SAVE --until-side ...` or the next `play` to continue.
+    #[arg(long)]
+    pub save: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &PlayArgs) -> i32 {
@@ -79,10 +83,17 @@ pub fn run(args: &PlayArgs) -> i32 {
             args.orders.display()
         );
     }
-    match &orders {
+    let code = match &orders {
         OrdersFile::Commands(orders) => play_orders(args, &mut session, orders),
         OrdersFile::Phases(phases) => super::play_phases::run(args, &mut session, phases),
+    };
+    // (the game as the orders left it: a rules error undid only the command that met it)
+    if let Some(path) = &args.save {
+        if let Err(e) = session.to_save().write(path) {
+            return fail(e.to_string());
+        }
     }
+    code
 }
 
 /// Plays `[[order]]` tables. On an error that stops the play (a rules error, exit 2) what was

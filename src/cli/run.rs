@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bot::{play_observed, PlayOptions, RandomBot, RunLimit, SideBots};
+use crate::bot::{play_observed, PlayOptions, RandomBot, RunLimit, RunReport, SideBots};
 use crate::engine::{Event, GameError};
 use crate::replay::{Replay, ReplayStep};
 use crate::session::Session;
@@ -21,6 +21,10 @@ pub struct RunArgs {
     /// Play at most this many turns, then stop (and save with --save).
     #[arg(long)]
     pub turns: Option<u32>,
+    /// Stop when this side is to give a command (a side a person plays with `hexwar play`;
+    /// with --save, saved there); in a simultaneous step, once the other sides have given theirs.
+    #[arg(long, value_name = "SIDE")]
+    pub until_side: Option<String>,
     /// Write every event as one JSON line.
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -75,6 +79,11 @@ pub fn run(args: &RunArgs) -> i32 {
 
 fn run_games(args: &RunArgs) -> i32 {
     if args.games.is_some() || args.seed_range.is_some() {
+        if args.until_side.is_some() {
+            return fail(
+                "--until-side stops one game for a person to play a side: not with --games or --seed-range",
+            );
+        }
         return super::batch::run(args);
     }
     run_single(args)
@@ -93,6 +102,14 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if let Some(side) = &args.until_side {
+        if !session.scenario.sides.contains(side) {
+            return fail(format!(
+                "--until-side: unknown side '{side}' (sides: {})",
+                session.scenario.sides.join(", ")
+            ));
+        }
+    }
     let start_turn = session.game.state().turn.max(1);
     let limit = match args.turns {
         // (a count past the last turn plays to the end; it used to wrap around to turn 0)
@@ -114,6 +131,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         // them all unless a bot asks.
         PlayOptions {
             count_legal: replay.is_some(),
+            stop_for_side: args.until_side.as_deref(),
         },
         &mut |game, step| {
             super::show_script_log(game);
@@ -178,7 +196,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             ))
         }
     };
-    print_summary(&session, report.commands, args.json);
+    print_summary(&mut session, &report, args.json);
     EXIT_OK
 }
 
@@ -203,6 +221,15 @@ fn event_counts(session: &Session) -> std::collections::BTreeMap<&str, u64> {
 
 /// `run --json`'s summary of a game (`commands`: None when play stopped on an error).
 fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
+    summary_waiting_json(session, commands, None)
+}
+
+/// `summary_json` with the side the run stopped for (`waiting_for`, null when none).
+fn summary_waiting_json(
+    session: &Session,
+    commands: Option<u64>,
+    waiting_for: Option<&str>,
+) -> serde_json::Value {
     let state = session.game.state();
     let counts = event_counts(session);
     serde_json::json!({
@@ -214,14 +241,22 @@ fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
         "commands": commands,
         "events": counts,
         "units": state.units.len(),
+        "waiting_for": waiting_for,
     })
 }
 
-fn print_summary(session: &Session, commands: u64, json: bool) {
+fn print_summary(session: &mut Session, report: &RunReport, json: bool) {
+    let commands = report.commands;
     if json {
-        outln!("{}", summary_json(session, Some(commands)));
+        let waiting = report.waiting_for.as_deref();
+        outln!("{}", summary_waiting_json(session, Some(commands), waiting));
         return;
     }
+    // (where the run waits for a side, read first: the label may ask the rules)
+    let waiting = match (&session.game.state().outcome, &report.waiting_for) {
+        (None, Some(side)) => Some((side.clone(), session.game.position_text())),
+        _ => None,
+    };
     let state = session.game.state();
     let counts = event_counts(session);
     outln!(
@@ -253,6 +288,9 @@ fn print_summary(session: &Session, commands: u64, json: bool) {
             state.turn,
             session.scenario.turns
         ),
+    }
+    if let Some((side, at)) = waiting {
+        outln!("waiting for {side} to play: {at}");
     }
     outln!("commands: {commands}");
     let events: Vec<String> = counts.iter().map(|(n, c)| format!("{n} {c}")).collect();

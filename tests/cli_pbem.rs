@@ -1,0 +1,158 @@
+//! A person plays one side against the bots, turn by turn, through files (play by email):
+//! `hexwar run SAVE --until-side SIDE --save NEXT` lets the bots play until that side is to give
+//! a command; `hexwar play NEXT --orders FILE --save AFTER` gives the person's orders and keeps
+//! the game for the next round.
+
+mod common;
+
+use common::{hexwar, stderr, stdout};
+use serde_json::Value;
+
+fn json(out: &std::process::Output) -> Value {
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+    serde_json::from_str(&stdout(out)).unwrap()
+}
+
+fn save_state(path: &std::path::Path) -> Value {
+    let save: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    save["state"].clone()
+}
+
+#[test]
+fn a_person_plays_blue_against_the_demo_bot_through_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let path = |name: &str| at(name).to_str().unwrap().to_string();
+    // Blue moves first: the run stops at once, before any command.
+    let first = json(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--until-side",
+        "blue",
+        "--save",
+        &path("turn1.json"),
+        "--json",
+    ]));
+    assert_eq!(first["waiting_for"], "blue");
+    assert_eq!(first["commands"], 0);
+    std::fs::write(
+        at("blue.toml"),
+        "[[order]]\ncommand = \"move\"\nunit = \"b-inf-1\"\npath = [\"0202\"]\n\
+         [[order]]\ncommand = \"end_phase\"\n[[order]]\ncommand = \"end_phase\"\n",
+    )
+    .unwrap();
+    let played = hexwar(&[
+        "play",
+        &path("turn1.json"),
+        "--orders",
+        &path("blue.toml"),
+        "--save",
+        &path("after.json"),
+    ]);
+    assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+    let after = save_state(&at("after.json"));
+    assert_eq!(after["units"]["b-inf-1"]["at"], "0202");
+    // Blue's movement and combat are over: red's phases are the bot's, up to blue's next turn.
+    let red_start = after["units"]["r-inf-1"]["at"].clone();
+    let second = json(&hexwar(&[
+        "run",
+        &path("after.json"),
+        "--until-side",
+        "blue",
+        "--save",
+        &path("turn2.json"),
+        "--json",
+    ]));
+    assert_eq!(second["waiting_for"], "blue");
+    assert_eq!(second["turn"], 2);
+    let turn2 = save_state(&at("turn2.json"));
+    assert_eq!(turn2["turn"], 2);
+    assert_eq!(turn2["step"], 0);
+    assert_eq!(
+        turn2["units"]["b-inf-1"]["at"], "0202",
+        "blue's unit waits for its player"
+    );
+    let red_moved = ["r-inf-1", "r-inf-2", "r-arm-1", "r-mtn-1"]
+        .iter()
+        .any(|id| turn2["units"][id]["at"] != after["units"][id]["at"]);
+    assert!(red_moved, "the red bot played its turn ({red_start} ...)");
+    // The text summary says who is to play, and where.
+    let text = hexwar(&["run", &path("turn2.json"), "--until-side", "blue"]);
+    assert!(
+        stdout(&text).contains("waiting for blue to play: turn 2, movement (blue)\n"),
+        "{}",
+        stdout(&text)
+    );
+}
+
+#[test]
+fn a_person_plays_england_while_the_bots_order_the_other_powers() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s1901.json");
+    let orders = dir.path().join("england.toml");
+    let waiting = json(&hexwar(&[
+        "run",
+        "scenarios/diplomacy",
+        "--until-side",
+        "ENGLAND",
+        "--save",
+        save.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(waiting["waiting_for"], "ENGLAND");
+    std::fs::write(
+        &orders,
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\n\
+         ENGLAND = [\"F LON - NTH\", \"F EDI - NWG\", \"A LVP - YOR\"]\n",
+    )
+    .unwrap();
+    let played = json(&hexwar(&[
+        "play",
+        save.to_str().unwrap(),
+        "--orders",
+        orders.to_str().unwrap(),
+        "--json",
+    ]));
+    let results = played[0]["results"].as_array().unwrap();
+    // Every power's units were ordered: England's three by the person, the rest by the bots.
+    assert_eq!(results.len(), 22);
+    let english: Vec<(&str, &Value)> = results
+        .iter()
+        .filter(|r| r["power"] == "ENGLAND")
+        .map(|r| (r["order"].as_str().unwrap(), &r["flags"]))
+        .collect();
+    assert_eq!(
+        english,
+        [
+            ("A LVP - YOR", &serde_json::json!([])),
+            ("F EDI - NWG", &serde_json::json!([])),
+            ("F LON - NTH", &serde_json::json!([])),
+        ]
+    );
+    assert!(results
+        .iter()
+        .any(|r| r["power"] != "ENGLAND" && !r["order"].as_str().unwrap().ends_with(" H")));
+}
+
+#[test]
+fn until_side_names_a_side_of_the_scenario_and_plays_one_game() {
+    let out = hexwar(&["run", "scenarios/demo", "--until-side", "green"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --until-side: unknown side 'green' (sides: blue, red)\n"
+    );
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--until-side",
+        "blue",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --until-side stops one game for a person to play a side: not with --games or --seed-range\n"
+    );
+}
