@@ -13,6 +13,7 @@ mod query;
 mod render;
 mod replay;
 mod run;
+mod status;
 mod test;
 
 use std::ffi::OsString;
@@ -53,6 +54,8 @@ enum CliCommand {
     Reach(query::ReachArgs),
     /// Each unit's supply status.
     Supply(query::SupplyArgs),
+    /// Where a game stands: turn, phase, who is to play, the score now, every unit.
+    Status(status::StatusArgs),
     /// Re-execute a replay and verify every step (state hash, legal command count).
     Replay(replay::ReplayArgs),
     /// Draw a position as SVG: terrain, features, units, an optional overlay.
@@ -91,6 +94,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Play(args) => play::run(&args),
         CliCommand::Reach(args) => query::reach(&args),
         CliCommand::Supply(args) => query::supply(&args),
+        CliCommand::Status(args) => status::run(&args),
         CliCommand::Replay(args) => replay::run(&args),
         CliCommand::Render(args) => render::run(&args),
         CliCommand::Test(args) => test::run(&args),

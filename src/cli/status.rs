@@ -1,0 +1,172 @@
+//! `hexwar status`: where a game stands, for a person playing it through saves: the turn and
+//! phase, who is to play, the score (the rules' `score` query, when they answer one) and every
+//! unit, on the map or out of play, side by side.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::{json, Value};
+
+use super::{fail, EXIT_OK};
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// A save (or a scenario: its start).
+    pub scenario: PathBuf,
+    /// A position to look at instead (the `--setup` schema).
+    #[arg(long)]
+    pub setup: Option<PathBuf>,
+    /// Only this side's units.
+    #[arg(long)]
+    pub side: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &StatusArgs) -> i32 {
+    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref(), false)
+    {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if let Some(side) = &args.side {
+        if !session.scenario.sides.contains(side) {
+            return fail(format!(
+                "--side: unknown side '{side}' (sides: {})",
+                session.scenario.sides.join(", ")
+            ));
+        }
+    }
+    // (a score the rules do not answer is none; one that is no table of numbers is their error)
+    let score = match session.game.query("score", &Value::Null) {
+        Ok(None) => None,
+        Ok(Some(Value::Object(map))) if map.values().all(Value::is_number) => Some(map),
+        Ok(Some(other)) => {
+            return fail(format!(
+                "the rules' score query answered {other}, not a table of side -> points"
+            ))
+        }
+        Err(e) => return fail(e),
+    };
+    let at = session.game.position_text();
+    let to_play = session.game.phasing_side();
+    let state = session.game.state();
+    let shown = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
+    let mut on_map: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for u in state.units.values().filter(|u| shown(&u.side)) {
+        let mut status: Vec<&str> = u.status.iter().map(String::as_str).collect();
+        status.sort_unstable();
+        on_map.entry(&u.side).or_default().push(json!({
+            "id": u.id, "at": u.at, "type": u.kind, "size": u.size,
+            "strength": u.strength, "ma": u.ma, "status": status,
+        }));
+    }
+    let mut gone: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for g in state.gone.values().filter(|g| shown(&g.unit.side)) {
+        gone.entry(&g.unit.side).or_default().push(json!({
+            "id": g.unit.id, "reason": g.reason, "eliminated": g.eliminated, "turn": g.turn,
+        }));
+    }
+    if args.json {
+        outln!(
+            "{}",
+            json!({
+                "scenario": session.scenario.id,
+                "turn": state.turn,
+                "turns": session.scenario.turns,
+                "position": at,
+                "to_play": to_play,
+                "finished": state.outcome.is_some(),
+                "outcome": state.outcome,
+                "score": score,
+                "units": on_map,
+                "gone": gone,
+            })
+        );
+        return EXIT_OK;
+    }
+    // ("turn 2, movement (blue)" -> "turn 2 of 8: movement (blue)")
+    let phase = at.split_once(", ").map_or(at.as_str(), |(_, rest)| rest);
+    outln!(
+        "{} ({}), turn {} of {}: {phase}",
+        session.scenario.name,
+        session.scenario.id,
+        state.turn,
+        session.scenario.turns
+    );
+    match (&state.outcome, &to_play) {
+        (Some(o), _) => outln!(
+            "finished: {} ({})",
+            o.winner.as_deref().unwrap_or("a draw"),
+            o.reason
+        ),
+        (None, Some(side)) => outln!("to play: {side}"),
+        (None, None) => outln!("to play: every side (a simultaneous step)"),
+    }
+    if let Some(score) = &score {
+        let points: Vec<String> = score.iter().map(|(s, p)| format!("{s} {p}")).collect();
+        outln!("score now: {}", points.join(", "));
+    }
+    for (side, units) in &on_map {
+        outln!("{side}: {} unit(s)", units.len());
+        for u in units {
+            let status = u["status"].as_array().map_or(String::new(), |s| {
+                let flags: Vec<&str> = s.iter().filter_map(Value::as_str).collect();
+                if flags.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", flags.join(", "))
+                }
+            });
+            // (a game without strengths and MA, Diplomacy, shows none)
+            let factors = if u["strength"] == 0.0 && u["ma"] == 0.0 {
+                String::new()
+            } else {
+                format!(
+                    " strength {} MA {}",
+                    number(&u["strength"]),
+                    number(&u["ma"])
+                )
+            };
+            let kind = [u["size"].as_str(), u["type"].as_str()]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            outln!(
+                "  {} {} {kind}{factors}{status}",
+                u["id"].as_str().unwrap_or(""),
+                u["at"].as_str().unwrap_or("off the map"),
+            );
+        }
+    }
+    for (side, units) in &gone {
+        outln!("{side} out of play:");
+        // (eliminated units one a line, with how; the others grouped by why: `pool`, ...)
+        let mut by_reason: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for g in units {
+            let id = g["id"].as_str().unwrap_or("");
+            let reason = g["reason"].as_str().unwrap_or("");
+            if g["eliminated"] == true {
+                outln!("  eliminated on turn {}: {id} ({reason})", g["turn"]);
+            } else {
+                by_reason.entry(reason).or_default().push(id);
+            }
+        }
+        for (reason, ids) in by_reason {
+            outln!("  {reason}: {}", ids.join(", "));
+        }
+    }
+    EXIT_OK
+}
+
+/// A number as a person writes it: `4`, `2.5`.
+fn number(v: &Value) -> String {
+    match v.as_f64() {
+        Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{}", x as i64),
+        Some(x) => format!("{x}"),
+        None => v.to_string(),
+    }
+}

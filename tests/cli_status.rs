@@ -1,0 +1,67 @@
+//! `hexwar status`: where a game stands (turn, phase, who is to play, the score now, every unit
+//! on the map and out of play), for a person playing through saves.
+
+mod common;
+
+use common::{hexwar, stderr, stdout};
+use serde_json::{json, Value};
+
+#[test]
+fn status_lists_the_position_and_every_unit() {
+    let out = hexwar(&["status", "scenarios/demo"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Demo: the river valley (demo), turn 1 of 8: movement (blue)\n\
+         to play: blue\n\
+         blue: 4 unit(s)\n\
+         \x20 b-arm-1 0103 XX armor strength 4 MA 6\n\
+         \x20 b-art-1 0203 III artillery strength 2 MA 3\n\
+         \x20 b-inf-1 0102 XX infantry strength 3 MA 4\n\
+         \x20 b-inf-2 0204 XX infantry strength 3 MA 4\n\
+         red: 4 unit(s)\n\
+         \x20 r-arm-1 1207 XX armor strength 4 MA 6\n\
+         \x20 r-inf-1 1208 XX infantry strength 3 MA 4\n\
+         \x20 r-inf-2 1109 XX infantry strength 3 MA 4\n\
+         \x20 r-mtn-1 1110 XX mountain strength 3 MA 4\n"
+    );
+}
+
+/// France 1940 answers a `score` query (victory.lua: the points as they would be counted now):
+/// at the start the Allies hold every scoring city.
+#[test]
+fn status_gives_the_score_now_and_the_units_out_of_play() {
+    let out = hexwar(&[
+        "status",
+        "scenarios/france1940",
+        "--side",
+        "german",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let s: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(s["score"], json!({"allied": 24, "german": 0}));
+    assert_eq!(s["to_play"], "german");
+    assert_eq!(s["position"], "turn 1, movement (german)");
+    assert_eq!(
+        s["units"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["german"]
+    );
+    assert_eq!(s["units"]["german"].as_array().unwrap().len(), 46);
+    // the German reserves wait in their pool
+    let gone = s["gone"]["german"].as_array().unwrap();
+    assert_eq!(gone.len(), 18);
+    assert!(gone
+        .iter()
+        .all(|g| g["reason"] == "pool" && g["eliminated"] == false));
+}
+
+#[test]
+fn status_refuses_a_side_the_scenario_lacks() {
+    let out = hexwar(&["status", "scenarios/demo", "--side", "green"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --side: unknown side 'green' (sides: blue, red)\n"
+    );
+}
