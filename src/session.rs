@@ -125,6 +125,10 @@ pub struct Session {
     /// (`rules/demo/movement.lua changed, rules/demo/old.lua is gone`; a new file does not count). The game goes on under the
     /// rules as they are now; a host may warn (the CLI does) or refuse.
     pub rules_changed: Option<String>,
+    /// For a resumed game: whether its scenario file or map differs from the one the save
+    /// recorded (turns, units, terrain). The game goes on under the scenario as it is now; a
+    /// host may warn (the CLI does) or refuse.
+    pub scenario_changed: bool,
 }
 
 impl Session {
@@ -177,6 +181,7 @@ impl Session {
             bot_dice: Dice::new(seed ^ BOT_SALT),
             mods: Vec::new(),
             rules_changed: None,
+            scenario_changed: false,
         })
     }
 
@@ -262,6 +267,11 @@ impl Session {
                     .collect();
             crate::rules::describe_module_changes(&save.rules, &now, &mod_files)
         };
+        // (saves written before the scenario's hash was recorded have none)
+        let scenario_changed = save
+            .scenario_hash
+            .as_ref()
+            .is_some_and(|h| *h != scenario.hash);
         let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {
             scenario,
@@ -270,6 +280,7 @@ impl Session {
             bot_dice: save.bot_dice,
             mods: save.mods,
             rules_changed,
+            scenario_changed,
         })
     }
 
@@ -480,6 +491,7 @@ impl Session {
             self.game.state().clone(),
         )
         .with_mods(self.mods.clone())
+        .with_scenario_hash(self.scenario.hash.clone())
         .with_rules(crate::rules::module_hashes(
             &self.scenario.rule_roots,
             &self.scenario.rules,

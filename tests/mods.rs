@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use hexwar::engine::Command;
 use hexwar::{Session, SessionError};
 
+mod common;
+
 /// Every move raises `ModSawMove`.
 const MOD: &str = r#"
 hex.events.on("UnitMoved", function(ev)
@@ -331,4 +333,44 @@ fn a_load_error_says_which_limit_stopped_the_module() {
             Ok(_) => panic!("{name}: expected an error"),
         }
     }
+}
+
+/// A save records its scenario's hash (the scenario file and its map); a resumed game whose
+/// scenario changed since (here its number of turns) says so and goes on under the new one.
+/// The CLI warns. A changed `id` is still refused (another scenario).
+#[test]
+fn a_resumed_game_says_that_its_scenario_changed_since_the_save() {
+    let (dir, scenario) = common::demo_copy();
+    let toml = scenario.join("scenario.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let session = Session::start(&scenario, Some(1)).expect("the copy loads");
+    let save_path = dir.path().join("game.json");
+    session.to_save().write(&save_path).expect("saved");
+    assert!(
+        !Session::resume(&save_path)
+            .expect("resumes")
+            .scenario_changed
+    );
+
+    std::fs::write(&toml, text.replace("turns = 8", "turns = 3")).unwrap();
+    assert!(
+        Session::resume(&save_path)
+            .expect("resumes")
+            .scenario_changed
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["status", save_path.to_str().unwrap()])
+        .output()
+        .expect("hexwar runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: {}: the scenario changed since the game was saved ({} or its map): it goes \
+             on under the scenario as it is now\n",
+            save_path.display(),
+            toml.display()
+        )
+    );
 }

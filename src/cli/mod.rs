@@ -185,6 +185,13 @@ fn open_session(
     for warning in &warnings {
         errln!("warning: {warning}");
     }
+    if session.scenario_changed {
+        errln!(
+            "warning: {}: the scenario changed since the game was saved ({} or its map): it goes on under the scenario as it is now",
+            path.display(),
+            session.scenario.path.display()
+        );
+    }
     if let Some(changes) = &session.rules_changed {
         errln!(
             "warning: {}: the rules changed since the game was saved ({changes}): it goes on under the rules as they are now",

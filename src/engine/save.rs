@@ -27,6 +27,11 @@ pub struct Save {
     /// saves written before they were recorded.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub rules: std::collections::BTreeMap<String, String>,
+    /// The `sha256:` of the scenario file and its map as the game started from them
+    /// (`Scenario::hash`), so a resumed game can tell that they changed (its turns, its units);
+    /// absent from saves written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_hash: Option<String>,
     /// The seed the game was started with.
     pub seed: u64,
     /// The bots' own dice, so a resumed run makes the same choices.
@@ -114,6 +119,7 @@ impl Save {
             scenario_path,
             mods: Vec::new(),
             rules: Default::default(),
+            scenario_hash: None,
             seed,
             bot_dice,
             state,
@@ -132,6 +138,12 @@ impl Save {
     /// The same save, recording the mods the game runs with (see [`Save::mods`]).
     pub fn with_mods(mut self, mods: Vec<PathBuf>) -> Self {
         self.mods = mods;
+        self
+    }
+
+    /// The same save, recording its scenario's hash (see [`Save::scenario_hash`]).
+    pub fn with_scenario_hash(mut self, hash: String) -> Self {
+        self.scenario_hash = Some(hash);
         self
     }
 
