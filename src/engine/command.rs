@@ -82,6 +82,12 @@ impl TryFrom<Map<String, Value>> for Command {
                     Some(Value::String(u)) => u,
                     _ => return Err("move: 'unit' must be a unit id string".into()),
                 };
+                // (both: one of them would be dropped unread)
+                if map.contains_key("path") && map.contains_key("to") {
+                    return Err(
+                        "move: give 'path' (every hex entered) or 'to' (one step), not both".into(),
+                    );
+                }
                 let path = match map.remove("path") {
                     Some(Value::Array(items)) => items
                         .into_iter()
@@ -152,6 +158,24 @@ mod tests {
             Value::Object(map) => Command::try_from(map),
             _ => unreachable!(),
         }
+    }
+
+    #[test]
+    fn a_move_gives_a_path_or_one_step_not_both() {
+        assert_eq!(
+            parse(serde_json::json!({"command": "move", "unit": "b1", "to": "0203"})),
+            Ok(Command::Move {
+                unit: "b1".into(),
+                path: vec!["0203".into()]
+            })
+        );
+        assert_eq!(
+            parse(
+                serde_json::json!({"command": "move", "unit": "b1", "path": ["0203"], "to": "0304"})
+            )
+            .unwrap_err(),
+            "move: give 'path' (every hex entered) or 'to' (one step), not both"
+        );
     }
 
     #[test]
