@@ -76,6 +76,21 @@ pub fn run(args: &PlayArgs) -> i32 {
     if let Some(e) = orders.unknown_side(&args.orders, &session.scenario.sides) {
         return fail(e);
     }
+    // (an argument a command of the rules does not take is bad input, as one the engine's
+    // `move` does not take: found before any order is played)
+    if let OrdersFile::Commands(list) = &orders {
+        for (i, order) in list.iter().enumerate() {
+            if let Some(r) = session.game.rules_mut().unknown_argument(&order.command) {
+                return fail(format!(
+                    "{}:{}: order #{}: {}",
+                    args.orders.display(),
+                    order.line,
+                    i + 1,
+                    r.reason
+                ));
+            }
+        }
+    }
     // (not an error: an empty file plays nothing; said, since nothing else is printed)
     if orders.is_empty() {
         errln!(

@@ -220,6 +220,14 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
+    /// The refusal of an argument `command` does not take, by the command's own definition,
+    /// without playing it (a host checks a whole orders file before it plays any); None when
+    /// its arguments fit, or the rules do not say which they take.
+    fn unknown_argument(&self, command: &Command) -> Option<Refusal> {
+        let _ = command;
+        None
+    }
+
     /// Whether `setup` reads keys of its own; when not, a setup table with keys other than the
     /// engine's (`turn`, `phase`, `side`) is refused, so that a misspelt key is not ignored.
     fn reads_setup(&self) -> bool {

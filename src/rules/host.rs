@@ -1141,6 +1141,10 @@ impl Ruleset for LuaRules {
         self.take_log()
     }
 
+    fn unknown_argument(&self, command: &Command) -> Option<Refusal> {
+        unknown_argument(self.commands.get(command.name())?, command)
+    }
+
     fn event_handlers(&self, event: &str) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for handlers in [self.before.get(event), self.after.get(event)]
