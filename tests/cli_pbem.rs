@@ -156,3 +156,76 @@ fn until_side_names_a_side_of_the_scenario_and_plays_one_game() {
         "error: --until-side stops one game for a person to play a side: not with --games or --seed-range\n"
     );
 }
+
+/// `--stop-on-refusal`: a refused order (a mistyped unit) stops the file there, so the
+/// `end_phase` after it does not cost the person their move; with `--save` the game is saved
+/// where it stopped, still in the person's phase.
+#[test]
+fn stop_on_refusal_keeps_the_phase_open_after_a_mistyped_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("typo.toml");
+    let save = dir.path().join("after.json");
+    std::fs::write(
+        &orders,
+        "[[order]]\ncommand = \"move\"\nunit = \"b-inf-9\"\npath = [\"0202\"]\n\
+         [[order]]\ncommand = \"end_phase\"\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        "scenarios/demo",
+        "--orders",
+        orders.to_str().unwrap(),
+        "--stop-on-refusal",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "order 1 (blue, move): refused: DEMO-1: no unit b-inf-9\n"
+    );
+    assert_eq!(
+        stderr(&out),
+        "stopped at the refused order #1: 1 order(s) after it not played\n"
+    );
+    let state = save_state(&save);
+    assert_eq!(
+        (&state["turn"], &state["step"]),
+        (&Value::from(1), &Value::from(0))
+    );
+}
+
+/// The same for a `[[phase]]` file: a power's refused list (an order over 100 characters) stops
+/// before the phase is resolved.
+#[test]
+fn stop_on_refusal_does_not_resolve_a_phase_with_a_refused_order_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("long.toml");
+    let long = format!("A PAR - {}", "B".repeat(100));
+    std::fs::write(
+        &orders,
+        format!(
+            "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"{long}\"]\n\
+             ENGLAND = [\"F LON - NTH\"]\n"
+        ),
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--orders",
+        orders.to_str().unwrap(),
+        "--stop-on-refusal",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out).trim(), "[]");
+    assert!(
+        stderr(&out).ends_with(
+            "stopped at phase S1901M: an order list was refused, and the phase is not resolved\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// Run the rules without the instruction budget (as `run --trusted`).
     #[arg(long)]
     pub trusted: bool,
+    /// Stop at the first refused order: the orders after it (an `end_phase` that would cost a
+    /// mistyped unit its move) are not played. Exit 1 as for any refusal.
+    #[arg(long)]
+    pub stop_on_refusal: bool,
     /// Save the game after the orders (after those played when an error stopped them), for
     /// `hexwar run SAVE --until-side ...` or the next `play` to continue.
     #[arg(long)]
@@ -205,6 +209,14 @@ fn play_each(
                     outln!("  {id}: {}", at.as_str().unwrap_or("off map"));
                 }
             }
+        }
+        if !ok && args.stop_on_refusal {
+            let left = orders.len() - i - 1;
+            errln!(
+                "stopped at the refused order #{}: {left} order(s) after it not played",
+                i + 1
+            );
+            break;
         }
     }
     Ok(refused)

@@ -105,6 +105,14 @@ fn play_each(
                 }
             }
         }
+        // (a refused list of orders: with --stop-on-refusal the phase is not resolved without it)
+        if args.stop_on_refusal && refused > 0 {
+            errln!(
+                "stopped at phase {}: an order list was refused, and the phase is not resolved",
+                entry.phase
+            );
+            break;
+        }
         let events = session.game.submit(None, &Command::EndPhase).map_err(|e| {
             format!(
                 "{}:{}: phase {}: {e}",
