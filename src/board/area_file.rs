@@ -584,6 +584,15 @@ mod tests {
         parse_area_map(&SourceText::new("t.toml", text))
     }
 
+    /// Every error `parse_area_map_all` lists, as printed.
+    fn parse_all(text: &str) -> Vec<String> {
+        parse_area_map_all(&SourceText::new("t.toml", text))
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
     const OK: &str = r#"kind = "area"
 name = "t"
 [[power]]
@@ -641,11 +650,7 @@ fleet = ["AAA"]
             .replace("type = \"land\"", "type = \"plains\"")
             .replace("type = \"sea\"", "type = \"ocean\"")
             .replace("fleet = [\"SEA\"]", "fleet = [\"SAE\"]");
-        let errors: Vec<String> = parse_area_map_all(&SourceText::new("t.toml", &text))
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let errors = parse_all(&text);
         assert_eq!(
             errors,
             [
@@ -666,11 +671,7 @@ fleet = ["AAA"]
             "start_units = [\"A AAA\"]",
             "start_units = [\"A SEA\", \"F BBB\"]\nstart_centers = [\"BBB\"]",
         );
-        let errors: Vec<String> = parse_area_map_all(&SourceText::new("t.toml", &text))
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let errors = parse_all(&text);
         assert_eq!(
             errors,
             [
