@@ -6,6 +6,7 @@ pub(crate) mod output;
 mod api;
 mod batch;
 mod check;
+mod legal;
 pub mod orders;
 mod play;
 mod play_phases;
@@ -56,6 +57,8 @@ enum CliCommand {
     Supply(query::SupplyArgs),
     /// Where a game stands: turn, phase, who is to play, the score now, every unit.
     Status(status::StatusArgs),
+    /// The commands a side may give now (one unit's, one command's), as orders file entries.
+    Legal(legal::LegalArgs),
     /// Re-execute a replay and verify every step (state hash, legal command count).
     Replay(replay::ReplayArgs),
     /// Draw a position as SVG: terrain, features, units, an optional overlay.
@@ -95,6 +98,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Reach(args) => query::reach(&args),
         CliCommand::Supply(args) => query::supply(&args),
         CliCommand::Status(args) => status::run(&args),
+        CliCommand::Legal(args) => legal::run(&args),
         CliCommand::Replay(args) => replay::run(&args),
         CliCommand::Render(args) => render::run(&args),
         CliCommand::Test(args) => test::run(&args),

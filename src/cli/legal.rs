@@ -1,0 +1,125 @@
+//! `hexwar legal`: the commands a side may give now, as the rules list them (the bots' legal
+//! lists), for a person writing orders: one line each, in the orders file's own form.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::Value;
+
+use crate::engine::{Command, CommandFilter};
+
+use super::{fail, EXIT_OK};
+
+#[derive(Debug, Args)]
+pub struct LegalArgs {
+    /// A save (or a scenario: its start).
+    pub scenario: PathBuf,
+    /// The side (default: the side whose phase it is).
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Only commands of this name (`move`, `attack`, `end_phase`, ...).
+    #[arg(long)]
+    pub command: Option<String>,
+    /// Only commands that order this unit.
+    #[arg(long)]
+    pub unit: Option<String>,
+    /// A position to look at instead (the `--setup` schema).
+    #[arg(long)]
+    pub setup: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &LegalArgs) -> i32 {
+    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref(), false)
+    {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let side = match args.side.clone().or_else(|| session.game.phasing_side()) {
+        Some(side) => side,
+        None => {
+            return fail(format!(
+                "--side: every side gives orders in this step (a simultaneous step): name one ({})",
+                session.scenario.sides.join(", ")
+            ))
+        }
+    };
+    if !session.scenario.sides.contains(&side) {
+        return fail(format!(
+            "--side: unknown side '{side}' (sides: {})",
+            session.scenario.sides.join(", ")
+        ));
+    }
+    if let Some(unit) = &args.unit {
+        if !session.game.state().units.contains_key(unit) {
+            let near = crate::spelling::nearest(
+                unit,
+                session.game.state().units.keys().map(String::as_str),
+                0,
+            )
+            .map(|n| format!(" (did you mean '{n}'?)"))
+            .unwrap_or_default();
+            return fail(format!("--unit: no unit '{unit}' in play{near}"));
+        }
+    }
+    let filter = CommandFilter {
+        command: args.command.clone(),
+        unit: args.unit.clone(),
+    };
+    let listed = if filter == CommandFilter::default() {
+        session.game.legal_commands(&side)
+    } else {
+        session.game.legal_commands_matching(&side, &filter)
+    };
+    let commands = match listed {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    if args.json {
+        let list: Vec<Value> = commands.iter().map(as_order).collect();
+        outln!(
+            "{}",
+            serde_json::json!({ "side": side, "position": session.game.position_text(), "commands": list })
+        );
+        return EXIT_OK;
+    }
+    let at = session.game.position_text();
+    if commands.is_empty() {
+        outln!("{side} has no legal command now ({at})");
+        return EXIT_OK;
+    }
+    outln!("{side} may give {} command(s) ({at}):", commands.len());
+    for c in &commands {
+        outln!("  {}", one_line(&as_order(c)));
+    }
+    EXIT_OK
+}
+
+/// A command as an `[[order]]` table reads: `command` first, then its arguments.
+fn as_order(command: &Command) -> Value {
+    let mut order = serde_json::Map::new();
+    order.insert("command".into(), Value::String(command.name().to_string()));
+    if let Ok(Value::Object(fields)) = serde_json::to_value(command) {
+        for (k, v) in fields {
+            if k != "command" {
+                order.insert(k, v);
+            }
+        }
+    }
+    Value::Object(order)
+}
+
+/// `command = "move", unit = "b1", path = ["0202"]`: an inline TOML table's body, ready to
+/// paste under `[[order]]` (one key a line there).
+fn one_line(order: &Value) -> String {
+    order
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
+}

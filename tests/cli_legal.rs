@@ -1,0 +1,83 @@
+//! `hexwar legal`: the commands a side may give now, as the rules list them, each written as an
+//! orders file entry (a person copies the one they want).
+
+mod common;
+
+use common::{hexwar, stderr, stdout};
+use serde_json::Value;
+
+#[test]
+fn legal_lists_one_units_moves_as_orders_entries() {
+    let out = hexwar(&["legal", "scenarios/demo", "--unit", "b-art-1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(listed["side"], "blue");
+    assert_eq!(listed["position"], "turn 1, movement (blue)");
+    let commands = listed["commands"].as_array().unwrap();
+    assert_eq!(commands.len(), 17);
+    assert!(commands
+        .iter()
+        .all(|c| c["command"] == "move" && c["unit"] == "b-art-1"));
+    assert_eq!(
+        commands[0],
+        serde_json::json!({"command": "move", "path": ["0202", "0101"], "unit": "b-art-1"})
+    );
+    // As text: one entry a line, in the orders file's form.
+    let text = hexwar(&["legal", "scenarios/demo", "--unit", "b-art-1"]);
+    let lines: Vec<String> = stdout(&text).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines[0],
+        "blue may give 17 command(s) (turn 1, movement (blue)):"
+    );
+    assert_eq!(
+        lines[1],
+        "  command = \"move\", path = [\"0202\",\"0101\"], unit = \"b-art-1\""
+    );
+    // Each line pasted under [[order]] is an order `play` accepts.
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("pick.toml");
+    std::fs::write(
+        &orders,
+        format!("[[order]]\n{}\n", lines[2].trim().replace(", ", "\n")),
+    )
+    .unwrap();
+    let played = hexwar(&[
+        "play",
+        "scenarios/demo",
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+}
+
+#[test]
+fn legal_is_empty_outside_the_sides_phase_and_needs_a_side_in_a_simultaneous_step() {
+    let out = hexwar(&["legal", "scenarios/demo", "--side", "red"]);
+    assert_eq!(
+        stdout(&out),
+        "red has no legal command now (turn 1, movement (blue))\n"
+    );
+    let out = hexwar(&["legal", "scenarios/diplomacy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --side: every side gives orders in this step (a simultaneous step): name one \
+         (AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
+    );
+    let out = hexwar(&[
+        "legal",
+        "scenarios/diplomacy",
+        "--side",
+        "ENGLAND",
+        "--json",
+    ]);
+    let listed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(listed["commands"].as_array().unwrap().contains(
+        &serde_json::json!({"command": "order", "order": "F LON - NTH", "power": "ENGLAND"})
+    ));
+    let out = hexwar(&["legal", "scenarios/demo", "--unit", "b-art-2"]);
+    assert_eq!(
+        stderr(&out),
+        "error: --unit: no unit 'b-art-2' in play (did you mean 'b-art-1'?)\n"
+    );
+}
