@@ -104,15 +104,34 @@ pub fn reach(args: &ReachArgs) -> i32 {
             session.scenario.map.place_word()
         ));
     }
+    // (the reach is where the unit could go in a movement of its side; whether it may move now
+    // is the rules' legal list: a combat phase lists no move, and a player read one there)
+    let side = session.game.state().units[&args.unit].side.clone();
+    let filter = crate::engine::CommandFilter::unit_command("move", &args.unit);
+    let movable = match session.game.legal_commands_matching(&side, &filter) {
+        Ok(moves) => !moves.is_empty(),
+        Err(e) => return fail(e),
+    };
     if args.json {
         let hexes: serde_json::Map<String, Value> =
             answer.iter().map(|(k, v)| (k.clone(), tidy(v))).collect();
-        outln!("{}", json!({ "unit": args.unit, "hexes": hexes }));
+        outln!(
+            "{}",
+            json!({ "unit": args.unit, "hexes": hexes, "may_move_now": movable })
+        );
     } else {
         let places = if area { "locations" } else { "hexes" };
         outln!("{} can reach {} {places}:", args.unit, answer.len());
         for (label, cost) in &answer {
             outln!("  {label} {}", show(cost));
+        }
+        if !movable {
+            let places = if area { "locations" } else { "hexes" };
+            outln!(
+                "note: {} may not move now ({}): these are the {places} it could reach in a movement of its side",
+                args.unit,
+                session.game.position_text()
+            );
         }
     }
     EXIT_OK
