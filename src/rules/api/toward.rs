@@ -266,26 +266,50 @@ impl Capacity {
     }
 }
 
-/// What the hexes hold of each capacity, for one side's units on the map: `[capacity][hex]`.
-fn holdings(map: &HexMap, cache: &PathCache, side: &str, capacities: &[Capacity]) -> Vec<Vec<f64>> {
-    let mut held = vec![vec![0.0; map.len() as usize]; capacities.len()];
-    for (i, u) in cache
+/// What the hexes hold of each capacity, for one side's units on the map: per hex the side
+/// occupies (in hex order, for a binary search), its load of each capacity. (A map-sized row
+/// per capacity, zeroed at each call, cost more than the whole count.)
+fn holdings(cache: &PathCache, side: &str, capacities: &[Capacity]) -> Holdings {
+    let mut loads: Vec<(HexIndex, usize)> = cache
         .units
         .iter()
         .enumerate()
         .filter(|(_, u)| u.side == side)
-    {
         // (the hex of its `at`, as the occupancy placed it)
-        let Some(h) = cache.occ.placed(i).map(|p| p.hex) else {
-            continue;
-        };
-        for (c, row) in capacities.iter().zip(held.iter_mut()) {
-            if let Some(cell) = row.get_mut(h as usize) {
-                *cell += c.load(u);
-            }
+        .filter_map(|(i, _)| cache.occ.placed(i).map(|p| (p.hex, i)))
+        .collect();
+    // (stable: a hex's units are added in id order, as the rows added them)
+    loads.sort_by_key(|&(h, _)| h);
+    let mut hexes: Vec<HexIndex> = Vec::new();
+    let mut held: Vec<f64> = Vec::new();
+    for (h, i) in loads {
+        if hexes.last() != Some(&h) {
+            hexes.push(h);
+            held.extend(std::iter::repeat_n(0.0, capacities.len()));
+        }
+        let row = held.len() - capacities.len();
+        for (c, cell) in capacities.iter().zip(&mut held[row..]) {
+            *cell += c.load(&cache.units[i]);
         }
     }
-    held
+    Holdings { hexes, held }
+}
+
+/// A side's load of each capacity per occupied hex (`holdings`).
+struct Holdings {
+    hexes: Vec<HexIndex>,
+    /// `capacities.len()` loads per hex of `hexes`, in its order.
+    held: Vec<f64>,
+}
+
+impl Holdings {
+    /// The load of capacity `c` in hex `h` (0 in a hex the side does not occupy).
+    fn load(&self, h: HexIndex, c: usize, capacities: usize) -> f64 {
+        match self.hexes.binary_search(&h) {
+            Ok(k) => self.held[k * capacities + c],
+            Err(_) => 0.0,
+        }
+    }
 }
 
 /// The answers of one `toward` call (see the module's doc).
@@ -337,7 +361,7 @@ fn toward(
         order = keyed.into_iter().map(|(_, i)| i).collect();
     }
     let mut supply: BTreeMap<String, usize> = BTreeMap::new();
-    let mut held: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
+    let mut held: BTreeMap<String, Holdings> = BTreeMap::new();
     let mut search =
         with_host(lua, |h| h.reach_search.take())?.unwrap_or_else(|| ReachSearch::new(map));
     let mut answers: Vec<Closer> = Vec::new();
@@ -368,18 +392,19 @@ fn toward(
         }
         if !ask.capacities.is_empty() && !held.contains_key(&unit.side) {
             charge_listed(lua, cache.units.len())?;
-            let side_held = holdings(map, cache, &unit.side, &ask.capacities);
+            let side_held = holdings(cache, &unit.side, &ask.capacities);
             held.insert(unit.side.clone(), side_held);
         }
         let room = held.get(&unit.side);
         let load: Vec<f64> = ask.capacities.iter().map(|c| c.load(unit)).collect();
         let fits = |h: HexIndex| {
-            room.is_none_or(|rows| {
+            room.is_none_or(|held| {
+                let n = ask.capacities.len();
                 ask.capacities
                     .iter()
-                    .zip(rows)
+                    .enumerate()
                     .zip(&load)
-                    .all(|((c, row), l)| row[h as usize] + l <= c.limit)
+                    .all(|((k, c), l)| held.load(h, k, n) + l <= c.limit)
             })
         };
         let reach = match search.reach(map, rules, &cache.occ, unit, budget) {
