@@ -303,6 +303,43 @@ fn toward_keeps_a_unit_out_of_the_hexes_its_declared_capacity_would_overfill() {
     );
 }
 
+/// A malformed `capacity` is named field by field (read in one walk, not by mlua's conversion).
+#[test]
+fn toward_names_a_malformed_capacity() {
+    let error = |opts: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("probe.lua");
+        let code = format!(r#"hex.path.toward({{ "0101" }}, {{ {{ id = "g-d2" }} }}, {opts})"#);
+        std::fs::write(
+            &file,
+            format!("hex.rules.query(\"probe\", function() return {code} end)\n"),
+        )
+        .unwrap();
+        let mut s =
+            Session::start_with_mods(Path::new("tests/fixtures/f40/stacking"), Some(1), &[file])
+                .unwrap();
+        let e = s.game.query("probe", &Value::Null).unwrap_err().to_string();
+        let start = e.find("hex.path.toward").unwrap_or(0);
+        e[start..].lines().next().unwrap_or("").to_string()
+    };
+    assert_eq!(
+        error(r#"{ capacity = { { limit = "four" } } }"#),
+        "hex.path.toward: opts.capacity[1].limit must be a number"
+    );
+    assert_eq!(
+        error(r#"{ capacity = { { limit = 4, by_size = { XX = "one" } } } }"#),
+        "hex.path.toward: opts.capacity[1].by_size.XX must be a number"
+    );
+    assert_eq!(
+        error(r#"{ capacity = { { limit = 4, types = "armored" } } }"#),
+        "hex.path.toward: opts.capacity[1].types must be a list of type names"
+    );
+    assert_eq!(
+        error(r#"{ capacity = 4 }"#),
+        "hex.path.toward: opts.capacity must be a list of tables"
+    );
+}
+
 /// The greedy bot checks drops lazily, best hex first (ai.lua, drop_choice), with the listing's
 /// own two steps: the 11.1 drop hexes (`airborne.drop_hexes`) and the stacking and political
 /// checks (`restrictions.one_hex_checker`). Together they give the `drop` listing exactly, so the

@@ -108,7 +108,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
     path.raw_set(
         "steps",
         lua.create_function(|lua, (targets, opts): (Table, Option<Table>)| {
-            let ask = TowardOptions::read(opts.as_ref())?;
+            let ask = TowardOptions::read(lua, opts.as_ref())?;
             let map = path_map(lua)?;
             let target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
             let blocked = blocked_terrains(&map, &ask.impassable);
@@ -168,7 +168,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
         "toward",
         lua.create_function(
             |lua, (targets, units, opts): (Vec<String>, Table, Option<Table>)| {
-                let ask = TowardOptions::read(opts.as_ref())?;
+                let ask = TowardOptions::read(lua, opts.as_ref())?;
                 with_position(lua, |map, rules, cache| {
                     let answers = toward(lua, map, rules, cache, &targets, &units, &ask)?;
                     let answers = answers.as_slice();
@@ -210,7 +210,7 @@ struct TowardOptions {
 }
 
 impl TowardOptions {
-    fn read(opts: Option<&Table>) -> mlua::Result<TowardOptions> {
+    fn read(lua: &Lua, opts: Option<&Table>) -> mlua::Result<TowardOptions> {
         let mut ask = TowardOptions {
             impassable: Vec::new(),
             limit: usize::MAX,
@@ -231,15 +231,24 @@ impl TowardOptions {
             ask.first = n.max(1);
         }
         ask.nearest_first = o.raw_get::<Option<bool>>("nearest_first")?.unwrap_or(false);
-        for c in o
-            .raw_get::<Option<Vec<Table>>>("capacity")?
-            .unwrap_or_default()
-        {
-            ask.capacities.push(Capacity {
-                limit: c.raw_get("limit")?,
-                by_size: c.raw_get::<Option<BTreeMap<String, f64>>>("by_size")?,
-                types: c.raw_get("types")?,
-            });
+        // (read in one walk: mlua's conversion of each field and each `by_size` key was most of
+        // a call's cost)
+        let capacity = match o.raw_get::<mlua::Value>("capacity")? {
+            mlua::Value::Nil => None,
+            mlua::Value::Table(list) => Some(list),
+            _ => {
+                return Err(mlua::Error::runtime(
+                    "hex.path.toward: opts.capacity must be a list of tables",
+                ))
+            }
+        };
+        if let Some(list) = capacity {
+            let mut left = crate::rules::bounded::VALUE_LIMIT;
+            let read = crate::rules::lua_stack::reader::lua_to_json(lua, &list, &mut left)
+                .map_err(|e| {
+                    mlua::Error::runtime(format!("hex.path.toward: opts.capacity: {e}"))
+                })?;
+            ask.capacities = Capacity::list_from(&read)?;
         }
         Ok(ask)
     }
@@ -255,6 +264,69 @@ struct Capacity {
 }
 
 impl Capacity {
+    /// `opts.capacity` as read: a list of `{limit = N, by_size = {[size] = load}, types = {...}}`.
+    fn list_from(read: &serde_json::Value) -> mlua::Result<Vec<Capacity>> {
+        let bad =
+            |what: String| mlua::Error::runtime(format!("hex.path.toward: opts.capacity{what}"));
+        let items: &[serde_json::Value] = match read {
+            serde_json::Value::Array(items) => items,
+            // (an empty table reads as an empty object: no capacity)
+            serde_json::Value::Object(m) if m.is_empty() => &[],
+            _ => return Err(bad(" must be a list of tables".into())),
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let at = |field: &str| format!("[{}].{field}", i + 1);
+            let limit = item
+                .get("limit")
+                .and_then(serde_json::Value::as_f64)
+                .ok_or_else(|| bad(format!("{} must be a number", at("limit"))))?;
+            let by_size = match item.get("by_size") {
+                None => None,
+                Some(serde_json::Value::Object(m)) => Some(
+                    m.iter()
+                        .map(|(size, load)| {
+                            load.as_f64().map(|l| (size.clone(), l)).ok_or_else(|| {
+                                bad(format!(
+                                    "{} must be a number",
+                                    at(&format!("by_size.{size}"))
+                                ))
+                            })
+                        })
+                        .collect::<mlua::Result<BTreeMap<String, f64>>>()?,
+                ),
+                Some(_) => {
+                    return Err(bad(format!(
+                        "{} must be a table of size = load",
+                        at("by_size")
+                    )))
+                }
+            };
+            let types = match item.get("types") {
+                None => None,
+                Some(serde_json::Value::Object(m)) if m.is_empty() => Some(Vec::new()),
+                Some(serde_json::Value::Array(list)) => Some(
+                    list.iter()
+                        .map(|t| {
+                            t.as_str().map(str::to_string).ok_or_else(|| {
+                                bad(format!("{} must be a list of type names", at("types")))
+                            })
+                        })
+                        .collect::<mlua::Result<Vec<String>>>()?,
+                ),
+                Some(_) => {
+                    return Err(bad(format!("{} must be a list of type names", at("types"))))
+                }
+            };
+            out.push(Capacity {
+                limit,
+                by_size,
+                types,
+            });
+        }
+        Ok(out)
+    }
+
     fn load(&self, unit: &Unit) -> f64 {
         if self.types.as_ref().is_some_and(|t| !t.contains(&unit.kind)) {
             return 0.0;
