@@ -45,11 +45,8 @@ pub fn run(args: &LegalArgs) -> i32 {
             ))
         }
     };
-    if !session.scenario.sides.contains(&side) {
-        return fail(format!(
-            "--side: unknown side '{side}' (sides: {})",
-            session.scenario.sides.join(", ")
-        ));
+    if let Some(e) = super::unknown_side("--side", &side, &session.scenario.sides) {
+        return fail(e);
     }
     if let Some(unit) = &args.unit {
         if !session.game.state().units.contains_key(unit) {

@@ -140,6 +140,16 @@ fn printable(line: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Whether a command's game argument names a save (a `.json` file) rather than a scenario.
+/// The error of an option naming a side the scenario lacks (`--side`, `--until-side`), or None.
+fn unknown_side(option: &str, side: &str, sides: &[String]) -> Option<String> {
+    (!sides.iter().any(|s| s == side)).then(|| {
+        format!(
+            "{option}: unknown side '{side}' (sides: {})",
+            sides.join(", ")
+        )
+    })
+}
+
 fn is_save(path: &std::path::Path) -> bool {
     path.is_file() && path.extension().is_some_and(|e| e == "json")
 }

@@ -103,11 +103,8 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         Err(e) => return fail(e),
     };
     if let Some(side) = &args.until_side {
-        if !session.scenario.sides.contains(side) {
-            return fail(format!(
-                "--until-side: unknown side '{side}' (sides: {})",
-                session.scenario.sides.join(", ")
-            ));
+        if let Some(e) = super::unknown_side("--until-side", side, &session.scenario.sides) {
+            return fail(e);
         }
     }
     let start_turn = session.game.state().turn.max(1);

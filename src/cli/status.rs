@@ -31,11 +31,8 @@ pub fn run(args: &StatusArgs) -> i32 {
         Err(e) => return fail(e),
     };
     if let Some(side) = &args.side {
-        if !session.scenario.sides.contains(side) {
-            return fail(format!(
-                "--side: unknown side '{side}' (sides: {})",
-                session.scenario.sides.join(", ")
-            ));
+        if let Some(e) = super::unknown_side("--side", side, &session.scenario.sides) {
+            return fail(e);
         }
     }
     // (a score the rules do not answer is none; one that is no table of numbers is their error)
