@@ -441,11 +441,8 @@ end
 -- entering `label`: restrictions.hex_refusal would refuse it. `german_inside` is asked once
 -- per decision (it lists the German units).
 local function kept_home(u, label, home_locked)
-  local home = politics.COUNTRY_OF_NATION[u.nation]
-  if (u.nation ~= "dutch" and u.nation ~= "swiss") or u.status.freed or not u.at
-      or politics.country_of(u.at) ~= home or politics.country_of(label) == home then
-    return false
-  end
+  local home = politics.home_bound(u)
+  if not home or politics.country_of(label) == home then return false end
   if home_locked[home] == nil then home_locked[home] = politics.german_inside(home) end
   return home_locked[home]
 end

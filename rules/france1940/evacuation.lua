@@ -35,10 +35,8 @@ function evacuation.refusal(u, side)
   end
   -- (reading: evacuation leaves the country as a move out would; a unit freed by a forced
   -- retreat operates normally)
-  local home = politics.COUNTRY_OF_NATION[u.nation]
-  if (u.nation == "dutch" or u.nation == "swiss") and not u.status.freed
-      and politics.country_of(u.at) == home and politics.german_inside(home) then
-    local rule = u.nation == "dutch" and "F40-16.3" or "F40-16.6"
+  local home, rule = politics.home_bound(u)
+  if home and politics.german_inside(home) then
     return rule, string.format("%s may not leave %s while a German unit is in it (evacuation leaves it too)", u.id, home)
   end
   if u.status.railed then return "F40-10.4", u.id .. " has moved by rail and has no MP left" end

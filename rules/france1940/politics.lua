@@ -82,6 +82,17 @@ function politics.german_inside(country)
   return false
 end
 
+-- F40-16.3 / 16.6: the home country a Dutch or Swiss unit `u` may not leave voluntarily while a
+-- German unit is in it, and the clause, when `u` stands in it and no forced retreat has freed
+-- it; nil otherwise. (Whether a German unit is inside is the caller's to ask: listings keep it.)
+function politics.home_bound(u)
+  local nation = u.nation
+  if (nation ~= "dutch" and nation ~= "swiss") or u.status.freed or not u.at then return nil end
+  local home = politics.COUNTRY_OF_NATION[nation]
+  if politics.country_of(u.at) ~= home then return nil end
+  return home, nation == "dutch" and "F40-16.3" or "F40-16.6"
+end
+
 -- F40-16.4: every Belgian major city is German-controlled.
 function politics.belgian_cities_fallen()
   local cities = supply.major_cities("belgium")

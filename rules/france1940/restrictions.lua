@@ -108,10 +108,9 @@ local function refusal_in(ctx, u, label, turn)
     return "F40-16.1", string.format("%s may not enter %s (%s is neutral)", u.id, label, country)
   end
   local nation = u.nation
-  if (nation == "dutch" or nation == "swiss") and not u.status.freed and u.at then
-    local home = politics.COUNTRY_OF_NATION[nation]
-    if politics.country_of(u.at) == home and country ~= home and ctx_german_inside(ctx, home) then
-      local rule = nation == "dutch" and "F40-16.3" or "F40-16.6"
+  if nation == "dutch" or nation == "swiss" then
+    local home, rule = politics.home_bound(u)
+    if home and country ~= home and ctx_german_inside(ctx, home) then
       return rule, string.format("%s may not leave %s while a German unit is in it (%s)", u.id, home, label)
     end
   end

@@ -41,7 +41,7 @@ fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Sessi
 
 /// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,
 /// `{ [facing] = cost }` (docs/facing.md): tidied entry by entry.
-fn tidy(v: &Value) -> Value {
+pub(super) fn tidy(v: &Value) -> Value {
     match v {
         Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), tidy(v))).collect()),
         Value::Array(a) => Value::Array(a.iter().map(tidy).collect()),

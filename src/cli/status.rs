@@ -122,8 +122,8 @@ pub fn run(args: &StatusArgs) -> i32 {
             } else {
                 format!(
                     " strength {} MA {}",
-                    number(&u["strength"]),
-                    number(&u["ma"])
+                    super::query::tidy(&u["strength"]),
+                    super::query::tidy(&u["ma"])
                 )
             };
             let kind = [u["size"].as_str(), u["type"].as_str()]
@@ -157,13 +157,4 @@ pub fn run(args: &StatusArgs) -> i32 {
         }
     }
     EXIT_OK
-}
-
-/// A number as a person writes it: `4`, `2.5`.
-fn number(v: &Value) -> String {
-    match v.as_f64() {
-        Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{}", x as i64),
-        Some(x) => format!("{x}"),
-        None => v.to_string(),
-    }
 }
