@@ -97,6 +97,11 @@ fn memory_bomb_inside_gsub_hits_the_memory_limit() {
         &m,
         &["command 'hostile' (hostile/harness.lua:4): memory limit of 32 MiB exceeded"],
     );
+    // (what to do about it, as the instruction budget's message says)
+    assert!(
+        m.ends_with("; raise [limits] memory_mb in the scenario if the rules really need more"),
+        "{m}"
+    );
 }
 
 /// `RulesError::kind` names the limit that stopped a script, so a host can tell a mod's bug

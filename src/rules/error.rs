@@ -48,6 +48,11 @@ fn without_addresses(message: &str) -> String {
     out
 }
 
+/// What a designer may do about a rules call that ran out of memory, as the instruction
+/// budget's message says for instructions.
+const MEMORY_HINT: &str =
+    "raise [limits] memory_mb in the scenario if the rules really need more";
+
 /// A VM out of memory, with where its script was last seen running: Lua's own message
 /// ("not enough memory") names no place.
 pub(crate) fn memory_exceeded(budget: &Budget, memory_limit: usize) -> String {
@@ -62,7 +67,11 @@ pub(crate) fn memory_exceeded(budget: &Budget, memory_limit: usize) -> String {
 
 fn describe_raw(error: &Error, what: &str, budget: &Budget, memory_limit: usize) -> String {
     match error {
-        Error::MemoryError(_) => format!("{what}: {}", memory_exceeded(budget, memory_limit)),
+        // (the hint is the scenario's: `hexwar test` has a fixed limit and words its own)
+        Error::MemoryError(_) => format!(
+            "{what}: {}; {MEMORY_HINT}",
+            memory_exceeded(budget, memory_limit)
+        ),
         Error::SyntaxError { message, .. } => format!("{what}: syntax error: {message}"),
         Error::CallbackError { traceback, cause } => {
             let inner = match bad_argument(cause, traceback) {
