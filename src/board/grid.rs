@@ -46,6 +46,9 @@ pub struct HexMap {
     zones: Vec<u64>,
     /// Per hex and edge direction, the features of that hexside (both sides hold the same mask).
     hexsides: Vec<[u32; 6]>,
+    /// Zone sets whose boundaries a picture draws (an overlay with `border = true`: countries),
+    /// each the mask of its zones' ids.
+    borders: Vec<u64>,
 }
 
 /// The raw parts of a map; `HexMap::build` checks them.
@@ -85,6 +88,7 @@ impl HexMap {
             features: vec![0; count],
             zones: vec![0; count],
             hexsides: vec![[0; 6]; count],
+            borders: Vec::new(),
         };
         map.mark_edges();
         map
@@ -351,6 +355,30 @@ impl HexMap {
     /// Zone names of a hex, in id order (the four map edges first).
     pub fn zones_of(&self, index: HexIndex) -> Vec<&str> {
         Self::names_in_mask(&self.zone_names, self.zones[index as usize])
+    }
+    /// Marks the named zones as one set whose boundaries are drawn (names without a hex are
+    /// left out: they have no boundary).
+    pub fn add_border(&mut self, zones: &[&str]) {
+        let mask = zones
+            .iter()
+            .filter_map(|z| self.zone_id(z))
+            .fold(0u64, |m, id| m | 1 << id);
+        if mask != 0 {
+            self.borders.push(mask);
+        }
+    }
+    /// Whether any zone set is bordered (a picture's legend names borders then).
+    pub fn has_borders(&self) -> bool {
+        !self.borders.is_empty()
+    }
+    /// Whether a border runs between adjacent hexes `a` and `b`: both lie in zones of one
+    /// bordered set, and not in the same ones.
+    pub fn border_between(&self, a: HexIndex, b: HexIndex) -> bool {
+        let (za, zb) = (self.zones[a as usize], self.zones[b as usize]);
+        self.borders.iter().any(|&m| {
+            let (x, y) = (za & m, zb & m);
+            x != 0 && y != 0 && x != y
+        })
     }
     /// The hexes of a zone, in index order; None for an unknown zone.
     pub fn zone_hexes(&self, zone: &str) -> Option<Vec<HexIndex>> {

@@ -67,6 +67,9 @@ struct MapSpec {
 struct OverlaySpec {
     legend: Spanned<BTreeMap<String, String>>,
     grid: Spanned<Vec<Spanned<String>>>,
+    /// Pictures draw the boundaries between this overlay's zones (countries).
+    #[serde(default)]
+    border: bool,
 }
 
 /// The largest map accepted: a 1000×1000 map is 1 M hexes; this leaves room for 4×.
@@ -228,6 +231,10 @@ pub fn parse_map_all(source: &SourceText) -> Result<HexMap, Vec<MapError>> {
                         .err(),
                 );
             }
+        }
+        if overlay.border {
+            let zones: Vec<&str> = legend.values().map(String::as_str).collect();
+            map.add_border(&zones);
         }
     }
     if errors.is_empty() {
@@ -449,6 +456,34 @@ grid = ["B . .", "B B ."]
             .map(|i| m.label(i))
             .collect();
         assert_eq!(blue, ["0101", "0102", "0202"]);
+    }
+
+    /// `border = true` on an overlay: pictures draw a border between two hexes in different
+    /// zones of it, none where either hex is in none of them (the sea), none without the key.
+    #[test]
+    fn an_overlay_with_border_marks_the_boundaries_of_its_zones() {
+        let text = GOOD.replace(
+            "[[overlay]]\nlegend = { B = \"blue_land\" }\ngrid = [\"B . .\", \"B B .\"]",
+            "[[overlay]]\nborder = true\nlegend = { B = \"blue\", R = \"red_land\" }\ngrid = [\"B R R\", \"B B .\"]",
+        );
+        let m = parse(&text).unwrap();
+        let at = |l: &str| m.parse_label(l).unwrap();
+        let bordered: Vec<(String, String)> = (0..m.len())
+            .flat_map(|a| m.neighbors(a).map(move |(_, b)| (a, b)))
+            .filter(|&(a, b)| a < b && m.border_between(a, b))
+            .map(|(a, b)| (m.label(a), m.label(b)))
+            .collect();
+        assert_eq!(
+            bordered,
+            [
+                ("0101".to_string(), "0201".to_string()),
+                ("0201".to_string(), "0202".to_string()),
+                ("0301".to_string(), "0202".to_string()),
+            ]
+        );
+        assert!(m.has_borders());
+        assert!(!m.border_between(at("0301"), at("0302")), "0302 is in no zone");
+        assert!(!parse(GOOD).unwrap().has_borders());
     }
 
     #[test]

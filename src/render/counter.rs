@@ -1,5 +1,6 @@
-//! Unit counters: a square in the side's colour with a NATO-style type symbol, the size marker
-//! above it (III, XX, XXX) and strength-movement below; a facing arrow when the unit faces.
+//! Unit counters: a square in the side's colour with the unit's id along its top, a NATO-style
+//! type symbol, the size marker above it (III, XX, XXX) and strength-movement below; a facing
+//! arrow when the unit faces.
 
 use super::svg::{escape, num, Svg};
 use crate::engine::Unit;
@@ -21,6 +22,21 @@ pub fn draw(svg: &mut Svg, unit: &Unit, at: (f64, f64), c: f64, fill: &str) {
             num(c * 0.03),
             num(c * 0.06)
         ),
+    );
+    // The id, which orders name: squeezed to the counter's width when long.
+    let id_size = c * 0.13;
+    let room = c * 0.9;
+    let squeeze = if unit.id.chars().count() as f64 * id_size * 0.55 > room {
+        format!(" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"", num(room))
+    } else {
+        String::new()
+    };
+    svg.text(
+        at.0,
+        y + c * 0.15,
+        id_size,
+        &unit.id,
+        &format!("fill=\"#111111\"{squeeze}"),
     );
     // The NATO box.
     let (bw, bh) = (c * 0.56, c * 0.34);

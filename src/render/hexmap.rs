@@ -104,6 +104,13 @@ pub fn render(
     }
     svg.close_group();
 
+    // Borders between the zones of a bordered overlay (countries), under the hexside features
+    // that often follow them (rivers).
+    if map.has_borders() {
+        draw_borders(&mut svg, map, &geo);
+    }
+
+
     // Hexside features, in key order.
     svg.open_group("hexsides", " stroke-linecap=\"round\"");
     for (a, b, mask) in map.hexsides_with_features().values() {
@@ -227,6 +234,17 @@ pub fn render(
                     ),
                 );
             }
+            Swatch::Border => {
+                let (colour, width, dash) = palette::BORDER;
+                svg.line(
+                    (x, y + 7.0),
+                    (x + 22.0, y + 7.0),
+                    &format!(
+                        "stroke=\"{colour}\" stroke-width=\"{}\" stroke-dasharray=\"{dash}\"",
+                        num(HEX * width)
+                    ),
+                );
+            }
             Swatch::Feature(name) => feature_icon(&mut svg, name, (x + 11.0, y + 7.0), 6.0),
         }
         svg.text_left(x + 28.0, y + 12.0, 12.0, label, "");
@@ -235,9 +253,33 @@ pub fn render(
     svg.finish(stacks.values().map(Vec::len).sum())
 }
 
+/// The borders of `map`'s bordered zone sets, one line per hexside between two of its zones.
+fn draw_borders(svg: &mut Svg, map: &HexMap, geo: &Geometry) {
+    let centre = |index: u32| {
+        let (c, r) = map.col_row(index);
+        geo.center(c, r)
+    };
+    svg.open_group("borders", " stroke-linecap=\"round\"");
+    let (colour, width, dash) = palette::BORDER;
+    let border_style = format!(
+        "stroke=\"{colour}\" stroke-width=\"{}\" stroke-dasharray=\"{dash}\"",
+        num(HEX * width)
+    );
+    for a in 0..map.len() {
+        for (_, b) in map.neighbors(a) {
+            if a < b && map.border_between(a, b) {
+                let (p, q) = geo.hexside(centre(a), centre(b));
+                svg.line(p, q, &border_style);
+            }
+        }
+    }
+    svg.close_group();
+}
+
 enum Swatch {
     Fill(String),
     Line(String),
+    Border,
     Feature(String),
 }
 
@@ -255,6 +297,9 @@ fn legend_entries(
     }
     for name in map.hexside_feature_names() {
         out.push((Swatch::Line(name.clone()), name.clone()));
+    }
+    if map.has_borders() {
+        out.push((Swatch::Border, "border".into()));
     }
     for name in map.feature_names() {
         out.push((Swatch::Feature(name.clone()), name.clone()));

@@ -73,6 +73,10 @@ pub fn side(name: &str, order: usize) -> String {
     ORDER[order % ORDER.len()].into()
 }
 
+/// How a border between bordered zones (countries) is stroked: (colour, width as a fraction of
+/// the hex size, dash), dash-dot so it is not read as a hexside feature.
+pub const BORDER: (&str, f64, &str) = ("#4a2a6a", 0.08, "8 3 2 3");
+
 /// How a hexside feature is stroked: (colour, width as a fraction of the hex size, dash).
 pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
     let n = name.to_ascii_lowercase();
