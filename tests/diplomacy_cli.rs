@@ -415,8 +415,8 @@ fn phases_done_before_an_out_of_order_phase_are_still_one_json_array() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: {orders}:5: orders for phase S1903M, but the game is at phase F1901M \
-             (phases must come in order)\n"
+            "error: {orders}:5: orders for phase S1903M, but the game is at phase F1901M: give \
+             F1901M first (an entry without orders if there are none); phases must come in order\n"
         )
     );
     let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -499,4 +499,62 @@ fn dip_setup_refuses_an_unknown_key() {
              (a setup holds centers, dislodged, phase, units)\n"
         )
     );
+}
+
+/// In text, a void order says why beside it (the rules' `check_order`, asked on the position
+/// before the phase resolves), so a typo does not quietly cost a unit its move; the JSON
+/// report keeps its pinned fields.
+#[test]
+fn play_text_says_why_each_void_order_is_void() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LVP\", \"F LON\"]\nFRANCE = [\"A MAR\", \"A BUR\"]\nITALY = [\"A PIE\"]\n",
+    );
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        r#"[[phase]]
+phase = "S1901M"
+[phase.orders]
+ENGLAND = ["A LVP - NWX", "F LON-ENG"]
+FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H"]
+"#,
+    );
+    let out = play_files(&setup, &orders, false);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let void: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("void"))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        void,
+        [
+            "ENGLAND  A LVP - NWX              void ('NWX' is no province or coast of the map)",
+            "ENGLAND  F LON-ENG                void (write a move with spaces around its dash (F LON - ENG))",
+            "FRANCE   A BUR S A MAR - PIE      void (A BUR cannot reach PIE, where the support is given)",
+            "FRANCE   A PAR H                  void (FRANCE has no army in PAR)",
+        ]
+    );
+    let json = play_files(&setup, &orders, true);
+    assert!(!stdout(&json).contains("reason"), "{}", stdout(&json));
+}
+
+/// A phase label is read whatever its case, as orders are ("s1901m" is S1901M).
+#[test]
+fn a_phase_label_in_lower_case_is_the_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"s1901m\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(done[0]["phase"], "S1901M");
+    assert_eq!(done[0]["units"]["FRANCE"][0], "A BUR", "{}", stdout(&out));
 }

@@ -460,6 +460,8 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         ("FRANCE", "A MAR S A VEN - PIE", None),
         ("FRANCE", "A PAR - MOS", Some("A PAR cannot reach MOS (not adjacent for an army, and no convoy could carry it there)")),
         ("FRANCE", "hello world", Some("not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)")),
+        ("FRANCE", "A PAR - BRU", Some("'BRU' is no province or coast of the map")),
+        ("FRANCE", "a par-bur", Some("write a move with spaces around its dash (A PAR - BUR)")),
         ("FRANCE", "A RUH - BEL", Some("FRANCE has no army in RUH")),
         ("FRANCE", "F PAR - BUR", Some("FRANCE has no fleet in PAR")),
         ("ITALY", "A PAR - BUR", Some("ITALY has no army in PAR")),

@@ -51,11 +51,31 @@ local function unit_in(cm, position, prov, t)
   return false
 end
 
+-- The words of the notation that are no location.
+local KEYWORDS = { A = true, F = true, H = true, S = true, C = true, B = true, D = true, R = true,
+  ["-"] = true, VIA = true }
+local NOTATION = "not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)"
+
+-- Why an order does not parse, as near as the words tell: an order that starts with a unit
+-- type (A, F) and holds a move written without spaces around its dash, or a word that is no
+-- location of the map, is told so; anything else gets the notation.
+local function unparsed(cm, raw)
+  local first = tostring(raw):upper():match("^%s*(%S+)")
+  if first ~= "A" and first ~= "F" then return NOTATION end
+  for w in tostring(raw):upper():gmatch("%S+") do
+    if not KEYWORDS[w] and not cm.loc_prov[w] and not cm.canon[w] then
+      if w:find("%-") or w:find(">") then
+        return "write a move with spaces around its dash (" .. tostring(raw):upper():gsub("%s*%-+>?%s*", " - ") .. ")"
+      end
+      return "'" .. w .. "' is no province or coast of the map"
+    end
+  end
+  return NOTATION
+end
+
 -- Why a void order is void: the first thing found wrong.
 local function reason(game, board, cm, position, power, o, kind)
-  if o.uprov == nil or o.utype == nil then
-    return "not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)"
-  end
+  if o.uprov == nil or o.utype == nil then return unparsed(cm, o.raw) end
   local where = o.uprov
   if o.kind ~= "V" and not KINDS[kind][o.kind] then
     local wanted = o.kind == "D" and "a retreat or an adjustment" or PHASE_WORD[ORDER_PHASE[o.kind]]
@@ -92,9 +112,7 @@ local function reason(game, board, cm, position, power, o, kind)
     local what = kind == "R" and "dislodged " or ""
     return power .. " has no " .. what .. TYPE_WORD[o.utype] .. " in " .. where
   end
-  if o.kind == "V" then
-    return "not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)"
-  end
+  if o.kind == "V" then return unparsed(cm, o.raw) end
   if mine.loc ~= o.uloc then return "the unit stands on " .. mine.loc .. ", not " .. o.uloc end
   if kind == "R" then
     if o.kind == "D" then return "the disband cannot be made" end

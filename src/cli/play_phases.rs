@@ -13,7 +13,7 @@
 //! FRANCE = ["A PAR - BUR", "A MAR S A PAR - BUR"]
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map};
 
@@ -47,7 +47,14 @@ fn play_each(
     let mut skipped: BTreeSet<String> = BTreeSet::new();
     let mut refused = 0;
     for entry in phases {
-        if skipped.contains(&entry.phase) {
+        // (labels are read as the game writes them, whatever the case: "s1901m" is S1901M)
+        let current = session
+            .game
+            .phase_label()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        let same = |label: &str| label.eq_ignore_ascii_case(&entry.phase);
+        if !same(&current) && skipped.iter().any(|p| same(p)) {
             // (not an error, as the contract says; but orders given for it were not played, which
             // a designer testing a rule change wants to know)
             let given: usize = entry.orders.values().map(Vec::len).sum();
@@ -62,24 +69,28 @@ fn play_each(
             emit(args.json, out, Item::Skipped(entry.phase.clone()));
             continue;
         }
-        let current = session
-            .game
-            .phase_label()
-            .map_err(|e| e.to_string())?
-            .unwrap_or_default();
-        if session.game.is_over() || current != entry.phase {
+        if session.game.is_over() || !same(&current) {
             let now = if session.game.is_over() {
                 "the game is over".to_string()
             } else {
-                format!("the game is at phase {current}")
+                format!(
+                    "the game is at phase {current}: give {current} first (an entry without orders \
+                     if there are none)"
+                )
             };
             return Err(format!(
-                "{}:{}: orders for phase {}, but {now} (phases must come in order)",
+                "{}:{}: orders for phase {}, but {now}; phases must come in order",
                 args.orders.display(),
                 entry.line,
                 entry.phase
             ));
         }
+        // (why an order will be void, asked before the phase resolves: printed beside it)
+        let reasons = if args.json {
+            Reasons::new()
+        } else {
+            void_reasons(session, &entry.orders)
+        };
         for (power, orders) in &entry.orders {
             let mut a = Map::new();
             a.insert("power".into(), power.clone().into());
@@ -144,16 +155,50 @@ fn play_each(
         let last = reports.len();
         for (k, report) in reports.into_iter().enumerate() {
             let end = if k + 1 == last { ended.clone() } else { None };
-            emit(args.json, out, Item::Report(report, end));
+            emit(args.json, out, Item::Report(report, end, reasons.clone()));
         }
     }
     Ok(refused)
 }
 
+/// Why orders were void, by power and order text (`order_key`).
+type Reasons = BTreeMap<(String, String), String>;
+
+/// An order's text as a key: upper case, single spaces (the report writes orders so).
+fn order_key(order: &str) -> String {
+    order
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_uppercase()
+}
+
+/// The reasons the rules' `check_order` query gives for the orders it judges void, asked on the
+/// position before the phase resolves (Diplomacy answers it; other rules answer nothing, and a
+/// query that fails is left out: the reasons only explain).
+fn void_reasons(session: &mut Session, orders: &BTreeMap<String, Vec<String>>) -> Reasons {
+    let mut out = Reasons::new();
+    for (power, list) in orders {
+        for order in list {
+            let asked = session
+                .game
+                .query("check_order", &json!({"power": power, "order": order}));
+            let Ok(Some(answer)) = asked else { continue };
+            if answer.get("void").and_then(|v| v.as_bool()) != Some(true) {
+                continue;
+            }
+            if let Some(reason) = answer.get("reason").and_then(|r| r.as_str()) {
+                out.insert((power.clone(), order_key(order)), reason.to_string());
+            }
+        }
+    }
+    out
+}
+
 /// What one `[[phase]]` entry gave: a phase's report (with the winner and the reason when that
-/// phase ended the game), or a skipped phase.
+/// phase ended the game, and why orders were void), or a skipped phase.
 enum Item {
-    Report(PhaseReport, Option<(Option<String>, String)>),
+    Report(PhaseReport, Option<(Option<String>, String)>, Reasons),
     Skipped(String),
 }
 
@@ -162,8 +207,8 @@ enum Item {
 fn emit(json: bool, out: &mut Vec<String>, item: Item) {
     if json {
         out.push(match &item {
-            Item::Report(r, None) => serde_json::to_string(r).unwrap_or_else(|_| "null".into()),
-            Item::Report(r, Some((winner, reason))) => {
+            Item::Report(r, None, _) => serde_json::to_string(r).unwrap_or_else(|_| "null".into()),
+            Item::Report(r, Some((winner, reason)), _) => {
                 // (appended after the documented fields, which keep their order)
                 let text = serde_json::to_string(r).unwrap_or_else(|_| "{}".into());
                 let over = json!({"winner": winner, "reason": reason});
@@ -185,16 +230,21 @@ fn print_json(out: &[String]) {
 
 /// The readable form of one phase.
 fn print_text(item: &Item) {
-    let r = match item {
+    let (r, reasons) = match item {
         Item::Skipped(phase) => {
             outln!("{phase}: skipped (nothing to do)");
             return;
         }
-        Item::Report(r, _) => r,
+        Item::Report(r, _, reasons) => (r, reasons),
     };
     outln!("{}:", r.phase);
     for o in &r.results {
-        let flags = o.flags.join(", ");
+        let mut flags = o.flags.join(", ");
+        if o.flags.iter().any(|f| f == "void") {
+            if let Some(why) = reasons.get(&(o.power.clone(), order_key(&o.order))) {
+                flags = format!("{flags} ({why})");
+            }
+        }
         outln!(
             "  {:<8} {:<24} {}",
             o.power,
@@ -233,7 +283,7 @@ fn print_text(item: &Item) {
         outln!("    {power}: {}", centers.join(", "));
     }
     outln!("  next phase: {}", r.next_phase);
-    if let Item::Report(_, Some((winner, reason))) = item {
+    if let Item::Report(_, Some((winner, reason)), _) = item {
         outln!(
             "  game over: {} ({reason})",
             winner.as_deref().unwrap_or("a draw")
