@@ -252,7 +252,7 @@ impl Session {
         let rules_changed = if save.rules.is_empty() {
             None
         } else {
-            let now = crate::rules::module_hashes(&scenario.rule_roots, &scenario.rules);
+            let now = crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules());
             // (a mod the save names but whose file it did not record was added to the save:
             // extra Lua the game never ran, which a host resuming others' saves must hear of)
             let mod_modules: Vec<String> = save
@@ -494,7 +494,7 @@ impl Session {
         .with_scenario_hash(self.scenario.hash.clone())
         .with_rules(crate::rules::module_hashes(
             &self.scenario.rule_roots,
-            &self.scenario.rules,
+            &self.scenario.played_modules(),
         ))
     }
 }

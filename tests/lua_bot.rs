@@ -53,13 +53,13 @@ fn a_bot_answering_nothing_is_named_as_nil() {
     );
 }
 
-#[test]
-fn an_unknown_bot_module_is_refused_by_check() {
-    let dir = tempfile::tempdir().unwrap();
+/// The bad_bot fixture's scenario written into `dir` with red's bot `bot` and `dir` as a rule
+/// root beside the project's rules and the fixture's folder.
+fn scenario_with_bot(dir: &std::path::Path, bot: &str) {
     let text = std::fs::read_to_string("tests/fixtures/bad_bot/scenario.toml").unwrap();
     let root = std::fs::canonicalize("tests/fixtures/bad_bot").unwrap();
     let text = text
-        .replace("bot = \"ai\"", "bot = \"nosuch\"")
+        .replace("bot = \"ai\"", &format!("bot = {bot:?}"))
         .replace(
             "map = \"../../../scenarios/demo/map.toml\"",
             &format!("map = {:?}", root.join("../../../scenarios/demo/map.toml")),
@@ -67,12 +67,19 @@ fn an_unknown_bot_module_is_refused_by_check() {
         .replace(
             "rule_roots = [\"../../../rules\", \".\"]",
             &format!(
-                "rule_roots = [{:?}, {:?}]",
+                "rule_roots = [{:?}, {:?}, {:?}]",
                 root.join("../../../rules"),
-                root
+                root,
+                dir
             ),
         );
-    std::fs::write(dir.path().join("scenario.toml"), text).unwrap();
+    std::fs::write(dir.join("scenario.toml"), text).unwrap();
+}
+
+#[test]
+fn an_unknown_bot_module_is_refused_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), "nosuch");
     let out = hexwar(&["check", dir.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -92,4 +99,28 @@ fn a_lua_bot_with_nothing_legal_ends_the_phase() {
     assert_eq!(summary["commands"], 4, "{summary}");
     assert_eq!(summary["turn"], 1, "{summary}");
     assert_eq!(summary["finished"], true, "{summary}");
+}
+
+/// A bot module outside the rules' folders plays the game too: saves, replays and batch records
+/// hash it with the rules, so a save resumed under an edited bot says so, and two versions of
+/// a bot give two batch fingerprints (shards of both are not merged as one).
+#[test]
+fn a_bot_module_outside_the_rules_is_hashed_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), "mine");
+    let bot = dir.path().join("mine.lua");
+    std::fs::write(&bot, "return function(side, legal, seed) return 1 end\n").unwrap();
+    let session = hexwar::Session::start(dir.path(), Some(1)).unwrap();
+    let before = hexwar::batch::rules_fingerprint(&session.scenario);
+    let save_path = dir.path().join("game.json");
+    session.to_save().write(&save_path).unwrap();
+    let text = std::fs::read_to_string(&save_path).unwrap();
+    assert!(text.contains("mine.lua\": \"sha256:"), "{text}");
+
+    std::fs::write(&bot, "return function(side, legal, seed) return #legal end\n").unwrap();
+    let resumed = hexwar::Session::resume(&save_path).unwrap();
+    let what = resumed.rules_changed.expect("the edited bot is seen");
+    assert!(what.ends_with("mine.lua changed"), "{what}");
+    let after = hexwar::Session::start(dir.path(), Some(1)).unwrap();
+    assert_ne!(hexwar::batch::rules_fingerprint(&after.scenario), before);
 }

@@ -142,7 +142,7 @@ impl Replay {
             scenario_id: scenario.id.clone(),
             scenario_path: scenario.path.clone(),
             scenario_hash: scenario.hash.clone(),
-            rules: module_hashes(&scenario.rule_roots, &scenario.rules),
+            rules: module_hashes(&scenario.rule_roots, &scenario.played_modules()),
             seed: session.seed,
             steps: Vec::new(),
             end: None,
@@ -225,7 +225,7 @@ impl Replay {
                 });
             }
         }
-        let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
+        let now = module_hashes(&session.scenario.rule_roots, &session.scenario.played_modules());
         if let Some(changes) = crate::rules::describe_module_changes(&self.rules, &now, &[]) {
             return Err(ReplayError::DifferentRules(changes));
         }

@@ -113,6 +113,19 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// The Lua modules a game of this scenario runs: its rules, then the sides' bot modules
+    /// not among them (a bot outside the rules' folders plays the game too, so saves, replays
+    /// and batch records hash it with them).
+    pub fn played_modules(&self) -> Vec<String> {
+        let mut out = self.rules.clone();
+        for bot in self.bots.values() {
+            if !out.contains(bot) {
+                out.push(bot.clone());
+            }
+        }
+        out
+    }
+
     /// A fresh starting state with the given seed.
     pub fn initial_state(&self, seed: u64) -> GameState {
         let mut state = self.initial.clone();
