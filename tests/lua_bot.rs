@@ -124,3 +124,24 @@ fn a_bot_module_outside_the_rules_is_hashed_with_them() {
     let after = hexwar::Session::start(dir.path(), Some(1)).unwrap();
     assert_ne!(hexwar::batch::rules_fingerprint(&after.scenario), before);
 }
+
+/// A bot whose commands the rules refuse is said to be refused: each refusal ends its side's
+/// phase, so without a word such a bot looked only like a weak one. One warning per side,
+/// with the count and the first refusal; the run still plays to its end (exit 0).
+#[test]
+fn a_bot_refused_by_the_rules_is_named_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), "refused");
+    std::fs::write(
+        dir.path().join("refused.lua"),
+        "return function(side, legal) return { command = \"move\", unit = \"nobody\", path = { \"0103\" } } end\n",
+    )
+    .unwrap();
+    let out = hexwar(&["run", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: red's bot gave 2 command(s) the rules refused, each ending its phase; the \
+         first, at turn 1, movement (red): DEMO-1 no unit nobody (--log lists them all)\n"
+    );
+}

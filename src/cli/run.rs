@@ -119,6 +119,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     );
     let sides = session.scenario.sides.clone();
     let mut replay = args.replay.as_ref().map(|_| Replay::new(&session));
+    let mut refusals = BotRefusals::default();
     let played = play_observed(
         &mut session.game,
         &mut bot,
@@ -132,6 +133,9 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         },
         &mut |game, step| {
             super::show_script_log(game);
+            if !step.accepted {
+                refusals.note(game, step.side);
+            }
             if let Some(replay) = replay.as_mut() {
                 replay.steps.push(ReplayStep {
                     side: step.side.to_string(),
@@ -144,6 +148,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         },
     );
     super::show_script_log(&mut session.game);
+    refusals.warn();
     session.bot_dice = bot.random.dice;
     // (each output is tried even when another failed: a log the disk had no room for does
     // not cost the save)
@@ -195,6 +200,40 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     };
     print_summary(&mut session, &report, args.json);
     EXIT_OK
+}
+
+/// The bots' commands the rules refused, per side: each ends the side's phase (the driver
+/// ends it after a refusal), so a bot refused again and again looks only like a weak bot
+/// unless the run says so. The first refusal of each side is kept to be shown.
+#[derive(Default)]
+struct BotRefusals {
+    by_side: std::collections::BTreeMap<String, (u64, String)>,
+}
+
+impl BotRefusals {
+    /// Counts a refusal of `side`'s bot, just logged by the game.
+    fn note(&mut self, game: &mut crate::engine::Game, side: &str) {
+        if let Some(entry) = self.by_side.get_mut(side) {
+            entry.0 += 1;
+            return;
+        }
+        let at = game.position_text();
+        let why = match game.log().last() {
+            Some(Event::CommandRefused { rule, reason, .. }) => format!("{at}: {rule} {reason}"),
+            _ => at,
+        };
+        self.by_side.insert(side.to_string(), (1, why));
+    }
+
+    /// One warning per side on stderr.
+    fn warn(&self) {
+        for (side, (count, first)) in &self.by_side {
+            errln!(
+                "warning: {side}'s bot gave {count} command(s) the rules refused, each ending \
+                 its phase; the first, at {first} (--log lists them all)"
+            );
+        }
+    }
 }
 
 fn write_log(path: &Path, events: &[Event]) -> std::io::Result<()> {
