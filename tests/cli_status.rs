@@ -65,3 +65,44 @@ fn status_refuses_a_side_the_scenario_lacks() {
         "error: --side: unknown side 'green' (sides: blue, red)\n"
     );
 }
+
+/// Diplomacy answers `score` (each power's centres) and `status` (the board in the notation,
+/// the centres, the orders given this phase, the builds or disbands due): a player of one
+/// power sees what the unit ids alone did not tell (session 25's walkthrough).
+#[test]
+fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("w.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"W1901A\"\n[units]\nENGLAND = [\"F LON\"]\nFRANCE = [\"A PAR\", \"A BUR\", \"A PIC\", \"F BRE\"]\n\
+         [centers]\nENGLAND = [\"LON\", \"EDI\", \"LVP\"]\nFRANCE = [\"PAR\", \"BRE\"]\n",
+    )
+    .unwrap();
+    let setup = setup.to_str().unwrap();
+    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--side", "ENGLAND"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let head: Vec<&str> = text.lines().take(11).collect();
+    assert_eq!(
+        head,
+        [
+            "Diplomacy (standard map) (diplomacy), turn 1 of 10: W1901A",
+            "to play: every side (a simultaneous step)",
+            "score now: AUSTRIA 0, ENGLAND 3, FRANCE 2, GERMANY 0, ITALY 0, RUSSIA 0, TURKEY 0",
+            "centres:",
+            "  ENGLAND: EDI, LON, LVP",
+            "due at the next adjustments:",
+            "  ENGLAND: builds 2 (sites: EDI, LVP)",
+            "orders given this phase:",
+            "  ENGLAND: 0",
+            "units:",
+            "  ENGLAND: F LON",
+        ]
+    );
+    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["rules_status"]["due at the next adjustments"]["FRANCE"], "disbands 2");
+    assert_eq!(json["rules_status"]["units"]["AUSTRIA"], json!([]));
+    assert_eq!(json["score"]["FRANCE"], 2);
+}

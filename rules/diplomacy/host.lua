@@ -868,6 +868,37 @@ function M.install(game)
     return out
   end)
 
+  -- `score`: each power's supply centres now (what the game counts at its end, and what a
+  -- player reads first); `status`: what `hexwar status` shows beside the engine's unit list
+  -- (the board in the notation, the centres, the builds or disbands due, the orders given).
+  hex.rules.query("score", function()
+    local pos = position() or {}
+    local out = {}
+    for _, p in ipairs(powers()) do out[p] = #((pos.centers or {})[p] or {}) end
+    return out
+  end)
+  hex.rules.query("status", function()
+    local pos = position() or {}
+    local units, centers = pos.units or {}, pos.centers or {}
+    local board_units, owned, due, given = {}, {}, {}, {}
+    for _, p in ipairs(powers()) do
+      board_units[p] = #(units[p] or {}) > 0 and units[p] or hex.state.list()
+      owned[p] = #(centers[p] or {}) > 0 and centers[p] or hex.state.list()
+      local change = #(centers[p] or {}) - #(units[p] or {})
+      if change > 0 then
+        local sites = open_build_sites(pos, p)
+        due[p] = "builds " .. change .. " (sites: " .. (#sites > 0 and table.concat(sites, ", ") or "none") .. ")"
+      elseif change < 0 then
+        due[p] = "disbands " .. -change
+      end
+      local l = hex.state.get(ORDERS_KEY[p])
+      given[p] = type(l) == "table" and #l or 0
+    end
+    local out = { units = board_units, centres = owned, ["orders given this phase"] = given }
+    if next(due) then out["due at the next adjustments"] = due end
+    return out
+  end)
+
   hex.commands.define("end_phase", {
     resolve = function() return adjudicate() end,
   })

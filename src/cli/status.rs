@@ -1,5 +1,6 @@
 //! `hexwar status`: where a game stands, for a person playing it through saves: the turn and
-//! phase, who is to play, the score (the rules' `score` query, when they answer one) and every
+//! phase, who is to play, the score (the rules' `score` query, when they answer one), what else
+//! the rules show (their `status` query: Diplomacy's centres, board and builds due) and every
 //! unit, on the map or out of play, side by side.
 
 use std::collections::BTreeMap;
@@ -46,12 +47,23 @@ pub fn run(args: &StatusArgs) -> i32 {
         }
         Err(e) => return fail(e),
     };
+    // (what else the rules show a player: their `status` query, a table of name -> value)
+    let extra = match session.game.query("status", &Value::Null) {
+        Ok(None) => None,
+        Ok(Some(Value::Object(map))) => Some(map),
+        Ok(Some(other)) => {
+            return fail(format!(
+                "the rules' status query answered {other}, not a table of name -> value"
+            ))
+        }
+        Err(e) => return fail(e),
+    };
     let at = session.game.position_text();
     let to_play = session.game.phasing_side();
     let state = session.game.state();
-    let shown = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
+    let of_side = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
     let mut on_map: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-    for u in state.units.values().filter(|u| shown(&u.side)) {
+    for u in state.units.values().filter(|u| of_side(&u.side)) {
         let mut status: Vec<&str> = u.status.iter().map(String::as_str).collect();
         status.sort_unstable();
         on_map.entry(&u.side).or_default().push(json!({
@@ -60,7 +72,7 @@ pub fn run(args: &StatusArgs) -> i32 {
         }));
     }
     let mut gone: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-    for g in state.gone.values().filter(|g| shown(&g.unit.side)) {
+    for g in state.gone.values().filter(|g| of_side(&g.unit.side)) {
         gone.entry(&g.unit.side).or_default().push(json!({
             "id": g.unit.id, "reason": g.reason, "eliminated": g.eliminated, "turn": g.turn,
         }));
@@ -77,6 +89,7 @@ pub fn run(args: &StatusArgs) -> i32 {
                 "finished": state.outcome.is_some(),
                 "outcome": state.outcome,
                 "score": score,
+                "rules_status": extra,
                 "units": on_map,
                 "gone": gone,
             })
@@ -104,6 +117,22 @@ pub fn run(args: &StatusArgs) -> i32 {
     if let Some(score) = &score {
         let points: Vec<String> = score.iter().map(|(s, p)| format!("{s} {p}")).collect();
         outln!("score now: {}", points.join(", "));
+    }
+    for (name, value) in extra.iter().flatten() {
+        match value {
+            Value::Object(entries) => {
+                outln!("{name}:");
+                // (--side: the other sides' entries left out)
+                let sides = &session.scenario.sides;
+                for (key, v) in entries {
+                    if sides.contains(key) && !of_side(key) {
+                        continue;
+                    }
+                    outln!("  {key}: {}", shown(v));
+                }
+            }
+            other => outln!("{name}: {}", shown(other)),
+        }
     }
     for (side, units) in &on_map {
         outln!("{side}: {} unit(s)", units.len());
@@ -157,4 +186,17 @@ pub fn run(args: &StatusArgs) -> i32 {
         }
     }
     EXIT_OK
+}
+
+/// A value of the rules' status answer as text: a list joined by commas, a number tidied, a
+/// string as it is.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Array(items) if items.is_empty() => "-".into(),
+        Value::Array(items) => items.iter().map(shown).collect::<Vec<_>>().join(", "),
+        Value::Number(_) => super::query::tidy(value).to_string(),
+        Value::Null => "-".into(),
+        other => other.to_string(),
+    }
 }
