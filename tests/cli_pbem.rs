@@ -106,13 +106,16 @@ fn a_person_plays_england_while_the_bots_order_the_other_powers() {
          ENGLAND = [\"F LON - NTH\", \"F EDI - NWG\", \"A LVP - YOR\"]\n",
     )
     .unwrap();
-    let played = json(&hexwar(&[
+    let out = hexwar(&[
         "play",
         save.to_str().unwrap(),
         "--orders",
         orders.to_str().unwrap(),
         "--json",
-    ]));
+    ]);
+    // (England's own orders replace none: the bots gave the others')
+    assert_eq!(stderr(&out), "");
+    let played = json(&out);
     let results = played[0]["results"].as_array().unwrap();
     // Every power's units were ordered: England's three by the person, the rest by the bots.
     assert_eq!(results.len(), 22);
@@ -132,6 +135,42 @@ fn a_person_plays_england_while_the_bots_order_the_other_powers() {
     assert!(results
         .iter()
         .any(|r| r["power"] != "ENGLAND" && !r["order"].as_str().unwrap().ends_with(" H")));
+}
+
+/// A `[[phase]]` file that orders another power too replaces that power's bot orders, which the
+/// save holds: play says so (the player's file had been tied to nothing).
+#[test]
+fn orders_for_a_power_whose_bot_ordered_are_said_to_replace_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s1901.json");
+    let orders = dir.path().join("both.toml");
+    let run = hexwar(&[
+        "run",
+        "scenarios/diplomacy",
+        "--seed",
+        "3",
+        "--until-side",
+        "ENGLAND",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    std::fs::write(
+        &orders,
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\n\
+         ENGLAND = [\"F LON - NTH\"]\nFRANCE = [\"A PAR - BUR\"]\n",
+    )
+    .unwrap();
+    let out = hexwar(&["play", save.to_str().unwrap(), "--orders", orders.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "note: {}:1: FRANCE had given 1 order(s) in S1901M already; the file's orders \
+             replace them\n",
+            orders.display()
+        )
+    );
 }
 
 #[test]

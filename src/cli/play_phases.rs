@@ -91,6 +91,24 @@ fn play_each(
         } else {
             void_reasons(session, &entry.orders)
         };
+        // (a save from `run --until-side` holds the bots' orders: a power the file gives orders
+        // for loses its own, which the player should hear of)
+        let pending = match session.game.query("orders", &serde_json::Value::Null) {
+            Ok(Some(serde_json::Value::Object(map))) => map,
+            _ => Map::new(),
+        };
+        for power in entry.orders.keys() {
+            let given = pending.get(power).and_then(|l| l.as_array()).map_or(0, Vec::len);
+            if given > 0 {
+                errln!(
+                    "note: {}:{}: {power} had given {given} order(s) in {} already; the file's \
+                     orders replace them",
+                    args.orders.display(),
+                    entry.line,
+                    entry.phase
+                );
+            }
+        }
         for (power, orders) in &entry.orders {
             let mut a = Map::new();
             a.insert("power".into(), power.clone().into());
