@@ -81,3 +81,28 @@ fn legal_is_empty_outside_the_sides_phase_and_needs_a_side_in_a_simultaneous_ste
         "error: --unit: no unit 'b-art-2' in play (did you mean 'b-art-1'?)\n"
     );
 }
+
+/// Diplomacy's orders name their unit in the order text, not in a `unit` argument: `--unit`
+/// finds none of them, and says so instead of "no legal command now", which read as false.
+#[test]
+fn legal_unit_says_when_the_commands_name_their_units_otherwise() {
+    let out = hexwar(&[
+        "legal",
+        "scenarios/diplomacy",
+        "--side",
+        "ENGLAND",
+        "--unit",
+        "ENGLAND-4",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let all = hexwar(&["legal", "scenarios/diplomacy", "--side", "ENGLAND", "--json"]);
+    let listed: Value = serde_json::from_str(&stdout(&all)).unwrap();
+    let n = listed["commands"].as_array().unwrap().len();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "ENGLAND has no legal command naming 'ENGLAND-4' in a unit argument (turn 1, \
+             S1901M); its {n} command(s) name their units otherwise: leave out --unit\n"
+        )
+    );
+}

@@ -50,7 +50,32 @@ fn supply_without_a_supply_rule_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: the rules answer no supply query (hex.rules.query(\"supply\", ...))\n"
+        "error: the rules answer no supply query (hex.rules.query(\"supply\", ...)): this game \
+         has no supply to show\n"
+    );
+}
+
+/// A unit named as Diplomacy writes it (`A LVP`) or by its hex is pointed to its id; an id one
+/// letter off gets the nearest one; an area board's missing reach says where to look instead.
+#[test]
+fn reach_points_a_unit_named_by_its_place_to_its_id() {
+    let out = hexwar(&["reach", "scenarios/diplomacy", "A LVP"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: no unit 'A LVP' in play (units are named by id: the unit at LVP is 'ENGLAND-4')\n"
+    );
+    let out = hexwar(&["reach", "scenarios/demo", "b-inf-3"]);
+    assert_eq!(
+        stderr(&out),
+        "error: no unit 'b-inf-3' in play (did you mean 'b-inf-1'?)\n"
+    );
+    let out = hexwar(&["reach", "scenarios/diplomacy", "ENGLAND-4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).ends_with("; `hexwar legal` lists the orders a side may give\n"),
+        "{}",
+        stderr(&out)
     );
 }
 

@@ -83,7 +83,20 @@ pub fn run(args: &LegalArgs) -> i32 {
     }
     let at = session.game.position_text();
     if commands.is_empty() {
-        outln!("{side} has no legal command now ({at})");
+        // (--unit matches a command's `unit` or `units`; Diplomacy's orders name their unit in
+        // the order text, which the filter does not read)
+        let unfiltered = match (&args.unit, args.command.is_none()) {
+            (Some(_), true) => session.game.legal_commands(&side).map_or(0, |c| c.len()),
+            _ => 0,
+        };
+        if let (Some(unit), true) = (&args.unit, unfiltered > 0) {
+            outln!(
+                "{side} has no legal command naming '{unit}' in a unit argument ({at}); its {unfiltered} \
+                 command(s) name their units otherwise: leave out --unit"
+            );
+        } else {
+            outln!("{side} has no legal command now ({at})");
+        }
         return EXIT_OK;
     }
     outln!("{side} may give {} command(s) ({at}):", commands.len());

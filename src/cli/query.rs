@@ -76,7 +76,25 @@ pub fn reach(args: &ReachArgs) -> i32 {
         Err(e) => return fail(e),
     };
     if !session.game.state().units.contains_key(&args.unit) {
-        return fail(format!("no unit '{}' in play", args.unit));
+        // (a unit named by its place, as Diplomacy writes units: "A NWY", "NWY")
+        let place = args.unit.split_whitespace().last().unwrap_or_default();
+        let there = session
+            .game
+            .state()
+            .units
+            .values()
+            .find(|u| u.at.as_deref().is_some_and(|at| at.eq_ignore_ascii_case(place)));
+        let hint = match there {
+            Some(u) => format!(" (units are named by id: the unit at {place} is '{}')", u.id),
+            None => crate::spelling::nearest(
+                &args.unit,
+                session.game.state().units.keys().map(String::as_str),
+                0,
+            )
+            .map(|n| format!(" (did you mean '{n}'?)"))
+            .unwrap_or_default(),
+        };
+        return fail(format!("no unit '{}' in play{hint}", args.unit));
     }
     let area = session.scenario.map.as_area().is_some();
     let answer = match session.game.query("reach", &Value::String(args.unit.clone())) {
@@ -90,7 +108,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
             ))
         }
         // (a movement table needs a hex map: on an area board only a query of the rules answers)
-        Ok(None) if area => return fail("the rules answer no reach query (hex.rules.query(\"reach\", ...); the engine's movement table is for hex maps)"),
+        Ok(None) if area => return fail("the rules answer no reach query: on an area board only the rules can say where a unit may go (hex.rules.query(\"reach\", ...); the engine's movement table is for hex maps); `hexwar legal` lists the orders a side may give"),
         Ok(None) => return fail("the rules answer no reach query (declare a movement table or hex.rules.query(\"reach\", ...))"),
         Err(e) => return fail(e),
     };
@@ -145,7 +163,7 @@ pub fn supply(args: &SupplyArgs) -> i32 {
     let answer = match session.game.query("supply", &Value::Null) {
         Ok(Some(Value::Object(map))) => map,
         Ok(Some(_)) | Ok(None) => {
-            return fail("the rules answer no supply query (hex.rules.query(\"supply\", ...))")
+            return fail("the rules answer no supply query (hex.rules.query(\"supply\", ...)): this game has no supply to show")
         }
         Err(e) => return fail(e),
     };
