@@ -59,7 +59,8 @@ pub fn side(name: &str, order: usize) -> String {
         ("france", "#4aa3df"),
         ("germany", "#8c6d46"),
         ("italy", "#5cb85c"),
-        ("russia", "#e6e6e6"),
+        // (white on the board, grey here: a white ring is a centre nobody holds)
+        ("russia", "#a3a3b5"),
         ("turkey", "#f0c419"),
     ];
     for (key, colour) in named {
