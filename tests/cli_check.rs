@@ -28,7 +28,7 @@ fn check_summarises_an_area_map() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "ok: scenarios/diplomacy\n  Diplomacy (standard map): area map 'standard' (76 regions, 34 supply centres, 7 powers); sides AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY; 0 unit(s) in the scenario; 10 turn(s) of 5 step(s); rules diplomacy\n"
+        "ok: scenarios/diplomacy\n  Diplomacy (standard map): area map 'standard' (76 regions, 34 supply centres, 7 powers); sides AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY; 0 unit(s) in the scenario, 22 start unit(s) in the map (the rules place them); 10 turn(s) of 5 step(s); rules diplomacy\n"
     );
 }
 

@@ -139,10 +139,18 @@ fn summary_of(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> String 
         .values()
         .filter(|u| u.at.is_none())
         .count();
-    let units = if off_map > 0 {
-        format!("{units} unit(s) in the scenario ({off_map} off the map)")
-    } else {
-        format!("{units} unit(s) in the scenario")
+    // (an area map's powers bring start units the rules place when the game starts: Diplomacy's
+    // scenario has none of its own, and "0 unit(s)" read as an empty board)
+    let map_units: usize = map
+        .as_area()
+        .map_or(0, |a| a.powers().iter().map(|p| p.start_units.len()).sum());
+    let units = match (off_map > 0, map_units > 0) {
+        (true, _) => format!("{units} unit(s) in the scenario ({off_map} off the map)"),
+        (false, true) => format!(
+            "{units} unit(s) in the scenario, {map_units} start unit(s) in the map (the rules \
+             place them)"
+        ),
+        (false, false) => format!("{units} unit(s) in the scenario"),
     };
     let steps = rules.sequence().steps.len();
     format!(
