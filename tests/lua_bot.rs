@@ -145,3 +145,24 @@ fn a_bot_refused_by_the_rules_is_named_on_stderr() {
          first, at turn 1, movement (red): DEMO-1 no unit nobody (--log lists them all)\n"
     );
 }
+
+/// A bot's command with an argument its command does not take is the bot's mistake, an error
+/// naming the bot (exit 2), as a malformed `move` already was: it used to be refused, which
+/// silently ended the side's phase.
+#[test]
+fn a_bot_command_with_an_unknown_argument_is_the_bots_error() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), "typo");
+    std::fs::write(
+        dir.path().join("typo.lua"),
+        "return function(side, legal) return { command = \"attack\", unit = \"r-inf-1\", traget = \"0101\" } end\n",
+    )
+    .unwrap();
+    let out = hexwar(&["run", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: rules error: bot 'typo' for red: returned attack: unknown argument 'traget' (it \
+         takes unit, target)\n  (play stopped at turn 1, movement (red), seed 0)\n"
+    );
+}

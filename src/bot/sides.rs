@@ -39,7 +39,15 @@ impl Bot for SideBots {
         let answer = game.query("bot", &arg)?;
         let bad = |what: String| RulesError::new(format!("bot '{module}' for {side}: {what}"));
         match answer {
-            Some(Value::Object(map)) => Command::try_from(map).map_err(bad),
+            Some(Value::Object(map)) => {
+                let command = Command::try_from(map).map_err(bad)?;
+                // (an argument the command does not take is the bot's mistake, as a malformed
+                // `move` is: an error, not a refusal that silently ends its side's phase)
+                match game.rules_mut().unknown_argument(&command) {
+                    Some(r) => Err(bad(format!("returned {}", r.reason))),
+                    None => Ok(command),
+                }
+            }
             other => {
                 // (the answer as the script wrote it: `nil`, `"end_phase"`, never Rust's debug form)
                 let shown = match &other {
