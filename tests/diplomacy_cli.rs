@@ -558,3 +558,33 @@ fn a_phase_label_in_lower_case_is_the_phase() {
     assert_eq!(done[0]["phase"], "S1901M");
     assert_eq!(done[0]["units"]["FRANCE"][0], "A BUR", "{}", stdout(&out));
 }
+
+/// A setup written by hand with several mistakes names them all at once (units and centres,
+/// in power order), not one per try.
+#[test]
+fn a_setup_names_every_bad_unit_and_centre_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F MOS\"]\nENGLAND = [\"A NTH\", \"F LON\"]\n\
+         [centers]\nENGLAND = [\"NTH\"]\n",
+    );
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        "/dev/null",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {setup}: setup refused: DIP-setup: [units].ENGLAND: unit 'A NTH': an army \
+             cannot stand at sea; [units].RUSSIA: unit 'F MOS': a fleet cannot stand inland; \
+             [centers].ENGLAND: 'NTH' is not a supply centre\n"
+        )
+    );
+}

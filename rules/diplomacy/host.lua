@@ -471,6 +471,8 @@ local function setup(t)
     return hex.refuse("DIP-setup", "phase '" .. tostring(phase) .. "' must look like S1901M, F1901R, W1901A")
   end
   local s = { phase = phase, dislodged = t.dislodged }
+  -- (every bad unit and centre is named at once: a setup written by hand has several)
+  local problems = {}
   for _, key in ipairs({ "units", "centers" }) do
     if t[key] ~= nil then
       if type(t[key]) ~= "table" then return hex.refuse("DIP-setup", "[" .. key .. "] must be a table POWER = [...]") end
@@ -485,20 +487,22 @@ local function setup(t)
         for i, x in ipairs(list) do
           if key == "units" then
             local msg = bad_unit(x)
-            if msg then return hex.refuse("DIP-setup", "[units]." .. p .. ": " .. msg) end
+            if msg then problems[#problems + 1] = "[units]." .. p .. ": " .. msg end
             -- (a unit written with an alias is kept as the game writes it by new_position)
           else
             local r = hex.map.region(tostring(x))
             if not r or not r.supply_center then
-              return hex.refuse("DIP-setup", "[centers]." .. p .. ": '" .. tostring(x) .. "' is not a supply centre")
+              problems[#problems + 1] = "[centers]." .. p .. ": '" .. tostring(x) .. "' is not a supply centre"
+            else
+              x = r.id -- (an alias read as the id, so that crowded sees a centre owned twice)
             end
-            x = r.id -- (an alias read as the id, so that crowded sees a centre owned twice)
           end
           s[key][p][i] = x
         end
       end
     end
   end
+  if #problems > 0 then return hex.refuse("DIP-setup", table.concat(problems, "; ")) end
   local msg = crowded(s)
   if msg then return hex.refuse("DIP-setup", msg) end
   local pos = current.new_position(board(), s)
