@@ -166,7 +166,7 @@ fn orders_for_a_power_whose_bot_ordered_are_said_to_replace_them() {
     assert_eq!(
         stderr(&out),
         format!(
-            "note: {}:1: FRANCE had given 1 order(s) in S1901M already; the file's orders \
+            "note: {}:1: FRANCE had given 3 order(s) in S1901M already; the file's orders \
              replace them\n",
             orders.display()
         )

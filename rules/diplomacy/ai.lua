@@ -1,0 +1,209 @@
+-- diplomacy.ai: a greedy bot for any power (scenario: [[side]] bot = "diplomacy.ai").
+--
+-- It is asked again and again in each phase: every answer is one order, picked from the rules'
+-- menu of orders for the power's units not ordered yet (host.lua's legal list), until the menu
+-- is empty and it ends its part of the phase. Each order is scored against a step field: the
+-- fewest moves from every location to a supply centre the power does not hold (one field for
+-- armies, one for fleets, made afresh at each answer from the position):
+--   movement    a move into such a centre scores highest, then a move that gets closer to one,
+--               less into a province an enemy unit holds (it bounces without support); a move
+--               into a province another of the power's moves already goes for is avoided
+--               (its own units would bounce); a hold scores where the unit stands, and
+--               more on a held centre an enemy unit stands next to; a support is given only to
+--               a move or hold of the power's that is already ordered;
+--   retreats    to a centre it does not hold, else nearest one; a disband last;
+--   adjustments a build where listed (an army, a fleet while the power has fewer fleets than
+--               half its armies, the builds ordered counted); a disband of the unit farthest
+--               from the centres to take.
+-- Ties go to the `seed` the host gives each answer, so games with other seeds differ; the same
+-- seed gives the same game. It keeps nothing between answers (a saved game goes on the same).
+local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
+
+local FAR = 99
+
+-- The parts of an order text of the menu: unit type and location, kind (H, M, S, R, D, B) and
+-- the location the order names (a move's, a retreat's, a support's target move or holder).
+local function parse(text)
+  local t, at, rest = text:match("^(%u) (%S+) (.*)$")
+  if not t then return nil end
+  local o = { text = text, type = t, at = at, unit = t .. " " .. at }
+  local dest = rest:match("^%- (%S+)$")
+  if dest then o.kind, o.dest = "M", dest return o end
+  local st, sat, sdest = rest:match("^S (%u) (%S+) %- (%S+)$")
+  if st then o.kind, o.supported, o.dest = "S", st .. " " .. sat, sdest return o end
+  st, sat = rest:match("^S (%u) (%S+)$")
+  if st then o.kind, o.supported, o.dest = "S", st .. " " .. sat, nil return o end
+  dest = rest:match("^R (%S+)$")
+  if dest then o.kind, o.dest = "R", dest return o end
+  if rest == "H" or rest == "D" or rest == "B" then o.kind = rest return o end
+  return nil
+end
+
+local function province(loc)
+  return loc:sub(1, 3)
+end
+
+local function class_of(t)
+  return t == "A" and "army" or "fleet"
+end
+
+-- Steps from every location to the nearest of `targets` for units of `class` (a breadth-first
+-- search backwards from the targets over the map's adjacency, which is symmetric).
+local function field(targets, class)
+  local dist, queue, head = {}, {}, 1
+  for _, loc in ipairs(targets) do
+    local r = hex.map.region(loc)
+    -- (a fleet reaches a split-coast centre on either coast)
+    local starts = { loc }
+    if class == "fleet" and r and #r.coasts > 0 then
+      starts = {}
+      for _, c in ipairs(r.coasts) do starts[#starts + 1] = loc .. "/" .. c end
+    end
+    for _, s in ipairs(starts) do
+      if dist[s] == nil then
+        dist[s] = 0
+        queue[#queue + 1] = s
+      end
+    end
+  end
+  while head <= #queue do
+    local loc = queue[head]
+    head = head + 1
+    for _, n in ipairs(hex.map.neighbors(loc, class)) do
+      if dist[n] == nil then
+        dist[n] = dist[loc] + 1
+        queue[#queue + 1] = n
+      end
+    end
+  end
+  return dist
+end
+
+-- What the answer needs of the position, read once per answer.
+local function situation(side)
+  local units = hex.state.get("position", "units") or {}
+  local centers = hex.state.get("position", "centers") or {}
+  local owned = {}
+  for _, c in ipairs(centers[side] or {}) do owned[c] = true end
+  local targets = {}
+  for _, c in ipairs(hex.map.supply_centers()) do
+    if not owned[c] then targets[#targets + 1] = c end
+  end
+  local enemy_at = {}
+  for power, list in pairs(units) do
+    if power ~= side then
+      for _, u in ipairs(list) do enemy_at[province(u:sub(3))] = true end
+    end
+  end
+  local fields = {}
+  local function steps(loc, t)
+    local class = class_of(t)
+    fields[class] = fields[class] or field(targets, class)
+    return fields[class][loc] or fields[class][province(loc)] or FAR
+  end
+  local given = {}
+  for _, o in ipairs(hex.state.get("orders." .. side) or {}) do
+    local p = parse(o)
+    if p then given[#given + 1] = p end
+  end
+  return {
+    units = units[side] or {},
+    owned = owned,
+    enemy_at = enemy_at,
+    steps = steps,
+    given = given,
+    target = function(loc)
+      local r = hex.map.region(province(loc))
+      return r ~= nil and r.supply_center and not owned[r.id]
+    end,
+  }
+end
+
+-- Whether an enemy unit stands next to `loc` (by either class's moves: a threat to hold).
+local function threatened(s, loc)
+  for _, class in ipairs({ "army", "fleet" }) do
+    for _, n in ipairs(hex.map.neighbors(province(loc), class)) do
+      if s.enemy_at[province(n)] then return true end
+    end
+  end
+  return false
+end
+
+local function movement_score(s, o)
+  if o.kind == "M" then
+    for _, g in ipairs(s.given) do
+      if g.kind == "M" and province(g.dest) == province(o.dest) then return -20 end
+    end
+    -- (a unit standing there bounces a move without support, unless it leaves)
+    local held = s.enemy_at[province(o.dest)] and 6 or 0
+    return (s.target(o.dest) and 10 or 0) - s.steps(o.dest, o.type) - held
+  elseif o.kind == "H" then
+    local held = s.owned[province(o.at)] and threatened(s, o.at)
+    return (held and 4 or 0) - s.steps(o.at, o.type)
+  elseif o.kind == "S" then
+    for _, g in ipairs(s.given) do
+      if g.unit == o.supported then
+        if o.dest and g.kind == "M" and province(g.dest) == province(o.dest) then
+          return 8 + (s.target(o.dest) and 10 or 0)
+        end
+        if not o.dest and (g.kind == "H" or g.kind == "S") and s.owned[province(g.at)] then
+          return 3
+        end
+      end
+    end
+  end
+  return nil
+end
+
+local function retreat_score(s, o)
+  if o.kind == "R" then return (s.target(o.dest) and 10 or 0) - s.steps(o.dest, o.type) end
+  if o.kind == "D" then return -FAR end
+  return nil
+end
+
+local function adjustment_score(s, o)
+  if o.kind == "B" then
+    if o.type == "A" then return 1 end
+    local armies, fleets = 0, 0
+    for _, u in ipairs(s.units) do
+      if u:sub(1, 1) == "A" then armies = armies + 1 else fleets = fleets + 1 end
+    end
+    for _, g in ipairs(s.given) do
+      if g.kind == "B" then
+        if g.type == "A" then armies = armies + 1 else fleets = fleets + 1 end
+      end
+    end
+    return fleets * 2 < armies and 2 or 0
+  end
+  if o.kind == "D" then return s.steps(o.at, o.type) end
+  return nil
+end
+
+local SCORE = { M = movement_score, R = retreat_score, A = adjustment_score }
+
+return function(side, legal, seed)
+  local menu = hex.commands.legal(side, { command = "order" })
+  if #menu == 0 then return { command = "end_phase" } end
+  local phase = hex.state.get("position", "phase") or ""
+  local score = SCORE[phase:sub(-1)]
+  if not score then return { command = "end_phase" } end
+  local s = situation(side)
+  local best, best_score = {}, nil
+  for _, cmd in ipairs(menu) do
+    local o = parse(cmd.order)
+    local v = o and score(s, o)
+    if v ~= nil then
+      if best_score == nil or v > best_score then
+        best, best_score = { cmd }, v
+      elseif v == best_score then
+        best[#best + 1] = cmd
+      end
+    end
+  end
+  -- (nothing worth giving: the power's other units hold, as when a player stops ordering)
+  if best_score == nil or best_score <= -FAR then
+    if phase:sub(-1) ~= "R" then return { command = "end_phase" } end
+  end
+  if #best == 0 then return { command = "end_phase" } end
+  return best[(math.floor(seed or 0) % #best) + 1]
+end
