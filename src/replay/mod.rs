@@ -142,7 +142,9 @@ impl Replay {
             scenario_id: scenario.id.clone(),
             scenario_path: scenario.path.clone(),
             scenario_hash: scenario.hash.clone(),
-            rules: module_hashes(&scenario.rule_roots, &scenario.played_modules()),
+            // (the rules only: a replay plays its recorded commands, so a bot edited since
+            // does not stop it from verifying)
+            rules: module_hashes(&scenario.rule_roots, &scenario.rules),
             seed: session.seed,
             steps: Vec::new(),
             end: None,
@@ -225,7 +227,7 @@ impl Replay {
                 });
             }
         }
-        let now = module_hashes(&session.scenario.rule_roots, &session.scenario.played_modules());
+        let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
         if let Some(changes) = crate::rules::describe_module_changes(&self.rules, &now, &[]) {
             return Err(ReplayError::DifferentRules(changes));
         }

@@ -114,8 +114,8 @@ pub struct Scenario {
 
 impl Scenario {
     /// The Lua modules a game of this scenario runs: its rules, then the sides' bot modules
-    /// not among them (a bot outside the rules' folders plays the game too, so saves, replays
-    /// and batch records hash it with them).
+    /// not among them (a bot outside the rules' folders plays the game too, so saves and batch
+    /// records hash it with them; a replay, which plays its recorded commands, hashes the rules).
     pub fn played_modules(&self) -> Vec<String> {
         let mut out = self.rules.clone();
         for bot in self.bots.values() {
