@@ -707,6 +707,12 @@ function hex.units.with_status(flag) end
 ---@class hexwar.Test
 local t = {}
 
+---The command the side's Lua bot gives now, asked as `hexwar run` asks it (seed default 0).
+---@param side string
+---@param seed? integer
+---@return hexwar.Command
+function t.bot(side, seed) end
+
 ---Whether two values are deeply equal.
 ---@param a any
 ---@param b any

@@ -125,6 +125,29 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // (the side's bot, as `hexwar run` asks it: the scenario's module for the side, the seed
+    // given; a side without one is played by the random bot, which has no Lua to test)
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "bot",
+        lua.create_function(move |lua, (side, seed): (String, Option<u64>)| {
+            with_game(lua, &g, |s| {
+                let Some(module) = s.scenario.bots.get(&side).cloned() else {
+                    return json!({ "error": format!(
+                        "side '{side}' has no Lua bot in the scenario (sides with one: {})",
+                        s.scenario.bots.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ) });
+                };
+                let arg = json!({ "bot": module, "side": side, "seed": seed.unwrap_or(0) });
+                match s.game.query("bot", &arg) {
+                    Ok(Some(answer)) => json!({ "answer": answer }),
+                    Ok(None) => json!({ "error": "the bot gave no answer" }),
+                    Err(e) => json!({ "error": e.to_string() }),
+                }
+            })
+        })?,
+    )?;
+
     let g = Arc::clone(&game);
     api.raw_set(
         "legal",

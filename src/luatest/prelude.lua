@@ -160,6 +160,14 @@ function t.reach(unit)
   return r.answer
 end
 
+-- The command the side's Lua bot gives now (a table; an index it answers is read from the
+-- legal list), asked as `hexwar run` asks it, with `seed` (default 0).
+function t.bot(side, seed)
+  local r = host.bot(side, seed)
+  if r.error then crash("t.bot: " .. r.error) end
+  return r.answer
+end
+
 function t.legal(side) return host.legal(side) end
 function t.unit(id) return host.unit(id) end
 function t.units() return host.units() end

@@ -95,3 +95,20 @@ test("DEMO-7: victory counts objectives and eliminations", function(t)
   t.eq(outcome.winner, "blue")
   t.eq(outcome.scores, { blue = 7, red = 2 })
 end)
+
+-- t.bot asks a side's Lua bot what it would give now, as `hexwar run` asks it (docs/testing.md).
+test("demo.ai: red's bot moves on the city it does not hold; blue has no Lua bot", function(t)
+  t.scenario("scenarios/demo", { seed = 11 })
+  t.setup {
+    units = {
+      { id = "b1", side = "blue", type = "infantry", ma = 4, strength = 3, at = "0504" },
+      { id = "r1", side = "red", type = "infantry", ma = 4, strength = 3, at = "0706" },
+    },
+  }
+  t.end_phase("blue")
+  t.end_phase("blue")
+  t.eq(t.bot("red"), { command = "move", unit = "r1", path = { "0806", "0805", "0704", "0604" } })
+  local ok, e = pcall(t.bot, "blue")
+  t.truthy(not ok and tostring(e):find("side 'blue' has no Lua bot in the scenario (sides with one: red)", 1, true),
+    tostring(e))
+end)

@@ -18,6 +18,7 @@ pub(super) const FUNCTIONS: &[FunctionDoc] = &[
     "reach(unit: string): table<string, number> -- The rules' `reach` answer: the MP cost of each hex the unit can reach.",
     "query(name: string, arg?: any): any -- The answer of any query the rules declare (`supply`, `figures`, ...).",
     "legal(side?: string): hexwar.Command[] -- The legal commands of a side (default: the phasing side).",
+    "bot(side: string, seed?: integer): hexwar.Command -- The command the side's Lua bot gives now, asked as `hexwar run` asks it (seed default 0).",
     "unit(id: string): hexwar.Unit? -- A unit, as the log shows it, or nil.",
     "units(): hexwar.Unit[] -- Every unit in play.",
     "has_status(id: string, flag: string): boolean -- Whether the unit carries the status flag (a unit's `status` here is a list).",
