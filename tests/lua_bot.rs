@@ -166,3 +166,38 @@ fn a_bot_command_with_an_unknown_argument_is_the_bots_error() {
          takes unit, target)\n  (play stopped at turn 1, movement (red), seed 0)\n"
     );
 }
+
+/// A bot whose loop runs out of budget inside a rules function (here the legal listing) is
+/// named by the frames that led there: the rules' line where the budget ran out, then the bot's
+/// lines (the message used to name the rules' file alone).
+#[test]
+fn a_bots_loop_out_of_budget_names_the_bots_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), "looping");
+    std::fs::write(
+        dir.path().join("looping.lua"),
+        "local function deep()\n  local n = 0\n  for i = 1, #hex.commands.legal(\"red\") do n = n + i end\n  return n\nend\nreturn function(side, legal)\n  while true do deep() end\nend\n",
+    )
+    .unwrap();
+    let out = hexwar(&["run", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let name = dir.path().file_name().unwrap().to_str().unwrap();
+    let text = stderr(&out);
+    let trace = text
+        .split_once("stack traceback:\n")
+        .map(|(_, t)| t)
+        .unwrap_or_else(|| panic!("no traceback: {text}"));
+    let frames: Vec<&str> = trace.lines().take(3).map(str::trim).collect();
+    assert_eq!(
+        frames,
+        [
+            "rules/demo/movement.lua:51".to_string(),
+            format!("{name}/looping.lua:3"),
+            format!("{name}/looping.lua:7"),
+        ]
+    );
+    assert!(
+        text.contains("instruction budget of 20000000 instructions exceeded (an endless loop?)"),
+        "{text}"
+    );
+}

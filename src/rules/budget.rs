@@ -161,12 +161,18 @@ impl Budget {
         if self.try_charge(units) {
             return Ok(());
         }
-        Err(self.exhaust(&script_place(lua)))
+        Err(self.exhaust(&script_place(lua), &script_chain(lua)))
     }
 
-    /// Marks the budget spent and gives its error, at `place` (`rules/x.lua:12`).
-    fn exhaust(&self, place: &str) -> mlua::Error {
-        let message = format!("{place}: {BUDGET_MARK} of {} {EXCEEDED}", self.limit());
+    /// Marks the budget spent and gives its error, at `place` (`rules/x.lua:12`), with the
+    /// script frames that led there when there are several (a bot's loop over a rules
+    /// function runs out inside the rules: the chain names the bot's line too).
+    fn exhaust(&self, place: &str, chain: &[String]) -> mlua::Error {
+        let mut message = format!("{place}: {BUDGET_MARK} of {} {EXCEEDED}", self.limit());
+        if chain.len() > 1 {
+            message.push_str("\nstack traceback:\n\t");
+            message.push_str(&chain.join("\n\t"));
+        }
         self.stop_with(message)
     }
 
@@ -274,7 +280,7 @@ impl Budget {
                     super::profile::sample(&place, &function);
                 }
                 if over {
-                    return Err(budget.exhaust(&place));
+                    return Err(budget.exhaust(&place, &script_chain(lua)));
                 }
                 if late {
                     return Err(budget.exhaust_wall(&place));
@@ -310,6 +316,35 @@ pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
 
 /// The innermost script line on the stack (`rules/x.lua:12`), past the host functions between:
 /// the line that asked for the host work.
+/// The script frames on the stack, innermost first (`rules/x.lua:12`), at most 12: host
+/// frames left out, a frame repeated in a row (recursion) given once.
+fn script_chain(lua: &Lua) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for level in 0..64 {
+        let place = lua.inspect_stack(level, |debug| {
+            let line = debug.current_line()?;
+            let src = debug.source();
+            Some(format!(
+                "{}:{line}",
+                src.short_src.as_deref().unwrap_or("?")
+            ))
+        });
+        match place {
+            Some(Some(place)) => {
+                if out.last() != Some(&place) {
+                    out.push(place);
+                }
+                if out.len() == 12 {
+                    break;
+                }
+            }
+            Some(None) => continue,
+            None => break,
+        }
+    }
+    out
+}
+
 fn script_place(lua: &Lua) -> String {
     for level in 1..32 {
         let place = lua.inspect_stack(level, |debug| {
