@@ -201,3 +201,30 @@ fn a_bots_loop_out_of_budget_names_the_bots_lines() {
         "{text}"
     );
 }
+
+/// `t.bot` holds a bot's answer to what `run` holds it to: a command with an argument its
+/// command does not take fails the test as it stops the game (it used to pass the test).
+#[test]
+fn t_bot_refuses_an_unknown_argument_as_run_does() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), "typo");
+    std::fs::write(
+        dir.path().join("typo.lua"),
+        "return function(side, legal) return { command = \"attack\", unit = \"r-inf-1\", traget = \"0101\" } end\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("bot_test.lua"),
+        "test(\"the bot\", function(t)\n  t.scenario(\"scenario.toml\")\n  t.end_phase(\"blue\")\n  t.end_phase(\"blue\")\n  t.bot(\"red\")\nend)\n",
+    )
+    .unwrap();
+    let out = hexwar(&["test", dir.path().join("bot_test.lua").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(
+            "t.bot: bot 'typo' for red: returned attack: unknown argument 'traget' (it takes unit, target)"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
