@@ -7,10 +7,12 @@
 -- armies, one for fleets, made afresh at each answer from the position):
 --   movement    a move into such a centre scores highest, then a move that gets closer to one,
 --               less into a province an enemy unit holds (it bounces without support); a move
---               into a province another of the power's moves already goes for is avoided
---               (its own units would bounce); a hold scores where the unit stands, and
+--               into a province another of the power's moves already goes for, or where one of
+--               its units stands that is not ordered to leave, is avoided (its own units would
+--               bounce); a hold scores where the unit stands, and
 --               more on a held centre an enemy unit stands next to; a support is given only to
---               a move or hold of the power's that is already ordered;
+--               a move or hold of the power's that is already ordered (a second support of one
+--               move scores little);
 --   retreats    to a centre it does not hold, else nearest one; a disband last;
 --   adjustments a build where listed (an army, a fleet while the power has fewer fleets than
 --               half its armies, the builds ordered counted); a disband of the unit farthest
@@ -89,10 +91,10 @@ local function situation(side)
   for _, c in ipairs(hex.map.supply_centers()) do
     if not owned[c] then targets[#targets + 1] = c end
   end
-  local enemy_at = {}
+  local enemy_at, own_at = {}, {}
   for power, list in pairs(units) do
-    if power ~= side then
-      for _, u in ipairs(list) do enemy_at[province(u:sub(3))] = true end
+    for _, u in ipairs(list) do
+      if power ~= side then enemy_at[province(u:sub(3))] = true else own_at[province(u:sub(3))] = u end
     end
   end
   local fields = {}
@@ -110,6 +112,7 @@ local function situation(side)
     units = units[side] or {},
     owned = owned,
     enemy_at = enemy_at,
+    own_at = own_at,
     steps = steps,
     given = given,
     target = function(loc)
@@ -134,16 +137,32 @@ local function movement_score(s, o)
     for _, g in ipairs(s.given) do
       if g.kind == "M" and province(g.dest) == province(o.dest) then return -20 end
     end
-    -- (a unit standing there bounces a move without support, unless it leaves)
-    local held = s.enemy_at[province(o.dest)] and 6 or 0
+    -- (a unit standing there bounces a move without support, unless it leaves; one of the
+    -- power's own that is not ordered to leave bounces it for certain)
+    local prov = province(o.dest)
+    local held = s.enemy_at[prov] and 6 or 0
+    local own = s.own_at[prov]
+    if own and own ~= o.unit then
+      local leaves = false
+      for _, g in ipairs(s.given) do
+        if g.unit == own then leaves = g.kind == "M" end
+      end
+      if not leaves then return -20 end
+    end
     return (s.target(o.dest) and 10 or 0) - s.steps(o.dest, o.type) - held
   elseif o.kind == "H" then
     local held = s.owned[province(o.at)] and threatened(s, o.at)
     return (held and 4 or 0) - s.steps(o.at, o.type)
   elseif o.kind == "S" then
+    -- (a second support of one move is worth little: one usually decides it)
+    local backed = 0
+    for _, g in ipairs(s.given) do
+      if g.kind == "S" and g.supported == o.supported and g.dest == o.dest then backed = backed + 1 end
+    end
     for _, g in ipairs(s.given) do
       if g.unit == o.supported then
         if o.dest and g.kind == "M" and province(g.dest) == province(o.dest) then
+          if backed > 0 then return 2 end
           return 8 + (s.target(o.dest) and 10 or 0)
         end
         if not o.dest and (g.kind == "H" or g.kind == "S") and s.owned[province(g.at)] then
