@@ -106,3 +106,34 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
     assert_eq!(json["rules_status"]["units"]["AUSTRIA"], json!([]));
     assert_eq!(json["score"]["FRANCE"], 2);
 }
+
+/// In a retreat phase the unit waiting to retreat still counts for the builds due (Austria: two
+/// centres, two units, nothing due; it read "builds 1"), and is shown with who dislodged it and
+/// where it may go; a heading whose entries --side leaves out is left out too.
+#[test]
+fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("r.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A VIE\"]\n\
+         [centers]\nAUSTRIA = [\"VIE\", \"BUD\"]\nTURKEY = [\"ANK\", \"CON\"]\n\
+         [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\nretreats = [\"ALB\", \"GRE\", \"TRI\"]\n",
+    )
+    .unwrap();
+    let setup = setup.to_str().unwrap();
+    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--side", "AUSTRIA"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("dislodged, to retreat:\n  AUSTRIA: A SER (by BUL; retreats: ALB, GRE, TRI)\n"),
+        "{text}"
+    );
+    // (Turkey's builds are due, but --side AUSTRIA shows no heading without an entry)
+    assert!(!text.contains("due at the next adjustments"), "{text}");
+    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let due = &json["rules_status"]["due at the next adjustments"];
+    assert_eq!(due.get("AUSTRIA"), None, "{due}");
+    assert_eq!(due["TURKEY"], "builds 1 (sites: ANK, CON)", "{due}");
+}

@@ -884,11 +884,21 @@ function M.install(game)
   hex.rules.query("status", function()
     local pos = position() or {}
     local units, centers = pos.units or {}, pos.centers or {}
-    local board_units, owned, due, given = {}, {}, {}, {}
+    local board_units, owned, due, given, waiting = {}, {}, {}, {}, {}
+    -- (a unit waiting to retreat is still the power's: counted for the builds due, and listed
+    -- with who dislodged it and where it may go)
+    local retreating = {}
+    for _, d in ipairs(pos.dislodged or {}) do
+      retreating[d.power] = (retreating[d.power] or 0) + 1
+      local list = waiting[d.power] or {}
+      local options = #(d.retreats or {}) > 0 and table.concat(d.retreats, ", ") or "none: disbanded"
+      list[#list + 1] = d.unit .. " (by " .. tostring(d.by) .. "; retreats: " .. options .. ")"
+      waiting[d.power] = list
+    end
     for _, p in ipairs(powers()) do
       board_units[p] = #(units[p] or {}) > 0 and units[p] or hex.state.list()
       owned[p] = #(centers[p] or {}) > 0 and centers[p] or hex.state.list()
-      local change = #(centers[p] or {}) - #(units[p] or {})
+      local change = #(centers[p] or {}) - #(units[p] or {}) - (retreating[p] or 0)
       if change > 0 then
         local sites = open_build_sites(pos, p)
         due[p] = "builds " .. change .. " (sites: " .. (#sites > 0 and table.concat(sites, ", ") or "none") .. ")"
@@ -900,6 +910,7 @@ function M.install(game)
     end
     local out = { units = board_units, centres = owned, ["orders given this phase"] = given }
     if next(due) then out["due at the next adjustments"] = due end
+    if next(waiting) then out["dislodged, to retreat"] = waiting end
     return out
   end)
 

@@ -63,7 +63,11 @@ pub fn run(args: &StatusArgs) -> i32 {
     let state = session.game.state();
     let of_side = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
     let mut on_map: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-    for u in state.units.values().filter(|u| of_side(&u.side)) {
+    // (ids in natural order: FRANCE-7 before FRANCE-23)
+    let mut units: Vec<&crate::engine::Unit> =
+        state.units.values().filter(|u| of_side(&u.side)).collect();
+    units.sort_by(|a, b| natural_key(&a.id).cmp(&natural_key(&b.id)));
+    for u in units {
         let mut status: Vec<&str> = u.status.iter().map(String::as_str).collect();
         status.sort_unstable();
         on_map.entry(&u.side).or_default().push(json!({
@@ -121,13 +125,17 @@ pub fn run(args: &StatusArgs) -> i32 {
     for (name, value) in extra.iter().flatten() {
         match value {
             Value::Object(entries) => {
-                outln!("{name}:");
-                // (--side: the other sides' entries left out)
+                // (--side: the other sides' entries left out, and a heading left with none)
                 let sides = &session.scenario.sides;
-                for (key, v) in entries {
-                    if sides.contains(key) && !of_side(key) {
-                        continue;
-                    }
+                let kept: Vec<(&String, &Value)> = entries
+                    .iter()
+                    .filter(|(key, _)| !sides.contains(key) || of_side(key))
+                    .collect();
+                if kept.is_empty() {
+                    continue;
+                }
+                outln!("{name}:");
+                for (key, v) in kept {
                     outln!("  {key}: {}", shown(v));
                 }
             }
@@ -199,4 +207,25 @@ fn shown(value: &Value) -> String {
         Value::Null => "-".into(),
         other => other.to_string(),
     }
+}
+
+/// An id as text and numbers, so that ids sort as a person reads them (`FRANCE-7` before
+/// `FRANCE-23`, `b-inf-2` before `b-inf-10`).
+fn natural_key(id: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for c in id.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                out.push((std::mem::take(&mut text), digits.parse().unwrap_or(u64::MAX)));
+                digits.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, digits.parse().unwrap_or(0)));
+    out
 }
