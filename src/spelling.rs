@@ -18,9 +18,36 @@ pub fn nearest<'a>(
         .map(|(_, c)| c)
 }
 
+/// The known name a misspelt one means: the one equal but for case (`france` -> `FRANCE`), else
+/// the nearest within two edits, compared in upper case too (`FRANC` -> `FRANCE`).
+pub fn nearest_any_case<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
+    if let Some(same) = candidates.iter().find(|c| c.eq_ignore_ascii_case(name)) {
+        return Some(same);
+    }
+    let upper = name.to_uppercase();
+    candidates
+        .iter()
+        .map(|c| {
+            let edits = strsim::levenshtein(name, c).min(strsim::levenshtein(&upper, &c.to_uppercase()));
+            (edits, c.as_str())
+        })
+        .filter(|&(edits, _)| edits <= 2)
+        .min_by_key(|&(edits, _)| edits)
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_in_another_case_or_near_one_in_any_case_is_found() {
+        let sides = ["FRANCE".to_string(), "ENGLAND".to_string()];
+        assert_eq!(nearest_any_case("france", &sides), Some("FRANCE"));
+        assert_eq!(nearest_any_case("FRANC", &sides), Some("FRANCE"));
+        assert_eq!(nearest_any_case("englnd", &sides), Some("ENGLAND"));
+        assert_eq!(nearest_any_case("narnia", &sides), None);
+    }
 
     #[test]
     fn the_nearest_name_within_two_edits_or_none() {

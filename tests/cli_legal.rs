@@ -106,3 +106,21 @@ fn legal_unit_says_when_the_commands_name_their_units_otherwise() {
         )
     );
 }
+
+/// `--command` with a name none of the side's commands has says which kinds it has (`orders`
+/// for Diplomacy's `order`; an attack in a movement phase).
+#[test]
+fn legal_command_names_the_kinds_there_are() {
+    let out = hexwar(&["legal", "scenarios/demo", "--command", "attack"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let all = hexwar(&["legal", "scenarios/demo", "--json"]);
+    let listed: Value = serde_json::from_str(&stdout(&all)).unwrap();
+    let n = listed["commands"].as_array().unwrap().len();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "blue has no legal 'attack' command now (turn 1, movement (blue)); it may give {n} of \
+             other kinds: end_phase, move\n"
+        )
+    );
+}

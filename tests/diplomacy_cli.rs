@@ -588,3 +588,30 @@ fn a_setup_names_every_bad_unit_and_centre_at_once() {
         )
     );
 }
+
+/// A power written in another case, or one letter off, is pointed to its name (orders files
+/// and --until-side alike).
+#[test]
+fn a_power_in_lower_case_is_pointed_to_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nfrance = [\"A PAR - BUR\"]\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {orders}:4: phase S1901M: unknown power 'france': did you mean 'FRANCE'? \
+             (powers: AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
+        )
+    );
+    let out = hexwar(&["run", "scenarios/diplomacy", "--until-side", "ENGLND"]);
+    assert_eq!(
+        stderr(&out),
+        "error: --until-side: unknown side 'ENGLND': did you mean 'ENGLAND'? (sides: AUSTRIA, \
+         ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
+    );
+}

@@ -85,10 +85,25 @@ pub fn run(args: &LegalArgs) -> i32 {
     if commands.is_empty() {
         // (--unit matches a command's `unit` or `units`; Diplomacy's orders name their unit in
         // the order text, which the filter does not read)
-        let unfiltered = match (&args.unit, args.command.is_none()) {
-            (Some(_), true) => session.game.legal_commands(&side).map_or(0, |c| c.len()),
-            _ => 0,
+        let unfiltered = match (&args.unit, &args.command) {
+            (Some(_), None) | (None, Some(_)) => {
+                session.game.legal_commands(&side).unwrap_or_default()
+            }
+            _ => Vec::new(),
         };
+        if let (Some(name), false) = (&args.command, unfiltered.is_empty()) {
+            // (a command name none of them has: `orders` for Diplomacy's `order`)
+            let mut names: Vec<&str> = unfiltered.iter().map(|c| c.name()).collect();
+            names.sort_unstable();
+            names.dedup();
+            outln!(
+                "{side} has no legal '{name}' command now ({at}); it may give {} of other kinds: {}",
+                unfiltered.len(),
+                names.join(", ")
+            );
+            return EXIT_OK;
+        }
+        let unfiltered = unfiltered.len();
         if let (Some(unit), true) = (&args.unit, unfiltered > 0) {
             outln!(
                 "{side} has no legal command naming '{unit}' in a unit argument ({at}); its {unfiltered} \

@@ -144,10 +144,18 @@ fn printable(line: &str) -> std::borrow::Cow<'_, str> {
 fn unknown_side(option: &str, side: &str, sides: &[String]) -> Option<String> {
     (!sides.iter().any(|s| s == side)).then(|| {
         format!(
-            "{option}: unknown side '{side}' (sides: {})",
+            "{option}: unknown side '{side}'{} (sides: {})",
+            side_hint(side, sides),
             sides.join(", ")
         )
     })
+}
+
+/// `: did you mean 'FRANCE'?` for a side written in another case or misspelt, else nothing.
+fn side_hint(side: &str, sides: &[String]) -> String {
+    crate::spelling::nearest_any_case(side, sides)
+        .map(|s| format!(": did you mean '{s}'?"))
+        .unwrap_or_default()
 }
 
 fn is_save(path: &std::path::Path) -> bool {

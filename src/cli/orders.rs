@@ -178,7 +178,11 @@ impl OrdersFile {
                     path: path.into(),
                     line: order.line,
                     index: i + 1,
-                    message: format!("unknown side '{side}' (sides: {})", sides.join(", ")),
+                    message: format!(
+                        "unknown side '{side}'{} (sides: {})",
+                        super::side_hint(side, sides),
+                        sides.join(", ")
+                    ),
                 })
             }),
             OrdersFile::Phases(phases) => phases.iter().find_map(|entry| {
@@ -192,7 +196,11 @@ impl OrdersFile {
                     path: path.into(),
                     line: line_of_power(power).unwrap_or(entry.line),
                     phase: entry.phase.clone(),
-                    message: format!("unknown power '{power}' (powers: {})", sides.join(", ")),
+                    message: format!(
+                        "unknown power '{power}'{} (powers: {})",
+                        super::side_hint(power, sides),
+                        sides.join(", ")
+                    ),
                 })
             }),
         }
