@@ -510,7 +510,7 @@ fn play_text_says_why_each_void_order_is_void() {
     let setup = write(
         dir.path(),
         "s.toml",
-        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LVP\", \"F LON\"]\nFRANCE = [\"A MAR\", \"A BUR\"]\nITALY = [\"A PIE\"]\n",
+        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LVP\", \"F LON\"]\nFRANCE = [\"A MAR\", \"A BUR\", \"F MAO\"]\nITALY = [\"A PIE\"]\n",
     );
     let orders = write(
         dir.path(),
@@ -519,7 +519,7 @@ fn play_text_says_why_each_void_order_is_void() {
 phase = "S1901M"
 [phase.orders]
 ENGLAND = ["A LVP - NWX", "F LON-ENG"]
-FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H"]
+FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H", "F MAO - SPA"]
 "#,
     );
     let out = play_files(&setup, &orders, false);
@@ -537,6 +537,7 @@ FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H"]
             "ENGLAND  F LON-ENG                void (write a move with spaces around its dash (F LON - ENG))",
             "FRANCE   A BUR S A MAR - PIE      void (A BUR cannot reach PIE, where the support is given)",
             "FRANCE   A PAR H                  void (FRANCE has no army in PAR)",
+            "FRANCE   F MAO - SPA              void (a fleet moving to SPA names the coast (SPA/NC, SPA/SC))",
         ]
     );
     let json = play_files(&setup, &orders, true);
@@ -613,5 +614,31 @@ fn a_power_in_lower_case_is_pointed_to_its_name() {
         stderr(&out),
         "error: --until-side: unknown side 'ENGLND': did you mean 'ENGLAND'? (sides: AUSTRIA, \
          ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
+    );
+}
+
+/// An order that stands alone but is void beside the power's other orders (a build past the
+/// ones due) says so, rather than nothing.
+#[test]
+fn play_text_says_when_an_order_is_void_only_beside_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"W1901A\"\n[units]\nFRANCE = [\"F BRE\"]\n[centers]\nFRANCE = [\"BRE\", \"PAR\", \"MAR\"]\n",
+    );
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nFRANCE = [\"A PAR B\", \"A MAR B\", \"F MAR B\"]\n",
+    );
+    let out = play_files(&setup, &orders, false);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "  FRANCE   F MAR B                  void (it stands alone; void beside the other orders given)\n"
+        ),
+        "{}",
+        stdout(&out)
     );
 }

@@ -130,8 +130,19 @@ local function reason(game, board, cm, position, power, o, kind)
     return "the disband cannot be made"
   end
   if o.kind == "M" then
-    return mine.str .. " cannot reach " .. o.dest .. " (not adjacent for " .. (o.utype == "A" and "an army" or "a fleet")
-      .. ", and no convoy could carry it there)"
+    local dprov = cm.loc_prov[o.dest]
+    local coasts = dprov and cm.prov[dprov] and cm.prov[dprov].coasts or {}
+    -- (a split-coast province the fleet reaches by more than one coast needs the coast named,
+    -- 6.B.1; by one, it is read, 6.B.2; by none, it is out of reach)
+    local into = o.utype == "F" and dprov and (cm.fleet_into[mine.loc] or {})[dprov] or {}
+    if #coasts > 0 and o.dest == dprov and #into > 1 then
+      return "a fleet moving to " .. dprov .. " names the coast (" .. table.concat(into, ", ") .. ")"
+    end
+    if o.utype == "F" then return mine.str .. " cannot reach " .. o.dest .. " (not adjacent for a fleet)" end
+    if o.via then
+      return "no chain of fleets at sea could convoy " .. mine.str .. " to " .. o.dest .. " (VIA asks for a convoy)"
+    end
+    return mine.str .. " cannot reach " .. o.dest .. " (not adjacent for an army, and no convoy could carry it there)"
   end
   if o.kind == "C" then
     if o.utype ~= "F" or cm.prov[where].type ~= "sea" then return "only a fleet at sea convoys" end
@@ -143,8 +154,8 @@ local function reason(game, board, cm, position, power, o, kind)
     return "no " .. (o.ttype and TYPE_WORD[o.ttype] or "unit") .. " in " .. o.tprov .. " to support"
   end
   local target = o.kind == "SH" and o.tprov or o.dprov
-  if target == where then return mine.str .. " cannot support a move into its own province" end
   if o.tprov == where then return "a unit cannot support itself" end
+  if target == where then return mine.str .. " cannot support a move into its own province" end
   return mine.str .. " cannot reach " .. target .. ", where the support is given"
 end
 

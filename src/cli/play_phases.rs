@@ -202,11 +202,14 @@ fn void_reasons(session: &mut Session, orders: &BTreeMap<String, Vec<String>>) -
                 .game
                 .query("check_order", &json!({"power": power, "order": order}));
             let Ok(Some(answer)) = asked else { continue };
-            if answer.get("void").and_then(|v| v.as_bool()) != Some(true) {
-                continue;
-            }
-            if let Some(reason) = answer.get("reason").and_then(|r| r.as_str()) {
-                out.insert((power.clone(), order_key(order)), reason.to_string());
+            let reason = if answer.get("void").and_then(|v| v.as_bool()) == Some(true) {
+                answer.get("reason").and_then(|r| r.as_str()).map(str::to_string)
+            } else {
+                // (valid alone: void only beside the other orders, a third build of two due)
+                Some("it stands alone; void beside the other orders given".to_string())
+            };
+            if let Some(reason) = reason {
+                out.insert((power.clone(), order_key(order)), reason);
             }
         }
     }
