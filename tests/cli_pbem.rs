@@ -268,3 +268,52 @@ fn stop_on_refusal_does_not_resolve_a_phase_with_a_refused_order_list() {
         stderr(&out)
     );
 }
+
+/// A simultaneous step where the person's side may only end it (another power's retreat) is
+/// resolved without stopping: the run waits at the next step the person has orders for. The
+/// power that must retreat is waited for at the retreat itself.
+#[test]
+fn until_side_passes_a_retreat_phase_the_side_has_no_part_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("r.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A VIE\"]\nFRANCE = [\"A PAR\"]\n\
+         [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\nretreats = [\"ALB\", \"GRE\", \"TRI\"]\n",
+    )
+    .unwrap();
+    let empty = dir.path().join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let save = dir.path().join("s.json");
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        setup.to_str().unwrap(),
+        "--orders",
+        empty.to_str().unwrap(),
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let france = json(&hexwar(&[
+        "run",
+        save.to_str().unwrap(),
+        "--until-side",
+        "FRANCE",
+        "--json",
+    ]));
+    assert_eq!(france["waiting_for"], "FRANCE");
+    assert_eq!(france["events"]["PhaseAdjudicated"], 1, "{france}");
+    let austria = json(&hexwar(&[
+        "run",
+        save.to_str().unwrap(),
+        "--until-side",
+        "AUSTRIA",
+        "--json",
+    ]));
+    assert_eq!(austria["waiting_for"], "AUSTRIA");
+    assert_eq!(austria["commands"], 0, "{austria}");
+    let status = hexwar(&["status", save.to_str().unwrap()]);
+    assert!(stdout(&status).contains(": S1901R\n"), "{}", stdout(&status));
+}

@@ -132,8 +132,16 @@ pub fn play_observed(
                 }
             }
             if let Some(person) = person.filter(|p| sides.iter().any(|s| s == p)) {
-                report.waiting_for = Some(person.to_string());
-                break;
+                // (a step where the person may only end it, a retreat phase of other powers'
+                // units, is resolved without them: stopping cost a file with no orders)
+                let has_work = game
+                    .legal_commands(person)?
+                    .iter()
+                    .any(|c| !matches!(c, Command::EndPhase));
+                if has_work {
+                    report.waiting_for = Some(person.to_string());
+                    break;
+                }
             }
             // Recorded under the first side, which may end a simultaneous phase like any other.
             let first = &sides[0];
