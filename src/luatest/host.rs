@@ -132,6 +132,15 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         "bot",
         lua.create_function(move |lua, (side, seed): (String, Option<u64>)| {
             with_game(lua, &g, |s| {
+                if !s.scenario.sides.contains(&side) {
+                    let near = crate::spelling::nearest_any_case(&side, &s.scenario.sides)
+                        .map(|n| format!(": did you mean '{n}'?"))
+                        .unwrap_or_default();
+                    return json!({ "error": format!(
+                        "unknown side '{side}'{near} (sides: {})",
+                        s.scenario.sides.join(", ")
+                    ) });
+                }
                 let Some(module) = s.scenario.bots.get(&side).cloned() else {
                     return json!({ "error": format!(
                         "side '{side}' has no Lua bot in the scenario (sides with one: {})",

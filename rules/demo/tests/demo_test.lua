@@ -111,4 +111,7 @@ test("demo.ai: red's bot moves on the city it does not hold; blue has no Lua bot
   local ok, e = pcall(t.bot, "blue")
   t.truthy(not ok and tostring(e):find("side 'blue' has no Lua bot in the scenario (sides with one: red)", 1, true),
     tostring(e))
+  ok, e = pcall(t.bot, "rde")
+  t.truthy(not ok and tostring(e):find("unknown side 'rde': did you mean 'red'? (sides: blue, red)", 1, true),
+    tostring(e))
 end)
