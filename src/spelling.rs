@@ -28,7 +28,8 @@ pub fn nearest_any_case<'a>(name: &str, candidates: &'a [String]) -> Option<&'a 
     candidates
         .iter()
         .map(|c| {
-            let edits = strsim::levenshtein(name, c).min(strsim::levenshtein(&upper, &c.to_uppercase()));
+            let edits =
+                strsim::levenshtein(name, c).min(strsim::levenshtein(&upper, &c.to_uppercase()));
             (edits, c.as_str())
         })
         .filter(|&(edits, _)| edits <= 2)

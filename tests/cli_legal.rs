@@ -95,7 +95,13 @@ fn legal_unit_says_when_the_commands_name_their_units_otherwise() {
         "ENGLAND-4",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let all = hexwar(&["legal", "scenarios/diplomacy", "--side", "ENGLAND", "--json"]);
+    let all = hexwar(&[
+        "legal",
+        "scenarios/diplomacy",
+        "--side",
+        "ENGLAND",
+        "--json",
+    ]);
     let listed: Value = serde_json::from_str(&stdout(&all)).unwrap();
     let n = listed["commands"].as_array().unwrap().len();
     assert_eq!(

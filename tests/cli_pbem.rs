@@ -161,7 +161,12 @@ fn orders_for_a_power_whose_bot_ordered_are_said_to_replace_them() {
          ENGLAND = [\"F LON - NTH\"]\nFRANCE = [\"A PAR - BUR\"]\n",
     )
     .unwrap();
-    let out = hexwar(&["play", save.to_str().unwrap(), "--orders", orders.to_str().unwrap()]);
+    let out = hexwar(&[
+        "play",
+        save.to_str().unwrap(),
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
@@ -315,5 +320,9 @@ fn until_side_passes_a_retreat_phase_the_side_has_no_part_in() {
     assert_eq!(austria["waiting_for"], "AUSTRIA");
     assert_eq!(austria["commands"], 0, "{austria}");
     let status = hexwar(&["status", save.to_str().unwrap()]);
-    assert!(stdout(&status).contains(": S1901R\n"), "{}", stdout(&status));
+    assert!(
+        stdout(&status).contains(": S1901R\n"),
+        "{}",
+        stdout(&status)
+    );
 }

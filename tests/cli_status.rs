@@ -80,7 +80,14 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
     )
     .unwrap();
     let setup = setup.to_str().unwrap();
-    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--side", "ENGLAND"]);
+    let out = hexwar(&[
+        "status",
+        "scenarios/diplomacy",
+        "--setup",
+        setup,
+        "--side",
+        "ENGLAND",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let head: Vec<&str> = text.lines().take(11).collect();
@@ -102,7 +109,10 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
     );
     let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--json"]);
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(json["rules_status"]["due at the next adjustments"]["FRANCE"], "disbands 2");
+    assert_eq!(
+        json["rules_status"]["due at the next adjustments"]["FRANCE"],
+        "disbands 2"
+    );
     assert_eq!(json["rules_status"]["units"]["AUSTRIA"], json!([]));
     assert_eq!(json["score"]["FRANCE"], 2);
 }
@@ -122,11 +132,20 @@ fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
     )
     .unwrap();
     let setup = setup.to_str().unwrap();
-    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--side", "AUSTRIA"]);
+    let out = hexwar(&[
+        "status",
+        "scenarios/diplomacy",
+        "--setup",
+        setup,
+        "--side",
+        "AUSTRIA",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("dislodged, to retreat:\n  AUSTRIA: A SER (by BUL; retreats: ALB, GRE, TRI)\n"),
+        text.contains(
+            "dislodged, to retreat:\n  AUSTRIA: A SER (by BUL; retreats: ALB, GRE, TRI)\n"
+        ),
         "{text}"
     );
     // (Turkey's builds are due, but --side AUSTRIA shows no heading without an entry)

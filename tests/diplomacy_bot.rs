@@ -62,11 +62,19 @@ fn orders_of(session: &mut Session, power: &str, seed: u64) -> Vec<String> {
 /// the move instead of going elsewhere (a support scores the centre too).
 #[test]
 fn it_takes_a_free_centre_and_supports_its_own_move_into_it() {
-    let mut s = at("phase = \"S1901M\"\n[units]\nFRANCE = [\"A PIC\", \"A BUR\"]\nGERMANY = [\"A MUN\"]\n");
-    assert_eq!(orders_of(&mut s, "FRANCE", 0), ["A BUR - BEL", "A PIC S A BUR - BEL"]);
+    let mut s =
+        at("phase = \"S1901M\"\n[units]\nFRANCE = [\"A PIC\", \"A BUR\"]\nGERMANY = [\"A MUN\"]\n");
+    assert_eq!(
+        orders_of(&mut s, "FRANCE", 0),
+        ["A BUR - BEL", "A PIC S A BUR - BEL"]
+    );
     // (another seed breaks the tie between the two moves the other way)
-    let mut s = at("phase = \"S1901M\"\n[units]\nFRANCE = [\"A PIC\", \"A BUR\"]\nGERMANY = [\"A MUN\"]\n");
-    assert_eq!(orders_of(&mut s, "FRANCE", 1), ["A PIC - BEL", "A BUR S A PIC - BEL"]);
+    let mut s =
+        at("phase = \"S1901M\"\n[units]\nFRANCE = [\"A PIC\", \"A BUR\"]\nGERMANY = [\"A MUN\"]\n");
+    assert_eq!(
+        orders_of(&mut s, "FRANCE", 1),
+        ["A PIC - BEL", "A BUR S A PIC - BEL"]
+    );
 }
 
 /// Two of the power's units never go for one province (they would bounce): the second takes
@@ -113,8 +121,16 @@ fn whole_games_are_played_by_it_without_a_refusal() {
     let (a, b, again) = (run("1"), run("2"), run("1"));
     assert_eq!(a, again);
     assert_ne!(a, b);
-    let total: f64 = a.as_object().unwrap().values().filter_map(Value::as_f64).sum();
-    assert!(total >= 30.0, "the neutral centres are taken by year 10: {a}");
+    let total: f64 = a
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_f64)
+        .sum();
+    assert!(
+        total >= 30.0,
+        "the neutral centres are taken by year 10: {a}"
+    );
 }
 
 /// A move onto one of the power's own units that does not leave would bounce for certain: the
@@ -138,10 +154,16 @@ fn it_moves_onto_its_own_unit_only_when_that_unit_leaves() {
                 .iter()
                 .find(|u| u.ends_with(dest) && !unit.ends_with(dest));
             if let Some(own) = onto {
-                assert!(moving.contains(own), "{o} onto {own}, which stays: {orders:?}");
+                assert!(
+                    moving.contains(own),
+                    "{o} onto {own}, which stays: {orders:?}"
+                );
             }
         }
     }
     // (the army leaves Greece for Bulgaria, backed once from Serbia; the fleet takes its place)
-    assert_eq!(orders, ["A GRE - BUL", "A SER S A GRE - BUL", "F AEG - GRE"]);
+    assert_eq!(
+        orders,
+        ["A GRE - BUL", "A SER S A GRE - BUL", "F AEG - GRE"]
+    );
 }

@@ -117,7 +117,11 @@ fn a_bot_module_outside_the_rules_is_hashed_with_them() {
     let text = std::fs::read_to_string(&save_path).unwrap();
     assert!(text.contains("mine.lua\": \"sha256:"), "{text}");
 
-    std::fs::write(&bot, "return function(side, legal, seed) return #legal end\n").unwrap();
+    std::fs::write(
+        &bot,
+        "return function(side, legal, seed) return #legal end\n",
+    )
+    .unwrap();
     let resumed = hexwar::Session::resume(&save_path).unwrap();
     let what = resumed.rules_changed.expect("the edited bot is seen");
     assert!(what.ends_with("mine.lua changed"), "{what}");

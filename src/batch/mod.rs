@@ -46,7 +46,9 @@ pub fn rules_fingerprint(scenario: &Scenario) -> String {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     hasher.update(scenario.hash.as_bytes());
-    for (file, hash) in crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules()) {
+    for (file, hash) in
+        crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules())
+    {
         hasher.update(format!("\n{file} {hash}").as_bytes());
     }
     let hex: String = hasher

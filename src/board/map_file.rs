@@ -482,7 +482,10 @@ grid = ["B . .", "B B ."]
             ]
         );
         assert!(m.has_borders());
-        assert!(!m.border_between(at("0301"), at("0302")), "0302 is in no zone");
+        assert!(
+            !m.border_between(at("0301"), at("0302")),
+            "0302 is in no zone"
+        );
         assert!(!parse(GOOD).unwrap().has_borders());
     }
 

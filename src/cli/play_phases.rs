@@ -98,7 +98,10 @@ fn play_each(
             _ => Map::new(),
         };
         for power in entry.orders.keys() {
-            let given = pending.get(power).and_then(|l| l.as_array()).map_or(0, Vec::len);
+            let given = pending
+                .get(power)
+                .and_then(|l| l.as_array())
+                .map_or(0, Vec::len);
             if given > 0 {
                 errln!(
                     "note: {}:{}: {power} had given {given} order(s) in {} already; the file's \
@@ -173,7 +176,11 @@ fn play_each(
         let last = reports.len();
         for (k, report) in reports.into_iter().enumerate() {
             let end = if k + 1 == last { ended.clone() } else { None };
-            emit(args.json, out, Item::Report(report, end, reasons.clone()));
+            emit(
+                args.json,
+                out,
+                Item::Report(Box::new(report), end, reasons.clone()),
+            );
         }
     }
     Ok(refused)
@@ -203,7 +210,10 @@ fn void_reasons(session: &mut Session, orders: &BTreeMap<String, Vec<String>>) -
                 .query("check_order", &json!({"power": power, "order": order}));
             let Ok(Some(answer)) = asked else { continue };
             let reason = if answer.get("void").and_then(|v| v.as_bool()) == Some(true) {
-                answer.get("reason").and_then(|r| r.as_str()).map(str::to_string)
+                answer
+                    .get("reason")
+                    .and_then(|r| r.as_str())
+                    .map(str::to_string)
             } else {
                 // (valid alone: void only beside the other orders, a third build of two due)
                 Some("it stands alone; void beside the other orders given".to_string())
@@ -219,7 +229,7 @@ fn void_reasons(session: &mut Session, orders: &BTreeMap<String, Vec<String>>) -
 /// What one `[[phase]]` entry gave: a phase's report (with the winner and the reason when that
 /// phase ended the game, and why orders were void), or a skipped phase.
 enum Item {
-    Report(PhaseReport, Option<(Option<String>, String)>, Reasons),
+    Report(Box<PhaseReport>, Option<(Option<String>, String)>, Reasons),
     Skipped(String),
 }
 

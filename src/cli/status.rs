@@ -66,7 +66,7 @@ pub fn run(args: &StatusArgs) -> i32 {
     // (ids in natural order: FRANCE-7 before FRANCE-23)
     let mut units: Vec<&crate::engine::Unit> =
         state.units.values().filter(|u| of_side(&u.side)).collect();
-    units.sort_by(|a, b| natural_key(&a.id).cmp(&natural_key(&b.id)));
+    units.sort_by_key(|u| natural_key(&u.id));
     for u in units {
         let mut status: Vec<&str> = u.status.iter().map(String::as_str).collect();
         status.sort_unstable();
@@ -220,7 +220,10 @@ fn natural_key(id: &str) -> Vec<(String, u64)> {
             digits.push(c);
         } else {
             if !digits.is_empty() {
-                out.push((std::mem::take(&mut text), digits.parse().unwrap_or(u64::MAX)));
+                out.push((
+                    std::mem::take(&mut text),
+                    digits.parse().unwrap_or(u64::MAX),
+                ));
                 digits.clear();
             }
             text.push(c);

@@ -152,12 +152,14 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
                     // (a command with an argument its command does not take stops `run`: the
                     // same answer is an error here, or a test passes where the game stops)
                     Ok(Some(Json::Object(map))) => {
-                        let checked = Command::try_from(map.clone()).map_err(|e| e.to_string()).and_then(
-                            |command| match s.game.rules_mut().unknown_argument(&command) {
-                                Some(r) => Err(format!("returned {}", r.reason)),
-                                None => Ok(()),
-                            },
-                        );
+                        let checked = Command::try_from(map.clone())
+                            .map_err(|e| e.to_string())
+                            .and_then(|command| {
+                                match s.game.rules_mut().unknown_argument(&command) {
+                                    Some(r) => Err(format!("returned {}", r.reason)),
+                                    None => Ok(()),
+                                }
+                            });
                         match checked {
                             Ok(()) => json!({ "answer": Json::Object(map) }),
                             Err(e) => json!({ "error": format!("bot '{module}' for {side}: {e}") }),

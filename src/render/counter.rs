@@ -27,7 +27,10 @@ pub fn draw(svg: &mut Svg, unit: &Unit, at: (f64, f64), c: f64, fill: &str) {
     let id_size = c * 0.13;
     let room = c * 0.9;
     let squeeze = if unit.id.chars().count() as f64 * id_size * 0.55 > room {
-        format!(" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"", num(room))
+        format!(
+            " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+            num(room)
+        )
     } else {
         String::new()
     };

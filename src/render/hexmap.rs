@@ -110,7 +110,6 @@ pub fn render(
         draw_borders(&mut svg, map, &geo);
     }
 
-
     // Hexside features, in key order.
     svg.open_group("hexsides", " stroke-linecap=\"round\"");
     for (a, b, mask) in map.hexsides_with_features().values() {

@@ -50,8 +50,7 @@ fn without_addresses(message: &str) -> String {
 
 /// What a designer may do about a rules call that ran out of memory, as the instruction
 /// budget's message says for instructions.
-const MEMORY_HINT: &str =
-    "raise [limits] memory_mb in the scenario if the rules really need more";
+const MEMORY_HINT: &str = "raise [limits] memory_mb in the scenario if the rules really need more";
 
 /// A VM out of memory, with where its script was last seen running: Lua's own message
 /// ("not enough memory") names no place.
