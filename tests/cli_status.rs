@@ -66,28 +66,29 @@ fn status_refuses_a_side_the_scenario_lacks() {
     );
 }
 
+/// A Diplomacy `--setup` file holding `text`, written in `dir`: its path.
+fn write_setup(dir: &std::path::Path, text: &str) -> String {
+    let setup = dir.join("setup.toml");
+    std::fs::write(&setup, text).unwrap();
+    setup.to_str().unwrap().to_string()
+}
+
+/// `hexwar status scenarios/diplomacy --setup SETUP` with `extra` arguments.
+fn diplomacy_status(setup: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["status", "scenarios/diplomacy", "--setup", setup];
+    args.extend_from_slice(extra);
+    hexwar(&args)
+}
+
 /// Diplomacy answers `score` (each power's centres) and `status` (the board in the notation,
 /// the centres, the orders given this phase, the builds or disbands due): a player of one
 /// power sees what the unit ids alone did not tell (session 25's walkthrough).
 #[test]
 fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = dir.path().join("w.toml");
-    std::fs::write(
-        &setup,
-        "phase = \"W1901A\"\n[units]\nENGLAND = [\"F LON\"]\nFRANCE = [\"A PAR\", \"A BUR\", \"A PIC\", \"F BRE\"]\n\
-         [centers]\nENGLAND = [\"LON\", \"EDI\", \"LVP\"]\nFRANCE = [\"PAR\", \"BRE\"]\n",
-    )
-    .unwrap();
-    let setup = setup.to_str().unwrap();
-    let out = hexwar(&[
-        "status",
-        "scenarios/diplomacy",
-        "--setup",
-        setup,
-        "--side",
-        "ENGLAND",
-    ]);
+    let setup = write_setup(dir.path(), "phase = \"W1901A\"\n[units]\nENGLAND = [\"F LON\"]\nFRANCE = [\"A PAR\", \"A BUR\", \"A PIC\", \"F BRE\"]\n\
+         [centers]\nENGLAND = [\"LON\", \"EDI\", \"LVP\"]\nFRANCE = [\"PAR\", \"BRE\"]\n");
+    let out = diplomacy_status(&setup, &["--side", "ENGLAND"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let head: Vec<&str> = text.lines().take(11).collect();
@@ -107,7 +108,7 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
             "  ENGLAND: F LON",
         ]
     );
-    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--json"]);
+    let out = diplomacy_status(&setup, &["--json"]);
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(
         json["rules_status"]["due at the next adjustments"]["FRANCE"],
@@ -123,23 +124,10 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
 #[test]
 fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = dir.path().join("r.toml");
-    std::fs::write(
-        &setup,
-        "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A VIE\"]\n\
+    let setup = write_setup(dir.path(), "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A VIE\"]\n\
          [centers]\nAUSTRIA = [\"VIE\", \"BUD\"]\nTURKEY = [\"ANK\", \"CON\"]\n\
-         [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\nretreats = [\"ALB\", \"GRE\", \"TRI\"]\n",
-    )
-    .unwrap();
-    let setup = setup.to_str().unwrap();
-    let out = hexwar(&[
-        "status",
-        "scenarios/diplomacy",
-        "--setup",
-        setup,
-        "--side",
-        "AUSTRIA",
-    ]);
+         [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\nretreats = [\"ALB\", \"GRE\", \"TRI\"]\n");
+    let out = diplomacy_status(&setup, &["--side", "AUSTRIA"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -150,7 +138,7 @@ fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
     );
     // (Turkey's builds are due, but --side AUSTRIA shows no heading without an entry)
     assert!(!text.contains("due at the next adjustments"), "{text}");
-    let out = hexwar(&["status", "scenarios/diplomacy", "--setup", setup, "--json"]);
+    let out = diplomacy_status(&setup, &["--json"]);
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let due = &json["rules_status"]["due at the next adjustments"];
     assert_eq!(due.get("AUSTRIA"), None, "{due}");

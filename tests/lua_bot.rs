@@ -76,6 +76,14 @@ fn scenario_with_bot(dir: &std::path::Path, bot: &str) {
     std::fs::write(dir.join("scenario.toml"), text).unwrap();
 }
 
+/// A folder holding the bad_bot scenario with red's bot `name`, whose module is `source`.
+fn with_bot(name: &str, source: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    scenario_with_bot(dir.path(), name);
+    std::fs::write(dir.path().join(format!("{name}.lua")), source).unwrap();
+    dir
+}
+
 #[test]
 fn an_unknown_bot_module_is_refused_by_check() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,13 +142,7 @@ fn a_bot_module_outside_the_rules_is_hashed_with_them() {
 /// with the count and the first refusal; the run still plays to its end (exit 0).
 #[test]
 fn a_bot_refused_by_the_rules_is_named_on_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    scenario_with_bot(dir.path(), "refused");
-    std::fs::write(
-        dir.path().join("refused.lua"),
-        "return function(side, legal) return { command = \"move\", unit = \"nobody\", path = { \"0103\" } } end\n",
-    )
-    .unwrap();
+    let dir = with_bot("refused", "return function(side, legal) return { command = \"move\", unit = \"nobody\", path = { \"0103\" } } end\n");
     let out = hexwar(&["run", dir.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
@@ -155,13 +157,7 @@ fn a_bot_refused_by_the_rules_is_named_on_stderr() {
 /// silently ended the side's phase.
 #[test]
 fn a_bot_command_with_an_unknown_argument_is_the_bots_error() {
-    let dir = tempfile::tempdir().unwrap();
-    scenario_with_bot(dir.path(), "typo");
-    std::fs::write(
-        dir.path().join("typo.lua"),
-        "return function(side, legal) return { command = \"attack\", unit = \"r-inf-1\", traget = \"0101\" } end\n",
-    )
-    .unwrap();
+    let dir = with_bot("typo", "return function(side, legal) return { command = \"attack\", unit = \"r-inf-1\", traget = \"0101\" } end\n");
     let out = hexwar(&["run", dir.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(
@@ -176,13 +172,7 @@ fn a_bot_command_with_an_unknown_argument_is_the_bots_error() {
 /// lines (the message used to name the rules' file alone).
 #[test]
 fn a_bots_loop_out_of_budget_names_the_bots_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    scenario_with_bot(dir.path(), "looping");
-    std::fs::write(
-        dir.path().join("looping.lua"),
-        "local function deep()\n  local n = 0\n  for i = 1, #hex.commands.legal(\"red\") do n = n + i end\n  return n\nend\nreturn function(side, legal)\n  while true do deep() end\nend\n",
-    )
-    .unwrap();
+    let dir = with_bot("looping", "local function deep()\n  local n = 0\n  for i = 1, #hex.commands.legal(\"red\") do n = n + i end\n  return n\nend\nreturn function(side, legal)\n  while true do deep() end\nend\n");
     let out = hexwar(&["run", dir.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let name = dir.path().file_name().unwrap().to_str().unwrap();
@@ -210,13 +200,7 @@ fn a_bots_loop_out_of_budget_names_the_bots_lines() {
 /// command does not take fails the test as it stops the game (it used to pass the test).
 #[test]
 fn t_bot_refuses_an_unknown_argument_as_run_does() {
-    let dir = tempfile::tempdir().unwrap();
-    scenario_with_bot(dir.path(), "typo");
-    std::fs::write(
-        dir.path().join("typo.lua"),
-        "return function(side, legal) return { command = \"attack\", unit = \"r-inf-1\", traget = \"0101\" } end\n",
-    )
-    .unwrap();
+    let dir = with_bot("typo", "return function(side, legal) return { command = \"attack\", unit = \"r-inf-1\", traget = \"0101\" } end\n");
     std::fs::write(
         dir.path().join("bot_test.lua"),
         "test(\"the bot\", function(t)\n  t.scenario(\"scenario.toml\")\n  t.end_phase(\"blue\")\n  t.end_phase(\"blue\")\n  t.bot(\"red\")\nend)\n",

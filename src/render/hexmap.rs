@@ -118,22 +118,12 @@ pub fn render(
                 continue;
             }
             let (colour, width, dash) = palette::hexside(name);
-            let dash = dash
-                .map(|d| format!(" stroke-dasharray=\"{d}\""))
-                .unwrap_or_default();
             let (p, q) = if palette::is_connection(name) {
                 (centre(*a), centre(*b))
             } else {
                 geo.hexside(centre(*a), centre(*b))
             };
-            svg.line(
-                p,
-                q,
-                &format!(
-                    "stroke=\"{colour}\" stroke-width=\"{}\"{dash}",
-                    num(HEX * width)
-                ),
-            );
+            svg.line(p, q, &stroke(colour, width, dash));
         }
     }
     svg.close_group();
@@ -221,28 +211,13 @@ pub fn render(
             ),
             Swatch::Line(name) => {
                 let (colour, width, dash) = palette::hexside(name);
-                let dash = dash
-                    .map(|d| format!(" stroke-dasharray=\"{d}\""))
-                    .unwrap_or_default();
-                svg.line(
-                    (x, y + 7.0),
-                    (x + 22.0, y + 7.0),
-                    &format!(
-                        "stroke=\"{colour}\" stroke-width=\"{}\"{dash}",
-                        num(HEX * width)
-                    ),
-                );
+                let style = stroke(colour, width, dash);
+                svg.line((x, y + 7.0), (x + 22.0, y + 7.0), &style);
             }
             Swatch::Border => {
                 let (colour, width, dash) = palette::BORDER;
-                svg.line(
-                    (x, y + 7.0),
-                    (x + 22.0, y + 7.0),
-                    &format!(
-                        "stroke=\"{colour}\" stroke-width=\"{}\" stroke-dasharray=\"{dash}\"",
-                        num(HEX * width)
-                    ),
-                );
+                let style = stroke(colour, width, Some(dash));
+                svg.line((x, y + 7.0), (x + 22.0, y + 7.0), &style);
             }
             Swatch::Feature(name) => feature_icon(&mut svg, name, (x + 11.0, y + 7.0), 6.0),
         }
@@ -260,10 +235,7 @@ fn draw_borders(svg: &mut Svg, map: &HexMap, geo: &Geometry) {
     };
     svg.open_group("borders", " stroke-linecap=\"round\"");
     let (colour, width, dash) = palette::BORDER;
-    let border_style = format!(
-        "stroke=\"{colour}\" stroke-width=\"{}\" stroke-dasharray=\"{dash}\"",
-        num(HEX * width)
-    );
+    let border_style = stroke(colour, width, Some(dash));
     for a in 0..map.len() {
         for (_, b) in map.neighbors(a) {
             if a < b && map.border_between(a, b) {
@@ -273,6 +245,17 @@ fn draw_borders(svg: &mut Svg, map: &HexMap, geo: &Geometry) {
         }
     }
     svg.close_group();
+}
+
+/// A line's stroke attributes: colour, width as a fraction of the hex size, optional dash.
+fn stroke(colour: &str, width: f64, dash: Option<&str>) -> String {
+    let dash = dash
+        .map(|d| format!(" stroke-dasharray=\"{d}\""))
+        .unwrap_or_default();
+    format!(
+        "stroke=\"{colour}\" stroke-width=\"{}\"{dash}",
+        num(HEX * width)
+    )
 }
 
 enum Swatch {

@@ -314,22 +314,25 @@ pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
     }
 }
 
-/// The innermost script line on the stack (`rules/x.lua:12`), past the host functions between:
-/// the line that asked for the host work.
+/// The script place (`rules/x.lua:12`) of the stack frame at `level`: None past the stack's
+/// end, Some(None) for a host function's frame.
+fn frame_place(lua: &Lua, level: usize) -> Option<Option<String>> {
+    lua.inspect_stack(level, |debug| {
+        let line = debug.current_line()?;
+        let src = debug.source();
+        Some(format!(
+            "{}:{line}",
+            src.short_src.as_deref().unwrap_or("?")
+        ))
+    })
+}
+
 /// The script frames on the stack, innermost first (`rules/x.lua:12`), at most 12: host
 /// frames left out, a frame repeated in a row (recursion) given once.
 fn script_chain(lua: &Lua) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for level in 0..64 {
-        let place = lua.inspect_stack(level, |debug| {
-            let line = debug.current_line()?;
-            let src = debug.source();
-            Some(format!(
-                "{}:{line}",
-                src.short_src.as_deref().unwrap_or("?")
-            ))
-        });
-        match place {
+        match frame_place(lua, level) {
             Some(Some(place)) => {
                 if out.last() != Some(&place) {
                     out.push(place);
@@ -345,17 +348,11 @@ fn script_chain(lua: &Lua) -> Vec<String> {
     out
 }
 
+/// The innermost script line on the stack (`rules/x.lua:12`), past the host functions between:
+/// the line that asked for the host work.
 fn script_place(lua: &Lua) -> String {
     for level in 1..32 {
-        let place = lua.inspect_stack(level, |debug| {
-            let line = debug.current_line()?;
-            let src = debug.source();
-            Some(format!(
-                "{}:{line}",
-                src.short_src.as_deref().unwrap_or("?")
-            ))
-        });
-        match place {
+        match frame_place(lua, level) {
             Some(Some(place)) => return place,
             Some(None) => continue,
             None => break,
