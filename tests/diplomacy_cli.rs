@@ -148,6 +148,30 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
+/// `hexwar play` of a setup `name` holding `text` (written in `dir`), with no orders: its path
+/// and the output.
+fn play_setup_alone(dir: &Path, name: &str, text: &str) -> (String, std::process::Output) {
+    let setup = write(dir, name, text);
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        "/dev/null",
+    ]);
+    (setup, out)
+}
+
+/// `play_files` on a setup and an orders file holding these texts, written in a folder of their
+/// own.
+fn play_texts(setup: &str, orders: &str, json: bool) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(dir.path(), "s.toml", setup);
+    let orders = write(dir.path(), "o.toml", orders);
+    play_files(&setup, &orders, json)
+}
+
 /// `hexwar play` on the standard scenario with a setup file and an orders file (and `--json`
 /// when asked).
 fn play_files(setup: &str, orders: &str, json: bool) -> std::process::Output {
@@ -478,19 +502,9 @@ fn play_reports_the_phase_that_ends_the_game_with_its_winner() {
 #[test]
 fn dip_setup_refuses_an_unknown_key() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
-        dir.path(),
-        "centres.toml",
+    let (setup, out) = play_setup_alone(dir.path(), "centres.toml",
         "phase = \"S1901M\"\n[units]\nFRANCE = [\"A PAR\"]\n[centres]\nFRANCE = [\"PAR\", \"BRE\"]\n",
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        "/dev/null",
-    ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -565,20 +579,12 @@ fn a_phase_label_in_lower_case_is_the_phase() {
 #[test]
 fn a_setup_names_every_bad_unit_and_centre_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let (setup, out) = play_setup_alone(
         dir.path(),
         "s.toml",
         "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F MOS\"]\nENGLAND = [\"A NTH\", \"F LON\"]\n\
          [centers]\nENGLAND = [\"NTH\"]\n",
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        "/dev/null",
-    ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -621,18 +627,11 @@ fn a_power_in_lower_case_is_pointed_to_its_name() {
 /// ones due) says so, rather than nothing.
 #[test]
 fn play_text_says_when_an_order_is_void_only_beside_the_others() {
-    let dir = tempfile::tempdir().unwrap();
-    let setup = write(
-        dir.path(),
-        "s.toml",
+    let out = play_texts(
         "phase = \"W1901A\"\n[units]\nFRANCE = [\"F BRE\"]\n[centers]\nFRANCE = [\"BRE\", \"PAR\", \"MAR\"]\n",
-    );
-    let orders = write(
-        dir.path(),
-        "o.toml",
         "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nFRANCE = [\"A PAR B\", \"A MAR B\", \"F MAR B\"]\n",
+        false,
     );
-    let out = play_files(&setup, &orders, false);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).contains(
