@@ -481,3 +481,18 @@ fn f40_16_1_a_misspelt_zone_in_the_map_is_refused() {
         "{message}"
     );
 }
+
+/// `hex.rules.query(name, fn)` declares a query: an answer that is no function is named (it
+/// was a conversion error), and a bot asking a query through it during play is told what the
+/// function is for (tests/lua_bot.rs).
+#[test]
+fn a_query_declared_without_a_function_is_named() {
+    let e = load_error("query_string", "hex.rules.query(\"reach\", \"b-inf-1\")\n");
+    assert!(
+        e.ends_with(
+            "/query_string.lua:1: hex.rules.query('reach', fn): fn must be a function (the \
+             query's answer), not string"
+        ),
+        "{e}"
+    );
+}

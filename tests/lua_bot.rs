@@ -216,3 +216,23 @@ fn t_bot_refuses_an_unknown_argument_as_run_does() {
         stdout(&out)
     );
 }
+
+/// A bot that tries to ask a query through `hex.rules.query` (which declares one while the
+/// rules load) is told what it is for; it met a conversion error before.
+#[test]
+fn a_bot_asking_a_query_is_told_what_hex_rules_query_does() {
+    let dir = with_bot(
+        "asking",
+        "return function(side, legal) return hex.rules.query(\"reach\", \"r-inf-1\") end\n",
+    );
+    let out = hexwar(&["run", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "hex.rules.query declares a query while rules modules load; during play the host \
+             asks the queries, and a script (a bot) calls the functions that answer them"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -65,8 +65,21 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     // `hex.rules.query("reach", function(unit_id) return {["0302"] = 2} end)`.
     t.raw_set(
         "query",
-        lua.create_function(|lua, (name, f): (String, Function)| {
-            require_loading(lua, "hex.rules.query")?;
+        lua.create_function(|lua, (name, f): (String, Value)| {
+            // (a bot asking `hex.rules.query("reach", id)` met a conversion error: it declares
+            // a query while the rules load; queries answer the host, scripts call the functions)
+            if !with_host(lua, |h| h.loading)? {
+                return Err(mlua::Error::runtime(
+                    "hex.rules.query declares a query while rules modules load; during play the \
+                     host asks the queries, and a script (a bot) calls the functions that answer them",
+                ));
+            }
+            let Value::Function(f) = f else {
+                return Err(mlua::Error::runtime(format!(
+                    "hex.rules.query('{name}', fn): fn must be a function (the query's answer), not {}",
+                    f.type_name()
+                )));
+            };
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
             let queries: Table = match decls.raw_get::<Value>("__queries")? {
                 Value::Table(t) => t,
