@@ -37,6 +37,14 @@ pub fn nearest_any_case<'a>(name: &str, candidates: &'a [String]) -> Option<&'a 
         .map(|(_, c)| c)
 }
 
+/// `: did you mean 'FRANCE'?` for a side written in another case or misspelt
+/// (`nearest_any_case`), else nothing: the hint of the messages refusing an unknown side.
+pub fn side_hint(side: &str, sides: &[String]) -> String {
+    nearest_any_case(side, sides)
+        .map(|s| format!(": did you mean '{s}'?"))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -143,4 +143,17 @@ fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
     let due = &json["rules_status"]["due at the next adjustments"];
     assert_eq!(due.get("AUSTRIA"), None, "{due}");
     assert_eq!(due["TURKEY"], "builds 1 (sites: ANK, CON)", "{due}");
+    // (the host's `adjustments` query counts the same way: one helper answers both)
+    let mut session = hexwar::Session::start(std::path::Path::new("scenarios/diplomacy"), None)
+        .expect("the scenario starts");
+    session.setup_file(std::path::Path::new(&setup)).unwrap();
+    let adjustments = session
+        .game
+        .query("adjustments", &Value::Null)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        adjustments["AUSTRIA"],
+        json!({"centers": 2, "units": 2, "change": 0, "build_sites": []})
+    );
 }

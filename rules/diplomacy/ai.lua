@@ -23,22 +23,18 @@ local hex = hex -- (one local: a global is read through the locked globals table
 
 local FAR = 99
 
--- The parts of an order text of the menu: unit type and location, kind (H, M, S, R, D, B) and
--- the location the order names (a move's, a retreat's, a support's target move or holder).
-local function parse(text)
-  local t, at, rest = text:match("^(%u) (%S+) (.*)$")
-  if not t then return nil end
-  local o = { text = text, type = t, at = at, unit = t .. " " .. at }
-  local dest = rest:match("^%- (%S+)$")
-  if dest then o.kind, o.dest = "M", dest return o end
-  local st, sat, sdest = rest:match("^S (%u) (%S+) %- (%S+)$")
-  if st then o.kind, o.supported, o.dest = "S", st .. " " .. sat, sdest return o end
-  st, sat = rest:match("^S (%u) (%S+)$")
-  if st then o.kind, o.supported, o.dest = "S", st .. " " .. sat, nil return o end
-  dest = rest:match("^R (%S+)$")
-  if dest then o.kind, o.dest = "R", dest return o end
-  if rest == "H" or rest == "D" or rest == "B" then o.kind = rest return o end
-  return nil
+local orders = require("diplomacy.orders")
+local map = require("diplomacy.map")
+
+-- An order text of the menu as the bot scores it, read by the rules' own parser (memoised on the
+-- compiled map): unit type and location, kind (H, M, S for either support, R, D, B), the
+-- location it names (a move's, a retreat's, a support's target move) and a support's unit.
+local function parse(cm, text)
+  local p = orders.parse(cm, text)
+  if p.kind == "V" or p.kind == "C" then return nil end
+  local support = p.kind == "SH" or p.kind == "SM"
+  return { kind = support and "S" or p.kind, type = p.utype, at = p.uloc, unit = p.utype .. " " .. p.uloc,
+           dest = p.dest, supported = support and ((p.ttype or "?") .. " " .. p.tloc) or nil }
 end
 
 local function province(loc)
@@ -103,12 +99,14 @@ local function situation(side)
     fields[class] = fields[class] or field(targets, class)
     return fields[class][loc] or fields[class][province(loc)] or FAR
   end
+  local cm = map.get(hex.map.board_table())
   local given = {}
   for _, o in ipairs(hex.state.get("orders." .. side) or {}) do
-    local p = parse(o)
+    local p = parse(cm, o)
     if p then given[#given + 1] = p end
   end
   return {
+    cm = cm,
     units = units[side] or {},
     owned = owned,
     enemy_at = enemy_at,
@@ -209,7 +207,7 @@ return function(side, legal, seed)
   local s = situation(side)
   local best, best_score = {}, nil
   for _, cmd in ipairs(menu) do
-    local o = parse(cmd.order)
+    local o = parse(s.cm, cmd.order)
     local v = o and score(s, o)
     if v ~= nil then
       if best_score == nil or v > best_score then

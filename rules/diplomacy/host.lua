@@ -527,6 +527,17 @@ local function open_build_sites(pos, power, ordered)
   return out
 end
 
+-- A power's centres, units and the home centres it may build in now, as the next adjustments
+-- count them: a unit waiting to retreat is still the power's (a retreat phase).
+local function adjustment(pos, power)
+  local nu = #((pos.units or {})[power] or {})
+  for _, d in ipairs(pos.dislodged or {}) do
+    if d.power == power then nu = nu + 1 end
+  end
+  local nc = #((pos.centers or {})[power] or {})
+  return nc, nu, nc > nu and open_build_sites(pos, power) or {}
+end
+
 -- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
 -- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
 -- (the position this VM keeps if the state still holds it, else only the parts the phase needs:
@@ -861,11 +872,9 @@ function M.install(game)
   end)
   hex.rules.query("adjustments", function()
     local pos = position() or {}
-    local units, centers = pos.units or {}, pos.centers or {}
     local out = {}
     for _, p in ipairs(powers()) do
-      local nu, nc = #(units[p] or {}), #(centers[p] or {})
-      local sites = nc > nu and open_build_sites(pos, p) or {}
+      local nc, nu, sites = adjustment(pos, p)
       out[p] = { centers = nc, units = nu, change = nc - nu,
                  build_sites = #sites > 0 and sites or hex.state.list() }
     end
@@ -885,11 +894,8 @@ function M.install(game)
     local pos = position() or {}
     local units, centers = pos.units or {}, pos.centers or {}
     local board_units, owned, due, given, waiting = {}, {}, {}, {}, {}
-    -- (a unit waiting to retreat is still the power's: counted for the builds due, and listed
-    -- with who dislodged it and where it may go)
-    local retreating = {}
+    -- (the units waiting to retreat, with who dislodged them and where they may go)
     for _, d in ipairs(pos.dislodged or {}) do
-      retreating[d.power] = (retreating[d.power] or 0) + 1
       local list = waiting[d.power] or {}
       local options = #(d.retreats or {}) > 0 and table.concat(d.retreats, ", ") or "none: disbanded"
       list[#list + 1] = d.unit .. " (by " .. tostring(d.by) .. "; retreats: " .. options .. ")"
@@ -898,9 +904,9 @@ function M.install(game)
     for _, p in ipairs(powers()) do
       board_units[p] = #(units[p] or {}) > 0 and units[p] or hex.state.list()
       owned[p] = #(centers[p] or {}) > 0 and centers[p] or hex.state.list()
-      local change = #(centers[p] or {}) - #(units[p] or {}) - (retreating[p] or 0)
+      local nc, nu, sites = adjustment(pos, p)
+      local change = nc - nu
       if change > 0 then
-        local sites = open_build_sites(pos, p)
         due[p] = "builds " .. change .. " (sites: " .. (#sites > 0 and table.concat(sites, ", ") or "none") .. ")"
       elseif change < 0 then
         due[p] = "disbands " .. -change

@@ -11,7 +11,7 @@ mod sides;
 pub use driver::{play, play_observed, PlayOptions, Played, RunLimit, RunReport};
 pub use legal::LegalCommands;
 pub use random::RandomBot;
-pub use sides::SideBots;
+pub use sides::{ask_lua_bot, SideBots};
 
 use crate::engine::{Command, Game, RulesError};
 

@@ -33,31 +33,44 @@ impl Bot for SideBots {
             return self.random.choose(game, legal);
         };
         let seed = self.random.dice.roll(u32::MAX);
-        // The Lua bot lists the legal commands it needs in the VM itself (docs/rules-api.md,
-        // "Bots"): nothing is listed here, nothing crosses as JSON but its answer.
-        let arg = json!({ "bot": module, "side": side, "seed": seed });
-        let answer = game.query("bot", &arg)?;
-        let bad = |what: String| RulesError::new(format!("bot '{module}' for {side}: {what}"));
-        match answer {
-            Some(Value::Object(map)) => {
-                let command = Command::try_from(map).map_err(bad)?;
-                // (an argument the command does not take is the bot's mistake, as a malformed
-                // `move` is: an error, not a refusal that silently ends its side's phase)
-                match game.rules_mut().unknown_argument(&command) {
-                    Some(r) => Err(bad(format!("returned {}", r.reason))),
-                    None => Ok(command),
-                }
+        ask_lua_bot(game, module, &side, u64::from(seed))
+    }
+}
+
+/// The command the Lua bot `module` gives for `side` now, asked with `seed` as a run asks it
+/// (`hexwar test`'s `t.bot` too): a command table, or an index read from the legal list. An
+/// answer that is neither, or a command with an argument its command does not take, is the
+/// bot's error.
+pub fn ask_lua_bot(
+    game: &mut Game,
+    module: &str,
+    side: &str,
+    seed: u64,
+) -> Result<Command, RulesError> {
+    // The Lua bot lists the legal commands it needs in the VM itself (docs/rules-api.md,
+    // "Bots"): nothing is listed here, nothing crosses as JSON but its answer.
+    let arg = json!({ "bot": module, "side": side, "seed": seed });
+    let answer = game.query("bot", &arg)?;
+    let bad = |what: String| RulesError::new(format!("bot '{module}' for {side}: {what}"));
+    match answer {
+        Some(Value::Object(map)) => {
+            let command = Command::try_from(map).map_err(bad)?;
+            // (an argument the command does not take is the bot's mistake, as a malformed
+            // `move` is: an error, not a refusal that silently ends its side's phase)
+            match game.rules_mut().unknown_argument(&command) {
+                Some(r) => Err(bad(format!("returned {}", r.reason))),
+                None => Ok(command),
             }
-            other => {
-                // (the answer as the script wrote it: `nil`, `"end_phase"`, never Rust's debug form)
-                let shown = match &other {
-                    None | Some(Value::Null) => "nil".to_string(),
-                    Some(v) => v.to_string(),
-                };
-                Err(bad(format!(
-                    "returned {shown}; a bot returns the index of a legal command or a command table"
-                )))
-            }
+        }
+        other => {
+            // (the answer as the script wrote it: `nil`, `"end_phase"`, never Rust's debug form)
+            let shown = match &other {
+                None | Some(Value::Null) => "nil".to_string(),
+                Some(v) => v.to_string(),
+            };
+            Err(bad(format!(
+                "returned {shown}; a bot returns the index of a legal command or a command table"
+            )))
         }
     }
 }

@@ -22,6 +22,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::spelling::side_hint;
+
 /// Exit codes of the contract.
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_GAME: i32 = 1;
@@ -149,13 +151,6 @@ fn unknown_side(option: &str, side: &str, sides: &[String]) -> Option<String> {
             sides.join(", ")
         )
     })
-}
-
-/// `: did you mean 'FRANCE'?` for a side written in another case or misspelt, else nothing.
-fn side_hint(side: &str, sides: &[String]) -> String {
-    crate::spelling::nearest_any_case(side, sides)
-        .map(|s| format!(": did you mean '{s}'?"))
-        .unwrap_or_default()
 }
 
 fn is_save(path: &std::path::Path) -> bool {

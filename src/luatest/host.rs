@@ -133,9 +133,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         lua.create_function(move |lua, (side, seed): (String, Option<u64>)| {
             with_game(lua, &g, |s| {
                 if !s.scenario.sides.contains(&side) {
-                    let near = crate::spelling::nearest_any_case(&side, &s.scenario.sides)
-                        .map(|n| format!(": did you mean '{n}'?"))
-                        .unwrap_or_default();
+                    let near = crate::spelling::side_hint(&side, &s.scenario.sides);
                     return json!({ "error": format!(
                         "unknown side '{side}'{near} (sides: {})",
                         s.scenario.sides.join(", ")
@@ -147,26 +145,10 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
                         s.scenario.bots.keys().cloned().collect::<Vec<_>>().join(", ")
                     ) });
                 };
-                let arg = json!({ "bot": module, "side": side, "seed": seed.unwrap_or(0) });
-                match s.game.query("bot", &arg) {
-                    // (a command with an argument its command does not take stops `run`: the
-                    // same answer is an error here, or a test passes where the game stops)
-                    Ok(Some(Json::Object(map))) => {
-                        let checked = Command::try_from(map.clone())
-                            .map_err(|e| e.to_string())
-                            .and_then(|command| {
-                                match s.game.rules_mut().unknown_argument(&command) {
-                                    Some(r) => Err(format!("returned {}", r.reason)),
-                                    None => Ok(()),
-                                }
-                            });
-                        match checked {
-                            Ok(()) => json!({ "answer": Json::Object(map) }),
-                            Err(e) => json!({ "error": format!("bot '{module}' for {side}: {e}") }),
-                        }
-                    }
-                    Ok(Some(answer)) => json!({ "answer": answer }),
-                    Ok(None) => json!({ "error": "the bot gave no answer" }),
+                // (the run's own asking and checking of the answer, so a test holds the bot to
+                // what the game does)
+                match crate::bot::ask_lua_bot(&mut s.game, &module, &side, seed.unwrap_or(0)) {
+                    Ok(command) => json!({ "answer": command }),
                     Err(e) => json!({ "error": e.to_string() }),
                 }
             })
