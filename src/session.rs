@@ -39,6 +39,9 @@ pub enum SessionError {
     /// A mod that cannot be loaded as given.
     #[error("{path}: mod refused: {message}", path = .path.display())]
     Mod { path: PathBuf, message: String },
+    /// A choice the host made for the game (`hexwar run --bot`) that its scenario cannot take.
+    #[error("{0}")]
+    HostChoice(String),
     #[error("{path}: the save belongs to scenario '{found}', but that file now holds scenario '{expected}'")]
     WrongScenario {
         path: PathBuf,
@@ -203,17 +206,18 @@ impl Session {
         save_path: &Path,
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
-        Session::resume_save_adjusted(save, save_path, |_| {}, wrap)
+        Session::resume_save_adjusted(save, save_path, |_| Ok(()), wrap)
     }
 
     /// [`Session::resume_save_wrapped`] with the scenario, read again from the save's path,
     /// adjusted before the rules load: the host's own settings, such as
-    /// `|s| s.limits.trusted = true` (docs/sandbox.md, "Trusted rules"), which a save does not
-    /// record.
+    /// `|s| { s.limits.trusted = true; Ok(()) }` (docs/sandbox.md, "Trusted rules"), which a
+    /// save does not record, or another bot for a side (`s.choose_bot("german", "my.bot")`,
+    /// whose error, the closure's, is `SessionError::HostChoice`).
     pub fn resume_save_adjusted(
         save: Save,
         save_path: &Path,
-        adjust: impl FnOnce(&mut Scenario),
+        adjust: impl FnOnce(&mut Scenario) -> Result<(), String>,
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
         if !save.scenario_path.exists() {
@@ -224,7 +228,17 @@ impl Session {
         }
         let mut scenario = load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?;
         add_mods(&mut scenario, &save.mods)?;
-        adjust(&mut scenario);
+        // (the bots the game was played with; the host may choose others in `adjust`)
+        for (side, module) in &save.bots {
+            scenario
+                .choose_bot(side, module)
+                .map_err(|message| SessionError::SaveMisfit {
+                    path: save_path.into(),
+                    scenario: scenario.id.clone(),
+                    message: format!("the bot chosen for {side}: {message}"),
+                })?;
+        }
+        adjust(&mut scenario).map_err(SessionError::HostChoice)?;
         let scenario = Arc::new(scenario);
         if scenario.id != save.state.scenario {
             return Err(SessionError::WrongScenario {
@@ -491,6 +505,7 @@ impl Session {
             self.game.state().clone(),
         )
         .with_mods(self.mods.clone())
+        .with_bots(self.scenario.chosen_bots.clone())
         .with_scenario_hash(self.scenario.hash.clone())
         .with_rules(crate::rules::module_hashes(
             &self.scenario.rule_roots,

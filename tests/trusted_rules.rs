@@ -80,7 +80,10 @@ fn a_resumed_game_can_be_trusted_again() {
     let mut resumed = Session::resume_save_adjusted(
         save,
         Path::new("in-memory.json"),
-        |s| s.limits.trusted = true,
+        |s| {
+            s.limits.trusted = true;
+            Ok(())
+        },
         |rules| Box::new(rules),
     )
     .unwrap();

@@ -111,7 +111,9 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    scenario.limits.trusted = args.trusted;
+    if let Err(e) = args.choices().apply(&mut scenario) {
+        return fail(e);
+    }
     let base_seed = args.seed.unwrap_or(scenario.seed);
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()

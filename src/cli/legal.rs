@@ -31,8 +31,12 @@ pub struct LegalArgs {
 }
 
 pub fn run(args: &LegalArgs) -> i32 {
-    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref(), false)
-    {
+    let mut session = match super::open_session(
+        &args.scenario,
+        None,
+        args.setup.as_deref(),
+        &super::HostChoices::default(),
+    ) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -153,6 +153,37 @@ fn unknown_side(option: &str, side: &str, sides: &[String]) -> Option<String> {
     })
 }
 
+/// What the host chooses for a game beyond its scenario, from the command line.
+#[derive(Default)]
+struct HostChoices<'a> {
+    /// `--trusted`: the rules run without the instruction budget (`Limits::trusted`).
+    trusted: bool,
+    /// `--bot SIDE=MODULE`, as given: a side played by another bot than the scenario's.
+    bots: &'a [String],
+}
+
+impl HostChoices<'_> {
+    /// Makes the choices on `scenario`, before its rules load; the error is `fail`'s message.
+    fn apply(&self, scenario: &mut crate::scenario::Scenario) -> Result<(), String> {
+        scenario.limits.trusted = self.trusted;
+        for given in self.bots {
+            let Some((side, module)) = given.split_once('=') else {
+                return Err(format!(
+                    "--bot {given}: write SIDE=MODULE, a Lua module under the scenario's rule \
+                     roots or '{}' (like --bot {}={})",
+                    crate::scenario::RANDOM_BOT,
+                    scenario.sides.first().map(String::as_str).unwrap_or("SIDE"),
+                    crate::scenario::RANDOM_BOT
+                ));
+            };
+            scenario
+                .choose_bot(side.trim(), module.trim())
+                .map_err(|e| format!("--bot {given}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 fn is_save(path: &std::path::Path) -> bool {
     path.is_file() && path.extension().is_some_and(|e| e == "json")
 }
@@ -160,14 +191,14 @@ fn is_save(path: &std::path::Path) -> bool {
 /// The game a command works on: a scenario started with `seed`, or a save continued (a
 /// `--seed` is refused there: the save carries its own), with a `--setup` laid over it. The
 /// error is the message `fail` prints.
-/// `trusted`: the rules run without the instruction budget (`--trusted`, `Limits::trusted`).
+/// `choices`: what the host chose beyond the scenario (`--trusted`, `--bot`).
 fn open_session(
     path: &std::path::Path,
     seed: Option<u64>,
     setup: Option<&std::path::Path>,
-    trusted: bool,
+    choices: &HostChoices,
 ) -> Result<crate::Session, String> {
-    let trust = |scenario: &mut crate::scenario::Scenario| scenario.limits.trusted = trusted;
+    let trust = |scenario: &mut crate::scenario::Scenario| choices.apply(scenario);
     // (handlers listening to a misspelt event never run: `check` warns of them, and so does
     // every command that plays or looks at a game, before it starts)
     let mut warnings = Vec::new();
@@ -194,7 +225,7 @@ fn open_session(
         crate::scenario::load_scenario(path)
             .map_err(crate::SessionError::Scenario)
             .and_then(|mut scenario| {
-                trust(&mut scenario);
+                trust(&mut scenario).map_err(crate::SessionError::HostChoice)?;
                 crate::Session::start_scenario_wrapped(scenario, seed, wrap)
             })
     };

@@ -72,7 +72,10 @@ pub fn run(args: &PlayArgs) -> i32 {
         &args.scenario,
         args.seed,
         args.setup.as_deref(),
-        args.trusted,
+        &super::HostChoices {
+            trusted: args.trusted,
+            ..Default::default()
+        },
     ) {
         Ok(s) => s,
         Err(e) => return fail(e),

@@ -36,7 +36,7 @@ pub struct SupplyArgs {
 
 /// The game to ask: a scenario or a save, with a setup laid over it.
 fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Session, String> {
-    super::open_session(path, None, setup, false)
+    super::open_session(path, None, setup, &super::HostChoices::default())
 }
 
 /// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,

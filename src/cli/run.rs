@@ -63,6 +63,21 @@ pub struct RunArgs {
     /// loop in them hangs the run (docs/sandbox.md, "Trusted rules").
     #[arg(long)]
     pub trusted: bool,
+    /// Play SIDE with the bot MODULE (a Lua module under the scenario's rule roots, or
+    /// `random` for the built-in random bot) instead of the scenario's; repeatable. A save
+    /// records the choice.
+    #[arg(long = "bot", value_name = "SIDE=MODULE")]
+    pub bots: Vec<String>,
+}
+
+impl RunArgs {
+    /// The host's choices these options make (`--trusted`, `--bot`).
+    pub(super) fn choices(&self) -> super::HostChoices<'_> {
+        super::HostChoices {
+            trusted: self.trusted,
+            bots: &self.bots,
+        }
+    }
 }
 
 pub fn run(args: &RunArgs) -> i32 {
@@ -98,7 +113,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             args.scenario.display()
         ));
     }
-    let mut session = match super::open_session(&args.scenario, args.seed, None, args.trusted) {
+    let mut session = match super::open_session(&args.scenario, args.seed, None, &args.choices()) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -278,6 +293,7 @@ fn summary_waiting_json(
         "events": counts,
         "units": state.units.len(),
         "waiting_for": waiting_for,
+        "bots_chosen": session.scenario.chosen_bots,
     })
 }
 
@@ -301,6 +317,16 @@ fn print_summary(session: &mut Session, report: &RunReport, json: bool) {
         session.scenario.id
     );
     outln!("seed: {}", session.seed);
+    // (only when the host chose them: the scenario's own bots are in its file)
+    if !session.scenario.chosen_bots.is_empty() {
+        let chosen: Vec<String> = session
+            .scenario
+            .chosen_bots
+            .iter()
+            .map(|(side, module)| format!("{side} {module}"))
+            .collect();
+        outln!("bots chosen: {}", chosen.join(", "));
+    }
     match &state.outcome {
         Some(o) => {
             outln!(

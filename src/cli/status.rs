@@ -26,8 +26,12 @@ pub struct StatusArgs {
 }
 
 pub fn run(args: &StatusArgs) -> i32 {
-    let mut session = match super::open_session(&args.scenario, None, args.setup.as_deref(), false)
-    {
+    let mut session = match super::open_session(
+        &args.scenario,
+        None,
+        args.setup.as_deref(),
+        &super::HostChoices::default(),
+    ) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -22,6 +22,10 @@ pub struct Save {
     /// again on resume; absent from saves of games without mods.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mods: Vec<PathBuf>,
+    /// The bots the host chose for sides instead of the scenario's (`hexwar run --bot`): side ->
+    /// module or `random`, chosen again on resume; absent when the scenario's bots play.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub bots: std::collections::BTreeMap<String, String>,
     /// The rules files the game ran under and their `sha256:` (the scenario's modules and the
     /// mods, as a replay records them), so a resumed game can tell that they changed; absent from
     /// saves written before they were recorded.
@@ -118,6 +122,7 @@ impl Save {
             version: SAVE_VERSION,
             scenario_path,
             mods: Vec::new(),
+            bots: Default::default(),
             rules: Default::default(),
             scenario_hash: None,
             seed,
@@ -138,6 +143,12 @@ impl Save {
     /// The same save, recording the mods the game runs with (see [`Save::mods`]).
     pub fn with_mods(mut self, mods: Vec<PathBuf>) -> Self {
         self.mods = mods;
+        self
+    }
+
+    /// The same save, recording the bots chosen for it (see [`Save::bots`]).
+    pub fn with_bots(mut self, bots: std::collections::BTreeMap<String, String>) -> Self {
+        self.bots = bots;
         self
     }
 

@@ -47,6 +47,47 @@ pub fn find_module(roots: &[PathBuf], name: &str) -> Option<PathBuf> {
     None
 }
 
+/// The module a misspelt module name most likely means (`france1940.aj` -> `france1940.ai`):
+/// the nearest within two edits among the `.lua` files under the roots (four folders deep),
+/// for the messages that refuse an unknown module.
+pub fn nearest_module(roots: &[PathBuf], name: &str) -> Option<String> {
+    fn walk(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let dotted = if prefix.is_empty() {
+                stem.clone()
+            } else {
+                format!("{prefix}.{stem}")
+            };
+            if path.is_dir() && depth > 0 {
+                walk(&path, &dotted, depth - 1, out);
+            } else if path.extension().is_some_and(|e| e == "lua") {
+                // (`a/init.lua` is required as `a`)
+                out.push(if stem == "init" {
+                    prefix.to_string()
+                } else {
+                    dotted
+                });
+            }
+        }
+    }
+    let mut names = Vec::new();
+    for root in roots {
+        walk(root, "", 4, &mut names);
+    }
+    // (sorted: the first of equally near names must not depend on the directory's order)
+    names.sort();
+    let dotted = name.replace('/', ".");
+    crate::spelling::nearest(&dotted, names.iter().map(String::as_str), 3).map(str::to_string)
+}
+
 /// How a file is named in Lua error messages: relative to the root's parent, so that a script
 /// error reads `rules/demo/init.lua:12: ...`.
 pub fn chunk_name(roots: &[PathBuf], file: &Path) -> String {

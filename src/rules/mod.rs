@@ -36,7 +36,7 @@ pub use api_listing::{
 };
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{describe_module_changes, event_name_warnings, module_hashes, syntax_errors};
-pub use loader::find_module;
+pub use loader::{find_module, nearest_module};
 pub use luals::{luals_definitions, LualsError};
 pub(crate) use sandbox::{guard_protected_calls, new_vm};
 

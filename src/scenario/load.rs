@@ -88,6 +88,9 @@ impl Limits {
     }
 }
 
+/// The name `choose_bot` reads as the built-in random bot rather than a Lua module.
+pub const RANDOM_BOT: &str = "random";
+
 /// A validated scenario: the map is sound, every unit stands on it, every side exists.
 #[derive(Debug, Clone)]
 pub struct Scenario {
@@ -103,6 +106,9 @@ pub struct Scenario {
     pub sides: Vec<String>,
     /// Lua bot modules by side (`[[side]] bot = "demo.ai"`); sides without one get the random bot.
     pub bots: BTreeMap<String, String>,
+    /// The bots the host chose instead of the scenario's (`Scenario::choose_bot`, `hexwar run
+    /// --bot`): side -> module, or `random`. Saves record them, so a resumed game keeps them.
+    pub chosen_bots: BTreeMap<String, String>,
     pub turns: u32,
     pub seed: u64,
     pub limits: Limits,
@@ -124,6 +130,34 @@ impl Scenario {
             }
         }
         out
+    }
+
+    /// Plays `side` with the Lua bot `module` (a module under the rule roots) or, for
+    /// [`RANDOM_BOT`], the built-in random bot, instead of the bot the scenario names. Before the
+    /// game's rules are loaded: they load the bot modules. The error names what is wrong (an
+    /// unknown side or module, with the nearest name).
+    pub fn choose_bot(&mut self, side: &str, module: &str) -> Result<(), String> {
+        if !self.sides.iter().any(|s| s == side) {
+            return Err(format!(
+                "unknown side '{side}'{} (sides: {})",
+                crate::spelling::side_hint(side, &self.sides),
+                self.sides.join(", ")
+            ));
+        }
+        if module == RANDOM_BOT {
+            self.bots.remove(side);
+        } else if crate::rules::find_module(&self.rule_roots, module).is_some() {
+            self.bots.insert(side.to_string(), module.to_string());
+        } else {
+            return Err(unknown_bot(
+                &self.rule_roots,
+                module,
+                &format!("; '{RANDOM_BOT}' is the built-in random bot"),
+            ));
+        }
+        self.chosen_bots
+            .insert(side.to_string(), module.to_string());
+        Ok(())
     }
 
     /// A fresh starting state with the given seed.
@@ -465,9 +499,10 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     // (a dotted name is a path: `f40walk.combat` is f40walk/combat.lua)
                     let path = module.get_ref().replace('.', "/");
                     format!(
-                        "unknown rules module '{}' (looked for {path}.lua and {path}/init.lua under {})",
+                        "unknown rules module '{}' (looked for {path}.lua and {path}/init.lua under {}){}",
                         module.get_ref(),
-                        display_roots(&roots)
+                        display_roots(&roots),
+                        module_hint(&roots, module.get_ref())
                     )
                 },
             ));
@@ -483,9 +518,9 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     &file,
                     at(bot),
                     format!(
-                        "side '{}': unknown bot module '{module}' (looked under {})",
+                        "side '{}': {}",
                         side.name.get_ref(),
-                        display_roots(&roots)
+                        unknown_bot(&roots, module, "")
                     ),
                 ));
             }
@@ -598,12 +633,30 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         rule_roots: roots,
         sides,
         bots,
+        chosen_bots: BTreeMap::new(),
         turns,
         seed: spec.seed,
         limits,
         initial,
         hash: format!("sha256:{hash}"),
     })
+}
+
+/// `: did you mean 'france1940.ai'?` for a module name near one under the roots, else nothing.
+fn module_hint(roots: &[PathBuf], module: &str) -> String {
+    crate::rules::nearest_module(roots, module)
+        .map(|m| format!(": did you mean '{m}'?"))
+        .unwrap_or_default()
+}
+
+/// Why a side's bot module cannot be played: no such module under the roots. `also`: what
+/// else the name may be, said with the roots.
+fn unknown_bot(roots: &[PathBuf], module: &str, also: &str) -> String {
+    format!(
+        "unknown bot module '{module}' (looked under {}{also}){}",
+        display_roots(roots),
+        module_hint(roots, module)
+    )
 }
 
 fn display_roots(roots: &[PathBuf]) -> String {

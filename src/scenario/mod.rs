@@ -8,5 +8,5 @@ mod spec;
 
 pub use error::ScenarioError;
 pub use fit::{direction, finite, Fit};
-pub use load::{load_scenario, parse_scenario, rules_named, Limits, Scenario};
+pub use load::{load_scenario, parse_scenario, rules_named, Limits, Scenario, RANDOM_BOT};
 pub use spec::{ScenarioSpec, UnitSpec};

@@ -1,0 +1,245 @@
+//! `hexwar run --bot SIDE=MODULE`: a side played by another bot than the scenario names, without
+//! editing the scenario (a bot author trying a bot, a batch pitting two bots); a save keeps the
+//! choice.
+
+mod common;
+
+use common::{demo_copy, edit, hexwar, stderr, stdout};
+
+fn ok(out: &std::process::Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+    stdout(out)
+}
+
+fn read(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The game `--bot blue=demo.ai` plays is the game of the scenario naming that bot for blue:
+/// the same event log, byte for byte.
+#[test]
+fn a_chosen_bot_plays_the_game_the_scenario_naming_it_plays() {
+    let (dir, copy) = demo_copy();
+    edit(
+        &copy.join("scenario.toml"),
+        "name = \"blue\"\n",
+        "name = \"blue\"\nbot = \"demo.ai\"\n",
+    );
+    let chosen = dir.path().join("chosen.jsonl");
+    let named = dir.path().join("named.jsonl");
+    let text = ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "3",
+        "--bot",
+        "blue=demo.ai",
+        "--quiet",
+        "--log",
+        chosen.to_str().unwrap(),
+    ]));
+    assert!(
+        text.lines().any(|l| l == "bots chosen: blue demo.ai"),
+        "{text}"
+    );
+    ok(&hexwar(&[
+        "run",
+        copy.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--quiet",
+        "--log",
+        named.to_str().unwrap(),
+    ]));
+    assert_eq!(read(&chosen), read(&named));
+    // ... and not the scenario's own game (blue by the random bot).
+    let own = dir.path().join("own.jsonl");
+    ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "3",
+        "--quiet",
+        "--log",
+        own.to_str().unwrap(),
+    ]));
+    assert_ne!(read(&chosen), read(&own));
+}
+
+/// `random` takes a side's Lua bot away: the game of a scenario naming no bot for it.
+#[test]
+fn random_plays_a_side_with_the_built_in_random_bot() {
+    let (dir, copy) = demo_copy();
+    edit(&copy.join("scenario.toml"), "bot = \"demo.ai\"\n", "");
+    let chosen = dir.path().join("chosen.jsonl");
+    let named = dir.path().join("named.jsonl");
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "5",
+        "--bot",
+        "red=random",
+        "--json",
+        "--log",
+        chosen.to_str().unwrap(),
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    assert_eq!(summary["bots_chosen"], serde_json::json!({"red": "random"}));
+    ok(&hexwar(&[
+        "run",
+        copy.to_str().unwrap(),
+        "--seed",
+        "5",
+        "--quiet",
+        "--log",
+        named.to_str().unwrap(),
+    ]));
+    assert_eq!(read(&chosen), read(&named));
+}
+
+/// A save records the chosen bots, so the continued game is the uninterrupted one.
+#[test]
+fn a_save_keeps_the_chosen_bot_for_the_rest_of_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "3",
+        "--bot",
+        "blue=demo.ai",
+        "--quiet",
+        "--log",
+        &at("whole.jsonl"),
+    ]));
+    ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "3",
+        "--bot",
+        "blue=demo.ai",
+        "--turns",
+        "3",
+        "--save",
+        &at("mid.json"),
+        "--quiet",
+        "--log",
+        &at("part1.jsonl"),
+    ]));
+    let save: serde_json::Value =
+        serde_json::from_str(&read(dir.path().join("mid.json").as_path())).unwrap();
+    assert_eq!(save["bots"], serde_json::json!({"blue": "demo.ai"}));
+    let resumed = ok(&hexwar(&[
+        "run",
+        &at("mid.json"),
+        "--quiet",
+        "--log",
+        &at("part2.jsonl"),
+    ]));
+    // (the rules the save recorded include the chosen bot: nothing reads as changed)
+    assert!(resumed.contains("bots chosen: blue demo.ai"), "{resumed}");
+    let joined = read(&dir.path().join("part1.jsonl")) + &read(&dir.path().join("part2.jsonl"));
+    assert_eq!(joined, read(&dir.path().join("whole.jsonl")));
+}
+
+/// A save whose chosen bot is no longer there is refused, naming the side and the module.
+#[test]
+fn a_save_whose_chosen_bot_is_gone_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("mid.json");
+    ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--bot",
+        "blue=demo.ai",
+        "--turns",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+        "--quiet",
+    ]));
+    edit(&save, "\"blue\": \"demo.ai\"", "\"blue\": \"demo.gone\"");
+    let out = hexwar(&["run", save.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: the save does not fit scenario 'demo': the bot chosen for blue: unknown bot \
+             module 'demo.gone' (looked under scenarios/demo/../../rules; 'random' is the built-in \
+             random bot)\n",
+            save.display()
+        )
+    );
+}
+
+/// Each mistake in `--bot` says what is wrong and the nearest right name; nothing is played.
+#[test]
+fn a_wrong_bot_choice_names_the_side_or_module_it_means() {
+    let cases = [
+        (
+            "blu=demo.ai",
+            "error: --bot blu=demo.ai: unknown side 'blu': did you mean 'blue'? (sides: blue, red)\n",
+        ),
+        (
+            "blue=demo.aj",
+            "error: --bot blue=demo.aj: unknown bot module 'demo.aj' (looked under \
+             scenarios/demo/../../rules; 'random' is the built-in random bot): did you mean 'demo.ai'?\n",
+        ),
+        (
+            "blue",
+            "error: --bot blue: write SIDE=MODULE, a Lua module under the scenario's rule roots or \
+             'random' (like --bot blue=random)\n",
+        ),
+    ];
+    for (given, message) in cases {
+        for batch in [false, true] {
+            let mut args = vec!["run", "scenarios/demo", "--bot", given, "--quiet"];
+            if batch {
+                args.extend(["--games", "2"]);
+            }
+            let out = hexwar(&args);
+            assert_eq!(out.status.code(), Some(2), "{given}");
+            assert_eq!(stderr(&out), message, "{given}, batch {batch}");
+            assert_eq!(stdout(&out), "", "{given}");
+        }
+    }
+}
+
+/// A batch plays every game with the chosen bot: its game 0 is the single game of that seed.
+#[test]
+fn a_batch_plays_its_games_with_the_chosen_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let per_game = dir.path().join("games.jsonl");
+    ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--bot",
+        "blue=demo.ai",
+        "--quiet",
+        "--per-game",
+        per_game.to_str().unwrap(),
+    ]));
+    let first: serde_json::Value =
+        serde_json::from_str(read(&per_game).lines().next().unwrap()).unwrap();
+    let seed = first["seed"].to_string();
+    let single: serde_json::Value = serde_json::from_str(&ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        &seed,
+        "--bot",
+        "blue=demo.ai",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(first["winner"], single["outcome"]["winner"], "{first}");
+    assert_eq!(first["scores"], single["outcome"]["scores"], "{first}");
+    assert_eq!(first["commands"], single["commands"], "{first}");
+}
