@@ -31,16 +31,12 @@ fn legal_lists_one_units_moves_as_orders_entries() {
     );
     assert_eq!(
         lines[1],
-        "  command = \"move\", path = [\"0202\",\"0101\"], unit = \"b-art-1\""
+        "  { side = \"blue\", command = \"move\", path = [\"0202\", \"0101\"], unit = \"b-art-1\" },"
     );
-    // Each line pasted under [[order]] is an order `play` accepts.
+    // Lines pasted as they are into `order = [ ... ]` are orders `play` accepts.
     let dir = tempfile::tempdir().unwrap();
     let orders = dir.path().join("pick.toml");
-    std::fs::write(
-        &orders,
-        format!("[[order]]\n{}\n", lines[2].trim().replace(", ", "\n")),
-    )
-    .unwrap();
+    std::fs::write(&orders, format!("order = [\n{}\n]\n", lines[2])).unwrap();
     let played = hexwar(&[
         "play",
         "scenarios/demo",
@@ -48,6 +44,11 @@ fn legal_lists_one_units_moves_as_orders_entries() {
         orders.to_str().unwrap(),
     ]);
     assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+    assert!(
+        stdout(&played).starts_with("order 1 (blue, move): ok\n"),
+        "{}",
+        stdout(&played)
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! When stdout cannot be written (a full disk here; a reader that closed the pipe is the same
-//! case), every command ends with one line on stderr and exit 2, never a panic.
+//! When stdout cannot be written (a full disk), every command ends with one line on stderr and
+//! exit 2, never a panic; a reader that closed the pipe (`| head`) ends the output quietly.
 
 use std::process::{Command, Stdio};
 
@@ -96,4 +96,22 @@ fn a_log_to_dev_stdout_comes_before_the_summary_in_a_redirected_file() {
         .all(|l| l.starts_with("{\"event\":")));
     assert_eq!(lines[summary], "scenario: Demo: the river valley (demo)");
     assert_eq!(lines.last().copied(), Some("events: ControlChanged 1, GameStarted 1, PhaseEnded 4, PhaseStarted 5, UnitEnteredHex 27, UnitMoved 8, UnitStatusChanged 16"));
+}
+
+/// A reader that stops reading (`hexwar legal ... | head -2`) asked for no more: the command ends
+/// quietly with its own exit code, no `cannot write the output: Broken pipe`.
+#[test]
+fn a_reader_closing_the_pipe_ends_the_output_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        // (some 900 kB of output: far past what the pipe holds, so a write meets the closed end)
+        .args(["legal", "scenarios/france1940"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
 }

@@ -120,7 +120,7 @@ pub fn run(args: &LegalArgs) -> i32 {
     }
     outln!("{side} may give {} command(s) ({at}):", commands.len());
     for c in &commands {
-        outln!("  {}", one_line(&as_order(c)));
+        outln!("  {},", inline_order(&side, &as_order(c)));
     }
     EXIT_OK
 }
@@ -139,16 +139,30 @@ fn as_order(command: &Command) -> Value {
     Value::Object(order)
 }
 
-/// `command = "move", unit = "b1", path = ["0202"]`: an inline TOML table's body, ready to
-/// paste under `[[order]]` (one key a line there).
-fn one_line(order: &Value) -> String {
-    order
-        .as_object()
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default()
+/// `{ side = "blue", command = "move", path = ["0202"], unit = "b1" }`: the order as an inline
+/// TOML table, which pasted (with its comma) into an orders file's `order = [ ... ]` list is an
+/// order `play` takes. (A value TOML cannot hold, a JSON null, is left out.)
+fn inline_order(side: &str, order: &Value) -> String {
+    let mut keys = vec![format!("side = {}", toml::Value::from(side))];
+    if let Some(map) = order.as_object() {
+        for (k, v) in map {
+            if let Ok(value) = toml::Value::try_from(v) {
+                keys.push(format!("{} = {value}", toml_key(k)));
+            }
+        }
+    }
+    format!("{{ {} }}", keys.join(", "))
+}
+
+/// A key as TOML writes it: bare when it may be, else quoted.
+fn toml_key(key: &str) -> String {
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        key.to_string()
+    } else {
+        toml::Value::from(key).to_string()
+    }
 }

@@ -2,14 +2,16 @@
 //! that closed the pipe, `| head`; a full disk): the command would die with a backtrace and
 //! exit 101. Writes go through [`write_out`] instead: the first failure is kept, later writes
 //! are skipped, the command runs to its end (logs and saves are finished as usual) and
-//! `main_with_args` turns the failure into `error: cannot write the output: ...` and exit 2.
+//! `main_with_args` turns the failure into `error: cannot write the output: ...` and exit 2 -
+//! but for a reader that closed the pipe, which asked for no more (`hexwar legal ... | head`):
+//! that one ends the output quietly, with the command's own exit code.
 
 use std::fmt;
 use std::io::{self, Write};
 use std::sync::Mutex;
 
 /// The first write to stdout that failed, if one did.
-static LOST: Mutex<Option<String>> = Mutex::new(None);
+static LOST: Mutex<Option<io::Error>> = Mutex::new(None);
 
 /// Writes `args` to stdout, or records why it could not.
 pub(crate) fn write_out(args: fmt::Arguments) {
@@ -18,26 +20,29 @@ pub(crate) fn write_out(args: fmt::Arguments) {
         return;
     }
     if let Err(e) = io::stdout().lock().write_fmt(args) {
-        *lost = Some(e.to_string());
+        *lost = Some(e);
     }
 }
 
 /// Records a failed write made outside `write_out` (a command writing through its own handle).
 pub(crate) fn lost(e: io::Error) {
     if let Ok(mut lost) = LOST.lock() {
-        lost.get_or_insert_with(|| e.to_string());
+        lost.get_or_insert(e);
     }
 }
 
-/// Flushes stdout; returns why the output was not all written, if it was not.
+/// Flushes stdout; returns why the output was not all written, if it was not and the reader
+/// did not just stop reading (a closed pipe is no error: see the module's doc).
 pub(crate) fn finish() -> Option<String> {
     let mut lost = LOST.lock().ok()?;
     if lost.is_none() {
         if let Err(e) = io::stdout().lock().flush() {
-            *lost = Some(e.to_string());
+            *lost = Some(e);
         }
     }
     lost.take()
+        .filter(|e| e.kind() != io::ErrorKind::BrokenPipe)
+        .map(|e| e.to_string())
 }
 
 /// `print!` that records a failed write instead of panicking.
