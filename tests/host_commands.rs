@@ -314,6 +314,43 @@ fn a_legal_list_past_the_hosts_limit_is_a_rules_error() {
     );
 }
 
+/// A `legal` listing a command with an argument its command does not declare (`targt` for
+/// `target`) is the listing's error, named as the listing's: the command would be refused as an
+/// order, and a bot taking it blamed. By both listings the host reads (all, one command).
+#[test]
+fn a_legal_list_with_an_undeclared_argument_is_the_listings_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("strike.lua");
+    std::fs::write(
+        &file,
+        "hex.commands.define(\"strike\", {\n\
+           args = { \"unit\", \"target\" },\n\
+           resolve = function() return {} end,\n\
+           legal = function(side) return { { command = \"strike\", unit = \"b-inf-1\", targt = \"0304\" } } end,\n\
+         })\n",
+    )
+    .unwrap();
+    let mut session =
+        Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
+    let expected = "/strike.lua:4) listed a command its rules do not take: strike: unknown \
+                    argument 'targt' (it takes unit, target)";
+    let all = session.game.legal_commands("blue").unwrap_err();
+    assert!(
+        all.message.starts_with("legal 'strike' (") && all.message.ends_with(expected),
+        "{}",
+        all.message
+    );
+    let filter = hexwar::engine::CommandFilter {
+        command: Some("strike".into()),
+        unit: None,
+    };
+    let one = session
+        .game
+        .legal_commands_matching("blue", &filter)
+        .unwrap_err();
+    assert_eq!(one.message, all.message);
+}
+
 /// A victory rule naming a side the scenario lacks (as winner or in the scores) is a rules
 /// error naming it: it used to reach the log, saves and the batch statistics.
 #[test]

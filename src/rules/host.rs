@@ -63,6 +63,30 @@ fn unknown_argument(def: &CommandDef, command: &Command) -> Option<Refusal> {
     ))
 }
 
+/// The first command of `list` (what command `name`'s `legal` listed) with an argument its
+/// command does not declare: the listing's error, said as the listing's - read later as an
+/// order, the command would be refused, and a bot taking it would be blamed.
+fn listed_with_unknown_argument(
+    commands: &BTreeMap<String, CommandDef>,
+    name: &str,
+    legal: &Function,
+    list: &[Command],
+) -> Result<(), RulesError> {
+    for command in list {
+        let Some(def) = commands.get(command.name()) else {
+            continue;
+        };
+        if let Some(refusal) = unknown_argument(def, command) {
+            return Err(RulesError::new(format!(
+                "legal '{name}' ({}) listed a command its rules do not take: {}",
+                origin_of(legal),
+                refusal.reason
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// A handler with where it was defined, for messages.
 struct Handler {
     f: Function,
@@ -848,6 +872,7 @@ impl Ruleset for LuaRules {
                     commands_listed(lua, v)
                 },
             )?;
+            listed_with_unknown_argument(&self.commands, name, legal, &list)?;
             out.extend(list);
         }
         if self
@@ -894,6 +919,7 @@ impl Ruleset for LuaRules {
                 commands_listed(lua, v)
             },
         )?;
+        listed_with_unknown_argument(&self.commands, name, legal, &list)?;
         list.retain(|c| filter.matches(c));
         Ok(list)
     }
