@@ -149,3 +149,110 @@ fn a_setup_sets_control() {
         assert_eq!(session.game.state().control.len(), 2);
     }
 }
+
+/// The calls that make sense on both kinds of board serve both: an area game reuses a hex
+/// game's victory and bot code (`places`, `has_feature`, `terrain`) instead of failing on them.
+/// On an area board a region's type is its terrain, and the names its `attrs` set to true are
+/// its features.
+#[test]
+fn places_terrain_and_features_serve_an_area_board() {
+    let (_dir, mut rules, state) = line_rules();
+    let answer = rules
+        .eval(
+            &state,
+            "local m = hex.map
+             return { m.places(), m.terrain('EAST'), m.features('EAST'), #m.features('WEST'),
+                      m.has_feature('EAST', 'capital'), m.has_feature('WEST', 'continent'),
+                      m.has_feature('MID', 'capital'), m.is_location('MID'), m.is_location('0101') }",
+        )
+        .unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!([
+            ["EAST", "FAR", "ISLE", "MID", "WEST"],
+            "land",
+            ["capital"],
+            0,
+            true,
+            false,
+            false,
+            true,
+            false
+        ])
+    );
+}
+
+/// ... and on a hex board: `places` is `hexes`, `is_location` is `is_hex`.
+#[test]
+fn places_and_is_location_serve_a_hex_board() {
+    let scenario = load_scenario(std::path::Path::new("scenarios/demo")).unwrap();
+    let mut rules = LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let answer = rules
+        .eval(
+            &state,
+            "local same = #hex.map.places() == #hex.map.hexes()
+             for i, l in ipairs(hex.map.hexes()) do same = same and hex.map.places()[i] == l end
+             return { same, hex.map.is_location('0101'), hex.map.is_location('PAR') }",
+        )
+        .unwrap();
+    assert_eq!(answer, serde_json::json!([true, true, false]));
+}
+
+/// An unknown place or a hex-only call names the call, the nearest region, and what serves an
+/// area board.
+#[test]
+fn area_board_errors_name_the_call_and_the_nearest_region() {
+    let (_dir, mut rules, state) = line_rules();
+    let cases = [
+        (
+            "return hex.map.neighbors('EASTT')",
+            "hex.map.neighbors: 'EASTT' is not a location of the map: did you mean 'EAST'?",
+        ),
+        (
+            "return hex.map.has_feature('west', 'capital')",
+            "hex.map.has_feature: 'west' is not a location of the map: did you mean 'WEST'?",
+        ),
+        (
+            "return hex.map.adjacent('MID', 'NOWHERE')",
+            "hex.map.adjacent: 'NOWHERE' is not a location of the map",
+        ),
+        (
+            "return hex.map.zone('north')",
+            "hex.map.zone: this board is an area map, which has no hex grid; on both kinds of \
+             board: places, is_location, terrain, features, has_feature, neighbors, distance; on \
+             area maps: regions, region, adjacent",
+        ),
+    ];
+    for (script, message) in cases {
+        let e = rules.eval(&state, script).unwrap_err();
+        assert!(e.message.contains(message), "{script}: {}", e.message);
+    }
+}
+
+/// A movement declaration on an area map is refused at load, naming where it is declared and
+/// what an area game searches with instead.
+#[test]
+fn a_movement_declaration_on_an_area_map_names_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_area_scenario(dir.path(), MAP, "");
+    std::fs::write(
+        dir.path().join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }\n\
+         hex.rules.declare(\"movement\", { terrain = { land = 1 } })\n",
+    )
+    .unwrap();
+    let scenario = load_scenario(dir.path()).unwrap();
+    let Err(e) = LuaRules::load(&scenario) else {
+        panic!("loaded")
+    };
+    let message = e.to_string();
+    assert!(
+        message.ends_with(
+            "/seq.lua:2: the rules declare a movement table (hex.rules.declare(\"movement\", ...)), \
+             which needs a hex map; this scenario's map is an area map, whose games search the \
+             regions with hex.map.neighbors and hex.map.distance"
+        ),
+        "{message}"
+    );
+}

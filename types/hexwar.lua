@@ -325,16 +325,16 @@ function hex.map.direction(a, b) end
 ---@return integer?
 function hex.map.distance(a, b, class) end
 
----Hex maps: the features of a hex (`city`, `port`, ...).
----@param label string
+---The features of a hex (`city`, `port`, ...); on an area board, the names the region's `attrs` set to true, in name order.
+---@param place string
 ---@return string[]
-function hex.map.features(label) end
+function hex.map.features(place) end
 
----Hex maps: whether a hex has a feature.
----@param label string
+---Whether a hex has a feature; on an area board, whether the region's `attrs` set it to true.
+---@param place string
 ---@param feature string
 ---@return boolean
-function hex.map.has_feature(label, feature) end
+function hex.map.has_feature(place, feature) end
 
 ---Hex maps: every hex label, in index order.
 ---@return string[]
@@ -362,7 +362,7 @@ function hex.map.in_zone(label, zone) end
 ---@return boolean
 function hex.map.is_hex(label) end
 
----Whether a region or coast (`"spa/nc"`) is a location of the board (false on a hex map).
+---Whether a region or coast (`"spa/nc"`) is a location of the board; on a hex map, whether `location` is a hex label.
 ---@param location string
 ---@return boolean
 function hex.map.is_location(location) end
@@ -387,6 +387,10 @@ function hex.map.neighbor(label, direction) end
 ---@return string[]
 function hex.map.neighbors(place, class) end
 
+---Every place of the board: the hex labels in index order, or the region ids sorted.
+---@return string[]
+function hex.map.places() end
+
 ---Area boards: the powers, in map order.
 ---@return hexwar.Power[]
 function hex.map.powers() end
@@ -408,10 +412,10 @@ function hex.map.rows() end
 ---@return string[]
 function hex.map.supply_centers() end
 
----Hex maps: the terrain name of a hex.
----@param label string
+---The terrain name of a hex; on an area board, the region's type (`land`, `sea`, `coast`, ...).
+---@param place string
 ---@return string
-function hex.map.terrain(label) end
+function hex.map.terrain(place) end
 
 ---Hex maps: the hexes of a named zone.
 ---@param name string

@@ -318,7 +318,7 @@ impl LuaRules {
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let path = match rules.declaration("movement").map_err(|e| one(e.message))? {
             Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, scenario.map.as_hex().ok_or_else(|| {
-                one("the rules declare a movement table, which needs a hex map; this scenario's map is an area map".into())
+                one(format!("{}the rules declare a movement table (hex.rules.declare(\"movement\", ...)), which needs a hex map; this scenario's map is an area map, whose games search the regions with hex.map.neighbors and hex.map.distance", rules.declared_at("movement")))
             })?).map_err(|e| {
                 one(format!("{}the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}", rules.declared_at("movement")))
             })?)),
@@ -347,7 +347,7 @@ impl LuaRules {
         let facing = match rules.declaration("facing").map_err(|e| one(e.message))? {
             Some(decl) => {
                 let map = scenario.map.as_hex().ok_or_else(|| {
-                    one("the rules declare a facing table, which needs a hex map".into())
+                    one(format!("{}the rules declare a facing table (hex.rules.declare(\"facing\", ...)), which needs a hex map", rules.declared_at("facing")))
                 })?;
                 Some(Arc::new(crate::path::FacingRules::compile(&decl, map).map_err(|e| {
                     one(format!("{}the rules' facing declaration (hex.rules.declare(\"facing\", ...)): {e}", rules.declared_at("facing")))

@@ -164,7 +164,14 @@ pub fn event_name_warnings(subscribed: &[(String, String)]) -> Vec<String> {
         .iter()
         .filter(|(name, _)| !Event::ENGINE_NAMES.contains(&name.as_str()))
         .filter_map(|(name, origin)| {
-            let near = crate::spelling::nearest(name, Event::ENGINE_NAMES.iter().copied(), 0)?;
+            // (an area game's "UnitEnteredArea": the engine names its events after hexes on
+            // every board, a region in the `hex` field)
+            let as_hex = name.replace("Region", "Hex").replace("Area", "Hex");
+            let near = Event::ENGINE_NAMES
+                .iter()
+                .copied()
+                .find(|e| *e == as_hex && as_hex != *name)
+                .or_else(|| crate::spelling::nearest(name, Event::ENGINE_NAMES.iter().copied(), 0))?;
             Some(format!(
                 "{origin}: a handler listens to '{name}', which no engine event is called: did you mean '{near}'? (a custom event the rules emit may have any name)"
             ))
@@ -184,6 +191,7 @@ mod tests {
             ("Custom".to_string(), "m.lua:1".to_string()),
             ("UnitEliminate".to_string(), "m.lua:2".to_string()),
             ("SupplyJudged".to_string(), "m.lua:3".to_string()),
+            ("UnitEnteredArea".to_string(), "m.lua:4".to_string()),
         ];
         assert_eq!(
             event_name_warnings(&subscribed),
@@ -194,6 +202,9 @@ mod tests {
                     .to_string(),
                 "m.lua:2: a handler listens to 'UnitEliminate', which no engine event is called: \
                  did you mean 'UnitEliminated'? (a custom event the rules emit may have any name)"
+                    .to_string(),
+                "m.lua:4: a handler listens to 'UnitEnteredArea', which no engine event is called: \
+                 did you mean 'UnitEnteredHex'? (a custom event the rules emit may have any name)"
                     .to_string(),
             ]
         );

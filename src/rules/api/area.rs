@@ -25,6 +25,47 @@ fn area_map(lua: &Lua, call: &str) -> mlua::Result<Arc<AreaMap>> {
     })
 }
 
+/// The region `location` names (an alias or a coast reads as its region), or an error naming
+/// the call and the nearest region id.
+pub(super) fn region_at<'a>(
+    map: &'a AreaMap,
+    location: &str,
+    call: &str,
+) -> mlua::Result<&'a Region> {
+    map.canonical_location(location)
+        .and_then(|loc| map.region_of(&loc))
+        .ok_or_else(|| unknown_location(map, location, call))
+}
+
+/// `hex.map.CALL: 'ASHFROD' is not a location of the map: did you mean 'ASHFORD'?`
+fn unknown_location(map: &AreaMap, location: &str, call: &str) -> mlua::Error {
+    let ids: Vec<String> = map.regions().iter().map(|r| r.id.clone()).collect();
+    let region = location.split('/').next().unwrap_or(location);
+    let hint = crate::spelling::nearest_any_case(region, &ids)
+        .map(|id| format!(": did you mean '{id}'?"))
+        .unwrap_or_default();
+    mlua::Error::runtime(format!(
+        "hex.map.{call}: '{location}' is not a location of the map{hint}"
+    ))
+}
+
+/// A region's features: the names its `attrs` set to `true` (`town = true`), in name order.
+pub(super) fn features(region: &Region) -> impl Iterator<Item = &str> {
+    region
+        .attrs
+        .iter()
+        .filter(|(_, v)| v.as_bool() == Some(true))
+        .map(|(k, _)| k.as_str())
+}
+
+/// Every region id, sorted (`hex.map.regions`, `hex.map.places` on an area map).
+pub(super) fn region_ids(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
+    let mut ids: Vec<&str> = map.regions().iter().map(|r| r.id.as_str()).collect();
+    ids.sort_unstable();
+    charge_listed(lua, ids.len())?;
+    string_list(lua, ids)
+}
+
 fn class_of(text: Option<String>) -> mlua::Result<MoveClass> {
     let text = text.unwrap_or_else(|| "army".into());
     MoveClass::parse(&text).ok_or_else(|| {
@@ -128,13 +169,7 @@ fn build_board_table(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
 pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
     t.raw_set(
         "regions",
-        lua.create_function(|lua, ()| {
-            let map = area_map(lua, "regions")?;
-            let mut ids: Vec<&str> = map.regions().iter().map(|r| r.id.as_str()).collect();
-            ids.sort_unstable();
-            charge_listed(lua, ids.len())?;
-            string_list(lua, ids)
-        })?,
+        lua.create_function(|lua, ()| region_ids(lua, &*area_map(lua, "regions")?))?,
     )?;
     t.raw_set(
         "region",
@@ -148,8 +183,12 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
     )?;
     t.raw_set(
         "is_location",
+        // (both kinds: a hex's label on a hex map)
         lua.create_function(|lua, loc: String| {
-            Ok(with_host(lua, |h| h.map.as_area().cloned())?.is_some_and(|m| m.is_location(&loc)))
+            with_host(lua, |h| match &h.map {
+                crate::board::Board::Area(m) => m.is_location(&loc),
+                crate::board::Board::Hex(m) => m.parse_label(&loc).is_some(),
+            })
         })?,
     )?;
     t.raw_set(
@@ -157,8 +196,7 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (a, b, class): (String, String, Option<String>)| {
             let map = area_map(lua, "adjacent")?;
             // (an unknown location is an error, as in `neighbors`; an alias reads as its region)
-            let unknown =
-                |loc: &str| mlua::Error::runtime(format!("'{loc}' is not a location of the map"));
+            let unknown = |loc: &str| unknown_location(&map, loc, "adjacent");
             let a = map.canonical_location(&a).ok_or_else(|| unknown(&a))?;
             let b = map.canonical_location(&b).ok_or_else(|| unknown(&b))?;
             Ok(map.adjacent(&a, &b, class_of(class)?))
@@ -173,9 +211,7 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
                     return hex_distance.call::<Value>((a, b));
                 };
                 let class = class_of(class)?;
-                let unknown = |loc: &str| {
-                    mlua::Error::runtime(format!("'{loc}' is not a location of the map"))
-                };
+                let unknown = |loc: &str| unknown_location(&map, loc, "distance");
                 let a = map.canonical_location(&a).ok_or_else(|| unknown(&a))?;
                 let b = map.canonical_location(&b).ok_or_else(|| unknown(&b))?;
                 // (an army stands in a region, whatever coast was written)
@@ -201,9 +237,7 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
                 return hex_neighbors.call::<Table>(place);
             };
             let Some(place) = map.canonical_location(&place) else {
-                return Err(mlua::Error::runtime(format!(
-                    "'{place}' is not a location of the map"
-                )));
+                return Err(unknown_location(&map, &place, "neighbors"));
             };
             string_list(
                 lua,

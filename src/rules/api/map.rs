@@ -7,17 +7,23 @@ use std::sync::Arc;
 use mlua::{Lua, Table};
 
 use super::{string_list, with_host};
-use crate::board::{HexIndex, HexMap};
+use crate::board::{Board, HexIndex, HexMap};
 use crate::rules::host_work::charge_listed;
 
 /// The hex map, or an error naming the call when the board is an area map.
-fn hex_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
+fn hex_map(lua: &Lua, call: &str) -> mlua::Result<Arc<HexMap>> {
     with_host(lua, |h| h.map.as_hex().cloned())?.ok_or_else(|| {
-        mlua::Error::runtime(
-            "this board is an area map: hex-grid calls (hexes, terrain, distance ...) do not apply; \
-             use hex.map.regions, hex.map.adjacent, hex.map.neighbors",
-        )
+        mlua::Error::runtime(format!(
+            "hex.map.{call}: this board is an area map, which has no hex grid; on both kinds of \
+             board: places, is_location, terrain, features, has_feature, neighbors, distance; on \
+             area maps: regions, region, adjacent"
+        ))
     })
+}
+
+/// The board, either kind (an `Arc` clone, as `hex_map`'s).
+fn board(lua: &Lua) -> mlua::Result<Board> {
+    with_host(lua, |h| h.map.clone())
 }
 
 /// Every hex's label, in index order: formatted once per VM.
@@ -106,9 +112,11 @@ pub(crate) fn label_list(
     })
 }
 
-fn hex_of(map: &HexMap, label: &str) -> mlua::Result<HexIndex> {
-    map.parse_label(label)
-        .ok_or_else(|| mlua::Error::runtime(format!("'{label}' is not a hex of the map")))
+/// The hex `label` names, or an error naming the call.
+fn hex_of(map: &HexMap, label: &str, call: &str) -> mlua::Result<HexIndex> {
+    map.parse_label(label).ok_or_else(|| {
+        mlua::Error::runtime(format!("hex.map.{call}: '{label}' is not a hex of the map"))
+    })
 }
 
 /// Registers `hex.map`.
@@ -124,11 +132,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     )?;
     t.raw_set(
         "columns",
-        lua.create_function(|lua, ()| Ok(hex_map(lua)?.columns()))?,
+        lua.create_function(|lua, ()| Ok(hex_map(lua, "columns")?.columns()))?,
     )?;
     t.raw_set(
         "rows",
-        lua.create_function(|lua, ()| Ok(hex_map(lua)?.rows()))?,
+        lua.create_function(|lua, ()| Ok(hex_map(lua, "rows")?.rows()))?,
     )?;
     t.raw_set(
         "is_hex",
@@ -143,62 +151,92 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "hexes",
         lua.create_function(|lua, ()| {
-            let map = hex_map(lua)?;
+            let map = hex_map(lua, "hexes")?;
             charge_listed(lua, map.len() as usize)?;
             label_list(lua, &map, 0..map.len())
         })?,
     )?;
     t.raw_set(
+        "places",
+        lua.create_function(|lua, ()| match board(lua)? {
+            Board::Hex(map) => {
+                charge_listed(lua, map.len() as usize)?;
+                label_list(lua, &map, 0..map.len())
+            }
+            Board::Area(map) => super::area::region_ids(lua, &map),
+        })?,
+    )?;
+    // (terrain, features and has_feature serve both kinds: an area map's region type is its
+    // terrain, and its `attrs` set to true its features)
+    t.raw_set(
         "terrain",
-        lua.create_function(|lua, label: String| {
-            let map = hex_map(lua)?;
-            terrain_string(lua, &map, hex_of(&map, &label)?)
+        lua.create_function(|lua, label: String| match board(lua)? {
+            Board::Hex(map) => terrain_string(lua, &map, hex_of(&map, &label, "terrain")?),
+            Board::Area(map) => {
+                let region = super::area::region_at(&map, &label, "terrain")?;
+                lua.create_string(&region.kind)
+            }
         })?,
     )?;
     t.raw_set(
         "features",
-        lua.create_function(|lua, label: String| {
-            let map = hex_map(lua)?;
-            let i = hex_of(&map, &label)?;
-            string_list(lua, map.features_of(i))
+        lua.create_function(|lua, label: String| match board(lua)? {
+            Board::Hex(map) => {
+                let i = hex_of(&map, &label, "features")?;
+                string_list(lua, map.features_of(i))
+            }
+            Board::Area(map) => {
+                let region = super::area::region_at(&map, &label, "features")?;
+                string_list(lua, super::area::features(region))
+            }
         })?,
     )?;
     t.raw_set(
         "has_feature",
-        lua.create_function(|lua, (label, feature): (String, String)| {
-            let map = hex_map(lua)?;
-            Ok(map.has_feature(hex_of(&map, &label)?, &feature))
-        })?,
+        lua.create_function(
+            |lua, (label, feature): (String, String)| match board(lua)? {
+                Board::Hex(map) => {
+                    Ok(map.has_feature(hex_of(&map, &label, "has_feature")?, &feature))
+                }
+                Board::Area(map) => {
+                    let region = super::area::region_at(&map, &label, "has_feature")?;
+                    Ok(super::area::features(region).any(|f| f == feature))
+                }
+            },
+        )?,
     )?;
     t.raw_set(
         "hexside",
         lua.create_function(|lua, (a, b): (String, String)| {
-            let map = hex_map(lua)?;
-            let (a, b) = (hex_of(&map, &a)?, hex_of(&map, &b)?);
+            let map = hex_map(lua, "hexside")?;
+            let (a, b) = (hex_of(&map, &a, "hexside")?, hex_of(&map, &b, "hexside")?);
             string_list(lua, map.hexside_features(a, b))
         })?,
     )?;
     t.raw_set(
         "neighbors",
         lua.create_function(|lua, label: String| {
-            let map = hex_map(lua)?;
-            let i = hex_of(&map, &label)?;
+            let map = hex_map(lua, "neighbors")?;
+            let i = hex_of(&map, &label, "neighbors")?;
             label_list(lua, &map, map.neighbors(i).map(|(_, n)| n))
         })?,
     )?;
     t.raw_set(
         "direction",
         lua.create_function(|lua, (a, b): (String, String)| {
-            let map = hex_map(lua)?;
-            let (a, b) = (hex_of(&map, &a)?, hex_of(&map, &b)?);
+            let map = hex_map(lua, "direction")?;
+            let (a, b) = (
+                hex_of(&map, &a, "direction")?,
+                hex_of(&map, &b, "direction")?,
+            );
             Ok(map.hex(a).neighbor_direction(map.hex(b)).map(|d| d.index()))
         })?,
     )?;
     t.raw_set(
         "neighbor",
         lua.create_function(|lua, (label, direction): (String, u8)| {
-            let map = hex_map(lua)?;
-            let i = hex_of(&map, &label)?;
+            let map = hex_map(lua, "neighbor")?;
+            let i = hex_of(&map, &label, "neighbor")?;
             let d = hexx::EdgeDirection::ALL_DIRECTIONS[(direction % 6) as usize];
             Ok(map.neighbor(i, d).map(|n| map.label(n)))
         })?,
@@ -206,14 +244,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "distance",
         lua.create_function(|lua, (a, b): (String, String)| {
-            let map = hex_map(lua)?;
-            Ok(map.distance(hex_of(&map, &a)?, hex_of(&map, &b)?))
+            let map = hex_map(lua, "distance")?;
+            Ok(map.distance(hex_of(&map, &a, "distance")?, hex_of(&map, &b, "distance")?))
         })?,
     )?;
     t.raw_set(
         "zone",
         lua.create_function(|lua, name: String| {
-            let map = hex_map(lua)?;
+            let map = hex_map(lua, "zone")?;
             let hexes = map
                 .zone_hexes(&name)
                 .ok_or_else(|| mlua::Error::runtime(format!("unknown zone '{name}'")))?;
@@ -225,15 +263,15 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "in_zone",
         lua.create_function(|lua, (label, zone): (String, String)| {
-            let map = hex_map(lua)?;
-            Ok(map.in_zone(hex_of(&map, &label)?, &zone))
+            let map = hex_map(lua, "in_zone")?;
+            Ok(map.in_zone(hex_of(&map, &label, "in_zone")?, &zone))
         })?,
     )?;
     t.raw_set(
         "zones",
         lua.create_function(|lua, label: String| {
-            let map = hex_map(lua)?;
-            string_list(lua, map.zones_of(hex_of(&map, &label)?))
+            let map = hex_map(lua, "zones")?;
+            string_list(lua, map.zones_of(hex_of(&map, &label, "zones")?))
         })?,
     )?;
     super::area::register(lua, &t)?;
