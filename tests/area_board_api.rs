@@ -207,11 +207,11 @@ fn area_board_errors_name_the_call_and_the_nearest_region() {
     let cases = [
         (
             "return hex.map.neighbors('EASTT')",
-            "hex.map.neighbors: 'EASTT' is not a location of the map: did you mean 'EAST'?",
+            "hex.map.neighbors: 'EASTT' is not a location of the map (did you mean 'EAST'?)",
         ),
         (
             "return hex.map.has_feature('west', 'capital')",
-            "hex.map.has_feature: 'west' is not a location of the map: did you mean 'WEST'?",
+            "hex.map.has_feature: 'west' is not a location of the map (did you mean 'WEST'?)",
         ),
         (
             "return hex.map.adjacent('MID', 'NOWHERE')",

@@ -68,17 +68,34 @@ impl Board {
     }
 
     /// For a message refusing a place the map lacks: ` (did you mean 'EAST'?)` with the
-    /// nearest region id or alias of an area map (names of 4 letters or more), or nothing (a
-    /// hex label one digit off is no misspelling to point at).
+    /// region id or alias of an area map the place names in another case (`east`) or is
+    /// nearest to (names of 4 letters or more), or nothing (a hex label one digit off is no
+    /// misspelling to point at).
     pub fn did_you_mean(&self, place: &str) -> String {
         let Board::Area(m) = self else {
             return String::new();
         };
-        let names = m
+        let names: Vec<String> = m
             .regions()
             .iter()
-            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases));
-        crate::spelling::nearest(place, names.map(String::as_str), 4)
+            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases))
+            .cloned()
+            .collect();
+        // (a coast is spelt after its region: `spa/xc` is near `SPA`; of a region the map has,
+        // the coast is what is wrong)
+        let region = place.split('/').next().unwrap_or(place);
+        if let (true, Some(r)) = (place.contains('/'), m.region_of(region)) {
+            let coasts: Vec<&str> = r.coasts.keys().map(String::as_str).collect();
+            return if coasts.is_empty() {
+                format!(" ({} has no split coasts)", r.id)
+            } else {
+                format!(" ({}'s coasts: {})", r.id, coasts.join(", "))
+            };
+        }
+        if region.len() < 4 && !names.iter().any(|n| n.eq_ignore_ascii_case(region)) {
+            return String::new();
+        }
+        crate::spelling::nearest_any_case(region, &names)
             .map(|r| format!(" (did you mean '{r}'?)"))
             .unwrap_or_default()
     }

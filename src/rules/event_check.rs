@@ -224,7 +224,7 @@ mod tests {
         assert_eq!(check(map, &sides, moved("STP/NC")), Ok(()));
         assert_eq!(
             check(map, &sides, moved("STP/XC")),
-            Err("event #1 (UnitMoved): to 'STP/XC' is not a location of the map".into())
+            Err("event #1 (UnitMoved): to 'STP/XC' is not a location of the map (STP's coasts: NC, SC)".into())
         );
     }
 }

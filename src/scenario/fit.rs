@@ -24,8 +24,9 @@ impl Fit<'_> {
                 self.board.place_word()
             )),
             None => Err(format!(
-                "{field} '{label}' is not a {} of the map",
-                self.board.place_word()
+                "{field} '{label}' is not a {} of the map{}",
+                self.board.place_word(),
+                self.board.did_you_mean(label)
             )),
         }
     }

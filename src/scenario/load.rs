@@ -374,8 +374,9 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 &src.path,
                 line_of(&u.side),
                 format!(
-                    "unit '{}': unknown side '{side}' (sides: {})",
+                    "unit '{}': unknown side '{side}'{} (sides: {})",
                     u.id,
+                    crate::spelling::side_hint(&side, &sides),
                     sides.join(", ")
                 ),
             ));
@@ -386,10 +387,11 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     &src.path,
                     line_of(place),
                     format!(
-                        "unit '{}': '{}' is not a {} of the map",
+                        "unit '{}': '{}' is not a {} of the map{}",
                         u.id,
                         place.get_ref(),
-                        map.place_word()
+                        map.place_word(),
+                        map.did_you_mean(place.get_ref())
                     ),
                 ));
             }
@@ -439,15 +441,22 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
 
     let mut control = BTreeMap::new();
     for (side, places) in &spec.control {
-        for place in places {
-            if !sides.contains(side) {
+        // (said once, where its list starts: not once per place)
+        if !sides.contains(side) {
+            if let Some(first) = places.first() {
                 errors.push(ScenarioError::spec(
                     &file,
-                    at(place),
-                    format!("[control]: unknown side '{side}'"),
+                    at(first),
+                    format!(
+                        "[control]: unknown side '{side}'{} (sides: {})",
+                        crate::spelling::side_hint(side, &sides),
+                        sides.join(", ")
+                    ),
                 ));
-                continue;
             }
+            continue;
+        }
+        for place in places {
             let Some(board) = &map else { continue };
             let name = place.get_ref();
             let Some(map) = board.as_hex() else {

@@ -28,7 +28,7 @@ fn area_map(lua: &Lua, call: &str) -> mlua::Result<Arc<AreaMap>> {
 /// The region `location` names (an alias or a coast reads as its region), or an error naming
 /// the call and the nearest region id.
 pub(super) fn region_at<'a>(
-    map: &'a AreaMap,
+    map: &'a Arc<AreaMap>,
     location: &str,
     call: &str,
 ) -> mlua::Result<&'a Region> {
@@ -37,13 +37,9 @@ pub(super) fn region_at<'a>(
         .ok_or_else(|| unknown_location(map, location, call))
 }
 
-/// `hex.map.CALL: 'ASHFROD' is not a location of the map: did you mean 'ASHFORD'?`
-fn unknown_location(map: &AreaMap, location: &str, call: &str) -> mlua::Error {
-    let ids: Vec<String> = map.regions().iter().map(|r| r.id.clone()).collect();
-    let region = location.split('/').next().unwrap_or(location);
-    let hint = crate::spelling::nearest_any_case(region, &ids)
-        .map(|id| format!(": did you mean '{id}'?"))
-        .unwrap_or_default();
+/// `hex.map.CALL: 'ASHFROD' is not a location of the map (did you mean 'ASHFORD'?)`
+fn unknown_location(map: &Arc<AreaMap>, location: &str, call: &str) -> mlua::Error {
+    let hint = crate::board::Board::Area(map.clone()).did_you_mean(location);
     mlua::Error::runtime(format!(
         "hex.map.{call}: '{location}' is not a location of the map{hint}"
     ))
