@@ -443,6 +443,27 @@ fn a_replay_recorded_against_other_rules_refuses_to_run() {
     );
 }
 
+/// A variant under the game's `variants/` folder is a module of its own: editing it changes
+/// nothing the base game's replay recorded (it used to make every replay of the base game
+/// refuse to run; replays recorded then still verify: tests/replays/demo-seed-11.json).
+#[test]
+fn an_edited_variant_leaves_the_base_games_replay_valid() {
+    let (dir, scenario) = demo_copy();
+    let base = record(dir.path(), scenario.to_str().unwrap(), "4");
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&base).unwrap()).unwrap();
+    let files: Vec<&String> = recorded["rules"].as_object().unwrap().keys().collect();
+    assert!(files.iter().all(|f| !f.contains("variants")), "{files:?}");
+    assert!(
+        files.iter().any(|f| *f == "rules/demo/combat.lua"),
+        "{files:?}"
+    );
+    let mud = dir.path().join("rules/demo/variants/mud.lua");
+    std::fs::write(&mud, std::fs::read_to_string(&mud).unwrap() + "-- edited\n").unwrap();
+    let out = hexwar(&["replay", base.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
 /// Verifies every replay file in `dir`; expects at least `min` of them.
 fn verify_all_in(dir: &str, min: usize) {
     let mut count = 0;

@@ -8,7 +8,9 @@ use mlua::{Lua, LuaOptions, StdLib};
 use super::loader::{chunk_name, find_module};
 
 /// Every `.lua` file of a module: the file itself, or every file under its folder when the
-/// module is a folder with `init.lua`. Sorted, so messages come in a stable order.
+/// module is a folder with `init.lua` - but for its `variants/` folders, which hold other
+/// modules (`demo/variants/mud`, loaded by the scenarios that name them: an edited variant is
+/// no change to the base game's saves and replays). Sorted, so messages come in a stable order.
 fn module_files(file: &Path) -> Vec<PathBuf> {
     if file.file_name().is_some_and(|n| n == "init.lua") {
         let mut out = Vec::new();
@@ -33,7 +35,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
         let path = entry.path();
         if path.is_dir() {
-            collect(&path, out);
+            if entry.file_name() != "variants" {
+                collect(&path, out);
+            }
         } else if path.extension().is_some_and(|e| e == "lua")
             // Designers' tests (`hexwar test`) are not part of the rules a game runs.
             && !path.to_string_lossy().ends_with("_test.lua")
@@ -130,6 +134,9 @@ pub fn describe_module_changes(
     let mut parts = Vec::new();
     for (file, hash) in recorded {
         match now.get(file) {
+            // (saves and replays written before a module's `variants/` folder stopped counting
+            // as its files recorded them: a variant a game loads is recorded as its own module)
+            None if file.contains("/variants/") => {}
             None => parts.push(format!("{file} is gone")),
             Some(h) if h != hash => parts.push(format!("{file} changed")),
             _ => {}
