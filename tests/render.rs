@@ -295,3 +295,43 @@ fn an_area_game_shows_who_holds_each_region_and_names_its_units() {
         "{svg}"
     );
 }
+
+/// An area game without supply centres or fleets: the legend tells of neither, each region's
+/// features (its attrs set to true) are written above it, and a unit's marker stands clear of a
+/// long region name (about 3.4 px a letter each side of the centre, here 10 letters: 34 + 8).
+#[test]
+fn an_area_game_legend_features_and_markers_fit_its_map() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_area_scenario(
+        dir.path(),
+        "kind = \"area\"\nname = \"pair\"\n[[power]]\nname = \"RED\"\n\
+         [[region]]\nid = \"IRONBRIDGE\"\ntype = \"land\"\narmy = [\"EAST\"]\n\
+         [region.attrs]\ntown = true\nfort = true\nbonus = 2\n\
+         [[region]]\nid = \"EAST\"\ntype = \"land\"\narmy = [\"IRONBRIDGE\"]\n",
+        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"cavalry\"\nat = \"IRONBRIDGE\"\n",
+    );
+    let mut session = Session::start(dir.path(), Some(1)).unwrap();
+    let svg = render(&mut session, None).unwrap();
+    assert!(
+        svg.contains("- ring: the side holding the region; lines: adjacency</text>"),
+        "{svg}"
+    );
+    assert!(svg.contains(">fort, town</text>"), "{svg}");
+    // The marker's centre is 42 px from the region's, up and to the right (-45 degrees).
+    let number = |text: &str, key: &str| -> f64 {
+        let at = text.find(key).unwrap() + key.len();
+        text[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let region_at = svg.find("<title>IRONBRIDGE</title>").unwrap();
+    let before = &svg[..region_at];
+    let region_circle = &before[before.rfind("<circle").unwrap()..];
+    let (rx, ry) = (
+        number(region_circle, "cx=\""),
+        number(region_circle, "cy=\""),
+    );
+    let unit = &svg[svg.find("<g class=\"unit\">").unwrap()..];
+    let (ux, uy) = (number(unit, "cx=\""), number(unit, "cy=\""));
+    let reach = ((ux - rx).powi(2) + (uy - ry).powi(2)).sqrt();
+    assert!((reach - 42.0).abs() < 0.1, "{reach}");
+    assert!(ux > rx && uy < ry);
+}

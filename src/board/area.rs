@@ -52,6 +52,17 @@ pub struct Region {
     pub attrs: serde_json::Map<String, serde_json::Value>,
 }
 
+impl Region {
+    /// The region's features: the names its `attrs` set to `true` (`town = true`), in name
+    /// order - what `hex.map.features` answers on an area board, as a hex's features on a hex map.
+    pub fn features(&self) -> impl Iterator<Item = &str> {
+        self.attrs
+            .iter()
+            .filter(|(_, v)| v.as_bool() == Some(true))
+            .map(|(k, _)| k.as_str())
+    }
+}
+
 /// A power (player) as the map declares it: home centres and the opening position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Power {

@@ -108,6 +108,17 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         if r.supply_center {
             svg.circle((pos[i].0, pos[i].1 + 11.0), 2.6, "fill=\"#202020\"");
         }
+        // (a region's features, the names its attrs set to true: a game's towns and forts)
+        let features: Vec<&str> = r.features().collect();
+        if !features.is_empty() {
+            svg.text(
+                pos[i].0,
+                pos[i].1 - NODE - 8.0,
+                9.0,
+                &features.join(", "),
+                "font-style=\"italic\" fill=\"#404040\"",
+            );
+        }
     }
     svg.close_group();
 
@@ -127,7 +138,9 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         drawn += 1;
         let k = per_region.entry(i).or_default();
         let angle = (-45.0 + 45.0 * (*k % 8) as f64).to_radians();
-        let reach = NODE + 8.0 + 18.0 * (*k / 8) as f64;
+        // (clear of a long name, which runs past the circle: about 3.4 px a letter each side)
+        let half = (regions[i].id.chars().count() as f64 * 3.4).max(NODE);
+        let reach = half + 8.0 + 18.0 * (*k / 8) as f64;
         let c = (
             pos[i].0 + reach * angle.cos(),
             pos[i].1 + reach * angle.sin(),
@@ -167,12 +180,23 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
 
     svg.open_group("legend", "");
     let top = HEIGHT + 6.0;
+    // (what this map has: a game without centres or fleets is not told of them)
+    let centres = if regions.iter().any(|r| r.supply_center) {
+        " (white: a supply centre nobody holds)"
+    } else {
+        ""
+    };
+    let lines = if edges.values().any(|&(_, fleet)| fleet) {
+        "lines brown: army, blue dashed: fleet, grey: both"
+    } else {
+        "lines: adjacency"
+    };
     svg.text_left(
         MARGIN,
         top + 14.0,
         14.0,
         &format!(
-            "{title}, turn {} - ring: the side holding the region (white: a supply centre nobody holds); lines brown: army, blue dashed: fleet, grey: both",
+            "{title}, turn {} - ring: the side holding the region{centres}; {lines}",
             state.turn
         ),
         "font-weight=\"bold\"",

@@ -45,15 +45,6 @@ fn unknown_location(map: &Arc<AreaMap>, location: &str, call: &str) -> mlua::Err
     ))
 }
 
-/// A region's features: the names its `attrs` set to `true` (`town = true`), in name order.
-pub(super) fn features(region: &Region) -> impl Iterator<Item = &str> {
-    region
-        .attrs
-        .iter()
-        .filter(|(_, v)| v.as_bool() == Some(true))
-        .map(|(k, _)| k.as_str())
-}
-
 /// Every region id, sorted (`hex.map.regions`, `hex.map.places` on an area map).
 pub(super) fn region_ids(lua: &Lua, map: &AreaMap) -> mlua::Result<Table> {
     let mut ids: Vec<&str> = map.regions().iter().map(|r| r.id.as_str()).collect();

@@ -187,7 +187,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             }
             Board::Area(map) => {
                 let region = super::area::region_at(&map, &label, "features")?;
-                string_list(lua, super::area::features(region))
+                string_list(lua, region.features())
             }
         })?,
     )?;
@@ -200,7 +200,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 }
                 Board::Area(map) => {
                     let region = super::area::region_at(&map, &label, "has_feature")?;
-                    Ok(super::area::features(region).any(|f| f == feature))
+                    Ok(region.features().any(|f| f == feature))
                 }
             },
         )?,
