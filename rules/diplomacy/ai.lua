@@ -5,7 +5,8 @@
 -- is empty and it ends its part of the phase. Each order is scored against a step field: the
 -- fewest moves from every location to a supply centre the power does not hold (one field for
 -- armies, one for fleets, made afresh at each answer from the position):
---   movement    a move into such a centre scores highest, then a move that gets closer to one,
+--   movement    a move into such a centre scores highest, then a move that gets closer to one
+--               (an army's move by one fleet's convoy too: convoy_options, below),
 --               less into a province an enemy unit holds (it bounces without support); a move
 --               into a province another of the power's moves already goes for, or where one of
 --               its units stands that is not ordered to leave, is avoided (its own units would
@@ -31,10 +32,12 @@ local map = require("diplomacy.map")
 -- location it names (a move's, a retreat's, a support's target move) and a support's unit.
 local function parse(cm, text)
   local p = orders.parse(cm, text)
-  if p.kind == "V" or p.kind == "C" then return nil end
+  if p.kind == "V" then return nil end
   local support = p.kind == "SH" or p.kind == "SM"
+  -- (a convoy names the army it carries as `supported`: "A LON")
+  local carried = p.kind == "C" and ("A " .. p.tloc) or nil
   return { kind = support and "S" or p.kind, type = p.utype, at = p.uloc, unit = p.utype .. " " .. p.uloc,
-           dest = p.dest, supported = support and ((p.ttype or "?") .. " " .. p.tloc) or nil }
+           dest = p.dest, supported = support and ((p.ttype or "?") .. " " .. p.tloc) or carried }
 end
 
 local function province(loc)
@@ -198,6 +201,48 @@ end
 
 local SCORE = { M = movement_score, R = retreat_score, A = adjustment_score }
 
+-- Convoys by one fleet (the menu lists none): an army of the power on a coast, a fleet of the
+-- power in a sea next to it, and a coast of that sea the army cannot walk to. The fleet's
+-- convoy is ordered first, scored as the army's move would be, and only when that move beats
+-- every move the army has by land; the army's move follows at the next answer (first of all).
+-- An island power's armies used to stay at home.
+local function convoy_options(s)
+  local ordered = {}
+  for _, g in ipairs(s.given) do ordered[g.unit] = true end
+  local out = {}
+  for _, army in ipairs(s.units) do
+    local from = army:sub(3)
+    if army:sub(1, 1) == "A" and not ordered[army] then
+      for _, fleet in ipairs(s.units) do
+        local sea = fleet:sub(3)
+        local r = fleet:sub(1, 1) == "F" and not ordered[fleet] and hex.map.region(sea)
+        if r and r.type == "sea" and hex.map.adjacent(sea, from, "fleet") then
+          for _, loc in ipairs(hex.map.neighbors(sea, "fleet")) do
+            local dest = province(loc)
+            if dest ~= from and hex.map.region(dest).type == "coast"
+                and not hex.map.adjacent(from, dest, "army") then
+              out[#out + 1] = { army = army, fleet = fleet, from = from, dest = dest }
+            end
+          end
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- The army's move a convoy ordered already carries, if that army has no order yet.
+local function convoyed_move(s)
+  local ordered = {}
+  for _, g in ipairs(s.given) do ordered[g.unit] = true end
+  for _, g in ipairs(s.given) do
+    if g.kind == "C" and not ordered[g.supported] then
+      return g.supported .. " - " .. g.dest .. " VIA"
+    end
+  end
+  return nil
+end
+
 return function(side, legal, seed)
   local menu = hex.commands.legal(side, { command = "order" })
   if #menu == 0 then return { command = "end_phase" } end
@@ -205,15 +250,33 @@ return function(side, legal, seed)
   local score = SCORE[phase:sub(-1)]
   if not score then return { command = "end_phase" } end
   local s = situation(side)
+  local moving = phase:sub(-1) == "M"
+  local carried = moving and convoyed_move(s)
+  if carried then return { command = "order", power = side, order = carried } end
   local best, best_score = {}, nil
+  local unit_best = {}
+  local function consider(cmd, v)
+    if v == nil then return end
+    if best_score == nil or v > best_score then
+      best, best_score = { cmd }, v
+    elseif v == best_score then
+      best[#best + 1] = cmd
+    end
+  end
   for _, cmd in ipairs(menu) do
     local o = parse(s.cm, cmd.order)
     local v = o and score(s, o)
-    if v ~= nil then
-      if best_score == nil or v > best_score then
-        best, best_score = { cmd }, v
-      elseif v == best_score then
-        best[#best + 1] = cmd
+    if v ~= nil and (unit_best[o.unit] == nil or v > unit_best[o.unit]) then unit_best[o.unit] = v end
+    consider(cmd, v)
+  end
+  if moving then
+    for _, c in ipairs(convoy_options(s)) do
+      local v = movement_score(s, { kind = "M", type = "A", at = c.from, unit = c.army, dest = c.dest })
+      if v and v > (unit_best[c.army] or -FAR) then
+        -- (one more than the move it makes: a carried army gains what the fleet's own move
+        -- would, and the fleet stays at sea to carry another)
+        consider({ command = "order", power = side,
+                   order = c.fleet .. " C " .. c.army .. " - " .. c.dest }, v + 1)
       end
     end
   end
