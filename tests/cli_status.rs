@@ -108,6 +108,16 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
             "  ENGLAND: F LON",
         ]
     );
+    // England's start units the setup replaced (F EDI, A LVP; F LON stays) are counted, not
+    // listed as out of play (they never played in this position); --json keeps them.
+    assert!(!text.contains("out of play"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(
+            "(2 unit(s) of the scenario's start replaced by the setup are not listed; --json \
+             lists them under \"gone\")"
+        )
+    );
     let out = diplomacy_status(&setup, &["--json"]);
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(

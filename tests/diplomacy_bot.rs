@@ -173,24 +173,30 @@ fn it_moves_onto_its_own_unit_only_when_that_unit_leaves() {
 /// two orders succeed together. England's armies used to stay at home all game.
 #[test]
 fn an_island_army_is_convoyed_to_a_free_centre() {
-    let mut s = at("phase = \"S1901M\"\n[units]\nENGLAND = [\"A LON\", \"F NTH\"]\n\
-                    FRANCE = [\"A PAR\"]\n");
+    let mut s = at(
+        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LON\", \"F NTH\"]\n\
+                    FRANCE = [\"A PAR\"]\n",
+    );
     let orders = orders_of(&mut s, "ENGLAND", 0);
     assert_eq!(orders, ["F NTH C A LON - BEL", "A LON - BEL VIA"]);
     s.game.submit(Some("ENGLAND"), &Command::EndPhase).unwrap();
     let units = &s.game.state().vars["position"]["units"]["ENGLAND"];
     assert_eq!(units, &json!(["A BEL", "F NTH"]));
     // Another seed picks another of the equally near centres on the North Sea.
-    let mut s = at("phase = \"S1901M\"\n[units]\nENGLAND = [\"A LON\", \"F NTH\"]\n\
-                    FRANCE = [\"A PAR\"]\n");
+    let mut s = at(
+        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LON\", \"F NTH\"]\n\
+                    FRANCE = [\"A PAR\"]\n",
+    );
     let other = orders_of(&mut s, "ENGLAND", 1);
     assert_eq!(other.len(), 2, "{other:?}");
     assert!(other[0].starts_with("F NTH C A LON - "), "{other:?}");
     assert_ne!(other, orders);
     // An army with a centre to walk to is not carried.
-    let mut s = at("phase = \"S1901M\"\n[units]\nENGLAND = [\"A YOR\", \"F NTH\"]\n\
+    let mut s = at(
+        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A YOR\", \"F NTH\"]\n\
                     FRANCE = [\"A PAR\"]\n[centers]\nENGLAND = [\"LON\", \"LVP\"]\n\
-                    FRANCE = [\"PAR\"]\n");
+                    FRANCE = [\"PAR\"]\n",
+    );
     let walk = orders_of(&mut s, "ENGLAND", 0);
     assert_eq!(walk[0], "A YOR - EDI", "{walk:?}");
 }

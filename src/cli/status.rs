@@ -180,7 +180,16 @@ pub fn run(args: &StatusArgs) -> i32 {
             );
         }
     }
+    // (the units a setup replaced never played in this position: counted, not listed)
+    let replaced = |g: &Value| g["reason"] == "setup" && g["eliminated"] != true;
+    let mut replaced_count = 0;
     for (side, units) in &gone {
+        let (set_aside, units): (Vec<&Value>, Vec<&Value>) =
+            units.iter().partition(|g| replaced(g));
+        replaced_count += set_aside.len();
+        if units.is_empty() {
+            continue;
+        }
         outln!("{side} out of play:");
         // (eliminated units one a line, with how; the others grouped by why: `pool`, ...)
         let mut by_reason: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
@@ -196,6 +205,11 @@ pub fn run(args: &StatusArgs) -> i32 {
         for (reason, ids) in by_reason {
             outln!("  {reason}: {}", ids.join(", "));
         }
+    }
+    if replaced_count > 0 {
+        outln!(
+            "({replaced_count} unit(s) of the scenario's start replaced by the setup are not listed; --json lists them under \"gone\")"
+        );
     }
     EXIT_OK
 }
