@@ -193,10 +193,22 @@ fn a_wrong_bot_choice_names_the_side_or_module_it_means() {
             "error: --bot blue: write SIDE=MODULE, a Lua module under the scenario's rule roots or \
              'random' (like --bot blue=random)\n",
         ),
+        (
+            "blue=Random",
+            "error: --bot blue=Random: unknown bot module 'Random': did you mean 'random', the \
+             built-in random bot?\n",
+        ),
+        (
+            "blue=random blue=demo.ai",
+            "error: --bot blue=demo.ai: a second bot for blue; give --bot once per side\n",
+        ),
     ];
     for (given, message) in cases {
         for batch in [false, true] {
-            let mut args = vec!["run", "scenarios/demo", "--bot", given, "--quiet"];
+            let mut args = vec!["run", "scenarios/demo", "--quiet"];
+            for one in given.split(' ') {
+                args.extend(["--bot", one]);
+            }
             if batch {
                 args.extend(["--games", "2"]);
             }

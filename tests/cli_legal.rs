@@ -27,7 +27,7 @@ fn legal_lists_one_units_moves_as_orders_entries() {
     let lines: Vec<String> = stdout(&text).lines().map(str::to_string).collect();
     assert_eq!(
         lines[0],
-        "blue may give 17 command(s) (turn 1, movement (blue)):"
+        "# blue may give 17 command(s) (turn 1, movement (blue)):"
     );
     assert_eq!(
         lines[1],
@@ -36,7 +36,11 @@ fn legal_lists_one_units_moves_as_orders_entries() {
     // Lines pasted as they are into `order = [ ... ]` are orders `play` accepts.
     let dir = tempfile::tempdir().unwrap();
     let orders = dir.path().join("pick.toml");
-    std::fs::write(&orders, format!("order = [\n{}\n]\n", lines[2])).unwrap();
+    std::fs::write(
+        &orders,
+        format!("order = [\n{}\n{}\n]\n", lines[0], lines[2]),
+    )
+    .unwrap();
     let played = hexwar(&[
         "play",
         "scenarios/demo",
@@ -48,6 +52,19 @@ fn legal_lists_one_units_moves_as_orders_entries() {
         stdout(&played).starts_with("order 1 (blue, move): ok\n"),
         "{}",
         stdout(&played)
+    );
+}
+
+/// A command name no command of the rules has is a slip, said with the nearest name (it read
+/// "blue has no legal 'atack' command now", exit 0).
+#[test]
+fn legal_command_names_a_misspelt_command() {
+    let out = hexwar(&["legal", "scenarios/demo", "--command", "atack"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --command atack: no command of these rules is called so: did you mean 'attack'? \
+         (commands: attack, end_phase, move)\n"
     );
 }
 

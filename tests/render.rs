@@ -298,7 +298,7 @@ fn an_area_game_shows_who_holds_each_region_and_names_its_units() {
 
 /// An area game without supply centres or fleets: the legend tells of neither, each region's
 /// features (its attrs set to true) are written above it, and a unit's marker stands clear of a
-/// long region name (about 3.4 px a letter each side of the centre, here 10 letters: 34 + 8).
+/// long region name (4 px a letter each side of the centre, here 10 letters: 40 + 8).
 #[test]
 fn an_area_game_legend_features_and_markers_fit_its_map() {
     let dir = tempfile::tempdir().unwrap();
@@ -317,7 +317,7 @@ fn an_area_game_legend_features_and_markers_fit_its_map() {
         "{svg}"
     );
     assert!(svg.contains(">fort, town</text>"), "{svg}");
-    // The marker's centre is 42 px from the region's, up and to the right (-45 degrees).
+    // The marker's centre is 48 px from the region's, up and to the right (-45 degrees).
     let number = |text: &str, key: &str| -> f64 {
         let at = text.find(key).unwrap() + key.len();
         text[at..].split('"').next().unwrap().parse().unwrap()
@@ -332,6 +332,6 @@ fn an_area_game_legend_features_and_markers_fit_its_map() {
     let unit = &svg[svg.find("<g class=\"unit\">").unwrap()..];
     let (ux, uy) = (number(unit, "cx=\""), number(unit, "cy=\""));
     let reach = ((ux - rx).powi(2) + (uy - ry).powi(2)).sqrt();
-    assert!((reach - 42.0).abs() < 0.1, "{reach}");
+    assert!((reach - 48.0).abs() < 0.1, "{reach}");
     assert!(ux > rx && uy < ry);
 }

@@ -86,6 +86,27 @@ pub fn run(args: &LegalArgs) -> i32 {
         return EXIT_OK;
     }
     let at = session.game.position_text();
+    // (a name no command of the rules has is a slip, not "none legal now": `atack`)
+    if let Some(name) = &args.command {
+        let mut known = session.game.rules_mut().command_names();
+        if !known.is_empty() {
+            for engine in ["end_phase", "move"] {
+                if !known.iter().any(|k| k == engine) {
+                    known.push(engine.to_string());
+                }
+            }
+            known.sort();
+            if !known.contains(name) {
+                let hint = crate::spelling::nearest(name, known.iter().map(String::as_str), 3)
+                    .map(|n| format!(": did you mean '{n}'?"))
+                    .unwrap_or_default();
+                return fail(format!(
+                    "--command {name}: no command of these rules is called so{hint} (commands: {})",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
     if commands.is_empty() {
         // (--unit matches a command's `unit` or `units`; Diplomacy's orders name their unit in
         // the order text, which the filter does not read)
@@ -118,7 +139,8 @@ pub fn run(args: &LegalArgs) -> i32 {
         }
         return EXIT_OK;
     }
-    outln!("{side} may give {} command(s) ({at}):", commands.len());
+    // (a TOML comment: the whole output pasted into `order = [ ... ]` reads as it is)
+    outln!("# {side} may give {} command(s) ({at}):", commands.len());
     for c in &commands {
         outln!("  {},", inline_order(&side, &as_order(c)));
     }

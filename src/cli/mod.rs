@@ -166,6 +166,7 @@ impl HostChoices<'_> {
     /// Makes the choices on `scenario`, before its rules load; the error is `fail`'s message.
     fn apply(&self, scenario: &mut crate::scenario::Scenario) -> Result<(), String> {
         scenario.limits.trusted = self.trusted;
+        let mut sides_given: Vec<&str> = Vec::new();
         for given in self.bots {
             let Some((side, module)) = given.split_once('=') else {
                 return Err(format!(
@@ -176,8 +177,15 @@ impl HostChoices<'_> {
                     crate::scenario::RANDOM_BOT
                 ));
             };
+            let side = side.trim();
+            if sides_given.contains(&side) {
+                return Err(format!(
+                    "--bot {given}: a second bot for {side}; give --bot once per side"
+                ));
+            }
+            sides_given.push(side);
             scenario
-                .choose_bot(side.trim(), module.trim())
+                .choose_bot(side, module.trim())
                 .map_err(|e| format!("--bot {given}: {e}"))?;
         }
         Ok(())

@@ -220,6 +220,13 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
+    /// The names of the commands the rules define (`attack`, `rail` ...), sorted; empty when
+    /// the rules do not say (a host then cannot tell a misspelt command name from one not
+    /// legal now).
+    fn command_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The refusal of an argument `command` does not take, by the command's own definition,
     /// without playing it (a host checks a whole orders file before it plays any); None when
     /// its arguments fit, or the rules do not say which they take.

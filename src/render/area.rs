@@ -138,8 +138,9 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         drawn += 1;
         let k = per_region.entry(i).or_default();
         let angle = (-45.0 + 45.0 * (*k % 8) as f64).to_radians();
-        // (clear of a long name, which runs past the circle: about 3.4 px a letter each side)
-        let half = (regions[i].id.chars().count() as f64 * 3.4).max(NODE);
+        // (clear of a long name, which runs past the circle: a bold capital of the 11 px
+        // name is about 8 px wide, so 4 px a letter each side)
+        let half = (regions[i].id.chars().count() as f64 * 4.0).max(NODE);
         let reach = half + 8.0 + 18.0 * (*k / 8) as f64;
         let c = (
             pos[i].0 + reach * angle.cos(),

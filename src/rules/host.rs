@@ -1171,6 +1171,10 @@ impl Ruleset for LuaRules {
         unknown_argument(self.commands.get(command.name())?, command)
     }
 
+    fn command_names(&self) -> Vec<String> {
+        self.commands.keys().cloned().collect()
+    }
+
     fn event_handlers(&self, event: &str) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for handlers in [self.before.get(event), self.after.get(event)]

@@ -144,6 +144,11 @@ impl Scenario {
                 self.sides.join(", ")
             ));
         }
+        if module.eq_ignore_ascii_case(RANDOM_BOT) && module != RANDOM_BOT {
+            return Err(format!(
+                "unknown bot module '{module}': did you mean '{RANDOM_BOT}', the built-in random bot?"
+            ));
+        }
         if module == RANDOM_BOT {
             self.bots.remove(side);
         } else if crate::rules::find_module(&self.rule_roots, module).is_some() {
@@ -440,6 +445,26 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     }
 
     let mut control = BTreeMap::new();
+    // (a place named outright twice: for two sides, the last read won without a word; a zone
+    // may overlap another zone or a place, as a designer's broad stroke)
+    let mut named: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    let mut name_once =
+        |place: String, side: &str, line: usize, errors: &mut Vec<ScenarioError>| {
+            if let Some((first, first_line)) = named.get(&place) {
+                let whose = if first == side {
+                    format!("twice for {side}")
+                } else {
+                    format!("for {first} (line {first_line}) and for {side}")
+                };
+                errors.push(ScenarioError::spec(
+                    &file,
+                    line,
+                    format!("[control]: '{place}' is given {whose}; name each place once"),
+                ));
+            } else {
+                named.insert(place, (side.to_string(), line));
+            }
+        };
     for (side, places) in &spec.control {
         // (said once, where its list starts: not once per place)
         if !sides.contains(side) {
@@ -462,6 +487,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             let Some(map) = board.as_hex() else {
                 // Area boards: control is keyed by region.
                 if let Some(id) = board.canonical_place(name) {
+                    name_once(id.to_string(), side, at(place), &mut errors);
                     control.insert(id.into_owned(), side.clone());
                 } else {
                     // (zones are a hex map's; a misspelt region gets the nearest one)
@@ -489,6 +515,9 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             };
             match hexes {
                 Ok(hexes) => {
+                    if !name.starts_with("zone:") {
+                        name_once(name.to_string(), side, at(place), &mut errors);
+                    }
                     for i in hexes {
                         control.insert(map.label(i), side.clone());
                     }
