@@ -55,59 +55,14 @@ pub enum SessionError {
 /// mod or by a module the scenario's roots already hold, is refused: `require` would find the
 /// other one and the mod would silently not run.
 fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionError> {
-    let refuse = |file: &Path, message: String| SessionError::Mod {
-        path: file.into(),
-        message,
-    };
     for file in mods {
-        let module = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if file.extension().is_none_or(|e| e != "lua") {
-            return Err(refuse(file, "a mod is a .lua file".into()));
-        }
-        if !file.is_file() {
-            return Err(refuse(
-                file,
-                "no such file (a path without a leading '/' is read from the working directory)"
-                    .into(),
-            ));
-        }
-        // (a dot would read as a folder: `my.mod` is `my/mod.lua`)
-        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-        if module.is_empty() || !module.chars().all(plain) {
-            return Err(refuse(
-                file,
-                format!(
-                    "'{module}' cannot be a module name (letters, digits, '_' and '-' only): \
-                     rename the file"
-                ),
-            ));
-        }
-        if scenario.rules.contains(&module) {
-            return Err(refuse(
-                file,
-                format!("a module named '{module}' is already loaded: rename the file"),
-            ));
-        }
-        if let Some(other) = crate::rules::find_module(&scenario.rule_roots, &module) {
-            return Err(refuse(
-                file,
-                format!(
-                    "'{module}' is the name of {}, which `require` would find first: rename the file",
-                    other.display()
-                ),
-            ));
-        }
-        // (a file named without a folder is in the working directory)
-        let root = match file.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !scenario.rule_roots.contains(&root) {
-            scenario.rule_roots.push(root);
-        }
+        let module =
+            scenario
+                .add_module_file(file, "a mod")
+                .map_err(|message| SessionError::Mod {
+                    path: file.into(),
+                    message,
+                })?;
         scenario.rules.push(module);
     }
     Ok(())
@@ -238,6 +193,9 @@ impl Session {
                     message: format!("the bot chosen for {side}: {message}"),
                 })?;
         }
+        // (the modules the saved game ran: a bot the host now swaps in is its choice, not a
+        // change to the rules the save recorded)
+        let saved_modules = scenario.played_modules();
         adjust(&mut scenario).map_err(SessionError::HostChoice)?;
         let scenario = Arc::new(scenario);
         if scenario.id != save.state.scenario {
@@ -266,7 +224,7 @@ impl Session {
         let rules_changed = if save.rules.is_empty() {
             None
         } else {
-            let now = crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules());
+            let now = crate::rules::module_hashes(&scenario.rule_roots, &saved_modules);
             // (a mod the save names but whose file it did not record was added to the save:
             // extra Lua the game never ran, which a host resuming others' saves must hear of)
             let mod_modules: Vec<String> = save

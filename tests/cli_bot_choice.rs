@@ -143,6 +143,15 @@ fn a_save_keeps_the_chosen_bot_for_the_rest_of_the_game() {
     assert!(resumed.contains("bots chosen: blue demo.ai"), "{resumed}");
     let joined = read(&dir.path().join("part1.jsonl")) + &read(&dir.path().join("part2.jsonl"));
     assert_eq!(joined, read(&dir.path().join("whole.jsonl")));
+    // Another bot chosen on resume is the host's choice, not a change of the saved rules: no
+    // warning (it said "rules/demo/ai.lua is gone" of a bot swapped out).
+    let swapped = hexwar(&["run", &at("mid.json"), "--quiet", "--bot", "blue=random"]);
+    assert_eq!(stderr(&swapped), "");
+    assert!(
+        ok(&swapped).contains("bots chosen: blue random"),
+        "{}",
+        stdout(&swapped)
+    );
 }
 
 /// A save whose chosen bot is no longer there is refused, naming the side and the module.
@@ -169,7 +178,7 @@ fn a_save_whose_chosen_bot_is_gone_is_refused() {
         format!(
             "error: {}: the save does not fit scenario 'demo': the bot chosen for blue: unknown bot \
              module 'demo.gone' (looked under scenarios/demo/../../rules; 'random' is the built-in \
-             random bot)\n",
+             random bot, and a bot in a file of its own is named by its path: bots/mine.lua)\n",
             save.display()
         )
     );
@@ -186,7 +195,8 @@ fn a_wrong_bot_choice_names_the_side_or_module_it_means() {
         (
             "blue=demo.aj",
             "error: --bot blue=demo.aj: unknown bot module 'demo.aj' (looked under \
-             scenarios/demo/../../rules; 'random' is the built-in random bot): did you mean 'demo.ai'?\n",
+             scenarios/demo/../../rules; 'random' is the built-in random bot, and a bot in a file \
+             of its own is named by its path: bots/mine.lua): did you mean 'demo.ai'?\n",
         ),
         (
             "blue",
@@ -254,4 +264,61 @@ fn a_batch_plays_its_games_with_the_chosen_bot() {
     assert_eq!(first["winner"], single["outcome"]["winner"], "{first}");
     assert_eq!(first["scores"], single["outcome"]["scores"], "{first}");
     assert_eq!(first["commands"], single["commands"], "{first}");
+}
+
+/// A bot in a file of its own, outside the scenario's rule roots, is named by its path (its
+/// folder becomes one more root, as a mod's does); the save records the path, and a resumed game
+/// that swaps it out hears no "rules changed" (it said the file "is gone").
+#[test]
+fn a_bot_in_a_file_of_its_own_is_named_by_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("idle.lua");
+    std::fs::write(
+        &bot,
+        "-- ends every phase at once\nreturn function(side, legal, seed) return { command = \"end_phase\" } end\n",
+    )
+    .unwrap();
+    let choice = format!("blue={}", bot.display());
+    let save = dir.path().join("mid.json");
+    let text = ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--bot",
+        &choice,
+        "--turns",
+        "2",
+        "--save",
+        save.to_str().unwrap(),
+        "--quiet",
+        "--json",
+    ]));
+    let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // (blue only ended its phases: no blue unit moved)
+    assert_eq!(summary["bots_chosen"]["blue"], bot.display().to_string());
+    let saved: serde_json::Value = serde_json::from_str(&read(&save)).unwrap();
+    assert_eq!(saved["bots"]["blue"], bot.display().to_string());
+    let idle_file = saved["rules"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .find(|k| k.ends_with("/idle.lua"))
+        .cloned();
+    assert!(idle_file.is_some(), "{}", saved["rules"]);
+    let resumed = hexwar(&["run", save.to_str().unwrap(), "--quiet"]);
+    assert_eq!(stderr(&resumed), "");
+    let swapped = hexwar(&[
+        "run",
+        save.to_str().unwrap(),
+        "--quiet",
+        "--bot",
+        "blue=random",
+    ]);
+    assert_eq!(stderr(&swapped), "");
+    // A path that is no file is said so.
+    let out = hexwar(&["run", "scenarios/demo", "--bot", "blue=nowhere/idle.lua"]);
+    assert_eq!(
+        stderr(&out),
+        "error: --bot blue=nowhere/idle.lua: no such file (a path without a leading '/' is read \
+         from the working directory)\n"
+    );
 }

@@ -151,18 +151,82 @@ impl Scenario {
         }
         if module == RANDOM_BOT {
             self.bots.remove(side);
+        } else if module.ends_with(".lua") {
+            // (a bot in a file of its own, outside the rule roots: `bots/mine.lua`)
+            let name = self.add_module_file(Path::new(module), "a bot")?;
+            self.bots.insert(side.to_string(), name);
         } else if crate::rules::find_module(&self.rule_roots, module).is_some() {
             self.bots.insert(side.to_string(), module.to_string());
         } else {
             return Err(unknown_bot(
                 &self.rule_roots,
                 module,
-                &format!("; '{RANDOM_BOT}' is the built-in random bot"),
+                &format!(
+                    "; '{RANDOM_BOT}' is the built-in random bot, and a bot in a file of its own \
+                     is named by its path: bots/mine.lua"
+                ),
             ));
         }
         self.chosen_bots
             .insert(side.to_string(), module.to_string());
         Ok(())
+    }
+
+    /// Makes the Lua file `file` a module of the game: its folder becomes one more rule root
+    /// and its file name the module's name, which it returns (a mod, a bot of its own). A file
+    /// whose name is no module name, or is taken by another module the roots hold, is refused
+    /// (`require` would find the other one and the file would silently not run). `what` names
+    /// the file in messages (`a mod`).
+    pub fn add_module_file(&mut self, file: &Path, what: &str) -> Result<String, String> {
+        let module = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if file.extension().is_none_or(|e| e != "lua") {
+            return Err(format!("{what} is a .lua file"));
+        }
+        if !file.is_file() {
+            return Err(
+                "no such file (a path without a leading '/' is read from the working directory)"
+                    .into(),
+            );
+        }
+        // (a dot would read as a folder: `my.mod` is `my/mod.lua`)
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if module.is_empty() || !module.chars().all(plain) {
+            return Err(format!(
+                "'{module}' cannot be a module name (letters, digits, '_' and '-' only): \
+                 rename the file"
+            ));
+        }
+        let same = |other: &Path| match (other.canonicalize(), file.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if self.rules.contains(&module) {
+            return Err(format!(
+                "a module named '{module}' is already loaded: rename the file"
+            ));
+        }
+        if let Some(other) = crate::rules::find_module(&self.rule_roots, &module) {
+            // (the same file again: a bot chosen for two sides)
+            if same(&other) {
+                return Ok(module);
+            }
+            return Err(format!(
+                "'{module}' is the name of {}, which `require` would find first: rename the file",
+                other.display()
+            ));
+        }
+        // (a file named without a folder is in the working directory)
+        let root = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !self.rule_roots.contains(&root) {
+            self.rule_roots.push(root);
+        }
+        Ok(module)
     }
 
     /// A fresh starting state with the given seed.
