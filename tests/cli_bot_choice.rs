@@ -250,6 +250,7 @@ fn a_batch_plays_its_games_with_the_chosen_bot() {
     ]));
     let first: serde_json::Value =
         serde_json::from_str(read(&per_game).lines().next().unwrap()).unwrap();
+    assert_eq!(first["bots"], serde_json::json!({"blue": "demo.ai"}));
     let seed = first["seed"].to_string();
     let single: serde_json::Value = serde_json::from_str(&ok(&hexwar(&[
         "run",
@@ -320,5 +321,80 @@ fn a_bot_in_a_file_of_its_own_is_named_by_its_path() {
         stderr(&out),
         "error: --bot blue=nowhere/idle.lua: no such file (a path without a leading '/' is read \
          from the working directory)\n"
+    );
+}
+
+/// A batch says which bots its host chose (its statistics' first line, `bots_chosen` in JSON,
+/// the compare header), and a game whose bot fails names where play stopped and how to play it
+/// alone.
+#[test]
+fn batches_say_which_bots_they_played_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.jsonl");
+    let b = dir.path().join("b.jsonl");
+    let text = ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "3",
+        "--jobs",
+        "1",
+        "--bot",
+        "blue=demo.ai",
+        "--quiet",
+        "--per-game",
+        a.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        text.lines().next(),
+        Some("scenario: demo  base seed: 1  games: 3  bots chosen: blue demo.ai")
+    );
+    ok(&hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "3",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--per-game",
+        b.to_str().unwrap(),
+    ]));
+    let compared = ok(&hexwar(&[
+        "stats",
+        "compare",
+        b.to_str().unwrap(),
+        a.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        compared.lines().next(),
+        Some("A: demo (3 games)  B: demo (3 games, bots chosen: blue demo.ai)  paired by seed: 3 games")
+    );
+    // A bot that fails on turn 2.
+    let crash = dir.path().join("crash.lua");
+    std::fs::write(
+        &crash,
+        "return function(side, legal, seed)\n  if hex.state.turn() == 2 then error(\"boom\") end\n  return { command = \"end_phase\" }\nend\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--games",
+        "2",
+        "--quiet",
+        "--bot",
+        &format!("blue={}", crash.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message
+            .starts_with("error: game 0 (seed 10451216379200822465): rules error: bot 'crash' (")
+            && message.ends_with(
+                "/crash.lua:2: boom\n  (play stopped at turn 2, movement (blue); to play it alone \
+                 with its log: --seed 1 --seed-range 0..1 --log FILE)\n"
+            ),
+        "{message}"
     );
 }

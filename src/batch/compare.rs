@@ -50,6 +50,11 @@ pub struct FigureComparison {
 pub struct Comparison {
     pub scenario_a: String,
     pub scenario_b: String,
+    /// The bots each batch's host chose (`run --bot`); absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bots_a: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bots_b: BTreeMap<String, String>,
     pub games_a: u64,
     pub games_b: u64,
     /// Games played with the same seed in both batches.
@@ -136,6 +141,8 @@ impl Comparison {
         Comparison {
             scenario_a: a.first().map(|r| r.scenario.clone()).unwrap_or_default(),
             scenario_b: b.first().map(|r| r.scenario.clone()).unwrap_or_default(),
+            bots_a: a.first().map(|r| r.bots.clone()).unwrap_or_default(),
+            bots_b: b.first().map(|r| r.bots.clone()).unwrap_or_default(),
             games_a: a.len() as u64,
             games_b: b.len() as u64,
             paired_games: pairs.len() as u64,
@@ -148,9 +155,20 @@ impl Comparison {
     pub fn to_text(&self) -> String {
         let percent = |x: f64| format!("{:.1}%", x * 100.0);
         let points = |x: f64| format!("{:+.1}", x * 100.0);
+        let with = |bots: &BTreeMap<String, String>| {
+            let note = super::stats::bots_note(bots);
+            note.trim_start()
+                .replace("bots chosen: ", ", bots chosen: ")
+        };
         let mut out = format!(
-            "A: {} ({} games)  B: {} ({} games)  paired by seed: {} games\n",
-            self.scenario_a, self.games_a, self.scenario_b, self.games_b, self.paired_games
+            "A: {} ({} games{})  B: {} ({} games{})  paired by seed: {} games\n",
+            self.scenario_a,
+            self.games_a,
+            with(&self.bots_a),
+            self.scenario_b,
+            self.games_b,
+            with(&self.bots_b),
+            self.paired_games
         );
         for (side, c) in &self.sides {
             out.push_str(&format!(
@@ -240,6 +258,7 @@ mod tests {
             commands: 1,
             figures: Default::default(),
             rules: String::new(),
+            bots: Default::default(),
         }
     }
 

@@ -39,6 +39,10 @@ pub struct GameRecord {
     /// variants of one scenario apart (they share its id); absent from records written before.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub rules: String,
+    /// The bots the host chose instead of the scenario's (`run --bot`), side -> module; absent
+    /// when the scenario's own played.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub bots: std::collections::BTreeMap<String, String>,
 }
 
 /// The fingerprint of a scenario and its rules ([`GameRecord::rules`]).
@@ -50,6 +54,11 @@ pub fn rules_fingerprint(scenario: &Scenario) -> String {
         crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules())
     {
         hasher.update(format!("\n{file} {hash}").as_bytes());
+    }
+    // (which side a chosen bot plays: the same files may play two ways; a batch of the
+    // scenario's own bots keeps the fingerprint it always had)
+    for (side, module) in &scenario.chosen_bots {
+        hasher.update(format!("\nbot {side} {module}").as_bytes());
     }
     let hex: String = hasher
         .finalize()
@@ -110,7 +119,16 @@ pub fn play_game(
                 refused: true,
             })
         }
-        Err(e) => return Err(format!("game {index} (seed {seed}): {e}").into()),
+        // (where, and how to play that game alone, as for a game the bots cannot go on with)
+        Err(e) => {
+            return Err(format!(
+                "game {index} (seed {seed}): {e}\n  (play stopped at {}; to play it alone with \
+                 its log: --seed {base_seed} --seed-range {index}..{} --log FILE)",
+                session.game.position_text(),
+                index + 1
+            )
+            .into())
+        }
     };
     let figures = match session.game.query("figures", &serde_json::Value::Null) {
         Ok(Some(serde_json::Value::Object(map))) => map
@@ -133,6 +151,7 @@ pub fn play_game(
         commands: report.commands,
         figures,
         rules: rules_fingerprint(scenario),
+        bots: scenario.chosen_bots.clone(),
     })
 }
 

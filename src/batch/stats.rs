@@ -29,6 +29,9 @@ pub struct Stats {
     pub length: Length,
     /// Per-game figures the rules declare: mean over the games that report each.
     pub figures: BTreeMap<String, f64>,
+    /// The bots the host chose instead of the scenario's (`run --bot`); absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bots_chosen: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,6 +44,16 @@ pub struct Length {
     pub mean: f64,
     /// Games per number of turns played.
     pub histogram: BTreeMap<u32, u64>,
+}
+
+/// `  bots chosen: blue demo.ai` for a batch played with the host's bots (`run --bot`), else
+/// nothing.
+pub fn bots_note(bots: &BTreeMap<String, String>) -> String {
+    if bots.is_empty() {
+        return String::new();
+    }
+    let chosen: Vec<String> = bots.iter().map(|(s, m)| format!("{s} {m}")).collect();
+    format!("  bots chosen: {}", chosen.join(", "))
 }
 
 /// Wilson score interval for `k` successes in `n` trials at 95%, to four decimals.
@@ -141,6 +154,7 @@ impl Stats {
                 .map(|r| r.scenario.clone())
                 .unwrap_or_default(),
             base_seed: records.first().map(|r| r.base_seed).unwrap_or_default(),
+            bots_chosen: records.first().map(|r| r.bots.clone()).unwrap_or_default(),
             games: n,
             draws: records.iter().filter(|r| r.winner.is_none()).count() as u64,
             sides: side_stats,
@@ -172,8 +186,11 @@ impl Stats {
     /// The statistics as text for a terminal.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "scenario: {}  base seed: {}  games: {}\n",
-            self.scenario, self.base_seed, self.games
+            "scenario: {}  base seed: {}  games: {}{}\n",
+            self.scenario,
+            self.base_seed,
+            self.games,
+            bots_note(&self.bots_chosen)
         );
         for (side, s) in &self.sides {
             out += &format!(
@@ -242,6 +259,7 @@ mod tests {
             commands: 1,
             figures: [("reach".to_string(), score)].into(),
             rules: String::new(),
+            bots: Default::default(),
         };
         let records = [record(0, 1e308), record(1, 1e308), record(2, -1e308)];
         let stats = Stats::from_records(&records, &["blue".to_string()]);
