@@ -96,6 +96,21 @@ pub fn run(args: &PlayArgs) -> i32 {
                     r.reason
                 ));
             }
+            // (a place the map lacks, misspelt: bad input, said with the nearest name, not a
+            // rules error from deep inside the rules' move)
+            if let crate::engine::Command::Move { path, .. } = &order.command {
+                let map = &session.scenario.map;
+                if let Some(bad) = path.iter().find(|p| map.canonical_place(p).is_none()) {
+                    return fail(format!(
+                        "{}:{}: order #{}: move: '{bad}' is not a {} of the map{}",
+                        args.orders.display(),
+                        order.line,
+                        i + 1,
+                        map.place_word(),
+                        map.did_you_mean(bad)
+                    ));
+                }
+            }
         }
     }
     // (not an error: an empty file plays nothing; said, since nothing else is printed)
