@@ -15,6 +15,14 @@ fn read(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
+/// `hexwar run SCENARIO --seed SEED EXTRA... --log LOG`, which must succeed: its stdout.
+fn run_logged(scenario: &str, seed: &str, extra: &[&str], log: &std::path::Path) -> String {
+    let mut args = vec!["run", scenario, "--seed", seed];
+    args.extend_from_slice(extra);
+    args.extend(["--log", log.to_str().unwrap()]);
+    ok(&hexwar(&args))
+}
+
 /// The game `--bot blue=demo.ai` plays is the game of the scenario naming that bot for blue:
 /// the same event log, byte for byte.
 #[test]
@@ -27,42 +35,21 @@ fn a_chosen_bot_plays_the_game_the_scenario_naming_it_plays() {
     );
     let chosen = dir.path().join("chosen.jsonl");
     let named = dir.path().join("named.jsonl");
-    let text = ok(&hexwar(&[
-        "run",
+    let text = run_logged(
         "scenarios/demo",
-        "--seed",
         "3",
-        "--bot",
-        "blue=demo.ai",
-        "--quiet",
-        "--log",
-        chosen.to_str().unwrap(),
-    ]));
+        &["--bot", "blue=demo.ai", "--quiet"],
+        &chosen,
+    );
     assert!(
         text.lines().any(|l| l == "bots chosen: blue demo.ai"),
         "{text}"
     );
-    ok(&hexwar(&[
-        "run",
-        copy.to_str().unwrap(),
-        "--seed",
-        "3",
-        "--quiet",
-        "--log",
-        named.to_str().unwrap(),
-    ]));
+    run_logged(copy.to_str().unwrap(), "3", &["--quiet"], &named);
     assert_eq!(read(&chosen), read(&named));
     // ... and not the scenario's own game (blue by the random bot).
     let own = dir.path().join("own.jsonl");
-    ok(&hexwar(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "3",
-        "--quiet",
-        "--log",
-        own.to_str().unwrap(),
-    ]));
+    run_logged("scenarios/demo", "3", &["--quiet"], &own);
     assert_ne!(read(&chosen), read(&own));
 }
 
@@ -73,28 +60,15 @@ fn random_plays_a_side_with_the_built_in_random_bot() {
     edit(&copy.join("scenario.toml"), "bot = \"demo.ai\"\n", "");
     let chosen = dir.path().join("chosen.jsonl");
     let named = dir.path().join("named.jsonl");
-    let out = hexwar(&[
-        "run",
+    let out = run_logged(
         "scenarios/demo",
-        "--seed",
         "5",
-        "--bot",
-        "red=random",
-        "--json",
-        "--log",
-        chosen.to_str().unwrap(),
-    ]);
-    let summary: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+        &["--bot", "red=random", "--json"],
+        &chosen,
+    );
+    let summary: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary["bots_chosen"], serde_json::json!({"red": "random"}));
-    ok(&hexwar(&[
-        "run",
-        copy.to_str().unwrap(),
-        "--seed",
-        "5",
-        "--quiet",
-        "--log",
-        named.to_str().unwrap(),
-    ]));
+    run_logged(copy.to_str().unwrap(), "5", &["--quiet"], &named);
     assert_eq!(read(&chosen), read(&named));
 }
 
@@ -103,38 +77,26 @@ fn random_plays_a_side_with_the_built_in_random_bot() {
 fn a_save_keeps_the_chosen_bot_for_the_rest_of_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    ok(&hexwar(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "3",
+    let path = |name: &str| dir.path().join(name);
+    let chosen = ["--bot", "blue=demo.ai", "--quiet"];
+    run_logged("scenarios/demo", "3", &chosen, &path("whole.jsonl"));
+    let mid = at("mid.json");
+    let stop = [
         "--bot",
         "blue=demo.ai",
         "--quiet",
-        "--log",
-        &at("whole.jsonl"),
-    ]));
-    ok(&hexwar(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "3",
-        "--bot",
-        "blue=demo.ai",
         "--turns",
         "3",
         "--save",
-        &at("mid.json"),
-        "--quiet",
-        "--log",
-        &at("part1.jsonl"),
-    ]));
+        &mid,
+    ];
+    run_logged("scenarios/demo", "3", &stop, &path("part1.jsonl"));
     let save: serde_json::Value =
         serde_json::from_str(&read(dir.path().join("mid.json").as_path())).unwrap();
     assert_eq!(save["bots"], serde_json::json!({"blue": "demo.ai"}));
     let resumed = ok(&hexwar(&[
         "run",
-        &at("mid.json"),
+        &mid,
         "--quiet",
         "--log",
         &at("part2.jsonl"),
@@ -144,7 +106,7 @@ fn a_save_keeps_the_chosen_bot_for_the_rest_of_the_game() {
     let joined = read(&dir.path().join("part1.jsonl")) + &read(&dir.path().join("part2.jsonl"));
     assert_eq!(joined, read(&dir.path().join("whole.jsonl")));
     // Another bot chosen on resume is the host's choice, not a change of the saved rules: no
-    // warning (it said "rules/demo/ai.lua is gone" of a bot swapped out).
+    // warning (a bot whose file only it plays: a_bot_in_a_file_of_its_own_is_named_by_its_path).
     let swapped = hexwar(&["run", &at("mid.json"), "--quiet", "--bot", "blue=random"]);
     assert_eq!(stderr(&swapped), "");
     assert!(
