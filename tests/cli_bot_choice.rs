@@ -360,3 +360,33 @@ fn batches_say_which_bots_they_played_with() {
         "{message}"
     );
 }
+
+/// `check --bot` checks the chosen bot's module with the rules: a syntax error in it is found
+/// before any game is played.
+#[test]
+fn check_checks_a_chosen_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("broken.lua");
+    std::fs::write(
+        &bot,
+        "return function(side, legal, seed)\n  return { command = \"end_phase\"\nend\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "check",
+        "scenarios/demo",
+        "--bot",
+        &format!("blue={}", bot.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with("error: syntax error: ")
+            && message.ends_with(
+                "/broken.lua:3: '}' expected (to close '{' at line 2) near 'end'\n1 error(s) in scenarios/demo\n"
+            ),
+        "{message}"
+    );
+    let fine = hexwar(&["check", "scenarios/demo", "--bot", "blue=demo.ai"]);
+    assert_eq!(fine.status.code(), Some(0), "{}", stderr(&fine));
+}

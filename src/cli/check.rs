@@ -7,7 +7,8 @@ use crate::scenario::load_scenario;
 
 use super::{EXIT_INPUT, EXIT_OK};
 
-pub fn run(path: &Path, json: bool) -> i32 {
+/// `bots`: `--bot SIDE=MODULE` choices, whose modules are checked with the rules.
+pub fn run(path: &Path, json: bool, bots: &[String]) -> i32 {
     // A save: itself read and verified, then the scenario it names checked.
     let saved = if super::is_save(path) {
         match crate::engine::Save::read(path) {
@@ -31,8 +32,11 @@ pub fn run(path: &Path, json: bool) -> i32 {
             }
             all
         }
-        Ok(scenario) => match crate::rules::syntax_errors(&scenario.rule_roots, &scenario.rules) {
-            errors if !errors.is_empty() => errors,
+        Ok(mut scenario) => match choose_bots(&mut scenario, saved.as_ref(), bots)
+            .map(|()| crate::rules::syntax_errors(&scenario.rule_roots, &scenario.played_modules()))
+        {
+            Err(e) => vec![e],
+            Ok(errors) if !errors.is_empty() => errors,
             _ => match LuaRules::load(&scenario) {
                 Err(e) => e.errors,
                 Ok(rules) => {
@@ -63,6 +67,24 @@ pub fn run(path: &Path, json: bool) -> i32 {
         outln!("{summary}");
     }
     code
+}
+
+/// The bots a save chose (so its game is checked as it goes on) and then `--bot`'s.
+fn choose_bots(
+    scenario: &mut crate::scenario::Scenario,
+    saved: Option<&crate::engine::Save>,
+    bots: &[String],
+) -> Result<(), String> {
+    for (side, module) in saved.map(|s| &s.bots).into_iter().flatten() {
+        scenario
+            .choose_bot(side, module)
+            .map_err(|e| format!("the save's bot for {side}: {e}"))?;
+    }
+    super::HostChoices {
+        bots,
+        ..Default::default()
+    }
+    .apply(scenario)
 }
 
 /// Whether a save's position fits its scenario, as resuming it checks (a save `run` refuses

@@ -48,6 +48,9 @@ enum CliCommand {
         scenario: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Check SIDE's bot MODULE too (as `run --bot`: a module, a .lua file or `random`).
+        #[arg(long = "bot", value_name = "SIDE=MODULE")]
+        bots: Vec<String>,
     },
     /// Play a scenario (or a save) headless to its end, bots for every side; print a summary.
     Run(run::RunArgs),
@@ -94,7 +97,11 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         }
     };
     let code = match cli.command {
-        CliCommand::Check { scenario, json } => check::run(&scenario, json),
+        CliCommand::Check {
+            scenario,
+            json,
+            bots,
+        } => check::run(&scenario, json, &bots),
         CliCommand::Run(args) => run::run(&args),
         CliCommand::Play(args) => play::run(&args),
         CliCommand::Reach(args) => query::reach(&args),
