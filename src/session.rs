@@ -237,7 +237,11 @@ impl Session {
                 crate::rules::module_hashes(&scenario.rule_roots, &mod_modules)
                     .into_keys()
                     .collect();
-            crate::rules::describe_module_changes(&save.rules, &now, &mod_files)
+            // (held to the files the game loads, not every file beside them)
+            let loaded = rules.loaded_files();
+            let in_play = crate::rules::loaded_names(&scenario.rule_roots, &loaded);
+            let in_play = (!loaded.is_empty()).then_some(&in_play);
+            crate::rules::describe_module_changes(&save.rules, &now, &mod_files, in_play)
         };
         // (saves written before the scenario's hash was recorded have none)
         let scenario_changed = save

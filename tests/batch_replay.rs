@@ -464,6 +464,67 @@ fn an_edited_variant_leaves_the_base_games_replay_valid() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+/// A file beside the rules that the game never loads (a designer's scratch file) is recorded
+/// with its folder but held to nothing: edited after the recording, the replay still verifies,
+/// a save resumes without a word, and a batch keeps its fingerprint (shards merge). Each of
+/// them refused or warned before.
+#[test]
+fn an_edited_file_the_game_never_loads_changes_nothing_recorded() {
+    let (dir, scenario) = demo_copy();
+    let scratch = dir.path().join("rules/demo/scratch.lua");
+    std::fs::write(&scratch, "return {}\n").unwrap();
+    let replay = record(dir.path(), scenario.to_str().unwrap(), "4");
+    let save = dir.path().join("mid.json");
+    let games = |name: &str| {
+        let per_game = dir.path().join(name);
+        ok(&[
+            "run",
+            scenario.to_str().unwrap(),
+            "--games",
+            "1",
+            "--quiet",
+            "--per-game",
+            per_game.to_str().unwrap(),
+        ]);
+        let line = std::fs::read_to_string(&per_game).unwrap();
+        let record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+        record["rules"].as_str().unwrap().to_string()
+    };
+    let before = games("before.jsonl");
+    ok(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--turns",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(
+        saved.contains("rules/demo/scratch.lua"),
+        "recorded with its folder"
+    );
+    std::fs::write(&scratch, "return { edited = true }\n").unwrap();
+    let out = hexwar(&["replay", replay.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let resumed = hexwar(&["run", save.to_str().unwrap(), "--quiet"]);
+    assert_eq!(stderr(&resumed), "");
+    assert_eq!(games("after.jsonl"), before);
+    // A file the game loads, edited, is still seen.
+    edit(
+        &dir.path().join("rules/demo/combat.lua"),
+        "local combat = {}",
+        "local combat = {} -- changed",
+    );
+    let resumed = hexwar(&["run", save.to_str().unwrap(), "--quiet"]);
+    assert!(
+        stderr(&resumed).contains("(rules/demo/combat.lua changed)"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_ne!(games("changed.jsonl"), before);
+}
+
 /// Verifies every replay file in `dir`; expects at least `min` of them.
 fn verify_all_in(dir: &str, min: usize) {
     let mut count = 0;

@@ -119,7 +119,9 @@ fn a_bot_module_outside_the_rules_is_hashed_with_them() {
     let bot = dir.path().join("mine.lua");
     std::fs::write(&bot, "return function(side, legal, seed) return 1 end\n").unwrap();
     let session = hexwar::Session::start(dir.path(), Some(1)).unwrap();
-    let before = hexwar::batch::rules_fingerprint(&session.scenario);
+    let loaded = session.game.rules().loaded_files();
+    assert!(loaded.iter().any(|f| f.ends_with("mine.lua")), "{loaded:?}");
+    let before = hexwar::batch::rules_fingerprint(&session.scenario, &loaded);
     let save_path = dir.path().join("game.json");
     session.to_save().write(&save_path).unwrap();
     let text = std::fs::read_to_string(&save_path).unwrap();
@@ -134,7 +136,11 @@ fn a_bot_module_outside_the_rules_is_hashed_with_them() {
     let what = resumed.rules_changed.expect("the edited bot is seen");
     assert!(what.ends_with("mine.lua changed"), "{what}");
     let after = hexwar::Session::start(dir.path(), Some(1)).unwrap();
-    assert_ne!(hexwar::batch::rules_fingerprint(&after.scenario), before);
+    let loaded = after.game.rules().loaded_files();
+    assert_ne!(
+        hexwar::batch::rules_fingerprint(&after.scenario, &loaded),
+        before
+    );
 }
 
 /// A bot whose commands the rules refuse is said to be refused: each refusal ends its side's

@@ -45,14 +45,19 @@ pub struct GameRecord {
     pub bots: std::collections::BTreeMap<String, String>,
 }
 
-/// The fingerprint of a scenario and its rules ([`GameRecord::rules`]).
-pub fn rules_fingerprint(scenario: &Scenario) -> String {
+/// The fingerprint of a scenario and its rules ([`GameRecord::rules`]): the files `loaded`
+/// as a game of it starts (`Ruleset::loaded_files`: a scratch file beside the rules is no part
+/// of it), or, for rules that are no files, every file of its modules.
+pub fn rules_fingerprint(scenario: &Scenario, loaded: &[std::path::PathBuf]) -> String {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     hasher.update(scenario.hash.as_bytes());
-    for (file, hash) in
+    let files = if loaded.is_empty() {
         crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules())
-    {
+    } else {
+        crate::rules::file_hashes(&scenario.rule_roots, loaded)
+    };
+    for (file, hash) in files {
         hasher.update(format!("\n{file} {hash}").as_bytes());
     }
     // (which side a chosen bot plays: the same files may play two ways; a batch of the
@@ -105,6 +110,8 @@ pub fn play_game(
     let seed = derive_seed(base_seed, index);
     let mut session =
         Session::start_scenario(scenario.clone(), Some(seed)).map_err(|e| e.to_string())?;
+    // (the files the game runs from its start: one batch's games all load them)
+    let loaded = session.game.rules().loaded_files();
     let report = match session.play_bots(RunLimit::End) {
         Ok(report) => report,
         Err(crate::engine::GameError::Refused(r)) => {
@@ -150,7 +157,7 @@ pub fn play_game(
         scores: outcome.map(|o| o.scores).unwrap_or_default(),
         commands: report.commands,
         figures,
-        rules: rules_fingerprint(scenario),
+        rules: rules_fingerprint(scenario, &loaded),
         bots: scenario.chosen_bots.clone(),
     })
 }

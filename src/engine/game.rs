@@ -108,6 +108,10 @@ impl Game {
         self.rules.take_script_log()
     }
 
+    pub fn rules(&self) -> &dyn Ruleset {
+        self.rules.as_ref()
+    }
+
     pub fn rules_mut(&mut self) -> &mut dyn Ruleset {
         self.rules.as_mut()
     }

@@ -220,6 +220,13 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
+    /// The rules files the game has loaded so far (a Lua host: every module `require` read,
+    /// the sides' bots included), so that a resumed save or a replay is held to what the game
+    /// runs rather than to every file beside it; empty when the rules are no files.
+    fn loaded_files(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
     /// The names of the commands the rules define (`attack`, `rail` ...), sorted; empty when
     /// the rules do not say (a host then cannot tell a misspelt command name from one not
     /// legal now).

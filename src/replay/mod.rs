@@ -228,7 +228,13 @@ impl Replay {
             }
         }
         let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
-        if let Some(changes) = crate::rules::describe_module_changes(&self.rules, &now, &[]) {
+        // (held to the files the game loads, not every file beside them)
+        let loaded = session.game.rules().loaded_files();
+        let in_play = crate::rules::loaded_names(&session.scenario.rule_roots, &loaded);
+        let in_play = (!loaded.is_empty()).then_some(&in_play);
+        if let Some(changes) =
+            crate::rules::describe_module_changes(&self.rules, &now, &[], in_play)
+        {
             return Err(ReplayError::DifferentRules(changes));
         }
         for (i, step) in self.steps.iter().enumerate() {

@@ -819,6 +819,7 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
             }
         };
         loaded.raw_set(name.as_str(), value.clone())?;
+        api::with_host(lua, |h| h.loaded_files.push(file))?;
         Ok(value)
     })?;
     lua.globals().raw_set("require", require)
@@ -1173,6 +1174,10 @@ impl Ruleset for LuaRules {
 
     fn command_names(&self) -> Vec<String> {
         self.commands.keys().cloned().collect()
+    }
+
+    fn loaded_files(&self) -> Vec<PathBuf> {
+        with_host(&self.lua, |h| h.loaded_files.clone()).unwrap_or_default()
     }
 
     fn event_handlers(&self, event: &str) -> Vec<String> {

@@ -90,34 +90,55 @@ pub fn module_hashes(
     roots: &[PathBuf],
     modules: &[String],
 ) -> std::collections::BTreeMap<String, String> {
-    use sha2::{Digest, Sha256};
-    let roots: Vec<PathBuf> = roots
+    let canonical = canonical_roots(roots);
+    let files: Vec<PathBuf> = modules
         .iter()
-        .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
+        .filter_map(|module| find_module(&canonical, module))
+        .flat_map(|file| module_files(&file))
         .collect();
+    file_hashes(roots, &files)
+}
+
+/// `sha256:` of each of `files` (under the roots), keyed by its name as scripts see it: the
+/// files a game loaded (`Ruleset::loaded_files`) or a module's files.
+pub fn file_hashes(
+    roots: &[PathBuf],
+    files: &[PathBuf],
+) -> std::collections::BTreeMap<String, String> {
+    use sha2::{Digest, Sha256};
+    let roots = canonical_roots(roots);
     let mut out = std::collections::BTreeMap::new();
-    for module in modules {
-        let Some(file) = find_module(&roots, module) else {
-            continue;
+    for path in files {
+        // (a file that cannot be read, or is no regular file, is recorded as such: it used
+        // to be hashed as an empty file; a pipe was waited on forever)
+        let bytes = crate::board::read_bytes_capped(path, crate::board::MAX_SOURCE_BYTES);
+        let hash = match bytes {
+            Ok(bytes) => {
+                let hex: String = Sha256::digest(&bytes)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                format!("sha256:{hex}")
+            }
+            Err(e) => format!("unreadable: {e}"),
         };
-        for path in module_files(&file) {
-            // (a file that cannot be read, or is no regular file, is recorded as such: it used
-            // to be hashed as an empty file; a pipe was waited on forever)
-            let bytes = crate::board::read_bytes_capped(&path, crate::board::MAX_SOURCE_BYTES);
-            let hash = match bytes {
-                Ok(bytes) => {
-                    let hex: String = Sha256::digest(&bytes)
-                        .iter()
-                        .map(|b| format!("{b:02x}"))
-                        .collect();
-                    format!("sha256:{hex}")
-                }
-                Err(e) => format!("unreadable: {e}"),
-            };
-            out.insert(chunk_name(&roots, &path), hash);
-        }
+        out.insert(chunk_name(&roots, path), hash);
     }
     out
+}
+
+fn canonical_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
+        .collect()
+}
+
+/// The names scripts see (`rules/demo/init.lua`) of `files`, files under the roots a game
+/// loaded (`Ruleset::loaded_files`), as [`module_hashes`] keys them.
+pub fn loaded_names(roots: &[PathBuf], files: &[PathBuf]) -> std::collections::BTreeSet<String> {
+    let roots = canonical_roots(roots);
+    files.iter().map(|f| chunk_name(&roots, f)).collect()
 }
 
 /// What changed in the recorded rules files since [`module_hashes`] recorded them
@@ -126,13 +147,20 @@ pub fn module_hashes(
 /// the game recorded (should something the game loads require a new file, it has changed too,
 /// or the replay's step-by-step check finds where the game went another way). `loaded`: files
 /// the game now loads for certain (its mods' files), each new when it was not recorded.
+/// `in_play`: the files the game now loads ([`loaded_names`]), when known: a recorded file it
+/// does not load (a scratch file beside the rules, an unused variant) is no change to the game,
+/// edited or gone.
 pub fn describe_module_changes(
     recorded: &std::collections::BTreeMap<String, String>,
     now: &std::collections::BTreeMap<String, String>,
     loaded: &[String],
+    in_play: Option<&std::collections::BTreeSet<String>>,
 ) -> Option<String> {
     let mut parts = Vec::new();
     for (file, hash) in recorded {
+        if in_play.is_some_and(|files| !files.contains(file)) {
+            continue;
+        }
         match now.get(file) {
             // (saves and replays written before a module's `variants/` folder stopped counting
             // as its files recorded them: a variant a game loads is recorded as its own module)

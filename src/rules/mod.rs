@@ -35,7 +35,10 @@ pub use api_listing::{
     TypedName,
 };
 pub use host::{LuaRules, RulesLoadError};
-pub use lint::{describe_module_changes, event_name_warnings, module_hashes, syntax_errors};
+pub use lint::{
+    describe_module_changes, event_name_warnings, file_hashes, loaded_names, module_hashes,
+    syntax_errors,
+};
 pub use loader::{find_module, nearest_module};
 pub use luals::{luals_definitions, LualsError};
 pub(crate) use sandbox::{guard_protected_calls, new_vm};

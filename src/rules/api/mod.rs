@@ -79,6 +79,9 @@ pub(crate) struct HostData {
     pub reach_search: Option<crate::path::ReachSearch>,
     /// `hex.units.at`'s units by place, per position (units_at.rs).
     pub units_at: Option<units_at::UnitsAt>,
+    /// The files `require` loaded, in order: what the game runs (saves and replays compare
+    /// these, not every file of a module's folder).
+    pub loaded_files: Vec<std::path::PathBuf>,
 }
 
 impl HostData {
@@ -106,6 +109,7 @@ impl HostData {
             label_index: None,
             reach_search: None,
             units_at: None,
+            loaded_files: Vec::new(),
         }
     }
 }
