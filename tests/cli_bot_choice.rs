@@ -15,6 +15,23 @@ fn read(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
+/// A batch of `games` demo games on one worker, `extra` arguments, records to `per_game`,
+/// which must succeed: its stdout.
+fn demo_batch(games: &str, extra: &[&str], per_game: &std::path::Path) -> String {
+    let mut args = vec![
+        "run",
+        "scenarios/demo",
+        "--games",
+        games,
+        "--jobs",
+        "1",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    args.extend(["--per-game", per_game.to_str().unwrap()]);
+    ok(&hexwar(&args))
+}
+
 /// `hexwar run SCENARIO --seed SEED EXTRA... --log LOG`, which must succeed: its stdout.
 fn run_logged(scenario: &str, seed: &str, extra: &[&str], log: &std::path::Path) -> String {
     let mut args = vec!["run", scenario, "--seed", seed];
@@ -197,19 +214,7 @@ fn a_wrong_bot_choice_names_the_side_or_module_it_means() {
 fn a_batch_plays_its_games_with_the_chosen_bot() {
     let dir = tempfile::tempdir().unwrap();
     let per_game = dir.path().join("games.jsonl");
-    ok(&hexwar(&[
-        "run",
-        "scenarios/demo",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--bot",
-        "blue=demo.ai",
-        "--quiet",
-        "--per-game",
-        per_game.to_str().unwrap(),
-    ]));
+    demo_batch("2", &["--bot", "blue=demo.ai"], &per_game);
     let first: serde_json::Value =
         serde_json::from_str(read(&per_game).lines().next().unwrap()).unwrap();
     assert_eq!(first["bots"], serde_json::json!({"blue": "demo.ai"}));
@@ -294,34 +299,12 @@ fn batches_say_which_bots_they_played_with() {
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.jsonl");
     let b = dir.path().join("b.jsonl");
-    let text = ok(&hexwar(&[
-        "run",
-        "scenarios/demo",
-        "--games",
-        "3",
-        "--jobs",
-        "1",
-        "--bot",
-        "blue=demo.ai",
-        "--quiet",
-        "--per-game",
-        a.to_str().unwrap(),
-    ]));
+    let text = demo_batch("3", &["--bot", "blue=demo.ai"], &a);
     assert_eq!(
         text.lines().next(),
         Some("scenario: demo  base seed: 1  games: 3  bots chosen: blue demo.ai")
     );
-    ok(&hexwar(&[
-        "run",
-        "scenarios/demo",
-        "--games",
-        "3",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--per-game",
-        b.to_str().unwrap(),
-    ]));
+    demo_batch("3", &[], &b);
     let compared = ok(&hexwar(&[
         "stats",
         "compare",
