@@ -122,6 +122,15 @@ impl Ruleset for Minefield {
     fn vertex_facing_kinds(&self) -> Vec<String> {
         self.inner.vertex_facing_kinds()
     }
+    fn unknown_argument(&self, command: &Command) -> Option<Refusal> {
+        self.inner.unknown_argument(command)
+    }
+    fn command_names(&self) -> Vec<String> {
+        self.inner.command_names()
+    }
+    fn loaded_files(&self) -> Vec<std::path::PathBuf> {
+        self.inner.loaded_files()
+    }
 }
 
 /// Plays the opening of the demo under the house rule; returns the refusal it met.
