@@ -256,3 +256,30 @@ fn a_movement_declaration_on_an_area_map_names_where_it_is() {
         "{message}"
     );
 }
+
+/// A host function's error caught with `pcall` is the text of its message, as a script's own
+/// `error("...")` is (it was an error object whose text began with a traceback, so
+/// `err:match(...)` failed); a script's own error keeps its place.
+#[test]
+fn a_caught_host_error_is_its_message_as_text() {
+    let (_dir, mut rules, state) = line_rules();
+    let answer = rules
+        .eval(
+            &state,
+            "local ok, e = pcall(hex.map.neighbors, 'EASTT')
+             local ok2, e2 = pcall(function() error('mine') end)
+             return { ok, type(e), e, ok2, type(e2), e2:match('mine$') ~= nil }",
+        )
+        .unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!([
+            false,
+            "string",
+            "hex.map.neighbors: 'EASTT' is not a location of the map (did you mean 'EAST'?)",
+            false,
+            "string",
+            true
+        ])
+    );
+}

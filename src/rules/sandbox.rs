@@ -210,14 +210,17 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
     ] {
         let raw: Function = table.get(name)?;
         let budget = Arc::clone(budget);
-        let guarded = lua.create_function(move |_, args: MultiValue| {
-            let result = raw.call::<MultiValue>(args)?;
+        let guarded = lua.create_function(move |lua, args: MultiValue| {
+            let mut result = raw.call::<MultiValue>(args)?;
             if caught_memory_error(&result) {
                 return Err(budget.exhaust_memory());
             }
             match budget.exhausted_error() {
                 Some(e) => Err(e),
-                None => Ok(result),
+                None => {
+                    caught_host_error_as_text(lua, &mut result)?;
+                    Ok(result)
+                }
             }
         })?;
         table.raw_set(name, guarded)?;
@@ -387,6 +390,29 @@ pub fn guard_rawset(lua: &Lua) -> mlua::Result<()> {
 
 /// Whether a protected call's results are `false, "not enough memory"`: the VM's memory error,
 /// caught (Lua hands it over as that string).
+/// A host function's error caught by `pcall` (or a coroutine's `resume`) as the text of its
+/// message: scripts read caught errors as strings (`err:match(...)`), and mlua hands them over
+/// as an error object (userdata) whose text starts with the callback's traceback.
+fn caught_host_error_as_text(lua: &Lua, result: &mut MultiValue) -> mlua::Result<()> {
+    if !matches!(result.front(), Some(Value::Boolean(false))) {
+        return Ok(());
+    }
+    if let Some(Value::Error(e)) = result.get(1) {
+        let text = lua.create_string(innermost_message(e))?;
+        result[1] = Value::String(text);
+    }
+    Ok(())
+}
+
+/// The message of the error a chain of callbacks wraps (`hex.map.neighbors: 'X' is not ...`).
+fn innermost_message(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => innermost_message(cause),
+        mlua::Error::RuntimeError(message) => message.clone(),
+        other => other.to_string(),
+    }
+}
+
 fn caught_memory_error(result: &MultiValue) -> bool {
     matches!(result.front(), Some(Value::Boolean(false)))
         && result.get(1).is_some_and(is_memory_message)
