@@ -150,11 +150,10 @@ fn state_list_makes_an_empty_table_read_as_an_empty_array() {
         return { marked = hex.state.list(), twice = hex.state.list(hex.state.list({})),
                  bare = {}, items = hex.state.list({ "x" }), refused = not ok and tostring(err) or "" }"#;
     let got = rules.eval(&state, code).unwrap();
-    assert!(
-        got["refused"]
-            .as_str()
-            .unwrap()
-            .starts_with("runtime error: hex.state.list: the table has a metatable of its own\n"),
+    // (a host function's error caught by pcall is its message as text)
+    assert_eq!(
+        got["refused"],
+        "hex.state.list: the table has a metatable of its own",
         "{got}"
     );
     assert_eq!(

@@ -163,7 +163,7 @@ fn light_views_give_ids_and_plain_fields() {
     for (limit, shown) in [("-1", "-1"), ("1.5", "1.5"), ("'two'", "two")] {
         assert_eq!(
             probe(&format!(
-                r#"tostring(select(2, pcall(hex.units.ids, nil, {{ limit = {limit} }}))):match("^runtime error: ([^\n]*)")"#
+                r#"select(2, pcall(hex.units.ids, nil, {{ limit = {limit} }}))"#
             )),
             json!(format!(
                 "hex.units.ids: opts.limit must be a whole number, 0 or more (got {shown})"
@@ -192,7 +192,7 @@ fn steps_gives_the_hex_steps_to_the_nearest_target_around_impassable_terrain() {
     );
     assert_eq!(
         steps(
-            r#"tostring(select(2, pcall(hex.path.steps, { "9999" }))):match("^runtime error: ([^\n]*)")"#
+            r#"select(2, pcall(hex.path.steps, { "9999" }))"#
         ),
         json!("hex.path.steps: targets: '9999' is not a hex of the map")
     );
