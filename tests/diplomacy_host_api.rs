@@ -152,8 +152,7 @@ fn state_list_makes_an_empty_table_read_as_an_empty_array() {
     let got = rules.eval(&state, code).unwrap();
     // (a host function's error caught by pcall is its message as text)
     assert_eq!(
-        got["refused"],
-        "hex.state.list: the table has a metatable of its own",
+        got["refused"], "hex.state.list: the table has a metatable of its own",
         "{got}"
     );
     assert_eq!(
@@ -458,8 +457,10 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         ("FRANCE", "A PAR - BUR", None),
         ("FRANCE", "A MAR S A VEN - PIE", None),
         ("FRANCE", "A PAR - MOS", Some("A PAR cannot reach MOS (not adjacent for an army, and no convoy could carry it there)")),
-        ("FRANCE", "hello world", Some("not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)")),
+        ("FRANCE", "hello world", Some("not an order in the standard notation (unit, location, order: A XXX - YYY, F XXX S A YYY H, A XXX B, ...)")),
         ("FRANCE", "A PAR - BRU", Some("'BRU' is no province or coast of the map")),
+        ("FRANCE", "F BRE - SPA/EC", Some("'SPA/EC': SPA's coasts are NC, SC")),
+        ("FRANCE", "F BRE - PIC/NC", Some("'PIC/NC': PIC has no split coasts")),
         ("FRANCE", "a par-bur", Some("write a move with spaces around its dash (A PAR - BUR)")),
         ("FRANCE", "A RUH - BEL", Some("FRANCE has no army in RUH")),
         ("FRANCE", "F BRE - MAR", Some("F BRE cannot reach MAR (not adjacent for a fleet)")),

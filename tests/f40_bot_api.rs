@@ -191,9 +191,7 @@ fn steps_gives_the_hex_steps_to_the_nearest_target_around_impassable_terrain() {
                "0901": 0, "1001": 1, "1101": 2, "1201": 3, "1301": 4})
     );
     assert_eq!(
-        steps(
-            r#"select(2, pcall(hex.path.steps, { "9999" }))"#
-        ),
+        steps(r#"select(2, pcall(hex.path.steps, { "9999" }))"#),
         json!("hex.path.steps: targets: '9999' is not a hex of the map")
     );
 }

@@ -54,7 +54,7 @@ end
 -- The words of the notation that are no location.
 local KEYWORDS = { A = true, F = true, H = true, S = true, C = true, B = true, D = true, R = true,
   ["-"] = true, VIA = true }
-local NOTATION = "not an order in the standard notation (A PAR - BUR, F BRE S A PAR H, A PAR B, ...)"
+local NOTATION = "not an order in the standard notation (unit, location, order: A XXX - YYY, F XXX S A YYY H, A XXX B, ...)"
 
 -- Why an order does not parse, as near as the words tell: an order that starts with a unit
 -- type (A, F) and holds a move written without spaces around its dash, or a word that is no
@@ -66,6 +66,15 @@ local function unparsed(cm, raw)
     if not KEYWORDS[w] and not cm.loc_prov[w] and not cm.canon[w] then
       if w:find("%-") or w:find(">") then
         return "write a move with spaces around its dash (" .. tostring(raw):upper():gsub("%s*%-+>?%s*", " - ") .. ")"
+      end
+      -- (a province the map has, with a coast it has not: its coasts)
+      local prov = w:match("^([^/]+)/")
+      prov = prov and (cm.canon[prov] or prov)
+      local p = prov and cm.prov[prov]
+      if p then
+        local coasts = p.coasts or {}
+        if #coasts == 0 then return "'" .. w .. "': " .. prov .. " has no split coasts" end
+        return "'" .. w .. "': " .. prov .. "'s coasts are " .. table.concat(coasts, ", ")
       end
       return "'" .. w .. "' is no province or coast of the map"
     end

@@ -51,7 +51,7 @@ struct AreaSpec {
     format_version: Option<u32>,
     name: String,
     #[serde(default)]
-    start_phase: Option<String>,
+    start_phase: Option<Spanned<String>>,
     #[serde(default)]
     victory_centers: Option<Spanned<u32>>,
     #[serde(default, rename = "power")]
@@ -397,7 +397,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
     let mut errors: Vec<MapError> = Vec::new();
     let map = AreaMap::new(
         spec.name.clone(),
-        spec.start_phase.clone(),
+        spec.start_phase.as_ref().map(|p| p.get_ref().clone()),
         spec.victory_centers.as_ref().map(|v| *v.get_ref()),
         regions,
         powers,
@@ -462,6 +462,18 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
             continue;
         };
         let id = r.id.get_ref();
+        // (a home is where a power builds: a supply centre; a region that is none could take
+        // builds it never scores)
+        if !r.supply_center {
+            errors.push(err(
+                home.span().start,
+                format!(
+                    "region {id}: home '{}', but {id} is no supply centre (a home centre is one: \
+                     add supply_center = true, or leave home out)",
+                    home.get_ref()
+                ),
+            ));
+        }
         for p in &spec.powers {
             let p = p.get_ref();
             let name = p.name.get_ref();
@@ -474,6 +486,25 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
                     ),
                 ));
             }
+        }
+    }
+    // (the Diplomacy rules number a game's years from it and label its steps so: any other
+    // form matched none of them, and every step was passed over)
+    if let Some(phase) = &spec.start_phase {
+        let text = phase.get_ref();
+        let b = text.as_bytes();
+        let ok = b.len() == 6
+            && b[1..5].iter().all(u8::is_ascii_digit)
+            && b[1] != b'0'
+            && matches!((b[0], b[5]), (b'S' | b'F', b'M' | b'R') | (b'W', b'A'));
+        if !ok {
+            errors.push(err(
+                phase.span().start,
+                format!(
+                    "start_phase = \"{text}\": write a season, a year from 1000 to 9999 and a \
+                     phase: S1901M (spring movement), S1901R, F1901M, F1901R or W1901A"
+                ),
+            ));
         }
     }
     if let Some(v) = &spec.victory_centers {
@@ -835,6 +866,49 @@ fleet = ["AAA"]
             e.to_string(),
             "t.toml:13: region AAA: home 'BLUE', but power RED lists AAA among its home centres"
         );
+    }
+
+    /// A home is where a power builds: a region that is no supply centre cannot be one (it took
+    /// builds it never scored).
+    #[test]
+    fn a_home_is_a_supply_centre() {
+        let e = parse(&OK.replace("type = \"land\"\n", "type = \"land\"\nhome = \"RED\"\n"))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:17: region BBB: home 'RED', but BBB is no supply centre (a home centre is \
+             one: add supply_center = true, or leave home out)"
+        );
+    }
+
+    /// A start phase is a season, a year of four digits (1000-9999) and a phase (`S1901M`): a
+    /// map's games number
+    /// their years from it, and another form made every step pass over, without a word.
+    #[test]
+    fn a_start_phase_is_season_year_phase() {
+        for good in ["S1901M", "F2000M", "W1900A", "S1000M"] {
+            let text = OK.replace(
+                "name = \"t\"",
+                &format!("name = \"t\"\nstart_phase = \"{good}\""),
+            );
+            assert!(parse(&text).is_ok(), "{good}");
+        }
+        for bad in [
+            "S801M", "S0801M", "s1901m", "S1901X", "X1901M", "W1901M", "S1901A",
+        ] {
+            let text = OK.replace(
+                "name = \"t\"",
+                &format!("name = \"t\"\nstart_phase = \"{bad}\""),
+            );
+            assert_eq!(
+                parse(&text).unwrap_err().to_string(),
+                format!(
+                    "t.toml:3: start_phase = \"{bad}\": write a season, a year from 1000 to 9999 \
+                     and a phase: S1901M (spring movement), S1901R, F1901M, F1901R or W1901A"
+                ),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
