@@ -147,7 +147,7 @@ fn the_cli_json_names_the_file_and_the_picture_size() {
     assert_eq!(
         stdout(&run),
         format!(
-            "{{\"file\":{},\"svg\":null,\"width\":1400,\"height\":1060,\"units\":22}}\n",
+            "{{\"file\":{},\"svg\":null,\"width\":1400,\"height\":1076,\"units\":22}}\n",
             serde_json::Value::String(out_text.into())
         )
     );
@@ -313,7 +313,7 @@ fn an_area_game_legend_features_and_markers_fit_its_map() {
     let mut session = Session::start(dir.path(), Some(1)).unwrap();
     let svg = render(&mut session, None).unwrap();
     assert!(
-        svg.contains("- ring: the side holding the region; lines: adjacency</text>"),
+        svg.contains(">ring: the side holding the region; lines: adjacency</text>"),
         "{svg}"
     );
     assert!(svg.contains(">fort, town</text>"), "{svg}");

@@ -51,7 +51,7 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         }
     }
     let pos = layout(regions.len(), &edges.keys().copied().collect::<Vec<_>>());
-    let legend_h = 60.0;
+    let legend_h = 76.0;
     let mut svg = Svg::new(WIDTH, HEIGHT + legend_h);
     let side_colour = |side: &str| {
         let order = sides.iter().position(|s| s == side).unwrap_or(sides.len());
@@ -192,24 +192,29 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
     } else {
         "lines: adjacency"
     };
+    // (the title and the key on lines of their own: one line ran past the picture's width)
     svg.text_left(
         MARGIN,
         top + 14.0,
         14.0,
-        &format!(
-            "{title}, turn {} - ring: the side holding the region{centres}; {lines}",
-            state.turn
-        ),
+        &format!("{title}, turn {}", state.turn),
         "font-weight=\"bold\"",
+    );
+    svg.text_left(
+        MARGIN,
+        top + 32.0,
+        12.0,
+        &format!("ring: the side holding the region{centres}; {lines}"),
+        "",
     );
     for (i, side) in sides.iter().enumerate() {
         let x = MARGIN + i as f64 * 120.0;
         svg.circle(
-            (x + 8.0, top + 38.0),
+            (x + 8.0, top + 54.0),
             8.0,
             &format!("fill=\"{}\" stroke=\"#111111\"", side_colour(side)),
         );
-        svg.text_left(x + 22.0, top + 43.0, 12.0, side, "");
+        svg.text_left(x + 22.0, top + 59.0, 12.0, side, "");
     }
     svg.close_group();
     svg.finish(drawn)
