@@ -313,11 +313,12 @@ fn print_text(item: &Item) {
     for (power, centers) in &r.centers {
         outln!("    {power}: {}", centers.join(", "));
     }
-    outln!("  next phase: {}", r.next_phase);
-    if let Item::Report(_, Some((winner, reason)), _) = item {
-        outln!(
+    // (a game this phase ended has no next phase to play: said instead)
+    match item {
+        Item::Report(_, Some((winner, reason)), _) => outln!(
             "  game over: {} ({reason})",
             winner.as_deref().unwrap_or("a draw")
-        );
+        ),
+        _ => outln!("  next phase: {}", r.next_phase),
     }
 }
