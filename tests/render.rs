@@ -335,3 +335,31 @@ fn an_area_game_legend_features_and_markers_fit_its_map() {
     assert!((reach - 48.0).abs() < 0.1, "{reach}");
     assert!(ux > rx && uy < ry);
 }
+
+/// A unit waiting to retreat is drawn with a dashed red ring and said so on hover: it looked
+/// like any other unit (map-designer walkthrough).
+#[test]
+fn a_dislodged_unit_is_marked() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    session
+        .setup_text(&hexwar::board::SourceText::new(
+            "setup.toml",
+            "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A VIE\"]\n\
+             [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\n\
+             retreats = [\"ALB\", \"GRE\", \"TRI\"]\n",
+        ))
+        .unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let marked: Vec<&str> = svg
+        .split("<g class=\"unit\">")
+        .skip(1)
+        .filter(|g| g.contains("stroke-dasharray=\"3 2\""))
+        .collect();
+    assert_eq!(marked.len(), 1, "{svg}");
+    assert!(
+        marked[0].starts_with("<title>")
+            && marked[0].contains("(AUSTRIA army) SER, dislodged</title>"),
+        "{}",
+        marked[0]
+    );
+}

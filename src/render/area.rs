@@ -153,20 +153,25 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
             "army" | "a" => "A".into(),
             other => other.chars().take(1).collect(),
         };
+        // (a unit waiting to retreat: a dashed red ring, and said on hover)
+        let dislodged = unit.status.contains("dislodged");
         svg.raw(&format!(
-            "<g class=\"unit\"><title>{} ({} {}) {}</title>",
+            "<g class=\"unit\"><title>{} ({} {}) {}{}</title>",
             super::svg::escape(&unit.id),
             super::svg::escape(&unit.side),
             super::svg::escape(&unit.kind),
-            super::svg::escape(at)
+            super::svg::escape(at),
+            if dislodged { ", dislodged" } else { "" }
         ));
+        let outline = if dislodged {
+            "stroke=\"#c01010\" stroke-width=\"2.4\" stroke-dasharray=\"3 2\""
+        } else {
+            "stroke=\"#111111\" stroke-width=\"1.3\""
+        };
         svg.circle(
             c,
             9.0,
-            &format!(
-                "fill=\"{}\" stroke=\"#111111\" stroke-width=\"1.3\"",
-                side_colour(&unit.side)
-            ),
+            &format!("fill=\"{}\" {outline}", side_colour(&unit.side)),
         );
         svg.text(
             c.0,
