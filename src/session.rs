@@ -68,6 +68,38 @@ fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionErro
     Ok(())
 }
 
+/// The line of `source` that writes the first thing `reason` quotes (`unit 'A NSA': ...` ->
+/// the line holding `"A NSA"`; of a reason naming its key, `[units].RUSSIA: ...`, the line that
+/// also names RUSSIA), or 0: the rules refuse a setup without knowing its lines.
+fn quoted_line(source: &SourceText, reason: &str) -> usize {
+    let key = reason
+        .split_once("].")
+        .and_then(|(_, rest)| rest.split_once(':'))
+        .map(|(key, _)| key);
+    let Some(quoted) = reason
+        .split('\'')
+        .skip(1)
+        .step_by(2)
+        .find(|q| !q.is_empty() && source.text.contains(&format!("\"{q}\"")))
+    else {
+        return 0;
+    };
+    let written = format!("\"{quoted}\"");
+    let on_key_line = key.and_then(|key| {
+        source
+            .text
+            .lines()
+            .position(|l| l.contains(&written) && l.trim_start().starts_with(key))
+    });
+    match on_key_line {
+        Some(i) => i + 1,
+        None => source
+            .text
+            .find(&written)
+            .map_or(0, |at| source.line_of(at)),
+    }
+}
+
 /// The salt that separates the bots' dice from the game's dice.
 const BOT_SALT: u64 = 0x5eed_b075;
 
@@ -362,7 +394,10 @@ impl Session {
         };
         self.setup_table_from(&map, extra, path)
             .map_err(|e| match e {
-                SessionError::Game(GameError::Refused(r)) => fail(0, format!("setup refused: {r}")),
+                SessionError::Game(GameError::Refused(r)) => fail(
+                    quoted_line(source, &r.reason),
+                    format!("setup refused: {r}"),
+                ),
                 other => other,
             })
     }

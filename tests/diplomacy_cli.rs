@@ -387,7 +387,9 @@ fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_on
         assert_eq!(
             stderr(&out),
             format!(
-                "error: {setup}: setup refused: DIP-setup: [units].RUSSIA: 'F NWG': NWG already holds {held}\n"
+                "error: {setup}:{line}: setup refused: DIP-setup: [units].RUSSIA: 'F NWG': NWG already holds {held}\n",
+                // (the line that writes RUSSIA's F NWG)
+                line = if *setup == own { 3 } else { 4 }
             )
         );
     }
@@ -593,7 +595,7 @@ fn a_setup_names_every_bad_unit_and_centre_at_once() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: {setup}: setup refused: DIP-setup: [units].ENGLAND: unit 'A NTH': an army \
+            "error: {setup}:4: setup refused: DIP-setup: [units].ENGLAND: unit 'A NTH': an army \
              cannot stand at sea; [units].RUSSIA: unit 'F MOS': a fleet cannot stand inland; \
              [centers].ENGLAND: 'NTH' is not a supply centre\n"
         )

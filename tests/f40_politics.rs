@@ -884,7 +884,7 @@ fn f40_16_2_a_setup_names_the_countries_already_invaded() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "setup.toml: setup refused: F40-16.2: `invaded` #2: 'france' is not one of netherlands, belgium, luxembourg, switzerland"
+        "setup.toml:1: setup refused: F40-16.2: `invaded` #2: 'france' is not one of netherlands, belgium, luxembourg, switzerland"
     );
     assert_eq!(bad.to_save().to_json(), before);
     // (a misspelt key was set aside: the Netherlands stayed neutral)
