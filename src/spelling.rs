@@ -45,6 +45,16 @@ pub fn side_hint(side: &str, sides: &[String]) -> String {
         .unwrap_or_default()
 }
 
+/// `unknown side 'france': did you mean 'FRANCE'? (sides: ENGLAND, FRANCE)`: the message
+/// refusing a side the game lacks, wherever one is named (options, scenarios, setups, orders).
+pub fn unknown_side(side: &str, sides: &[String]) -> String {
+    format!(
+        "unknown side '{side}'{} (sides: {})",
+        side_hint(side, sides),
+        sides.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,9 +156,9 @@ impl Comparison {
         let percent = |x: f64| format!("{:.1}%", x * 100.0);
         let points = |x: f64| format!("{:+.1}", x * 100.0);
         let with = |bots: &BTreeMap<String, String>| {
-            let note = super::stats::bots_note(bots);
-            note.trim_start()
-                .replace("bots chosen: ", ", bots chosen: ")
+            super::stats::bots_note(bots)
+                .map(|note| format!(", {note}"))
+                .unwrap_or_default()
         };
         let mut out = format!(
             "A: {} ({} games{})  B: {} ({} games{})  paired by seed: {} games\n",

@@ -46,14 +46,14 @@ pub struct Length {
     pub histogram: BTreeMap<u32, u64>,
 }
 
-/// `  bots chosen: blue demo.ai` for a batch played with the host's bots (`run --bot`), else
-/// nothing.
-pub fn bots_note(bots: &BTreeMap<String, String>) -> String {
+/// `bots chosen: blue demo.ai` for a batch played with the host's bots (`run --bot`), else
+/// None.
+pub fn bots_note(bots: &BTreeMap<String, String>) -> Option<String> {
     if bots.is_empty() {
-        return String::new();
+        return None;
     }
     let chosen: Vec<String> = bots.iter().map(|(s, m)| format!("{s} {m}")).collect();
-    format!("  bots chosen: {}", chosen.join(", "))
+    Some(format!("bots chosen: {}", chosen.join(", ")))
 }
 
 /// Wilson score interval for `k` successes in `n` trials at 95%, to four decimals.
@@ -191,6 +191,8 @@ impl Stats {
             self.base_seed,
             self.games,
             bots_note(&self.bots_chosen)
+                .map(|note| format!("  {note}"))
+                .unwrap_or_default()
         );
         for (side, s) in &self.sides {
             out += &format!(

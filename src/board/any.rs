@@ -75,12 +75,6 @@ impl Board {
         let Board::Area(m) = self else {
             return String::new();
         };
-        let names: Vec<String> = m
-            .regions()
-            .iter()
-            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases))
-            .cloned()
-            .collect();
         // (a coast is spelt after its region: `spa/xc` is near `SPA`; of a region the map has,
         // the coast is what is wrong)
         let region = place.split('/').next().unwrap_or(place);
@@ -92,6 +86,12 @@ impl Board {
                 format!(" ({}'s coasts: {})", r.id, coasts.join(", "))
             };
         }
+        let names: Vec<String> = m
+            .regions()
+            .iter()
+            .flat_map(|r| std::iter::once(&r.id).chain(&r.aliases))
+            .cloned()
+            .collect();
         if region.len() < 4 && !names.iter().any(|n| n.eq_ignore_ascii_case(region)) {
             return String::new();
         }

@@ -151,13 +151,8 @@ fn printable(line: &str) -> std::borrow::Cow<'_, str> {
 /// Whether a command's game argument names a save (a `.json` file) rather than a scenario.
 /// The error of an option naming a side the scenario lacks (`--side`, `--until-side`), or None.
 fn unknown_side(option: &str, side: &str, sides: &[String]) -> Option<String> {
-    (!sides.iter().any(|s| s == side)).then(|| {
-        format!(
-            "{option}: unknown side '{side}'{} (sides: {})",
-            side_hint(side, sides),
-            sides.join(", ")
-        )
-    })
+    (!sides.iter().any(|s| s == side))
+        .then(|| format!("{option}: {}", crate::spelling::unknown_side(side, sides)))
 }
 
 /// What the host chooses for a game beyond its scenario, from the command line.

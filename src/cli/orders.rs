@@ -178,11 +178,7 @@ impl OrdersFile {
                     path: path.into(),
                     line: order.line,
                     index: i + 1,
-                    message: format!(
-                        "unknown side '{side}'{} (sides: {})",
-                        super::side_hint(side, sides),
-                        sides.join(", ")
-                    ),
+                    message: crate::spelling::unknown_side(side, sides),
                 })
             }),
             OrdersFile::Phases(phases) => phases.iter().find_map(|entry| {

@@ -133,11 +133,9 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         lua.create_function(move |lua, (side, seed): (String, Option<u64>)| {
             with_game(lua, &g, |s| {
                 if !s.scenario.sides.contains(&side) {
-                    let near = crate::spelling::side_hint(&side, &s.scenario.sides);
-                    return json!({ "error": format!(
-                        "unknown side '{side}'{near} (sides: {})",
-                        s.scenario.sides.join(", ")
-                    ) });
+                    return json!({
+                        "error": crate::spelling::unknown_side(&side, &s.scenario.sides)
+                    });
                 }
                 let Some(module) = s.scenario.bots.get(&side).cloned() else {
                     return json!({ "error": format!(

@@ -162,9 +162,6 @@ pub fn describe_module_changes(
             continue;
         }
         match now.get(file) {
-            // (saves and replays written before a module's `variants/` folder stopped counting
-            // as its files recorded them: a variant a game loads is recorded as its own module)
-            None if file.contains("/variants/") => {}
             None => parts.push(format!("{file} is gone")),
             Some(h) if h != hash => parts.push(format!("{file} changed")),
             _ => {}

@@ -138,11 +138,7 @@ impl Scenario {
     /// unknown side or module, with the nearest name).
     pub fn choose_bot(&mut self, side: &str, module: &str) -> Result<(), String> {
         if !self.sides.iter().any(|s| s == side) {
-            return Err(format!(
-                "unknown side '{side}'{} (sides: {})",
-                crate::spelling::side_hint(side, &self.sides),
-                self.sides.join(", ")
-            ));
+            return Err(crate::spelling::unknown_side(side, &self.sides));
         }
         if module.eq_ignore_ascii_case(RANDOM_BOT) && module != RANDOM_BOT {
             return Err(format!(
@@ -443,10 +439,9 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 &src.path,
                 line_of(&u.side),
                 format!(
-                    "unit '{}': unknown side '{side}'{} (sides: {})",
+                    "unit '{}': {}",
                     u.id,
-                    crate::spelling::side_hint(&side, &sides),
-                    sides.join(", ")
+                    crate::spelling::unknown_side(&side, &sides)
                 ),
             ));
         }
@@ -536,11 +531,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 errors.push(ScenarioError::spec(
                     &file,
                     at(first),
-                    format!(
-                        "[control]: unknown side '{side}'{} (sides: {})",
-                        crate::spelling::side_hint(side, &sides),
-                        sides.join(", ")
-                    ),
+                    format!("[control]: {}", crate::spelling::unknown_side(side, &sides)),
                 ));
             }
             continue;
