@@ -10,7 +10,8 @@
 --               less into a province an enemy unit holds (it bounces without support); a move
 --               into a province another of the power's moves already goes for, or where one of
 --               its units stands that is not ordered to leave, is avoided (its own units would
---               bounce); a hold scores where the unit stands, and
+--               bounce: SELF_BOUNCE below any other score, so even a unit with no centre in
+--               reach holds instead); a hold scores where the unit stands, and
 --               more on a held centre an enemy unit stands next to; a support is given only to
 --               a move or hold of the power's that is already ordered (a second support of one
 --               move scores little);
@@ -20,9 +21,17 @@
 --               from the centres to take.
 -- Ties go to the `seed` the host gives each answer, so games with other seeds differ; the same
 -- seed gives the same game. It keeps nothing between answers (a saved game goes on the same).
+-- A move an enemy unit may contest (into a province an enemy unit holds or stands next to) is
+-- held back at one answer in four that pick it (two bits of the seed): the unit takes its best
+-- order that is not such a move. Without it, two powers could send units into one province, or
+-- into each other's, every year of a game (seed 2: 413 of 446 moves bounced, 33 succeeded).
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 
 local FAR = 99
+
+-- What a move that its own power's units would bounce scores below its plain score: lower than
+-- any order's plain score can fall (FAR steps and an enemy unit there).
+local SELF_BOUNCE = 2 * FAR
 
 local orders = require("diplomacy.orders")
 local map = require("diplomacy.map")
@@ -133,24 +142,36 @@ local function threatened(s, loc)
   return false
 end
 
+-- Whether an enemy unit may contest a move into `loc`: one stands there or next to it.
+local function contested(s, loc)
+  return s.enemy_at[province(loc)] or threatened(s, loc)
+end
+
+-- Whether this answer holds back a contested move: one answer in four, by two bits of the
+-- seed above those the ties use.
+local function hesitates(seed)
+  return math.floor((seed or 0) / 65536) % 4 == 1
+end
+
 local function movement_score(s, o)
   if o.kind == "M" then
+    local prov = province(o.dest)
+    local score = (s.target(o.dest) and 10 or 0) - s.steps(o.dest, o.type)
+      - (s.enemy_at[prov] and 6 or 0)
     for _, g in ipairs(s.given) do
-      if g.kind == "M" and province(g.dest) == province(o.dest) then return -20 end
+      if g.kind == "M" and province(g.dest) == prov then return score - SELF_BOUNCE end
     end
     -- (a unit standing there bounces a move without support, unless it leaves; one of the
     -- power's own that is not ordered to leave bounces it for certain)
-    local prov = province(o.dest)
-    local held = s.enemy_at[prov] and 6 or 0
     local own = s.own_at[prov]
     if own and own ~= o.unit then
       local leaves = false
       for _, g in ipairs(s.given) do
         if g.unit == own then leaves = g.kind == "M" end
       end
-      if not leaves then return -20 end
+      if not leaves then return score - SELF_BOUNCE end
     end
-    return (s.target(o.dest) and 10 or 0) - s.steps(o.dest, o.type) - held
+    return score
   elseif o.kind == "H" then
     local held = s.owned[province(o.at)] and threatened(s, o.at)
     return (held and 4 or 0) - s.steps(o.at, o.type)
@@ -255,6 +276,7 @@ return function(side, legal, seed)
   if carried then return { command = "order", power = side, order = carried } end
   local best, best_score = {}, nil
   local unit_best = {}
+  local parsed, scores = {}, {}
   local function consider(cmd, v)
     if v == nil then return end
     if best_score == nil or v > best_score then
@@ -266,6 +288,7 @@ return function(side, legal, seed)
   for _, cmd in ipairs(menu) do
     local o = parse(s.cm, cmd.order)
     local v = o and score(s, o)
+    parsed[cmd], scores[cmd] = o, v
     if v ~= nil and (unit_best[o.unit] == nil or v > unit_best[o.unit]) then unit_best[o.unit] = v end
     consider(cmd, v)
   end
@@ -285,5 +308,20 @@ return function(side, legal, seed)
     if phase:sub(-1) ~= "R" then return { command = "end_phase" } end
   end
   if #best == 0 then return { command = "end_phase" } end
-  return best[(math.floor(seed or 0) % #best) + 1]
+  local picked = best[(math.floor(seed or 0) % #best) + 1]
+  local o = parsed[picked]
+  if moving and o and o.kind == "M" and hesitates(seed) and contested(s, o.dest) then
+    -- (held back: the unit's best order no enemy unit may contest, the first in the menu's
+    -- order among equals)
+    local alt, alt_score
+    for _, cmd in ipairs(menu) do
+      local c, v = parsed[cmd], scores[cmd]
+      if c and c.unit == o.unit and v and (alt_score == nil or v > alt_score)
+          and not (c.kind == "M" and contested(s, c.dest)) then
+        alt, alt_score = cmd, v
+      end
+    end
+    if alt then return alt end
+  end
+  return picked
 end
