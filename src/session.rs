@@ -155,9 +155,19 @@ impl Session {
         seed: Option<u64>,
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
+        let rules = wrap(LuaRules::load(&scenario)?);
+        Session::start_with_rules(scenario, rules, seed)
+    }
+
+    /// Starts a new game of `scenario` with rules already loaded from it (`hexwar check` starts
+    /// the game with the rules it has just checked, without loading them twice).
+    pub fn start_with_rules(
+        scenario: Scenario,
+        rules: Box<dyn Ruleset>,
+        seed: Option<u64>,
+    ) -> Result<Session, SessionError> {
         let scenario = Arc::new(scenario);
         let seed = seed.unwrap_or(scenario.seed);
-        let rules = wrap(LuaRules::load(&scenario)?);
         let limits = EventLimits {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,

@@ -231,3 +231,32 @@ fn a_pipe_in_the_rules_folder_is_named_not_waited_on() {
         "error: /dev/zero: cannot read replay: more than the 268435456 bytes this file may have\n"
     );
 }
+
+/// `check` starts the game (the setup run, nothing played): a game that cannot start is an
+/// error with the handler's file and line (`run` met it at once, `check` said ok).
+#[test]
+fn check_reports_a_game_that_cannot_start() {
+    let out = hexwar(&["check", "tests/fixtures/broken_start"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: the game does not start: rules error: handler for GameStarted \
+         (broken_start/broken_start.lua:2): broken_start/broken_start.lua:4: attempt to index a \
+         nil value (local 'deployment')\n1 error(s) in tests/fixtures/broken_start\n"
+    );
+}
+
+/// `check` asks the victory rule once on the start position: one that fails there is a
+/// warning (a rule may read what only play sets), where it showed only when a whole game ended.
+#[test]
+fn check_warns_of_a_victory_rule_that_fails_on_the_start_position() {
+    let out = hexwar(&["check", "tests/fixtures/broken_victory"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: victory rule (broken_victory/broken_victory.lua:3): \
+         broken_victory/broken_victory.lua:5: attempt to index a nil value (local 'tally') \
+         (asked on the start position: the rule runs when a game ends)\n"
+    );
+    assert!(stdout(&out).starts_with("ok: tests/fixtures/broken_victory\n"));
+}

@@ -206,8 +206,10 @@ fn an_island_army_is_convoyed_to_a_free_centre() {
 /// scored a flat -20 and a hold there the steps to nowhere (-99).
 #[test]
 fn an_army_with_nothing_in_reach_does_not_move_onto_its_own_unit() {
-    let mut s = at("phase = \"S1901M\"\n[units]\nENGLAND = [\"A EDI\", \"A LVP\"]\n\
-         FRANCE = [\"A PAR\"]\n[centers]\nENGLAND = [\"EDI\", \"LVP\", \"LON\"]\n");
+    let mut s = at(
+        "phase = \"S1901M\"\n[units]\nENGLAND = [\"A EDI\", \"A LVP\"]\n\
+         FRANCE = [\"A PAR\"]\n[centers]\nENGLAND = [\"EDI\", \"LVP\", \"LON\"]\n",
+    );
     assert_eq!(orders_of(&mut s, "ENGLAND", 0), Vec::<String>::new());
 }
 
@@ -220,7 +222,10 @@ fn a_contested_move_is_held_back_by_a_bit_of_the_seed() {
     let setup = "phase = \"S1901M\"\n[units]\nFRANCE = [\"A BUR\"]\nGERMANY = [\"A RUH\"]\n";
     // (Belgium is a free centre, and the German army in the Ruhr stands next to it)
     assert_eq!(orders_of(&mut at(setup), "FRANCE", 0), ["A BUR - BEL"]);
-    assert_eq!(orders_of(&mut at(setup), "FRANCE", 2 << 16), ["A BUR - BEL"]);
+    assert_eq!(
+        orders_of(&mut at(setup), "FRANCE", 2 << 16),
+        ["A BUR - BEL"]
+    );
     // (held back, the army holds: Picardy, its best other order, is one step from Belgium, as
     // Burgundy is, and the hold comes first in the menu)
     assert_eq!(orders_of(&mut at(setup), "FRANCE", 1 << 16), ["A BUR H"]);

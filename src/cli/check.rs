@@ -51,12 +51,17 @@ pub fn run(path: &Path, json: bool, bots: &[String]) -> i32 {
                     {
                         vec![misfit]
                     } else {
-                        if !json {
-                            summary = Some(summary_of(&scenario, &rules));
-                        }
+                        let text = (!json).then(|| summary_of(&scenario, &rules));
                         warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
                         warnings.extend(late_special_turns(&scenario, &rules));
-                        Vec::new()
+                        match start_game(scenario, rules) {
+                            Err(e) => vec![e],
+                            Ok(warning) => {
+                                warnings.extend(warning);
+                                summary = text;
+                                Vec::new()
+                            }
+                        }
                     }
                 }
             },
@@ -67,6 +72,25 @@ pub fn run(path: &Path, json: bool, bots: &[String]) -> i32 {
         outln!("{summary}");
     }
     code
+}
+
+/// Starts the scenario's game (its setup run, nothing played) and asks its victory rule once.
+/// A game that cannot start is an error `run` would meet at once. A victory rule that fails on
+/// the start position is a warning: it runs only when a game ends, so its error showed only
+/// after a whole game, though a rule may read what only play sets.
+fn start_game(
+    scenario: crate::scenario::Scenario,
+    rules: LuaRules,
+) -> Result<Option<String>, String> {
+    let mut session = crate::Session::start_with_rules(scenario, Box::new(rules), None)
+        .map_err(|e| format!("the game does not start: {e}"))?;
+    let start = session.game.state().clone();
+    Ok(session
+        .game
+        .rules_mut()
+        .victory(&start)
+        .err()
+        .map(|e| format!("{e} (asked on the start position: the rule runs when a game ends)")))
 }
 
 /// The bots a save chose (so its game is checked as it goes on) and then `--bot`'s.
