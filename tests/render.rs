@@ -363,3 +363,43 @@ fn a_dislodged_unit_is_marked() {
         marked[0]
     );
 }
+
+/// A fleet on one coast of a split-coast region says which, under its marker: the fleets of
+/// St Petersburg's two coasts looked the same (area render).
+#[test]
+fn a_fleet_on_a_split_coast_names_its_coast() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    session
+        .setup_text(&hexwar::board::SourceText::new(
+            "setup.toml",
+            "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F STP/SC\", \"A MOS\"]\nFRANCE = [\"F SPA/NC\"]\n",
+        ))
+        .unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let units: Vec<&str> = svg
+        .split("<g class=\"unit\">")
+        .skip(1)
+        .map(|g| g.split("</g>").next().unwrap())
+        .collect();
+    let coast_of = |at: &str| -> Vec<String> {
+        let unit = units
+            .iter()
+            .find(|g| g.contains(&format!(") {at}</title>")))
+            .unwrap();
+        unit.split("<text")
+            .skip(1)
+            .map(|t| {
+                t.split('>')
+                    .nth(1)
+                    .unwrap()
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(coast_of("STP/SC"), ["F", "SC"]);
+    assert_eq!(coast_of("SPA/NC"), ["F", "NC"]);
+    assert_eq!(coast_of("MOS"), ["A"]);
+}

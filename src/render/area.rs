@@ -180,6 +180,17 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
             &letter.to_uppercase(),
             "font-weight=\"bold\" fill=\"#111111\"",
         );
+        // (a fleet on one coast of a split-coast region: which coast, under its marker; both
+        // coasts looked the same)
+        if let Some((_, coast)) = at.split_once('/') {
+            svg.text(
+                c.0,
+                c.1 + 18.0,
+                8.0,
+                coast,
+                "font-weight=\"bold\" fill=\"#1f4f8f\"",
+            );
+        }
         svg.raw("</g>");
     }
     svg.close_group();
