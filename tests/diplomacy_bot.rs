@@ -233,3 +233,32 @@ fn a_contested_move_is_held_back_by_a_bit_of_the_seed() {
     let free = "phase = \"S1901M\"\n[units]\nFRANCE = [\"A BUR\"]\nGERMANY = [\"A BER\"]\n";
     assert_eq!(orders_of(&mut at(free), "FRANCE", 1 << 16), ["A BUR - BEL"]);
 }
+
+/// Every supply centre of the standard map but Munich, for a setup where Munich is the only
+/// centre France does not hold.
+const ALL_BUT_MUNICH: &str = "\"ANK\", \"BEL\", \"BER\", \"BRE\", \"BUD\", \"BUL\", \"CON\", \
+    \"DEN\", \"EDI\", \"GRE\", \"HOL\", \"KIE\", \"LON\", \"LVP\", \"MAR\", \"MOS\", \"NAP\", \
+    \"NWY\", \"PAR\", \"POR\", \"ROM\", \"RUM\", \"SER\", \"SEV\", \"SMY\", \"SPA\", \"STP\", \
+    \"SWE\", \"TRI\", \"TUN\", \"VEN\", \"VIE\", \"WAR\"";
+
+/// A move into a province an enemy unit holds bounces without support: the bot makes one only
+/// when another of its units not yet ordered could support it (and then supports it), else it
+/// counts the move 12 down, not 6. Without the support, games bounced such moves year after
+/// year (60 to 90 a game).
+#[test]
+fn an_attack_on_a_held_province_waits_for_a_unit_that_can_support_it() {
+    let alone = format!(
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"A BUR\"]\nGERMANY = [\"A MUN\"]\n\
+         [centers]\nFRANCE = [{ALL_BUT_MUNICH}]\n"
+    );
+    let orders = orders_of(&mut at(&alone), "FRANCE", 0);
+    assert!(!orders.contains(&"A BUR - MUN".to_string()), "{orders:?}");
+    let backed = format!(
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"A BUR\", \"A RUH\"]\nGERMANY = [\"A MUN\"]\n\
+         [centers]\nFRANCE = [{ALL_BUT_MUNICH}]\n"
+    );
+    assert_eq!(
+        orders_of(&mut at(&backed), "FRANCE", 0),
+        ["A BUR - MUN", "A RUH S A BUR - MUN"]
+    );
+}

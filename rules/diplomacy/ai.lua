@@ -7,7 +7,8 @@
 -- armies, one for fleets, made afresh at each answer from the position):
 --   movement    a move into such a centre scores highest, then a move that gets closer to one
 --               (an army's move by one fleet's convoy too: convoy_options, below),
---               less into a province an enemy unit holds (it bounces without support); a move
+--               less into a province an enemy unit holds (it bounces without support: 6 less
+--               when another unit of the power not ordered yet could support it, else 12); a move
 --               into a province another of the power's moves already goes for, or where one of
 --               its units stands that is not ordered to leave, is avoided (its own units would
 --               bounce: SELF_BOUNCE below any other score, so even a unit with no centre in
@@ -153,11 +154,26 @@ local function hesitates(seed)
   return math.floor((seed or 0) / 65536) % 4 == 1
 end
 
+-- Whether another unit of the power, not ordered yet, could support a move into `prov`.
+local function could_be_backed(s, o, prov)
+  local ordered = {}
+  for _, g in ipairs(s.given) do ordered[g.unit] = true end
+  for _, u in ipairs(s.units) do
+    if u ~= o.unit and not ordered[u] then
+      local class = class_of(u:sub(1, 1))
+      for _, n in ipairs(hex.map.neighbors(u:sub(3), class)) do
+        if province(n) == prov then return true end
+      end
+    end
+  end
+  return false
+end
+
 local function movement_score(s, o)
   if o.kind == "M" then
     local prov = province(o.dest)
     local score = (s.target(o.dest) and 10 or 0) - s.steps(o.dest, o.type)
-      - (s.enemy_at[prov] and 6 or 0)
+      - (s.enemy_at[prov] and (could_be_backed(s, o, prov) and 6 or 12) or 0)
     for _, g in ipairs(s.given) do
       if g.kind == "M" and province(g.dest) == prov then return score - SELF_BOUNCE end
     end
