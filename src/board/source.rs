@@ -154,12 +154,57 @@ pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
             }
         }
     }
-    format!("TOML: {message}")
+    format!("TOML: {}", with_nearest_field(message.trim_end()))
+}
+
+/// serde's "unknown field `seeed`, expected one of `id`, ..., `seed`" with the nearest field
+/// named after the unknown one (`seeed` (did you mean `seed`?)): a long list hid the one meant.
+fn with_nearest_field(message: &str) -> String {
+    let parsed = message.strip_prefix("unknown field `").and_then(|rest| {
+        let (field, expected) = rest.split_once('`')?;
+        let known: Vec<&str> = expected
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|k| !k.is_empty())
+            .collect();
+        Some((field, known))
+    });
+    match parsed
+        .and_then(|(field, known)| Some((field, crate::spelling::nearest(field, known, 3)?)))
+    {
+        Some((field, near)) => message.replacen(
+            &format!("`{field}`"),
+            &format!("`{field}` (did you mean `{near}`?)"),
+            1,
+        ),
+        None => message.to_string(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_field_is_given_the_nearest_known_one() {
+        assert_eq!(
+            with_nearest_field("unknown field `seeed`, expected one of `id`, `seed`, `side`"),
+            "unknown field `seeed` (did you mean `seed`?), expected one of `id`, `seed`, `side`"
+        );
+        assert_eq!(
+            with_nearest_field("unknown field `winer`, expected `winner` or `scores`"),
+            "unknown field `winer` (did you mean `winner`?), expected `winner` or `scores`"
+        );
+        // (nothing near, or no field at all: the message as serde wrote it)
+        for plain in [
+            "unknown field `colour`, expected one of `id`, `seed`",
+            "unknown field `x`, there are no fields",
+            "invalid type: string \"a\", expected u32",
+        ] {
+            assert_eq!(with_nearest_field(plain), plain);
+        }
+    }
 
     #[test]
     fn the_line_index_counts_lines_as_line_of_does() {
