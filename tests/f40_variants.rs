@@ -67,34 +67,91 @@ combat.RESULT_EFFECTS.NE = function() end
     assert!(s.game.state().units.contains_key("d2"));
 }
 
+/// A CRT result without an effect is refused as the game starts (the variant's tables checked
+/// at GameStarted, so `hexwar check` reports it): it used to stop only the attack that rolled
+/// it, turns into a game.
 #[test]
-fn f40_c_6_a_new_result_without_an_effect_stops_naming_it() {
-    let mut s = with_mod(
+fn f40_c_6_a_new_result_without_an_effect_is_refused_as_the_game_starts() {
+    let e = with_mod(
         "combat",
         "no_entry",
-        r#"require("france1940.combat").CRT["5:1"] = { "NE", "NE", "NE", "NE", "NE", "NE" }
+        r#"require("france1940.combat").CRT["5:1"] = { "DE", "NE", "NE", "NE", "NE", "NE" }
 "#,
     )
-    .unwrap();
-    advance_to(&mut s, 1, 1);
-    let before = serde_json::to_string(s.game.state()).unwrap();
-    let Err(GameError::Rules(e)) = s
-        .game
-        .submit(Some("german"), &attack("0401", &["g1", "g3"]))
-    else {
-        panic!("expected a rules error")
-    };
+    .err()
+    .expect("refused");
     assert!(
-        e.message
-            .starts_with("command 'attack' (rules/france1940/combat.lua:")
-            && e.message.contains(
-                ": F40-C.6: the CRT gives NE at 5:1, roll 3, and combat.RESULT_EFFECTS has no \
-                 entry for it\n"
-            ),
-        "{}",
-        e.message
+        e.to_string().contains(
+            ": F40-C.6: combat.CRT[\"5:1\"][2] is NE, which combat.RESULT_EFFECTS has no entry \
+             for (results: AE, AR, DE, DR, DR%, EX)"
+        ),
+        "{e}"
     );
-    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+}
+
+/// The CRT a variant writes is checked whole as the game starts (F40-C.6): a misspelt result,
+/// a missing row, a row no column names, a row of other than six results; each names the
+/// nearest name where there is one.
+#[test]
+fn f40_c_6_a_crt_the_module_cannot_read_is_refused_as_the_game_starts() {
+    let refused = |name: &str, text: &str| -> String {
+        let e = with_mod("combat", name, text).err().expect("refused");
+        let text = e.to_string();
+        let from = &text[text.find("F40-C.6").expect("the clause")..];
+        from.split("\nstack traceback").next().unwrap().to_string()
+    };
+    assert_eq!(
+        refused(
+            "spaced",
+            "require('france1940.combat').CRT['2:1'][6] = 'D E'\n"
+        ),
+        "F40-C.6: combat.CRT[\"2:1\"][6] is D E, which combat.RESULT_EFFECTS has no entry for \
+         (did you mean 'DE'?) (results: AE, AR, DE, DR, DR%, EX)"
+    );
+    assert_eq!(
+        refused(
+            "dashed",
+            "local crt = require('france1940.combat').CRT\ncrt['2-1'] = crt['2:1']\ncrt['2:1'] = nil\n"
+        ),
+        "F40-C.6: combat.CRT has no row for the column 2:1 (one row per column of combat.COLUMNS: \
+         1:2, 1:1, 2:1, 3:1, 4:1, 5:1, 6:1)"
+    );
+    assert_eq!(
+        refused(
+            "extra_row",
+            "local crt = require('france1940.combat').CRT\ncrt['2-1'] = crt['2:1']\n"
+        ),
+        "F40-C.6: combat.CRT has a row '2-1' that no column of combat.COLUMNS names (did you mean \
+         '2:1'?) (columns: 1:2, 1:1, 2:1, 3:1, 4:1, 5:1, 6:1; a new column needs its entry in \
+         COLUMNS)"
+    );
+    assert_eq!(
+        refused(
+            "short_row",
+            "require('france1940.combat').CRT['6:1'] = { 'DE', 'DE', 'DE', 'DE', 'DE', 'DE', 'DE' }\n"
+        ),
+        "F40-C.6: combat.CRT[\"6:1\"] has 7 results: one per d6 roll, 6"
+    );
+}
+
+/// Victory points for a size no unit has (`xx` for `XX`) are refused as the game starts: they
+/// never counted, and the size meant scored nothing.
+#[test]
+fn f40_victory_unit_points_for_a_size_no_unit_has_are_refused() {
+    let e = with_mod(
+        "combat",
+        "lower_sizes",
+        "require('france1940.victory').UNIT_POINTS = { xx = 2, XXX = 5, III = 1 }\n",
+    )
+    .err()
+    .expect("refused");
+    assert!(
+        e.to_string().contains(
+            "victory.UNIT_POINTS has 'xx', a size no unit of the game has (did you mean 'XX'?) \
+             (sizes: III, XX, XXX): its points would never count"
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -276,6 +333,19 @@ fn a_misspelt_module_field_in_a_variant_is_refused_with_the_nearest_name() {
             "score_typo.lua:1: france1940.victory has no field 'score' (did you mean 'scores'?): \
              to add a new field of that name, use rawset(france1940.victory, \"score\", value)"
         ),
+        "{e}"
+    );
+    // (a field the same but for case, however short: `combat.crt` for `combat.CRT`)
+    let e = with_mod(
+        "combat",
+        "crt_case",
+        "require(\"france1940.combat\").crt = {}\n",
+    )
+    .err()
+    .expect("refused");
+    assert!(
+        e.to_string()
+            .contains("france1940.combat has no field 'crt' (did you mean 'CRT'?)"),
         "{e}"
     );
     let s = with_mod(

@@ -552,7 +552,56 @@ function combat.legal(side)
   return out
 end
 
+-- F40-C.6: the CRT checked against COLUMNS and RESULT_EFFECTS as the game starts (a variant
+-- replaces them while it loads): one row per column, one result per d6 roll, each a result
+-- RESULT_EFFECTS has, and no row that no column names. A fault showed only when a roll used
+-- it, turns into a game; now `hexwar check`, which starts the game, reports it.
+function combat.check_tables()
+  local spelling = require("lib.spelling")
+  local columns = {}
+  for i, c in ipairs(combat.COLUMNS) do columns[i] = name_of(c) end
+  local results = {}
+  for r in pairs(combat.RESULT_EFFECTS) do results[#results + 1] = tostring(r) end
+  table.sort(results)
+  for _, name in ipairs(columns) do
+    local row = combat.CRT[name]
+    if type(row) ~= "table" then
+      error(string.format("F40-C.6: combat.CRT has no row for the column %s (one row per column of combat.COLUMNS: %s)",
+        name, table.concat(columns, ", ")), 0)
+    end
+    for roll = 1, 6 do
+      local result = row[roll]
+      if combat.RESULT_EFFECTS[result] == nil then
+        -- (a hint only for a longer name: a new two-letter result is one letter off several)
+        local text = tostring(result)
+        local hint = #text >= 3 and spelling.did_you_mean(text, results) or ""
+        error(string.format("F40-C.6: combat.CRT[\"%s\"][%d] is %s, which combat.RESULT_EFFECTS has no entry for%s (results: %s)",
+          name, roll, text, hint, table.concat(results, ", ")), 0)
+      end
+    end
+    if #row ~= 6 then
+      error(string.format("F40-C.6: combat.CRT[\"%s\"] has %d results: one per d6 roll, 6", name, #row), 0)
+    end
+  end
+  local rows = {}
+  for key in pairs(combat.CRT) do rows[#rows + 1] = tostring(key) end
+  table.sort(rows)
+  for _, key in ipairs(rows) do
+    local named = false
+    for _, name in ipairs(columns) do named = named or name == key end
+    if not named then
+      error(string.format("F40-C.6: combat.CRT has a row '%s' that no column of combat.COLUMNS names%s (columns: %s; a new column needs its entry in COLUMNS)",
+        key, spelling.did_you_mean(key, columns), table.concat(columns, ", ")), 0)
+    end
+  end
+end
+
 function combat.register()
+  hex.events.on("GameStarted", function()
+    combat.check_tables()
+    return nil
+  end)
+
   -- (through the module table at every call, so a variant's combat.resolve or .legal counts)
   hex.commands.define("attack", {
     args = { "hex", "units" },

@@ -84,7 +84,41 @@ function victory.figures()
   }
 end
 
+-- The unit sizes the module reads (docs/france1940.md, "Scenario data the module reads").
+local SIZES = { "III", "XX", "XXX" }
+
+-- victory.UNIT_POINTS checked as the game starts: a size neither the module reads nor any unit
+-- of the game has (`xx` for `XX`) would never score, and the size meant would score nothing,
+-- without a word.
+function victory.check_tables()
+  local sizes, listed = {}, {}
+  local function note(size)
+    if size and not sizes[size] then
+      sizes[size] = true
+      listed[#listed + 1] = size
+    end
+  end
+  for _, size in ipairs(SIZES) do note(size) end
+  for _, u in ipairs(hex.units.all()) do note(u.size) end
+  for _, u in ipairs(hex.units.gone()) do note(u.size) end
+  table.sort(listed)
+  local keys = {}
+  for size in pairs(victory.UNIT_POINTS) do keys[#keys + 1] = tostring(size) end
+  table.sort(keys)
+  for _, size in ipairs(keys) do
+    if not sizes[size] then
+      error(string.format("victory.UNIT_POINTS has '%s', a size no unit of the game has%s (sizes: %s): its points would never count",
+        size, require("lib.spelling").did_you_mean(size, listed), table.concat(listed, ", ")), 0)
+    end
+  end
+end
+
 function victory.register()
+  hex.events.on("GameStarted", function()
+    victory.check_tables()
+    return nil
+  end)
+
   -- (through the module table at every call: a variant that replaces victory.result, .figures
   -- or .scores after loading is followed by the engine's hooks too)
   hex.rules.victory(function(...) return victory.result(...) end)

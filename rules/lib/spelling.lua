@@ -51,19 +51,26 @@ function M.unknown_key(t, keys)
 end
 
 -- Makes module table `t` (named `name` in errors) refuse a new field one or two letters off a
--- field it has: a variant writing `victory.score = f` for `victory.scores` changed nothing and
--- was never told. Fields it has are replaced as before, and a new name far from every field is
--- added (a variant's own); `rawset` adds any. Returns `t`.
+-- field it has, or the same but for case: a variant writing `victory.score = f` for
+-- `victory.scores`, or `combat.crt` for `combat.CRT`, changed nothing and was never told.
+-- Fields it has are replaced as before, and a new name far from every field is added (a
+-- variant's own); `rawset` adds any. Returns `t`.
 function M.strict(name, t)
   return setmetatable(t, {
     __newindex = function(tbl, key, value)
-      if type(key) == "string" and #key >= 4 then
+      if type(key) == "string" then
         local names = {}
         for k in pairs(tbl) do
           if type(k) == "string" then names[#names + 1] = k end
         end
         table.sort(names)
-        local near = M.nearest(key, names)
+        -- (a field the same but for case, whatever its length: `combat.crt` for `combat.CRT`;
+        -- else one or two letters off, for names of 4 letters or more)
+        local near
+        for _, k in ipairs(names) do
+          if not near and k:lower() == key:lower() then near = k end
+        end
+        if not near and #key >= 4 then near = M.nearest(key, names) end
         if near then
           error(string.format("%s has no field '%s' (did you mean '%s'?): to add a new field of "
             .. "that name, use rawset(%s, \"%s\", value)", name, key, near, name, key), 2)
