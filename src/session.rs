@@ -54,7 +54,7 @@ pub enum SessionError {
 /// whose file name is the module. A mod whose name is not a module name, or is taken by another
 /// mod or by a module the scenario's roots already hold, is refused: `require` would find the
 /// other one and the mod would silently not run.
-fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionError> {
+pub(crate) fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionError> {
     for file in mods {
         let module =
             scenario
@@ -64,6 +64,7 @@ fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionErro
                     message,
                 })?;
         scenario.rules.push(module);
+        scenario.mods.push(file.clone());
     }
     Ok(())
 }

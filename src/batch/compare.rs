@@ -55,6 +55,11 @@ pub struct Comparison {
     pub bots_a: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bots_b: BTreeMap<String, String>,
+    /// The mods each batch's host added (`run --mod`); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods_a: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods_b: Vec<String>,
     pub games_a: u64,
     pub games_b: u64,
     /// Games played with the same seed in both batches.
@@ -143,6 +148,8 @@ impl Comparison {
             scenario_b: b.first().map(|r| r.scenario.clone()).unwrap_or_default(),
             bots_a: a.first().map(|r| r.bots.clone()).unwrap_or_default(),
             bots_b: b.first().map(|r| r.bots.clone()).unwrap_or_default(),
+            mods_a: a.first().map(|r| r.mods.clone()).unwrap_or_default(),
+            mods_b: b.first().map(|r| r.mods.clone()).unwrap_or_default(),
             games_a: a.len() as u64,
             games_b: b.len() as u64,
             paired_games: pairs.len() as u64,
@@ -155,8 +162,8 @@ impl Comparison {
     pub fn to_text(&self) -> String {
         let percent = |x: f64| format!("{:.1}%", x * 100.0);
         let points = |x: f64| format!("{:+.1}", x * 100.0);
-        let with = |bots: &BTreeMap<String, String>| {
-            super::stats::bots_note(bots)
+        let with = |bots: &BTreeMap<String, String>, mods: &[String]| {
+            super::stats::host_note(bots, mods)
                 .map(|note| format!(", {note}"))
                 .unwrap_or_default()
         };
@@ -164,10 +171,10 @@ impl Comparison {
             "A: {} ({} games{})  B: {} ({} games{})  paired by seed: {} games\n",
             self.scenario_a,
             self.games_a,
-            with(&self.bots_a),
+            with(&self.bots_a, &self.mods_a),
             self.scenario_b,
             self.games_b,
-            with(&self.bots_b),
+            with(&self.bots_b, &self.mods_b),
             self.paired_games
         );
         for (side, c) in &self.sides {
@@ -259,6 +266,7 @@ mod tests {
             figures: Default::default(),
             rules: String::new(),
             bots: Default::default(),
+            mods: Vec::new(),
         }
     }
 

@@ -43,6 +43,9 @@ pub struct GameRecord {
     /// when the scenario's own played.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub bots: std::collections::BTreeMap<String, String>,
+    /// The mods the host added (`run --mod`), as given; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<String>,
 }
 
 /// The fingerprint of a scenario and its rules ([`GameRecord::rules`]): the files `loaded`
@@ -159,6 +162,11 @@ pub fn play_game(
         figures,
         rules: rules_fingerprint(scenario, &loaded),
         bots: scenario.chosen_bots.clone(),
+        mods: scenario
+            .mods
+            .iter()
+            .map(|m| m.display().to_string())
+            .collect(),
     })
 }
 

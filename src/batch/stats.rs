@@ -32,6 +32,9 @@ pub struct Stats {
     /// The bots the host chose instead of the scenario's (`run --bot`); absent when none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bots_chosen: BTreeMap<String, String>,
+    /// The mods the host added (`run --mod`); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,14 +49,18 @@ pub struct Length {
     pub histogram: BTreeMap<u32, u64>,
 }
 
-/// `bots chosen: blue demo.ai` for a batch played with the host's bots (`run --bot`), else
-/// None.
-pub fn bots_note(bots: &BTreeMap<String, String>) -> Option<String> {
-    if bots.is_empty() {
-        return None;
+/// `bots chosen: blue demo.ai; mods: mods/x.lua` for a batch played with the host's bots
+/// (`run --bot`) or mods (`run --mod`), else None.
+pub fn host_note(bots: &BTreeMap<String, String>, mods: &[String]) -> Option<String> {
+    let mut parts = Vec::new();
+    if !bots.is_empty() {
+        let chosen: Vec<String> = bots.iter().map(|(s, m)| format!("{s} {m}")).collect();
+        parts.push(format!("bots chosen: {}", chosen.join(", ")));
     }
-    let chosen: Vec<String> = bots.iter().map(|(s, m)| format!("{s} {m}")).collect();
-    Some(format!("bots chosen: {}", chosen.join(", ")))
+    if !mods.is_empty() {
+        parts.push(format!("mods: {}", mods.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// Wilson score interval for `k` successes in `n` trials at 95%, to four decimals.
@@ -155,6 +162,7 @@ impl Stats {
                 .unwrap_or_default(),
             base_seed: records.first().map(|r| r.base_seed).unwrap_or_default(),
             bots_chosen: records.first().map(|r| r.bots.clone()).unwrap_or_default(),
+            mods: records.first().map(|r| r.mods.clone()).unwrap_or_default(),
             games: n,
             draws: records.iter().filter(|r| r.winner.is_none()).count() as u64,
             sides: side_stats,
@@ -190,7 +198,7 @@ impl Stats {
             self.scenario,
             self.base_seed,
             self.games,
-            bots_note(&self.bots_chosen)
+            host_note(&self.bots_chosen, &self.mods)
                 .map(|note| format!("  {note}"))
                 .unwrap_or_default()
         );
@@ -262,6 +270,7 @@ mod tests {
             figures: [("reach".to_string(), score)].into(),
             rules: String::new(),
             bots: Default::default(),
+            mods: Vec::new(),
         };
         let records = [record(0, 1e308), record(1, 1e308), record(2, -1e308)];
         let stats = Stats::from_records(&records, &["blue".to_string()]);

@@ -7,8 +7,9 @@ use crate::scenario::load_scenario;
 
 use super::{EXIT_INPUT, EXIT_OK};
 
-/// `bots`: `--bot SIDE=MODULE` choices, whose modules are checked with the rules.
-pub fn run(path: &Path, json: bool, bots: &[String]) -> i32 {
+/// `bots`: `--bot SIDE=MODULE` choices, whose modules are checked with the rules; `mods`:
+/// `--mod FILE.lua`, loaded after the scenario's rules as `run --mod` loads them.
+pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]) -> i32 {
     // A save: itself read and verified, then the scenario it names checked.
     let saved = if super::is_save(path) {
         match crate::engine::Save::read(path) {
@@ -32,7 +33,7 @@ pub fn run(path: &Path, json: bool, bots: &[String]) -> i32 {
             }
             all
         }
-        Ok(mut scenario) => match choose_bots(&mut scenario, saved.as_ref(), bots)
+        Ok(mut scenario) => match host_choices(&mut scenario, saved.as_ref(), bots, mods)
             .map(|()| crate::rules::syntax_errors(&scenario.rule_roots, &scenario.played_modules()))
         {
             Err(e) => vec![e],
@@ -93,19 +94,31 @@ fn start_game(
         .map(|e| format!("{e} (asked on the start position: the rule runs when a game ends)")))
 }
 
-/// The bots a save chose (so its game is checked as it goes on) and then `--bot`'s.
-fn choose_bots(
+/// The mods and bots a save chose (so its game is checked as it goes on), then `--bot`'s and
+/// `--mod`'s (refused with a save: it carries its mods).
+fn host_choices(
     scenario: &mut crate::scenario::Scenario,
     saved: Option<&crate::engine::Save>,
     bots: &[String],
+    mods: &[std::path::PathBuf],
 ) -> Result<(), String> {
-    for (side, module) in saved.map(|s| &s.bots).into_iter().flatten() {
-        scenario
-            .choose_bot(side, module)
-            .map_err(|e| format!("the save's bot for {side}: {e}"))?;
+    if let Some(save) = saved {
+        if !mods.is_empty() {
+            return Err(
+                "--mod cannot be used with a save (the save carries its mods, checked with it)"
+                    .into(),
+            );
+        }
+        crate::session::add_mods(scenario, &save.mods).map_err(|e| format!("the save's {e}"))?;
+        for (side, module) in &save.bots {
+            scenario
+                .choose_bot(side, module)
+                .map_err(|e| format!("the save's bot for {side}: {e}"))?;
+        }
     }
     super::HostChoices {
         bots,
+        mods,
         ..Default::default()
     }
     .apply(scenario)

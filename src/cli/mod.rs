@@ -51,6 +51,9 @@ enum CliCommand {
         /// Check SIDE's bot MODULE too (as `run --bot`: a module, a .lua file or `random`).
         #[arg(long = "bot", value_name = "SIDE=MODULE")]
         bots: Vec<String>,
+        /// Check the scenario with the mod FILE.lua loaded after its rules (as `run --mod`).
+        #[arg(long = "mod", value_name = "FILE.lua")]
+        mods: Vec<PathBuf>,
     },
     /// Play a scenario (or a save) headless to its end, bots for every side; print a summary.
     Run(run::RunArgs),
@@ -101,7 +104,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
             scenario,
             json,
             bots,
-        } => check::run(&scenario, json, &bots),
+            mods,
+        } => check::run(&scenario, json, &bots, &mods),
         CliCommand::Run(args) => run::run(&args),
         CliCommand::Play(args) => play::run(&args),
         CliCommand::Reach(args) => query::reach(&args),
@@ -162,12 +166,15 @@ struct HostChoices<'a> {
     trusted: bool,
     /// `--bot SIDE=MODULE`, as given: a side played by another bot than the scenario's.
     bots: &'a [String],
+    /// `--mod FILE.lua`: rules modules loaded after the scenario's (a variant over it).
+    mods: &'a [std::path::PathBuf],
 }
 
 impl HostChoices<'_> {
     /// Makes the choices on `scenario`, before its rules load; the error is `fail`'s message.
     fn apply(&self, scenario: &mut crate::scenario::Scenario) -> Result<(), String> {
         scenario.limits.trusted = self.trusted;
+        crate::session::add_mods(scenario, self.mods).map_err(|e| format!("--mod {e}"))?;
         let mut sides_given: Vec<&str> = Vec::new();
         for given in self.bots {
             let Some((side, module)) = given.split_once('=') else {
@@ -228,6 +235,12 @@ fn open_session(
                 "--seed cannot be used when continuing a save (the save carries its seed)".into(),
             );
         }
+        if !choices.mods.is_empty() {
+            return Err(
+                "--mod cannot be used when continuing a save (the save carries its mods, loaded again)"
+                    .into(),
+            );
+        }
         crate::engine::Save::read(path)
             .map_err(crate::SessionError::from)
             .and_then(|save| crate::Session::resume_save_adjusted(save, path, trust, wrap))
@@ -236,7 +249,10 @@ fn open_session(
             .map_err(crate::SessionError::Scenario)
             .and_then(|mut scenario| {
                 trust(&mut scenario).map_err(crate::SessionError::HostChoice)?;
-                crate::Session::start_scenario_wrapped(scenario, seed, wrap)
+                let mut session = crate::Session::start_scenario_wrapped(scenario, seed, wrap)?;
+                // (so that a save records them)
+                session.mods = choices.mods.to_vec();
+                Ok(session)
             })
     };
     let mut session = session.map_err(|e| session_message(&e))?;

@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// Run the rules without the instruction budget (as `run --trusted`).
     #[arg(long)]
     pub trusted: bool,
+    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
     /// Stop at the first refused order: the orders after it (an `end_phase` that would cost a
     /// mistyped unit its move) are not played. Exit 1 as for any refusal.
     #[arg(long)]
@@ -74,6 +77,7 @@ pub fn run(args: &PlayArgs) -> i32 {
         args.setup.as_deref(),
         &super::HostChoices {
             trusted: args.trusted,
+            mods: &args.mods,
             ..Default::default()
         },
     ) {

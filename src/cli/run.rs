@@ -68,14 +68,20 @@ pub struct RunArgs {
     /// records the choice.
     #[arg(long = "bot", value_name = "SIDE=MODULE")]
     pub bots: Vec<String>,
+    /// Load the Lua file FILE.lua after the scenario's rules, as one more module (a variant
+    /// over the game: its folder becomes one more rule root); repeatable. Saves and replays
+    /// record it.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
 }
 
 impl RunArgs {
-    /// The host's choices these options make (`--trusted`, `--bot`).
+    /// The host's choices these options make (`--trusted`, `--bot`, `--mod`).
     pub(super) fn choices(&self) -> super::HostChoices<'_> {
         super::HostChoices {
             trusted: self.trusted,
             bots: &self.bots,
+            mods: &self.mods,
         }
     }
 }
@@ -294,6 +300,7 @@ fn summary_waiting_json(
         "units": state.units.len(),
         "waiting_for": waiting_for,
         "bots_chosen": session.scenario.chosen_bots,
+        "mods": session.mods,
     })
 }
 
@@ -326,6 +333,14 @@ fn print_summary(session: &mut Session, report: &RunReport, json: bool) {
             .map(|(side, module)| format!("{side} {module}"))
             .collect();
         outln!("bots chosen: {}", chosen.join(", "));
+    }
+    if !session.mods.is_empty() {
+        let mods: Vec<String> = session
+            .mods
+            .iter()
+            .map(|m| m.display().to_string())
+            .collect();
+        outln!("mods: {}", mods.join(", "));
     }
     match &state.outcome {
         Some(o) => {

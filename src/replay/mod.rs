@@ -38,6 +38,10 @@ pub struct Replay {
     /// `sha256:` of every Lua file of the rules modules.
     pub rules: BTreeMap<String, String>,
     pub seed: u64,
+    /// The mods the game ran with (`hexwar run --mod`), loaded again to verify it; absent from
+    /// replays of games without mods.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<PathBuf>,
     pub steps: Vec<ReplayStep>,
     /// How the recording ended: written when the run finished, so that a replay cut short is
     /// told from a whole one. Absent from replays recorded before it was written.
@@ -146,6 +150,7 @@ impl Replay {
             // does not stop it from verifying)
             rules: module_hashes(&scenario.rule_roots, &scenario.rules),
             seed: session.seed,
+            mods: session.mods.clone(),
             steps: Vec::new(),
             end: None,
         }
@@ -205,7 +210,8 @@ impl Replay {
     /// the command was accepted, and the state hash. Returns the number of steps verified and
     /// the final state's hash.
     pub fn verify(&self) -> Result<Verified, ReplayError> {
-        let mut session = Session::start(&self.scenario_path, Some(self.seed))?;
+        let mut session =
+            Session::start_with_mods(&self.scenario_path, Some(self.seed), &self.mods)?;
         if session.scenario.hash != self.scenario_hash {
             return Err(ReplayError::DifferentScenario {
                 path: self.scenario_path.clone(),

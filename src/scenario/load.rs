@@ -109,6 +109,9 @@ pub struct Scenario {
     /// The bots the host chose instead of the scenario's (`Scenario::choose_bot`, `hexwar run
     /// --bot`): side -> module, or `random`. Saves record them, so a resumed game keeps them.
     pub chosen_bots: BTreeMap<String, String>,
+    /// The mods the host added after the scenario's rules (`Session::start_with_mods`, `hexwar
+    /// run --mod`), as given: batch records and statistics name them.
+    pub mods: Vec<PathBuf>,
     pub turns: u32,
     pub seed: u64,
     pub limits: Limits,
@@ -727,6 +730,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         sides,
         bots,
         chosen_bots: BTreeMap::new(),
+        mods: Vec::new(),
         turns,
         seed: spec.seed,
         limits,
