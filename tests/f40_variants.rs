@@ -9,7 +9,7 @@ mod f40;
 use std::path::{Path, PathBuf};
 
 use f40::*;
-use hexwar::engine::{Dice, Event, GameError};
+use hexwar::engine::{Dice, Event};
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
 use hexwar::{Session, SessionError};
