@@ -434,6 +434,9 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     }
 
     let mut units = BTreeMap::new();
+    // (where each id was first given: a second use names both places, one of which may be in
+    // another file, a unit file or the scenario)
+    let mut first_at: BTreeMap<String, (PathBuf, usize)> = BTreeMap::new();
     for (src, u) in unit_specs {
         let line_of = |s: &Spanned<String>| src.line_of(s.span().start);
         let side = u.side.get_ref().clone();
@@ -463,12 +466,20 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 ));
             }
         }
-        if units.contains_key(&u.id) {
+        let line = line_of(&u.side);
+        if let Some((path, first)) = first_at.get(&u.id) {
+            let place = if *path == src.path {
+                format!("line {first}")
+            } else {
+                format!("{}:{first}", path.display())
+            };
             errors.push(ScenarioError::spec(
                 &src.path,
-                line_of(&u.side),
-                format!("unit id '{}' is used twice", u.id),
+                line,
+                format!("unit id '{}' is used twice (first at {place})", u.id),
             ));
+        } else {
+            first_at.insert(u.id.clone(), (src.path.clone(), line));
         }
         let unit = Unit {
             id: u.id.clone(),
