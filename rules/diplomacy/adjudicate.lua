@@ -38,7 +38,8 @@
 --
 -- Sharing (speed; every table handed out is read-only): result entries and flag lists are memoised
 -- constants; the next position's `units` and `centers` (and the result's) are the given position's
--- own tables when nothing in them changes, and its unchanged per-power lists otherwise.
+-- own tables when nothing in them changes, and its unchanged per-power lists otherwise; the
+-- result's `dislodged` is the next position's list when no dislodged unit is disbanded at once.
 
 --
 -- The parts, one concern each, under rules/diplomacy/adjudicate/: shared.lua (sorted lists, flag

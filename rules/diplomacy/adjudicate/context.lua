@@ -59,60 +59,73 @@ local DENSE = 64
 local SPARSE = { "void", "dest", "dprov", "target", "convoyed", "h2h", "state", "res", "paradox",
                  "moved", "dislodged_by", "fl" }
 
+-- (fl, the flags of each unit's result entry, holds the empty flag list where nothing is set, so
+-- that the results read it without a test)
+local NOFLAGS = shared.flags_of(nil)
+local SPARSE_EMPTY = { fl = NOFLAGS }
+
+-- give the per-unit arrays their empty value up to unit n
+local function grow_scratch(S, n)
+  for k = 1, #SPARSE do
+    local name = SPARSE[k]
+    local t, empty = S[name], SPARSE_EMPTY[name] or false
+    for i = S.cap + 1, n do t[i] = empty end
+  end
+  S.cap = n
+end
+
 local function new_scratch()
   local S = { U = {}, at = {}, nxt = {}, ord = {}, kind = {}, n = 0, stacked = {}, nstacked = 0,
-              moves = {}, others = {}, voids = {}, pfirst = {}, plast = {} }
+              moves = {}, others = {}, voids = {}, attacked = {}, pfirst = {}, plast = {}, cap = 0 }
   -- (the per-unit arrays hold false, not nil, where nothing is set: a slot of the array part that
   -- holds a value is read and written inline by the VM, an empty one takes a call)
-  for k = 1, #SPARSE do
-    local t = {}
-    for i = 1, DENSE do t[i] = false end
-    S[SPARSE[k]] = t
-  end
+  for k = 1, #SPARSE do S[SPARSE[k]] = {} end
+  grow_scratch(S, DENSE)
   return S
 end
 
 -- Empty a scratch list and the sparse per-unit arrays at the indices it names. What can be set
 -- where: moves set dest, dprov, convoyed, h2h, paradox and (resolved) state, res; supports and
 -- convoys set target, dprov, dest, state, res; voids (pass 1) set void and maybe dest.
+-- (the lists themselves are left as they are: build_ctx writes them over and cuts what is left
+-- of the previous call's; kind goes back to "H", the kind of every unit load_units gives)
 local function wipe_moves(S)
   local list = S.moves
-  local dest, dprov, convoyed, h2h, state, res, paradox, moved, fl =
-    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox, S.moved, S.fl
-  for k = #list, 1, -1 do
+  local dest, dprov, convoyed, h2h, state, res, paradox, moved, fl, kind =
+    S.dest, S.dprov, S.convoyed, S.h2h, S.state, S.res, S.paradox, S.moved, S.fl, S.kind
+  for k = 1, #list do
     local i = list[k]
     dest[i] = false; dprov[i] = false; convoyed[i] = false; h2h[i] = false
-    state[i] = false; res[i] = false; paradox[i] = false; moved[i] = false; fl[i] = false
-    list[k] = nil
+    state[i] = false; res[i] = false; paradox[i] = false; moved[i] = false; fl[i] = NOFLAGS
+    kind[i] = "H"
   end
 end
 
 local function wipe_others(S)
   local list = S.others
-  local dest, dprov, target, state, res, void, fl =
-    S.dest, S.dprov, S.target, S.state, S.res, S.void, S.fl
-  for k = #list, 1, -1 do
+  local dest, dprov, target, state, res, void, fl, kind =
+    S.dest, S.dprov, S.target, S.state, S.res, S.void, S.fl, S.kind
+  for k = 1, #list do
     local i = list[k]
     target[i] = false; dprov[i] = false; dest[i] = false; state[i] = false; res[i] = false
-    void[i] = false; fl[i] = false -- (pass 2 voids a support or convoy that does not match)
-    list[k] = nil
+    void[i] = false; fl[i] = NOFLAGS -- (pass 2 voids a support or convoy that does not match)
+    kind[i] = "H"
   end
 end
 
 local function wipe_voids(S)
   local list = S.voids
   local void, dest, fl = S.void, S.dest, S.fl
-  for k = #list, 1, -1 do
+  for k = 1, #list do
     local i = list[k]
-    void[i] = false; dest[i] = false; fl[i] = false
-    list[k] = nil
+    void[i] = false; dest[i] = false; fl[i] = NOFLAGS
   end
   -- the dislodged units of the previous call
   local down, dislodged_by = S.down, S.dislodged_by
   if down then
     for k = 1, #down do
       local i = down[k]
-      dislodged_by[i] = false; fl[i] = false
+      dislodged_by[i] = false; fl[i] = NOFLAGS
     end
     S.down = nil
   end
@@ -189,7 +202,6 @@ local function load_units(cm, position, S)
         n = n + 1
         U[n] = u
         ord[n] = false
-        kind[n] = "H"
         local pr = u.prov
         local g = at[pr]
         if g then
@@ -228,7 +240,6 @@ local function load_units(cm, position, S)
             n = n + 1
             U[n] = u
             ord[n] = false
-            kind[n] = "H"
             local pr = u.prov
             local g = at[pr]
             if g then
@@ -245,8 +256,11 @@ local function load_units(cm, position, S)
       pfirst[p], plast[p] = n0 + 1, n
     end
   end
+  -- (kind: "H" up to the previous call's count already, the wipe saw to that)
+  for k = S.n + 1, n do kind[k] = "H" end
   for k = n + 1, S.n do U[k] = nil; kind[k] = nil; ord[k] = nil end
   S.n = n
+  if n > S.cap then grow_scratch(S, n) end
   return U, at, nxt, lists, powers
 end
 M.load_units = load_units
@@ -326,7 +340,9 @@ local function order_facts(cm, o, utype, uloc, uprov)
         ok = d ~= nil
       end
     end
-    return { ok = ok, conv = ok and conv, dest = d, dprov = dp }
+    -- (land: a convoy asked for by an army next to its destination by land, VIA)
+    conv = ok and conv
+    return { ok = ok, conv = conv, dest = d, dprov = dp, land = conv and utype == "A" and cm.army_adj[uprov][dp] == true }
   elseif k == "SH" or k == "SM" then
     local tp = k == "SH" and o.tprov or o.dprov
     return { ok = tp ~= uprov and map.reaches_prov(cm, utype, uloc, tp) }
@@ -334,16 +350,6 @@ local function order_facts(cm, o, utype, uloc, uprov)
     return { ok = utype == "F" and cprov[uprov].type == "sea" }
   end
   return nil
-end
-
--- append i to a short list of unit indices, keeping it in increasing order
-local function insert_in_order(l, i)
-  local m = #l
-  while m >= 1 and l[m] > i do
-    l[m + 1] = l[m]
-    m = m - 1
-  end
-  l[m + 1] = i
 end
 
 -- What a convoy could do with the fleets on the board (DATC 4.E.1, preferred: an order that is
@@ -575,6 +581,8 @@ function build_ctx(rules, cm, position, orders, S)
   local cprov = cm.prov
   local wrong_coast -- units whose void order was written with a coast they are not on (6.B.11)
   local fleets -- the fleets at sea, listed when a convoy is in question
+  local via_land -- the moves by convoy (VIA) of armies next to their destination by land
+  local moves_to, contested = {}, nil -- (contested: the lists of moves_to with several moves)
   local cache = cm.order_cache
   local parse = orders_mod.parse
   -- orders to units (assign_orders) and, as each is given to its unit, what it says on its own
@@ -620,8 +628,20 @@ function build_ctx(rules, cm, position, orders, S)
               end
               if possible then
                 ok = true
-                dprov[i] = fx.dprov
-                if fx.conv then convoyed[i] = true end
+                local d = fx.dprov
+                dprov[i] = d
+                -- the moves into each province (put in unit order below when there are several)
+                local l = moves_to[d]
+                if l then
+                  l[#l + 1] = i
+                  if #l == 2 then contested = contested or {}; contested[#contested + 1] = l end
+                else
+                  moves_to[d] = { i }
+                end
+                if fx.conv then
+                  convoyed[i] = true
+                  if fx.land then via_land = via_land or {}; via_land[#via_land + 1] = i end
+                end
                 nm = nm + 1
                 moves[nm] = i
               end
@@ -694,6 +714,10 @@ function build_ctx(rules, cm, position, orders, S)
       end
     end
   end
+  -- (what is left of the previous call's lists)
+  for k = nm + 1, #moves do moves[k] = nil end
+  for k = no + 1, #others do others[k] = nil end
+  for k = nvoid + 1, #voids do voids[k] = nil end
   if replaced then
     -- (a unit was given an order again: built again from the orders that count, rarely, so
     -- that the usual case pays nothing for it)
@@ -706,6 +730,12 @@ function build_ctx(rules, cm, position, orders, S)
   -- unit's supporters and convoying fleets, is kept in unit order below; the voids' order does not
   -- matter)
   if nm > 1 then sort(moves) end
+  if contested then
+    for k = 1, #contested do sort(contested[k]) end
+  end
+  -- (supports and convoys in unit order too: each unit's list of supporters and of convoying
+  -- fleets is then made in unit order by appending)
+  if no > 1 then sort(others) end
   if wrong_coast then
     sort(wrong_coast)
     for q = 1, #wrong_coast do
@@ -717,36 +747,38 @@ function build_ctx(rules, cm, position, orders, S)
       ord[i] = false
     end
   end
-  -- pass 2: supports and convoys must match what the supported / convoyed unit does
+  -- pass 2: supports and convoys must match what the supported / convoyed unit does. One that
+  -- does and that no move attacks succeeds, whatever else happens (what the resolver would find
+  -- at once): resolved here; the others that do are listed for the resolver (`attacked`).
   local convoyers, move_sup, hold_sup = {}, {}, {}
   local nohelp = nil
+  local res, state = S.res, S.state
+  local attacked, na = S.attacked, 0
   for q = 1, #others do
     local i = others[q]
     local k = kind[i]
     local t = target[i]
+    local ok
     if k == "SH" then
       if kind[t] == "M" and nxt[t] then
         local j = stack_hold_target(U, kind, nxt, t, named_coast(ord[i], U[t]))
         if j then t = j; target[i] = j end
       end
-      if kind[t] == "M" then
-        kind[i] = "H"; void[i] = true
-      else
+      ok = kind[t] ~= "M"
+      if ok then
         local l = hold_sup[t]
-        if l then insert_in_order(l, i) else hold_sup[t] = { i } end
+        if l then l[#l + 1] = i else hold_sup[t] = { i } end
       end
     elseif k == "SM" then
-      local ok = kind[t] == "M" and dprov[t] == dprov[i]
+      ok = kind[t] == "M" and dprov[t] == dprov[i]
       if ok and U[t].type == "F" and dest[i] ~= dprov[i] and dest[t] ~= dest[i] then ok = false end
       if not ok and nxt[t] then
         local j = stack_move_target(U, kind, dprov, dest, nxt, i, t, named_coast(ord[i], U[t]))
         if j then t = j; target[i] = j; ok = true end
       end
-      if not ok then
-        kind[i] = "H"; void[i] = true; dprov[i] = false
-      else
+      if ok then
         local l = move_sup[t]
-        if l then insert_in_order(l, i) else move_sup[t] = { i } end
+        if l then l[#l + 1] = i else move_sup[t] = { i } end
         -- (a support onto a unit of the supporter's own power: its flag needs a closer look)
         local d = at[dprov[i]]
         if d and d ~= t and U[d].power == U[i].power then
@@ -754,10 +786,10 @@ function build_ctx(rules, cm, position, orders, S)
           nohelp[i] = true
         end
       end
-    elseif k == "C" then
+    else -- "C"
       -- (a convoy order that no chain of fleets could use is illegal: 6.G.7; a fleet next to both
       -- ends is a chain by itself, the usual case, which needs no search)
-      local ok = kind[t] == "M" and dprov[t] == dprov[i]
+      ok = kind[t] == "M" and dprov[t] == dprov[i]
       if ok then
         local src, dst = U[t].prov, dprov[i]
         local adj = cm.fleet_prov_adj[U[i].loc]
@@ -768,41 +800,51 @@ function build_ctx(rules, cm, position, orders, S)
       end
       if ok then
         local l = convoyers[t]
-        if l then insert_in_order(l, i) else convoyers[t] = { i } end
-      else
-        kind[i] = "H"; void[i] = true; dprov[i] = false
+        if l then l[#l + 1] = i else convoyers[t] = { i } end
       end
     end
+    if not ok then
+      -- (dprov: set by a support to move or a convoy, false for a support to hold)
+      kind[i] = "H"; void[i] = true; dprov[i] = false
+    elseif moves_to[U[i].prov] then
+      na = na + 1
+      attacked[na] = i
+    else
+      res[i] = true
+      state[i] = 2
+    end
   end
-  -- convoy intent: an adjacent army is convoyed when a fleet of its own power convoys it
+  for k = na + 1, #attacked do attacked[k] = nil end
+  -- convoy intent: an adjacent army is convoyed when a fleet of its own power convoys it ...
+  -- ... but an army next to its destination by land that asks for a convoy (VIA, or a fleet of
+  -- its own power convoys it) goes by convoy only when the fleets ordered to convoy it make a
+  -- whole chain; else it moves over land (DATC 4.A.3 d, the 1982/2000 rulebook: "via convoy" has
+  -- a meaning only where there are both a land route and a convoy route; 6.G.8). (An army this
+  -- loop marks is next to its destination by land: else it would go by convoy already.)
   for t, l in pairs(convoyers) do
     if not convoyed[t] and cprov[U[t].prov].type == "coast" and cprov[dprov[t]].type == "coast" then
       for m = 1, #l do
         local f = l[m]
-        if U[f].power == U[t].power then convoyed[t] = true; break end
+        if U[f].power == U[t].power then
+          convoyed[t] = chain_exists(cm, U, l, U[t].prov, dprov[t])
+          break
+        end
       end
     end
   end
-  -- an army next to its destination by land that asks for a convoy (VIA, or a fleet of its own
-  -- power convoys it) goes by convoy only when the fleets ordered to convoy it make a whole chain;
-  -- else it moves over land (DATC 4.A.3 d, the 1982/2000 rulebook: "via convoy" has a meaning
-  -- only where there are both a land route and a convoy route; 6.G.8)
-  for k = 1, nm do
-    local t = moves[k]
-    if convoyed[t] and U[t].type == "A" and cm.army_adj[U[t].prov][dprov[t]] then
+  if via_land then
+    for k = 1, #via_land do
+      local t = via_land[k]
       local l = convoyers[t]
       if not (l and chain_exists(cm, U, l, U[t].prov, dprov[t])) then convoyed[t] = false end
     end
   end
   -- indexes
-  local moves_to, h2h = {}, S.h2h
+  local h2h = S.h2h
   for k = 1, #moves do
     local i = moves[k]
-    local d = dprov[i]
-    local l = moves_to[d]
-    if l then l[#l + 1] = i else moves_to[d] = { i } end
     if not convoyed[i] then
-      local o = at[d]
+      local o = at[dprov[i]]
       local src = U[i].prov
       while o do
         if kind[o] == "M" and not convoyed[o] and dprov[o] == src then h2h[i] = o; break end

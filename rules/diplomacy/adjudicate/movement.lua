@@ -79,7 +79,7 @@ function M.movement(rules, cm, position, orders)
         local l = {}
         while i <= n and U[i].power == p do
           local u = U[i]
-          l[#l + 1] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+          l[#l + 1] = entry_for(u, ord[i], cflags and cflags[i] or unit_flags(ctx, i))
           i = i + 1
         end
         for k = 1, #e do l[#l + 1] = e[k] end
@@ -89,7 +89,7 @@ function M.movement(rules, cm, position, orders)
         while i <= n and U[i].power == p do
           local u = U[i]
           rn = rn + 1
-          results[rn] = entry_for(u, ord[i] and ord[i].raw, cflags and cflags[i] or unit_flags(ctx, i))
+          results[rn] = entry_for(u, ord[i], cflags and cflags[i] or unit_flags(ctx, i))
           i = i + 1
         end
       end
@@ -108,12 +108,7 @@ function M.movement(rules, cm, position, orders)
       local moves, others, voids = ctx.moves, S.others, S.voids
       local convoyed, target, dprov, at, U = ctx.convoyed, ctx.target, ctx.dprov, ctx.at, ctx.U
       local dislodged_by, moves_to, fpa = ctx.dislodged_by, S.moves_to, ctx.cm.fleet_prov_adj
-      for k = 1, #moves do
-        local j = moves[k]
-        if not res[j] then
-          fl[j] = convoyed[j] and (paradox[j] or not path_ok(j)) and FL_NOCONVOY or FL_BOUNCE
-        end
-      end
+      -- (the failed moves' flags were set by outcome)
       -- (order_flag, with the usual orders worked out here without a call: a support uncut and
       -- not onto the supporter's own unit, or cut by no convoyed army, for a move that did not
       -- fail for want of a convoy; a convoy by a fleet next to both ends that did not fail)
@@ -129,54 +124,60 @@ function M.movement(rules, cm, position, orders)
       for k = 1, #others do
         local j = others[k]
         local kj = kind[j]
-        local a = nil
         if kj == "SH" then
-          if res[j] then a = "" else a = cut_or_nil(j) end
-        elseif kj == "SM" then
-          local t = target[j]
-          if not convoyed[t] or res[t] or not (paradox[t] or not path_ok(t)) then
-            if not res[j] then
-              a = cut_or_nil(j)
-            elseif not (nohelp and nohelp[j]) then
-              a = ""
+          -- (a support to hold that succeeded has no flag)
+          if not res[j] then
+            local a = cut_or_nil(j) or order_flag(ctx, j)
+            if a ~= "" then fl[j] = FLAGS_UP[a] end
+          end
+        else
+          local a = nil
+          if kj == "SM" then
+            local t = target[j]
+            if not convoyed[t] or res[t] or not (paradox[t] or not path_ok(t)) then
+              if not res[j] then
+                a = cut_or_nil(j)
+              elseif not (nohelp and nohelp[j]) then
+                a = ""
+              end
+            end
+          elseif kj == "C" then
+            -- (a fleet next to both ends, of a convoy that did not fail: nothing to say)
+            local t = target[j]
+            if convoyed[t] and (res[t] or not (paradox[t] or not path_ok(t))) then
+              local adj = fpa[U[j].loc]
+              if adj[U[t].prov] and adj[dprov[t]] then a = "" end
             end
           end
-        elseif kj == "C" then
-          -- (a fleet next to both ends, of a convoy that did not fail: nothing to say)
-          local t = target[j]
-          if convoyed[t] and (res[t] or not (paradox[t] or not path_ok(t))) then
-            local adj = fpa[U[j].loc]
-            if adj[U[t].prov] and adj[dprov[t]] then a = "" end
-          end
+          if a == nil then a = order_flag(ctx, j) end
+          if a ~= "" then fl[j] = FLAGS_UP[a] end
         end
-        if a == nil then a = order_flag(ctx, j) end
-        if a ~= "" then fl[j] = FLAGS_UP[a] end
       end
       for k = 1, #voids do fl[voids[k]] = FL_VOID end
     end
     for k = 1, #down do
       local j = down[k]
-      fl[j] = DOWN_OF[fl[j] or NOFLAGS]
+      fl[j] = DOWN_OF[fl[j]]
     end
-    -- memoised entries (entry_for, inlined)
+    -- memoised entries (entry_for, inlined: by order text, then by flag list)
     if cflags then
       for i = 1, n do
         local u, o = U[i], ord[i]
-        local f = cflags[i] or fl[i] or NOFLAGS
-        local byraw = u.entries[o and o.raw or ""]
-        local en = byraw and byraw[f]
-        if not en then en = entry_for(u, o and o.raw, f) end
+        local f = cflags[i] or fl[i]
+        local byt = u.entries[o and o.raw or false]
+        local en = byt and byt[f]
+        if not en then en = entry_for(u, o, f) end
         results[i] = en
       end
     else
       -- (the occupancy table is emptied on the way: nothing reads it after the hooks)
       local at = ctx.at
       for i = 1, n do
-        local o, u = ord[i], U[i]
+        local u, o = U[i], ord[i]
         at[u.prov] = nil
-        local byraw = u.entries[o and o.raw or ""]
-        local en = byraw and byraw[fl[i] or NOFLAGS]
-        if not en then en = entry_for(u, o and o.raw, fl[i] or NOFLAGS) end
+        local byt = u.entries[o and o.raw or false]
+        local en = byt and byt[fl[i]]
+        if not en then en = entry_for(u, o, fl[i]) end
         results[i] = en
       end
       S.at_clean = true
@@ -256,17 +257,25 @@ function M.movement(rules, cm, position, orders)
       results = merged
     end
   end
-  local dislodged, dl_out, disbanded = EMPTY, {}, {}
+  local dislodged, dl_out, disbanded = EMPTY, nil, {}
+  local in_order = true -- (dislodged strictly in dislodged_less order)
   if #kept > 0 then
     dislodged = {}
     for k = 1, #kept do
       local r = kept[k]
       local u = U[r.i]
-      dislodged[#dislodged + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
+      dislodged[k] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
     end
-    if not dislodged_in_order(dislodged) then sort(dislodged, dislodged_less) end
+    if not dislodged_in_order(dislodged) then
+      sort(dislodged, dislodged_less)
+      in_order = dislodged_in_order(dislodged)
+    end
   end
-  if #gone > 0 or #kept > 0 then
+  if #gone == 0 and in_order then
+    -- (the result's list is the next position's, as it is: both are read-only)
+    dl_out = dislodged == EMPTY and {} or dislodged
+  else
+    dl_out = {}
     for k = 1, #gone do
       local r = gone[k]
       local u = U[r.i]

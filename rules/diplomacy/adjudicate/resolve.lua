@@ -25,22 +25,16 @@ local function no_strength() return 0 end
 local function resolve_all(ctx)
   if #ctx.moves == 0 then
     -- no move at all (e.g. everybody holds): nothing is cut, dislodged or convoyed (a valid convoy
-    -- needs a move), so every valid support succeeds and no resolution is needed
-    local res, kind, others = ctx.scratch.res, ctx.kind, ctx.scratch.others
-    for k = 1, #others do
-      local i = others[k]
-      if kind[i] ~= "H" then res[i] = true end
-    end
-    ctx.res, ctx.paradox, ctx.path_ok = res, ctx.scratch.paradox, always_true
+    -- needs a move), so every valid support succeeds (build_ctx resolved them: none is attacked)
+    ctx.res, ctx.paradox, ctx.path_ok = ctx.scratch.res, ctx.scratch.paradox, always_true
     ctx.scratch.prevent_strength = no_strength
     return
   end
-  local cm, U, at, nxt, n = ctx.cm, ctx.U, ctx.at, ctx.nxt, ctx.n
-  local kind, dprov, target, convoyed = ctx.kind, ctx.dprov, ctx.target, ctx.convoyed
-  local convoyers, moves_to, move_sup, hold_sup, h2h =
-    ctx.scratch.convoyers, ctx.scratch.moves_to, ctx.scratch.move_sup, ctx.scratch.hold_sup, ctx.scratch.h2h
-  local fpa = cm.fleet_prov_adj
   local S = ctx.scratch
+  local cm, U, at, nxt = ctx.cm, ctx.U, ctx.at, ctx.nxt
+  local kind, dprov, target, convoyed = ctx.kind, ctx.dprov, ctx.target, ctx.convoyed
+  local convoyers, moves_to, move_sup, hold_sup, h2h = S.convoyers, S.moves_to, S.move_sup, S.hold_sup, S.h2h
+  local fpa = cm.fleet_prov_adj
   local state, res, paradox = S.state, S.res, S.paradox
   local deps, ndeps = {}, 0
   local resolve
@@ -84,12 +78,12 @@ local function resolve_all(ctx)
     return false
   end
 
+  -- the supports in a list (a unit's supporters: never empty) that succeed, but for those of
+  -- except_power (state 2 = resolved: the resolution is read without the call)
   local function count_sup(list, except_power)
-    if not list then return 0 end
     local c = 0
     for k = 1, #list do
       local s = list[k]
-      -- (state 2 = resolved: read the resolution without the call)
       if U[s].power ~= except_power then
         if state[s] == 2 then
           if res[s] then c = c + 1 end
@@ -101,8 +95,8 @@ local function resolve_all(ctx)
     return c
   end
 
-  -- (`skip`: a unit of the province left out -- the one in a head-to-head, whose own defence
-  -- is counted apart)
+  -- the strength with which the units at p that stay hold it (`skip`: a unit of the province
+  -- left out -- the one in a head-to-head, whose own defence is counted apart)
   local function hold_strength(p, skip)
     local o = at[p]
     if not o then return 0 end
@@ -118,30 +112,20 @@ local function resolve_all(ctx)
         end
       else
         stays = true
-        sup = sup + count_sup(hold_sup[o])
+        local l = hold_sup[o]
+        if l then sup = sup + count_sup(l) end
       end
       o = nxt[o]
     end
     return stays and 1 + sup or 0
   end
 
-  local function attack_strength(i)
-    local o = at[dprov[i]]
-    local defender
-    while o do
-      if not (kind[o] == "M" and h2h[i] ~= o and resolve(o)) then defender = U[o].power; break end
-      o = nxt[o]
-    end
-    if not defender then return 1 + count_sup(move_sup[i]) end
-    if defender == U[i].power then return 0 end
-    return 1 + count_sup(move_sup[i], defender)
-  end
-
   local function prevent_strength(j)
     if convoyed[j] and not path_ok(j) then return 0 end
     local h = h2h[j]
     if h and resolve(h) then return 0 end
-    return 1 + count_sup(move_sup[j])
+    local l = move_sup[j]
+    return l and 1 + count_sup(l) or 1
   end
 
   local function adjudicate(i)
@@ -149,10 +133,28 @@ local function resolve_all(ctx)
     if k == "M" then
       if convoyed[i] and not path_ok(i) then return false end
       local d = dprov[i]
-      local att = attack_strength(i)
       local h = h2h[i]
+      -- attack strength: against the first unit at d that does not leave (a unit moving out in a
+      -- head-to-head battle stays), none of the supports of that unit's power; 0 against one's
+      -- own unit
+      local defender
+      local o = at[d]
+      while o do
+        if not (kind[o] == "M" and h ~= o and resolve(o)) then defender = U[o].power; break end
+        o = nxt[o]
+      end
+      local att
+      local sup = move_sup[i]
+      if not defender then
+        att = sup and 1 + count_sup(sup) or 1
+      elseif defender == U[i].power then
+        att = 0
+      else
+        att = sup and 1 + count_sup(sup, defender) or 1
+      end
       if h then
-        if att <= 1 + count_sup(move_sup[h]) then return false end
+        local hsup = move_sup[h]
+        if att <= (hsup and 1 + count_sup(hsup) or 1) then return false end
         -- R-g3 (a stack of the variant; standard play has no other unit there): the units of
         -- the stack that stay defend the province as one occupant beside the head-to-head
         if nxt[at[d]] and att <= hold_strength(d, h) then return false end
@@ -326,17 +328,12 @@ local function resolve_all(ctx)
     return resolve(i)
   end
 
-  local moves, others = ctx.moves, S.others
-  -- a support or convoy that no move attacks succeeds, whatever else happens (what adjudicate
-  -- would find at once): resolved before any move asks for it
-  for k = 1, #others do
-    local i = others[k]
-    if kind[i] ~= "H" and not moves_to[U[i].prov] then res[i] = true; state[i] = 2 end
-  end
+  -- (the supports and convoys that no move attacks were resolved by build_ctx)
+  local moves, attacked = ctx.moves, S.attacked
   for k = 1, #moves do resolve(moves[k]) end
-  for k = 1, #others do
-    local i = others[k]
-    if state[i] ~= 2 and kind[i] ~= "H" then resolve(i) end
+  for k = 1, #attacked do
+    local i = attacked[k]
+    if state[i] ~= 2 then resolve(i) end
   end
   ctx.res = res
   ctx.paradox = paradox

@@ -12,37 +12,44 @@ local chain_exists, on_chain = context.chain_exists, context.on_chain
 
 -- Outcome of the resolution: moved[i], dislodged_by[i] (index of the dislodging move),
 -- contested[prov] (a standoff left it empty), flags per unit.
+local FL_NOCONVOY_, FL_BOUNCE_ -- (the flag lists of a failed move, set below)
 local function outcome(ctx)
-  local U, at, nxt, res, dprov = ctx.U, ctx.at, ctx.nxt, ctx.res, ctx.dprov
   local S = ctx.scratch
   local moved, dislodged_by = S.moved, S.dislodged_by
+  ctx.moved, ctx.dislodged_by = moved, dislodged_by
+  S.contested = nil -- computed lazily (only retreats need it)
   local down, nd = {}, 0 -- the dislodged units, in unit order
-  local any_moved = false
   local moves = ctx.moves
+  if #moves == 0 then
+    S.any_dislodged, S.any_moved, S.down = false, false, down
+    return
+  end
+  local U, at, nxt, res, dprov, kind = ctx.U, ctx.at, ctx.nxt, ctx.res, ctx.dprov, ctx.kind
+  local fl, convoyed, paradox, path_ok = S.fl, ctx.convoyed, ctx.paradox, ctx.path_ok
+  local any_moved = false
   for k = 1, #moves do
     local i = moves[k]
-    if res[i] then moved[i] = true; any_moved = true end
-  end
-  if any_moved then
-    for k = 1, #moves do
-      local j = moves[k]
-      if res[j] then
-        local o = at[dprov[j]]
-        while o do
-          if not moved[o] then
-            dislodged_by[o] = j
-            nd = nd + 1
-            down[nd] = o
-          end
-          o = nxt[o]
+    if res[i] then
+      moved[i] = true
+      any_moved = true
+      -- every unit there that does not move out is dislodged (a move that got out is a move that
+      -- succeeded: its `moved` may not be set yet)
+      local o = at[dprov[i]]
+      while o do
+        if not (res[o] and kind[o] == "M") then
+          dislodged_by[o] = i
+          nd = nd + 1
+          down[nd] = o
         end
+        o = nxt[o]
       end
+    else
+      -- (the flags of a failed move, for the results)
+      fl[i] = convoyed[i] and (paradox[i] or not path_ok(i)) and FL_NOCONVOY_ or FL_BOUNCE_
     end
-    if nd > 1 then sort(down) end
   end
-  ctx.moved, ctx.dislodged_by = moved, dislodged_by
+  if nd > 1 then sort(down) end
   S.any_dislodged, S.any_moved, S.down = nd > 0, any_moved, down
-  S.contested = nil -- computed lazily (only retreats need it)
 end
 
 local function contested(ctx)
@@ -75,6 +82,7 @@ for _, a in ipairs({ "void", "disrupted", "no convoy", "bounce", "cut" }) do
 end
 
 local FL_VOID, FL_NOCONVOY, FL_BOUNCE = FLAGS_UP.void, FLAGS_UP["no convoy"], FLAGS_UP.bounce
+FL_NOCONVOY_, FL_BOUNCE_ = FL_NOCONVOY, FL_BOUNCE
 local DOWN_OF = {} -- flag list -> the same with "dislodged"
 for a, f in pairs(FLAGS_UP) do DOWN_OF[f] = FLAGS_DOWN[a] end
 
@@ -238,27 +246,30 @@ local function unit_flags(ctx, i)
   return FLAGS_UP[a]
 end
 
--- memoised result entry {power, order, unit, flags} (immutable; shared between calls)
+-- memoised result entry {power, order, unit, flags} of unit record u with parsed order o (false:
+-- no order) and a flag list (immutable; shared between calls). Keyed by the order's text (false
+-- for no order), not its parsed record: a record is new whenever the parse memo lost it, a text
+-- is the same in every phase that gives it.
 local ENTRY_MEMO_MAX = 64
-local function entry_for(u, raw, flags)
-  local byraw = u.entries
-  local key = raw or ""
-  local t = byraw[key]
+local function entry_for(u, o, flags)
+  local byt = u.entries
+  local text = o and o.raw or false
+  local t = byt[text]
   if not t then
     -- (bounded: a unit's memo of order texts is emptied when it holds ENTRY_MEMO_MAX of them)
     local ne = (u.nentries or 0) + 1
     if ne > ENTRY_MEMO_MAX then
-      byraw = {}
-      u.entries = byraw
+      byt = {}
+      u.entries = byt
       ne = 1
     end
     u.nentries = ne
     t = {}
-    byraw[key] = t
+    byt[text] = t
   end
   local e = t[flags]
   if not e then
-    e = { power = u.power, order = raw or u.hold, unit = u.str, flags = flags }
+    e = { power = u.power, order = o and o.raw or u.hold, unit = u.str, flags = flags }
     t[flags] = e
   end
   return e

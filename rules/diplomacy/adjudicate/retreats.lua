@@ -47,40 +47,72 @@ local function occupied_after(ctx, p)
 end
 M.occupied_after = occupied_after
 
+-- the places a unit of type t on loc may retreat to on the map alone: its move targets (without
+-- convoy) that are not impassable, as two lists, locations and their provinces (memoised on the
+-- compiled map: a function of the map)
+local function retreat_targets(cm, t, loc)
+  local memo = cm.retreat_targets
+  if not memo then memo = { A = {}, F = {} }; cm.retreat_targets = memo end
+  local byt = memo[t]
+  if not byt then byt = {}; memo[t] = byt end
+  local r = byt[loc]
+  if not r then
+    local locs, provs = {}, {}
+    local targets = map.move_targets(cm, t, loc)
+    for k = 1, #targets do
+      local l = targets[k]
+      local p = cm.loc_prov[l]
+      if cm.prov[p].type ~= "impassable" then
+        locs[#locs + 1] = l
+        provs[#provs + 1] = p
+      end
+    end
+    r = { locs, provs }
+    byt[loc] = r
+  end
+  return r[1], r[2]
+end
+
 -- standard options: adjacent (without convoy), not occupied after the moves, not the attacker's
 -- province (unless it came by convoy, 6.H.11), not left empty by a standoff (6.H.6, 6.H.16)
+-- (occupied_after and the standoff test, inlined: one walk of the moves into the province)
 function M.retreat_options(rules, ctx, rec)
-  local cm = ctx.cm
   local u = ctx.U[rec.i]
   local out, no = {}, 0
   local by, conv = rec.by, rec.conv
-  local loc_prov, cprov = cm.loc_prov, cm.prov
-  local S = ctx.scratch
-  local moves_to, res = S.moves_to, ctx.res
-  local targets = map.move_targets(cm, u.type, u.loc)
-  for k = 1, #targets do
-    local loc = targets[k]
-    local p = loc_prov[loc]
-    if (p ~= by or conv) and cprov[p].type ~= "impassable" and not occupied_after(ctx, p) then
-      -- contested (a standoff left it empty), for this province only: no move there succeeded
-      -- and one had some strength
-      local mt = moves_to[p]
-      local cont = false
+  local moves_to, res, at, nxt = ctx.scratch.moves_to, ctx.res, ctx.at, ctx.nxt
+  local moved, dislodged_by, removed = ctx.moved, ctx.dislodged_by, ctx.removed
+  local locs, provs = retreat_targets(ctx.cm, u.type, u.loc)
+  for k = 1, #provs do
+    local p = provs[k]
+    if p ~= by or conv then
+      -- occupied after the moves: by a unit that stays ...
+      local free = true
+      local o = at[p]
+      while o do
+        if not moved[o] and not dislodged_by[o] and not removed[o] then free = false; break end
+        o = nxt[o]
+      end
+      local mt = free and moves_to[p]
       if mt then
+        -- ... or one that moved there; else contested (a standoff left it empty): no move there
+        -- succeeded and one had some strength
         local won = false
         for m = 1, #mt do
-          if res[mt[m]] then won = true; break end
+          local j = mt[m]
+          if moved[j] and not dislodged_by[j] and not removed[j] then free = false; break end
+          if res[j] then won = true end
         end
-        if not won then
-          local prevent = S.prevent_strength
+        if free and not won then
+          local prevent = ctx.scratch.prevent_strength
           for m = 1, #mt do
-            if prevent(mt[m]) > 0 then cont = true; break end
+            if prevent(mt[m]) > 0 then free = false; break end
           end
         end
       end
-      if not cont then
+      if free then
         no = no + 1
-        out[no] = loc
+        out[no] = locs[k]
       end
     end
   end
