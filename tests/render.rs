@@ -403,3 +403,44 @@ fn a_fleet_on_a_split_coast_names_its_coast() {
     assert_eq!(coast_of("SPA/NC"), ["F", "NC"]);
     assert_eq!(coast_of("MOS"), ["A"]);
 }
+
+/// `--overlay zone:NAME` marks the hexes of a zone of the map (a country of France 1940), named
+/// in the legend: a designer placing a position by a border guessed which hexes were whose.
+#[test]
+fn a_zone_overlay_marks_the_zone_hexes() {
+    let mut session = Session::start(Path::new("scenarios/france1940"), Some(1)).unwrap();
+    let swiss = session
+        .scenario
+        .map
+        .as_hex()
+        .unwrap()
+        .zone_hexes("switzerland")
+        .unwrap()
+        .len();
+    assert!(swiss > 10, "{swiss}");
+    let svg = render(&mut session, Some(&Overlay::Zone("switzerland".into()))).unwrap();
+    assert_eq!(
+        svg.matches("fill=\"#ffe14d\" fill-opacity=\"0.55\"")
+            .count(),
+        swiss
+    );
+    assert!(svg.contains(&format!(
+        "overlay: zone switzerland ({swiss} hexes, marked)"
+    )));
+    assert!(
+        svg.contains(">zone switzerland</text>"),
+        "the legend names the tint"
+    );
+    let e = render(&mut session, Some(&Overlay::Zone("switzerlnd".into())))
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string()
+            .starts_with("zone overlay: the map has no zone 'switzerlnd' (did you mean 'switzerland'? zones: north_edge, "),
+        "{e}"
+    );
+    assert_eq!(
+        "zone:belgium".parse::<Overlay>(),
+        Ok(Overlay::Zone("belgium".into()))
+    );
+}

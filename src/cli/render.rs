@@ -1,4 +1,4 @@
-//! `hexwar render SCENARIO [--setup FILE] [--overlay zoc|reach:UNIT|supply|control] -o map.svg
+//! `hexwar render SCENARIO [--setup FILE] [--overlay zoc|reach:UNIT|zone:NAME|supply|control] -o map.svg
 //! [--json]`
 
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ pub struct RenderArgs {
     /// A position to draw instead of the scenario's start (the `--setup` schema).
     #[arg(long)]
     pub setup: Option<PathBuf>,
-    /// What to draw over the map: zoc, reach:UNIT, supply or control.
+    /// What to draw over the map: zoc, reach:UNIT, zone:NAME, supply or control.
     #[arg(long)]
     pub overlay: Option<Overlay>,
     /// The SVG file to write (`-` for stdout).

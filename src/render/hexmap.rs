@@ -80,13 +80,15 @@ pub fn render(
                 &geo.corners(c, 0.92),
                 "fill=\"#ffe14d\" fill-opacity=\"0.55\" stroke=\"#b38f00\" stroke-width=\"1.5\"",
             );
-            svg.text(
-                c.0 + HEX * 0.55,
-                c.1 + HEX * 0.12,
-                HEX * 0.3,
-                text,
-                "font-weight=\"bold\" fill=\"#6b5200\"",
-            );
+            if !text.is_empty() {
+                svg.text(
+                    c.0 + HEX * 0.55,
+                    c.1 + HEX * 0.12,
+                    HEX * 0.3,
+                    text,
+                    "font-weight=\"bold\" fill=\"#6b5200\"",
+                );
+            }
         }
         svg.close_group();
     }
@@ -289,8 +291,8 @@ fn legend_entries(
     for (order, side) in sides.iter().enumerate() {
         out.push((Swatch::Fill(palette::side(side, order)), side.clone()));
     }
-    if overlay.is_some_and(|o| !o.marks.is_empty()) {
-        out.push((Swatch::Fill("#ffe14d".into()), "reachable (MP)".into()));
+    if let Some(o) = overlay.filter(|o| !o.marks.is_empty()) {
+        out.push((Swatch::Fill("#ffe14d".into()), o.marks_meaning.clone()));
     }
     out
 }

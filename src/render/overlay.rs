@@ -19,6 +19,8 @@ pub enum Overlay {
     Reach(String),
     /// Each unit's supply status (the rules' `supply` query).
     Supply,
+    /// The hexes of a zone of the map (`[zones]`: a country, the map's edges), marked.
+    Zone(String),
     /// Who controls each hex (`state.control`).
     Control,
 }
@@ -30,10 +32,11 @@ impl FromStr for Overlay {
             "zoc" => Ok(Overlay::Zoc),
             "supply" => Ok(Overlay::Supply),
             "control" => Ok(Overlay::Control),
-            _ => match s.strip_prefix("reach:") {
-                Some(unit) if !unit.is_empty() => Ok(Overlay::Reach(unit.to_string())),
+            _ => match (s.strip_prefix("reach:"), s.strip_prefix("zone:")) {
+                (Some(unit), _) if !unit.is_empty() => Ok(Overlay::Reach(unit.to_string())),
+                (_, Some(zone)) if !zone.is_empty() => Ok(Overlay::Zone(zone.to_string())),
                 _ => Err(format!(
-                    "unknown overlay '{s}' (zoc, reach:UNIT, supply or control)"
+                    "unknown overlay '{s}' (zoc, reach:UNIT, zone:NAME, supply or control)"
                 )),
             },
         }
@@ -47,8 +50,10 @@ pub struct OverlayData {
     pub caption: String,
     /// Hexes tinted with the colours of these sides.
     pub tints: BTreeMap<String, Vec<String>>,
-    /// Hexes tinted in the reach colour, with a text (the MP cost).
+    /// Hexes tinted in the reach colour, with a text (the MP cost), and what the tint means
+    /// in the legend.
     pub marks: BTreeMap<String, String>,
+    pub marks_meaning: String,
     /// The unit the overlay is about (outlined).
     pub focus: Option<String>,
     /// Units marked supplied (true) or not (false).
@@ -123,6 +128,28 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
                 data.marks.insert(hex, cost);
             }
             data.focus = Some(unit.clone());
+            data.marks_meaning = "reachable (MP)".into();
+        }
+        Overlay::Zone(zone) => {
+            let map =
+                session.scenario.map.as_hex().ok_or_else(|| {
+                    RenderError("zone overlay: the board is not a hex map".into())
+                })?;
+            let hexes = map.zone_hexes(zone).ok_or_else(|| {
+                let names = map.zone_names();
+                let near = crate::spelling::nearest(zone, names.iter().map(String::as_str), 3)
+                    .map(|n| format!("did you mean '{n}'? "))
+                    .unwrap_or_default();
+                RenderError(format!(
+                    "zone overlay: the map has no zone '{zone}' ({near}zones: {})",
+                    names.join(", ")
+                ))
+            })?;
+            data.caption = format!("overlay: zone {zone} ({} hexes, marked)", hexes.len());
+            data.marks_meaning = format!("zone {zone}");
+            for h in hexes {
+                data.marks.insert(map.label(h), String::new());
+            }
         }
         Overlay::Supply => {
             let answer = session
