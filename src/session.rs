@@ -69,6 +69,18 @@ pub(crate) fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), 
     Ok(())
 }
 
+/// A mod a save or replay records that cannot be loaded now (moved, or named from another
+/// directory): the error with where the path came from and what to do (`how`).
+pub(crate) fn recorded_mod_error(e: SessionError, how: &str) -> SessionError {
+    match e {
+        SessionError::Mod { path, message } => SessionError::Mod {
+            path,
+            message: format!("{message}; {how}"),
+        },
+        other => other,
+    }
+}
+
 /// The line of `source` that writes the first thing `reason` quotes (`unit 'A NSA': ...` ->
 /// the line holding `"A NSA"`; of a reason naming its key, `[units].RUSSIA: ...`, the line that
 /// also names RUSSIA), or 0: the rules refuse a setup without knowing its lines.
@@ -225,7 +237,13 @@ impl Session {
             });
         }
         let mut scenario = load_scenario(&save.scenario_path).map_err(SessionError::Scenario)?;
-        add_mods(&mut scenario, &save.mods)?;
+        add_mods(&mut scenario, &save.mods).map_err(|e| {
+            recorded_mod_error(
+                e,
+                "the save records it as given when the game started: resume from that \
+                 directory, or correct \"mods\" in the save",
+            )
+        })?;
         // (the bots the game was played with; the host may choose others in `adjust`)
         for (side, module) in &save.bots {
             scenario
@@ -267,7 +285,8 @@ impl Session {
         let rules_changed = if save.rules.is_empty() {
             None
         } else {
-            let now = crate::rules::module_hashes(&scenario.rule_roots, &saved_modules);
+            let loaded = rules.loaded_files();
+            let now = crate::rules::recorded_hashes(&scenario.rule_roots, &saved_modules, &loaded);
             // (a mod the save names but whose file it did not record was added to the save:
             // extra Lua the game never ran, which a host resuming others' saves must hear of)
             let mod_modules: Vec<String> = save
@@ -281,7 +300,6 @@ impl Session {
                     .into_keys()
                     .collect();
             // (held to the files the game loads, not every file beside them)
-            let loaded = rules.loaded_files();
             let in_play = crate::rules::loaded_names(&scenario.rule_roots, &loaded);
             let in_play = (!loaded.is_empty()).then_some(&in_play);
             crate::rules::describe_module_changes(&save.rules, &now, &mod_files, in_play)
@@ -515,9 +533,10 @@ impl Session {
         .with_mods(self.mods.clone())
         .with_bots(self.scenario.chosen_bots.clone())
         .with_scenario_hash(self.scenario.hash.clone())
-        .with_rules(crate::rules::module_hashes(
+        .with_rules(crate::rules::recorded_hashes(
             &self.scenario.rule_roots,
             &self.scenario.played_modules(),
+            &self.game.rules().loaded_files(),
         ))
     }
 }

@@ -336,10 +336,11 @@ fn batches_say_which_bots_they_played_with() {
     assert!(
         message
             .starts_with("error: game 0 (seed 10451216379200822465): rules error: bot 'crash' (")
-            && message.ends_with(
+            && message.ends_with(&format!(
                 "/crash.lua:2: boom\n  (play stopped at turn 2, movement (blue); to play it alone \
-                 with its log: --seed 1 --seed-range 0..1 --log FILE)\n"
-            ),
+                 with its log: --seed 1 --seed-range 0..1 --bot blue={} --log FILE)\n",
+                crash.display()
+            )),
         "{message}"
     );
 }

@@ -231,3 +231,193 @@ fn the_shipped_france_1940_variant_plays_its_own_crt() {
     }
     assert_eq!((combats, six_to_one_roll_two), (6, 2));
 }
+
+/// Two mods load in the order given, and a batch's rules fingerprint follows that order: the
+/// same two files the other way round are another game, whose shards must not merge.
+#[test]
+fn the_order_of_mods_is_part_of_a_batch_fingerprint() {
+    const BLUE_WINS: &str = "tests/fixtures/mods/blue_wins.lua";
+    let fingerprint = |first: &str, second: &str| -> (String, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("games.jsonl");
+        let out = hexwar(&[
+            "run",
+            "scenarios/demo",
+            "--seed-range",
+            "0..1",
+            "--quiet",
+            "--mod",
+            first,
+            "--mod",
+            second,
+            "--per-game",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let record: Value = serde_json::from_str(
+            std::fs::read_to_string(&file)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        (
+            record["rules"].as_str().unwrap().to_string(),
+            record["winner"].as_str().unwrap().to_string(),
+        )
+    };
+    let (red_then_blue, winner) = fingerprint(RED_WINS, BLUE_WINS);
+    assert_eq!(winner, "blue");
+    let (blue_then_red, winner) = fingerprint(BLUE_WINS, RED_WINS);
+    assert_eq!(winner, "red");
+    assert_ne!(red_then_blue, blue_then_red);
+}
+
+/// A file a mod requires from its own folder is recorded by saves and replays with the rules:
+/// edited, the replay refuses to verify and the save warns, naming it (the replay diverged at
+/// some step instead, and the save resumed without a word).
+#[test]
+fn a_file_a_mod_requires_is_recorded_by_saves_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let helper = dir.path().join("mod_helper.lua");
+    std::fs::write(&helper, "return { winner = \"red\" }\n").unwrap();
+    let mod_file = dir.path().join("uses_helper.lua");
+    std::fs::write(
+        &mod_file,
+        "local helper = require(\"mod_helper\")\n\
+         hex.rules.victory(function()\n\
+           return { winner = helper.winner, scores = {}, reason = \"the helper's\" }\n\
+         end)\n",
+    )
+    .unwrap();
+    let replay = dir.path().join("replay.json");
+    let save = dir.path().join("save.json");
+    let mod_arg = mod_file.to_str().unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--mod",
+        mod_arg,
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--mod",
+        mod_arg,
+        "--turns",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let names: Vec<&String> = recorded["rules"].as_object().unwrap().keys().collect();
+    assert!(
+        names.iter().any(|n| n.ends_with("/mod_helper.lua")),
+        "{names:?}"
+    );
+    std::fs::write(&helper, "return { winner = \"blue\" }\n").unwrap();
+    let verified = hexwar(&["replay", replay.to_str().unwrap()]);
+    assert_eq!(verified.status.code(), Some(2), "{}", stdout(&verified));
+    assert!(
+        stderr(&verified).contains("mod_helper.lua changed"),
+        "{}",
+        stderr(&verified)
+    );
+    let resumed = hexwar(&["run", save.to_str().unwrap()]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("mod_helper.lua changed"),
+        "{}",
+        stderr(&resumed)
+    );
+}
+
+/// Mods the host cannot load as given are refused before play with the reason: a file named
+/// init.lua (a folder module's first file: its whole folder would be the module), a directory,
+/// the same file given twice.
+#[test]
+fn mods_that_cannot_load_as_given_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let init = dir.path().join("init.lua");
+    std::fs::write(&init, "-- a mod named like a folder module's first file\n").unwrap();
+    let folder = dir.path().join("folder.lua");
+    std::fs::create_dir(&folder).unwrap();
+    let refused = |args: &[&str]| -> String {
+        let mut all = vec!["run", "scenarios/demo"];
+        all.extend_from_slice(args);
+        let out = hexwar(&all);
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        stderr(&out)
+    };
+    let init_arg = init.to_str().unwrap();
+    assert_eq!(
+        refused(&["--mod", init_arg]),
+        format!(
+            "error: --mod {init_arg}: mod refused: 'init' cannot be a mod's name (init.lua is a \
+             folder module's first file): rename the file\n"
+        )
+    );
+    let folder_arg = folder.to_str().unwrap();
+    assert_eq!(
+        refused(&["--mod", folder_arg]),
+        format!(
+            "error: --mod {folder_arg}: mod refused: not a regular file (a directory, a pipe or \
+             a device)\n"
+        )
+    );
+    assert_eq!(
+        refused(&["--mod", RED_WINS, "--mod", RED_WINS]),
+        "error: --mod tests/fixtures/mods/red_wins.lua: mod refused: given twice: a mod loads \
+         once\n"
+    );
+}
+
+/// A save or replay whose mod has moved says where the path came from and what to do: the
+/// message said only "no such file", and `--mod` cannot be given with a save.
+#[test]
+fn a_moved_mod_of_a_save_or_replay_is_named_as_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mod_file = dir.path().join("red_wins.lua");
+    std::fs::copy(RED_WINS, &mod_file).unwrap();
+    let save = dir.path().join("save.json");
+    let replay = dir.path().join("replay.json");
+    let mod_arg = mod_file.to_str().unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--mod",
+        mod_arg,
+        "--turns",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::rename(&mod_file, dir.path().join("moved.lua")).unwrap();
+    let resumed = hexwar(&["run", save.to_str().unwrap()]);
+    assert_eq!(resumed.status.code(), Some(2));
+    assert_eq!(
+        stderr(&resumed),
+        format!(
+            "error: {mod_arg}: mod refused: no such file; the save records it as given when the \
+             game started: resume from that directory, or correct \"mods\" in the save\n"
+        )
+    );
+    let verified = hexwar(&["replay", replay.to_str().unwrap()]);
+    assert_eq!(verified.status.code(), Some(2));
+    assert_eq!(
+        stderr(&verified),
+        format!(
+            "error: {mod_arg}: mod refused: no such file; the replay records it as given when \
+             the game was recorded: verify it from that directory, or correct \"mods\" in the \
+             replay\n"
+        )
+    );
+}

@@ -127,11 +127,54 @@ fn f40_c_6_a_crt_the_module_cannot_read_is_refused_as_the_game_starts() {
     );
     assert_eq!(
         refused(
+            "five",
+            "require('france1940.combat').CRT['1:1'] = { 'AE', 'AR', 'EX', 'EX', 'DR' }\n"
+        ),
+        "F40-C.6: combat.CRT[\"1:1\"] has 5 results: one per d6 roll, 6"
+    );
+    assert_eq!(
+        refused(
+            "text_row",
+            "require('france1940.combat').CRT['4:1'] = 'EX'\n"
+        ),
+        "F40-C.6: combat.CRT[\"4:1\"] is a string, not a row of 6 results (one per d6 roll)"
+    );
+    assert_eq!(
+        refused(
+            "lower",
+            "require('france1940.combat').CRT['3:1'][2] = 'ex'\n"
+        ),
+        "F40-C.6: combat.CRT[\"3:1\"][2] is ex, which combat.RESULT_EFFECTS has no entry for \
+         (did you mean 'EX'?) (results: AE, AR, DE, DR, DR%, EX)"
+    );
+    assert_eq!(
+        refused(
             "short_row",
             "require('france1940.combat').CRT['6:1'] = { 'DE', 'DE', 'DE', 'DE', 'DE', 'DE', 'DE' }\n"
         ),
         "F40-C.6: combat.CRT[\"6:1\"] has 7 results: one per d6 roll, 6"
     );
+}
+
+/// Victory points that are no number are refused as the game starts: they stopped the game
+/// at its end (a string) or scored NaN.
+#[test]
+fn f40_victory_points_that_are_no_number_are_refused() {
+    for (name, text, message) in [
+        (
+            "points_str",
+            "require('france1940.victory').UNIT_POINTS.XX = 'lots'\n",
+            "victory.UNIT_POINTS.XX is \"lots\", not a number of points",
+        ),
+        (
+            "points_nan",
+            "require('france1940.victory').CITY_POINTS.paris = 0/0\n",
+            "victory.CITY_POINTS.paris is",
+        ),
+    ] {
+        let e = with_mod("combat", name, text).err().expect("refused");
+        assert!(e.to_string().contains(message), "{e}");
+    }
 }
 
 /// Victory points for a size no unit has (`xx` for `XX`) are refused as the game starts: they

@@ -565,22 +565,32 @@ function combat.check_tables()
   table.sort(results)
   for _, name in ipairs(columns) do
     local row = combat.CRT[name]
-    if type(row) ~= "table" then
+    if row == nil then
       error(string.format("F40-C.6: combat.CRT has no row for the column %s (one row per column of combat.COLUMNS: %s)",
         name, table.concat(columns, ", ")), 0)
+    end
+    if type(row) ~= "table" then
+      error(string.format("F40-C.6: combat.CRT[\"%s\"] is a %s, not a row of 6 results (one per d6 roll)",
+        name, type(row)), 0)
+    end
+    if #row ~= 6 then
+      error(string.format("F40-C.6: combat.CRT[\"%s\"] has %d results: one per d6 roll, 6", name, #row), 0)
     end
     for roll = 1, 6 do
       local result = row[roll]
       if combat.RESULT_EFFECTS[result] == nil then
-        -- (a hint only for a longer name: a new two-letter result is one letter off several)
+        -- (a hint for a result written in another case, or a longer name: a new two-letter
+        -- result is one letter off several)
         local text = tostring(result)
-        local hint = #text >= 3 and spelling.did_you_mean(text, results) or ""
+        local hint = ""
+        if combat.RESULT_EFFECTS[text:upper()] ~= nil then
+          hint = " (did you mean '" .. text:upper() .. "'?)"
+        elseif #text >= 3 then
+          hint = spelling.did_you_mean(text, results)
+        end
         error(string.format("F40-C.6: combat.CRT[\"%s\"][%d] is %s, which combat.RESULT_EFFECTS has no entry for%s (results: %s)",
           name, roll, text, hint, table.concat(results, ", ")), 0)
       end
-    end
-    if #row ~= 6 then
-      error(string.format("F40-C.6: combat.CRT[\"%s\"] has %d results: one per d6 roll, 6", name, #row), 0)
     end
   end
   local rows = {}

@@ -111,6 +111,20 @@ function victory.check_tables()
         size, require("lib.spelling").did_you_mean(size, listed), table.concat(listed, ", ")), 0)
     end
   end
+  -- (points that are no number stopped the game at its end, or scored NaN)
+  for _, table_name in ipairs({ "UNIT_POINTS", "CITY_POINTS" }) do
+    local points = victory[table_name]
+    local names = {}
+    for k in pairs(points) do names[#names + 1] = k end
+    table.sort(names, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(names) do
+      local v = points[k]
+      if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+        error(string.format("victory.%s.%s is %s, not a number of points", table_name, tostring(k),
+          type(v) == "string" and ('"' .. v .. '"') or tostring(v)), 0)
+      end
+    end
+  end
 end
 
 function victory.register()

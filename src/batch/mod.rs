@@ -63,6 +63,11 @@ pub fn rules_fingerprint(scenario: &Scenario, loaded: &[std::path::PathBuf]) -> 
     for (file, hash) in files {
         hasher.update(format!("\n{file} {hash}").as_bytes());
     }
+    // (the order the modules load in, when the host added mods: the same files loaded in
+    // another order play another game; a batch without mods keeps the fingerprint it had)
+    if !scenario.mods.is_empty() {
+        hasher.update(format!("\nmodules {}", scenario.rules.join(" ")).as_bytes());
+    }
     // (which side a chosen bot plays: the same files may play two ways; a batch of the
     // scenario's own bots keeps the fingerprint it always had)
     for (side, module) in &scenario.chosen_bots {
@@ -74,6 +79,21 @@ pub fn rules_fingerprint(scenario: &Scenario, loaded: &[std::path::PathBuf]) -> 
         .map(|b| format!("{b:02x}"))
         .collect();
     format!("sha256:{hex}")
+}
+
+/// The command-line options of the host's choices a batch was played with (` --bot blue=x
+/// --mod m.lua`), for the hint that plays one of its games alone: without them it is another
+/// game.
+fn host_flags(scenario: &Scenario) -> String {
+    let bots = scenario
+        .chosen_bots
+        .iter()
+        .map(|(side, module)| format!(" --bot {side}={module}"));
+    let mods = scenario
+        .mods
+        .iter()
+        .map(|m| format!(" --mod {}", m.display()));
+    bots.chain(mods).collect()
 }
 
 /// The seed of game `index` of a batch (SplitMix64 of the base seed and the index).
@@ -121,10 +141,11 @@ pub fn play_game(
             return Err(BatchFailure {
                 message: format!(
                     "game {index} (seed {seed}): refused at {}: {r} (the bots could not go on; \
-                     to play it alone with its log: --seed {base_seed} --seed-range {index}..{} \
+                     to play it alone with its log: --seed {base_seed} --seed-range {index}..{}{} \
                      --log FILE)",
                     session.game.position_text(),
-                    index + 1
+                    index + 1,
+                    host_flags(scenario)
                 ),
                 refused: true,
             })
@@ -133,9 +154,10 @@ pub fn play_game(
         Err(e) => {
             return Err(format!(
                 "game {index} (seed {seed}): {e}\n  (play stopped at {}; to play it alone with \
-                 its log: --seed {base_seed} --seed-range {index}..{} --log FILE)",
+                 its log: --seed {base_seed} --seed-range {index}..{}{} --log FILE)",
                 session.game.position_text(),
-                index + 1
+                index + 1,
+                host_flags(scenario)
             )
             .into())
         }

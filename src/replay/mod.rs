@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Command, GameError};
-use crate::rules::module_hashes;
+use crate::rules::recorded_hashes;
 use crate::scenario::Scenario;
 use crate::session::{Session, SessionError};
 
@@ -148,7 +148,11 @@ impl Replay {
             scenario_hash: scenario.hash.clone(),
             // (the rules only: a replay plays its recorded commands, so a bot edited since
             // does not stop it from verifying)
-            rules: module_hashes(&scenario.rule_roots, &scenario.rules),
+            rules: recorded_hashes(
+                &scenario.rule_roots,
+                &scenario.rules,
+                &session.game.rules().loaded_files(),
+            ),
             seed: session.seed,
             mods: session.mods.clone(),
             steps: Vec::new(),
@@ -211,7 +215,15 @@ impl Replay {
     /// the final state's hash.
     pub fn verify(&self) -> Result<Verified, ReplayError> {
         let mut session =
-            Session::start_with_mods(&self.scenario_path, Some(self.seed), &self.mods)?;
+            Session::start_with_mods(&self.scenario_path, Some(self.seed), &self.mods).map_err(
+                |e| {
+                    crate::session::recorded_mod_error(
+                    e,
+                    "the replay records it as given when the game was recorded: verify it from \
+                     that directory, or correct \"mods\" in the replay",
+                )
+                },
+            )?;
         if session.scenario.hash != self.scenario_hash {
             return Err(ReplayError::DifferentScenario {
                 path: self.scenario_path.clone(),
@@ -233,9 +245,13 @@ impl Replay {
                 });
             }
         }
-        let now = module_hashes(&session.scenario.rule_roots, &session.scenario.rules);
         // (held to the files the game loads, not every file beside them)
         let loaded = session.game.rules().loaded_files();
+        let now = recorded_hashes(
+            &session.scenario.rule_roots,
+            &session.scenario.rules,
+            &loaded,
+        );
         let in_play = crate::rules::loaded_names(&session.scenario.rule_roots, &loaded);
         let in_play = (!loaded.is_empty()).then_some(&in_play);
         if let Some(changes) =

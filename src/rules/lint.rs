@@ -99,6 +99,20 @@ pub fn module_hashes(
     file_hashes(roots, &files)
 }
 
+/// What saves and replays record of the rules: every file of the modules ([`module_hashes`]),
+/// and every file the game has loaded besides (`Ruleset::loaded_files`: a module a mod
+/// requires from its own folder, which no module's folder holds: edited, it changed the game
+/// without a word).
+pub fn recorded_hashes(
+    roots: &[PathBuf],
+    modules: &[String],
+    loaded: &[PathBuf],
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = module_hashes(roots, modules);
+    out.extend(file_hashes(roots, loaded));
+    out
+}
+
 /// `sha256:` of each of `files` (under the roots), keyed by its name as scripts see it: the
 /// files a game loaded (`Ruleset::loaded_files`) or a module's files.
 pub fn file_hashes(

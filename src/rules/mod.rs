@@ -37,7 +37,7 @@ pub use api_listing::{
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{
     describe_module_changes, event_name_warnings, file_hashes, loaded_names, module_hashes,
-    syntax_errors,
+    recorded_hashes, syntax_errors,
 };
 pub use loader::{find_module, nearest_module};
 pub use luals::{luals_definitions, LualsError};

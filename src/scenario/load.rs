@@ -185,10 +185,14 @@ impl Scenario {
             return Err(format!("{what} is a .lua file"));
         }
         if !file.is_file() {
-            return Err(
-                "no such file (a path without a leading '/' is read from the working directory)"
-                    .into(),
-            );
+            return Err(match std::fs::metadata(file) {
+                Ok(_) => "not a regular file (a directory, a pipe or a device)".into(),
+                Err(_) if file.is_relative() => {
+                    "no such file (a path without a leading '/' is read from the working directory)"
+                        .into()
+                }
+                Err(_) => "no such file".into(),
+            });
         }
         // (a dot would read as a folder: `my.mod` is `my/mod.lua`)
         let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
@@ -198,14 +202,26 @@ impl Scenario {
                  rename the file"
             ));
         }
+        // (`init.lua` is a folder module's first file: a file of that name would make its whole
+        // folder the module, every file beside it checked and hashed with it)
+        if module == "init" {
+            return Err(format!(
+                "'init' cannot be {what}'s name (init.lua is a folder module's first file): \
+                 rename the file"
+            ));
+        }
         let same = |other: &Path| match (other.canonicalize(), file.canonicalize()) {
             (Ok(a), Ok(b)) => a == b,
             _ => false,
         };
         if self.rules.contains(&module) {
-            return Err(format!(
-                "a module named '{module}' is already loaded: rename the file"
-            ));
+            // (the very file given twice, or another of the same name)
+            let given_before = self.mods.iter().any(|m| same(m));
+            return Err(if given_before {
+                "given twice: a mod loads once".to_string()
+            } else {
+                format!("a module named '{module}' is already loaded: rename the file")
+            });
         }
         if let Some(other) = crate::rules::find_module(&self.rule_roots, &module) {
             // (the same file again: a bot chosen for two sides)
