@@ -277,7 +277,7 @@ pub struct CompareArgs {
     /// "sides": {SIDE: {"wins_a", "wins_b", "win_rate_a", "win_rate_b", "difference",
     /// "difference_95", "paired_score": {"mean_difference", "difference_95"} | null}},
     /// "figures": {NAME: {"mean_a", "mean_b", "paired": {"mean_difference", "difference_95"}
-    /// | null}}}`
+    /// | null}}}`, with "bots_a"/"bots_b" and "mods_a"/"mods_b" when a batch chose bots or mods
     #[arg(long)]
     pub json: bool,
 }
