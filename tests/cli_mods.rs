@@ -10,12 +10,23 @@ use common::{hexwar, stderr, stdout};
 
 const RED_WINS: &str = "tests/fixtures/mods/red_wins.lua";
 
+/// `hexwar ARGS`, which must succeed (exit 0; its stderr shown otherwise).
+fn succeeds(args: &[&str]) -> std::process::Output {
+    let out = hexwar(args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    out
+}
+
+/// The JSON document in `path` (a save, a replay).
+fn read_json(path: impl AsRef<std::path::Path>) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// `run --mod` plays the scenario under the mod (the demo's victory replaced: red wins every
 /// game) and says so in the summary, as text and as JSON.
 #[test]
 fn run_plays_the_scenario_under_the_mod() {
-    let out = hexwar(&["run", "scenarios/demo", "--seed", "3", "--mod", RED_WINS]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = succeeds(&["run", "scenarios/demo", "--seed", "3", "--mod", RED_WINS]);
     let text = stdout(&out);
     assert!(
         text.contains("\nmods: tests/fixtures/mods/red_wins.lua\n"),
@@ -46,7 +57,7 @@ fn a_save_records_its_mods_and_resumes_with_them() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("game.json");
     let save = save.to_str().unwrap();
-    let out = hexwar(&[
+    succeeds(&[
         "run",
         "scenarios/demo",
         "--mod",
@@ -56,11 +67,9 @@ fn a_save_records_its_mods_and_resumes_with_them() {
         "--save",
         save,
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(save).unwrap()).unwrap();
+    let saved: Value = read_json(save);
     assert_eq!(saved["mods"], serde_json::json!([RED_WINS]));
-    let resumed = hexwar(&["run", save]);
-    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    let resumed = succeeds(&["run", save]);
     assert!(
         stdout(&resumed).contains("\nwinner: red\n"),
         "{}",
@@ -72,8 +81,7 @@ fn a_save_records_its_mods_and_resumes_with_them() {
         stderr(&refused),
         "error: --mod cannot be used when continuing a save (the save carries its mods, loaded again)\n"
     );
-    let checked = hexwar(&["check", save]);
-    assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
+    let checked = succeeds(&["check", save]);
     assert!(
         stdout(&checked).contains("rules lib, demo, red_wins\n"),
         "{}",
@@ -85,8 +93,7 @@ fn a_save_records_its_mods_and_resumes_with_them() {
 /// fails as it loads reported at its line, a file that is not there named.
 #[test]
 fn check_takes_mods() {
-    let ok = hexwar(&["check", "scenarios/demo", "--mod", RED_WINS]);
-    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let ok = succeeds(&["check", "scenarios/demo", "--mod", RED_WINS]);
     assert!(
         stdout(&ok).ends_with("rules lib, demo, red_wins\n"),
         "{}",
@@ -124,7 +131,7 @@ fn a_replay_records_its_mods() {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("replay.json");
     let replay = replay.to_str().unwrap();
-    let out = hexwar(&[
+    succeeds(&[
         "run",
         "scenarios/demo",
         "--mod",
@@ -132,11 +139,9 @@ fn a_replay_records_its_mods() {
         "--replay",
         replay,
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(replay).unwrap()).unwrap();
+    let recorded: Value = read_json(replay);
     assert_eq!(recorded["mods"], serde_json::json!([RED_WINS]));
-    let verified = hexwar(&["replay", replay]);
-    assert_eq!(verified.status.code(), Some(0), "{}", stderr(&verified));
+    let verified = succeeds(&["replay", replay]);
     assert!(
         stdout(&verified).starts_with("replay ok: "),
         "{}",
@@ -147,7 +152,7 @@ fn a_replay_records_its_mods() {
 /// A batch under a mod names it in its statistics (text and JSON) and in each game's record.
 #[test]
 fn a_batch_names_its_mods() {
-    let out = hexwar(&[
+    let out = succeeds(&[
         "run",
         "scenarios/demo",
         "--games",
@@ -156,7 +161,6 @@ fn a_batch_names_its_mods() {
         "--mod",
         RED_WINS,
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
         text.starts_with(
@@ -185,12 +189,11 @@ fn a_batch_names_its_mods() {
 #[test]
 fn the_shipped_france_1940_variant_plays_its_own_crt() {
     const HARSH: &str = "rules/france1940/variants/harsh_crt.lua";
-    let checked = hexwar(&["check", "scenarios/france1940", "--mod", HARSH]);
-    assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
+    let checked = succeeds(&["check", "scenarios/france1940", "--mod", HARSH]);
     assert!(stdout(&checked).ends_with("rules lib, france1940, harsh_crt\n"));
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log.jsonl");
-    let out = hexwar(&[
+    succeeds(&[
         "run",
         "scenarios/france1940",
         "--seed",
@@ -202,7 +205,6 @@ fn the_shipped_france_1940_variant_plays_its_own_crt() {
         "--log",
         log.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let harsh: [(&str, [&str; 6]); 7] = [
         ("1:2", ["AE", "AE", "AR", "EX", "EX", "DR"]),
         ("1:1", ["AE", "AR", "EX", "EX", "DR", "DR%"]),
@@ -240,7 +242,7 @@ fn the_order_of_mods_is_part_of_a_batch_fingerprint() {
     let fingerprint = |first: &str, second: &str| -> (String, String) {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("games.jsonl");
-        let out = hexwar(&[
+        succeeds(&[
             "run",
             "scenarios/demo",
             "--seed-range",
@@ -253,7 +255,6 @@ fn the_order_of_mods_is_part_of_a_batch_fingerprint() {
             "--per-game",
             file.to_str().unwrap(),
         ]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let record: Value = serde_json::from_str(
             std::fs::read_to_string(&file)
                 .unwrap()
@@ -294,7 +295,7 @@ fn a_file_a_mod_requires_is_recorded_by_saves_and_replays() {
     let replay = dir.path().join("replay.json");
     let save = dir.path().join("save.json");
     let mod_arg = mod_file.to_str().unwrap();
-    let out = hexwar(&[
+    succeeds(&[
         "run",
         "scenarios/demo",
         "--mod",
@@ -302,8 +303,7 @@ fn a_file_a_mod_requires_is_recorded_by_saves_and_replays() {
         "--replay",
         replay.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = hexwar(&[
+    succeeds(&[
         "run",
         "scenarios/demo",
         "--mod",
@@ -313,8 +313,7 @@ fn a_file_a_mod_requires_is_recorded_by_saves_and_replays() {
         "--save",
         save.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let recorded: Value = read_json(&replay);
     let names: Vec<&String> = recorded["rules"].as_object().unwrap().keys().collect();
     assert!(
         names.iter().any(|n| n.ends_with("/mod_helper.lua")),
@@ -328,8 +327,7 @@ fn a_file_a_mod_requires_is_recorded_by_saves_and_replays() {
         "{}",
         stderr(&verified)
     );
-    let resumed = hexwar(&["run", save.to_str().unwrap()]);
-    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    let resumed = succeeds(&["run", save.to_str().unwrap()]);
     assert!(
         stderr(&resumed).contains("mod_helper.lua changed"),
         "{}",
@@ -387,7 +385,7 @@ fn a_moved_mod_of_a_save_or_replay_is_named_as_theirs() {
     let save = dir.path().join("save.json");
     let replay = dir.path().join("replay.json");
     let mod_arg = mod_file.to_str().unwrap();
-    let out = hexwar(&[
+    succeeds(&[
         "run",
         "scenarios/demo",
         "--mod",
@@ -399,7 +397,6 @@ fn a_moved_mod_of_a_save_or_replay_is_named_as_theirs() {
         "--replay",
         replay.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     std::fs::rename(&mod_file, dir.path().join("moved.lua")).unwrap();
     let resumed = hexwar(&["run", save.to_str().unwrap()]);
     assert_eq!(resumed.status.code(), Some(2));
