@@ -150,9 +150,7 @@ impl Session {
     ) -> Result<Session, SessionError> {
         let mut scenario = load_scenario(path).map_err(SessionError::Scenario)?;
         add_mods(&mut scenario, mods)?;
-        let mut session = Session::start_scenario(scenario, seed)?;
-        session.mods = mods.to_vec();
-        Ok(session)
+        Session::start_scenario(scenario, seed)
     }
 
     /// Starts a new game of an already loaded scenario (see [`crate::scenario::parse_scenario`]).
@@ -188,11 +186,12 @@ impl Session {
         let mut game = Game::new(scenario.initial_state(seed), rules, scenario.turns, limits);
         game.start(seed)?;
         Ok(Session {
+            // (the mods `add_mods` gave the scenario, as given: a save records them)
+            mods: scenario.mods.clone(),
             scenario,
             game,
             seed,
             bot_dice: Dice::new(seed ^ BOT_SALT),
-            mods: Vec::new(),
             rules_changed: None,
             scenario_changed: false,
         })

@@ -249,10 +249,7 @@ fn open_session(
             .map_err(crate::SessionError::Scenario)
             .and_then(|mut scenario| {
                 trust(&mut scenario).map_err(crate::SessionError::HostChoice)?;
-                let mut session = crate::Session::start_scenario_wrapped(scenario, seed, wrap)?;
-                // (so that a save records them)
-                session.mods = choices.mods.to_vec();
-                Ok(session)
+                crate::Session::start_scenario_wrapped(scenario, seed, wrap)
             })
     };
     let mut session = session.map_err(|e| session_message(&e))?;
