@@ -113,10 +113,13 @@ local function situation(side)
     return fields[class][loc] or fields[class][province(loc)] or FAR
   end
   local cm = map.get(hex.map.board_table())
-  local given = {}
+  local given, ordered = {}, {}
   for _, o in ipairs(hex.state.get("orders." .. side) or {}) do
     local p = parse(cm, o)
-    if p then given[#given + 1] = p end
+    if p then
+      given[#given + 1] = p
+      ordered[p.unit] = true
+    end
   end
   return {
     cm = cm,
@@ -126,6 +129,7 @@ local function situation(side)
     own_at = own_at,
     steps = steps,
     given = given,
+    ordered = ordered, -- (the units the orders given name)
     target = function(loc)
       local r = hex.map.region(province(loc))
       return r ~= nil and r.supply_center and not owned[r.id]
@@ -156,8 +160,7 @@ end
 
 -- Whether another unit of the power, not ordered yet, could support a move into `prov`.
 local function could_be_backed(s, o, prov)
-  local ordered = {}
-  for _, g in ipairs(s.given) do ordered[g.unit] = true end
+  local ordered = s.ordered
   for _, u in ipairs(s.units) do
     if u ~= o.unit and not ordered[u] then
       local class = class_of(u:sub(1, 1))
@@ -244,8 +247,7 @@ local SCORE = { M = movement_score, R = retreat_score, A = adjustment_score }
 -- every move the army has by land; the army's move follows at the next answer (first of all).
 -- An island power's armies used to stay at home.
 local function convoy_options(s)
-  local ordered = {}
-  for _, g in ipairs(s.given) do ordered[g.unit] = true end
+  local ordered = s.ordered
   local out = {}
   for _, army in ipairs(s.units) do
     local from = army:sub(3)
@@ -270,8 +272,7 @@ end
 
 -- The army's move a convoy ordered already carries, if that army has no order yet.
 local function convoyed_move(s)
-  local ordered = {}
-  for _, g in ipairs(s.given) do ordered[g.unit] = true end
+  local ordered = s.ordered
   for _, g in ipairs(s.given) do
     if g.kind == "C" and not ordered[g.supported] then
       return g.supported .. " - " .. g.dest .. " VIA"
