@@ -109,7 +109,14 @@ pub fn recorded_hashes(
     loaded: &[PathBuf],
 ) -> std::collections::BTreeMap<String, String> {
     let mut out = module_hashes(roots, modules);
-    out.extend(file_hashes(roots, loaded));
+    // (only the loaded files no module's folder holds: the others are hashed already)
+    let canonical = canonical_roots(roots);
+    let beside: Vec<PathBuf> = loaded
+        .iter()
+        .filter(|f| !out.contains_key(&chunk_name(&canonical, f)))
+        .cloned()
+        .collect();
+    out.extend(file_hashes(roots, &beside));
     out
 }
 
