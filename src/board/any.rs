@@ -149,7 +149,9 @@ pub fn load_board_all(path: &Path) -> Result<Board, Vec<MapError>> {
             .map(|m| Board::Hex(Arc::new(m)))
             .map_err(|mut errors| {
                 // (an area map without its `kind` line reads as a hex map with unknown keys)
+                // (its other keys are unknown for the same reason: the first says it)
                 if kind.is_none() && source.text.contains("[[region]]") {
+                    errors.truncate(1);
                     for e in &mut errors {
                         e.message
                             .push_str(" (the file has [[region]] tables: an area map starts with kind = \"area\")");

@@ -122,9 +122,11 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
         hex: None,
         message,
     };
-    let spec: AreaSpec = toml::from_str(&source.text).map_err(|e| {
-        let offset = e.span().map(|s| s.start).unwrap_or(0);
-        vec![err(offset, super::source::toml_message(&e, &source.text))]
+    let spec: AreaSpec = super::parse_toml(&source.text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| err(e.offset, e.message))
+            .collect::<Vec<_>>()
     })?;
     if spec.kind.get_ref() != "area" {
         return Err(vec![err(

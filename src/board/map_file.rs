@@ -97,13 +97,11 @@ pub fn parse_map_all(source: &SourceText) -> Result<HexMap, Vec<MapError>> {
         hex,
         message,
     };
-    let spec: MapSpec = toml::from_str(&source.text).map_err(|e| {
-        let offset = e.span().map(|s| s.start).unwrap_or(0);
-        vec![err(
-            offset,
-            None,
-            super::source::toml_message(&e, &source.text),
-        )]
+    let spec: MapSpec = super::parse_toml(&source.text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| err(e.offset, None, e.message))
+            .collect::<Vec<_>>()
     })?;
 
     let (columns, rows) = (*spec.columns.get_ref(), *spec.rows.get_ref());

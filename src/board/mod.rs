@@ -12,6 +12,7 @@ mod hexside;
 mod label;
 mod map_file;
 mod source;
+mod toml_text;
 
 pub use any::{load_board, load_board_all, Board};
 pub use area::{AreaMap, MoveClass, Power, Region};
@@ -22,6 +23,7 @@ pub use hexside::HexsideKey;
 pub use label::LabelFormat;
 pub use map_file::{load_map, parse_map, parse_map_all};
 pub use source::{
-    line_of, read_bytes_capped, read_capped, read_named_capped, toml_message, LineIndex,
-    SourceText, MAX_SOURCE_BYTES,
+    line_of, read_bytes_capped, read_capped, read_named_capped, LineIndex, SourceText,
+    MAX_SOURCE_BYTES,
 };
+pub use toml_text::{parse_toml, toml_message, TomlError};

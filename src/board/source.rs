@@ -142,69 +142,9 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// A TOML parse error's message as the files' errors give it (`TOML: ...`), naming the key of a
-/// duplicate key (the parser says only "duplicate key"; its span covers the key in `text`).
-pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
-    let message = e.message();
-    if message.trim() == "duplicate key" {
-        if let Some(key) = e.span().and_then(|s| text.get(s)) {
-            let key = key.trim();
-            if !key.is_empty() && key.len() <= 80 && !key.contains('\n') {
-                return format!("TOML: duplicate key `{key}`");
-            }
-        }
-    }
-    format!("TOML: {}", with_nearest_field(message.trim_end()))
-}
-
-/// serde's "unknown field `seeed`, expected one of `id`, ..., `seed`" with the nearest field
-/// named after the unknown one (`seeed` (did you mean `seed`?)): a long list hid the one meant.
-fn with_nearest_field(message: &str) -> String {
-    let parsed = message.strip_prefix("unknown field `").and_then(|rest| {
-        let (field, expected) = rest.split_once('`')?;
-        let known: Vec<&str> = expected
-            .split('`')
-            .skip(1)
-            .step_by(2)
-            .filter(|k| !k.is_empty())
-            .collect();
-        Some((field, known))
-    });
-    match parsed
-        .and_then(|(field, known)| Some((field, crate::spelling::nearest(field, known, 3)?)))
-    {
-        Some((field, near)) => message.replacen(
-            &format!("`{field}`"),
-            &format!("`{field}` (did you mean `{near}`?)"),
-            1,
-        ),
-        None => message.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_unknown_field_is_given_the_nearest_known_one() {
-        assert_eq!(
-            with_nearest_field("unknown field `seeed`, expected one of `id`, `seed`, `side`"),
-            "unknown field `seeed` (did you mean `seed`?), expected one of `id`, `seed`, `side`"
-        );
-        assert_eq!(
-            with_nearest_field("unknown field `winer`, expected `winner` or `scores`"),
-            "unknown field `winer` (did you mean `winner`?), expected `winner` or `scores`"
-        );
-        // (nothing near, or no field at all: the message as serde wrote it)
-        for plain in [
-            "unknown field `colour`, expected one of `id`, `seed`",
-            "unknown field `x`, there are no fields",
-            "invalid type: string \"a\", expected u32",
-        ] {
-            assert_eq!(with_nearest_field(plain), plain);
-        }
-    }
 
     #[test]
     fn the_line_index_counts_lines_as_line_of_does() {

@@ -307,13 +307,11 @@ pub fn rules_named(path: &Path) -> Option<(Vec<PathBuf>, Vec<String>)> {
 /// it names are read relative to that path's folder (fuzzing and tests give text directly).
 pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError>> {
     let file = source.path.clone();
-    let spec: ScenarioSpec = toml::from_str(&source.text).map_err(|e| {
-        let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
-        vec![ScenarioError::spec(
-            &file,
-            line,
-            crate::board::toml_message(&e, &source.text),
-        )]
+    let spec: ScenarioSpec = crate::board::parse_toml(&source.text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| ScenarioError::spec(&file, source.line_of(e.offset), e.message))
+            .collect::<Vec<_>>()
     })?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut errors = Vec::new();
@@ -426,15 +424,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             )),
             Ok(src) => {
                 hasher.update(src.text.as_bytes());
-                match toml::from_str::<UnitFileSpec>(&src.text) {
-                    Err(e) => {
-                        let line = e.span().map(|s| src.line_of(s.start)).unwrap_or(0);
-                        errors.push(ScenarioError::spec(
-                            &path,
-                            line,
-                            crate::board::toml_message(&e, &src.text),
-                        ));
-                    }
+                match crate::board::parse_toml::<UnitFileSpec>(&src.text) {
+                    Err(found) => errors.extend(
+                        found
+                            .into_iter()
+                            .map(|e| ScenarioError::spec(&path, src.line_of(e.offset), e.message)),
+                    ),
                     Ok(units) => {
                         let src = std::rc::Rc::new(src);
                         unit_specs.extend(
