@@ -89,13 +89,17 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
         .split_once("].")
         .and_then(|(_, rest)| rest.split_once(':'))
         .map(|(key, _)| key);
-    let Some(quoted) = reason
+    let mut quotes = reason
         .split('\'')
         .skip(1)
         .step_by(2)
-        .find(|q| !q.is_empty() && source.text.contains(&format!("\"{q}\"")))
+        .filter(|q| !q.is_empty());
+    let Some(quoted) = quotes
+        .clone()
+        .find(|q| source.text.contains(&format!("\"{q}\"")))
     else {
-        return 0;
+        // (a key the reason quotes, `unknown key 'phse'`: the line that writes it)
+        return quotes.find_map(|q| key_line(source, q)).unwrap_or(0);
     };
     let written = format!("\"{quoted}\"");
     let on_key_line = key.and_then(|key| {
@@ -111,6 +115,21 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
             .find(&written)
             .map_or(0, |at| source.line_of(at)),
     }
+}
+
+/// The line of `source` that starts with the key `key` (`phse = "combat"`, `phse.x = 1`) or
+/// opens its table (`[phse]`, `[[phse]]`).
+fn key_line(source: &SourceText, key: &str) -> Option<usize> {
+    source
+        .text
+        .lines()
+        .position(|l| {
+            let l = l.trim_start().trim_start_matches('[');
+            l.strip_prefix(key).is_some_and(|rest| {
+                matches!(rest.trim_start().chars().next(), Some('=' | '.' | ']'))
+            })
+        })
+        .map(|i| i + 1)
 }
 
 /// The salt that separates the bots' dice from the game's dice.

@@ -1,7 +1,7 @@
 //! "Did you mean": the known name nearest a misspelt one, for the messages that refuse it.
 
 /// The candidate within two one-letter edits of `name` (the nearest; the first of equals), or
-/// None. Names shorter than `min_len` get no suggestion: `uk` is two edits from many names.
+/// None. Two letters swapped count as one edit (`sied` is one from `side`, two from `id`). Names shorter than `min_len` get no suggestion: `uk` is two edits from many names.
 pub fn nearest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -12,7 +12,7 @@ pub fn nearest<'a>(
     }
     candidates
         .into_iter()
-        .map(|c| (strsim::levenshtein(name, c), c))
+        .map(|c| (strsim::osa_distance(name, c), c))
         .filter(|&(edits, _)| edits <= 2)
         .min_by_key(|&(edits, _)| edits)
         .map(|(_, c)| c)
@@ -29,7 +29,7 @@ pub fn nearest_any_case<'a>(name: &str, candidates: &'a [String]) -> Option<&'a 
         .iter()
         .map(|c| {
             let edits =
-                strsim::levenshtein(name, c).min(strsim::levenshtein(&upper, &c.to_uppercase()));
+                strsim::osa_distance(name, c).min(strsim::osa_distance(&upper, &c.to_uppercase()));
             (edits, c.as_str())
         })
         .filter(|&(edits, _)| edits <= 2)
@@ -66,6 +66,15 @@ mod tests {
         assert_eq!(nearest_any_case("FRANC", &sides), Some("FRANCE"));
         assert_eq!(nearest_any_case("englnd", &sides), Some("ENGLAND"));
         assert_eq!(nearest_any_case("narnia", &sides), None);
+    }
+
+    #[test]
+    fn two_letters_swapped_are_one_edit() {
+        assert_eq!(nearest("sied", ["id", "side"], 3), Some("side"));
+        assert_eq!(
+            nearest_any_case("FRNACE", &["ENGLAND".to_string(), "FRANCE".to_string()]),
+            Some("FRANCE")
+        );
     }
 
     #[test]

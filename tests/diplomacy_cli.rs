@@ -504,7 +504,8 @@ fn play_reports_the_phase_that_ends_the_game_with_its_winner() {
 }
 
 /// A setup key the rules do not read (`[centres]` for `[centers]`) was set aside: the board's
-/// own centres were played without a word. It is refused, naming the key and the nearest one.
+/// own centres were played without a word. It is refused, naming the key, its line and the
+/// nearest one.
 #[test]
 fn dip_setup_refuses_an_unknown_key() {
     let dir = tempfile::tempdir().unwrap();
@@ -515,7 +516,7 @@ fn dip_setup_refuses_an_unknown_key() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: {setup}: setup refused: DIP-setup: unknown key 'centres' (did you mean 'centers'?) \
+            "error: {setup}:4: setup refused: DIP-setup: unknown key 'centres' (did you mean 'centers'?) \
              (a setup holds centers, dislodged, phase, units)\n"
         )
     );

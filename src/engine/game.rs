@@ -200,9 +200,13 @@ impl Game {
                 .keys()
                 .find(|k| !ENGINE_SETUP_KEYS.contains(&k.as_str()))
             {
+                let near =
+                    crate::spelling::nearest(key, ["unit"].into_iter().chain(ENGINE_SETUP_KEYS), 3)
+                        .map(|near| format!("did you mean '{near}'? "))
+                        .unwrap_or_default();
                 return Err(refuse(format!(
-                    "unknown key '{key}' (these rules read no setup table of their own: the \
-                     keys are turn, phase, side, [control] and [[unit]])"
+                    "unknown key '{key}' ({near}these rules read no setup table of their own: \
+                     the keys are turn, phase, side, [control] and [[unit]])"
                 )));
             }
         }
@@ -833,8 +837,13 @@ mod tests {
             (json!({"side": 3}), "'side' must be a string"),
             (
                 json!({"phse": "move"}),
-                "unknown key 'phse' (these rules read no setup table of their own: the keys are \
-                 turn, phase, side, [control] and [[unit]])",
+                "unknown key 'phse' (did you mean 'phase'? these rules read no setup table of \
+                 their own: the keys are turn, phase, side, [control] and [[unit]])",
+            ),
+            (
+                json!({"weather": "rain"}),
+                "unknown key 'weather' (these rules read no setup table of their own: the keys \
+                 are turn, phase, side, [control] and [[unit]])",
             ),
         ] {
             assert_eq!(
