@@ -418,3 +418,50 @@ fn a_moved_mod_of_a_save_or_replay_is_named_as_theirs() {
         )
     );
 }
+
+/// The commands that look at a game take `--mod` too: a designer asks a variant's reach and
+/// legal moves without a scenario of its own. The mud mod (forest and marsh cost 1 more)
+/// answers as the demo-mud scenario that layers it does, and not as the plain demo.
+#[test]
+fn the_commands_that_look_at_a_game_take_mods() {
+    const MUD: &str = "rules/demo/variants/mud.lua";
+    let asked = |scenario: &str, mods: &[&str], command: &[&str]| {
+        let mut args = vec![command[0], scenario];
+        args.extend_from_slice(&command[1..]);
+        for m in mods {
+            args.extend_from_slice(&["--mod", m]);
+        }
+        stdout(&succeeds(&args))
+    };
+    for command in [
+        &["reach", "b-inf-1", "--json"][..],
+        &["legal", "--unit", "b-inf-1"],
+    ] {
+        let modded = asked("scenarios/demo", &[MUD], command);
+        assert_eq!(
+            modded,
+            asked("scenarios/demo-mud", &[], command),
+            "{command:?}"
+        );
+        assert_ne!(modded, asked("scenarios/demo", &[], command), "{command:?}");
+    }
+    // (status, supply and render load it as well: a broken mod is named by each)
+    for command in [
+        &["status"][..],
+        &["supply"],
+        &["render", "-o", "-"],
+        &["reach", "b-inf-1"],
+        &["legal"],
+    ] {
+        let mut args = vec![command[0], "scenarios/demo"];
+        args.extend_from_slice(&command[1..]);
+        args.extend_from_slice(&["--mod", "tests/fixtures/mods/broken_mod.lua"]);
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(
+            stderr(&out).contains("broken_mod"),
+            "{command:?}: {}",
+            stderr(&out)
+        );
+    }
+}

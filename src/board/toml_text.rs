@@ -177,20 +177,33 @@ mod tests {
 
     #[test]
     fn an_error_of_another_kind_after_the_unknown_keys_is_listed_too() {
-        // (the unit's side is misspelt, so it has none: removing `sied` cannot have caused that)
-        let text = "name = \"x\"\nturns = 1\nturn = 2\n[[unit]]\nid = \"a\"\nsied = \"blue\"\n";
+        let text = "name = \"x\"\nturns = \"three\"\ncolour = 2\n";
         let errors = errors_of(text);
-        assert_eq!(errors.len(), 3, "{errors:?}");
-        assert_eq!(errors[0].0, 3);
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(errors[0].0, 2);
         assert!(
-            errors[0].1.starts_with("TOML: unknown field `turn`"),
+            errors[0].1.contains("invalid type: string \"three\""),
             "{errors:?}"
         );
-        assert_eq!(errors[1].0, 4);
-        assert_eq!(errors[1].1, "TOML: missing field `side`");
-        assert_eq!(errors[2].0, 6);
+        assert_eq!(errors[1].0, 3);
         assert!(
-            errors[2].1.starts_with("TOML: unknown field `sied`"),
+            errors[1].1.starts_with("TOML: unknown field `colour`"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn a_missing_field_a_misspelt_key_is_said_to_mean_is_left_out() {
+        // (the unit's side is misspelt, so it has none; `id` is missing for want of any key)
+        let text = "name = \"x\"\nturns = 1\n[[unit]]\nsied = \"blue\"\n";
+        let errors = errors_of(text);
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(errors[0], (3, "TOML: missing field `id`".to_string()));
+        assert_eq!(errors[1].0, 4);
+        assert!(
+            errors[1]
+                .1
+                .starts_with("TOML: unknown field `sied` (did you mean `side`?)"),
             "{errors:?}"
         );
     }

@@ -26,8 +26,12 @@ pub struct LegalArgs {
     /// A position to look at instead (the `--setup` schema).
     #[arg(long)]
     pub setup: Option<PathBuf>,
+    /// Print the commands as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &LegalArgs) -> i32 {
@@ -35,7 +39,10 @@ pub fn run(args: &LegalArgs) -> i32 {
         &args.scenario,
         None,
         args.setup.as_deref(),
-        &super::HostChoices::default(),
+        &super::HostChoices {
+            mods: &args.mods,
+            ..Default::default()
+        },
     ) {
         Ok(s) => s,
         Err(e) => return fail(e),

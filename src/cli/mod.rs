@@ -44,8 +44,9 @@ struct Cli {
 enum CliCommand {
     /// Load and validate a scenario, its map and every rules module; list every error found.
     Check {
-        /// Scenario directory or file.
+        /// Scenario directory or file, or a save (its scenario is checked).
         scenario: PathBuf,
+        /// Print the errors and warnings as JSON.
         #[arg(long)]
         json: bool,
         /// Check SIDE's bot MODULE too (as `run --bot`: a module, a .lua file or `random`).

@@ -29,7 +29,7 @@ use super::{fail, EXIT_GAME, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Scenario directory or file.
+    /// Scenario directory or file, or a save to go on from.
     pub scenario: PathBuf,
     /// Orders file (TOML: `[[order]]` tables, or `[[phase]]` tables with `[phase.orders]`).
     #[arg(long)]
@@ -37,8 +37,10 @@ pub struct PlayArgs {
     /// A position to start from (TOML): `turn`/`phase`, `[[unit]]`, and what the rules read.
     #[arg(long)]
     pub setup: Option<PathBuf>,
+    /// Seed for the dice (default: the scenario's; a save carries its own).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Print each order's or phase's results as JSON.
     #[arg(long)]
     pub json: bool,
     /// Run the rules without the instruction budget (as `run --trusted`).

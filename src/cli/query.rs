@@ -19,8 +19,12 @@ pub struct ReachArgs {
     /// A position to ask about instead of the scenario's start (the `--setup` schema).
     #[arg(long)]
     pub setup: Option<PathBuf>,
+    /// Print the answer as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -30,13 +34,25 @@ pub struct SupplyArgs {
     /// A position to ask about instead of the scenario's start (the `--setup` schema).
     #[arg(long)]
     pub setup: Option<PathBuf>,
+    /// Print the answer as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
 }
 
 /// The game to ask: a scenario or a save, with a setup laid over it.
-fn open(path: &std::path::Path, setup: Option<&std::path::Path>) -> Result<Session, String> {
-    super::open_session(path, None, setup, &super::HostChoices::default())
+fn open(
+    path: &std::path::Path,
+    setup: Option<&std::path::Path>,
+    mods: &[PathBuf],
+) -> Result<Session, String> {
+    let choices = super::HostChoices {
+        mods,
+        ..Default::default()
+    };
+    super::open_session(path, None, setup, &choices)
 }
 
 /// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,
@@ -71,7 +87,7 @@ fn show(v: &Value) -> String {
 }
 
 pub fn reach(args: &ReachArgs) -> i32 {
-    let mut session = match open(&args.scenario, args.setup.as_deref()) {
+    let mut session = match open(&args.scenario, args.setup.as_deref(), &args.mods) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -157,7 +173,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
 }
 
 pub fn supply(args: &SupplyArgs) -> i32 {
-    let mut session = match open(&args.scenario, args.setup.as_deref()) {
+    let mut session = match open(&args.scenario, args.setup.as_deref(), &args.mods) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

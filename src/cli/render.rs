@@ -24,9 +24,13 @@ pub struct RenderArgs {
     /// The SVG file to write (`-` for stdout).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
-    /// `{"file", "svg", "width", "height", "units"}`: the SVG text in `svg` with `-o -`.
+    /// Print `{"file", "svg", "width", "height", "units"}` as JSON (the SVG text in `svg` with
+    /// `-o -`).
     #[arg(long)]
     pub json: bool,
+    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
@@ -34,7 +38,10 @@ pub fn run(args: &RenderArgs) -> i32 {
         &args.scenario,
         None,
         args.setup.as_deref(),
-        &super::HostChoices::default(),
+        &super::HostChoices {
+            mods: &args.mods,
+            ..Default::default()
+        },
     ) {
         Ok(s) => s,
         Err(e) => return fail(e),

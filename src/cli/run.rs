@@ -40,10 +40,11 @@ pub struct RunArgs {
     /// Play N games (seeds derived from --seed) and print statistics.
     #[arg(long)]
     pub games: Option<u64>,
-    /// Play exactly the games A..B of the batch (a shard; merge shards with `hexwar stats merge`).
+    /// Play exactly the games A..B of the batch (a shard; merge shards with `hexwar stats
+    /// merge`); not with --games.
     #[arg(long, value_name = "A..B")]
     pub seed_range: Option<String>,
-    /// Worker threads for a batch (default: all cores).
+    /// Worker threads for a batch (default: all cores); only with --games or --seed-range.
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Print batch statistics as CSV.
@@ -63,8 +64,9 @@ pub struct RunArgs {
     /// loop in them hangs the run (docs/sandbox.md, "Trusted rules").
     #[arg(long)]
     pub trusted: bool,
-    /// Play SIDE with the bot MODULE (a Lua module under the scenario's rule roots, or
-    /// `random` for the built-in random bot) instead of the scenario's; repeatable. A save
+    /// Play SIDE with the bot MODULE (a Lua module under the scenario's rule roots, a .lua
+    /// file such as `bots/mine.lua`, or `random` for the built-in random bot) instead of the
+    /// scenario's; repeatable. A save
     /// records the choice.
     #[arg(long = "bot", value_name = "SIDE=MODULE")]
     pub bots: Vec<String>,
@@ -106,6 +108,10 @@ fn run_games(args: &RunArgs) -> i32 {
             );
         }
         return super::batch::run(args);
+    }
+    // (one game runs on one thread: a --jobs meant for a batch whose --games was left out)
+    if args.jobs.is_some() {
+        return fail("--jobs sets the threads of a batch: give --games N or --seed-range A..B too");
     }
     run_single(args)
 }

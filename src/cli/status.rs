@@ -21,8 +21,12 @@ pub struct StatusArgs {
     /// Only this side's units.
     #[arg(long)]
     pub side: Option<String>,
+    /// Print the status as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
+    #[arg(long = "mod", value_name = "FILE.lua")]
+    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &StatusArgs) -> i32 {
@@ -30,7 +34,10 @@ pub fn run(args: &StatusArgs) -> i32 {
         &args.scenario,
         None,
         args.setup.as_deref(),
-        &super::HostChoices::default(),
+        &super::HostChoices {
+            mods: &args.mods,
+            ..Default::default()
+        },
     ) {
         Ok(s) => s,
         Err(e) => return fail(e),
