@@ -55,6 +55,28 @@ pub fn unknown_side(side: &str, sides: &[String]) -> String {
     )
 }
 
+/// What follows `no unit 'NAME' in play` in the commands that take a unit: the id of the unit
+/// standing where NAME says (`0103`, `A NWY`: units are named by id), else the nearest id.
+pub fn unit_hint(
+    units: &std::collections::BTreeMap<String, crate::engine::Unit>,
+    name: &str,
+) -> String {
+    let place = name.split_whitespace().last().unwrap_or_default();
+    let there = units.values().find(|u| {
+        u.at.as_deref()
+            .is_some_and(|at| at.eq_ignore_ascii_case(place))
+    });
+    match there {
+        Some(u) => format!(
+            " (units are named by id: the unit at {place} is '{}')",
+            u.id
+        ),
+        None => nearest(name, units.keys().map(String::as_str), 0)
+            .map(|n| format!(" (did you mean '{n}'?)"))
+            .unwrap_or_default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

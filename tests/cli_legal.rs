@@ -98,6 +98,24 @@ fn legal_is_empty_outside_the_sides_phase_and_needs_a_side_in_a_simultaneous_ste
         stderr(&out),
         "error: --unit: no unit 'b-art-2' in play (did you mean 'b-art-1'?)\n"
     );
+    // (a unit named by its place, as reach answers it)
+    let out = hexwar(&["legal", "scenarios/demo", "--unit", "0103"]);
+    assert_eq!(
+        stderr(&out),
+        "error: --unit: no unit '0103' in play (units are named by id: the unit at 0103 is 'b-arm-1')\n"
+    );
+    let out = hexwar(&[
+        "render",
+        "scenarios/demo",
+        "--overlay",
+        "reach:b-arm-x",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(
+        stderr(&out),
+        "error: reach overlay: no unit 'b-arm-x' in play (did you mean 'b-arm-1'?)\n"
+    );
 }
 
 /// Diplomacy's orders name their unit in the order text, not in a `unit` argument: `--unit`

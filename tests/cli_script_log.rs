@@ -37,3 +37,31 @@ fn play_shows_what_scripts_print_on_stderr() {
          script: phase\tcombat\t1\nscript: started blue\n"
     );
 }
+
+/// A `GameStarted` handler reads turn 0 (no `PhaseStarted` yet), while the phase and side
+/// already name the first step; the first `PhaseStarted` makes it turn 1 (docs/guide.md, "Core
+/// events").
+#[test]
+fn a_game_started_handler_reads_turn_0_and_the_first_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let probe = dir.path().join("probe.lua");
+    std::fs::write(
+        &probe,
+        "hex.events.on('GameStarted', function() print('GS', hex.state.turn(), hex.state.phase(), hex.state.side()) end)\n\
+         hex.events.on('PhaseStarted', function(e) if e.turn == 1 and e.step == 0 then print('PS', hex.state.turn()) end end)\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--turns",
+        "1",
+        "--mod",
+        probe.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "script: GS\t0\tmovement\tblue\nscript: PS\t1\n"
+    );
+}

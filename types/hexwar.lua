@@ -626,7 +626,7 @@ function hex.state.side() end
 ---@return string[]
 function hex.state.sides() end
 
----The current turn.
+---The current turn: 0 before the first `PhaseStarted` (in a `GameStarted` handler), whose turn 1 `phase()` and `side()` already name.
 ---@return integer
 function hex.state.turn() end
 

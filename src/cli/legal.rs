@@ -61,14 +61,8 @@ pub fn run(args: &LegalArgs) -> i32 {
     }
     if let Some(unit) = &args.unit {
         if !session.game.state().units.contains_key(unit) {
-            let near = crate::spelling::nearest(
-                unit,
-                session.game.state().units.keys().map(String::as_str),
-                0,
-            )
-            .map(|n| format!(" (did you mean '{n}'?)"))
-            .unwrap_or_default();
-            return fail(format!("--unit: no unit '{unit}' in play{near}"));
+            let hint = crate::spelling::unit_hint(&session.game.state().units, unit);
+            return fail(format!("--unit: no unit '{unit}' in play{hint}"));
         }
     }
     let filter = CommandFilter {

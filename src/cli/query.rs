@@ -93,24 +93,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
     };
     if !session.game.state().units.contains_key(&args.unit) {
         // (a unit named by its place, as Diplomacy writes units: "A NWY", "NWY")
-        let place = args.unit.split_whitespace().last().unwrap_or_default();
-        let there = session.game.state().units.values().find(|u| {
-            u.at.as_deref()
-                .is_some_and(|at| at.eq_ignore_ascii_case(place))
-        });
-        let hint = match there {
-            Some(u) => format!(
-                " (units are named by id: the unit at {place} is '{}')",
-                u.id
-            ),
-            None => crate::spelling::nearest(
-                &args.unit,
-                session.game.state().units.keys().map(String::as_str),
-                0,
-            )
-            .map(|n| format!(" (did you mean '{n}'?)"))
-            .unwrap_or_default(),
-        };
+        let hint = crate::spelling::unit_hint(&session.game.state().units, &args.unit);
         return fail(format!("no unit '{}' in play{hint}", args.unit));
     }
     let area = session.scenario.map.as_area().is_some();

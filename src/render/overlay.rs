@@ -103,8 +103,9 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
         }
         Overlay::Reach(unit) => {
             if !session.game.state().units.contains_key(unit) {
+                let hint = crate::spelling::unit_hint(&session.game.state().units, unit);
                 return Err(RenderError(format!(
-                    "reach overlay: no unit '{unit}' in play"
+                    "reach overlay: no unit '{unit}' in play{hint}"
                 )));
             }
             let answer = session

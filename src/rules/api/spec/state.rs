@@ -6,7 +6,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
     name: "state",
     doc: "Turn, phase, control and the rules' variables, read-only (`set` only builds the event).",
     functions: &[
-        "turn(): integer -- The current turn.",
+        "turn(): integer -- The current turn: 0 before the first `PhaseStarted` (in a `GameStarted` handler), whose turn 1 `phase()` and `side()` already name.",
         "turn_limit(): integer -- The scenario's last turn.",
         "phase(): string? -- The current phase's name.",
         "side(): string? -- The phasing side (nil in a simultaneous phase).",
