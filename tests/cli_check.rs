@@ -75,7 +75,7 @@ fn check_lists_every_error_found() {
     assert_eq!(
         errors,
         [
-            format!("{file}:36: unit 'b-inf-2': '9999' is not a hex of the map"),
+            format!("{file}:36: unit 'b-inf-2': '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)"),
             format!("{file}:56: unit 'r-inf-1': unknown side 'green' (sides: blue, red)"),
         ]
     );

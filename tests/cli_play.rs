@@ -157,7 +157,7 @@ fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        format!("error: {bad}: [control].red: '9999' is not a hex of the map\n")
+        format!("error: {bad}: [control].red: '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)\n")
     );
     let f40 = dir.path().join("f40.toml");
     std::fs::write(&f40, "[control]\ngerman = [\"0101\"]\n").unwrap();

@@ -477,7 +477,7 @@ fn setup_table_checks_the_units_a_host_places() {
         ),
         (
             vec![unit("p1", "blue", "9999")],
-            "setup table: unit 'p1': at '9999' is not a hex of the map",
+            "setup table: unit 'p1': at '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)",
         ),
         (
             vec![unit("p1", "blue", "0304"), unit("p1", "red", "0305")],

@@ -667,7 +667,7 @@ fn an_event_placing_a_unit_on_an_unknown_side_is_refused() {
 fn an_event_moving_a_unit_off_the_map_is_refused_and_names_its_place_in_the_list() {
     let m = run_hostile("bad_event_off_map");
     assert!(
-        m.ends_with("returned event #2 (UnitMoved): to '9999' is not a hex of the map"),
+        m.ends_with("returned event #2 (UnitMoved): to '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)"),
         "{m}"
     );
 }

@@ -69,11 +69,23 @@ impl Board {
 
     /// For a message refusing a place the map lacks: ` (did you mean 'EAST'?)` with the
     /// region id or alias of an area map the place names in another case (`east`) or is
-    /// nearest to (names of 4 letters or more), or nothing (a hex label one digit off is no
-    /// misspelling to point at).
+    /// nearest to (names of 4 letters or more), or nothing; of a hex map, its size and labels
+    /// (` (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)`: a hex label one
+    /// digit off is no misspelling to point at).
     pub fn did_you_mean(&self, place: &str) -> String {
-        let Board::Area(m) = self else {
-            return String::new();
+        let m = match self {
+            Board::Area(m) => m,
+            // (a hex label: the map's size and how its labels read, as the map file's errors say)
+            Board::Hex(map) => {
+                return format!(
+                    " (this {}×{} map's labels are {} digits, column then row: {} to {})",
+                    map.columns(),
+                    map.rows(),
+                    map.label_format().digits * 2,
+                    map.label_format().format(0, 0),
+                    map.label_format().format(map.columns() - 1, map.rows() - 1),
+                )
+            }
         };
         // (a coast is spelt after its region: `spa/xc` is near `SPA`; of a region the map has,
         // the coast is what is wrong)

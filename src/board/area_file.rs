@@ -340,6 +340,8 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
     }
 
     if !errors.is_empty() {
+        // (found part by part: listed in the file's order)
+        errors.sort_by_key(|e| e.line);
         return Err(errors);
     }
     build_area_map(source, &spec)
@@ -605,6 +607,7 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
     if errors.is_empty() {
         Ok(map)
     } else {
+        errors.sort_by_key(|e| e.line);
         Err(errors)
     }
 }
@@ -676,7 +679,7 @@ fleet = ["AAA"]
     }
 
     /// Every declaration error at once (a designer fixed ten misspelt region types one `check`
-    /// at a time): the regions' and their adjacency lists'.
+    /// at a time): the regions' and their adjacency lists', in the file's order.
     #[test]
     fn the_declaration_errors_are_reported_together() {
         let text = OK
@@ -687,9 +690,9 @@ fleet = ["AAA"]
         assert_eq!(
             errors,
             [
+                "t.toml:13: region AAA: fleet adjacency names 'SAE', which is not a location of the map",
                 "t.toml:16: region BBB: unknown type 'plains' (expected land, sea, coast, impassable)",
                 "t.toml:20: region SEA: unknown type 'ocean' (expected land, sea, coast, impassable)",
-                "t.toml:13: region AAA: fleet adjacency names 'SAE', which is not a location of the map",
             ]
         );
         // (the first alone, for callers that take one)
@@ -708,10 +711,10 @@ fleet = ["AAA"]
         assert_eq!(
             errors,
             [
-                "t.toml:13: army adjacency AAA -> BBB has no way back (BBB does not list AAA)",
-                "t.toml:7: power RED: 'BBB' is not a supply centre of the map",
                 "t.toml:6: power RED: start unit 'A SEA' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\"",
                 "t.toml:6: power RED: start unit 'F BBB' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\"",
+                "t.toml:7: power RED: 'BBB' is not a supply centre of the map",
+                "t.toml:13: army adjacency AAA -> BBB has no way back (BBB does not list AAA)",
             ]
         );
         assert_eq!(parse(&text).unwrap_err().to_string(), errors[0]);

@@ -238,6 +238,8 @@ pub fn parse_map_all(source: &SourceText) -> Result<HexMap, Vec<MapError>> {
     if errors.is_empty() {
         Ok(map)
     } else {
+        // (found part by part: listed in the file's order)
+        errors.sort_by_key(|e| e.line);
         Err(errors)
     }
 }

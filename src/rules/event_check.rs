@@ -130,7 +130,7 @@ mod tests {
         let cases = [
             (
                 json!({"event": "ControlChanged", "hex": "0000", "side": "red"}),
-                "event #1 (ControlChanged): hex '0000' is not a hex of the map",
+                "event #1 (ControlChanged): hex '0000' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)",
             ),
             (
                 json!({"event": "ControlChanged", "hex": "0303", "side": "green"}),
@@ -142,11 +142,11 @@ mod tests {
             ),
             (
                 json!({"event": "UnitEnteredHex", "unit": "b1", "hex": "A1"}),
-                "event #1 (UnitEnteredHex): hex 'A1' is not a hex of the map",
+                "event #1 (UnitEnteredHex): hex 'A1' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)",
             ),
             (
                 json!({"event": "UnitMoved", "unit": "b1", "from": "0203", "to": "0303", "path": ["0203", "x"], "cost": 1.0}),
-                "event #1 (UnitMoved): path 'x' is not a hex of the map",
+                "event #1 (UnitMoved): path 'x' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)",
             ),
             (
                 json!({"event": "UnitFacingChanged", "unit": "b1", "facing": 0, "facing2": 6}),
@@ -170,7 +170,7 @@ mod tests {
             ),
             (
                 placed(json!({"id": "b9", "side": "blue", "type": "infantry", "at": "9999"})),
-                "event #1 (UnitPlaced): unit 'b9': at '9999' is not a hex of the map",
+                "event #1 (UnitPlaced): unit 'b9': at '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)",
             ),
             (
                 placed(json!({"id": "b9", "side": "blue", "type": "infantry", "facing": 7})),

@@ -225,7 +225,7 @@ mod tests {
                 Box::new(|s| {
                     s.control.insert("0000".into(), "blue".into());
                 }),
-                "control: '0000' is not a hex of the map".into(),
+                "control: '0000' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)".into(),
             ),
             (
                 Box::new(|s| {
@@ -238,7 +238,7 @@ mod tests {
                     let u = s.units.values_mut().next().expect("a unit");
                     u.at = Some("A1".into());
                 }),
-                format!("unit '{first}': at 'A1' is not a hex of the map"),
+                format!("unit '{first}': at 'A1' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)"),
             ),
             (
                 Box::new(|s| {
