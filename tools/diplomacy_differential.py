@@ -594,6 +594,35 @@ def self_attack_supports(units, orders):
     return found
 
 
+DESTINATION_SUPPORT = (
+    "the reference calls a convoy broken when the unit in the army's destination supports a"
+    " convoying fleet's hold, though that support is cut whatever the convoy does (X.9, X.10)"
+)
+
+
+def destination_supports(orders, results):
+    """Supports to hold that hexwar reports cut, given to a fleet convoying an army by the unit
+    in the army's destination, as {(power, order): reason}. The reference's paradox test calls
+    such a convoy broken; a cut support gives as much as a hold, so with those supporters holding
+    hexwar must end with the same board and the reference must agree with it."""
+    flags = {(r["power"], r["order"]): r["flags"] for r in results}
+    destinations = {}
+    for os_ in orders.values():
+        for o in os_:
+            if " C " in o and " - " in o:
+                destinations.setdefault(o.split()[1][:3], set()).add(o.split(" - ")[-1].split()[0][:3])
+    found = {}
+    for p, os_ in orders.items():
+        for o in os_:
+            if " S " not in o or " - " in o or "cut" not in flags.get((p, o), []):
+                continue
+            target = o.split(" S ", 1)[1].split()
+            fleet = target[1] if target[0] in ("A", "F") and len(target) > 1 else target[0]
+            if o.split()[1][:3] in destinations.get(fleet[:3], ()):
+                found[(p, o)] = DESTINATION_SUPPORT
+    return found
+
+
 UNFILTERED_OPTIONS = (
     "the reference lists unfiltered retreat options after a convoyed attack (occupied provinces,"
     " standoffs) and lets units retreat there"
@@ -661,17 +690,21 @@ def explained(hexwar, root, workdir, units, orders, centers, retreat_orders, our
     reasons = agree(orders, ours, results, later)
     if reasons:
         return sorted(reasons)
-    supports = self_attack_supports(units, orders)
-    if not supports:
-        return None
-    held = holding(orders, supports)
-    ours_again, results_again, later_again = hexwar_board(
-        hexwar, root, workdir, units, held, centers, retreat_orders
-    )
-    reasons = agree(held, ours_again, results_again, later_again)
-    if reasons is None:
-        return None
-    return sorted(reasons + list(supports.values()))
+    for supports in (self_attack_supports(units, orders), destination_supports(orders, results)):
+        if not supports:
+            continue
+        held = holding(orders, supports)
+        ours_again, results_again, later_again = hexwar_board(
+            hexwar, root, workdir, units, held, centers, retreat_orders
+        )
+        # (a cut support held changes nothing for hexwar: its board must stay as it was)
+        cut_held = DESTINATION_SUPPORT in supports.values()
+        if cut_held and ours_again != ours:
+            continue
+        reasons = agree(held, ours_again, results_again, later_again)
+        if reasons is not None:
+            return sorted(reasons + list(supports.values()))
+    return None
 
 
 def order_kind(order):
@@ -744,18 +777,23 @@ def explained_flags(hexwar, root, workdir, units, orders, centers, diffs, *resul
                 reasons[INTENT] += len(rest)
                 return reasons
     if rest:
-        supports = self_attack_supports(units, orders)
-        if not supports:
-            return None
-        held = holding(orders, supports)
-        theirs, _, their_flags = reference_board(units, held, centers)
-        ours, results, _ = hexwar_board(hexwar, root, workdir, units, held, centers)
-        held_units = {" ".join(o.split()[:2]) for (_, o) in supports}
-        if (theirs != ours and without_unfiltered_options(theirs, results) != ours) or flag_differences(
-            units, their_flags, [r for r in results if r["unit"] not in held_units]
+        for supports, reason in (
+            (self_attack_supports(units, orders), SELF_SUPPORT_FLAGS),
+            (destination_supports(orders, results_of[0]), DESTINATION_SUPPORT),
         ):
-            return None
-        reasons[SELF_SUPPORT_FLAGS] += len(rest)
+            if not supports:
+                continue
+            held = holding(orders, supports)
+            theirs, _, their_flags = reference_board(units, held, centers)
+            ours, results, _ = hexwar_board(hexwar, root, workdir, units, held, centers)
+            held_units = {" ".join(o.split()[:2]) for (_, o) in supports}
+            if (theirs != ours and without_unfiltered_options(theirs, results) != ours) or flag_differences(
+                units, their_flags, [r for r in results if r["unit"] not in held_units]
+            ):
+                continue
+            reasons[reason] += len(rest)
+            return reasons
+        return None
     return reasons
 
 

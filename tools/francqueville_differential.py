@@ -647,6 +647,10 @@ def check_next_phase(hexwar, root, workdir, rng, stats, expect, units, centers, 
         extra = []
     else:
         in_force = centres_after_fall(centers, final_board)
+        if any(len(cs) >= 18 for cs in in_force.values()):
+            # (a power holds 18 centres after the fall: the game is over, no phase follows)
+            stats["games won in the fall (no next phase)"] += 1
+            return
         winter, before = winter_disbands(rng, final_board, in_force)
         earlier = list((Counter(board) - (Counter(final_board) - Counter(before))).elements())
         following = "S1902M"
