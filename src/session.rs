@@ -132,6 +132,38 @@ fn key_line(source: &SourceText, key: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// What changed in the rules files a save recorded, as a resumed game is told
+/// (`rules/demo/movement.lua changed, rules/demo/old.lua is gone`), or None: the files of
+/// `saved_modules` (the modules the saved game ran) and the `loaded` files now, against the
+/// save's hashes. `check` of a save asks it too.
+pub fn save_rules_changes(
+    save: &crate::engine::Save,
+    scenario: &Scenario,
+    saved_modules: &[String],
+    loaded: &[PathBuf],
+) -> Option<String> {
+    // (saves written before rules were recorded have none: nothing to compare)
+    if save.rules.is_empty() {
+        return None;
+    }
+    let now = crate::rules::recorded_hashes(&scenario.rule_roots, saved_modules, loaded);
+    // (a mod the save names but whose file it did not record was added to the save: extra Lua
+    // the game never ran, which a host resuming others' saves must hear of)
+    let mod_modules: Vec<String> = save
+        .mods
+        .iter()
+        .filter_map(|m| m.file_stem())
+        .map(|m| m.to_string_lossy().into_owned())
+        .collect();
+    let mod_files: Vec<String> = crate::rules::module_hashes(&scenario.rule_roots, &mod_modules)
+        .into_keys()
+        .collect();
+    // (held to the files the game loads, not every file beside them)
+    let in_play = crate::rules::loaded_names(&scenario.rule_roots, loaded);
+    let in_play = (!loaded.is_empty()).then_some(&in_play);
+    crate::rules::describe_module_changes(&save.rules, &now, &mod_files, in_play)
+}
+
 /// The salt that separates the bots' dice from the game's dice.
 const BOT_SALT: u64 = 0x5eed_b075;
 
@@ -299,29 +331,8 @@ impl Session {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,
         };
-        // (saves written before rules were recorded have none: nothing to compare)
-        let rules_changed = if save.rules.is_empty() {
-            None
-        } else {
-            let loaded = rules.loaded_files();
-            let now = crate::rules::recorded_hashes(&scenario.rule_roots, &saved_modules, &loaded);
-            // (a mod the save names but whose file it did not record was added to the save:
-            // extra Lua the game never ran, which a host resuming others' saves must hear of)
-            let mod_modules: Vec<String> = save
-                .mods
-                .iter()
-                .filter_map(|m| m.file_stem())
-                .map(|m| m.to_string_lossy().into_owned())
-                .collect();
-            let mod_files: Vec<String> =
-                crate::rules::module_hashes(&scenario.rule_roots, &mod_modules)
-                    .into_keys()
-                    .collect();
-            // (held to the files the game loads, not every file beside them)
-            let in_play = crate::rules::loaded_names(&scenario.rule_roots, &loaded);
-            let in_play = (!loaded.is_empty()).then_some(&in_play);
-            crate::rules::describe_module_changes(&save.rules, &now, &mod_files, in_play)
-        };
+        let rules_changed =
+            save_rules_changes(&save, &scenario, &saved_modules, &rules.loaded_files());
         // (saves written before the scenario's hash was recorded have none)
         let scenario_changed = save
             .scenario_hash

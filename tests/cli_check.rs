@@ -260,3 +260,47 @@ fn check_warns_of_a_victory_rule_that_fails_on_the_start_position() {
     );
     assert!(stdout(&out).starts_with("ok: tests/fixtures/broken_victory\n"));
 }
+
+/// `check` of a save warns, as `run` does when it resumes it, of a scenario or rules file
+/// (a mod's too) changed since the game was saved; it said nothing, and `run` then warned.
+#[test]
+fn check_of_a_save_warns_of_what_changed_since_it_was_saved() {
+    let (dir, scenario) = demo_copy();
+    let mod_file = dir.path().join("tweak.lua");
+    std::fs::write(&mod_file, "-- a variant that changes nothing yet\n").unwrap();
+    let save = dir.path().join("game.json");
+    let out = hexwar(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--turns",
+        "1",
+        "--mod",
+        mod_file.to_str().unwrap(),
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let check = || hexwar(&["check", save.to_str().unwrap()]);
+    let out = check();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    std::fs::write(&mod_file, "-- a variant that changes nothing yet, edited\n").unwrap();
+    edit(&scenario.join("scenario.toml"), "turns = 8", "turns = 9");
+    let out = check();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let save = save.display();
+    let scenario_file = scenario.join("scenario.toml");
+    let scenario_file = scenario_file.display();
+    // (a mod is named by its folder and file, as in the save's record)
+    let folder = dir
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let expected = format!(
+        "warning: {save}: the scenario changed since the game was saved ({scenario_file} or its map): the game would go on under the scenario as it is now\n\
+         warning: {save}: the rules changed since the game was saved ({folder}/tweak.lua changed): the game would go on under the rules as they are now\n"
+    );
+    assert_eq!(stderr(&out), expected);
+}

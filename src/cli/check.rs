@@ -33,40 +33,54 @@ pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]
             }
             all
         }
-        Ok(mut scenario) => match host_choices(&mut scenario, saved.as_ref(), bots, mods)
-            .map(|()| crate::rules::syntax_errors(&scenario.rule_roots, &scenario.played_modules()))
-        {
-            Err(e) => vec![e],
-            Ok(errors) if !errors.is_empty() => errors,
-            _ => match LuaRules::load(&scenario) {
-                Err(e) => e.errors,
-                Ok(rules) => {
-                    if rules_declare_no_sequence(&rules) {
-                        vec![format!(
-                            "{}: the rules declare no sequence of play (hex.rules.sequence)",
-                            scenario.path.display()
-                        )]
-                    } else if let Some(misfit) = saved
-                        .as_ref()
-                        .and_then(|save| save_misfit(path, save, &scenario, &rules))
-                    {
-                        vec![misfit]
-                    } else {
-                        let text = (!json).then(|| summary_of(&scenario, &rules));
-                        warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
-                        warnings.extend(late_special_turns(&scenario, &rules));
-                        match start_game(scenario, rules) {
-                            Err(e) => vec![e],
-                            Ok(warning) => {
-                                warnings.extend(warning);
-                                summary = text;
-                                Vec::new()
+        Ok(mut scenario) => {
+            match host_choices(&mut scenario, saved.as_ref(), bots, mods).map(|saved_modules| {
+                let errors =
+                    crate::rules::syntax_errors(&scenario.rule_roots, &scenario.played_modules());
+                (saved_modules, errors)
+            }) {
+                Err(e) => vec![e],
+                Ok((_, errors)) if !errors.is_empty() => errors,
+                Ok((saved_modules, _)) => match LuaRules::load(&scenario) {
+                    Err(e) => e.errors,
+                    Ok(rules) => {
+                        if rules_declare_no_sequence(&rules) {
+                            vec![format!(
+                                "{}: the rules declare no sequence of play (hex.rules.sequence)",
+                                scenario.path.display()
+                            )]
+                        } else if let Some(misfit) = saved
+                            .as_ref()
+                            .and_then(|save| save_misfit(path, save, &scenario, &rules))
+                        {
+                            vec![misfit]
+                        } else {
+                            let text = (!json).then(|| summary_of(&scenario, &rules));
+                            warnings =
+                                crate::rules::event_name_warnings(&rules.subscribed_events());
+                            if let Some(save) = &saved {
+                                warnings.extend(save_changes(
+                                    path,
+                                    save,
+                                    &scenario,
+                                    &rules,
+                                    &saved_modules,
+                                ));
+                            }
+                            warnings.extend(late_special_turns(&scenario, &rules));
+                            match start_game(scenario, rules) {
+                                Err(e) => vec![e],
+                                Ok(warning) => {
+                                    warnings.extend(warning);
+                                    summary = text;
+                                    Vec::new()
+                                }
                             }
                         }
                     }
-                }
-            },
-        },
+                },
+            }
+        }
     };
     let code = report(path, json, errors, &warnings);
     if let Some(summary) = summary {
@@ -95,13 +109,14 @@ fn start_game(
 }
 
 /// The mods and bots a save chose (so its game is checked as it goes on), then `--bot`'s and
-/// `--mod`'s (refused with a save: it carries its mods).
+/// `--mod`'s (refused with a save: it carries its mods). The modules the saved game ran, which
+/// its recorded hashes cover, are returned.
 fn host_choices(
     scenario: &mut crate::scenario::Scenario,
     saved: Option<&crate::engine::Save>,
     bots: &[String],
     mods: &[std::path::PathBuf],
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     if let Some(save) = saved {
         if !mods.is_empty() {
             return Err(
@@ -116,12 +131,48 @@ fn host_choices(
                 .map_err(|e| format!("the save's bot for {side}: {e}"))?;
         }
     }
+    let saved_modules = scenario.played_modules();
     super::HostChoices {
         bots,
         mods,
         ..Default::default()
     }
-    .apply(scenario)
+    .apply(scenario)?;
+    Ok(saved_modules)
+}
+
+/// What `run` warns of as it resumes a save whose scenario or rules files changed since (a
+/// save `check` passed gave those warnings at `run`).
+fn save_changes(
+    path: &Path,
+    save: &crate::engine::Save,
+    scenario: &crate::scenario::Scenario,
+    rules: &LuaRules,
+    saved_modules: &[String],
+) -> Vec<String> {
+    use crate::engine::Ruleset;
+    let mut warnings = Vec::new();
+    if save
+        .scenario_hash
+        .as_ref()
+        .is_some_and(|h| *h != scenario.hash)
+    {
+        warnings.push(format!(
+            "{}: the scenario changed since the game was saved ({} or its map): the game would go on under the scenario as it is now",
+            path.display(),
+            scenario.path.display()
+        ));
+    }
+    let loaded = rules.loaded_files();
+    if let Some(changes) =
+        crate::session::save_rules_changes(save, scenario, saved_modules, &loaded)
+    {
+        warnings.push(format!(
+            "{}: the rules changed since the game was saved ({changes}): the game would go on under the rules as they are now",
+            path.display()
+        ));
+    }
+    warnings
 }
 
 /// Whether a save's position fits its scenario, as resuming it checks (a save `run` refuses
