@@ -172,6 +172,18 @@ fn check_warns_of_a_handler_on_a_misspelt_event() {
     assert_eq!(stderr(&out), format!("warning: {warning}\n"));
     let out = hexwar(&["run", "scenarios/demo", "--turns", "1"]);
     assert_eq!(stderr(&out), "");
+    // (and so does one who runs a batch, once for the batch)
+    let out = hexwar(&[
+        "run",
+        "tests/fixtures/typo_event",
+        "--games",
+        "3",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("warning: {warning}\n"));
+    let out = hexwar(&["run", "scenarios/demo", "--games", "3", "--quiet"]);
+    assert_eq!(stderr(&out), "");
 }
 
 /// The summary counts the units the scenario lists without a hex (reinforcements, reserve

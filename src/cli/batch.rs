@@ -114,6 +114,13 @@ pub fn run(args: &RunArgs) -> i32 {
     if let Err(e) = args.choices().apply(&mut scenario) {
         return fail(e);
     }
+    // (handlers on a misspelt event never run: a batch warns once, as a single game does; rules
+    // that do not load are the games' error, reported by the batch as it meets it)
+    if let Ok(rules) = crate::rules::LuaRules::load(&scenario) {
+        for warning in crate::rules::event_name_warnings(&rules.subscribed_events()) {
+            errln!("warning: {warning}");
+        }
+    }
     let base_seed = args.seed.unwrap_or(scenario.seed);
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
