@@ -162,7 +162,22 @@ fn check_warns_of_a_handler_on_a_misspelt_event() {
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(
         report,
-        serde_json::json!({"ok": true, "errors": [], "warnings": [warning]})
+        serde_json::json!({"ok": true, "errors": [], "warnings": [warning], "summary": report["summary"]})
+    );
+    // (the line under `ok`, as text prints it)
+    let text = stdout(&hexwar(&["check", "tests/fixtures/typo_event"]));
+    assert_eq!(
+        text,
+        format!(
+            "ok: tests/fixtures/typo_event\n  {}\n",
+            report["summary"].as_str().unwrap()
+        )
+    );
+    let out = hexwar(&["check", "tests/fixtures/broken_start", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        (report["ok"].as_bool(), report["summary"].is_null()),
+        (Some(false), true)
     );
     let out = hexwar(&["check", "scenarios/france1940"]);
     assert_eq!(stderr(&out), "");

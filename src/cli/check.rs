@@ -14,7 +14,7 @@ pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]
     let saved = if super::is_save(path) {
         match crate::engine::Save::read(path) {
             Ok(save) => Some(save),
-            Err(e) => return report(path, json, vec![e.to_string()], &[]),
+            Err(e) => return report(path, json, vec![e.to_string()], &[], None),
         }
     } else {
         None
@@ -55,7 +55,7 @@ pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]
                         {
                             vec![misfit]
                         } else {
-                            let text = (!json).then(|| summary_of(&scenario, &rules));
+                            let text = summary_of(&scenario, &rules);
                             warnings =
                                 crate::rules::event_name_warnings(&rules.subscribed_events());
                             if let Some(save) = &saved {
@@ -72,7 +72,7 @@ pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]
                                 Err(e) => vec![e],
                                 Ok(warning) => {
                                     warnings.extend(warning);
-                                    summary = text;
+                                    summary = Some(text);
                                     Vec::new()
                                 }
                             }
@@ -82,11 +82,7 @@ pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]
             }
         }
     };
-    let code = report(path, json, errors, &warnings);
-    if let Some(summary) = summary {
-        outln!("{summary}");
-    }
-    code
+    report(path, json, errors, &warnings, summary.as_deref())
 }
 
 /// Starts the scenario's game (its setup run, nothing played) and asks its victory rule once.
@@ -275,17 +271,29 @@ fn summary_of(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> String 
 /// Prints the errors found (or `ok`) and returns the exit code.
 /// `warnings` do not fail the check: with `--json` they are the `warnings` list, else
 /// `warning:` lines on stderr.
-fn report(path: &Path, json: bool, errors: Vec<String>, warnings: &[String]) -> i32 {
+/// Prints the outcome: the errors, else the warnings, `ok` and the scenario's summary (a line
+/// of text; `"summary"` in `--json`, null when there are errors).
+fn report(
+    path: &Path,
+    json: bool,
+    errors: Vec<String>,
+    warnings: &[String],
+    summary: Option<&str>,
+) -> i32 {
     if json {
+        let summary = summary.map(str::trim);
         outln!(
             "{}",
-            serde_json::json!({ "ok": errors.is_empty(), "errors": errors, "warnings": warnings })
+            serde_json::json!({ "ok": errors.is_empty(), "errors": errors, "warnings": warnings, "summary": summary })
         );
     } else if errors.is_empty() {
         for w in warnings {
             errln!("warning: {w}");
         }
         outln!("ok: {}", path.display());
+        if let Some(summary) = summary {
+            outln!("{summary}");
+        }
     } else {
         for e in &errors {
             errln!("error: {e}");
