@@ -229,7 +229,16 @@ pub fn event_name_warnings(subscribed: &[(String, String)]) -> Vec<String> {
                 "{origin}: a handler listens to '{name}', which no engine event is called: did you mean '{near}'? (a custom event the rules emit may have any name)"
             ))
         });
-    custom.chain(near_misses).collect()
+    let mut warnings: Vec<String> = custom.chain(near_misses).collect();
+    // (in the order of the files and lines they name: `x.lua:2` before `x.lua:10`)
+    warnings.sort_by_key(|w| {
+        let origin = w.split(": ").next().unwrap_or_default();
+        match origin.rsplit_once(':') {
+            Some((file, line)) => (file.to_string(), line.parse::<u64>().unwrap_or(0)),
+            None => (origin.to_string(), 0),
+        }
+    });
+    warnings
 }
 
 #[cfg(test)]
@@ -244,7 +253,9 @@ mod tests {
             ("Custom".to_string(), "m.lua:1".to_string()),
             ("UnitEliminate".to_string(), "m.lua:2".to_string()),
             ("SupplyJudged".to_string(), "m.lua:3".to_string()),
-            ("UnitEnteredArea".to_string(), "m.lua:4".to_string()),
+            ("UnitEnteredArea".to_string(), "m.lua:10".to_string()),
+            // (listed by the place it names, not by the event's name)
+            ("PhaseStart".to_string(), "m.lua:9".to_string()),
         ];
         assert_eq!(
             event_name_warnings(&subscribed),
@@ -256,7 +267,10 @@ mod tests {
                 "m.lua:2: a handler listens to 'UnitEliminate', which no engine event is called: \
                  did you mean 'UnitEliminated'? (a custom event the rules emit may have any name)"
                     .to_string(),
-                "m.lua:4: a handler listens to 'UnitEnteredArea', which no engine event is called: \
+                "m.lua:9: a handler listens to 'PhaseStart', which no engine event is called: \
+                 did you mean 'PhaseStarted'? (a custom event the rules emit may have any name)"
+                    .to_string(),
+                "m.lua:10: a handler listens to 'UnitEnteredArea', which no engine event is called: \
                  did you mean 'UnitEnteredHex'? (a custom event the rules emit may have any name)"
                     .to_string(),
             ]
