@@ -155,6 +155,14 @@ fn orders_for_a_power_whose_bot_ordered_are_said_to_replace_them() {
         save.to_str().unwrap(),
     ]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // (the other powers have ordered in this step: not "the start of turn 1")
+    assert!(
+        stdout(&run).contains(
+            "\nstopped in turn 1 of 10 (not finished)\nwaiting for ENGLAND to play: turn 1, S1901M\n"
+        ),
+        "{}",
+        stdout(&run)
+    );
     std::fs::write(
         &orders,
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\n\

@@ -360,6 +360,13 @@ fn print_summary(session: &mut Session, report: &RunReport, json: bool) {
             outln!("score: {}", scores.join(", "));
             outln!("reason: {}", o.reason);
         }
+        // (`--until-side` stops where the side is to play, after the others' commands in a
+        // simultaneous step: the line after this one says where)
+        None if waiting.is_some() => outln!(
+            "stopped in turn {} of {} (not finished)",
+            state.turn,
+            session.scenario.turns
+        ),
         // `--turns` stops as a turn begins, before any command in it.
         None if state.step == 0 => outln!(
             "stopped at the start of turn {} of {} (not finished)",
