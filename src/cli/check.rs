@@ -22,67 +22,60 @@ pub fn run(path: &Path, json: bool, bots: &[String], mods: &[std::path::PathBuf]
     let scenario_path = saved
         .as_ref()
         .map_or(path, |save| save.scenario_path.as_path());
-    let mut summary = None;
-    let mut warnings = Vec::new();
-    let errors: Vec<String> = match load_scenario(scenario_path) {
+    match check_scenario(path, scenario_path, saved.as_ref(), bots, mods) {
+        Ok(Passed { summary, warnings }) => {
+            report(path, json, Vec::new(), &warnings, Some(&summary))
+        }
+        Err(errors) => report(path, json, errors, &[], None),
+    }
+}
+
+/// A check that found no error: the line under `ok` and the warnings.
+struct Passed {
+    summary: String,
+    warnings: Vec<String>,
+}
+
+/// Checks the scenario at `scenario_path` (the one a save names, with the save's choices) and
+/// its rules, step by step: each step's errors stop the check, as what follows depends on it.
+fn check_scenario(
+    path: &Path,
+    scenario_path: &Path,
+    saved: Option<&crate::engine::Save>,
+    bots: &[String],
+    mods: &[std::path::PathBuf],
+) -> Result<Passed, Vec<String>> {
+    let mut scenario = load_scenario(scenario_path).map_err(|errors| {
         // (the modules' syntax errors too, when the scenario names its modules readably)
-        Err(errors) => {
-            let mut all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            if let Some((roots, modules)) = crate::scenario::rules_named(scenario_path) {
-                all.extend(crate::rules::syntax_errors(&roots, &modules));
-            }
-            all
+        let mut all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        if let Some((roots, modules)) = crate::scenario::rules_named(scenario_path) {
+            all.extend(crate::rules::syntax_errors(&roots, &modules));
         }
-        Ok(mut scenario) => {
-            match host_choices(&mut scenario, saved.as_ref(), bots, mods).map(|saved_modules| {
-                let errors =
-                    crate::rules::syntax_errors(&scenario.rule_roots, &scenario.played_modules());
-                (saved_modules, errors)
-            }) {
-                Err(e) => vec![e],
-                Ok((_, errors)) if !errors.is_empty() => errors,
-                Ok((saved_modules, _)) => match LuaRules::load(&scenario) {
-                    Err(e) => e.errors,
-                    Ok(rules) => {
-                        if rules_declare_no_sequence(&rules) {
-                            vec![format!(
-                                "{}: the rules declare no sequence of play (hex.rules.sequence)",
-                                scenario.path.display()
-                            )]
-                        } else if let Some(misfit) = saved
-                            .as_ref()
-                            .and_then(|save| save_misfit(path, save, &scenario, &rules))
-                        {
-                            vec![misfit]
-                        } else {
-                            let text = summary_of(&scenario, &rules);
-                            warnings =
-                                crate::rules::event_name_warnings(&rules.subscribed_events());
-                            if let Some(save) = &saved {
-                                warnings.extend(save_changes(
-                                    path,
-                                    save,
-                                    &scenario,
-                                    &rules,
-                                    &saved_modules,
-                                ));
-                            }
-                            warnings.extend(late_special_turns(&scenario, &rules));
-                            match start_game(scenario, rules) {
-                                Err(e) => vec![e],
-                                Ok(warning) => {
-                                    warnings.extend(warning);
-                                    summary = Some(text);
-                                    Vec::new()
-                                }
-                            }
-                        }
-                    }
-                },
-            }
-        }
-    };
-    report(path, json, errors, &warnings, summary.as_deref())
+        all
+    })?;
+    let saved_modules = host_choices(&mut scenario, saved, bots, mods).map_err(|e| vec![e])?;
+    let syntax = crate::rules::syntax_errors(&scenario.rule_roots, &scenario.played_modules());
+    if !syntax.is_empty() {
+        return Err(syntax);
+    }
+    let rules = LuaRules::load(&scenario).map_err(|e| e.errors)?;
+    if rules_declare_no_sequence(&rules) {
+        return Err(vec![format!(
+            "{}: the rules declare no sequence of play (hex.rules.sequence)",
+            scenario.path.display()
+        )]);
+    }
+    if let Some(misfit) = saved.and_then(|save| save_misfit(path, save, &scenario, &rules)) {
+        return Err(vec![misfit]);
+    }
+    let summary = summary_of(&scenario, &rules);
+    let mut warnings = crate::rules::event_name_warnings(&rules.subscribed_events());
+    if let Some(save) = saved {
+        warnings.extend(save_changes(path, save, &scenario, &rules, &saved_modules));
+    }
+    warnings.extend(late_special_turns(&scenario, &rules));
+    warnings.extend(start_game(scenario, rules).map_err(|e| vec![e])?);
+    Ok(Passed { summary, warnings })
 }
 
 /// Starts the scenario's game (its setup run, nothing played) and asks its victory rule once.
