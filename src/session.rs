@@ -528,7 +528,7 @@ impl Session {
                     format!(
                         "[control].{side}: '{place}' is not a {} of the map{}",
                         map.place_word(),
-                        map.did_you_mean(place)
+                        map.unknown_place_hint(place)
                     )
                 })?;
                 events.push(Event::ControlChanged {

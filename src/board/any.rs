@@ -72,7 +72,7 @@ impl Board {
     /// nearest to (names of 4 letters or more), or nothing; of a hex map, its size and labels
     /// (` (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)`: a hex label one
     /// digit off is no misspelling to point at).
-    pub fn did_you_mean(&self, place: &str) -> String {
+    pub fn unknown_place_hint(&self, place: &str) -> String {
         let m = match self {
             Board::Area(m) => m,
             // (a hex label: the map's size and how its labels read, as the map file's errors say)

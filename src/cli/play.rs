@@ -113,7 +113,7 @@ pub fn run(args: &PlayArgs) -> i32 {
                         order.line,
                         i + 1,
                         map.place_word(),
-                        map.did_you_mean(bad)
+                        map.unknown_place_hint(bad)
                     ));
                 }
             }

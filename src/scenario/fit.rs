@@ -26,7 +26,7 @@ impl Fit<'_> {
             None => Err(format!(
                 "{field} '{label}' is not a {} of the map{}",
                 self.board.place_word(),
-                self.board.did_you_mean(label)
+                self.board.unknown_place_hint(label)
             )),
         }
     }

@@ -472,7 +472,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                         u.id,
                         place.get_ref(),
                         map.place_word(),
-                        map.did_you_mean(place.get_ref())
+                        map.unknown_place_hint(place.get_ref())
                     ),
                 ));
             }
@@ -574,7 +574,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     let hint = if name.starts_with("zone:") {
                         " (an area map has no zones: name each region)".to_string()
                     } else {
-                        board.did_you_mean(name)
+                        board.unknown_place_hint(name)
                     };
                     errors.push(ScenarioError::spec(
                         &file,

@@ -39,7 +39,7 @@ pub(super) fn region_at<'a>(
 
 /// `hex.map.CALL: 'ASHFROD' is not a location of the map (did you mean 'ASHFORD'?)`
 fn unknown_location(map: &Arc<AreaMap>, location: &str, call: &str) -> mlua::Error {
-    let hint = crate::board::Board::Area(map.clone()).did_you_mean(location);
+    let hint = crate::board::Board::Area(map.clone()).unknown_place_hint(location);
     mlua::Error::runtime(format!(
         "hex.map.{call}: '{location}' is not a location of the map{hint}"
     ))
