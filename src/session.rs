@@ -85,6 +85,15 @@ pub(crate) fn recorded_mod_error(e: SessionError, how: &str) -> SessionError {
 /// the line holding `"A NSA"`; of a reason naming its key, `[units].RUSSIA: ...`, the line that
 /// also names RUSSIA), or 0: the rules refuse a setup without knowing its lines.
 fn quoted_line(source: &SourceText, reason: &str) -> usize {
+    // (a key refused by name, `unknown key 'phse'`: the line that writes it, not a value or a
+    // comment quoting the same word)
+    if let Some(line) = reason
+        .split_once("unknown key '")
+        .and_then(|(_, rest)| rest.split('\'').next())
+        .and_then(|key| key_line(source, key))
+    {
+        return line;
+    }
     let key = reason
         .split_once("].")
         .and_then(|(_, rest)| rest.split_once(':'))
@@ -98,7 +107,6 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
         .clone()
         .find(|q| source.text.contains(&format!("\"{q}\"")))
     else {
-        // (a key the reason quotes, `unknown key 'phse'`: the line that writes it)
         return quotes.find_map(|q| key_line(source, q)).unwrap_or(0);
     };
     let written = format!("\"{quoted}\"");
@@ -117,19 +125,34 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
     }
 }
 
-/// The line of `source` that starts with the key `key` (`phse = "combat"`, `phse.x = 1`) or
-/// opens its table (`[phse]`, `[[phse]]`).
+/// The line of `source` that writes the top-level key `key`: an entry before the first table
+/// header (`phse = "combat"`, `phse.x = 1`, `"phse" = 1`) or a header opening it (`[phse]`,
+/// `[[ phse ]]`, `[phse.x]`); a key of a table further down is another key.
 fn key_line(source: &SourceText, key: &str) -> Option<usize> {
-    source
-        .text
-        .lines()
-        .position(|l| {
-            let l = l.trim_start().trim_start_matches('[');
-            l.strip_prefix(key).is_some_and(|rest| {
-                matches!(rest.trim_start().chars().next(), Some('=' | '.' | ']'))
+    // (`phse`, `"phse"` or `'phse'` followed by what may follow a key)
+    let names_key = |text: &str, after: &[char]| {
+        let text = text.trim_start();
+        [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+            .iter()
+            .any(|k| {
+                text.strip_prefix(k.as_str())
+                    .and_then(|rest| rest.trim_start().chars().next())
+                    .is_some_and(|c| after.contains(&c))
             })
-        })
-        .map(|i| i + 1)
+    };
+    let mut in_table = false;
+    for (i, line) in source.text.lines().enumerate() {
+        let line = line.trim_start_matches('\u{feff}').trim_start();
+        if let Some(header) = line.strip_prefix('[') {
+            in_table = true;
+            if names_key(header.trim_start_matches('['), &[']', '.']) {
+                return Some(i + 1);
+            }
+        } else if !in_table && names_key(line, &['=', '.']) {
+            return Some(i + 1);
+        }
+    }
+    None
 }
 
 /// What changed in the rules files a save recorded, as a resumed game is told
@@ -162,6 +185,44 @@ pub fn save_rules_changes(
     let in_play = crate::rules::loaded_names(&scenario.rule_roots, loaded);
     let in_play = (!loaded.is_empty()).then_some(&in_play);
     crate::rules::describe_module_changes(&save.rules, &now, &mod_files, in_play)
+}
+
+/// The line of a setup's `[control]` table that a message about it names (`[control].blue:
+/// '9999' is not a hex ...` -> the line holding `"9999"` in that table; `[control]: unknown side
+/// 'bleu' ...` -> the line of the key `bleu`), or 0.
+fn control_line(source: &SourceText, message: &str) -> usize {
+    let lines: Vec<&str> = source.text.lines().collect();
+    let Some(header) = lines
+        .iter()
+        .position(|l| l.trim_start_matches('\u{feff}').trim() == "[control]")
+    else {
+        return 0;
+    };
+    let end = (header + 1..lines.len())
+        .find(|&i| lines[i].trim_start().starts_with('['))
+        .unwrap_or(lines.len());
+    let table = header + 1..end;
+    let rest = message.trim_start_matches("[control]");
+    let (side, quoted) = match rest.strip_prefix('.') {
+        Some(rest) => (
+            rest.split(':').next().unwrap_or_default(),
+            rest.split('\'').nth(1),
+        ),
+        None => (rest.split('\'').nth(1).unwrap_or_default(), None),
+    };
+    let key_at = table.clone().find(|&i| {
+        let l = lines[i].trim_start().trim_start_matches('"');
+        l.strip_prefix(side)
+            .is_some_and(|r| r.trim_start_matches('"').trim_start().starts_with('='))
+    });
+    let place_at = quoted.and_then(|q| {
+        let written = format!("\"{q}\"");
+        table
+            .clone()
+            .filter(|&i| key_at.is_none_or(|k| i >= k))
+            .find(|&i| lines[i].contains(&written))
+    });
+    place_at.or(key_at).map_or(0, |i| i + 1)
 }
 
 /// The salt that separates the bots' dice from the game's dice.
@@ -456,6 +517,11 @@ impl Session {
                     quoted_line(source, &r.reason),
                     format!("setup refused: {r}"),
                 ),
+                // (a `[control]` entry the scenario refuses: the line that writes it)
+                SessionError::Setup { message, .. } if message.starts_with(": [control]") => {
+                    let message = message.trim_start_matches(": ").to_string();
+                    fail(control_line(source, &message), message)
+                }
                 other => other,
             })
     }
@@ -567,5 +633,45 @@ impl Session {
             &self.scenario.played_modules(),
             &self.game.rules().loaded_files(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line a refusal names: a key refused by name at the entry or header that writes it
+    /// at the top level, not at a comment, a value or a nested table quoting the same word.
+    #[test]
+    fn a_refused_key_is_found_where_the_setup_writes_it() {
+        let refusal = "unknown key 'phse' (did you mean 'phase'? ...)";
+        for (text, line) in [
+            ("turn = 1\nphse = \"combat\"\n", 2),
+            (
+                "# the old key \"phse\" was renamed\nturn = 1\nphse = \"combat\"\n",
+                3,
+            ),
+            ("turn = 1\n[[unit]]\nid = \"phse\"\n[phse]\nx = 1\n", 4),
+            ("[unit.attrs]\nphse = 1\n[ phse ]\nx = 1\n", 3),
+            ("\u{feff}'phse' = 1\n", 1),
+            ("\"phse\".x = 1\n", 1),
+            ("[[ phse ]]\nx = 1\n", 1),
+            ("turn = 1\n", 0),
+        ] {
+            assert_eq!(
+                quoted_line(&SourceText::new("s.toml", text), refusal),
+                line,
+                "{text}"
+            );
+        }
+        // (a France 1940 refusal naming the nearest key: the misspelt one's line)
+        let text = "# invade was renamed \"invaded\"\nturn = 1\ninvade = [\"netherlands\"]\n";
+        assert_eq!(
+            quoted_line(
+                &SourceText::new("s.toml", text),
+                "F40-setup: unknown key 'invade' (did you mean 'invaded'?)"
+            ),
+            3
+        );
     }
 }

@@ -56,19 +56,27 @@ pub fn unknown_side(side: &str, sides: &[String]) -> String {
 }
 
 /// What follows `no unit 'NAME' in play` in the commands that take a unit: the id of the unit
-/// standing where NAME says (`0103`, `A NWY`: units are named by id), else the nearest id.
+/// standing where NAME says (`0103`, `A NWY`, an alias, a split-coast province without its
+/// coast: units are named by id), else the nearest id.
 pub fn unit_hint(
+    board: &crate::board::Board,
     units: &std::collections::BTreeMap<String, crate::engine::Unit>,
     name: &str,
 ) -> String {
-    let place = name.split_whitespace().last().unwrap_or_default();
+    let written = name.split_whitespace().last().unwrap_or_default();
+    let upper = written.to_uppercase();
+    let place = board
+        .canonical_place(written)
+        .or_else(|| board.canonical_place(&upper))
+        .map_or_else(|| written.to_string(), |p| p.into_owned());
+    let province = |at: &str| at.split('/').next().unwrap_or(at).to_ascii_uppercase();
     let there = units.values().find(|u| {
         u.at.as_deref()
-            .is_some_and(|at| at.eq_ignore_ascii_case(place))
+            .is_some_and(|at| at.eq_ignore_ascii_case(&place) || province(at) == province(&place))
     });
     match there {
         Some(u) => format!(
-            " (units are named by id: the unit at {place} is '{}')",
+            " (units are named by id: the unit at {written} is '{}')",
             u.id
         ),
         None => nearest(name, units.keys().map(String::as_str), 0)

@@ -143,7 +143,7 @@ fn play_continues_a_save() {
     );
 }
 
-/// A setup file's `[control]` names the file in its errors; rules with a setup table of their
+/// A setup file's `[control]` names the file and the line in its errors; rules with a setup table of their
 /// own (France 1940) judge the key themselves: control there follows the units (F40-7).
 #[test]
 fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
@@ -157,7 +157,27 @@ fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        format!("error: {bad}: [control].red: '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)\n")
+        format!("error: {bad}:2: [control].red: '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)\n")
+    );
+    // (a misspelt side: its line and the nearest side)
+    std::fs::write(
+        dir.path().join("side.toml"),
+        "turn = 1\n[control]\nred = [\"0101\"]\nbleu = [\"0102\"]\n",
+    )
+    .unwrap();
+    let side = dir.path().join("side.toml");
+    let side = side.to_str().unwrap();
+    let out = hexwar(&[
+        "play",
+        "scenarios/demo",
+        "--setup",
+        side,
+        "--orders",
+        orders,
+    ]);
+    assert_eq!(
+        stderr(&out),
+        format!("error: {side}:4: [control]: unknown side 'bleu': did you mean 'blue'? (sides: blue, red)\n")
     );
     let f40 = dir.path().join("f40.toml");
     std::fs::write(&f40, "[control]\ngerman = [\"0101\"]\n").unwrap();

@@ -65,6 +65,14 @@ fn reach_points_a_unit_named_by_its_place_to_its_id() {
         stderr(&out),
         "error: no unit 'A LVP' in play (units are named by id: the unit at LVP is 'ENGLAND-4')\n"
     );
+    // (a split-coast province without its coast, and a region's alias, find the unit too)
+    for (name, place) in [("F STP", "STP"), ("A STPETE", "STPETE")] {
+        let out = hexwar(&["reach", "scenarios/diplomacy", name]);
+        assert_eq!(
+            stderr(&out),
+            format!("error: no unit '{name}' in play (units are named by id: the unit at {place} is 'RUSSIA-19')\n")
+        );
+    }
     let out = hexwar(&["reach", "scenarios/demo", "b-inf-3"]);
     assert_eq!(
         stderr(&out),

@@ -63,7 +63,10 @@ fn demo_1_moves_go_to_adjacent_hexes_within_ma_once_per_phase() {
     // A hex that is not on the map is refused in words for the player (no "runtime error:").
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0505", "9999"])),
-        Refusal::new("move", "'9999' is not a hex of the map")
+        Refusal::new(
+            "move",
+            "'9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)"
+        )
     );
     s.game.submit(Some("blue"), &mv("b2", &["0502"])).unwrap();
     assert_eq!(

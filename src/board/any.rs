@@ -76,16 +76,7 @@ impl Board {
         let m = match self {
             Board::Area(m) => m,
             // (a hex label: the map's size and how its labels read, as the map file's errors say)
-            Board::Hex(map) => {
-                return format!(
-                    " (this {}×{} map's labels are {} digits, column then row: {} to {})",
-                    map.columns(),
-                    map.rows(),
-                    map.label_format().digits * 2,
-                    map.label_format().format(0, 0),
-                    map.label_format().format(map.columns() - 1, map.rows() - 1),
-                )
-            }
+            Board::Hex(map) => return map.labels_hint(),
         };
         // (a coast is spelt after its region: `spa/xc` is near `SPA`; of a region the map has,
         // the coast is what is wrong)

@@ -114,6 +114,24 @@ impl HexMap {
         }
     }
 
+    /// ` (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)`: what follows
+    /// a message refusing a label the map lacks (a label one digit off is no misspelling to
+    /// point at, but the map's size and how its labels read are).
+    pub fn labels_hint(&self) -> String {
+        let format = self.label_format();
+        format!(
+            " (this {}×{} map's labels are {} digits, column then row: {} to {})",
+            self.columns(),
+            self.rows(),
+            format.digits * 2,
+            format.format(0, 0),
+            format.format(
+                self.columns().saturating_sub(1),
+                self.rows().saturating_sub(1)
+            ),
+        )
+    }
+
     pub fn columns(&self) -> u32 {
         self.columns
     }

@@ -4,8 +4,11 @@
 
 use serde::de::DeserializeOwned;
 
-/// The most unknown keys listed for one file: each is found by parsing the file again.
-const MAX_UNKNOWN_KEYS: usize = 32;
+/// The most errors listed for one file: each is found by parsing the file again.
+const MAX_ERRORS: usize = 32;
+
+/// The longest value over several lines taken out to read on (in lines).
+const MAX_ENTRY_LINES: usize = 500;
 
 /// A TOML error at a byte offset of the text (0 when the parser names no place).
 #[derive(Debug, Clone, PartialEq)]
@@ -14,81 +17,149 @@ pub struct TomlError {
     pub message: String,
 }
 
-/// Reads `text` as a `T`. When that fails on an unknown key that sits alone on its line
-/// (`turn = 2`), the line is blanked and the text read again, so every such key is reported,
-/// each at its own line, followed by the first error of another kind if there is one: removing a
-/// key the format does not know changes nothing else, so that error is the file's own. The
-/// errors come in the file's order. A key
-/// that shares its line, a table header (`[sied]`) or a value over several lines stops the
-/// search there, as serde would.
+/// A `key = value` entry taken out of the text to read on past its error.
+struct Removed {
+    at: usize,
+    key: String,
+    /// The field an unknown key was said to mean (`turns` for `turn`).
+    meant: Option<String>,
+}
+
+/// Reads `text` as a `T`. serde stops at a file's first error; here an error at a `key = value`
+/// entry of its own (an unknown key, a value of the wrong type, a duplicate key; the value may
+/// span lines) has the entry blanked out and the text read again, so each such error is listed
+/// at its line. Taking an entry out changes nothing else but that its field is then missing: a
+/// `missing field` of the same table naming the key, or the field an unknown key was said to
+/// mean, is left out. A table header (`[sied]`), a key sharing its line (an inline table), a
+/// syntax error or a missing field ends the list, as does the count [`MAX_ERRORS`] (said so).
+/// The errors come in the file's order (serde meets a table's keys in alphabetical order).
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> {
     let mut errors: Vec<TomlError> = Vec::new();
-    let mut blanked: Option<String> = None;
+    let mut removed: Vec<Removed> = Vec::new();
+    let mut current = std::borrow::Cow::Borrowed(text);
     loop {
-        let current = blanked.as_deref().unwrap_or(text);
-        let e = match toml::from_str::<T>(current) {
+        let e = match toml::from_str::<T>(&current) {
             Ok(value) if errors.is_empty() => return Ok(value),
             Ok(_) => return Err(in_file_order(errors)),
             Err(e) => e,
         };
         let offset = e.span().map(|s| s.start).unwrap_or(0);
+        let message = toml_message(&e, &current);
+        if let Some(field) = e
+            .message()
+            .strip_prefix("missing field `")
+            .and_then(|f| f.strip_suffix('`'))
+        {
+            let table = table_extent(&current, e.span().unwrap_or(0..0));
+            let echo = removed.iter().any(|r| {
+                table.contains(&r.at) && (r.key == field || r.meant.as_deref() == Some(field))
+            });
+            if !echo {
+                errors.push(TomlError { offset, message });
+            }
+            return Err(in_file_order(errors));
+        }
+        let unknown = e
+            .message()
+            .strip_prefix("unknown field `")
+            .and_then(|rest| rest.split('`').next());
+        let entry = entry_at(&current, offset).filter(|(_, key)| unknown.is_none_or(|u| u == key));
         errors.push(TomlError {
             offset,
-            message: toml_message(&e, current),
+            message: message.clone(),
         });
-        let line = match unknown_key_line(&e, current) {
-            Some(line) if errors.len() < MAX_UNKNOWN_KEYS => line,
-            _ => return Err(in_file_order(errors)),
+        let Some((range, key)) = entry else {
+            return Err(in_file_order(errors));
         };
-        let mut next = current.to_string();
-        next.replace_range(line.clone(), &" ".repeat(line.len()));
-        blanked = Some(next);
+        if errors.len() >= MAX_ERRORS {
+            errors.push(TomlError {
+                offset: current.len(),
+                message: format!(
+                    "TOML: more errors may follow: the first {MAX_ERRORS} the reader met are listed"
+                ),
+            });
+            return Err(in_file_order(errors));
+        }
+        let meant = message
+            .split_once("(did you mean `")
+            .and_then(|(_, rest)| rest.split('`').next())
+            .map(str::to_string);
+        removed.push(Removed {
+            at: range.start,
+            key,
+            meant,
+        });
+        let mut next = current.into_owned();
+        // (newlines kept, so that every later error keeps its line)
+        let blank: String = next[range.clone()]
+            .chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .collect();
+        next.replace_range(range, &blank);
+        current = std::borrow::Cow::Owned(next);
     }
 }
 
-/// The errors in the file's order (serde meets a table's keys in its own), without a missing
-/// field that an unknown key is already said to mean (`turn` (did you mean `turns`?) explains
-/// the missing `turns`).
+/// The errors in the file's order.
 fn in_file_order(mut errors: Vec<TomlError>) -> Vec<TomlError> {
-    let meant: Vec<String> = errors
-        .iter()
-        .filter_map(|e| {
-            let rest = e.message.split_once("(did you mean `")?.1;
-            Some(rest.split('`').next()?.to_string())
-        })
-        .collect();
-    errors.retain(|e| {
-        let missing = e
-            .message
-            .strip_prefix("TOML: missing field `")
-            .and_then(|rest| rest.strip_suffix('`'));
-        !missing.is_some_and(|field| meant.iter().any(|m| m == field))
-    });
     errors.sort_by_key(|e| e.offset);
     errors
 }
 
-/// The byte range of the line (without its newline) that holds the unknown key of `e` and
-/// nothing else: the key starts the line and the line alone is one `key = value`.
-fn unknown_key_line(e: &toml::de::Error, text: &str) -> Option<std::ops::Range<usize>> {
-    let field = e
-        .message()
-        .strip_prefix("unknown field `")?
-        .split('`')
-        .next()?;
-    let start = e.span()?.start;
-    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text
-        .get(start..)?
-        .find('\n')
-        .map_or(text.len(), |i| start + i);
-    let line = text.get(line_start..line_end)?;
-    let leading = line.len() - line.trim_start().len();
-    if line_start + leading != start || line.trim_start().starts_with('[') {
+/// Where the table a `missing field` error names lies: its header to the next header, the
+/// top-level keys before the first header (an empty span at 0), or an inline table's span.
+fn table_extent(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let next_header = |from: usize| {
+        let mut at = from;
+        for line in text.get(from..).unwrap_or_default().split_inclusive('\n') {
+            if at > from && line.trim_start().starts_with('[') {
+                return at;
+            }
+            at += line.len();
+        }
+        text.len()
+    };
+    if span.is_empty() && span.start == 0 {
+        if text.trim_start().starts_with('[') {
+            return 0..0;
+        }
+        return 0..next_header(0);
+    }
+    match text.get(span.start..) {
+        Some(rest) if rest.starts_with('[') => span.start..next_header(span.start),
+        _ => span,
+    }
+}
+
+/// The `key = value` entry of `text` whose error is at `offset`, with its key: it starts the
+/// line `offset` is on (no table header), and read alone (with the lines its value spans, up
+/// to [`MAX_ENTRY_LINES`]) it is one key. The range ends before the last line's newline.
+fn entry_at(text: &str, offset: usize) -> Option<(std::ops::Range<usize>, String)> {
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let first = text.get(start..)?.lines().next()?.trim_start();
+    if first.starts_with('[') || first.starts_with('#') || first.is_empty() {
         return None;
     }
-    let alone: toml::Table = toml::from_str(line).ok()?;
-    (alone.len() == 1 && alone.contains_key(field)).then_some(line_start..line_end)
+    let mut end = start;
+    for line in text
+        .get(start..)?
+        .split_inclusive('\n')
+        .take(MAX_ENTRY_LINES)
+    {
+        end += line.len();
+        let entry = text.get(start..end)?;
+        if let Ok(alone) = toml::from_str::<toml::Table>(entry) {
+            let key = alone.keys().next()?.clone();
+            let within = offset < end;
+            return (alone.len() == 1 && within).then(|| {
+                (
+                    start..start + entry.trim_end_matches(['\n', '\r']).len(),
+                    key,
+                )
+            });
+        }
+    }
+    None
 }
 
 /// A TOML parse error's message as the files' errors give it (`TOML: ...`), naming the key of a
@@ -173,51 +244,77 @@ mod tests {
                 (13, "TOML: unknown field `colour`, expected `id` or `side`".to_string()),
             ]
         );
+        // (the same with CRLF line ends)
+        assert_eq!(errors_of(&text.replace('\n', "\r\n")), errors_of(text));
     }
 
+    /// serde meets a table's keys in alphabetical order and stops at the first error: an
+    /// unknown key sorting after a value of the wrong type, or after a value over several
+    /// lines, was never listed.
     #[test]
-    fn an_error_of_another_kind_after_the_unknown_keys_is_listed_too() {
-        let text = "name = \"x\"\nturns = \"three\"\ncolour = 2\n";
+    fn errors_of_other_kinds_and_values_over_lines_do_not_end_the_list() {
+        let text = "name = \"x\"\nturns = \"three\"\nzeta = 1\ncolours = [\n  1,\n]\nturn = 2\n";
         let errors = errors_of(text);
-        assert_eq!(errors.len(), 2, "{errors:?}");
-        assert_eq!(errors[0].0, 2);
+        let lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
+        assert_eq!(lines, [2, 3, 4, 7], "{errors:?}");
         assert!(
             errors[0].1.contains("invalid type: string \"three\""),
             "{errors:?}"
         );
-        assert_eq!(errors[1].0, 3);
         assert!(
-            errors[1].1.starts_with("TOML: unknown field `colour`"),
+            errors[1].1.starts_with("TOML: unknown field `zeta`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[2].1.starts_with("TOML: unknown field `colours`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[3].1.starts_with("TOML: unknown field `turn`"),
             "{errors:?}"
         );
     }
 
+    /// A missing field is left out when an entry taken out of the same table caused it (a
+    /// misspelt key said to mean it, a value of the wrong type), and listed otherwise.
     #[test]
-    fn a_missing_field_a_misspelt_key_is_said_to_mean_is_left_out() {
-        // (the unit's side is misspelt, so it has none; `id` is missing for want of any key)
-        let text = "name = \"x\"\nturns = 1\n[[unit]]\nsied = \"blue\"\n";
+    fn a_missing_field_is_left_out_only_when_an_entry_taken_out_of_its_table_caused_it() {
+        // (the unit's side is misspelt, so it has none)
+        let text = "name = \"x\"\nturns = 1\n[[unit]]\nid = \"a\"\nsied = \"blue\"\n";
         let errors = errors_of(text);
-        assert_eq!(errors.len(), 2, "{errors:?}");
-        assert_eq!(errors[0], (3, "TOML: missing field `id`".to_string()));
-        assert_eq!(errors[1].0, 4);
+        assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(
-            errors[1]
+            errors[0]
                 .1
                 .starts_with("TOML: unknown field `sied` (did you mean `side`?)"),
             "{errors:?}"
         );
+        // (a misspelt key in another table means a field this one lacks: both are listed)
+        let text = "turns = 1\n[[unit]]\nid = \"a\"\nside = \"b\"\nnmae = \"x\"\n";
+        let errors = errors_of(text);
+        assert_eq!(
+            errors.iter().map(|e| e.0).collect::<Vec<_>>(),
+            [1, 5],
+            "{errors:?}"
+        );
+        assert_eq!(errors[0].1, "TOML: missing field `name`");
+        // (a value of the wrong type: its field is then missing, which is not said again)
+        let errors = errors_of("name = 3\nturns = 1\n");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].1.contains("invalid type: integer `3`"),
+            "{errors:?}"
+        );
     }
 
     #[test]
-    fn an_unknown_key_that_is_not_alone_on_its_line_ends_the_list() {
-        // (in an inline table; a value over several lines, whose first line blanked would leave
-        // a syntax error; a table header, whose keys blanked would join the table above)
+    fn an_unknown_key_that_is_not_an_entry_of_its_own_ends_the_list() {
+        // (in an inline table; a table header, whose keys blanked would join the table above)
         for (text, key) in [
             (
                 "name = \"x\"\nturns = 1\nunit = [{ id = \"a\", side = \"b\", sied = \"b\" }]\n",
                 "sied",
             ),
-            ("name = \"x\"\nturns = 1\ncolours = [\n  1,\n]\n", "colours"),
             ("name = \"x\"\nturns = 1\n[units]\nid = 1\n", "units"),
         ] {
             let errors = errors_of(text);
@@ -232,12 +329,17 @@ mod tests {
     }
 
     #[test]
-    fn the_unknown_keys_listed_for_one_file_are_bounded() {
+    fn the_errors_listed_for_one_file_are_bounded_and_say_so() {
         let mut text = String::from("name = \"x\"\nturns = 1\n");
         for i in 0..100 {
             text.push_str(&format!("extra{i} = {i}\n"));
         }
-        assert_eq!(errors_of(&text).len(), MAX_UNKNOWN_KEYS);
+        let errors = errors_of(&text);
+        assert_eq!(errors.len(), MAX_ERRORS + 1);
+        assert_eq!(
+            errors[MAX_ERRORS].1,
+            "TOML: more errors may follow: the first 32 the reader met are listed"
+        );
     }
 
     #[test]

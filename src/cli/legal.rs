@@ -61,7 +61,11 @@ pub fn run(args: &LegalArgs) -> i32 {
     }
     if let Some(unit) = &args.unit {
         if !session.game.state().units.contains_key(unit) {
-            let hint = crate::spelling::unit_hint(&session.game.state().units, unit);
+            let hint = crate::spelling::unit_hint(
+                &session.scenario.map,
+                &session.game.state().units,
+                unit,
+            );
             return fail(format!("--unit: no unit '{unit}' in play{hint}"));
         }
     }

@@ -93,7 +93,11 @@ pub fn reach(args: &ReachArgs) -> i32 {
     };
     if !session.game.state().units.contains_key(&args.unit) {
         // (a unit named by its place, as Diplomacy writes units: "A NWY", "NWY")
-        let hint = crate::spelling::unit_hint(&session.game.state().units, &args.unit);
+        let hint = crate::spelling::unit_hint(
+            &session.scenario.map,
+            &session.game.state().units,
+            &args.unit,
+        );
         return fail(format!("no unit '{}' in play{hint}", args.unit));
     }
     let area = session.scenario.map.as_area().is_some();

@@ -228,6 +228,13 @@ impl Game {
             Some(serde_json::Value::String(side)) => Some(side.as_str()),
             Some(_) => return Err(refuse("'side' must be a string".into())),
         };
+        // (a misspelt side: named as such, with the nearest, not as a side without a phase)
+        if let Some(side) = side {
+            let sides = self.rules.sides();
+            if !sides.is_empty() && !sides.iter().any(|s| s == side) {
+                return Err(refuse(crate::spelling::unknown_side(side, &sides)));
+            }
+        }
         let phase = match table.get("phase") {
             None => None,
             Some(serde_json::Value::String(phase)) => Some(phase.as_str()),

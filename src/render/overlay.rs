@@ -103,7 +103,11 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
         }
         Overlay::Reach(unit) => {
             if !session.game.state().units.contains_key(unit) {
-                let hint = crate::spelling::unit_hint(&session.game.state().units, unit);
+                let hint = crate::spelling::unit_hint(
+                    &session.scenario.map,
+                    &session.game.state().units,
+                    unit,
+                );
                 return Err(RenderError(format!(
                     "reach overlay: no unit '{unit}' in play{hint}"
                 )));

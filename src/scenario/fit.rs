@@ -35,10 +35,7 @@ impl Fit<'_> {
         if self.sides.iter().any(|s| s == side) {
             Ok(())
         } else {
-            Err(format!(
-                "unknown side '{side}' (sides: {})",
-                self.sides.join(", ")
-            ))
+            Err(crate::spelling::unknown_side(side, self.sides))
         }
     }
 

@@ -588,10 +588,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 Some(zone) => map
                     .zone_hexes(zone)
                     .ok_or_else(|| format!("[control]: unknown zone '{zone}'")),
-                None => map
-                    .parse_label(name)
-                    .map(|i| vec![i])
-                    .ok_or_else(|| format!("[control]: '{name}' is not a hex of the map")),
+                None => map.parse_label(name).map(|i| vec![i]).ok_or_else(|| {
+                    format!(
+                        "[control]: '{name}' is not a hex of the map{}",
+                        map.labels_hint()
+                    )
+                }),
             };
             match hexes {
                 Ok(hexes) => {

@@ -115,7 +115,10 @@ pub(crate) fn label_list(
 /// The hex `label` names, or an error naming the call.
 fn hex_of(map: &HexMap, label: &str, call: &str) -> mlua::Result<HexIndex> {
     map.parse_label(label).ok_or_else(|| {
-        mlua::Error::runtime(format!("hex.map.{call}: '{label}' is not a hex of the map"))
+        mlua::Error::runtime(format!(
+            "hex.map.{call}: '{label}' is not a hex of the map{}",
+            map.labels_hint()
+        ))
     })
 }
 

@@ -464,7 +464,7 @@ fn labels_to_hexes(map: &HexMap, labels: &[String]) -> Result<Vec<HexIndex>, Str
         .iter()
         .map(|l| {
             map.parse_label(l)
-                .ok_or_else(|| format!("'{l}' is not a hex of the map"))
+                .ok_or_else(|| format!("'{l}' is not a hex of the map{}", map.labels_hint()))
         })
         .collect()
 }
@@ -750,7 +750,10 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, label: String| {
             with_position(lua, |map, rules, cache| {
                 let hex = map.parse_label(&label).ok_or_else(|| {
-                    mlua::Error::runtime(format!("'{label}' is not a hex of the map"))
+                    mlua::Error::runtime(format!(
+                        "'{label}' is not a hex of the map{}",
+                        map.labels_hint()
+                    ))
                 })?;
                 let mask = cache.occ.zoc_mask(hex);
                 let sides: Vec<&str> = rules
@@ -775,7 +778,10 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     let i = unit_index(cache, &id)?;
                     let unit = &cache.units[i];
                     let hex = map.parse_label(&label).ok_or_else(|| {
-                        mlua::Error::runtime(format!("'{label}' is not a hex of the map"))
+                        mlua::Error::runtime(format!(
+                            "'{label}' is not a hex of the map{}",
+                            map.labels_hint()
+                        ))
                     })?;
                     let side = rules.profile.side_of(unit).map_err(runtime)?;
                     let class = rules.profile.class_of(unit).map_err(runtime)?;

@@ -137,7 +137,8 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                 let unit = &cache.units[unit_index(cache, &id)?];
                 let target = map.parse_label(&label).ok_or_else(|| {
                     mlua::Error::runtime(format!(
-                        "hex.path.path_to: '{label}' is not a hex of the map"
+                        "hex.path.path_to: '{label}' is not a hex of the map{}",
+                        map.labels_hint()
                     ))
                 })?;
                 let budget = budget_of(unit, budget)?;
@@ -397,7 +398,10 @@ fn toward(
     let mut target_hexes = Vec::with_capacity(targets.len());
     for l in targets {
         target_hexes.push(map.parse_label(l).ok_or_else(|| {
-            mlua::Error::runtime(format!("hex.path.toward: '{l}' is not a hex of the map"))
+            mlua::Error::runtime(format!(
+                "hex.path.toward: '{l}' is not a hex of the map{}",
+                map.labels_hint()
+            ))
         })?);
     }
     let blocked = blocked_terrains(map, &ask.impassable);
