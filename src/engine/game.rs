@@ -232,7 +232,7 @@ impl Game {
         if let Some(side) = side {
             let sides = self.rules.sides();
             if !sides.is_empty() && !sides.iter().any(|s| s == side) {
-                return Err(refuse(crate::spelling::unknown_side(side, &sides)));
+                return Err(refuse(crate::spelling::unknown_side(side, sides)));
             }
         }
         let phase = match table.get("phase") {
