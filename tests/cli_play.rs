@@ -179,6 +179,19 @@ fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
         stderr(&out),
         format!("error: {side}:4: [control]: unknown side 'bleu': did you mean 'blue'? (sides: blue, red)\n")
     );
+    std::fs::write(dir.path().join("side.toml"), "turn = 1\nside = \"bleu\"\n").unwrap();
+    let out = hexwar(&[
+        "play",
+        "scenarios/demo",
+        "--setup",
+        side,
+        "--orders",
+        orders,
+    ]);
+    assert_eq!(
+        stderr(&out),
+        format!("error: {side}:2: setup refused: setup: unknown side 'bleu': did you mean 'blue'? (sides: blue, red)\n")
+    );
     let f40 = dir.path().join("f40.toml");
     std::fs::write(&f40, "[control]\ngerman = [\"0101\"]\n").unwrap();
     let f40 = f40.to_str().unwrap();
