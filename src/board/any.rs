@@ -162,14 +162,29 @@ pub fn load_board_all(path: &Path) -> Result<Board, Vec<MapError>> {
                 }
                 errors
             }),
-        Some(other) => Err(vec![MapError {
-            file: path.to_path_buf(),
-            line: source.line_of(source.text.find("kind").unwrap_or(0)),
-            hex: None,
-            message: format!(
-                "kind = \"{other}\": a map is kind = \"hex\" (the default) or \"area\""
-            ),
-        }]),
+        Some(other) => {
+            // (the line that writes `kind =`, not the first "kind" in a comment or a name)
+            let line = source
+                .text
+                .lines()
+                .position(|l| {
+                    l.trim_start()
+                        .strip_prefix("kind")
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                })
+                .map_or(0, |i| i + 1);
+            let near = crate::spelling::nearest(other, ["hex", "area"], 3)
+                .map(|k| format!(" (did you mean \"{k}\"?)"))
+                .unwrap_or_default();
+            Err(vec![MapError {
+                file: path.to_path_buf(),
+                line,
+                hex: None,
+                message: format!(
+                    "kind = \"{other}\"{near}: a map is kind = \"hex\" (the default) or \"area\""
+                ),
+            }])
+        }
     }
 }
 
