@@ -159,39 +159,33 @@ fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
         stderr(&out),
         format!("error: {bad}:2: [control].red: '9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)\n")
     );
-    // (a misspelt side: its line and the nearest side)
-    std::fs::write(
-        dir.path().join("side.toml"),
-        "turn = 1\n[control]\nred = [\"0101\"]\nbleu = [\"0102\"]\n",
-    )
-    .unwrap();
+    // (a misspelt side, in [control] and as the side to play: its line and the nearest side)
     let side = dir.path().join("side.toml");
     let side = side.to_str().unwrap();
-    let out = hexwar(&[
-        "play",
-        "scenarios/demo",
-        "--setup",
-        side,
-        "--orders",
-        orders,
-    ]);
-    assert_eq!(
-        stderr(&out),
-        format!("error: {side}:4: [control]: unknown side 'bleu': did you mean 'blue'? (sides: blue, red)\n")
-    );
-    std::fs::write(dir.path().join("side.toml"), "turn = 1\nside = \"bleu\"\n").unwrap();
-    let out = hexwar(&[
-        "play",
-        "scenarios/demo",
-        "--setup",
-        side,
-        "--orders",
-        orders,
-    ]);
-    assert_eq!(
-        stderr(&out),
-        format!("error: {side}:2: setup refused: setup: unknown side 'bleu': did you mean 'blue'? (sides: blue, red)\n")
-    );
+    for (text, said) in [
+        (
+            "turn = 1\n[control]\nred = [\"0101\"]\nbleu = [\"0102\"]\n",
+            "4: [control]: unknown side 'bleu'",
+        ),
+        (
+            "turn = 1\nside = \"bleu\"\n",
+            "2: setup refused: setup: unknown side 'bleu'",
+        ),
+    ] {
+        std::fs::write(side, text).unwrap();
+        let out = hexwar(&[
+            "play",
+            "scenarios/demo",
+            "--setup",
+            side,
+            "--orders",
+            orders,
+        ]);
+        assert_eq!(
+            stderr(&out),
+            format!("error: {side}:{said}: did you mean 'blue'? (sides: blue, red)\n")
+        );
+    }
     let f40 = dir.path().join("f40.toml");
     std::fs::write(&f40, "[control]\ngerman = [\"0101\"]\n").unwrap();
     let f40 = f40.to_str().unwrap();
