@@ -64,10 +64,11 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> 
             .strip_prefix("unknown field `")
             .and_then(|rest| rest.split('`').next());
         let entry = entry_at(&current, offset).filter(|(_, key)| unknown.is_none_or(|u| u == key));
-        errors.push(TomlError {
-            offset,
-            message: message.clone(),
-        });
+        let meant = message
+            .split_once("(did you mean `")
+            .and_then(|(_, rest)| rest.split('`').next())
+            .map(str::to_string);
+        errors.push(TomlError { offset, message });
         let Some((range, key)) = entry else {
             return Err(in_file_order(errors));
         };
@@ -80,20 +81,16 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> 
             });
             return Err(in_file_order(errors));
         }
-        let meant = message
-            .split_once("(did you mean `")
-            .and_then(|(_, rest)| rest.split('`').next())
-            .map(str::to_string);
         removed.push(Removed {
             at: range.start,
             key,
             meant,
         });
         let mut next = current.into_owned();
-        // (newlines kept, so that every later error keeps its line)
-        let blank: String = next[range.clone()]
-            .chars()
-            .map(|c| if c == '\n' { '\n' } else { ' ' })
+        // (a space a byte, newlines kept: every later error keeps its offset and its line)
+        let blank: String = next.as_bytes()[range.clone()]
+            .iter()
+            .map(|&b| if b == b'\n' { '\n' } else { ' ' })
             .collect();
         next.replace_range(range, &blank);
         current = std::borrow::Cow::Owned(next);
@@ -246,6 +243,20 @@ mod tests {
         );
         // (the same with CRLF line ends)
         assert_eq!(errors_of(&text.replace('\n', "\r\n")), errors_of(text));
+        // (an entry taken out that holds letters of several bytes leaves later offsets alone:
+        // the next error is still found at the start of its own line)
+        // (serde meets `apple` before `zeta`)
+        let text = "name = \"x\"\nturns = 1\napple = \"Zürich Genève\"\nzeta = 1\n";
+        let errors = errors_of(text);
+        assert_eq!(
+            errors.iter().map(|e| e.0).collect::<Vec<_>>(),
+            [3, 4],
+            "{errors:?}"
+        );
+        assert_eq!(
+            parse_toml::<Spec>(text).unwrap_err()[1].offset,
+            text.find("zeta").unwrap()
+        );
     }
 
     /// serde meets a table's keys in alphabetical order and stops at the first error: an
