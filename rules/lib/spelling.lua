@@ -2,17 +2,22 @@
 -- nearest known name, for a "did you mean" in the refusal.
 local M = {}
 
--- (the number of one-letter edits between two names)
+-- (the number of one-letter edits between two names, two neighbouring letters swapped counting
+-- as one: `sied` is one edit from `side`, as in the engine's own did-you-mean, src/spelling.rs)
 local function edits(a, b)
-  local prev = {}
+  local before, prev = nil, {}
   for j = 0, #b do prev[j] = j end
   for i = 1, #a do
-    local cur = { [0] = i }
+    local cur, ai = { [0] = i }, a:byte(i)
     for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+      local bj = b:byte(j)
+      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == bj and 0 or 1))
+      if before and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj and ai ~= bj then
+        d = math.min(d, before[j - 2] + 1)
+      end
+      cur[j] = d
     end
-    prev = cur
+    before, prev = prev, cur
   end
   return prev[#b]
 end
