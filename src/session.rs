@@ -398,7 +398,7 @@ impl Session {
         let scenario_changed = save
             .scenario_hash
             .as_ref()
-            .is_some_and(|h| *h != scenario.hash);
+            .is_some_and(|h| !scenario.fingerprint.recorded_by(h));
         let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {
             scenario,
@@ -627,7 +627,7 @@ impl Session {
         )
         .with_mods(self.mods.clone())
         .with_bots(self.scenario.chosen_bots.clone())
-        .with_scenario_hash(self.scenario.hash.clone())
+        .with_scenario_hash(self.scenario.fingerprint.hash().to_string())
         .with_rules(crate::rules::recorded_hashes(
             &self.scenario.rule_roots,
             &self.scenario.played_modules(),

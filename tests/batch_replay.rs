@@ -443,6 +443,35 @@ fn a_replay_recorded_against_other_rules_refuses_to_run() {
     );
 }
 
+/// A replay is tied to its scenario's content, not its text: a comment or spacing added to the
+/// scenario and its map leaves it valid; a changed value (the number of turns) does not.
+#[test]
+fn a_replay_survives_comments_in_its_scenario_but_not_a_changed_value() {
+    let (dir, scenario) = demo_copy();
+    let path = record(dir.path(), scenario.to_str().unwrap(), "4");
+    let toml = scenario.join("scenario.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("# a note\n\n{text}\n# the end\n")).unwrap();
+    let map = scenario.join("map.toml");
+    std::fs::write(
+        &map,
+        format!("# drawn again\n{}", std::fs::read_to_string(&map).unwrap()),
+    )
+    .unwrap();
+    let out = hexwar(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    std::fs::write(&toml, text.replace("turns = 8", "turns = 3")).unwrap();
+    let out = hexwar(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: the replay was recorded against a different scenario (sha256:")
+            && err.ends_with(&format!("): {}\n", toml.display())),
+        "{err}"
+    );
+}
+
 /// A variant under the game's `variants/` folder is a module of its own: editing it changes
 /// nothing the base game's replay recorded (it used to make every replay of the base game
 /// refuse to run; replays recorded then still verify: tests/replays/demo-seed-11.json).

@@ -46,8 +46,22 @@ fn lua_and_engine_did_you_mean_agree_on_every_misspelling() {
     let nearest = lua_nearest(&lua);
     // (names the rules check: setup keys, module fields, variant overrides, sides)
     let names = [
-        "invaded", "phase", "side", "turn", "unit", "units", "id", "centers", "build_sites",
-        "retreat_options", "cuts_support", "stacks", "german", "allied", "scores", "CRT",
+        "invaded",
+        "phase",
+        "side",
+        "turn",
+        "unit",
+        "units",
+        "id",
+        "centers",
+        "build_sites",
+        "retreat_options",
+        "cuts_support",
+        "stacks",
+        "german",
+        "allied",
+        "scores",
+        "CRT",
     ];
     let mut checked = 0;
     for word in names {
@@ -68,7 +82,11 @@ fn lua_did_you_mean_counts_a_swap_as_one_edit() {
     let lua = Lua::new();
     let nearest = lua_nearest(&lua);
     for (typo, names, expected) in [
-        ("hpsae", vec!["invaded", "phase", "side", "turn"], Some("phase")),
+        (
+            "hpsae",
+            vec!["invaded", "phase", "side", "turn"],
+            Some("phase"),
+        ),
         ("sied", vec!["id", "side"], Some("side")),
         ("tunr", vec!["turn"], Some("turn")),
         ("abcdef", vec!["fedcba"], None),

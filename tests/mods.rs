@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hexwar::engine::Command;
+use hexwar::engine::{Command, Save};
 use hexwar::{Session, SessionError};
 
 mod common;
@@ -338,8 +338,9 @@ fn a_load_error_says_which_limit_stopped_the_module() {
     }
 }
 
-/// A save records its scenario's hash (the scenario file and its map); a resumed game whose
-/// scenario changed since (here its number of turns) says so and goes on under the new one.
+/// A save records its scenario's hash (the content of the scenario file and its map); a resumed
+/// game whose scenario changed since (here its number of turns) says so and goes on under the
+/// new one; a comment or spacing is no change.
 /// The CLI warns. A changed `id` is still refused (another scenario).
 #[test]
 fn a_resumed_game_says_that_its_scenario_changed_since_the_save() {
@@ -351,6 +352,42 @@ fn a_resumed_game_says_that_its_scenario_changed_since_the_save() {
     session.to_save().write(&save_path).expect("saved");
     assert!(
         !Session::resume(&save_path)
+            .expect("resumes")
+            .scenario_changed
+    );
+
+    // (a comment, spacing and key order are no change: the hash is of the content)
+    let reworded = format!(
+        "# reworded\n{}",
+        text.replace("turns = 8", "turns   =   8 # eight")
+    );
+    std::fs::write(&toml, &reworded).unwrap();
+    assert!(
+        !Session::resume(&save_path)
+            .expect("resumes")
+            .scenario_changed
+    );
+    // (a save from before session 29 recorded the text's hash: accepted while the text is the same)
+    std::fs::write(&toml, &text).unwrap();
+    let text_hash = Session::start(&scenario, Some(1))
+        .unwrap()
+        .scenario
+        .fingerprint
+        .text_hash()
+        .to_string();
+    let mut old_save = Save::read(&save_path).unwrap();
+    assert_ne!(old_save.scenario_hash.as_ref(), Some(&text_hash));
+    old_save.scenario_hash = Some(text_hash);
+    let old_path = dir.path().join("old.json");
+    old_save.write(&old_path).unwrap();
+    assert!(
+        !Session::resume(&old_path)
+            .expect("resumes")
+            .scenario_changed
+    );
+    std::fs::write(&toml, &reworded).unwrap();
+    assert!(
+        Session::resume(&old_path)
             .expect("resumes")
             .scenario_changed
     );

@@ -54,7 +54,7 @@ pub struct GameRecord {
 pub fn rules_fingerprint(scenario: &Scenario, loaded: &[std::path::PathBuf]) -> String {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
-    hasher.update(scenario.hash.as_bytes());
+    hasher.update(scenario.fingerprint.hash().as_bytes());
     let files = if loaded.is_empty() {
         crate::rules::module_hashes(&scenario.rule_roots, &scenario.played_modules())
     } else {

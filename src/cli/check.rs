@@ -144,7 +144,7 @@ fn save_changes(
     if save
         .scenario_hash
         .as_ref()
-        .is_some_and(|h| *h != scenario.hash)
+        .is_some_and(|h| !scenario.fingerprint.recorded_by(h))
     {
         warnings.push(format!(
             "{}: the scenario changed since the game was saved ({} or its map): the game would go on under the scenario as it is now",

@@ -145,7 +145,7 @@ impl Replay {
             version: REPLAY_VERSION,
             scenario_id: scenario.id.clone(),
             scenario_path: scenario.path.clone(),
-            scenario_hash: scenario.hash.clone(),
+            scenario_hash: scenario.fingerprint.hash().to_string(),
             // (the rules only: a replay plays its recorded commands, so a bot edited since
             // does not stop it from verifying)
             rules: recorded_hashes(
@@ -224,11 +224,15 @@ impl Replay {
                 )
                 },
             )?;
-        if session.scenario.hash != self.scenario_hash {
+        if !session
+            .scenario
+            .fingerprint
+            .recorded_by(&self.scenario_hash)
+        {
             return Err(ReplayError::DifferentScenario {
                 path: self.scenario_path.clone(),
                 recorded: self.scenario_hash.clone(),
-                now: session.scenario.hash.clone(),
+                now: session.scenario.fingerprint.hash().to_string(),
             });
         }
         if session.scenario.id != self.scenario_id {

@@ -3,10 +3,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
 use toml::Spanned;
 
 use super::error::ScenarioError;
+use super::fingerprint::Fingerprint;
 use super::spec::{ScenarioSpec, UnitFileSpec, UnitSpec};
 use crate::board::{load_board_all, Board, SourceText};
 use crate::engine::{Dice, GameState, Unit};
@@ -117,8 +117,8 @@ pub struct Scenario {
     pub limits: Limits,
     /// The position at the start (turn 0 until the game starts).
     pub initial: GameState,
-    /// `sha256:` over the scenario, unit and map files, to tie saves and replays to them.
-    pub hash: String,
+    /// The hashes of the scenario, map and unit files, to tie saves and replays to them.
+    pub fingerprint: Fingerprint,
 }
 
 impl Scenario {
@@ -315,8 +315,8 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     })?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut errors = Vec::new();
-    let mut hasher = Sha256::new();
-    hasher.update(source.text.as_bytes());
+    let mut fingerprint = Fingerprint::default();
+    fingerprint.add(&source.text);
     let at = |s: &Spanned<String>| source.line_of(s.span().start);
 
     let map_path = dir.join(spec.map.get_ref());
@@ -331,7 +331,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     // of `map = "/dev/zero"` would never end (a fuzz finding).
     if map.is_some() {
         if let Ok(source) = SourceText::read(&map_path) {
-            hasher.update(source.text.as_bytes());
+            fingerprint.add(&source.text);
         }
     }
 
@@ -423,7 +423,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 format!("cannot read unit file {}: {e}", path.display()),
             )),
             Ok(src) => {
-                hasher.update(src.text.as_bytes());
+                fingerprint.add(&src.text);
                 match crate::board::parse_toml::<UnitFileSpec>(&src.text) {
                     Err(found) => errors.extend(
                         found
@@ -722,11 +722,6 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         return Err(errors);
     }
     let Some(map) = map else { return Err(errors) };
-    let hash: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
     let initial = GameState {
         scenario: spec.id.clone(),
         turn: 0,
@@ -759,7 +754,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         seed: spec.seed,
         limits,
         initial,
-        hash: format!("sha256:{hash}"),
+        fingerprint,
     })
 }
 
