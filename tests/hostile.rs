@@ -1016,3 +1016,39 @@ fn a_loaded_chunk_cannot_take_a_rules_files_name() {
         "(load) rules/demo/combat.lua:2: attempt to index a nil value (local 'x')"
     );
 }
+
+/// A movement budget the search cannot count in (scenarios, setups and saves refuse such an
+/// allowance; a rule may still pass one) is refused naming whose it is.
+#[test]
+fn a_budget_the_search_cannot_count_in_is_refused_naming_whose_it_is() {
+    let path = Path::new("scenarios/demo");
+    let session = Session::start(path, Some(1)).expect("demo loads");
+    let mut state = session.game.state().clone();
+    state.units.get_mut("b-inf-1").expect("b-inf-1").ma = 1e9;
+    let mut rules = hexwar::rules::LuaRules::load(&hexwar::scenario::load_scenario(path).unwrap())
+        .expect("rules load");
+    for (script, expected) in [
+        (
+            "return hex.path.reach('b-inf-1')",
+            "hex.path: 1000000000 (the ma of unit 'b-inf-1') is not a valid MP budget: 64ths of a movement point, at most 33554431",
+        ),
+        (
+            "return hex.path.reach('b-inf-1', 0.3)",
+            "hex.path: 0.3 is not a valid MP budget: 64ths of a movement point, at most 33554431",
+        ),
+    ] {
+        let err = rules.eval(&state, script).expect_err(script).to_string();
+        assert_contains(&err, &[expected]);
+    }
+    // (the same allowance in a setup is refused where it is written)
+    let fit = hexwar::scenario::unit_numbers(1e9, 3.0).unwrap_err();
+    assert_eq!(
+        fit,
+        "ma is 1000000000: a movement allowance is counted in 64ths of a movement point (1, 2.5, 0.375 ...), at most 33554431"
+    );
+    assert_eq!(hexwar::scenario::unit_numbers(0.375, 0.0), Ok(()));
+    assert_eq!(
+        hexwar::scenario::unit_numbers(2.0, -1.0).unwrap_err(),
+        "strength is -1: it cannot be negative"
+    );
+}

@@ -66,8 +66,7 @@ impl Fit<'_> {
                     .map_or(Ok(()), |f| direction(f.into(), "facing"))
             })
             .and_then(|()| facing2.map_or(Ok(()), |f| direction(f, "facing2")))
-            .and_then(|()| not_negative(unit.ma, "ma"))
-            .and_then(|()| not_negative(unit.strength, "strength"));
+            .and_then(|()| unit_numbers(unit.ma, unit.strength));
         checked.map_err(|e| format!("unit '{id}': {e}"))
     }
 
@@ -138,6 +137,21 @@ pub fn direction(facing: u64, field: &str) -> Result<(), String> {
             "{field} {facing} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
         ))
     }
+}
+
+/// A unit's movement allowance and strength as the engine can use them, checked wherever units
+/// come from (scenarios, setups, saves): an allowance the movement search cannot count in (a
+/// negative, 0.3, 1e9) would pass the load and fail at the first move, blaming the rules.
+pub fn unit_numbers(ma: f64, strength: f64) -> Result<(), String> {
+    not_negative(ma, "ma")?;
+    if crate::path::Mp::from_f64(ma).is_none() {
+        return Err(format!(
+            "ma is {ma}: a movement allowance is counted in 64ths of a movement point \
+             (1, 2.5, 0.375 ...), at most {}",
+            crate::path::Mp::MOST_WHOLE
+        ));
+    }
+    not_negative(strength, "strength")
 }
 
 /// A unit's movement allowance or strength: a finite number, never below zero.

@@ -515,8 +515,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             .attrs
             .get("facing2")
             .and_then(serde_json::Value::as_u64);
-        let numbers = super::finite(unit.ma, "ma")
-            .and_then(|()| super::finite(unit.strength, "strength"))
+        let numbers = super::unit_numbers(unit.ma, unit.strength)
             .and_then(|()| facing2.map_or(Ok(()), |f| super::direction(f, "facing2")));
         if let Err(e) = numbers {
             errors.push(ScenarioError::spec(

@@ -454,8 +454,17 @@ pub(crate) fn unit_index(cache: &PathCache, id: &str) -> mlua::Result<usize> {
 
 pub(crate) fn budget_of(unit: &Unit, budget: Option<f64>) -> mlua::Result<Mp> {
     let mp = budget.unwrap_or(unit.ma);
-    Mp::from_f64(mp)
-        .ok_or_else(|| mlua::Error::runtime(format!("hex.path: {mp} is not a valid MP budget")))
+    Mp::from_f64(mp).ok_or_else(|| {
+        // (a unit's own allowance is checked where units come from; one a rule set is named)
+        let whose = match budget {
+            Some(_) => String::new(),
+            None => format!(" (the ma of unit '{}')", unit.id),
+        };
+        mlua::Error::runtime(format!(
+            "hex.path: {mp}{whose} is not a valid MP budget: 64ths of a movement point, at most {}",
+            Mp::MOST_WHOLE
+        ))
+    })
 }
 
 /// The hexes of a path's labels, or why one is not a hex (a refusal's reason, for players).
