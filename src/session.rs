@@ -107,7 +107,14 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
         .clone()
         .find(|q| source.text.contains(&format!("\"{q}\"")))
     else {
-        return quotes.find_map(|q| key_line(source, q)).unwrap_or(0);
+        // (a message naming a table's key, `[units].RUSSIA must be a list`: that key's line)
+        let about_table = match reason.starts_with('[') {
+            true => reason,
+            false => reason.split_once(": ").map_or(reason, |(_, r)| r),
+        };
+        return quotes
+            .find_map(|q| key_line(source, q))
+            .unwrap_or_else(|| table_line(source, about_table));
     };
     let written = format!("\"{quoted}\"");
     let on_key_line = key.and_then(|key| {
@@ -187,14 +194,19 @@ pub fn save_rules_changes(
     crate::rules::describe_module_changes(&save.rules, &now, &mod_files, in_play)
 }
 
-/// The line of a setup's `[control]` table that a message about it names (`[control].blue:
-/// '9999' is not a hex ...` -> the line holding `"9999"` in that table; `[control]: unknown side
-/// 'bleu' ...` -> the line of the key `bleu`), or 0.
-fn control_line(source: &SourceText, message: &str) -> usize {
+/// The line of a setup's table that a message about it names, or 0: `[control].blue: '9999' is
+/// not a hex ...` -> the line holding `"9999"` in `[control]`; `[control].blue must be a list`
+/// or `[units].RUSSIA must be a list` -> the line of that key in that table; `[control]: unknown
+/// side 'bleu' ...` -> the line of the key `bleu`.
+fn table_line(source: &SourceText, message: &str) -> usize {
+    let Some((table_name, rest)) = message.strip_prefix('[').and_then(|m| m.split_once(']')) else {
+        return 0;
+    };
     let lines: Vec<&str> = source.text.lines().collect();
+    let header_text = format!("[{table_name}]");
     let Some(header) = lines
         .iter()
-        .position(|l| l.trim_start_matches('\u{feff}').trim() == "[control]")
+        .position(|l| l.trim_start_matches('\u{feff}').trim() == header_text)
     else {
         return 0;
     };
@@ -202,17 +214,16 @@ fn control_line(source: &SourceText, message: &str) -> usize {
         .find(|&i| lines[i].trim_start().starts_with('['))
         .unwrap_or(lines.len());
     let table = header + 1..end;
-    let rest = message.trim_start_matches("[control]");
-    let (side, quoted) = match rest.strip_prefix('.') {
+    let (key, quoted) = match rest.strip_prefix('.') {
         Some(rest) => (
-            rest.split(':').next().unwrap_or_default(),
+            rest.split([':', ' ']).next().unwrap_or_default(),
             rest.split('\'').nth(1),
         ),
         None => (rest.split('\'').nth(1).unwrap_or_default(), None),
     };
     let key_at = table.clone().find(|&i| {
         let l = lines[i].trim_start().trim_start_matches('"');
-        l.strip_prefix(side)
+        l.strip_prefix(key)
             .is_some_and(|r| r.trim_start_matches('"').trim_start().starts_with('='))
     });
     let place_at = quoted.and_then(|q| {
@@ -520,7 +531,7 @@ impl Session {
                 // (a `[control]` entry the scenario refuses: the line that writes it)
                 SessionError::Setup { message, .. } if message.starts_with(": [control]") => {
                     let message = message.trim_start_matches(": ").to_string();
-                    fail(control_line(source, &message), message)
+                    fail(table_line(source, &message), message)
                 }
                 other => other,
             })

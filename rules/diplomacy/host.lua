@@ -461,6 +461,15 @@ end
 -- `[centres]`, would be set aside and the board's own centres played.
 local SETUP_KEYS = { "centers", "dislodged", "phase", "units" }
 
+-- A TOML array as the rules read it: a table with the keys 1..n only (an inline table, or a
+-- date, which reaches Lua as a table, is not one).
+local function is_list(v)
+  if type(v) ~= "table" then return false end
+  local n = 0
+  for _ in pairs(v) do n = n + 1 end
+  return n == #v
+end
+
 local function setup(t)
   local unknown = require("lib.spelling").unknown_key(t, SETUP_KEYS)
   if unknown then
@@ -482,7 +491,10 @@ local function setup(t)
           return hex.refuse("DIP-setup", "[" .. key .. "]: '" .. tostring(p) .. "' is not a power of the map (" .. table.concat(powers(), ", ") .. ")")
         end
         local list = t[key][p]
-        if type(list) ~= "table" then return hex.refuse("DIP-setup", "[" .. key .. "]." .. p .. " must be a list") end
+        if not is_list(list) then
+          return hex.refuse("DIP-setup", "[" .. key .. "]." .. p .. " must be a list (" .. p .. ' = ["'
+            .. (key == "units" and "A PAR" or "PAR") .. '", ...])')
+        end
         s[key][p] = {}
         for i, x in ipairs(list) do
           if key == "units" then
