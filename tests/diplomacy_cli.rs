@@ -337,7 +337,7 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
     let late = write(dir.path(), "late.toml", "[[phase]]\nphase = \"F1901M\"\n");
     let out = play_files(&setup, &late, true);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("orders for phase F1901M, but the game is at phase S1901M"));
+    assert!(stderr(&out).contains("orders for phase 'F1901M', but the game is at phase S1901M"));
 }
 
 /// One unit a province in a setup; the Francqueville variant also takes a stack of one power's
@@ -441,7 +441,7 @@ fn phases_done_before_an_out_of_order_phase_are_still_one_json_array() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: {orders}:5: orders for phase S1903M, but the game is at phase F1901M: give \
+            "error: {orders}:5: orders for phase 'S1903M', but the game is at phase F1901M: give \
              F1901M first (an entry without orders if there are none); phases must come in order\n"
         )
     );
@@ -565,20 +565,26 @@ FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H", "F MAO - SPA"]
     assert!(!stdout(&json).contains("reason"), "{}", stdout(&json));
 }
 
-/// A phase label is read whatever its case, as orders are ("s1901m" is S1901M).
+/// A phase label is read whatever its case, as orders are ("s1901m" is S1901M), and whatever
+/// spaces surround it ("S1901M " was refused as "orders for phase S1901M , but the game is at
+/// phase S1901M").
 #[test]
-fn a_phase_label_in_lower_case_is_the_phase() {
+fn a_phase_label_in_lower_case_or_with_spaces_is_the_phase() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
-        dir.path(),
-        "o.toml",
-        "[[phase]]\nphase = \"s1901m\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n",
-    );
-    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(done[0]["phase"], "S1901M");
-    assert_eq!(done[0]["units"]["FRANCE"][0], "A BUR", "{}", stdout(&out));
+    for label in ["s1901m", "S1901M ", " s1901M"] {
+        let orders = write(
+            dir.path(),
+            "o.toml",
+            &format!(
+                "[[phase]]\nphase = \"{label}\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n"
+            ),
+        );
+        let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{label}: {}", stderr(&out));
+        let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(done[0]["phase"], "S1901M");
+        assert_eq!(done[0]["units"]["FRANCE"][0], "A BUR", "{}", stdout(&out));
+    }
 }
 
 /// A setup written by hand with several mistakes names them all at once (units and centres,

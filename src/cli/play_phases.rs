@@ -53,7 +53,9 @@ fn play_each(
             .phase_label()
             .map_err(|e| e.to_string())?
             .unwrap_or_default();
-        let same = |label: &str| label.eq_ignore_ascii_case(&entry.phase);
+        // (and around spaces: `phase = "S1901M "` was refused as "orders for phase S1901M , but
+        // the game is at phase S1901M")
+        let same = |label: &str| label.eq_ignore_ascii_case(entry.phase.trim());
         if !same(&current) && skipped.iter().any(|p| same(p)) {
             // (not an error, as the contract says; but orders given for it were not played, which
             // a designer testing a rule change wants to know)
@@ -79,7 +81,7 @@ fn play_each(
                 )
             };
             return Err(format!(
-                "{}:{}: orders for phase {}, but {now}; phases must come in order",
+                "{}:{}: orders for phase '{}', but {now}; phases must come in order",
                 args.orders.display(),
                 entry.line,
                 entry.phase
