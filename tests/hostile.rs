@@ -638,6 +638,20 @@ fn events_sharing_one_big_table_are_bounded_together() {
     );
 }
 
+/// Every roll is an event of the command: a loop of rolls stops at `events_per_command`, while
+/// it rolls, not after the call has held millions of them.
+#[test]
+fn a_loop_of_dice_rolls_stops_at_the_events_a_command_may_have() {
+    let m = run_hostile("dice_loop");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/dice_loop.lua:4:",
+            "hex.dice.roll: more than 10000 rolls in one call (each roll is an event: [limits] events_per_command)",
+        ],
+    );
+}
+
 #[test]
 fn events_sharing_one_big_string_are_bounded_together() {
     let m = run_hostile("events_share_a_big_string");

@@ -224,11 +224,9 @@ impl LuaRules {
             .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
             .collect();
         let memory_limit = scenario.limits.memory_bytes;
-        lua.set_app_data(HostData::new(
-            scenario.map.clone(),
-            scenario.sides.clone(),
-            scenario.turns,
-        ));
+        let mut host = HostData::new(scenario.map.clone(), scenario.sides.clone(), scenario.turns);
+        host.max_rolls = scenario.limits.events_per_command as usize;
+        lua.set_app_data(host);
         let setup = || -> mlua::Result<()> {
             api::register_all(&lua)?;
             install_require(&lua, roots.clone())?;

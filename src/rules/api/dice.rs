@@ -24,6 +24,13 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         "hex.dice.roll: no dice while rules modules load",
                     ));
                 }
+                if h.rolls.len() >= h.max_rolls {
+                    return Err(mlua::Error::runtime(format!(
+                        "hex.dice.roll: more than {} rolls in one call (each roll is an event: \
+                         [limits] events_per_command)",
+                        h.max_rolls
+                    )));
+                }
                 let index = h.dice.rolls + h.rolls.len() as u64;
                 let value = Dice::value_at(h.dice.seed, index, sides);
                 h.rolls.push(Event::DiceRolled { sides, value });

@@ -48,6 +48,9 @@ pub(crate) struct HostData {
     pub dice: Dice,
     /// `DiceRolled` events of the current call, in order.
     pub rolls: Vec<Event>,
+    /// The most rolls one call may make: each is an event of the command, so the scenario's
+    /// `events_per_command` (checked after the call; a loop of rolls held gigabytes first).
+    pub max_rolls: usize,
     /// What scripts printed.
     pub log: Vec<String>,
     pub turn_limit: u32,
@@ -93,6 +96,7 @@ impl HostData {
             loading: true,
             dice: Dice::new(0),
             rolls: Vec::new(),
+            max_rolls: crate::scenario::Limits::default().events_per_command as usize,
             log: Vec::new(),
             turn_limit,
             sequence: crate::engine::Sequence::default(),
