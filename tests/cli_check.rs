@@ -331,3 +331,27 @@ fn check_of_a_save_warns_of_what_changed_since_it_was_saved() {
     );
     assert_eq!(stderr(&out), expected);
 }
+
+/// A rules error quotes the script's own text: its control characters are written as escapes
+/// (`\x1b`), as a script's log lines are, so a script cannot colour, erase or move the host's
+/// output (`check` and the errors of `run` printed them raw).
+#[test]
+fn a_rules_error_is_printed_with_its_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = dir.path().join("evil.lua");
+    std::fs::write(&evil, "error(\"bad\\27[2K\\7 end\")\n").unwrap();
+    let evil = evil.to_str().unwrap();
+    for args in [
+        vec!["check", "scenarios/demo", "--mod", evil],
+        vec!["run", "scenarios/demo", "--mod", evil],
+    ] {
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("evil.lua:1: bad\\x1b[2K\\x07 end"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{args:?}: {err}");
+    }
+}

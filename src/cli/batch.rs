@@ -118,7 +118,7 @@ pub fn run(args: &RunArgs) -> i32 {
     // that do not load are the games' error, reported by the batch as it meets it)
     if let Ok(rules) = crate::rules::LuaRules::load(&scenario) {
         for warning in crate::rules::event_name_warnings(&rules.subscribed_events()) {
-            errln!("warning: {warning}");
+            errln!("warning: {}", super::printable_lines(&warning));
         }
     }
     let base_seed = args.seed.unwrap_or(scenario.seed);
@@ -147,7 +147,7 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(r) => r,
         Err(e) if e.refused => {
             bar.finish_and_clear();
-            errln!("error: {e}");
+            errln!("error: {}", super::printable_lines(&e.to_string()));
             return EXIT_GAME;
         }
         Err(e) => return fail(e),

@@ -281,7 +281,7 @@ fn report(
         );
     } else if errors.is_empty() {
         for w in warnings {
-            errln!("warning: {w}");
+            errln!("warning: {}", super::printable_lines(w));
         }
         outln!("ok: {}", path.display());
         if let Some(summary) = summary {
@@ -289,7 +289,7 @@ fn report(
         }
     } else {
         for e in &errors {
-            errln!("error: {e}");
+            errln!("error: {}", super::printable_lines(&e.to_string()));
         }
         errln!("{} error(s) in {}", errors.len(), path.display());
     }

@@ -255,7 +255,7 @@ fn open_session(
     };
     let mut session = session.map_err(|e| session_message(&e))?;
     for warning in &warnings {
-        errln!("warning: {warning}");
+        errln!("warning: {}", printable_lines(warning));
     }
     if session.scenario_changed {
         errln!(
@@ -293,10 +293,15 @@ fn session_message(e: &crate::SessionError) -> String {
 /// Each line escaped as script output is ([`printable`]): a message may quote what a bot, a
 /// script or an input file gave (a command's argument names), control characters included.
 fn fail(message: impl std::fmt::Display) -> i32 {
-    let text = message.to_string();
-    let lines: Vec<_> = text.split('\n').map(printable).collect();
-    errln!("error: {}", lines.join("\n"));
+    errln!("error: {}", printable_lines(&message.to_string()));
     EXIT_INPUT
+}
+
+/// A message of several lines, each as [`printable`] writes it: what every `error:` and
+/// `warning:` line prints (a rules error quotes a script's own text, escapes and all).
+pub(crate) fn printable_lines(text: &str) -> String {
+    let lines: Vec<_> = text.split('\n').map(printable).collect();
+    lines.join("\n")
 }
 
 #[cfg(test)]

@@ -77,13 +77,13 @@ pub fn run(args: &ReplayArgs) -> i32 {
         // Name the replay file when the message itself does not.
         Err(e @ ReplayError::Diverged { .. }) => {
             if !args.json {
-                errln!("error: {}: {e}", file.display());
+                errln!("error: {}: {}", file.display(), super::printable_lines(&e.to_string()));
             }
             EXIT_GAME
         }
         Err(e @ (ReplayError::Incomplete { .. } | ReplayError::ScenarioId { .. })) => {
             if !args.json {
-                errln!("error: {}: {e}", file.display());
+                errln!("error: {}: {}", file.display(), super::printable_lines(&e.to_string()));
             }
             EXIT_GAME
         }
