@@ -10,8 +10,13 @@ pub fn nearest<'a>(
     if name.len() < min_len {
         return None;
     }
+    // (a name more than two letters longer or shorter than a candidate is more than two edits
+    // from it: skipped before the distance, which costs the product of the lengths, so that a
+    // name of millions of letters is not compared at length with every candidate)
+    let letters = name.chars().count();
     candidates
         .into_iter()
+        .filter(|c| c.chars().count().abs_diff(letters) <= 2)
         .map(|c| (strsim::osa_distance(name, c), c))
         .filter(|&(edits, _)| edits <= 2)
         .min_by_key(|&(edits, _)| edits)
@@ -25,8 +30,10 @@ pub fn nearest_any_case<'a>(name: &str, candidates: &'a [String]) -> Option<&'a 
         return Some(same);
     }
     let upper = name.to_uppercase();
+    let letters = name.chars().count();
     candidates
         .iter()
+        .filter(|c| c.chars().count().abs_diff(letters) <= 2)
         .map(|c| {
             let edits =
                 strsim::osa_distance(name, c).min(strsim::osa_distance(&upper, &c.to_uppercase()));
@@ -82,6 +89,15 @@ pub fn unit_hint(
         None => nearest(name, units.keys().map(String::as_str), 0)
             .map(|n| format!(" (did you mean '{n}'?)"))
             .unwrap_or_default(),
+    }
+}
+
+/// `name` as a message quotes it: whole up to `most` letters, else its first `most` letters and
+/// how long it is (a name of megabytes, a fuzzer's or a slip's, made a message of megabytes).
+pub fn clipped(name: &str, most: usize) -> std::borrow::Cow<'_, str> {
+    match name.char_indices().nth(most) {
+        None => name.into(),
+        Some((end, _)) => format!("{}… ({} bytes)", &name[..end], name.len()).into(),
     }
 }
 

@@ -352,6 +352,34 @@ fn a_rules_error_is_printed_with_its_control_characters_escaped() {
             err.contains("evil.lua:1: bad\\x1b[2K\\x07 end"),
             "{args:?}: {err}"
         );
-        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{args:?}: {err}");
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{7}'),
+            "{args:?}: {err}"
+        );
     }
+}
+
+/// A module name far too long to be one (a slip, a generated file) is quoted clipped, with its
+/// length: the message was the whole name (megabytes), and looking for the nearest module
+/// compared all of it with every module (16 s for 10 million letters).
+#[test]
+fn an_overlong_module_name_is_quoted_clipped() {
+    let (_dir, scenario) = demo_copy();
+    let long = "x".repeat(5000);
+    edit(
+        &scenario.join("scenario.toml"),
+        "bot = \"demo.ai\"",
+        &format!("bot = \"{long}\""),
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            ": side 'red': unknown bot module '{}… (5000 bytes)' (looked under ",
+            "x".repeat(100)
+        )),
+        "{err}"
+    );
+    assert!(err.len() < 1000, "{err}");
 }

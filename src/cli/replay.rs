@@ -77,13 +77,21 @@ pub fn run(args: &ReplayArgs) -> i32 {
         // Name the replay file when the message itself does not.
         Err(e @ ReplayError::Diverged { .. }) => {
             if !args.json {
-                errln!("error: {}: {}", file.display(), super::printable_lines(&e.to_string()));
+                errln!(
+                    "error: {}: {}",
+                    file.display(),
+                    super::printable_lines(&e.to_string())
+                );
             }
             EXIT_GAME
         }
         Err(e @ (ReplayError::Incomplete { .. } | ReplayError::ScenarioId { .. })) => {
             if !args.json {
-                errln!("error: {}: {}", file.display(), super::printable_lines(&e.to_string()));
+                errln!(
+                    "error: {}: {}",
+                    file.display(),
+                    super::printable_lines(&e.to_string())
+                );
             }
             EXIT_GAME
         }

@@ -213,7 +213,10 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
                 });
                 outln!("{summary}");
             }
-            errln!("error: refused at {at}: {} (the bots could not go on)", super::printable_lines(&r.to_string()));
+            errln!(
+                "error: refused at {at}: {} (the bots could not go on)",
+                super::printable_lines(&r.to_string())
+            );
             return EXIT_GAME;
         }
         // (where play stopped and with which seed: a rules error is the designer's to find)

@@ -17,8 +17,9 @@ pub fn check_module_name(name: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "require(\"{name}\"): module names are dotted names inside the rule roots (like \"demo.terrain\"); \
-             paths, '..' and '/' are not allowed"
+            "require(\"{}\"): module names are dotted names inside the rule roots (like \"demo.terrain\"); \
+             paths, '..' and '/' are not allowed",
+            crate::spelling::clipped(name, 100)
         ))
     }
 }

@@ -616,10 +616,10 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 at(module),
                 {
                     // (a dotted name is a path: `f40walk.combat` is f40walk/combat.lua)
-                    let path = module.get_ref().replace('.', "/");
+                    let name = crate::spelling::clipped(module.get_ref(), 100);
+                    let path = name.replace('.', "/");
                     format!(
-                        "unknown rules module '{}' (looked for {path}.lua and {path}/init.lua under {}){}",
-                        module.get_ref(),
+                        "unknown rules module '{name}' (looked for {path}.lua and {path}/init.lua under {}){}",
                         display_roots(&roots),
                         module_hint(&roots, module.get_ref())
                     )
@@ -768,7 +768,8 @@ fn module_hint(roots: &[PathBuf], module: &str) -> String {
 /// else the name may be, said with the roots.
 fn unknown_bot(roots: &[PathBuf], module: &str, also: &str) -> String {
     format!(
-        "unknown bot module '{module}' (looked under {}{also}){}",
+        "unknown bot module '{}' (looked under {}{also}){}",
+        crate::spelling::clipped(module, 100),
         display_roots(roots),
         module_hint(roots, module)
     )
