@@ -167,3 +167,26 @@ fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
         json!({"centers": 2, "units": 2, "change": 0, "build_sites": []})
     );
 }
+
+/// A setup file that sets nothing (empty, or cut down to its comments) is most likely a slip:
+/// the command goes on, with a warning naming the file.
+#[test]
+fn an_empty_setup_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    for text in ["", "# only a comment\n\n"] {
+        let setup = write_setup(dir.path(), text);
+        let out = hexwar(&["status", "scenarios/demo", "--setup", &setup]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "warning: {setup}: the setup sets nothing (it has no keys): the position is the \
+                 scenario's or the save's as it stands\n"
+            )
+        );
+    }
+    // (a setup that sets something says nothing)
+    let setup = write_setup(dir.path(), "[control]\nred = [\"0101\"]\n");
+    let out = hexwar(&["status", "scenarios/demo", "--setup", &setup]);
+    assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
+}

@@ -272,6 +272,18 @@ fn open_session(
     }
     if let Some(setup) = setup {
         session.setup_file(setup).map_err(|e| session_message(&e))?;
+        // (an empty file, or one cut down to its comments, sets nothing: most likely not what
+        // was meant, a truncated or wrong file)
+        let empty = crate::board::SourceText::read(setup)
+            .ok()
+            .and_then(|s| s.text.parse::<toml::Table>().ok())
+            .is_some_and(|t| t.is_empty());
+        if empty {
+            errln!(
+                "warning: {}: the setup sets nothing (it has no keys): the position is the scenario's or the save's as it stands",
+                setup.display()
+            );
+        }
     }
     Ok(session)
 }
