@@ -447,7 +447,7 @@ impl Session {
             },
         };
         let mut table: toml::Table = toml::from_str(&source.text).map_err(|e| {
-            let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
+            let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))
         })?;
         let mut extra = Vec::new();
@@ -460,7 +460,7 @@ impl Session {
                 unit: Vec<toml::Spanned<UnitSpec>>,
             }
             let parsed: SetupUnits = toml::from_str(&source.text).map_err(|e| {
-                let line = e.span().map(|s| source.line_of(s.start)).unwrap_or(0);
+                let line = source.line_of(crate::board::toml_offset(&e, &source.text));
                 // (a single [unit] table: often a slip for a key the rules read, such as
                 // Diplomacy's [units])
                 let hint = if e.message().contains("expected a sequence") {

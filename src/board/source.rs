@@ -111,12 +111,20 @@ fn read_up_to(file: std::fs::File, cap: u64) -> Result<Vec<u8>, std::io::Error> 
     Ok(bytes)
 }
 
-/// Bytes read as UTF-8 text, with the standard library's words for bytes that are not.
+/// Bytes read as UTF-8 text; bytes that are not are named by line and byte (`line 58: byte
+/// 0xe9 is not UTF-8 ...`: a file saved as Latin-1 has them where its accents are).
 fn text_of(bytes: Vec<u8>) -> Result<String, std::io::Error> {
-    String::from_utf8(bytes).map_err(|_| {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
+            format!(
+                "line {line}: byte 0x{:02x} is not UTF-8 text (a file saved in another encoding, \
+                 such as Latin-1? save it as UTF-8)",
+                bytes.get(at).copied().unwrap_or_default()
+            ),
         )
     })
 }

@@ -43,7 +43,7 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> 
             Ok(_) => return Err(in_file_order(errors)),
             Err(e) => e,
         };
-        let offset = e.span().map(|s| s.start).unwrap_or(0);
+        let offset = toml_offset(&e, &current);
         let message = toml_message(&e, &current);
         if let Some(field) = e
             .message()
@@ -161,6 +161,30 @@ fn entry_at(text: &str, offset: usize) -> Option<(std::ops::Range<usize>, String
 
 /// A TOML parse error's message as the files' errors give it (`TOML: ...`), naming the key of a
 /// duplicate key (the parser says only "duplicate key"; its span covers the key in `text`).
+/// Where a TOML error is: its span's start, or for an error the parser gives no place (the
+/// nesting limit: `recursion limit`) the start of the line nested deepest, the likeliest cause
+/// (most `[`, `{` and `.`: a header of 150 dotted keys, an array in arrays).
+pub fn toml_offset(e: &toml::de::Error, text: &str) -> usize {
+    if let Some(span) = e.span() {
+        return span.start;
+    }
+    let nesting = |line: &str| {
+        line.chars()
+            .filter(|c| matches!(c, '[' | '{' | '.'))
+            .count()
+    };
+    let mut best = (0, 0);
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let n = nesting(line);
+        if n > best.0 {
+            best = (n, at);
+        }
+        at += line.len();
+    }
+    best.1
+}
+
 pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
     let message = e.message();
     if message.trim() == "duplicate key" {
@@ -170,6 +194,9 @@ pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
                 return format!("TOML: duplicate key `{key}`");
             }
         }
+    }
+    if e.span().is_none() && message.trim() == "recursion limit" {
+        return "TOML: recursion limit: tables or values nested too deep to read".to_string();
     }
     format!("TOML: {}", with_nearest_field(message.trim_end()))
 }
@@ -373,5 +400,27 @@ mod tests {
         ] {
             assert_eq!(with_nearest_field(plain), plain);
         }
+    }
+
+    /// The nesting limit comes with no place: the line nested deepest is named (it was line 0
+    /// in an orders file, 1 in a scenario).
+    #[test]
+    fn a_file_nested_too_deep_is_named_at_its_deepest_line() {
+        let deep = format!(
+            "name = \"x\"\nturns = 1\n[{}]\nx = 1\n",
+            vec!["a"; 150].join(".")
+        );
+        let errors = parse_toml::<toml::Table>(&deep).unwrap_err();
+        assert_eq!(
+            errors,
+            vec![TomlError {
+                offset: deep.find('[').unwrap(),
+                message: "TOML: recursion limit: tables or values nested too deep to read".into(),
+            }]
+        );
+        // (an array in arrays: the parser names its place, on the second line)
+        let arrays = format!("a = 1\nb = {}1{}\n", "[".repeat(200), "]".repeat(200));
+        let errors = parse_toml::<toml::Table>(&arrays).unwrap_err();
+        assert!((6..arrays.len()).contains(&errors[0].offset), "{errors:?}");
     }
 }

@@ -96,7 +96,7 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
     let index = LineIndex::new(text);
     let toml_error = |e: toml::de::Error| OrdersError::Toml {
         path: path.into(),
-        line: e.span().map(|s| index.line_of(s.start)).unwrap_or(0),
+        line: index.line_of(crate::board::toml_offset(&e, text)),
         message: e.message().to_string(),
     };
     if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
