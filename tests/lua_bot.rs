@@ -242,3 +242,24 @@ fn a_bot_asking_a_query_is_told_what_hex_rules_query_does() {
         stderr(&out)
     );
 }
+
+/// A run that stops at a bot's error saves the game as it stood: running that save again stops
+/// at the same error and writes the same save, byte for byte (the failed decision's roll of the
+/// bots' dice was kept, so each try went on from other dice).
+#[test]
+fn a_run_stopped_by_a_bots_error_saves_what_running_it_again_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&["run", "tests/fixtures/bad_bot/silent.toml", "--save", save]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let first = std::fs::read_to_string(save).unwrap();
+    let out = hexwar(&["run", save, "--save", save]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("bot 'silent' for red: returned nil"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(save).unwrap(), first);
+}

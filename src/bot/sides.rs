@@ -29,11 +29,20 @@ impl Bot for SideBots {
         legal: &mut LegalCommands,
     ) -> Result<Command, RulesError> {
         let side = legal.side().to_string();
-        let Some(module) = self.lua.get(&side) else {
-            return self.random.choose(game, legal);
+        // (a decision that fails leaves the dice as they were: a save written after the error
+        // goes on as the game before it did, and the same error comes again, not another)
+        let before = self.random.dice;
+        let choice = match self.lua.get(&side) {
+            None => self.random.choose(game, legal),
+            Some(module) => {
+                let seed = self.random.dice.roll(u32::MAX);
+                ask_lua_bot(game, module, &side, u64::from(seed))
+            }
         };
-        let seed = self.random.dice.roll(u32::MAX);
-        ask_lua_bot(game, module, &side, u64::from(seed))
+        if choice.is_err() {
+            self.random.dice = before;
+        }
+        choice
     }
 }
 
