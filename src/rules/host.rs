@@ -802,12 +802,14 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
         // again at every `require`)
         super::budget::charge(lua, text.len() as u64)?;
         loaded.raw_set(name.as_str(), "hexwar.loading")?;
-        let chunk = format!("@{}", chunk_name(&roots, &file));
+        let shown = chunk_name(&roots, &file);
         let result = lua
-            .load(text)
-            .set_name(chunk)
+            .load(&text)
+            .set_name(format!("@{shown}"))
             .set_mode(ChunkMode::Text)
-            .call::<Value>(name.as_str());
+            .into_function()
+            .map_err(|e| compile_error_placed(&shown, &text, e))
+            .and_then(|module| module.call::<Value>(name.as_str()));
         let value = match result {
             Ok(Value::Nil) => Value::Boolean(true),
             Ok(v) => v,
@@ -821,6 +823,44 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
         Ok(value)
     })?;
     lua.globals().raw_set("require", require)
+}
+
+/// A compile error given its file and line when Lua names neither: the compiler's "C stack
+/// overflow" (300 nested brackets) comes bare; the line named is the one nested deepest.
+fn compile_error_placed(shown: &str, text: &str, e: mlua::Error) -> mlua::Error {
+    let message = match &e {
+        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => m.clone(),
+        other => other.to_string(),
+    };
+    if message.contains(shown) {
+        return e;
+    }
+    let (mut depth, mut deepest, mut line_of_deepest) = (0i64, 0i64, 1);
+    for (i, line) in text.lines().enumerate() {
+        for c in line.chars() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => depth -= 1,
+                _ => {}
+            }
+            if depth > deepest {
+                (deepest, line_of_deepest) = (depth, i + 1);
+            }
+        }
+    }
+    let hint = if message.contains("C stack overflow") {
+        " (nested too deep to compile: Lua allows about 200 levels of brackets or blocks)"
+    } else {
+        ""
+    };
+    // (the hint ends the message's first line: a traceback may follow)
+    let (head, rest) = message.split_once('\n').unwrap_or((&message, ""));
+    let rest = if rest.is_empty() {
+        String::new()
+    } else {
+        format!("\n{rest}")
+    };
+    mlua::Error::runtime(format!("{shown}:{line_of_deepest}: {head}{hint}{rest}"))
 }
 
 /// Most commands one `legal` function may list: each is converted by the host, work the
