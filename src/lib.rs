@@ -30,6 +30,7 @@ pub mod board;
 pub mod bot;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod digest;
 pub mod engine;
 pub mod luatest;
 pub mod output_file;

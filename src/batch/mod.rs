@@ -73,12 +73,7 @@ pub fn rules_fingerprint(scenario: &Scenario, loaded: &[std::path::PathBuf]) -> 
     for (side, module) in &scenario.chosen_bots {
         hasher.update(format!("\nbot {side} {module}").as_bytes());
     }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    crate::digest::sha256_label(&hasher.finalize())
 }
 
 /// The command-line options of the host's choices a batch was played with (` --bot blue=x

@@ -95,7 +95,6 @@ fn checksum(
     bot_dice: &Dice,
     host: Option<&serde_json::Value>,
 ) -> String {
-    use sha2::{Digest, Sha256};
     let mut sealed = format!(
         "{}\nseed {seed}\nbot_dice {} {}",
         state.hash(),
@@ -107,11 +106,7 @@ fn checksum(
         sealed.push_str("\nhost ");
         sealed.push_str(&host.to_string());
     }
-    let hex: String = Sha256::digest(sealed.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    crate::digest::sha256_of(sealed.as_bytes())
 }
 
 impl Save {

@@ -76,12 +76,9 @@ impl GameState {
 
     /// `sha256:` of the state's canonical JSON: equal states, equal hashes, on any machine.
     pub fn hash(&self) -> String {
-        use sha2::{Digest, Sha256};
         // Serialising plain data with BTreeMaps cannot fail; an empty input would still hash.
         let json = serde_json::to_vec(self).unwrap_or_default();
-        let digest = Sha256::digest(&json);
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        format!("sha256:{hex}")
+        crate::digest::sha256_of(&json)
     }
 
     /// Units standing at a location, in id order.

@@ -126,7 +126,6 @@ pub fn file_hashes(
     roots: &[PathBuf],
     files: &[PathBuf],
 ) -> std::collections::BTreeMap<String, String> {
-    use sha2::{Digest, Sha256};
     let roots = canonical_roots(roots);
     let mut out = std::collections::BTreeMap::new();
     for path in files {
@@ -134,13 +133,7 @@ pub fn file_hashes(
         // to be hashed as an empty file; a pipe was waited on forever)
         let bytes = crate::board::read_bytes_capped(path, crate::board::MAX_SOURCE_BYTES);
         let hash = match bytes {
-            Ok(bytes) => {
-                let hex: String = Sha256::digest(&bytes)
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-                format!("sha256:{hex}")
-            }
+            Ok(bytes) => crate::digest::sha256_of(&bytes),
             Err(e) => format!("unreadable: {e}"),
         };
         out.insert(chunk_name(&roots, path), hash);

@@ -59,18 +59,12 @@ impl Fingerprint {
                 // (a file ends where the next begins, whatever their content)
                 content.update([0u8]);
             }
-            (sha256(content), sha256(text))
+            (
+                crate::digest::sha256_label(&content.finalize()),
+                crate::digest::sha256_label(&text.finalize()),
+            )
         })
     }
-}
-
-fn sha256(hasher: Sha256) -> String {
-    let digest: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{digest}")
 }
 
 #[cfg(test)]
@@ -110,12 +104,9 @@ mod tests {
         f.add("turns = 3\n");
         f.add("a = 1\n");
         // (sha256 of "turns = 3\na = 1\n", as the scenario's hash was until session 29)
-        let mut plain = sha2::Sha256::default();
-        sha2::Digest::update(&mut plain, b"turns = 3\na = 1\n");
-        let expected: String = sha2::Digest::finalize(plain)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        assert_eq!(f.text_hash(), format!("sha256:{expected}"));
+        assert_eq!(
+            f.text_hash(),
+            crate::digest::sha256_of(b"turns = 3\na = 1\n")
+        );
     }
 }
