@@ -147,6 +147,9 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     let sides = session.scenario.sides.clone();
     let mut replay = args.replay.as_ref().map(|_| Replay::new(&session));
     let mut refusals = BotRefusals::default();
+    // (what the game logged as it started, then each command's events as it is played)
+    let mut tally = EventTally::new(args.log.is_some());
+    tally.take(&mut session.game);
     let played = play_observed(
         &mut session.game,
         &mut bot,
@@ -163,6 +166,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             if !step.accepted {
                 refusals.note(game, step.side);
             }
+            tally.take(game);
             if let Some(replay) = replay.as_mut() {
                 replay.steps.push(ReplayStep {
                     side: step.side.to_string(),
@@ -175,6 +179,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         },
     );
     super::show_script_log(&mut session.game);
+    tally.take(&mut session.game);
     refusals.warn();
     session.bot_dice = bot.random.dice;
     // (each output is tried even when another failed: a log the disk had no room for does
@@ -186,7 +191,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         }
     }
     if let Some(path) = &args.log {
-        if let Err(e) = write_log(path, session.game.log()) {
+        if let Err(e) = tally.write_log(path) {
             unwritten.push(format!("{}: cannot write log: {e}", path.display()));
         }
     }
@@ -207,7 +212,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             // A game-level failure (exit 1), reported in the JSON with --json.
             let at = session.game.position_text();
             if args.json {
-                let mut summary = summary_json(&session, None);
+                let mut summary = summary_json(&session, &tally, None);
                 summary["refused"] = serde_json::json!({
                     "rule": r.rule, "reason": r.reason, "at": at,
                 });
@@ -228,7 +233,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             ))
         }
     };
-    print_summary(&mut session, &report, args.json);
+    print_summary(&mut session, &tally, &report, args.json);
     EXIT_OK
 }
 
@@ -266,38 +271,57 @@ impl BotRefusals {
     }
 }
 
-fn write_log(path: &Path, events: &[Event]) -> std::io::Result<()> {
-    crate::output_file::write_with(path, |out| {
-        for event in events {
-            serde_json::to_writer(&mut *out, event)?;
-            out.write_all(b"\n")?;
-        }
-        Ok(())
-    })
+/// The events a run played, taken out of the game's log as they come: their count by name for
+/// the summary and, with `--log`, their JSON lines. The game's log is emptied after every
+/// command, so a run holds one command's events, not the whole game's (a script setting a
+/// 60 MB variable at every move held gigabytes).
+#[derive(Default)]
+struct EventTally {
+    counts: std::collections::BTreeMap<String, u64>,
+    /// `--log`'s JSON lines so far, when asked for.
+    lines: Option<Vec<u8>>,
 }
 
-/// How many events of each kind the game's log holds, by name.
-fn event_counts(session: &Session) -> std::collections::BTreeMap<&str, u64> {
-    let mut counts = std::collections::BTreeMap::new();
-    for e in session.game.log() {
-        *counts.entry(e.name()).or_default() += 1;
+impl EventTally {
+    fn new(log: bool) -> Self {
+        EventTally {
+            counts: Default::default(),
+            lines: log.then(Vec::new),
+        }
     }
-    counts
+
+    /// Takes the events the game logged since the last call.
+    fn take(&mut self, game: &mut crate::engine::Game) {
+        for event in game.take_log() {
+            *self.counts.entry(event.name().to_string()).or_default() += 1;
+            if let Some(lines) = self.lines.as_mut() {
+                // (plain data: serialising it cannot fail; Vec's writes cannot)
+                let _ = serde_json::to_writer(&mut *lines, &event);
+                lines.push(b'\n');
+            }
+        }
+    }
+
+    fn write_log(&self, path: &Path) -> std::io::Result<()> {
+        let lines = self.lines.as_deref().unwrap_or_default();
+        crate::output_file::write_with(path, |out| out.write_all(lines))
+    }
 }
 
 /// `run --json`'s summary of a game (`commands`: None when play stopped on an error).
-fn summary_json(session: &Session, commands: Option<u64>) -> serde_json::Value {
-    summary_waiting_json(session, commands, None)
+fn summary_json(session: &Session, tally: &EventTally, commands: Option<u64>) -> serde_json::Value {
+    summary_waiting_json(session, tally, commands, None)
 }
 
 /// `summary_json` with the side the run stopped for (`waiting_for`, null when none).
 fn summary_waiting_json(
     session: &Session,
+    tally: &EventTally,
     commands: Option<u64>,
     waiting_for: Option<&str>,
 ) -> serde_json::Value {
     let state = session.game.state();
-    let counts = event_counts(session);
+    let counts = &tally.counts;
     serde_json::json!({
         "scenario": session.scenario.id,
         "seed": session.seed,
@@ -313,11 +337,11 @@ fn summary_waiting_json(
     })
 }
 
-fn print_summary(session: &mut Session, report: &RunReport, json: bool) {
+fn print_summary(session: &mut Session, tally: &EventTally, report: &RunReport, json: bool) {
     let commands = report.commands;
     if json {
         let waiting = report.waiting_for.as_deref();
-        outln!("{}", summary_waiting_json(session, Some(commands), waiting));
+        outln!("{}", summary_waiting_json(session, tally, Some(commands), waiting));
         return;
     }
     // (where the run waits for a side, read first: the label may ask the rules)
@@ -326,7 +350,7 @@ fn print_summary(session: &mut Session, report: &RunReport, json: bool) {
         _ => None,
     };
     let state = session.game.state();
-    let counts = event_counts(session);
+    let counts = &tally.counts;
     outln!(
         "scenario: {} ({})",
         session.scenario.name,
