@@ -87,6 +87,21 @@ fn a_save_records_its_mods_and_resumes_with_them() {
         "{}",
         stdout(&checked)
     );
+    // (status names the mods the position is played under, the save's or --mod's)
+    for args in [
+        vec!["status", save],
+        vec!["status", "scenarios/demo", "--mod", RED_WINS],
+    ] {
+        let status = succeeds(&args);
+        assert_eq!(
+            stdout(&status).lines().nth(1),
+            Some(format!("mods: {RED_WINS}").as_str()),
+            "{args:?}"
+        );
+        let json = succeeds(&[args.as_slice(), &["--json"]].concat());
+        let json: Value = serde_json::from_str(&stdout(&json)).unwrap();
+        assert_eq!(json["mods"], serde_json::json!([RED_WINS]), "{args:?}");
+    }
 }
 
 /// `check --mod` checks the scenario with the mod loaded: its module in the summary, a mod that

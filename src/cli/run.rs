@@ -341,7 +341,10 @@ fn print_summary(session: &mut Session, tally: &EventTally, report: &RunReport, 
     let commands = report.commands;
     if json {
         let waiting = report.waiting_for.as_deref();
-        outln!("{}", summary_waiting_json(session, tally, Some(commands), waiting));
+        outln!(
+            "{}",
+            summary_waiting_json(session, tally, Some(commands), waiting)
+        );
         return;
     }
     // (where the run waits for a side, read first: the label may ask the rules)

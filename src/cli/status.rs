@@ -107,6 +107,7 @@ pub fn run(args: &StatusArgs) -> i32 {
                 "rules_status": extra,
                 "units": on_map,
                 "gone": gone,
+                "mods": session.mods,
             })
         );
         return EXIT_OK;
@@ -120,6 +121,15 @@ pub fn run(args: &StatusArgs) -> i32 {
         state.turn,
         session.scenario.turns
     );
+    // (the position is the scenario's as the mods change it: `--mod`, or a save's own)
+    if !session.mods.is_empty() {
+        let mods: Vec<String> = session
+            .mods
+            .iter()
+            .map(|m| m.display().to_string())
+            .collect();
+        outln!("mods: {}", mods.join(", "));
+    }
     match (&state.outcome, &to_play) {
         (Some(o), _) => outln!(
             "finished: {} ({})",
