@@ -496,3 +496,27 @@ fn a_query_declared_without_a_function_is_named() {
         "{e}"
     );
 }
+
+/// `hex.rules.get` gives nil for a name no module declared, and an error naming the nearest
+/// declared one for a name one or two letters off it (it gave nil, which a rule then read as
+/// "nothing declared", the demo's stacking as no limit), as `hex.commands.get` does.
+#[test]
+fn a_misspelt_declaration_name_is_named_by_hex_rules_get() {
+    let e = load_error(
+        "limt",
+        r#"local limit = hex.rules.get("stack_limt")
+"#,
+    );
+    assert!(
+        e.ends_with(
+            "/limt.lua:1: hex.rules.get: nothing declared as 'stack_limt' (did you mean 'stack_limit'?)"
+        ),
+        "{e}"
+    );
+    assert!(demo_with(
+        "absent",
+        r#"assert(hex.rules.get("weather_table") == nil and hex.rules.get("stack_limit") == 2)
+"#,
+    )
+    .is_ok());
+}

@@ -94,9 +94,32 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     )?;
     t.raw_set(
         "get",
+        // (nil for a name no module declared; a name one or two letters off a declared one is
+        // an error naming it, as `hex.commands.get` does: `get("stack_limt")` gave nil, which
+        // a rule then read as "no limit")
         lua.create_function(|lua, key: String| {
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
-            decls.raw_get::<Value>(key)
+            let value = decls.raw_get::<Value>(key.as_str())?;
+            if !value.is_nil() {
+                return Ok(value);
+            }
+            let mut declared = Vec::new();
+            for pair in decls.pairs::<Value, Value>() {
+                if let (Value::String(name), _) = pair? {
+                    let name = name.to_string_lossy();
+                    // (the host's own entries: `__queries`, `__origins`)
+                    if !name.starts_with("__") {
+                        declared.push(name);
+                    }
+                }
+            }
+            declared.sort();
+            match crate::spelling::nearest(&key, declared.iter().map(String::as_str), 4) {
+                Some(near) => Err(mlua::Error::runtime(format!(
+                    "hex.rules.get: nothing declared as '{key}' (did you mean '{near}'?)"
+                ))),
+                None => Ok(Value::Nil),
+            }
         })?,
     )?;
     // Whether the host is loading rules modules now: a library that makes the game when it is
