@@ -178,9 +178,11 @@ impl HostChoices<'_> {
         crate::session::add_mods(scenario, self.mods).map_err(|e| format!("--mod {e}"))?;
         let mut sides_given: Vec<&str> = Vec::new();
         for given in self.bots {
+            // (quoted clipped: a name of megabytes made a line of megabytes)
+            let shown = crate::spelling::clipped(given, 100);
             let Some((side, module)) = given.split_once('=') else {
                 return Err(format!(
-                    "--bot {given}: write SIDE=MODULE, a Lua module under the scenario's rule \
+                    "--bot {shown}: write SIDE=MODULE, a Lua module under the scenario's rule \
                      roots or '{}' (like --bot {}={})",
                     crate::scenario::RANDOM_BOT,
                     scenario.sides.first().map(String::as_str).unwrap_or("SIDE"),
@@ -190,13 +192,13 @@ impl HostChoices<'_> {
             let side = side.trim();
             if sides_given.contains(&side) {
                 return Err(format!(
-                    "--bot {given}: a second bot for {side}; give --bot once per side"
+                    "--bot {shown}: a second bot for {side}; give --bot once per side"
                 ));
             }
             sides_given.push(side);
             scenario
                 .choose_bot(side, module.trim())
-                .map_err(|e| format!("--bot {given}: {e}"))?;
+                .map_err(|e| format!("--bot {shown}: {e}"))?;
         }
         Ok(())
     }
@@ -281,7 +283,7 @@ fn open_session(
         if empty {
             errln!(
                 "warning: {}: the setup sets nothing (it has no keys): the position is the scenario's or the save's as it stands",
-                setup.display()
+                printable_lines(&setup.display().to_string())
             );
         }
     }

@@ -219,7 +219,8 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
                 outln!("{summary}");
             }
             errln!(
-                "error: refused at {at}: {} (the bots could not go on)",
+                "error: refused at {}: {} (the bots could not go on)",
+                super::printable_lines(&at),
                 super::printable_lines(&r.to_string())
             );
             return EXIT_GAME;
@@ -265,7 +266,8 @@ impl BotRefusals {
         for (side, (count, first)) in &self.by_side {
             errln!(
                 "warning: {side}'s bot gave {count} command(s) the rules refused, each ending \
-                 its phase; the first, at {first} (--log lists them all)"
+                 its phase; the first, at {} (--log lists them all)",
+                super::printable_lines(first)
             );
         }
     }
