@@ -787,7 +787,8 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
         }
         let file = find_module(&roots, &name).ok_or_else(|| {
             mlua::Error::runtime(format!(
-                "require(\"{name}\"): no module '{name}' in the rule roots"
+                "require(\"{shown}\"): no module '{shown}' in the rule roots",
+                shown = crate::spelling::clipped(&name, 100)
             ))
         })?;
         let text = crate::board::SourceText::read(&file)
@@ -835,19 +836,7 @@ fn compile_error_placed(shown: &str, text: &str, e: mlua::Error) -> mlua::Error 
     if message.contains(shown) {
         return e;
     }
-    let (mut depth, mut deepest, mut line_of_deepest) = (0i64, 0i64, 1);
-    for (i, line) in text.lines().enumerate() {
-        for c in line.chars() {
-            match c {
-                '(' | '{' | '[' => depth += 1,
-                ')' | '}' | ']' => depth -= 1,
-                _ => {}
-            }
-            if depth > deepest {
-                (deepest, line_of_deepest) = (depth, i + 1);
-            }
-        }
-    }
+    let line_of_deepest = deepest_nesting_line(text);
     let hint = if message.contains("C stack overflow") {
         " (nested too deep to compile: Lua allows about 200 levels of brackets or blocks)"
     } else {
@@ -861,6 +850,55 @@ fn compile_error_placed(shown: &str, text: &str, e: mlua::Error) -> mlua::Error 
         format!("\n{rest}")
     };
     mlua::Error::runtime(format!("{shown}:{line_of_deepest}: {head}{hint}{rest}"))
+}
+
+/// The line of Lua source where brackets and blocks (`function`, `if`, `do`, `repeat` ... `end`,
+/// `until`) nest deepest, counted outside strings and comments: where a "C stack overflow" of
+/// the compiler most likely is.
+fn deepest_nesting_line(text: &str) -> usize {
+    let (mut depth, mut deepest, mut line_of_deepest) = (0i64, 0i64, 1);
+    for (i, line) in text.lines().enumerate() {
+        let bytes = line.as_bytes();
+        let (mut j, mut quote) = (0, None);
+        while j < bytes.len() {
+            let c = bytes[j];
+            if let Some(q) = quote {
+                match c {
+                    b'\\' => j += 1,
+                    c if c == q => quote = None,
+                    _ => {}
+                }
+                j += 1;
+                continue;
+            }
+            match c {
+                b'-' if bytes.get(j + 1) == Some(&b'-') => break,
+                b'"' | b'\'' => quote = Some(c),
+                b'(' | b'{' | b'[' => depth += 1,
+                b')' | b'}' | b']' => depth -= 1,
+                c if c.is_ascii_alphabetic() || c == b'_' => {
+                    let start = j;
+                    while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_')
+                    {
+                        j += 1;
+                    }
+                    match &line[start..j] {
+                        "function" | "if" | "do" | "repeat" => depth += 1,
+                        "end" | "until" => depth -= 1,
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+            if depth > deepest {
+                (deepest, line_of_deepest) = (depth, i + 1);
+            }
+            if !(c.is_ascii_alphabetic() || c == b'_') {
+                j += 1;
+            }
+        }
+    }
+    line_of_deepest
 }
 
 /// Most commands one `legal` function may list: each is converted by the host, work the
@@ -1288,5 +1326,19 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    /// Where a compile's "C stack overflow" is placed: the line nested deepest in brackets or
+    /// blocks, strings and comments aside.
+    #[test]
+    fn the_deepest_nesting_is_found_through_blocks_not_strings_or_comments() {
+        let blocks = format!(
+            "local t = {{ a = {{ b = 1 }} }} -- ((((((\nlocal s = \"((((((\"\n{}local z = 1\n{}",
+            "do\n".repeat(30),
+            "end\n".repeat(30)
+        );
+        assert_eq!(super::deepest_nesting_line(&blocks), 32);
+        let mixed = "local function f()\n  if x then\n    return g(h({ 1 }))\n  end\nend\n";
+        assert_eq!(super::deepest_nesting_line(mixed), 3);
     }
 }
