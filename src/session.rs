@@ -197,23 +197,13 @@ pub fn save_rules_changes(
 /// The line of a setup's table that a message about it names, or 0: `[control].blue: '9999' is
 /// not a hex ...` -> the line holding `"9999"` in `[control]`; `[control].blue must be a list`
 /// or `[units].RUSSIA must be a list` -> the line of that key in that table; `[control]: unknown
-/// side 'bleu' ...` -> the line of the key `bleu`.
+/// side 'bleu' ...` -> the line of the key `bleu`. The table may be written as a header
+/// (`[units]`, `[ units ] # comment`, `[units.RUSSIA]`), as dotted keys (`units.RUSSIA = ...`)
+/// or as an inline table (`units = { ... }`: its line).
 fn table_line(source: &SourceText, message: &str) -> usize {
     let Some((table_name, rest)) = message.strip_prefix('[').and_then(|m| m.split_once(']')) else {
         return 0;
     };
-    let lines: Vec<&str> = source.text.lines().collect();
-    let header_text = format!("[{table_name}]");
-    let Some(header) = lines
-        .iter()
-        .position(|l| l.trim_start_matches('\u{feff}').trim() == header_text)
-    else {
-        return 0;
-    };
-    let end = (header + 1..lines.len())
-        .find(|&i| lines[i].trim_start().starts_with('['))
-        .unwrap_or(lines.len());
-    let table = header + 1..end;
     let (key, quoted) = match rest.strip_prefix('.') {
         Some(rest) => (
             rest.split([':', ' ']).next().unwrap_or_default(),
@@ -221,19 +211,82 @@ fn table_line(source: &SourceText, message: &str) -> usize {
         ),
         None => (rest.split('\'').nth(1).unwrap_or_default(), None),
     };
-    let key_at = table.clone().find(|&i| {
-        let l = lines[i].trim_start().trim_start_matches('"');
-        l.strip_prefix(key)
-            .is_some_and(|r| r.trim_start_matches('"').trim_start().starts_with('='))
+    let lines: Vec<&str> = source
+        .text
+        .lines()
+        .map(|l| l.trim_start_matches('\u{feff}').trim())
+        .collect();
+    // (a header's dotted name, its parts unquoted: `[ "units" . RUSSIA ] # x` -> units.RUSSIA)
+    let header = |line: &str| -> Option<String> {
+        let inner = line.strip_prefix('[')?;
+        if inner.starts_with('[') {
+            return None;
+        }
+        let name = inner.split(']').next()?;
+        let parts: Vec<&str> = name
+            .split('.')
+            .map(|p| p.trim().trim_matches(['"', '\'']))
+            .collect();
+        Some(parts.join("."))
+    };
+    // (a line writing `name` as a key, bare or quoted, followed by `=` or a dot)
+    let writes = |line: &str, name: &str| {
+        [name.to_string(), format!("\"{name}\""), format!("'{name}'")]
+            .iter()
+            .any(|k| {
+                line.strip_prefix(k.as_str())
+                    .map(str::trim_start)
+                    .is_some_and(|r| r.starts_with('=') || r.starts_with('.'))
+            })
+    };
+    let first_header = lines
+        .iter()
+        .position(|l| l.starts_with('['))
+        .unwrap_or(lines.len());
+    let table_at = lines
+        .iter()
+        .position(|l| header(l).as_deref() == Some(table_name));
+    let key_at = match table_at {
+        Some(h) => {
+            let end = (h + 1..lines.len())
+                .find(|&i| lines[i].starts_with('['))
+                .unwrap_or(lines.len());
+            (h + 1..end).find(|&i| writes(lines[i], key))
+        }
+        None => None,
+    }
+    .or_else(|| {
+        // (`[units.RUSSIA]`, `units.RUSSIA = ...`, `units = { ... }` before any header)
+        let sub = format!("{table_name}.{key}");
+        lines
+            .iter()
+            .position(|l| header(l).as_deref() == Some(sub.as_str()))
+            .or_else(|| {
+                (0..first_header).find(|&i| {
+                    let l = lines[i];
+                    writes(l, table_name)
+                        && l.split('=').next().is_some_and(|k| {
+                            let parts: Vec<&str> = k
+                                .split('.')
+                                .map(|p| p.trim().trim_matches(['"', '\'']))
+                                .collect();
+                            parts == [table_name, key] || parts == [table_name]
+                        })
+                })
+            })
     });
     let place_at = quoted.and_then(|q| {
         let written = format!("\"{q}\"");
-        table
-            .clone()
-            .filter(|&i| key_at.is_none_or(|k| i >= k))
-            .find(|&i| lines[i].contains(&written))
+        let from = key_at.or(table_at)?;
+        let end = (from + 1..lines.len())
+            .find(|&i| lines[i].starts_with('['))
+            .unwrap_or(lines.len());
+        (from..end).find(|&i| lines[i].contains(&written))
     });
-    place_at.or(key_at).map_or(0, |i| i + 1)
+    place_at
+        .or(key_at)
+        .or_else(|| (key.is_empty()).then_some(table_at).flatten())
+        .map_or(0, |i| i + 1)
 }
 
 /// The salt that separates the bots' dice from the game's dice.
@@ -650,6 +703,39 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A message naming a table's key (`[units].RUSSIA must be a list`) is placed at that key
+    /// however the table is written.
+    #[test]
+    fn a_tables_key_is_found_however_the_table_is_written() {
+        let message = "[units].RUSSIA must be a list";
+        for (text, line) in [
+            ("phase = \"S1901M\"\n[units]\nFRANCE = []\nRUSSIA = 1\n", 4),
+            ("[ units ] # the units\nFRANCE = []\n'RUSSIA' = 1\n", 3),
+            ("[\"units\"]\n\"RUSSIA\" = 1\n", 2),
+            ("phase = 1\nunits.FRANCE = []\nunits . RUSSIA = 1\n", 3),
+            ("phase = 1\nunits = { FRANCE = [], RUSSIA = 1 }\n", 2),
+            ("[units]\nFRANCE = []\n[units.RUSSIA]\nx = 1\n", 3),
+            // (a key of the same name in another table is not it)
+            ("[centers]\nRUSSIA = 1\n[units]\nRUSSIA = 1\n", 4),
+            ("[centers]\nRUSSIA = 1\n", 0),
+        ] {
+            assert_eq!(
+                table_line(&SourceText::new("s.toml", text), message),
+                line,
+                "{text}"
+            );
+        }
+        // (a place quoted in the message: its line in that key's table, not another's)
+        let text = "[control]\nred = [\"0101\"]\nblue = [\n  \"0102\",\n  \"9999\",\n]\n[other]\nx = \"9999\"\n";
+        assert_eq!(
+            table_line(
+                &SourceText::new("s.toml", text),
+                "[control].blue: '9999' is not a hex of the map"
+            ),
+            5
+        );
+    }
 
     /// The line a refusal names: a key refused by name at the entry or header that writes it
     /// at the top level, not at a comment, a value or a nested table quoting the same word.
