@@ -168,10 +168,19 @@ pub fn toml_offset(e: &toml::de::Error, text: &str) -> usize {
     if let Some(span) = e.span() {
         return span.start;
     }
+    // (counted outside strings and comments: a description full of dots is no nesting)
     let nesting = |line: &str| {
-        line.chars()
-            .filter(|c| matches!(c, '[' | '{' | '.'))
-            .count()
+        let (mut n, mut quote) = (0, None);
+        for c in line.chars() {
+            match (quote, c) {
+                (None, '#') => break,
+                (None, '"' | '\'') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '[' | '{' | '.') => n += 1,
+                _ => {}
+            }
+        }
+        n
     };
     let mut best = (0, 0);
     let mut at = 0;
@@ -407,14 +416,16 @@ mod tests {
     #[test]
     fn a_file_nested_too_deep_is_named_at_its_deepest_line() {
         let deep = format!(
-            "name = \"x\"\nturns = 1\n[{}]\nx = 1\n",
+            "name = \"x{}\" # {}\nturns = 1\n[{}]\nx = 1\n",
+            ".".repeat(400),
+            "[".repeat(400),
             vec!["a"; 150].join(".")
         );
         let errors = parse_toml::<toml::Table>(&deep).unwrap_err();
         assert_eq!(
             errors,
             vec![TomlError {
-                offset: deep.find('[').unwrap(),
+                offset: deep.find("\n[").unwrap() + 1,
                 message: "TOML: recursion limit: tables or values nested too deep to read".into(),
             }]
         );

@@ -97,7 +97,9 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
     let toml_error = |e: toml::de::Error| OrdersError::Toml {
         path: path.into(),
         line: index.line_of(crate::board::toml_offset(&e, text)),
-        message: e.message().to_string(),
+        message: crate::board::toml_message(&e, text)
+            .trim_start_matches("TOML: ")
+            .to_string(),
     };
     if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
         let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;
@@ -114,7 +116,8 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
                     orders.insert(power.into_inner(), lines);
                 }
                 PhaseOrders {
-                    phase: table.phase,
+                    // (spaces around a label are no part of it: "S1901M " is S1901M)
+                    phase: table.phase.trim().to_string(),
                     orders,
                     line,
                     power_lines,
