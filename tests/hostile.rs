@@ -1044,11 +1044,11 @@ fn a_budget_the_search_cannot_count_in_is_refused_naming_whose_it_is() {
     for (script, expected) in [
         (
             "return hex.path.reach('b-inf-1')",
-            "hex.path: 1000000000 (the ma of unit 'b-inf-1') is not a valid MP budget: 64ths of a movement point, at most 33554431",
+            "hex.path: 1000000000 (the ma of unit 'b-inf-1') is not a valid MP budget: 64ths of a movement point, below 33554432",
         ),
         (
             "return hex.path.reach('b-inf-1', 0.3)",
-            "hex.path: 0.3 is not a valid MP budget: 64ths of a movement point, at most 33554431",
+            "hex.path: 0.3 is not a valid MP budget: 64ths of a movement point, below 33554432",
         ),
     ] {
         let err = rules.eval(&state, script).expect_err(script).to_string();
@@ -1058,9 +1058,15 @@ fn a_budget_the_search_cannot_count_in_is_refused_naming_whose_it_is() {
     let fit = hexwar::scenario::unit_numbers(1e9, 3.0).unwrap_err();
     assert_eq!(
         fit,
-        "ma is 1000000000: a movement allowance is counted in 64ths of a movement point (1, 2.5, 0.375 ...), at most 33554431"
+        "ma is 1000000000: a movement allowance is counted in 64ths of a movement point (1, 2.5, 0.375 ...), below 33554432"
     );
     assert_eq!(hexwar::scenario::unit_numbers(0.375, 0.0), Ok(()));
+    // (the largest allowance, and the first past it; a tiny one quoted in exponent form)
+    assert_eq!(hexwar::scenario::unit_numbers(33554431.984375, 0.0), Ok(()));
+    assert!(hexwar::scenario::unit_numbers(33554432.0, 0.0).is_err());
+    assert!(hexwar::scenario::unit_numbers(1e-300, 0.0)
+        .unwrap_err()
+        .starts_with("ma is 1e-300: a movement allowance is counted in 64ths"));
     assert_eq!(
         hexwar::scenario::unit_numbers(2.0, -1.0).unwrap_err(),
         "strength is -1: it cannot be negative"

@@ -15,9 +15,9 @@ impl Mp {
     /// Fixed-point units per movement point.
     pub const SCALE: u32 = 64;
     pub const ZERO: Mp = Mp(0);
-    /// The most whole movement points an amount may hold (`from_f64` keeps sums of two amounts
-    /// within `u32`).
-    pub const MOST_WHOLE: u32 = u32::MAX / 2 / Self::SCALE;
+    /// Every amount is below this many movement points (`from_f64` keeps sums of two amounts
+    /// within `u32`: the largest is 33554431.984375).
+    pub const BELOW: u32 = (u32::MAX / 2 / Self::SCALE) + 1;
 
     /// Whole movement points.
     pub const fn whole(mp: u32) -> Mp {

@@ -146,9 +146,10 @@ pub fn unit_numbers(ma: f64, strength: f64) -> Result<(), String> {
     not_negative(ma, "ma")?;
     if crate::path::Mp::from_f64(ma).is_none() {
         return Err(format!(
-            "ma is {ma}: a movement allowance is counted in 64ths of a movement point \
-             (1, 2.5, 0.375 ...), at most {}",
-            crate::path::Mp::MOST_WHOLE
+            "ma is {}: a movement allowance is counted in 64ths of a movement point \
+             (1, 2.5, 0.375 ...), below {}",
+            shown(ma),
+            crate::path::Mp::BELOW
         ));
     }
     not_negative(strength, "strength")
@@ -158,9 +159,22 @@ pub fn unit_numbers(ma: f64, strength: f64) -> Result<(), String> {
 fn not_negative(value: f64, field: &str) -> Result<(), String> {
     finite(value, field)?;
     if value < 0.0 {
-        return Err(format!("{field} is {value}: it cannot be negative"));
+        return Err(format!(
+            "{field} is {}: it cannot be negative",
+            shown(value)
+        ));
     }
     Ok(())
+}
+
+/// A number as a message quotes it: in exponent form when plain digits would run long
+/// (`1e-300`, not a 0 and three hundred digits).
+fn shown(value: f64) -> String {
+    if value != 0.0 && !(1e-4..1e16).contains(&value.abs()) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
+    }
 }
 
 /// JSON has no NaN or infinity (serde_json would save them as null, and the save would not load).

@@ -461,8 +461,8 @@ pub(crate) fn budget_of(unit: &Unit, budget: Option<f64>) -> mlua::Result<Mp> {
             None => format!(" (the ma of unit '{}')", unit.id),
         };
         mlua::Error::runtime(format!(
-            "hex.path: {mp}{whose} is not a valid MP budget: 64ths of a movement point, at most {}",
-            Mp::MOST_WHOLE
+            "hex.path: {mp}{whose} is not a valid MP budget: 64ths of a movement point, below {}",
+            Mp::BELOW
         ))
     })
 }
