@@ -1,6 +1,6 @@
 //! The Lua rules' did-you-mean (`rules/lib/spelling.lua`) names the same word as the engine's
 //! (`hexwar::spelling::nearest`) for every misspelling of a name: one letter swapped, dropped,
-//! doubled or changed, and two swaps. A designer meets both (a setup key the engine refuses, a
+//! doubled or changed, and two swaps, letters beyond ASCII included. A designer meets both (a setup key the engine refuses, a
 //! field a rules module refuses), so they must not disagree.
 
 use mlua::{Function, Lua, Table};
@@ -62,6 +62,8 @@ fn lua_and_engine_did_you_mean_agree_on_every_misspelling() {
         "allied",
         "scores",
         "CRT",
+        "phasé",
+        "Zürich",
     ];
     let mut checked = 0;
     for word in names {
@@ -72,7 +74,7 @@ fn lua_and_engine_did_you_mean_agree_on_every_misspelling() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 608, "misspellings checked");
+    assert_eq!(checked, 659, "misspellings checked");
 }
 
 /// Two swapped letters are one edit, as in the engine: `hpsae` (two swaps) is `phase`, four
@@ -89,6 +91,8 @@ fn lua_did_you_mean_counts_a_swap_as_one_edit() {
         ),
         ("sied", vec!["id", "side"], Some("side")),
         ("tunr", vec!["turn"], Some("turn")),
+        // (`é` is one letter, not two bytes)
+        ("pahsé", vec!["phase"], Some("phase")),
         ("abcdef", vec!["fedcba"], None),
     ] {
         let got: Option<String> = nearest.call((typo, names)).unwrap();

@@ -2,17 +2,32 @@
 -- nearest known name, for a "did you mean" in the refusal.
 local M = {}
 
+-- (a name's letters as numbers: its UTF-8 characters, or its bytes when it is not UTF-8, so
+-- that `é` is one letter, as in the engine's did-you-mean)
+local function letters(s)
+  local ok, list = pcall(function()
+    local out = {}
+    for _, c in utf8.codes(s) do out[#out + 1] = c end
+    return out
+  end)
+  if ok then return list end
+  local out = {}
+  for i = 1, #s do out[i] = s:byte(i) end
+  return out
+end
+
 -- (the number of one-letter edits between two names, two neighbouring letters swapped counting
 -- as one: `sied` is one edit from `side`, as in the engine's own did-you-mean, src/spelling.rs)
-local function edits(a, b)
+local function edits(name, other)
+  local a, b = letters(name), letters(other)
   local before, prev = nil, {}
   for j = 0, #b do prev[j] = j end
   for i = 1, #a do
-    local cur, ai = { [0] = i }, a:byte(i)
+    local cur, ai = { [0] = i }, a[i]
     for j = 1, #b do
-      local bj = b:byte(j)
+      local bj = b[j]
       local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == bj and 0 or 1))
-      if before and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj and ai ~= bj then
+      if before and j > 1 and ai == b[j - 1] and a[i - 1] == bj and ai ~= bj then
         d = math.min(d, before[j - 2] + 1)
       end
       cur[j] = d
