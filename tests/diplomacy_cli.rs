@@ -585,6 +585,19 @@ fn a_phase_label_in_lower_case_or_with_spaces_is_the_phase() {
         assert_eq!(done[0]["phase"], "S1901M");
         assert_eq!(done[0]["units"]["FRANCE"][0], "A BUR", "{}", stdout(&out));
     }
+    // (a skipped phase written with spaces is reported by its label)
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[[phase]]\nphase = \" S1901R \"\n[[phase]]\nphase = \"F1901M\"\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        done[1],
+        serde_json::json!({"phase": "S1901R", "skipped": true})
+    );
 }
 
 /// A setup written by hand with several mistakes names them all at once (units and centres,
