@@ -290,6 +290,19 @@ fn open_session(
     Ok(session)
 }
 
+/// `mods: a.lua, b.lua` for a game played with mods (`--mod`, or a save's own), else nothing:
+/// `run`'s summary and `status` say under what the game is played.
+fn print_mods(session: &crate::Session) {
+    if !session.mods.is_empty() {
+        let mods: Vec<String> = session
+            .mods
+            .iter()
+            .map(|m| m.display().to_string())
+            .collect();
+        outln!("mods: {}", mods.join(", "));
+    }
+}
+
 /// A session error as `fail` prints it: several scenario errors each on a line of its own
 /// with its own `error:`, as `check` lists them (the library's Display joins them bare).
 fn session_message(e: &crate::SessionError) -> String {

@@ -372,14 +372,7 @@ fn print_summary(session: &mut Session, tally: &EventTally, report: &RunReport, 
             .collect();
         outln!("bots chosen: {}", chosen.join(", "));
     }
-    if !session.mods.is_empty() {
-        let mods: Vec<String> = session
-            .mods
-            .iter()
-            .map(|m| m.display().to_string())
-            .collect();
-        outln!("mods: {}", mods.join(", "));
-    }
+    super::print_mods(session);
     match &state.outcome {
         Some(o) => {
             outln!(

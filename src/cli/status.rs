@@ -122,14 +122,7 @@ pub fn run(args: &StatusArgs) -> i32 {
         session.scenario.turns
     );
     // (the position is the scenario's as the mods change it: `--mod`, or a save's own)
-    if !session.mods.is_empty() {
-        let mods: Vec<String> = session
-            .mods
-            .iter()
-            .map(|m| m.display().to_string())
-            .collect();
-        outln!("mods: {}", mods.join(", "));
-    }
+    super::print_mods(&session);
     match (&state.outcome, &to_play) {
         (Some(o), _) => outln!(
             "finished: {} ({})",
