@@ -136,17 +136,7 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
 /// header (`phse = "combat"`, `phse.x = 1`, `"phse" = 1`) or a header opening it (`[phse]`,
 /// `[[ phse ]]`, `[phse.x]`); a key of a table further down is another key.
 fn key_line(source: &SourceText, key: &str) -> Option<usize> {
-    // (`phse`, `"phse"` or `'phse'` followed by what may follow a key)
-    let names_key = |text: &str, after: &[char]| {
-        let text = text.trim_start();
-        [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
-            .iter()
-            .any(|k| {
-                text.strip_prefix(k.as_str())
-                    .and_then(|rest| rest.trim_start().chars().next())
-                    .is_some_and(|c| after.contains(&c))
-            })
-    };
+    let names_key = |text: &str, after: &[char]| writes_key(text, key, after);
     let mut in_table = false;
     for (i, line) in source.text.lines().enumerate() {
         let line = line.trim_start_matches('\u{feff}').trim_start();
@@ -160,6 +150,27 @@ fn key_line(source: &SourceText, key: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether `text` starts with the key `key`, bare or quoted (`phse`, `"phse"`, `'phse'`),
+/// followed by one of `after` (what may follow a key there: `=` or `.` in an entry, `]` or `.`
+/// in a header).
+fn writes_key(text: &str, key: &str, after: &[char]) -> bool {
+    let text = text.trim_start();
+    [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+        .iter()
+        .any(|k| {
+            text.strip_prefix(k.as_str())
+                .and_then(|rest| rest.trim_start().chars().next())
+                .is_some_and(|c| after.contains(&c))
+        })
+}
+
+/// A dotted key's parts, unquoted and unspaced: `"units" . RUSSIA ` -> [units, RUSSIA].
+fn dotted_parts(name: &str) -> Vec<&str> {
+    name.split('.')
+        .map(|p| p.trim().trim_matches(['"', '\'']))
+        .collect()
 }
 
 /// What changed in the rules files a save recorded, as a resumed game is told
@@ -222,37 +233,19 @@ fn table_line(source: &SourceText, message: &str) -> usize {
         if inner.starts_with('[') {
             return None;
         }
-        let name = inner.split(']').next()?;
-        let parts: Vec<&str> = name
-            .split('.')
-            .map(|p| p.trim().trim_matches(['"', '\'']))
-            .collect();
-        Some(parts.join("."))
+        Some(dotted_parts(inner.split(']').next()?).join("."))
     };
-    // (a line writing `name` as a key, bare or quoted, followed by `=` or a dot)
-    let writes = |line: &str, name: &str| {
-        [name.to_string(), format!("\"{name}\""), format!("'{name}'")]
-            .iter()
-            .any(|k| {
-                line.strip_prefix(k.as_str())
-                    .map(str::trim_start)
-                    .is_some_and(|r| r.starts_with('=') || r.starts_with('.'))
-            })
+    // (where the table that starts at line `from` ends: the next header, or the end)
+    let table_end = |from: usize| {
+        (from + 1..lines.len())
+            .find(|&i| lines[i].starts_with('['))
+            .unwrap_or(lines.len())
     };
-    let first_header = lines
-        .iter()
-        .position(|l| l.starts_with('['))
-        .unwrap_or(lines.len());
     let table_at = lines
         .iter()
         .position(|l| header(l).as_deref() == Some(table_name));
     let key_at = match table_at {
-        Some(h) => {
-            let end = (h + 1..lines.len())
-                .find(|&i| lines[i].starts_with('['))
-                .unwrap_or(lines.len());
-            (h + 1..end).find(|&i| writes(lines[i], key))
-        }
+        Some(h) => (h + 1..table_end(h)).find(|&i| writes_key(lines[i], key, &['=', '.'])),
         None => None,
     }
     .or_else(|| {
@@ -262,26 +255,23 @@ fn table_line(source: &SourceText, message: &str) -> usize {
             .iter()
             .position(|l| header(l).as_deref() == Some(sub.as_str()))
             .or_else(|| {
+                // (the top-level entries: those before the first header)
+                let first_header = lines
+                    .iter()
+                    .position(|l| l.starts_with('['))
+                    .unwrap_or(lines.len());
                 (0..first_header).find(|&i| {
-                    let l = lines[i];
-                    writes(l, table_name)
-                        && l.split('=').next().is_some_and(|k| {
-                            let parts: Vec<&str> = k
-                                .split('.')
-                                .map(|p| p.trim().trim_matches(['"', '\'']))
-                                .collect();
-                            parts == [table_name, key] || parts == [table_name]
-                        })
+                    lines[i].split_once('=').is_some_and(|(k, _)| {
+                        let parts = dotted_parts(k);
+                        parts == [table_name, key] || parts == [table_name]
+                    })
                 })
             })
     });
     let place_at = quoted.and_then(|q| {
         let written = format!("\"{q}\"");
         let from = key_at.or(table_at)?;
-        let end = (from + 1..lines.len())
-            .find(|&i| lines[i].starts_with('['))
-            .unwrap_or(lines.len());
-        (from..end).find(|&i| lines[i].contains(&written))
+        (from..table_end(from)).find(|&i| lines[i].contains(&written))
     });
     place_at
         .or(key_at)
