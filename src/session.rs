@@ -535,7 +535,13 @@ impl Session {
                         format!("unit '{}' is listed twice (first at line {first})", u.id),
                     ));
                 }
+                // (a bad number at its own line; the rest is checked below, as a save's units)
+                u.numbers_checked(u.side.span().start)
+                    .map_err(|(offset, e)| {
+                        fail(source.line_of(offset), format!("unit '{}': {e}", u.id))
+                    })?;
                 let side = u.side.get_ref().clone();
+                let (ma, strength) = (u.ma_value(), u.strength_value());
                 extra.push(Event::UnitPlaced {
                     unit: Unit {
                         id: u.id,
@@ -543,8 +549,8 @@ impl Session {
                         side,
                         kind: u.kind,
                         size: u.size,
-                        ma: u.ma,
-                        strength: u.strength,
+                        ma,
+                        strength,
                         // (an area region's alias is read as the region, as in a scenario)
                         at: u.at.map(toml::Spanned::into_inner).map(|at| {
                             let id = self.scenario.map.canonical_place(&at);

@@ -143,6 +143,12 @@ pub fn direction(facing: u64, field: &str) -> Result<(), String> {
 /// come from (scenarios, setups, saves): an allowance the movement search cannot count in (a
 /// negative, 0.3, 1e9) would pass the load and fail at the first move, blaming the rules.
 pub fn unit_numbers(ma: f64, strength: f64) -> Result<(), String> {
+    movement_allowance(ma)?;
+    strength_points(strength)
+}
+
+/// A movement allowance the search can count in: see [`unit_numbers`].
+pub fn movement_allowance(ma: f64) -> Result<(), String> {
     not_negative(ma, "ma")?;
     if crate::path::Mp::from_f64(ma).is_none() {
         return Err(format!(
@@ -152,6 +158,11 @@ pub fn unit_numbers(ma: f64, strength: f64) -> Result<(), String> {
             crate::path::Mp::BELOW
         ));
     }
+    Ok(())
+}
+
+/// A strength: finite, never below zero.
+pub fn strength_points(strength: f64) -> Result<(), String> {
     not_negative(strength, "strength")
 }
 

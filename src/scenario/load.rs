@@ -492,14 +492,20 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         } else {
             first_at.insert(u.id.clone(), (src.path.clone(), line));
         }
+        let (ma, strength) = (u.ma_value(), u.strength_value());
+        // (each at its own line: the allowance's, the strength's, the side's for attrs)
+        let numbers_checked = u
+            .numbers_checked(u.side.span().start)
+            .map_err(|(offset, e)| (src.line_of(offset), e));
+        let side_line = line_of(&u.side);
         let unit = Unit {
             id: u.id.clone(),
             nation: u.nation.unwrap_or_else(|| side.clone()),
             side,
             kind: u.kind,
             size: u.size,
-            ma: u.ma,
-            strength: u.strength,
+            ma,
+            strength,
             // (an area region's alias is read as the region: the game keeps the id)
             at: u.at.map(Spanned::into_inner).map(|at| {
                 map.as_ref()
@@ -515,12 +521,15 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             .attrs
             .get("facing2")
             .and_then(serde_json::Value::as_u64);
-        let numbers = super::unit_numbers(unit.ma, unit.strength)
-            .and_then(|()| facing2.map_or(Ok(()), |f| super::direction(f, "facing2")));
-        if let Err(e) = numbers {
+        let numbers = numbers_checked.and_then(|()| {
+            facing2.map_or(Ok(()), |f| {
+                super::direction(f, "facing2").map_err(|e| (side_line, e))
+            })
+        });
+        if let Err((line, e)) = numbers {
             errors.push(ScenarioError::spec(
                 &src.path,
-                line_of(&u.side),
+                line,
                 format!("unit '{}': {e}", unit.id),
             ));
         }

@@ -9,6 +9,6 @@ mod spec;
 
 pub use error::ScenarioError;
 pub use fingerprint::Fingerprint;
-pub use fit::{direction, finite, unit_numbers, Fit};
+pub use fit::{direction, finite, movement_allowance, strength_points, unit_numbers, Fit};
 pub use load::{load_scenario, parse_scenario, rules_named, Limits, Scenario, RANDOM_BOT};
 pub use spec::{ScenarioSpec, UnitSpec};

@@ -78,10 +78,11 @@ pub struct UnitSpec {
     pub kind: String,
     #[serde(default)]
     pub size: String,
+    /// Absent: 0. Spanned so a bad number is refused at its own line.
     #[serde(default)]
-    pub ma: f64,
+    pub ma: Option<Spanned<f64>>,
     #[serde(default)]
-    pub strength: f64,
+    pub strength: Option<Spanned<f64>>,
     /// Hex label or area; omitted for units that start off the map (reserves).
     #[serde(default)]
     pub at: Option<Spanned<String>>,
@@ -93,6 +94,26 @@ pub struct UnitSpec {
     pub status: Vec<String>,
     #[serde(default)]
     pub attrs: Map<String, Value>,
+}
+
+impl UnitSpec {
+    /// The movement allowance as written, 0 when absent.
+    pub fn ma_value(&self) -> f64 {
+        self.ma.as_ref().map_or(0.0, |m| *m.get_ref())
+    }
+
+    /// The strength as written, 0 when absent.
+    pub fn strength_value(&self) -> f64 {
+        self.strength.as_ref().map_or(0.0, |s| *s.get_ref())
+    }
+
+    /// Checks the allowance and strength (`fit::unit_numbers`), each failure with the byte
+    /// offset of the number it is about (`fallback` for a number left out).
+    pub fn numbers_checked(&self, fallback: usize) -> Result<(), (usize, String)> {
+        let at = |n: &Option<Spanned<f64>>| n.as_ref().map_or(fallback, |n| n.span().start);
+        super::fit::movement_allowance(self.ma_value()).map_err(|e| (at(&self.ma), e))?;
+        super::fit::strength_points(self.strength_value()).map_err(|e| (at(&self.strength), e))
+    }
 }
 
 fn direction_index<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
