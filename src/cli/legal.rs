@@ -35,15 +35,8 @@ pub struct LegalArgs {
 }
 
 pub fn run(args: &LegalArgs) -> i32 {
-    let mut session = match super::open_session(
-        &args.scenario,
-        None,
-        args.setup.as_deref(),
-        &super::HostChoices {
-            mods: &args.mods,
-            ..Default::default()
-        },
-    ) {
+    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
+    {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

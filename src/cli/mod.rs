@@ -208,6 +208,20 @@ fn is_save(path: &std::path::Path) -> bool {
     path.is_file() && path.extension().is_some_and(|e| e == "json")
 }
 
+/// A game to look at (`legal`, `status`, `render`, `reach`, `supply`): the scenario or save,
+/// an optional setup over it, mods; no seed, nothing trusted.
+fn open_position(
+    path: &std::path::Path,
+    setup: Option<&std::path::Path>,
+    mods: &[std::path::PathBuf],
+) -> Result<crate::Session, String> {
+    let choices = HostChoices {
+        mods,
+        ..Default::default()
+    };
+    open_session(path, None, setup, &choices)
+}
+
 /// The game a command works on: a scenario started with `seed`, or a save continued (a
 /// `--seed` is refused there: the save carries its own), with a `--setup` laid over it. The
 /// error is the message `fail` prints.

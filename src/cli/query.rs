@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{json, Value};
 
-use crate::session::Session;
 
 use super::{fail, EXIT_OK};
 
@@ -42,19 +41,6 @@ pub struct SupplyArgs {
     pub mods: Vec<PathBuf>,
 }
 
-/// The game to ask: a scenario or a save, with a setup laid over it.
-fn open(
-    path: &std::path::Path,
-    setup: Option<&std::path::Path>,
-    mods: &[PathBuf],
-) -> Result<Session, String> {
-    let choices = super::HostChoices {
-        mods,
-        ..Default::default()
-    };
-    super::open_session(path, None, setup, &choices)
-}
-
 /// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,
 /// `{ [facing] = cost }` (docs/facing.md): tidied entry by entry.
 pub(super) fn tidy(v: &Value) -> Value {
@@ -87,7 +73,8 @@ fn show(v: &Value) -> String {
 }
 
 pub fn reach(args: &ReachArgs) -> i32 {
-    let mut session = match open(&args.scenario, args.setup.as_deref(), &args.mods) {
+    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
+    {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -160,7 +147,8 @@ pub fn reach(args: &ReachArgs) -> i32 {
 }
 
 pub fn supply(args: &SupplyArgs) -> i32 {
-    let mut session = match open(&args.scenario, args.setup.as_deref(), &args.mods) {
+    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
+    {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -34,15 +34,8 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
-    let mut session = match super::open_session(
-        &args.scenario,
-        None,
-        args.setup.as_deref(),
-        &super::HostChoices {
-            mods: &args.mods,
-            ..Default::default()
-        },
-    ) {
+    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
+    {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

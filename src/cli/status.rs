@@ -30,15 +30,8 @@ pub struct StatusArgs {
 }
 
 pub fn run(args: &StatusArgs) -> i32 {
-    let mut session = match super::open_session(
-        &args.scenario,
-        None,
-        args.setup.as_deref(),
-        &super::HostChoices {
-            mods: &args.mods,
-            ..Default::default()
-        },
-    ) {
+    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
+    {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
