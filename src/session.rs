@@ -564,6 +564,10 @@ impl Session {
                 // (side, place, facings and numbers, as a resumed save's units are checked)
                 if let Some(Event::UnitPlaced { unit }) = extra.last() {
                     fit.unit(unit).map_err(|e| fail(line, e))?;
+                    self.game
+                        .rules()
+                        .unit_fits(unit)
+                        .map_err(|e| fail(line, e))?;
                 }
             }
         }

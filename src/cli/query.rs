@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{json, Value};
 
-
 use super::{fail, EXIT_OK};
 
 #[derive(Debug, Args)]

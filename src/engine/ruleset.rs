@@ -242,6 +242,13 @@ pub trait Ruleset: Send {
         None
     }
 
+    /// Whether the rules can play `unit` as it is given (a setup's unit): its movement class
+    /// declared, say. The error says why not; the default takes every unit.
+    fn unit_fits(&self, unit: &crate::engine::Unit) -> Result<(), String> {
+        let _ = unit;
+        Ok(())
+    }
+
     /// Whether `setup` reads keys of its own; when not, a setup table with keys other than the
     /// engine's (`turn`, `phase`, `side`) is refused, so that a misspelt key is not ignored.
     fn reads_setup(&self) -> bool {

@@ -1240,6 +1240,21 @@ impl Ruleset for LuaRules {
         self.setup.is_some()
     }
 
+    /// A unit the movement engine cannot classify (`attrs.class = "boat"`) failed in the
+    /// first handler that searched for it, as a rules error.
+    fn unit_fits(&self, unit: &crate::engine::Unit) -> Result<(), String> {
+        with_host(&self.lua, |h| match &h.path {
+            Some(path) => path
+                .profile
+                .side_of(unit)
+                .and_then(|_| path.profile.class_of(unit))
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        })
+        .unwrap_or(Ok(()))
+    }
+
     fn take_script_log(&mut self) -> Vec<String> {
         self.take_log()
     }
