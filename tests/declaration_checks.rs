@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hexwar::engine::{Command, GameError};
+use hexwar::engine::{Command, Event, GameError};
 use hexwar::Session;
 
 /// The demo with a mod made of `text`; the error message if it does not load.
@@ -163,6 +163,55 @@ fn a_demo_move_given_a_facing_game_s_keys_is_refused() {
     }
 }
 
+/// A `move` built by hand as a rules' command (`Command::Custom`), without a facing game's
+/// `facing` or `units`, is read as the engine reads a move: a missing or malformed path is
+/// refused (rule `command`), not handed to the rules, whose `move` failed on it as a rules error.
+#[test]
+fn a_hand_built_move_is_checked_as_the_engines_move() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    let custom = |args: serde_json::Value| Command::Custom {
+        name: "move".into(),
+        args: args.as_object().unwrap().clone(),
+    };
+    for (args, why) in [
+        (
+            serde_json::json!({"unit": "b-inf-1"}),
+            "move: give 'path' (a list of hex labels or area locations) or 'to'",
+        ),
+        (
+            serde_json::json!({"unit": "b-inf-1", "path": [3]}),
+            "move: path entries must be hex labels, found 3",
+        ),
+        (
+            serde_json::json!({"path": ["0302"]}),
+            "move: 'unit' must be a unit id string",
+        ),
+    ] {
+        match session.game.submit(Some(&side), &custom(args)) {
+            Err(GameError::Refused(r)) => {
+                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("command", why))
+            }
+            other => panic!("{why}: {other:?}"),
+        }
+        assert_eq!(
+            serde_json::to_string(session.game.state()).unwrap(),
+            before,
+            "{why}"
+        );
+    }
+    // A well-formed one is the engine's move.
+    let listed = session.game.legal_commands(&side).unwrap();
+    let Some(Command::Move { unit, path }) =
+        listed.iter().find(|c| matches!(c, Command::Move { .. }))
+    else {
+        panic!("no move listed")
+    };
+    let args = serde_json::json!({"unit": unit, "path": path});
+    assert!(session.game.submit(Some(&side), &custom(args)).is_ok());
+}
+
 /// The rules error of a `teleport` command whose only event is `moved` (Lua, the fields of a
 /// UnitMoved of b-inf-1, which stands at 0102), with the state unchanged by it. `name` keeps
 /// each test's rules file apart.
@@ -290,20 +339,38 @@ fn a_string_that_is_not_utf8_text_is_named() {
     );
 }
 
-/// A command's `args` is a list of distinct argument names, `command` left out: anything else
-/// is refused where the command is defined.
+/// A command's `args` is a list of distinct argument names, or a table of their kinds,
+/// `command` left out: anything else is refused where the command is defined.
 #[test]
-fn a_commands_args_must_be_a_list_of_distinct_argument_names() {
+fn a_commands_args_must_be_a_list_of_distinct_argument_names_or_their_kinds() {
     for (name, args, why) in [
         (
             "args_text",
             "\"unit\"",
-            "'args' must be a list of argument names, not a string",
+            "'args' must be a list of argument names or a table of their kinds, not a string",
         ),
         (
             "args_keyed",
             "{ \"unit\", times = true }",
-            "'args' must be a list of argument names (keys 1..n), like { \"unit\", \"target\" }",
+            "'args' must be a list of argument names, like { \"unit\", \"target\" }, or a \
+             table of their kinds, like { unit = \"unit\", target = \"place\" }, not both",
+        ),
+        (
+            "args_kind_unknown",
+            "{ unit = \"unit\", times = \"count\" }",
+            "'args' 'times': 'count' is not a kind of argument (the kinds: unit, place, string, \
+             units, places, path, strings, number, integer, boolean, list, table, any, direction; \
+             a '?' after one makes the argument optional)",
+        ),
+        (
+            "args_kind_not_text",
+            "{ unit = true }",
+            "'args' 'unit' is true, not a kind (a string such as \"place\")",
+        ),
+        (
+            "args_kind_command",
+            "{ command = \"string\" }",
+            "'args' lists 'command', which every command has: leave it out",
         ),
         (
             "args_number",
@@ -388,6 +455,83 @@ hex.commands.define("shout", { resolve = function(cmd) return {} end })
     ] {
         assert!(session.game.submit(Some(&side), &cmd).is_ok(), "{cmd:?}");
     }
+}
+
+/// A command declaring the kinds of its arguments has a missing one, or one of the wrong kind
+/// (a JSON `null` included), refused by the host as the player's mistake, with the state
+/// unchanged: its `resolve`, which would fail on them, never runs. `hex.commands.get` gives
+/// the kinds back, so a variant wrapping the command keeps them.
+#[test]
+fn a_command_declaring_argument_kinds_has_a_misfit_refused_before_its_rules_run() {
+    let mut session = demo_with(
+        "kinds",
+        r#"
+local function resolve(cmd)
+  local n = #cmd.units + cmd.times + #cmd.to   -- fails on anything but the declared kinds
+  return { { event = "Custom", name = "Saluted", data = { n = n } } }
+end
+hex.commands.define("salute", { args = { units = "units", to = "place", times = "integer", note = "string?" },
+  resolve = resolve })
+local base = hex.commands.get("salute")
+hex.commands.define("salute", { args = base.args, resolve = function(cmd, side) return base.resolve(cmd, side) end })
+"#,
+    )
+    .unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let salute = |args: serde_json::Value| Command::Custom {
+        name: "salute".into(),
+        args: args.as_object().unwrap().clone(),
+    };
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    for (args, why) in [
+        (
+            serde_json::json!({"units": ["b1"], "to": null, "times": 2}),
+            "salute: argument 'to' must be a place label (a string), not null",
+        ),
+        (
+            serde_json::json!({"units": "b1", "to": "0302", "times": 2}),
+            "salute: argument 'units' must be a list of unit ids, not a string, \"b1\"",
+        ),
+        (
+            serde_json::json!({"units": ["b1"], "to": "0302"}),
+            "salute: argument 'times' is missing (a whole number)",
+        ),
+        (
+            serde_json::json!({"units": ["b1"], "to": "0302", "times": 2.5}),
+            "salute: argument 'times' must be a whole number, not a number, 2.5",
+        ),
+        (
+            serde_json::json!({"units": ["b1"], "to": "0302", "times": 2, "note": {"a": 1}}),
+            "salute: argument 'note' must be a string, not a table, {\"a\":1}",
+        ),
+        (
+            serde_json::json!({"units": ["b1"], "to": "0302", "times": 2, "tims": 1}),
+            "salute: unknown argument 'tims' (it takes note, times, to, units)",
+        ),
+    ] {
+        match session.game.submit(Some(&side), &salute(args)) {
+            Err(GameError::Refused(r)) => {
+                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("command", why))
+            }
+            other => panic!("{why}: {other:?}"),
+        }
+        assert_eq!(
+            serde_json::to_string(session.game.state()).unwrap(),
+            before,
+            "{why}"
+        );
+    }
+    // the optional `note` may be left out
+    let events = session
+        .game
+        .submit(
+            Some(&side),
+            &salute(serde_json::json!({"units": ["b1"], "to": "0302", "times": 2})),
+        )
+        .unwrap();
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Custom { name, .. } if name == "Saluted")));
 }
 
 /// The host keeps its own copy of a command's definition: a script changing the table it gave

@@ -427,6 +427,16 @@ impl Game {
                 }
                 return self.try_submit(side, &Command::EndPhase);
             }
+            // (likewise a hand-built `move` of the engine's kind, without a facing game's
+            // `facing` or `units`: read as the engine reads a move, so a missing or malformed
+            // path is refused here instead of failing inside the rules)
+            if name == "move" && !args.contains_key("facing") && !args.contains_key("units") {
+                let mut map = args.clone();
+                map.insert("command".into(), name.as_str().into());
+                let command = Command::try_from(map)
+                    .map_err(|why| GameError::Refused(Refusal::new("command", why)))?;
+                return self.try_submit(side, &command);
+            }
         }
         if let (Some(phasing), Some(side)) = (self.phasing_side(), side) {
             if phasing != side {

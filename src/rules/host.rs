@@ -20,6 +20,7 @@ use crate::engine::{
     Command, CommandFilter, Event, GameState, Outcome, Refusal, Resolution, RulesError,
     RulesErrorKind, Ruleset, Sequence,
 };
+use crate::rules::command_args::ArgSpec;
 use crate::scenario::Scenario;
 
 const LOADED_KEY: &str = "hexwar.loaded";
@@ -37,30 +38,20 @@ pub struct RulesLoadError {
 struct CommandDef {
     resolve: Function,
     legal: Option<Function>,
-    /// The arguments the command takes (`args` in its definition, checked there); None when
-    /// it declares none, and takes any.
-    args: Option<Vec<String>>,
+    /// The arguments the command takes (`args` in its definition, checked there), with their
+    /// kinds when declared; None when it declares none, and takes any.
+    args: Option<Vec<ArgSpec>>,
 }
 
-/// The refusal of an argument the command's definition does not list in its `args` (a
-/// misspelt `phase` would otherwise be dropped unread); checked here, before the rules' `resolve`
-/// runs, so rules need no loop of their own over the command's keys.
+/// The refusal of a command whose arguments do not fit its definition's `args`: one it does not
+/// list (a misspelt `phase` would otherwise be dropped unread), or one missing or of the wrong
+/// kind where kinds are declared (`command_args`); checked here, before the rules' `resolve`
+/// runs, so rules need no loop of their own over the command's keys and types.
 fn unknown_argument(def: &CommandDef, command: &Command) -> Option<Refusal> {
-    let (Some(allowed), Command::Custom { name, args }) = (&def.args, command) else {
+    let (Some(specs), Command::Custom { name, args }) = (&def.args, command) else {
         return None;
     };
-    let extra = args
-        .keys()
-        .find(|k| *k != "command" && !allowed.iter().any(|a| a == *k))?;
-    let takes = if allowed.is_empty() {
-        "none".to_string()
-    } else {
-        allowed.join(", ")
-    };
-    Some(Refusal::new(
-        "command",
-        format!("{name}: unknown argument '{extra}' (it takes {takes})"),
-    ))
+    crate::rules::command_args::misfit(name, specs, args).map(|why| Refusal::new("command", why))
 }
 
 /// The first command of `list` (what command `name`'s `legal` listed) with an argument its
@@ -405,7 +396,7 @@ impl LuaRules {
             let (name, def) = pair.map_err(err)?;
             let resolve: Function = def.raw_get("resolve").map_err(err)?;
             let legal: Option<Function> = def.raw_get("legal").map_err(err)?;
-            let args: Option<Vec<String>> = def.raw_get("args").map_err(err)?;
+            let args = crate::rules::api::commands::args_list(&def, &name).map_err(err)?;
             self.commands.insert(
                 name,
                 CommandDef {

@@ -16,6 +16,7 @@ mod api;
 mod api_listing;
 pub(crate) mod bounded;
 mod budget;
+pub(crate) mod command_args;
 mod convert;
 mod error;
 mod event_check;

@@ -1,90 +1,130 @@
 //! `hex.commands`: the rules' command handlers. `define(name, {resolve = f, legal = g, args =
-//! {...}})` replaces an earlier module's definition (that is how variants override); `get(name)`
+//! {...}})` (`args`: the names it takes, or their kinds: `command_args`) replaces an earlier module's definition (that is how variants override); `get(name)`
 //! returns it so a variant can wrap it. `hex.refuse(rule, reason)` builds a refusal.
 
 use mlua::{Lua, Table, Value};
 
 use super::{require_loading, COMMANDS_KEY, REFUSAL_MT_KEY};
+use crate::rules::command_args::{ArgKind, ArgSpec};
 
 /// The most argument names a command may declare: far above any command's needs, and a bound on
 /// the host's work checking them (uncharged to the budget, as host work in a definition is).
 const MAX_ARGS: usize = 256;
 
-/// Reads a definition's `args`, the names of the arguments the command takes (besides
-/// `command`): a list of distinct strings, or nothing (None: any argument is passed on).
-fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<String>>> {
+/// Reads a definition's `args`: a list of distinct argument names (besides `command`), which
+/// then take any value, or a table of kinds, `{unit = "unit", to = "place", note = "string?"}`
+/// (`command_args`); nothing (None) when absent: any argument is passed on.
+pub(crate) fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<ArgSpec>>> {
     let bad = |why: String| {
-        Err(mlua::Error::runtime(format!(
-            "hex.commands.define(\"{name}\"): 'args' {why}"
-        )))
+        mlua::Error::runtime(format!("hex.commands.define(\"{name}\"): 'args' {why}"))
     };
     let args = match def.raw_get::<Value>("args")? {
         Value::Nil => return Ok(None),
         Value::Table(t) => t,
         other => {
-            return bad(format!(
-                "must be a list of argument names, not a {}",
+            return Err(bad(format!(
+                "must be a list of argument names or a table of their kinds, not a {}",
                 other.type_name()
-            ))
+            )))
         }
     };
     let n = args.raw_len();
-    if n > MAX_ARGS {
-        return bad(format!("lists {n} names (at most {MAX_ARGS})"));
-    }
-    let not_a_list = || {
-        bad("must be a list of argument names (keys 1..n), like { \"unit\", \"target\" }".into())
-    };
     let mut count = 0;
     for pair in args.pairs::<Value, Value>() {
         pair?;
         count += 1;
-        if count > n {
-            return not_a_list();
+        if count > MAX_ARGS {
+            return Err(bad(format!("declares more than {MAX_ARGS} arguments")));
         }
     }
-    if count != n {
-        return not_a_list();
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    let mut names = Vec::with_capacity(n);
-    for i in 1..=n {
-        let name = match args.raw_get::<Value>(i)? {
+    let text = |v: &Value, what: &str, expected: &str| -> mlua::Result<String> {
+        match v {
             Value::String(s) => match s.to_str() {
-                Ok(s) => s.to_string(),
-                Err(_) => return bad(format!("#{i} is not UTF-8 text")),
+                Ok(s) => Ok(s.to_string()),
+                Err(_) => Err(bad(format!("{what} is not UTF-8 text"))),
             },
-            other => {
-                return bad(format!(
-                    "#{i} is {}, not an argument name (a string)",
-                    crate::rules::error::value_in_message(&other)
-                ))
-            }
-        };
-        if name == "command" {
-            return bad("lists 'command', which every command has: leave it out".into());
+            other => Err(bad(format!(
+                "{what} is {}, not {expected}",
+                crate::rules::error::value_in_message(other)
+            ))),
         }
-        if !seen.insert(name.clone()) {
-            return bad(format!("lists '{name}' twice"));
+    };
+    const NAME: &str = "an argument name (a string)";
+    let check_name = |arg: &str, specs: &[ArgSpec]| -> mlua::Result<()> {
+        if arg == "command" {
+            return Err(bad(
+                "lists 'command', which every command has: leave it out".into(),
+            ));
         }
-        names.push(name);
+        if specs.iter().any(|s| s.name == arg) {
+            return Err(bad(format!("lists '{arg}' twice")));
+        }
+        Ok(())
+    };
+    let mut specs: Vec<ArgSpec> = Vec::with_capacity(count);
+    if n == count {
+        // A list of names, each taking any value.
+        for i in 1..=n {
+            let arg = text(&args.raw_get::<Value>(i)?, &format!("#{i}"), NAME)?;
+            check_name(&arg, &specs)?;
+            specs.push(ArgSpec {
+                name: arg,
+                kind: None,
+            });
+        }
+    } else if n == 0 {
+        // A table of kinds, in name order.
+        let mut kinds: Vec<(String, String)> = Vec::with_capacity(count);
+        for pair in args.pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            let arg = text(&k, "a key", NAME)?;
+            let kind = text(
+                &v,
+                &format!("'{arg}'"),
+                "a kind (a string such as \"place\")",
+            )?;
+            kinds.push((arg, kind));
+        }
+        kinds.sort();
+        for (arg, kind) in kinds {
+            check_name(&arg, &specs)?;
+            let kind = ArgKind::parse(&kind).map_err(|e| bad(format!("'{arg}': {e}")))?;
+            specs.push(ArgSpec {
+                name: arg,
+                kind: Some(kind),
+            });
+        }
+    } else {
+        return Err(bad(
+            "must be a list of argument names, like { \"unit\", \"target\" }, or a table of \
+             their kinds, like { unit = \"unit\", target = \"place\" }, not both"
+                .into(),
+        ));
     }
-    Ok(Some(names))
+    Ok(Some(specs))
 }
 
 /// A definition table of the host's own, `{resolve, legal, args}`, with `source`'s `resolve` and
 /// `legal` (checked already) and `args`: the registry never holds a script's table (changed
 /// after `define`, or through `get` during play, it would bypass the checks and make listings
 /// differ from what a save resumes with).
-fn definition(lua: &Lua, source: &Table, args: Option<&[String]>) -> mlua::Result<Table> {
+fn definition(lua: &Lua, source: &Table, args: Option<&[ArgSpec]>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.raw_set("resolve", source.raw_get::<Value>("resolve")?)?;
     t.raw_set("legal", source.raw_get::<Value>("legal")?)?;
     if let Some(args) = args {
-        t.raw_set(
-            "args",
-            super::string_list(lua, args.iter().map(String::as_str))?,
-        )?;
+        // (in the form it was declared: names, or a table of kinds)
+        let table = if args.iter().any(|a| a.kind.is_some()) {
+            let kinds = lua.create_table()?;
+            for a in args {
+                let kind = a.kind.as_ref().map_or("any", |k| k.written.as_str());
+                kinds.raw_set(a.name.as_str(), kind)?;
+            }
+            kinds
+        } else {
+            super::string_list(lua, args.iter().map(|a| a.name.as_str()))?
+        };
+        t.raw_set("args", table)?;
     }
     Ok(t)
 }
@@ -146,7 +186,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 }
                 return Ok(Value::Nil);
             };
-            let args: Option<Vec<String>> = def.raw_get("args")?;
+            let args = args_list(&def, &name)?;
             Ok(Value::Table(definition(lua, &def, args.as_deref())?))
         })?,
     )?;

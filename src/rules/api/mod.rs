@@ -5,7 +5,7 @@
 //! returning events.
 
 mod area;
-mod commands;
+pub(crate) mod commands;
 mod dice;
 mod events;
 mod facing;

@@ -80,7 +80,7 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         fields: &[
             "resolve: fun(cmd: hexwar.Command, side: string?): hexwar.Event[]|hexwar.Refusal -- The command's events, or a refusal.",
             "legal?: fun(side: string, filter?: table): hexwar.Command[] -- Every legal command of this kind for the side, now (bots choose among them); `filter` (`{command = ..., unit = ...}`, optional) asks for fewer.",
-            "args?: string[] -- The arguments the command takes, besides `command`; the host refuses any other before `resolve` runs (rule `command`). Without it the command takes any.",
+            "args?: string[]|table<string, string> -- The arguments the command takes, besides `command`: their names, or a table of their kinds (`{unit = \"unit\", to = \"place\", note = \"string?\"}`: unit, place, string, units, places, path, strings, number, integer, boolean, list, table, any, direction; `?` optional). The host refuses any other argument, and with kinds a missing or misfit one, before `resolve` runs (rule `command`). Without it the command takes any.",
         ],
     },
     ClassDoc {

@@ -1,0 +1,260 @@
+//! The arguments a command declares (`hex.commands.define(name, {args = ...})`) and the host's
+//! check of a command against them, before the rules' `resolve` runs. A list of names says
+//! which arguments the command takes; a table of kinds says what each must hold too, so that a
+//! player's `"to": null` or `"units": "g1"` is refused as the player's mistake instead of failing
+//! inside a script as a rules error.
+
+use serde_json::{Map, Value};
+
+/// One argument a command takes: its name and, when declared, what it must hold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgSpec {
+    pub name: String,
+    pub kind: Option<ArgKind>,
+}
+
+/// What an argument holds, as declared (`"place"`, `"units?"`): its shape and whether it may
+/// be left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgKind {
+    /// The kind as written in the declaration (given back by `hex.commands.get`).
+    pub written: String,
+    shape: Shape,
+    optional: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Shape {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Table,
+    List,
+    Strings,
+    Any,
+}
+
+/// The kinds a declaration may name: the name, its shape, and what a refusal says it must be.
+const KINDS: [(&str, Shape, &str); 14] = [
+    ("unit", Shape::String, "a unit id (a string)"),
+    ("place", Shape::String, "a place label (a string)"),
+    ("string", Shape::String, "a string"),
+    ("units", Shape::Strings, "a list of unit ids"),
+    ("places", Shape::Strings, "a list of place labels"),
+    ("path", Shape::Strings, "a list of place labels"),
+    ("strings", Shape::Strings, "a list of strings"),
+    ("number", Shape::Number, "a number"),
+    ("integer", Shape::Integer, "a whole number"),
+    ("boolean", Shape::Boolean, "true or false"),
+    ("list", Shape::List, "a list"),
+    ("table", Shape::Table, "a table of named fields"),
+    ("any", Shape::Any, "any value"),
+    ("direction", Shape::Integer, "a direction (a whole number)"),
+];
+
+impl ArgKind {
+    /// Reads a declared kind (`"place"`, `"units?"`: `?` makes the argument optional).
+    pub fn parse(written: &str) -> Result<Self, String> {
+        let (base, optional) = match written.strip_suffix('?') {
+            Some(base) => (base, true),
+            None => (written, false),
+        };
+        match KINDS.iter().find(|(name, ..)| *name == base) {
+            Some(&(_, shape, _)) => Ok(ArgKind {
+                written: written.to_string(),
+                shape,
+                optional,
+            }),
+            None => {
+                let names: Vec<&str> = KINDS.iter().map(|(name, ..)| *name).collect();
+                let near = crate::spelling::nearest(base, names.iter().copied(), 0)
+                    .map(|n| format!("did you mean '{n}'? "))
+                    .unwrap_or_default();
+                Err(format!(
+                    "'{}' is not a kind of argument ({near}the kinds: {}; a '?' after one makes \
+                     the argument optional)",
+                    crate::spelling::clipped(written, 100),
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// What a value of this kind is, for a refusal.
+    fn described(&self) -> &'static str {
+        let base = self.written.trim_end_matches('?');
+        KINDS
+            .iter()
+            .find(|(name, ..)| *name == base)
+            .map_or("a value", |(.., said)| said)
+    }
+
+    /// Whether `value` is of this kind.
+    fn holds(&self, value: &Value) -> bool {
+        match self.shape {
+            Shape::String => value.is_string(),
+            Shape::Number => value.is_number(),
+            Shape::Integer => value.as_i64().is_some() || value.as_u64().is_some(),
+            Shape::Boolean => value.is_boolean(),
+            Shape::Table => value.is_object(),
+            Shape::List => value.is_array(),
+            Shape::Strings => value
+                .as_array()
+                .is_some_and(|items| items.iter().all(Value::is_string)),
+            Shape::Any => true,
+        }
+    }
+}
+
+/// A value as a refusal names it: its kind, and the value itself when short.
+fn shown(value: &Value) -> String {
+    let kind = match value {
+        Value::Null => return "null".into(),
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a table",
+    };
+    let text = value.to_string();
+    if text.chars().count() <= 40 {
+        format!("{kind}, {text}")
+    } else {
+        kind.to_string()
+    }
+}
+
+/// Why `args` (a command's fields, `command` aside) do not fit the declaration `specs` of
+/// command `name`, or None: an argument it does not take, a declared one missing, or one
+/// holding the wrong kind of value. The message is the refusal's reason.
+pub fn misfit(name: &str, specs: &[ArgSpec], args: &Map<String, Value>) -> Option<String> {
+    if let Some(extra) = args
+        .keys()
+        .find(|k| *k != "command" && !specs.iter().any(|s| &s.name == *k))
+    {
+        let takes = if specs.is_empty() {
+            "none".to_string()
+        } else {
+            specs
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Some(format!(
+            "{name}: unknown argument '{extra}' (it takes {takes})"
+        ));
+    }
+    for spec in specs {
+        let Some(kind) = &spec.kind else { continue };
+        match args.get(&spec.name) {
+            None if kind.optional => {}
+            None => {
+                return Some(format!(
+                    "{name}: argument '{}' is missing ({})",
+                    spec.name,
+                    kind.described()
+                ))
+            }
+            Some(value) if kind.holds(value) => {}
+            Some(value) => {
+                return Some(format!(
+                    "{name}: argument '{}' must be {}, not {}",
+                    spec.name,
+                    kind.described(),
+                    shown(value)
+                ))
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn specs(list: &[(&str, Option<&str>)]) -> Vec<ArgSpec> {
+        list.iter()
+            .map(|(name, kind)| ArgSpec {
+                name: name.to_string(),
+                kind: kind.map(|k| ArgKind::parse(k).unwrap()),
+            })
+            .collect()
+    }
+
+    fn args(value: Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn kinds_are_checked_missing_ones_refused_optional_ones_not() {
+        let drop = specs(&[
+            ("unit", Some("unit")),
+            ("to", Some("place")),
+            ("note", Some("string?")),
+        ]);
+        assert_eq!(
+            misfit("drop", &drop, &args(json!({"unit": "p1", "to": "0301"}))),
+            None
+        );
+        assert_eq!(
+            misfit("drop", &drop, &args(json!({"unit": "p1", "to": null}))).unwrap(),
+            "drop: argument 'to' must be a place label (a string), not null"
+        );
+        assert_eq!(
+            misfit("drop", &drop, &args(json!({"unit": "p1"}))).unwrap(),
+            "drop: argument 'to' is missing (a place label (a string))"
+        );
+        assert_eq!(
+            misfit("drop", &drop, &args(json!({"unit": 7, "to": "0301"}))).unwrap(),
+            "drop: argument 'unit' must be a unit id (a string), not a number, 7"
+        );
+        assert_eq!(
+            misfit(
+                "drop",
+                &drop,
+                &args(json!({"unit": "p1", "to": "0301", "tp": 1}))
+            )
+            .unwrap(),
+            "drop: unknown argument 'tp' (it takes unit, to, note)"
+        );
+        let attack = specs(&[("hex", Some("place")), ("units", Some("units"))]);
+        assert_eq!(
+            misfit(
+                "attack",
+                &attack,
+                &args(json!({"hex": "0302", "units": "g1"}))
+            )
+            .unwrap(),
+            "attack: argument 'units' must be a list of unit ids, not a string, \"g1\""
+        );
+        assert_eq!(
+            misfit(
+                "attack",
+                &attack,
+                &args(json!({"hex": "0302", "units": ["g1", 2]}))
+            )
+            .unwrap(),
+            "attack: argument 'units' must be a list of unit ids, not a list, [\"g1\",2]"
+        );
+        // Names only: any value, and an argument may be left out.
+        let untyped = specs(&[("unit", None), ("to", None)]);
+        assert_eq!(misfit("rail", &untyped, &args(json!({"to": null}))), None);
+    }
+
+    #[test]
+    fn an_unknown_kind_is_named_with_the_nearest() {
+        assert_eq!(
+            ArgKind::parse("plce").unwrap_err(),
+            "'plce' is not a kind of argument (did you mean 'place'? the kinds: unit, place, \
+             string, units, places, path, strings, number, integer, boolean, list, table, any, \
+             direction; a '?' after one makes the argument optional)"
+        );
+        assert!(ArgKind::parse("integer?").unwrap().holds(&json!(3)));
+        assert!(!ArgKind::parse("integer").unwrap().holds(&json!(2.5)));
+    }
+}
