@@ -623,6 +623,7 @@ impl Session {
                     return Err(fail(format!("unit '{}' is placed twice", unit.id)));
                 }
                 fit.unit(unit).map_err(fail)?;
+                self.game.rules().unit_fits(unit).map_err(fail)?;
             }
         }
         if let Some(control) = table.get("control") {

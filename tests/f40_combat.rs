@@ -433,8 +433,9 @@ fn f40_11_5_a_drop_on_the_target_lifts_the_sea_hexside_ban_on_attacks() {
 }
 
 /// C.7 with F40-6.6: the units of one combat retreat one after another, each judged on the
-/// position the ones before it left. German a (0504) and b (0405) attack dd at 0505 at 1:1
-/// and roll AR (roll 0 of seed 1 is a 3). a retreats first, to 0604. b, boxed in by x1-x3,
+/// position the ones before it left. German a (0504) and b (0405) attack dd at 0505; b, cut
+/// off by x1-x3 and dd, is isolated (8.3: the setup's position is judged for supply), so the
+/// attack is 2 + 1 against 4, 1:2, and rolls AR (roll 0 of seed 1 is a 3). a retreats first, to 0604. b, boxed in by x1-x3,
 /// could only go to 0504, in the ZOC of dd and x3: a held it before the combat, but a has
 /// just left it, so it holds no friendly unit and b (foot) may not retreat there: eliminated.
 /// (Judged on the position before the combat, b went to 0504 and stood there alone in ZOC.)
@@ -471,8 +472,117 @@ fn f40_6_6_retreats_of_one_combat_are_judged_one_after_another() {
             &moved("a", Some("0504"), &["0604"], 0.0),
             &Event::UnitEliminated {
                 unit: "b".into(),
-                reason: "combat at 0505 (1:1, roll 3: AR): no retreat route (F40-C.7)".into()
+                reason: "combat at 0505 (1:2, roll 3: AR): no retreat route (F40-C.7)".into()
             }
         ]
     );
+}
+
+/// A para regiment and a French division side by side on the France 1940 map, `strength`
+/// written for the regiment in the setup, in `side`'s combat (or movement) phase of turn 3.
+fn para_beside_french(side: &str, phase: &str, para_at: &str, french_at: &str) -> hexwar::Session {
+    let mut s =
+        hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    setup(
+        &mut s,
+        &format!(
+            "turn = 3\nphase = \"{phase}\"\nside = \"{side}\"\n\n\
+             [[unit]]\nid = \"p1\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
+             size = \"III\"\nma = 4\nstrength = 2\nat = \"{para_at}\"\n\
+             attrs = {{ class = \"foot\", airborne = true, para = true }}\n\n{}",
+            setup_unit("f1", "allied", "french", "infantry", 4, french_at)
+                .replace("strength = 3", "strength = 1")
+        ),
+    );
+    s
+}
+
+/// F40-11.3: a para regiment has no combat factor, whatever strength a setup gives it: it
+/// defends with 0 (so any attack on it alone is at 6:1) and is no attacker.
+#[test]
+fn f40_11_3_para_regiments_have_no_combat_factor() {
+    let mut s = para_beside_french("allied", "combat", "2020", "2021");
+    assert_eq!(
+        odds(&mut s, "2020", &["f1"]),
+        json!({"attack": 1, "defense": 0, "odds": "6:1"})
+    );
+    let listed: Vec<Value> = legal_of(&mut s, "allied", "attack")
+        .into_iter()
+        .map(|c| Value::Object(c.into()))
+        .collect();
+    assert_eq!(
+        listed,
+        vec![json!({"command": "attack", "hex": "2020", "units": ["f1"]})]
+    );
+    let mut s = para_beside_french("german", "combat", "2021", "2020");
+    assert_eq!(
+        refused(&mut s, "german", &attack("2020", &["p1"])),
+        refusal("F40-11.3", "p1 is a para regiment: it has no combat factor")
+    );
+    assert_eq!(legal_of(&mut s, "german", "attack"), Vec::<Command>::new());
+}
+
+/// F40-11.3 with 10.1: a para regiment has no movement factor, so it does not go by rail
+/// either (rail spends no MP, but it is the unit's movement for the phase).
+#[test]
+fn f40_11_3_para_regiments_do_not_go_by_rail() {
+    let mut s = para_beside_french("german", "movement", "3607", "2522");
+    let rail = custom("rail", &[("unit", "p1"), ("to", "3921")]);
+    assert_eq!(
+        refused(&mut s, "german", &rail),
+        refusal("F40-11.3", "para regiments have no movement factor")
+    );
+    let p1_listed = legal_of(&mut s, "german", "rail")
+        .into_iter()
+        .filter(|c| matches!(c, Command::Custom { args, .. } if args["unit"] == "p1"))
+        .count();
+    assert_eq!(p1_listed, 0);
+}
+
+/// France 1940's commands declare the kinds of their arguments, so an order holding the wrong
+/// kind of value (a JSON null, a unit id where a list is due, a number for a hex) is refused as
+/// the player's mistake, naming the argument, with the state unchanged; before, it failed
+/// inside the rules as a rules error (`bad argument #1 to 'is_hex'`).
+#[test]
+fn f40_orders_with_arguments_of_the_wrong_kind_are_refused_not_rules_errors() {
+    let mut s = session("combat");
+    advance_to(&mut s, 1, 1);
+    let order = |args: Value| Command::try_from(args.as_object().unwrap().clone()).unwrap();
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    for (args, why) in [
+        (
+            json!({"command": "drop", "unit": "p1", "to": null}),
+            "drop: argument 'to' must be a place label (a string), not null",
+        ),
+        (
+            json!({"command": "attack", "hex": "0302", "units": "g1"}),
+            "attack: argument 'units' must be a list of unit ids, not a string, \"g1\"",
+        ),
+        (
+            json!({"command": "attack", "units": ["g1"]}),
+            "attack: argument 'hex' is missing (a place label (a string))",
+        ),
+        (
+            json!({"command": "rail", "unit": 7, "to": "0101"}),
+            "rail: argument 'unit' must be a unit id (a string), not a number, 7",
+        ),
+        (
+            json!({"command": "place", "unit": ["g1"], "to": "0101"}),
+            "place: argument 'unit' must be a unit id (a string), not a list, [\"g1\"]",
+        ),
+        (
+            json!({"command": "evacuate", "unit": {"id": "d1"}}),
+            "evacuate: argument 'unit' must be a unit id (a string), not a table, {\"id\":\"d1\"}",
+        ),
+    ] {
+        assert_eq!(
+            refused(&mut s, "german", &order(args)),
+            refusal("command", why)
+        );
+        assert_eq!(
+            serde_json::to_string(s.game.state()).unwrap(),
+            before,
+            "{why}"
+        );
+    }
 }

@@ -323,6 +323,41 @@ fn f40_8_3_r7_a_setup_position_is_judged_for_supply_at_the_start_of_the_assault(
     );
 }
 
+/// F40-8.3: supply is judged at the start of each assault; a setup that lands in a combat
+/// phase has no record of that judgment, so its own position stands for it. g1 (German, 1520,
+/// inside France) traces no line home: isolated, it attacks f1 at half strength (4 -> 2, 1:1).
+#[test]
+fn f40_8_3_a_setup_in_a_combat_phase_is_judged_for_supply_on_its_position() {
+    let units = format!(
+        "turn = 3\nphase = \"combat\"\nside = \"german\"\n\n{}{}",
+        setup_unit("g1", "german", "german", "infantry", 4, "1520")
+            .replace("strength = 3", "strength = 4"),
+        setup_unit("f1", "allied", "french", "infantry", 4, "1420")
+            .replace("strength = 3", "strength = 2"),
+    );
+    let mut s =
+        hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    setup(&mut s, &units);
+    let isolated: Vec<&str> = ["g1", "f1"]
+        .into_iter()
+        .filter(|id| s.game.state().units[*id].status.contains("isolated"))
+        .collect();
+    assert_eq!(isolated, ["g1"]);
+    assert_eq!(
+        s.game
+            .query("combat_odds", &json!({"hex": "1420", "units": ["g1"]}))
+            .unwrap()
+            .unwrap(),
+        json!({"attack": 2.0, "defense": 2, "odds": "1:1"})
+    );
+    // The same position a movement phase earlier, played to the combat phase: the same judgment.
+    let mut s =
+        hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    setup(&mut s, &units.replace("\"combat\"", "\"movement\""));
+    ok(&mut s, "german", &Command::EndPhase);
+    assert!(s.game.state().units["g1"].status.contains("isolated"));
+}
+
 fn supplied(list: &[(&str, bool)]) -> std::collections::BTreeMap<String, bool> {
     list.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }

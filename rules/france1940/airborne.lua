@@ -185,7 +185,7 @@ end
 
 function airborne.register()
   hex.commands.define("drop", {
-    args = { "unit", "to" },
+    args = { unit = "unit", to = "place" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if not u then return hex.refuse("F40-11.1", common.no_unit(cmd.unit)) end

@@ -141,9 +141,15 @@ local function hexside_set(from, to)
   return set
 end
 
+-- A unit's printed combat strength: a para regiment has none, whatever a setup gives it (F40-11.3).
+local function printed(u)
+  if common.para_regiment(u) then return 0 end
+  return u.strength or 0
+end
+
 local function strength(u)
-  local s = u.strength or 0
-  if u.status.isolated then s = s / 2 end
+  local s = printed(u)
+  if u.status.isolated and s > 0 then s = s / 2 end
   return s
 end
 
@@ -163,6 +169,7 @@ local function attacker_refusal(u, side, target, adjacent)
     return "F40-C.3", u.id .. " is not adjacent to " .. target
   end
   if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
+  if common.para_regiment(u) then return "F40-11.3", u.id .. " is a para regiment: it has no combat factor" end
   if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
   if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
   -- (11.5: a drop on the target cancels the effects of all its hexsides for attacks on it in the
@@ -386,7 +393,7 @@ combat.RESULT_EFFECTS = {
   AR = function(o, attackers, why, out) retreat_events(attackers, combat.RETREAT.AR, why, out) end,
   EX = function(o, attackers, why, out)
     local lost_needed = 0
-    for _, u in ipairs(o.defenders) do lost_needed = lost_needed + (u.strength or 0) end
+    for _, u in ipairs(o.defenders) do lost_needed = lost_needed + printed(u) end
     eliminate(o.defenders, why, out)
     local order = {}
     for _, u in ipairs(attackers) do order[#order + 1] = u end
@@ -483,15 +490,16 @@ function combat.attack_options(side)
   -- Where the enemy stands, by hex (unit indices in id order), and the side's units on the
   -- map, from four flat lists; light views (`view`: id, side, at, strength and a status
   -- table holding `isolated`, 8.3's halving, when the unit has it) only for the side's units
-  -- next to an enemy and the defenders of the targets. A unit with `dropped` gets its full
-  -- view instead (11.4: airborne.may_attack reads its attributes).
+  -- next to an enemy and the defenders of the targets. A unit with `dropped`, and a regiment,
+  -- gets its full view instead (11.4: airborne.may_attack reads its attributes; 11.3: a para
+  -- regiment has no combat factor, whatever its strength).
   local sides, ats, unit_ids = hex.units.list("side"), hex.units.list("at"), hex.units.list("id")
-  local strengths = hex.units.list("strength")
+  local strengths, sizes = hex.units.list("strength"), hex.units.list("size")
   local isolated, dropped = hex.units.with_status("isolated"), hex.units.with_status("dropped")
   local ISOLATED, NONE = { isolated = true }, {}
   local function view(i)
     local id = unit_ids[i]
-    if dropped[id] then return hex.units.get(id) end
+    if dropped[id] or sizes[i] == "III" then return hex.units.get(id) end
     return { id = id, side = sides[i], at = ats[i], strength = strengths[i], status = isolated[id] and ISOLATED or NONE }
   end
   local enemy_at, own = {}, {}
@@ -614,7 +622,7 @@ function combat.register()
 
   -- (through the module table at every call, so a variant's combat.resolve or .legal counts)
   hex.commands.define("attack", {
-    args = { "hex", "units" },
+    args = { hex = "place", units = "units" },
     resolve = function(cmd, side) return combat.resolve(cmd, side) end,
     legal = function(side, filter) return combat.legal(side, filter) end,
   })

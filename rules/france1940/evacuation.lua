@@ -56,7 +56,7 @@ end
 
 function evacuation.register()
   hex.commands.define("evacuate", {
-    args = { "unit" },
+    args = { unit = "unit" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if not u then return hex.refuse("F40-10.4", common.no_unit(cmd.unit)) end

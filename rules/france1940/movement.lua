@@ -134,7 +134,7 @@ function movement.register()
   hex.rules.declare("movement", movement.declaration)
 
   hex.commands.define("move", {
-    args = { "unit", "path" },
+    args = { unit = "unit", path = "path" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if not u then return hex.refuse("F40-9.1", common.no_unit(cmd.unit)) end

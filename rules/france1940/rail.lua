@@ -9,7 +9,8 @@
 --     by rail in this phase (cleared when the phase ends);
 --   * rail movement is the unit's movement for the phase: a unit that moved may not go by
 --     rail, and a unit that went by rail may not move again (status `railed`);
---   * isolated units may not use rail (F40-8.3, refused with that clause).
+--   * isolated units may not use rail (F40-8.3, refused with that clause);
+--   * para regiments have no movement factor (F40-11.3): they do not go by rail either.
 -- Events: UnitMoved (path = {to}, cost 0), UnitStatusChanged `railed`, VarSet rail_used.
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
@@ -65,6 +66,7 @@ function rail.refusal(u, side, to)
   if u.status.dropped and u.attrs.airlanding then
     return "F40-11.4", u.id .. " may not move in the assault of its drop"
   end
+  if common.para_regiment(u) then return "F40-11.3", "para regiments have no movement factor" end
   if to ~= nil then
     local blocked = blocked_for(u)
     for _, label in ipairs(hex.path.rail(u.id, blocked and { blocked = blocked } or nil)) do
@@ -125,7 +127,7 @@ end
 
 function rail.register()
   hex.commands.define("rail", {
-    args = { "unit", "to" },
+    args = { unit = "unit", to = "place" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if not u then return hex.refuse("F40-10.1", common.no_unit(cmd.unit)) end

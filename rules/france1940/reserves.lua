@@ -422,7 +422,7 @@ function reserves.register()
   end)
 
   hex.commands.define("place", {
-    args = { "unit", "to" },
+    args = { unit = "unit", to = "place" },
     resolve = function(cmd, side)
       local g = find(cmd.unit or "")
       if not g then return hex.refuse("F40-17.3", not_in_pool(cmd.unit)) end

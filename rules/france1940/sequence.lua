@@ -78,10 +78,11 @@ function sequence.register()
 
   -- A `--setup` position (hex.rules.setup): its unit events come first, then these. Territory is
   -- judged on the new position as a whole (territory.lua, `PositionSet`). A setup naming a
-  -- `turn` or `phase` starts that phase (PhaseStarted below: supply judged, F40-8.3); one that
-  -- names neither puts its units at the current step, and when that is a movement phase, the
-  -- start of an assault, supply is judged on them now (8.3: isolated units have half their MA,
-  -- R7), as it was on the units they replace.
+  -- `turn` or `phase` starts that phase (PhaseStarted below: supply judged when it is a movement
+  -- phase, F40-8.3); one that names neither puts its units at the current step, and when that is
+  -- a movement phase, the start of an assault, supply is judged on them now (8.3: isolated units
+  -- have half their MA, R7), as it was on the units they replace. A setup landing in a combat
+  -- phase has its supply judged on its own position too (below).
   hex.rules.setup(function(t)
     -- (the engine's keys and the one this module reads: another, `invade` for `invaded`, was
     -- set aside and the position played without it)
@@ -106,9 +107,15 @@ function sequence.register()
       end
     end
     local out = { hex.events.emit("PositionSet", { invaded = invaded }) }
-    if t.turn == nil and t.phase == nil and common.is_movement_phase() then
+    local names_step = t.turn ~= nil or t.phase ~= nil
+    if not names_step and common.is_movement_phase() then
       out[#out + 1] = hex.events.emit("AssaultSupply",
         { turn = hex.state.turn(), side = hex.state.side(), assault = common.assault() })
+    elseif t.phase == "combat" or not names_step then
+      -- F40-8.3 judges supply at the start of the assault, which a setup landing in a combat
+      -- phase has no record of: the setup's position stands for it, judged now (its units had
+      -- fought at full strength, unsupplied or not). `setup` marks this judgment in the log.
+      out[#out + 1] = hex.events.emit("AssaultSupply", { setup = true })
     end
     return out
   end)
