@@ -14,6 +14,7 @@ use crate::scenario::{load_scenario, Scenario, ScenarioError};
 /// Anything that stops a game from being set up.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
+    /// Every error found in the scenario (`load_scenario(path)?` converts to it).
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     Scenario(Vec<ScenarioError>),
     #[error("{0}")]
@@ -50,21 +51,24 @@ pub enum SessionError {
     },
 }
 
+impl From<Vec<ScenarioError>> for SessionError {
+    fn from(errors: Vec<ScenarioError>) -> Self {
+        SessionError::Scenario(errors)
+    }
+}
+
 /// Adds mods to a scenario's rules: each a Lua file whose folder becomes one more rule root and
 /// whose file name is the module. A mod whose name is not a module name, or is taken by another
 /// mod or by a module the scenario's roots already hold, is refused: `require` would find the
 /// other one and the mod would silently not run.
 pub(crate) fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), SessionError> {
     for file in mods {
-        let module =
-            scenario
-                .add_module_file(file, "a mod")
-                .map_err(|message| SessionError::Mod {
-                    path: file.into(),
-                    message,
-                })?;
-        scenario.rules.push(module);
-        scenario.mods.push(file.clone());
+        scenario
+            .add_mod(file)
+            .map_err(|message| SessionError::Mod {
+                path: file.into(),
+                message,
+            })?;
     }
     Ok(())
 }
@@ -298,6 +302,9 @@ pub struct Session {
     /// recorded (turns, units, terrain). The game goes on under the scenario as it is now; a
     /// host may warn (the CLI does) or refuse.
     pub scenario_changed: bool,
+    /// What the host keeps with the game ([`Save::host`]): read from the save a game resumed
+    /// from, written again by [`Session::to_save`], so an autosave keeps it.
+    pub host: Option<serde_json::Value>,
 }
 
 impl Session {
@@ -360,6 +367,7 @@ impl Session {
             bot_dice: Dice::new(seed ^ BOT_SALT),
             rules_changed: None,
             scenario_changed: false,
+            host: None,
         })
     }
 
@@ -462,6 +470,7 @@ impl Session {
             mods: save.mods,
             rules_changed,
             scenario_changed,
+            host: save.host,
         })
     }
 
@@ -684,7 +693,7 @@ impl Session {
 
     /// The game as a save.
     pub fn to_save(&self) -> Save {
-        Save::new(
+        let save = Save::new(
             self.scenario.path.clone(),
             self.seed,
             self.bot_dice,
@@ -697,7 +706,11 @@ impl Session {
             &self.scenario.rule_roots,
             &self.scenario.played_modules(),
             &self.game.rules().loaded_files(),
-        ))
+        ));
+        match &self.host {
+            Some(host) => save.with_host(host.clone()),
+            None => save,
+        }
     }
 }
 

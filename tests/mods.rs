@@ -414,3 +414,47 @@ fn a_resumed_game_says_that_its_scenario_changed_since_the_save() {
         )
     );
 }
+
+/// A host that adjusts the scenario before starting it (lower limits for a stranger's mod)
+/// adds the mod with `Scenario::add_mod`: the mod runs, the save names it, and the resumed game
+/// loads it again. `load_scenario(path)?` converts into `SessionError`. The host's own data in
+/// a save (`Save::host`) is kept by a resumed session and written again by its `to_save`.
+#[test]
+fn a_mod_added_to_an_adjusted_scenario_is_saved_and_resumed_with_the_hosts_data() {
+    fn start(file: &Path) -> Result<Session, SessionError> {
+        let mut scenario = hexwar::scenario::load_scenario(Path::new("scenarios/demo"))?;
+        scenario
+            .add_mod(file)
+            .map_err(|message| SessionError::Mod {
+                path: file.into(),
+                message,
+            })?;
+        scenario.limits.memory_bytes = 16 << 20;
+        Session::start_scenario(scenario, Some(7))
+    }
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = write_mod(dir.path(), "stranger.lua");
+    let mut session = start(&file).expect("the demo starts with the mod");
+    assert_eq!(session.mods, vec![file.clone()]);
+    let save = dir.path().join("game.json");
+    let done = serde_json::json!({"done": ["blue"]});
+    session
+        .to_save()
+        .with_host(done.clone())
+        .write(&save)
+        .expect("saved");
+    let mut resumed = Session::resume(&save).expect("the save resumes");
+    assert_eq!(resumed.mods, vec![file]);
+    assert_eq!(resumed.rules_changed, None);
+    let here = first_move(&mut session);
+    assert!(here.contains(&"ModSawMove".to_string()), "{here:?}");
+    assert_eq!(first_move(&mut resumed), here);
+    assert_eq!(resumed.host, Some(done.clone()));
+    assert_eq!(resumed.to_save().host, Some(done));
+    // A mod the scenario cannot take is refused with why.
+    let mut scenario = hexwar::scenario::load_scenario(Path::new("scenarios/demo")).unwrap();
+    assert_eq!(
+        scenario.add_mod(&dir.path().join("game.json")).unwrap_err(),
+        "a mod is a .lua file"
+    );
+}

@@ -171,11 +171,24 @@ impl Scenario {
         Ok(())
     }
 
+    /// Adds the Lua file `file` as a mod, loaded after the scenario's rules modules (as
+    /// [`crate::Session::start_with_mods`] does), and records it in [`Scenario::mods`], so a save
+    /// of the game names it and a resumed game loads it again. For a host that adjusts the
+    /// scenario (its `limits`, say) before `Session::start_scenario`. The error says why the
+    /// file cannot be a mod.
+    pub fn add_mod(&mut self, file: &Path) -> Result<(), String> {
+        let module = self.add_module_file(file, "a mod")?;
+        self.rules.push(module);
+        self.mods.push(file.to_path_buf());
+        Ok(())
+    }
+
     /// Makes the Lua file `file` a module of the game: its folder becomes one more rule root
     /// and its file name the module's name, which it returns (a mod, a bot of its own). A file
     /// whose name is no module name, or is taken by another module the roots hold, is refused
     /// (`require` would find the other one and the file would silently not run). `what` names
-    /// the file in messages (`a mod`).
+    /// the file in messages (`a mod`). It does not run the module: a mod is added with
+    /// [`Scenario::add_mod`], which also lists it among the modules to load and in saves.
     pub fn add_module_file(&mut self, file: &Path, what: &str) -> Result<String, String> {
         let module = file
             .file_stem()
