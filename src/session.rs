@@ -626,10 +626,27 @@ impl Session {
             sides: &self.scenario.sides,
         };
         let mut placed = std::collections::BTreeSet::new();
+        let removed: std::collections::BTreeSet<&str> = extra
+            .iter()
+            .filter_map(|e| match e {
+                Event::UnitRemoved { unit, .. } => Some(unit.as_str()),
+                _ => None,
+            })
+            .collect();
+        let in_play = &self.game.state().units;
         for event in &extra {
             if let Event::UnitPlaced { unit } = event {
                 if !placed.insert(unit.id.as_str()) {
                     return Err(fail(format!("unit '{}' is placed twice", unit.id)));
+                }
+                // (the engine then failed to apply it, and blamed the rules)
+                if in_play.contains_key(&unit.id) && !removed.contains(unit.id.as_str()) {
+                    return Err(fail(format!(
+                        "unit '{}' is already in play: remove it first (a UnitRemoved event \
+                         before its UnitPlaced; a setup file's [[unit]] tables replace every \
+                         unit in play)",
+                        unit.id
+                    )));
                 }
                 fit.unit(unit).map_err(fail)?;
                 self.game.rules().unit_fits(unit).map_err(fail)?;

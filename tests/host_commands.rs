@@ -483,6 +483,12 @@ fn setup_table_checks_the_units_a_host_places() {
             vec![unit("p1", "blue", "0304"), unit("p1", "red", "0305")],
             "setup table: unit 'p1' is placed twice",
         ),
+        (
+            vec![unit("b-inf-1", "blue", "0304")],
+            "setup table: unit 'b-inf-1' is already in play: remove it first (a UnitRemoved \
+             event before its UnitPlaced; a setup file's [[unit]] tables replace every unit in \
+             play)",
+        ),
     ] {
         let e = session.setup_table(&Map::new(), events).unwrap_err();
         assert_eq!(e.to_string(), message);
@@ -492,6 +498,18 @@ fn setup_table_checks_the_units_a_host_places() {
         .setup_table(&Map::new(), vec![unit("p1", "blue", "0304")])
         .unwrap();
     assert_eq!(session.game.state().units["p1"].at.as_deref(), Some("0304"));
+    // removed first, a unit in play may be placed again
+    let removed = Event::UnitRemoved {
+        unit: "b-inf-1".into(),
+        reason: "setup".into(),
+    };
+    session
+        .setup_table(&Map::new(), vec![removed, unit("b-inf-1", "blue", "0305")])
+        .unwrap();
+    assert_eq!(
+        session.game.state().units["b-inf-1"].at.as_deref(),
+        Some("0305")
+    );
 }
 
 /// `hex.commands.get` of a name one or two letters off a defined command is an error naming

@@ -87,6 +87,14 @@ impl Fit<'_> {
                 state.turn
             ));
         }
+        // (the turn after the last is where a finished game stands; a game going on there, from
+        // a scenario shortened since the save, played turns the scenario no longer has)
+        if state.turn > turns && state.outcome.is_none() {
+            return Err(format!(
+                "turn {} is past the scenario's last turn ({turns}), and the game is not over",
+                state.turn
+            ));
+        }
         if let Some(outcome) = &state.outcome {
             if let Some(winner) = &outcome.winner {
                 self.side(winner)
@@ -252,6 +260,7 @@ mod tests {
             .next()
             .expect("the demo has units")
             .clone();
+        let last = scenario.turns;
         let cases: Vec<Case> = vec![
             (
                 Box::new(|s| s.turn = 1),
@@ -320,6 +329,17 @@ mod tests {
                 format!(
                     "turn {} is past the scenario's last turn ({})",
                     u32::MAX,
+                    scenario.turns
+                ),
+            ),
+            (
+                Box::new(move |s| {
+                    s.turn = last + 1;
+                    s.step = 0;
+                }),
+                format!(
+                    "turn {} is past the scenario's last turn ({}), and the game is not over",
+                    scenario.turns + 1,
                     scenario.turns
                 ),
             ),
