@@ -84,6 +84,26 @@ fn a_handler_that_emits_forever_is_stopped_and_nothing_is_applied() {
     assert_eq!(s.to_save().to_json(), before);
 }
 
+/// One handler answering with more events than a command may make is told apart from a loop:
+/// the message names the event whose handlers made them.
+#[test]
+fn a_handler_making_too_many_events_is_named_not_taken_for_a_loop() {
+    let mut s = session();
+    let before = s.to_save().to_json();
+    let err = s.game.submit(Some("a"), &custom("burst")).unwrap_err();
+    let GameError::Rules(e) = err else {
+        panic!("expected a rules error, got {err:?}")
+    };
+    assert_eq!(
+        e.message,
+        "event handlers went on too long (chain depth 1 / 10000 events, limits 8 / 10000) at \
+         event Spark: the handlers of Burst (rules/bus/init.lua:48) made more \
+         events than one command may (raise [limits] events_per_command, or emit fewer)"
+    );
+    assert_eq!(e.kind, hexwar::engine::RulesErrorKind::EventChain);
+    assert_eq!(s.to_save().to_json(), before);
+}
+
 #[test]
 fn dice_rolls_are_events_before_the_commands_own_events() {
     let mut s = session();

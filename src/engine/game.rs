@@ -587,17 +587,36 @@ impl Game {
                 }
             };
             if depth > self.limits.max_depth || applied.len() as u32 >= self.limits.max_events {
+                // (a chain too deep is a loop of handlers answering each other; too many events
+                // at a shallow depth is one handler answering with thousands: said apart)
+                let why = if depth > self.limits.max_depth {
+                    "a handler probably emits events forever (each event answered by another)"
+                        .to_string()
+                } else {
+                    let maker = parent.and_then(|i| applied.get(i)).map_or_else(
+                        || "the command".to_string(),
+                        |p| {
+                            let handlers = self.rules.event_handlers(p.name());
+                            if handlers.is_empty() {
+                                format!("the handlers of {}", p.name())
+                            } else {
+                                format!("the handlers of {} ({})", p.name(), handlers.join(", "))
+                            }
+                        },
+                    );
+                    format!("{maker} made more events than one command may (raise [limits] events_per_command, or emit fewer)")
+                };
                 return Err(GameError::Rules(RulesError::of_kind(
                     RulesErrorKind::EventChain,
                     format!(
-                    "event handlers went on too long (chain depth {} / {} events, limits {} / {}) at event {}: \
-                     a handler probably emits events forever",
-                    depth,
-                    applied.len(),
-                    self.limits.max_depth,
-                    self.limits.max_events,
-                    event.name()
-                ))));
+                        "event handlers went on too long (chain depth {} / {} events, limits {} / {}) at event {}: {why}",
+                        depth,
+                        applied.len(),
+                        self.limits.max_depth,
+                        self.limits.max_events,
+                        event.name()
+                    ),
+                )));
             }
             if self.state.outcome.is_some() && !matches!(event, Event::GameEnded { .. }) {
                 continue;
