@@ -520,7 +520,10 @@ fn an_error_whose_value_is_a_table_is_reported() {
     assert_contains(&m, &["command 'hostile' (hostile/harness.lua:4)"]);
     // (named by its type, never its address: the same message in every run)
     assert!(
-        m.lines().next().unwrap_or("").ends_with(".lua:2: table"),
+        m.lines().next().unwrap_or("").ends_with(
+            ".lua:2: error raised with a table, not a message (give error() a string saying what \
+             went wrong)"
+        ),
         "{m}"
     );
     assert!(!m.contains("0x"), "{m}");
@@ -531,7 +534,10 @@ fn an_error_whose_value_is_a_function_is_reported() {
     let m = run_hostile("error_with_function");
     assert_contains(&m, &["command 'hostile' (hostile/harness.lua:4)"]);
     assert!(
-        m.lines().next().unwrap_or("").ends_with(".lua:2: function"),
+        m.lines().next().unwrap_or("").ends_with(
+            ".lua:2: error raised with a function, not a message (give error() a string saying \
+             what went wrong)"
+        ),
         "{m}"
     );
     assert!(!m.contains("0x"), "{m}");

@@ -170,13 +170,36 @@ fn tidy_traceback(message: &str) -> String {
     // Lua names no place for some errors ("C stack overflow"): the innermost script frame does.
     let innermost = frames.iter().map(|f| frame_place(f)).find(|p| is_place(p));
     let head = match innermost {
-        Some(place) if !is_located(head) => format!("{place}: {head}"),
+        Some(place) if !is_located(head) => format!("{place}: {}", error_value_said(head)),
         _ => head.to_string(),
     };
     if frames.len() > 1 {
         format!("{head}\nstack traceback:\n\t{}", frames.join("\n\t"))
     } else {
         head
+    }
+}
+
+/// Lua's text for an error value that is no message (`error({code = 1})` gives `table:
+/// 0x55d0...`, `error()` gives `nil`), said as what happened; any other text as it is.
+fn error_value_said(head: &str) -> String {
+    const KINDS: [&str; 4] = ["table", "function", "thread", "userdata"];
+    let kind = if head == "nil" {
+        Some("nil".to_string())
+    } else {
+        KINDS
+            .into_iter()
+            .find(|k| {
+                head.strip_prefix(k)
+                    .is_some_and(|rest| rest.starts_with(": 0x"))
+            })
+            .map(|k| format!("a {k}"))
+    };
+    match kind {
+        Some(kind) => format!(
+            "error raised with {kind}, not a message (give error() a string saying what went wrong)"
+        ),
+        None => head.to_string(),
     }
 }
 
@@ -294,6 +317,23 @@ mod tests {
         assert_eq!(
             without_addresses("mask: 0x1f; count: 0x"),
             "mask: 0x1f; count: 0x"
+        );
+    }
+
+    #[test]
+    fn an_error_raised_with_no_message_says_so_at_the_scripts_line() {
+        let traceback = "\nstack traceback:\n\t[C]: in function 'error'\n\tmods/m.lua:1: in function <mods/m.lua:1>";
+        assert_eq!(
+            tidy_traceback(&format!("table: 0x5642{traceback}")),
+            "mods/m.lua:1: error raised with a table, not a message (give error() a string saying what went wrong)"
+        );
+        assert_eq!(
+            tidy_traceback(&format!("nil{traceback}")),
+            "mods/m.lua:1: error raised with nil, not a message (give error() a string saying what went wrong)"
+        );
+        assert_eq!(
+            tidy_traceback(&format!("no road{traceback}")),
+            "mods/m.lua:1: no road"
         );
     }
 }
