@@ -98,6 +98,15 @@ fn quoted_line(source: &SourceText, reason: &str) -> usize {
     {
         return line;
     }
+    // (the engine's own keys, named first: `turn 99 is not a turn of this scenario`)
+    if let Some(line) = reason
+        .split_whitespace()
+        .next()
+        .filter(|word| ["turn", "phase", "side"].contains(word))
+        .and_then(|key| key_line(source, key))
+    {
+        return line;
+    }
     let key = reason
         .split_once("].")
         .and_then(|(_, rest)| rest.split_once(':'))
