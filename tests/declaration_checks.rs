@@ -163,6 +163,28 @@ fn a_demo_move_given_a_facing_game_s_keys_is_refused() {
     }
 }
 
+/// Asserts that `command` is refused by the host (rule `command`, reason `why`) and that the
+/// state is still `before` (its JSON).
+fn refused_unchanged(
+    session: &mut Session,
+    side: &str,
+    command: &Command,
+    why: &str,
+    before: &str,
+) {
+    match session.game.submit(Some(side), command) {
+        Err(GameError::Refused(r)) => {
+            assert_eq!((r.rule.as_str(), r.reason.as_str()), ("command", why))
+        }
+        other => panic!("{why}: {other:?}"),
+    }
+    assert_eq!(
+        serde_json::to_string(session.game.state()).unwrap(),
+        before,
+        "{why}"
+    );
+}
+
 /// A `move` built by hand as a rules' command (`Command::Custom`), without a facing game's
 /// `facing` or `units`, is read as the engine reads a move: a missing or malformed path is
 /// refused (rule `command`), not handed to the rules, whose `move` failed on it as a rules error.
@@ -189,17 +211,7 @@ fn a_hand_built_move_is_checked_as_the_engines_move() {
             "move: 'unit' must be a unit id string",
         ),
     ] {
-        match session.game.submit(Some(&side), &custom(args)) {
-            Err(GameError::Refused(r)) => {
-                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("command", why))
-            }
-            other => panic!("{why}: {other:?}"),
-        }
-        assert_eq!(
-            serde_json::to_string(session.game.state()).unwrap(),
-            before,
-            "{why}"
-        );
+        refused_unchanged(&mut session, &side, &custom(args), why, &before);
     }
     // A well-formed one is the engine's move.
     let listed = session.game.legal_commands(&side).unwrap();
@@ -509,17 +521,7 @@ hex.commands.define("salute", { args = base.args, resolve = function(cmd, side) 
             "salute: unknown argument 'tims' (it takes note, times, to, units)",
         ),
     ] {
-        match session.game.submit(Some(&side), &salute(args)) {
-            Err(GameError::Refused(r)) => {
-                assert_eq!((r.rule.as_str(), r.reason.as_str()), ("command", why))
-            }
-            other => panic!("{why}: {other:?}"),
-        }
-        assert_eq!(
-            serde_json::to_string(session.game.state()).unwrap(),
-            before,
-            "{why}"
-        );
+        refused_unchanged(&mut session, &side, &salute(args), why, &before);
     }
     // the optional `note` may be left out
     let events = session
