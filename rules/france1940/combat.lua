@@ -141,14 +141,18 @@ local function hexside_set(from, to)
   return set
 end
 
--- A unit's printed combat strength: a para regiment has none, whatever a setup gives it (F40-11.3).
+-- A unit's printed combat strength: a para regiment has none, whatever a setup gives it (F40-11.3;
+-- common.para_regiment's test, inline: strengths are read thousands of times a game).
 local function printed(u)
-  if common.para_regiment(u) then return 0 end
+  local a = u.attrs
+  if a and a.para == true and u.size == "III" then return 0 end
   return u.strength or 0
 end
 
 local function strength(u)
-  local s = printed(u)
+  local s = u.strength or 0
+  local a = u.attrs
+  if a and a.para == true and u.size == "III" then return 0 end
   if u.status.isolated and s > 0 then s = s / 2 end
   return s
 end
@@ -169,8 +173,11 @@ local function attacker_refusal(u, side, target, adjacent)
     return "F40-C.3", u.id .. " is not adjacent to " .. target
   end
   if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
-  if common.para_regiment(u) then return "F40-11.3", u.id .. " is a para regiment: it has no combat factor" end
   if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
+  local a = u.attrs
+  if a and a.para == true and u.size == "III" then                          -- common.para_regiment
+    return "F40-11.3", u.id .. " is a para regiment: it has no combat factor"
+  end
   if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
   -- (11.5: a drop on the target cancels the effects of all its hexsides for attacks on it in the
   -- next combat phase, this ban too)
@@ -490,16 +497,16 @@ function combat.attack_options(side)
   -- Where the enemy stands, by hex (unit indices in id order), and the side's units on the
   -- map, from four flat lists; light views (`view`: id, side, at, strength and a status
   -- table holding `isolated`, 8.3's halving, when the unit has it) only for the side's units
-  -- next to an enemy and the defenders of the targets. A unit with `dropped`, and a regiment,
-  -- gets its full view instead (11.4: airborne.may_attack reads its attributes; 11.3: a para
-  -- regiment has no combat factor, whatever its strength).
+  -- next to an enemy and the defenders of the targets. A unit with `dropped`, and a regiment
+  -- with a strength, gets its full view instead (11.4: airborne.may_attack reads its
+  -- attributes; 11.3: a para regiment has no combat factor, whatever its strength).
   local sides, ats, unit_ids = hex.units.list("side"), hex.units.list("at"), hex.units.list("id")
   local strengths, sizes = hex.units.list("strength"), hex.units.list("size")
   local isolated, dropped = hex.units.with_status("isolated"), hex.units.with_status("dropped")
   local ISOLATED, NONE = { isolated = true }, {}
   local function view(i)
     local id = unit_ids[i]
-    if dropped[id] or sizes[i] == "III" then return hex.units.get(id) end
+    if dropped[id] or (sizes[i] == "III" and strengths[i] > 0) then return hex.units.get(id) end
     return { id = id, side = sides[i], at = ats[i], strength = strengths[i], status = isolated[id] and ISOLATED or NONE }
   end
   local enemy_at, own = {}, {}
