@@ -131,6 +131,9 @@ impl Ruleset for Minefield {
     fn loaded_files(&self) -> Vec<std::path::PathBuf> {
         self.inner.loaded_files()
     }
+    fn unit_fits(&self, unit: &hexwar::engine::Unit) -> Result<(), String> {
+        self.inner.unit_fits(unit)
+    }
 }
 
 /// Plays the opening of the demo under the house rule; returns the refusal it met.

@@ -234,9 +234,10 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
-    /// The refusal of an argument `command` does not take, by the command's own definition,
-    /// without playing it (a host checks a whole orders file before it plays any); None when
-    /// its arguments fit, or the rules do not say which they take.
+    /// The refusal of an argument `command` does not take, by the command's own definition
+    /// (or one it leaves out or gives a value of another kind, where the definition declares
+    /// kinds), without playing it (a host checks a whole orders file before it plays any); None
+    /// when its arguments fit, or the rules do not say which they take.
     fn unknown_argument(&self, command: &Command) -> Option<Refusal> {
         let _ = command;
         None
