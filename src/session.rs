@@ -511,6 +511,11 @@ impl Session {
             let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))
         })?;
+        // (a file that sets nothing, empty or only comments, leaves the position as it stands:
+        // the rules' setup hook would otherwise still run on it)
+        if table.is_empty() {
+            return Ok(());
+        }
         let mut extra = Vec::new();
         if table.remove("unit").is_some() {
             // Re-read the units with spans, so a bad unit names its line. Other top-level keys
@@ -635,15 +640,13 @@ impl Session {
             sides: &self.scenario.sides,
         };
         let mut placed = std::collections::BTreeSet::new();
-        let removed: std::collections::BTreeSet<&str> = extra
-            .iter()
-            .filter_map(|e| match e {
-                Event::UnitRemoved { unit, .. } => Some(unit.as_str()),
-                _ => None,
-            })
-            .collect();
+        // (removed so far: a UnitRemoved after the UnitPlaced comes too late)
+        let mut removed = std::collections::BTreeSet::new();
         let in_play = &self.game.state().units;
         for event in &extra {
+            if let Event::UnitRemoved { unit, .. } = event {
+                removed.insert(unit.as_str());
+            }
             if let Event::UnitPlaced { unit } = event {
                 if !placed.insert(unit.id.as_str()) {
                     return Err(fail(format!("unit '{}' is placed twice", unit.id)));

@@ -364,8 +364,18 @@ fn a_commands_args_must_be_a_list_of_distinct_argument_names_or_their_kinds() {
         (
             "args_keyed",
             "{ \"unit\", times = true }",
-            "'args' must be a list of argument names, like { \"unit\", \"target\" }, or a \
-             table of their kinds, like { unit = \"unit\", target = \"place\" }, not both",
+            "'args' 'times' is true, not a kind (a string such as \"place\")",
+        ),
+        (
+            "args_gap",
+            "{ \"unit\", [3] = \"target\" }",
+            "'args' has the key 3: names are listed 1, 2, 3 ... without gaps, like { \"unit\", \
+             \"target\" }, and kinds keyed by name, like { unit = \"unit\", target = \"place\" }",
+        ),
+        (
+            "args_name_and_kind",
+            "{ \"unit\", unit = \"unit\" }",
+            "'args' lists 'unit' twice",
         ),
         (
             "args_kind_unknown",
@@ -485,7 +495,9 @@ end
 hex.commands.define("salute", { args = { units = "units", to = "place", times = "integer", note = "string?" },
   resolve = resolve })
 local base = hex.commands.get("salute")
-hex.commands.define("salute", { args = base.args, resolve = function(cmd, side) return base.resolve(cmd, side) end })
+local args = base.args
+args[#args + 1] = "extra"   -- a wrapper adding an argument of any kind
+hex.commands.define("salute", { args = args, resolve = function(cmd, side) return base.resolve(cmd, side) end })
 "#,
     )
     .unwrap();
@@ -518,12 +530,22 @@ hex.commands.define("salute", { args = base.args, resolve = function(cmd, side) 
         ),
         (
             serde_json::json!({"units": ["b1"], "to": "0302", "times": 2, "tims": 1}),
-            "salute: unknown argument 'tims' (it takes note, times, to, units)",
+            "salute: unknown argument 'tims' (it takes extra, note, times, to, units)",
         ),
     ] {
         refused_unchanged(&mut session, &side, &salute(args), why, &before);
     }
-    // the optional `note` may be left out
+    // the optional `note` (and the wrapper's `extra`) may be left out; a whole number written
+    // 2.0 is a whole number; `extra` takes any value
+    for args in [
+        serde_json::json!({"units": ["b1"], "to": "0302", "times": 2}),
+        serde_json::json!({"units": ["b1"], "to": "0302", "times": 2.0, "extra": {"any": [1]}}),
+    ] {
+        let events = session.game.submit(Some(&side), &salute(args)).unwrap();
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, Event::Custom { name, .. } if name == "Saluted")));
+    }
     let events = session
         .game
         .submit(

@@ -85,7 +85,7 @@ fn a_handler_that_emits_forever_is_stopped_and_nothing_is_applied() {
 }
 
 /// One handler answering with more events than a command may make is told apart from a loop:
-/// the message names the event whose handlers made them.
+/// the message names the event whose handlers made the last of them.
 #[test]
 fn a_handler_making_too_many_events_is_named_not_taken_for_a_loop() {
     let mut s = session();
@@ -97,8 +97,9 @@ fn a_handler_making_too_many_events_is_named_not_taken_for_a_loop() {
     assert_eq!(
         e.message,
         "event handlers went on too long (chain depth 1 / 10000 events, limits 8 / 10000) at \
-         event Spark: the handlers of Burst (rules/bus/init.lua:48) made more \
-         events than one command may (raise [limits] events_per_command, or emit fewer)"
+         event Spark: the command's events, its handlers' included, passed the limit (the last \
+         made by the handlers of Burst (rules/bus/init.lua:48)): raise [limits] \
+         events_per_command, or emit fewer"
     );
     assert_eq!(e.kind, hexwar::engine::RulesErrorKind::EventChain);
     assert_eq!(s.to_save().to_json(), before);

@@ -350,6 +350,26 @@ fn f40_8_3_a_setup_in_a_combat_phase_is_judged_for_supply_on_its_position() {
             .unwrap(),
         json!({"attack": 2.0, "defense": 2, "odds": "1:1"})
     );
+    // A setup naming no step leaves the game where it stands, its judgment made: the statuses
+    // are the file's (g1 written isolated on a supplied hex stays so; g2, cut off, is not
+    // judged). An empty setup changes nothing at all.
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    setup(&mut s, "# nothing\n");
+    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    setup(
+        &mut s,
+        &format!(
+            "{}{}",
+            setup_unit("g1", "german", "german", "infantry", 4, "3607")
+                .replace("at = \"3607\"", "at = \"3607\"\nstatus = [\"isolated\"]"),
+            setup_unit("g2", "german", "german", "infantry", 4, "1520"),
+        ),
+    );
+    let isolated: Vec<&str> = ["g1", "g2"]
+        .into_iter()
+        .filter(|id| s.game.state().units[*id].status.contains("isolated"))
+        .collect();
+    assert_eq!(isolated, ["g1"]);
     // The same position a movement phase earlier, played to the combat phase: the same judgment.
     let mut s =
         hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();

@@ -332,7 +332,7 @@ fn a_legal_list_with_an_undeclared_argument_is_the_listings_error() {
     .unwrap();
     let mut session =
         Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
-    let expected = "/strike.lua:4) listed a command its rules do not take: strike: unknown \
+    let expected = "/strike.lua:4) listed a command its definition refuses: strike: unknown \
                     argument 'targt' (it takes unit, target)";
     let all = session.game.legal_commands("blue").unwrap_err();
     assert!(
@@ -482,6 +482,18 @@ fn setup_table_checks_the_units_a_host_places() {
         (
             vec![unit("p1", "blue", "0304"), unit("p1", "red", "0305")],
             "setup table: unit 'p1' is placed twice",
+        ),
+        (
+            vec![
+                unit("b-inf-1", "blue", "0304"),
+                Event::UnitRemoved {
+                    unit: "b-inf-1".into(),
+                    reason: "setup".into(),
+                },
+            ],
+            "setup table: unit 'b-inf-1' is already in play: remove it first (a UnitRemoved \
+             event before its UnitPlaced; a setup file's [[unit]] tables replace every unit in \
+             play)",
         ),
         (
             vec![unit("b-inf-1", "blue", "0304")],

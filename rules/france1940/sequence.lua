@@ -81,8 +81,8 @@ function sequence.register()
   -- `turn` or `phase` starts that phase (PhaseStarted below: supply judged when it is a movement
   -- phase, F40-8.3); one that names neither puts its units at the current step, and when that is
   -- a movement phase, the start of an assault, supply is judged on them now (8.3: isolated units
-  -- have half their MA, R7), as it was on the units they replace. A setup landing in a combat
-  -- phase has its supply judged on its own position too (below).
+  -- have half their MA, R7), as it was on the units they replace. A setup naming a combat phase
+  -- has its supply judged on its own position too (below).
   hex.rules.setup(function(t)
     -- (the engine's keys and the one this module reads: another, `invade` for `invaded`, was
     -- set aside and the position played without it)
@@ -111,10 +111,11 @@ function sequence.register()
     if not names_step and common.is_movement_phase() then
       out[#out + 1] = hex.events.emit("AssaultSupply",
         { turn = hex.state.turn(), side = hex.state.side(), assault = common.assault() })
-    elseif t.phase == "combat" or not names_step then
-      -- F40-8.3 judges supply at the start of the assault, which a setup landing in a combat
-      -- phase has no record of: the setup's position stands for it, judged now (its units had
-      -- fought at full strength, unsupplied or not). `setup` marks this judgment in the log.
+    elseif t.phase == "combat" then
+      -- F40-8.3 judges supply at the start of the assault, which a setup naming a combat phase
+      -- skips to: the setup's position stands for it, judged now (its units had fought at full
+      -- strength, unsupplied or not). `setup` marks this judgment in the log. (A setup naming
+      -- no step leaves the game where it stands, its judgment made.)
       out[#out + 1] = hex.events.emit("AssaultSupply", { setup = true })
     end
     return out

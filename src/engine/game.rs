@@ -594,7 +594,7 @@ impl Game {
                         .to_string()
                 } else {
                     let maker = parent.and_then(|i| applied.get(i)).map_or_else(
-                        || "the command".to_string(),
+                        || "the command or the sequence".to_string(),
                         |p| {
                             let handlers = self.rules.event_handlers(p.name());
                             if handlers.is_empty() {
@@ -604,7 +604,10 @@ impl Game {
                             }
                         },
                     );
-                    format!("{maker} made more events than one command may (raise [limits] events_per_command, or emit fewer)")
+                    format!(
+                        "the command's events, its handlers' included, passed the limit (the \
+                         last made by {maker}): raise [limits] events_per_command, or emit fewer"
+                    )
                 };
                 return Err(GameError::Rules(RulesError::of_kind(
                     RulesErrorKind::EventChain,

@@ -33,6 +33,7 @@ enum Shape {
     List,
     Strings,
     Any,
+    Direction,
 }
 
 /// The kinds a declaration may name: the name, its shape, and what a refusal says it must be.
@@ -50,7 +51,11 @@ const KINDS: [(&str, Shape, &str); 14] = [
     ("list", Shape::List, "a list"),
     ("table", Shape::Table, "a table of named fields"),
     ("any", Shape::Any, "any value"),
-    ("direction", Shape::Integer, "a direction (a whole number)"),
+    (
+        "direction",
+        Shape::Direction,
+        "a direction (a whole number, 0 to 5)",
+    ),
 ];
 
 impl ArgKind {
@@ -95,7 +100,9 @@ impl ArgKind {
         match self.shape {
             Shape::String => value.is_string(),
             Shape::Number => value.is_number(),
-            Shape::Integer => value.as_i64().is_some() || value.as_u64().is_some(),
+            // (3.0 is a whole number: Lua 5.4 makes 6 / 2 a float, and a listing gives it)
+            Shape::Integer => whole(value).is_some(),
+            Shape::Direction => whole(value).is_some_and(|d| (0.0..=5.0).contains(&d)),
             Shape::Boolean => value.is_boolean(),
             Shape::Table => value.is_object(),
             Shape::List => value.is_array(),
@@ -105,6 +112,11 @@ impl ArgKind {
             Shape::Any => true,
         }
     }
+}
+
+/// A number with no fractional part, as a float (`3`, `3.0`), or None.
+fn whole(value: &Value) -> Option<f64> {
+    value.as_f64().filter(|x| x.is_finite() && x.fract() == 0.0)
 }
 
 /// A value as a refusal names it: its kind, and the value itself when short.
@@ -255,6 +267,10 @@ mod tests {
              direction; a '?' after one makes the argument optional)"
         );
         assert!(ArgKind::parse("integer?").unwrap().holds(&json!(3)));
+        assert!(ArgKind::parse("integer").unwrap().holds(&json!(3.0)));
         assert!(!ArgKind::parse("integer").unwrap().holds(&json!(2.5)));
+        let direction = ArgKind::parse("direction").unwrap();
+        assert!(direction.holds(&json!(5)) && direction.holds(&json!(0.0)));
+        assert!(!direction.holds(&json!(6)) && !direction.holds(&json!(-1)));
     }
 }

@@ -69,7 +69,7 @@ fn listed_with_unknown_argument(
         };
         if let Some(refusal) = unknown_argument(def, command) {
             return Err(RulesError::new(format!(
-                "legal '{name}' ({}) listed a command its rules do not take: {}",
+                "legal '{name}' ({}) listed a command its definition refuses: {}",
                 origin_of(legal),
                 refusal.reason
             )));

@@ -12,8 +12,8 @@ use crate::rules::command_args::{ArgKind, ArgSpec};
 const MAX_ARGS: usize = 256;
 
 /// Reads a definition's `args`: a list of distinct argument names (besides `command`), which
-/// then take any value, or a table of kinds, `{unit = "unit", to = "place", note = "string?"}`
-/// (`command_args`); nothing (None) when absent: any argument is passed on.
+/// then take any value, and/or their kinds keyed by name, `{unit = "unit", to = "place", note =
+/// "string?"}` (`command_args`); nothing (None) when absent: any argument is passed on.
 pub(crate) fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<ArgSpec>>> {
     let bad = |why: String| {
         mlua::Error::runtime(format!("hex.commands.define(\"{name}\"): 'args' {why}"))
@@ -61,45 +61,49 @@ pub(crate) fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<ArgS
         }
         Ok(())
     };
+    // Names listed 1..n (any value, optional), then kinds keyed by name, in name order: a
+    // wrapper may add a name to a command whose arguments have kinds (`args[#args + 1] = "note"`).
     let mut specs: Vec<ArgSpec> = Vec::with_capacity(count);
-    if n == count {
-        // A list of names, each taking any value.
-        for i in 1..=n {
-            let arg = text(&args.raw_get::<Value>(i)?, &format!("#{i}"), NAME)?;
-            check_name(&arg, &specs)?;
-            specs.push(ArgSpec {
-                name: arg,
-                kind: None,
-            });
+    for i in 1..=n {
+        let arg = text(&args.raw_get::<Value>(i)?, &format!("#{i}"), NAME)?;
+        check_name(&arg, &specs)?;
+        specs.push(ArgSpec {
+            name: arg,
+            kind: None,
+        });
+    }
+    let mut kinds: Vec<(String, String)> = Vec::with_capacity(count - n.min(count));
+    for pair in args.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        match k {
+            Value::Integer(i) if i >= 1 && (i as usize) <= n => {}
+            Value::String(_) => {
+                let arg = text(&k, "a key", NAME)?;
+                let kind = text(
+                    &v,
+                    &format!("'{arg}'"),
+                    "a kind (a string such as \"place\")",
+                )?;
+                kinds.push((arg, kind));
+            }
+            other => {
+                return Err(bad(format!(
+                    "has the key {}: names are listed 1, 2, 3 ... without gaps, like {{ \"unit\", \
+                     \"target\" }}, and kinds keyed by name, like {{ unit = \"unit\", target = \
+                     \"place\" }}",
+                    crate::rules::error::value_in_message(&other)
+                )))
+            }
         }
-    } else if n == 0 {
-        // A table of kinds, in name order.
-        let mut kinds: Vec<(String, String)> = Vec::with_capacity(count);
-        for pair in args.pairs::<Value, Value>() {
-            let (k, v) = pair?;
-            let arg = text(&k, "a key", NAME)?;
-            let kind = text(
-                &v,
-                &format!("'{arg}'"),
-                "a kind (a string such as \"place\")",
-            )?;
-            kinds.push((arg, kind));
-        }
-        kinds.sort();
-        for (arg, kind) in kinds {
-            check_name(&arg, &specs)?;
-            let kind = ArgKind::parse(&kind).map_err(|e| bad(format!("'{arg}': {e}")))?;
-            specs.push(ArgSpec {
-                name: arg,
-                kind: Some(kind),
-            });
-        }
-    } else {
-        return Err(bad(
-            "must be a list of argument names, like { \"unit\", \"target\" }, or a table of \
-             their kinds, like { unit = \"unit\", target = \"place\" }, not both"
-                .into(),
-        ));
+    }
+    kinds.sort();
+    for (arg, kind) in kinds {
+        check_name(&arg, &specs)?;
+        let kind = ArgKind::parse(&kind).map_err(|e| bad(format!("'{arg}': {e}")))?;
+        specs.push(ArgSpec {
+            name: arg,
+            kind: Some(kind),
+        });
     }
     Ok(Some(specs))
 }
@@ -117,7 +121,8 @@ fn definition(lua: &Lua, source: &Table, args: Option<&[ArgSpec]>) -> mlua::Resu
         let table = if args.iter().any(|a| a.kind.is_some()) {
             let kinds = lua.create_table()?;
             for a in args {
-                let kind = a.kind.as_ref().map_or("any", |k| k.written.as_str());
+                // (a name given without a kind takes any value and may be left out)
+                let kind = a.kind.as_ref().map_or("any?", |k| k.written.as_str());
                 kinds.raw_set(a.name.as_str(), kind)?;
             }
             kinds
