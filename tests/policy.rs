@@ -1,0 +1,138 @@
+//! `WithPolicy`: a house rule in Rust over a game's Lua rules, refusing commands before the rules
+//! see them and leaving them out of the legal lists, while every other question goes to the
+//! wrapped rules (a wrapper that forwards by hand lost Diplomacy's step labels and skipped
+//! phases when it left a default method in place).
+
+use std::path::Path;
+
+use hexwar::bot::RunLimit;
+use hexwar::engine::{Command, CommandPolicy, GameError, GameState, Refusal, WithPolicy};
+use hexwar::scenario::load_scenario;
+use hexwar::{Session, SessionError};
+
+/// No unit may enter `hex`.
+struct Minefield {
+    hex: String,
+}
+
+impl CommandPolicy for Minefield {
+    fn refusal(&self, _: &GameState, _: Option<&str>, command: &Command) -> Option<Refusal> {
+        match command {
+            Command::Move { unit, path } if path.contains(&self.hex) => Some(Refusal::new(
+                "HOUSE-1",
+                format!("{unit} may not enter the minefield at {}", self.hex),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Refuses nothing: the wrapped game must play exactly as the bare one.
+struct Nothing;
+
+impl CommandPolicy for Nothing {
+    fn refusal(&self, _: &GameState, _: Option<&str>, _: &Command) -> Option<Refusal> {
+        None
+    }
+}
+
+fn wrapped<P: CommandPolicy + 'static>(scenario: &str, seed: u64, policy: P) -> Session {
+    let scenario = load_scenario(Path::new(scenario)).unwrap();
+    Session::start_scenario_wrapped(scenario, Some(seed), |rules| {
+        Box::new(WithPolicy::new(Box::new(rules), policy))
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_policy_refuses_its_commands_and_leaves_them_out_of_the_lists() {
+    let mut bare = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let side = bare.game.phasing_side().unwrap();
+    let listed = bare.game.legal_commands(&side).unwrap();
+    let Some(Command::Move { unit, path }) = listed
+        .iter()
+        .find(|c| matches!(c, Command::Move { .. }))
+        .cloned()
+    else {
+        panic!("the demo lists no move")
+    };
+    let target = path.last().unwrap().clone();
+    let mut s = wrapped(
+        "scenarios/demo",
+        1,
+        Minefield {
+            hex: target.clone(),
+        },
+    );
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    let refused = s
+        .game
+        .submit(
+            Some(&side),
+            &Command::Move {
+                unit: unit.clone(),
+                path,
+            },
+        )
+        .unwrap_err();
+    assert_eq!(
+        refused,
+        GameError::Refused(Refusal::new(
+            "HOUSE-1",
+            format!("{unit} may not enter the minefield at {target}")
+        ))
+    );
+    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    let kept = s.game.legal_commands(&side).unwrap();
+    let entering = |c: &Command| matches!(c, Command::Move { path, .. } if path.contains(&target));
+    assert!(listed.iter().any(entering));
+    assert!(!kept.iter().any(entering));
+    assert_eq!(kept.len(), listed.iter().filter(|c| !entering(c)).count());
+}
+
+#[test]
+fn a_game_under_a_policy_that_refuses_nothing_plays_as_the_bare_game() {
+    let mut bare = Session::start(Path::new("scenarios/diplomacy"), Some(2)).unwrap();
+    let mut under = wrapped("scenarios/diplomacy", 2, Nothing);
+    assert_eq!(
+        under.game.phase_label().unwrap(),
+        bare.game.phase_label().unwrap()
+    );
+    bare.play_bots(RunLimit::BeforeTurn(3)).unwrap();
+    under.play_bots(RunLimit::BeforeTurn(3)).unwrap();
+    assert_eq!(under.game.state().hash(), bare.game.state().hash());
+    assert_eq!(
+        under.game.phase_label().unwrap(),
+        bare.game.phase_label().unwrap()
+    );
+    // the sides come from the wrapped rules: a power the map lacks is refused
+    let narnia = under
+        .game
+        .submit(Some("NARNIA"), &Command::EndPhase)
+        .unwrap_err();
+    assert!(matches!(narnia, GameError::Refused(_)), "{narnia:?}");
+    // and so does the save's record of the rules files
+    assert_eq!(under.to_save().rules, bare.to_save().rules);
+}
+
+/// The example of docs/embedding.md, as written there.
+#[test]
+fn the_embedding_guides_example_compiles_and_refuses() -> Result<(), Box<dyn std::error::Error>> {
+    struct NoEntry(String);
+    impl CommandPolicy for NoEntry {
+        fn refusal(&self, _: &GameState, _: Option<&str>, c: &Command) -> Option<Refusal> {
+            matches!(c, Command::Move { path, .. } if path.contains(&self.0))
+                .then(|| Refusal::new("HOUSE-1", format!("no unit may enter {}", self.0)))
+        }
+    }
+    let scenario = load_scenario(Path::new("scenarios/demo")).map_err(SessionError::from)?;
+    let mut session = Session::start_scenario_wrapped(scenario, Some(7), |rules| {
+        Box::new(WithPolicy::new(Box::new(rules), NoEntry("0604".into())))
+    })?;
+    let side = session.game.phasing_side().unwrap_or_default();
+    let moves = session.game.legal_commands(&side)?;
+    assert!(!moves
+        .iter()
+        .any(|c| matches!(c, Command::Move { path, .. } if path.contains(&"0604".to_string()))));
+    Ok(())
+}
