@@ -9,6 +9,10 @@
 //! default left in place answers for the wrapped rules and silently changes the game (Diplomacy's
 //! step labels and skipped retreat phases come from those methods).
 //!
+//! A rule about commands alone needs none of this: `hexwar::engine::WithPolicy` wraps the rules
+//! with a `CommandPolicy` (one method) and forwards the rest (docs/embedding.md). This example
+//! shows the whole trait, for a host whose rule goes beyond commands.
+//!
 //! `cargo run --example custom_rule`
 
 use std::error::Error;
