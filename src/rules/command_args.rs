@@ -21,6 +21,8 @@ pub struct ArgKind {
     pub written: String,
     shape: Shape,
     optional: bool,
+    /// What a value of this kind is, for a refusal (`a place label (a string)`).
+    said: &'static str,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,10 +68,11 @@ impl ArgKind {
             None => (written, false),
         };
         match KINDS.iter().find(|(name, ..)| *name == base) {
-            Some(&(_, shape, _)) => Ok(ArgKind {
+            Some(&(_, shape, said)) => Ok(ArgKind {
                 written: written.to_string(),
                 shape,
                 optional,
+                said,
             }),
             None => {
                 let names: Vec<&str> = KINDS.iter().map(|(name, ..)| *name).collect();
@@ -84,15 +87,6 @@ impl ArgKind {
                 ))
             }
         }
-    }
-
-    /// What a value of this kind is, for a refusal.
-    fn described(&self) -> &'static str {
-        let base = self.written.trim_end_matches('?');
-        KINDS
-            .iter()
-            .find(|(name, ..)| *name == base)
-            .map_or("a value", |(.., said)| said)
     }
 
     /// Whether `value` is of this kind.
@@ -165,8 +159,7 @@ pub fn misfit(name: &str, specs: &[ArgSpec], args: &Map<String, Value>) -> Optio
             None => {
                 return Some(format!(
                     "{name}: argument '{}' is missing ({})",
-                    spec.name,
-                    kind.described()
+                    spec.name, kind.said
                 ))
             }
             Some(value) if kind.holds(value) => {}
@@ -174,7 +167,7 @@ pub fn misfit(name: &str, specs: &[ArgSpec], args: &Map<String, Value>) -> Optio
                 return Some(format!(
                     "{name}: argument '{}' must be {}, not {}",
                     spec.name,
-                    kind.described(),
+                    kind.said,
                     shown(value)
                 ))
             }
