@@ -688,3 +688,96 @@ fn a_misspelt_declaration_name_is_named_by_hex_rules_get() {
     )
     .is_ok());
 }
+
+/// A `legal` that answers one command table, a string or a table of other keys is a rules error
+/// naming the command and what came, from the host's listing and from `hex.commands.legal`
+/// alike: each read as an empty listing, so the game played on with nothing to do and its
+/// tests passed. Nil and an empty list stay "nothing listed".
+#[test]
+fn a_legal_listing_of_the_wrong_shape_is_named() {
+    let cases = [
+        (
+            r#"return { command = "salute", unit = "b1" }"#,
+            "answered one command table, not a list of commands: wrap it, return { {command = ...} }",
+        ),
+        (r#"return "none""#, "answered a string, not a list of commands"),
+        (r#"return true"#, "answered true, not a list of commands"),
+        (
+            r#"return { first = { command = "salute" } }"#,
+            "answered a table without a list part (its keys: first), not a list of commands",
+        ),
+    ];
+    for (i, (answer, why)) in cases.iter().enumerate() {
+        let text = format!(
+            "hex.commands.define(\"salute\", {{ args = {{ unit = \"unit\" }},\n  \
+             legal = function(side) {answer} end,\n  resolve = function() return {{}} end }})\n\
+             hex.rules.query(\"listing\", function() return #hex.commands.legal(hex.state.side()) end)\n\
+             hex.rules.query(\"one\", function() return #hex.commands.legal(hex.state.side(), \
+             {{ command = \"salute\" }}) end)\n"
+        );
+        let mut session = demo_with(&format!("listing{i}"), &text).unwrap();
+        let side = session.game.phasing_side().unwrap();
+        let e = session.game.legal_commands(&side).unwrap_err().to_string();
+        assert!(
+            e.contains("legal 'salute' (") && e.ends_with(why),
+            "{answer}: {e}"
+        );
+        for query in ["listing", "one"] {
+            let e = session
+                .game
+                .query(query, &serde_json::Value::Null)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("hex.commands.legal: legal 'salute' (") && e.contains(why),
+                "{query}, {answer}: {e}"
+            );
+        }
+    }
+    for (i, answer) in ["return nil", "return {}"].iter().enumerate() {
+        let text = format!(
+            "hex.commands.define(\"salute\", {{ legal = function(side) {answer} end,\n  \
+             resolve = function() return {{}} end }})\n"
+        );
+        let mut session = demo_with(&format!("nothing{i}"), &text).unwrap();
+        let side = session.game.phasing_side().unwrap();
+        let listed = session.game.legal_commands(&side).unwrap();
+        assert!(
+            listed.iter().all(|c| c.name() != "salute"),
+            "{answer}: {listed:?}"
+        );
+    }
+}
+
+/// A before-handler answering `true` is a rules error: it let the event happen, which a
+/// designer meaning "yes, block it" could not tell; `false` or `hex.refuse` refuse it.
+#[test]
+fn a_before_handler_answering_true_is_named() {
+    let mut session = demo_with(
+        "yes",
+        "hex.events.before(\"UnitMoved\", function(ev) return true end)\n",
+    )
+    .unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let mv = session
+        .game
+        .legal_commands(&side)
+        .unwrap()
+        .into_iter()
+        .find(|c| matches!(c, Command::Move { .. }))
+        .unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    let e = session
+        .game
+        .submit(Some(&side), &mv)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(
+            "yes.lua:1) returned true: a before-handler returns nothing to let the event \
+                    happen, or hex.refuse(rule, reason) (or false) to refuse it"
+        ),
+        "{e}"
+    );
+    assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
+}

@@ -477,6 +477,40 @@ pub(crate) fn with_article(name: &str) -> String {
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
+/// What a command's `legal` answered, read as a listing: its list of commands (`None` for nil).
+/// One command table (`{command = "move", ...}` without the list around it), a table of other
+/// keys, or a value that is no table is an error naming what came: each used to read as an empty
+/// listing, a game in which nothing could be done, without a word.
+pub(crate) fn listing_of(value: &Value) -> Result<Option<&Table>, String> {
+    match value {
+        Value::Nil => Ok(None),
+        // (a list's first item settles it; only a table without one is looked into)
+        Value::Table(t) if t.raw_len() > 0 || t.is_empty() => Ok(Some(t)),
+        Value::Table(t) => Err(if t.contains_key("command").unwrap_or(false) {
+            "answered one command table, not a list of commands: wrap it, \
+             return { {command = ...} }"
+                .to_string()
+        } else {
+            let mut keys: Vec<String> = t
+                .pairs::<Value, Value>()
+                .filter_map(Result::ok)
+                .map(|(k, _)| super::error::value_in_message(&k))
+                .collect();
+            keys.sort();
+            keys.truncate(5);
+            format!(
+                "answered a table without a list part (its keys: {}), not a list of commands",
+                keys.join(", ")
+            )
+        }),
+        Value::Boolean(b) => Err(format!("answered {b}, not a list of commands")),
+        other => Err(format!(
+            "answered {}, not a list of commands",
+            with_article(other.type_name())
+        )),
+    }
+}
+
 /// Checks that a table without an `event` key is a list of events: keys 1 to n and nothing
 /// else. A table of other keys was read as an empty list (a misspelt `evnt`, a plain
 /// `{rule = ..., reason = ...}` meant as a refusal), and a nil in a list ended it, dropping the

@@ -900,7 +900,7 @@ const MAX_LISTED: usize = 100_000;
 /// none).
 fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
     let mut cmds = Vec::new();
-    if let Value::Table(t) = v {
+    if let Some(t) = super::convert::listing_of(&v).map_err(mlua::Error::runtime)? {
         let n = t.raw_len();
         if n > MAX_LISTED {
             return Err(mlua::Error::runtime(format!(
@@ -1050,9 +1050,10 @@ impl Ruleset for LuaRules {
                         format!("vetoed by {}", handler.origin),
                     )))
                 }
-                Value::Nil | Value::Boolean(true) => {}
+                Value::Nil => {}
                 // (events returned here were dropped without a word: a before-handler only
-                // allows or refuses)
+                // allows or refuses; `true` let the event happen, which a designer meaning
+                // "yes, block it" could not tell)
                 other => {
                     return Err(RulesError::new(format!(
                         "{} returned {}: a before-handler returns nothing to let the event happen, \

@@ -15,6 +15,7 @@
 use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::COMMANDS_KEY;
+use crate::rules::convert::listing_of;
 
 /// What a filter asks for: a command name and/or a unit id.
 struct Filter {
@@ -93,8 +94,8 @@ pub(crate) fn legal_list(
         }
         let legal: Function = legal;
         let list: Value = legal.call((side, filter.clone()))?;
-        if let Value::Table(list) = list {
-            for item in list.sequence_values::<Value>() {
+        if let Some(list) = listing_of(&list).map_err(|e| misshapen(name, &legal, e))? {
+            for item in list.clone().sequence_values::<Value>() {
                 let item = item?;
                 if wanted.unit_matches(&item)? {
                     out.raw_push(item)?;
@@ -109,6 +110,16 @@ pub(crate) fn legal_list(
         out.raw_push(end)?;
     }
     Ok(out)
+}
+
+/// A listing of the wrong shape as an error naming the command and where its `legal` is.
+fn misshapen(name: &str, legal: &Function, why: String) -> mlua::Error {
+    let info = legal.info();
+    let place = match (info.short_src.as_deref(), info.line_defined) {
+        (Some(src), Some(line)) => format!(" ({src}:{line})"),
+        _ => String::new(),
+    };
+    mlua::Error::runtime(format!("hex.commands.legal: legal '{name}'{place} {why}"))
 }
 
 /// The list of one command `name` with no unit to match: what `legal_list` gives for it, the
@@ -135,9 +146,11 @@ fn one_command(
         }
         return Ok(out);
     };
-    let Value::Table(list) = legal.call::<Value>((side, filter))? else {
+    let answer = legal.call::<Value>((side, filter))?;
+    let Some(list) = listing_of(&answer).map_err(|e| misshapen(name, &legal, e))? else {
         return Ok(out);
     };
+    let list = list.clone();
     match copy {
         // The items up to the first nil, as `sequence_values` reads them: the border `#`
         // finds is that one for a sequence, and rules' lists are sequences.
