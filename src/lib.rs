@@ -42,6 +42,7 @@ pub mod rules;
 pub mod scenario;
 pub mod session;
 pub mod spelling;
+pub mod reach_answer;
 pub mod supply_answer;
 
 pub use session::{Session, SessionError};

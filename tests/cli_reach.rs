@@ -144,5 +144,19 @@ fn a_reach_answer_naming_no_hex_of_the_map_or_no_table_is_an_error() {
         assert_eq!(out.status.code(), Some(2), "{unit}");
         assert_eq!(stderr(&out), message);
         assert_eq!(stdout(&out), "");
+        // The render's overlay reads the answer the same way (it said "the rules answer no
+        // reach query" of a misshapen answer).
+        let overlay = format!("reach:{unit}");
+        let out = hexwar(&[
+            "render",
+            "tests/fixtures/bad_reach",
+            "--overlay",
+            &overlay,
+            "-o",
+            "-",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{unit}");
+        let message = message.replace("error: ", "error: reach overlay: ");
+        assert_eq!(stderr(&out), message);
     }
 }

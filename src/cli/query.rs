@@ -77,41 +77,11 @@ pub fn reach(args: &ReachArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    if !session.game.state().units.contains_key(&args.unit) {
-        // (a unit named by its place, as Diplomacy writes units: "A NWY", "NWY")
-        let hint = crate::spelling::unit_hint(
-            &session.scenario.map,
-            &session.game.state().units,
-            &args.unit,
-        );
-        return fail(format!("no unit '{}' in play{hint}", args.unit));
-    }
-    let area = session.scenario.map.as_area().is_some();
-    let answer = match session.game.query("reach", &Value::String(args.unit.clone())) {
-        Ok(Some(Value::Object(map))) => map,
-        // (an empty table comes back as an empty list: nowhere to go)
-        Ok(Some(Value::Array(list))) if list.is_empty() => Default::default(),
-        Ok(Some(other)) => {
-            return fail(format!(
-                "the rules' reach query answered {other}, not a table of {} -> cost",
-                if area { "locations" } else { "hexes" }
-            ))
-        }
-        // (a movement table needs a hex map: on an area board only a query of the rules answers)
-        Ok(None) if area => return fail("the rules answer no reach query: on an area board only the rules can say where a unit may go (hex.rules.query(\"reach\", ...); the engine's movement table is for hex maps); `hexwar legal` lists the orders a side may give"),
-        Ok(None) => return fail("the rules answer no reach query (declare a movement table or hex.rules.query(\"reach\", ...))"),
+    let answer = match session.reach_of(&args.unit) {
+        Ok(answer) => answer,
         Err(e) => return fail(e),
     };
-    // (a place the map lacks was printed as reachable)
-    if let Some(label) = answer
-        .keys()
-        .find(|label| session.scenario.map.canonical_place(label).is_none())
-    {
-        return fail(format!(
-            "the rules' reach query answered '{label}', which is not a {} of the map",
-            session.scenario.map.place_word()
-        ));
-    }
+    let area = session.scenario.map.as_area().is_some();
     // (the reach is where the unit could go in a movement of its side; whether it may move now
     // is the rules' legal list: a combat phase lists no move, and a player read one there)
     let side = session.game.state().units[&args.unit].side.clone();

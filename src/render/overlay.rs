@@ -102,25 +102,9 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
             }
         }
         Overlay::Reach(unit) => {
-            if !session.game.state().units.contains_key(unit) {
-                let hint = crate::spelling::unit_hint(
-                    &session.scenario.map,
-                    &session.game.state().units,
-                    unit,
-                );
-                return Err(RenderError(format!(
-                    "reach overlay: no unit '{unit}' in play{hint}"
-                )));
-            }
-            let answer = session
-                .game
-                .query("reach", &Value::String(unit.clone()))
+            let map = session
+                .reach_of(unit)
                 .map_err(|e| RenderError(format!("reach overlay: {e}")))?;
-            let Some(Value::Object(map)) = answer else {
-                return Err(RenderError(
-                    "reach overlay: the rules answer no reach query".into(),
-                ));
-            };
             data.caption = format!(
                 "overlay: reach of {unit} ({} hexes, MP cost printed)",
                 map.len()
