@@ -61,8 +61,10 @@ tests/fixtures/lua_failing/failing_test.lua
     |   expected: 2
     |     actual: 1
   ERROR a test out of memory
-        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:51)
-2 passed, 9 failed
+        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:50)
+  ERROR a reach answer of the wrong shape
+        tests/fixtures/lua_failing/failing_test.lua:57: t.reach: the rules' reach query answered 5, not a table of hexes -> cost
+2 passed, 10 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -80,7 +82,7 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 2);
-    assert_eq!(v["failed"], 9);
+    assert_eq!(v["failed"], 10);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -90,7 +92,7 @@ fn json_output_lists_each_test() {
         .map(|t| &t["error"])
         .collect();
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
-    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e]);
+    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e, e]);
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()
         .unwrap()
@@ -202,4 +204,20 @@ fn tests_find_their_scenario_from_any_working_directory() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{dir} {path}: {stdout}");
     }
+}
+
+/// A loop in a test file's own code is stopped by the test VM's fixed budget, and the message
+/// says so: it told the designer to raise the scenario's `[limits] instructions`, which no
+/// test file's own code runs under.
+#[test]
+fn a_loop_in_a_test_file_names_the_tests_own_budget() {
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_loop"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout,
+        "tests/fixtures/lua_loop/loop_test.lua\n  ERROR a loop in the test itself\n        \
+         tests/fixtures/lua_loop/loop_test.lua:3: instruction budget of 500000000 instructions \
+         exceeded (an endless loop?): the budget of a test file's own code, for each test\n0 \
+         passed, 1 failed\n"
+    );
 }

@@ -125,6 +125,18 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // (the reach as `hexwar reach` reads it: a misshapen answer is named, not passed on)
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "reach",
+        lua.create_function(move |lua, unit: String| {
+            with_game(lua, &g, |s| match s.reach_of(&unit) {
+                Ok(answer) => json!({ "answer": answer }),
+                Err(e) => json!({ "error": e }),
+            })
+        })?,
+    )?;
+
     // (the side's bot, as `hexwar run` asks it: the scenario's module for the side, the seed
     // given; a side without one is played by the random bot, which has no Lua to test)
     let g = Arc::clone(&game);

@@ -98,11 +98,21 @@ fn message_of(e: &mlua::Error, budget: &Budget) -> String {
         mlua::Error::RuntimeError(m) => m.clone(),
         other => other.to_string(),
     };
-    text.split("\nstack traceback:")
+    let text = text
+        .split("\nstack traceback:")
         .next()
         .unwrap_or_default()
-        .trim_end()
-        .to_string()
+        .trim_end();
+    // (the test's own VM has a fixed budget, which no scenario's [limits] raises: a loop in
+    // the test file itself was told to raise it there)
+    let own_budget = format!("of {TEST_INSTRUCTIONS} {}", crate::rules::BUDGET_EXCEEDED);
+    text.replace(
+        &own_budget,
+        &format!(
+            "of {TEST_INSTRUCTIONS} instructions exceeded (an endless loop?): the budget of a test \
+             file's own code, for each test"
+        ),
+    )
 }
 
 /// Runs every test of one file.

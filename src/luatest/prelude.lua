@@ -155,7 +155,7 @@ end
 
 -- The hexes a unit can reach this phase: { ["0302"] = 2, ... }.
 function t.reach(unit)
-  local r = host.query("reach", unit)
+  local r = host.reach(unit)
   if r.error then crash("t.reach: " .. r.error) end
   return r.answer
 end

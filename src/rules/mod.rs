@@ -28,7 +28,7 @@ mod lua_stack;
 mod luals;
 mod sandbox;
 
-pub(crate) use budget::Budget;
+pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED};
 pub(crate) use error::memory_exceeded;
 pub mod profile;
 pub use api_listing::{
