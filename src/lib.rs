@@ -35,6 +35,7 @@ pub mod engine;
 pub mod luatest;
 pub mod output_file;
 pub mod path;
+pub mod reach_answer;
 pub mod render;
 pub mod replay;
 pub mod report;
@@ -42,7 +43,6 @@ pub mod rules;
 pub mod scenario;
 pub mod session;
 pub mod spelling;
-pub mod reach_answer;
 pub mod supply_answer;
 
 pub use session::{Session, SessionError};

@@ -35,16 +35,20 @@ impl Session {
             // (a movement table needs a hex map: on an area board only a query of the rules
             // answers)
             None if area => {
-                return Err("the rules answer no reach query: on an area board only the rules \
+                return Err(
+                    "the rules answer no reach query: on an area board only the rules \
                             can say where a unit may go (hex.rules.query(\"reach\", ...); the \
                             engine's movement table is for hex maps); `hexwar legal` lists the \
                             orders a side may give"
-                    .into())
+                        .into(),
+                )
             }
             None => {
-                return Err("the rules answer no reach query (declare a movement table or \
+                return Err(
+                    "the rules answer no reach query (declare a movement table or \
                             hex.rules.query(\"reach\", ...))"
-                    .into())
+                        .into(),
+                )
             }
         };
         // (a place the map lacks was printed as reachable)

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::SourceText;
-use crate::bot::{play, RandomBot, RunLimit, RunReport, SideBots};
+use crate::bot::{play_observed, PlayOptions, RandomBot, RunLimit, RunReport, SideBots, SidesDone};
 use crate::engine::{Dice, Event, EventLimits, Game, GameError, Ruleset, Save, SaveError, Unit};
 use crate::rules::{LuaRules, RulesLoadError};
 use crate::scenario::UnitSpec;
@@ -314,6 +314,9 @@ pub struct Session {
     /// What the host keeps with the game ([`Save::host`]): read from the save a game resumed
     /// from, written again by [`Session::to_save`], so an autosave keeps it.
     pub host: Option<serde_json::Value>,
+    /// The sides done in a simultaneous step when a run stopped in it for another side
+    /// ([`Save::sides_done`]): the next run does not ask them again there.
+    pub sides_done: Option<SidesDone>,
 }
 
 impl Session {
@@ -377,6 +380,7 @@ impl Session {
             rules_changed: None,
             scenario_changed: false,
             host: None,
+            sides_done: None,
         })
     }
 
@@ -453,7 +457,7 @@ impl Session {
             board: &scenario.map,
             sides: &scenario.sides,
         };
-        fit.state(&save.state, rules.sequence(), scenario.turns)
+        fit.save(&save, rules.sequence(), scenario.turns)
             .map_err(|message| SessionError::SaveMisfit {
                 path: save_path.into(),
                 scenario: scenario.id.clone(),
@@ -470,6 +474,11 @@ impl Session {
             .scenario_hash
             .as_ref()
             .is_some_and(|h| !scenario.fingerprint.recorded_by(h));
+        let sides_done = (!save.sides_done.is_empty()).then(|| SidesDone {
+            turn: save.state.turn,
+            step: save.state.step,
+            sides: save.sides_done.clone(),
+        });
         let game = Game::new(save.state, rules, scenario.turns, limits);
         Ok(Session {
             scenario,
@@ -480,6 +489,7 @@ impl Session {
             rules_changed,
             scenario_changed,
             host: save.host,
+            sides_done,
         })
     }
 
@@ -715,8 +725,22 @@ impl Session {
     pub fn play_bots(&mut self, limit: RunLimit) -> Result<RunReport, GameError> {
         let mut bot = SideBots::new(RandomBot::new(self.bot_dice), self.scenario.bots.clone());
         let sides = self.scenario.sides.clone();
-        let report = play(&mut self.game, &mut bot, &sides, limit);
+        let options = PlayOptions {
+            sides_done: self.sides_done.as_ref(),
+            ..PlayOptions::default()
+        };
+        let report = play_observed(
+            &mut self.game,
+            &mut bot,
+            &sides,
+            limit,
+            options,
+            &mut |_, _| {},
+        );
         self.bot_dice = bot.random.dice;
+        if let Ok(report) = &report {
+            self.sides_done = report.sides_done.clone();
+        }
         report
     }
 
@@ -736,10 +760,11 @@ impl Session {
             &self.scenario.played_modules(),
             &self.game.rules().loaded_files(),
         ));
-        match &self.host {
+        let save = match &self.host {
             Some(host) => save.with_host(host.clone()),
             None => save,
-        }
+        };
+        save.with_sides_done(SidesDone::at(self.sides_done.as_ref(), self.game.state()))
     }
 }
 

@@ -145,6 +145,23 @@ fn check_takes_a_save_and_checks_its_scenario() {
     let out = hexwar(&["check", save]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), format!("ok: {save}\n{DEMO_SUMMARY}\n"));
+    // A save sealed again for another scenario's state fails `check` as it fails `run`
+    // (check passed it).
+    let mut other = hexwar::engine::Save::read(std::path::Path::new(save)).unwrap();
+    other.state.scenario = "other".into();
+    let other = other.with_sides_done(Vec::new());
+    let moved = dir.path().join("other.json");
+    other.write(&moved).unwrap();
+    let moved = moved.to_str().unwrap();
+    let expected = format!(
+        "error: {moved}: the save belongs to scenario 'other', but that file now holds scenario \
+         'demo'\n"
+    );
+    let out = hexwar(&["check", moved]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("{expected}1 error(s) in {moved}\n"));
+    let out = hexwar(&["status", moved]);
+    assert_eq!(stderr(&out), expected);
 }
 
 /// A handler on a name within two letters of an engine event's (`UnitEliminate`) never runs:

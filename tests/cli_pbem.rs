@@ -334,3 +334,88 @@ fn until_side_passes_a_retreat_phase_the_side_has_no_part_in() {
         stdout(&status)
     );
 }
+
+/// A run stopped for a power in a simultaneous step records the powers that have ordered there
+/// (`sides_done`), and a run resumed from its save does not ask their bots again: asked again,
+/// they drew the bots' dice anew and the rest of the game differed from the uninterrupted one.
+/// TURKEY is the last power the bots ask, so the two halves' logs are the whole game's, byte
+/// for byte. A save naming a side the scenario lacks there is refused.
+#[test]
+fn a_run_stopped_for_a_power_and_resumed_is_the_uninterrupted_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let whole = hexwar(&[
+        "run",
+        "scenarios/diplomacy",
+        "--seed",
+        "1",
+        "--quiet",
+        "--log",
+        &path("whole.jsonl"),
+    ]);
+    assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+    let first = hexwar(&[
+        "run",
+        "scenarios/diplomacy",
+        "--seed",
+        "1",
+        "--quiet",
+        "--until-side",
+        "TURKEY",
+        "--save",
+        &path("t.json"),
+        "--log",
+        &path("a.jsonl"),
+    ]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let save: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("t.json")).unwrap()).unwrap();
+    assert_eq!(
+        save["sides_done"],
+        serde_json::json!(["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"])
+    );
+    let rest = hexwar(&["run", &path("t.json"), "--quiet", "--log", &path("b.jsonl")]);
+    assert_eq!(rest.status.code(), Some(0), "{}", stderr(&rest));
+    let read = |name: &str| std::fs::read(path(name)).unwrap();
+    assert_eq!(
+        [read("a.jsonl"), read("b.jsonl")].concat(),
+        read("whole.jsonl")
+    );
+
+    // Once the step is played (the person's orders given), the list is stale: a save taken
+    // then records none, and a run from it asks every power in the next step.
+    std::fs::write(
+        path("turkey.toml"),
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nTURKEY = [\"A CON - BUL\"]\n",
+    )
+    .unwrap();
+    let played = hexwar(&[
+        "play",
+        &path("t.json"),
+        "--orders",
+        &path("turkey.toml"),
+        "--save",
+        &path("after.json"),
+    ]);
+    assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+    let after: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("after.json")).unwrap()).unwrap();
+    assert_eq!(after["state"]["step"], 2, "S1901R skipped: F1901M");
+    assert_eq!(after.get("sides_done"), None);
+
+    let saved = hexwar::engine::Save::read(std::path::Path::new(&path("t.json"))).unwrap();
+    saved
+        .with_sides_done(vec!["NARNIA".into()])
+        .write(std::path::Path::new(&path("narnia.json")))
+        .unwrap();
+    let out = hexwar(&["status", &path("narnia.json")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).ends_with(
+            "the save does not fit scenario 'diplomacy': sides_done: unknown side 'NARNIA' \
+             (sides: AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

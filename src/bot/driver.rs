@@ -16,6 +16,28 @@ pub struct PlayOptions<'a> {
     /// command, before it does: at its phase, or in a simultaneous step once every other side
     /// has given its commands ([`RunReport::waiting_for`]).
     pub stop_for_side: Option<&'a str>,
+    /// Sides that have given their commands in a simultaneous step already (a run that stopped
+    /// there for a person's side, saved and resumed: [`RunReport::sides_done`]): not asked again
+    /// in that step, so their bots draw no dice for it and give no second set of commands.
+    pub sides_done: Option<&'a SidesDone>,
+}
+
+/// The sides that have given their commands in one simultaneous step (`turn`, `step`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SidesDone {
+    pub turn: u32,
+    pub step: u32,
+    pub sides: Vec<String>,
+}
+
+impl SidesDone {
+    /// The sides done in the step `state` stands at (none for another step: the list is stale
+    /// once the game has moved on).
+    pub fn at(done: Option<&SidesDone>, state: &crate::engine::GameState) -> Vec<String> {
+        done.filter(|d| (d.turn, d.step) == (state.turn, state.step))
+            .map(|d| d.sides.clone())
+            .unwrap_or_default()
+    }
 }
 
 /// Where a headless run stops.
@@ -34,6 +56,10 @@ pub struct RunReport {
     pub refused: u64,
     /// The side the run stopped for ([`PlayOptions::stop_for_side`]), when it did.
     pub waiting_for: Option<String>,
+    /// When the run stopped inside a simultaneous step for [`RunReport::waiting_for`]: the
+    /// sides that have given their commands in it (a save records them,
+    /// [`crate::engine::Save::sides_done`]).
+    pub sides_done: Option<SidesDone>,
 }
 
 /// One command a bot gave, as an observer (a replay recorder) sees it.
@@ -104,7 +130,11 @@ pub fn play_observed(
         if game.phasing_side().is_none() && sides.len() > 1 {
             // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends
             // (the person's side, if any, gives its own after the run: it stops before the end).
-            for side in sides.iter().filter(|s| Some(s.as_str()) != person) {
+            let done_before = SidesDone::at(options.sides_done, game.state());
+            for side in sides
+                .iter()
+                .filter(|s| Some(s.as_str()) != person && !done_before.contains(s))
+            {
                 loop {
                     guard += 1;
                     let mut legal = listed(game, side)?;
@@ -140,6 +170,11 @@ pub fn play_observed(
                     .any(|c| !matches!(c, Command::EndPhase));
                 if has_work {
                     report.waiting_for = Some(person.to_string());
+                    report.sides_done = Some(SidesDone {
+                        turn: game.state().turn,
+                        step: game.state().step,
+                        sides: sides.iter().filter(|s| *s != person).cloned().collect(),
+                    });
                     break;
                 }
             }

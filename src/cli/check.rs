@@ -173,11 +173,21 @@ fn save_misfit(
     rules: &LuaRules,
 ) -> Option<String> {
     use crate::engine::Ruleset;
+    if save.state.scenario != scenario.id {
+        return Some(
+            crate::SessionError::WrongScenario {
+                path: path.into(),
+                found: save.state.scenario.clone(),
+                expected: scenario.id.clone(),
+            }
+            .to_string(),
+        );
+    }
     let fit = crate::scenario::Fit {
         board: &scenario.map,
         sides: &scenario.sides,
     };
-    fit.state(&save.state, rules.sequence(), scenario.turns)
+    fit.save(save, rules.sequence(), scenario.turns)
         .err()
         .map(|message| {
             crate::SessionError::SaveMisfit {

@@ -145,6 +145,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         session.scenario.bots.clone(),
     );
     let sides = session.scenario.sides.clone();
+    let sides_done = session.sides_done.take();
     let mut replay = args.replay.as_ref().map(|_| Replay::new(&session));
     let mut refusals = BotRefusals::default();
     // (what the game logged as it started, then each command's events as it is played)
@@ -160,6 +161,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         PlayOptions {
             count_legal: replay.is_some(),
             stop_for_side: args.until_side.as_deref(),
+            sides_done: sides_done.as_ref(),
         },
         &mut |game, step| {
             super::show_script_log(game);
@@ -182,6 +184,9 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     tally.take(&mut session.game);
     refusals.warn();
     session.bot_dice = bot.random.dice;
+    if let Ok(report) = &played {
+        session.sides_done = report.sides_done.clone();
+    }
     // (each output is tried even when another failed: a log the disk had no room for does
     // not cost the save)
     let mut unwritten = Vec::new();

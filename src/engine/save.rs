@@ -46,7 +46,14 @@ pub struct Save {
     /// never reads it. Absent when the host keeps nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<serde_json::Value>,
-    /// `sha256:` over the hash of `state` (`GameState::hash`), `seed`, `bot_dice` and `host`.
+    /// The sides that had given their commands in the current simultaneous step (Diplomacy's
+    /// powers) when a run stopped inside it for another side (`hexwar run --until-side`): a
+    /// resumed run does not ask their bots again, which drew the bots' dice anew and made the
+    /// rest of the game differ from the uninterrupted one. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides_done: Vec<String>,
+    /// `sha256:` over the hash of `state` (`GameState::hash`), `seed`, `bot_dice`, `host` and
+    /// `sides_done`.
     pub checksum: String,
 }
 
@@ -94,6 +101,7 @@ fn checksum(
     seed: u64,
     bot_dice: &Dice,
     host: Option<&serde_json::Value>,
+    sides_done: &[String],
 ) -> String {
     let mut sealed = format!(
         "{}\nseed {seed}\nbot_dice {} {}",
@@ -106,12 +114,16 @@ fn checksum(
         sealed.push_str("\nhost ");
         sealed.push_str(&host.to_string());
     }
+    if !sides_done.is_empty() {
+        sealed.push_str("\nsides_done ");
+        sealed.push_str(&sides_done.join(","));
+    }
     crate::digest::sha256_of(sealed.as_bytes())
 }
 
 impl Save {
     pub fn new(scenario_path: PathBuf, seed: u64, bot_dice: Dice, state: GameState) -> Self {
-        let checksum = checksum(&state, seed, &bot_dice, None);
+        let checksum = checksum(&state, seed, &bot_dice, None, &[]);
         Save {
             format: SAVE_FORMAT.into(),
             version: SAVE_VERSION,
@@ -124,14 +136,35 @@ impl Save {
             bot_dice,
             state,
             host: None,
+            sides_done: Vec::new(),
             checksum,
         }
     }
 
     /// The same save, keeping `host` with the game (see [`Save::host`]), sealed.
     pub fn with_host(mut self, host: serde_json::Value) -> Self {
-        self.checksum = checksum(&self.state, self.seed, &self.bot_dice, Some(&host));
+        self.checksum = checksum(
+            &self.state,
+            self.seed,
+            &self.bot_dice,
+            Some(&host),
+            &self.sides_done,
+        );
         self.host = Some(host);
+        self
+    }
+
+    /// The same save, recording the sides done in the current simultaneous step (see
+    /// [`Save::sides_done`]).
+    pub fn with_sides_done(mut self, sides: Vec<String>) -> Self {
+        self.checksum = checksum(
+            &self.state,
+            self.seed,
+            &self.bot_dice,
+            self.host.as_ref(),
+            &sides,
+        );
+        self.sides_done = sides;
         self
     }
 
@@ -187,7 +220,13 @@ impl Save {
             });
         }
         let save: Save = serde_json::from_str(text).map_err(parse_err)?;
-        let expected = checksum(&save.state, save.seed, &save.bot_dice, save.host.as_ref());
+        let expected = checksum(
+            &save.state,
+            save.seed,
+            &save.bot_dice,
+            save.host.as_ref(),
+            &save.sides_done,
+        );
         // (saves written before the seal covered the seed and the bots' dice carry the state's
         // hash alone: still read, with those two unchecked as before)
         if save.checksum != expected && save.checksum != save.state.hash() {

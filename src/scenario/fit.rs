@@ -4,7 +4,7 @@
 //! hand, with its checksum made again, must not reach the rules as a puzzle).
 
 use crate::board::Board;
-use crate::engine::{GameState, Sequence, Unit};
+use crate::engine::{GameState, Save, Sequence, Unit};
 
 /// The scenario facts a position is checked against.
 pub struct Fit<'a> {
@@ -68,6 +68,36 @@ impl Fit<'_> {
             .and_then(|()| facing2.map_or(Ok(()), |f| direction(f, "facing2")))
             .and_then(|()| unit_numbers(unit.ma, unit.strength));
         checked.map_err(|e| format!("unit '{id}': {e}"))
+    }
+
+    /// A save: its state ([`Fit::state`]) and the sides it records as done in a simultaneous
+    /// step, each a side of the scenario named once, at a step without a phasing side.
+    pub fn save(&self, save: &Save, sequence: &Sequence, turns: u32) -> Result<(), String> {
+        self.state(&save.state, sequence, turns)?;
+        let done = &save.sides_done;
+        if let Some(at) = done.iter().position(|s| !self.sides.contains(s)) {
+            return Err(format!(
+                "sides_done: {}",
+                crate::spelling::unknown_side(&done[at], self.sides)
+            ));
+        }
+        if let Some(twice) = done
+            .iter()
+            .enumerate()
+            .find(|(i, s)| done[..*i].contains(s))
+        {
+            return Err(format!("sides_done: '{}' is named twice", twice.1));
+        }
+        let simultaneous = sequence
+            .step(save.state.turn, save.state.step)
+            .is_some_and(|s| s.side.is_none());
+        if !done.is_empty() && !simultaneous {
+            return Err(
+                "sides_done: the game stands at a step one side plays, not a simultaneous one"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     /// A whole state (a save's): its units in and out of play, control, the step of the
