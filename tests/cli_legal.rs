@@ -166,3 +166,47 @@ fn legal_command_names_the_kinds_there_are() {
         )
     );
 }
+
+/// `--unit` takes a unit off the map: a France 1940 reserve in its pool has `place` commands,
+/// which the whole listing gives and `--unit` refused ("no unit in play"). A unit with no
+/// command now, where the commands name their units, is said to have none (not that the
+/// commands "name their units otherwise", which is Diplomacy's case).
+#[test]
+fn legal_unit_lists_a_pool_units_place_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("r1.toml");
+    std::fs::write(
+        &setup,
+        "turn = 2\nside = \"allied\"\n[[unit]]\nid = \"de-1-kav\"\nside = \"german\"\n\
+         type = \"infantry\"\nsize = \"XX\"\nma = 5\nstrength = 2\nat = \"3201\"\n",
+    )
+    .unwrap();
+    let setup = setup.to_str().unwrap();
+    let ask = |extra: &[&str]| {
+        let mut args = vec!["legal", "scenarios/france1940", "--setup", setup, "--json"];
+        args.extend_from_slice(extra);
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+        let listed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        listed["commands"].as_array().unwrap().clone()
+    };
+    let all: Vec<Value> = ask(&["--command", "place"])
+        .into_iter()
+        .filter(|c| c["unit"] == "fr-1-dic")
+        .collect();
+    assert!(!all.is_empty());
+    assert_eq!(ask(&["--unit", "fr-1-dic"]), all);
+    // A German unit in the Allied phase: none, said plainly.
+    let out = hexwar(&[
+        "legal",
+        "scenarios/france1940",
+        "--setup",
+        setup,
+        "--unit",
+        "de-1-kav",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "allied has no legal command for 'de-1-kav' now (turn 2, movement (allied))\n"
+    );
+}

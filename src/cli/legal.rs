@@ -53,7 +53,9 @@ pub fn run(args: &LegalArgs) -> i32 {
         return fail(e);
     }
     if let Some(unit) = &args.unit {
-        if !session.game.state().units.contains_key(unit) {
+        // (a unit off the map is asked about too: a reserve in its pool has `place` commands)
+        let state = session.game.state();
+        if !state.units.contains_key(unit) && !state.gone.contains_key(unit) {
             let hint = crate::spelling::unit_hint(
                 &session.scenario.map,
                 &session.game.state().units,
@@ -126,12 +128,20 @@ pub fn run(args: &LegalArgs) -> i32 {
             );
             return EXIT_OK;
         }
+        // (commands that name a unit the filter reads: then this one simply has none now)
+        let name_units = unfiltered.iter().any(|c| match c {
+            Command::Move { .. } => true,
+            Command::EndPhase => false,
+            Command::Custom { args, .. } => args.contains_key("unit") || args.contains_key("units"),
+        });
         let unfiltered = unfiltered.len();
-        if let (Some(unit), true) = (&args.unit, unfiltered > 0) {
+        if let (Some(unit), true) = (&args.unit, unfiltered > 0 && !name_units) {
             outln!(
                 "{side} has no legal command naming '{unit}' in a unit argument ({at}); its {unfiltered} \
                  command(s) name their units otherwise: leave out --unit"
             );
+        } else if let Some(unit) = &args.unit {
+            outln!("{side} has no legal command for '{unit}' now ({at})");
         } else {
             outln!("{side} has no legal command now ({at})");
         }
