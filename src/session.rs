@@ -73,6 +73,19 @@ pub(crate) fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), 
     Ok(())
 }
 
+/// Whether a save fits its scenario and rules (as `resume` and `check` ask): its state and
+/// the sides it records ([`crate::scenario::Fit::save`]), and each unit in play as the rules
+/// take units (a type without a facing rule, a movement class not declared), which failed
+/// inside the rules at the first listing.
+pub(crate) fn save_fits(save: &Save, scenario: &Scenario, rules: &dyn Ruleset) -> Result<(), String> {
+    let fit = crate::scenario::Fit {
+        board: &scenario.map,
+        sides: &scenario.sides,
+    };
+    fit.save(save, rules.sequence(), scenario.turns)?;
+    save.state.units.values().try_for_each(|unit| rules.unit_fits(unit))
+}
+
 /// A mod a save or replay records that cannot be loaded now (moved, or named from another
 /// directory): the error with where the path came from and what to do (`how`).
 pub(crate) fn recorded_mod_error(e: SessionError, how: &str) -> SessionError {
@@ -453,11 +466,7 @@ impl Session {
             });
         }
         let rules = wrap(LuaRules::load(&scenario)?);
-        let fit = crate::scenario::Fit {
-            board: &scenario.map,
-            sides: &scenario.sides,
-        };
-        fit.save(&save, rules.sequence(), scenario.turns)
+        save_fits(&save, &scenario, rules.as_ref())
             .map_err(|message| SessionError::SaveMisfit {
                 path: save_path.into(),
                 scenario: scenario.id.clone(),

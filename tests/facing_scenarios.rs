@@ -308,3 +308,42 @@ fn ta_r1_a_facing2_that_is_no_direction_is_refused_in_a_setup() {
         assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
     }
 }
+
+/// A unit whose type the facing rules do not know is refused where it comes in: a save holding
+/// one fails `check` and `status` alike, naming the unit and the kinds there are (the save
+/// passed `check`, then every listing failed inside lib/facing.lua with a Lua traceback; a
+/// setup's such unit is tests/errors/setup_unit_without_facing_rule).
+#[test]
+fn a_unit_type_without_a_facing_rule_is_refused_in_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("t.json");
+    let (code, out) = hexwar(&[
+        "run",
+        "scenarios/tactical",
+        "--turns",
+        "1",
+        "--quiet",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let mut saved = hexwar::engine::Save::read(&save).unwrap();
+    let unit = saved.state.units.keys().next().unwrap().clone();
+    saved.state.units.get_mut(&unit).unwrap().kind = "dragoon".into();
+    let saved = saved.with_sides_done(Vec::new());
+    saved.write(&save).unwrap();
+    let why = format!(
+        "the save does not fit scenario 'tactical': unit '{unit}': unit type 'dragoon' has no \
+         facing rule (the rules' facing kinds: artillery, artillery_unlimbered, cavalry, \
+         colonial, foot_skirmisher, infantry, leader, mounted_skirmisher)"
+    );
+    for command in ["check", "status"] {
+        let out = Process::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args([command, save.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(stderr.contains(&why), "{command}: {stderr}");
+    }
+}

@@ -172,7 +172,6 @@ fn save_misfit(
     scenario: &crate::scenario::Scenario,
     rules: &LuaRules,
 ) -> Option<String> {
-    use crate::engine::Ruleset;
     if save.state.scenario != scenario.id {
         return Some(
             crate::SessionError::WrongScenario {
@@ -183,11 +182,7 @@ fn save_misfit(
             .to_string(),
         );
     }
-    let fit = crate::scenario::Fit {
-        board: &scenario.map,
-        sides: &scenario.sides,
-    };
-    fit.save(save, rules.sequence(), scenario.turns)
+    crate::session::save_fits(save, scenario, rules)
         .err()
         .map(|message| {
             crate::SessionError::SaveMisfit {

@@ -360,6 +360,22 @@ impl FacingRules {
             .collect()
     }
 
+    /// Whether a unit of type `kind` has a facing rule: the message naming the kinds there
+    /// are if not (a setup's `type = "dragon"` broke every listing later, inside the rules).
+    pub fn knows_kind(&self, kind: &str) -> Result<(), String> {
+        if self.kinds.contains_key(kind) {
+            return Ok(());
+        }
+        let names: Vec<&str> = self.kinds.keys().map(String::as_str).collect();
+        let near = crate::spelling::nearest(kind, names.iter().copied(), 3)
+            .map(|n| format!(": did you mean '{n}'?"))
+            .unwrap_or_default();
+        Err(format!(
+            "unit type '{kind}' has no facing rule{near} (the rules' facing kinds: {})",
+            names.join(", ")
+        ))
+    }
+
     pub fn kind(&self, kind: &str) -> Option<&KindRule> {
         self.kinds.get(kind)
     }

@@ -1235,14 +1235,20 @@ impl Ruleset for LuaRules {
     /// A unit the movement engine cannot classify (`attrs.class = "boat"`) failed in the
     /// first handler that searched for it, as a rules error.
     fn unit_fits(&self, unit: &crate::engine::Unit) -> Result<(), String> {
-        with_host(&self.lua, |h| match &h.path {
-            Some(path) => path
-                .profile
-                .side_of(unit)
-                .and_then(|_| path.profile.class_of(unit))
-                .map(|_| ())
-                .map_err(|e| e.to_string()),
-            None => Ok(()),
+        with_host(&self.lua, |h| {
+            if let Some(path) = &h.path {
+                path.profile
+                    .side_of(unit)
+                    .and_then(|_| path.profile.class_of(unit))
+                    .map_err(|e| e.to_string())?;
+            }
+            // (a facing game needs every type's facing rule: TAC-/ANC- listings read it)
+            if let Some(facing) = &h.facing {
+                facing
+                    .knows_kind(&unit.kind)
+                    .map_err(|e| format!("unit '{}': {e}", unit.id))?;
+            }
+            Ok(())
         })
         .unwrap_or(Ok(()))
     }
