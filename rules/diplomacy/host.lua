@@ -417,6 +417,9 @@ local function bad_unit(u)
   if not t then return "unit '" .. tostring(u) .. "' must be written \"A PAR\" or \"F STP/NC\"" end
   local region = hex.map.region(loc)
   if not region then return "unit '" .. u .. "': '" .. loc .. "' is not a location of the map" end
+  if region.type == "impassable" then
+    return "unit '" .. u .. "': " .. region.id .. " is impassable: no unit stands there"
+  end
   if t == "A" then
     if loc:find("/") then return "unit '" .. u .. "': armies never carry a coast" end
     if region.type ~= "land" and region.type ~= "coast" then return "unit '" .. u .. "': an army cannot stand at sea" end
