@@ -77,13 +77,20 @@ pub(crate) fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), 
 /// the sides it records ([`crate::scenario::Fit::save`]), and each unit in play as the rules
 /// take units (a type without a facing rule, a movement class not declared), which failed
 /// inside the rules at the first listing.
-pub(crate) fn save_fits(save: &Save, scenario: &Scenario, rules: &dyn Ruleset) -> Result<(), String> {
+pub(crate) fn save_fits(
+    save: &Save,
+    scenario: &Scenario,
+    rules: &dyn Ruleset,
+) -> Result<(), String> {
     let fit = crate::scenario::Fit {
         board: &scenario.map,
         sides: &scenario.sides,
     };
     fit.save(save, rules.sequence(), scenario.turns)?;
-    save.state.units.values().try_for_each(|unit| rules.unit_fits(unit))
+    save.state
+        .units
+        .values()
+        .try_for_each(|unit| rules.unit_fits(unit))
 }
 
 /// A mod a save or replay records that cannot be loaded now (moved, or named from another
@@ -466,12 +473,13 @@ impl Session {
             });
         }
         let rules = wrap(LuaRules::load(&scenario)?);
-        save_fits(&save, &scenario, rules.as_ref())
-            .map_err(|message| SessionError::SaveMisfit {
+        save_fits(&save, &scenario, rules.as_ref()).map_err(|message| {
+            SessionError::SaveMisfit {
                 path: save_path.into(),
                 scenario: scenario.id.clone(),
                 message,
-            })?;
+            }
+        })?;
         let limits = EventLimits {
             max_depth: scenario.limits.event_depth,
             max_events: scenario.limits.events_per_command,

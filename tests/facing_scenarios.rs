@@ -347,3 +347,32 @@ fn a_unit_type_without_a_facing_rule_is_refused_in_a_save() {
         assert!(stderr.contains(&why), "{command}: {stderr}");
     }
 }
+
+/// A turn in place is listed with an empty path as a list (`path = []`, JSON `[]`), as
+/// docs/facing.md writes it and as every other listed path is: an empty Lua table came out
+/// as `path = {}`, a TOML table and a JSON object.
+#[test]
+fn a_turn_in_place_is_listed_with_an_empty_list_for_its_path() {
+    let out = Process::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["legal", "scenarios/tactical", "--unit", "b-art-1", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let commands = listed["commands"].as_array().unwrap();
+    let in_place: Vec<&serde_json::Value> = commands
+        .iter()
+        .filter(|c| c["path"].as_array().is_some_and(|p| p.is_empty()))
+        .collect();
+    assert_eq!(in_place.len(), 5, "{commands:?}");
+    assert!(
+        commands.iter().all(|c| c["path"].is_array()),
+        "{commands:?}"
+    );
+    let (code, text) = hexwar(&["legal", "scenarios/tactical", "--unit", "b-art-1"]);
+    assert_eq!(code, 0);
+    assert!(text.contains(
+        "  { side = \"british\", command = \"move\", facing = 1, path = [], unit = \"b-art-1\" },\n"
+    ));
+    assert!(!text.contains("path = {}"));
+}

@@ -74,6 +74,13 @@ impl TryFrom<Map<String, Value>> for Command {
         // A move that also gives an end facing or a group of units (facing games,
         // docs/facing.md; its path may be empty: a turn in place) goes to the rules whole.
         if name == "move" && (map.contains_key("facing") || map.contains_key("units")) {
+            // (a turn in place's empty path, which an empty Lua table gives as an empty map:
+            // listed as `path = {}`, a TOML table and a JSON object beside every other list)
+            if let Some(path) = map.get_mut("path") {
+                if path.as_object().is_some_and(Map::is_empty) {
+                    *path = Value::Array(Vec::new());
+                }
+            }
             return Ok(Command::Custom { name, args: map });
         }
         match name.as_str() {
