@@ -999,3 +999,29 @@ fn f40_18_2_on_turn_1_a_french_rail_route_stays_in_the_deployment_zone() {
     advance_to(&mut s, 2, 4);
     ok(&mut s, "allied", &rail("3126"));
 }
+
+/// F40-16.4: a Belgian unit standing in France (a setup's) has entered France: it moves freely
+/// there, and stepping out into Belgium frees it for good, so it may come back while Belgium's
+/// cities are still Allied. It was barred from France again once it had left, the status
+/// `freed` being set only by a path that entered France.
+#[test]
+fn f40_16_4_a_belgian_unit_that_stood_in_france_may_come_back_after_leaving() {
+    use hexwar::board::SourceText;
+    let setup = "turn = 2\nphase = \"movement\"\nside = \"allied\"\ninvaded = [\"belgium\"]\n\
+                 [[unit]]\nid = \"g1\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 4\nstrength = 4\nat = \"0603\"\n\n\
+                 [[unit]]\nid = \"be1\"\nside = \"allied\"\nnation = \"belgian\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 2\nstrength = 2\nat = \"0203\"\n";
+    let mut s = session("politics");
+    s.setup_text(&SourceText::new("setup.toml", setup.to_string()))
+        .unwrap();
+    assert_eq!((s.game.state().turn, s.game.state().step), (2, 4));
+    let events = ok(&mut s, "allied", &mv("be1", &["0303"]));
+    assert!(
+        events.contains(&status_changed("be1", &["freed"], &[])),
+        "{events:?}"
+    );
+    advance_to(&mut s, 2, 6);
+    ok(&mut s, "allied", &mv("be1", &["0203"]));
+    assert_eq!(s.game.state().units["be1"].at.as_deref(), Some("0203"));
+}

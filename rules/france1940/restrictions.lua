@@ -336,10 +336,15 @@ function restrictions.register()
   wrap("rail", function(cmd) return { cmd.to } end, true)
   wrap("drop", function(cmd) return { cmd.to } end, true)
 
-  -- 16.4: a Belgian unit that has entered France operates normally from then on.
+  -- 16.4: a Belgian unit that has entered France operates normally from then on; one that
+  -- stood in France (a setup's) and moves out has been there as much (it was free to move
+  -- while there, and leaving must not bar it from coming back).
   hex.events.on("UnitMoved", function(ev)
     local u = hex.units.get(ev.unit)
     if not u or u.nation ~= "belgian" or u.status.freed then return nil end
+    if ev.from and politics.country_of(ev.from) == "france" then
+      return { { event = "UnitStatusChanged", unit = u.id, add = { "freed" } } }
+    end
     for _, label in ipairs(ev.path or {}) do
       if politics.country_of(label) == "france" then
         return { { event = "UnitStatusChanged", unit = u.id, add = { "freed" } } }
