@@ -472,3 +472,47 @@ fn f40_17_4_a_pool_unit_of_the_other_side_is_not_placed() {
         "{listed:?}"
     );
 }
+
+/// F40-17.2 with 16.1: a reinforcement does not enter at a port of a still-neutral country,
+/// though an Allied unit's ZOC controls it there (R11; only a setup puts an Allied unit inside
+/// a neutral country): entering the port is entering the country. The listing leaves it out.
+#[test]
+fn f40_17_2_a_reinforcement_does_not_enter_a_neutral_countrys_port() {
+    use hexwar::board::SourceText;
+    let unit = |id: &str, side: &str, nation: &str, at: &str| {
+        format!(
+            "[[unit]]\nid = \"{id}\"\nside = \"{side}\"\nnation = \"{nation}\"\n\
+             type = \"infantry\"\nsize = \"XX\"\nma = 4\nstrength = 3\nat = \"{at}\"\n"
+        )
+    };
+    let setup = format!(
+        "turn = 3\nphase = \"movement\"\nside = \"allied\"\n{}{}",
+        unit("g0", "german", "german", "2812"),
+        unit("a0", "allied", "french", "1711")
+    );
+    let mut s =
+        hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    s.setup_text(&SourceText::new("setup.toml", setup)).unwrap();
+    assert_eq!(
+        s.game.state().control.get("1710").map(String::as_str),
+        Some("allied")
+    );
+    assert_eq!(
+        refused(&mut s, "allied", &place("gb-1-ad", "1710")),
+        refusal(
+            "F40-16.1",
+            "gb-1-ad may not enter 1710 (belgium is neutral)"
+        )
+    );
+    let listed = s
+        .game
+        .legal_commands_matching(
+            "allied",
+            &hexwar::engine::CommandFilter::unit_command("place", "gb-1-ad"),
+        )
+        .unwrap();
+    assert!(!listed.is_empty());
+    assert!(listed
+        .iter()
+        .all(|c| !matches!(c, Command::Custom { args, .. } if args["to"] == "1710")));
+}

@@ -160,6 +160,12 @@ local function check_in(f, g, side, to)
     if f_control(f, to) ~= "allied" then
       return nil, "F40-17.2", g.id .. " enters at a port controlled by the Allies (" .. to .. " is not controlled by them)"
     end
+    -- (an Allied unit's ZOC may control a port of a still-neutral country, R11; entering it is
+    -- entering that country all the same)
+    local country = politics.country_of(to)
+    if politics.is_neutral(country) then
+      return nil, "F40-16.1", string.format("%s may not enter %s (%s is neutral)", g.id, to, country)
+    end
     return "none"
   end
   if pool == "german_reserve" then
