@@ -432,3 +432,30 @@ fn f40_11_3_para_regiments_have_no_movement_factor_and_only_regiments_are_entera
     let hexes = on_france_setup("11_3_para_regiment", &units, "reach", Some("a1"));
     assert_eq!(hexes["hexes"]["3507"], json!(1), "{hexes}");
 }
+
+/// F40-R8 with 11.1: units of a still-neutral country block their hex to drops too. 11.1's
+/// "enemy-occupied hex" is not theirs (they are nobody's enemy before the invasion, and R9
+/// judges the drop on the position at its start): a drop on The Hague (2206, Dutch units) on
+/// turn 1 was accepted, invaded the Netherlands and cancelled the hex's hexsides (11.5). It is
+/// refused with the state unchanged, and the listing leaves such hexes out.
+#[test]
+fn f40_r8_a_drop_on_a_hex_of_still_neutral_units_is_refused() {
+    let mut s =
+        hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    assert_eq!(
+        refused(&mut s, "german", &drop_at("de-fjr-1", "2206")),
+        refusal(
+            "F40-R8",
+            "2206 holds units of a still-neutral country, which block their hex"
+        )
+    );
+    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    let listed = legal_of(&mut s, "german", "drop");
+    assert!(!listed.is_empty());
+    for to in ["2206", "2207", "2606"] {
+        assert!(!listed.contains(&drop_at("de-fjr-1", to)), "{to}");
+    }
+    // (an empty hex beside it is a drop as before)
+    assert!(listed.contains(&drop_at("de-fjr-1", "2306")));
+}

@@ -128,9 +128,23 @@ local function unit_refusal(u, side)
   return nil
 end
 
+-- R8: the hexes holding units of a still-neutral country, which block their hex to drops as
+-- to moves (11.1's "enemy-occupied hex" is not theirs: they are nobody's enemy until their
+-- country is invaded, and R9 judges the drop on the position at its start).
+local function neutral_held()
+  local held = {}
+  for _, u in ipairs(common.units_with({ common.NEUTRAL })) do
+    if u.at then held[u.at] = true end
+  end
+  return held
+end
+
 local function target_refusal(u, to, cities)
   if not hex.map.is_hex(to) then return "F40-11.1", tostring(to) .. " is not a hex of the map" end
   if common.terrain(to) == "sea" then return "F40-11.1", "airborne units drop on land hexes only" end
+  if neutral_held()[to] then
+    return "F40-R8", to .. " holds units of a still-neutral country, which block their hex"
+  end
   for _, c in ipairs(cities) do
     if hex.map.distance(to, c) <= airborne.RANGE then return nil end
   end
@@ -225,9 +239,10 @@ function airborne.register()
         end
       end
       local cities_by_kind = {}
+      local blocked = #units > 0 and neutral_held() or {}
       for _, u in ipairs(units) do
         for _, to in ipairs(airborne.drop_hexes(u, side, cities_by_kind)) do
-          out[#out + 1] = { command = "drop", unit = u.id, to = to }
+          if not blocked[to] then out[#out + 1] = { command = "drop", unit = u.id, to = to } end
         end
       end
       return out
