@@ -82,6 +82,8 @@ fn listed_with_unknown_argument(
 struct Handler {
     f: Function,
     origin: String,
+    /// Where `hex.events.on`/`before` registered it (the function may be written elsewhere).
+    registered_at: Option<String>,
 }
 
 /// A game's rules in Lua.
@@ -181,7 +183,11 @@ impl LuaRules {
             .before
             .iter()
             .chain(self.after.iter())
-            .filter_map(|(name, handlers)| Some((name.clone(), handlers.first()?.origin.clone())))
+            .filter_map(|(name, handlers)| {
+                let first = handlers.first()?;
+                let at = first.registered_at.as_ref().unwrap_or(&first.origin);
+                Some((name.clone(), at.clone()))
+            })
             .collect();
         names.sort();
         names.dedup_by(|a, b| a.0 == b.0);
@@ -408,7 +414,8 @@ impl LuaRules {
         }
         // Handlers run by priority (higher first), then in registration order.
         let handlers: Table = self.lua.named_registry_value(HANDLERS_KEY).map_err(err)?;
-        let mut list: Vec<(i64, usize, String, String, Function)> = Vec::new();
+        type Entry = (i64, usize, String, String, Function, Option<String>);
+        let mut list: Vec<Entry> = Vec::new();
         for (i, entry) in handlers.sequence_values::<Table>().enumerate() {
             let entry = entry.map_err(err)?;
             list.push((
@@ -417,17 +424,22 @@ impl LuaRules {
                 entry.raw_get("kind").map_err(err)?,
                 entry.raw_get("name").map_err(err)?,
                 entry.raw_get("fn").map_err(err)?,
+                entry.raw_get("at").map_err(err)?,
             ));
         }
         list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (_, _, kind, name, f) in list {
+        for (_, _, kind, name, f, registered_at) in list {
             let origin = origin_of(&f);
             let target = if kind == "before" {
                 &mut self.before
             } else {
                 &mut self.after
             };
-            target.entry(name).or_default().push(Handler { f, origin });
+            target.entry(name).or_default().push(Handler {
+                f,
+                origin,
+                registered_at,
+            });
         }
         Ok(())
     }

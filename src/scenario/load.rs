@@ -570,6 +570,16 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 named.insert(place, (side.to_string(), line));
             }
         };
+    // (how an entry gave a hex, for messages: " by zone:x", or nothing for the hex itself)
+    let by_zone = |entry: &str| {
+        if entry.starts_with("zone:") {
+            format!(" by {entry}")
+        } else {
+            String::new()
+        }
+    };
+    // (each hex with the side, entry and line that first gave it, zones included)
+    let mut given_by: BTreeMap<String, (String, String, usize)> = BTreeMap::new();
     for (side, places) in &spec.control {
         // (said once, where its list starts: not once per place)
         if !sides.contains(side) {
@@ -621,8 +631,37 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     if !name.starts_with("zone:") {
                         name_once(name.to_string(), side, at(place), &mut errors);
                     }
+                    // (a hex a zone gives one side and another entry the other: the later
+                    // entry silently won; said once per pair of entries)
+                    let mut clash: Option<(String, usize, String)> = None;
                     for i in hexes {
-                        control.insert(map.label(i), side.clone());
+                        let label = map.label(i);
+                        if let Some((other_side, other_entry, other_line)) = given_by.get(&label) {
+                            if other_side != side && clash.is_none() {
+                                clash = Some((
+                                    label.clone(),
+                                    *other_line,
+                                    format!("{other_side}{}", by_zone(other_entry)),
+                                ));
+                            }
+                        } else {
+                            given_by.insert(label.clone(), (side.clone(), name.clone(), at(place)));
+                        }
+                        control.insert(label, side.clone());
+                    }
+                    // (two plain entries are name_once's to tell)
+                    if let Some((label, other_line, other)) = clash {
+                        if name.starts_with("zone:") || other.contains(" by zone:") {
+                            errors.push(ScenarioError::spec(
+                                &file,
+                                at(place),
+                                format!(
+                                    "[control]: '{label}' is given to {other} (line \
+                                     {other_line}) and to {side}{}; give each hex to one side",
+                                    by_zone(name)
+                                ),
+                            ));
+                        }
                     }
                 }
                 Err(m) => errors.push(ScenarioError::spec(&file, at(place), m)),

@@ -19,6 +19,15 @@ fn subscribe(
     entry.raw_set("name", name)?;
     entry.raw_set("fn", handler)?;
     entry.raw_set("priority", priority.unwrap_or(0))?;
+    // (where the handler is registered, for warnings about the event's name: the function may
+    // be written elsewhere, a library's handler maker)
+    let at = lua.inspect_stack(1, |debug| {
+        let file = debug.source().short_src.as_deref().unwrap_or("?").to_string();
+        debug.current_line().map(|line| format!("{file}:{line}"))
+    });
+    if let Some(Some(at)) = at {
+        entry.raw_set("at", at)?;
+    }
     handlers.raw_push(entry)
 }
 
