@@ -164,6 +164,32 @@ fn check_takes_a_save_and_checks_its_scenario() {
     assert_eq!(stderr(&out), expected);
 }
 
+/// The misspelt-event warning names the line that registers the handler, not where its
+/// function was written: a handler made by a library function (`lib.clearing_flags{...}`)
+/// was blamed on the library's line.
+#[test]
+fn the_misspelt_event_warning_names_the_registering_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("maker.lua");
+    std::fs::write(
+        &file,
+        "local function maker()\n  return function() return nil end\nend\n\
+         hex.events.on(\"PhaseStart\", maker())\n",
+    )
+    .unwrap();
+    let out = hexwar(&["check", "scenarios/demo", "--mod", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let folder = dir.path().file_name().unwrap().to_str().unwrap();
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "warning: {folder}/maker.lua:4: a handler listens to 'PhaseStart', which no engine \
+             event is called: did you mean 'PhaseStarted'? (a custom event the rules emit may \
+             have any name)\n"
+        )
+    );
+}
+
 /// A handler on a name within two letters of an engine event's (`UnitEliminate`) never runs:
 /// `check` warns, naming the likely event, and still passes; a custom event's name (far from
 /// every engine event's) gets no warning.
