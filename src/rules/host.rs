@@ -789,8 +789,11 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
             v => return Ok(v),
         }
         let file = find_module(&roots, &name).ok_or_else(|| {
+            let hint = super::nearest_module(&roots, &name)
+                .map(|m| format!(": did you mean '{m}'?"))
+                .unwrap_or_default();
             mlua::Error::runtime(format!(
-                "require(\"{shown}\"): no module '{shown}' in the rule roots",
+                "require(\"{shown}\"): no module '{shown}' in the rule roots{hint}",
                 shown = crate::spelling::clipped(&name, 100)
             ))
         })?;

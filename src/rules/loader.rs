@@ -86,7 +86,13 @@ pub fn nearest_module(roots: &[PathBuf], name: &str) -> Option<String> {
     // (sorted: the first of equally near names must not depend on the directory's order)
     names.sort();
     let dotted = name.replace('/', ".");
-    crate::spelling::nearest(&dotted, names.iter().map(String::as_str), 3).map(str::to_string)
+    crate::spelling::nearest(&dotted, names.iter().map(String::as_str), 3)
+        .map(str::to_string)
+        // (the game's prefix left out: `require("combat")` for `riverline.combat`)
+        .or_else(|| {
+            let suffix = format!(".{dotted}");
+            names.into_iter().find(|n| n.ends_with(&suffix))
+        })
 }
 
 /// How a file is named in Lua error messages: relative to the root's parent, so that a script

@@ -1,0 +1,2 @@
+-- A misspelt module name in require.
+local movement = require("demo.movment")

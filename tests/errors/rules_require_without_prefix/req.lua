@@ -1,0 +1,2 @@
+-- A module required without its game prefix (demo.movement).
+local movement = require("movement")
