@@ -363,6 +363,17 @@ fn event_from_lua(
         _ => None,
     };
     Err(match name {
+        // (no such event: the nearest engine event, and how a custom one is made, instead of
+        // serde's list of every variant)
+        Some(name) if name != "Custom" && !Event::ENGINE_NAMES.contains(&name.as_str()) => {
+            let near = crate::spelling::nearest(&name, Event::ENGINE_NAMES.iter().copied(), 0)
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default();
+            format!(
+                "{name}: no engine event is called so{near}; a custom event is \
+                 hex.events.emit(\"{name}\", data)"
+            )
+        }
         Some(name) => format!("{name}: {why}"),
         None => why.to_string(),
     })
