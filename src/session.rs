@@ -561,7 +561,8 @@ impl Session {
                 } else {
                     ""
                 };
-                fail(line, format!("[[unit]]: {}{hint}", e.message()))
+                let why = crate::board::in_toml_words(e.message().trim_end());
+                fail(line, format!("[[unit]]: {why}{hint}"))
             })?;
             for (id, _) in self.game.state().units.iter() {
                 extra.push(Event::UnitRemoved {

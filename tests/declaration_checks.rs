@@ -283,6 +283,7 @@ hex.commands.define("nowhere", { resolve = function()
   local r = hex.path.check("b-inf-1", {})
   return hex.refuse(r.rule, r.reason)
 end })
+hex.commands.define("onehex", { resolve = function() hex.path.check("b-inf-1", "0502") end })
 "#,
     )
     .unwrap();
@@ -306,6 +307,16 @@ end })
     assert_eq!(
         r.to_string(),
         "move: the path is empty: a move enters at least one hex"
+    );
+    // (a list the host function takes, named as a script writes it, not `Vec<String>`)
+    let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &named("onehex")) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message
+            .ends_with("/dice.lua:6: bad argument #2 to 'check' (list expected, got string)"),
+        "{}",
+        e.message
     );
 }
 

@@ -207,7 +207,46 @@ pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
     if e.span().is_none() && message.trim() == "recursion limit" {
         return "TOML: recursion limit: tables or values nested too deep to read".to_string();
     }
-    format!("TOML: {}", with_nearest_field(message.trim_end()))
+    format!(
+        "TOML: {}",
+        in_toml_words(&with_nearest_field(message.trim_end()))
+    )
+}
+
+/// serde's Rust type names in "expected ..." said in TOML's words: `expected u32` read as a
+/// leak of the program's insides to a designer who wrote `"10"` for a number.
+pub fn in_toml_words(message: &str) -> String {
+    const WORDS: [(&str, &str); 14] = [
+        ("expected u8", "expected a whole number (0 to 255)"),
+        ("expected u16", "expected a whole number (0 to 65535)"),
+        ("expected u32", "expected a whole number, not below 0"),
+        ("expected u64", "expected a whole number, not below 0"),
+        ("expected usize", "expected a whole number, not below 0"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f32", "expected a number"),
+        ("expected f64", "expected a number"),
+        ("expected a sequence", "expected an array"),
+        ("expected a map", "expected a table"),
+        ("expected a boolean", "expected true or false"),
+        ("expected a borrowed string", "expected a string"),
+        ("expected struct ", "expected a table "),
+    ];
+    let mut out = message.to_string();
+    for (rust, toml) in WORDS {
+        // (a whole word only: `expected u32` but not `expected u320`)
+        if let Some(at) = out.find(rust) {
+            let end = at + rust.len();
+            let whole = out[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_ascii_alphanumeric());
+            if whole {
+                out.replace_range(at..end, toml);
+            }
+        }
+    }
+    out
 }
 
 /// serde's "unknown field `seeed`, expected one of `id`, ..., `seed`" with the nearest field
@@ -264,6 +303,31 @@ mod tests {
             .into_iter()
             .map(|e| (super::super::line_of(text, e.offset), e.message))
             .collect()
+    }
+
+    /// serde's Rust type names are said in TOML's words: `"10"` for a whole number, a
+    /// string for a list, a list for a table.
+    #[test]
+    fn expected_types_are_said_in_tomls_words() {
+        assert_eq!(
+            errors_of("name = \"x\"\nturns = \"10\"\n"),
+            vec![(
+                2,
+                "TOML: invalid type: string \"10\", expected a whole number, not below 0".into()
+            )]
+        );
+        assert_eq!(
+            errors_of("name = \"x\"\nturns = 2\nunit = \"a\"\n"),
+            vec![(
+                3,
+                "TOML: invalid type: string \"a\", expected an array".into()
+            )]
+        );
+        assert_eq!(
+            in_toml_words("invalid type: sequence, expected a map"),
+            "invalid type: sequence, expected a table"
+        );
+        assert_eq!(in_toml_words("expected u320"), "expected u320");
     }
 
     #[test]

@@ -131,6 +131,9 @@ fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
         "bool" | "boolean" => "boolean",
         "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32"
         | "f64" | "integer" | "number" => "number",
+        // (Rust's collection types, as a script writes them: `{ "a", "b" }`, `{ k = v }`)
+        other if other.starts_with("Vec<") => "list",
+        other if other.contains("Map<") => "table",
         other => other,
     };
     // ("[C]: in field 'define'", "[C]: in function 'hex.commands.define'")

@@ -22,7 +22,12 @@ fn subscribe(
     // (where the handler is registered, for warnings about the event's name: the function may
     // be written elsewhere, a library's handler maker)
     let at = lua.inspect_stack(1, |debug| {
-        let file = debug.source().short_src.as_deref().unwrap_or("?").to_string();
+        let file = debug
+            .source()
+            .short_src
+            .as_deref()
+            .unwrap_or("?")
+            .to_string();
         debug.current_line().map(|line| format!("{file}:{line}"))
     });
     if let Some(Some(at)) = at {
