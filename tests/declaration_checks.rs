@@ -792,3 +792,38 @@ fn a_before_handler_answering_true_is_named() {
     );
     assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
 }
+
+/// A side or movement class a script names wrongly to the path functions is named with the
+/// nearest one and those there are (`unknown class 'infantry'` said neither).
+#[test]
+fn a_misspelt_side_or_class_given_to_the_path_functions_is_named() {
+    let mut s = demo_with(
+        "supplied",
+        r#"hex.rules.query("side", function() return hex.path.supplied_hexes("blu", "foot", {}) end)
+hex.rules.query("class", function() return hex.path.supplied_hexes("blue", "infantry", {}) end)
+hex.rules.query("supply", function() return hex.path.supply({ { side = "rde", hexes = {} } }) end)
+"#,
+    )
+    .unwrap();
+    for (query, why) in [
+        (
+            "side",
+            "hex.path.supplied_hexes: unknown side 'blu': did you mean 'blue'? (sides: blue, red)",
+        ),
+        (
+            "class",
+            "hex.path.supplied_hexes: unknown movement class 'infantry' (classes: foot)",
+        ),
+        (
+            "supply",
+            "hex.path.supply: unknown side 'rde': did you mean 'red'? (sides: blue, red)",
+        ),
+    ] {
+        let e = s
+            .game
+            .query(query, &serde_json::Value::Null)
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with(why), "{query}: {e}");
+    }
+}

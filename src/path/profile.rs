@@ -346,6 +346,31 @@ impl MovementProfile {
         self.vocab.classes.iter().position(|s| s == name)
     }
 
+    /// The side called `name`, or the message a script's call is refused with: `what` (the
+    /// function), the nearest side and the sides there are.
+    pub fn side_named(&self, name: &str, what: &str) -> Result<SideId, String> {
+        self.side_id(name).ok_or_else(|| {
+            format!(
+                "{what}: {}",
+                crate::spelling::unknown_side(name, self.sides())
+            )
+        })
+    }
+
+    /// The movement class called `name`, or the message naming the nearest and the classes.
+    pub fn class_named(&self, name: &str, what: &str) -> Result<ClassId, String> {
+        self.class_id(name).ok_or_else(|| {
+            let classes = self.classes();
+            let near = crate::spelling::nearest(name, classes.iter().map(String::as_str), 3)
+                .map(|n| format!(": did you mean '{n}'?"))
+                .unwrap_or_default();
+            format!(
+                "{what}: unknown movement class '{name}'{near} (classes: {})",
+                classes.join(", ")
+            )
+        })
+    }
+
     /// The (side, class) kind index used by the cost tables.
     #[inline]
     pub(crate) fn kind(&self, side: SideId, class: ClassId) -> usize {

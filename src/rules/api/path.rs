@@ -631,9 +631,10 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 let mut sets = Vec::new();
                 for s in sources {
                     let side: String = s.raw_get("side")?;
-                    let side = rules.profile.side_id(&side).ok_or_else(|| {
-                        mlua::Error::runtime(format!("hex.path.supply: unknown side '{side}'"))
-                    })?;
+                    let side = rules
+                        .profile
+                        .side_named(&side, "hex.path.supply")
+                        .map_err(mlua::Error::runtime)?;
                     let nations: Option<Vec<String>> = s.raw_get("nations")?;
                     let hexes: Table = s.raw_get("hexes")?;
                     sets.push(SourceSet {
@@ -668,12 +669,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "supplied_hexes",
         lua.create_function(|lua, (side, class, sources): (String, String, Table)| {
             with_position(lua, |map, rules, cache| {
-                let side_id = rules.profile.side_id(&side).ok_or_else(|| {
-                    runtime(format!("hex.path.supplied_hexes: unknown side '{side}'"))
-                })?;
-                let class_id = rules.profile.class_id(&class).ok_or_else(|| {
-                    runtime(format!("hex.path.supplied_hexes: unknown class '{class}'"))
-                })?;
+                let what = "hex.path.supplied_hexes";
+                let side_id = rules.profile.side_named(&side, what).map_err(runtime)?;
+                let class_id = rules.profile.class_named(&class, what).map_err(runtime)?;
                 let sources =
                     super::map::hex_list(lua, map, &sources, "hex.path.supplied_hexes: sources")?;
                 // (the field covers the map, traced now or kept from an earlier call)

@@ -569,12 +569,12 @@ fn supply_field_named(
     );
     let side = rules
         .profile
-        .side_id(&side)
-        .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown side '{side}'")))?;
+        .side_named(&side, "hex.path.toward")
+        .map_err(mlua::Error::runtime)?;
     let class = rules
         .profile
-        .class_id(&class)
-        .ok_or_else(|| mlua::Error::runtime(format!("hex.path.toward: unknown class '{class}'")))?;
+        .class_named(&class, "hex.path.toward")
+        .map_err(mlua::Error::runtime)?;
     let sources = hex_list(lua, map, &sources, "hex.path.toward: supplied sources")?;
     cache
         .supply_field(map, rules, side, class, &sources)
