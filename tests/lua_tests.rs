@@ -49,7 +49,7 @@ tests/fixtures/lua_failing/failing_test.lua
   ERROR a misspelt unit key
         tests/fixtures/lua_failing/failing_test.lua:27: t.setup: units: unit #1: unknown key 'strenght' (did you mean 'strength'?); a unit takes id, side, nation, type, size, ma, strength, at, facing, status, attrs
   ERROR a misspelt option
-        tests/fixtures/lua_failing/failing_test.lua:31: t.scenario: unknown option 'sed' (the options are seed and setup)
+        tests/fixtures/lua_failing/failing_test.lua:31: t.scenario: unknown option 'sed' (the options are seed, setup and mods)
   FAIL  floats shown in full
         tests/fixtures/lua_failing/failing_test.lua:35: values differ
           expected: 0.3
@@ -219,5 +219,19 @@ fn a_loop_in_a_test_file_names_the_tests_own_budget() {
          tests/fixtures/lua_loop/loop_test.lua:3: instruction budget of 500000000 instructions \
          exceeded (an endless loop?): the budget of a test file's own code, for each test\n0 \
          passed, 1 failed\n"
+    );
+}
+
+/// `t.scenario` loads mods as `hexwar run --mod` does, so a variant written as a mod is tested
+/// on its base scenario (the options were seed and setup only).
+#[test]
+fn a_test_loads_mods_with_its_scenario() {
+    let (code, stdout, stderr) = hexwar(&["test", "tests/fixtures/lua_mods"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        "tests/fixtures/lua_mods/mods_test.lua\n  ok    a mod is loaded with the scenario\n  \
+         ok    without it the query is not there\n  ok    mods is a list of paths\n3 passed, 0 \
+         failed\n"
     );
 }

@@ -695,6 +695,7 @@ function hex.units.with_status(flag) end
 ---@class hexwar.TestScenarioOptions
 ---@field seed? integer The seed (default: the scenario's).
 ---@field setup? string A `--setup` file to start from.
+---@field mods? string[] Mods (.lua files) loaded after the scenario's rules, as `hexwar run --mod` loads them.
 
 ---The game's state as `t.state()` gives it.
 ---@class hexwar.TestState

@@ -63,16 +63,34 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         lua.create_function(move |lua, (path, opts): (String, Value)| {
             let opts: Json = crate::rules::bounded::from_value(lua, opts).unwrap_or(Json::Null);
             // (a misspelt option, `sed = 99`, played the scenario's own seed without a word)
+            const OPTIONS: [&str; 3] = ["seed", "setup", "mods"];
             if let Some(key) = opts
                 .as_object()
-                .and_then(|o| o.keys().find(|k| !["seed", "setup"].contains(&k.as_str())))
+                .and_then(|o| o.keys().find(|k| !OPTIONS.contains(&k.as_str())))
             {
-                let message = format!("unknown option '{key}' (the options are seed and setup)");
+                let message =
+                    format!("unknown option '{key}' (the options are seed, setup and mods)");
                 return Ok((false, Value::String(lua.create_string(message)?)));
             }
             let seed = opts.get("seed").and_then(Json::as_u64);
-            let started = find_near(&base, &path)
-                .and_then(|p| Session::start(&p, seed).map_err(|e| e.to_string()));
+            // (a variant loaded as a mod, as `hexwar run --mod` loads it: each a .lua file,
+            // found as the scenario is)
+            let mods: Result<Vec<PathBuf>, String> = match opts.get("mods") {
+                None => Ok(Vec::new()),
+                Some(Json::Array(list)) => list
+                    .iter()
+                    .map(|m| match m.as_str() {
+                        Some(m) => find_near(&base, m),
+                        None => Err(format!("mods: {m} is not a path to a .lua file")),
+                    })
+                    .collect(),
+                Some(other) => Err(format!("mods: a list of paths to .lua files, not {other}")),
+            };
+            let started = mods.and_then(|mods| {
+                find_near(&base, &path).and_then(|p| {
+                    Session::start_with_mods(&p, seed, &mods).map_err(|e| e.to_string())
+                })
+            });
             let started = started.and_then(|mut s| {
                 if let Some(setup) = opts.get("setup").and_then(Json::as_str) {
                     let sp = find_near(&base, setup)?;

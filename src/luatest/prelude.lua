@@ -103,7 +103,8 @@ local t = {}
 t.show = show
 t.deep_eq = deep_eq
 
--- Starts a game: a scenario directory or file, optionally { seed = N, setup = "file.toml" }.
+-- Starts a game: a scenario directory or file, optionally { seed = N, setup = "file.toml",
+-- mods = { "variants/x.lua" } }.
 function t.scenario(path, opts)
   local ok, err = host.start(path, opts or {})
   if not ok then crash("t.scenario: " .. err) end

@@ -39,6 +39,7 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         fields: &[
             "seed?: integer -- The seed (default: the scenario's).",
             "setup?: string -- A `--setup` file to start from.",
+            "mods?: string[] -- Mods (.lua files) loaded after the scenario's rules, as `hexwar run --mod` loads them.",
         ],
     },
     ClassDoc {
