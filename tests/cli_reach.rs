@@ -160,3 +160,16 @@ fn a_reach_answer_naming_no_hex_of_the_map_or_no_table_is_an_error() {
         assert_eq!(stderr(&out), message);
     }
 }
+
+/// Rules with a movement table but no `move` command: the note says so, not that the unit
+/// "may not move now" (in its own side's movement phase, which read as a rules bug).
+#[test]
+fn reach_says_when_the_rules_define_no_move() {
+    let out = hexwar(&["reach", "tests/fixtures/no_move", "b1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "b1 can reach 4 hexes:\n  0102 1\n  0103 1\n  0202 1\n  0303 1\nnote: the rules define \
+         no 'move' command, so no move is legal: these are the hexes the movement table gives\n"
+    );
+}

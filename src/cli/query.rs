@@ -103,8 +103,19 @@ pub fn reach(args: &ReachArgs) -> i32 {
         for (label, cost) in &answer {
             outln!("  {label} {}", show(cost));
         }
-        if !movable {
-            let places = if area { "locations" } else { "hexes" };
+        let move_defined = session
+            .game
+            .rules_mut()
+            .command_names()
+            .iter()
+            .any(|c| c == "move");
+        if !movable && !move_defined {
+            // (not "may not move now": no phase would let it, the rules having no move)
+            outln!(
+                "note: the rules define no 'move' command, so no move is legal: these are the \
+                 {places} the movement table gives"
+            );
+        } else if !movable {
             outln!(
                 "note: {} may not move now ({}): these are the {places} it could reach in a movement of its side",
                 args.unit,
