@@ -52,6 +52,21 @@ pub fn side_hint(side: &str, sides: &[String]) -> String {
         .unwrap_or_default()
 }
 
+/// `unknown zone 'blue_stup': did you mean 'blue_setup'? (this map has: blue_setup, ...)`: the
+/// message refusing a name of kind `what` that `known` lacks, with the nearest and the list under
+/// `listed` (`none` when empty).
+pub fn unknown_name(what: &str, name: &str, known: &[String], listed: &str) -> String {
+    let near = nearest(name, known.iter().map(String::as_str), 3)
+        .map(|n| format!(": did you mean '{n}'?"))
+        .unwrap_or_default();
+    let all = if known.is_empty() {
+        "none".to_string()
+    } else {
+        known.join(", ")
+    };
+    format!("unknown {what} '{name}'{near} ({listed}: {all})")
+}
+
 /// `unknown side 'france': did you mean 'FRANCE'? (sides: ENGLAND, FRANCE)`: the message
 /// refusing a side the game lacks, wherever one is named (options, scenarios, setups, orders).
 pub fn unknown_side(side: &str, sides: &[String]) -> String {

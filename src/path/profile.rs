@@ -360,14 +360,9 @@ impl MovementProfile {
     /// The movement class called `name`, or the message naming the nearest and the classes.
     pub fn class_named(&self, name: &str, what: &str) -> Result<ClassId, String> {
         self.class_id(name).ok_or_else(|| {
-            let classes = self.classes();
-            let near = crate::spelling::nearest(name, classes.iter().map(String::as_str), 3)
-                .map(|n| format!(": did you mean '{n}'?"))
-                .unwrap_or_default();
-            format!(
-                "{what}: unknown movement class '{name}'{near} (classes: {})",
-                classes.join(", ")
-            )
+            let why =
+                crate::spelling::unknown_name("movement class", name, self.classes(), "classes");
+            format!("{what}: {why}")
         })
     }
 

@@ -617,18 +617,13 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             };
             let hexes = match name.strip_prefix("zone:") {
                 Some(zone) => map.zone_hexes(zone).ok_or_else(|| {
-                    let names = map.zone_names();
-                    let near = crate::spelling::nearest(zone, names.iter().map(String::as_str), 3)
-                        .map(|n| format!(": did you mean '{n}'?"))
-                        .unwrap_or_default();
-                    format!(
-                        "[control]: unknown zone '{zone}'{near} (this map has: {})",
-                        if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names.join(", ")
-                        }
-                    )
+                    let why = crate::spelling::unknown_name(
+                        "zone",
+                        zone,
+                        map.zone_names(),
+                        "this map has",
+                    );
+                    format!("[control]: {why}")
                 }),
                 None => map.parse_label(name).map(|i| vec![i]).ok_or_else(|| {
                     format!(
