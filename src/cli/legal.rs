@@ -56,11 +56,7 @@ pub fn run(args: &LegalArgs) -> i32 {
         // (a unit off the map is asked about too: a reserve in its pool has `place` commands)
         let state = session.game.state();
         if !state.units.contains_key(unit) && !state.gone.contains_key(unit) {
-            let hint = crate::spelling::unit_hint(
-                &session.scenario.map,
-                &session.game.state().units,
-                unit,
-            );
+            let hint = crate::spelling::unit_hint(&session.scenario.map, &state.units, unit);
             return fail(format!("--unit: no unit '{unit}' in play{hint}"));
         }
     }

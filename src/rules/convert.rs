@@ -492,11 +492,11 @@ pub(crate) fn with_article(name: &str) -> String {
 /// One command table (`{command = "move", ...}` without the list around it), a table of other
 /// keys, or a value that is no table is an error naming what came: each used to read as an empty
 /// listing, a game in which nothing could be done, without a word.
-pub(crate) fn listing_of(value: &Value) -> Result<Option<&Table>, String> {
+pub(crate) fn listing_of(value: &Value) -> Result<Option<Table>, String> {
     match value {
         Value::Nil => Ok(None),
         // (a list's first item settles it; only a table without one is looked into)
-        Value::Table(t) if t.raw_len() > 0 || t.is_empty() => Ok(Some(t)),
+        Value::Table(t) if t.raw_len() > 0 || t.is_empty() => Ok(Some(t.clone())),
         Value::Table(t) => Err(if t.contains_key("command").unwrap_or(false) {
             "answered one command table, not a list of commands: wrap it, \
              return { {command = ...} }"
@@ -514,11 +514,19 @@ pub(crate) fn listing_of(value: &Value) -> Result<Option<&Table>, String> {
                 keys.join(", ")
             )
         }),
-        Value::Boolean(b) => Err(format!("answered {b}, not a list of commands")),
         other => Err(format!(
             "answered {}, not a list of commands",
-            with_article(other.type_name())
+            value_kind(other)
         )),
+    }
+}
+
+/// A value as a message names what a script returned: `true`/`false`, else its type with an
+/// article (`a string`).
+pub(crate) fn value_kind(value: &Value) -> String {
+    match value {
+        Value::Boolean(b) => b.to_string(),
+        other => with_article(other.type_name()),
     }
 }
 

@@ -152,7 +152,7 @@ impl LabelSpec {
     }
 }
 
-fn origin_of(f: &Function) -> String {
+pub(crate) fn origin_of(f: &Function) -> String {
     let info = f.info();
     format!(
         "{}:{}",
@@ -1075,7 +1075,7 @@ impl Ruleset for LuaRules {
                          or hex.refuse(rule, reason) (or false) to refuse it; events that \
                          follow one are returned by a handler of hex.events.on",
                         what(),
-                        value_kind(&other)
+                        super::convert::value_kind(&other)
                     )))
                 }
             }
@@ -1314,14 +1314,6 @@ impl Ruleset for LuaRules {
         }
         let events = self.events_returned(value, &what)?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
-    }
-}
-
-/// What a script returned, in words for an error: "a table", "an integer", "true".
-fn value_kind(value: &Value) -> String {
-    match value {
-        Value::Boolean(b) => b.to_string(),
-        other => super::convert::with_article(other.type_name()),
     }
 }
 

@@ -639,16 +639,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                     }
                     // (a hex a zone gives one side and another entry the other: the later
                     // entry silently won; said once per pair of entries)
-                    let mut clash: Option<(String, usize, String)> = None;
+                    let mut clash: Option<(String, (String, String, usize))> = None;
                     for i in hexes {
                         let label = map.label(i);
-                        if let Some((other_side, other_entry, other_line)) = given_by.get(&label) {
-                            if other_side != side && clash.is_none() {
-                                clash = Some((
-                                    label.clone(),
-                                    *other_line,
-                                    format!("{other_side}{}", by_zone(other_entry)),
-                                ));
+                        if let Some(other) = given_by.get(&label) {
+                            if other.0 != *side && clash.is_none() {
+                                clash = Some((label.clone(), other.clone()));
                             }
                         } else {
                             given_by.insert(label.clone(), (side.clone(), name.clone(), at(place)));
@@ -656,14 +652,15 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                         control.insert(label, side.clone());
                     }
                     // (two plain entries are name_once's to tell)
-                    if let Some((label, other_line, other)) = clash {
-                        if name.starts_with("zone:") || other.contains(" by zone:") {
+                    if let Some((label, (other_side, other_entry, other_line))) = clash {
+                        if name.starts_with("zone:") || other_entry.starts_with("zone:") {
                             errors.push(ScenarioError::spec(
                                 &file,
                                 at(place),
                                 format!(
-                                    "[control]: '{label}' is given to {other} (line \
+                                    "[control]: '{label}' is given to {other_side}{} (line \
                                      {other_line}) and to {side}{}; give each hex to one side",
+                                    by_zone(&other_entry),
                                     by_zone(name)
                                 ),
                             ));

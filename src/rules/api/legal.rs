@@ -95,7 +95,7 @@ pub(crate) fn legal_list(
         let legal: Function = legal;
         let list: Value = legal.call((side, filter.clone()))?;
         if let Some(list) = listing_of(&list).map_err(|e| misshapen(name, &legal, e))? {
-            for item in list.clone().sequence_values::<Value>() {
+            for item in list.sequence_values::<Value>() {
                 let item = item?;
                 if wanted.unit_matches(&item)? {
                     out.raw_push(item)?;
@@ -114,12 +114,10 @@ pub(crate) fn legal_list(
 
 /// A listing of the wrong shape as an error naming the command and where its `legal` is.
 fn misshapen(name: &str, legal: &Function, why: String) -> mlua::Error {
-    let info = legal.info();
-    let place = match (info.short_src.as_deref(), info.line_defined) {
-        (Some(src), Some(line)) => format!(" ({src}:{line})"),
-        _ => String::new(),
-    };
-    mlua::Error::runtime(format!("hex.commands.legal: legal '{name}'{place} {why}"))
+    let place = crate::rules::host::origin_of(legal);
+    mlua::Error::runtime(format!(
+        "hex.commands.legal: legal '{name}' ({place}) {why}"
+    ))
 }
 
 /// The list of one command `name` with no unit to match: what `legal_list` gives for it, the
@@ -150,7 +148,6 @@ fn one_command(
     let Some(list) = listing_of(&answer).map_err(|e| misshapen(name, &legal, e))? else {
         return Ok(out);
     };
-    let list = list.clone();
     match copy {
         // The items up to the first nil, as `sequence_values` reads them: the border `#`
         // finds is that one for a sequence, and rules' lists are sequences.
