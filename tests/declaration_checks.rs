@@ -297,7 +297,7 @@ hex.commands.define("onehex", { resolve = function() hex.path.check("b-inf-1", "
     };
     assert!(
         e.message
-            .ends_with("/dice.lua:1: bad argument #1 to 'roll' (integer out of range)"),
+            .ends_with("/dice.lua:1: bad argument #1 to 'hex.dice.roll' (integer out of range)"),
         "{}",
         e.message
     );
@@ -313,8 +313,9 @@ hex.commands.define("onehex", { resolve = function() hex.path.check("b-inf-1", "
         panic!("expected a rules error")
     };
     assert!(
-        e.message
-            .ends_with("/dice.lua:6: bad argument #2 to 'check' (list expected, got string)"),
+        e.message.ends_with(
+            "/dice.lua:6: bad argument #2 to 'hex.path.check' (list expected, got string)"
+        ),
         "{}",
         e.message
     );
@@ -354,7 +355,7 @@ fn a_string_that_is_not_utf8_text_is_named() {
     };
     assert!(
         e.message.ends_with(
-            "/bytes.lua:1: bad argument #1 to 'set' (UTF-8 text expected, got a string of other \
+            "/bytes.lua:1: bad argument #1 to 'hex.state.set' (UTF-8 text expected, got a string of other \
              bytes)"
         ),
         "{}",

@@ -61,7 +61,7 @@ tests/fixtures/lua_failing/failing_test.lua
     |   expected: 2
     |     actual: 1
   ERROR a test out of memory
-        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:50)
+        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:51)
   ERROR a reach answer of the wrong shape
         tests/fixtures/lua_failing/failing_test.lua:57: t.reach: the rules' reach query answered 5, not a table of hexes -> cost
 2 passed, 10 failed
@@ -233,5 +233,29 @@ fn a_test_loads_mods_with_its_scenario() {
         "tests/fixtures/lua_mods/mods_test.lua\n  ok    a mod is loaded with the scenario\n  \
          ok    without it the query is not there\n  ok    mods is a list of paths\n3 passed, 0 \
          failed\n"
+    );
+}
+
+/// A wrong argument names the function as the script called it: a test API function by its
+/// `t.` name at the test's line (mlua's message named neither: `bad argument #1: error
+/// converting Lua function to String`), an API function of the rules with its namespace
+/// (`hex.map.distance`, not `distance`); an error in `t.end_phase` is named so (was `t.ok`).
+#[test]
+fn a_wrong_argument_names_the_function_as_the_script_called_it() {
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_bad_argument"]);
+    assert_eq!(code, 1);
+    let file = "tests/fixtures/lua_bad_argument/bad_argument_test.lua";
+    assert_eq!(
+        stdout,
+        format!(
+            "{file}\n  ERROR a function where t.query takes a name\n        {file}:5: bad argument \
+             #1 to 't.query' (string expected, got function)\n  ERROR a table where \
+             hex.map.distance takes a label\n        {file}:10: t.query: query 'far' \
+             (lua_bad_argument/distance.lua:2): lua_bad_argument/distance.lua:2: bad argument #2 \
+             to 'hex.map.distance' (string expected, got table)\n  ERROR an end_phase the rules \
+             fail in\n        {file}:15: t.end_phase: rules error: handler for PhaseEnded \
+             (lua_bad_argument/phase_fails.lua:2): lua_bad_argument/phase_fails.lua:2: no end \
+             today\n0 passed, 3 failed\n"
+        )
     );
 }

@@ -288,12 +288,12 @@ fn a_wrong_argument_to_the_api_names_the_function_and_the_types() {
         (
             "define_fn.lua",
             "hex.commands.define(\"attack2\", function() end)\n",
-            "bad argument #2 to 'define' (table expected, got function)",
+            "bad argument #2 to 'hex.commands.define' (table expected, got function)",
         ),
         (
             "on_swapped.lua",
             "hex.events.on(function() end, \"UnitMoved\")\n",
-            "bad argument #1 to 'on' (string expected, got function)",
+            "bad argument #1 to 'hex.events.on' (string expected, got function)",
         ),
     ];
     for (name, text, expected) in cases {

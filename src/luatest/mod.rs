@@ -92,7 +92,12 @@ fn outcome_of(e: &mlua::Error, budget: &Budget) -> (String, bool) {
 /// Strips mlua's traceback from an error message: the designer wants `file:line: what`.
 fn message_of(e: &mlua::Error, budget: &Budget) -> String {
     let text = match e {
-        mlua::Error::CallbackError { cause, .. } => return message_of(cause, budget),
+        mlua::Error::CallbackError { cause, traceback } => {
+            return match bad_test_argument(cause, traceback) {
+                Some(message) => message,
+                None => message_of(cause, budget),
+            }
+        }
         // (Lua's own "not enough memory" names no place: the budget saw where the test ran)
         mlua::Error::MemoryError(_) => return crate::rules::memory_exceeded(budget, TEST_MEMORY),
         mlua::Error::RuntimeError(m) => m.clone(),
@@ -114,6 +119,32 @@ fn message_of(e: &mlua::Error, budget: &Budget) -> String {
         ),
     )
 }
+
+/// A test API function given an argument of the wrong type, named as the test file called it
+/// (`t.query`, not the host function the prelude passes it on to) at the test file's line.
+fn bad_test_argument(cause: &mlua::Error, traceback: &str) -> Option<String> {
+    let frames: Vec<&str> = traceback
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with("[C]: in "))
+        .collect();
+    let called = frames
+        .iter()
+        .skip(1)
+        .find(|f| f.starts_with(PRELUDE_NAME))
+        .and_then(|f| crate::rules::called_field(f))
+        .map(|field| format!("t.{field}"));
+    let message = crate::rules::bad_argument(cause, called.as_deref())?;
+    let place = frames
+        .iter()
+        .find(|f| !f.starts_with('[') && !f.starts_with(PRELUDE_NAME))
+        .and_then(|f| f.split_once(": in "))
+        .map(|(place, _)| format!("{place}: "));
+    Some(format!("{}{message}", place.unwrap_or_default()))
+}
+
+/// The chunk name of the test API's Lua half (prelude.lua), as tracebacks print it.
+const PRELUDE_NAME: &str = "hexwar test API";
 
 /// Runs every test of one file.
 pub fn run_file(file: &Path) -> FileResult {
@@ -175,7 +206,7 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
         })?;
         lua.globals().raw_set("print", print)?;
         lua.load(include_str!("prelude.lua"))
-            .set_name("=hexwar test API")
+            .set_name(format!("={PRELUDE_NAME}"))
             .set_mode(ChunkMode::Text)
             .eval::<(Table, Table)>()
     };

@@ -118,14 +118,20 @@ function t.submit(side, cmd)
   return r.events
 end
 
--- Gives a command that must be accepted: its events.
-function t.ok(side, cmd)
+-- A command that must be accepted, its events; `what` names the test API function called
+-- (reached by tail calls, so the errors point at the test's line).
+local function accepted(what, side, cmd)
   local r = host.submit(side, cmd)
-  if r.error then crash("t.ok: " .. r.error) end
+  if r.error then crash(what .. ": " .. r.error) end
   if r.refused then
     fail(string.format("expected %s to be accepted\n  refused: %s: %s", command_text(cmd), r.rule, r.reason))
   end
   return r.events
+end
+
+-- Gives a command that must be accepted: its events.
+function t.ok(side, cmd)
+  return accepted("t.ok", side, cmd)
 end
 
 -- Gives a command that must be refused by `rule` (any rule when nil): the refusal.
@@ -145,7 +151,7 @@ end
 
 -- Ends the current phase of `side` (default: the phasing side); its events.
 function t.end_phase(side)
-  return t.ok(side or host.state().side, { command = "end_phase" })
+  return accepted("t.end_phase", side or host.state().side, { command = "end_phase" })
 end
 
 function t.query(name, arg)

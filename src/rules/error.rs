@@ -73,7 +73,7 @@ fn describe_raw(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
         ),
         Error::SyntaxError { message, .. } => format!("{what}: syntax error: {message}"),
         Error::CallbackError { traceback, cause } => {
-            let inner = match bad_argument(cause, traceback) {
+            let inner = match bad_argument(cause, host_function_called(traceback).as_deref()) {
                 Some(message) => format!("{what}: {message}"),
                 None => describe_raw(cause, what, budget, memory_limit),
             };
@@ -108,10 +108,10 @@ fn describe_raw(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
 }
 
 /// A host function given an argument of the wrong type, worded as Lua's own library words it
-/// and naming the function from the traceback's host frame (mlua's own message names neither
-/// the function nor a Lua type: `bad argument #2: error converting Lua function to table`):
-/// `bad argument #2 to 'define' (table expected, got function)`.
-fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
+/// (mlua's own message names neither the function nor a Lua type: `bad argument #2: error
+/// converting Lua function to table`): `bad argument #2 to 'hex.commands.define' (table
+/// expected, got function)`. `called` names the function, when the caller knows it.
+pub(crate) fn bad_argument(cause: &Error, called: Option<&str>) -> Option<String> {
     let Error::BadArgument {
         to: None,
         pos,
@@ -136,13 +136,8 @@ fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
         other if other.contains("Map<") => "table",
         other => other,
     };
-    // ("[C]: in field 'define'", "[C]: in function 'hex.commands.define'")
-    let called = traceback
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("[C]: in "))
-        .and_then(|l| l.split('\'').nth(1))
-        .map(|name| format!(" to '{}'", name.rsplit('.').next().unwrap_or(name)))
+    let called = called
+        .map(|name| format!(" to '{name}'"))
         .unwrap_or_default();
     // (a number of the right type but too large or negative for the host: `roll(-3)`)
     if message.as_deref() == Some("out of range") {
@@ -161,6 +156,25 @@ fn bad_argument(cause: &Error, traceback: &str) -> Option<String> {
     Some(format!(
         "bad argument #{pos}{called} ({expected} expected, got {from}){detail}"
     ))
+}
+
+/// The `hex.*` function a host error came from, named as the script wrote it: the traceback
+/// names only the field (`[C]: in field 'distance'`), so the API's own listing gives its
+/// namespace (`hex.map.distance`) unless two namespaces share the name (`get`).
+fn host_function_called(traceback: &str) -> Option<String> {
+    let field = called_field(
+        traceback
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("[C]: in "))?,
+    )?;
+    let short = field.rsplit('.').next().unwrap_or(field);
+    Some(super::api::spec::qualified_name(short).unwrap_or_else(|| short.to_string()))
+}
+
+/// The name a traceback frame gives its function (`'query'` of `x.lua:3: in field 'query'`).
+pub(crate) fn called_field(frame: &str) -> Option<&str> {
+    frame.split('\'').nth(1)
 }
 
 /// A message with its traceback cut to the script frames, and left out when the one frame left

@@ -29,7 +29,7 @@ mod luals;
 mod sandbox;
 
 pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED};
-pub(crate) use error::memory_exceeded;
+pub(crate) use error::{bad_argument, called_field, memory_exceeded};
 pub mod profile;
 pub use api_listing::{
     api_listing, AliasEntry, ApiListing, ClassEntry, FieldEntry, FunctionEntry, NamespaceEntry,

@@ -87,3 +87,42 @@ pub(crate) fn test_api() -> (FunctionDoc, &'static [FunctionDoc], &'static [Clas
 pub(crate) fn aliases() -> &'static [(&'static str, &'static str, &'static str)] {
     views::ALIASES
 }
+
+/// The full name of an API function known by its own name (`distance` -> `hex.map.distance`),
+/// for messages: None when no function or more than one namespace has that name (`get`).
+pub(crate) fn qualified_name(short: &str) -> Option<String> {
+    let name_of = |doc: &str| doc.split('(').next().unwrap_or(doc).to_string();
+    let mut found = top_functions()
+        .iter()
+        .filter(|doc| name_of(doc) == short)
+        .map(|_| format!("hex.{short}"))
+        .chain(namespaces().into_iter().flat_map(|ns| {
+            ns.functions
+                .iter()
+                .filter(|doc| name_of(doc) == short)
+                .map(move |_| format!("hex.{}.{short}", ns.name))
+        }));
+    match (found.next(), found.next()) {
+        (Some(name), None) => Some(name),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Messages name a function with its namespace where only one namespace has it.
+    #[test]
+    fn qualified_name_is_given_only_when_one_namespace_has_the_function() {
+        assert_eq!(
+            super::qualified_name("distance").as_deref(),
+            Some("hex.map.distance")
+        );
+        assert_eq!(
+            super::qualified_name("refuse").as_deref(),
+            Some("hex.refuse")
+        );
+        // (hex.units.get, hex.state.get, ...)
+        assert_eq!(super::qualified_name("get"), None);
+        assert_eq!(super::qualified_name("nothing_of_the_kind"), None);
+    }
+}
