@@ -134,6 +134,21 @@ fn a_memory_error_caught_by_pcall_is_raised_again() {
     assert_eq!(e.kind, RulesErrorKind::Memory);
 }
 
+/// Under xpcall too: Lua calls no message handler for a memory error, so the script got
+/// `false, "not enough memory"` back and went on, and where the error fell (which depends on
+/// the VM's history) changed the game after a save and resume.
+#[test]
+fn a_memory_error_caught_by_xpcall_is_raised_again() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("memory_caught_by_xpcall")),
+        "hostile/scripts/memory_caught_by_xpcall.lua:4: memory limit of 32 MiB exceeded (caught by a protected call and raised again: a script may not go on past the limit)"
+    );
+    assert_eq!(
+        run_hostile_error("memory_caught_by_xpcall").kind,
+        RulesErrorKind::Memory
+    );
+}
+
 #[test]
 fn memory_bomb_table_hits_the_memory_limit() {
     let m = run_hostile("memory_bomb_table");

@@ -182,6 +182,10 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         call.push_back(Value::Function(guarded_handler));
         call.extend(args);
         let result = raw_xpcall.call::<MultiValue>(call)?;
+        // (Lua calls no message handler for a memory error: it comes back as the result)
+        if caught_memory_error(&result) {
+            return Err(xpcall_budget.exhaust_memory());
+        }
         match xpcall_budget.exhausted_error() {
             Some(e) => Err(e),
             None => Ok(result),
