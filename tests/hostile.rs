@@ -1093,3 +1093,13 @@ fn a_budget_the_search_cannot_count_in_is_refused_naming_whose_it_is() {
         "strength is -1: it cannot be negative"
     );
 }
+
+/// `hex.state.json` text is held to the depth a table is held to, so that a save can hold it.
+#[test]
+fn json_text_nested_too_deep_is_refused_when_handed_over() {
+    let m = run_hostile("json_text_too_deep");
+    assert_contains(
+        &m,
+        &["hex.state.json: the text nests arrays and objects more than 100 levels deep (a save could not hold it)"],
+    );
+}

@@ -272,11 +272,39 @@ pub fn json_text_from_lua(
         }
         Ok(Value::String(text)) => text.to_str().map_err(|e| e.to_string()).and_then(|text| {
             *budget = budget.checked_sub(text.len()).ok_or_else(over)?;
-            serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))
+            let json: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| format!("hex.state.json: {e}"))?;
+            match json_depth_over(&json, super::bounded::DEPTH_LIMIT) {
+                false => Ok(json),
+                true => Err(format!(
+                    "hex.state.json: the text nests arrays and objects more than {} levels deep \
+                     (a save could not hold it)",
+                    super::bounded::DEPTH_LIMIT
+                )),
+            }
         }),
         Ok(_) => Err("hex.state.json: the value is gone".into()),
         Err(e) => Err(e.to_string()),
     })
+}
+
+/// Whether a JSON value nests arrays and objects deeper than `limit` (tables given to
+/// `hex.state.json` are held to the same bound by the reader; text was held only to the JSON
+/// parser's own 128, so a save took it and could not be read back).
+fn json_depth_over(json: &serde_json::Value, limit: usize) -> bool {
+    let mut stack = vec![(json, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &serde_json::Value>> = match value {
+            serde_json::Value::Array(items) => Box::new(items.iter()),
+            serde_json::Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth >= limit {
+            return true;
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    false
 }
 
 /// A `VarSet` / `Custom` event table whose payload is a `hex.state.json` value, built without
@@ -426,7 +454,12 @@ fn event_of_fields(e: super::lua_stack::reader::EventFields, budget: &mut usize)
         }
         JsonPayload::Text(text) => {
             *budget = budget.checked_sub(text.len())?;
-            serde_json::from_str(&text).ok()?
+            let json = serde_json::from_str(&text).ok()?;
+            // (too deep: the general path refuses it, naming why)
+            if json_depth_over(&json, super::bounded::DEPTH_LIMIT) {
+                return None;
+            }
+            json
         }
     };
     let serde_json::Value::String(label) = fields.remove(label)? else {
