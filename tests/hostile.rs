@@ -1103,3 +1103,13 @@ fn json_text_nested_too_deep_is_refused_when_handed_over() {
         &["hex.state.json: the text nests arrays and objects more than 100 levels deep (a save could not hold it)"],
     );
 }
+
+/// An error value named by its metatable's `__name` is shown without the address Lua prints
+/// after the name (it differed from run to run).
+#[test]
+fn an_error_value_with_a_name_is_shown_without_its_address() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("error_value_with_a_name")),
+        "hostile/scripts/error_value_with_a_name.lua:4: Foo"
+    );
+}

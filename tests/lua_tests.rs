@@ -239,23 +239,27 @@ fn a_test_loads_mods_with_its_scenario() {
 /// A wrong argument names the function as the script called it: a test API function by its
 /// `t.` name at the test's line (mlua's message named neither: `bad argument #1: error
 /// converting Lua function to String`), an API function of the rules with its namespace
-/// (`hex.map.distance`, not `distance`); an error in `t.end_phase` is named so (was `t.ok`).
+/// (`hex.map.distance`, not `distance`); an error in `t.end_phase` is named so (was `t.ok`);
+/// an error value named by `__name` at the test's line, without its address (was `Bar:
+/// 0x59a5cad8640`, no place).
 #[test]
 fn a_wrong_argument_names_the_function_as_the_script_called_it() {
-    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_bad_argument"]);
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_error_names"]);
     assert_eq!(code, 1);
-    let file = "tests/fixtures/lua_bad_argument/bad_argument_test.lua";
+    let file = "tests/fixtures/lua_error_names/bad_argument_test.lua";
+    let other = "tests/fixtures/lua_error_names/error_value_test.lua";
     assert_eq!(
         stdout,
         format!(
             "{file}\n  ERROR a function where t.query takes a name\n        {file}:5: bad argument \
              #1 to 't.query' (string expected, got function)\n  ERROR a table where \
              hex.map.distance takes a label\n        {file}:10: t.query: query 'far' \
-             (lua_bad_argument/distance.lua:2): lua_bad_argument/distance.lua:2: bad argument #2 \
+             (lua_error_names/distance.lua:2): lua_error_names/distance.lua:2: bad argument #2 \
              to 'hex.map.distance' (string expected, got table)\n  ERROR an end_phase the rules \
              fail in\n        {file}:15: t.end_phase: rules error: handler for PhaseEnded \
-             (lua_bad_argument/phase_fails.lua:2): lua_bad_argument/phase_fails.lua:2: no end \
-             today\n0 passed, 3 failed\n"
+             (lua_error_names/phase_fails.lua:2): lua_error_names/phase_fails.lua:2: no end \
+             today\n{other}\n  ERROR an error value named by its metatable\n        \
+             {other}:3: Bar\n0 passed, 4 failed\n"
         )
     );
 }

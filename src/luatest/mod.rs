@@ -103,11 +103,18 @@ fn message_of(e: &mlua::Error, budget: &Budget) -> String {
         mlua::Error::RuntimeError(m) => m.clone(),
         other => other.to_string(),
     };
-    let text = text
-        .split("\nstack traceback:")
-        .next()
-        .unwrap_or_default()
-        .trim_end();
+    let text = crate::rules::without_addresses(&text);
+    let (head, traceback) = text
+        .split_once("\nstack traceback:")
+        .unwrap_or((text.as_str(), ""));
+    let head = head.trim_end();
+    // (an error value that is no string, `error(setmetatable({}, ...))`, carries no place: the
+    // test file's innermost frame gives it)
+    let place = test_file_place(traceback.lines().map(str::trim));
+    let text = match place {
+        Some(place) if !crate::rules::is_located(head) => format!("{place}: {head}"),
+        _ => head.to_string(),
+    };
     // (the test's own VM has a fixed budget, which no scenario's [limits] raises: a loop in
     // the test file itself was told to raise it there)
     let own_budget = format!("of {TEST_INSTRUCTIONS} {}", crate::rules::BUDGET_EXCEEDED);
@@ -135,12 +142,17 @@ fn bad_test_argument(cause: &mlua::Error, traceback: &str) -> Option<String> {
         .and_then(|f| crate::rules::called_field(f))
         .map(|field| format!("t.{field}"));
     let message = crate::rules::bad_argument(cause, called.as_deref())?;
-    let place = frames
-        .iter()
-        .find(|f| !f.starts_with('[') && !f.starts_with(PRELUDE_NAME))
-        .and_then(|f| f.split_once(": in "))
-        .map(|(place, _)| format!("{place}: "));
+    let place = test_file_place(frames.iter().copied()).map(|place| format!("{place}: "));
     Some(format!("{}{message}", place.unwrap_or_default()))
+}
+
+/// The innermost traceback frame in a script of the designer's (not the test API's Lua half nor
+/// a C function), as `file.lua:3`.
+fn test_file_place<'a>(frames: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    frames
+        .filter(|f| !f.starts_with('[') && !f.starts_with(PRELUDE_NAME))
+        .find_map(|f| f.split_once(": in "))
+        .map(|(place, _)| place)
 }
 
 /// The chunk name of the test API's Lua half (prelude.lua), as tracebacks print it.

@@ -25,8 +25,10 @@ pub fn describe(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
     without_addresses(&describe_raw(error, what, budget, memory_limit))
 }
 
-/// `table: 0x55d0c4a2` (Lua's text for an error value that is no string) as `table`.
-fn without_addresses(message: &str) -> String {
+/// `table: 0x55d0c4a2` (Lua's text for an error value that is no string) as `table`, and
+/// `Foo: 0x55d0c4a2` (one whose metatable names it with `__name`) as `Foo`: any word followed
+/// by an address of 8 or more hex digits; a short `mask: 0x1f` stays.
+pub(crate) fn without_addresses(message: &str) -> String {
     const KINDS: [&str; 4] = ["table", "function", "thread", "userdata"];
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
@@ -35,7 +37,8 @@ fn without_addresses(message: &str) -> String {
         let digits = after[4..]
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(after.len() - 4);
-        if digits > 0 && KINDS.iter().any(|k| before.ends_with(k)) {
+        let named = before.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        if digits > 0 && (KINDS.iter().any(|k| before.ends_with(k)) || (digits >= 8 && named)) {
             out.push_str(before);
             rest = &after[4 + digits..];
         } else {
@@ -236,7 +239,7 @@ fn frame_place(frame: &str) -> &str {
 }
 
 /// Whether a message starts with a script place (`rules/x.lua:3: ...`).
-fn is_located(message: &str) -> bool {
+pub(crate) fn is_located(message: &str) -> bool {
     message
         .split_once(": ")
         .is_some_and(|(place, _)| is_place(place))
@@ -329,6 +332,11 @@ mod tests {
         assert_eq!(
             without_addresses("f: function: 0xab, thread: 0x1f"),
             "f: function, thread"
+        );
+        // (a value whose metatable names it: `__name`)
+        assert_eq!(
+            without_addresses("a.lua:2: Foo: 0x29a7ae73400"),
+            "a.lua:2: Foo"
         );
         // (other text with 0x stays as it is)
         assert_eq!(

@@ -29,7 +29,9 @@ mod luals;
 mod sandbox;
 
 pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED};
-pub(crate) use error::{bad_argument, called_field, memory_exceeded};
+pub(crate) use error::{
+    bad_argument, called_field, is_located, memory_exceeded, without_addresses,
+};
 pub mod profile;
 pub use api_listing::{
     api_listing, AliasEntry, ApiListing, ClassEntry, FieldEntry, FunctionEntry, NamespaceEntry,
