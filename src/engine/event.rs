@@ -110,6 +110,7 @@ pub enum Event {
     },
     GameEnded {
         winner: Option<String>,
+        #[serde(deserialize_with = "super::empty_table::map_or_empty_list")]
         scores: std::collections::BTreeMap<String, f64>,
         reason: String,
     },

@@ -4,6 +4,7 @@
 mod apply;
 mod command;
 mod dice;
+mod empty_table;
 mod event;
 mod game;
 mod policy;

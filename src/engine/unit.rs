@@ -37,7 +37,11 @@ pub struct Unit {
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub status: BTreeSet<String>,
     /// Free-form attributes from the scenario (`motorized = true`, `class = "mountain"`).
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Map::is_empty",
+        deserialize_with = "super::empty_table::map_or_empty_list"
+    )]
     pub attrs: Map<String, Value>,
 }
 

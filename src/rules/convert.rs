@@ -976,6 +976,35 @@ mod tests {
         );
     }
 
+    /// An event holding an empty list and an empty map (`status = {}, attrs = {}`) reads: `{}`
+    /// read as a map failed the list, read as a list failed the map (found by a designer
+    /// rebuilding a unit to change its strength).
+    #[test]
+    fn an_event_with_an_empty_list_and_an_empty_map_reads() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load(
+                r#"return { event = "UnitPlaced", unit = { id = "u", side = "blue", type = "army",
+                    ma = 1, strength = 9, at = "0101", status = {}, attrs = {} } }"#,
+            )
+            .eval()
+            .unwrap();
+        let events = events_from_lua(&lua, Value::Table(t)).unwrap();
+        let [Event::UnitPlaced { unit }] = events.as_slice() else {
+            panic!("{events:?}")
+        };
+        assert_eq!((unit.id.as_str(), unit.strength), ("u", 9.0));
+        assert!(unit.status.is_empty() && unit.attrs.is_empty());
+        let t: Table = lua
+            .load(r#"return { event = "GameEnded", winner = "blue", scores = {}, reason = "r", extra = {} }"#)
+            .eval()
+            .unwrap();
+        assert_eq!(
+            events_from_lua(&lua, Value::Table(t)).unwrap_err(),
+            "malformed event: GameEnded: unknown field `extra`, expected one of `winner`, `scores`, `reason`"
+        );
+    }
+
     #[test]
     fn json_text_elsewhere_in_an_event_is_refused() {
         let lua = Lua::new();
