@@ -352,3 +352,23 @@ fn a_misspelt_key_in_a_step_or_in_the_victory_answer_is_refused() {
         e.message
     );
 }
+
+/// A GameEnded that a handler makes while the command's own events still wait is applied after
+/// them: the game ends on the board they leave (they used to be dropped without a word). The
+/// first GameEnded is the outcome; a later one is dropped.
+#[test]
+fn a_game_ended_by_a_handler_waits_for_the_commands_other_events() {
+    let mut s = session();
+    let events = s.game.submit(Some("a"), &custom("doom")).unwrap();
+    let names: Vec<&str> = events.iter().map(Event::name).collect();
+    assert_eq!(names, ["Doom", "VarSet", "GameEnded"]);
+    assert_eq!(
+        s.game.state().vars.get("after_doom").map(|v| &**v),
+        Some(&json!(true))
+    );
+    let outcome = s.game.state().outcome.clone().expect("the game is over");
+    assert_eq!(
+        (outcome.winner.as_deref(), outcome.reason.as_str()),
+        (Some("a"), "doom")
+    );
+}

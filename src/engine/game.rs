@@ -571,8 +571,25 @@ impl Game {
     ) -> Result<(), GameError> {
         let mut queue: VecDeque<Queued> = events.into_iter().collect();
         queue.extend(advance.map(|(t, s)| Queued::Enter(t, s)));
-        while let Some(item) = queue.pop_front() {
+        // A GameEnded made while other events of the command wait (a sudden-death handler of
+        // UnitEliminated, before the attacker's own UnitMoved) waits for them: the game ends on
+        // the board they leave. They used to be dropped. The first such GameEnded is the one.
+        let mut ending: Option<Queued> = None;
+        loop {
+            let item = match queue.front() {
+                Some(Queued::Event(..)) => queue.pop_front(),
+                _ => ending.take().or_else(|| queue.pop_front()),
+            };
+            let Some(item) = item else { break };
             let (event, depth, parent) = match item {
+                Queued::Event(event @ Event::GameEnded { .. }, depth, parent)
+                    if ending.is_some() || queue.iter().any(|q| matches!(q, Queued::Event(..))) =>
+                {
+                    if ending.is_none() {
+                        ending = Some(Queued::Event(event, depth, parent));
+                    }
+                    continue;
+                }
                 Queued::Event(event, depth, parent) => (event, depth, parent),
                 Queued::Enter(turn, step) => {
                     if self.state.outcome.is_some() {
@@ -621,7 +638,8 @@ impl Game {
                     ),
                 )));
             }
-            if self.state.outcome.is_some() && !matches!(event, Event::GameEnded { .. }) {
+            // (the game is over: nothing more happens, another GameEnded included)
+            if self.state.outcome.is_some() {
                 continue;
             }
             if let Some(refusal) = self.rules.before_event(&self.state, &event)? {
