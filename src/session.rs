@@ -17,11 +17,11 @@ pub enum SessionError {
     /// Every error found in the scenario (`load_scenario(path)?` converts to it).
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     Scenario(Vec<ScenarioError>),
-    #[error("{0}")]
+    #[error(transparent)]
     Rules(#[from] RulesLoadError),
-    #[error("{0}")]
+    #[error(transparent)]
     Save(#[from] SaveError),
-    #[error("{0}")]
+    #[error(transparent)]
     Game(#[from] GameError),
     /// A `--setup` file that cannot be read or that the rules refuse.
     #[error("{file}{message}", file = .path.display())]

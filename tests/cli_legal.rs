@@ -144,7 +144,8 @@ fn legal_unit_says_when_the_commands_name_their_units_otherwise() {
         stdout(&out),
         format!(
             "ENGLAND has no legal command naming 'ENGLAND-4' in a unit argument (turn 1, \
-             S1901M); its {n} command(s) name their units otherwise: leave out --unit\n"
+             S1901M): none of its {n} command(s) now (end_phase, order) has a `unit` or `units` \
+             argument; leave out --unit to list them\n"
         )
     );
 }

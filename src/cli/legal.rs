@@ -130,11 +130,17 @@ pub fn run(args: &LegalArgs) -> i32 {
             Command::EndPhase => false,
             Command::Custom { args, .. } => args.contains_key("unit") || args.contains_key("units"),
         });
+        let mut kinds: Vec<&str> = unfiltered.iter().map(|c| c.name()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
         let unfiltered = unfiltered.len();
         if let (Some(unit), true) = (&args.unit, unfiltered > 0 && !name_units) {
+            // (Diplomacy's orders name their unit in the order text; other commands name none)
             outln!(
-                "{side} has no legal command naming '{unit}' in a unit argument ({at}); its {unfiltered} \
-                 command(s) name their units otherwise: leave out --unit"
+                "{side} has no legal command naming '{unit}' in a unit argument ({at}): none of its \
+                 {unfiltered} command(s) now ({}) has a `unit` or `units` argument; leave out --unit \
+                 to list them",
+                kinds.join(", ")
             );
         } else if let Some(unit) = &args.unit {
             outln!("{side} has no legal command for '{unit}' now ({at})");

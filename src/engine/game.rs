@@ -19,7 +19,15 @@ pub enum GameError {
     /// The rules failed (a script error or budget, or an event they made that cannot be
     /// applied; exit code 2).
     #[error("rules error: {0}")]
-    Rules(#[from] RulesError),
+    Rules(RulesError),
+}
+
+// (by hand, not `#[from]`: that would also make the RulesError this error's `source()`, and a
+// chain printed with its sources would say the message twice)
+impl From<RulesError> for GameError {
+    fn from(e: RulesError) -> Self {
+        GameError::Rules(e)
+    }
 }
 
 /// The setup keys the engine reads (`[[unit]]` and `[control]` are turned into events by the
@@ -240,13 +248,48 @@ impl Game {
             Some(serde_json::Value::String(phase)) => Some(phase.as_str()),
             Some(_) => return Err(refuse("'phase' must be a string".into())),
         };
+        // (rules that label their phases, as Diplomacy's `S1901M`, take a label too: the
+        // current one is shown beside the names should the phase not be found)
+        let label_now = match phase {
+            Some(_) => self
+                .rules
+                .phase_label(&self.state, self.state.turn, self.state.step)
+                .ok()
+                .flatten(),
+            None => None,
+        };
         let target = match (phase, side, turn) {
             (None, None, None) => None,
             (None, None, Some(t)) => Some((t, 0)),
             _ => Some(self.find_step(turn, phase, side)?.ok_or_else(|| {
+                let mut phases = String::new();
                 let what = match (phase, side) {
                     (Some(p), Some(s)) => format!("no phase '{p}' of side '{s}'"),
-                    (Some(p), None) => format!("phase '{p}' is not a phase of this scenario"),
+                    (Some(p), None) => {
+                        // (the phases' names, in the order of play, and the nearest)
+                        let sequence = self.rules.sequence();
+                        let mut names: Vec<&str> = Vec::new();
+                        for step in sequence
+                            .steps
+                            .iter()
+                            .chain(sequence.special.values().flatten())
+                        {
+                            if !names.contains(&step.phase.as_str()) {
+                                names.push(&step.phase);
+                            }
+                        }
+                        let labels = match &label_now {
+                            Some(l) if !names.contains(&l.as_str()) => {
+                                format!(", or a label such as '{l}'")
+                            }
+                            _ => String::new(),
+                        };
+                        phases = format!("phases: {}{labels}; ", names.join(", "));
+                        let near = crate::spelling::nearest(p, names.iter().copied(), 3)
+                            .map(|n| format!(": did you mean '{n}'?"))
+                            .unwrap_or_default();
+                        format!("phase '{p}' is not a phase of this scenario{near}")
+                    }
                     (None, Some(s)) => format!("side '{s}' has no phase"),
                     (None, None) => String::new(),
                 };
@@ -254,7 +297,7 @@ impl Game {
                     Some(t) => format!("turn {t}"),
                     None => format!("turns 1..{}", self.turn_limit),
                 };
-                refuse(format!("{what} ({turns})"))
+                refuse(format!("{what} ({phases}{turns})"))
             })?),
         };
         let mut events = extra;
@@ -839,7 +882,16 @@ mod tests {
         let e = g.setup(&t, Vec::new()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "refused: setup: phase 'T9m' is not a phase of this scenario (turns 1..3)"
+            "refused: setup: phase 'T9m' is not a phase of this scenario (phases: move, \
+             retreat, or a label such as 'T3r'; turns 1..3)"
+        );
+        // (a misspelt phase name: the nearest)
+        t.insert("phase".into(), json!("retreet"));
+        let e = g.setup(&t, Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "refused: setup: phase 'retreet' is not a phase of this scenario: did you mean \
+             'retreat'? (phases: move, retreat, or a label such as 'T3r'; turns 1..3)"
         );
     }
 

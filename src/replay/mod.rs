@@ -67,7 +67,7 @@ pub enum ReplayError {
         line: usize,
         message: String,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Session(#[from] SessionError),
     #[error("the replay was recorded against different rules, it cannot be verified: {0}")]
     DifferentRules(String),

@@ -12,7 +12,7 @@ pub enum ScenarioError {
         line: usize,
         message: String,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Map(#[from] MapError),
 }
 
