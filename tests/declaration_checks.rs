@@ -828,3 +828,58 @@ hex.rules.query("supply", function() return hex.path.supply({ { side = "rde", he
         assert!(e.ends_with(why), "{query}: {e}");
     }
 }
+
+/// An argument declared as a place (`place`, `places`, `path`) that names no place of the board
+/// is refused with the nearest name before the rules' `resolve` runs (it reached `resolve`,
+/// whose `hex.map.region` answered nil, and the game failed with a rules error).
+#[test]
+fn a_place_argument_the_board_lacks_is_refused_with_the_nearest() {
+    let text = r#"hex.commands.define("muster", { args = { at = "place", via = "places?" },
+  resolve = function(cmd) return hex.state.set("mustered", cmd.at) end })
+"#;
+    let muster = |args: serde_json::Value| Command::Custom {
+        name: "muster".into(),
+        args: args.as_object().unwrap().clone(),
+    };
+    // A hex map: its labels' form.
+    let mut s = demo_with("muster", text).unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let before = serde_json::to_string(s.game.state()).unwrap();
+    let Err(GameError::Refused(r)) = s.game.submit(
+        Some(&side),
+        &muster(serde_json::json!({"at": "0505", "via": ["0101", "9999"]})),
+    ) else {
+        panic!("expected a refusal")
+    };
+    assert_eq!(
+        r.reason,
+        "muster: argument 'via': '9999' is not a hex of the map (this 12×10 map's labels are 4 \
+         digits, column then row: 0101 to 1210)"
+    );
+    assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    assert!(s
+        .game
+        .submit(Some(&side), &muster(serde_json::json!({"at": "0505"})))
+        .is_ok());
+    // An area map: the nearest region.
+    let dir = std::env::temp_dir().join(format!("hexwar-decl-{}-area", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("muster.lua");
+    std::fs::write(&file, text).unwrap();
+    let mut s = Session::start_with_mods(Path::new("scenarios/diplomacy"), Some(1), &[file])
+        .map_err(|e| e.to_string())
+        .unwrap();
+    let Err(GameError::Refused(r)) = s
+        .game
+        .submit(Some("FRANCE"), &muster(serde_json::json!({"at": "PARR"})))
+    else {
+        panic!("expected a refusal")
+    };
+    assert_eq!(
+        (r.rule.as_str(), r.reason.as_str()),
+        (
+            "command",
+            "muster: argument 'at': 'PARR' is not a location of the map (did you mean 'PAR'?)"
+        )
+    );
+}

@@ -131,6 +131,43 @@ fn shown(value: &Value) -> String {
     }
 }
 
+/// The first place an argument of kind `place`, `places` or `path` names that the board lacks,
+/// as the refusal's reason with the nearest name (`reinforce: argument 'area': 'ASHFROD' is not
+/// a location of the map (did you mean 'ASHFORD'?)`), or None. Checked when a command is
+/// given, after `misfit`, so that the rules' `resolve` never meets a place that is not there.
+pub fn unknown_place(
+    name: &str,
+    specs: &[ArgSpec],
+    args: &Map<String, Value>,
+    board: &crate::board::Board,
+) -> Option<String> {
+    for spec in specs {
+        let Some(kind) = &spec.kind else { continue };
+        let base = kind.written.trim_end_matches('?');
+        if !matches!(base, "place" | "places" | "path") {
+            continue;
+        }
+        let labels: Vec<&str> = match args.get(&spec.name) {
+            Some(Value::String(label)) => vec![label],
+            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+            _ => continue,
+        };
+        if let Some(bad) = labels
+            .into_iter()
+            .find(|label| board.canonical_place(label).is_none())
+        {
+            return Some(format!(
+                "{name}: argument '{}': '{}' is not a {} of the map{}",
+                spec.name,
+                crate::spelling::clipped(bad, 40),
+                board.place_word(),
+                board.unknown_place_hint(bad)
+            ));
+        }
+    }
+    None
+}
+
 /// Why `args` (a command's fields, `command` aside) do not fit the declaration `specs` of
 /// command `name`, or None: an argument it does not take, a declared one missing, or one
 /// holding the wrong kind of value. The message is the refusal's reason.

@@ -1033,6 +1033,15 @@ impl Ruleset for LuaRules {
         if let Some(refusal) = unknown_argument(def, command) {
             return Ok(Err(refusal));
         }
+        if let (Some(specs), Command::Custom { name, args }) = (&def.args, command) {
+            let unknown = with_host(&self.lua, |h| {
+                crate::rules::command_args::unknown_place(name, specs, args, &h.map)
+            })
+            .map_err(|e| RulesError::new(e.to_string()))?;
+            if let Some(why) = unknown {
+                return Ok(Err(Refusal::new("command", why)));
+            }
+        }
         let what = || format!("command '{}' ({})", command.name(), origin_of(&def.resolve));
         let (value, rolls) = self.call(state, what, |lua| {
             let t = command_to_lua(lua, command)?;
