@@ -263,3 +263,25 @@ fn a_wrong_argument_names_the_function_as_the_script_called_it() {
         )
     );
 }
+
+/// Tables that contain themselves are shown with `<cycle>` and compared without end (the test
+/// API overflowed the stack inside its own file: `hexwar test API:57: stack overflow`); cycles
+/// of one shape are equal; the first difference skips the cycle; `t.fail` takes a table.
+#[test]
+fn tables_that_contain_themselves_are_compared_and_shown() {
+    let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_cycles"]);
+    assert_eq!(code, 1);
+    let file = "tests/fixtures/lua_cycles/cycles_test.lua";
+    assert_eq!(
+        stdout,
+        format!(
+            "{file}\n  FAIL  cyclic eq\n        {file}:6: values differ\n          expected: {{self \
+             = <cycle>, v = 2}}\n            actual: {{self = <cycle>, v = 1}}\n          first \
+             difference at .v: expected 2, actual 1\n  ok    cyclic same shape\n  FAIL  cycle \
+             along the key\n        {file}:16: values differ\n          expected: {{a = <cycle>, \
+             z = 2}}\n            actual: {{a = <cycle>, z = 1}}\n          first difference at \
+             .z: expected 2, actual 1\n  FAIL  fail with a table\n        {file}:18: {{reason = \
+             \"x\"}}\n1 passed, 3 failed\n"
+        )
+    );
+}

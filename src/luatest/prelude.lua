@@ -31,61 +31,92 @@ local function is_array(t)
   return count == n
 end
 
--- A value as text, tables with sorted keys (the same text every run).
-local function show(v)
+-- A value as text, tables with sorted keys (the same text every run). A table met again inside
+-- itself is shown as `<cycle>`, and nesting below 50 levels as `{...}`, so a test that prints
+-- a looping or very deep table gets text, not a stack overflow inside this file.
+local MAX_SHOWN_DEPTH = 50
+local function show(v, open, depth)
   if type(v) == "string" then return string.format("%q", v) end
   -- (a float printed with all the digits it needs: 0.1 + 0.2 showed as 0.3, like 0.3 itself)
   if math.type(v) == "float" and tonumber(tostring(v)) ~= v then
     return string.format("%.17g", v)
   end
   if type(v) ~= "table" then return tostring(v) end
+  open, depth = open or {}, depth or 0
+  if open[v] then return "<cycle>" end
+  if depth >= MAX_SHOWN_DEPTH then return "{...}" end
+  open[v] = true
   local parts = {}
   if is_array(v) then
-    for _, x in ipairs(v) do parts[#parts + 1] = show(x) end
+    for _, x in ipairs(v) do parts[#parts + 1] = show(x, open, depth + 1) end
   else
     for _, k in ipairs(sorted_keys(v)) do
-      local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or ("[" .. show(k) .. "]")
-      parts[#parts + 1] = key .. " = " .. show(v[k])
+      local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or ("[" .. show(k, open, depth + 1) .. "]")
+      parts[#parts + 1] = key .. " = " .. show(v[k], open, depth + 1)
     end
   end
+  open[v] = nil
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 
-local function deep_eq(a, b)
+-- Deep equality. A pair of tables met again while it is being compared counts as equal (two
+-- cycles of the same shape are equal), and below 200 levels tables are compared as values.
+local MAX_COMPARED_DEPTH = 200
+local function deep_eq(a, b, open, depth)
   if type(a) ~= type(b) then return false end
-  if type(a) ~= "table" then return a == b end
+  if type(a) ~= "table" or a == b then return a == b end
+  open, depth = open or {}, depth or 0
+  if depth >= MAX_COMPARED_DEPTH then return false end
+  open[a] = open[a] or {}
+  if open[a][b] then return true end
+  open[a][b] = true
+  local same = true
   for k, v in pairs(a) do
-    if not deep_eq(v, b[k]) then return false end
+    if not deep_eq(v, b[k], open, depth + 1) then same = false break end
   end
-  for k in pairs(b) do
-    if a[k] == nil then return false end
+  if same then
+    for k in pairs(b) do
+      if a[k] == nil then same = false break end
+    end
   end
-  return true
+  open[a][b] = nil
+  return same
 end
 
 -- Where two values first differ (keys in sorted order): the path from the top (`.b[2]`), and
--- the actual and expected values there; nil when they do not differ.
-local function first_difference(actual, expected, at)
-  if type(actual) ~= "table" or type(expected) ~= "table" then
+-- the actual and expected values there; nil when they do not differ. A key leading back to a
+-- pair of tables already on the path is passed over (the difference is elsewhere in the cycle),
+-- and the path stops after MAX_SHOWN_DEPTH steps.
+local function first_difference(actual, expected, at, depth, path)
+  depth, path = depth or 0, path or {}
+  if type(actual) ~= "table" or type(expected) ~= "table" or depth >= MAX_SHOWN_DEPTH then
     if deep_eq(actual, expected) then return nil end
     return at, actual, expected
+  end
+  path[#path + 1] = { actual, expected }
+  local function on_path(a, b)
+    for _, pair in ipairs(path) do
+      if pair[1] == a and pair[2] == b then return true end
+    end
+    return false
   end
   local union = {}
   for k in pairs(actual) do union[k] = true end
   for k in pairs(expected) do union[k] = true end
   for _, k in ipairs(sorted_keys(union)) do
-    if not deep_eq(actual[k], expected[k]) then
+    if not on_path(actual[k], expected[k]) and not deep_eq(actual[k], expected[k]) then
       local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and ("." .. k) or ("[" .. show(k) .. "]")
-      return first_difference(actual[k], expected[k], at .. key)
+      return first_difference(actual[k], expected[k], at .. key, depth + 1, path)
     end
   end
-  return nil
+  return at, actual, expected
 end
 
 -- An assertion that does not hold: the runner reports it as FAIL, apart from a test that
 -- stopped on an error (ERROR). The mark, which the runner removes, tells the two apart.
 local FAILED = "\1assertion\1"
 local function fail(message, level)
+  if type(message) ~= "string" then message = show(message) end
   error(FAILED .. message, (level or 1) + 2)
 end
 
@@ -202,7 +233,7 @@ function t.eq(actual, expected, what)
     -- (in tables, where: a long listing is hard to compare by eye)
     if type(actual) == "table" and type(expected) == "table" then
       local at, a, e = first_difference(actual, expected, "")
-      if at then
+      if at and at ~= "" then
         message = message .. string.format("\n  first difference at %s: expected %s, actual %s", at, show(e), show(a))
       end
     end
