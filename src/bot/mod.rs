@@ -19,7 +19,11 @@ use crate::engine::{Command, Game, RulesError};
 pub trait Bot {
     /// The next command for `legal.side()`, chosen among the legal commands (never none: they
     /// hold at least `EndPhase`). A bot keeps no game state between calls: what is left to do
-    /// comes from the position (a saved game continued plays as the uninterrupted one).
+    /// comes from the position (a saved game continued plays as the uninterrupted one). Its
+    /// dice are the host's to save (`Save::bot_dice`). One counter is the bot's own:
+    /// [`RandomBot`]'s allowance of commands in a phase, which a new bot starts afresh; the
+    /// CLI saves only where it is 0 (a turn's start, or before a side's first command), and a
+    /// host saving in the middle of a phase keeps it with [`RandomBot::given_in_phase`].
     fn choose(&mut self, game: &mut Game, legal: &mut LegalCommands)
         -> Result<Command, RulesError>;
 }

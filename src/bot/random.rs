@@ -22,6 +22,22 @@ impl RandomBot {
             phase_key: (0, 0, String::new()),
         }
     }
+
+    /// The commands this bot has given in its current phase (turn, step, side), which count
+    /// against `max_per_phase`: a host that saves in the middle of a phase keeps it beside
+    /// the save (its `host` field) and hands it to the new bot with
+    /// [`RandomBot::resume_phase`], so the resumed game plays as the uninterrupted one.
+    pub fn given_in_phase(&self) -> (u32, u32, &str, u32) {
+        let (turn, step, side) = &self.phase_key;
+        (*turn, *step, side, self.given)
+    }
+
+    /// Takes up a phase where another bot left it: `given` commands already given by `side`
+    /// in (turn, step).
+    pub fn resume_phase(&mut self, turn: u32, step: u32, side: &str, given: u32) {
+        self.phase_key = (turn, step, side.to_string());
+        self.given = given;
+    }
 }
 
 impl Bot for RandomBot {
@@ -69,7 +85,7 @@ mod tests {
     use serde_json::json;
 
     use super::RandomBot;
-    use crate::bot::{play, RunLimit};
+    use crate::bot::{play, Bot, RunLimit};
     use crate::engine::{
         Command, Dice, Event, EventLimits, Game, GameState, Outcome, Refusal, Resolution,
         RulesError, Ruleset, Sequence, Step,
@@ -136,6 +152,76 @@ mod tests {
                 reason: "over".into(),
             })
         }
+    }
+
+    /// A game of MustTake, one side, `turns` turns.
+    fn must_take(seed: u64, turns: u32) -> Game {
+        let sequence = Sequence {
+            steps: vec![Step {
+                side: Some("a".into()),
+                phase: "take".into(),
+            }],
+            special: BTreeMap::new(),
+        };
+        let mut game = Game::new(
+            GameState::new("nim", seed),
+            Box::new(MustTake(sequence)),
+            turns,
+            EventLimits::default(),
+        );
+        game.start(seed).expect("the game starts");
+        game
+    }
+
+    /// One command from `bot`, given: its name.
+    fn step(game: &mut Game, bot: &mut RandomBot) -> String {
+        let mut legal = crate::bot::LegalCommands::new("a");
+        let command = bot.choose(game, &mut legal).expect("a choice");
+        game.submit(Some("a"), &command).expect("accepted");
+        command.name().to_string()
+    }
+
+    /// A host that drives the bot one command at a time and hands a new bot over in the
+    /// middle of a phase (a save and resume) plays the uninterrupted game when it passes the
+    /// allowance used on (`given_in_phase`, `resume_phase`); a fresh allowance plays another
+    /// game for some seeds.
+    #[test]
+    fn a_bot_taking_up_a_phase_where_another_left_it_plays_the_same_game() {
+        let play = |seed: u64, hand_over: bool| {
+            let mut game = must_take(seed, 3);
+            let mut bot = RandomBot::new(Dice::new(seed));
+            bot.max_per_phase = 2;
+            let mut names = vec![step(&mut game, &mut bot)];
+            let mut next = RandomBot::new(bot.dice);
+            next.max_per_phase = 2;
+            if hand_over {
+                let (turn, step_index, side, given) = bot.given_in_phase();
+                next.resume_phase(turn, step_index, side, given);
+            }
+            while !game.is_over() {
+                names.push(step(&mut game, &mut next));
+            }
+            names
+        };
+        let mut differed = 0;
+        for seed in 1..=40 {
+            let whole = {
+                let mut game = must_take(seed, 3);
+                let mut bot = RandomBot::new(Dice::new(seed));
+                bot.max_per_phase = 2;
+                let mut names = Vec::new();
+                while !game.is_over() {
+                    names.push(step(&mut game, &mut bot));
+                }
+                names
+            };
+            assert_eq!(play(seed, true), whole, "seed {seed}");
+            differed += usize::from(play(seed, false) != whole);
+        }
+        assert!(
+            differed > 0,
+            "a fresh allowance changed no game: the test shows nothing"
+        );
     }
 
     /// The random bot ends a phase early only when `end_phase` is listed: a game whose rules
