@@ -883,3 +883,57 @@ fn a_place_argument_the_board_lacks_is_refused_with_the_nearest() {
         )
     );
 }
+
+/// A field of a table given to the API that holds the wrong kind of value is named, in a
+/// script's words (mlua's message named neither: `error converting Lua table to String
+/// (expected string or number)`).
+#[test]
+fn a_field_of_the_wrong_kind_is_named_in_a_scripts_words() {
+    let mut s = demo_with(
+        "supply_fields",
+        r#"hex.rules.query("side_table", function() return hex.path.supply({ { side = {}, hexes = {} } }) end)
+hex.rules.query("hexes_number", function() return hex.path.supply({ { side = "blue", hexes = 1 } }) end)
+"#,
+    )
+    .unwrap();
+    for (query, expected) in [
+        (
+            "side_table",
+            "/supply_fields.lua:1: hex.path.supply: source #1: side: string expected, got table",
+        ),
+        (
+            "hexes_number",
+            "/supply_fields.lua:2: hex.path.supply: source #1: hexes: table expected, got integer",
+        ),
+    ] {
+        let Err(e) = s.game.query(query, &serde_json::Value::Null) else {
+            panic!("{query}: expected a rules error")
+        };
+        assert!(e.message.ends_with(expected), "{query}: {}", e.message);
+    }
+}
+
+/// A command a listing returns holding a value that is no data (a coroutine) is named so, not
+/// as serde's `deserialize error: unsupported value type `thread``.
+#[test]
+fn a_listed_command_holding_a_coroutine_is_named_in_a_scripts_words() {
+    let mut s = demo_with(
+        "listed_coroutine",
+        r#"hex.commands.define("y", { legal = function() return { { command = "y", co = coroutine.create(print) } } end,
+  resolve = function() return {} end })
+"#,
+    )
+    .unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let Err(e) = s.game.legal_commands(&side) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.ends_with(
+            "/listed_coroutine.lua:1): not a command table: a coroutine is no data (a value holds \
+             tables, strings, numbers and booleans)"
+        ),
+        "{}",
+        e.message
+    );
+}

@@ -26,4 +26,6 @@ pub use source::{
     line_of, read_bytes_capped, read_capped, read_named_capped, LineIndex, SourceText,
     MAX_SOURCE_BYTES,
 };
-pub use toml_text::{in_toml_words, parse_toml, toml_message, toml_offset, TomlError};
+pub use toml_text::{
+    in_json_words, in_lua_words, in_toml_words, parse_toml, toml_message, toml_offset, TomlError,
+};

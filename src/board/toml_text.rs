@@ -216,24 +216,58 @@ pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
 /// serde's Rust type names in "expected ..." said in TOML's words: `expected u32` read as a
 /// leak of the program's insides to a designer who wrote `"10"` for a number.
 pub fn in_toml_words(message: &str) -> String {
-    const WORDS: [(&str, &str); 14] = [
+    in_words(
+        message,
+        &[
+            ("expected a sequence", "expected an array"),
+            ("expected a map", "expected a table"),
+            ("expected struct ", "expected a table "),
+        ],
+    )
+}
+
+/// The same for a JSON file (a save, a replay, a game record): an array, an object.
+pub fn in_json_words(message: &str) -> String {
+    in_words(
+        message,
+        &[
+            ("expected a sequence", "expected an array"),
+            ("expected a map", "expected an object"),
+            ("expected struct ", "expected an object "),
+        ],
+    )
+}
+
+/// The same for a value a Lua script handed over: a list, a table.
+pub fn in_lua_words(message: &str) -> String {
+    in_words(
+        message,
+        &[
+            ("expected a sequence", "expected a list"),
+            ("expected a map", "expected a table"),
+            ("expected struct ", "expected a table "),
+        ],
+    )
+}
+
+/// serde's Rust words in `message` put as a file's reader says them: the numbers' ranges, and
+/// the containers as `containers` names them.
+fn in_words(message: &str, containers: &[(&str, &str)]) -> String {
+    const WORDS: [(&str, &str); 11] = [
         ("expected u8", "expected a whole number (0 to 255)"),
         ("expected u16", "expected a whole number (0 to 65535)"),
-        ("expected u32", "expected a whole number, not below 0"),
+        ("expected u32", "expected a whole number (0 to 4294967295)"),
         ("expected u64", "expected a whole number, not below 0"),
         ("expected usize", "expected a whole number, not below 0"),
         ("expected i32", "expected a whole number"),
         ("expected i64", "expected a whole number"),
         ("expected f32", "expected a number"),
         ("expected f64", "expected a number"),
-        ("expected a sequence", "expected an array"),
-        ("expected a map", "expected a table"),
         ("expected a boolean", "expected true or false"),
         ("expected a borrowed string", "expected a string"),
-        ("expected struct ", "expected a table "),
     ];
     let mut out = message.to_string();
-    for (rust, toml) in WORDS {
+    for &(rust, plain) in WORDS.iter().chain(containers) {
         // (a whole word only: `expected u32` but not `expected u320`)
         if let Some(at) = out.find(rust) {
             let end = at + rust.len();
@@ -242,7 +276,7 @@ pub fn in_toml_words(message: &str) -> String {
                 .next()
                 .is_none_or(|c| !c.is_ascii_alphanumeric());
             if whole {
-                out.replace_range(at..end, toml);
+                out.replace_range(at..end, plain);
             }
         }
     }

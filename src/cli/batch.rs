@@ -207,8 +207,14 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let record = serde_json::from_str::<GameRecord>(line)
-                .map_err(|e| format!("{}:{}: not a game record: {e}", path.display(), i + 1))?;
+            let record = serde_json::from_str::<GameRecord>(line).map_err(|e| {
+                format!(
+                    "{}:{}: not a game record: {}",
+                    path.display(),
+                    i + 1,
+                    crate::board::in_json_words(&e.to_string())
+                )
+            })?;
             // (no game scores 1e308: sums of such numbers overflow into inf and NaN)
             if let Some((name, value)) = record
                 .scores

@@ -293,7 +293,7 @@ pub(crate) fn json_problem(e: &serde_json::Error) -> String {
     } else if e.is_syntax() {
         format!("not valid JSON ({e})")
     } else {
-        e.to_string()
+        crate::board::in_json_words(&e.to_string())
     }
 }
 
@@ -308,6 +308,30 @@ mod tests {
             dice: Dice { seed: 5, rolls: 9 },
             ..GameState::new("t", 5)
         }
+    }
+
+    /// A value of the wrong kind in a save is named in the file's words (was `expected u32`,
+    /// `expected u64`).
+    #[test]
+    fn a_wrong_number_in_a_save_is_named_in_json_words() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let mut json: serde_json::Value = serde_json::from_str(&save.to_json()).unwrap();
+        json["seed"] = serde_json::json!(-1);
+        let err = Save::from_json(Path::new("s.json"), &json.to_string()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("invalid value: integer `-1`, expected a whole number, not below 0"),
+            "{err}"
+        );
+        json["seed"] = serde_json::json!(5);
+        json["state"]["step"] = serde_json::json!(4294967296u64);
+        let err = Save::from_json(Path::new("s.json"), &json.to_string()).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "invalid value: integer `4294967296`, expected a whole number (0 to 4294967295)"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -30,8 +30,30 @@ pub fn command_from_lua(lua: &Lua, value: Value) -> Result<Command, String> {
     super::bounded::check(&value).map_err(|e| format!("not a command table: {e}"))?;
     let map: Map<String, serde_json::Value> = lua
         .from_value(value)
-        .map_err(|e| format!("not a command table: {e}"))?;
+        .map_err(|e| format!("not a command table: {}", bridge_words(&e)))?;
     Command::try_from(map)
+}
+
+/// mlua's serde bridge's message in a script's words: without its `deserialize error: `, and a
+/// value that is no data (a coroutine, a function) named so instead of as an "unsupported
+/// value type `thread`".
+pub(crate) fn bridge_words(e: &mlua::Error) -> String {
+    let text = e.to_string();
+    let text = text.trim_start_matches("deserialize error: ");
+    match text
+        .strip_prefix("unsupported value type `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        Some(kind) => format!(
+            "a {} is no data (a value holds tables, strings, numbers and booleans)",
+            match kind {
+                "thread" => "coroutine",
+                "userdata" => "host object",
+                other => other,
+            }
+        ),
+        None => crate::board::in_lua_words(text),
+    }
 }
 
 /// A flat table (string keys; string, integer or boolean values, no metatable) read in one pass
@@ -384,8 +406,7 @@ fn event_from_lua(
     if let Ok(event) = lua.from_value_with::<Event>(value.clone(), empty_as_list) {
         return Ok(event);
     }
-    let why = first.to_string();
-    let why = why.trim_start_matches("deserialize error: ");
+    let why = bridge_words(&first);
     let name = match &value {
         Value::Table(t) => t.raw_get::<Option<String>>("event").ok().flatten(),
         _ => None,

@@ -100,6 +100,9 @@ fn describe_raw(error: &Error, what: &str, budget: &Budget, memory_limit: usize)
             }
         }
         Error::RuntimeError(message) => format!("{what}: {}", tidy_traceback(message)),
+        Error::FromLuaConversionError { .. } => {
+            format!("{what}: {}", conversion(error).unwrap_or_default())
+        }
         Error::WithContext { context, cause } => {
             format!(
                 "{}: {context}",
@@ -127,18 +130,7 @@ pub(crate) fn bad_argument(cause: &Error, called: Option<&str>) -> Option<String
     let Error::FromLuaConversionError { from, to, message } = cause.as_ref() else {
         return None;
     };
-    let expected = match to.as_str() {
-        "String" | "string" | "str" => "string",
-        "table" | "Table" => "table",
-        "function" | "Function" => "function",
-        "bool" | "boolean" => "boolean",
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32"
-        | "f64" | "integer" | "number" => "number",
-        // (Rust's collection types, as a script writes them: `{ "a", "b" }`, `{ k = v }`)
-        other if other.starts_with("Vec<") => "list",
-        other if other.contains("Map<") => "table",
-        other => other,
-    };
+    let expected = in_lua_words(to);
     let called = called
         .map(|name| format!(" to '{name}'"))
         .unwrap_or_default();
@@ -159,6 +151,37 @@ pub(crate) fn bad_argument(cause: &Error, called: Option<&str>) -> Option<String
     Some(format!(
         "bad argument #{pos}{called} ({expected} expected, got {from}){detail}"
     ))
+}
+
+/// A Rust type a host function converts a Lua value to, as a script knows it (`String` is a
+/// string, `Vec<String>` a list, `u32` a number).
+fn in_lua_words(rust: &str) -> &str {
+    match rust {
+        "String" | "string" | "str" => "string",
+        "table" | "Table" => "table",
+        "function" | "Function" => "function",
+        "bool" | "boolean" => "boolean",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32"
+        | "f64" | "integer" | "number" => "number",
+        // (Rust's collection types, as a script writes them: `{ "a", "b" }`, `{ k = v }`)
+        other if other.starts_with("Vec<") => "list",
+        other if other.contains("Map<") => "table",
+        other => other,
+    }
+}
+
+/// A Lua value a host function could not convert (a field of a table it was given: `side =
+/// {}`), in a script's words: `string expected, got table` (mlua's own: `error converting Lua
+/// table to String (expected string or number)`).
+pub(crate) fn conversion(error: &Error) -> Option<String> {
+    let Error::FromLuaConversionError { from, to, message } = error else {
+        return None;
+    };
+    let expected = in_lua_words(to);
+    if message.as_deref() == Some("out of range") {
+        return Some(format!("{from} out of range for a {expected}"));
+    }
+    Some(format!("{expected} expected, got {from}"))
 }
 
 /// The `hex.*` function a host error came from, named as the script wrote it: the traceback

@@ -729,10 +729,9 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
                 }
             }
             let step: crate::engine::Step = super::bounded::from_value(lua, step).map_err(|e| {
-                let why = e.to_string();
                 RulesError::new(format!(
                     "hex.rules.sequence: {which}: {}",
-                    why.trim_start_matches("deserialize error: ")
+                    super::convert::bridge_words(&e)
                 ))
             })?;
             // (a side the scenario does not have would own phases nobody plays: a misspelt side)
@@ -1183,10 +1182,9 @@ impl Ruleset for LuaRules {
         let (value, _) = self.call(state, what, |lua| {
             let v: Value = f.call(())?;
             let outcome = super::bounded::from_value::<Outcome>(lua, v).map_err(|e| {
-                let why = e.to_string();
                 mlua::Error::runtime(format!(
                     "its answer: {} (expected {{ winner = side or nil, scores = {{ [side] = number }}, reason = \"...\" }})",
-                    why.trim_start_matches("deserialize error: ")
+                    super::convert::bridge_words(&e)
                 ))
             })?;
             // (a winner or a score of a side the scenario lacks reached the log, saves and the

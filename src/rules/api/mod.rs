@@ -267,3 +267,14 @@ pub(crate) fn only_keys(t: &Table, allowed: &[&str], what: &str) -> mlua::Result
     }
     Ok(())
 }
+
+/// Field `key` of a table a script handed over, or an error naming the field in a script's
+/// words (`hex.path.supply: source #1: side: string expected, got table`), where mlua's names
+/// neither the field nor a Lua type.
+pub(crate) fn field<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
+    t.raw_get::<T>(key)
+        .map_err(|e| match crate::rules::error::conversion(&e) {
+            Some(why) => mlua::Error::runtime(format!("{what}: {key}: {why}")),
+            None => e,
+        })
+}

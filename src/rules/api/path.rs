@@ -629,14 +629,15 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, sources: Vec<Table>| {
             with_position(lua, |map, rules, cache| {
                 let mut sets = Vec::new();
-                for s in sources {
-                    let side: String = s.raw_get("side")?;
+                for (i, s) in sources.into_iter().enumerate() {
+                    let what = format!("hex.path.supply: source #{}", i + 1);
+                    let side: String = super::field(&s, "side", &what)?;
                     let side = rules
                         .profile
                         .side_named(&side, "hex.path.supply")
                         .map_err(mlua::Error::runtime)?;
-                    let nations: Option<Vec<String>> = s.raw_get("nations")?;
-                    let hexes: Table = s.raw_get("hexes")?;
+                    let nations: Option<Vec<String>> = super::field(&s, "nations", &what)?;
+                    let hexes: Table = super::field(&s, "hexes", &what)?;
                     sets.push(SourceSet {
                         side,
                         nations: nations.unwrap_or_default(),
