@@ -534,6 +534,9 @@ impl Session {
                 format!(": {message}")
             },
         };
+        if let Some(e) = crate::board::datetime_error(&source.text) {
+            return Err(fail(source.line_of(e.offset), e.message));
+        }
         let mut table: toml::Table = toml::from_str(&source.text).map_err(|e| {
             let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))

@@ -425,8 +425,9 @@ fn f40_18_2_a_turn_1_french_order_to_a_label_that_is_no_hex_is_refused_by_name()
             &custom("rail", &[("unit", "a1"), ("to", "9999")])
         ),
         refusal(
-            "F40-10.1",
-            "a1 cannot go by rail from 0202 to 9999: 9999 is not a hex of the map"
+            "command",
+            "rail: argument 'to': '9999' is not a hex of the map (this 6×5 map's labels are 4 \
+             digits, column then row: 0101 to 0605)"
         )
     );
     ok(&mut s, "allied", &mv("a1", &["0201"]));

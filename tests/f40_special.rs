@@ -48,14 +48,20 @@ fn f40_10_1_one_unit_by_rail_per_movement_phase_in_friendly_france() {
             "a1 cannot go by rail from 0101 to 0402: 0402 is not friendly territory"
         )
     );
-    // (each refusal names its cause: not a hex, out of France)
-    for (to, why) in [
-        ("0309", "0309 is not a hex of the map"),
-        (
-            "0501",
-            "0501 is not in France (allied rail runs in France only)",
-        ),
-    ] {
+    // (each refusal names its cause: not a hex (refused by the command's declared `place`
+    // argument before the rules see it), out of France)
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a1", "0309")),
+        refusal(
+            "command",
+            "rail: argument 'to': '0309' is not a hex of the map (this 6×2 map's labels are 4 \
+             digits, column then row: 0101 to 0602)"
+        )
+    );
+    for (to, why) in [(
+        "0501",
+        "0501 is not in France (allied rail runs in France only)",
+    )] {
         assert_eq!(
             refused(&mut s, "allied", &rail("a1", to)),
             refusal(

@@ -27,5 +27,6 @@ pub use source::{
     MAX_SOURCE_BYTES,
 };
 pub use toml_text::{
-    in_json_words, in_lua_words, in_toml_words, parse_toml, toml_message, toml_offset, TomlError,
+    datetime_error, in_json_words, in_lua_words, in_toml_words, parse_toml, toml_message,
+    toml_offset, TomlError,
 };

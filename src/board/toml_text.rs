@@ -17,6 +17,39 @@ pub struct TomlError {
     pub message: String,
 }
 
+/// The first date or time in a TOML text as an error, if any. No hexwar file takes one, and
+/// serde reads one as a table of a private key (`{"$__toml_private_datetime": ...}`), which
+/// reached the rules, the saves and messages. (A text that does not parse: None, and the
+/// parse's own error is said.)
+pub fn datetime_error(text: &str) -> Option<TomlError> {
+    first_datetime(text).map(|offset| TomlError {
+        offset,
+        message: "a date or time is no value hexwar reads: write it as a string (\"1940-05-10\")"
+            .into(),
+    })
+}
+
+/// Where `datetime_error` finds one.
+fn first_datetime(text: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let document = DeTable::parse(text).ok()?;
+    let mut first: Option<usize> = None;
+    // (a walk with a stack of its own: a file may nest arrays thousands deep)
+    let mut left: Vec<&toml::Spanned<DeValue>> = document.get_ref().values().collect();
+    while let Some(value) = left.pop() {
+        match value.get_ref() {
+            DeValue::Datetime(_) => {
+                let at = value.span().start;
+                first = Some(first.map_or(at, |f| f.min(at)));
+            }
+            DeValue::Array(items) => left.extend(items.iter()),
+            DeValue::Table(table) => left.extend(table.values()),
+            _ => {}
+        }
+    }
+    first
+}
+
 /// A `key = value` entry taken out of the text to read on past its error.
 struct Removed {
     at: usize,
@@ -34,6 +67,9 @@ struct Removed {
 /// syntax error or a missing field ends the list, as does the count [`MAX_ERRORS`] (said so).
 /// The errors come in the file's order (serde meets a table's keys in alphabetical order).
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> {
+    if let Some(e) = datetime_error(text) {
+        return Err(vec![e]);
+    }
     let mut errors: Vec<TomlError> = Vec::new();
     let mut removed: Vec<Removed> = Vec::new();
     let mut current = std::borrow::Cow::Borrowed(text);
@@ -347,7 +383,8 @@ mod tests {
             errors_of("name = \"x\"\nturns = \"10\"\n"),
             vec![(
                 2,
-                "TOML: invalid type: string \"10\", expected a whole number, not below 0".into()
+                "TOML: invalid type: string \"10\", expected a whole number (0 to 4294967295)"
+                    .into()
             )]
         );
         assert_eq!(

@@ -101,6 +101,13 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
             .trim_start_matches("TOML: ")
             .to_string(),
     };
+    if let Some(e) = crate::board::datetime_error(text) {
+        return Err(OrdersError::Toml {
+            path: path.into(),
+            line: index.line_of(e.offset),
+            message: e.message,
+        });
+    }
     if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
         let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;
         let phases = file

@@ -44,11 +44,14 @@ pub(crate) fn bridge_words(e: &mlua::Error) -> String {
         .strip_prefix("unsupported value type `")
         .and_then(|rest| rest.strip_suffix('`'))
     {
+        // (hex.state.json's values are host objects, taken only where the walk expects them)
+        Some("userdata") => "a host object is no data here (a hex.state.json value goes only in \
+                             a VarSet's value or a Custom event's data)"
+            .to_string(),
         Some(kind) => format!(
             "a {} is no data (a value holds tables, strings, numbers and booleans)",
             match kind {
                 "thread" => "coroutine",
-                "userdata" => "host object",
                 other => other,
             }
         ),
@@ -1040,7 +1043,8 @@ mod tests {
         let err = events_from_lua(&lua, Value::Table(t)).unwrap_err();
         assert_eq!(
             err,
-            "malformed event: UnitRemoved: unsupported value type `userdata`"
+            "malformed event: UnitRemoved: a host object is no data here (a hex.state.json \
+             value goes only in a VarSet's value or a Custom event's data)"
         );
     }
 
