@@ -161,7 +161,18 @@ impl Budget {
         if self.try_charge(units) {
             return Ok(());
         }
-        Err(self.exhaust(&script_place(lua), &script_chain(lua)))
+        match script_place(lua) {
+            Some(place) => Err(self.exhaust(&place, &script_chain(lua))),
+            // (the host asked for the work itself, `hexwar reach` on the engine's own search:
+            // no script line to name)
+            None => Err(self.stop_with(format!(
+                "{BUDGET_MARK} of {} instructions exceeded by the host's own work for this call \
+                 (compiling a module's text, or a search over the map), with no script line \
+                 running; raise [limits] instructions in the scenario if the game really needs \
+                 more",
+                self.limit()
+            ))),
+        }
     }
 
     /// Marks the budget spent and gives its error, at `place` (`rules/x.lua:12`), with the
@@ -350,13 +361,13 @@ fn script_chain(lua: &Lua) -> Vec<String> {
 
 /// The innermost script line on the stack (`rules/x.lua:12`), past the host functions between:
 /// the line that asked for the host work.
-fn script_place(lua: &Lua) -> String {
+fn script_place(lua: &Lua) -> Option<String> {
     for level in 1..32 {
         match frame_place(lua, level) {
-            Some(Some(place)) => return place,
+            Some(Some(place)) => return Some(place),
             Some(None) => continue,
             None => break,
         }
     }
-    "?:?".to_string()
+    None
 }
