@@ -570,3 +570,34 @@ fn a_misspelt_command_is_refused_with_the_nearest_name() {
     }
     assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
 }
+
+/// A client tells the engine's refusals (a malformed command, no such command, not the side's
+/// phase) from a rule of the game by `Refusal::by_engine`, not by matching rule strings.
+#[test]
+fn the_engines_refusals_are_told_from_the_games_rules() {
+    let mut s = hexwar::Session::start(std::path::Path::new("scenarios/demo"), Some(1)).unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let other = if side == "blue" { "red" } else { "blue" };
+    let refusal = |s: &mut hexwar::Session, side: &str, command: hexwar::engine::Command| match s
+        .game
+        .submit(Some(side), &command)
+    {
+        Err(hexwar::engine::GameError::Refused(r)) => r,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let fly = hexwar::engine::Command::Custom {
+        name: "fly".into(),
+        args: serde_json::Map::new(),
+    };
+    let r = refusal(&mut s, &side, fly);
+    assert_eq!((r.rule.as_str(), r.by_engine()), ("rules", true));
+    let mv = |path: &[&str]| hexwar::engine::Command::Move {
+        unit: "b-inf-1".into(),
+        path: path.iter().map(|p| p.to_string()).collect(),
+    };
+    let r = refusal(&mut s, other, mv(&["0103"]));
+    assert_eq!((r.rule.as_str(), r.by_engine()), ("sequence", true));
+    // (a path of hexes not adjacent: the demo's DEMO-1)
+    let r = refusal(&mut s, &side, mv(&["0105"]));
+    assert_eq!((r.rule.as_str(), r.by_engine()), ("DEMO-1", false));
+}

@@ -64,7 +64,7 @@ struct Removed {
 /// at its line. Taking an entry out changes nothing else but that its field is then missing: a
 /// `missing field` of the same table naming the key, or the field an unknown key was said to
 /// mean, is left out. A table header (`[sied]`), a key sharing its line (an inline table), a
-/// syntax error or a missing field ends the list, as does the count [`MAX_ERRORS`] (said so).
+/// syntax error or a missing field ends the list, as does a count of 32 errors (`MAX_ERRORS`, said so).
 /// The errors come in the file's order (serde meets a table's keys in alphabetical order).
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> {
     if let Some(e) = datetime_error(text) {

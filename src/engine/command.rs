@@ -143,11 +143,27 @@ impl TryFrom<Map<String, Value>> for Command {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("{rule}: {reason}")]
 pub struct Refusal {
+    /// The clause that refused it (`F40-6.4`, `DIP-4.b`), or one of the engine's own
+    /// [`Refusal::ENGINE_RULES`] for a command the rules never judged.
     pub rule: String,
+    /// What was wrong, a sentence for the player.
     pub reason: String,
 }
 
 impl Refusal {
+    /// The rule ids of refusals the engine makes before any game rule judges the command:
+    /// `command` (a malformed command: an argument unknown, missing, of the wrong kind or
+    /// naming no place of the board), `rules` (no rule handles a command of that name),
+    /// `sequence` (not that side's phase), `setup` (a position the engine cannot set up). A
+    /// client tells a malformed request from an illegal move with [`Refusal::by_engine`].
+    pub const ENGINE_RULES: [&'static str; 4] = ["command", "rules", "sequence", "setup"];
+
+    /// Whether the engine refused the command before the game's rules judged it (see
+    /// [`Refusal::ENGINE_RULES`]), as opposed to a rule of the game (`F40-6.4`).
+    pub fn by_engine(&self) -> bool {
+        Self::ENGINE_RULES.contains(&self.rule.as_str())
+    }
+
     pub fn new(rule: impl Into<String>, reason: impl Into<String>) -> Self {
         Refusal {
             rule: rule.into(),
