@@ -32,6 +32,15 @@ pub fn datetime_error(text: &str) -> Option<TomlError> {
 /// Where `datetime_error` finds one.
 fn first_datetime(text: &str) -> Option<usize> {
     use toml::de::{DeTable, DeValue};
+    // (every date or time has a digit, then '-' or ':', then a digit: a text without one is
+    // not parsed a second time; a large map is a few million instructions to parse)
+    let might = text
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'-' | b':') && w[2].is_ascii_digit());
+    if !might {
+        return None;
+    }
     let document = DeTable::parse(text).ok()?;
     let mut first: Option<usize> = None;
     // (a walk with a stack of its own: a file may nest arrays thousands deep)
