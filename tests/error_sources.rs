@@ -42,3 +42,25 @@ fn a_broken_rules_module_is_one_message() {
     let messages = chain(&e);
     assert_eq!(messages.len(), 1, "{messages:?}");
 }
+
+/// A scenario that is not there is told apart by type, with the system's error kind (it was a
+/// line-0 error of the scenario's text, the `io::Error` lost in its message).
+#[test]
+fn a_missing_scenario_is_told_apart_by_its_error_kind() {
+    let Err(SessionError::Scenario(errors)) =
+        Session::start(Path::new("tests/fixtures/no_such_scenario"), Some(1))
+    else {
+        panic!("expected the scenario's errors")
+    };
+    let [hexwar::scenario::ScenarioError::Unreadable { kind, .. }] = errors.as_slice() else {
+        panic!("{errors:?}")
+    };
+    assert_eq!(*kind, std::io::ErrorKind::NotFound);
+    assert!(
+        errors[0]
+            .to_string()
+            .starts_with("tests/fixtures/no_such_scenario: cannot read scenario file: "),
+        "{}",
+        errors[0]
+    );
+}

@@ -372,3 +372,54 @@ fn a_game_ended_by_a_handler_waits_for_the_commands_other_events() {
         (Some("a"), "doom")
     );
 }
+
+/// UnitChanged changes a unit's strength and attributes in play (a step loss: a unit rebuilt
+/// by UnitRemoved and UnitPlaced lost its status and counted as a removal); what the event
+/// leaves out stays; a command whose later event fails rolls the change back.
+#[test]
+fn a_unit_changed_event_changes_strength_and_attributes_only() {
+    let mut s = session();
+    let before = s.game.state().units["a1"].clone();
+    let mut weaken = Map::new();
+    let events = s
+        .game
+        .submit(
+            Some("a"),
+            &Command::Custom {
+                name: "weaken".into(),
+                args: weaken.clone(),
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::UnitChanged {
+            unit: "a1".into(),
+            strength: Some(before.strength / 2.0),
+            ma: None,
+            attrs: Map::from_iter([("reduced".to_string(), json!(true))]),
+        }]
+    );
+    let after = &s.game.state().units["a1"];
+    assert_eq!(after.strength, before.strength / 2.0);
+    assert_eq!(
+        (after.ma, &after.at, &after.status),
+        (before.ma, &before.at, &before.status)
+    );
+    assert_eq!(after.attrs.get("reduced"), Some(&json!(true)));
+    // (a later event that cannot be applied: the whole command is undone)
+    let saved = s.to_save().to_json();
+    weaken.insert("then_fail".into(), json!(true));
+    let err = s
+        .game
+        .submit(
+            Some("a"),
+            &Command::Custom {
+                name: "weaken".into(),
+                args: weaken,
+            },
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("made an event that cannot be applied: cannot apply UnitChanged: no unit 'nobody' in play"), "{err}");
+    assert_eq!(s.to_save().to_json(), saved);
+}

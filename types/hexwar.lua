@@ -183,6 +183,13 @@
 ---@field add? string[] Flags set.
 ---@field remove? string[] Flags cleared.
 
+---A unit's strength, movement allowance or attributes changed (a step loss); what it leaves out stays.
+---@class hexwar.UnitChanged: hexwar.Event
+---@field unit string
+---@field strength? number The new strength.
+---@field ma? number The new movement allowance.
+---@field attrs? table<string, any> Attributes set (the others stay).
+
 ---A unit changed facing.
 ---@class hexwar.UnitFacingChanged: hexwar.Event
 ---@field unit string

@@ -113,6 +113,26 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
                 u.attrs.insert("facing2".into(), (*f2).into());
             }
         }
+        Event::UnitChanged {
+            unit,
+            strength,
+            ma,
+            attrs,
+        } => {
+            let u = state
+                .units
+                .get_mut(unit)
+                .ok_or_else(|| missing(event, unit))?;
+            if let Some(strength) = strength {
+                u.strength = *strength;
+            }
+            if let Some(ma) = ma {
+                u.ma = *ma;
+            }
+            for (key, value) in attrs {
+                u.attrs.insert(key.clone(), value.clone());
+            }
+        }
         Event::UnitSideChanged { unit, side } => {
             let u = state
                 .units

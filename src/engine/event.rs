@@ -82,6 +82,22 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         facing2: Option<u8>,
     },
+    /// A unit's strength, movement allowance or attributes changed (a step loss, a counter
+    /// flipped to its reduced side, a mark the rules keep on the unit). What the event leaves
+    /// out stays as it was; `attrs` sets the attributes it names, the others stay.
+    UnitChanged {
+        unit: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strength: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ma: Option<f64>,
+        #[serde(
+            default,
+            skip_serializing_if = "serde_json::Map::is_empty",
+            deserialize_with = "super::empty_table::map_or_empty_list"
+        )]
+        attrs: serde_json::Map<String, serde_json::Value>,
+    },
     /// A unit changed side or nation (a neutral country joining a side).
     UnitSideChanged {
         unit: String,
@@ -125,7 +141,7 @@ pub enum Event {
 impl Event {
     /// The names of the engine's own events (every variant's `name` but `Custom`'s): a custom
     /// event may not take one, or the handlers of the real event would receive it.
-    pub const ENGINE_NAMES: [&'static str; 17] = [
+    pub const ENGINE_NAMES: [&'static str; 18] = [
         "GameStarted",
         "PhaseStarted",
         "PhaseEnded",
@@ -137,6 +153,7 @@ impl Event {
         "UnitPlaced",
         "UnitStatusChanged",
         "UnitFacingChanged",
+        "UnitChanged",
         "UnitSideChanged",
         "ControlChanged",
         "VarSet",
@@ -159,6 +176,7 @@ impl Event {
             Event::UnitPlaced { .. } => "UnitPlaced",
             Event::UnitStatusChanged { .. } => "UnitStatusChanged",
             Event::UnitFacingChanged { .. } => "UnitFacingChanged",
+            Event::UnitChanged { .. } => "UnitChanged",
             Event::UnitSideChanged { .. } => "UnitSideChanged",
             Event::ControlChanged { .. } => "ControlChanged",
             Event::VarSet { .. } => "VarSet",

@@ -177,6 +177,7 @@ impl Revision {
             E::UnitMoved { unit, .. }
             | E::UnitStatusChanged { unit, .. }
             | E::UnitFacingChanged { unit, .. }
+            | E::UnitChanged { unit, .. }
             | E::UnitSideChanged { unit, .. } => Some(Change::Unit(unit.clone())),
             E::UnitEliminated { .. } | E::UnitRemoved { .. } | E::UnitPlaced { .. } => {
                 Some(Change::Units)

@@ -79,6 +79,7 @@ fn before(state: &GameState, event: &Event) -> Undo {
         Event::UnitMoved { unit: id, .. }
         | Event::UnitStatusChanged { unit: id, .. }
         | Event::UnitFacingChanged { unit: id, .. }
+        | Event::UnitChanged { unit: id, .. }
         | Event::UnitSideChanged { unit: id, .. } => unit(id),
         Event::UnitEliminated { unit: id, .. } | Event::UnitRemoved { unit: id, .. } => {
             Undo::Removed {

@@ -47,6 +47,10 @@ fn check_event(context: &Fit, event: &Event) -> Result<(), String> {
             direction((*facing).into(), "facing")?;
             facing2.map_or(Ok(()), |f| direction(f.into(), "facing2"))
         }
+        Event::UnitChanged { strength, ma, .. } => {
+            strength.map_or(Ok(()), |s| finite(s, "strength"))?;
+            ma.map_or(Ok(()), |m| finite(m, "ma"))
+        }
         Event::UnitSideChanged { side, .. } => context.side(side),
         Event::ControlChanged { hex, side } => {
             context.place(hex, "hex")?;

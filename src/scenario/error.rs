@@ -14,6 +14,15 @@ pub enum ScenarioError {
     },
     #[error(transparent)]
     Map(#[from] MapError),
+    /// The scenario file could not be read: `kind` tells a missing file
+    /// (`std::io::ErrorKind::NotFound`) from one the process may not read, without parsing
+    /// the message.
+    #[error("{file}: cannot read scenario file: {message}", file = .file.display())]
+    Unreadable {
+        file: PathBuf,
+        kind: std::io::ErrorKind,
+        message: String,
+    },
 }
 
 impl ScenarioError {

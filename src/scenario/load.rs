@@ -273,11 +273,11 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
         path.to_path_buf()
     };
     let source = SourceText::read(&file).map_err(|e| {
-        vec![ScenarioError::spec(
-            &file,
-            0,
-            format!("cannot read scenario file: {e}"),
-        )]
+        vec![ScenarioError::Unreadable {
+            file: file.clone(),
+            kind: e.kind(),
+            message: e.to_string(),
+        }]
     })?;
     parse_scenario(&source)
 }

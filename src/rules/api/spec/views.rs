@@ -289,6 +289,16 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         ],
     ),
     event(
+        "hexwar.UnitChanged",
+        "A unit's strength, movement allowance or attributes changed (a step loss); what it leaves out stays.",
+        &[
+            "unit: string",
+            "strength?: number -- The new strength.",
+            "ma?: number -- The new movement allowance.",
+            "attrs?: table<string, any> -- Attributes set (the others stay).",
+        ],
+    ),
+    event(
         "hexwar.UnitFacingChanged",
         "A unit changed facing.",
         &[
