@@ -89,6 +89,15 @@ impl ArgKind {
         }
     }
 
+    /// Whether the kind names places of the board (`place`, `places`, `path`), which a command
+    /// given is checked against ([`unknown_place`]).
+    fn names_places(&self) -> bool {
+        matches!(
+            self.written.trim_end_matches('?'),
+            "place" | "places" | "path"
+        )
+    }
+
     /// Whether `value` is of this kind.
     fn holds(&self, value: &Value) -> bool {
         match self.shape {
@@ -135,6 +144,13 @@ fn shown(value: &Value) -> String {
 /// as the refusal's reason with the nearest name (`reinforce: argument 'area': 'ASHFROD' is not
 /// a location of the map (did you mean 'ASHFORD'?)`), or None. Checked when a command is
 /// given, after `misfit`, so that the rules' `resolve` never meets a place that is not there.
+pub fn names_places(specs: &[ArgSpec]) -> bool {
+    specs
+        .iter()
+        .any(|s| s.kind.as_ref().is_some_and(ArgKind::names_places))
+}
+
+/// The place arguments of `specs` checked against the board: see [`names_places`].
 pub fn unknown_place(
     name: &str,
     specs: &[ArgSpec],
@@ -142,9 +158,7 @@ pub fn unknown_place(
     board: &crate::board::Board,
 ) -> Option<String> {
     for spec in specs {
-        let Some(kind) = &spec.kind else { continue };
-        let base = kind.written.trim_end_matches('?');
-        if !matches!(base, "place" | "places" | "path") {
+        if !spec.kind.as_ref().is_some_and(ArgKind::names_places) {
             continue;
         }
         let labels: Vec<&str> = match args.get(&spec.name) {

@@ -1032,7 +1032,12 @@ impl Ruleset for LuaRules {
         if let Some(refusal) = unknown_argument(def, command) {
             return Ok(Err(refusal));
         }
-        if let (Some(specs), Command::Custom { name, args }) = (&def.args, command) {
+        // (the board is asked only for commands that name places: Diplomacy's orders do not)
+        let place_specs = def
+            .args
+            .as_deref()
+            .filter(|specs| crate::rules::command_args::names_places(specs));
+        if let (Some(specs), Command::Custom { name, args }) = (place_specs, command) {
             let unknown = with_host(&self.lua, |h| {
                 crate::rules::command_args::unknown_place(name, specs, args, &h.map)
             })
