@@ -937,3 +937,20 @@ fn a_listed_command_holding_a_coroutine_is_named_in_a_scripts_words() {
         e.message
     );
 }
+
+/// A command defined with an empty name is refused where it is defined: no order could name it
+/// (it was accepted without a word).
+#[test]
+fn a_command_without_a_name_is_refused_where_it_is_defined() {
+    let e = load_error(
+        "nameless",
+        "hex.commands.define(\"\", { resolve = function() return {} end })\n",
+    );
+    assert!(
+        e.ends_with(
+            "/nameless.lua:1: hex.commands.define(\"\"): a command needs a name (`move`, \
+             `attack`, ...)"
+        ),
+        "{e}"
+    );
+}

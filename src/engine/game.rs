@@ -248,20 +248,24 @@ impl Game {
             Some(serde_json::Value::String(phase)) => Some(phase.as_str()),
             Some(_) => return Err(refuse("'phase' must be a string".into())),
         };
+        let found = match (phase, side, turn) {
+            (None, None, _) => None,
+            _ => Some(self.find_step(turn, phase, side)?),
+        };
         // (rules that label their phases, as Diplomacy's `S1901M`, take a label too: the
-        // current one is shown beside the names should the phase not be found)
-        let label_now = match phase {
-            Some(_) => self
+        // current one is shown beside the names when the phase is not found)
+        let label_now = match (phase, &found) {
+            (Some(_), Some(None)) => self
                 .rules
                 .phase_label(&self.state, self.state.turn, self.state.step)
                 .ok()
                 .flatten(),
-            None => None,
+            _ => None,
         };
         let target = match (phase, side, turn) {
             (None, None, None) => None,
             (None, None, Some(t)) => Some((t, 0)),
-            _ => Some(self.find_step(turn, phase, side)?.ok_or_else(|| {
+            _ => Some(found.flatten().ok_or_else(|| {
                 let mut phases = String::new();
                 let what = match (phase, side) {
                     (Some(p), Some(s)) => format!("no phase '{p}' of side '{s}'"),

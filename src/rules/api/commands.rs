@@ -141,6 +141,12 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "define",
         lua.create_function(|lua, (name, def): (String, Table)| {
             require_loading(lua, "hex.commands.define")?;
+            // (no order can name a command called "" or "  ": it would never be given)
+            if name.trim().is_empty() {
+                return Err(mlua::Error::runtime(format!(
+                    "hex.commands.define({name:?}): a command needs a name (`move`, `attack`, ...)"
+                )));
+            }
             match def.raw_get::<Value>("resolve")? {
                 Value::Function(_) => {}
                 _ => {
