@@ -140,17 +140,18 @@ fn shown(value: &Value) -> String {
     }
 }
 
-/// The first place an argument of kind `place`, `places` or `path` names that the board lacks,
-/// as the refusal's reason with the nearest name (`reinforce: argument 'area': 'ASHFROD' is not
-/// a location of the map (did you mean 'ASHFORD'?)`), or None. Checked when a command is
-/// given, after `misfit`, so that the rules' `resolve` never meets a place that is not there.
+/// Whether any argument of `specs` names places of the board (kind `place`, `places`, `path`):
+/// only such commands are checked by [`unknown_place`].
 pub fn names_places(specs: &[ArgSpec]) -> bool {
     specs
         .iter()
         .any(|s| s.kind.as_ref().is_some_and(ArgKind::names_places))
 }
 
-/// The place arguments of `specs` checked against the board: see [`names_places`].
+/// The first place an argument of kind `place`, `places` or `path` names that the board lacks,
+/// as the refusal's reason with the nearest name (`reinforce: argument 'area': 'ASHFROD' is not
+/// a location of the map (did you mean 'ASHFORD'?)`), or None. Checked when a command is
+/// given, after `misfit`, so that the rules' `resolve` never meets a place that is not there.
 pub fn unknown_place(
     name: &str,
     specs: &[ArgSpec],

@@ -319,15 +319,14 @@ pub fn json_text_from_lua(
 fn json_depth_over(json: &serde_json::Value, limit: usize) -> bool {
     let mut stack = vec![(json, 0usize)];
     while let Some((value, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &serde_json::Value>> = match value {
-            serde_json::Value::Array(items) => Box::new(items.iter()),
-            serde_json::Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        if depth >= limit {
-            return true;
+        match value {
+            serde_json::Value::Array(_) | serde_json::Value::Object(_) if depth >= limit => {
+                return true
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter().map(|c| (c, depth + 1))),
+            serde_json::Value::Object(map) => stack.extend(map.values().map(|c| (c, depth + 1))),
+            _ => {}
         }
-        stack.extend(children.map(|child| (child, depth + 1)));
     }
     false
 }

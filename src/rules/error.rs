@@ -130,7 +130,7 @@ pub(crate) fn bad_argument(cause: &Error, called: Option<&str>) -> Option<String
     let Error::FromLuaConversionError { from, to, message } = cause.as_ref() else {
         return None;
     };
-    let expected = in_lua_words(to);
+    let expected = lua_type_of(to);
     let called = called
         .map(|name| format!(" to '{name}'"))
         .unwrap_or_default();
@@ -155,7 +155,7 @@ pub(crate) fn bad_argument(cause: &Error, called: Option<&str>) -> Option<String
 
 /// A Rust type a host function converts a Lua value to, as a script knows it (`String` is a
 /// string, `Vec<String>` a list, `u32` a number).
-fn in_lua_words(rust: &str) -> &str {
+fn lua_type_of(rust: &str) -> &str {
     match rust {
         "String" | "string" | "str" => "string",
         "table" | "Table" => "table",
@@ -177,7 +177,7 @@ pub(crate) fn conversion(error: &Error) -> Option<String> {
     let Error::FromLuaConversionError { from, to, message } = error else {
         return None;
     };
-    let expected = in_lua_words(to);
+    let expected = lua_type_of(to);
     if message.as_deref() == Some("out of range") {
         return Some(format!("{from} out of range for a {expected}"));
     }
