@@ -954,3 +954,42 @@ fn a_command_without_a_name_is_refused_where_it_is_defined() {
         "{e}"
     );
 }
+
+/// The engine's own commands carry only their own arguments (`end_phase` none; `move` a unit and
+/// a path, or `to`, plus `facing`/`units` in a facing game): an order with another is refused
+/// before the rules see it, so declaring one is refused where it is written. It was accepted and
+/// never seen.
+#[test]
+fn an_engine_commands_args_may_name_only_what_its_orders_carry() {
+    let e = load_error(
+        "end_phase_args",
+        "hex.commands.define(\"end_phase\", { args = { force = \"boolean?\" }, resolve = function() return {} end })\n",
+    );
+    assert!(
+        e.ends_with(
+            "/end_phase_args.lua:1: hex.commands.define(\"end_phase\"): 'args' declares 'force', \
+             but the engine's end_phase takes no arguments: an order could never give it (a \
+             command that needs more takes a name of its own)"
+        ),
+        "{e}"
+    );
+    let e = load_error(
+        "move_args",
+        "hex.commands.define(\"move\", { args = { \"unit\", \"path\", \"mode\" }, resolve = function() return {} end })\n",
+    );
+    assert!(
+        e.ends_with(
+            "/move_args.lua:1: hex.commands.define(\"move\"): 'args' declares 'mode', but the \
+             engine's move takes unit and path (or to); facing and units in a facing game: an \
+             order could never give it (a command that needs more takes a name of its own)"
+        ),
+        "{e}"
+    );
+    // (what the orders do carry is declared as before)
+    demo_with(
+        "engine_args_ok",
+        "hex.commands.define(\"end_phase\", { args = {}, resolve = function() return {} end })\n\
+         hex.commands.define(\"move\", { args = { unit = \"unit\", path = \"path\", to = \"place?\", facing = \"any?\", units = \"any?\" }, resolve = function() return {} end })\n",
+    )
+    .unwrap();
+}

@@ -108,6 +108,29 @@ pub(crate) fn args_list(def: &Table, name: &str) -> mlua::Result<Option<Vec<ArgS
     Ok(Some(specs))
 }
 
+/// The arguments an engine command's order can carry (`Command::try_from` refuses any other
+/// before the rules see it): a declaration naming another could never be given, so it is an
+/// error where it is written rather than an argument silently never seen.
+fn engine_command_args(name: &str, args: &[ArgSpec]) -> mlua::Result<()> {
+    let (takes, allowed): (&str, &[&str]) = match name {
+        "end_phase" => ("no arguments", &[]),
+        "move" => (
+            "unit and path (or to); facing and units in a facing game",
+            &["unit", "path", "to", "units", "facing"],
+        ),
+        _ => return Ok(()),
+    };
+    match args.iter().find(|a| !allowed.contains(&a.name.as_str())) {
+        Some(extra) => Err(mlua::Error::runtime(format!(
+            "hex.commands.define(\"{name}\"): 'args' declares '{}', but the engine's {name} \
+             takes {takes}: an order could never give it (a command that needs more takes a \
+             name of its own)",
+            extra.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A definition table of the host's own, `{resolve, legal, args}`, with `source`'s `resolve` and
 /// `legal` (checked already) and `args`: the registry never holds a script's table (changed
 /// after `define`, or through `get` during play, it would bypass the checks and make listings
@@ -165,6 +188,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 }
             }
             let args = args_list(&def, &name)?;
+            if let Some(args) = &args {
+                engine_command_args(&name, args)?;
+            }
             // (a misspelt `legal` would leave the command out of every legal list, silently)
             super::only_keys(
                 &def,
