@@ -175,8 +175,17 @@ impl Game {
         }
     }
 
-    /// Starts the game: `GameStarted` and the first `PhaseStarted`.
+    /// Starts the game: `GameStarted` and the first `PhaseStarted`. `seed` must be the one the
+    /// state's dice were made with (`GameState::new(scenario, seed)`): `GameStarted` records it,
+    /// and a log naming another seed would not replay the game it logs.
     pub fn start(&mut self, seed: u64) -> Result<Vec<Event>, GameError> {
+        if seed != self.state.dice.seed {
+            return Err(GameError::Rules(RulesError::new(format!(
+                "the game cannot start with seed {seed}: its state's dice were made with seed {} \
+                 (GameState::new(scenario, seed) takes the game's seed)",
+                self.state.dice.seed
+            ))));
+        }
         if self.rules.sequence().step(1, 0).is_none() {
             return Err(GameError::Rules(RulesError::new(
                 "the rules declare no sequence of play (hex.rules.sequence)",
@@ -842,6 +851,23 @@ mod tests {
             turns,
             EventLimits::default(),
         )
+    }
+
+    /// `GameStarted` records the seed: one other than the dice's would log a game it did not
+    /// play, so it is refused and the game stays unstarted.
+    #[test]
+    fn a_game_starts_only_with_the_seed_its_dice_were_made_with() {
+        let mut g = game(2);
+        let Err(GameError::Rules(e)) = g.start(7) else {
+            panic!("expected a rules error")
+        };
+        assert_eq!(
+            e.message,
+            "the game cannot start with seed 7: its state's dice were made with seed 1 \
+             (GameState::new(scenario, seed) takes the game's seed)"
+        );
+        assert_eq!(g.state.turn, 0);
+        assert!(g.start(1).is_ok());
     }
 
     #[test]
