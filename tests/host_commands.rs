@@ -182,6 +182,19 @@ fn legal_commands_of_an_unknown_side_name_the_sides() {
         e.message,
         "legal commands of 'martians': the scenario has no such side (sides: blue, red)"
     );
+    // (the calling program's mistake, not the rules': a host tells them apart by the kind)
+    assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);
+    let e = session
+        .game
+        .query("reach", &serde_json::json!("b-inf-9"))
+        .unwrap_err();
+    assert_eq!(
+        (e.message.as_str(), e.kind),
+        (
+            "query 'reach': no unit 'b-inf-9' in play",
+            hexwar::engine::RulesErrorKind::HostCall
+        )
+    );
     assert!(!session.game.legal_commands("blue").unwrap().is_empty());
 }
 

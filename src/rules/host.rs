@@ -170,10 +170,13 @@ impl LuaRules {
         if self.sides.is_empty() || self.sides.iter().any(|s| s == side) {
             return Ok(());
         }
-        Err(RulesError::new(format!(
-            "legal commands of '{side}': the scenario has no such side (sides: {})",
-            self.sides.join(", ")
-        )))
+        Err(RulesError::of_kind(
+            RulesErrorKind::HostCall,
+            format!(
+                "legal commands of '{side}': the scenario has no such side (sides: {})",
+                self.sides.join(", ")
+            ),
+        ))
     }
 
     /// The event names the rules' handlers subscribe to (`hex.events.on`/`before`), sorted,
@@ -519,11 +522,12 @@ impl LuaRules {
         arg: &serde_json::Value,
     ) -> Result<serde_json::Value, RulesError> {
         let module = arg.get("bot").and_then(|b| b.as_str()).unwrap_or_default();
-        let f = self
-            .bots
-            .get(module)
-            .cloned()
-            .ok_or_else(|| RulesError::new(format!("no bot module '{module}' loaded")))?;
+        let f = self.bots.get(module).cloned().ok_or_else(|| {
+            RulesError::of_kind(
+                RulesErrorKind::HostCall,
+                format!("no bot module '{module}' loaded"),
+            )
+        })?;
         let what = || format!("bot '{module}' ({})", origin_of(&f));
         let side = arg
             .get("side")
@@ -1138,14 +1142,16 @@ impl Ruleset for LuaRules {
             let unit = match arg.as_str() {
                 Some(unit) if state.units.contains_key(unit) => unit,
                 Some(unit) => {
-                    return Err(RulesError::new(format!(
-                        "query 'reach': no unit '{unit}' in play"
-                    )))
+                    return Err(RulesError::of_kind(
+                        RulesErrorKind::HostCall,
+                        format!("query 'reach': no unit '{unit}' in play"),
+                    ))
                 }
                 None => {
-                    return Err(RulesError::new(format!(
-                        "query 'reach': the argument is a unit id (a string), not {arg}"
-                    )))
+                    return Err(RulesError::of_kind(
+                        RulesErrorKind::HostCall,
+                        format!("query 'reach': the argument is a unit id (a string), not {arg}"),
+                    ))
                 }
             };
             let (value, _) = self.call(
