@@ -357,7 +357,7 @@ fn tac_5_only_leaders_enter_friends_skirmishers_pass_through() {
     );
     assert_eq!(
         f.check(&["a"], &["0401", "0501"], Facing::One(0)),
-        Err("TAC-5: 0401 holds a friendly unit; only skirmishers pass through (TAC-5)".into())
+        Err("TAC-5: 0401 holds a friendly unit: only skirmishers pass through, and no non-leader ends there (TAC-5)".into())
     );
     let crossing = hc(&[
         ("0101", 2),
@@ -1584,7 +1584,7 @@ fn ta_r7_friendly_non_leaders_are_never_ended_in_and_crossed_only_with_a_skirmis
     assert_eq!(f.hexes(&["m"]), blocked);
     assert_eq!(
         f.check(&["m"], &["0201", "0301"], Facing::One(0)),
-        Err("TAC-5: 0201 holds a friendly unit; only skirmishers pass through (TAC-5)".into())
+        Err("TAC-5: 0201 holds a friendly unit: only skirmishers pass through, and no non-leader ends there (TAC-5)".into())
     );
     // A leader enters, crosses and ends in hexes of friendly infantry (0201, 0301).
     let f = line(

@@ -143,6 +143,8 @@ function facing.register(opts)
           local u = hex.units.get(id)
           if not opts.leaders[u.type] then
             f = u.facing
+            -- (a two-base unit keeps its pair, TAC-4 / TA-R6)
+            if f ~= nil and u.attrs.facing2 ~= nil then f = f .. "," .. u.attrs.facing2 end
             break
           end
         end
@@ -324,23 +326,50 @@ function facing.register(opts)
 
   hex.events.on("PhaseEnded", require("lib").clearing_phase_flags({ "moved", "attacked", "base1_moved", "base2_moved" }))
 
-  -- A melee started by a TAC-6 charge must be fought in the charging side's combat phase: a
-  -- non-leader still sharing a hex with an enemy when that phase ends has lost it.
+  -- A melee started by a TAC-6 charge must be fought in the charging side's combat phase
+  -- (the module's reading of "resolved later"). When that phase ends, in each hex the phasing
+  -- side shares with the enemy:
+  -- * enemy non-leaders still there: every phasing unit there lost the melee unfought;
+  -- * only enemy leaders left (leaders do not fight, TA-R7 does not count them): a phasing
+  --   non-leader that attacked this phase holds the hex and captures them; one that did not
+  --   attack lost the melee unfought, and a phasing leader with no such non-leader beside it
+  --   too.
+  -- (priority 1: before the phase's flags are cleared, so `attacked` is still set)
+  local function eliminated(u, why)
+    return { event = "UnitEliminated", unit = u.id, reason = "side=" .. u.side .. " " .. why }
+  end
   hex.events.on("PhaseEnded", function(ev)
     if ev.phase ~= "combat" then return nil end
-    local out = {}
+    local out, seen = {}, {}
     for _, u in ipairs(hex.units.of_side(ev.side)) do
-      if u.at then
+      if u.at and not seen[u.at] then
+        seen[u.at] = true
+        local ours, enemy_fighters, enemy_leaders = {}, 0, {}
         for _, d in ipairs(hex.units.at(u.at)) do
-          if d.side ~= u.side then
-            out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = "side=" .. u.side .. " melee not fought" }
-            break
+          if d.side == ev.side then ours[#ours + 1] = d
+          elseif opts.leaders[d.type] then enemy_leaders[#enemy_leaders + 1] = d
+          else enemy_fighters = enemy_fighters + 1 end
+        end
+        if enemy_fighters > 0 then
+          for _, p in ipairs(ours) do out[#out + 1] = eliminated(p, "melee not fought") end
+        elseif #enemy_leaders > 0 then
+          local holds = false
+          for _, p in ipairs(ours) do
+            if not opts.leaders[p.type] and p.status.attacked then holds = true end
+          end
+          for _, p in ipairs(ours) do
+            if not (p.status.attacked and not opts.leaders[p.type]) and not (holds and opts.leaders[p.type]) then
+              out[#out + 1] = eliminated(p, "melee not fought")
+            end
+          end
+          if holds then
+            for _, d in ipairs(enemy_leaders) do out[#out + 1] = eliminated(d, "captured in melee") end
           end
         end
       end
     end
     return out
-  end, -1)
+  end, 1)
 
   hex.events.on("UnitEliminated", function(ev)
     local key = "eliminated_" .. (ev.reason:match("^side=(%w+)") or "unknown")

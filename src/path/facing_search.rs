@@ -172,6 +172,8 @@ struct Group {
     facing: Facing,
     vertex: bool,
     leaders_only: bool,
+    /// How many of its counters are not leaders.
+    troops: usize,
     skirmisher: bool,
     immobile: bool,
     /// A counter is out of good order (ANC: TA-R12, only units in good order move).
@@ -212,6 +214,7 @@ fn group_of(
         facing: Facing::None,
         vertex: false,
         leaders_only: true,
+        troops: 0,
         skirmisher: true,
         immobile: false,
         disordered: false,
@@ -257,6 +260,7 @@ fn group_of(
                 g.facing = p.facing;
             }
             g.leaders_only = false;
+            g.troops += 1;
             g.vertex |= rule.facing == FacingType::Vertex;
             g.turn_cost = g.turn_cost.max(rule.turn_cost);
             g.join = match (g.join, rule.join) {
@@ -819,6 +823,18 @@ impl FacingSearch {
             });
             return;
         }
+        // TA-R7: its non-leaders would end together wherever the group ends (TAC has no
+        // stacks: each non-leader moves alone, a leader may go with one)
+        if g.troops >= 2 {
+            why.note(0, "friendly", || {
+                format!(
+                    "the group holds {} non-leaders, and a non-leader never ends in a hex \
+                     holding a friendly non-leader (TA-R7): they move one by one",
+                    g.troops
+                )
+            });
+            return;
+        }
         let flags = &board.flags[g.side as usize];
         let fh = &board.fh[g.side as usize];
         let cap_tactical = g.tactical.unwrap_or(budget);
@@ -925,7 +941,7 @@ impl FacingSearch {
                 {
                     why.note(depth, "friendly", || {
                         format!(
-                            "{} holds a friendly unit; only skirmishers pass through (TAC-5)",
+                            "{} holds a friendly unit: only skirmishers pass through, and no non-leader ends there (TAC-5)",
                             map.label(n)
                         )
                     });

@@ -121,3 +121,80 @@ test("TAC-4 / TA-R2: an end facing of the wrong shape for the unit is refused as
   t.eq(t.state(), before)
   t.ok("british", move("c1", { "0504" }, "1,2"))
 end)
+
+test("TAC-4 / TA-R6: a two-base unit moved without a facing keeps its pair", function(t)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = { colonial("c1", "0202"), inf("z1", "zulu", "1107", 3) } }
+  t.ok("british", { command = "move", unit = "c1", path = { "0302" } })
+  t.eq({ t.unit("c1").at, t.unit("c1").facing, t.unit("c1").attrs.facing2 }, { "0302", 0, 3 })
+end)
+
+test("TA-R7: a TAC group of two non-leaders is refused, as it would end in one hex", function(t)
+  -- (only a setup puts two non-leaders in one hex; a leader may go with one of them)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    inf("b1", "british", "0404", 0), inf("b2", "british", "0404", 0),
+    { id = "ldr", side = "british", type = "leader", ma = 4, strength = 0, at = "0202" },
+    inf("b3", "british", "0202", 0), inf("z1", "zulu", "1107", 3),
+  } }
+  local before = t.state()
+  for _, path in ipairs({ { "0504" }, {} }) do
+    local r = t.expect_refused("british", { command = "move", units = { "b1", "b2" }, path = path, facing = 1 }, "TAC-5")
+    t.eq(r.reason, "the group holds 2 non-leaders, and a non-leader never ends in a hex holding a friendly non-leader (TA-R7): they move one by one")
+  end
+  t.eq(t.state(), before)
+  t.ok("british", { command = "move", units = { "b3", "ldr" }, path = { "0302" } })
+  t.eq({ t.unit("b3").at, t.unit("ldr").at }, { "0302", "0302" })
+end)
+
+-- Melee hexes at the end of the British combat phase (the module's reading of TAC-6's
+-- "resolved later"): a charge must be fought in the charging side's combat phase.
+local function leader(id, side, at) return { id = id, side = side, type = "leader", ma = 4, strength = 0, at = at } end
+
+local function eliminations(events)
+  local out = {}
+  for _, ev in ipairs(events) do
+    if ev.event == "UnitEliminated" then out[#out + 1] = ev.unit .. ": " .. ev.reason end
+  end
+  return out
+end
+
+test("TAC-6: a leader that charged alone loses the melee it cannot fight", function(t)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = { leader("ldr", "british", "0404"), inf("b1", "british", "0304", 0), inf("z1", "zulu", "0504", 3) } }
+  t.ok("british", { command = "move", unit = "ldr", path = { "0504" } })
+  t.end_phase("british")
+  t.eq(t.legal("british"), { { command = "end_phase" } })
+  t.eq(eliminations(t.end_phase("british")), { "ldr: side=british melee not fought" })
+end)
+
+test("TAC-6: a charger that won its melee holds the hex and captures the enemy leaders left there", function(t)
+  -- z1 (strength 5) charges 0404 (b1, strength 3, and a British leader): in one hex a total
+  -- of roll + 5 - 3 >= 3 eliminates the defender, whatever the roll.
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    leader("ldr", "british", "0404"), inf("b1", "british", "0404", 0),
+    { id = "z1", side = "zulu", type = "cavalry", ma = 4, strength = 5, at = "0604", facing = 3 },
+    inf("z9", "zulu", "1107", 3),
+  } }
+  t.end_phase("british"); t.end_phase("british") -- to the Zulu movement phase
+  t.ok("zulu", { command = "move", unit = "z1", path = { "0504", "0404" }, facing = 3 })
+  t.end_phase("zulu")
+  t.eq(melee(t.ok("zulu", attack("z1", "b1"))).result, "defender eliminated")
+  t.eq(eliminations(t.end_phase("zulu")), { "ldr: side=british captured in melee" })
+  t.eq(t.unit("z1").at, "0404")
+end)
+
+test("TAC-6: a charger that did not fight loses its melee, even against a leader alone", function(t)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    leader("ldr", "british", "0404"),
+    { id = "z1", side = "zulu", type = "cavalry", ma = 4, strength = 5, at = "0604", facing = 3 },
+    inf("z9", "zulu", "1107", 3),
+  } }
+  t.end_phase("british"); t.end_phase("british")
+  t.ok("zulu", { command = "move", unit = "z1", path = { "0504", "0404" }, facing = 3 })
+  t.end_phase("zulu")
+  t.eq(eliminations(t.end_phase("zulu")), { "z1: side=zulu melee not fought" })
+  t.eq(t.unit("ldr").at, "0404")
+end)
