@@ -263,3 +263,52 @@ fn a_run_stopped_by_a_bots_error_saves_what_running_it_again_saves() {
     );
     assert_eq!(std::fs::read_to_string(save).unwrap(), first);
 }
+
+/// The same when the bot's decision was good but its command met a rules error (a handler
+/// failed): the decision is taken back, so each run of the save written after the error stops
+/// at the same command and writes the same save, for the random bot and for a Lua bot alike
+/// (each run used one more roll of the bots' dice and so failed on another command).
+#[test]
+fn a_run_stopped_by_a_rules_error_in_a_bots_command_saves_what_running_it_again_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let save = save.to_str().unwrap();
+    let again = dir.path().join("again.json");
+    let again = again.to_str().unwrap();
+    let module = "tests/fixtures/mods/fails_on_reds_second_turn_move.lua";
+    for (bots, failed_on) in [
+        (&["--bot", "red=random"][..], "\"unit\":\"r-inf-1\""),
+        (&[][..], "\"unit\":\"r-arm-1\""),
+    ] {
+        let mut args = vec![
+            "run",
+            "scenarios/demo",
+            "--seed",
+            "7",
+            "--mod",
+            module,
+            "--save",
+            save,
+        ];
+        args.extend_from_slice(bots);
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(failed_on),
+            "{bots:?}: {}",
+            stderr(&out)
+        );
+        let out = hexwar(&["run", save, "--save", again]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(failed_on),
+            "{bots:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(
+            std::fs::read_to_string(again).unwrap(),
+            std::fs::read_to_string(save).unwrap(),
+            "{bots:?}"
+        );
+    }
+}

@@ -146,7 +146,10 @@ pub fn play_observed(
                     let accepted = match game.submit(Some(side), &command) {
                         Ok(_) => true,
                         Err(GameError::Refused(_)) => false,
-                        Err(e) => return Err(while_giving(e, side, &command)),
+                        Err(e) => {
+                            bot.take_back();
+                            return Err(while_giving(e, side, &command));
+                        }
                     };
                     let played = Played {
                         side,
@@ -224,8 +227,12 @@ pub fn play_observed(
                     },
                 );
                 let end = Command::EndPhase;
-                game.submit(Some(&side), &end)
-                    .map_err(|e| while_giving(e, &side, &end))?;
+                if let Err(e) = game.submit(Some(&side), &end) {
+                    // (the refused command made no change either: chosen again, it is
+                    // refused again and the phase's end fails again)
+                    bot.take_back();
+                    return Err(while_giving(e, &side, &end));
+                }
                 observe(
                     game,
                     Played {
@@ -236,7 +243,10 @@ pub fn play_observed(
                     },
                 );
             }
-            Err(e) => return Err(while_giving(e, &side, &command)),
+            Err(e) => {
+                bot.take_back();
+                return Err(while_giving(e, &side, &command));
+            }
         }
     }
     Ok(report)

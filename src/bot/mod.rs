@@ -26,4 +26,10 @@ pub trait Bot {
     /// host saving in the middle of a phase keeps it with [`RandomBot::given_in_phase`].
     fn choose(&mut self, game: &mut Game, legal: &mut LegalCommands)
         -> Result<Command, RulesError>;
+
+    /// Takes back the last decision: its command met a rules error, so the game stays as it
+    /// was, and a save written now must go on as if the bot had not chosen (the same command,
+    /// the same error, not another game). A bot that rolls dice or counts its commands puts
+    /// them back; the default does nothing.
+    fn take_back(&mut self) {}
 }

@@ -11,6 +11,8 @@ pub struct RandomBot {
     pub max_per_phase: u32,
     given: u32,
     phase_key: (u32, u32, String),
+    /// Dice, count and phase before the last decision, for [`Bot::take_back`].
+    before_last: Option<(Dice, u32, (u32, u32, String))>,
 }
 
 impl RandomBot {
@@ -20,6 +22,7 @@ impl RandomBot {
             max_per_phase: 50,
             given: 0,
             phase_key: (0, 0, String::new()),
+            before_last: None,
         }
     }
 
@@ -46,6 +49,7 @@ impl Bot for RandomBot {
         game: &mut Game,
         legal: &mut LegalCommands,
     ) -> Result<Command, RulesError> {
+        self.before_last = Some((self.dice, self.given, self.phase_key.clone()));
         // Per side too: in a simultaneous step each side gets its own allowance.
         let key = (
             game.state().turn,
@@ -75,6 +79,12 @@ impl Bot for RandomBot {
             .get(pick)
             .map(|c| (*c).clone())
             .unwrap_or(Command::EndPhase))
+    }
+
+    fn take_back(&mut self) {
+        if let Some((dice, given, key)) = self.before_last.take() {
+            (self.dice, self.given, self.phase_key) = (dice, given, key);
+        }
     }
 }
 

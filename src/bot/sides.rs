@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use super::{Bot, LegalCommands, RandomBot};
-use crate::engine::{Command, Game, RulesError};
+use crate::engine::{Command, Dice, Game, RulesError};
 
 /// Dispatches each side to its bot.
 pub struct SideBots {
@@ -14,11 +14,18 @@ pub struct SideBots {
     pub random: RandomBot,
     /// Side -> Lua bot module.
     pub lua: BTreeMap<String, String>,
+    /// The dice before the last decision of a Lua bot, for [`Bot::take_back`] (None when
+    /// the random bot made it: it takes back its own).
+    lua_before: Option<Dice>,
 }
 
 impl SideBots {
     pub fn new(random: RandomBot, lua: BTreeMap<String, String>) -> Self {
-        SideBots { random, lua }
+        SideBots {
+            random,
+            lua,
+            lua_before: None,
+        }
     }
 }
 
@@ -32,17 +39,26 @@ impl Bot for SideBots {
         // (a decision that fails leaves the dice as they were: a save written after the error
         // goes on as the game before it did, and the same error comes again, not another)
         let before = self.random.dice;
+        self.lua_before = None;
         let choice = match self.lua.get(&side) {
             None => self.random.choose(game, legal),
             Some(module) => {
+                self.lua_before = Some(before);
                 let seed = self.random.dice.roll(u32::MAX);
                 ask_lua_bot(game, module, &side, u64::from(seed))
             }
         };
         if choice.is_err() {
-            self.random.dice = before;
+            self.take_back();
         }
         choice
+    }
+
+    fn take_back(&mut self) {
+        match self.lua_before.take() {
+            Some(dice) => self.random.dice = dice,
+            None => self.random.take_back(),
+        }
     }
 }
 
