@@ -1,10 +1,11 @@
 //! Writing an output file (a save, a log, a replay, a picture, per-game records) so that a
 //! failure part way (a full disk, a killed process) leaves the old file whole, never a cut-off
 //! one: the text goes to a temporary file beside the target, is synced, then renamed over it.
+//! [`check_writable`] asks beforehand whether it can be.
 
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Writes `path` through `fill`, atomically where the target is (or will be) a regular file.
 /// A symbolic link is followed: the file it names is replaced and the link kept. `/dev/stdout`
@@ -16,7 +17,7 @@ pub fn write_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    if STDOUT_NAMES.iter().any(|name| path == Path::new(name)) {
+    if is_stdout(path) {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         fill(&mut out)?;
@@ -41,23 +42,68 @@ pub fn write_with(
         }
         _ => path,
     };
-    let tmp = temporary_beside(path);
-    // (a leftover temporary file, or a link in its place, is removed, not followed: the new
-    // one is made fresh, so a link there could not send the output onto another file)
-    let _ = std::fs::remove_file(&tmp);
-    let written = (|| {
-        let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        let mut out = BufWriter::new(file);
+    // (a temporary file of a fresh random name beside the target, removed if anything fails:
+    // no file of the user's is taken for a leftover, and no link there is followed)
+    let mut tmp = temporary_in(folder_of(path))?;
+    {
+        let mut out = BufWriter::new(tmp.as_file_mut());
         fill(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        out.flush()?;
     }
-    written
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The folder `path` is written in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether `path` can be written as [`write_with`] writes it, asked before long work (a whole
+/// game, a batch) so that its result is not lost to an output that was never writable: not a
+/// folder, a device that opens for writing, or a folder that takes a new file.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    if is_stdout(path) {
+        return Ok(());
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Err(std::io::Error::other("is a folder, not a file")),
+        Ok(m) if !m.is_file() => return OpenOptions::new().write(true).open(path).map(drop),
+        _ => {}
+    }
+    let followed;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            followed = std::fs::canonicalize(path)?;
+            followed.as_path()
+        }
+        _ => path,
+    };
+    match std::fs::metadata(folder_of(path)) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(std::io::Error::other("its folder is not a folder")),
+        Err(_) => return Err(std::io::Error::other("no such folder")),
+    }
+    temporary_in(folder_of(path)).map(drop)
+}
+
+/// A new temporary file in `folder` (`.hexwar-XXXXXX.tmp`), made as any new file is (0666 less
+/// the umask: the output renamed from it is readable as a file written in place would be).
+fn temporary_in(folder: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hexwar-").suffix(".tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder.tempfile_in(folder)
+}
+
+/// Whether `path` names this process's standard output (written in turn, never replaced).
+pub fn is_stdout(path: &Path) -> bool {
+    STDOUT_NAMES.iter().any(|name| path == Path::new(name))
 }
 
 /// The names of standard output: opening them anew would write over what the process prints
@@ -67,13 +113,6 @@ const STDOUT_NAMES: [&str; 3] = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
 /// [`write_with`] for text already in memory.
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_with(path, |out| out.write_all(bytes))
-}
-
-/// `<path>.tmp`, in the target's folder so that the rename stays on one file system.
-fn temporary_beside(path: &Path) -> PathBuf {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    PathBuf::from(tmp)
 }
 
 #[cfg(test)]
@@ -92,7 +131,11 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.to_string(), "disk full");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
-        assert!(!dir.path().join("out.jsonl.tmp").exists());
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary left"
+        );
         write_bytes(&path, b"new\n").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
     }

@@ -169,24 +169,26 @@ fn a_save_holding_the_deepest_script_value_reads_back() {
     assert_eq!(Save::read(&path).unwrap().state, st);
 }
 
-/// A leftover `.tmp` that is a link to another file is replaced, never written through, and a
-/// save the reader would refuse (nested past what JSON readers follow) is not written at all.
+/// The temporary file a save is written to has a fresh name: a file of the user's beside the
+/// save, named as the temporary once was (`g.json.tmp`, removed as a leftover), is left alone,
+/// and no temporary remains. A save the reader would refuse (nested past what JSON readers
+/// follow) is not written at all.
 #[test]
-fn a_link_in_place_of_the_temporary_file_is_not_followed_and_an_unreadable_save_is_not_written() {
+fn a_file_named_like_a_temporary_is_left_alone_and_an_unreadable_save_is_not_written() {
     let dir = tempfile::tempdir().unwrap();
-    let precious = dir.path().join("precious.txt");
+    let precious = dir.path().join("g.json.tmp");
     std::fs::write(&precious, "keep me").unwrap();
     let path = dir.path().join("g.json");
-    std::os::unix::fs::symlink(&precious, dir.path().join("g.json.tmp")).unwrap();
     let save = Save::new("a".into(), 1, Dice::new(1), state(1, 0));
     save.write(&path).unwrap();
     assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
-    assert!(!std::fs::symlink_metadata(&path)
-        .unwrap()
-        .file_type()
-        .is_symlink());
     assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
-    assert!(!dir.path().join("g.json.tmp").exists());
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["g.json", "g.json.tmp"]);
 
     let mut deep = serde_json::json!(1);
     for _ in 0..200 {
@@ -202,26 +204,15 @@ fn a_link_in_place_of_the_temporary_file_is_not_followed_and_an_unreadable_save_
     assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
 }
 
-/// `run`'s other outputs are written like saves: a log or a replay that cannot be written
-/// leaves the old file whole, and does not cost the save (each output is tried).
+/// `run`'s other outputs are written like saves, each tried even when another failed: a log
+/// and a replay the disk has no room for (`/dev/full`) do not cost the save.
 #[test]
-fn a_log_that_cannot_be_written_keeps_the_old_log_and_still_saves() {
+fn a_log_that_cannot_be_written_still_saves() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.jsonl");
-    let replay = dir.path().join("game.replay.json");
     let save = dir.path().join("game.json");
-    std::fs::write(&log, "old log\n").unwrap();
-    std::fs::write(&replay, "old replay\n").unwrap();
-    // (a folder where the temporary files go: neither can be written)
-    std::fs::create_dir(dir.path().join("game.jsonl.tmp")).unwrap();
-    std::fs::create_dir(dir.path().join("game.replay.json.tmp")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
         .args(["run", "scenarios/demo", "--seed", "3", "--turns", "1"])
-        .arg("--log")
-        .arg(&log)
-        .arg("--replay")
-        .arg(&replay)
-        .arg("--save")
+        .args(["--log", "/dev/full", "--replay", "/dev/full", "--save"])
         .arg(&save)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -230,15 +221,9 @@ fn a_log_that_cannot_be_written_keeps_the_old_log_and_still_saves() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         stderr,
-        format!(
-            "error: {}: cannot write log: File exists (os error 17)\n\
-             error: {}: cannot write replay: File exists (os error 17)\n",
-            log.display(),
-            replay.display()
-        )
+        "error: /dev/full: cannot write log: No space left on device (os error 28)\n\
+         error: /dev/full: cannot write replay: No space left on device (os error 28)\n"
     );
-    assert_eq!(std::fs::read_to_string(&log).unwrap(), "old log\n");
-    assert_eq!(std::fs::read_to_string(&replay).unwrap(), "old replay\n");
     let saved = Save::read(&save).unwrap();
     assert_eq!(saved.state.turn, 2);
 }

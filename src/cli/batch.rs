@@ -107,6 +107,19 @@ pub fn run(args: &RunArgs) -> i32 {
             args.scenario.display()
         ));
     }
+    if args.csv && args.json {
+        return fail("--csv and --json each print the statistics: give one");
+    }
+    if args.jobs == Some(0) {
+        return fail(format!(
+            "--jobs 0: a batch needs at least 1 worker (at most {MAX_JOBS})"
+        ));
+    }
+    if let Some(path) = &args.per_game {
+        if let Err(e) = super::output_paths::check(&[("--per-game", path)], None) {
+            return fail(e);
+        }
+    }
     let mut scenario = match load(&args.scenario) {
         Ok(s) => s,
         Err(e) => return fail(e),

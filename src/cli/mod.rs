@@ -8,6 +8,7 @@ mod batch;
 mod check;
 mod legal;
 pub mod orders;
+mod output_paths;
 mod play;
 mod play_phases;
 mod query;

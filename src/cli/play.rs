@@ -73,6 +73,11 @@ pub fn run(args: &PlayArgs) -> i32 {
         Ok(orders) => orders,
         Err(e) => return fail(e),
     };
+    if let Some(save) = &args.save {
+        if let Err(e) = super::output_paths::check(&[("--save", save)], Some(&args.scenario)) {
+            return fail(e);
+        }
+    }
     let mut session = match super::open_session(
         &args.scenario,
         args.seed,

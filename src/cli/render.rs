@@ -34,6 +34,11 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
+    if args.output.as_os_str() != "-" {
+        if let Err(e) = super::output_paths::check(&[("-o", &args.output)], None) {
+            return fail(e);
+        }
+    }
     let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
     {
         Ok(s) => s,

@@ -113,6 +113,13 @@ fn run_games(args: &RunArgs) -> i32 {
     if args.jobs.is_some() {
         return fail("--jobs sets the threads of a batch: give --games N or --seed-range A..B too");
     }
+    // (options of a batch would be ignored: no file written, no CSV printed)
+    if args.per_game.is_some() || args.csv {
+        let flag = if args.csv { "--csv" } else { "--per-game" };
+        return fail(format!(
+            "{flag} is for a batch's statistics and records: give --games N or --seed-range A..B too"
+        ));
+    }
     run_single(args)
 }
 
@@ -124,6 +131,17 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
              scenario with --replay (and --turns to stop where the save was taken)",
             args.scenario.display()
         ));
+    }
+    let outputs: Vec<(&str, &Path)> = [
+        ("--save", &args.save),
+        ("--log", &args.log),
+        ("--replay", &args.replay),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    if let Err(e) = super::output_paths::check(&outputs, Some(&args.scenario)) {
+        return fail(e);
     }
     let mut session = match super::open_session(&args.scenario, args.seed, None, &args.choices()) {
         Ok(s) => s,

@@ -1,0 +1,145 @@
+//! The files a command is asked to write, checked before it plays: a game or a batch played to
+//! its end and then lost to an output that could never be written, or written over the save it
+//! continued, a scenario or another of its outputs, cost the user the run or their files.
+
+use std::path::{Path, PathBuf};
+
+/// Refuses, naming the option: an output that cannot be written (no such folder, a folder, no
+/// right to write there), one that is a scenario, map or rules file (`.toml`, `.lua`) already
+/// there, two options naming one file, and an output naming `input` (the save a run continues),
+/// which only `--save` may write over.
+pub(super) fn check(outputs: &[(&str, &Path)], input: Option<&Path>) -> Result<(), String> {
+    let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+    let input = input.filter(|p| p.is_file()).and_then(same_file_key);
+    for &(flag, path) in outputs {
+        // (standard output and devices are no file of the user's: several outputs may go
+        // there in turn)
+        if crate::output_file::is_stdout(path)
+            || std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+        {
+            continue;
+        }
+        let shown = path.display();
+        if path.is_file()
+            && matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("toml" | "lua")
+            )
+        {
+            return Err(format!(
+                "{flag} {shown}: that is a scenario, map, orders or rules file (.toml, .lua), \
+                 which the output would replace: name another file"
+            ));
+        }
+        if let Err(e) = crate::output_file::check_writable(path) {
+            return Err(format!("{flag} {shown}: cannot be written: {e}"));
+        }
+        let Some(key) = same_file_key(path) else {
+            continue;
+        };
+        if flag != "--save" && input.as_ref() == Some(&key) {
+            return Err(format!(
+                "{flag} {shown}: that is the save being played, which the output would replace \
+                 (only --save may write over it)"
+            ));
+        }
+        if let Some((other, _)) = seen.iter().find(|(_, k)| *k == key) {
+            return Err(format!(
+                "{other} and {flag} name the same file ({shown}): one would replace the other"
+            ));
+        }
+        seen.push((flag, key));
+    }
+    Ok(())
+}
+
+/// The absolute path `path` names, links followed, for telling whether two paths are one file
+/// (whether it exists yet or not); None when its folder does not exist.
+fn same_file_key(path: &Path) -> Option<PathBuf> {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return Some(real);
+    }
+    let name = path.file_name()?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(folder).ok()?.join(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use std::path::Path;
+
+    #[test]
+    fn outputs_are_refused_before_play_when_they_would_clash_or_cannot_be_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let save = d.join("mid.json");
+        std::fs::write(&save, "{}").unwrap();
+        let toml = d.join("scenario.toml");
+        std::fs::write(&toml, "id = 'x'").unwrap();
+        let log = d.join("game.jsonl");
+        // (the same file named two ways: `./` and the folder's link are one)
+        let also_log = d.join(".").join("game.jsonl");
+        let show = |p: &Path| p.display().to_string();
+
+        assert_eq!(
+            check(&[("--log", &save)], Some(&save)),
+            Err(format!(
+                "--log {}: that is the save being played, which the output would replace (only \
+                 --save may write over it)",
+                show(&save)
+            ))
+        );
+        assert_eq!(check(&[("--save", &save)], Some(&save)), Ok(()));
+        assert_eq!(
+            check(&[("--log", &log), ("--save", &also_log)], None),
+            Err(format!(
+                "--log and --save name the same file ({}): one would replace the other",
+                show(&also_log)
+            ))
+        );
+        assert_eq!(
+            check(&[("--save", &toml)], None),
+            Err(format!(
+                "--save {}: that is a scenario, map, orders or rules file (.toml, .lua), which \
+                 the output would replace: name another file",
+                show(&toml)
+            ))
+        );
+        let nowhere = d.join("no-such-folder").join("x.json");
+        assert_eq!(
+            check(&[("--per-game", &nowhere)], None),
+            Err(format!(
+                "--per-game {}: cannot be written: no such folder",
+                show(&nowhere)
+            ))
+        );
+        assert_eq!(
+            check(&[("--save", d)], None),
+            Err(format!(
+                "--save {}: cannot be written: is a folder, not a file",
+                show(d)
+            ))
+        );
+        // (standard output twice, a device twice, and distinct new files are all fine)
+        let stdout = Path::new("/dev/stdout");
+        assert_eq!(
+            check(
+                &[
+                    ("--log", stdout),
+                    ("--replay", stdout),
+                    ("--save", Path::new("/dev/null")),
+                    ("--per-game", Path::new("/dev/null")),
+                    ("--per-game", &log),
+                ],
+                Some(&save)
+            ),
+            Ok(())
+        );
+        // (nothing was left in the folder by the checks)
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 2);
+    }
+}
