@@ -211,3 +211,32 @@ fn legal_unit_lists_a_pool_units_place_commands() {
         "allied has no legal command for 'de-1-kav' now (turn 2, movement (allied))\n"
     );
 }
+
+/// A finished game has no side to play: `legal` says the game is over, with its outcome (it
+/// asked for a `--side`, as in a simultaneous step, exit 2).
+#[test]
+fn legal_on_a_finished_game_says_it_is_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("end.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&["run", "scenarios/demo", "--seed", "3", "--save", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["legal", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "# the game is over (winner: red; DEMO-7: objectives held and enemy units eliminated): \
+         no side gives commands\n"
+    );
+    let out = hexwar(&["legal", save, "--side", "red", "--json"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout(&out)).unwrap(),
+        serde_json::json!({"side": "red", "position": "the game is over", "over": true, "commands": []})
+    );
+    let out = hexwar(&["legal", save, "--side", "purple"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --side: unknown side 'purple' (sides: blue, red)\n"
+    );
+}

@@ -40,6 +40,27 @@ pub fn run(args: &LegalArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if let Some(side) = &args.side {
+        if let Some(e) = super::unknown_side("--side", side, &session.scenario.sides) {
+            return fail(e);
+        }
+    }
+    // (a finished game has no phase and no side to play: said so, not "name a side")
+    if let Some(outcome) = session.game.state().outcome.clone() {
+        let winner = outcome.winner.as_deref().unwrap_or("none");
+        if args.json {
+            outln!(
+                "{}",
+                serde_json::json!({ "side": args.side, "position": "the game is over", "over": true, "commands": [] })
+            );
+        } else {
+            outln!(
+                "# the game is over (winner: {winner}; {}): no side gives commands",
+                outcome.reason
+            );
+        }
+        return EXIT_OK;
+    }
     let side = match args.side.clone().or_else(|| session.game.phasing_side()) {
         Some(side) => side,
         None => {
