@@ -115,3 +115,21 @@ fn a_reader_closing_the_pipe_ends_the_output_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// The same for a log sent to standard output (`run ... --log /dev/stdout | head -2`): it said
+/// `cannot write log: Broken pipe`, exit 2.
+#[test]
+fn a_reader_closing_the_pipe_of_a_log_on_stdout_ends_it_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        // (a France 1940 campaign's log: megabytes, far past what the pipe holds)
+        .args(["run", "scenarios/france1940", "--log", "/dev/stdout"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -213,15 +213,24 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             unwritten.push(e.to_string());
         }
     }
+    // (a log or replay sent to standard output whose reader stopped reading, `| head`, ends
+    // the output quietly, as any command's output does)
+    let mut unwritable = |path: &Path, what: &str, e: std::io::Error| {
+        if crate::output_file::is_stdout(path) && e.kind() == std::io::ErrorKind::BrokenPipe {
+            super::output::lost(e);
+        } else {
+            unwritten.push(format!("{}: cannot write {what}: {e}", path.display()));
+        }
+    };
     if let Some(path) = &args.log {
         if let Err(e) = tally.write_log(path) {
-            unwritten.push(format!("{}: cannot write log: {e}", path.display()));
+            unwritable(path, "log", e);
         }
     }
     if let (Some(path), Some(replay)) = (&args.replay, &mut replay) {
         replay.finish(&session);
         if let Err(e) = replay.write(path) {
-            unwritten.push(format!("{}: cannot write replay: {e}", path.display()));
+            unwritable(path, "replay", e);
         }
     }
     if !unwritten.is_empty() {
