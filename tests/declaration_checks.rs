@@ -993,3 +993,56 @@ fn an_engine_commands_args_may_name_only_what_its_orders_carry() {
     )
     .unwrap();
 }
+
+/// During play `hex.rules.get` gives a read-only view of a declaration: reading goes through
+/// (`pairs`, `ipairs`, `#`, nested tables, one view per table), a write is an error at its line
+/// and the state stays as it was. A change was silently ignored by the compiled movement rules,
+/// and a save would have lost it.
+#[test]
+fn a_declaration_is_read_only_during_play() {
+    let mut session = demo_with(
+        "mutates_in_play",
+        r#"
+hex.rules.declare("weather", { turns = { 2, 3 }, mud = { forest = 1 } })
+-- (while the modules load, a variant may still extend a declaration)
+hex.rules.get("weather").mud.marsh = 2
+hex.commands.define("forecast", {
+  resolve = function(cmd)
+    local w = hex.rules.get("weather")
+    local keys, sum = {}, 0
+    for k in pairs(w) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, t in ipairs(w.turns) do sum = sum + t end
+    assert(table.concat(keys, ",") == "mud,turns" and #w.turns == 2 and sum == 5)
+    assert(w.mud.marsh == 2 and w.mud == hex.rules.get("weather").mud)
+    if cmd.change then w.mud.forest = 3 end
+    return { { event = "Custom", name = "Forecast", data = { forest = w.mud.forest } } }
+  end,
+})
+"#,
+    )
+    .unwrap();
+    let side = session.game.phasing_side().unwrap();
+    let forecast = |change: bool| Command::Custom {
+        name: "forecast".into(),
+        args: serde_json::json!({ "change": change })
+            .as_object()
+            .unwrap()
+            .clone(),
+    };
+    session.game.submit(Some(&side), &forecast(false)).unwrap();
+    let before = session.game.state().clone();
+    let Err(GameError::Rules(e)) = session.game.submit(Some(&side), &forecast(true)) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.contains(
+            "/mutates_in_play.lua:14: declarations are fixed once the rules have loaded (tried \
+             to set 'forest' in one during play): the compiled rules would not see it and a save \
+             would lose it; a value that changes in play lives in hex.state"
+        ),
+        "{}",
+        e.message
+    );
+    assert_eq!(session.game.state(), &before);
+}

@@ -6,6 +6,7 @@
 
 mod area;
 pub(crate) mod commands;
+mod declared_view;
 mod dice;
 mod events;
 mod facing;

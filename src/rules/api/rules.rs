@@ -3,7 +3,8 @@
 //! declaration replaces an earlier one. Hooks: `skip(fn(turn, step, phase) -> bool)` passes over
 //! a step with nothing to do, `phase_label(fn(turn, step, phase) -> string)` names a step
 //! (`"F1901R"`), `setup(fn(table) -> events | refusal)` reads a `--setup` file. A later module's
-//! declaration replaces an earlier one; `get` returns the current one so a variant can extend it;
+//! declaration replaces an earlier one; `get` returns the current one so a variant can extend it
+//! (during play a read-only view of it: `declared_view`);
 //! `loading()` says whether modules are loading now.
 
 use mlua::{Function, Lua, Table, Value};
@@ -16,6 +17,7 @@ pub(crate) const ORIGINS: &str = "__origins";
 
 /// Registers `hex.rules`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
+    super::declared_view::register(lua)?;
     let t = lua.create_table()?;
     t.raw_set(
         "sequence",
@@ -101,7 +103,13 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
             let value = decls.raw_get::<Value>(key.as_str())?;
             if !value.is_nil() {
-                return Ok(value);
+                // (a variant extends a declaration while the modules load; in play it is read
+                // only: the compiled rules and saves would not follow a change)
+                // (a VM without host data, the LuaLS generator's, is never in play)
+                if with_host(lua, |h| h.loading).unwrap_or(true) {
+                    return Ok(value);
+                }
+                return super::declared_view::read_only(lua, value);
             }
             let mut declared = Vec::new();
             for pair in decls.pairs::<Value, Value>() {
