@@ -44,10 +44,9 @@ local function why_no_route(u, side, to)
   if not common.in_zone(to, zone) then return to .. " is not in " .. country .. " (" .. side .. " rail runs in " .. country .. " only)" end
   if hex.state.control(to) ~= side then return to .. " is not friendly territory" end
   if enemy_zoc(to) then return to .. " is in an enemy ZOC" end
-  local terrain = hex.map.terrain(to)
-  if terrain == "sea" or (terrain == "marsh" and common.is_motorized(u)) then
-    return to .. " is " .. terrain .. ", which the unit may not enter (reading: a rail route uses only hexes the unit could enter by its own movement)"
-  end
+  -- (10.1 names no terrain: a motorized unit goes by rail through marsh; only sea, which no
+  -- unit enters, is never on a route)
+  if hex.map.terrain(to) == "sea" then return to .. " is sea, which no unit enters (F40-10.2)" end
   return "every route crosses a sea hexside, or a hex that is not friendly territory of " .. country .. " free of enemy ZOC"
 end
 
@@ -89,8 +88,7 @@ end
 
 -- hex.path.rail for the units of one listing, asking the engine once per network. The engine
 -- gives the hexes joined to the unit's hex through usable hexes (friendly territory of the
--- side's rail zone, free of enemy ZOC, passable to the unit's movement class, no sea
--- hexside between), in map order, the unit's own hex left out. That set depends only on the
+-- side's rail zone, free of enemy ZOC, not sea, no sea hexside between), in map order, the unit's own hex left out. That set depends only on the
 -- side, the movement class (attrs.class, else type) and the network the unit starts in: a unit
 -- starting in a network already found gets that network minus its own hex. (Isolated units,
 -- which the engine excludes, never get here: rail.refusal refuses them first.)

@@ -416,10 +416,19 @@ impl MovementProfile {
         (raw != PROHIBITED).then_some(Mp(raw))
     }
 
-    /// Whether a unit of this kind may be in a hex at all (supply lines, rail).
+    /// Whether a unit of this kind may be in a hex at all (supply lines).
     #[inline]
     pub(crate) fn passable(&self, kind: usize, map: &HexMap, hex: HexIndex) -> bool {
         self.terrain_cost_raw(kind, map.terrain_id(hex)) != PROHIBITED
+    }
+
+    /// Whether some unit of `side`, of any movement class, may be in a hex (a rail route: the
+    /// train carries the unit through terrain its own movement is barred from, F40-10.1 naming
+    /// no terrain, but never into a hex no unit enters, such as sea).
+    pub(crate) fn open_to_side(&self, side: SideId, map: &HexMap, hex: HexIndex) -> bool {
+        let terrain = map.terrain_id(hex);
+        (0..self.vocab.classes.len().max(1))
+            .any(|class| self.terrain_cost_raw(self.kind(side, class), terrain) != PROHIBITED)
     }
 
     #[inline]

@@ -3,8 +3,10 @@
 //! declared hexsides (sea).
 //!
 //! Readings chosen here (the clause is silent): the start hex must itself be friendly and in
-//! the zone; route hexes must be passable to the unit's class; friendly units do not cancel
-//! enemy ZOC for rail (as for movement, R4).
+//! the zone; the clause names every limit of a route, and terrain is none of them, so a route
+//! runs through terrain the unit's class may not enter by its own movement (a motorized unit
+//! through marsh, F40-9.2) but never through a hex no unit of its side may enter (sea); friendly
+//! units do not cancel enemy ZOC for rail (as for movement, R4).
 
 use std::collections::VecDeque;
 
@@ -102,7 +104,7 @@ pub fn rail_destinations(
         owners[h as usize] == mover.side
             && map.zone_mask(h) & zone_bit != 0
             && occ.cell(h).zoc & mover.enemies == 0
-            && rules.profile.passable(mover.kind, map, h)
+            && rules.profile.open_to_side(mover.side, map, h)
     };
     if !usable(mover.start) {
         return Ok(Vec::new());

@@ -71,3 +71,19 @@ fn f40_10_1_german_rail_stays_in_germany() {
         ["0501", "0601"]
     );
 }
+
+/// 10.1 names every limit of a route and no terrain: a motorized unit goes by rail through and
+/// into marsh, which its own movement may not enter (9.2), but no route enters sea, which no
+/// unit enters (it was held to the hexes its own movement could enter).
+#[test]
+fn f40_10_1_rail_names_no_terrain_a_motorized_unit_rails_through_marsh_never_into_sea() {
+    let m = map(&[". m . m s . ."], FRANCE);
+    let units = [
+        unit("arm", "allied", "armored", "0101"),
+        unit("inf", "allied", "infantry", "0101"),
+    ];
+    let own = owners(&m, ALLIED, &[]);
+    let expected = ["0201", "0301", "0401"];
+    assert_eq!(rail(&m, &units, 0, own.clone()), expected);
+    assert_eq!(rail(&m, &units, 1, own), expected);
+}
