@@ -401,3 +401,74 @@ fn a_misspelt_module_field_in_a_variant_is_refused_with_the_nearest_name() {
     );
     assert!(s.is_ok(), "{:?}", s.err());
 }
+
+/// A variant replacing `combat.multiplier` or `combat.odds` is followed by the attack listing
+/// (and so by the bot, which reads its odds there) as by the `attack` command: the listing
+/// worked them out with the module's own copies, so a variant's defence bonus changed the
+/// attack's result but not what was offered. On the fixture three attacks are listed.
+#[test]
+fn f40_c_5_a_replaced_multiplier_or_odds_is_followed_by_the_attack_listing() {
+    let mut s = session("combat");
+    advance_to(&mut s, 1, 1);
+    assert_eq!(
+        legal_of(&mut s, "german", "attack"),
+        vec![
+            attack("0203", &["g4"]),
+            attack("0302", &["g1", "g2", "g4"]),
+            attack("0401", &["g1", "g3"])
+        ]
+    );
+    for (name, text) in [
+        (
+            "fortress_everywhere",
+            "require('france1940.combat').multiplier = function() return 100 end\n",
+        ),
+        (
+            "no_odds",
+            "require('france1940.combat').odds = function(attackers) \
+             return { attack = 0, defense = 1, odds = nil, defenders = {} } end\n",
+        ),
+    ] {
+        let mut s = with_mod("combat", name, text).unwrap();
+        advance_to(&mut s, 1, 1);
+        assert_eq!(legal_of(&mut s, "german", "attack"), vec![], "{name}");
+    }
+}
+
+/// The bot works out the module's budget inline for all its units at once; a variant that
+/// replaced `common.budget` is asked instead. Here a forced march triples every MA: the
+/// German bot's first phase has moves past the unit's own MA (it planned with the module's budget,
+/// and a weather variant's halved MA saw its planned moves refused and its lists asked again).
+#[test]
+fn f40_9_1_a_replaced_budget_is_followed_by_the_bot() {
+    let dir = std::env::temp_dir().join(format!("hexwar-f40-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("forced_march.lua");
+    std::fs::write(
+        &file,
+        "require('france1940.common').budget = function(u) return (u.ma or 0) * 3 end\n",
+    )
+    .unwrap();
+    let mut s =
+        Session::start_with_mods(Path::new("scenarios/france1940"), Some(1), &[file]).unwrap();
+    // (the German bot's first movement phase, drops aside: each move's cost against its MA)
+    let mut moves = Vec::new();
+    for seed in 0..200 {
+        let side = s.game.phasing_side().unwrap();
+        let c = hexwar::bot::ask_lua_bot(&mut s.game, "france1940.ai", &side, seed).unwrap();
+        if c.name() == "end_phase" {
+            break;
+        }
+        let events = s.game.submit(Some(&side), &c).unwrap();
+        if c.name() == "move" {
+            for e in events {
+                if let Event::UnitMoved { unit, cost, .. } = e {
+                    let ma = s.game.state().units[&unit].ma;
+                    moves.push((unit, cost, ma));
+                }
+            }
+        }
+    }
+    assert!(!moves.is_empty());
+    assert!(moves.iter().any(|(_, cost, ma)| cost > ma), "{moves:?}");
+}

@@ -8,7 +8,7 @@
 -- the same commands. What it keeps between decisions is map data (the land hexes, the hexes
 -- near each objective city), step fields (hex.path.steps: a function of the map and a list of
 -- hexes) and each unit's fixed facts (nation, type, size, MA, strength, class: no F40 event
--- changes them). What is left to do comes from the position: units that moved carry `moved`.
+-- changes them; a variant's UnitChanged makes the bot learn them again). What is left to do comes from the position: units that moved carry `moved`.
 -- Cost (docs/france1940.md, "Bots"): each decision asks the host once for each thing it needs;
 -- a move is one hex.path.toward call that orders the units, ranks their hexes and keeps out of
 -- the hexes the stacking limits would refuse (declared as capacities), so the bot reads no unit
@@ -117,6 +117,11 @@ local function learn()
       strength = b.strength, class = class, supply_key = class .. "/" .. tostring(b.nation) }
   end
 end
+
+-- (a variant may change a counter, `UnitChanged`: its facts are learnt again, or the bot would
+-- plan that unit's moves with its old MA; its moves stay legal either way, each checked by
+-- hex.path.path_to with common.budget, but a stale plan costs a fallback to the legal list)
+hex.events.on("UnitChanged", function(ev) facts[ev.unit] = nil end)
 
 -- The fixed facts of unit `id` (learnt when new to the bot).
 local function fact(id)
@@ -513,6 +518,7 @@ local function movement_choice(side)
   -- Budgets as common.budget gives them, its phase-wide factors read once.
   local halved = common.assault() == 2
   local first_turn = hex.state.turn() == 1
+  local replaced_budget = common.budget_replaced()
   local units, asks = {}, {}
   for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
     local b = facts[id] or fact(id)
@@ -524,9 +530,13 @@ local function movement_choice(side)
       local key = b.supply_key
       if not asks[key] then asks[key] = supply_ask(side, b.class, b.nation) end
       local mp = b.ma or 0
-      if halved then mp = mp / 2 end                                                   -- F40-9.1
-      if isolated[id] then mp = mp / 2 end                                             -- F40-8.3
-      if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end          -- F40-18.2
+      if replaced_budget then
+        mp = common.budget(hex.units.get(id))                                          -- a variant's
+      else
+        if halved then mp = mp / 2 end                                                 -- F40-9.1
+        if isolated[id] then mp = mp / 2 end                                           -- F40-8.3
+        if first_turn and common.NEUTRAL_NATIONS[b.nation] then mp = mp / 2 end        -- F40-18.2
+      end
       local entry = entries[id]
       if not entry then entry = { id = id }; entries[id] = entry end
       entry.supply, entry.budget = key, mp

@@ -203,6 +203,7 @@ end
 -- whether 11.5 cancels the target's hexsides; `destroyed`: the variable of that name, or nil
 -- (work_in). (The
 -- largest multiplier that applies counts: the order of the checks does not matter.)
+local base_multiplier
 local function multiplier(target, froms, cancelled, destroyed)
   local m = 1
   local t = combat.DEFENSE.terrain[common.terrain(target)]
@@ -228,6 +229,9 @@ end
 function combat.multiplier(target, froms)
   return multiplier(target, froms, airborne.hexsides_cancelled(target), nil)
 end
+-- (the module's own: the listing reads the variables once for all its targets while nothing
+-- replaced it, and calls a variant's replacement otherwise)
+base_multiplier = combat.multiplier
 
 -- combat.odds against the given defenders; `cancelled`: the set {label = true} of the hexes
 -- whose hexsides 11.5 cancels, `destroyed`: the variable of that name (read once by the
@@ -240,7 +244,12 @@ local function odds_against(attackers, defenders, target, side, cancelled, destr
   end
   local d = 0
   for _, u in ipairs(defenders) do d = d + strength(u) end
-  d = d * multiplier(target, froms, cancelled[target] == true, destroyed)
+  -- (a variant that replaced combat.multiplier is followed here too)
+  if combat.multiplier ~= base_multiplier then
+    d = d * combat.multiplier(target, froms)
+  else
+    d = d * multiplier(target, froms, cancelled[target] == true, destroyed)
+  end
   if common.enemy_of(side) == "allied" and work_in(destroyed, target, "intrinsic_strength") then d = d + 1 end
   return { attack = a, defense = d, odds = combat.column(a, d), defenders = defenders }
 end
@@ -256,6 +265,7 @@ end
 function combat.odds(attackers, target, side)
   return odds_against(attackers, combat.defenders(target, side), target, side, cancelled_now(), nil)
 end
+local base_odds = combat.odds
 
 local function phase_refusal(side)
   if hex.state.phase() ~= "combat" or hex.state.side() ~= side then
@@ -552,7 +562,15 @@ function combat.attack_options(side)
     local attackers = by_target[target]
     local defenders = {}
     for k, i in ipairs(enemy_at[target]) do defenders[k] = view(i) end
-    local o = odds_against(attackers, defenders, target, side, cancelled, destroyed)
+    local o
+    if combat.odds ~= base_odds then
+      -- (a variant's combat.odds, given the attackers as the attack command gives them)
+      local full = {}
+      for k, u in ipairs(attackers) do full[k] = hex.units.get(u.id) end
+      o = combat.odds(full, target, side)
+    else
+      o = odds_against(attackers, defenders, target, side, cancelled, destroyed)
+    end
     if o.odds then
       out[#out + 1] = { cmd = { command = "attack", hex = target, units = ids(attackers) }, odds = o }
     end

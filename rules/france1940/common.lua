@@ -285,6 +285,11 @@ function common.budget(u)
   return mp
 end
 
+local base_budget = common.budget
+-- Whether a variant replaced common.budget (the bot, which works out the module's budget
+-- inline for all its units at once, then asks the replacement instead).
+function common.budget_replaced() return common.budget ~= base_budget end
+
 -- Why common.budget halves `u`'s MA now, one entry per halving ("second assault, F40-9.1"):
 -- for a refusal over MP, which otherwise names a budget the player does not see on the counter.
 function common.budget_halvings(u)
