@@ -333,14 +333,19 @@ pub struct MergeArgs {
     /// Per-game files (`--per-game`) of the shards.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Print the statistics as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print the statistics as CSV.
     #[arg(long)]
     pub csv: bool,
 }
 
 /// `hexwar stats merge FILES...`: the statistics of all the shards' games together.
 pub fn merge(args: &MergeArgs) -> i32 {
+    if args.csv && args.json {
+        return fail("--csv and --json each print the statistics: give one");
+    }
     let records = match read_batch(&args.files) {
         Ok(records) => records,
         Err(e) => return fail(e),
