@@ -190,3 +190,20 @@ fn an_empty_setup_is_warned_of() {
     let out = hexwar(&["status", "scenarios/demo", "--setup", &setup]);
     assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
 }
+
+/// Units out of play are listed as those on the map are, ids in natural order (`fr-2-di`
+/// before `fr-13-di`; they were sorted as text, `fr-16-di, fr-19-di, fr-2-di`).
+#[test]
+fn status_lists_units_out_of_play_in_natural_order() {
+    let out = hexwar(&["status", "scenarios/france1940", "--side", "german"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let pool = text
+        .lines()
+        .find(|l| l.starts_with("  pool: "))
+        .unwrap_or_default();
+    assert!(
+        pool.starts_with("  pool: de-1-geb, de-8-id, de-11-sbr, de-28-id, de-44-id, de-62-id, de-87-id, de-291-id, de-i-ak,"),
+        "{pool}"
+    );
+}

@@ -80,7 +80,14 @@ pub fn run(args: &StatusArgs) -> i32 {
         }));
     }
     let mut gone: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-    for g in state.gone.values().filter(|g| of_side(&g.unit.side)) {
+    // (eliminated units by the turn they fell, then every id in natural order, as on the map)
+    let mut out_of_play: Vec<&crate::engine::GoneUnit> = state
+        .gone
+        .values()
+        .filter(|g| of_side(&g.unit.side))
+        .collect();
+    out_of_play.sort_by_key(|g| (g.eliminated.then_some(g.turn), natural_key(&g.unit.id)));
+    for g in out_of_play {
         gone.entry(&g.unit.side).or_default().push(json!({
             "id": g.unit.id, "reason": g.reason, "eliminated": g.eliminated, "turn": g.turn,
         }));
