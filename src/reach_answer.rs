@@ -11,6 +11,13 @@ impl Session {
     /// (an empty table: nowhere). The error says what is wrong: no such unit (with the nearest
     /// id), no reach query, an answer that is no table of places, a place the map lacks.
     pub fn reach_of(&mut self, unit: &str) -> Result<Map<String, Value>, String> {
+        if let Some(gone) = self.game.state().gone.get(unit) {
+            // (a reserve in its pool, an eliminated unit: it exists, off the map)
+            return Err(format!(
+                "'{unit}' is out of play ({}): only a unit on the map has a reach",
+                gone.reason
+            ));
+        }
         if !self.game.state().units.contains_key(unit) {
             // (a unit named by its place, as Diplomacy writes units: "A NWY", "NWY")
             let hint =

@@ -173,3 +173,15 @@ fn reach_says_when_the_rules_define_no_move() {
          no 'move' command, so no move is legal: these are the hexes the movement table gives\n"
     );
 }
+
+/// A unit out of play (a France 1940 reserve in its pool) is named as such, not as a unit that
+/// does not exist with the nearest id (`no unit 'fr-16-di' in play (did you mean 'fr-1-dim'?)`).
+#[test]
+fn reach_of_a_unit_out_of_play_says_so() {
+    let out = hexwar(&["reach", "scenarios/france1940", "fr-16-di"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: 'fr-16-di' is out of play (pool): only a unit on the map has a reach\n"
+    );
+}
