@@ -240,3 +240,22 @@ fn legal_on_a_finished_game_says_it_is_over() {
         "error: --side: unknown side 'purple' (sides: blue, red)\n"
     );
 }
+
+/// `--unit` with `--command` and nothing listed names both (the reply left the command out, as
+/// if the unit had no command at all).
+#[test]
+fn legal_for_a_unit_and_a_command_with_none_names_both() {
+    let out = hexwar(&[
+        "legal",
+        "scenarios/france1940",
+        "--unit",
+        "de-22-ll",
+        "--command",
+        "attack",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "german has no legal 'attack' command for 'de-22-ll' now (turn 1, movement (german))\n"
+    );
+}

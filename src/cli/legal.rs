@@ -164,7 +164,11 @@ pub fn run(args: &LegalArgs) -> i32 {
                 kinds.join(", ")
             );
         } else if let Some(unit) = &args.unit {
-            outln!("{side} has no legal command for '{unit}' now ({at})");
+            let what = match &args.command {
+                Some(name) => format!("'{name}' command"),
+                None => "command".to_string(),
+            };
+            outln!("{side} has no legal {what} for '{unit}' now ({at})");
         } else {
             outln!("{side} has no legal command now ({at})");
         }
