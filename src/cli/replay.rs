@@ -95,9 +95,11 @@ pub fn run(args: &ReplayArgs) -> i32 {
             }
             EXIT_GAME
         }
-        Err(e @ (ReplayError::DifferentRules(_) | ReplayError::Game { .. })) => {
-            fail(format!("{}: {e}", file.display()))
-        }
+        Err(
+            e @ (ReplayError::DifferentRules(_)
+            | ReplayError::Game { .. }
+            | ReplayError::ScenarioMissing(_)),
+        ) => fail(format!("{}: {e}", file.display())),
         Err(e) => fail(e),
     }
 }

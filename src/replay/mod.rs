@@ -89,6 +89,10 @@ pub enum ReplayError {
     },
     #[error("replay step {step}: {error}")]
     Game { step: usize, error: GameError },
+    /// The scenario the replay names is not where it says (a relative path, read from the
+    /// working directory).
+    #[error("the replay's scenario {} is not there (a relative path is read from the working directory, as it was when the game was recorded: verify it from that directory, or correct \"scenario_path\" in the replay)", .0.display())]
+    ScenarioMissing(PathBuf),
     /// The steps do not reach the recorded end: the file was cut short (or padded).
     #[error("the replay holds {found} steps but its recording ended after {recorded}: it was cut short or added to")]
     Incomplete { found: usize, recorded: usize },
@@ -214,6 +218,9 @@ impl Replay {
     /// the command was accepted, and the state hash. Returns the number of steps verified and
     /// the final state's hash.
     pub fn verify(&self) -> Result<Verified, ReplayError> {
+        if !self.scenario_path.exists() {
+            return Err(ReplayError::ScenarioMissing(self.scenario_path.clone()));
+        }
         let mut session =
             Session::start_with_mods(&self.scenario_path, Some(self.seed), &self.mods).map_err(
                 |e| {
