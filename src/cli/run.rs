@@ -151,6 +151,19 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         if let Some(e) = super::unknown_side("--until-side", side, &session.scenario.sides) {
             return fail(e);
         }
+        // (a side no step is given to never stops the run: it would play to the end)
+        let sequence = session.game.rules().sequence();
+        let plays = sequence
+            .steps
+            .iter()
+            .chain(sequence.special.values().flatten())
+            .any(|step| step.side.as_deref().is_none_or(|s| s == side));
+        if !plays {
+            return fail(format!(
+                "--until-side {side}: no step of the sequence of play is {side}'s, so the run \
+                 would never stop for it"
+            ));
+        }
     }
     let start_turn = session.game.state().turn.max(1);
     let limit = match args.turns {
