@@ -17,42 +17,54 @@ pub fn write_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    if is_stdout(path) {
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        fill(&mut out)?;
-        return out.flush();
-    }
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => {
-            return Err(std::io::Error::other("is a folder, not a file"));
+    let path = match target_of(path)? {
+        Target::Stdout => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            fill(&mut out)?;
+            return out.flush();
         }
-        Ok(m) if !m.is_file() => {
+        Target::Device => {
             let mut out = BufWriter::new(OpenOptions::new().write(true).open(path)?);
             fill(&mut out)?;
             return out.flush();
         }
-        _ => {}
-    }
-    let followed;
-    let path = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            followed = std::fs::canonicalize(path)?;
-            followed.as_path()
-        }
-        _ => path,
+        Target::File(file) => file,
     };
     // (a temporary file of a fresh random name beside the target, removed if anything fails:
     // no file of the user's is taken for a leftover, and no link there is followed)
-    let mut tmp = temporary_in(folder_of(path))?;
+    let mut tmp = temporary_in(folder_of(&path))?;
     {
         let mut out = BufWriter::new(tmp.as_file_mut());
         fill(&mut out)?;
         out.flush()?;
     }
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    tmp.persist(&path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Where an output named `path` goes: this process's standard output, a device or pipe written
+/// into, or a regular file (new or not) replaced, named with any link followed.
+enum Target {
+    Stdout,
+    Device,
+    File(std::path::PathBuf),
+}
+
+fn target_of(path: &Path) -> std::io::Result<Target> {
+    if is_stdout(path) {
+        return Ok(Target::Stdout);
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Err(std::io::Error::other("is a folder, not a file")),
+        Ok(m) if !m.is_file() => return Ok(Target::Device),
+        _ => {}
+    }
+    Ok(Target::File(match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    }))
 }
 
 /// The folder `path` is written in (`.` for a bare file name).
@@ -67,28 +79,17 @@ fn folder_of(path: &Path) -> &Path {
 /// game, a batch) so that its result is not lost to an output that was never writable: not a
 /// folder, a device that opens for writing, or a folder that takes a new file.
 pub fn check_writable(path: &Path) -> std::io::Result<()> {
-    if is_stdout(path) {
-        return Ok(());
-    }
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => return Err(std::io::Error::other("is a folder, not a file")),
-        Ok(m) if !m.is_file() => return OpenOptions::new().write(true).open(path).map(drop),
-        _ => {}
-    }
-    let followed;
-    let path = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            followed = std::fs::canonicalize(path)?;
-            followed.as_path()
-        }
-        _ => path,
+    let path = match target_of(path)? {
+        Target::Stdout => return Ok(()),
+        Target::Device => return OpenOptions::new().write(true).open(path).map(drop),
+        Target::File(file) => file,
     };
-    match std::fs::metadata(folder_of(path)) {
+    match std::fs::metadata(folder_of(&path)) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return Err(std::io::Error::other("its folder is not a folder")),
         Err(_) => return Err(std::io::Error::other("no such folder")),
     }
-    temporary_in(folder_of(path)).map(drop)
+    temporary_in(folder_of(&path)).map(drop)
 }
 
 /// A new temporary file in `folder` (`.hexwar-XXXXXX.tmp`), made as any new file is (0666 less

@@ -98,20 +98,25 @@ fn a_log_to_dev_stdout_comes_before_the_summary_in_a_redirected_file() {
     assert_eq!(lines.last().copied(), Some("events: ControlChanged 1, GameStarted 1, PhaseEnded 4, PhaseStarted 5, UnitEnteredHex 27, UnitMoved 8, UnitStatusChanged 16"));
 }
 
-/// A reader that stops reading (`hexwar legal ... | head -2`) asked for no more: the command ends
-/// quietly with its own exit code, no `cannot write the output: Broken pipe`.
-#[test]
-fn a_reader_closing_the_pipe_ends_the_output_quietly() {
+/// Runs hexwar with `args` and a reader that closed its end of stdout at once.
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        // (some 900 kB of output: far past what the pipe holds, so a write meets the closed end)
-        .args(["legal", "scenarios/france1940"])
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A reader that stops reading (`hexwar legal ... | head -2`) asked for no more: the command ends
+/// quietly with its own exit code, no `cannot write the output: Broken pipe`.
+#[test]
+fn a_reader_closing_the_pipe_ends_the_output_quietly() {
+    // (some 900 kB of output: far past what the pipe holds, so a write meets the closed end)
+    let out = with_stdout_closed(&["legal", "scenarios/france1940"]);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
@@ -120,16 +125,8 @@ fn a_reader_closing_the_pipe_ends_the_output_quietly() {
 /// `cannot write log: Broken pipe`, exit 2.
 #[test]
 fn a_reader_closing_the_pipe_of_a_log_on_stdout_ends_it_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        // (a France 1940 campaign's log: megabytes, far past what the pipe holds)
-        .args(["run", "scenarios/france1940", "--log", "/dev/stdout"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    // (a France 1940 campaign's log: megabytes, far past what the pipe holds)
+    let out = with_stdout_closed(&["run", "scenarios/france1940", "--log", "/dev/stdout"]);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
