@@ -46,8 +46,12 @@ end
 return view
 "#;
 
-/// Makes the view function (once per VM, at registration, with the real library functions).
-pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+/// Makes the view function (once per VM, on the first view asked for: a game that never asks
+/// pays nothing, not even the collector's visits to the views' weak table).
+fn view_function(lua: &Lua) -> mlua::Result<Function> {
+    if let Some(view) = lua.named_registry_value::<Option<Function>>(VIEW_KEY)? {
+        return Ok(view);
+    }
     let globals = lua.globals();
     let make: Function = lua
         .load(VIEW_SOURCE)
@@ -60,16 +64,14 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         globals.get::<Value>("error")?,
         globals.get::<Value>("tostring")?,
     ))?;
-    lua.set_named_registry_value(VIEW_KEY, view)
+    lua.set_named_registry_value(VIEW_KEY, &view)?;
+    Ok(view)
 }
 
 /// `value` as a script may hold it during play: tables behind a read-only view.
 pub(crate) fn read_only(lua: &Lua, value: Value) -> mlua::Result<Value> {
     match value {
-        Value::Table(_) => {
-            let view: Function = lua.named_registry_value(VIEW_KEY)?;
-            view.call(value)
-        }
+        Value::Table(_) => view_function(lua)?.call(value),
         other => Ok(other),
     }
 }

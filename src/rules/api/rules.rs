@@ -17,7 +17,6 @@ pub(crate) const ORIGINS: &str = "__origins";
 
 /// Registers `hex.rules`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
-    super::declared_view::register(lua)?;
     let t = lua.create_table()?;
     t.raw_set(
         "sequence",
