@@ -207,3 +207,30 @@ fn status_lists_units_out_of_play_in_natural_order() {
         "{pool}"
     );
 }
+
+/// A save a run stopped for one power in a simultaneous step names who is still to play (it
+/// said "every side", though the others had given their orders).
+#[test]
+fn status_of_a_save_waiting_for_one_power_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("england.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/diplomacy",
+        "--until-side",
+        "ENGLAND",
+        "--save",
+        save,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["status", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).lines().nth(1),
+        Some(
+            "to play: ENGLAND (a simultaneous step; AUSTRIA, FRANCE, GERMANY, ITALY, RUSSIA, \
+             TURKEY gave their orders)"
+        )
+    );
+}

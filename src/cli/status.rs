@@ -130,7 +130,26 @@ pub fn run(args: &StatusArgs) -> i32 {
             o.reason
         ),
         (None, Some(side)) => outln!("to play: {side}"),
-        (None, None) => outln!("to play: every side (a simultaneous step)"),
+        (None, None) => {
+            // (a save a run stopped for one side: the others have given their orders)
+            let done = crate::bot::SidesDone::at(session.sides_done.as_ref(), state);
+            if done.is_empty() {
+                outln!("to play: every side (a simultaneous step)");
+            } else {
+                let waiting: Vec<&str> = session
+                    .scenario
+                    .sides
+                    .iter()
+                    .filter(|s| !done.contains(s))
+                    .map(String::as_str)
+                    .collect();
+                outln!(
+                    "to play: {} (a simultaneous step; {} gave their orders)",
+                    waiting.join(", "),
+                    done.join(", ")
+                );
+            }
+        }
     }
     if let Some(score) = &score {
         let points: Vec<String> = score.iter().map(|(s, p)| format!("{s} {p}")).collect();
