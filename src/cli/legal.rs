@@ -40,6 +40,7 @@ pub fn run(args: &LegalArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    // (the phasing side is one of the scenario's: the sequence is checked as the rules load)
     if let Some(side) = &args.side {
         if let Some(e) = super::unknown_side("--side", side, &session.scenario.sides) {
             return fail(e);
@@ -70,9 +71,6 @@ pub fn run(args: &LegalArgs) -> i32 {
             ))
         }
     };
-    if let Some(e) = super::unknown_side("--side", &side, &session.scenario.sides) {
-        return fail(e);
-    }
     if let Some(unit) = &args.unit {
         // (a unit off the map is asked about too: a reserve in its pool has `place` commands)
         let state = session.game.state();

@@ -152,11 +152,11 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             return fail(e);
         }
         // (a side no step is given to never stops the run: it would play to the end)
-        let sequence = session.game.rules().sequence();
-        let plays = sequence
-            .steps
-            .iter()
-            .chain(sequence.special.values().flatten())
+        let plays = session
+            .game
+            .rules()
+            .sequence()
+            .all_steps()
             .any(|step| step.side.as_deref().is_none_or(|s| s == side));
         if !plays {
             return fail(format!(

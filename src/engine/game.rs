@@ -282,11 +282,7 @@ impl Game {
                         // (the phases' names, in the order of play, and the nearest)
                         let sequence = self.rules.sequence();
                         let mut names: Vec<&str> = Vec::new();
-                        for step in sequence
-                            .steps
-                            .iter()
-                            .chain(sequence.special.values().flatten())
-                        {
+                        for step in sequence.all_steps() {
                             if !names.contains(&step.phase.as_str()) {
                                 names.push(&step.phase);
                             }

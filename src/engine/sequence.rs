@@ -29,4 +29,9 @@ impl Sequence {
     pub fn step(&self, turn: u32, index: u32) -> Option<&Step> {
         self.steps_for(turn).get(index as usize)
     }
+
+    /// Every step the game may play: the regular turn's, then the special turns'.
+    pub fn all_steps(&self) -> impl Iterator<Item = &Step> {
+        self.steps.iter().chain(self.special.values().flatten())
+    }
 }
