@@ -100,7 +100,8 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
             "score now: AUSTRIA 0, ENGLAND 3, FRANCE 2, GERMANY 0, ITALY 0, RUSSIA 0, TURKEY 0",
             "centres:",
             "  ENGLAND: EDI, LON, LVP",
-            "due at the next adjustments:",
+            // (the adjustment phase itself: due now)
+            "due this phase:",
             "  ENGLAND: builds 2 (sites: EDI, LVP)",
             "orders given this phase:",
             "  ENGLAND: 0",
@@ -121,7 +122,7 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
     let out = diplomacy_status(&setup, &["--json"]);
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(
-        json["rules_status"]["due at the next adjustments"]["FRANCE"],
+        json["rules_status"]["due this phase"]["FRANCE"],
         "disbands 2"
     );
     assert_eq!(json["rules_status"]["units"]["AUSTRIA"], json!([]));

@@ -667,3 +667,53 @@ fn play_text_says_when_an_order_is_void_only_beside_the_others() {
         stdout(&out)
     );
 }
+
+/// A designer's map whose ids are not three letters (seas `WSEA` and `EBAY`, a split-coast
+/// province `IS`): orders to and from them are read whole. The rules took a location's first
+/// three letters for its province, so `F NOR - WSEA` was void ("not adjacent for a fleet")
+/// and the bots stopped on 'WSE'.
+#[test]
+fn a_map_whose_ids_are_not_three_letters_plays_its_orders() {
+    const SMALL: &str = "tests/fixtures/diplomacy_small_map";
+    let out = hexwar(&[
+        "play",
+        SMALL,
+        "--orders",
+        &format!("{SMALL}/orders.toml"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let flags = |phase: usize| -> Vec<(String, Value)> {
+        phases[phase]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["order"].as_str().unwrap().to_string(), r["flags"].clone()))
+            .collect()
+    };
+    let ok = json!([]);
+    assert_eq!(
+        flags(0),
+        [
+            ("A EMT - MRS".to_string(), ok.clone()),
+            ("F EAS - EBAY".to_string(), ok.clone()),
+            ("A NHL - FRT".to_string(), ok.clone()),
+            ("F NOR - WSEA".to_string(), ok.clone()),
+            ("A SPL H".to_string(), ok.clone()),
+            ("F SOU - IS".to_string(), ok.clone()),
+        ]
+    );
+    assert_eq!(
+        phases[0]["units"],
+        json!({"EAST": ["A MRS", "F EBAY"], "NORTH": ["A FRT", "F WSEA"], "SOUTH": ["A SPL", "F IS/WC"]})
+    );
+    assert_eq!(flags(1)[5], ("F IS H".to_string(), json!(["dislodged"])));
+    assert_eq!(
+        phases[1]["dislodged"],
+        json!([{"power": "SOUTH", "unit": "F IS/WC", "by": "FRT", "retreats": ["SOU"]}])
+    );
+    // The bots play it through (they read provinces the same way).
+    let out = hexwar(&["run", SMALL, "--games", "4", "--seed", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

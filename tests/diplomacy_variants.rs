@@ -304,3 +304,94 @@ fn dip_1_a_variant_replaces_the_victory_rule() {
     assert_eq!(standard[0]["centers"], variant[0]["centers"]);
     assert_eq!(standard[0].get("game_over"), None);
 }
+
+/// Two variants listed one after the other are layered: each is made over the standard rules,
+/// and what the first replaced (the build sites) is carried into the second's (the support
+/// cut). The first used to be dropped without a word: the build was void.
+#[test]
+fn two_variants_listed_together_both_apply() {
+    const BOTH: &str = "tests/fixtures/diplomacy_two_variants";
+    let winter = play(BOTH, "winter_setup.toml", "winter_orders.toml");
+    assert_eq!(
+        winter[0]["results"],
+        json!([{"power": "GERMANY", "order": "A HOL B", "unit": "A HOL", "flags": []}])
+    );
+    let out = hexwar(&[
+        "play",
+        BOTH,
+        "--setup",
+        "tests/fixtures/diplomacy_any_attack_cuts/setup.toml",
+        "--orders",
+        "tests/fixtures/diplomacy_any_attack_cuts/orders.toml",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let spring: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        spring[0]["results"],
+        json!([
+            {"power": "AUSTRIA", "order": "A TRI - TYR", "unit": "A TRI", "flags": ["bounce"]},
+            {"power": "ITALY", "order": "A TYR S A VEN - TRI", "unit": "A TYR", "flags": ["cut"]},
+            {"power": "ITALY", "order": "A VEN - TRI", "unit": "A VEN", "flags": ["bounce"]}
+        ])
+    );
+}
+
+/// A `settle_retreats` that returns one list (the docs once said "the records kept") is an
+/// error naming the hook and what it must return; it failed on `#gone` inside the adjudicator.
+#[test]
+fn a_settle_retreats_returning_one_list_is_named() {
+    let dir = variant_scenario("one_list");
+    std::fs::write(
+        dir.path().join("one_list.lua"),
+        "return require(\"diplomacy\").variant({ settle_retreats = function(rules, ctx, recs) \
+         return recs end })\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        dir.path().to_str().unwrap(),
+        "--setup",
+        "tests/fixtures/diplomacy_any_attack_cuts/setup.toml",
+        "--orders",
+        "tests/fixtures/diplomacy_any_attack_cuts/orders.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains(
+            "diplomacy variant: settle_retreats must return two lists, the records kept for the \
+             retreat phase and those disbanded at once (got a table and a nil)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Under a variant's own build sites a void build says what is wrong with it (here Belgium is
+/// not Germany's); it said "BEL is not a home supply centre of GERMANY", which the variant
+/// does not ask.
+#[test]
+fn a_void_build_under_a_variant_names_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(
+        &orders,
+        "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nGERMANY = [\"A BEL B\", \"A HOL B\"]\n",
+    )
+    .unwrap();
+    let setup = format!("{VARIANT}/winter_setup.toml");
+    let out = hexwar(&[
+        "play",
+        VARIANT,
+        "--setup",
+        &setup,
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("  GERMANY  A BEL B                  void (GERMANY does not hold BEL)\n  GERMANY  A HOL B                  ok\n"),
+        "{}",
+        stdout(&out)
+    );
+}

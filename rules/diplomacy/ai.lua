@@ -50,9 +50,7 @@ local function parse(cm, text)
            dest = p.dest, supported = support and ((p.ttype or "?") .. " " .. p.tloc) or carried }
 end
 
-local function province(loc)
-  return loc:sub(1, 3)
-end
+local province = map.prov_of
 
 local function class_of(t)
   return t == "A" and "army" or "fleet"

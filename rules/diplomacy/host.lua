@@ -25,6 +25,7 @@
 
 local M = {}
 
+local prov_of = require("diplomacy.map").prov_of
 local current -- the game API (standard or a variant); configuration chosen at load time
 local installed = false
 
@@ -204,7 +205,7 @@ end)
 -- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false
 local order_dest = text_memo(function(order)
   local d = order:match("^%u %S+ [%-R] (%S+)")
-  return d and d:sub(1, 3) or false
+  return d and prov_of(d) or false
 end)
 
 local function status_change(events, id, was, now)
@@ -599,7 +600,7 @@ local function legal_orders(side)
     for _, u in ipairs(mine) do
       local moves = neighbors(u:sub(3), u:sub(1, 1) == "A" and "army" or "fleet")
       local set = {}
-      for _, dest in ipairs(moves) do set[dest:sub(1, 3)] = true end
+      for _, dest in ipairs(moves) do set[prov_of(dest)] = true end
       moves_of[u], reach[u] = moves, set
     end
     for _, u in ipairs(mine) do
@@ -607,14 +608,14 @@ local function legal_orders(side)
         add(u .. " H")
         for _, dest in ipairs(moves_of[u]) do
           add(u .. " - " .. dest)
-          local other = occupant[dest:sub(1, 3)]
+          local other = occupant[prov_of(dest)]
           if other and other ~= u then add(u .. " S " .. other) end
         end
         -- supports to move for the side's own units, into a province both reach (so that bot
         -- games see dislodgements and retreats: a variant of the retreat rule is tried there)
         local offered = {}
         for _, dest in ipairs(moves_of[u]) do
-          local prov = dest:sub(1, 3)
+          local prov = prov_of(dest)
           if not offered[prov] then
             offered[prov] = true
             for _, other in ipairs(mine) do
@@ -787,10 +788,23 @@ local function adjudicate()
 end
 M.adjudicate = adjudicate
 
+-- Variants layer in the order the scenario lists them: each is made over the standard rules
+-- (`variant`, `adjudicate.extend`), so what an earlier variant replaced and a later one left
+-- standard is carried into the later one's rules table (a second variant used to drop the
+-- first without a word). Where both replace one rule, the later wins.
+local function layer(game)
+  local standard = require("diplomacy.adjudicate").rules
+  if not current or current.rules == standard or game.rules == standard then return end
+  for name, rule in pairs(current.rules) do
+    if rule ~= standard[name] and game.rules[name] == standard[name] then game.rules[name] = rule end
+  end
+end
+
 -- Installs the glue for `game` (the standard game or a variant). The first call declares the
 -- sequence, commands and hooks; a later call (a variant module loaded after the standard one)
--- only swaps the game whose rules adjudicate.
+-- only swaps the game whose rules adjudicate, with the variants before it layered in.
 function M.install(game)
+  layer(game)
   current = game
   if installed then return end
   installed = true
@@ -930,7 +944,9 @@ function M.install(game)
       given[p] = type(l) == "table" and #l or 0
     end
     local out = { units = board_units, centres = owned, ["orders given this phase"] = given }
-    if next(due) then out["due at the next adjustments"] = due end
+    -- (in the adjustment phase itself they are due now, not at the next one)
+    local adjusting = type(pos.phase) == "string" and pos.phase:sub(-1) == "A"
+    if next(due) then out[adjusting and "due this phase" or "due at the next adjustments"] = due end
     if next(waiting) then out["dislodged, to retreat"] = waiting end
     return out
   end)

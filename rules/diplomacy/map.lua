@@ -50,8 +50,13 @@ local function set_of(list)
   return s
 end
 
+-- The province of a location, the part before its coast ("STP/NC" -> "STP"). Ids are a map's
+-- own: a designer's map may name a sea "WSEA" or a province "IS" (the first three letters were
+-- taken, which made such a map's orders void).
 local function prov_of(loc)
-  return loc:sub(1, 3)
+  local slash = string.find(loc, "/", 1, true)
+  if slash then return loc:sub(1, slash - 1) end
+  return loc
 end
 M.prov_of = prov_of
 

@@ -99,10 +99,19 @@ local function reason(game, board, cm, position, power, o, kind)
     for _, h in ipairs(game.build_sites(board, position, power)) do
       if h == where then home = true end
     end
-    if not home then return where .. " is not a home supply centre of " .. power end
     local owned = false
     for _, c in ipairs((position.centers or {})[power] or {}) do
       if c == where then owned = true end
+    end
+    if not home then
+      -- (a variant's build sites are its own: "not a home centre" was said of a centre the
+      -- power merely did not hold)
+      if game.rules.build_sites ~= require("diplomacy.adjudicate").rules.build_sites then
+        if not owned then return power .. " does not hold " .. where end
+        if unit_in(cm, position, where) then return where .. " is occupied" end
+        return where .. " is not a place " .. power .. " may build in under these rules"
+      end
+      return where .. " is not a home supply centre of " .. power
     end
     if not owned then return power .. " does not hold " .. where end
     if unit_in(cm, position, where) then return where .. " is occupied" end

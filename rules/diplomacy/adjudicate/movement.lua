@@ -57,6 +57,12 @@ function M.movement(rules, cm, position, orders)
       retreating[r.i] = r
     end
     kept, gone = rules.settle_retreats(rules, ctx, recs)
+    if type(kept) ~= "table" or type(gone) ~= "table" then
+      -- (a variant's hook returning one list failed later, on `#gone`, far from its cause)
+      error(string.format("diplomacy variant: settle_retreats must return two lists, the records " ..
+        "kept for the retreat phase and those disbanded at once (got a %s and a %s)",
+        type(kept), type(gone)), 0)
+    end
   end
   -- results, grouped by power (U is in power order, sorted by unit within a power)
   local results, rn
