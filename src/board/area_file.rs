@@ -169,6 +169,17 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
             ));
             continue;
         }
+        // (orders and setups are read in upper case: a lower-case id could never be ordered)
+        if id.chars().any(char::is_lowercase) {
+            errors.push(err(
+                r.id.span().start,
+                format!(
+                    "region id '{id}' must be upper case ('{}'): orders name regions in upper case",
+                    id.to_uppercase()
+                ),
+            ));
+            continue;
+        }
         if ids.insert(id, r).is_some() {
             errors.push(err(
                 r.id.span().start,
@@ -206,6 +217,16 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
             ));
             continue;
         }
+        if let Some(coast) = r.coasts.keys().find(|c| c.chars().any(char::is_lowercase)) {
+            errors.push(err(
+                r.id.span().start,
+                format!(
+                    "region {id}: coast '{coast}' must be upper case ('{}'): orders name coasts in upper case",
+                    coast.to_uppercase()
+                ),
+            ));
+            continue;
+        }
     }
     // Aliases: other names of a region, never another region's id or another alias.
     let mut alias_of: BTreeMap<&str, &str> = BTreeMap::new();
@@ -216,6 +237,11 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
             let a = alias.get_ref().as_str();
             let problem = if a.is_empty() || a.contains('/') || a.chars().any(char::is_whitespace) {
                 Some("must be a non-empty name without '/' or spaces".to_string())
+            } else if a.chars().any(char::is_lowercase) {
+                Some(format!(
+                    "must be upper case ('{}'): orders name regions in upper case",
+                    a.to_uppercase()
+                ))
             } else if ids.contains_key(a) {
                 Some(format!("is the id of region {a}"))
             } else {
@@ -290,7 +316,15 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
             let own = ids.get(id).map_or("", |r| r.kind.get_ref().as_str());
             let other = ids.get(t.split('/').next().unwrap_or(t));
             let other_kind = other.map_or("", |r| r.kind.get_ref().as_str());
-            let problem = if army && own == "sea" {
+            let problem = if own == "impassable" {
+                Some(format!(
+                    "region {id} is impassable: nothing enters or leaves it, so it lists no {what} moves"
+                ))
+            } else if other_kind == "impassable" {
+                Some(format!(
+                    "region {id}: {what} adjacency names '{t}', an impassable region (nothing enters it)"
+                ))
+            } else if army && own == "sea" {
                 Some(format!(
                     "region {id} is a sea region: armies do not go to sea, so it lists no army moves"
                 ))
@@ -774,6 +808,50 @@ fleet = ["AAA"]
         assert_eq!(
             e.to_string(),
             "t.toml:16: region BBB: alias 'B/C' must be a non-empty name without '/' or spaces"
+        );
+    }
+
+    /// Orders and setups are read in upper case: a lower-case id, alias or coast could never be
+    /// ordered (a designer's `Mrs` passed `check`, and every order to it was void).
+    #[test]
+    fn ids_aliases_and_coasts_are_upper_case() {
+        // (with the adjacency lists naming BBB, reported beside it)
+        let all = parse_all(&OK.replace("id = \"BBB\"", "id = \"Bbb\""));
+        assert!(
+            all.contains(&"t.toml:15: region id 'Bbb' must be upper case ('BBB'): orders name regions in upper case".to_string()),
+            "{all:?}"
+        );
+        let e =
+            parse(&OK.replace("id = \"BBB\"", "id = \"BBB\"\naliases = [\"Bee\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:16: region BBB: alias 'Bee' must be upper case ('BEE'): orders name regions in upper case"
+        );
+        let all = parse_all(&OK.replace(
+            "fleet = [\"SEA\"]\n[[region]]",
+            "[region.coasts]\nnc = [\"SEA\"]\n[[region]]",
+        ));
+        assert!(
+            all.contains(&"t.toml:8: region AAA: coast 'nc' must be upper case ('NC'): orders name coasts in upper case".to_string()),
+            "{all:?}"
+        );
+    }
+
+    /// An impassable region is in no move list, its own or another's: a designer's army list
+    /// naming one was offered to the bots and voided as "not adjacent".
+    #[test]
+    fn an_impassable_region_is_in_no_move_list() {
+        let map = format!("{OK}[[region]]\nid = \"MTN\"\ntype = \"impassable\"\n");
+        assert!(parse(&map).is_ok());
+        let e = parse(&map.replace("army = [\"AAA\"]", "army = [\"AAA\", \"MTN\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:17: region BBB: army adjacency names 'MTN', an impassable region (nothing enters it)"
+        );
+        let all = parse_all(&format!("{map}army = [\"BBB\"]\n"));
+        assert!(
+            all.contains(&"t.toml:25: region MTN is impassable: nothing enters or leaves it, so it lists no army moves".to_string()),
+            "{all:?}"
         );
     }
 
