@@ -202,6 +202,23 @@ fn a_file_named_like_a_temporary_is_left_alone_and_an_unreadable_save_is_not_wri
         .to_string();
     assert!(err.contains("the save would not read back"), "{err}");
     assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
+
+    // A number that is not finite (a Rust ruleset's strength NaN) is written as null, which
+    // the reader refuses: the save is not written (it was, and then could not be read).
+    let mut st = state(3, 0);
+    let mut unit: hexwar::engine::Unit =
+        serde_json::from_value(serde_json::json!({"id": "u", "side": "a", "type": "inf"})).unwrap();
+    unit.strength = f64::NAN;
+    st.units.insert("u".into(), unit);
+    let err = Save::new("a".into(), 1, Dice::new(1), st)
+        .write(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the save would not read back") && err.contains("expected a number"),
+        "{err}"
+    );
+    assert_eq!(Save::read(&path).unwrap().state, state(1, 0));
 }
 
 /// `run`'s other outputs are written like saves, each tried even when another failed: a log

@@ -163,3 +163,31 @@ fn every_report_list_is_an_array(log: &str) {
     }
     assert!(reports >= 20 && empty_flags > 0 && empty_top > 0);
 }
+
+/// A phase's `PhaseEnded` names it as its `PhaseStarted` did ("S1901M"): the end carried the
+/// step's name ("spring movement"), so a host pairing the two by `phase` found no pair.
+#[test]
+fn phase_ended_names_the_phase_as_phase_started_did() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut s = Session::start(&root.join("scenarios/diplomacy"), Some(1)).unwrap();
+    let sides = s.scenario.sides.clone();
+    let mut bot = RandomBot::new(Dice::new(1));
+    play(&mut s.game, &mut bot, &sides, RunLimit::BeforeTurn(2)).unwrap();
+    let phases: Vec<(&str, String)> = s
+        .game
+        .log()
+        .iter()
+        .filter_map(|e| match e {
+            hexwar::engine::Event::PhaseStarted { phase, .. } => Some(("started", phase.clone())),
+            hexwar::engine::Event::PhaseEnded { phase, .. } => Some(("ended", phase.clone())),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<(&str, String)> = ["S1901M", "F1901M", "W1901A"]
+        .into_iter()
+        .flat_map(|p| [("started", p.to_string()), ("ended", p.to_string())])
+        .chain([("started", "S1902M".to_string())])
+        .collect();
+    // (seed 1 dislodges nobody in 1901: both retreat phases are skipped)
+    assert_eq!(phases, expected);
+}

@@ -180,11 +180,15 @@ impl Game {
     /// and a log naming another seed would not replay the game it logs.
     pub fn start(&mut self, seed: u64) -> Result<Vec<Event>, GameError> {
         if seed != self.state.dice.seed {
-            return Err(GameError::Rules(RulesError::new(format!(
+            // (the calling program's mistake, not the rules')
+            return Err(GameError::Rules(RulesError::of_kind(
+                RulesErrorKind::HostCall,
+                format!(
                 "the game cannot start with seed {seed}: its state's dice were made with seed {} \
                  (GameState::new(scenario, seed) takes the game's seed)",
-                self.state.dice.seed
-            ))));
+                    self.state.dice.seed
+                ),
+            )));
         }
         if self.rules.sequence().step(1, 0).is_none() {
             return Err(GameError::Rules(RulesError::new(
@@ -311,7 +315,10 @@ impl Game {
         };
         let mut events = extra;
         match self.rules.setup(&self.state, table)? {
-            Ok(more) => events.extend(more),
+            Ok(more) => {
+                rules_made(&more, "the setup")?;
+                events.extend(more)
+            }
             Err(refusal) => return Err(GameError::Refused(refusal)),
         }
         if let Some((turn, step)) = target {
@@ -511,6 +518,7 @@ impl Game {
             Ok(events) => events,
             Err(refusal) => return Err(GameError::Refused(refusal)),
         };
+        rules_made(&events, &format!("command '{}'", command.name()))?;
         let mut queue: Vec<Queued> = events
             .into_iter()
             .map(|e| Queued::Event(e, 0, None))
@@ -519,12 +527,15 @@ impl Game {
         if matches!(command, Command::EndPhase) {
             let (turn, step) = (self.state.turn, self.state.step);
             let current = self.rules.sequence().step(turn, step).cloned();
+            // (named as its PhaseStarted named it: the label where the rules give one, "S1901M",
+            // else the step's phase; a host pairs the two by it)
+            let phase = self.label_of(turn, step)?.unwrap_or_default();
             queue.push(Queued::Event(
                 Event::PhaseEnded {
                     turn,
                     step,
-                    side: current.as_ref().and_then(|c| c.side.clone()),
-                    phase: current.map(|c| c.phase).unwrap_or_default(),
+                    side: current.and_then(|c| c.side),
+                    phase,
                 },
                 0,
                 None,
@@ -707,6 +718,9 @@ impl Game {
             }
             self.state.revision.applied(&event);
             let reactions = self.rules.after_event(&self.state, &event)?;
+            if !reactions.is_empty() {
+                rules_made(&reactions, &format!("the handlers of {}", event.name()))?;
+            }
             applied.push(event);
             let parent = applied.len() - 1;
             for (i, reaction) in reactions.into_iter().enumerate() {
@@ -715,6 +729,13 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// The events the rules made (`what`: a command, the handlers of an event, the setup), checked
+/// before any is applied (event_fit.rs): a bad one is a rules error naming it.
+fn rules_made(events: &[Event], what: &str) -> Result<(), GameError> {
+    super::event_fit::list_fit_for_rules(events)
+        .map_err(|m| GameError::Rules(RulesError::new(format!("{what} returned {m}"))))
 }
 
 /// The error of an event the rules made that cannot be applied (a unit that is not in play, ...):
@@ -764,6 +785,8 @@ mod tests {
     /// `retreats` is set; labels are "T<turn><m|r>"; `end_phase` in "move" sets `moved`.
     struct Tiny {
         sequence: Sequence,
+        /// An event `resolve` adds to its own (a test of what the engine accepts).
+        extra: Option<Event>,
     }
 
     impl Ruleset for Tiny {
@@ -784,10 +807,11 @@ mod tests {
                 .get("moved")
                 .and_then(|v| v.as_u64())
                 .unwrap_or(0);
-            Ok(Ok(vec![Event::VarSet {
+            let moved = Event::VarSet {
                 key: "moved".into(),
                 value: json!(n + 1).into(),
-            }]))
+            };
+            Ok(Ok([moved].into_iter().chain(self.extra.clone()).collect()))
         }
         fn before_event(
             &mut self,
@@ -843,7 +867,10 @@ mod tests {
         };
         Game::new(
             state,
-            Box::new(Tiny { sequence }),
+            Box::new(Tiny {
+                sequence,
+                extra: None,
+            }),
             turns,
             EventLimits::default(),
         )
@@ -862,8 +889,62 @@ mod tests {
             "the game cannot start with seed 7: its state's dice were made with seed 1 \
              (GameState::new(scenario, seed) takes the game's seed)"
         );
+        assert_eq!(e.kind, RulesErrorKind::HostCall);
         assert_eq!(g.state.turn, 0);
         assert!(g.start(1).is_ok());
+    }
+
+    /// A Rust ruleset's events are checked as a script's are, the board aside: an event only
+    /// the engine makes, a facing that is no direction, a number a save cannot hold. Each was
+    /// applied (a `PhaseStarted` of turn 99 moved the game there); now the command fails, a
+    /// rules error naming the event, and the state is as it was.
+    #[test]
+    fn a_rust_rulesets_events_are_checked_before_they_are_applied() {
+        for (extra, why) in [
+            (
+                Event::PhaseStarted {
+                    turn: 99,
+                    step: 99,
+                    side: None,
+                    phase: "x".into(),
+                },
+                "event #2 (PhaseStarted): only the engine makes PhaseStarted events (phases \
+                 follow the sequence and `end_phase`; dice come from hex.dice)",
+            ),
+            (
+                Event::UnitFacingChanged {
+                    unit: "u".into(),
+                    facing: 200,
+                    facing2: None,
+                },
+                "event #2 (UnitFacingChanged): facing 200 is not a direction: 0 to 5 (an edge, \
+                 or a corner for a phalanx; TA-R1)",
+            ),
+            (
+                Event::UnitChanged {
+                    unit: "u".into(),
+                    strength: Some(f64::NAN),
+                    ma: None,
+                    attrs: Map::new(),
+                },
+                "event #2 (UnitChanged): strength is NaN: a number must be finite to be saved",
+            ),
+        ] {
+            let mut g = game(2);
+            g.start(1).unwrap();
+            let before = g.state.clone();
+            let tiny = Tiny {
+                sequence: g.rules.sequence().clone(),
+                extra: Some(extra),
+            };
+            g.rules = Box::new(tiny);
+            let Err(GameError::Rules(e)) = g.submit(None, &Command::EndPhase) else {
+                panic!("{why}: the event was applied")
+            };
+            assert_eq!(e.message, format!("command 'end_phase' returned {why}"));
+            assert_eq!(e.kind, RulesErrorKind::Script);
+            assert_eq!(g.state, before);
+        }
     }
 
     #[test]

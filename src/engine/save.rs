@@ -192,6 +192,8 @@ impl Save {
         self
     }
 
+    /// The save's text. Empty if serde cannot write it (it writes every value hexwar keeps);
+    /// [`Save::write`] reads its text back before writing and refuses what would not read.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
@@ -266,11 +268,12 @@ impl Save {
             }
         }
         let text = self.to_json();
-        // (a save the reader would refuse is not written: a host value nested past the 128
-        // levels a JSON reader follows was written, then could not be read back)
-        if let Err(e) = serde_json::from_str::<serde_json::Value>(&text) {
+        // (a save the reader would refuse is not written: it is read back as `read` would.
+        // A host value nested past the 128 levels a JSON reader follows, or a number that is
+        // not finite, written as null, were written and then could not be read)
+        if let Err(e) = Save::from_json(path, &text) {
             return Err(werr(std::io::Error::other(format!(
-                "the save would not read back ({e}): is a value nested too deep?"
+                "the save would not read back ({e})"
             ))));
         }
         crate::output_file::write_with(path, |out| {

@@ -5,8 +5,8 @@
 //! names the event, its place in the script's list and what is wrong; the call fails and the
 //! state stays as it was.
 
-use crate::engine::Event;
-use crate::scenario::{direction, finite, Fit};
+use crate::engine::{engine_only, fit_for_rules, Event};
+use crate::scenario::Fit;
 
 /// Checks every event of a script's list; the error names the first bad one
 /// (`event #2 (UnitPlaced): ...`).
@@ -20,64 +20,28 @@ pub(crate) fn check_events(context: &Fit, events: &[Event]) -> Result<(), String
 
 fn check_event(context: &Fit, event: &Event) -> Result<(), String> {
     match event {
-        // Only the engine or the host makes these: the sequence starts and ends phases, the
-        // host's dice make `DiceRolled`, the game `GameStarted` and `CommandRefused`.
-        Event::GameStarted { .. }
-        | Event::PhaseStarted { .. }
-        | Event::PhaseEnded { .. }
-        | Event::PhaseSkipped { .. }
-        | Event::DiceRolled { .. }
-        | Event::CommandRefused { .. } => Err(format!(
-            "only the engine makes {} events (phases follow the sequence and `end_phase`; \
-             dice come from hex.dice)",
-            event.name()
-        )),
-        Event::UnitMoved { to, path, cost, .. } => {
+        // (the host makes it as a script rolls hex.dice; a script's own would roll nothing)
+        Event::DiceRolled { .. } => return Err(engine_only(event)),
+        Event::UnitMoved { to, path, .. } => {
             context.place(to, "to")?;
             for step in path {
                 context.place(step, "path")?;
             }
-            finite(*cost, "cost")
         }
-        Event::UnitEnteredHex { hex, .. } => context.place(hex, "hex"),
-        Event::UnitPlaced { unit } => context.unit(unit),
-        Event::UnitFacingChanged {
-            facing, facing2, ..
-        } => {
-            direction((*facing).into(), "facing")?;
-            facing2.map_or(Ok(()), |f| direction(f.into(), "facing2"))
-        }
-        Event::UnitChanged { strength, ma, .. } => {
-            strength.map_or(Ok(()), |s| finite(s, "strength"))?;
-            ma.map_or(Ok(()), |m| finite(m, "ma"))
-        }
-        Event::UnitSideChanged { side, .. } => context.side(side),
+        Event::UnitEnteredHex { hex, .. } => context.place(hex, "hex")?,
+        Event::UnitPlaced { unit } => context.unit(unit)?,
+        Event::UnitSideChanged { side, .. } => context.side(side)?,
         Event::ControlChanged { hex, side } => {
             context.place(hex, "hex")?;
-            side.as_deref().map_or(Ok(()), |s| context.side(s))
+            side.as_deref().map_or(Ok(()), |s| context.side(s))?
         }
-        Event::GameEnded { winner, scores, .. } => {
-            if let Some(w) = winner {
-                context.side(w).map_err(|e| format!("winner: {e}"))?;
-            }
-            scores
-                .iter()
-                .try_for_each(|(side, score)| finite(*score, &format!("scores.{side}")))
-        }
-        Event::Custom { name, .. } => {
-            if Event::ENGINE_NAMES.contains(&name.as_str()) {
-                return Err(format!(
-                    "'{name}' is the name of an engine event; give the custom event a name of \
-                     its own"
-                ));
-            }
-            if name.is_empty() {
-                return Err("a custom event needs a name".into());
-            }
-            Ok(())
-        }
-        _ => Ok(()),
+        Event::GameEnded {
+            winner: Some(w), ..
+        } => context.side(w).map_err(|e| format!("winner: {e}"))?,
+        _ => {}
     }
+    // (what any ruleset's events must be, the board aside: the engine's own check)
+    fit_for_rules(event)
 }
 
 #[cfg(test)]

@@ -166,16 +166,7 @@ impl Fit<'_> {
     }
 }
 
-/// TA-R1: a facing is one of the six edges (or corners) of a hex.
-pub fn direction(facing: u64, field: &str) -> Result<(), String> {
-    if facing <= 5 {
-        Ok(())
-    } else {
-        Err(format!(
-            "{field} {facing} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
-        ))
-    }
-}
+pub use crate::engine::{direction, finite};
 
 /// A unit's movement allowance and strength as the engine can use them, checked wherever units
 /// come from (scenarios, setups, saves): an allowance the movement search cannot count in (a
@@ -223,17 +214,6 @@ fn shown(value: f64) -> String {
         format!("{value:e}")
     } else {
         format!("{value}")
-    }
-}
-
-/// JSON has no NaN or infinity (serde_json would save them as null, and the save would not load).
-pub fn finite(value: f64, field: &str) -> Result<(), String> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{field} is {value}: a number must be finite to be saved"
-        ))
     }
 }
 
