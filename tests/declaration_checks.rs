@@ -80,7 +80,7 @@ fn a_misspelt_key_of_the_sequence_is_named_at_its_line() {
     );
     assert!(
         e.ends_with(
-            "/step.lua:2: hex.rules.sequence: unknown key 'step' (the keys: steps, special)"
+            "/step.lua:2: hex.rules.sequence: unknown key 'step' (did you mean 'steps'?) (the keys: steps, special)"
         ),
         "{e}"
     );
@@ -95,8 +95,8 @@ fn a_misspelt_key_of_a_command_is_refused() {
     );
     assert!(
         e.ends_with(
-            "/legals.lua:1: hex.commands.define(\"charge\"): unknown key 'legals' (the keys: \
-             resolve, legal, args)"
+            "/legals.lua:1: hex.commands.define(\"charge\"): unknown key 'legals' (did you mean \
+             'legal'?) (the keys: resolve, legal, args)"
         ),
         "{e}"
     );

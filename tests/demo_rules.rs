@@ -60,11 +60,12 @@ fn demo_1_moves_go_to_adjacent_hexes_within_ma_once_per_phase() {
             "the path costs 5 MP, more than the 4 MP allowed (step 3: 0402 to 0302)"
         )
     );
-    // A hex that is not on the map is refused in words for the player (no "runtime error:").
+    // A hex that is not on the map is refused in words for the player (no "runtime error:"),
+    // under the engine's rule for a malformed command (it was "move", no rule at all).
     assert_eq!(
         refused(&mut s, "blue", &mv("b1", &["0505", "9999"])),
         Refusal::new(
-            "move",
+            "command",
             "'9999' is not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)"
         )
     );
@@ -159,6 +160,26 @@ fn demo_5_attacks_only_adjacent_enemies_once_in_the_combat_phase() {
     assert_eq!(
         refused(&mut s, "blue", &attack("b2", "r1")),
         Refusal::new("DEMO-5", "r1 is not adjacent to b2")
+    );
+    // An attack whose target is no unit id (a list) is a malformed order, refused by the
+    // engine's `command` rule before the rules run: it was a rules error inside `resolve`
+    // (`bad argument #1 to 'get'`), which a host blames on the rules.
+    let mut malformed = Map::new();
+    malformed.insert("unit".into(), json!("b2"));
+    malformed.insert("target".into(), json!([1]));
+    assert_eq!(
+        refused(
+            &mut s,
+            "blue",
+            &Command::Custom {
+                name: "attack".into(),
+                args: malformed,
+            }
+        ),
+        Refusal::new(
+            "command",
+            "attack: argument 'target' must be a unit id (a string), not a list, [1]"
+        )
     );
     s.game.submit(Some("blue"), &attack("b1", "r1")).unwrap();
     assert_eq!(

@@ -145,7 +145,14 @@ fn light_views_give_ids_and_plain_fields() {
         probe(r#"hex.units.list("strength", "german")"#),
         json!([4, 1])
     );
-    assert_eq!(probe(r#"#hex.units.list("id", "nobody")"#), json!(0));
+    // (a side the scenario lacks is an error: it answered an empty list)
+    let nobody = probe(r#"select(2, pcall(hex.units.list, "id", "nobody"))"#);
+    assert!(
+        nobody.as_str().is_some_and(|m| m.ends_with(
+            "hex.units.list: the scenario has no side 'nobody' (sides: german, allied)"
+        )),
+        "{nobody}"
+    );
     // `limit`: the first ids only (is any unit of the side so flagged?).
     assert_eq!(
         probe(r#"hex.units.ids("german", { limit = 1 })"#),

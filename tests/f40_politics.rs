@@ -414,7 +414,7 @@ fn f40_18_2_a_turn_1_french_order_to_a_label_that_is_no_hex_is_refused_by_name()
     assert_eq!(
         refused(&mut s, "allied", &mv("a1", &["0201", "02011"])),
         refusal(
-            "move",
+            "command",
             "'02011' is not a hex of the map (this 6×5 map's labels are 4 digits, column then row: 0101 to 0605)"
         )
     );

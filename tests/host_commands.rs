@@ -614,3 +614,57 @@ fn the_engines_refusals_are_told_from_the_games_rules() {
     let r = refusal(&mut s, &side, mv(&["0105"]));
     assert_eq!((r.rule.as_str(), r.by_engine()), ("DEMO-1", false));
 }
+
+/// The queries' options and sides are checked like every other name a script gives: a
+/// misspelt option (`withut`, `nearst_first`, `path` for `paths`) was read as absent, and a
+/// misspelt side (`blu`) answered no unit, as if the side had none. Each is now an error at
+/// the script's line, with the nearest name.
+#[test]
+fn a_misspelt_option_or_side_in_a_query_is_named() {
+    for (call, expected) in [
+        (
+            "hex.units.ids(\"blue\", { withut = { \"moved\" } })",
+            "hex.units.ids: options: unknown key 'withut' (did you mean 'without'?) (the keys: on_map, with, without, limit)",
+        ),
+        (
+            "hex.units.ids(\"blu\")",
+            "hex.units.ids: the scenario has no side 'blu' (did you mean 'blue'?; sides: blue, red)",
+        ),
+        (
+            "hex.units.list(\"id\", \"rde\")",
+            "hex.units.list: the scenario has no side 'rde' (did you mean 'red'?; sides: blue, red)",
+        ),
+        (
+            "hex.path.reach(\"b-inf-1\", nil, { path = true })",
+            "hex.path.reach: options: unknown key 'path' (did you mean 'paths'?) (the keys: paths, blocked)",
+        ),
+        (
+            "hex.path.toward({ \"0606\" }, { { id = \"b-inf-1\" } }, { nearst_first = true })",
+            "hex.path.toward: options: unknown key 'nearst_first' (did you mean 'nearest_first'?) (the keys: supplied, impassable, limit, first, nearest_first, capacity)",
+        ),
+        (
+            "hex.commands.legal(\"blue\", { comand = \"move\" })",
+            "hex.commands.legal: options: unknown key 'comand' (did you mean 'command'?) (the keys: command, unit)",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("ask.lua");
+        std::fs::write(
+            &file,
+            format!(
+                "hex.commands.define(\"ask\", {{ resolve = function()\n  {call}\n  return {{}}\nend }})\n"
+            ),
+        )
+        .unwrap();
+        let mut session =
+            Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
+        let ask = Command::Custom {
+            name: "ask".into(),
+            args: Map::new(),
+        };
+        let Err(GameError::Rules(e)) = session.game.submit(Some("blue"), &ask) else {
+            panic!("{call}: expected a rules error")
+        };
+        assert!(e.message.contains(&format!("ask.lua:2: {expected}")), "{call}: {}", e.message);
+    }
+}

@@ -169,7 +169,7 @@ fn a_bot_command_with_an_unknown_argument_is_the_bots_error() {
     assert_eq!(
         stderr(&out),
         "error: rules error: bot 'typo' for red: returned attack: unknown argument 'traget' (it \
-         takes unit, target)\n  (play stopped at turn 1, movement (red), seed 0)\n"
+         takes target, unit)\n  (play stopped at turn 1, movement (red), seed 0)\n"
     );
 }
 
@@ -191,7 +191,7 @@ fn a_bots_loop_out_of_budget_names_the_bots_lines() {
     assert_eq!(
         frames,
         [
-            "rules/demo/movement.lua:51".to_string(),
+            "rules/demo/movement.lua:52".to_string(),
             format!("{name}/looping.lua:3"),
             format!("{name}/looping.lua:7"),
         ]
@@ -216,7 +216,7 @@ fn t_bot_refuses_an_unknown_argument_as_run_does() {
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert!(
         stdout(&out).contains(
-            "t.bot: bot 'typo' for red: returned attack: unknown argument 'traget' (it takes unit, target)"
+            "t.bot: bot 'typo' for red: returned attack: unknown argument 'traget' (it takes target, unit)"
         ),
         "{}",
         stdout(&out)

@@ -3,7 +3,9 @@ local combat = {}
 
 function combat.register()
   hex.commands.define("attack", {
-    args = { "unit", "target" },
+    -- (kinds: a target given as a list or a number is the player's malformed order, refused
+    -- before resolve, not a rules error inside it)
+    args = { unit = "unit", target = "unit" },
     resolve = function(cmd, side)
       local attacker, defender = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
       if not attacker or not defender then return hex.refuse("DEMO-5", "attack needs a unit and a target unit") end

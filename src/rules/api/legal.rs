@@ -30,10 +30,13 @@ impl Filter {
                 command: None,
                 unit: None,
             },
-            Some(t) => Filter {
-                command: t.raw_get("command")?,
-                unit: t.raw_get("unit")?,
-            },
+            Some(t) => {
+                super::only_options(Some(t), &["command", "unit"], "hex.commands.legal")?;
+                Filter {
+                    command: t.raw_get("command")?,
+                    unit: t.raw_get("unit")?,
+                }
+            }
         })
     }
 
@@ -229,13 +232,7 @@ pub fn register(lua: &Lua, commands: &Table) -> mlua::Result<()> {
         lua.create_function(move |lua, (side, filter): (String, Option<Table>)| {
             // (a side the scenario lacks has no commands, not even end_phase; a misspelt side
             // would otherwise read as one that may only end the phase)
-            let sides = super::with_host(lua, |h| h.sides.clone())?;
-            if !sides.is_empty() && !sides.contains(&side) {
-                return Err(mlua::Error::runtime(format!(
-                    "hex.commands.legal: the scenario has no side '{side}' (sides: {})",
-                    sides.join(", ")
-                )));
-            }
+            super::known_side(lua, &side, "hex.commands.legal")?;
             legal_list(lua, &side, filter, copy.as_ref())
         })?,
     )

@@ -252,21 +252,50 @@ pub(crate) fn string_list<'a>(
 }
 
 /// Refuses a table with a key other than `allowed` (a misspelt key, silently ignored else):
-/// `{what}: unknown key 'legals' (the keys: resolve, legal)`.
+/// `{what}: unknown key 'legals' (did you mean 'legal'?) (the keys: resolve, legal)`.
 pub(crate) fn only_keys(t: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
     for pair in t.pairs::<Value, Value>() {
         let (key, _) = pair?;
         let known =
             matches!(&key, Value::String(k) if k.to_str().is_ok_and(|k| allowed.contains(&&*k)));
         if !known {
+            let name = crate::rules::error::value_in_message(&key);
+            let near = crate::spelling::nearest(&name, allowed.iter().copied(), 3)
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default();
             return Err(mlua::Error::runtime(format!(
-                "{what}: unknown key '{}' (the keys: {})",
-                crate::rules::error::value_in_message(&key),
+                "{what}: unknown key '{name}'{near} (the keys: {})",
                 allowed.join(", ")
             )));
         }
     }
     Ok(())
+}
+
+/// Refuses a side the scenario lacks (`hex.units.ids("blu")` answered no unit, as if the side
+/// had none): `{what}: the scenario has no side 'blu' (did you mean 'blue'?; sides: blue, red)`.
+pub(crate) fn known_side(lua: &Lua, side: &str, what: &str) -> mlua::Result<()> {
+    with_host(lua, |h| {
+        if h.sides.is_empty() || h.sides.iter().any(|s| s == side) {
+            return Ok(());
+        }
+        let near = crate::spelling::nearest(side, h.sides.iter().map(String::as_str), 3)
+            .map(|n| format!("did you mean '{n}'?; "))
+            .unwrap_or_default();
+        Err(mlua::Error::runtime(format!(
+            "{what}: the scenario has no side '{side}' ({near}sides: {})",
+            h.sides.join(", ")
+        )))
+    })?
+}
+
+/// The options table a query takes, when given: a misspelt option (`withut`, `nearst_first`)
+/// was read as absent and the call answered as if it had not been asked.
+pub(crate) fn only_options(opts: Option<&Table>, allowed: &[&str], what: &str) -> mlua::Result<()> {
+    match opts {
+        Some(t) => only_keys(t, allowed, &format!("{what}: options")),
+        None => Ok(()),
+    }
 }
 
 /// Field `key` of a table a script handed over, or an error naming the field in a script's

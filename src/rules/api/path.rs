@@ -505,6 +505,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "reach",
         lua.create_function(
             |lua, (id, budget, opts): (String, Option<f64>, Option<Table>)| {
+                super::only_options(opts.as_ref(), &["paths", "blocked"], "hex.path.reach")?;
                 let paths = opts
                     .as_ref()
                     .map(|o| o.raw_get::<bool>("paths").unwrap_or(false))
@@ -599,7 +600,8 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     let mut hexes = vec![start];
                     match labels_to_hexes(map, &path) {
                         Ok(h) => hexes.extend(h),
-                        Err(why) => return Ok(Value::Table(refusal(lua, "move", &why)?)),
+                        // (a place not on the board: a malformed command, the engine's rule)
+                        Err(why) => return Ok(Value::Table(refusal(lua, "command", &why)?)),
                     }
                     charge_search(lua, hexes.len())?;
                     match check_path(map, rules, &cache.occ, unit, budget, &hexes) {
@@ -726,6 +728,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "rail",
         lua.create_function(|lua, (id, opts): (String, Option<Table>)| {
+            super::only_options(opts.as_ref(), &["blocked"], "hex.path.rail")?;
             let blocked: Option<Table> = match &opts {
                 Some(o) => o.raw_get("blocked")?,
                 None => None,

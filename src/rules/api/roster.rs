@@ -40,6 +40,11 @@ impl Selection {
             limit: usize::MAX,
         };
         if let Some(o) = opts {
+            super::only_options(
+                Some(&o),
+                &["on_map", "with", "without", "limit"],
+                "hex.units.ids",
+            )?;
             s.on_map = o.raw_get::<Option<bool>>("on_map")?.unwrap_or(false);
             s.with = o
                 .raw_get::<Option<Vec<String>>>("with")?
@@ -86,6 +91,9 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
     units.raw_set(
         "ids",
         lua.create_function(|lua, (side, opts): (Option<String>, Option<Table>)| {
+            if let Some(side) = &side {
+                super::known_side(lua, side, "hex.units.ids")?;
+            }
             let selection = Selection::read(side, opts)?;
             with_state(lua, |s| {
                 charge_listed(lua, s.units.len())?;
@@ -109,6 +117,10 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
     units.raw_set(
         "brief",
         lua.create_function(|lua, (side, opts): (Option<String>, Option<Table>)| {
+            if let Some(side) = &side {
+                super::known_side(lua, side, "hex.units.brief")?;
+            }
+            super::only_options(opts.as_ref(), &["off_map"], "hex.units.brief")?;
             let off_map = match opts {
                 Some(o) => o.raw_get::<Option<bool>>("off_map")?.unwrap_or(false),
                 None => false,

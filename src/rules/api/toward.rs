@@ -108,7 +108,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
     path.raw_set(
         "steps",
         lua.create_function(|lua, (targets, opts): (Table, Option<Table>)| {
-            let ask = TowardOptions::read(lua, opts.as_ref())?;
+            let ask = TowardOptions::read(lua, opts.as_ref(), "hex.path.steps")?;
             let map = path_map(lua)?;
             let target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
             let blocked = blocked_terrains(&map, &ask.impassable);
@@ -169,7 +169,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
         "toward",
         lua.create_function(
             |lua, (targets, units, opts): (Vec<String>, Table, Option<Table>)| {
-                let ask = TowardOptions::read(lua, opts.as_ref())?;
+                let ask = TowardOptions::read(lua, opts.as_ref(), "hex.path.toward")?;
                 with_position(lua, |map, rules, cache| {
                     let answers = toward(lua, map, rules, cache, &targets, &units, &ask)?;
                     let answers = answers.as_slice();
@@ -211,7 +211,20 @@ struct TowardOptions {
 }
 
 impl TowardOptions {
-    fn read(lua: &Lua, opts: Option<&Table>) -> mlua::Result<TowardOptions> {
+    /// `what`: the function asked (`hex.path.toward`, `hex.path.steps`), for a misspelt option.
+    fn read(lua: &Lua, opts: Option<&Table>, what: &str) -> mlua::Result<TowardOptions> {
+        super::only_options(
+            opts,
+            &[
+                "supplied",
+                "impassable",
+                "limit",
+                "first",
+                "nearest_first",
+                "capacity",
+            ],
+            what,
+        )?;
         let mut ask = TowardOptions {
             impassable: Vec::new(),
             limit: usize::MAX,

@@ -109,6 +109,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "of_side",
         lua.create_function(|lua, side: String| {
+            super::known_side(lua, &side, "hex.units.of_side")?;
             with_state(lua, |s| {
                 let side = side.as_str();
                 let of_side = s.units.values().filter(move |u| u.side == side);
@@ -122,6 +123,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "list",
         lua.create_function(|lua, (field, side): (String, Option<String>)| {
+            if let Some(side) = &side {
+                super::known_side(lua, side, "hex.units.list")?;
+            }
             with_state(lua, |s| {
                 charge_listed(lua, s.units.len())?;
                 let side = side.as_deref();
