@@ -18,6 +18,19 @@ impl Session {
                 gone.reason
             ));
         }
+        if self
+            .game
+            .state()
+            .units
+            .get(unit)
+            .is_some_and(|u| u.at.is_none())
+        {
+            // (a reinforcement not placed yet: it said "hex.path.reach: unit ... is not on the
+            // map", the rules' function name)
+            return Err(format!(
+                "'{unit}' is off the map (not placed yet): only a unit on the map has a reach"
+            ));
+        }
         if !self.game.state().units.contains_key(unit) {
             // (a unit named by its place, as Diplomacy writes units: "A NWY", "NWY")
             let hint =

@@ -259,3 +259,29 @@ fn legal_for_a_unit_and_a_command_with_none_names_both() {
         "german has no legal 'attack' command for 'de-22-ll' now (turn 1, movement (german))\n"
     );
 }
+
+/// `legal --unit` of an eliminated unit says so, with when; "no legal command" alone read as a
+/// unit stuck in place.
+#[test]
+fn legal_of_an_eliminated_unit_says_it_was_eliminated() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("mid.json");
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "1",
+        "--turns",
+        "4",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["legal", save.to_str().unwrap(), "--unit", "b-art-1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "blue has no legal command for 'b-art-1' now (turn 5, movement (blue)): it was \
+         eliminated on turn 3 (side=blue combat)\n"
+    );
+}

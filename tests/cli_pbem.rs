@@ -419,3 +419,44 @@ fn a_run_stopped_for_a_power_and_resumed_is_the_uninterrupted_game() {
         stderr(&out)
     );
 }
+
+/// `run` on a save of a finished game plays nothing and writes nothing: the file `--log`
+/// names keeps its bytes (an empty log used to replace it), and stderr says why.
+#[test]
+fn run_on_a_finished_save_plays_nothing_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let end = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "1",
+        "--save",
+        &path("end.json"),
+    ]);
+    assert_eq!(end.status.code(), Some(0), "{}", stderr(&end));
+    std::fs::write(path("log.jsonl"), "the player's own notes\n").unwrap();
+    let again = hexwar(&[
+        "run",
+        &path("end.json"),
+        "--log",
+        &path("log.jsonl"),
+        "--save",
+        &path("again.json"),
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(
+        stderr(&again),
+        format!(
+            "note: the game in {} is already over: nothing was played and nothing was \
+             written (--save, --log)\n",
+            path("end.json")
+        )
+    );
+    assert!(stdout(&again).contains("finished after turn 8 of 8\nwinner: red\n"));
+    assert_eq!(
+        std::fs::read_to_string(path("log.jsonl")).unwrap(),
+        "the player's own notes\n"
+    );
+    assert!(!dir.path().join("again.json").exists());
+}

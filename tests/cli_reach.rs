@@ -185,3 +185,29 @@ fn reach_of_a_unit_out_of_play_says_so() {
         "error: 'fr-16-di' is out of play (pool): only a unit on the map has a reach\n"
     );
 }
+
+/// A unit off the map that is not out of play (a reinforcement not placed yet) is named as
+/// such: the answer was the rules' own error, `hex.path.reach: unit 'b9' is not on the map`.
+#[test]
+fn reach_of_a_unit_not_placed_yet_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(
+        &setup,
+        "[[unit]]\nid = \"b1\"\nside = \"blue\"\ntype = \"infantry\"\nma = 4\nstrength = 3\nat = \"0202\"\n\n\
+         [[unit]]\nid = \"b9\"\nside = \"blue\"\ntype = \"infantry\"\nma = 4\nstrength = 3\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "reach",
+        "scenarios/demo",
+        "--setup",
+        setup.to_str().unwrap(),
+        "b9",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: 'b9' is off the map (not placed yet): only a unit on the map has a reach\n"
+    );
+}

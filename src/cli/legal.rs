@@ -166,7 +166,16 @@ pub fn run(args: &LegalArgs) -> i32 {
                 Some(name) => format!("'{name}' command"),
                 None => "command".to_string(),
             };
-            outln!("{side} has no legal {what} for '{unit}' now ({at})");
+            // (a unit out of play says so: "no legal command" read as a unit stuck in place)
+            let why = match session.game.state().gone.get(unit.as_str()) {
+                Some(gone) if gone.eliminated => format!(
+                    ": it was eliminated on turn {} ({})",
+                    gone.turn, gone.reason
+                ),
+                Some(gone) => format!(": it is out of play ({})", gone.reason),
+                None => String::new(),
+            };
+            outln!("{side} has no legal {what} for '{unit}' now ({at}){why}");
         } else {
             outln!("{side} has no legal command now ({at})");
         }

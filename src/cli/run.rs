@@ -165,6 +165,27 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             ));
         }
     }
+    // A save of a finished game: nothing is played, so no output is written (an empty log
+    // used to replace the file --log named).
+    if session.game.state().outcome.is_some() && super::is_save(&args.scenario) {
+        let named: Vec<&str> = outputs.iter().map(|(flag, _)| *flag).collect();
+        errln!(
+            "note: the game in {} is already over: nothing was played{}",
+            args.scenario.display(),
+            if named.is_empty() {
+                String::new()
+            } else {
+                format!(" and nothing was written ({})", named.join(", "))
+            }
+        );
+        print_summary(
+            &mut session,
+            &EventTally::new(false),
+            &RunReport::default(),
+            args.json,
+        );
+        return EXIT_OK;
+    }
     let start_turn = session.game.state().turn.max(1);
     let limit = match args.turns {
         // (a count past the last turn plays to the end; it used to wrap around to turn 0)
