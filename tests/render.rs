@@ -444,3 +444,27 @@ fn a_zone_overlay_marks_the_zone_hexes() {
         Ok(Overlay::Zone("belgium".into()))
     );
 }
+
+/// A bridge over a river is drawn over it: the features that part two hexes (rivers) come
+/// first, those that cross them (bridges, causeways, roads) after. The bridge was drawn first
+/// and the river over it, so only its edges showed.
+#[test]
+fn a_bridge_is_drawn_over_its_river() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = root.join("tests/fixtures/render_tiny");
+    let map = std::fs::read_to_string(fixture.join("map.toml"))
+        .unwrap()
+        .replace("[hexsides]\n", "[hexsides]\nbridge = [\"0101/0201\"]\n");
+    std::fs::write(dir.path().join("map.toml"), map).unwrap();
+    let scenario = std::fs::read_to_string(fixture.join("scenario.toml"))
+        .unwrap()
+        .replace("../../../rules", &root.join("rules").display().to_string());
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    let mut session = Session::start(dir.path(), None).unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let hexsides = &svg[svg.find("<g id=\"hexsides\"").expect("a hexsides group")..];
+    let river = hexsides.find("#2f78d8").expect("the river is drawn");
+    let bridge = hexsides.find("#6b4b2a").expect("the bridge is drawn");
+    assert!(river < bridge, "the bridge comes after the river");
+}

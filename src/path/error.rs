@@ -5,11 +5,17 @@
 /// (`terrain.marsh.motorized`), so the designer can find the entry in the Lua table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeclarationError {
-    #[error("{at}: unknown terrain '{name}' (this map has: {known})")]
+    /// `near`: the map's nearest terrain (`forrest` for `forest`), when one is close: the
+    /// misspelling may be the map's legend as well as the declaration's.
+    #[error(
+        "{at}: unknown terrain '{name}' (this map has: {known}){}",
+        near_terrain(near)
+    )]
     UnknownTerrain {
         at: String,
         name: String,
         known: String,
+        near: Option<String>,
     },
     #[error("{at}: unknown hexside feature '{name}' (this map has: {known})")]
     UnknownHexsideFeature {
@@ -110,4 +116,11 @@ pub enum PositionError {
     BadIndex { what: String, index: u32 },
     #[error("unit index {index} is not in this occupancy (it holds {count} units)")]
     NoSuchUnit { index: usize, count: usize },
+}
+
+/// The suffix of [`DeclarationError::UnknownTerrain`] naming a near terrain of the map.
+fn near_terrain(near: &Option<String>) -> String {
+    near.as_ref()
+        .map(|n| format!("; the map has '{n}': a misspelling here or in the map's legend?"))
+        .unwrap_or_default()
 }

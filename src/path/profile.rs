@@ -229,10 +229,12 @@ impl MovementProfile {
             .unwrap_or_default();
         for name in terrain.keys() {
             if !map.terrain_names().contains(name) && !vocab.absent_terrain.contains(name) {
+                let names = map.terrain_names().iter().map(String::as_str);
                 return Err(DeclarationError::UnknownTerrain {
                     at: "terrain".into(),
                     name: name.clone(),
                     known: map.terrain_names().join(", "),
+                    near: crate::spelling::nearest(name, names, 3).map(str::to_string),
                 });
             }
         }

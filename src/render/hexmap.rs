@@ -112,20 +112,24 @@ pub fn render(
         draw_borders(&mut svg, map, &geo);
     }
 
-    // Hexside features, in key order.
+    // Hexside features, in key order: first those that part two hexes (rivers), then those
+    // that cross them (bridges, roads), so that a bridge is drawn over its river (it was
+    // drawn under it, and only its edges showed).
     svg.open_group("hexsides", " stroke-linecap=\"round\"");
-    for (a, b, mask) in map.hexsides_with_features().values() {
-        for (bit, name) in map.hexside_feature_names().iter().enumerate() {
-            if mask & (1 << bit) == 0 {
-                continue;
+    for crossing in [false, true] {
+        for (a, b, mask) in map.hexsides_with_features().values() {
+            for (bit, name) in map.hexside_feature_names().iter().enumerate() {
+                if mask & (1 << bit) == 0 || palette::crosses(name) != crossing {
+                    continue;
+                }
+                let (colour, width, dash) = palette::hexside(name);
+                let (p, q) = if palette::is_connection(name) {
+                    (centre(*a), centre(*b))
+                } else {
+                    geo.hexside(centre(*a), centre(*b))
+                };
+                svg.line(p, q, &stroke(colour, width, dash));
             }
-            let (colour, width, dash) = palette::hexside(name);
-            let (p, q) = if palette::is_connection(name) {
-                (centre(*a), centre(*b))
-            } else {
-                geo.hexside(centre(*a), centre(*b))
-            };
-            svg.line(p, q, &stroke(colour, width, dash));
         }
     }
     svg.close_group();

@@ -104,6 +104,16 @@ pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
     }
 }
 
+/// Whether a hexside feature is a way across (a bridge, a causeway, a road): drawn over the
+/// features that part the hexes.
+pub fn crosses(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    is_connection(&n)
+        || ["causeway", "bridge", "dike", "ford"]
+            .iter()
+            .any(|w| n.contains(w))
+}
+
 /// Whether a hexside feature joins the two hexes rather than parting them (a road, a railway, a
 /// trail): drawn from centre to centre across the hexside, as a map shows a road, not along it.
 pub fn is_connection(name: &str) -> bool {

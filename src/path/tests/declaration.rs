@@ -142,6 +142,23 @@ fn compiled_tables_answer_per_side_and_class() {
     );
 }
 
+/// A terrain the declaration names and the map lacks, one letter off one the map has: the
+/// message names the map's (the misspelling may be the map legend's, `forrest`).
+#[test]
+fn an_unknown_terrain_near_one_of_the_map_names_it() {
+    let m = map(&[". f ."], "");
+    let d = json!({ "sides": ["blue", "red"], "classes": ["foot"], "terrain": { "clear": 1, "marsh": 2, "forst": 2, "forest": 2, "hills": 1, "wooded_hills": 2, "mountains": 3, "major_city": 1, "sea": "prohibited" } });
+    let e = PathRules::compile(&d, &m).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "terrain: unknown terrain 'forst' (this map has: {}); the map has 'forest': a \
+             misspelling here or in the map's legend?",
+            m.terrain_names().join(", ")
+        )
+    );
+}
+
 #[test]
 fn a_minimal_declaration_works_without_zoc_supply_or_rail() {
     let m = map(&[". f ."], "");
@@ -152,7 +169,8 @@ fn a_minimal_declaration_works_without_zoc_supply_or_rail() {
         DeclarationError::UnknownTerrain {
             at: "terrain".into(),
             name: "default".into(),
-            known: m.terrain_names().join(", ")
+            known: m.terrain_names().join(", "),
+            near: None,
         }
     );
     let mut d = d;
