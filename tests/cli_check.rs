@@ -426,3 +426,23 @@ fn an_overlong_module_name_is_quoted_clipped() {
     );
     assert!(err.len() < 1000, "{err}");
 }
+
+/// A `unit_class.by_type` entry one letter off a unit type of the scenario (`artilery` for
+/// `artillery`) is warned of: those units play as the default class, and `check` said `ok`.
+#[test]
+fn check_warns_of_a_by_type_entry_that_looks_like_a_misspelt_unit_type() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &dir.path().join("rules/demo/movement.lua"),
+        "  classes = { \"foot\" },",
+        "  classes = { \"foot\", \"guns\" },\n  unit_class = { by_type = { artilery = \"guns\" }, default = \"foot\" },",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: the rules' movement declaration: unit_class.by_type names type 'artilery', \
+         which no unit of the scenario has, while its units of type 'artillery' get the \
+         default class: a misspelling?\n"
+    );
+}

@@ -74,8 +74,36 @@ fn check_scenario(
         warnings.extend(save_changes(path, save, &scenario, &rules, &saved_modules));
     }
     warnings.extend(late_special_turns(&scenario, &rules));
+    warnings.extend(misspelt_unit_types(&scenario, &rules));
     warnings.extend(start_game(scenario, rules).map_err(|e| vec![e])?);
     Ok(Passed { summary, warnings })
+}
+
+/// `unit_class.by_type` naming a type no unit has, one letter or two off a type whose units
+/// get the default class (`armour` listed, `armor` units): those units play as the default
+/// class, which `check` passed without a word.
+fn misspelt_unit_types(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> Vec<String> {
+    let Some(movement) = rules.movement_rules() else {
+        return Vec::new();
+    };
+    let types: std::collections::BTreeSet<&str> = scenario
+        .initial
+        .units
+        .values()
+        .map(|u| u.kind.as_str())
+        .collect();
+    movement
+        .profile
+        .misspelt_types(&types)
+        .into_iter()
+        .map(|(listed, near)| {
+            format!(
+                "the rules' movement declaration: unit_class.by_type names type '{listed}', which \
+                 no unit of the scenario has, while its units of type '{near}' get the default \
+                 class: a misspelling?"
+            )
+        })
+        .collect()
 }
 
 /// Starts the scenario's game (its setup run, nothing played) and asks its victory rule once.

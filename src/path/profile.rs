@@ -4,7 +4,7 @@
 //! Costs are looked up per *kind* = (side, movement class), so that a hexside can cost +1 to
 //! one side and be prohibited to the other (F40-9.3: sea hexsides).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -382,6 +382,29 @@ impl MovementProfile {
                 side: unit.side.clone(),
                 known: self.vocab.sides.join(", "),
             })
+    }
+
+    /// `unit_class.by_type` entries that look like misspellings of a unit type the scenario
+    /// has (`armour` listed, `armor` units): (the listed type, the scenario's type). Those units
+    /// get the default class, which plays another game without a word (`check` warns).
+    pub fn misspelt_types<'a>(&self, types: &BTreeSet<&'a str>) -> Vec<(String, &'a str)> {
+        let rule = &self.class_rule;
+        if rule.default.is_none() {
+            return Vec::new();
+        }
+        let unlisted: Vec<&str> = types
+            .iter()
+            .copied()
+            .filter(|t| !rule.by_type.contains_key(*t))
+            .collect();
+        rule.by_type
+            .keys()
+            .filter(|listed| !types.contains(listed.as_str()))
+            .filter_map(|listed| {
+                crate::spelling::nearest(listed, unlisted.iter().copied(), 3)
+                    .map(|near| (listed.clone(), near))
+            })
+            .collect()
     }
 
     /// The movement class of a unit (see `unit_class` in docs/movement.md).

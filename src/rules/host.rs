@@ -466,6 +466,11 @@ impl LuaRules {
         }
     }
 
+    /// The movement rules compiled from the declaration, when the rules declare one.
+    pub fn movement_rules(&self) -> Option<Arc<crate::path::PathRules>> {
+        with_host(&self.lua, |h| h.path.clone()).ok().flatten()
+    }
+
     /// A named declaration (`hex.rules.declare(key, value)`) as JSON, for Rust-side compilers.
     pub fn declaration(&self, key: &str) -> Result<Option<serde_json::Value>, RulesError> {
         let decls: Table = self
