@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::SourceText;
-use crate::bot::{play_observed, PlayOptions, RandomBot, RunLimit, RunReport, SideBots, SidesDone};
+use crate::bot::{
+    play_observed, PlayOptions, Played, RandomBot, RunLimit, RunReport, SideBots, SidesDone,
+};
 use crate::engine::{Dice, Event, EventLimits, Game, GameError, Ruleset, Save, SaveError, Unit};
 use crate::rules::{LuaRules, RulesLoadError};
 use crate::scenario::UnitSpec;
@@ -744,20 +746,28 @@ impl Session {
     /// until `limit`, and keeps the bots' dice in the session, so that a save taken afterwards
     /// continues with the same choices an uninterrupted game makes.
     pub fn play_bots(&mut self, limit: RunLimit) -> Result<RunReport, GameError> {
+        self.play_bots_observed(limit, None, &mut |_, _| {})
+    }
+
+    /// [`Session::play_bots`], calling `observe` after each command a bot gave (the game as
+    /// the command left it; the side, the command, whether it was accepted), and stopping
+    /// before `stop_for_side` gives a command when it is given ([`PlayOptions::stop_for_side`]).
+    /// A program that drives `play_observed` with bots of its own must copy their dice and the
+    /// sides done back into the session, or its later saves continue another game: this does.
+    pub fn play_bots_observed(
+        &mut self,
+        limit: RunLimit,
+        stop_for_side: Option<&str>,
+        observe: &mut dyn FnMut(&mut Game, Played<'_>),
+    ) -> Result<RunReport, GameError> {
         let mut bot = SideBots::new(RandomBot::new(self.bot_dice), self.scenario.bots.clone());
         let sides = self.scenario.sides.clone();
         let options = PlayOptions {
             sides_done: self.sides_done.as_ref(),
+            stop_for_side,
             ..PlayOptions::default()
         };
-        let report = play_observed(
-            &mut self.game,
-            &mut bot,
-            &sides,
-            limit,
-            options,
-            &mut |_, _| {},
-        );
+        let report = play_observed(&mut self.game, &mut bot, &sides, limit, options, observe);
         self.bot_dice = bot.random.dice;
         if let Ok(report) = &report {
             self.sides_done = report.sides_done.clone();

@@ -183,3 +183,34 @@ fn table_sort_gives_equal_elements_one_order() {
     assert_eq!(orders, serde_json::Value::from(vec![first.clone(); 5]));
     assert_eq!(first, "1334,1335,1333,1331,1332,1330,1336,1338");
 }
+
+/// `Session::play_bots_observed` sees every command the bots give and keeps their dice as
+/// `play_bots` does: the same game, and a save after it continues it.
+#[test]
+fn observed_library_bot_play_is_the_same_game_and_sees_every_command() {
+    use hexwar::bot::RunLimit;
+    use hexwar::Session;
+
+    let start = || Session::start(std::path::Path::new("scenarios/demo"), Some(9)).expect("demo");
+    let mut plain = start();
+    plain.play_bots(RunLimit::BeforeTurn(4)).expect("plays");
+    let mut watched = start();
+    let mut seen = Vec::new();
+    let report = watched
+        .play_bots_observed(RunLimit::BeforeTurn(4), None, &mut |_, played| {
+            seen.push((played.side.to_string(), played.command.name().to_string()));
+        })
+        .expect("plays");
+    assert_eq!(seen.len() as u64, report.commands);
+    assert!(seen
+        .iter()
+        .any(|(side, name)| side == "red" && name == "move"));
+    assert_eq!(watched.to_save().to_json(), plain.to_save().to_json());
+    // Stopping for a side: blue moves first, so the run stops before any command.
+    let mut stopped = start();
+    let report = stopped
+        .play_bots_observed(RunLimit::End, Some("blue"), &mut |_, _| {})
+        .expect("plays");
+    assert_eq!(report.waiting_for.as_deref(), Some("blue"));
+    assert_eq!(report.commands, 0, "blue moves first");
+}
