@@ -88,8 +88,8 @@ fn facing_key(lua: &Lua, f: Facing) -> mlua::Result<Value> {
     })
 }
 
-fn options(opts: &Option<Table>, what: &str) -> mlua::Result<(bool, FacingOptions)> {
-    super::only_options(opts.as_ref(), &["paths", "contact_turn"], what)?;
+fn options(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<(bool, FacingOptions)> {
+    super::only_options(lua, opts.as_ref(), &["paths", "contact_turn"], what)?;
     let get = |k: &str| {
         opts.as_ref()
             .map(|o| o.raw_get::<bool>(k).unwrap_or(false))
@@ -121,7 +121,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let (map, rules) = rules_of(lua)?;
             let (_units, board) = board_of(lua, &map, &rules)?;
             let group = group_of(&board, g)?;
-            let (paths, fo) = options(&opts, "hex.path.reach_facing")?;
+            let (paths, fo) = options(lua, &opts, "hex.path.reach_facing")?;
             let reach = reach_facing(&map, &rules, &board, &group, budget(&board, &group, b), fo)
                 .map_err(runtime)?;
             // (each hex and facing it lists was settled)
@@ -167,7 +167,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 let (_units, board) = board_of(lua, &map, &rules)?;
                 let group = group_of(&board, g)?;
                 let facing = facing_of(&facing)?;
-                let (_, fo) = options(&opts, "hex.path.check_facing")?;
+                let (_, fo) = options(lua, &opts, "hex.path.check_facing")?;
                 let mut hexes = Vec::new();
                 for l in &path {
                     match map.parse_label(l) {

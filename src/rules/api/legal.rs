@@ -24,14 +24,14 @@ struct Filter {
 }
 
 impl Filter {
-    fn read(filter: &Option<Table>) -> mlua::Result<Filter> {
+    fn read(lua: &Lua, filter: &Option<Table>) -> mlua::Result<Filter> {
         Ok(match filter {
             None => Filter {
                 command: None,
                 unit: None,
             },
             Some(t) => {
-                super::only_options(Some(t), &["command", "unit"], "hex.commands.legal")?;
+                super::only_options(lua, Some(t), &["command", "unit"], "hex.commands.legal")?;
                 Filter {
                     command: t.raw_get("command")?,
                     unit: t.raw_get("unit")?,
@@ -72,7 +72,7 @@ pub(crate) fn legal_list(
     filter: Option<Table>,
     copy: Option<&Function>,
 ) -> mlua::Result<Table> {
-    let wanted = Filter::read(&filter)?;
+    let wanted = Filter::read(lua, &filter)?;
     let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
     if let (Some(name), None) = (wanted.command.as_deref(), &wanted.unit) {
         return one_command(lua, &commands, name, side, filter.clone(), copy);

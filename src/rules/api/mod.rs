@@ -291,11 +291,24 @@ pub(crate) fn known_side(lua: &Lua, side: &str, what: &str) -> mlua::Result<()> 
 
 /// The options table a query takes, when given: a misspelt option (`withut`, `nearst_first`)
 /// was read as absent and the call answered as if it had not been asked.
-pub(crate) fn only_options(opts: Option<&Table>, allowed: &[&str], what: &str) -> mlua::Result<()> {
-    match opts {
-        Some(t) => only_keys(t, allowed, &format!("{what}: options")),
-        None => Ok(()),
-    }
+/// Checked on the Lua stack (`key_not_in`): a query runs thousands of times a game.
+pub(crate) fn only_options(
+    lua: &Lua,
+    opts: Option<&Table>,
+    allowed: &[&str],
+    what: &str,
+) -> mlua::Result<()> {
+    let Some(t) = opts else { return Ok(()) };
+    let Some(name) = crate::rules::lua_stack::reader::key_not_in(lua, t, allowed)? else {
+        return Ok(());
+    };
+    let near = crate::spelling::nearest(&name, allowed.iter().copied(), 3)
+        .map(|n| format!(" (did you mean '{n}'?)"))
+        .unwrap_or_default();
+    Err(mlua::Error::runtime(format!(
+        "{what}: options: unknown key '{name}'{near} (the keys: {})",
+        allowed.join(", ")
+    )))
 }
 
 /// Field `key` of a table a script handed over, or an error naming the field in a script's

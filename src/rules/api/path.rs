@@ -505,7 +505,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "reach",
         lua.create_function(
             |lua, (id, budget, opts): (String, Option<f64>, Option<Table>)| {
-                super::only_options(opts.as_ref(), &["paths", "blocked"], "hex.path.reach")?;
+                super::only_options(lua, opts.as_ref(), &["paths", "blocked"], "hex.path.reach")?;
                 let paths = opts
                     .as_ref()
                     .map(|o| o.raw_get::<bool>("paths").unwrap_or(false))
@@ -728,7 +728,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     t.raw_set(
         "rail",
         lua.create_function(|lua, (id, opts): (String, Option<Table>)| {
-            super::only_options(opts.as_ref(), &["blocked"], "hex.path.rail")?;
+            super::only_options(lua, opts.as_ref(), &["blocked"], "hex.path.rail")?;
             let blocked: Option<Table> = match &opts {
                 Some(o) => o.raw_get("blocked")?,
                 None => None,

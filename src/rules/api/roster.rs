@@ -31,7 +31,7 @@ struct Selection {
 }
 
 impl Selection {
-    fn read(side: Option<String>, opts: Option<Table>) -> mlua::Result<Selection> {
+    fn read(lua: &Lua, side: Option<String>, opts: Option<Table>) -> mlua::Result<Selection> {
         let mut s = Selection {
             side,
             on_map: false,
@@ -41,6 +41,7 @@ impl Selection {
         };
         if let Some(o) = opts {
             super::only_options(
+                lua,
                 Some(&o),
                 &["on_map", "with", "without", "limit"],
                 "hex.units.ids",
@@ -94,7 +95,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
             if let Some(side) = &side {
                 super::known_side(lua, side, "hex.units.ids")?;
             }
-            let selection = Selection::read(side, opts)?;
+            let selection = Selection::read(lua, side, opts)?;
             with_state(lua, |s| {
                 charge_listed(lua, s.units.len())?;
                 let selection = &selection;
@@ -120,7 +121,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
             if let Some(side) = &side {
                 super::known_side(lua, side, "hex.units.brief")?;
             }
-            super::only_options(opts.as_ref(), &["off_map"], "hex.units.brief")?;
+            super::only_options(lua, opts.as_ref(), &["off_map"], "hex.units.brief")?;
             let off_map = match opts {
                 Some(o) => o.raw_get::<Option<bool>>("off_map")?.unwrap_or(false),
                 None => false,

@@ -214,6 +214,7 @@ impl TowardOptions {
     /// `what`: the function asked (`hex.path.toward`, `hex.path.steps`), for a misspelt option.
     fn read(lua: &Lua, opts: Option<&Table>, what: &str) -> mlua::Result<TowardOptions> {
         super::only_options(
+            lua,
             opts,
             &[
                 "supplied",
