@@ -198,37 +198,6 @@ fn legal_commands_of_an_unknown_side_name_the_sides() {
     assert!(!session.game.legal_commands("blue").unwrap().is_empty());
 }
 
-/// The same from the rules' side: `hex.commands.legal` of a side the scenario lacks is an
-/// error naming the sides (it used to list `end_phase` for it).
-#[test]
-fn hex_commands_legal_of_an_unknown_side_is_an_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("ask.lua");
-    std::fs::write(
-        &file,
-        "hex.commands.define(\"ask\", { resolve = function()\n\
-           hex.commands.legal(\"purple\")\n\
-           return {}\n\
-         end })\n",
-    )
-    .unwrap();
-    let mut session =
-        Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file]).unwrap();
-    let ask = Command::Custom {
-        name: "ask".into(),
-        args: Map::new(),
-    };
-    let Err(GameError::Rules(e)) = session.game.submit(Some("blue"), &ask) else {
-        panic!("expected a rules error")
-    };
-    assert!(
-        e.message
-            .contains("hex.commands.legal: the scenario has no side 'purple' (sides: blue, red)"),
-        "{}",
-        e.message
-    );
-}
-
 /// A command from a side the scenario lacks is refused by the engine, in a simultaneous phase
 /// too (a typo used to pass there as the host's own command and play the phase).
 #[test]
@@ -625,6 +594,11 @@ fn a_misspelt_option_or_side_in_a_query_is_named() {
         (
             "hex.units.ids(\"blue\", { withut = { \"moved\" } })",
             "hex.units.ids: options: unknown key 'withut' (did you mean 'without'?) (the keys: on_map, with, without, limit)",
+        ),
+        // (`hex.commands.legal` of a side the scenario lacks listed `end_phase` for it)
+        (
+            "hex.commands.legal(\"purple\")",
+            "hex.commands.legal: the scenario has no side 'purple' (sides: blue, red)",
         ),
         (
             "hex.units.ids(\"blu\")",

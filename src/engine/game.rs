@@ -316,7 +316,7 @@ impl Game {
         let mut events = extra;
         match self.rules.setup(&self.state, table)? {
             Ok(more) => {
-                rules_made(&more, "the setup")?;
+                rules_made(&more, || "the setup".to_string())?;
                 events.extend(more)
             }
             Err(refusal) => return Err(GameError::Refused(refusal)),
@@ -518,7 +518,7 @@ impl Game {
             Ok(events) => events,
             Err(refusal) => return Err(GameError::Refused(refusal)),
         };
-        rules_made(&events, &format!("command '{}'", command.name()))?;
+        rules_made(&events, || format!("command '{}'", command.name()))?;
         let mut queue: Vec<Queued> = events
             .into_iter()
             .map(|e| Queued::Event(e, 0, None))
@@ -719,7 +719,7 @@ impl Game {
             self.state.revision.applied(&event);
             let reactions = self.rules.after_event(&self.state, &event)?;
             if !reactions.is_empty() {
-                rules_made(&reactions, &format!("the handlers of {}", event.name()))?;
+                rules_made(&reactions, || format!("the handlers of {}", event.name()))?;
             }
             applied.push(event);
             let parent = applied.len() - 1;
@@ -733,9 +733,9 @@ impl Game {
 
 /// The events the rules made (`what`: a command, the handlers of an event, the setup), checked
 /// before any is applied (event_fit.rs): a bad one is a rules error naming it.
-fn rules_made(events: &[Event], what: &str) -> Result<(), GameError> {
+fn rules_made(events: &[Event], what: impl FnOnce() -> String) -> Result<(), GameError> {
     super::event_fit::list_fit_for_rules(events)
-        .map_err(|m| GameError::Rules(RulesError::new(format!("{what} returned {m}"))))
+        .map_err(|m| GameError::Rules(RulesError::new(format!("{} returned {m}", what()))))
 }
 
 /// The error of an event the rules made that cannot be applied (a unit that is not in play, ...):

@@ -193,6 +193,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             }
             // (a misspelt `legal` would leave the command out of every legal list, silently)
             super::only_keys(
+                lua,
                 &def,
                 &["resolve", "legal", "args"],
                 &format!("hex.commands.define(\"{name}\")"),

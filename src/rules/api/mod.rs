@@ -253,23 +253,25 @@ pub(crate) fn string_list<'a>(
 
 /// Refuses a table with a key other than `allowed` (a misspelt key, silently ignored else):
 /// `{what}: unknown key 'legals' (did you mean 'legal'?) (the keys: resolve, legal)`.
-pub(crate) fn only_keys(t: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
-    for pair in t.pairs::<Value, Value>() {
-        let (key, _) = pair?;
-        let known =
-            matches!(&key, Value::String(k) if k.to_str().is_ok_and(|k| allowed.contains(&&*k)));
-        if !known {
-            let name = crate::rules::error::value_in_message(&key);
+pub(crate) fn only_keys(lua: &Lua, t: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
+    match crate::rules::lua_stack::reader::key_not_in(lua, t, allowed)? {
+        None => Ok(()),
+        Some(key) => Err(unknown_key(what, key, allowed)),
+    }
+}
+
+/// The error of an unknown key (`Ok(name)`) or of a key that is no name (`Err(its type)`).
+fn unknown_key(what: &str, key: Result<String, String>, allowed: &[&str]) -> mlua::Error {
+    let key = match key {
+        Ok(name) => {
             let near = crate::spelling::nearest(&name, allowed.iter().copied(), 3)
                 .map(|n| format!(" (did you mean '{n}'?)"))
                 .unwrap_or_default();
-            return Err(mlua::Error::runtime(format!(
-                "{what}: unknown key '{name}'{near} (the keys: {})",
-                allowed.join(", ")
-            )));
+            format!("unknown key '{name}'{near}")
         }
-    }
-    Ok(())
+        Err(kind) => format!("a key that is a {kind}, not a name"),
+    };
+    mlua::Error::runtime(format!("{what}: {key} (the keys: {})", allowed.join(", ")))
 }
 
 /// Refuses a side the scenario lacks (`hex.units.ids("blu")` answered no unit, as if the side
@@ -290,8 +292,8 @@ pub(crate) fn known_side(lua: &Lua, side: &str, what: &str) -> mlua::Result<()> 
 }
 
 /// The options table a query takes, when given: a misspelt option (`withut`, `nearst_first`)
-/// was read as absent and the call answered as if it had not been asked.
-/// Checked on the Lua stack (`key_not_in`): a query runs thousands of times a game.
+/// was read as absent and the call answered as if it had not been asked. (Checked on the Lua
+/// stack, `key_not_in`: a query runs thousands of times a game.)
 pub(crate) fn only_options(
     lua: &Lua,
     opts: Option<&Table>,
@@ -299,16 +301,10 @@ pub(crate) fn only_options(
     what: &str,
 ) -> mlua::Result<()> {
     let Some(t) = opts else { return Ok(()) };
-    let Some(name) = crate::rules::lua_stack::reader::key_not_in(lua, t, allowed)? else {
-        return Ok(());
-    };
-    let near = crate::spelling::nearest(&name, allowed.iter().copied(), 3)
-        .map(|n| format!(" (did you mean '{n}'?)"))
-        .unwrap_or_default();
-    Err(mlua::Error::runtime(format!(
-        "{what}: options: unknown key '{name}'{near} (the keys: {})",
-        allowed.join(", ")
-    )))
+    match crate::rules::lua_stack::reader::key_not_in(lua, t, allowed)? {
+        None => Ok(()),
+        Some(key) => Err(unknown_key(&format!("{what}: options"), key, allowed)),
+    }
 }
 
 /// Field `key` of a table a script handed over, or an error naming the field in a script's

@@ -23,7 +23,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, sequence: Table| {
             require_loading(lua, "hex.rules.sequence")?;
             // (a misspelt key would leave the sequence without its steps or special turns)
-            super::only_keys(&sequence, &["steps", "special"], "hex.rules.sequence")?;
+            super::only_keys(lua, &sequence, &["steps", "special"], "hex.rules.sequence")?;
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
             note_origin(lua, &decls, "sequence")?;
             decls.raw_set("sequence", sequence)

@@ -181,23 +181,23 @@ pub(crate) fn hex_indices(
     Ok(out.unwrap_or_else(|| Err("the list could not be read".into())))
 }
 
-/// The first key of `table` that is not one of `allowed`, as a message shows it (`'withut'`, a
-/// number, a type): the check of a query's options, made once per call, so one protected call
-/// and no key copied to Rust (mlua's `pairs` made a reference of every key and value, about
-/// 6 000 machine instructions an options table). The walk raises no Lua error (lua_next on
-/// keys it got from lua_next, lua_type and lua_tolstring on string keys) and pops what it
-/// pushes.
+/// The first key of `table` that is not one of `allowed`: `Ok(name)` for a string key,
+/// `Err(type name)` for another. The check of a table's keys (a query's options, made once per
+/// call), so one protected call and no key copied to Rust (mlua's `pairs` made a reference of
+/// every key and value, about 6 000 machine instructions an options table). The walk raises
+/// no Lua error (lua_next on keys it got from lua_next, lua_type and lua_tolstring on string
+/// keys) and pops what it pushes.
 pub(crate) fn key_not_in(
     lua: &Lua,
     table: &Table,
     allowed: &[&str],
-) -> mlua::Result<Option<String>> {
-    let mut out: Option<String> = None;
+) -> mlua::Result<Option<Result<String, String>>> {
+    let mut out: Option<Result<String, String>> = None;
     // SAFETY: see above and the `lua_stack` docs; the closure only borrows `out` and `allowed`.
     unsafe {
         lua.exec_raw::<()>(table, |state| {
             if ffi::lua_checkstack(state, 3) == 0 {
-                out = Some("(the Lua stack is full)".into());
+                out = Some(Err("(the Lua stack is full)".into()));
                 return;
             }
             ffi::lua_pushnil(state);
@@ -211,8 +211,8 @@ pub(crate) fn key_not_in(
                 };
                 if !name.is_some_and(|k| allowed.contains(&k)) {
                     out = Some(match name {
-                        Some(k) => k.to_string(),
-                        None => format!("a {} key", type_name(state, -2)),
+                        Some(k) => Ok(k.to_string()),
+                        None => Err(type_name(state, -2)),
                     });
                     ffi::lua_pop(state, 2);
                     return;
