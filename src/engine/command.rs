@@ -87,7 +87,18 @@ impl TryFrom<Map<String, Value>> for Command {
             "move" => {
                 let unit = match map.remove("unit") {
                     Some(Value::String(u)) => u,
-                    _ => return Err("move: 'unit' must be a unit id string".into()),
+                    other => {
+                        // (a misspelt key, `unti`, is named, as for `command`)
+                        let misspelt = match other {
+                            Some(_) => None,
+                            None => {
+                                crate::spelling::nearest("unit", map.keys().map(String::as_str), 0)
+                            }
+                        }
+                        .map(|key| format!(" (did you mean 'unit' for '{key}'?)"))
+                        .unwrap_or_default();
+                        return Err(format!("move: 'unit' must be a unit id string{misspelt}"));
+                    }
                 };
                 // (both: one of them would be dropped unread)
                 if map.contains_key("path") && map.contains_key("to") {
@@ -198,6 +209,19 @@ mod tests {
             )
             .unwrap_err(),
             "move: give 'path' (every hex entered) or 'to' (one step), not both"
+        );
+    }
+
+    #[test]
+    fn a_move_without_its_unit_names_a_misspelt_key() {
+        assert_eq!(
+            parse(serde_json::json!({"command": "move", "unti": "b1", "path": ["0203"]}))
+                .unwrap_err(),
+            "move: 'unit' must be a unit id string (did you mean 'unit' for 'unti'?)"
+        );
+        assert_eq!(
+            parse(serde_json::json!({"command": "move", "unit": 5, "path": ["0203"]})).unwrap_err(),
+            "move: 'unit' must be a unit id string"
         );
     }
 
