@@ -9,7 +9,9 @@
 //! use hexwar::engine::{Command, Event};
 //! use hexwar::Session;
 //!
-//! // Load the demo scenario and its Lua rules, start a game with seed 7.
+//! // Load the demo scenario and its Lua rules, start a game with seed 7. (The path is read from
+//! // the working directory, here the repository's; a program of its own gives an absolute
+//! // path or one from its own configuration: docs/embedding.md, "Saves".)
 //! let mut session = Session::start(std::path::Path::new("scenarios/demo"), Some(7))?;
 //! let side = session.game.phasing_side().expect("the demo has a phasing side");
 //! assert_eq!(side, "blue");
