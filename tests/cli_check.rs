@@ -446,3 +446,22 @@ fn check_warns_of_a_by_type_entry_that_looks_like_a_misspelt_unit_type() {
          default class: a misspelling?\n"
     );
 }
+
+/// A step whose phase is a letter off another's (`combt` for red, `combat` for blue) is warned
+/// of: red's combat step was played, and the rules, asking for `combat`, refused its attacks.
+#[test]
+fn check_warns_of_a_phase_name_a_letter_off_another() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &dir.path().join("rules/demo/init.lua"),
+        "{ side = \"red\", phase = \"combat\" }",
+        "{ side = \"red\", phase = \"combt\" }",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: rules/demo/init.lua:19: hex.rules.sequence: phases 'combat' and 'combt' are a \
+         letter or two apart: a misspelling? (a step's phase is what the rules ask for)\n"
+    );
+}

@@ -74,6 +74,7 @@ fn check_scenario(
         warnings.extend(save_changes(path, save, &scenario, &rules, &saved_modules));
     }
     warnings.extend(late_special_turns(&scenario, &rules));
+    warnings.extend(near_phase_names(&scenario, &rules));
     warnings.extend(misspelt_unit_types(&scenario, &rules));
     warnings.extend(start_game(scenario, rules).map_err(|e| vec![e])?);
     Ok(Passed { summary, warnings })
@@ -239,6 +240,37 @@ fn late_special_turns(scenario: &crate::scenario::Scenario, rules: &LuaRules) ->
             )
         })
         .collect()
+}
+
+/// Two phase names of the sequence a letter or two apart (`combt` beside `combat`): the step
+/// whose phase is misspelt is played, and the rules, which ask for `combat`, answer nothing in
+/// it (its side's attacks are refused). Names of five letters or more; names that differ in
+/// digits only (`fire1`, `fire2`) are meant.
+fn near_phase_names(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> Vec<String> {
+    use crate::engine::Ruleset;
+    let sequence = rules.sequence();
+    let mut names: Vec<&str> = sequence.all_steps().map(|s| s.phase.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let letters = |name: &str| -> String { name.chars().filter(|c| !c.is_ascii_digit()).collect() };
+    // (where the rules declared the sequence, else the scenario)
+    let at = match rules.declared_at("sequence") {
+        place if place.is_empty() => format!("{}: ", scenario.path.display()),
+        place => place,
+    };
+    let mut out = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let others = names[i + 1..].iter().copied();
+        if let Some(near) = crate::spelling::nearest(name, others, 5) {
+            if letters(name) != letters(near) {
+                out.push(format!(
+                    "{at}hex.rules.sequence: phases '{name}' and '{near}' are a letter or two \
+                     apart: a misspelling? (a step's phase is what the rules ask for)"
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// What was checked, in one line under `ok`: a designer sees the scenario read as meant (the

@@ -454,7 +454,7 @@ impl LuaRules {
 
     /// Where a declaration was made (`rules/x/init.lua:12: `), to put before its errors; empty
     /// when unknown.
-    fn declared_at(&self, key: &str) -> String {
+    pub(crate) fn declared_at(&self, key: &str) -> String {
         let origin = self
             .lua
             .named_registry_value::<Table>(DECLARATIONS_KEY)
