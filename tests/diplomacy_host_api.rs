@@ -628,3 +628,30 @@ fn check_order_in_a_retreat_phase_names_the_retreats() {
         )
     );
 }
+
+/// A move ordered to a region by its alias (`A MOS - LIV`, Livonia) keeps the unit's id in the
+/// engine's unit list, as a move named by the id does: the mirror read the destination as the
+/// order's first three letters ("LIV", no region) and took the army for a unit gone and a new
+/// one placed.
+#[test]
+fn a_move_named_by_an_alias_keeps_the_units_id() {
+    use hexwar::engine::Command;
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    let id_at = |session: &Session, at: &str| -> Option<String> {
+        session
+            .game
+            .state()
+            .units
+            .values()
+            .find(|u| u.at.as_deref() == Some(at))
+            .map(|u| u.id.clone())
+    };
+    let army = id_at(&session, "MOS").expect("a Russian army in Moscow");
+    session
+        .game
+        .submit(Some("RUSSIA"), &orders("RUSSIA", json!(["A MOS - LIV"])))
+        .unwrap();
+    session.game.submit(None, &Command::EndPhase).unwrap();
+    assert_eq!(id_at(&session, "LVN"), Some(army));
+    assert_eq!(id_at(&session, "MOS"), None);
+}

@@ -205,7 +205,10 @@ end)
 -- destination province of a move or retreat order text ("A PAR - BUR" -> "BUR"), or false
 local order_dest = text_memo(function(order)
   local d = order:match("^%u %S+ [%-R] (%S+)")
-  return d and prov_of(d) or false
+  if not d then return false end
+  -- (an alias or a coast read through the map, "LIV" -> "LVN", "STP/NC" -> "STP": a unit moved
+  -- by an order naming an alias kept no id, the mirror took it for a unit gone and a new one)
+  return require("diplomacy.map").get(board()).loc_prov[d] or prov_of(d)
 end)
 
 local function status_change(events, id, was, now)
