@@ -746,26 +746,26 @@ impl Session {
     /// until `limit`, and keeps the bots' dice in the session, so that a save taken afterwards
     /// continues with the same choices an uninterrupted game makes.
     pub fn play_bots(&mut self, limit: RunLimit) -> Result<RunReport, GameError> {
-        self.play_bots_observed(limit, None, &mut |_, _| {})
+        self.play_bots_observed(limit, PlayOptions::default(), &mut |_, _| {})
     }
 
     /// [`Session::play_bots`], calling `observe` after each command a bot gave (the game as
-    /// the command left it; the side, the command, whether it was accepted), and stopping
-    /// before `stop_for_side` gives a command when it is given ([`PlayOptions::stop_for_side`]).
-    /// A program that drives `play_observed` with bots of its own must copy their dice and the
-    /// sides done back into the session, or its later saves continue another game: this does.
+    /// the command left it; the side, the command, whether it was accepted), with `options`'
+    /// `stop_for_side` and `count_legal`; the sides done are the session's. A program that
+    /// drives `play_observed` with bots of its own must copy their dice and the sides done back
+    /// into the session, or its later saves continue another game: this does (`hexwar run`
+    /// plays through it).
     pub fn play_bots_observed(
         &mut self,
         limit: RunLimit,
-        stop_for_side: Option<&str>,
+        options: PlayOptions<'_>,
         observe: &mut dyn FnMut(&mut Game, Played<'_>),
     ) -> Result<RunReport, GameError> {
         let mut bot = SideBots::new(RandomBot::new(self.bot_dice), self.scenario.bots.clone());
         let sides = self.scenario.sides.clone();
         let options = PlayOptions {
             sides_done: self.sides_done.as_ref(),
-            stop_for_side,
-            ..PlayOptions::default()
+            ..options
         };
         let report = play_observed(&mut self.game, &mut bot, &sides, limit, options, observe);
         self.bot_dice = bot.random.dice;

@@ -188,7 +188,7 @@ fn table_sort_gives_equal_elements_one_order() {
 /// `play_bots` does: the same game, and a save after it continues it.
 #[test]
 fn observed_library_bot_play_is_the_same_game_and_sees_every_command() {
-    use hexwar::bot::RunLimit;
+    use hexwar::bot::{PlayOptions, RunLimit};
     use hexwar::Session;
 
     let start = || Session::start(std::path::Path::new("scenarios/demo"), Some(9)).expect("demo");
@@ -197,9 +197,13 @@ fn observed_library_bot_play_is_the_same_game_and_sees_every_command() {
     let mut watched = start();
     let mut seen = Vec::new();
     let report = watched
-        .play_bots_observed(RunLimit::BeforeTurn(4), None, &mut |_, played| {
-            seen.push((played.side.to_string(), played.command.name().to_string()));
-        })
+        .play_bots_observed(
+            RunLimit::BeforeTurn(4),
+            PlayOptions::default(),
+            &mut |_, played| {
+                seen.push((played.side.to_string(), played.command.name().to_string()));
+            },
+        )
         .expect("plays");
     assert_eq!(seen.len() as u64, report.commands);
     assert!(seen
@@ -209,7 +213,14 @@ fn observed_library_bot_play_is_the_same_game_and_sees_every_command() {
     // Stopping for a side: blue moves first, so the run stops before any command.
     let mut stopped = start();
     let report = stopped
-        .play_bots_observed(RunLimit::End, Some("blue"), &mut |_, _| {})
+        .play_bots_observed(
+            RunLimit::End,
+            PlayOptions {
+                stop_for_side: Some("blue"),
+                ..PlayOptions::default()
+            },
+            &mut |_, _| {},
+        )
         .expect("plays");
     assert_eq!(report.waiting_for.as_deref(), Some("blue"));
     assert_eq!(report.commands, 0, "blue moves first");

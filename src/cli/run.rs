@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bot::{play_observed, PlayOptions, RandomBot, RunLimit, RunReport, SideBots};
+use crate::bot::{PlayOptions, RunLimit, RunReport};
 use crate::engine::{Event, GameError};
 use crate::replay::{Replay, ReplayStep};
 use crate::session::Session;
@@ -192,28 +192,20 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         Some(n) => RunLimit::BeforeTurn(start_turn.saturating_add(n)),
         None => RunLimit::End,
     };
-    let mut bot = SideBots::new(
-        RandomBot::new(session.bot_dice),
-        session.scenario.bots.clone(),
-    );
-    let sides = session.scenario.sides.clone();
-    let sides_done = session.sides_done.take();
     let mut replay = args.replay.as_ref().map(|_| Replay::new(&session));
     let mut refusals = BotRefusals::default();
     // (what the game logged as it started, then each command's events as it is played)
     let mut tally = EventTally::new(args.log.is_some());
     tally.take(&mut session.game);
-    let played = play_observed(
-        &mut session.game,
-        &mut bot,
-        &sides,
+    // (the session's bots, their dice and the sides done kept in it for the save)
+    let played = session.play_bots_observed(
         limit,
         // A replay stores how many commands were legal at each step; plain runs never list
         // them all unless a bot asks.
         PlayOptions {
             count_legal: replay.is_some(),
             stop_for_side: args.until_side.as_deref(),
-            sides_done: sides_done.as_ref(),
+            ..PlayOptions::default()
         },
         &mut |game, step| {
             super::show_script_log(game);
@@ -235,10 +227,6 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     super::show_script_log(&mut session.game);
     tally.take(&mut session.game);
     refusals.warn();
-    session.bot_dice = bot.random.dice;
-    if let Ok(report) = &played {
-        session.sides_done = report.sides_done.clone();
-    }
     // (each output is tried even when another failed: a log the disk had no room for does
     // not cost the save)
     let mut unwritten = Vec::new();
