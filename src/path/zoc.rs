@@ -24,6 +24,9 @@ pub struct ZocPolicy {
     pub except: UnitSelector,
     /// Hexside features a ZOC never extends across (F40-6.1/R1: sea, lake, even with a causeway).
     pub blocked_by: u32,
+    /// Hexside features that carry a ZOC across a hexside `blocked_by` would stop (a bridge over
+    /// a river that blocks ZOC elsewhere). F40 lists none: a causeway carries no ZOC (R6).
+    pub carried_by: u32,
     /// A unit entering an enemy ZOC stops (F40-6.2).
     pub stop_on_entry: bool,
     /// Extra MP paid on a step out of an enemy-ZOC hex (F40-6.3/R2), raw.
@@ -45,6 +48,7 @@ impl Default for ZocPolicy {
             enabled: false,
             except: UnitSelector::default(),
             blocked_by: 0,
+            carried_by: 0,
             stop_on_entry: false,
             leave_cost: 0,
             zoc_to_zoc_classes: u32::MAX,
@@ -66,6 +70,7 @@ impl ZocPolicy {
         let keys = [
             "except",
             "blocked_by_hexsides",
+            "carried_by_hexsides",
             "stop_on_entry",
             "leave_cost",
             "zoc_to_zoc",
@@ -99,6 +104,11 @@ impl ZocPolicy {
             blocked_by: m
                 .get("blocked_by_hexsides")
                 .map(|v| decl::hexside_mask(map, vocab, v, &at("blocked_by_hexsides")))
+                .transpose()?
+                .unwrap_or(0),
+            carried_by: m
+                .get("carried_by_hexsides")
+                .map(|v| decl::hexside_mask(map, vocab, v, &at("carried_by_hexsides")))
                 .transpose()?
                 .unwrap_or(0),
             stop_on_entry: decl::boolean(m.get("stop_on_entry"), &at("stop_on_entry"), true)?,
@@ -157,7 +167,7 @@ impl ZocPolicy {
 
     /// Calls `into` for every hex the ZOC of a unit exerting one (`exerts`), standing on `hex`,
     /// extends into (R1: the six neighbours, never its own hex, never across a blocking
-    /// hexside). It reads nothing of the unit but its hex: a rule restricting ZOC to front arcs
+    /// hexside unless a carrying feature is on it too). It reads nothing of the unit but its hex: a rule restricting ZOC to front arcs
     /// (facing) would add the facing here and to the occupancy's `Footprint`, which decides when
     /// a unit's change must be followed.
     pub(crate) fn project(
@@ -169,7 +179,8 @@ impl ZocPolicy {
     ) {
         let masks = map.hexside_masks(hex);
         for (d, n) in topo.neighbors(hex).into_iter().enumerate() {
-            if n != OFF_MAP && masks[d] & self.blocked_by == 0 {
+            let side = masks[d];
+            if n != OFF_MAP && (side & self.blocked_by == 0 || side & self.carried_by != 0) {
                 into(n);
             }
         }

@@ -51,6 +51,33 @@ fn f40_6_1_r1_r6_zoc_never_crosses_sea_or_lake_even_with_causeway_but_crosses_ri
     assert_eq!(zoc_of(&m, &units, GERMAN), ["0201", "0203", "0301", "0302"]);
 }
 
+/// Not an F40 rule (a causeway carries no ZOC, R6): a game whose rivers block ZOC except at a
+/// bridge lists the bridge under `carried_by_hexsides`.
+#[test]
+fn zoc_carried_across_a_blocking_hexside_by_a_bridge() {
+    let m = map(
+        &[". . . .", ". . . .", ". . . ."],
+        "[hexsides]\nmajor_river = [\"0202/0301\", \"0202/0302\"]\nbridge = [\"0202/0302\"]\n",
+    );
+    let mut declared = f40();
+    declared["vocabulary"]["hexsides"] = json!([
+        "sea",
+        "causeway",
+        "lake",
+        "major_river",
+        "minor_river",
+        "bridge"
+    ]);
+    declared["zoc"]["blocked_by_hexsides"] = json!(["sea", "lake", "major_river"]);
+    declared["zoc"]["carried_by_hexsides"] = json!(["bridge"]);
+    let r = PathRules::compile(&declared, &m).unwrap();
+    let units = [unit("g", "german", "infantry", "0202")];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let bitmap = occ.zoc_bitmap(GERMAN);
+    let zoc = labels(&m, (0..m.len()).filter(|&h| bitmap[h as usize]));
+    assert_eq!(zoc, ["0101", "0102", "0201", "0203", "0302"]);
+}
+
 #[test]
 fn f40_6_2_entering_enemy_zoc_stops_the_unit() {
     let m = map(&[". . . . . . ."], "");
