@@ -55,7 +55,7 @@ fn profile_reports_lua_functions_and_host_calls_without_changing_the_game() {
     for expected in [
         "bot 'demo.ai' (rules/demo/ai.lua:19)",
         "command 'move' (rules/demo/movement.lua:23)",
-        "handler for PhaseEnded (rules/lib/init.lua:41)",
+        "handler for PhaseEnded (rules/lib/init.lua:52)",
     ] {
         assert!(
             entries.iter().any(|row| row.ends_with(expected)),

@@ -574,11 +574,21 @@ fn check_order_says_whether_an_order_is_void_and_why() {
             &json!({"power": "NARNIA", "order": "A PAR H"}),
         )
         .unwrap_err();
-    assert!(
-        e.message
-            .contains("check_order: 'NARNIA' is not a power of the map"),
-        "{}",
-        e.message
+    // (the asker's mistake, said as such: hex.rules.caller_error, no traceback)
+    assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);
+    assert_eq!(
+        e.message,
+        "query 'check_order': 'NARNIA' is not a power of the map \
+         (AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)"
+    );
+    let e = session
+        .game
+        .query("check_order", &json!("A PAR H"))
+        .unwrap_err();
+    assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);
+    assert_eq!(
+        e.message,
+        "query 'check_order': give { power = \"FRANCE\", order = \"A PAR - BUR\" }"
     );
 }
 

@@ -478,9 +478,20 @@ fn f40_6_6_retreats_of_one_combat_are_judged_one_after_another() {
     );
 }
 
-/// A para regiment and a French division side by side on the France 1940 map, `strength`
+/// A para regiment and a French division side by side on the France 1940 map, strength 2
 /// written for the regiment in the setup, in `side`'s combat (or movement) phase of turn 3.
 fn para_beside_french(side: &str, phase: &str, para_at: &str, french_at: &str) -> hexwar::Session {
+    para_of_strength_beside_french(2, side, phase, para_at, french_at)
+}
+
+/// [`para_beside_french`] with the regiment's strength `strength`.
+fn para_of_strength_beside_french(
+    strength: u32,
+    side: &str,
+    phase: &str,
+    para_at: &str,
+    french_at: &str,
+) -> hexwar::Session {
     let mut s =
         hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
     setup(
@@ -488,7 +499,7 @@ fn para_beside_french(side: &str, phase: &str, para_at: &str, french_at: &str) -
         &format!(
             "turn = 3\nphase = \"{phase}\"\nside = \"{side}\"\n\n\
              [[unit]]\nid = \"p1\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
-             size = \"III\"\nma = 4\nstrength = 2\nat = \"{para_at}\"\n\
+             size = \"III\"\nma = 4\nstrength = {strength}\nat = \"{para_at}\"\n\
              attrs = {{ class = \"foot\", airborne = true, para = true }}\n\n{}",
             setup_unit("f1", "allied", "french", "infantry", 4, french_at)
                 .replace("strength = 3", "strength = 1")
@@ -520,6 +531,12 @@ fn f40_11_3_para_regiments_have_no_combat_factor() {
         refusal("F40-11.3", "p1 is a para regiment: it has no combat factor")
     );
     assert_eq!(legal_of(&mut s, "german", "attack"), Vec::<Command>::new());
+    // (with the scenario's strength 0 too: 11.3 is the reason, not a strength of 0)
+    let mut s = para_of_strength_beside_french(0, "german", "combat", "2021", "2020");
+    assert_eq!(
+        refused(&mut s, "german", &attack("2020", &["p1"])),
+        refusal("F40-11.3", "p1 is a para regiment: it has no combat factor")
+    );
 }
 
 /// F40-11.3 with 10.1: a para regiment has no movement factor, so it does not go by rail
@@ -583,6 +600,42 @@ fn f40_orders_with_arguments_of_the_wrong_kind_are_refused_not_rules_errors() {
             serde_json::to_string(s.game.state()).unwrap(),
             before,
             "{why}"
+        );
+    }
+}
+
+/// A wrong question to the module's queries is the asker's mistake (`HostCall`, said by the
+/// query through `hex.rules.caller_error`), not a rules error: `combat_odds` used to skip a unit
+/// id not in play and answer the odds of the others as the attack's.
+#[test]
+fn f40_queries_asked_a_wrong_question_say_it_is_the_callers() {
+    let mut s = session("combat");
+    for (name, arg, why) in [
+        (
+            "combat_odds",
+            json!({"hex": "0302", "units": ["g1", "g9"]}),
+            "query 'combat_odds': no unit 'g9' in play",
+        ),
+        (
+            "combat_odds",
+            json!({"hex": "9999", "units": ["g1"]}),
+            "query 'combat_odds': give { hex = \"0312\", units = { ids } }, a hex of the map and units in play",
+        ),
+        (
+            "attack_options",
+            json!("germans"),
+            "query 'attack_options': the argument is a side, \"german\" or \"allied\", not germans",
+        ),
+        (
+            "reach",
+            json!(7),
+            "query 'reach': the argument is a unit id (a string), not 7",
+        ),
+    ] {
+        let e = s.game.query(name, &arg).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (hexwar::engine::RulesErrorKind::HostCall, why)
         );
     }
 }

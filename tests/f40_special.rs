@@ -103,6 +103,40 @@ fn f40_10_1_a_unit_that_moved_may_not_also_go_by_rail() {
     );
 }
 
+/// F40-10.1: a unit standing outside its side's rail country has no route, and the refusal
+/// says that (it named every cause a route can fail for).
+#[test]
+fn f40_10_1_a_rail_refusal_names_a_start_outside_the_rail_country() {
+    let mut s = session("rail");
+    advance_to(&mut s, 1, 2);
+    let units = setup_unit("a1", "allied", "french", "infantry", 4, "0101")
+        + &setup_unit("a9", "allied", "french", "infantry", 4, "0601");
+    setup(&mut s, &units);
+    assert_eq!(
+        refused(&mut s, "allied", &rail("a9", "0101")),
+        refusal(
+            "F40-10.1",
+            "a9 cannot go by rail from 0601 to 0101: it starts at 0601, outside France (allied \
+             rail runs in France only)"
+        )
+    );
+}
+
+/// F40-10.4: the per-port count in the refusal, one division-equivalent said as one.
+#[test]
+fn f40_10_4_a_port_that_evacuated_one_division_says_so_in_the_singular() {
+    let mut s = session("evacuation");
+    advance_to(&mut s, 1, 2);
+    ok(&mut s, "allied", &evacuate("d1"));
+    assert_eq!(
+        refused(&mut s, "allied", &evacuate("c1")),
+        refusal(
+            "F40-10.4",
+            "port 0101 has evacuated 1 division-equivalent this phase; c1 (3) would exceed 3"
+        )
+    );
+}
+
 #[test]
 fn f40_10_4_naval_evacuation_from_ports() {
     // evacuation: ports 0101 and 0301. c1 (BEF corps), d1 and r1 (regiment) at 0101; d3 (MA 1)

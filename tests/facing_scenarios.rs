@@ -376,3 +376,63 @@ fn a_turn_in_place_is_listed_with_an_empty_list_for_its_path() {
     ));
     assert!(!text.contains("path = {}"));
 }
+
+/// `reach` asked of a unit the game does not have is the asker's mistake (`HostCall`, through
+/// lib.asked_unit and `hex.rules.caller_error`), said as the engine's own `reach` says it.
+#[test]
+fn reach_of_a_unit_not_in_play_is_the_askers_mistake() {
+    for scenario in ["scenarios/tactical", "scenarios/ancients"] {
+        let mut s = Session::start(Path::new(scenario), Some(1)).unwrap();
+        for (arg, why) in [
+            (json!("nobody"), "query 'reach': no unit 'nobody' in play"),
+            (
+                json!(3),
+                "query 'reach': the argument is a unit id (a string), not 3",
+            ),
+        ] {
+            let e = s.game.query("reach", &arg).unwrap_err();
+            assert_eq!(
+                (e.kind, e.message.as_str()),
+                (hexwar::engine::RulesErrorKind::HostCall, why),
+                "{scenario}"
+            );
+        }
+    }
+}
+
+/// ANC-6.3 / TA-R15 with TA-R20: a phalanx that starts in contact (the light at 0304 beside
+/// it) lists its two 60° turns in place at its whole MP (3), the end states a passed morale
+/// test gives; the rest is its reach over its front (TA-R14, TA-R16).
+#[test]
+fn ta_r15_reach_lists_the_turns_in_place_of_a_phalanx_in_contact_at_its_whole_mp() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("setup.toml");
+    let units = [
+        unit_toml("p", "macedon", "phalanx", "0404", "facing = 0"),
+        unit_toml("e", "seleucid", "light", "0304", "facing = 0"),
+    ]
+    .concat();
+    std::fs::write(&setup, units).unwrap();
+    let (code, out) = hexwar(&[
+        "reach",
+        "scenarios/ancients",
+        "--setup",
+        setup.to_str().unwrap(),
+        "p",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["hexes"]["0404"], json!({"1": 3, "5": 3}));
+    assert_eq!(
+        answer["hexes"],
+        json!({
+            "0404": {"1": 3, "5": 3}, "0502": {"5": 3},
+            "0503": {"0": 1, "1": 2, "2": 3, "4": 3, "5": 2},
+            "0504": {"0": 1, "1": 2, "2": 3, "4": 3, "5": 2}, "0505": {"1": 3},
+            "0603": {"0": 2, "1": 3, "5": 3}, "0604": {"0": 2, "1": 3, "5": 3},
+            "0605": {"0": 2, "1": 3, "5": 3}, "0702": {"0": 3}, "0703": {"0": 3},
+            "0704": {"0": 3}, "0705": {"0": 3}
+        })
+    );
+}

@@ -152,7 +152,7 @@ fn definitions_cover_every_namespace_with_typed_stubs() {
         .lines()
         .filter(|l| l.starts_with("function hex."))
         .count();
-    assert_eq!(stubs, 82);
+    assert_eq!(stubs, 83);
     // The test API of `hexwar test`: the global `test` and the 20 functions of `t`.
     let test_stubs = text
         .lines()
@@ -210,7 +210,7 @@ fn the_definitions_run_as_lua_and_define_every_stub() {
         .exec()
         .unwrap();
     let names = stub_names(&lua);
-    assert_eq!(names.len(), 82);
+    assert_eq!(names.len(), 83);
     let namespaces: std::collections::BTreeSet<&str> = names
         .iter()
         .filter_map(|n| n.split_once('.'))

@@ -541,6 +541,10 @@ function hex.path.zoc(label) end
 ---@class hexwar.rules
 hex.rules = {}
 
+---In a query: refuses the question asked (the asker's mistake, reported to the host as such with this message, no traceback). Elsewhere a script error.
+---@param message string
+function hex.rules.caller_error(message) end
+
 ---Declares a named value a variant may change; `movement` and `facing` are compiled by the host.
 ---@param key string
 ---@param value any

@@ -888,18 +888,19 @@ function M.install(game)
   -- `check_order` ({power = "FRANCE", order = "A PAR - BUR"}): whether the order, given alone,
   -- would be void, and why (diplomacy.order_check): a host's answer to a player at once.
   hex.rules.query("check_order", function(arg)
+    -- (a wrong question is the asker's mistake: hex.rules.caller_error, not a rules error)
     if type(arg) ~= "table" or type(arg.power) ~= "string" or type(arg.order) ~= "string" then
-      error("check_order: give { power = \"FRANCE\", order = \"A PAR - BUR\" }", 0)
+      hex.rules.caller_error("give { power = \"FRANCE\", order = \"A PAR - BUR\" }")
     end
     if not is_power(arg.power) then
-      error("check_order: '" .. arg.power .. "' is not a power of the map (" .. table.concat(powers(), ", ") .. ")", 0)
+      hex.rules.caller_error("'" .. arg.power .. "' is not a power of the map (" .. table.concat(powers(), ", ") .. ")")
     end
     if #arg.order > MAX_ORDER_LEN then
       return { order = arg.order, void = true, reason = "the order is " .. #arg.order
         .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")" }
     end
     local pos = position()
-    if not pos or not pos.phase then error("check_order: the game has no position yet", 0) end
+    if not pos or not pos.phase then hex.rules.caller_error("the game has no position yet") end
     return require("diplomacy.order_check").check(current, board(), pos, arg.power, arg.order)
   end)
   hex.rules.query("adjustments", function()

@@ -173,11 +173,12 @@ local function attacker_refusal(u, side, target, adjacent)
     return "F40-C.3", u.id .. " is not adjacent to " .. target
   end
   if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
-  if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
+  -- (the para's own clause first: the scenario gives paras strength 0, and 11.3 is why)
   local a = u.attrs
   if a and a.para == true and u.size == "III" then                          -- common.para_regiment
     return "F40-11.3", u.id .. " is a para regiment: it has no combat factor"
   end
+  if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
   if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
   -- (11.5: a drop on the target cancels the effects of all its hexsides for attacks on it in the
   -- next combat phase, this ban too)
@@ -654,9 +655,19 @@ function combat.register()
 
   -- {hex = TARGET, units = {ids}} -> {attack, defense, odds} of that attack now (odds null
   -- below 1:2); the side is the first unit's.
+  -- (a wrong question is the asker's: hex.rules.caller_error; an unknown id was skipped, and
+  -- the odds of the others answered as the attack's)
   hex.rules.query("combat_odds", function(arg)
+    if type(arg) ~= "table" or type(arg.hex) ~= "string" or not hex.map.is_hex(arg.hex)
+      or type(arg.units) ~= "table" then
+      hex.rules.caller_error("give { hex = \"0312\", units = { ids } }, a hex of the map and units in play")
+    end
     local attackers = {}
-    for _, id in ipairs(arg.units or {}) do attackers[#attackers + 1] = hex.units.get(id) end
+    for _, id in ipairs(arg.units) do
+      local u = type(id) == "string" and hex.units.get(id)
+      if not u then hex.rules.caller_error("no unit '" .. tostring(id) .. "' in play") end
+      attackers[#attackers + 1] = u
+    end
     if #attackers == 0 then return nil end
     local o = combat.odds(attackers, arg.hex, attackers[1].side)
     return { attack = o.attack, defense = o.defense, odds = o.odds }
@@ -665,6 +676,9 @@ function combat.register()
   -- SIDE -> {{hex, units, attack, defense, odds}, ...}: the listed attacks with the odds the
   -- listing works out (what the bot ranks them by), in the listing's order.
   hex.rules.query("attack_options", function(side)
+    if side ~= "german" and side ~= "allied" then
+      hex.rules.caller_error("the argument is a side, \"german\" or \"allied\", not " .. tostring(side))
+    end
     local out = {}
     for i, option in ipairs(combat.attack_options(side)) do
       local o = option.odds

@@ -48,8 +48,8 @@ function evacuation.refusal(u, side)
   local eq = common.equivalents(u)
   if done + eq > evacuation.PER_PORT then
     return "F40-10.4", string.format(
-      "port %s has evacuated %d division-equivalents this phase; %s (%d) would exceed %d",
-      u.at, done, u.id, eq, evacuation.PER_PORT)
+      "port %s has evacuated %d division-equivalent%s this phase; %s (%d) would exceed %d",
+      u.at, done, done == 1 and "" or "s", u.id, eq, evacuation.PER_PORT)
   end
   return nil
 end

@@ -170,7 +170,7 @@ function movement.register()
   })
 
   hex.rules.query("reach", function(unit_id)
-    return movement.reach(hex.units.get(unit_id))
+    return movement.reach(require("lib").asked_unit(unit_id))
   end)
 
   -- Per-phase marks are cleared when a phase ends, before anything else reacts to the end of

@@ -41,6 +41,9 @@ local function why_no_route(u, side, to)
   local zone, country = "france", "France"
   if side == "german" then zone, country = "germany", "Germany" end
   if enemy_zoc(u.at) then return "it starts in an enemy ZOC" end
+  if not common.in_zone(u.at, zone) then
+    return "it starts at " .. u.at .. ", outside " .. country .. " (" .. side .. " rail runs in " .. country .. " only)"
+  end
   if not common.in_zone(to, zone) then return to .. " is not in " .. country .. " (" .. side .. " rail runs in " .. country .. " only)" end
   if hex.state.control(to) ~= side then return to .. " is not friendly territory" end
   if enemy_zoc(to) then return to .. " is in an enemy ZOC" end

@@ -8,11 +8,19 @@ local facing = {}
 
 local function fkey(f) return tostring(f) end
 
--- `hexwar reach`: { [label] = { [facing as text] = cost } }.
+-- `hexwar reach`: { [label] = { [facing as text] = cost } }. A phalanx group starting in
+-- contact also lists its two 60° turns in place at its whole MP (ANC-6.3, TA-R15: possible when
+-- the morale test passes; the `wheel` command rolls it), as TA-R20 asks of every end state.
 function facing.reach_query()
   hex.rules.query("reach", function(id)
+    -- (one unit, or a group: a list of ids, ANC-5.4)
+    if type(id) == "table" then
+      for _, one in ipairs(id) do lib.asked_unit(one) end
+    else
+      lib.asked_unit(id)
+    end
     local out = {}
-    for label, per in pairs(hex.path.reach_facing(id)) do
+    for label, per in pairs(hex.path.reach_facing(id, nil, { contact_turn = true })) do
       local row = {}
       for f, cost in pairs(per) do row[fkey(f)] = cost end
       out[label] = row

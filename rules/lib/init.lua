@@ -27,6 +27,17 @@ function lib.enemy_adjacent(label, side)
   return false
 end
 
+-- The unit a query about one unit (`reach`) was asked of; a question that names none in play is
+-- the asker's mistake (hex.rules.caller_error), said as the engine's own `reach` says it.
+function lib.asked_unit(id)
+  if type(id) ~= "string" then
+    hex.rules.caller_error("the argument is a unit id (a string), not " .. tostring(id))
+  end
+  local u = hex.units.get(id)
+  if not u then hex.rules.caller_error("no unit '" .. id .. "' in play") end
+  return u
+end
+
 -- Sorted list of the keys of a table (for deterministic iteration; see docs/determinism).
 function lib.sorted_keys(t)
   local keys = {}

@@ -510,11 +510,23 @@ impl LuaRules {
             return Ok(None);
         };
         let what = || format!("query '{name}' ({})", origin_of(&f));
-        let (value, _) = self.call(state, what, |lua| {
-            let v: Value = f.call(lua.to_value(arg)?)?;
-            super::bounded::json_from_value(lua, v)
+        // (a `hex.rules.caller_error` is the asker's mistake: said as the host's, by its message)
+        let (answer, _) = self.call(state, what, |lua| {
+            match f.call::<Value>(lua.to_value(arg)?) {
+                Ok(v) => super::bounded::json_from_value(lua, v).map(Ok),
+                Err(e) => match api::rules::caller_error_in(&e) {
+                    Some(message) => Ok(Err(message.to_string())),
+                    None => Err(e),
+                },
+            }
         })?;
-        Ok(Some(value))
+        match answer {
+            Ok(value) => Ok(Some(value)),
+            Err(message) => Err(RulesError::of_kind(
+                RulesErrorKind::HostCall,
+                format!("query '{name}': {message}"),
+            )),
+        }
     }
 
     /// Asks a Lua bot to choose: `fn(side, legal, seed)` returns an index into `legal` or a

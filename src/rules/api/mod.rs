@@ -15,7 +15,7 @@ mod log;
 mod map;
 mod path;
 mod roster;
-mod rules;
+pub(crate) mod rules;
 pub(crate) use rules::ORIGINS as DECLARATION_ORIGINS;
 pub(crate) mod spec;
 mod state;

@@ -5,7 +5,7 @@
 //! (`"F1901R"`), `setup(fn(table) -> events | refusal)` reads a `--setup` file. A later module's
 //! declaration replaces an earlier one; `get` returns the current one so a variant can extend it
 //! (during play a read-only view of it: `declared_view`);
-//! `loading()` says whether modules are loading now.
+//! `loading()` says whether modules are loading now; `caller_error(msg)` refuses a query's question.
 
 use mlua::{Function, Lua, Table, Value};
 
@@ -14,6 +14,29 @@ use super::{require_loading, with_host, DECLARATIONS_KEY};
 /// The declarations table's entry that keeps where each declaration was made
 /// (`rules/x/init.lua:12`).
 pub(crate) const ORIGINS: &str = "__origins";
+
+/// The error `hex.rules.caller_error` raises: the question a query was asked is wrong.
+#[derive(Debug)]
+pub(crate) struct CallerError(pub(crate) String);
+
+impl std::fmt::Display for CallerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CallerError {}
+
+/// The message of a `hex.rules.caller_error` anywhere in `error`'s chain.
+pub(crate) fn caller_error_in(error: &mlua::Error) -> Option<&str> {
+    match error {
+        mlua::Error::ExternalError(e) => e.downcast_ref::<CallerError>().map(|c| c.0.as_str()),
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            caller_error_in(cause)
+        }
+        _ => None,
+    }
+}
 
 /// Registers `hex.rules`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
@@ -127,6 +150,15 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 ))),
                 None => Ok(Value::Nil),
             }
+        })?,
+    )?;
+    // A query's refusal of its question: the asker's mistake (a program passing a string where
+    // the query reads a table), which the host reports as a `HostCall` error with this message,
+    // not as a bug in the rules with a traceback. Outside a query it is a script error.
+    t.raw_set(
+        "caller_error",
+        lua.create_function(|_, message: String| -> mlua::Result<()> {
+            Err(mlua::Error::external(CallerError(message)))
         })?,
     )?;
     // Whether the host is loading rules modules now: a library that makes the game when it is

@@ -14,6 +14,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "declare(key: string, value: any) -- Declares a named value a variant may change; `movement` and `facing` are compiled by the host.",
         "query(name: string, answer: function) -- Declares a query the host asks outside commands (`reach`, `supply`, `figures`, ...).",
         "get(key: string): any -- The current declaration under `key` (`sequence`, `movement`, ...), or nil.",
+        "caller_error(message: string) -- In a query: refuses the question asked (the asker's mistake, reported to the host as such with this message, no traceback). Elsewhere a script error.",
         "loading(): boolean -- Whether the host is loading rules modules now (true while a module's top level runs; false in commands, handlers, bots and tests).",
     ],
 };
