@@ -478,6 +478,47 @@ fn f40_6_6_retreats_of_one_combat_are_judged_one_after_another() {
     );
 }
 
+/// F40-6.6 with C.7: after an AR the foot attacker's only way out is the hex of the panzer
+/// that attacks with it, in Allied ZOC; the panzer retreats out of it in the same result, so
+/// that hex holds no friendly unit for the foot unit (it would end alone in enemy ZOC): the
+/// foot unit is eliminated and the panzer retreats, whichever of the two is taken first (the
+/// ids decided it before).
+#[test]
+fn f40_6_6_no_retreat_into_a_hex_a_unit_of_the_same_result_leaves() {
+    for (foot, panzer) in [("g1", "g2"), ("g2", "g1")] {
+        let mut s =
+            hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(7)).unwrap();
+        let units = [
+            setup_unit("a1", "allied", "french", "infantry", 4, "3021"),
+            setup_unit("a2", "allied", "french", "infantry", 4, "2820"),
+            setup_unit(foot, "german", "german", "infantry", 4, "2920"),
+            setup_unit(panzer, "german", "german", "armored", 8, "3020")
+                .replace("strength = 3", "strength = 6"),
+        ]
+        .concat();
+        setup(
+            &mut s,
+            &format!("turn = 2\nphase = \"combat\"\nside = \"german\"\n\n{units}"),
+        );
+        let events = ok(&mut s, "german", &attack("3021", &["g1", "g2"]));
+        let after: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::UnitMoved { .. } | Event::UnitEliminated { .. }))
+            .collect();
+        let eliminated = Event::UnitEliminated {
+            unit: foot.into(),
+            reason: "combat at 3021 (3:1, roll 1: AR): no retreat route (F40-C.7)".into(),
+        };
+        let retreated = moved(panzer, Some("3020"), &["3019"], 0.0);
+        let expected = if foot == "g1" {
+            [&eliminated, &retreated]
+        } else {
+            [&retreated, &eliminated]
+        };
+        assert_eq!(after, expected, "foot unit {foot}");
+    }
+}
+
 /// A para regiment and a French division side by side on the France 1940 map, strength 2
 /// written for the regiment in the setup, in `side`'s combat (or movement) phase of turn 3.
 fn para_beside_french(side: &str, phase: &str, para_at: &str, french_at: &str) -> hexwar::Session {

@@ -32,8 +32,11 @@
 --   holding only enemy para regiments, which enemies may enter: F40-11.3, R8), not in a
 --   still-neutral country (16.1), allowed by F40-6.6 (hex.path.may_retreat_into); the last hex
 --   must keep the side within the stacking limits. Unit by unit: each retreat is judged on the
---   position the ones before it left (their old hexes vacated, their new ones held: for the
---   stacking count and for 6.6's "a hex that holds a friendly unit").
+--   position the ones before it left, their new hexes held (for the stacking count and for
+--   6.6's "a hex that holds a friendly unit"), and every unit of the result gone from its hex
+--   from the start, as each leaves it (by retreat, or eliminated for want of a route): a unit
+--   about to retreat out of a hex does not hold it for a retreat into it, which would end with
+--   the retreated unit alone in enemy ZOC.
 --   Among the routes the rules prefer a final hex controlled by the unit's side, then one out of
 --   enemy ZOC, then the lowest label. A unit with no route is eliminated. Forced retreats
 --   ignore 16.3, 16.4, 16.6 and 18.2; a Dutch or Swiss unit that a retreat takes out of its
@@ -302,7 +305,7 @@ end
 
 -- Retreats are judged unit by unit (C.7): `planned` = {label = {t, a}} holds the equivalents
 -- the earlier retreats of this combat sent to a hex, `gone` = {id = true} the units of this
--- combat that have already left their hex (retreated or eliminated for want of a route).
+-- result, every one of which leaves its hex (retreated or eliminated for want of a route).
 local function enterable(u, from, to, planned, gone)
   if not passable(u, from, to) then return false end
   local enemy = common.enemy_of(u.side)
@@ -363,10 +366,11 @@ local function retreat_events(units, n, why, out)
     error("F40-C.7: a retreat of " .. tostring(n) .. " hexes (" .. why .. "): combat.RETREAT gives each result "
       .. "that retreats a whole number of hexes, at least 1", 0)
   end
+  -- (all of them leave: one about to retreat out of a hex holds it for nobody, F40-6.6)
   local planned, gone = {}, {}
+  for _, u in ipairs(units) do gone[u.id] = true end
   for _, u in ipairs(units) do
     local path = combat.retreat_route(u, n, planned, gone)
-    gone[u.id] = true
     if not path then
       out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why .. ": no retreat route (F40-C.7)" }
     else
