@@ -276,6 +276,31 @@ fn a_duplicate_adjustment_order_is_listed_void_first() {
     );
 }
 
+/// A setup's phase, units and centres are read in any case, as orders are (`s1901m`, `a par`):
+/// the same board as the upper-case setup, and the same results.
+#[test]
+fn a_setup_is_read_in_any_case_as_orders_are() {
+    let orders = "[[phase]]\nphase = \"s1901m\"\n[phase.orders]\nFRANCE = [\"a par - bur\"]\n";
+    let upper = play_texts(
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"A PAR\", \"F BRE\"]\nGERMANY = [\"A MUN\"]\n[centers]\nFRANCE = [\"PAR\"]\n",
+        orders,
+        true,
+    );
+    let lower = play_texts(
+        "phase = \"s1901m\"\n[units]\nFRANCE = [\"a par\", \"f bre\"]\nGERMANY = [\"A mun\"]\n[centers]\nFRANCE = [\"par\"]\n",
+        orders,
+        true,
+    );
+    assert_eq!(lower.status.code(), Some(0), "{}", stderr(&lower));
+    assert_eq!(stdout(&lower), stdout(&upper));
+    let json: Value = serde_json::from_str(&stdout(&lower)).unwrap();
+    assert_eq!(
+        json[0]["units"]["FRANCE"],
+        serde_json::json!(["A BUR", "F BRE"])
+    );
+    assert_eq!(json[0]["centers"]["FRANCE"], serde_json::json!(["PAR"]));
+}
+
 #[test]
 fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
     let dir = tempfile::tempdir().unwrap();

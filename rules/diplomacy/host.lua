@@ -482,7 +482,9 @@ local function setup(t)
   if unknown then
     return hex.refuse("DIP-setup", unknown .. " (a setup holds " .. table.concat(SETUP_KEYS, ", ") .. ")")
   end
+  -- (phase, units and centres in any case, as orders are read: "s1901m", "a par")
   local phase = t.phase or board().start_phase or "S1901M"
+  if type(phase) == "string" then phase = phase:upper() end
   if type(phase) ~= "string" or not phase:match("^[SFW]%d%d%d%d[MRA]$") then
     return hex.refuse("DIP-setup", "phase '" .. tostring(phase) .. "' must look like S1901M, F1901R, W1901A")
   end
@@ -504,6 +506,7 @@ local function setup(t)
         end
         s[key][p] = {}
         for i, x in ipairs(list) do
+          if type(x) == "string" then x = x:upper() end
           if key == "units" then
             local msg = bad_unit(x)
             if msg then problems[#problems + 1] = "[units]." .. p .. ": " .. msg end

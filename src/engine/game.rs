@@ -368,8 +368,12 @@ impl Game {
                 let Some(phase) = phase else {
                     return Ok(Some((t, i)));
                 };
-                if step.phase == phase
-                    || self.rules.phase_label(&self.state, t, i)?.as_deref() == Some(phase)
+                // (in any case, as orders files read phase labels: `s1901m`)
+                if step.phase.eq_ignore_ascii_case(phase)
+                    || self
+                        .rules
+                        .phase_label(&self.state, t, i)?
+                        .is_some_and(|label| label.eq_ignore_ascii_case(phase))
                 {
                     return Ok(Some((t, i)));
                 }
@@ -999,7 +1003,13 @@ mod tests {
             e.to_string(),
             "refused: setup: phase 'retreet' is not a phase of this scenario: did you mean \
              'retreat'? (phases: move, retreat, or a label such as 'T3r'; turns 1..3)"
-        );
+        ); // (a label or a phase name in any case, as orders files read them)
+        t.insert("phase".into(), json!("t2R"));
+        g.setup(&t, Vec::new()).unwrap();
+        assert_eq!((g.state().turn, g.state().step), (2, 1));
+        t.insert("phase".into(), json!("Retreat"));
+        g.setup(&t, Vec::new()).unwrap();
+        assert_eq!((g.state().turn, g.state().step), (1, 1));
     }
 
     /// A setup names a step by phase and side; a turn outside the scenario's, or a key nobody
