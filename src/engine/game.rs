@@ -1003,7 +1003,8 @@ mod tests {
             e.to_string(),
             "refused: setup: phase 'retreet' is not a phase of this scenario: did you mean \
              'retreat'? (phases: move, retreat, or a label such as 'T3r'; turns 1..3)"
-        ); // (a label or a phase name in any case, as orders files read them)
+        );
+        // (a label or a phase name in any case, as orders files read them)
         t.insert("phase".into(), json!("t2R"));
         g.setup(&t, Vec::new()).unwrap();
         assert_eq!((g.state().turn, g.state().step), (2, 1));

@@ -167,9 +167,9 @@ impl ZocPolicy {
 
     /// Calls `into` for every hex the ZOC of a unit exerting one (`exerts`), standing on `hex`,
     /// extends into (R1: the six neighbours, never its own hex, never across a blocking
-    /// hexside unless a carrying feature is on it too). It reads nothing of the unit but its hex: a rule restricting ZOC to front arcs
-    /// (facing) would add the facing here and to the occupancy's `Footprint`, which decides when
-    /// a unit's change must be followed.
+    /// hexside unless a carrying feature is on it too). It reads nothing of the unit but its
+    /// hex: a rule restricting ZOC to front arcs (facing) would add the facing here and to the
+    /// occupancy's `Footprint`, which decides when a unit's change must be followed.
     pub(crate) fn project(
         &self,
         map: &HexMap,
