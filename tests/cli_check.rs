@@ -44,7 +44,7 @@ fn check_names_file_and_line_of_a_lua_syntax_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.starts_with("error: syntax error: rules/demo/combat.lua:20: unexpected symbol near '='\n1 error(s) in "),
+        err.starts_with("error: syntax error: rules/demo/combat.lua:23: unexpected symbol near '='\n1 error(s) in "),
         "{err}"
     );
 }
@@ -129,7 +129,7 @@ fn check_lists_rules_syntax_errors_beside_scenario_errors() {
     );
     assert_eq!(
         errors[1],
-        "syntax error: rules/demo/combat.lua:20: unexpected symbol near '='"
+        "syntax error: rules/demo/combat.lua:23: unexpected symbol near '='"
     );
 }
 

@@ -161,6 +161,15 @@ fn demo_5_attacks_only_adjacent_enemies_once_in_the_combat_phase() {
         refused(&mut s, "blue", &attack("b2", "r1")),
         Refusal::new("DEMO-5", "r1 is not adjacent to b2")
     );
+    // (a unit id not in play, named: both were "attack needs a unit and a target unit")
+    assert_eq!(
+        refused(&mut s, "blue", &attack("b2", "nobody")),
+        Refusal::new("DEMO-5", "no unit 'nobody' in play to be attacked")
+    );
+    assert_eq!(
+        refused(&mut s, "blue", &attack("b9", "r1")),
+        Refusal::new("DEMO-5", "no unit 'b9' in play to attack")
+    );
     // An attack whose target is no unit id (a list) is a malformed order, refused by the
     // engine's `command` rule before the rules run: it was a rules error inside `resolve`
     // (`bad argument #1 to 'get'`), which a host blames on the rules.

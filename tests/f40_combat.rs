@@ -121,6 +121,11 @@ fn f40_c_refusals_name_their_clause() {
         refused(&mut s, "german", &attack("0402", &["g3"])),
         refusal("F40-C.2", "0402 holds no allied unit")
     );
+    // (the target is judged first: g1's own hex was "g1 is not adjacent to 0402")
+    assert_eq!(
+        refused(&mut s, "german", &attack("0402", &["g1"])),
+        refusal("F40-C.2", "0402 holds no allied unit")
+    );
     ok(&mut s, "german", &attack("0401", &["g3"]));
     assert_eq!(
         refused(&mut s, "german", &attack("0401", &["g1"])),

@@ -8,7 +8,10 @@ function combat.register()
     args = { unit = "unit", target = "unit" },
     resolve = function(cmd, side)
       local attacker, defender = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
-      if not attacker or not defender then return hex.refuse("DEMO-5", "attack needs a unit and a target unit") end
+      -- (each named: "attack needs a unit and a target unit" was said of a target given but
+      -- not in play)
+      if not attacker then return hex.refuse("DEMO-5", "no unit '" .. tostring(cmd.unit) .. "' in play to attack") end
+      if not defender then return hex.refuse("DEMO-5", "no unit '" .. tostring(cmd.target) .. "' in play to be attacked") end
       if hex.state.phase() ~= "combat" then return hex.refuse("DEMO-5", "attacks happen in the combat phase") end
       if attacker.side ~= side or defender.side == side then
         return hex.refuse("DEMO-5", "a unit attacks an enemy unit of the other side")

@@ -47,7 +47,7 @@
 -- C.9 Attackers get the status `attacked` and the target is added to the variable
 --   `attacked_hexes`; both are cleared when the phase ends.
 -- Events: DiceRolled, Custom CombatResolved {hex, attackers, defenders, attack, defense, odds,
--- roll, result}, then the result's UnitEliminated / UnitMoved (retreats) / VarSet.
+-- roll, result}, C.9's marks, then the result's UnitEliminated / UnitMoved (retreats) / VarSet.
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 local airborne = require("france1940.airborne")
@@ -442,6 +442,12 @@ function combat.resolve(cmd, side)
   if not hex.map.is_hex(target) then return hex.refuse("F40-C.2", tostring(target) .. " is not a hex of the map") end
   if attacked(target) then return hex.refuse("F40-C.4", target .. " has already been attacked this combat phase") end
   if type(cmd.units) ~= "table" or #cmd.units == 0 then return hex.refuse("F40-C.3", "attack needs attacking units") end
+  -- (the target first: an attack on an empty hex, or on the attackers' own, was refused as
+  -- "not adjacent" by the first attacker's check)
+  local enemy = common.enemy_of(side)
+  local defended = false
+  for _, v in ipairs(hex.units.at(target)) do defended = defended or v.side == enemy end
+  if not defended then return hex.refuse("F40-C.2", target .. " holds no " .. enemy .. " unit") end
   local attackers, seen = {}, {}
   for _, id in ipairs(cmd.units) do
     if seen[id] then return hex.refuse("F40-C.3", tostring(id) .. " is listed twice") end
