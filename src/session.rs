@@ -539,7 +539,7 @@ impl Session {
         if let Some(e) = crate::board::datetime_error(&source.text) {
             return Err(fail(source.line_of(e.offset), e.message));
         }
-        let mut table: toml::Table = toml::from_str(&source.text).map_err(|e| {
+        let table: toml::Table = toml::from_str(&source.text).map_err(|e| {
             let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))
         })?;
@@ -549,7 +549,9 @@ impl Session {
             return Ok(());
         }
         let mut extra = Vec::new();
-        if table.remove("unit").is_some() {
+        // (the [[unit]] tables stay in the table the rules' setup hook reads: a game whose
+        // positions are written otherwise, Diplomacy's [units], refuses them)
+        if table.contains_key("unit") {
             // Re-read the units with spans, so a bad unit names its line. Other top-level keys
             // belong to the rules, so this struct reads loosely.
             #[derive(serde::Deserialize)]
@@ -726,6 +728,30 @@ impl Session {
                     return Err(format!("[control].{side}: {place} is not a place name"));
                 };
                 let map = &self.scenario.map;
+                // (`zone:NAME` as in a scenario's [control]: every hex of the zone)
+                if let Some(zone) = place.strip_prefix("zone:") {
+                    let Some(grid) = map.as_hex() else {
+                        return Err(format!(
+                            "[control].{side}: '{place}': an area map has no zones: name each region"
+                        ));
+                    };
+                    let hexes = grid.zone_hexes(zone).ok_or_else(|| {
+                        let why = crate::spelling::unknown_name(
+                            "zone",
+                            zone,
+                            grid.zone_names(),
+                            "this map has",
+                        );
+                        format!("[control].{side}: {why}")
+                    })?;
+                    for i in hexes {
+                        events.push(Event::ControlChanged {
+                            hex: grid.label(i),
+                            side: Some(side.clone()),
+                        });
+                    }
+                    continue;
+                }
                 let id = map.canonical_place(place).ok_or_else(|| {
                     format!(
                         "[control].{side}: '{place}' is not a {} of the map{}",

@@ -101,9 +101,13 @@ pub fn unit_hint(
             " (units are named by id: the unit at {written} is '{}')",
             u.id
         ),
-        None => nearest(name, units.keys().map(String::as_str), 0)
-            .map(|n| format!(" (did you mean '{n}'?)"))
-            .unwrap_or_default(),
+        // (in any case too: `B-INF-1` is `b-inf-1`)
+        None => {
+            let ids: Vec<String> = units.keys().cloned().collect();
+            nearest_any_case(name, &ids)
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default()
+        }
     }
 }
 

@@ -480,3 +480,22 @@ fn the_commands_that_look_at_a_game_take_mods() {
         );
     }
 }
+
+/// A victory rule that gives a winner and an empty score table: the summary says `score: none` (it printed
+/// an empty `score: ` line).
+#[test]
+fn a_victory_without_scores_is_said_to_have_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("no_scores.lua");
+    std::fs::write(
+        &rule,
+        "hex.rules.victory(function()\n  return { winner = \"red\", scores = {}, reason = \"no scores kept\" }\nend)\n",
+    )
+    .unwrap();
+    let out = succeeds(&["run", "scenarios/demo", "--mod", rule.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("\nwinner: red\nscore: none\nreason: no scores kept\n"),
+        "{text}"
+    );
+}

@@ -272,7 +272,12 @@ fn stop_on_refusal_does_not_resolve_a_phase_with_a_refused_order_list() {
         "--json",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out).trim(), "[]");
+    // (the phase not resolved, and why: stdout was `[]`)
+    assert_eq!(
+        stdout(&out).trim(),
+        "[{\"phase\":\"S1901M\",\"refused\":[{\"power\":\"FRANCE\",\"reason\":\"order #1 is 108 \
+         characters long (an order is at most 100)\",\"rule\":\"DIP-orders\"}],\"stopped\":true}]"
+    );
     assert!(
         stderr(&out).ends_with(
             "stopped at phase S1901M: an order list was refused, and the phase is not resolved\n"
@@ -454,6 +459,12 @@ fn run_on_a_finished_save_plays_nothing_and_writes_nothing() {
         )
     );
     assert!(stdout(&again).contains("finished after turn 8 of 8\nwinner: red\n"));
+    // (nothing played: said as such, not an empty list)
+    assert!(
+        stdout(&again).ends_with("\ncommands: 0\nevents: none\n"),
+        "{}",
+        stdout(&again)
+    );
     assert_eq!(
         std::fs::read_to_string(path("log.jsonl")).unwrap(),
         "the player's own notes\n"

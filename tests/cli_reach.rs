@@ -211,3 +211,27 @@ fn reach_of_a_unit_not_placed_yet_says_so() {
         "error: 'b9' is off the map (not placed yet): only a unit on the map has a reach\n"
     );
 }
+
+/// A unit of the side to play that the rules give no move now (an unlimbered gun, TA-R4) is
+/// said so, not as a unit that "may not move now" (which read as another side's phase).
+#[test]
+fn reach_of_a_unit_with_no_move_in_its_own_phase_says_so() {
+    let out = hexwar(&["reach", "scenarios/tactical", "b-art-2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "b-art-2 can reach 0 hexes:\nnote: the rules list no move of b-art-2 now (turn 1, \
+         movement (british))\n"
+    );
+}
+
+/// A unit id written in another case gets the id as the game writes it.
+#[test]
+fn reach_of_an_id_in_another_case_names_the_id() {
+    let out = hexwar(&["reach", "scenarios/demo", "B-INF-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: no unit 'B-INF-1' in play (did you mean 'b-inf-1'?)\n"
+    );
+}

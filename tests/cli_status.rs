@@ -27,6 +27,43 @@ fn status_lists_the_position_and_every_unit() {
     );
 }
 
+/// In the facing games every unit's facing is shown (TA-R1: an edge 0-5, a vertex for a
+/// phalanx; a two-base unit's pair, TAC-4); a leader has none (TA-R2).
+#[test]
+fn status_shows_the_facings() {
+    let out = hexwar(&["status", "scenarios/tactical"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("\n  b-col-1 0304 colonial strength 3 MA 4 facing 0,5\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  b-ldr-1 0204 leader strength 0 MA 6\n"),
+        "{text}"
+    );
+    let out = hexwar(&["status", "scenarios/tactical", "--json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let unit = |id: &str| {
+        json["units"]["british"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            unit("b-col-1")["facing"].clone(),
+            unit("b-col-1")["facing2"].clone()
+        ),
+        (json!(0), json!(5))
+    );
+    assert_eq!(unit("b-inf-1")["facing"], json!(0));
+    assert!(unit("b-ldr-1").get("facing").is_none());
+}
+
 /// France 1940 answers a `score` query (victory.lua: the points as they would be counted now):
 /// at the start the Allies hold every scoring city.
 #[test]

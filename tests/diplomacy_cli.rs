@@ -195,6 +195,49 @@ FRANCE = ["A MAR", "A BUR"]
 ITALY = ["A PIE", "F LYO"]
 "#;
 
+/// An order list the engine refuses (an order over 100 characters) is in `--json` too: the
+/// phase's table carries `refused` (the power's units then hold), and with `--stop-on-refusal`
+/// the phase not resolved is `{"phase", "stopped": true, "refused"}` (stdout was `[]`).
+#[test]
+fn a_refused_order_list_is_in_the_json() {
+    let long = format!("A MAR - BUR {}x", " ".repeat(300));
+    let orders = format!(
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"{long}\"]\nITALY = [\"A PIE - MAR\"]\n"
+    );
+    let refused = serde_json::json!([{
+        "power": "FRANCE",
+        "rule": "DIP-orders",
+        "reason": "order #1 is 313 characters long (an order is at most 100)"
+    }]);
+    let out = play_texts(SETUP, &orders, true);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json[0]["refused"], refused);
+    assert_eq!(
+        json[0]["units"]["FRANCE"],
+        serde_json::json!(["A BUR", "A MAR"])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(dir.path(), "s.toml", SETUP);
+    let orders = write(dir.path(), "o.toml", &orders);
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+        "--json",
+        "--stop-on-refusal",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!([{"phase": "S1901M", "stopped": true, "refused": refused}])
+    );
+}
+
 /// The exact JSON of a phase with a dislodgement, the skipped-phase entry, and the retreat.
 #[test]
 fn play_json_is_exact() {
@@ -351,6 +394,12 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
             "phase 'S1999M' is not a phase of this scenario",
         ),
         ("phase = \"S1901M\"\n[units\n", "s.toml:2: TOML"),
+        // (the engine's [[unit]] tables replaced its units and left the rules' board as it was)
+        (
+            "phase = \"S1901M\"\n[[unit]]\nid = \"FRANCE-1\"\nside = \"FRANCE\"\ntype = \"army\"\nat = \"PAR\"\n",
+            "setup refused: DIP-setup: a Diplomacy position gives its units as [units], POWER = \
+             [\"A PAR\", \"F STP/NC\", ...], not as [[unit]] tables",
+        ),
     ] {
         let setup = write(dir.path(), "s.toml", text);
         let out = play_files(&setup, &orders, false);

@@ -68,3 +68,28 @@ fn f40_marks_are_cleared_before_a_surrender_removes_the_units() {
     assert!(log.contains(r#""name":"CountrySurrendered","data":{"country":"netherlands""#));
     assert!(log.contains(r#"{"event":"UnitRemoved","unit":"nl-iii-ak","reason":"surrendered"}"#));
 }
+
+/// A run stopped before the game's end gives the score as it would be counted now (the rules'
+/// `score` query, as `status` says it) and the scenario's number of turns.
+#[test]
+fn a_run_stopped_early_gives_the_score_now() {
+    let out = hexwar(&["run", "scenarios/france1940", "--turns", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "stopped at the start of turn 3 of 10 (not finished)\nscore now: allied 34, german 19\n"
+        ),
+        "{text}"
+    );
+    let out = hexwar(&["run", "scenarios/france1940", "--turns", "2", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&json["turn"], &json["turns"], &json["score_now"]),
+        (
+            &serde_json::json!(3),
+            &serde_json::json!(10),
+            &serde_json::json!({"allied": 34, "german": 19})
+        )
+    );
+}

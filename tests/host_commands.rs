@@ -642,3 +642,32 @@ fn a_misspelt_option_or_side_in_a_query_is_named() {
         assert!(e.message.contains(&format!("ask.lua:2: {expected}")), "{call}: {}", e.message);
     }
 }
+
+/// A setup's `[control]` takes `zone:NAME` as a scenario's does (DESIGN: the same schema): the
+/// zone's every hex; an unknown zone is named with the nearest one.
+#[test]
+fn a_setup_control_takes_a_zone_as_the_scenario_does() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let text = "[control]\nred = [\"zone:blue_setup\"]\n";
+    session
+        .setup_text(&hexwar::board::SourceText::new("setup.toml", text))
+        .unwrap();
+    let control = &session.game.state().control;
+    for hex in [
+        "0101", "0102", "0103", "0104", "0201", "0202", "0203", "0204",
+    ] {
+        assert_eq!(control.get(hex).map(String::as_str), Some("red"), "{hex}");
+    }
+    // (the rest of blue's land is blue's still, as the scenario gave it)
+    assert_eq!(control.get("0301").map(String::as_str), Some("blue"));
+    let text = "[control]\nred = [\"zone:blue_stup\"]\n";
+    let e = session
+        .setup_text(&hexwar::board::SourceText::new("setup.toml", text))
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "setup.toml:2: [control].red: unknown zone 'blue_stup': did you mean 'blue_setup'? (this \
+         map has: north_edge, south_edge, west_edge, east_edge, blue_setup, red_setup, \
+         blue_land, red_land)"
+    );
+}

@@ -478,6 +478,11 @@ local function is_list(v)
 end
 
 local function setup(t)
+  -- (the engine's [[unit]] tables would replace its units and leave the rules' board as it was)
+  if t.unit ~= nil then
+    return hex.refuse("DIP-setup", "a Diplomacy position gives its units as [units], POWER = "
+      .. "[\"A PAR\", \"F STP/NC\", ...], not as [[unit]] tables")
+  end
   local unknown = require("lib.spelling").unknown_key(t, SETUP_KEYS)
   if unknown then
     return hex.refuse("DIP-setup", unknown .. " (a setup holds " .. table.concat(SETUP_KEYS, ", ") .. ")")

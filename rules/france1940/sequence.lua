@@ -87,7 +87,8 @@ function sequence.register()
     -- (the engine's keys and the one this module reads: another, `invade` for `invaded`, was
     -- set aside and the position played without it)
     local keys = { "invaded", "phase", "side", "turn" }
-    local unknown = require("lib.spelling").unknown_key(t, keys)
+    -- (`unit`: the [[unit]] tables, which the engine has placed)
+    local unknown = require("lib.spelling").unknown_key(t, { "invaded", "phase", "side", "turn", "unit" })
     if unknown then
       return hex.refuse("F40-setup", unknown .. " (a France 1940 setup holds "
         .. table.concat(keys, ", ") .. " and [[unit]] tables)")

@@ -114,6 +114,8 @@ fn play_each(
                 );
             }
         }
+        // (the phase's refused order lists, for --json: its report carries them)
+        let mut refusals: Vec<serde_json::Value> = Vec::new();
         for (power, orders) in &entry.orders {
             let mut a = Map::new();
             a.insert("power".into(), power.clone().into());
@@ -127,6 +129,7 @@ fn play_each(
                 Err(GameError::Refused(r)) => {
                     refused += 1;
                     errln!("refused: {} orders for {power}: {r}", entry.phase);
+                    refusals.push(json!({"power": power, "rule": r.rule, "reason": r.reason}));
                 }
                 // (a rules error names where the orders are: the file's line, phase and power)
                 Err(e) => {
@@ -145,6 +148,7 @@ fn play_each(
                 "stopped at phase {}: an order list was refused, and the phase is not resolved",
                 entry.phase
             );
+            emit(args.json, out, Item::Stopped(entry.phase.clone(), refusals));
             break;
         }
         let events = session.game.submit(None, &Command::EndPhase).map_err(|e| {
@@ -178,10 +182,15 @@ fn play_each(
         let last = reports.len();
         for (k, report) in reports.into_iter().enumerate() {
             let end = if k + 1 == last { ended.clone() } else { None };
+            let refused_here = if k == 0 {
+                std::mem::take(&mut refusals)
+            } else {
+                Vec::new()
+            };
             emit(
                 args.json,
                 out,
-                Item::Report(Box::new(report), end, reasons.clone()),
+                Item::Report(Box::new(report), end, reasons.clone(), refused_here),
             );
         }
     }
@@ -231,8 +240,17 @@ fn void_reasons(session: &mut Session, orders: &BTreeMap<String, Vec<String>>) -
 /// What one `[[phase]]` entry gave: a phase's report (with the winner and the reason when that
 /// phase ended the game, and why orders were void), or a skipped phase.
 enum Item {
-    Report(Box<PhaseReport>, Option<(Option<String>, String)>, Reasons),
+    /// A phase's result table; how the game ended when it did; why its void orders are void
+    /// (text); the order lists refused in it (`{power, rule, reason}`, JSON `refused`).
+    Report(
+        Box<PhaseReport>,
+        Option<(Option<String>, String)>,
+        Reasons,
+        Vec<serde_json::Value>,
+    ),
     Skipped(String),
+    /// `--stop-on-refusal`: the phase not resolved, and the refusals that stopped it.
+    Stopped(String, Vec<serde_json::Value>),
 }
 
 /// JSON: collect for the one array printed at the end (fields in the documented order); text:
@@ -240,17 +258,27 @@ enum Item {
 fn emit(json: bool, out: &mut Vec<String>, item: Item) {
     if json {
         out.push(match &item {
-            Item::Report(r, None, _) => serde_json::to_string(r).unwrap_or_else(|_| "null".into()),
-            Item::Report(r, Some((winner, reason)), _) => {
-                // (appended after the documented fields, which keep their order)
-                let text = serde_json::to_string(r).unwrap_or_else(|_| "{}".into());
-                let over = json!({"winner": winner, "reason": reason});
-                match text.strip_suffix('}') {
-                    Some(body) => format!("{body},\"game_over\":{over}}}"),
-                    None => text,
+            Item::Report(r, end, _, refused) => {
+                // (appended after the documented fields, which keep their order; only when
+                // there is something to say)
+                let mut text = serde_json::to_string(r).unwrap_or_else(|_| "{}".into());
+                let mut append = |key: &str, value: serde_json::Value| {
+                    if let Some(body) = text.strip_suffix('}') {
+                        text = format!("{body},\"{key}\":{value}}}");
+                    }
+                };
+                if !refused.is_empty() {
+                    append("refused", json!(refused));
                 }
+                if let Some((winner, reason)) = end {
+                    append("game_over", json!({"winner": winner, "reason": reason}));
+                }
+                text
             }
             Item::Skipped(phase) => json!({"phase": phase, "skipped": true}).to_string(),
+            Item::Stopped(phase, refused) => {
+                json!({"phase": phase, "stopped": true, "refused": refused}).to_string()
+            }
         });
     } else {
         print_text(&item);
@@ -268,7 +296,9 @@ fn print_text(item: &Item) {
             outln!("{phase}: skipped (nothing to do)");
             return;
         }
-        Item::Report(r, _, reasons) => (r, reasons),
+        // (the refusals and the stop were said on stderr as they came)
+        Item::Stopped(..) => return,
+        Item::Report(r, _, reasons, _) => (r, reasons),
     };
     outln!("{}:", r.phase);
     for o in &r.results {
@@ -317,7 +347,7 @@ fn print_text(item: &Item) {
     }
     // (a game this phase ended has no next phase to play: said instead)
     match item {
-        Item::Report(_, Some((winner, reason)), _) => outln!(
+        Item::Report(_, Some((winner, reason)), _, _) => outln!(
             "  game over: {} ({reason})",
             winner.as_deref().unwrap_or("a draw")
         ),

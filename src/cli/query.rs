@@ -115,6 +115,19 @@ pub fn reach(args: &ReachArgs) -> i32 {
                 "note: the rules define no 'move' command, so no move is legal: these are the \
                  {places} the movement table gives"
             );
+        } else if !movable && session.game.phasing_side().as_deref() == Some(side.as_str()) {
+            // (its own side's phase: "may not move now" read as a phase of another side, for
+            // an unlimbered gun or a unit that has moved)
+            let tail = if answer.is_empty() {
+                String::new()
+            } else {
+                format!(": these are the {places} its movement would reach")
+            };
+            outln!(
+                "note: the rules list no move of {} now ({}){tail}",
+                args.unit,
+                session.game.position_text()
+            );
         } else if !movable {
             outln!(
                 "note: {} may not move now ({}): these are the {places} it could reach in a movement of its side",

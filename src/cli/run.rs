@@ -382,8 +382,11 @@ fn summary_waiting_json(
         "scenario": session.scenario.id,
         "seed": session.seed,
         "turn": state.turn,
+        "turns": session.scenario.turns,
         "finished": state.outcome.is_some(),
         "outcome": state.outcome,
+        // (print_summary fills it in for a game stopped before its end)
+        "score_now": null,
         "commands": commands,
         "events": counts,
         "units": state.units.len(),
@@ -395,12 +398,20 @@ fn summary_waiting_json(
 
 fn print_summary(session: &mut Session, tally: &EventTally, report: &RunReport, json: bool) {
     let commands = report.commands;
+    // (a game stopped before its end: the score as it would be counted now, as `status` says)
+    let unfinished = session.game.state().outcome.is_none();
+    let score = match super::status::score_now(session) {
+        Ok(score) => score.filter(|_| unfinished),
+        Err(e) => {
+            errln!("warning: no score now: {e}");
+            None
+        }
+    };
     if json {
         let waiting = report.waiting_for.as_deref();
-        outln!(
-            "{}",
-            summary_waiting_json(session, tally, Some(commands), waiting)
-        );
+        let mut summary = summary_waiting_json(session, tally, Some(commands), waiting);
+        summary["score_now"] = serde_json::json!(score);
+        outln!("{summary}");
         return;
     }
     // (where the run waits for a side, read first: the label may ask the rules)
@@ -436,7 +447,12 @@ fn print_summary(session: &mut Session, tally: &EventTally, report: &RunReport, 
             );
             outln!("winner: {}", o.winner.as_deref().unwrap_or("none (draw)"));
             let scores: Vec<String> = o.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
-            outln!("score: {}", scores.join(", "));
+            // (a victory rule that gives no scores: said, not an empty line)
+            if scores.is_empty() {
+                outln!("score: none");
+            } else {
+                outln!("score: {}", scores.join(", "));
+            }
             outln!("reason: {}", o.reason);
         }
         // (`--until-side` stops where the side is to play, after the others' commands in a
@@ -461,7 +477,15 @@ fn print_summary(session: &mut Session, tally: &EventTally, report: &RunReport, 
     if let Some((side, at)) = waiting {
         outln!("waiting for {side} to play: {at}");
     }
+    if let Some(score) = &score {
+        let points: Vec<String> = score.iter().map(|(s, p)| format!("{s} {p}")).collect();
+        outln!("score now: {}", points.join(", "));
+    }
     outln!("commands: {commands}");
     let events: Vec<String> = counts.iter().map(|(n, c)| format!("{n} {c}")).collect();
-    outln!("events: {}", events.join(", "));
+    if events.is_empty() {
+        outln!("events: none");
+    } else {
+        outln!("events: {}", events.join(", "));
+    }
 }

@@ -40,15 +40,8 @@ pub fn run(args: &StatusArgs) -> i32 {
             return fail(e);
         }
     }
-    // (a score the rules do not answer is none; one that is no table of numbers is their error)
-    let score = match session.game.query("score", &Value::Null) {
-        Ok(None) => None,
-        Ok(Some(Value::Object(map))) if map.values().all(Value::is_number) => Some(map),
-        Ok(Some(other)) => {
-            return fail(format!(
-                "the rules' score query answered {other}, not a table of side -> points"
-            ))
-        }
+    let score = match score_now(&mut session) {
+        Ok(score) => score,
         Err(e) => return fail(e),
     };
     // (what else the rules show a player: their `status` query, a table of name -> value)
@@ -74,10 +67,18 @@ pub fn run(args: &StatusArgs) -> i32 {
     for u in units {
         let mut status: Vec<&str> = u.status.iter().map(String::as_str).collect();
         status.sort_unstable();
-        on_map.entry(&u.side).or_default().push(json!({
+        let mut entry = json!({
             "id": u.id, "at": u.at, "type": u.kind, "size": u.size,
             "strength": u.strength, "ma": u.ma, "status": status,
-        }));
+        });
+        // (the facing games: a setup's or a move's facing was shown nowhere but in events)
+        if let Some(facing) = u.facing {
+            entry["facing"] = json!(facing);
+        }
+        if let Some(second) = u.attrs.get("facing2") {
+            entry["facing2"] = second.clone();
+        }
+        on_map.entry(&u.side).or_default().push(entry);
     }
     let mut gone: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     // (eliminated units by the turn they fell, then every id in natural order, as on the map)
@@ -202,8 +203,13 @@ pub fn run(args: &StatusArgs) -> i32 {
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ");
+            let facing = match (&u["facing"], &u["facing2"]) {
+                (Value::Null, _) => String::new(),
+                (f, Value::Null) => format!(" facing {f}"),
+                (f, g) => format!(" facing {f},{g}"),
+            };
             outln!(
-                "  {} {} {kind}{factors}{status}",
+                "  {} {} {kind}{factors}{facing}{status}",
                 u["id"].as_str().unwrap_or(""),
                 u["at"].as_str().unwrap_or("off the map"),
             );
@@ -278,4 +284,19 @@ fn natural_key(id: &str) -> Vec<(String, u64)> {
     }
     out.push((text, digits.parse().unwrap_or(0)));
     out
+}
+
+/// The score as it would be counted now: the rules' `score` query (side -> points). A score the
+/// rules do not answer is none; one that is no table of numbers is their error.
+pub(super) fn score_now(
+    session: &mut crate::Session,
+) -> Result<Option<serde_json::Map<String, Value>>, String> {
+    match session.game.query("score", &Value::Null) {
+        Ok(None) => Ok(None),
+        Ok(Some(Value::Object(map))) if map.values().all(Value::is_number) => Ok(Some(map)),
+        Ok(Some(other)) => Err(format!(
+            "the rules' score query answered {other}, not a table of side -> points"
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }

@@ -219,7 +219,7 @@ impl Game {
         if !self.rules.reads_setup() {
             if let Some(key) = table
                 .keys()
-                .find(|k| !ENGINE_SETUP_KEYS.contains(&k.as_str()))
+                .find(|k| *k != "unit" && !ENGINE_SETUP_KEYS.contains(&k.as_str()))
             {
                 let near =
                     crate::spelling::nearest(key, ["unit"].into_iter().chain(ENGINE_SETUP_KEYS), 3)
