@@ -465,3 +465,46 @@ fn check_warns_of_a_phase_name_a_letter_off_another() {
          letter or two apart: a misspelling? (a step's phase is what the rules ask for)\n"
     );
 }
+
+/// TA-R1/R2, TAC-4: in a facing game a unit of a facing kind without `facing` plays as facing
+/// 0, and `attrs.facing2` makes a two-base unit only of an edge-facing kind in a tactical game:
+/// `check` warns of both (the data alone decide them, and a slip played on silently).
+#[test]
+fn check_warns_of_a_facing_unit_without_facing_and_a_second_base_no_rule_reads() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_tree(
+        &root.join("scenarios/ancients"),
+        &dir.path().join("scenarios/ancients"),
+    );
+    common::copy_tree(&root.join("rules"), &dir.path().join("rules"));
+    let scenario = dir.path().join("scenarios/ancients");
+    let file = scenario.join("scenario.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    // (the first unit with a facing, the phalanx m-ph-1, loses it; the second, m-ph-2, gets a
+    // second base)
+    let first = text.find("facing = ").unwrap();
+    let line_end = first + text[first..].find('\n').unwrap();
+    let mut edited = format!("{}{}", &text[..first], &text[line_end + 1..]);
+    let second = edited.find("facing = ").unwrap();
+    edited.insert_str(second, "attrs = { facing2 = 3 }\n");
+    std::fs::write(&file, edited).unwrap();
+    let out = hexwar(&["check", "--json", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let warnings: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w.as_str())
+        .filter(|w| w.contains("facing"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "unit 'm-ph-1' (type 'phalanx') has no facing: it plays as facing 0 (give `facing`)",
+            "unit 'm-ph-2' (type 'phalanx'): attrs.facing2 is read only for edge-facing units of \
+             a tactical game (TAC-4); this one has one facing"
+        ]
+    );
+}

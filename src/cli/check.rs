@@ -76,6 +76,7 @@ fn check_scenario(
     warnings.extend(late_special_turns(&scenario, &rules));
     warnings.extend(near_phase_names(&scenario, &rules));
     warnings.extend(misspelt_unit_types(&scenario, &rules));
+    warnings.extend(facing_warnings(&scenario, &rules));
     warnings.extend(start_game(scenario, rules).map_err(|e| vec![e])?);
     Ok(Passed { summary, warnings })
 }
@@ -104,6 +105,20 @@ fn misspelt_unit_types(scenario: &crate::scenario::Scenario, rules: &LuaRules) -
                  class: a misspelling?"
             )
         })
+        .collect()
+}
+
+/// The facing games' units whose data a slip would leave playing otherwise (no facing, a
+/// second base no rule reads): `FacingRules::unit_warnings`, in id order.
+fn facing_warnings(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> Vec<String> {
+    let Some(facing) = rules.facing_rules() else {
+        return Vec::new();
+    };
+    scenario
+        .initial
+        .units
+        .values()
+        .flat_map(|u| facing.unit_warnings(u))
         .collect()
 }
 

@@ -376,6 +376,32 @@ impl FacingRules {
         ))
     }
 
+    /// What `hexwar check` warns of in a unit of the scenario (its data alone decide it, and a
+    /// slip plays on silently): a unit of a facing kind with no `facing` (it plays as facing
+    /// 0), and an `attrs.facing2` that no rule reads (TAC-4: only edge-facing units of a
+    /// tactical game have two bases).
+    pub fn unit_warnings(&self, unit: &Unit) -> Vec<String> {
+        let Some(rule) = self.kinds.get(&unit.kind) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if rule.facing != FacingType::None && unit.facing.is_none() {
+            out.push(format!(
+                "unit '{}' (type '{}') has no facing: it plays as facing 0 (give `facing`)",
+                unit.id, unit.kind
+            ));
+        }
+        let two_base = self.model == Model::Tactical && rule.facing == FacingType::Edge;
+        if unit.attrs.contains_key("facing2") && !two_base {
+            out.push(format!(
+                "unit '{}' (type '{}'): attrs.facing2 is read only for edge-facing units of a \
+                 tactical game (TAC-4); this one has one facing",
+                unit.id, unit.kind
+            ));
+        }
+        out
+    }
+
     pub fn kind(&self, kind: &str) -> Option<&KindRule> {
         self.kinds.get(kind)
     }

@@ -466,6 +466,11 @@ impl LuaRules {
         }
     }
 
+    /// The facing rules compiled from the `facing` declaration, when the rules declare one.
+    pub fn facing_rules(&self) -> Option<Arc<crate::path::FacingRules>> {
+        with_host(&self.lua, |h| h.facing.clone()).ok().flatten()
+    }
+
     /// The movement rules compiled from the declaration, when the rules declare one.
     pub fn movement_rules(&self) -> Option<Arc<crate::path::PathRules>> {
         with_host(&self.lua, |h| h.path.clone()).ok().flatten()
