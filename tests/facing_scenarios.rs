@@ -436,3 +436,31 @@ fn ta_r15_reach_lists_the_turns_in_place_of_a_phalanx_in_contact_at_its_whole_mp
         })
     );
 }
+
+/// ANC-5.3 / TA-R18: joiners take the stack's facing, so a join given no facing is read with it
+/// (it was refused: "takes its facing 2, not 0"); cost 1 + the cavalry's join cost 2.
+#[test]
+fn ta_r18_a_join_given_no_facing_takes_the_stacks() {
+    let setup = [
+        unit_toml("c", "macedon", "cavalry", "0404", "facing = 0"),
+        unit_toml("d", "macedon", "cavalry", "0504", "facing = 2"),
+        unit_toml("e", "seleucid", "light", "1108", "facing = 3"),
+    ]
+    .concat();
+    let mut s = with_setup("scenarios/ancients", &setup);
+    let order = json!({"command": "move", "unit": "c", "path": ["0504"]});
+    let events = s.game.submit(Some("macedon"), &cmd(order)).unwrap();
+    let events: Vec<serde_json::Value> = events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    assert_eq!(
+        events,
+        [
+            json!({"event": "UnitEnteredHex", "unit": "c", "hex": "0504"}),
+            json!({"event": "UnitMoved", "unit": "c", "from": "0404", "to": "0504", "path": ["0504"], "cost": 3.0}),
+            json!({"event": "UnitFacingChanged", "unit": "c", "facing": 2}),
+            json!({"event": "UnitStatusChanged", "unit": "c", "add": ["moved"]}),
+        ]
+    );
+}

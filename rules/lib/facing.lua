@@ -157,6 +157,19 @@ function facing.register(opts)
           end
         end
       end
+      -- TA-R18: joiners take the stack's facing, so a join given no facing is read with it
+      -- (it was refused as "takes its facing 2, not 0")
+      local last = path[#path]
+      if cmd.facing == nil and last then
+        local in_group = {}
+        for _, id in ipairs(ids) do in_group[id] = true end
+        for _, v in ipairs(hex.units.at(last)) do
+          if v.side == first.side and not in_group[v.id] and not opts.leaders[v.type] and v.facing ~= nil then
+            f = v.facing
+            break
+          end
+        end
+      end
       local cost = hex.path.check_facing(ids, path, f)
       if type(cost) ~= "number" then return cost end
       local events = {}
