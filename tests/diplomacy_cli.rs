@@ -175,6 +175,11 @@ fn play_texts(setup: &str, orders: &str, json: bool) -> std::process::Output {
 /// `hexwar play` on the standard scenario with a setup file and an orders file (and `--json`
 /// when asked).
 fn play_files(setup: &str, orders: &str, json: bool) -> std::process::Output {
+    play_files_with(setup, orders, if json { &["--json"] } else { &[] })
+}
+
+/// `play_files` with `extra` arguments (`--json`, `--stop-on-refusal`).
+fn play_files_with(setup: &str, orders: &str, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "play",
         "scenarios/diplomacy",
@@ -183,9 +188,7 @@ fn play_files(setup: &str, orders: &str, json: bool) -> std::process::Output {
         "--orders",
         orders,
     ];
-    if json {
-        args.push("--json");
-    }
+    args.extend(extra);
     hexwar(&args)
 }
 
@@ -220,16 +223,7 @@ fn a_refused_order_list_is_in_the_json() {
     let dir = tempfile::tempdir().unwrap();
     let setup = write(dir.path(), "s.toml", SETUP);
     let orders = write(dir.path(), "o.toml", &orders);
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-        "--json",
-        "--stop-on-refusal",
-    ]);
+    let out = play_files_with(&setup, &orders, &["--json", "--stop-on-refusal"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(
