@@ -108,8 +108,9 @@ pub fn is_stdout(path: &Path) -> bool {
 }
 
 /// The names of standard output: opening them anew would write over what the process prints
-/// there when it goes to a file.
-const STDOUT_NAMES: [&str; 3] = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+/// there when it goes to a file. `-` as `render -o -` reads it (`--log -` wrote a file named
+/// `-`; `./-` still names one).
+const STDOUT_NAMES: [&str; 4] = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
 
 /// [`write_with`] for text already in memory.
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -130,3 +130,30 @@ fn a_reader_closing_the_pipe_of_a_log_on_stdout_ends_it_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// `--log -` is standard output, as `render -o -` is (it wrote a file named `-`).
+#[test]
+fn a_log_to_dash_goes_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/demo");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "run",
+            scenario.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--turns",
+            "1",
+        ])
+        .args(["--log", "-"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().next(),
+        Some(r#"{"event":"GameStarted","scenario":"demo","seed":1}"#)
+    );
+    assert!(!dir.path().join("-").exists());
+}
