@@ -321,6 +321,20 @@ pub fn rules_named(path: &Path) -> Option<(Vec<PathBuf>, Vec<String>)> {
 pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError>> {
     let file = source.path.clone();
     let spec: ScenarioSpec = crate::board::parse_toml(&source.text).map_err(|errors| {
+        // (a map file given for the scenario: said once, not as every key it has that a
+        // scenario lacks, `unknown field 'columns'`)
+        let table: Option<toml::Table> = toml::from_str(&source.text).ok();
+        if table.is_some_and(|t| {
+            t.contains_key("grid") && t.contains_key("columns") && !t.contains_key("rules")
+        }) {
+            return vec![ScenarioError::spec(
+                &file,
+                1,
+                "this is a map file (columns, rows, grid), not a scenario: give the scenario's \
+                 folder or its scenario.toml, which names the map"
+                    .to_string(),
+            )];
+        }
         errors
             .into_iter()
             .map(|e| ScenarioError::spec(&file, source.line_of(e.offset), e.message))
