@@ -471,14 +471,7 @@ fn check_warns_of_a_phase_name_a_letter_off_another() {
 /// `check` warns of both (the data alone decide them, and a slip played on silently).
 #[test]
 fn check_warns_of_a_facing_unit_without_facing_and_a_second_base_no_rule_reads() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    common::copy_tree(
-        &root.join("scenarios/ancients"),
-        &dir.path().join("scenarios/ancients"),
-    );
-    common::copy_tree(&root.join("rules"), &dir.path().join("rules"));
-    let scenario = dir.path().join("scenarios/ancients");
+    let (_dir, scenario) = common::scenario_copy("ancients");
     let file = scenario.join("scenario.toml");
     let text = std::fs::read_to_string(&file).unwrap();
     // (the first unit with a facing, the phalanx m-ph-1, loses it; the second, m-ph-2, gets a

@@ -88,7 +88,7 @@ function sequence.register()
     -- set aside and the position played without it)
     local keys = { "invaded", "phase", "side", "turn" }
     -- (`unit`: the [[unit]] tables, which the engine has placed)
-    local unknown = require("lib.spelling").unknown_key(t, { "invaded", "phase", "side", "turn", "unit" })
+    local unknown = require("lib.spelling").unknown_key(t, { "unit", table.unpack(keys) })
     if unknown then
       return hex.refuse("F40-setup", unknown .. " (a France 1940 setup holds "
         .. table.concat(keys, ", ") .. " and [[unit]] tables)")

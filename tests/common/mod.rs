@@ -38,14 +38,16 @@ pub fn copy_tree(from: &Path, to: &Path) {
 /// A scratch copy of the demo scenario and the rules, laid out like the repository
 /// (`scenarios/demo`, `rules/`), so a test can break one file.
 pub fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+    scenario_copy("demo")
+}
+
+/// [`demo_copy`] of another scenario of `scenarios/`.
+pub fn scenario_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(
-        &root.join("scenarios/demo"),
-        &dir.path().join("scenarios/demo"),
-    );
+    let scenario = dir.path().join("scenarios").join(name);
+    copy_tree(&root.join("scenarios").join(name), &scenario);
     copy_tree(&root.join("rules"), &dir.path().join("rules"));
-    let scenario = dir.path().join("scenarios/demo");
     (dir, scenario)
 }
 
