@@ -200,7 +200,7 @@ fn a_setup_control_error_names_the_file_and_france_1940_refuses_the_key() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        format!("error: {f40}:1: setup refused: F40-setup: unknown key 'control' (a France 1940 setup holds invaded, phase, side, turn and [[unit]] tables)\n")
+        format!("error: {f40}:1: setup refused: F40-setup: unknown key 'control' (a France 1940 setup holds invaded, phase, pools, side, turn and [[unit]] tables)\n")
     );
 }
 

@@ -900,7 +900,7 @@ fn f40_16_2_a_setup_names_the_countries_already_invaded() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "setup.toml:1: setup refused: F40-setup: unknown key 'invade' (did you mean 'invaded'?) (a France 1940 setup holds invaded, phase, side, turn and [[unit]] tables)"
+        "setup.toml:1: setup refused: F40-setup: unknown key 'invade' (did you mean 'invaded'?) (a France 1940 setup holds invaded, phase, pools, side, turn and [[unit]] tables)"
     );
     assert_eq!(bad.to_save().to_json(), before);
 }

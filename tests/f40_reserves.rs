@@ -516,3 +516,88 @@ fn f40_17_2_a_reinforcement_does_not_enter_a_neutral_countrys_port() {
         .iter()
         .all(|c| !matches!(c, Command::Custom { args, .. } if args["to"] == "1710")));
 }
+
+/// F40-17.6 in a `--setup` position: `[pools]` names the units still waiting in a pool; the
+/// others of that pool entered before the position and are gone since (reason `entered`, not
+/// eliminated: they score nothing). With no Allied reserve waiting, the Armée des Alpes enters
+/// as a normal reserve at once (17.5 hexes), as it does in play once ar1 has entered.
+#[test]
+fn f40_17_6_a_setup_with_the_allied_pool_spent_lets_the_armee_des_alpes_in_as_normal_reserves() {
+    let mut s = session("alpine");
+    setup(
+        &mut s,
+        "[pools]\nallied_reserve = []\narmee_des_alpes = [\"aa1\"]\n",
+    );
+    let gone = &s.game.state().gone;
+    let reasons: Vec<(&str, &str, bool)> = ["aa1", "aa2", "ar1", "sr1"]
+        .iter()
+        .map(|id| (*id, gone[*id].reason.as_str(), gone[*id].eliminated))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            ("aa1", "pool", false),
+            ("aa2", "entered", false),
+            ("ar1", "entered", false),
+            ("sr1", "pool", false), // (a pool the setup does not name stays whole)
+        ]
+    );
+    advance_to(&mut s, 2, 4);
+    let events = ok(&mut s, "allied", &place("aa1", "0101"));
+    assert_eq!(events[2], var("reserves_used", json!({"allied": 1})));
+    assert_eq!(
+        refused(&mut s, "allied", &place("aa2", "0102")),
+        refusal(
+            "F40-17.3",
+            "no unit 'aa2' waits in a pool (did you mean 'sr2'?)"
+        )
+    );
+}
+
+/// `[pools]` refuses, naming the key, a pool that is not one, an id waiting in another pool or
+/// in none, and a setup [[unit]] off the map of a pool it leaves out; the game stays as it was.
+#[test]
+fn f40_17_3_a_setups_pools_name_only_units_waiting_in_them() {
+    let mut s = session("alpine");
+    let before = s.to_save().to_json();
+    let refusal_of = |s: &mut hexwar::Session, text: &str| {
+        s.setup_text(&hexwar::board::SourceText::new("setup.toml", text))
+            .unwrap_err()
+            .to_string()
+    };
+    let off_map_aa2 = "[[unit]]\nid = \"aa2\"\nside = \"allied\"\ntype = \"infantry\"\nma = 4\n\
+                       strength = 3\nattrs = { pool = \"armee_des_alpes\" }\n";
+    let cases = [
+        (
+            "[pools]\nallied_reserves = []\n".to_string(),
+            "setup.toml:2: setup refused: F40-setup: [pools]: 'allied_reserves' is not a pool (did you mean 'allied_reserve'?) (pools: allied_reserve, armee_des_alpes, german_reserve, reinforcement, swiss_reserve)",
+        ),
+        (
+            "[pools]\nallied_reserve = [\"aa1\"]\n".to_string(),
+            "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve #1: 'aa1' waits in pool armee_des_alpes, not allied_reserve",
+        ),
+        (
+            "[pools]\nallied_reserve = [\"ar2\"]\n".to_string(),
+            "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve #1: no unit 'ar2' waits in a pool (did you mean 'aa2'?)",
+        ),
+        (
+            "[pools]\nallied_reserve = \"ar1\"\n".to_string(),
+            "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve must be a list of the unit ids still waiting in it",
+        ),
+        (
+            format!("[pools]\narmee_des_alpes = [\"aa1\"]\n\n{off_map_aa2}"),
+            "setup.toml:5: setup refused: F40-setup: [pools].armee_des_alpes: 'aa2' is a [[unit]] of this setup without `at`, so it waits in armee_des_alpes: list it there, or leave it out of the setup",
+        ),
+    ];
+    for (text, message) in cases {
+        assert_eq!(refusal_of(&mut s, &text), message, "{text}");
+        assert_eq!(s.to_save().to_json(), before, "{text}");
+    }
+    // (the setup's off-map pool unit listed in its pool: the setup stands)
+    setup(
+        &mut s,
+        &format!("[pools]\narmee_des_alpes = [\"aa2\"]\n\n{off_map_aa2}"),
+    );
+    assert_eq!(s.game.state().gone["aa2"].reason, "pool");
+    assert_eq!(s.game.state().gone["aa1"].reason, "entered");
+}

@@ -397,6 +397,73 @@ function reserves.place_options(side, only)
   return out
 end
 
+-- A `--setup` position's `[pools]`: `pool = [ids]` keeps exactly those units waiting in that
+-- pool; every other unit of the pool entered play before the position (17.x) and has left it
+-- since, neither eliminated nor evacuated (reason "entered": it scores nothing). This is how a
+-- position says "all other Allied reserves have entered" (17.6). Pools not named stay whole.
+-- `given`: the setup's [[unit]] tables, not yet placed when the hook runs (one without `at` of
+-- a pool joins that pool; one with `at` is in play). Returns the events, or nil and the reason.
+function reserves.setup_pools(pools, given)
+  local names = common.sorted_keys(reserves.POOLS)
+  if type(pools) ~= "table" then
+    return nil, "[pools] must be a table of pool = [unit ids] (pools: " .. table.concat(names, ", ") .. ")"
+  end
+  local listed, waiting = {}, {}
+  for _, u in ipairs(given or {}) do listed[u.id] = u end
+  for _, g in ipairs(pool_units()) do
+    if not listed[g.id] then waiting[g.id] = g end
+  end
+  for id, u in pairs(listed) do
+    local pool = u.attrs and u.attrs.pool
+    if u.at == nil and reserves.POOLS[pool] then waiting[id] = { id = id, attrs = u.attrs, given = true } end
+  end
+  local out = {}
+  for _, pool in ipairs(common.sorted_keys(pools)) do
+    local ids = pools[pool]
+    if not reserves.POOLS[pool] then
+      return nil, "[pools]: '" .. tostring(pool) .. "' is not a pool" .. spelling.did_you_mean(pool, names)
+        .. " (pools: " .. table.concat(names, ", ") .. ")"
+    end
+    if type(ids) ~= "table" then
+      return nil, "[pools]." .. pool .. " must be a list of the unit ids still waiting in it"
+    end
+    local keep, members = {}, {}
+    for id, g in pairs(waiting) do
+      if g.attrs.pool == pool then members[#members + 1] = id end
+    end
+    table.sort(members)
+    for i, id in ipairs(ids) do
+      local g, why = waiting[id], nil
+      if g and g.attrs.pool ~= pool then
+        why = "'" .. id .. "' waits in pool " .. g.attrs.pool .. ", not " .. pool
+      elseif not g and listed[id] then
+        why = "'" .. id .. "' stands at " .. tostring(listed[id].at) .. " in this setup, in no pool"
+      elseif not g then
+        local all = {}
+        for other in pairs(waiting) do all[#all + 1] = other end
+        table.sort(all)
+        why = "no unit '" .. tostring(id) .. "' waits in a pool" .. spelling.did_you_mean(id, all)
+      end
+      if why then return nil, "[pools]." .. pool .. " #" .. i .. ": " .. why end
+      keep[id] = true
+    end
+    for _, id in ipairs(members) do
+      local g = waiting[id]
+      if not keep[id] and g.given then
+        return nil, "[pools]." .. pool .. ": '" .. id .. "' is a [[unit]] of this setup without `at`, so it "
+          .. "waits in " .. pool .. ": list it there, or leave it out of the setup"
+      elseif not keep[id] then
+        local attrs = {}
+        for k, v in pairs(g.attrs) do if k ~= "pool" then attrs[k] = v end end
+        out[#out + 1] = { event = "UnitPlaced", unit = { id = g.id, side = g.side, nation = g.nation,
+          type = g.type, size = g.size, ma = g.ma, strength = g.strength, attrs = attrs } }
+        out[#out + 1] = { event = "UnitRemoved", unit = g.id, reason = "entered" }
+      end
+    end
+  end
+  return out
+end
+
 function reserves.register()
   hex.events.on("GameStarted", function()
     local out = {}

@@ -86,7 +86,7 @@ function sequence.register()
   hex.rules.setup(function(t)
     -- (the engine's keys and the one this module reads: another, `invade` for `invaded`, was
     -- set aside and the position played without it)
-    local keys = { "invaded", "phase", "side", "turn" }
+    local keys = { "invaded", "phase", "pools", "side", "turn" }
     -- (`unit`: the [[unit]] tables, which the engine has placed)
     local unknown = require("lib.spelling").unknown_key(t, { "unit", table.unpack(keys) })
     if unknown then
@@ -107,7 +107,13 @@ function sequence.register()
         end
       end
     end
-    local out = { hex.events.emit("PositionSet", { invaded = invaded }) }
+    local out = {}
+    if t.pools ~= nil then
+      local spent, why = require("france1940.reserves").setup_pools(t.pools, t.unit)
+      if not spent then return hex.refuse("F40-setup", why) end
+      out = spent
+    end
+    out[#out + 1] = hex.events.emit("PositionSet", { invaded = invaded })
     local names_step = t.turn ~= nil or t.phase ~= nil
     if not names_step and common.is_movement_phase() then
       out[#out + 1] = hex.events.emit("AssaultSupply",
