@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 mod common;
 
-use common::{hexwar, stderr, stdout};
+use common::{diplomacy_bot_orders as orders_of, hexwar, stderr, stdout};
 
 /// The standard game at `setup` (a `--setup` text).
 fn at(setup: &str) -> Session {
@@ -21,41 +21,6 @@ fn at(setup: &str) -> Session {
         .setup_text(&SourceText::new("setup.toml", setup))
         .unwrap();
     session
-}
-
-/// The bot's answer for `power` with `seed`: an order's text, or `end_phase`.
-fn answer(session: &mut Session, power: &str, seed: u64) -> String {
-    let arg = json!({ "bot": "diplomacy.ai", "side": power, "seed": seed });
-    let got = session.game.query("bot", &arg).unwrap().unwrap();
-    match got["command"].as_str() {
-        Some("order") => {
-            assert_eq!(got["power"], power, "{got}");
-            got["order"].as_str().unwrap().to_string()
-        }
-        Some(other) => other.to_string(),
-        None => panic!("no command: {got}"),
-    }
-}
-
-/// Gives the bot's orders for `power` until it ends its part of the phase: the orders in turn.
-fn orders_of(session: &mut Session, power: &str, seed: u64) -> Vec<String> {
-    let mut out = Vec::new();
-    loop {
-        let order = answer(session, power, seed);
-        if order == "end_phase" {
-            return out;
-        }
-        let mut args = serde_json::Map::new();
-        args.insert("power".into(), json!(power));
-        args.insert("order".into(), json!(order));
-        let command = Command::Custom {
-            name: "order".into(),
-            args,
-        };
-        session.game.submit(Some(power), &command).unwrap();
-        out.push(order);
-        assert!(out.len() < 10, "{out:?}");
-    }
 }
 
 /// A free centre next to a unit is taken, and the power's other unit that reaches it supports

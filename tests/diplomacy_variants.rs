@@ -234,7 +234,7 @@ fn a_misspelt_variant_rule_is_refused_with_the_nearest_name() {
     for (overrides, expected) in [
         (
             "{ build_site = function() return {} end }",
-            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks, winner",
+            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, order_allowed, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks, winner",
         ),
         (
             "{ build_sites = true }",
@@ -393,5 +393,161 @@ fn a_void_build_under_a_variant_names_its_reason() {
         stdout(&out).contains("  GERMANY  A BEL B                  void (GERMANY does not hold BEL)\n  GERMANY  A HOL B                  ok\n"),
         "{}",
         stdout(&out)
+    );
+}
+
+const NO_CONVOY: &str = "tests/fixtures/diplomacy_no_convoy";
+
+/// A variant's `order_allowed` voids the orders it forbids: under "no convoys" England's convoy
+/// and the army's move by convoy are void and nothing moves; the standard rules carry the army
+/// to Norway. The text output gives the variant's reasons.
+#[test]
+fn order_allowed_voids_a_convoy_the_standard_rules_carry() {
+    let play = |scenario: &str, json: bool| -> std::process::Output {
+        let mut args = vec![
+            "play",
+            scenario,
+            "--setup",
+            "tests/fixtures/diplomacy_no_convoy/setup.toml",
+            "--orders",
+            "tests/fixtures/diplomacy_no_convoy/orders.toml",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        out
+    };
+    let phase = |scenario: &str| -> Value {
+        let all: Value = serde_json::from_str(&stdout(&play(scenario, true))).unwrap();
+        json!([all[0]["results"], all[0]["units"]])
+    };
+    assert_eq!(
+        phase(NO_CONVOY),
+        json!([
+            [
+                {"power": "ENGLAND", "order": "A YOR - NWY VIA", "unit": "A YOR", "flags": ["void"]},
+                {"power": "ENGLAND", "order": "F NTH C A YOR - NWY", "unit": "F NTH", "flags": ["void"]}
+            ],
+            {"ENGLAND": ["A YOR", "F NTH"]}
+        ])
+    );
+    assert_eq!(
+        phase(STANDARD),
+        json!([
+            [
+                {"power": "ENGLAND", "order": "A YOR - NWY VIA", "unit": "A YOR", "flags": []},
+                {"power": "ENGLAND", "order": "F NTH C A YOR - NWY", "unit": "F NTH", "flags": []}
+            ],
+            {"ENGLAND": ["A NWY", "F NTH"]}
+        ])
+    );
+    let text = stdout(&play(NO_CONVOY, false));
+    assert!(
+        text.starts_with(
+            "S1901M:\n  ENGLAND  A YOR - NWY VIA          void (no army moves by convoy in this variant)\n  \
+             ENGLAND  F NTH C A YOR - NWY      void (fleets do not convoy in this variant)\n"
+        ),
+        "{text}"
+    );
+}
+
+/// The bots follow `order_allowed` too: the convoys they make up themselves (the menu lists
+/// none) are left out, so England's island army is not carried under "no convoys".
+#[test]
+fn order_allowed_keeps_the_bots_from_the_orders_it_forbids() {
+    let orders = |scenario: &str| -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut session = Session::start(&root.join(scenario), Some(1)).expect("starts");
+        session
+            .setup_text(&hexwar::board::SourceText::new(
+                "setup.toml",
+                "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LON\", \"F NTH\"]\nFRANCE = [\"A PAR\"]\n",
+            ))
+            .expect("setup");
+        common::diplomacy_bot_orders(&mut session, "ENGLAND", 0)
+    };
+    assert_eq!(orders(STANDARD), ["F NTH C A LON - BEL", "A LON - BEL VIA"]);
+    // (the army has no centre to walk to: it holds, the fleet takes Belgium)
+    assert_eq!(orders(NO_CONVOY), ["F NTH - BEL"]);
+}
+
+/// `order_allowed` is asked in every phase: a retreat it forbids is void (the unit is
+/// disbanded), and so is a build; the standard rules let both stand. `check_order` gives the
+/// variant's reason.
+#[test]
+fn order_allowed_is_asked_of_retreats_and_builds_too() {
+    let dir = variant_scenario("no_albania");
+    std::fs::write(
+        dir.path().join("no_albania.lua"),
+        "return require(\"diplomacy\").variant({ order_allowed = function(rules, cm, position, power, o)\n\
+         \x20 if o.kind == \"R\" and o.dest == \"ALB\" then return false, \"no retreat to Albania\" end\n\
+         \x20 if o.kind == \"B\" and o.utype == \"F\" then return false, \"no fleet is built\" end\n\
+         end })\n",
+    )
+    .unwrap();
+    let variant = dir.path().to_str().unwrap().to_string();
+    let files = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| -> String {
+        let path = files.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let setup = write(
+        "setup.toml",
+        "phase = \"S1901M\"\n[units]\nITALY = [\"A VEN\", \"A TYR\"]\nAUSTRIA = [\"A TRI\"]\n",
+    );
+    let orders = write(
+        "orders.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nITALY = [\"A VEN - TRI\", \"A TYR S A VEN - TRI\"]\n\n\
+         [[phase]]\nphase = \"S1901R\"\n[phase.orders]\nAUSTRIA = [\"A TRI R ALB\"]\n",
+    );
+    let winter = write(
+        "winter.toml",
+        "phase = \"W1901A\"\n[units]\nGERMANY = [\"A BER\", \"A MUN\"]\n[centers]\nGERMANY = [\"BER\", \"KIE\", \"MUN\"]\n",
+    );
+    let builds = write(
+        "builds.toml",
+        "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nGERMANY = [\"F KIE B\"]\n",
+    );
+    let play = |scenario: &str, setup: &str, orders: &str| -> Value {
+        let out = hexwar(&[
+            "play", scenario, "--setup", setup, "--orders", orders, "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let retreat = |scenario: &str| play(scenario, &setup, &orders)[1]["results"].clone();
+    assert_eq!(
+        retreat(&variant),
+        json!([{"power": "AUSTRIA", "order": "A TRI R ALB", "unit": "A TRI", "flags": ["void", "disband"]}])
+    );
+    assert_eq!(
+        retreat(STANDARD),
+        json!([{"power": "AUSTRIA", "order": "A TRI R ALB", "unit": "A TRI", "flags": []}])
+    );
+    let build = |scenario: &str| play(scenario, &winter, &builds)[0]["results"].clone();
+    assert_eq!(
+        build(&variant),
+        json!([{"power": "GERMANY", "order": "F KIE B", "unit": "F KIE", "flags": ["void"]}])
+    );
+    assert_eq!(
+        build(STANDARD),
+        json!([{"power": "GERMANY", "order": "F KIE B", "unit": "F KIE", "flags": []}])
+    );
+    let mut session = Session::start(dir.path(), Some(1)).expect("starts");
+    session.setup_file(Path::new(&winter)).expect("setup");
+    let check = session
+        .game
+        .query(
+            "check_order",
+            &json!({"power": "GERMANY", "order": "F KIE B"}),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        check,
+        json!({"order": "F KIE B", "unit": "F KIE", "void": true, "reason": "no fleet is built"})
     );
 }

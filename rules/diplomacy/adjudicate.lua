@@ -77,8 +77,10 @@ M.rules = {
 }
 
 -- What a variant may set besides the functions of M.rules: `stacks` (R-g2, several units of a
--- power in one province).
-local FLAGS = { stacks = "boolean" }
+-- power in one province) and `order_allowed(rules, cm, position, power, order)`, which voids an
+-- order (a parsed one, diplomacy.orders) it answers `false` to (and why) in every phase; the
+-- standard game has none, so its phases pay nothing for it.
+local FLAGS = { stacks = "boolean", order_allowed = "function" }
 
 -- A name a variant gives that the rules never read (a misspelt `build_site`) would leave the
 -- standard rule in play without a word: refused, with the nearest name.

@@ -268,6 +268,16 @@ local function convoy_options(s)
   return out
 end
 
+-- Whether a variant's `order_allowed` forbids order `text` (the standard game has no such
+-- rule): the convoys the bot makes up itself are checked as the menu's orders are.
+local function forbidden(s, side, text)
+  local rules = require("diplomacy.host").game().rules
+  local allowed = rules.order_allowed
+  if not allowed then return false end
+  s.position = s.position or hex.state.get("position")
+  return allowed(rules, s.cm, s.position, side, orders.parse(s.cm, text)) == false
+end
+
 -- The army's move a convoy ordered already carries, if that army has no order yet.
 local function convoyed_move(s)
   local ordered = s.ordered
@@ -288,7 +298,7 @@ return function(side, legal, seed)
   local s = situation(side)
   local moving = phase:sub(-1) == "M"
   local carried = moving and convoyed_move(s)
-  if carried then return { command = "order", power = side, order = carried } end
+  if carried and not forbidden(s, side, carried) then return { command = "order", power = side, order = carried } end
   local best, best_score = {}, nil
   local unit_best = {}
   local parsed, scores = {}, {}
@@ -310,11 +320,11 @@ return function(side, legal, seed)
   if moving then
     for _, c in ipairs(convoy_options(s)) do
       local v = movement_score(s, { kind = "M", type = "A", at = c.from, unit = c.army, dest = c.dest })
-      if v and v > (unit_best[c.army] or -FAR) then
+      local order = c.fleet .. " C " .. c.army .. " - " .. c.dest
+      if v and v > (unit_best[c.army] or -FAR) and not forbidden(s, side, order) then
         -- (one more than the move it makes: a carried army gains what the fleet's own move
         -- would, and the fleet stays at sea to carry another)
-        consider({ command = "order", power = side,
-                   order = c.fleet .. " C " .. c.army .. " - " .. c.dest }, v + 1)
+        consider({ command = "order", power = side, order = order }, v + 1)
       end
     end
   end

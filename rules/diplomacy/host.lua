@@ -594,10 +594,16 @@ local function legal_orders(side)
     if u then ordered[u] = true end
   end
   local out, listed = {}, {}
+  -- (a variant's order_allowed leaves out what it forbids: the bots do not order it)
+  local allowed = current.rules.order_allowed
+  local cm = allowed and require("diplomacy.map").get(board())
   -- (each order text once: the units of a stack (Francqueville, R-g2) have the same orders)
   local function add(text)
     if listed[text] then return end
     listed[text] = true
+    if allowed and allowed(current.rules, cm, pos, side, require("diplomacy.orders").parse(cm, text)) == false then
+      return
+    end
     out[#out + 1] = { command = "order", power = side, order = text }
   end
   if kind == "M" then
@@ -798,6 +804,10 @@ local function adjudicate()
   return events
 end
 M.adjudicate = adjudicate
+
+-- The game the host drives (the standard one or the last variant loaded): the bots ask its
+-- rules what they may order.
+function M.game() return current end
 
 -- Variants layer in the order the scenario lists them: each is made over the standard rules
 -- (`variant`, `adjudicate.extend`), so what an earlier variant replaced and a later one left

@@ -203,6 +203,13 @@ function M.check(game, board, position, power, text)
       table.insert(orders[owner], matching)
     end
   end
+  -- (a variant's order_allowed: its reason is the one given when it forbids the order)
+  local forbidden, why = false, nil
+  local allowed = game.rules and game.rules.order_allowed
+  if allowed and o.kind ~= "V" then
+    local verdict, reason_given = allowed(game.rules, cm, position, power, o)
+    forbidden, why = verdict == false, reason_given
+  end
   local result = game.adjudicate(board, position, orders)
   local entry
   for _, r in ipairs(result.results or {}) do
@@ -212,7 +219,7 @@ function M.check(game, board, position, power, text)
   for _, f in ipairs(entry and entry.flags or {}) do
     if f == "void" then void = true end
   end
-  if void and kind == "M" and o.kind == "SM" then
+  if void and kind == "M" and o.kind == "SM" and not forbidden then
     -- (the order itself, as build_ctx and order_facts judge it)
     for _, u in ipairs(units_of(position, power, kind)) do
       local pu = map.parse_unit(cm, u)
@@ -226,7 +233,8 @@ function M.check(game, board, position, power, text)
     order = text,
     unit = entry and entry.unit or nil,
     void = void,
-    reason = void and reason(game, board, cm, position, power, o, kind) or nil,
+    reason = void and (forbidden and (why ~= nil and tostring(why) or "the rules of this variant forbid it")
+      or reason(game, board, cm, position, power, o, kind)) or nil,
   }
 end
 

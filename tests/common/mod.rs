@@ -80,3 +80,38 @@ pub fn write_area_scenario(dir: &Path, map: &str, extra: &str) {
     )
     .unwrap();
 }
+
+/// The Diplomacy bot's (`diplomacy.ai`) answer for `power` with `seed`: an order's text, or `end_phase`.
+pub fn diplomacy_bot_answer(session: &mut hexwar::Session, power: &str, seed: u64) -> String {
+    let arg = serde_json::json!({ "bot": "diplomacy.ai", "side": power, "seed": seed });
+    let got = session.game.query("bot", &arg).unwrap().unwrap();
+    match got["command"].as_str() {
+        Some("order") => {
+            assert_eq!(got["power"], power, "{got}");
+            got["order"].as_str().unwrap().to_string()
+        }
+        Some(other) => other.to_string(),
+        None => panic!("no command: {got}"),
+    }
+}
+
+/// Gives the bot's orders for `power` until it ends its part of the phase: the orders in turn.
+pub fn diplomacy_bot_orders(session: &mut hexwar::Session, power: &str, seed: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    loop {
+        let order = diplomacy_bot_answer(session, power, seed);
+        if order == "end_phase" {
+            return out;
+        }
+        let mut args = serde_json::Map::new();
+        args.insert("power".into(), serde_json::json!(power));
+        args.insert("order".into(), serde_json::json!(order));
+        let command = hexwar::engine::Command::Custom {
+            name: "order".into(),
+            args,
+        };
+        session.game.submit(Some(power), &command).unwrap();
+        out.push(order);
+        assert!(out.len() < 10, "{out:?}");
+    }
+}

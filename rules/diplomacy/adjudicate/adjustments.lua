@@ -46,6 +46,7 @@ M.cd_distance = cd_distance
 
 function M.adjustments(rules, cm, position, orders)
   orders = orders or EMPTY
+  local allowed = rules.order_allowed -- (a variant's: nil in the standard game)
   local units_in = position.units or EMPTY
   local centers = sorted_centers(position.centers)
   local occupied = {}
@@ -83,7 +84,9 @@ function M.adjustments(rules, cm, position, orders)
       local o = orders_mod.parse(cm, raw)
       local ok = false
       local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
-      if o.kind == "B" and builds > 0 then
+      if allowed and o.kind ~= "V" and allowed(rules, cm, position, p, o) == false then
+        -- (forbidden by the variant: void)
+      elseif o.kind == "B" and builds > 0 then
         local pr = cm.prov[o.uprov]
         local fits
         if o.utype == "A" then

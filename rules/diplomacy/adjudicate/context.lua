@@ -585,6 +585,7 @@ function build_ctx(rules, cm, position, orders, S)
   local moves_to, contested = {}, nil -- (contested: the lists of moves_to with several moves)
   local cache = cm.order_cache
   local parse = orders_mod.parse
+  local allowed = rules.order_allowed -- (a variant's: nil in the standard game)
   -- orders to units (assign_orders) and, as each is given to its unit, what it says on its own
   -- (pass 1: static facts memoised on the order). load_units set every kind to "H". The lists of
   -- moves, supports / convoys and voids come out in the order of the orders and are sorted into
@@ -608,6 +609,8 @@ function build_ctx(rules, cm, position, orders, S)
       if i then
         ord[i] = o
         local kc = o.kc -- H 0, M 1, SH 2, SM 3, C 4, any other kind 5
+        -- (an order the variant forbids is void, as a kind with no place in the phase)
+        if allowed and kc < 5 and allowed(rules, cm, position, p, o) == false then kc = 5 end
         if kc ~= 0 then -- (a hold has nothing to check)
           if kc < 5 then
             local fx

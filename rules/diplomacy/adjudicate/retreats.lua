@@ -149,8 +149,11 @@ end
 -- dislodged unit, flagged `void_flags()`) and `add(power, entry)`, which appends to `entries`.
 -- `seq` numbers the orders through the phase, power after power, or within each power's list
 -- when `seq_per_power` is set (the Francqueville variant's numbering, which orders its
--- `arrived` list).
-function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power)
+-- `arrived` list). An order the rules' `order_allowed` forbids is matched to its unit as a void
+-- one (`o.kind` "V"), so every resolve_retreats reads it as void.
+local FORBIDDEN = { kind = "V", kc = 5 }
+function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rules, position)
+  local allowed = rules and rules.order_allowed
   local assigned, entries = {}, {}
   local function add(p, e)
     local l = entries[p]
@@ -178,6 +181,7 @@ function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power)
         end
       end
       if hit then
+        if allowed and allowed(rules, cm, position, p, o) == false then o = FORBIDDEN end
         assigned[hit] = { raw = raw, o = o, seq = seq }
       else
         local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
@@ -215,7 +219,7 @@ local function void_flags() return { "void" } end
 -- that arrive {power, unit}, the disbanded unit strings, and a table of extra next-position fields.
 function M.resolve_retreats(rules, cm, position, orders)
   local dl = position.dislodged or EMPTY
-  local assigned, entries, add = M.assign_retreat_orders(cm, dl, orders, void_flags, false)
+  local assigned, entries, add = M.assign_retreat_orders(cm, dl, orders, void_flags, false, rules, position)
   -- targets
   local target = {}      -- dl index -> location
   local count = {}       -- province -> number of units retreating there

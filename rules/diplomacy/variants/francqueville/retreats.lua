@@ -186,7 +186,7 @@ end
 -- R-h1, R-i1, R-j1: resolution of the retreat phase
 function M.resolve_retreats(rules, cm, position, orders)
   local dl = position.dislodged or EMPTY
-  local assigned, entries, add = adj.assign_retreat_orders(cm, dl, orders, void_flags, true)
+  local assigned, entries, add = adj.assign_retreat_orders(cm, dl, orders, void_flags, true, rules, position)
   -- R-h1: provinces that are the single option of units of two or more powers
   local single = {}
   for _, d in ipairs(dl) do
