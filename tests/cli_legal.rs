@@ -56,16 +56,24 @@ fn legal_lists_one_units_moves_as_orders_entries() {
 }
 
 /// A command name no command of the rules has is a slip, said with the nearest name (it read
-/// "blue has no legal 'atack' command now", exit 0).
+/// "blue has no legal 'atack' command now", exit 0), under --json too (it printed an empty
+/// list, exit 0: "no legal moves" to a front-end).
 #[test]
 fn legal_command_names_a_misspelt_command() {
-    let out = hexwar(&["legal", "scenarios/demo", "--command", "atack"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        stderr(&out),
-        "error: --command atack: no command of these rules is called so: did you mean 'attack'? \
-         (commands: attack, end_phase, move)\n"
-    );
+    for json in [false, true] {
+        let mut args = vec!["legal", "scenarios/demo", "--command", "atack"];
+        if json {
+            args.push("--json");
+        }
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "--json: {json}");
+        assert_eq!(stdout(&out), "", "--json: {json}");
+        assert_eq!(
+            stderr(&out),
+            "error: --command atack: no command of these rules is called so: did you mean 'attack'? \
+             (commands: attack, end_phase, move)\n"
+        );
+    }
 }
 
 #[test]
@@ -231,7 +239,7 @@ fn legal_on_a_finished_game_says_it_is_over() {
     let out = hexwar(&["legal", save, "--side", "red", "--json"]);
     assert_eq!(
         serde_json::from_str::<Value>(&stdout(&out)).unwrap(),
-        serde_json::json!({"side": "red", "position": "the game is over", "over": true, "commands": []})
+        serde_json::json!({"side": "red", "position": "the game is over", "phase": null, "over": true, "commands": []})
     );
     let out = hexwar(&["legal", save, "--side", "purple"]);
     assert_eq!(out.status.code(), Some(2));

@@ -271,4 +271,59 @@ fn status_of_a_save_waiting_for_one_power_names_it() {
              TURKEY gave their orders)"
         )
     );
+    // The JSON says it too (`to_play` names only a phasing side), with the phase as orders
+    // files write it; `legal` lists that power's orders without --side.
+    let out = hexwar(&["status", save, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        [&json["phase"], &json["to_play"], &json["waiting"]],
+        [
+            &serde_json::json!("S1901M"),
+            &serde_json::Value::Null,
+            &serde_json::json!(["ENGLAND"])
+        ]
+    );
+    let out = hexwar(&["legal", save, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        [&json["side"], &json["phase"], &json["commands"][0]],
+        [
+            &serde_json::json!("ENGLAND"),
+            &serde_json::json!("S1901M"),
+            &serde_json::json!({"command": "order", "order": "A LVP H", "power": "ENGLAND"})
+        ]
+    );
+}
+
+/// `status --json` gives the phase as orders files and setups name it, and who is to play:
+/// the phasing side in a hex game, every power in a fresh Diplomacy step, nobody at the end.
+#[test]
+fn status_json_gives_the_phase_and_who_is_waiting() {
+    let of = |args: &[&str]| -> serde_json::Value {
+        let out = hexwar(args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        serde_json::json!([json["phase"], json["to_play"], json["waiting"]])
+    };
+    assert_eq!(
+        of(&["status", "scenarios/demo", "--json"]),
+        serde_json::json!(["movement", "blue", ["blue"]])
+    );
+    assert_eq!(
+        of(&["status", "scenarios/diplomacy", "--json"]),
+        serde_json::json!([
+            "S1901M",
+            null,
+            ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+        ])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("end.json");
+    let out = hexwar(&["run", "scenarios/demo", "--save", save.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        of(&["status", save.to_str().unwrap(), "--json"]),
+        serde_json::json!([null, null, []])
+    );
 }

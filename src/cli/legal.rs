@@ -52,7 +52,7 @@ pub fn run(args: &LegalArgs) -> i32 {
         if args.json {
             outln!(
                 "{}",
-                serde_json::json!({ "side": args.side, "position": "the game is over", "over": true, "commands": [] })
+                serde_json::json!({ "side": args.side, "position": "the game is over", "phase": null, "over": true, "commands": [] })
             );
         } else {
             outln!(
@@ -62,7 +62,21 @@ pub fn run(args: &LegalArgs) -> i32 {
         }
         return EXIT_OK;
     }
-    let side = match args.side.clone().or_else(|| session.game.phasing_side()) {
+    // (a save `run --until-side` stopped for one side of a simultaneous step: that side)
+    let only_waiting = || {
+        let done = crate::bot::SidesDone::at(session.sides_done.as_ref(), session.game.state());
+        let mut waiting = session.scenario.sides.iter().filter(|s| !done.contains(s));
+        match (done.is_empty(), waiting.next(), waiting.next()) {
+            (false, Some(side), None) => Some(side.clone()),
+            _ => None,
+        }
+    };
+    let side = match args
+        .side
+        .clone()
+        .or_else(|| session.game.phasing_side())
+        .or_else(only_waiting)
+    {
         Some(side) => side,
         None => {
             return fail(format!(
@@ -92,16 +106,8 @@ pub fn run(args: &LegalArgs) -> i32 {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    if args.json {
-        let list: Vec<Value> = commands.iter().map(as_order).collect();
-        outln!(
-            "{}",
-            serde_json::json!({ "side": side, "position": session.game.position_text(), "commands": list })
-        );
-        return EXIT_OK;
-    }
-    let at = session.game.position_text();
-    // (a name no command of the rules has is a slip, not "none legal now": `atack`)
+    // (a name no command of the rules has is a slip, not "none legal now": `atack`; under
+    // --json too, where it read as an empty list)
     if let Some(name) = &args.command {
         let mut known = session.game.rules_mut().command_names();
         if !known.is_empty() {
@@ -122,6 +128,20 @@ pub fn run(args: &LegalArgs) -> i32 {
             }
         }
     }
+    if args.json {
+        let list: Vec<Value> = commands.iter().map(as_order).collect();
+        outln!(
+            "{}",
+            serde_json::json!({
+                "side": side,
+                "position": session.game.position_text(),
+                "phase": session.game.phase_now(),
+                "commands": list
+            })
+        );
+        return EXIT_OK;
+    }
+    let at = session.game.position_text();
     if commands.is_empty() {
         // (--unit matches a command's `unit` or `units`; Diplomacy's orders name their unit in
         // the order text, which the filter does not read)

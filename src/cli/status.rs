@@ -56,8 +56,23 @@ pub fn run(args: &StatusArgs) -> i32 {
         Err(e) => return fail(e),
     };
     let at = session.game.position_text();
+    let phase_now = session.game.phase_now();
     let to_play = session.game.phasing_side();
     let state = session.game.state();
+    // (who is still to give orders: the phasing side; in a simultaneous step, every side but
+    // those a save stopped after, `run --until-side`; nobody once the game is over)
+    let done = crate::bot::SidesDone::at(session.sides_done.as_ref(), state);
+    let waiting: Vec<&str> = match (&state.outcome, &to_play) {
+        (Some(_), _) => Vec::new(),
+        (None, Some(side)) => vec![side.as_str()],
+        (None, None) => session
+            .scenario
+            .sides
+            .iter()
+            .filter(|s| !done.contains(s))
+            .map(String::as_str)
+            .collect(),
+    };
     let of_side = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
     let mut on_map: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     // (ids in natural order: FRANCE-7 before FRANCE-23)
@@ -101,7 +116,9 @@ pub fn run(args: &StatusArgs) -> i32 {
                 "turn": state.turn,
                 "turns": session.scenario.turns,
                 "position": at,
+                "phase": if state.outcome.is_some() { None } else { phase_now },
                 "to_play": to_play,
+                "waiting": waiting,
                 "finished": state.outcome.is_some(),
                 "outcome": state.outcome,
                 "score": score,
@@ -133,17 +150,9 @@ pub fn run(args: &StatusArgs) -> i32 {
         (None, Some(side)) => outln!("to play: {side}"),
         (None, None) => {
             // (a save a run stopped for one side: the others have given their orders)
-            let done = crate::bot::SidesDone::at(session.sides_done.as_ref(), state);
             if done.is_empty() {
                 outln!("to play: every side (a simultaneous step)");
             } else {
-                let waiting: Vec<&str> = session
-                    .scenario
-                    .sides
-                    .iter()
-                    .filter(|s| !done.contains(s))
-                    .map(String::as_str)
-                    .collect();
                 outln!(
                     "to play: {} (a simultaneous step; {} gave their orders)",
                     waiting.join(", "),
