@@ -14,7 +14,7 @@ fn reach_lists_every_hex_with_its_cost() {
     let expected = serde_json::json!({"unit": "b-inf-1", "hexes": {
         "0101": 1, "0103": 1, "0104": 2, "0201": 2, "0202": 1, "0203": 1, "0204": 4, "0301": 3,
         "0302": 3, "0303": 2, "0304": 3, "0305": 4, "0403": 4, "0404": 3, "0405": 4, "0503": 4, "0504": 4
-    }, "may_move_now": true});
+    }, "may_move_now": true, "note": null});
     assert_eq!(v, expected);
 }
 
@@ -32,9 +32,19 @@ fn reach_says_when_the_unit_may_not_move_now() {
         "{}",
         stdout(&out)
     );
+    // (the JSON carries the same note: it gave only `may_move_now`)
     let out = hexwar(&["reach", "scenarios/demo", "r-inf-1", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v["may_move_now"], false);
+    assert_eq!(
+        [&v["may_move_now"], &v["note"]],
+        [
+            &serde_json::json!(false),
+            &serde_json::json!(
+                "r-inf-1 may not move now (turn 1, movement (blue)): these are the hexes it \
+                 could reach in a movement of its side"
+            )
+        ]
+    );
 }
 
 #[test]
@@ -115,7 +125,7 @@ fn reach_and_supply_answer_on_a_france_1940_setup_position() {
     // 3607 is in an even column: its neighbours are 3606/3608 and columns 35/37 rows 06-07.
     let expected = serde_json::json!({"unit": "de-test", "hexes": {
         "3506": 1, "3507": 1, "3606": 1, "3608": 1, "3706": 1, "3707": 1
-    }, "may_move_now": true});
+    }, "may_move_now": true, "note": null});
     assert_eq!(v, expected);
     let out = hexwar(&["supply", "scenarios/france1940", "--setup", setup, "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

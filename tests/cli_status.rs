@@ -191,6 +191,22 @@ fn status_in_a_retreat_phase_counts_and_shows_the_dislodged_unit() {
     let due = &json["rules_status"]["due at the next adjustments"];
     assert_eq!(due.get("AUSTRIA"), None, "{due}");
     assert_eq!(due["TURKEY"], "builds 1 (sites: ANK, CON)", "{due}");
+    // --side keeps one power's entries in the JSON too (it kept every power's), and lists the
+    // scenario's sides, those without units too
+    let out = diplomacy_status(&setup, &["--side", "AUSTRIA", "--json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["rules_status"].get("due at the next adjustments"),
+        None
+    );
+    assert_eq!(
+        json["rules_status"]["dislodged, to retreat"],
+        json!({"AUSTRIA": ["A SER (by BUL; retreats: ALB, GRE, TRI)"]})
+    );
+    assert_eq!(
+        json["sides"],
+        json!(["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"])
+    );
     // (the host's `adjustments` query counts the same way: one helper answers both)
     let mut session = hexwar::Session::start(std::path::Path::new("scenarios/diplomacy"), None)
         .expect("the scenario starts");

@@ -452,6 +452,10 @@ fn legal_moves_are_exactly_the_reach_with_paths() {
     assert_eq!(legal_of(&mut s, "allied", "move"), Vec::<Command>::new());
 }
 
+/// `reach`'s note on fr1 in the German movement phase of turn N (a setup's side and phase).
+const GERMAN_PHASE_NOTE: &str = "fr1 may not move now (turn N, movement (german)): these are the \
+                                 hexes it could reach in a movement of its side";
+
 #[test]
 fn f40_r10_turn_1_reach_of_french_units_stays_in_the_deployment_zone() {
     // fr1 (MA 2) at 1515, clear, just outside the deployment zone (its neighbours 1514, 1615
@@ -463,7 +467,7 @@ fn f40_r10_turn_1_reach_of_french_units_stays_in_the_deployment_zone() {
         json!({"unit": "fr1", "hexes": {
             "1414": 2, "1513": 2, "1514": 1, "1614": 2, "1615": 1, "1616": 1, "1714": 2,
             "1715": 2
-        }, "may_move_now": false})
+        }, "may_move_now": false, "note": GERMAN_PHASE_NOTE.replace('N', "1")})
     );
     // From turn 2 on, anywhere in France.
     let units = "turn = 2\n".to_string() + &units;
@@ -472,7 +476,7 @@ fn f40_r10_turn_1_reach_of_french_units_stays_in_the_deployment_zone() {
         json!({"unit": "fr1", "hexes": {
             "1314": 2, "1414": 2, "1415": 1, "1416": 1, "1513": 2, "1514": 1, "1516": 1,
             "1614": 2, "1615": 1, "1616": 1, "1714": 2, "1715": 2
-        }, "may_move_now": false})
+        }, "may_move_now": false, "note": GERMAN_PHASE_NOTE.replace('N', "2")})
     );
 }
 
@@ -488,7 +492,7 @@ fn f40_16_1_reach_of_allied_units_stays_out_of_neutral_countries() {
         json!({"unit": "fr1", "hexes": {
             "1814": 3, "1815": 3, "1817": 3, "1915": 1, "1916": 2, "1917": 3, "2015": 1,
             "2016": 2, "2017": 3, "2114": 2, "2115": 2
-        }, "may_move_now": false})
+        }, "may_move_now": false, "note": GERMAN_PHASE_NOTE.replace('N', "2")})
     );
 }
 

@@ -442,7 +442,8 @@ fn f40_11_3_para_regiments_have_no_movement_factor_and_only_regiments_are_entera
     let units = format!("turn = 2\n{}", para("III", "3607"));
     assert_eq!(
         on_france_setup("11_3_para_ma", &units, "reach", Some("p1")),
-        json!({"unit": "p1", "hexes": {}, "may_move_now": false})
+        json!({"unit": "p1", "hexes": {}, "may_move_now": false,
+               "note": "the rules list no move of p1 now (turn 2, movement (german))"})
     );
     let mut s = session("airborne");
     setup(&mut s, &units.replace("3607", "0201"));
@@ -458,7 +459,9 @@ fn f40_11_3_para_regiments_have_no_movement_factor_and_only_regiments_are_entera
     );
     assert_eq!(
         on_france_setup("11_3_para_division", &units, "reach", Some("a1")),
-        json!({"unit": "a1", "hexes": {"3306": 2, "3307": 2, "3406": 2}, "may_move_now": false})
+        json!({"unit": "a1", "hexes": {"3306": 2, "3307": 2, "3406": 2}, "may_move_now": false,
+               "note": "a1 may not move now (turn 2, movement (german)): these are the hexes it \
+                        could reach in a movement of its side"})
     );
     // The same unit as a regiment: its hex may be entered (and it has no ZOC, 6.1).
     let units = units.replace(

@@ -216,7 +216,7 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
             "0101": 4, "0102": 4, "0103": 4, "0104": 4, "0201": 4, "0202": 3, "0203": 3,
             "0204": 3, "0205": 4, "0301": 3, "0302": 2, "0303": 2, "0304": 3, "0305": 4,
             "0401": 4, "0402": 2, "0404": 2, "0405": 4, "0503": 2
-        }, "may_move_now": true})
+        }, "may_move_now": true, "note": null})
     );
     // The isolated g-foot (MA 3) answers with its halved budget.
     assert_eq!(
@@ -226,7 +226,7 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
             "g-foot",
             "--json"
         ]),
-        json!({"unit": "g-foot", "hexes": {"0102": 1, "0201": 1, "0202": 1}, "may_move_now": true})
+        json!({"unit": "g-foot", "hexes": {"0102": 1, "0201": 1, "0202": 1}, "may_move_now": true, "note": null})
     );
     assert_eq!(
         cli(&["supply", "tests/fixtures/f40/supply/lines.toml", "--json"]),
@@ -251,7 +251,7 @@ fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {
             "2012": 2, "2013": 2, "2014": 2, "2111": 2, "2112": 1, "2113": 1, "2114": 2,
             "2214": 1, "2215": 2, "2311": 2, "2312": 1, "2313": 1, "2314": 2, "2412": 2,
             "2413": 2
-        }, "may_move_now": true})
+        }, "may_move_now": true, "note": null})
     );
     // R12: units of a still-neutral country count as supplied; de1 in neutral Belgium reaches
     // no German hex through friendly territory (its own ZOC makes only its neighbours German).
@@ -310,7 +310,7 @@ fn f40_8_3_r7_a_setup_position_is_judged_for_supply_at_the_start_of_the_assault(
         + &setup_unit("fr1", "allied", "french", "infantry", 4, "1020");
     let expected = json!({"unit": "de1", "hexes": {
         "2312": 2, "2313": 2, "2412": 2, "2413": 1, "2511": 2, "2512": 1, "2612": 2, "2613": 1
-    }, "may_move_now": true});
+    }, "may_move_now": true, "note": null});
     assert_eq!(
         on_france_setup("r7_isolated_de", &units, "reach", Some("de1")),
         expected

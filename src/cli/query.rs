@@ -90,50 +90,56 @@ pub fn reach(args: &ReachArgs) -> i32 {
         Ok(moves) => !moves.is_empty(),
         Err(e) => return fail(e),
     };
+    let places = if area { "locations" } else { "hexes" };
+    // (why no move is listed, when none is: the same words in the text and the JSON)
+    let note = if movable {
+        None
+    } else if !session
+        .game
+        .rules_mut()
+        .command_names()
+        .iter()
+        .any(|c| c == "move")
+    {
+        // (not "may not move now": no phase would let it, the rules having no move)
+        Some(format!(
+            "the rules define no 'move' command, so no move is legal: these are the {places} \
+             the movement table gives"
+        ))
+    } else if session.game.phasing_side().as_deref() == Some(side.as_str()) {
+        // (its own side's phase: "may not move now" read as a phase of another side, for
+        // an unlimbered gun or a unit that has moved)
+        let tail = if answer.is_empty() {
+            String::new()
+        } else {
+            format!(": these are the {places} its movement would reach")
+        };
+        Some(format!(
+            "the rules list no move of {} now ({}){tail}",
+            args.unit,
+            session.game.position_text()
+        ))
+    } else {
+        Some(format!(
+            "{} may not move now ({}): these are the {places} it could reach in a movement of its side",
+            args.unit,
+            session.game.position_text()
+        ))
+    };
     if args.json {
         let hexes: serde_json::Map<String, Value> =
             answer.iter().map(|(k, v)| (k.clone(), tidy(v))).collect();
         outln!(
             "{}",
-            json!({ "unit": args.unit, "hexes": hexes, "may_move_now": movable })
+            json!({ "unit": args.unit, "hexes": hexes, "may_move_now": movable, "note": note })
         );
     } else {
-        let places = if area { "locations" } else { "hexes" };
         outln!("{} can reach {} {places}:", args.unit, answer.len());
         for (label, cost) in &answer {
             outln!("  {label} {}", show(cost));
         }
-        let move_defined = session
-            .game
-            .rules_mut()
-            .command_names()
-            .iter()
-            .any(|c| c == "move");
-        if !movable && !move_defined {
-            // (not "may not move now": no phase would let it, the rules having no move)
-            outln!(
-                "note: the rules define no 'move' command, so no move is legal: these are the \
-                 {places} the movement table gives"
-            );
-        } else if !movable && session.game.phasing_side().as_deref() == Some(side.as_str()) {
-            // (its own side's phase: "may not move now" read as a phase of another side, for
-            // an unlimbered gun or a unit that has moved)
-            let tail = if answer.is_empty() {
-                String::new()
-            } else {
-                format!(": these are the {places} its movement would reach")
-            };
-            outln!(
-                "note: the rules list no move of {} now ({}){tail}",
-                args.unit,
-                session.game.position_text()
-            );
-        } else if !movable {
-            outln!(
-                "note: {} may not move now ({}): these are the {places} it could reach in a movement of its side",
-                args.unit,
-                session.game.position_text()
-            );
+        if let Some(note) = note {
+            outln!("note: {note}");
         }
     }
     EXIT_OK
@@ -166,7 +172,10 @@ pub fn supply(args: &SupplyArgs) -> i32 {
     if args.json {
         outln!("{}", json!({ "units": status }));
     } else {
-        for (id, s) in &status {
+        // (ids in natural order, as status lists them: de-2-mot before de-10-pz)
+        let mut ids: Vec<(&String, &Value)> = status.iter().collect();
+        ids.sort_by_key(|(id, _)| crate::cli::status::natural_key(id));
+        for (id, s) in ids {
             outln!("{id}: {}", s.as_str().unwrap_or(""));
         }
     }

@@ -108,11 +108,30 @@ pub fn run(args: &StatusArgs) -> i32 {
             "id": g.unit.id, "reason": g.reason, "eliminated": g.eliminated, "turn": g.turn,
         }));
     }
+    // (--side: the other sides' entries of the rules' tables left out, and a table left with
+    // none, in the JSON as in the text)
+    let extra = extra.map(|tables| {
+        let sides = &session.scenario.sides;
+        tables
+            .into_iter()
+            .filter_map(|(name, value)| match value {
+                Value::Object(entries) => {
+                    let kept: serde_json::Map<String, Value> = entries
+                        .into_iter()
+                        .filter(|(key, _)| !sides.contains(key) || of_side(key))
+                        .collect();
+                    (!kept.is_empty()).then(|| (name, Value::Object(kept)))
+                }
+                other => Some((name, other)),
+            })
+            .collect::<serde_json::Map<String, Value>>()
+    });
     if args.json {
         outln!(
             "{}",
             json!({
                 "scenario": session.scenario.id,
+                "sides": session.scenario.sides,
                 "turn": state.turn,
                 "turns": session.scenario.turns,
                 "position": at,
@@ -168,17 +187,8 @@ pub fn run(args: &StatusArgs) -> i32 {
     for (name, value) in extra.iter().flatten() {
         match value {
             Value::Object(entries) => {
-                // (--side: the other sides' entries left out, and a heading left with none)
-                let sides = &session.scenario.sides;
-                let kept: Vec<(&String, &Value)> = entries
-                    .iter()
-                    .filter(|(key, _)| !sides.contains(key) || of_side(key))
-                    .collect();
-                if kept.is_empty() {
-                    continue;
-                }
                 outln!("{name}:");
-                for (key, v) in kept {
+                for (key, v) in entries {
                     outln!("  {key}: {}", shown(v));
                 }
             }
@@ -273,7 +283,7 @@ fn shown(value: &Value) -> String {
 
 /// An id as text and numbers, so that ids sort as a person reads them (`FRANCE-7` before
 /// `FRANCE-23`, `b-inf-2` before `b-inf-10`).
-fn natural_key(id: &str) -> Vec<(String, u64)> {
+pub(crate) fn natural_key(id: &str) -> Vec<(String, u64)> {
     let mut out = Vec::new();
     let mut text = String::new();
     let mut digits = String::new();
