@@ -120,7 +120,7 @@ pub fn run(args: &StatusArgs) -> i32 {
                         .into_iter()
                         .filter(|(key, _)| !sides.contains(key) || of_side(key))
                         .collect();
-                    (!kept.is_empty()).then(|| (name, Value::Object(kept)))
+                    (!kept.is_empty()).then_some((name, Value::Object(kept)))
                 }
                 other => Some((name, other)),
             })
