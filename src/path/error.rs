@@ -78,6 +78,12 @@ pub enum DeclarationError {
     },
     #[error("{at}: '{name}' is declared twice")]
     Duplicate { at: String, name: String },
+    /// An error in the declaration as one value of `costs_by_variable` changes it.
+    #[error("{at} (the declaration with these costs): {inner}")]
+    InVariant {
+        at: String,
+        inner: Box<DeclarationError>,
+    },
     #[error("{at}: at most {max} {what} (found {found})")]
     TooMany {
         at: String,

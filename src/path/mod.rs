@@ -36,6 +36,7 @@
 //! ```
 
 mod arc;
+mod cost_variants;
 mod decl;
 mod error;
 mod facing;
@@ -58,6 +59,7 @@ mod zoc;
 mod tests;
 
 pub use arc::{front_mask, rotate, Facing};
+pub use cost_variants::{CostVariants, COSTS_BY_VARIABLE};
 pub use decl::UnitSelector;
 pub use error::{DeclarationError, PositionError};
 pub use facing::{

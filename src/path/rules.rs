@@ -14,7 +14,7 @@ use super::zoc::ZocPolicy;
 use crate::board::HexMap;
 
 /// The top-level keys of a declaration (see docs/movement.md).
-pub const DECLARATION_KEYS: [&str; 15] = [
+pub const DECLARATION_KEYS: [&str; 16] = [
     "sides",
     "vocabulary",
     "classes",
@@ -30,6 +30,8 @@ pub const DECLARATION_KEYS: [&str; 15] = [
     "rail",
     "territory",
     "clauses",
+    // (read by `CostVariants`, not here)
+    super::cost_variants::COSTS_BY_VARIABLE,
 ];
 
 /// Everything the searches need to know about a game's rules, as dense tables for one map.

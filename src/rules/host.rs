@@ -314,13 +314,21 @@ impl LuaRules {
             return Err(RulesLoadError { errors, kind });
         }
         rules.collect_declarations().map_err(|e| one(e.message))?;
-        let path = match rules.declaration("movement").map_err(|e| one(e.message))? {
-            Some(decl) => Some(Arc::new(crate::path::PathRules::compile(&decl, scenario.map.as_hex().ok_or_else(|| {
-                one(format!("{}the rules declare a movement table (hex.rules.declare(\"movement\", ...)), which needs a hex map; this scenario's map is an area map, whose games search the regions with hex.map.neighbors and hex.map.distance", rules.declared_at("movement")))
-            })?).map_err(|e| {
-                one(format!("{}the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}", rules.declared_at("movement")))
-            })?)),
-            None => None,
+        let movement = rules.declaration("movement").map_err(|e| one(e.message))?;
+        let (path, path_variants) = match movement {
+            Some(decl) => {
+                let map = scenario.map.as_hex().ok_or_else(|| {
+                    one(format!("{}the rules declare a movement table (hex.rules.declare(\"movement\", ...)), which needs a hex map; this scenario's map is an area map, whose games search the regions with hex.map.neighbors and hex.map.distance", rules.declared_at("movement")))
+                })?;
+                let declared_wrong = |e: crate::path::DeclarationError| {
+                    one(format!("{}the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}", rules.declared_at("movement")))
+                };
+                let path = crate::path::PathRules::compile(&decl, map).map_err(declared_wrong)?;
+                let variants =
+                    crate::path::CostVariants::compile(&decl, map).map_err(declared_wrong)?;
+                (Some(Arc::new(path)), variants.map(Arc::new))
+            }
+            None => (None, None),
         };
         if let Some(path) = &path {
             // Every unit of the scenario needs a movement class, or the first search that
@@ -358,6 +366,7 @@ impl LuaRules {
             h.loading = false;
             h.sequence = rules.sequence.clone();
             h.path = path;
+            h.path_variants = path_variants;
         });
         Ok(rules)
     }

@@ -59,6 +59,9 @@ pub(crate) struct HostData {
     pub sequence: crate::engine::Sequence,
     /// The compiled `movement` declaration, if the rules made one.
     pub path: Option<Arc<crate::path::PathRules>>,
+    /// The declaration's `costs_by_variable` compiled (docs/movement.md): the searches take
+    /// the rules its variable's value selects instead of `path`.
+    pub path_variants: Option<Arc<crate::path::CostVariants>>,
     /// The compiled `facing` declaration (docs/facing.md), if the rules declare one.
     pub facing: Option<Arc<crate::path::FacingRules>>,
     /// The game state of the current call (a scoped userdata; None between calls and while
@@ -102,6 +105,7 @@ impl HostData {
             turn_limit,
             sequence: crate::engine::Sequence::default(),
             path: None,
+            path_variants: None,
             facing: None,
             state: None,
             generation: 0,

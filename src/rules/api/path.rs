@@ -28,6 +28,9 @@ use crate::rules::lua_stack::writer::write;
 pub(crate) struct PathCache {
     /// The call into Lua this cache was last checked in: within one call the state cannot change.
     generation: u64,
+    /// The rules it was built with (their address): costs_by_variable may select others, whose
+    /// supply fields and costs differ, so another rules' cache is built afresh.
+    rules_id: usize,
     /// The revision of the state this cache mirrors (`Revision::position`), None when unknown.
     revision: Option<(u64, u64)>,
     /// Whether `control` may differ from the control map `owners` was made from (the revision
@@ -68,6 +71,7 @@ impl PathCache {
             .map_err(runtime)?;
         Ok(PathCache {
             generation,
+            rules_id: rules as *const PathRules as usize,
             revision: state.revision.position(),
             control_stale: false,
             index: index_of(&units),
@@ -400,9 +404,16 @@ pub(crate) fn path_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
 
 fn rules_of(lua: &Lua) -> mlua::Result<(Arc<HexMap>, Arc<PathRules>)> {
     let map = path_map(lua)?;
-    let rules = with_host(lua, |h| h.path.clone())?.ok_or_else(|| {
+    let (rules, variants) = with_host(lua, |h| (h.path.clone(), h.path_variants.clone()))?;
+    let rules = rules.ok_or_else(|| {
         mlua::Error::runtime("hex.path: the rules declare no movement table (hex.rules.declare(\"movement\", {...}))")
     })?;
+    // (costs_by_variable: the costs the variable's value selects, mud while it rains)
+    if let Some(variants) = variants {
+        if let Some(chosen) = with_state(lua, |state| Ok(variants.in_force(state).cloned()))? {
+            return Ok((map, chosen));
+        }
+    }
     Ok((map, rules))
 }
 
@@ -423,7 +434,11 @@ pub(crate) fn with_position<R>(
 ) -> mlua::Result<R> {
     let (map, rules) = rules_of(lua)?;
     let (generation, kept) = with_host(lua, |h| (h.generation, h.path_cache.take()))?;
+    let rules_id = Arc::as_ptr(&rules) as usize;
     let mut cache = match kept {
+        Some(c) if c.rules_id != rules_id => with_state(lua, |state| {
+            PathCache::build(state, &map, &rules, generation)
+        })?,
         Some(c) if c.generation == generation => c,
         Some(mut c) => {
             with_state(lua, |state| c.refresh(state, &map, &rules))?;
