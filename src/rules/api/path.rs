@@ -404,17 +404,25 @@ pub(crate) fn path_map(lua: &Lua) -> mlua::Result<Arc<HexMap>> {
 
 fn rules_of(lua: &Lua) -> mlua::Result<(Arc<HexMap>, Arc<PathRules>)> {
     let map = path_map(lua)?;
-    let (rules, variants) = with_host(lua, |h| (h.path.clone(), h.path_variants.clone()))?;
+    let (rules, varies) = with_host(lua, |h| (h.path.clone(), h.path_variants.is_some()))?;
     let rules = rules.ok_or_else(|| {
         mlua::Error::runtime("hex.path: the rules declare no movement table (hex.rules.declare(\"movement\", {...}))")
     })?;
-    // (costs_by_variable: the costs the variable's value selects, mud while it rains)
-    if let Some(variants) = variants {
-        if let Some(chosen) = with_state(lua, |state| Ok(variants.in_force(state).cloned()))? {
-            return Ok((map, chosen));
-        }
+    if varies {
+        return Ok((map, rules_in_force(lua, rules)?));
     }
     Ok((map, rules))
+}
+
+/// The rules `costs_by_variable` selects in the current state (mud while it rains), or
+/// `declared` (kept apart from `rules_of`, whose usual path stays as short as it was).
+#[inline(never)]
+fn rules_in_force(lua: &Lua, declared: Arc<PathRules>) -> mlua::Result<Arc<PathRules>> {
+    let Some(variants) = with_host(lua, |h| h.path_variants.clone())? else {
+        return Ok(declared);
+    };
+    let chosen = with_state(lua, |state| Ok(variants.in_force(state).cloned()))?;
+    Ok(chosen.unwrap_or(declared))
 }
 
 fn owners_of(state: &GameState, map: &HexMap, rules: &PathRules) -> Vec<SideId> {
@@ -436,10 +444,11 @@ pub(crate) fn with_position<R>(
     let (generation, kept) = with_host(lua, |h| (h.generation, h.path_cache.take()))?;
     let rules_id = Arc::as_ptr(&rules) as usize;
     let mut cache = match kept {
+        // (within one call the state, and so the rules in force, cannot change)
+        Some(c) if c.generation == generation => c,
         Some(c) if c.rules_id != rules_id => with_state(lua, |state| {
             PathCache::build(state, &map, &rules, generation)
         })?,
-        Some(c) if c.generation == generation => c,
         Some(mut c) => {
             with_state(lua, |state| c.refresh(state, &map, &rules))?;
             c
