@@ -237,6 +237,10 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
     );
 }
 
+/// `reach`'s note on be1 in the German movement phase of turn 1 (a setup's start).
+const BE1_NOTE: &str = "be1 may not move now (turn 1, movement (german)): these are the hexes \
+                        it could reach in a movement of its side";
+
 #[test]
 fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {
     // A Belgian unit of side "neutral" in Brussels (2212), its unit table without the status:
@@ -262,7 +266,7 @@ fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {
     // The neutral unit has no reach (16.1).
     assert_eq!(
         on_france_setup("r8_neutral_reach", &units, "reach", Some("be1")),
-        json!({"unit": "be1", "hexes": {}, "may_move_now": false})
+        json!({"unit": "be1", "hexes": {}, "may_move_now": false, "note": BE1_NOTE})
     );
 }
 
@@ -303,7 +307,8 @@ fn f40_8_3_r7_a_setup_position_is_judged_for_supply_at_the_start_of_the_assault(
     );
     assert_eq!(
         on_france_setup("r7_isolated_reach", &units, "reach", Some("be1")),
-        json!({"unit": "be1", "hexes": {"2413": 1, "2512": 1, "2613": 1}, "may_move_now": false})
+        json!({"unit": "be1", "hexes": {"2413": 1, "2512": 1, "2613": 1}, "may_move_now": false,
+               "note": BE1_NOTE})
     );
     // The German unit at 2513, isolated too: MA 4 halved once (8.3), 2 MP.
     let units = setup_unit("de1", "german", "german", "infantry", 4, "2513")
