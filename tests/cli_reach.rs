@@ -245,3 +245,26 @@ fn reach_of_an_id_in_another_case_names_the_id() {
         "error: no unit 'B-INF-1' in play (did you mean 'b-inf-1'?)\n"
     );
 }
+
+/// On a finished game the note says the game is over (it said "may not move now" with the
+/// last phase played, as if a later one could let the unit move).
+#[test]
+fn reach_on_a_finished_game_says_it_is_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("end.json");
+    let out = hexwar(&["run", "scenarios/demo", "--save", save.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["reach", save.to_str().unwrap(), "r-inf-1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        [&v["may_move_now"], &v["note"]],
+        [
+            &serde_json::json!(false),
+            &serde_json::json!(
+                "the game is over: no move is legal; these are the hexes r-inf-1 could reach in \
+                 a movement of its side"
+            )
+        ]
+    );
+}

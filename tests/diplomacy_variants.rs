@@ -550,4 +550,32 @@ fn order_allowed_is_asked_of_retreats_and_builds_too() {
         check,
         json!({"order": "F KIE B", "unit": "F KIE", "void": true, "reason": "no fleet is built"})
     );
+    // A retreat written with a dash is a retreat to the hook too (it read as a move and stood);
+    // an order for a unit the power lacks keeps the standard reason.
+    let retreat_setup = write(
+        "retreat.toml",
+        "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A BUD\"]\n\
+         [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\nretreats = [\"ALB\", \"GRE\", \"TRI\"]\n",
+    );
+    let retreats = write(
+        "retreats.toml",
+        "[[phase]]\nphase = \"S1901R\"\n[phase.orders]\nAUSTRIA = [\"A SER - ALB\", \"A BUD R ALB\"]\n",
+    );
+    let out = hexwar(&[
+        "play",
+        &variant,
+        "--setup",
+        &retreat_setup,
+        "--orders",
+        &retreats,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "S1901R:\n  AUSTRIA  A BUD R ALB              void (AUSTRIA has no dislodged army in BUD)\n  \
+             AUSTRIA  A SER - ALB              void, disband (no retreat to Albania)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -584,6 +584,22 @@ fn f40_17_3_a_setups_pools_name_only_units_waiting_in_them() {
             "[pools]\nallied_reserve = \"ar1\"\n".to_string(),
             "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve must be a list of the unit ids still waiting in it",
         ),
+        // (a table where a list belongs emptied the pool without a word)
+        (
+            "[pools]\nallied_reserve = { ar1 = true }\n".to_string(),
+            "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve must be a list of the unit ids still waiting in it",
+        ),
+        (
+            "[pools]\nallied_reserve = [\"ar1\", \"ar1\"]\n".to_string(),
+            "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve #2: 'ar1' is listed twice",
+        ),
+        (
+            format!(
+                "[pools]\nallied_reserve = [\"aa2\"]\n\n{}",
+                off_map_aa2.replace("armee_des_alpes", "bogus_pool")
+            ),
+            "setup.toml:2: setup refused: F40-setup: [pools].allied_reserve #1: 'aa2' is a [[unit]] of this setup off the map whose pool 'bogus_pool' is none of allied_reserve, armee_des_alpes, german_reserve, reinforcement, swiss_reserve",
+        ),
         (
             format!("[pools]\narmee_des_alpes = [\"aa1\"]\n\n{off_map_aa2}"),
             "setup.toml:5: setup refused: F40-setup: [pools].armee_des_alpes: 'aa2' is a [[unit]] of this setup without `at`, so it waits in armee_des_alpes: list it there, or leave it out of the setup",

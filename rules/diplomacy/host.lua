@@ -601,7 +601,8 @@ local function legal_orders(side)
   local function add(text)
     if listed[text] then return end
     listed[text] = true
-    if allowed and allowed(current.rules, cm, pos, side, require("diplomacy.orders").parse(cm, text)) == false then
+    local orders_mod = allowed and require("diplomacy.orders")
+    if allowed and allowed(current.rules, cm, pos, side, orders_mod.in_phase(orders_mod.parse(cm, text), kind)) == false then
       return
     end
     out[#out + 1] = { command = "order", power = side, order = text }

@@ -177,6 +177,16 @@ local function reason(game, board, cm, position, power, o, kind)
   return mine.str .. " cannot reach " .. target .. ", where the support is given"
 end
 
+-- Whether `power` has the unit order `o` names (its type, in its province) among the units this
+-- phase orders.
+local function has_unit(cm, position, power, kind, o)
+  for _, u in ipairs(units_of(position, power, kind)) do
+    local pu = map.parse_unit(cm, u)
+    if pu and pu.prov == o.uprov and pu.type == o.utype then return true end
+  end
+  return false
+end
+
 -- The order that makes the army `o` convoys do what `o` says: power, text; or nil.
 local function matching_order(cm, position, o)
   if o.kind ~= "C" then return nil end
@@ -203,11 +213,14 @@ function M.check(game, board, position, power, text)
       table.insert(orders[owner], matching)
     end
   end
-  -- (a variant's order_allowed: its reason is the one given when it forbids the order)
+  -- (a variant's order_allowed: its reason is the one given when it forbids the order. It is
+  -- asked as the adjudicator asks it: of an order given to one of the power's units, in a
+  -- movement phase only of the kinds the phase has, a dash in a retreat phase read as R)
   local forbidden, why = false, nil
   local allowed = game.rules and game.rules.order_allowed
-  if allowed and o.kind ~= "V" then
-    local verdict, reason_given = allowed(game.rules, cm, position, power, o)
+  if allowed and o.kind ~= "V" and (kind ~= "M" or o.kc < 5)
+      and (o.kind == "B" or has_unit(cm, position, power, kind, o)) then
+    local verdict, reason_given = allowed(game.rules, cm, position, power, orders_mod.in_phase(o, kind))
     forbidden, why = verdict == false, reason_given
   end
   local result = game.adjudicate(board, position, orders)

@@ -101,6 +101,17 @@ local function parse_uncached(cm, raw)
            dest = dest, via = via, ttype = ttype, tloc = tloc, tprov = tprov, dprov = dprov, fx = false }
 end
 
+-- The order as a phase of kind `k` ("M", "R" or "A") reads it: in a retreat phase a move
+-- (`F TRI - ALB`) is a retreat, kind "R" (a copy: the memoised record stays as it is). What a
+-- variant's `order_allowed` is shown, so that `-` and `R` are one retreat to it.
+function M.in_phase(o, k)
+  if k ~= "R" or o.kind ~= "M" then return o end
+  local r = {}
+  for key, v in pairs(o) do r[key] = v end
+  r.kind, r.kc, r.via = "R", 5, false
+  return r
+end
+
 -- Parse one order string (memoised on the compiled map; the returned table must not be mutated).
 -- The memo is emptied when it holds MEMO_MAX strings, so that any input keeps it bounded.
 local MEMO_MAX = 8192

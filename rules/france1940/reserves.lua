@@ -424,7 +424,11 @@ function reserves.setup_pools(pools, given)
       return nil, "[pools]: '" .. tostring(pool) .. "' is not a pool" .. spelling.did_you_mean(pool, names)
         .. " (pools: " .. table.concat(names, ", ") .. ")"
     end
-    if type(ids) ~= "table" then
+    local listed_ids = type(ids) == "table"
+    for k in pairs(listed_ids and ids or {}) do
+      if type(k) ~= "number" then listed_ids = false end
+    end
+    if not listed_ids then
       return nil, "[pools]." .. pool .. " must be a list of the unit ids still waiting in it"
     end
     local keep, members = {}, {}
@@ -434,10 +438,17 @@ function reserves.setup_pools(pools, given)
     table.sort(members)
     for i, id in ipairs(ids) do
       local g, why = waiting[id], nil
-      if g and g.attrs.pool ~= pool then
+      if keep[id] then
+        why = "'" .. id .. "' is listed twice"
+      elseif g and g.attrs.pool ~= pool then
         why = "'" .. id .. "' waits in pool " .. g.attrs.pool .. ", not " .. pool
-      elseif not g and listed[id] then
+      elseif not g and listed[id] and listed[id].at then
         why = "'" .. id .. "' stands at " .. tostring(listed[id].at) .. " in this setup, in no pool"
+      elseif not g and listed[id] then
+        local own = listed[id].attrs and listed[id].attrs.pool
+        why = "'" .. id .. "' is a [[unit]] of this setup off the map "
+          .. (own and ("whose pool '" .. tostring(own) .. "' is none of " .. table.concat(names, ", "))
+            or "with no pool (attrs.pool)")
       elseif not g then
         local all = {}
         for other in pairs(waiting) do all[#all + 1] = other end

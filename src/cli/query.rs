@@ -92,8 +92,16 @@ pub fn reach(args: &ReachArgs) -> i32 {
     };
     let places = if area { "locations" } else { "hexes" };
     // (why no move is listed, when none is: the same words in the text and the JSON)
+    let over = session.game.state().outcome.is_some();
     let note = if movable {
         None
+    } else if over {
+        // (not "may not move now" on the last phase played: nobody moves again)
+        Some(format!(
+            "the game is over: no move is legal; these are the {places} {} could reach in a \
+             movement of its side",
+            args.unit
+        ))
     } else if !session
         .game
         .rules_mut()

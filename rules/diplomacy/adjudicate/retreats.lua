@@ -181,7 +181,9 @@ function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rule
         end
       end
       if hit then
-        if allowed and allowed(rules, cm, position, p, o) == false then o = FORBIDDEN end
+        if allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false then
+          o = FORBIDDEN
+        end
         assigned[hit] = { raw = raw, o = o, seq = seq }
       else
         local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
