@@ -159,3 +159,24 @@ fn a_bad_costs_by_variable_is_named_where_it_is_wrong() {
         );
     }
 }
+
+/// The variant shows the weather in `status` (the rules' status query): dry, then mud.
+#[test]
+fn status_shows_the_weather() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("turn.toml");
+    std::fs::write(&setup, "turn = 5\n").unwrap();
+    let weather = |extra: &[&str]| -> Value {
+        let mut args = vec!["status", "scenarios/demo", "--mod", RAIN, "--json"];
+        args.extend_from_slice(extra);
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let status: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        status["rules_status"].clone()
+    };
+    assert_eq!(weather(&[]), json!({"weather": "dry"}));
+    assert_eq!(
+        weather(&["--setup", setup.to_str().unwrap()]),
+        json!({"weather": "mud"})
+    );
+}

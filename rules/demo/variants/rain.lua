@@ -12,3 +12,8 @@ hex.events.on("PhaseStarted", function(ev)
     return { hex.state.set("weather", "mud") }
   end
 end)
+
+-- (the weather in `hexwar status`, which the demo's rules leave to the engine)
+hex.rules.query("status", function()
+  return { weather = hex.state.get("weather") or "dry" }
+end)
