@@ -597,11 +597,11 @@ local function legal_orders(side)
   -- (a variant's order_allowed leaves out what it forbids: the bots do not order it)
   local allowed = current.rules.order_allowed
   local cm = allowed and require("diplomacy.map").get(board())
+  local orders_mod = allowed and require("diplomacy.orders")
   -- (each order text once: the units of a stack (Francqueville, R-g2) have the same orders)
   local function add(text)
     if listed[text] then return end
     listed[text] = true
-    local orders_mod = allowed and require("diplomacy.orders")
     if allowed and allowed(current.rules, cm, pos, side, orders_mod.in_phase(orders_mod.parse(cm, text), kind)) == false then
       return
     end
