@@ -133,6 +133,12 @@ fn a_bad_costs_by_variable_is_named_where_it_is_wrong() {
             r#"{ values = { mud = { terrain = { clear = 2 } } } }"#,
             "costs_by_variable.variable: expected the name of a rules variable (a string), found nothing",
         ),
+        // (a number key: it read "deserialize error: invalid type: integer `5`, expected a
+        // string key", naming no table)
+        (
+            r#"{ variable = "weather", values = { [5] = { terrain = { clear = 2 } } } }"#,
+            "invalid type: integer `5`, expected a string key: a table whose keys are names holds a number key",
+        ),
         (
             r#"{ variable = "weather", values = {} }"#,
             "costs_by_variable.values: expected a table of value = { terrain = ..., hexsides = ..., roads = ... }, found",
@@ -151,10 +157,14 @@ fn a_bad_costs_by_variable_is_named_where_it_is_wrong() {
             Err(e) => e.to_string(),
             Ok(_) => panic!("{spec}: loaded"),
         };
+        // (the compiler's messages follow its prefix; the number key is found before it runs)
+        let prefix = if expected.starts_with("invalid type") {
+            "rules/demo/movement.lua:7: declaration 'movement': "
+        } else {
+            "the rules' movement declaration (hex.rules.declare(\"movement\", ...)): "
+        };
         assert!(
-            message.contains(&format!(
-                "the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {expected}"
-            )),
+            message.contains(&format!("{prefix}{expected}")),
             "{spec}: {message}"
         );
     }

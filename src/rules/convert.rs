@@ -55,6 +55,12 @@ pub(crate) fn bridge_words(e: &mlua::Error) -> String {
                 other => other,
             }
         ),
+        // (a number key in a table of names: `values = { [5] = ... }`, or a list mixed with keys)
+        None if text.contains("expected a string key") => format!(
+            "{}: a table whose keys are names holds a number key (`[5] = ...`, or a list entry \
+             beside named keys)",
+            crate::board::in_lua_words(text)
+        ),
         None => crate::board::in_lua_words(text),
     }
 }

@@ -499,7 +499,11 @@ impl LuaRules {
             v => super::bounded::from_value(&self.lua, v)
                 .map(Some)
                 .map_err(|e| {
-                    RulesError::new(format!("{}declaration '{key}': {e}", self.declared_at(key)))
+                    RulesError::new(format!(
+                        "{}declaration '{key}': {}",
+                        self.declared_at(key),
+                        super::convert::bridge_words(&e)
+                    ))
                 }),
         }
     }
