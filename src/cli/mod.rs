@@ -4,6 +4,7 @@
 #[macro_use]
 pub(crate) mod output;
 mod api;
+mod ask;
 mod batch;
 mod check;
 mod legal;
@@ -65,6 +66,8 @@ enum CliCommand {
     Reach(query::ReachArgs),
     /// Each unit's supply status.
     Supply(query::SupplyArgs),
+    /// Ask any query the rules declare (combat odds, an order's check, a bot's choice), as JSON.
+    Query(ask::QueryArgs),
     /// Where a game stands: turn, phase, who is to play, the score now, every unit.
     Status(status::StatusArgs),
     /// The commands a side may give now (one unit's, one command's), as orders file entries.
@@ -112,6 +115,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         CliCommand::Play(args) => play::run(&args),
         CliCommand::Reach(args) => query::reach(&args),
         CliCommand::Supply(args) => query::supply(&args),
+        CliCommand::Query(args) => ask::run(&args),
         CliCommand::Status(args) => status::run(&args),
         CliCommand::Legal(args) => legal::run(&args),
         CliCommand::Replay(args) => replay::run(&args),

@@ -237,6 +237,12 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
+    /// The names of the queries a host may ask (`supply`, `combat_odds` ...), sorted; empty
+    /// when the rules do not say.
+    fn query_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The refusal of an argument `command` does not take, by the command's own definition
     /// (or one it leaves out or gives a value of another kind, where the definition declares
     /// kinds), without playing it (a host checks a whole orders file before it plays any); None

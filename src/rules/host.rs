@@ -1333,6 +1333,35 @@ impl Ruleset for LuaRules {
         self.commands.keys().cloned().collect()
     }
 
+    /// The rules' own queries, with the host's: `reach` (the movement engine's, when the rules
+    /// declare a movement table and no `reach` of their own) and `bot` (a bot's choice).
+    fn query_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .lua
+            .named_registry_value::<Table>(DECLARATIONS_KEY)
+            .and_then(|decls| decls.raw_get::<Value>("__queries"))
+            .ok()
+            .and_then(|queries| match queries {
+                Value::Table(t) => Some(t),
+                _ => None,
+            })
+            .map(|t| {
+                t.pairs::<String, Value>()
+                    .filter_map(|pair| pair.ok().map(|(name, _)| name))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if with_host(&self.lua, |h| h.path.is_some()).unwrap_or(false) {
+            names.push("reach".into());
+        }
+        if !self.bots.is_empty() {
+            names.push("bot".into());
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn loaded_files(&self) -> Vec<PathBuf> {
         with_host(&self.lua, |h| h.loaded_files.clone()).unwrap_or_default()
     }
