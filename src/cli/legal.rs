@@ -135,7 +135,7 @@ pub fn run(args: &LegalArgs) -> i32 {
             serde_json::json!({
                 "side": side,
                 "position": session.game.position_text(),
-                "phase": session.game.phase_now(),
+                "phase": session.game.phase_label().ok().flatten(),
                 "commands": list
             })
         );

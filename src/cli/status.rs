@@ -56,7 +56,8 @@ pub fn run(args: &StatusArgs) -> i32 {
         Err(e) => return fail(e),
     };
     let at = session.game.position_text();
-    let phase_now = session.game.phase_now();
+    // (the phase as orders files and setups name it: `S1901M`, `movement`)
+    let phase_now = session.game.phase_label().ok().flatten();
     let to_play = session.game.phasing_side();
     let state = session.game.state();
     // (who is still to give orders: the phasing side; in a simultaneous step, every side but

@@ -164,25 +164,17 @@ impl Game {
     /// when the rules give one (`turn 1, S1901M`).
     pub fn position_text(&mut self) -> String {
         let turn = self.state.turn;
-        let phase = self.phase_now().unwrap_or_else(|| "no phase".into());
+        let phase = self
+            .phase_label()
+            .ok()
+            .flatten()
+            .or_else(|| self.phase())
+            .unwrap_or_else(|| "no phase".into());
         let step = self.rules.sequence().step(turn, self.state.step).cloned();
         match step.and_then(|s| s.side) {
             Some(side) => format!("turn {turn}, {phase} ({side})"),
             None => format!("turn {turn}, {phase}"),
         }
-    }
-
-    /// The current phase as orders files and setups name it: the rules' label of the step
-    /// (Diplomacy's `S1901M`) or the phase's name (`movement`); None past the sequence.
-    pub fn phase_now(&mut self) -> Option<String> {
-        let (turn, step) = (self.state.turn, self.state.step);
-        let label = self.label_of(turn, step).ok().flatten();
-        label.or_else(|| {
-            self.rules
-                .sequence()
-                .step(turn, step)
-                .map(|s| s.phase.clone())
-        })
     }
 
     /// Starts the game: `GameStarted` and the first `PhaseStarted`. `seed` must be the one the
