@@ -801,6 +801,18 @@ impl Session {
         report
     }
 
+    /// In a simultaneous step, the sides that have given their commands (a save `run
+    /// --until-side` stopped after them) and those still to give theirs, in the scenario's
+    /// order: every side and none done in a fresh step.
+    pub fn sides_to_play(&self) -> (Vec<String>, Vec<String>) {
+        let done = SidesDone::at(self.sides_done.as_ref(), self.game.state());
+        let waiting = (self.scenario.sides.iter())
+            .filter(|s| !done.contains(s))
+            .cloned()
+            .collect();
+        (done, waiting)
+    }
+
     /// The game as a save.
     pub fn to_save(&self) -> Save {
         let save = Save::new(

@@ -63,13 +63,9 @@ pub fn run(args: &LegalArgs) -> i32 {
         return EXIT_OK;
     }
     // (a save `run --until-side` stopped for one side of a simultaneous step: that side)
-    let only_waiting = || {
-        let done = crate::bot::SidesDone::at(session.sides_done.as_ref(), session.game.state());
-        let mut waiting = session.scenario.sides.iter().filter(|s| !done.contains(s));
-        match (done.is_empty(), waiting.next(), waiting.next()) {
-            (false, Some(side), None) => Some(side.clone()),
-            _ => None,
-        }
+    let only_waiting = || match session.sides_to_play() {
+        (done, mut waiting) if !done.is_empty() && waiting.len() == 1 => waiting.pop(),
+        _ => None,
     };
     let side = match args
         .side

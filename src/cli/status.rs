@@ -59,20 +59,14 @@ pub fn run(args: &StatusArgs) -> i32 {
     // (the phase as orders files and setups name it: `S1901M`, `movement`)
     let phase_now = session.game.phase_label().ok().flatten();
     let to_play = session.game.phasing_side();
-    let state = session.game.state();
     // (who is still to give orders: the phasing side; in a simultaneous step, every side but
     // those a save stopped after, `run --until-side`; nobody once the game is over)
-    let done = crate::bot::SidesDone::at(session.sides_done.as_ref(), state);
+    let (done, simultaneous) = session.sides_to_play();
+    let state = session.game.state();
     let waiting: Vec<&str> = match (&state.outcome, &to_play) {
         (Some(_), _) => Vec::new(),
         (None, Some(side)) => vec![side.as_str()],
-        (None, None) => session
-            .scenario
-            .sides
-            .iter()
-            .filter(|s| !done.contains(s))
-            .map(String::as_str)
-            .collect(),
+        (None, None) => simultaneous.iter().map(String::as_str).collect(),
     };
     let of_side = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
     let mut on_map: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
