@@ -28,6 +28,7 @@ fn state(turn: u32, padding: usize) -> GameState {
         dice: Dice::new(1),
         vars,
         outcome: None,
+        map_changes: Default::default(),
         revision: hexwar::engine::Revision::default(),
     }
 }

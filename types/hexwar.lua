@@ -206,6 +206,17 @@
 ---@field hex string
 ---@field side? string The new controller (nil: nobody).
 
+---A hex's terrain or features changed during play (a fort built, a polder flooded); what it leaves out stays.
+---@class hexwar.HexChanged: hexwar.Event
+---@field hex string
+---@field terrain? string The new terrain.
+---@field features? string[] The hex's features now (all of them).
+
+---The features of a hexside changed during play (a bridge blown).
+---@class hexwar.HexsideChanged: hexwar.Event
+---@field hexside string[] The two adjacent hexes.
+---@field features string[] The hexside's features now (all of them).
+
 ---A rules variable was set.
 ---@class hexwar.VarSet: hexwar.Event
 ---@field key string

@@ -306,6 +306,39 @@ impl HexMap {
         Ok(())
     }
 
+    /// Gives a hex another terrain (a polder flooded during play: grid_changes.rs).
+    pub(crate) fn set_terrain_of(&mut self, index: HexIndex, terrain: &str) -> Result<(), String> {
+        let id = Self::intern(&mut self.terrain_names, terrain, 256)
+            .ok_or_else(|| format!("too many terrain kinds (at most 256) at '{terrain}'"))?;
+        self.terrain[index as usize] = id as u8;
+        Ok(())
+    }
+
+    /// Removes a feature from a hex (nothing when it has none of that name).
+    pub(crate) fn remove_feature(&mut self, index: HexIndex, feature: &str) {
+        if let Some(id) = self.feature_id(feature) {
+            self.features[index as usize] &= !(1u64 << id);
+        }
+    }
+
+    /// Removes a feature from the hexside between two adjacent hexes.
+    pub(crate) fn remove_hexside_feature(
+        &mut self,
+        a: HexIndex,
+        b: HexIndex,
+        feature: &str,
+    ) -> Result<(), String> {
+        let dir = self
+            .hex(a)
+            .neighbor_direction(self.hex(b))
+            .ok_or_else(|| "the two hexes are not adjacent".to_string())?;
+        if let Some(id) = self.hexside_feature_id(feature) {
+            self.hexsides[a as usize][dir.index() as usize] &= !(1u32 << id);
+            self.hexsides[b as usize][dir.const_neg().index() as usize] &= !(1u32 << id);
+        }
+        Ok(())
+    }
+
     pub fn hexside_feature_id(&self, feature: &str) -> Option<usize> {
         self.hexside_feature_names.iter().position(|n| n == feature)
     }

@@ -8,6 +8,7 @@ mod area;
 mod area_file;
 mod error;
 mod grid;
+mod grid_changes;
 mod hexside;
 mod label;
 mod map_file;

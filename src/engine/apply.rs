@@ -148,6 +148,7 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
                 state.control.remove(hex);
             }
         },
+        Event::HexChanged { .. } | Event::HexsideChanged { .. } => state.map_changes.record(event),
         Event::VarSet { key, value } => {
             if value.is_null() {
                 state.vars.remove(key);

@@ -107,6 +107,26 @@ pub enum Event {
         hex: String,
         side: Option<String>,
     },
+    /// A hex's terrain or features changed during play (a polder flooded, a fort built):
+    /// `terrain` (when given) replaces the hex's, `add` and `remove` change its features.
+    HexChanged {
+        hex: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        terrain: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        add: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+    },
+    /// The features of the hexside between two adjacent hexes changed (a bridge blown: the
+    /// bridge and the road removed, a wreck added).
+    HexsideChanged {
+        hexside: [String; 2],
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        add: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+    },
     /// A rules variable was set (the rules' own persistent state).
     VarSet {
         key: String,
@@ -141,7 +161,7 @@ pub enum Event {
 impl Event {
     /// The names of the engine's own events (every variant's `name` but `Custom`'s): a custom
     /// event may not take one, or the handlers of the real event would receive it.
-    pub const ENGINE_NAMES: [&'static str; 18] = [
+    pub const ENGINE_NAMES: [&'static str; 20] = [
         "GameStarted",
         "PhaseStarted",
         "PhaseEnded",
@@ -156,6 +176,8 @@ impl Event {
         "UnitChanged",
         "UnitSideChanged",
         "ControlChanged",
+        "HexChanged",
+        "HexsideChanged",
         "VarSet",
         "DiceRolled",
         "CommandRefused",
@@ -179,6 +201,8 @@ impl Event {
             Event::UnitChanged { .. } => "UnitChanged",
             Event::UnitSideChanged { .. } => "UnitSideChanged",
             Event::ControlChanged { .. } => "ControlChanged",
+            Event::HexChanged { .. } => "HexChanged",
+            Event::HexsideChanged { .. } => "HexsideChanged",
             Event::VarSet { .. } => "VarSet",
             Event::DiceRolled { .. } => "DiceRolled",
             Event::CommandRefused { .. } => "CommandRefused",

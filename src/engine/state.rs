@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
+use super::map_changes::MapChanges;
 use super::unit::Unit;
 
 /// A unit that left play, and why.
@@ -49,6 +50,9 @@ pub struct GameState {
     pub vars: BTreeMap<String, super::event::SharedJson>,
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// What play changed on the map (`HexChanged`, `HexsideChanged`); left out when nothing.
+    #[serde(default, skip_serializing_if = "MapChanges::is_empty")]
+    pub map_changes: MapChanges,
     /// Which version of the state this is, for the rules host's caches (never saved, never
     /// compared): see [`Revision`].
     #[serde(skip)]
@@ -70,6 +74,7 @@ impl GameState {
             dice: Dice::new(seed),
             vars: BTreeMap::new(),
             outcome: None,
+            map_changes: MapChanges::default(),
             revision: Revision::default(),
         }
     }
@@ -189,6 +194,8 @@ impl Revision {
             | E::PhaseSkipped { .. }
             | E::UnitEnteredHex { .. }
             | E::VarSet { .. }
+            | E::HexChanged { .. }
+            | E::HexsideChanged { .. }
             | E::DiceRolled { .. }
             | E::GameEnded { .. }
             | E::CommandRefused { .. }

@@ -37,6 +37,8 @@ enum Undo {
         key: String,
         value: Option<super::event::SharedJson>,
     },
+    /// The map's changes before a `HexChanged` or `HexsideChanged` (few: copied whole).
+    Map(Box<super::MapChanges>),
     Rolls(u64),
     Outcome(Option<Box<Outcome>>),
 }
@@ -99,6 +101,9 @@ fn before(state: &GameState, event: &Event) -> Undo {
             key: key.clone(),
             value: state.vars.get(key).cloned(),
         },
+        Event::HexChanged { .. } | Event::HexsideChanged { .. } => {
+            Undo::Map(Box::new(state.map_changes.clone()))
+        }
         Event::DiceRolled { .. } => Undo::Rolls(state.dice.rolls),
         Event::GameEnded { .. } => Undo::Outcome(state.outcome.clone().map(Box::new)),
     }
@@ -149,6 +154,7 @@ impl Journal {
                         state.vars.remove(&key);
                     }
                 },
+                Undo::Map(changes) => state.map_changes = *changes,
                 Undo::Rolls(rolls) => state.dice.rolls = rolls,
                 Undo::Outcome(outcome) => state.outcome = outcome.map(|o| *o),
             }

@@ -14,7 +14,7 @@ mod svg;
 pub use overlay::Overlay;
 pub use picture::Picture;
 
-use crate::board::Board;
+use crate::board::{Board, HexMap};
 use crate::session::Session;
 
 /// Why a picture could not be made (an overlay the rules cannot answer, a rules error).
@@ -55,7 +55,7 @@ pub fn render_picture(
     let state = session.game.state();
     match &scenario.map {
         Board::Hex(map) => Ok(hexmap::render(
-            map,
+            &*in_force(map, state)?,
             &title,
             &scenario.sides,
             state,
@@ -69,4 +69,17 @@ pub fn render_picture(
         ))),
         Board::Area(map) => Ok(area::render(map, &title, &scenario.sides, state)),
     }
+}
+
+/// The map as play left it: the scenario's, with the state's map changes (a bridge blown).
+fn in_force<'m>(
+    map: &'m HexMap,
+    state: &crate::engine::GameState,
+) -> Result<std::borrow::Cow<'m, HexMap>, RenderError> {
+    if state.map_changes.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(map));
+    }
+    map.with_changes(&state.map_changes)
+        .map(std::borrow::Cow::Owned)
+        .map_err(RenderError)
 }

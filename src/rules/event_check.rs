@@ -44,6 +44,122 @@ fn check_event(context: &Fit, event: &Event) -> Result<(), String> {
     fit_for_rules(event)
 }
 
+/// The names a map change may use: those of the map in force and those the movement
+/// declaration's `vocabulary` lists (a misspelt `rivr` would otherwise be a new feature that
+/// costs nothing to cross).
+pub(crate) struct MapNames<'a> {
+    pub map: &'a crate::board::HexMap,
+    pub path: Option<&'a crate::path::PathRules>,
+}
+
+/// A `HexChanged` or `HexsideChanged` event's places (adjacent hexes, named by their own
+/// labels) and names (terrain and hexside features the map or the vocabulary knows); other
+/// events pass.
+pub(crate) fn check_map_change(
+    board: &crate::board::Board,
+    names: Option<&MapNames>,
+    event: &Event,
+) -> Result<(), String> {
+    let (hexes, terrain, add, remove): (&[String], _, &[String], &[String]) = match event {
+        Event::HexChanged {
+            hex,
+            terrain,
+            add,
+            remove,
+        } => (std::slice::from_ref(hex), terrain.as_ref(), add, remove),
+        Event::HexsideChanged {
+            hexside,
+            add,
+            remove,
+        } => (hexside.as_slice(), None, add, remove),
+        _ => return Ok(()),
+    };
+    let Some(names) = names else {
+        return Err(
+            "this scenario's map is an area map: only a hex map's hexes and hexsides \
+                    change during play"
+                .into(),
+        );
+    };
+    let fit = Fit { board, sides: &[] };
+    let hexside = hexes.len() == 2;
+    for hex in hexes {
+        fit.place(hex, if hexside { "hexside" } else { "hex" })?;
+    }
+    if let [a, b] = hexes {
+        if let (Some(ia), Some(ib)) = (names.map.parse_label(a), names.map.parse_label(b)) {
+            if names
+                .map
+                .hex(ia)
+                .neighbor_direction(names.map.hex(ib))
+                .is_none()
+            {
+                return Err(format!("hexside: {a} and {b} are not adjacent"));
+            }
+        }
+    }
+    let vocabulary = |absent: fn(&crate::path::PathRules) -> &[String]| -> Vec<String> {
+        names.path.map(|p| absent(p).to_vec()).unwrap_or_default()
+    };
+    let known_or = |kind: &str, name: &str, on_map: &[String], absent: Vec<String>, key: &str| {
+        let mut known = on_map.to_vec();
+        known.extend(absent);
+        if known.iter().any(|k| k == name) {
+            return Ok(());
+        }
+        Err(format!(
+            "{}; one the map lacks is named in the movement declaration's vocabulary.{key}",
+            crate::spelling::unknown_name(kind, name, &known, "the map and the vocabulary have")
+        ))
+    };
+    if let Some(terrain) = terrain {
+        known_or(
+            "terrain",
+            terrain,
+            names.map.terrain_names(),
+            vocabulary(|p| &p.profile.vocab.absent_terrain),
+            "terrain",
+        )?;
+    }
+    if hexside {
+        for feature in add.iter().chain(remove) {
+            known_or(
+                "hexside feature",
+                feature,
+                names.map.hexside_feature_names(),
+                vocabulary(|p| &p.profile.vocab.absent_hexsides),
+                "hexsides",
+            )?;
+        }
+    } else {
+        if let Some(empty) = add.iter().find(|f| f.is_empty()) {
+            return Err(format!("add: '{empty}' is no feature name"));
+        }
+        // (a feature the map has nowhere cannot be removed: a misspelt name would do nothing)
+        if let Some(unknown) = remove
+            .iter()
+            .find(|f| !names.map.feature_names().contains(f))
+        {
+            return Err(format!(
+                "remove: {}",
+                crate::spelling::unknown_name(
+                    "hex feature",
+                    unknown,
+                    names.map.feature_names(),
+                    "the map has"
+                )
+            ));
+        }
+    }
+    if terrain.is_none() && add.is_empty() && remove.is_empty() {
+        return Err(format!(
+            "changes nothing: give {}add or remove",
+            if hexside { "" } else { "terrain, " }
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -71,6 +187,19 @@ mod tests {
 
     fn demo(event: serde_json::Value) -> Result<(), String> {
         check("scenarios/demo/map.toml", &["blue", "red"], event)
+    }
+
+    /// Area maps have no hexes or hexsides to change: the events are refused there.
+    #[test]
+    fn a_map_change_on_an_area_map_is_refused() {
+        let board = load_board(Path::new("scenarios/diplomacy/map.toml")).expect("the map loads");
+        let event: Event =
+            serde_json::from_value(json!({"event": "HexChanged", "hex": "PAR", "add": ["fort"]}))
+                .expect("a well-formed event");
+        assert_eq!(
+            super::check_map_change(&board, None, &event),
+            Err("this scenario's map is an area map: only a hex map's hexes and hexsides change during play".into())
+        );
     }
 
     fn placed(unit: serde_json::Value) -> serde_json::Value {

@@ -315,7 +315,7 @@ impl LuaRules {
         }
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let movement = rules.declaration("movement").map_err(|e| one(e.message))?;
-        let (path, path_variants) = match movement {
+        let (path, path_variants) = match &movement {
             Some(decl) => {
                 let map = scenario.map.as_hex().ok_or_else(|| {
                     one(format!("{}the rules declare a movement table (hex.rules.declare(\"movement\", ...)), which needs a hex map; this scenario's map is an area map, whose games search the regions with hex.map.neighbors and hex.map.distance", rules.declared_at("movement")))
@@ -323,9 +323,9 @@ impl LuaRules {
                 let declared_wrong = |e: crate::path::DeclarationError| {
                     one(format!("{}the rules' movement declaration (hex.rules.declare(\"movement\", ...)): {e}", rules.declared_at("movement")))
                 };
-                let path = crate::path::PathRules::compile(&decl, map).map_err(declared_wrong)?;
+                let path = crate::path::PathRules::compile(decl, map).map_err(declared_wrong)?;
                 let variants =
-                    crate::path::CostVariants::compile(&decl, map).map_err(declared_wrong)?;
+                    crate::path::CostVariants::compile(decl, map).map_err(declared_wrong)?;
                 (Some(Arc::new(path)), variants.map(Arc::new))
             }
             None => (None, None),
@@ -350,23 +350,35 @@ impl LuaRules {
                 )));
             }
         }
-        let facing = match rules.declaration("facing").map_err(|e| one(e.message))? {
+        let facing_declared = rules.declaration("facing").map_err(|e| one(e.message))?;
+        let facing = match &facing_declared {
             Some(decl) => {
                 let map = scenario.map.as_hex().ok_or_else(|| {
                     one(format!("{}the rules declare a facing table (hex.rules.declare(\"facing\", ...)), which needs a hex map", rules.declared_at("facing")))
                 })?;
-                Some(Arc::new(crate::path::FacingRules::compile(&decl, map).map_err(|e| {
+                Some(Arc::new(crate::path::FacingRules::compile(decl, map).map_err(|e| {
                     one(format!("{}the rules' facing declaration (hex.rules.declare(\"facing\", ...)): {e}", rules.declared_at("facing")))
                 })?))
             }
             None => None,
         };
+        let base = super::map_in_force::Compiled {
+            map: scenario.map.clone(),
+            path,
+            path_variants,
+            facing,
+        };
         let _ = with_host(&rules.lua, |h| {
-            h.facing = facing;
+            h.facing = base.facing.clone();
             h.loading = false;
             h.sequence = rules.sequence.clone();
-            h.path = path;
-            h.path_variants = path_variants;
+            h.path = base.path.clone();
+            h.path_variants = base.path_variants.clone();
+            h.map_source = Some(Box::new(super::map_in_force::MapSource::new(
+                base,
+                movement,
+                facing_declared,
+            )));
         });
         Ok(rules)
     }
@@ -645,11 +657,16 @@ impl LuaRules {
     ) -> Result<(R, Vec<Event>), RulesError> {
         let lua = &self.lua;
         let started = super::profile::enabled().then(std::time::Instant::now);
-        let _ = with_host(lua, |h| {
+        let map_changed = with_host(lua, |h| {
             h.dice = state.dice;
             h.rolls.clear();
             h.generation += 1;
+            h.map_changes != state.map_changes
         });
+        if map_changed.unwrap_or(false) {
+            self.use_map_of(state)
+                .map_err(|e| RulesError::new(format!("{}: {e}", what())))?;
+        }
         self.budget.reset();
         let result = lua.scope(|scope| {
             let ud = scope.create_any_userdata_ref(state)?;
@@ -681,10 +698,36 @@ impl LuaRules {
         }
     }
 
+    /// Makes the map `state`'s changes make (and the rules compiled on it) the one the API
+    /// functions see, in place of the one of the last state called with.
+    #[inline(never)]
+    fn use_map_of(&self, state: &GameState) -> Result<(), String> {
+        with_host(&self.lua, |h| {
+            let source = h
+                .map_source
+                .as_mut()
+                .ok_or("the rules are still loading: no map changes yet")?;
+            let compiled = source.compiled_for(&state.map_changes)?;
+            h.map = compiled.map;
+            h.path = compiled.path;
+            h.path_variants = compiled.path_variants;
+            h.facing = compiled.facing;
+            h.map_changes = state.map_changes.clone();
+            // (what was worked out on the other map)
+            h.path_cache = None;
+            h.step_fields = Default::default();
+            h.terrain_strings = None;
+            h.reach_search = None;
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?
+    }
+
     /// The events a script returned, read and checked against the scenario (event_check.rs):
     /// a malformed or impossible event fails the call, naming it, before anything is applied.
     fn events_returned(
         &self,
+        state: &GameState,
         value: Value,
         what: &impl Fn() -> String,
     ) -> Result<Vec<Event>, RulesError> {
@@ -702,7 +745,39 @@ impl LuaRules {
         })
         .map_err(|e| RulesError::new(e.to_string()))?
         .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::HexChanged { .. } | Event::HexsideChanged { .. }))
+        {
+            self.map_changes_fit(state, &events)
+                .map_err(|m| RulesError::new(format!("{} returned {m}", what())))?;
+        }
         Ok(events)
+    }
+
+    /// A script's `HexChanged` and `HexsideChanged` events: each checked against the map in
+    /// force and the names the rules know, then the map they make derived and the rules
+    /// compiled on it, so that a change the map cannot hold (a 65th kind of feature) fails the
+    /// call that makes it, not every call after it.
+    #[inline(never)]
+    fn map_changes_fit(&self, state: &GameState, events: &[Event]) -> Result<(), String> {
+        with_host(&self.lua, |h| {
+            let names = h.map.as_hex().map(|map| super::event_check::MapNames {
+                map,
+                path: h.path.as_deref(),
+            });
+            let mut changes = state.map_changes.clone();
+            for (i, event) in events.iter().enumerate() {
+                super::event_check::check_map_change(&h.map, names.as_ref(), event)
+                    .map_err(|why| format!("event #{} ({}): {why}", i + 1, event.name()))?;
+                changes.record(event);
+            }
+            match h.map_source.as_mut() {
+                Some(source) => source.compiled_for(&changes).map(|_| ()),
+                None => Ok(()),
+            }
+        })
+        .map_err(|e| e.to_string())?
     }
 
     fn refusal_of(&self, value: &Value) -> Option<Refusal> {
@@ -1093,7 +1168,7 @@ impl Ruleset for LuaRules {
         if let Some(refusal) = self.refusal_of(&value) {
             return Ok(Err(refusal));
         }
-        let events = self.events_returned(value, &what)?;
+        let events = self.events_returned(state, value, &what)?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 
@@ -1150,7 +1225,7 @@ impl Ruleset for LuaRules {
                     what()
                 )));
             }
-            let events = self.events_returned(value, &what)?;
+            let events = self.events_returned(state, value, &what)?;
             out.extend(rolls);
             out.extend(events);
         }
@@ -1394,7 +1469,7 @@ impl Ruleset for LuaRules {
         if let Some(refusal) = self.refusal_of(&value) {
             return Ok(Err(refusal));
         }
-        let events = self.events_returned(value, &what)?;
+        let events = self.events_returned(state, value, &what)?;
         Ok(Ok(rolls.into_iter().chain(events).collect()))
     }
 }

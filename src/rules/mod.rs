@@ -26,6 +26,7 @@ mod lint;
 mod loader;
 mod lua_stack;
 mod luals;
+pub(crate) mod map_in_force;
 mod sandbox;
 
 pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED};

@@ -136,6 +136,16 @@ impl Fit<'_> {
                 finite(*score, &format!("outcome: the score of {side}"))?;
             }
         }
+        if !state.map_changes.is_empty() {
+            match self.board {
+                Board::Hex(map) => map.with_changes(&state.map_changes).map(|_| ())?,
+                Board::Area(_) => {
+                    return Err(
+                        "map_changes: an area map has no hexes or hexsides to change".into(),
+                    )
+                }
+            }
+        }
         for (key, unit) in &state.units {
             self.unit(unit)?;
             if key != &unit.id {

@@ -813,6 +813,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             .map(|(k, v)| (k.clone(), v.clone().into()))
             .collect(),
         outcome: None,
+        map_changes: Default::default(),
         revision: crate::engine::Revision::default(),
     };
     Ok(Scenario {

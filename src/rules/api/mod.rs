@@ -64,6 +64,12 @@ pub(crate) struct HostData {
     pub path_variants: Option<Arc<crate::path::CostVariants>>,
     /// The compiled `facing` declaration (docs/facing.md), if the rules declare one.
     pub facing: Option<Arc<crate::path::FacingRules>>,
+    /// The map changes `map`, `path`, `path_variants` and `facing` were made for (the state's
+    /// `map_changes` of the last call; empty: the scenario's map).
+    pub map_changes: crate::engine::MapChanges,
+    /// The scenario's map and declarations, and the maps play changed (map_in_force.rs);
+    /// None while the modules load.
+    pub map_source: Option<Box<crate::rules::map_in_force::MapSource>>,
     /// The game state of the current call (a scoped userdata; None between calls and while
     /// modules load). Kept here rather than in the registry: read at every host call, and a
     /// registry read by name costs a Lua string.
@@ -107,6 +113,8 @@ impl HostData {
             path: None,
             path_variants: None,
             facing: None,
+            map_changes: Default::default(),
+            map_source: None,
             state: None,
             generation: 0,
             path_cache: None,

@@ -321,6 +321,23 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         ],
     ),
     event(
+        "hexwar.HexChanged",
+        "A hex's terrain or features changed during play (a fort built, a polder flooded); what it leaves out stays.",
+        &[
+            "hex: string",
+            "terrain?: string -- The new terrain.",
+            "features?: string[] -- The hex's features now (all of them).",
+        ],
+    ),
+    event(
+        "hexwar.HexsideChanged",
+        "The features of a hexside changed during play (a bridge blown).",
+        &[
+            "hexside: string[] -- The two adjacent hexes.",
+            "features: string[] -- The hexside's features now (all of them).",
+        ],
+    ),
+    event(
         "hexwar.VarSet",
         "A rules variable was set.",
         &["key: string", "value: any"],
