@@ -106,6 +106,58 @@ fn a_bridge_built_and_blown_in_play_changes_the_costs_of_the_crossing() {
     );
 }
 
+/// The variant's river blocks zones of control except over a bridge: the table's ZOC entries
+/// follow the changed map as its costs do. r-inf-1 across the river at 0602 does not stop
+/// b-inf-1 going along the west bank (0501 to 0502 to 0503); once b-inf-2 builds a bridge at
+/// 0502/0602, its ZOC reaches 0502 and b-inf-1 stops there.
+#[test]
+fn a_bridge_carries_the_zone_of_control_across_the_river() {
+    let mut session = Session::start_with_mods(
+        Path::new("scenarios/demo"),
+        Some(1),
+        &[PathBuf::from(BRIDGES)],
+    )
+    .expect("starts");
+    let setup = format!(
+        "{}\n[[unit]]\nid = \"b-inf-2\"\nside = \"blue\"\ntype = \"infantry\"\nsize = \"XX\"\nma = 4\nstrength = 3\nat = \"0502\"\n",
+        BANK.replace("at = \"0502\"", "at = \"0501\"")
+            .replace("at = \"1210\"", "at = \"0602\"")
+    );
+    session
+        .setup_text(&SourceText::new("zoc.toml", &setup))
+        .expect("the setup fits");
+    let reach =
+        |session: &mut Session| Value::Object(session.reach_of("b-inf-1").expect("a reach"));
+    assert_eq!(
+        reach(&mut session),
+        json!({
+            "0301": 4.0, "0302": 4.0, "0303": 4.0, "0304": 4.0, "0401": 2.0, "0402": 2.0,
+            "0403": 3.0, "0404": 3.0, "0405": 4.0, "0502": 1.0, "0503": 2.0, "0504": 3.0,
+            "0505": 4.0, "0601": 4.0, "0603": 2.0, "0604": 3.0, "0703": 4.0, "0704": 4.0
+        })
+    );
+    let mut args = Map::new();
+    args.insert("unit".into(), json!("b-inf-2"));
+    args.insert("across".into(), json!("0602"));
+    session
+        .game
+        .submit(
+            Some("blue"),
+            &Command::Custom {
+                name: "bridge".into(),
+                args,
+            },
+        )
+        .expect("a bridge is built");
+    assert_eq!(
+        reach(&mut session),
+        json!({
+            "0301": 4.0, "0302": 4.0, "0401": 2.0, "0402": 2.0, "0403": 4.0, "0502": 1.0,
+            "0601": 4.0
+        })
+    );
+}
+
 /// `hex.map.hexside` answers from the map in force: a second bridge at the same place is
 /// refused by the rules, which read the first one there; a bridge where there is no river too.
 #[test]

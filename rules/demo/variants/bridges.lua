@@ -1,5 +1,6 @@
 -- Bridges: a variant of the demo where the map changes in play (docs/movement.md, "The map
--- changed in play"). Crossing the river costs 3 more MP, except over a bridge. A blue or red
+-- changed in play"). Crossing the river costs 3 more MP, and no zone of control reaches across
+-- it, except over a bridge. A blue or red
 -- unit on a river bank may build a bridge across the river (`bridge`) or blow one up (`blow`)
 -- in its movement phase. The commands return `HexsideChanged` events: once they are applied,
 -- every search, `hex.map.hexside`, `render`, saves and replays see the bridge as if it were
@@ -7,6 +8,9 @@
 local movement = hex.rules.get("movement")
 movement.vocabulary = { hexsides = { "bridge" } }     -- no bridge on the map: named here
 movement.hexsides = { river = { unless = { "bridge" }, ["then"] = 0, ["else"] = 3 } }
+-- No zone of control reaches across the river, except over a bridge.
+movement.zoc.blocked_by_hexsides = { "river" }
+movement.zoc.carried_by_hexsides = { "bridge" }
 
 local function has(list, name)
   for _, item in ipairs(list) do
