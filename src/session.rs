@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::board::SourceText;
 use crate::bot::{
-    play_observed, PlayOptions, Played, RandomBot, RunLimit, RunReport, SideBots, SidesDone,
+    play_keeping_report, PlayOptions, Played, RandomBot, RunLimit, RunReport, SideBots, SidesDone,
 };
 use crate::engine::{Dice, Event, EventLimits, Game, GameError, Ruleset, Save, SaveError, Unit};
 use crate::rules::{LuaRules, RulesLoadError};
@@ -793,12 +793,21 @@ impl Session {
             sides_done: self.sides_done.as_ref(),
             ..options
         };
-        let report = play_observed(&mut self.game, &mut bot, &sides, limit, options, observe);
+        let mut report = RunReport::default();
+        let played = play_keeping_report(
+            &mut self.game,
+            &mut bot,
+            &sides,
+            limit,
+            options,
+            observe,
+            &mut report,
+        );
         self.bot_dice = bot.random.dice;
-        if let Ok(report) = &report {
-            self.sides_done = report.sides_done.clone();
-        }
-        report
+        // (after an error too: the sides that gave their commands before it are not asked
+        // again when the save is run again, so it meets the same error with the same dice)
+        self.sides_done = report.sides_done.clone();
+        played.map(|()| report)
     }
 
     /// In a simultaneous step, the sides that have given their commands (a save `run

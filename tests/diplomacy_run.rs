@@ -191,3 +191,57 @@ fn phase_ended_names_the_phase_as_phase_started_did() {
     // (seed 1 dislodges nobody in 1901: both retreat phases are skipped)
     assert_eq!(phases, expected);
 }
+
+/// A rules error at the end of a simultaneous phase (a variant whose `after_movement` fails)
+/// stops `run` with the save written; running that save again meets the same error and writes
+/// the same save: the powers that gave their orders are recorded as done (`sides_done`), so
+/// their bots are not asked again with other dice (the bots' dice moved 28 -> 35 -> 42).
+#[test]
+fn a_save_stopped_by_a_failing_phase_end_is_written_again_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("failing");
+    std::fs::create_dir(&scenario).unwrap();
+    let root = std::env::current_dir().unwrap();
+    let text = std::fs::read_to_string("tests/fixtures/diplomacy_no_convoy/scenario.toml")
+        .unwrap()
+        .replace("../../../", &format!("{}/", root.display()))
+        .replace("\"no_convoy\"", "\"failing\"");
+    std::fs::write(scenario.join("scenario.toml"), text).unwrap();
+    std::fs::write(
+        scenario.join("failing.lua"),
+        "return require(\"diplomacy\").variant({ after_movement = function() error(\"after_movement fails\") end })\n",
+    )
+    .unwrap();
+    let saves: Vec<String> = (1..=3)
+        .map(|i| {
+            dir.path()
+                .join(format!("s{i}.json"))
+                .to_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut from = scenario.to_str().unwrap().to_string();
+    for save in &saves {
+        let out = hexwar(&["run", &from, "--save", save]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("after_movement fails"),
+            "{}",
+            stderr(&out)
+        );
+        from = save.clone();
+    }
+    let read = |path: &str| std::fs::read_to_string(path).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&read(&saves[0])).unwrap();
+    assert_eq!(
+        first["sides_done"],
+        serde_json::json!(["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"])
+    );
+    // (compared without printing them: a save is some 20 kB)
+    assert!(
+        read(&saves[1]) == read(&saves[0]),
+        "the second save differs"
+    );
+    assert!(read(&saves[2]) == read(&saves[0]), "the third save differs");
+}

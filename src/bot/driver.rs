@@ -56,9 +56,9 @@ pub struct RunReport {
     pub refused: u64,
     /// The side the run stopped for ([`PlayOptions::stop_for_side`]), when it did.
     pub waiting_for: Option<String>,
-    /// When the run stopped inside a simultaneous step for [`RunReport::waiting_for`]: the
-    /// sides that have given their commands in it (a save records them,
-    /// [`crate::engine::Save::sides_done`]).
+    /// When the run stopped inside a simultaneous step, for [`RunReport::waiting_for`] or
+    /// at an error ([`play_keeping_report`]): the sides that have given their commands in it
+    /// (a save records them, [`crate::engine::Save::sides_done`]).
     pub sides_done: Option<SidesDone>,
 }
 
@@ -101,6 +101,24 @@ pub fn play_observed(
     options: PlayOptions<'_>,
     observe: &mut dyn FnMut(&mut Game, Played<'_>),
 ) -> Result<RunReport, GameError> {
+    let mut report = RunReport::default();
+    play_keeping_report(game, bot, sides, limit, options, observe, &mut report)?;
+    Ok(report)
+}
+
+/// `play_observed`, with what was played in `report` even when an error stops the run: its
+/// `sides_done` then names the sides that gave their commands in the simultaneous step where
+/// it stopped (all of them when the phase's end failed), so that a save written then, run
+/// again, does not ask them again with other dice and meets the same error.
+pub fn play_keeping_report(
+    game: &mut Game,
+    bot: &mut dyn Bot,
+    sides: &[String],
+    limit: RunLimit,
+    options: PlayOptions<'_>,
+    observe: &mut dyn FnMut(&mut Game, Played<'_>),
+    report: &mut RunReport,
+) -> Result<(), GameError> {
     let listed = |game: &mut Game, side: &str| -> Result<LegalCommands, GameError> {
         let mut legal = LegalCommands::new(side);
         if options.count_legal {
@@ -108,7 +126,6 @@ pub fn play_observed(
         }
         Ok(legal)
     };
-    let mut report = RunReport::default();
     let mut guard: u64 = 0;
     while !game.is_over() {
         if let RunLimit::BeforeTurn(turn) = limit {
@@ -131,6 +148,12 @@ pub fn play_observed(
             // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends
             // (the person's side, if any, gives its own after the run: it stops before the end).
             let done_before = SidesDone::at(options.sides_done, game.state());
+            let mut done = SidesDone {
+                turn: game.state().turn,
+                step: game.state().step,
+                sides: done_before.clone(),
+            };
+            report.sides_done = Some(done.clone());
             for side in sides
                 .iter()
                 .filter(|s| Some(s.as_str()) != person && !done_before.contains(s))
@@ -163,6 +186,8 @@ pub fn play_observed(
                         break;
                     }
                 }
+                done.sides.push(side.clone());
+                report.sides_done = Some(done.clone());
             }
             if let Some(person) = person.filter(|p| sides.iter().any(|s| s == p)) {
                 // (a step where the person may only end it, a retreat phase of other powers'
@@ -187,6 +212,7 @@ pub fn play_observed(
             report.commands += 1;
             game.submit(None, &Command::EndPhase)
                 .map_err(|e| while_giving(e, first, &Command::EndPhase))?;
+            report.sides_done = None;
             observe(
                 game,
                 Played {
@@ -249,7 +275,7 @@ pub fn play_observed(
             }
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// A rules error met while a side's command was played, with that command: the phase alone

@@ -8,7 +8,9 @@ mod legal;
 mod random;
 mod sides;
 
-pub use driver::{play, play_observed, PlayOptions, Played, RunLimit, RunReport, SidesDone};
+pub use driver::{
+    play, play_keeping_report, play_observed, PlayOptions, Played, RunLimit, RunReport, SidesDone,
+};
 pub use legal::LegalCommands;
 pub use random::RandomBot;
 pub use sides::{ask_lua_bot, SideBots};
