@@ -609,6 +609,14 @@ fn f40_17_3_a_setups_pools_name_only_units_waiting_in_them() {
         assert_eq!(refusal_of(&mut s, &text), message, "{text}");
         assert_eq!(s.to_save().to_json(), before, "{text}");
     }
+    // (an id of 100 000 letters: refused as unknown; its did-you-mean, comparing it letter by
+    // letter with every waiting unit, ran out of the instruction budget)
+    let long = "x".repeat(100_000);
+    assert_eq!(
+        refusal_of(&mut s, &format!("[pools]\nallied_reserve = [\"{long}\"]\n")),
+        format!("setup.toml:2: setup refused: F40-setup: [pools].allied_reserve #1: no unit '{long}' waits in a pool")
+    );
+    assert_eq!(s.to_save().to_json(), before);
     // (the setup's off-map pool unit listed in its pool: the setup stands)
     setup(
         &mut s,
