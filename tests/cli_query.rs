@@ -99,3 +99,47 @@ fn query_names_a_misspelt_query() {
         "error: no query 'atack' in these rules (queries: bot, reach)\n"
     );
 }
+
+/// The host's `bot` query checks its question: a missing or misspelt bot module, side or key,
+/// or a seed that is no whole number, is the asker's mistake (exit 2, the shape and the names
+/// loaded), not the bot's script failing on a side `''` or a string seed.
+#[test]
+fn query_bot_says_what_its_question_lacks() {
+    let shape = "error: query 'bot': the argument is {\"bot\": MODULE, \"side\": SIDE, \"seed\": N} (bot modules loaded: demo.ai)";
+    let cases = [
+        ("null", shape.to_string()),
+        (r#"{"bot": "demo.ai"}"#, shape.to_string()),
+        (
+            r#"{"bot": "demo.ai", "side": "blue", "sed": 1}"#,
+            format!("{shape}: unknown key 'sed'"),
+        ),
+        (
+            r#"{"bot": "demo.a", "side": "blue"}"#,
+            "error: query 'bot': unknown bot module 'demo.a': did you mean 'demo.ai'? (loaded: demo.ai)".into(),
+        ),
+        (
+            r#"{"bot": "demo.ai", "side": "blu"}"#,
+            "error: query 'bot': unknown side 'blu': did you mean 'blue'? (sides: blue, red)".into(),
+        ),
+        (
+            r#"{"bot": "demo.ai", "side": "blue", "seed": "abc"}"#,
+            "error: query 'bot': seed \"abc\" is not a whole number from 0 to 18446744073709551615".into(),
+        ),
+    ];
+    for (arg, expected) in cases {
+        let (code, out, err) = query(&["scenarios/demo", "bot", arg, "--json"]);
+        assert_eq!(code, Some(2), "{arg}: {out}");
+        assert_eq!(err.trim_end(), expected, "{arg}");
+    }
+    let (code, out, err) = query(&[
+        "scenarios/demo",
+        "bot",
+        r#"{"bot": "demo.ai", "side": "blue", "seed": 7}"#,
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        "{\"command\":\"move\",\"path\":[\"0203\",\"0303\",\"0404\",\"0503\",\"0604\",\"0703\"],\"unit\":\"b-arm-1\"}\n"
+    );
+}

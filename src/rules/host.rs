@@ -559,6 +559,57 @@ impl LuaRules {
         }
     }
 
+    /// The bot module and side a `bot` question names, checked: a caller's mistake (`hexwar
+    /// query SAVE bot '{...}'`) is said as the caller's, not as the bot's script failing on
+    /// a side `''` or a seed that is a string.
+    fn bot_question<'a>(&self, arg: &'a serde_json::Value) -> Result<(&'a str, &'a str), String> {
+        let loaded: Vec<String> = self.bots.keys().cloned().collect();
+        let shape = || {
+            format!(
+                "query 'bot': the argument is {{\"bot\": MODULE, \"side\": SIDE, \"seed\": N}} (bot modules loaded: {})",
+                if loaded.is_empty() { "none".to_string() } else { loaded.join(", ") }
+            )
+        };
+        let question = arg.as_object().ok_or_else(shape)?;
+        if let Some(key) = question
+            .keys()
+            .find(|k| !["bot", "side", "seed"].contains(&k.as_str()))
+        {
+            return Err(format!("{}: unknown key '{key}'", shape()));
+        }
+        let module = question
+            .get("bot")
+            .and_then(|b| b.as_str())
+            .ok_or_else(shape)?;
+        if !self.bots.contains_key(module) {
+            return Err(format!(
+                "query 'bot': {}",
+                crate::spelling::unknown_name("bot module", module, &loaded, "loaded")
+            ));
+        }
+        let side = question
+            .get("side")
+            .and_then(|s| s.as_str())
+            .ok_or_else(shape)?;
+        let sides = with_host(&self.lua, |h| h.sides.clone()).map_err(|e| e.to_string())?;
+        if !sides.iter().any(|s| s == side) {
+            return Err(format!(
+                "query 'bot': {}",
+                crate::spelling::unknown_side(side, &sides)
+            ));
+        }
+        match question.get("seed") {
+            None => {}
+            Some(seed) if seed.is_u64() => {}
+            Some(other) => {
+                return Err(format!(
+                    "query 'bot': seed {other} is not a whole number from 0 to 18446744073709551615"
+                ))
+            }
+        }
+        Ok((module, side))
+    }
+
     /// Asks a Lua bot to choose: `fn(side, legal, seed)` returns an index into `legal` or a
     /// command table. `legal` is a lazy list (api/legal.rs): the bot that lists what it needs
     /// with `hex.commands.legal` never makes the whole list. The answer comes back as the
@@ -568,19 +619,12 @@ impl LuaRules {
         state: &GameState,
         arg: &serde_json::Value,
     ) -> Result<serde_json::Value, RulesError> {
-        let module = arg.get("bot").and_then(|b| b.as_str()).unwrap_or_default();
-        let f = self.bots.get(module).cloned().ok_or_else(|| {
-            RulesError::of_kind(
-                RulesErrorKind::HostCall,
-                format!("no bot module '{module}' loaded"),
-            )
-        })?;
+        let (module, side) = self
+            .bot_question(arg)
+            .map_err(|why| RulesError::of_kind(RulesErrorKind::HostCall, why))?;
+        let f = self.bots[module].clone();
         let what = || format!("bot '{module}' ({})", origin_of(&f));
-        let side = arg
-            .get("side")
-            .and_then(|s| s.as_str())
-            .unwrap_or_default()
-            .to_string();
+        let side = side.to_string();
         // An index out of range is the bot's mistake, not a script error: said as the bot's.
         let (answer, _) = self.call(state, what, |lua| {
             let seed = arg.get("seed").cloned().unwrap_or_default();
