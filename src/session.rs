@@ -629,6 +629,11 @@ impl Session {
                 }
             }
         }
+        // (after the units, whose own numbers are named with the unit: the rest goes to the
+        // rules as it is, where a NaN became null)
+        if let Some(e) = crate::board::not_finite_error(&source.text) {
+            return Err(fail(source.line_of(e.offset), e.message));
+        }
         let json = serde_json::to_value(&table).map_err(|e| fail(0, e.to_string()))?;
         let serde_json::Value::Object(map) = json else {
             return Err(fail(0, "the setup is not a table".into()));

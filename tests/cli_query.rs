@@ -82,6 +82,29 @@ fn query_takes_a_plain_word_as_a_string() {
 }
 
 /// A name the rules do not declare is refused with the nearest one and the list.
+/// No argument is nil to the rules (it read as mlua's `userdata` null).
+#[test]
+fn query_without_an_argument_gives_the_rules_nil() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("f.json");
+    let out = hexwar(&[
+        "run",
+        "scenarios/france1940",
+        "--turns",
+        "1",
+        "--quiet",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (code, _, err) = query(&[save.to_str().unwrap(), "attack_options"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        "error: query 'attack_options': the argument is a side, \"german\" or \"allied\", not nil\n"
+    );
+}
+
 #[test]
 fn query_names_a_misspelt_query() {
     assert_eq!(

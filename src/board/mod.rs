@@ -28,6 +28,6 @@ pub use source::{
     MAX_SOURCE_BYTES,
 };
 pub use toml_text::{
-    datetime_error, in_json_words, in_lua_words, in_toml_words, parse_toml, toml_message,
-    toml_offset, TomlError,
+    datetime_error, in_json_words, in_lua_words, in_toml_words, not_finite_error, parse_toml,
+    toml_message, toml_offset, TomlError,
 };

@@ -22,34 +22,60 @@ pub struct TomlError {
 /// reached the rules, the saves and messages. (A text that does not parse: None, and the
 /// parse's own error is said.)
 pub fn datetime_error(text: &str) -> Option<TomlError> {
-    first_datetime(text).map(|offset| TomlError {
+    first_unreadable(text, true).map(|(offset, _)| TomlError {
         offset,
         message: "a date or time is no value hexwar reads: write it as a string (\"1940-05-10\")"
             .into(),
     })
 }
 
-/// Where `datetime_error` finds one.
-fn first_datetime(text: &str) -> Option<usize> {
+/// The first float in a TOML text that is NaN or infinite, as an error, if any: for the files
+/// whose tables go to the rules as they are (a setup's own keys, an order's arguments). JSON
+/// has neither, so such a value became null, which a script saw as `userdata`. (The engine's
+/// own fields, a unit's strength, are checked where they are read, naming the unit.)
+pub fn not_finite_error(text: &str) -> Option<TomlError> {
+    first_unreadable(text, false).map(|(offset, float)| TomlError {
+        offset,
+        message: format!(
+            "{float} is no number hexwar reads (NaN and infinity cannot be saved): write a \
+             finite number"
+        ),
+    })
+}
+
+/// Where the first date or time (`dates`), or else the first NaN or infinite float, stands,
+/// with its text.
+fn first_unreadable(text: &str, dates: bool) -> Option<(usize, String)> {
     use toml::de::{DeTable, DeValue};
-    // (every date or time has a digit, then '-' or ':', then a digit: a text without one is
-    // not parsed a second time; a large map is a few million instructions to parse)
-    let might = text
-        .as_bytes()
-        .windows(3)
-        .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'-' | b':') && w[2].is_ascii_digit());
+    // (every date or time has a digit, then '-' or ':', then a digit, and NaN and infinity are
+    // written `nan` and `inf`: a text without one is not parsed a second time; a large map is
+    // a few million instructions to parse)
+    let might = text.as_bytes().windows(3).any(|w| {
+        if dates {
+            w[0].is_ascii_digit() && matches!(w[1], b'-' | b':') && w[2].is_ascii_digit()
+        } else {
+            w == b"nan" || w == b"inf"
+        }
+    });
     if !might {
         return None;
     }
     let document = DeTable::parse(text).ok()?;
-    let mut first: Option<usize> = None;
+    let mut first: Option<(usize, String)> = None;
+    let mut keep = |at: usize, what: String| {
+        if first.as_ref().is_none_or(|(f, _)| at < *f) {
+            first = Some((at, what));
+        }
+    };
     // (a walk with a stack of its own: a file may nest arrays thousands deep)
     let mut left: Vec<&toml::Spanned<DeValue>> = document.get_ref().values().collect();
     while let Some(value) = left.pop() {
         match value.get_ref() {
-            DeValue::Datetime(_) => {
-                let at = value.span().start;
-                first = Some(first.map_or(at, |f| f.min(at)));
+            DeValue::Datetime(d) if dates => keep(value.span().start, d.to_string()),
+            DeValue::Float(float)
+                if !dates && (float.as_str().contains("nan") || float.as_str().contains("inf")) =>
+            {
+                keep(value.span().start, float.as_str().to_string())
             }
             DeValue::Array(items) => left.extend(items.iter()),
             DeValue::Table(table) => left.extend(table.values()),

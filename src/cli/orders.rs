@@ -101,7 +101,10 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
             .trim_start_matches("TOML: ")
             .to_string(),
     };
-    if let Some(e) = crate::board::datetime_error(text) {
+    // (an order's arguments go to the rules as they are, where a NaN became null)
+    if let Some(e) =
+        crate::board::datetime_error(text).or_else(|| crate::board::not_finite_error(text))
+    {
         return Err(OrdersError::Toml {
             path: path.into(),
             line: index.line_of(e.offset),

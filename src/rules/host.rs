@@ -542,7 +542,12 @@ impl LuaRules {
         let what = || format!("query '{name}' ({})", origin_of(&f));
         // (a `hex.rules.caller_error` is the asker's mistake: said as the host's, by its message)
         let (answer, _) = self.call(state, what, |lua| {
-            match f.call::<Value>(lua.to_value(arg)?) {
+            // (JSON's null is Lua's nil, not mlua's null light userdata: a query given no
+            // argument read it as `userdata`)
+            let nil_for_null = mlua::serde::SerializeOptions::new()
+                .serialize_none_to_null(false)
+                .serialize_unit_to_null(false);
+            match f.call::<Value>(lua.to_value_with(arg, nil_for_null)?) {
                 Ok(v) => super::bounded::json_from_value(lua, v).map(Ok),
                 Err(e) => match api::rules::caller_error_in(&e) {
                     Some(message) => Ok(Err(message.to_string())),
