@@ -52,6 +52,48 @@ fn costs_follow_the_variable_mud_from_turn_5() {
     );
 }
 
+/// A setup's `[vars]` sets the weather without playing to turn 5: b-inf-1 reaches the mud's
+/// 7 hexes on turn 1; on France 1940, whose rules read a setup table of their own, the key is
+/// the engine's and their setup does not see it.
+#[test]
+fn a_setups_vars_set_the_weather() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("mud.toml");
+    std::fs::write(&setup, "turn = 1\n[vars]\nweather = \"mud\"\n").unwrap();
+    let out = hexwar(&[
+        "reach",
+        "scenarios/demo",
+        "b-inf-1",
+        "--mod",
+        RAIN,
+        "--setup",
+        setup.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(answer["hexes"], reach_on_turn(5));
+    let out = hexwar(&[
+        "status",
+        "scenarios/france1940",
+        "--setup",
+        setup.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "vars = 5\n").unwrap();
+    let out = hexwar(&["status", "scenarios/demo", "--setup", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}:1: setup refused: setup: [vars] must be a table: name = value\n",
+            bad.display()
+        )
+    );
+}
+
 /// The engine checks a move at the costs in force: a path the dry ground allows is refused in
 /// the mud, with the rule's own words for too long a move.
 #[test]

@@ -31,8 +31,22 @@ impl From<RulesError> for GameError {
 }
 
 /// The setup keys the engine reads (`[[unit]]` and `[control]` are turned into events by the
-/// session before).
-const ENGINE_SETUP_KEYS: [&str; 4] = ["turn", "phase", "side", "control"];
+/// session before; `[vars]` here, and kept from the rules' own setup).
+const ENGINE_SETUP_KEYS: [&str; 5] = ["turn", "phase", "side", "control", "vars"];
+
+/// A setup's `[vars]`, `name = value`: one `VarSet` each, in name order.
+fn setup_vars(vars: &serde_json::Value) -> Result<Vec<Event>, String> {
+    let serde_json::Value::Object(vars) = vars else {
+        return Err("[vars] must be a table: name = value".into());
+    };
+    Ok(vars
+        .iter()
+        .map(|(key, value)| Event::VarSet {
+            key: key.clone(),
+            value: value.clone().into(),
+        })
+        .collect())
+}
 
 /// Bounds on event chains, so a handler that emits events forever is stopped.
 #[derive(Debug, Clone, Copy)]
@@ -229,7 +243,7 @@ impl Game {
                         .unwrap_or_default();
                 return Err(refuse(format!(
                     "unknown key '{key}' ({near}these rules read no setup table of their own: \
-                     the keys are turn, phase, side, [control] and [[unit]])"
+                     the keys are turn, phase, side, [control], [vars] and [[unit]])"
                 )));
             }
         }
@@ -316,7 +330,14 @@ impl Game {
             })?),
         };
         let mut events = extra;
-        match self.rules.setup(&self.state, table)? {
+        // `[vars]`: the rules' variables the position holds (the weather, a bridge's state),
+        // set before the rules' own setup adds its events; the rules' setup does not see the key.
+        let mut own = std::borrow::Cow::Borrowed(table);
+        if let Some(vars) = table.get("vars") {
+            events.extend(setup_vars(vars).map_err(refuse)?);
+            own.to_mut().remove("vars");
+        }
+        match self.rules.setup(&self.state, &own)? {
             Ok(more) => {
                 rules_made(&more, || "the setup".to_string())?;
                 events.extend(more)
@@ -1067,12 +1088,12 @@ mod tests {
             (
                 json!({"phse": "move"}),
                 "unknown key 'phse' (did you mean 'phase'? these rules read no setup table of \
-                 their own: the keys are turn, phase, side, [control] and [[unit]])",
+                 their own: the keys are turn, phase, side, [control], [vars] and [[unit]])",
             ),
             (
                 json!({"weather": "rain"}),
                 "unknown key 'weather' (these rules read no setup table of their own: the keys \
-                 are turn, phase, side, [control] and [[unit]])",
+                 are turn, phase, side, [control], [vars] and [[unit]])",
             ),
         ] {
             assert_eq!(
