@@ -187,6 +187,13 @@ fn a_bad_costs_by_variable_is_named_where_it_is_wrong() {
         ),
     ];
     let dir = tempfile::tempdir().unwrap();
+    // (a mod's file is named from its folder, as in its own Lua errors)
+    let dir_name = dir
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     for (i, (spec, expected)) in cases.iter().enumerate() {
         let file = dir.path().join(format!("bad{i}.lua"));
         std::fs::write(
@@ -201,7 +208,7 @@ fn a_bad_costs_by_variable_is_named_where_it_is_wrong() {
         };
         // (the compiler's messages follow its prefix; the number key is found before it runs)
         let prefix = if expected.starts_with("invalid type") {
-            "rules/demo/movement.lua:7: declaration 'movement': "
+            "declaration 'movement': "
         } else {
             "the rules' movement declaration (hex.rules.declare(\"movement\", ...)): "
         };
@@ -209,6 +216,12 @@ fn a_bad_costs_by_variable_is_named_where_it_is_wrong() {
             message.contains(&format!("{prefix}{expected}")),
             "{spec}: {message}"
         );
+        // (the mod that changed the table is named beside the file that declared it)
+        let place = format!(
+            "rules/demo/movement.lua:7 (as {}/bad{i}.lua changed it): ",
+            dir_name
+        );
+        assert!(message.contains(&place), "{spec}: {message}");
     }
 }
 

@@ -109,6 +109,30 @@ pub struct LuaRules {
     /// that field of that variable is a string other than the step's label.
     play_only: Option<(String, String)>,
     setup: Option<Function>,
+    /// Declarations a later module (a mod) changed after another made them, with that
+    /// module's file: `declared_at` names both.
+    changed_by: BTreeMap<String, String>,
+}
+
+/// Every declaration as JSON text, by key (functions and the host's own entries left out):
+/// compared before and after a module loads, to learn which declarations it changed.
+fn declarations_as_text(lua: &Lua) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Ok(decls) = lua.named_registry_value::<Table>(DECLARATIONS_KEY) else {
+        return out;
+    };
+    for (key, value) in decls.pairs::<String, Value>().flatten() {
+        if key.starts_with("__") || !matches!(value, Value::Table(_)) {
+            continue;
+        }
+        // (one that cannot be read, a number key, is a change too, whose error names it)
+        let text = match super::bounded::json_from_value(lua, value) {
+            Ok(json) => json.to_string(),
+            Err(e) => format!("(unreadable: {e})"),
+        };
+        out.insert(key, text);
+    }
+    out
 }
 
 /// Labels `PREFIX YEAR SUFFIX` of each step of a turn, the year being `first_year + turn - 1`
@@ -246,13 +270,39 @@ impl LuaRules {
                 kind = budget.kind_of(e);
             }
         };
-        for module in &scenario.rules {
+        // (which module last changed a declaration another made: a mod's `hex.rules.get(
+        // "movement").costs_by_variable = ...` gone wrong is named with the mod)
+        let mut changed_by: BTreeMap<String, String> = BTreeMap::new();
+        let mut declared_before: Option<BTreeMap<String, String>> = None;
+        for (index, module) in scenario.rules.iter().enumerate() {
             let dotted = module.replace('/', ".");
             budget.reset();
             let result = lua
                 .globals()
                 .get::<Function>("require")
                 .and_then(|require| require.call::<Value>(dotted.as_str()));
+            // (read only when an earlier module declared something or a later one may change
+            // what this one declared: a game's own modules after `lib` pay nothing)
+            let needed = declared_before.as_ref().is_some_and(|b| !b.is_empty())
+                || index + 1 < scenario.rules.len();
+            if result.is_ok() && needed {
+                let now = declarations_as_text(&lua);
+                if let Some(before) = &declared_before {
+                    let file = with_host(&lua, |h| h.loaded_files.last().cloned())
+                        .ok()
+                        .flatten()
+                        .map(|f| super::loader::chunk_name(&roots, &f))
+                        .unwrap_or_else(|| module.clone());
+                    for (key, text) in &now {
+                        if before.get(key).is_some_and(|old| old != text) {
+                            changed_by.insert(key.clone(), file.clone());
+                        }
+                    }
+                }
+                if index + 1 < scenario.rules.len() {
+                    declared_before = Some(now);
+                }
+            }
             if let Err(e) = result {
                 note_kind(&budget, &e);
                 errors.push(describe(
@@ -282,6 +332,7 @@ impl LuaRules {
             labels: None,
             play_only: None,
             setup: None,
+            changed_by,
         };
         // Bots are sandboxed like the rules: same VM, same API, same budgets.
         for module in scenario.bots.values() {
@@ -481,8 +532,13 @@ impl LuaRules {
             .named_registry_value::<Table>(DECLARATIONS_KEY)
             .and_then(|d| d.raw_get::<Table>(super::api::DECLARATION_ORIGINS))
             .and_then(|o| o.raw_get::<Option<String>>(key));
-        match origin {
-            Ok(Some(place)) => format!("{place}: "),
+        match (origin, self.changed_by.get(key)) {
+            // (a module that declared it again is the origin already)
+            (Ok(Some(place)), Some(file)) if !place.starts_with(&format!("{file}:")) => {
+                format!("{place} (as {file} changed it): ")
+            }
+            (Ok(Some(place)), _) => format!("{place}: "),
+            (_, Some(file)) => format!("{file}: "),
             _ => String::new(),
         }
     }
@@ -568,8 +624,11 @@ impl LuaRules {
     /// query SAVE bot '{...}'`) is said as the caller's, not as the bot's script failing on
     /// a side `''` or a seed that is a string.
     fn bot_question<'a>(&self, arg: &'a serde_json::Value) -> Result<(&'a str, &'a str), String> {
-        let loaded: Vec<String> = self.bots.keys().cloned().collect();
+        // (every bot decision of a game comes through here: the lists for the messages are
+        // made only for a wrong question)
+        let loaded = || self.bots.keys().cloned().collect::<Vec<String>>();
         let shape = || {
+            let loaded = loaded();
             format!(
                 "query 'bot': the argument is {{\"bot\": MODULE, \"side\": SIDE, \"seed\": N}} (bot modules loaded: {})",
                 if loaded.is_empty() { "none".to_string() } else { loaded.join(", ") }
@@ -578,7 +637,7 @@ impl LuaRules {
         let question = arg.as_object().ok_or_else(shape)?;
         if let Some(key) = question
             .keys()
-            .find(|k| !["bot", "side", "seed"].contains(&k.as_str()))
+            .find(|k| !matches!(k.as_str(), "bot" | "side" | "seed"))
         {
             return Err(format!("{}: unknown key '{key}'", shape()));
         }
@@ -589,18 +648,17 @@ impl LuaRules {
         if !self.bots.contains_key(module) {
             return Err(format!(
                 "query 'bot': {}",
-                crate::spelling::unknown_name("bot module", module, &loaded, "loaded")
+                crate::spelling::unknown_name("bot module", module, &loaded(), "loaded")
             ));
         }
         let side = question
             .get("side")
             .and_then(|s| s.as_str())
             .ok_or_else(shape)?;
-        let sides = with_host(&self.lua, |h| h.sides.clone()).map_err(|e| e.to_string())?;
-        if !sides.iter().any(|s| s == side) {
+        if !self.sides.iter().any(|s| s == side) {
             return Err(format!(
                 "query 'bot': {}",
-                crate::spelling::unknown_side(side, &sides)
+                crate::spelling::unknown_side(side, &self.sides)
             ));
         }
         match question.get("seed") {
