@@ -110,6 +110,15 @@ pub enum PositionError {
         class: String,
         known: String,
     },
+    /// The class attribute holds something other than a class name (`class = 5`): the unit
+    /// fell back to its class by type without a word.
+    #[error("unit '{unit}': attrs.{attr} is {value}, not the name of a movement class (declared classes: {known})")]
+    ClassNotAName {
+        unit: String,
+        attr: String,
+        value: String,
+        known: String,
+    },
     #[error("unit '{unit}' is not on the map")]
     OffMap { unit: String },
     #[error("array of {found} entries given for a map of {expected} hexes ({what})")]

@@ -415,8 +415,21 @@ impl MovementProfile {
             class: class.to_string(),
             known: self.vocab.classes.join(", "),
         };
-        if let Some(name) = rule.attr.as_deref().and_then(|a| unit.attr_str(a)) {
-            return self.class_id(name).ok_or_else(|| unknown(name));
+        if let Some(attr) = rule.attr.as_deref() {
+            match unit.attrs.get(attr) {
+                Some(serde_json::Value::String(name)) => {
+                    return self.class_id(name).ok_or_else(|| unknown(name))
+                }
+                None => {}
+                Some(other) => {
+                    return Err(PositionError::ClassNotAName {
+                        unit: unit.id.clone(),
+                        attr: attr.to_string(),
+                        value: other.to_string(),
+                        known: self.vocab.classes.join(", "),
+                    })
+                }
+            }
         }
         if let Some(&class) = rule.by_type.get(&unit.kind) {
             return Ok(class);

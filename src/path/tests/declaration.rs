@@ -93,6 +93,14 @@ fn unit_of_an_undeclared_side_or_class_is_refused() {
     odd.attrs.insert("class".into(), json!("cavalry"));
     let e = Occupancy::build(&m, &r, &[odd]).unwrap_err();
     assert!(matches!(e, PositionError::UnknownClass { .. }), "{e:?}");
+    // (a class that is no name: it fell back to the class by type without a word)
+    let mut numbered = unit("w", "allied", "infantry", "0101");
+    numbered.attrs.insert("class".into(), json!(5));
+    let e = Occupancy::build(&m, &r, &[numbered]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unit 'w': attrs.class is 5, not the name of a movement class (declared classes: foot, mountain, motorized)"
+    );
     let e = Occupancy::build(&m, &r, &[unit("z", "allied", "infantry", "0909")]).unwrap_err();
     assert_eq!(e.to_string(), "unit 'z': hex '0909' is not on this map");
 }
