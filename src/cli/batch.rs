@@ -41,14 +41,15 @@ fn print_stats(stats: &Stats, json: bool, csv: bool) {
     }
 }
 
-/// The scenario, or its errors as one message.
+/// The scenario, or its errors as one message: each on a line of its own with its own
+/// `error:` after the first (which `fail` writes), as a single game and `check` list them.
 fn load(path: &Path) -> Result<crate::scenario::Scenario, String> {
     load_scenario(path).map_err(|errors| {
         errors
             .iter()
             .map(|e| e.to_string())
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\nerror: ")
     })
 }
 
