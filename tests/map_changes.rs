@@ -158,6 +158,29 @@ fn a_bridge_carries_the_zone_of_control_across_the_river() {
     );
 }
 
+/// The picture's legend lists the features the map shows: a bridge once built, none once
+/// blown (its name stays known to the map).
+#[test]
+fn the_legend_follows_the_bridge() {
+    let mut session = on_the_bank(&[PathBuf::from(BRIDGES)]);
+    let legend_has_bridge = |s: &mut Session| {
+        hexwar::render::render(s, None)
+            .expect("a picture")
+            .contains(">bridge<")
+    };
+    assert!(!legend_has_bridge(&mut session));
+    session
+        .game
+        .submit(Some("blue"), &order("bridge", "0602"))
+        .expect("a bridge is built");
+    assert!(legend_has_bridge(&mut session));
+    session
+        .game
+        .submit(Some("blue"), &order("blow", "0602"))
+        .expect("the bridge is blown");
+    assert!(!legend_has_bridge(&mut session));
+}
+
 /// `hex.map.hexside` answers from the map in force: a second bridge at the same place is
 /// refused by the rules, which read the first one there; a bridge where there is no river too.
 #[test]

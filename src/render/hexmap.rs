@@ -283,14 +283,41 @@ fn legend_entries(
             out.push((Swatch::Fill(palette::terrain(name)), name.clone()));
         }
     }
-    for name in map.hexside_feature_names() {
-        out.push((Swatch::Line(name.clone()), name.clone()));
+    // (only what the map shows: a bridge blown in play leaves its name known to the map; and
+    // a feature named as a terrain is, `town`, says which it is)
+    let (mut sides_used, mut features_used) = (0u32, 0u64);
+    for index in 0..map.len() {
+        sides_used |= map.hexside_masks(index).iter().fold(0, |all, m| all | m);
+        features_used |= map.feature_mask(index);
+    }
+    let terrain_named = |name: &str| {
+        map.terrain_names()
+            .iter()
+            .enumerate()
+            .any(|(id, t)| t == name && used_terrain.contains(&(id as u8)))
+    };
+    for (bit, name) in map.hexside_feature_names().iter().enumerate() {
+        if sides_used & (1 << bit) != 0 {
+            let label = if terrain_named(name) {
+                format!("{name} (hexside)")
+            } else {
+                name.clone()
+            };
+            out.push((Swatch::Line(name.clone()), label));
+        }
     }
     if map.has_borders() {
         out.push((Swatch::Border, "border".into()));
     }
-    for name in map.feature_names() {
-        out.push((Swatch::Feature(name.clone()), name.clone()));
+    for (bit, name) in map.feature_names().iter().enumerate() {
+        if features_used & (1 << bit) != 0 {
+            let label = if terrain_named(name) {
+                format!("{name} (feature)")
+            } else {
+                name.clone()
+            };
+            out.push((Swatch::Feature(name.clone()), label));
+        }
     }
     for (order, side) in sides.iter().enumerate() {
         out.push((Swatch::Fill(palette::side(side, order)), side.clone()));
@@ -392,5 +419,29 @@ fn supply_mark(svg: &mut Svg, at: (f64, f64), supplied: bool) {
         let s = "stroke=\"#ffffff\" stroke-width=\"2\"";
         svg.line((at.0 - 3.5, at.1 - 3.5), (at.0 + 3.5, at.1 + 3.5), s);
         svg.line((at.0 - 3.5, at.1 + 3.5), (at.0 + 3.5, at.1 - 3.5), s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::legend_entries;
+    use crate::board::{parse_map, SourceText};
+
+    /// A hex feature named as a terrain the map shows says which it is; a hexside feature
+    /// no hexside has is left out.
+    #[test]
+    fn the_legend_tells_a_feature_from_a_terrain_of_the_same_name() {
+        let text = "name = \"t\"\ncolumns = 2\nrows = 1\ngrid = [\". t\"]\n\
+                    [legend]\n\".\" = \"clear\"\nt = \"town\"\n[features]\ntown = [\"0101\"]\n";
+        let mut map = parse_map(&SourceText::new("map.toml", text)).expect("the map reads");
+        let (a, b) = (map.parse_label("0101").unwrap(), map.parse_label("0201").unwrap());
+        map.add_hexside_feature(a, b, "river").expect("adjacent");
+        let mut none = map.clone();
+        none.remove_hexside_feature(a, b, "river").expect("adjacent");
+        let labels = |m: &crate::board::HexMap| -> Vec<String> {
+            legend_entries(m, &[], None).into_iter().map(|(_, l)| l).collect()
+        };
+        assert_eq!(labels(&map), ["clear", "town", "river", "town (feature)"]);
+        assert_eq!(labels(&none), ["clear", "town", "town (feature)"]);
     }
 }
