@@ -89,6 +89,7 @@ pub(crate) fn save_fits(
         sides: &scenario.sides,
     };
     fit.save(save, rules.sequence(), scenario.turns)?;
+    rules.map_changes_fit(&save.state.map_changes)?;
     save.state
         .units
         .values()

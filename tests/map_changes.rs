@@ -236,6 +236,20 @@ fn a_save_carries_the_changed_map_to_the_resumed_game_and_its_picture() {
         saved["state"]["map_changes"],
         json!({"hexsides": {"0502/0602": {"add": ["bridge"]}}})
     );
+    // (status says what play changed on the map, in text and JSON)
+    let out = hexwar(&["status", &path(&save)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("map changed in play:\n  hexside 0502/0602: +bridge\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = hexwar(&["status", &path(&save), "--json"]);
+    let status: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        status["map_changes"],
+        json!({"hexsides": {"0502/0602": {"add": ["bridge"]}}})
+    );
     let out = hexwar(&["reach", &path(&save), "b-inf-1", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let reach: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -312,6 +326,14 @@ fn a_bad_map_change_is_named_and_changes_nothing() {
             r#"{ { event = "HexChanged", hex = "0101" } }"#,
             "event #1 (HexChanged): changes nothing: give terrain, add or remove",
         ),
+        (
+            r#"{ { event = "HexChanged", hex = "0101", add = { "twon" } } }"#,
+            "event #1 (HexChanged): add: hex feature 'twon' is one or two letters off 'town', which the map has: a misspelling? (a new feature's name is one no hex has yet; the map has: city, town)",
+        ),
+        (
+            r#"{ { event = "HexsideChanged", hexside = { "0502", "0602" }, add = { "bridge" }, remove = { "bridge" } } }"#,
+            "event #1 (HexsideChanged): 'bridge' is both added and removed",
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (events, expected) in cases {
@@ -373,5 +395,26 @@ fn a_save_whose_map_changes_leave_the_map_is_refused() {
     assert!(
         message.ends_with("map change at '1602': not a hex of the map (this 12×10 map's labels are 4 digits, column then row: 0101 to 1210)"),
         "{message}"
+    );
+    // (a name the rules do not know is named too: it failed at the first call into the rules,
+    // blaming whichever script that was)
+    let mut save = session.to_save();
+    save.state.map_changes =
+        serde_json::from_value(json!({"hexes": {"0304": {"terrain": "swamp"}}})).unwrap();
+    std::fs::write(&file, save.with_sides_done(Vec::new()).to_json()).unwrap();
+    let message = match Session::resume(&file) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("resumed"),
+    };
+    assert!(
+        message.ends_with("map_changes.hexes.0304: unknown terrain 'swamp' (the map and the vocabulary have: clear, forest, hills, lake, marsh); one the map lacks is named in the movement declaration's vocabulary.terrain"),
+        "{message}"
+    );
+    let out = hexwar(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("unknown terrain 'swamp'"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -122,9 +122,7 @@ pub fn run(args: &StatusArgs) -> i32 {
             .collect::<serde_json::Map<String, Value>>()
     });
     if args.json {
-        outln!(
-            "{}",
-            json!({
+        let mut answer = json!({
                 "scenario": session.scenario.id,
                 "sides": session.scenario.sides,
                 "turn": state.turn,
@@ -140,8 +138,12 @@ pub fn run(args: &StatusArgs) -> i32 {
                 "units": on_map,
                 "gone": gone,
                 "mods": session.mods,
-            })
-        );
+        });
+        // (only in a game whose map play changed: a bridge blown)
+        if !state.map_changes.is_empty() {
+            answer["map_changes"] = json!(state.map_changes);
+        }
+        outln!("{answer}");
         return EXIT_OK;
     }
     // ("turn 2, movement (blue)" -> "turn 2 of 8: movement (blue)")
@@ -255,12 +257,39 @@ pub fn run(args: &StatusArgs) -> i32 {
             outln!("  {reason}: {}", ids.join(", "));
         }
     }
+    if !state.map_changes.is_empty() {
+        outln!("map changed in play:");
+        for line in map_change_lines(&state.map_changes) {
+            outln!("  {line}");
+        }
+    }
     if replaced_count > 0 {
         outln!(
             "({replaced_count} unit(s) of the scenario's start replaced by the setup are not listed; --json lists them under \"gone\")"
         );
     }
     EXIT_OK
+}
+
+/// What play changed on the map, a line a place: `hexside 0502/0602: +bridge`, `0304: terrain
+/// marsh, +fort, -town`.
+fn map_change_lines(changes: &crate::engine::MapChanges) -> Vec<String> {
+    let features = |change: &crate::engine::FeatureChange| -> Vec<String> {
+        let added = change.add.iter().map(|f| format!("+{f}"));
+        added
+            .chain(change.remove.iter().map(|f| format!("-{f}")))
+            .collect()
+    };
+    let hexes = changes.hexes.iter().map(|(hex, change)| {
+        let terrain = change.terrain.iter().map(|t| format!("terrain {t}"));
+        let all: Vec<String> = terrain.chain(features(&change.features)).collect();
+        format!("{hex}: {}", all.join(", "))
+    });
+    let hexsides = changes
+        .hexsides
+        .iter()
+        .map(|(key, change)| format!("hexside {key}: {}", features(change).join(", ")));
+    hexes.chain(hexsides).collect()
 }
 
 /// A value of the rules' status answer as text: a list joined by commas, a number tidied, a

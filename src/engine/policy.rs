@@ -143,6 +143,10 @@ impl<P: CommandPolicy> Ruleset for WithPolicy<P> {
         self.inner.unknown_argument(command)
     }
 
+    fn map_changes_fit(&self, changes: &crate::engine::MapChanges) -> Result<(), String> {
+        self.inner.map_changes_fit(changes)
+    }
+
     fn unit_fits(&self, unit: &Unit) -> Result<(), String> {
         self.inner.unit_fits(unit)
     }

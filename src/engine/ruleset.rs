@@ -252,6 +252,14 @@ pub trait Ruleset: Send {
         None
     }
 
+    /// Whether the rules can play on the map as `changes` leave it (a resumed save's
+    /// `map_changes`, which anyone can edit): names they know, a map their tables compile on.
+    /// The default takes every change.
+    fn map_changes_fit(&self, changes: &crate::engine::MapChanges) -> Result<(), String> {
+        let _ = changes;
+        Ok(())
+    }
+
     /// Whether the rules can play `unit` as it is given (a setup's unit): its movement class
     /// declared, say. The error says why not; the default takes every unit.
     fn unit_fits(&self, unit: &crate::engine::Unit) -> Result<(), String> {

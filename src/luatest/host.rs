@@ -234,6 +234,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
                     "control": st.control,
                     "vars": st.vars,
                     "outcome": st.outcome,
+                    "map_changes": st.map_changes,
                 })
             })
         })?,

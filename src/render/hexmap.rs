@@ -434,12 +434,19 @@ mod tests {
         let text = "name = \"t\"\ncolumns = 2\nrows = 1\ngrid = [\". t\"]\n\
                     [legend]\n\".\" = \"clear\"\nt = \"town\"\n[features]\ntown = [\"0101\"]\n";
         let mut map = parse_map(&SourceText::new("map.toml", text)).expect("the map reads");
-        let (a, b) = (map.parse_label("0101").unwrap(), map.parse_label("0201").unwrap());
+        let (a, b) = (
+            map.parse_label("0101").unwrap(),
+            map.parse_label("0201").unwrap(),
+        );
         map.add_hexside_feature(a, b, "river").expect("adjacent");
         let mut none = map.clone();
-        none.remove_hexside_feature(a, b, "river").expect("adjacent");
+        none.remove_hexside_feature(a, b, "river")
+            .expect("adjacent");
         let labels = |m: &crate::board::HexMap| -> Vec<String> {
-            legend_entries(m, &[], None).into_iter().map(|(_, l)| l).collect()
+            legend_entries(m, &[], None)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect()
         };
         assert_eq!(labels(&map), ["clear", "town", "river", "town (feature)"]);
         assert_eq!(labels(&none), ["clear", "town", "town (feature)"]);

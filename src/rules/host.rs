@@ -869,18 +869,21 @@ impl LuaRules {
     #[inline(never)]
     fn map_changes_fit(&self, state: &GameState, events: &[Event]) -> Result<(), String> {
         with_host(&self.lua, |h| {
-            let names = h.map.as_hex().map(|map| super::event_check::MapNames {
+            let names = h.map.as_hex().map(|map| super::map_change_check::MapNames {
                 map,
                 path: h.path.as_deref(),
             });
             let mut changes = state.map_changes.clone();
             for (i, event) in events.iter().enumerate() {
-                super::event_check::check_map_change(&h.map, names.as_ref(), event)
+                super::map_change_check::check_map_change(&h.map, names.as_ref(), event)
                     .map_err(|why| format!("event #{} ({}): {why}", i + 1, event.name()))?;
                 changes.record(event);
             }
             match h.map_source.as_mut() {
-                Some(source) => source.compiled_for(&changes).map(|_| ()),
+                Some(source) => source
+                    .compiled_for(&changes)
+                    .map(|_| ())
+                    .map_err(|e| format!("map changes the rules cannot take: {e}")),
                 None => Ok(()),
             }
         })
@@ -1484,6 +1487,26 @@ impl Ruleset for LuaRules {
 
     /// A unit the movement engine cannot classify (`attrs.class = "boat"`) failed in the
     /// first handler that searched for it, as a rules error.
+    fn map_changes_fit(&self, changes: &crate::engine::MapChanges) -> Result<(), String> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        with_host(&self.lua, |h| {
+            let source = h.map_source.as_mut().ok_or("the rules are still loading")?;
+            let base = source.base_map();
+            let names = base.as_hex().map(|map| super::map_change_check::MapNames {
+                map,
+                path: h.path.as_deref(),
+            });
+            super::map_change_check::check_map_changes(&base, names.as_ref(), changes)?;
+            source
+                .compiled_for(changes)
+                .map(|_| ())
+                .map_err(|e| format!("map_changes: {e}"))
+        })
+        .map_err(|e| e.to_string())?
+    }
+
     fn unit_fits(&self, unit: &crate::engine::Unit) -> Result<(), String> {
         with_host(&self.lua, |h| {
             if let Some(path) = &h.path {

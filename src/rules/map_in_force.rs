@@ -43,6 +43,11 @@ impl MapSource {
         }
     }
 
+    /// The scenario's board, as it was before play changed it.
+    pub fn base_map(&self) -> Board {
+        self.base.map.clone()
+    }
+
     /// The board and rules in force once `changes` are laid over the scenario's map; the
     /// error says which change does not fit (a hand-edited save) or which declaration no
     /// longer compiles on the changed map.

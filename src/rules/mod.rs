@@ -26,6 +26,7 @@ mod lint;
 mod loader;
 mod lua_stack;
 mod luals;
+mod map_change_check;
 pub(crate) mod map_in_force;
 mod sandbox;
 
