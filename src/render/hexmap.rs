@@ -128,7 +128,7 @@ pub fn render(
                 } else {
                     geo.hexside(centre(*a), centre(*b))
                 };
-                svg.line(p, q, &stroke(colour, width, dash));
+                svg.line(p, q, &stroke(&colour, width, dash));
             }
         }
     }
@@ -217,7 +217,7 @@ pub fn render(
             ),
             Swatch::Line(name) => {
                 let (colour, width, dash) = palette::hexside(name);
-                let style = stroke(colour, width, dash);
+                let style = stroke(&colour, width, dash);
                 svg.line((x, y + 7.0), (x + 22.0, y + 7.0), &style);
             }
             Swatch::Border => {

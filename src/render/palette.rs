@@ -79,9 +79,9 @@ pub fn side(name: &str, order: usize) -> String {
 pub const BORDER: (&str, f64, &str) = ("#4a2a6a", 0.08, "8 3 2 3");
 
 /// How a hexside feature is stroked: (colour, width as a fraction of the hex size, dash).
-pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
+pub fn hexside(name: &str) -> (String, f64, Option<&'static str>) {
     let n = name.to_ascii_lowercase();
-    if n.contains("major_river") || n.contains("major river") {
+    let (colour, width, dash) = if n.contains("major_river") || n.contains("major river") {
         ("#1f5fbf", 0.16, None)
     } else if n.contains("river") || n.contains("stream") || n.contains("canal") {
         ("#2f78d8", 0.09, None)
@@ -100,8 +100,11 @@ pub fn hexside(name: &str) -> (&'static str, f64, Option<&'static str>) {
     } else if n.contains("wall") || n.contains("escarp") || n.contains("cliff") {
         ("#5a3b1c", 0.1, Some("2 2"))
     } else {
-        ("#a0306a", 0.07, Some("5 3"))
-    }
+        // (a colour of its own, as an unknown terrain's: two unknown kinds, a ford and a wreck
+        // blown in play, were drawn alike)
+        return (hashed(&n, 60, 40), 0.07, Some("5 3"));
+    };
+    (colour.to_string(), width, dash)
 }
 
 /// Whether a hexside feature is a way across (a bridge, a causeway, a road): drawn over the
@@ -131,4 +134,19 @@ fn hashed(name: &str, saturation: u32, lightness: u32) -> String {
         h = h.wrapping_mul(0x0100_0193);
     }
     format!("hsl({},{saturation}%,{lightness}%)", h % 360)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hexside;
+
+    /// Hexside kinds the palette does not know are told apart by colour (a ford and a wreck
+    /// blown in play), each the same from one picture to the next.
+    #[test]
+    fn unknown_hexside_kinds_get_colours_of_their_own() {
+        let (ford, wreck) = (hexside("ford"), hexside("wreck"));
+        assert_ne!(ford.0, wreck.0);
+        assert_eq!(hexside("ford"), ford);
+        assert_eq!(hexside("river").0, "#2f78d8");
+    }
 }
