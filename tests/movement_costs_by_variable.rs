@@ -13,11 +13,16 @@ use serde_json::{json, Value};
 
 const RAIN: &str = "rules/demo/variants/rain.lua";
 
-/// `hexwar reach scenarios/demo b-inf-1 --mod rain.lua [--setup turn N] --json`: its hexes.
+/// `hexwar reach scenarios/demo b-inf-1 --mod rain.lua --setup turn N --json`: its hexes.
 fn reach_on_turn(turn: u32) -> Value {
+    reach_from_setup(&format!("turn = {turn}\n"))
+}
+
+/// `hexwar reach scenarios/demo b-inf-1 --mod rain.lua --setup SETUP --json`: its hexes.
+fn reach_from_setup(text: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
-    let setup = dir.path().join("turn.toml");
-    std::fs::write(&setup, format!("turn = {turn}\n")).unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(&setup, text).unwrap();
     let out = hexwar(&[
         "reach",
         "scenarios/demo",
@@ -57,22 +62,11 @@ fn costs_follow_the_variable_mud_from_turn_5() {
 /// the engine's and their setup does not see it.
 #[test]
 fn a_setups_vars_set_the_weather() {
+    let mud = "turn = 1\n[vars]\nweather = \"mud\"\n";
+    assert_eq!(reach_from_setup(mud), reach_on_turn(5));
     let dir = tempfile::tempdir().unwrap();
     let setup = dir.path().join("mud.toml");
-    std::fs::write(&setup, "turn = 1\n[vars]\nweather = \"mud\"\n").unwrap();
-    let out = hexwar(&[
-        "reach",
-        "scenarios/demo",
-        "b-inf-1",
-        "--mod",
-        RAIN,
-        "--setup",
-        setup.to_str().unwrap(),
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let answer: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(answer["hexes"], reach_on_turn(5));
+    std::fs::write(&setup, mud).unwrap();
     let out = hexwar(&[
         "status",
         "scenarios/france1940",

@@ -685,7 +685,12 @@ impl LuaRules {
         let (module, side) = self
             .bot_question(arg)
             .map_err(|why| RulesError::of_kind(RulesErrorKind::HostCall, why))?;
-        let f = self.bots[module].clone();
+        let f = self.bots.get(module).cloned().ok_or_else(|| {
+            RulesError::of_kind(
+                RulesErrorKind::HostCall,
+                format!("no bot module '{module}' loaded"),
+            )
+        })?;
         let what = || format!("bot '{module}' ({})", origin_of(&f));
         let side = side.to_string();
         // An index out of range is the bot's mistake, not a script error: said as the bot's.
