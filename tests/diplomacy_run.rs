@@ -245,3 +245,46 @@ fn a_save_stopped_by_a_failing_phase_end_is_written_again_the_same() {
     );
     assert!(read(&saves[2]) == read(&saves[0]), "the third save differs");
 }
+
+/// A resumed save whose position variable was edited by hand (and sealed again) is refused by
+/// the rules naming what is wrong with it; it failed as `attempt to index a number value` in
+/// some listing, or was listed with no orders at all.
+#[test]
+fn a_hand_edited_position_is_named_as_such() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).expect("starts");
+    session.play_bots(RunLimit::BeforeTurn(2)).expect("a year");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("edited.json");
+    let cases: [(&str, fn(&mut serde_json::Value), &str); 3] = [
+        (
+            "phase 5",
+            |p| p["phase"] = serde_json::json!(5),
+            "phase '5' must look like S1901M, F1901R, W1901A",
+        ),
+        (
+            "units a string",
+            |p| p["units"] = serde_json::json!("A PAR"),
+            "units must be a table POWER = {...}",
+        ),
+        (
+            "a power of no map",
+            |p| p["units"]["MORDOR"] = serde_json::json!(["A PAR"]),
+            "units: 'MORDOR' is not a power of the map",
+        ),
+    ];
+    for (what, edit, why) in cases {
+        let mut save = session.to_save();
+        let mut position = (*save.state.vars["position"]).clone();
+        edit(&mut position);
+        save.state.vars.insert("position".into(), position.into());
+        std::fs::write(&file, save.with_sides_done(Vec::new()).to_json()).unwrap();
+        for command in ["status", "legal"] {
+            let out = hexwar(&[command, file.to_str().unwrap(), "--side", "FRANCE"]);
+            assert_eq!(out.status.code(), Some(2), "{what}, {command}: {}", stdout(&out));
+            let expected = format!(
+                "the game's position (the state's variable `position`) is not one: {why} (a save edited by hand?)"
+            );
+            assert!(stderr(&out).contains(&expected), "{what}, {command}: {}", stderr(&out));
+        }
+    }
+}

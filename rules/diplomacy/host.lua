@@ -89,10 +89,23 @@ local function kept_var(key)
   return nil
 end
 
+-- Why a position read from the state is not one, or nil (defined below, with the setup's
+-- checks it shares).
+local malformed_position
+
 local function read_var(key)
   local t = kept_var(key)
   if t ~= nil then return t end
   t = hex.state.get(key)
+  -- (a position this VM did not write, a resumed save's, which anyone can edit and seal
+  -- again: a malformed one failed later as `attempt to index a number value` in some listing)
+  if key == "position" and t ~= nil then
+    local why = malformed_position(t)
+    if why then
+      error("the game's position (the state's variable `position`) is not one: " .. why
+        .. " (a save edited by hand?)", 0)
+    end
+  end
   read[key] = type(t) == "table" and t or nil
   return t
 end
@@ -464,10 +477,6 @@ local function crowded(s)
   return nil
 end
 
--- What a Diplomacy setup holds (`dislodged`: the test extension); another key, a misspelt
--- `[centres]`, would be set aside and the board's own centres played.
-local SETUP_KEYS = { "centers", "dislodged", "phase", "units" }
-
 -- A TOML array as the rules read it: a table with the keys 1..n only (an inline table, or a
 -- date, which reaches Lua as a table, is not one).
 local function is_list(v)
@@ -476,6 +485,35 @@ local function is_list(v)
   for _ in pairs(v) do n = n + 1 end
   return n == #v
 end
+
+function malformed_position(pos)
+  if type(pos) ~= "table" then return "it is a " .. type(pos) .. ", not a table" end
+  if type(pos.phase) ~= "string" or not pos.phase:match("^[SFW]%d%d%d%d[MRA]$") then
+    return "phase '" .. tostring(pos.phase) .. "' must look like S1901M, F1901R, W1901A"
+  end
+  for _, key in ipairs({ "units", "centers" }) do
+    local t = pos[key]
+    if t ~= nil then
+      if type(t) ~= "table" then return key .. " must be a table POWER = {...}" end
+      for _, p in ipairs(sorted_keys(t)) do
+        if not is_power(p) then return key .. ": '" .. tostring(p) .. "' is not a power of the map" end
+        if not is_list(t[p]) then return key .. "." .. p .. " must be a list" end
+        for _, x in ipairs(t[p]) do
+          local msg = type(x) ~= "string" and (tostring(x) .. " is not a name")
+            or (key == "units" and bad_unit(x))
+            or (key == "centers" and not (hex.map.region(x) or {}).supply_center and ("'" .. x .. "' is not a supply centre"))
+          if msg then return key .. "." .. p .. ": " .. msg end
+        end
+      end
+    end
+  end
+  if pos.dislodged ~= nil and not is_list(pos.dislodged) then return "dislodged must be a list" end
+  return crowded(pos)
+end
+
+-- What a Diplomacy setup holds (`dislodged`: the test extension); another key, a misspelt
+-- `[centres]`, would be set aside and the board's own centres played.
+local SETUP_KEYS = { "centers", "dislodged", "phase", "units" }
 
 local function setup(t)
   -- (the engine's [[unit]] tables would replace its units and leave the rules' board as it was)
@@ -567,22 +605,11 @@ end
 
 -- Random legal orders for a power's unordered units (the bots' menu): hold, moves to adjacent
 -- locations, supports to hold of adjacent units; retreats and disbands; builds and disbands.
--- (the position this VM keeps if the state still holds it, else only the parts the phase needs:
--- the whole of it costs more to convert)
 local function legal_orders(side)
-  local pos = kept_var("position")
-  if not pos then
-    local phase = hex.state.get("position", "phase")
-    if phase == nil or hex.state.get("position", "winner") ~= nil then return {} end
-    pos = { phase = phase }
-    local kind = phase:sub(-1)
-    if kind == "R" then
-      pos.dislodged = hex.state.get("position", "dislodged")
-    else
-      pos.units = hex.state.get("position", "units")
-      if kind == "A" then pos.centers = hex.state.get("position", "centers") end
-    end
-  end
+  -- (the position this VM keeps, or the state's read whole and checked: a resumed save's,
+  -- once; read in parts it was cheaper, and an edited one failed in the parts it read)
+  local pos = position()
+  if type(pos) ~= "table" then return {} end
   local phase = pos.phase
   if phase == nil or pos.winner ~= nil then return {} end
   local kind = phase:sub(-1)
