@@ -287,11 +287,20 @@ fn a_hand_edited_position_is_named_as_such() {
         };
         for &command in commands {
             let out = hexwar(&[command, file.to_str().unwrap(), "--side", "FRANCE"]);
-            assert_eq!(out.status.code(), Some(2), "{what}, {command}: {}", stdout(&out));
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{what}, {command}: {}",
+                stdout(&out)
+            );
             let expected = format!(
                 "the game's position (the state's variable `position`) is not one: {why} (a save edited by hand?)"
             );
-            assert!(stderr(&out).contains(&expected), "{what}, {command}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&expected),
+                "{what}, {command}: {}",
+                stderr(&out)
+            );
         }
     }
 }
