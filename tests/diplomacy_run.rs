@@ -255,7 +255,8 @@ fn a_hand_edited_position_is_named_as_such() {
     session.play_bots(RunLimit::BeforeTurn(2)).expect("a year");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("edited.json");
-    let cases: [(&str, fn(&mut serde_json::Value), &str); 3] = [
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 3] = [
         (
             "phase 5",
             |p| p["phase"] = serde_json::json!(5),
