@@ -21,7 +21,7 @@ end)
 
 /// The whole example; `main` prints to stdout, the tests to a buffer.
 pub fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
-    let dir = std::env::temp_dir().join(format!("hexwar-embed-{}", std::process::id()));
+    let dir = std::env::temp_dir().join("hexwar-embed-example");
     std::fs::create_dir_all(&dir)?;
     let mod_file = dir.join("heavy_forest.lua");
     std::fs::write(&mod_file, MOD)?;

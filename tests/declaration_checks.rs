@@ -11,7 +11,7 @@ use hexwar::Session;
 
 /// The demo with a mod made of `text`; the error message if it does not load.
 fn demo_with(name: &str, text: &str) -> Result<Session, String> {
-    let dir = std::env::temp_dir().join(format!("hexwar-decl-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let file: PathBuf = dir.join(format!("{name}.lua"));
     std::fs::write(&file, text).unwrap();
@@ -862,7 +862,7 @@ fn a_place_argument_the_board_lacks_is_refused_with_the_nearest() {
         .submit(Some(&side), &muster(serde_json::json!({"at": "0505"})))
         .is_ok());
     // An area map: the nearest region.
-    let dir = std::env::temp_dir().join(format!("hexwar-decl-{}-area", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("decl-area");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("muster.lua");
     std::fs::write(&file, text).unwrap();

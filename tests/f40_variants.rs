@@ -17,8 +17,7 @@ use serde_json::json;
 
 /// The fixture `fixture` under tests/fixtures/f40 with a mod made of `text`.
 fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionError> {
-    let dir =
-        std::env::temp_dir().join(format!("hexwar-f40-variant-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("f40-variant-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let file: PathBuf = dir.join(format!("{name}.lua"));
     std::fs::write(&file, text).unwrap();
@@ -441,7 +440,7 @@ fn f40_c_5_a_replaced_multiplier_or_odds_is_followed_by_the_attack_listing() {
 /// and a weather variant's halved MA saw its planned moves refused and its lists asked again).
 #[test]
 fn f40_9_1_a_replaced_budget_is_followed_by_the_bot() {
-    let dir = std::env::temp_dir().join(format!("hexwar-f40-budget-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("f40-budget");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("forced_march.lua");
     std::fs::write(

@@ -77,7 +77,7 @@ fn path_answers_follow_every_change_of_the_position_between_calls() {
 /// answers are the state's own.
 #[test]
 fn units_at_answers_follow_every_change_of_the_position() {
-    let dir = std::env::temp_dir().join(format!("hexwar-units-at-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("units-at");
     std::fs::create_dir_all(&dir).unwrap();
     let module = dir.join("occupants.lua");
     std::fs::write(

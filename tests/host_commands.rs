@@ -83,7 +83,7 @@ end)
 "#;
 
 fn ghost_mod() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexwar-ghost-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ghost");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("ghost.lua");
     std::fs::write(&file, GHOST_MOD).unwrap();
