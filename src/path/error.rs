@@ -70,6 +70,14 @@ pub enum DeclarationError {
     },
     #[error("the map's terrain '{terrain}' has no entry in 'terrain'")]
     TerrainWithoutCost { terrain: String },
+    /// A terrain only the vocabulary names: a hex may become it in play, and would then have
+    /// no cost; said at load rather than at that event.
+    #[error(
+        "vocabulary.terrain: '{terrain}' (a terrain play may give a hex) has no entry in 'terrain'"
+    )]
+    VocabularyTerrainWithoutCost { terrain: String },
+    #[error("vocabulary.hexsides: the map's {on_map} hexside features and the vocabulary's others make {total} kinds; at most 32")]
+    TooManyHexsideKinds { on_map: usize, total: usize },
     #[error("{at}: expected {expected}, found {found}")]
     BadValue {
         at: String,

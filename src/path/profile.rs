@@ -219,6 +219,20 @@ impl MovementProfile {
                 });
             }
         }
+        // Hexside kinds are bits of a `u32`: a vocabulary naming more than the map leaves room
+        // for is said now, not when play adds the 33rd kind.
+        let hexside_kinds = map.hexside_feature_names().len()
+            + vocab
+                .absent_hexsides
+                .iter()
+                .filter(|name| !map.hexside_feature_names().contains(name))
+                .count();
+        if hexside_kinds > 32 {
+            return Err(DeclarationError::TooManyHexsideKinds {
+                on_map: map.hexside_feature_names().len(),
+                total: hexside_kinds,
+            });
+        }
         let kinds = vocab.sides.len() * vocab.classes.len();
 
         // Terrain: every terrain of the map needs a cost for every kind.
@@ -238,12 +252,25 @@ impl MovementProfile {
                 });
             }
         }
-        for (tid, tname) in map.terrain_names().iter().enumerate() {
-            let spec = terrain
-                .get(tname)
-                .ok_or_else(|| DeclarationError::TerrainWithoutCost {
-                    terrain: tname.clone(),
-                })?;
+        // The map's terrain, then the vocabulary's terrain the map lacks: play may turn a hex
+        // into it (a `HexChanged` event), so its costs are checked now, not at that event.
+        let absent_terrain = vocab
+            .absent_terrain
+            .iter()
+            .filter(|name| !map.terrain_names().contains(name));
+        for (tid, tname) in map.terrain_names().iter().chain(absent_terrain).enumerate() {
+            let on_map = tid < terrain_count;
+            let spec = terrain.get(tname).ok_or_else(|| {
+                if on_map {
+                    DeclarationError::TerrainWithoutCost {
+                        terrain: tname.clone(),
+                    }
+                } else {
+                    DeclarationError::VocabularyTerrainWithoutCost {
+                        terrain: tname.clone(),
+                    }
+                }
+            })?;
             let at = join("terrain", tname);
             for side in 0..vocab.sides.len() {
                 for class in 0..vocab.classes.len() {
@@ -258,7 +285,10 @@ impl MovementProfile {
                     let Rule::Fixed(cost) = rule else {
                         return Err(decl::bad(&at, "a cost", spec));
                     };
-                    terrain_cost[(side * vocab.classes.len() + class) * terrain_count + tid] = cost;
+                    if on_map {
+                        terrain_cost[(side * vocab.classes.len() + class) * terrain_count + tid] =
+                            cost;
+                    }
                 }
             }
         }

@@ -27,6 +27,50 @@ fn map_terrain_without_a_cost_is_refused() {
     assert_eq!(e, "the map's terrain 'hills' has no entry in 'terrain'");
 }
 
+/// A terrain only the vocabulary names may reach the map in play (`HexChanged`): its cost is
+/// checked at load, with the map's, and named as the vocabulary's.
+#[test]
+fn vocabulary_terrain_without_a_cost_is_refused_at_load() {
+    let e = compile_err(|d| d["vocabulary"]["terrain"] = json!(["swamp"]));
+    assert_eq!(
+        e,
+        "vocabulary.terrain: 'swamp' (a terrain play may give a hex) has no entry in 'terrain'"
+    );
+    let e = compile_err(|d| {
+        d["vocabulary"]["terrain"] = json!(["swamp"]);
+        d["terrain"]["swamp"] = json!({ "foot": 2 });
+    });
+    assert_eq!(
+        e,
+        "terrain.swamp: no cost given for side 'german', class 'mountain' (add it or a 'default')"
+    );
+    let m = map(&[". . ."], "");
+    let mut d = f40();
+    d["vocabulary"]["terrain"] = json!(["swamp"]);
+    d["terrain"]["swamp"] = json!(3);
+    assert!(PathRules::compile(&d, &m).is_ok());
+}
+
+/// Hexside kinds are 32 bits: a vocabulary naming more is refused at load, not when play adds
+/// the 33rd.
+#[test]
+fn more_than_32_hexside_kinds_in_the_vocabulary_are_refused_at_load() {
+    // (the F40 declaration's 5 kinds and `n` more)
+    let with_dykes = |d: &mut Value, n: usize| {
+        let kinds = d["vocabulary"]["hexsides"].as_array_mut().unwrap();
+        kinds.extend((0..n).map(|i| json!(format!("dyke_{i}"))));
+    };
+    let e = compile_err(|d| with_dykes(d, 28));
+    assert_eq!(e, "vocabulary.hexsides: the map's 0 hexside features and the vocabulary's others make 33 kinds; at most 32");
+    let m = map(&[". . ."], "");
+    let mut d = f40();
+    with_dykes(&mut d, 27);
+    let fits = PathRules::compile(&d, &m)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(fits, Ok(()), "32 kinds fit");
+}
+
 #[test]
 fn unknown_class_is_named_with_its_place() {
     let e = compile_err(|d| d["zoc"]["zoc_to_zoc"] = json!(["motorised"]));
