@@ -376,7 +376,7 @@ fn a_void_build_under_a_variant_names_its_reason() {
     let orders = dir.path().join("orders.toml");
     std::fs::write(
         &orders,
-        "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nGERMANY = [\"A BEL B\", \"A HOL B\"]\n",
+        "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nGERMANY = [\"A BEL B\", \"A RUH B\", \"A HOL B\"]\n",
     )
     .unwrap();
     let setup = format!("{VARIANT}/winter_setup.toml");
@@ -390,9 +390,142 @@ fn a_void_build_under_a_variant_names_its_reason() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("  GERMANY  A BEL B                  void (GERMANY does not hold BEL)\n  GERMANY  A HOL B                  ok\n"),
+        stdout(&out).contains("  GERMANY  A BEL B                  void (GERMANY does not hold BEL)\n  GERMANY  A HOL B                  ok\n  GERMANY  A RUH B                  void (RUH is not a supply centre)\n"),
         "{}",
         stdout(&out)
+    );
+}
+
+/// `hexwar play` of the build-anywhere fixture's winter (one build due, `A HOL B`) with the
+/// variant module replaced by `text`: the exit code and stderr.
+fn winter_under(text: &str) -> (Option<i32>, String) {
+    let dir = variant_scenario("house");
+    std::fs::write(dir.path().join("house.lua"), text).unwrap();
+    let out = hexwar(&[
+        "play",
+        dir.path().to_str().unwrap(),
+        "--setup",
+        &format!("{VARIANT}/winter_setup.toml"),
+        "--orders",
+        &format!("{VARIANT}/winter_orders.toml"),
+    ]);
+    (out.status.code(), stderr(&out))
+}
+
+/// A `build_sites` that returns a list of provinces instead of a set used to play a game in
+/// which nobody ever built (every build void, `check` silent): named with what it returned;
+/// a province the map lacks too.
+#[test]
+fn a_build_sites_returning_a_list_or_no_province_is_named() {
+    for (body, expected) in [
+        (
+            "return centers[power]",
+            "diplomacy variant: build_sites(GERMANY) returned a list (BER, HOL, KIE, MUN); it must return a set of provinces, {BER = true}",
+        ),
+        (
+            "return { HOL = true, ATLANTIS = true }",
+            "diplomacy variant: build_sites(GERMANY) returned {ATLANTIS = true}; it must return a set of provinces of the map, each = true",
+        ),
+        (
+            "return 'HOL'",
+            "diplomacy variant: build_sites(GERMANY) returned a string; it must return a set of provinces, {PAR = true}",
+        ),
+    ] {
+        let (code, err) = winter_under(&format!(
+            "return require(\"diplomacy\").variant({{ build_sites = function(rules, cm, power, centers) {body} end }})\n"
+        ));
+        assert_eq!(code, Some(2), "{body}: {err}");
+        assert!(err.contains(expected), "{body}: {err}");
+    }
+}
+
+/// DIP-1 replaced: a variant's `winner` may say why the game ended (its second value), and a
+/// winner that is not a power of the map is named, not a failure inside the host
+/// (`attempt to concatenate a nil value`).
+#[test]
+fn dip_1_a_variant_winner_gives_its_reason_and_a_wrong_one_is_named() {
+    let winner = |body: &str| {
+        format!(
+            "return require(\"diplomacy\").variant({{ winner = function(rules, cm, centers) {body} end }})\n"
+        )
+    };
+    let dir = variant_scenario("house");
+    std::fs::write(
+        dir.path().join("house.lua"),
+        winner("if #(centers.GERMANY or {}) >= 5 then return 'GERMANY', 'HOUSE-1: Germany built its fifth army' end"),
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        dir.path().to_str().unwrap(),
+        "--setup",
+        &format!("{VARIANT}/winter_setup.toml"),
+        "--orders",
+        &format!("{VARIANT}/winter_orders.toml"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // (four centres: no winner yet; the reason is asked only of a winner)
+    assert_eq!(phases[0].get("game_over"), None);
+    for (body, expected) in [
+        (
+            "return 'NARNIA'",
+            "diplomacy variant: winner returned string NARNIA, not a power of the map (AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY) or nil",
+        ),
+        (
+            "return nil, 'nobody'",
+            "diplomacy variant: winner returned the reason string nobody with no winner; a reason is a string, given after a winner",
+        ),
+    ] {
+        let (code, err) = winter_under(&winner(body));
+        assert_eq!(code, Some(2), "{body}: {err}");
+        assert!(err.contains(expected), "{body}: {err}");
+    }
+    let (code, err) = winter_under(&winner("return 'GERMANY', 'HOUSE-1: the Kaiser decides'"));
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// A later variant that sets a rule back to the standard function gets the standard rule: it
+/// used to get the earlier variant's (layering carried every rule the later one "left
+/// standard"). Build anywhere, then standard builds: Holland is no home centre of Germany.
+#[test]
+fn a_later_variant_may_set_a_rule_back_to_the_standard_one() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = std::fs::read_to_string(root.join(VARIANT).join("scenario.toml"))
+        .unwrap()
+        .replace("../../../", &format!("{}/", root.display()))
+        .replace("\"build_anywhere\"", "\"build_anywhere\", \"home_builds\"")
+        .replace(
+            "rule_roots = [",
+            &format!(
+                "rule_roots = [\"{}\", \".\", ",
+                root.join(VARIANT).display()
+            ),
+        );
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    std::fs::write(
+        dir.path().join("home_builds.lua"),
+        "local standard = require(\"diplomacy.adjudicate\").rules\n\
+         return require(\"diplomacy\").variant({ build_sites = standard.build_sites })\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        dir.path().to_str().unwrap(),
+        "--setup",
+        &format!("{VARIANT}/winter_setup.toml"),
+        "--orders",
+        &format!("{VARIANT}/winter_orders.toml"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        phases[0]["results"][0]["flags"],
+        json!(["void"]),
+        "{phases}"
     );
 }
 

@@ -99,14 +99,71 @@ local function check_override(k, v)
   end
 end
 
+-- What a variant's `build_sites` and `winner` return is checked, since a wrong shape plays
+-- another game without a word (a list for a set: nobody ever builds) or fails far from its
+-- cause. Only a variant's own functions are wrapped: the standard game pays nothing.
+local function names_of(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = tostring(k) end
+  table.sort(out)
+  return table.concat(out, ", ")
+end
+
+local CHECKED = {
+  build_sites = function(hook)
+    return function(rules, cm, power, centers)
+      local sites = hook(rules, cm, power, centers)
+      if type(sites) ~= "table" then
+        error(string.format("diplomacy variant: build_sites(%s) returned a %s; it must return a " ..
+          "set of provinces, {PAR = true}", tostring(power), type(sites)), 0)
+      end
+      if sites[1] ~= nil then
+        local list = {}
+        for k = 1, #sites do list[k] = tostring(sites[k]) end
+        error(string.format("diplomacy variant: build_sites(%s) returned a list (%s); it must return " ..
+          "a set of provinces, {%s = true}", tostring(power), table.concat(list, ", "), list[1]), 0)
+      end
+      for prov, v in pairs(sites) do
+        if v ~= true or not cm.prov[prov] then
+          error(string.format("diplomacy variant: build_sites(%s) returned {%s = %s}; it must return " ..
+            "a set of provinces of the map, each = true", tostring(power), tostring(prov), tostring(v)), 0)
+        end
+      end
+      return sites
+    end
+  end,
+  winner = function(hook)
+    return function(rules, cm, centers)
+      local w, reason = hook(rules, cm, centers)
+      if w ~= nil and not cm.power_info[w] then
+        error(string.format("diplomacy variant: winner returned %s %s, not a power of the map (%s) " ..
+          "or nil", type(w), tostring(w), names_of(cm.power_info)), 0)
+      end
+      if reason ~= nil and (w == nil or type(reason) ~= "string") then
+        error(string.format("diplomacy variant: winner returned the reason %s %s%s; a reason is a " ..
+          "string, given after a winner", type(reason), tostring(reason),
+          w == nil and " with no winner" or ""), 0)
+      end
+      return w, reason
+    end
+  end,
+}
+
+-- The names each extended rules table replaced (`layer` in host.lua carries an earlier
+-- variant's rule into a later one only where the later did not name it, even to set it back
+-- to the standard function).
+M.replaced = setmetatable({}, { __mode = "k" })
+
 -- A copy of the standard rules with some functions replaced.
 function M.extend(overrides)
-  local r = {}
+  local r, replaced = {}, {}
   for k, v in pairs(M.rules) do r[k] = v end
   for k, v in pairs(overrides or EMPTY) do
     check_override(k, v)
-    r[k] = v
+    r[k] = CHECKED[k] and v ~= M.rules[k] and CHECKED[k](v) or v
+    replaced[k] = true
   end
+  M.replaced[r] = replaced
   return r
 end
 

@@ -830,6 +830,20 @@ local function mark_lists(result)
   end
 end
 
+-- The power that has won `pos` and, if the rules gave one (a variant's `winner`), why.
+local function win_of(pos)
+  if not pos.units and not pos.winner then return nil end
+  local w, reason = current.winner(board(), pos)
+  if pos.winner and w ~= pos.winner then return pos.winner, nil end
+  return w, reason
+end
+
+local function scores_of(pos)
+  local scores = {}
+  for _, p in ipairs(powers()) do scores[p] = #((pos.centers or {})[p] or {}) end
+  return scores
+end
+
 local function adjudicate()
   local pos = position()
   local events = { false }
@@ -839,12 +853,11 @@ local function adjudicate()
   if not same_board(pos, next_pos, result) then mirror(next_pos, result, "disbanded", events) end
   mark_lists(result)
   events[#events + 1] = { event = "Custom", name = "PhaseAdjudicated", data = hex.state.json(result) }
-  local winner = next_pos.winner or current.winner(board(), next_pos)
+  local winner, reason = win_of(next_pos)
   if winner then
-    local scores = {}
-    for _, p in ipairs(powers()) do scores[p] = #((next_pos.centers or {})[p] or {}) end
+    local scores = scores_of(next_pos)
     events[#events + 1] = { event = "GameEnded", winner = winner, scores = scores,
-      reason = "DIP: " .. winner .. " holds " .. scores[winner] .. " supply centres" }
+      reason = reason or ("DIP: " .. winner .. " holds " .. scores[winner] .. " supply centres") }
   end
   return events
 end
@@ -859,10 +872,14 @@ function M.game() return current end
 -- standard is carried into the later one's rules table (a second variant used to drop the
 -- first without a word). Where both replace one rule, the later wins.
 local function layer(game)
-  local standard = require("diplomacy.adjudicate").rules
+  local adj = require("diplomacy.adjudicate")
+  local standard = adj.rules
   if not current or current.rules == standard or game.rules == standard then return end
+  -- (a rules table not made by `extend` has no record: a rule it left standard is one it kept)
+  local named = adj.replaced[game.rules]
   for name, rule in pairs(current.rules) do
-    if rule ~= standard[name] and game.rules[name] == standard[name] then game.rules[name] = rule end
+    local kept = named and not named[name] or not named and game.rules[name] == standard[name]
+    if rule ~= standard[name] and kept then game.rules[name] = rule end
   end
 end
 
@@ -964,7 +981,13 @@ function M.install(game)
     end
     local pos = position()
     if not pos or not pos.phase then hex.rules.caller_error("the game has no position yet") end
-    return require("diplomacy.order_check").check(current, board(), pos, arg.power, arg.order)
+    local check = require("diplomacy.order_check")
+    local answer = check.check(current, board(), pos, arg.power, arg.order)
+    -- (`orders`, the phase's orders by power: why an order valid alone is void beside them)
+    if not answer.void and type(arg.orders) == "table" then
+      answer.beside = check.beside(current, board(), pos, arg.power, arg.order, arg.orders)
+    end
+    return answer
   end)
   hex.rules.query("adjustments", function()
     local pos = position() or {}
@@ -1024,13 +1047,12 @@ function M.install(game)
 
   hex.rules.victory(function()
     local pos = position() or {}
-    local scores = {}
-    for _, p in ipairs(powers()) do scores[p] = #((pos.centers or {})[p] or {}) end
-    local winner = pos.winner or (pos.units and current.winner(board(), pos))
+    local scores = scores_of(pos)
+    local winner, reason = win_of(pos)
     return {
       winner = winner,
       scores = scores,
-      reason = winner and ("DIP: " .. winner .. " holds " .. scores[winner] .. " supply centres")
+      reason = winner and (reason or ("DIP: " .. winner .. " holds " .. scores[winner] .. " supply centres"))
         or "DIP: the last year is over and no power holds enough supply centres (scores = centres)",
     }
   end)

@@ -107,6 +107,7 @@ local function reason(game, board, cm, position, power, o, kind)
       -- (a variant's build sites are its own: "not a home centre" was said of a centre the
       -- power merely did not hold)
       if game.rules.build_sites ~= require("diplomacy.adjudicate").rules.build_sites then
+        if not cm.prov[where].sc then return where .. " is not a supply centre" end
         if not owned then return power .. " does not hold " .. where end
         if unit_in(cm, position, where) then return where .. " is occupied" end
         return where .. " is not a place " .. power .. " may build in under these rules"
@@ -249,6 +250,63 @@ function M.check(game, board, position, power, text)
     reason = void and (forbidden and (why ~= nil and tostring(why) or "the rules of this variant forbid it")
       or reason(game, board, cm, position, power, o, kind)) or nil,
   }
+end
+
+-- Why an order that is not void alone is void beside `all` (power -> its order texts, the
+-- phase's orders): the supported unit ordered otherwise (6.D.x: a support must match the order
+-- it supports), a support against the power's own unit that stays (6.D.10-6.D.14), a build past
+-- the ones due. nil where none of these reads the void.
+function M.beside(game, board, position, power, text, all)
+  local cm = map.get(board)
+  local o = orders_mod.parse(cm, text)
+  if o.kind == "SH" or o.kind == "SM" then
+    local given
+    for p, list in pairs(all) do
+      for _, t in ipairs(type(list) == "table" and list or {}) do
+        local other = type(t) == "string" and orders_mod.parse(cm, t)
+        if other and other.uprov == o.tprov and other.kind ~= "V" then given = { power = p, text = t, o = other } end
+      end
+    end
+    local supported = (o.ttype and TYPE_WORD[o.ttype] or "unit") .. " in " .. o.tprov
+    if o.kind == "SH" then
+      if given and given.o.kind == "M" then
+        return "the " .. supported .. " is ordered to move (" .. given.text .. "): a support to hold needs it to stay"
+      end
+      return nil
+    end
+    if not given then
+      return "the " .. supported .. " has no order (it holds), not a move to " .. o.dprov
+    end
+    if given.o.kind ~= "M" or cm.loc_prov[given.o.dest] ~= o.dprov then
+      return "the " .. supported .. " is ordered " .. given.text .. ", not to move to " .. o.dprov
+    end
+    -- (the move matches: against the power's own unit, which does not leave)
+    for _, u in ipairs((position.units or {})[power] or {}) do
+      local pu = map.parse_unit(cm, u)
+      if pu and pu.prov == o.dprov then
+        return "the move is onto " .. power .. "'s own " .. pu.str .. ", which stays: a power's support "
+          .. "does not help to dislodge its own unit (DATC 6.D.10)"
+      end
+    end
+    return nil
+  end
+  if o.kind == "B" then
+    local due = #((position.centers or {})[power] or {}) - #((position.units or {})[power] or {})
+    local builds, same = 0, 0
+    for _, t in ipairs(type(all[power]) == "table" and all[power] or {}) do
+      local other = type(t) == "string" and orders_mod.parse(cm, t)
+      if other and other.kind == "B" then
+        builds = builds + 1
+        if other.uprov == o.uprov then same = same + 1 end
+      end
+    end
+    if same > 1 then return "a second build in " .. o.uprov end
+    if builds > due then
+      return power .. " has " .. due .. " build" .. (due == 1 and "" or "s") .. " due and orders " .. builds
+        .. ": the ones past the due are void"
+    end
+  end
+  return nil
 end
 
 return M

@@ -216,18 +216,20 @@ fn void_reasons(session: &mut Session, orders: &BTreeMap<String, Vec<String>>) -
     let mut out = Reasons::new();
     for (power, list) in orders {
         for order in list {
-            let asked = session
-                .game
-                .query("check_order", &json!({"power": power, "order": order}));
+            let asked = session.game.query(
+                "check_order",
+                &json!({"power": power, "order": order, "orders": orders}),
+            );
             let Ok(Some(answer)) = asked else { continue };
+            let text = |key: &str| answer.get(key).and_then(|r| r.as_str()).map(str::to_string);
             let reason = if answer.get("void").and_then(|v| v.as_bool()) == Some(true) {
-                answer
-                    .get("reason")
-                    .and_then(|r| r.as_str())
-                    .map(str::to_string)
+                text("reason")
             } else {
-                // (valid alone: void only beside the other orders, a third build of two due)
-                Some("it stands alone; void beside the other orders given".to_string())
+                // (valid alone: void only beside the other orders, a support the supported
+                // unit's order does not match, a third build of two due)
+                text("beside").or_else(|| {
+                    Some("it stands alone; void beside the other orders given".to_string())
+                })
             };
             if let Some(reason) = reason {
                 out.insert((power.clone(), order_key(order)), reason);
