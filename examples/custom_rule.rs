@@ -25,7 +25,7 @@ use hexwar::engine::{
 };
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
-use hexwar::Session;
+use hexwar::{Session, SessionError};
 
 /// The Lua rules plus one house rule: no unit may enter `minefield`.
 pub struct Minefield {
@@ -132,6 +132,12 @@ impl Ruleset for Minefield {
     fn command_names(&self) -> Vec<String> {
         self.inner.command_names()
     }
+    fn query_names(&self) -> Vec<String> {
+        self.inner.query_names()
+    }
+    fn map_changes_fit(&self, changes: &hexwar::engine::MapChanges) -> Result<(), String> {
+        self.inner.map_changes_fit(changes)
+    }
     fn loaded_files(&self) -> Vec<std::path::PathBuf> {
         self.inner.loaded_files()
     }
@@ -142,7 +148,7 @@ impl Ruleset for Minefield {
 
 /// Plays the opening of the demo under the house rule; returns the refusal it met.
 pub fn run(out: &mut dyn Write) -> Result<Refusal, Box<dyn Error>> {
-    let scenario = load_scenario(Path::new("scenarios/demo")).map_err(|e| format!("{e:?}"))?;
+    let scenario = load_scenario(Path::new("scenarios/demo")).map_err(SessionError::from)?;
     // The session builds the game as for Lua rules alone (limits, start), with ours around them.
     let mut session = Session::start_scenario_wrapped(scenario, Some(7), |inner| {
         Box::new(Minefield {

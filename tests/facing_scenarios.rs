@@ -269,12 +269,62 @@ fn a_facing_move_with_an_argument_it_does_not_take_is_refused() {
             (r.rule.as_str(), r.reason.as_str()),
             (
                 "command",
-                "move: unknown argument 'to' (it takes unit, units, path, facing)"
+                "move: unknown argument 'to' (it takes facing, path, unit, units)"
             )
         ),
         other => panic!("{other:?}"),
     }
     assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+}
+
+/// A client's malformed order or question is refused as the client's, not reported as an error
+/// in the rules (`rules/lib/facing.lua:306: bad argument #1 to 'get'`, `string.match: pattern
+/// too expensive`, `an empty group`): the facing commands declare their arguments' kinds.
+#[test]
+fn a_malformed_order_or_question_is_the_askers_mistake() {
+    for scenario in ["scenarios/tactical", "scenarios/ancients"] {
+        let mut s = Session::start(Path::new(scenario), Some(1)).unwrap();
+        let side = s.game.phasing_side().unwrap();
+        let before = serde_json::to_string(s.game.state()).unwrap();
+        let long = "7".repeat(5000);
+        for (order, rule, reason) in [
+            (
+                json!({"command": "attack", "unit": {"a": 1}, "target": "x"}),
+                "command",
+                "attack: argument 'unit' must be a unit id (a string), not a table, {\"a\":1}".to_string(),
+            ),
+            (
+                json!({"command": "wheel", "unit": "x", "facing": "north"}),
+                "command",
+                "wheel: argument 'facing' must be a direction (a whole number, 0 to 5), not a string, \"north\"".to_string(),
+            ),
+            (
+                json!({"command": "move", "unit": "x", "path": [], "facing": long}),
+                if scenario.ends_with("tactical") { "TAC-3" } else { "ANC-7.1" },
+                format!("a facing is a direction 0..5 or a two-base pair \"f1,f2\", not \"{}...\"", &long[..40]),
+            ),
+        ] {
+            match s.game.submit(Some(&side), &cmd(order.clone())) {
+                Err(GameError::Refused(r)) => {
+                    assert_eq!((r.rule.as_str(), r.reason.as_str()), (rule, reason.as_str()), "{scenario}")
+                }
+                other => panic!("{scenario}: {rule}: {other:?}"),
+            }
+        }
+        let asked = s.game.query("reach", &json!({"unit": "x"})).unwrap_err();
+        assert_eq!(
+            asked.kind,
+            hexwar::engine::RulesErrorKind::HostCall,
+            "{asked}"
+        );
+        assert!(
+            asked.message.contains(
+                "the argument is a unit id or a list of unit ids, not a table without a list"
+            ),
+            "{asked}"
+        );
+        assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    }
 }
 
 /// TA-R1: a second base's facing (`attrs.facing2`) is a direction 0 to 5 like `facing`: -1,

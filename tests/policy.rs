@@ -115,6 +115,39 @@ fn a_game_under_a_policy_that_refuses_nothing_plays_as_the_bare_game() {
     assert_eq!(under.to_save().rules, bare.to_save().rules);
 }
 
+/// Every question a `Ruleset` answers by a default method is the wrapped rules' answer under
+/// `WithPolicy` (it lost `query_names`: a host listing the queries it may ask saw none).
+#[test]
+fn a_policy_forwards_every_question_with_a_default_answer() {
+    for scenario in [
+        "scenarios/demo",
+        "scenarios/diplomacy",
+        "scenarios/tactical",
+    ] {
+        let bare = Session::start(Path::new(scenario), Some(1)).unwrap();
+        let under = wrapped(scenario, 1, Nothing);
+        let (b, u) = (bare.game.rules(), under.game.rules());
+        assert!(!b.query_names().is_empty(), "{scenario}");
+        assert_eq!(u.query_names(), b.query_names(), "{scenario}");
+        assert_eq!(u.command_names(), b.command_names(), "{scenario}");
+        assert_eq!(u.sides(), b.sides(), "{scenario}");
+        assert_eq!(
+            u.vertex_facing_kinds(),
+            b.vertex_facing_kinds(),
+            "{scenario}"
+        );
+        assert_eq!(u.loaded_files(), b.loaded_files(), "{scenario}");
+        assert_eq!(u.reads_setup(), b.reads_setup(), "{scenario}");
+        for event in ["UnitMoved", "GameStarted", "Custom"] {
+            assert_eq!(
+                u.event_handlers(event),
+                b.event_handlers(event),
+                "{scenario}"
+            );
+        }
+    }
+}
+
 /// The example of docs/embedding.md, as written there.
 #[test]
 fn the_embedding_guides_example_compiles_and_refuses() -> Result<(), Box<dyn std::error::Error>> {

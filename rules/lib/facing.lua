@@ -15,6 +15,9 @@ function facing.reach_query()
   hex.rules.query("reach", function(id)
     -- (one unit, or a group: a list of ids, ANC-5.4)
     if type(id) == "table" then
+      if #id == 0 then
+        hex.rules.caller_error("the argument is a unit id or a list of unit ids, not a table without a list")
+      end
       for _, one in ipairs(id) do lib.asked_unit(one) end
     else
       lib.asked_unit(id)
@@ -69,9 +72,10 @@ local function malformed_move(cmd)
   local f = cmd.facing
   if f == nil or f == "none" then return nil end
   if math.type(f) == "integer" and f >= 0 and f <= 5 then return nil end
-  if type(f) == "string" and f:match("^[0-5],[0-5]$") then return nil end
-  -- (a string quoted: "1" is not 1)
-  local given = type(f) == "string" and string.format("%q", f) or tostring(f)
+  if type(f) == "string" and #f == 3 and f:match("^[0-5],[0-5]$") then return nil end
+  -- (a string quoted: "1" is not 1; a long one cut)
+  local given = type(f) == "string" and string.format("%q", #f > 40 and f:sub(1, 40) .. "..." or f)
+    or tostring(f)
   return "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not " .. given
 end
 
@@ -122,7 +126,8 @@ end
 function facing.register(opts)
   local C = opts.clauses
   hex.commands.define("move", {
-    args = { "unit", "units", "path", "facing" },
+    -- (kinds: a client's malformed order is refused by the host, not an error in these rules)
+    args = { unit = "unit?", units = "units?", path = "path?", facing = "any?" },
     resolve = function(cmd, side)
       local bad = malformed_move(cmd)
       if bad then return hex.refuse(C.move, bad) end
@@ -241,7 +246,7 @@ function facing.register(opts)
 
   -- ANC-6.3 / TA-R15: a phalanx in contact turns 60° as its whole move after a morale test.
   hex.commands.define("wheel", {
-    args = { "unit", "facing" },
+    args = { unit = "unit", facing = "direction" },
     resolve = function(cmd, side)
       local u = hex.units.get(cmd.unit or "")
       if not u or u.side ~= side then return hex.refuse(C.wheel, "wheel needs one of your units") end
@@ -301,7 +306,7 @@ function facing.register(opts)
   end
 
   hex.commands.define("attack", {
-    args = { "unit", "target" },
+    args = { unit = "unit", target = "unit" },
     resolve = function(cmd, side)
       local a, d = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
       if not a or not d or a.side ~= side or d.side == side then return hex.refuse(C.attack, "attack needs one of your units and an enemy unit") end

@@ -139,6 +139,10 @@ impl<P: CommandPolicy> Ruleset for WithPolicy<P> {
         self.inner.command_names()
     }
 
+    fn query_names(&self) -> Vec<String> {
+        self.inner.query_names()
+    }
+
     fn unknown_argument(&self, command: &Command) -> Option<Refusal> {
         self.inner.unknown_argument(command)
     }

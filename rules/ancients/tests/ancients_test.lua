@@ -155,8 +155,9 @@ test("TA-R12: the legal list offers a wheel only when it would be taken", functi
   local r = t.expect_refused("macedon", wheel("p2", 1), "ANC-7.1")
   t.eq(r.reason, "only units in good order move (TA-R12)")
   t.expect_refused("macedon", wheel("p3", 1), "ANC-7.1")
-  r = t.expect_refused("macedon", wheel("p1", 7), "ANC-6.3")
-  t.eq(r.reason, "a wheel's facing is a corner 0..5, not 7")
+  -- (a facing that is no direction is refused by the host, from the command's declared args)
+  r = t.expect_refused("macedon", wheel("p1", 7), "command")
+  t.eq(r.reason, "wheel: argument 'facing' must be a direction (a whole number, 0 to 5), not a number, 7")
 end)
 
 test("ANC-5.4 / TA-R13: the legal list offers a stack moving and re-facing as one", function(t)
@@ -198,16 +199,17 @@ test("ANC-7.1 / TA-R13: a malformed move order is refused, naming what is wrong"
     { { unit = "p", path = { "0504" }, facing = "1" }, "a facing is a direction 0..5 or a two-base pair \"f1,f2\", not \"1\"" },
     { { units = { "p", "q" }, path = { "0504" }, facing = 0 }, "a moving group is counters of one side in one hex (TA-R13): p is at 0404, q at 0606" },
     { { units = { "p", "p" }, path = { "0504" }, facing = 0 }, "'units' lists p twice" },
-    { { units = "p", path = { "0504" }, facing = 0 }, "'units' is a list of unit ids" },
     { { unit = "p", units = { "p" }, path = { "0504" } }, "a move names a unit or units, not both" },
-    { { unit = "p", path = "0504", facing = 0 }, "'path' is a list of hex labels" },
-    { { unit = "p", path = { 5 }, facing = 0 }, "'path' #1 is not a hex label" },
     { { units = { "r", "r2" }, path = { "0303" }, facing = 0 }, "r is not on the map" },
     { { unit = "r", path = {}, facing = 1 }, "r is not on the map" },
+    -- (the wrong kinds are refused by the host, from the command's declared args)
+    { { units = "p", path = { "0504" }, facing = 0 }, "move: argument 'units' must be a list of unit ids, not a string, \"p\"", "command" },
+    { { unit = "p", path = "0504", facing = 0 }, "move: argument 'path' must be a list of place labels, not a string, \"0504\"", "command" },
+    { { unit = "p", path = { 5 }, facing = 0 }, "move: argument 'path' must be a list of place labels, not a list, [5]", "command" },
   }) do
     local cmd = case[1]
     cmd.command = "move"
-    local r = t.expect_refused("macedon", cmd, "ANC-7.1")
+    local r = t.expect_refused("macedon", cmd, case[3] or "ANC-7.1")
     t.eq(r.reason, case[2])
   end
   t.eq(t.state(), before)
