@@ -99,7 +99,19 @@ fn temporary_in(folder: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     builder.prefix(".hexwar-").suffix(".tmp");
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder.tempfile_in(folder)
+    // (tempfile's error names its own temporary file, which the user never asked for: the
+    // folder is named instead)
+    builder.tempfile_in(folder).map_err(|e| {
+        let problem = match e.kind() {
+            std::io::ErrorKind::NotFound => "does not exist".to_string(),
+            std::io::ErrorKind::PermissionDenied => "does not let this user add a file".to_string(),
+            _ => format!("takes no new file ({})", e.kind()),
+        };
+        std::io::Error::new(
+            e.kind(),
+            format!("the folder {} {problem}", folder.display()),
+        )
+    })
 }
 
 /// Whether `path` names this process's standard output (written in turn, never replaced).
@@ -172,5 +184,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let e = write_bytes(dir.path(), b"x").unwrap_err();
         assert_eq!(e.to_string(), "is a folder, not a file");
+    }
+
+    /// A file in a folder that does not exist: the folder is named, not the temporary file
+    /// (`... at path "nodir/.hexwar-Ed9lks.tmp"`) the user never asked for.
+    #[test]
+    fn a_missing_folder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nodir");
+        let e = write_bytes(&missing.join("game.json"), b"x").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+        assert_eq!(
+            e.to_string(),
+            format!("the folder {} does not exist", missing.display())
+        );
     }
 }

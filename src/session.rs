@@ -342,6 +342,18 @@ pub struct Session {
     pub sides_done: Option<SidesDone>,
 }
 
+/// A summary (the scenario's path, the game's, the seed and mods), as [`Game`]'s.
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("scenario", &self.scenario.path)
+            .field("game", &self.game)
+            .field("seed", &self.seed)
+            .field("mods", &self.mods)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Session {
     /// Loads a scenario and its rules and starts a new game.
     pub fn start(path: &Path, seed: Option<u64>) -> Result<Session, SessionError> {

@@ -327,8 +327,7 @@ fn a_misspelt_key_in_a_step_or_in_the_victory_answer_is_refused() {
     )
     .unwrap();
     let e = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[step])
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(
         e.to_string()
             .contains("hex.rules.sequence: step 2: unknown key 'sid' (did you mean 'side'?)"),

@@ -30,3 +30,16 @@ fn custom_rule_vetoes_the_minefield_in_rust() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains(", 0 of them through 0202"), "{text}");
 }
+
+/// A host's own `#[derive(Debug)]` struct may hold a session: `Session` and `Game` print a
+/// summary, not the whole state.
+#[test]
+fn a_session_and_its_game_print_a_summary_for_debug() {
+    let session = hexwar::Session::start(std::path::Path::new("scenarios/demo"), Some(7)).unwrap();
+    let text = format!("{session:?}");
+    assert!(
+        text.starts_with("Session { scenario: \"scenarios/demo/scenario.toml\", game: Game { scenario: \"demo\", turn: 1, step: 0, units: "),
+        "{text}"
+    );
+    assert!(text.ends_with(", seed: 7, mods: [], .. }"), "{text}");
+}

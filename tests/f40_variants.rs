@@ -77,8 +77,7 @@ fn f40_c_6_a_new_result_without_an_effect_is_refused_as_the_game_starts() {
         r#"require("france1940.combat").CRT["5:1"] = { "DE", "NE", "NE", "NE", "NE", "NE" }
 "#,
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(
         e.to_string().contains(
             ": F40-C.6: combat.CRT[\"5:1\"][2] is NE, which combat.RESULT_EFFECTS has no entry \
@@ -94,7 +93,7 @@ fn f40_c_6_a_new_result_without_an_effect_is_refused_as_the_game_starts() {
 #[test]
 fn f40_c_6_a_crt_the_module_cannot_read_is_refused_as_the_game_starts() {
     let refused = |name: &str, text: &str| -> String {
-        let e = with_mod("combat", name, text).err().expect("refused");
+        let e = with_mod("combat", name, text).expect_err("refused");
         let text = e.to_string();
         let from = &text[text.find("F40-C.6").expect("the clause")..];
         from.split("\nstack traceback").next().unwrap().to_string()
@@ -171,7 +170,7 @@ fn f40_victory_points_that_are_no_number_are_refused() {
             "victory.CITY_POINTS.paris is",
         ),
     ] {
-        let e = with_mod("combat", name, text).err().expect("refused");
+        let e = with_mod("combat", name, text).expect_err("refused");
         assert!(e.to_string().contains(message), "{e}");
     }
 }
@@ -185,8 +184,7 @@ fn f40_victory_unit_points_for_a_size_no_unit_has_are_refused() {
         "lower_sizes",
         "require('france1940.victory').UNIT_POINTS = { xx = 2, XXX = 5, III = 1 }\n",
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(
         e.to_string().contains(
             "victory.UNIT_POINTS has 'xx', a size no unit of the game has (did you mean 'XX'?) \
@@ -368,8 +366,7 @@ fn a_misspelt_module_field_in_a_variant_is_refused_with_the_nearest_name() {
         "score_typo",
         "require(\"france1940.victory\").score = function() return { german = 99 } end\n",
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(
         e.to_string().contains(
             "score_typo.lua:1: france1940.victory has no field 'score' (did you mean 'scores'?): \
@@ -383,8 +380,7 @@ fn a_misspelt_module_field_in_a_variant_is_refused_with_the_nearest_name() {
         "crt_case",
         "require(\"france1940.combat\").crt = {}\n",
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(
         e.to_string()
             .contains("france1940.combat has no field 'crt' (did you mean 'CRT'?)"),

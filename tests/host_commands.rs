@@ -520,8 +520,7 @@ fn hex_commands_get_of_a_misspelt_command_names_the_nearest() {
     )
     .unwrap();
     let e = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file])
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(
         e.to_string()
             .contains("hex.commands.get: no command 'atack' (did you mean 'attack'?)"),

@@ -278,6 +278,25 @@ fn a_mods_prints_reach_the_host() {
     assert!(session.game.take_script_log().is_empty());
 }
 
+/// The log keeps 10 000 lines between reads; what a script prints past them is counted and said
+/// in a last line, not dropped without a sign.
+#[test]
+fn a_log_past_its_lines_says_how_many_were_dropped() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = dir.path().join("loud.lua");
+    std::fs::write(&file, "for i = 1, 10003 do print(i) end\n").expect("written");
+    let mut session =
+        Session::start_with_mods(Path::new("scenarios/demo"), Some(7), &[file]).expect("loads");
+    let log = session.game.take_script_log();
+    assert_eq!(log.len(), 10_001);
+    assert_eq!(log[9_999], "10000");
+    assert_eq!(
+        log[10_000],
+        "... 3 more line(s) dropped: the log keeps 10000 between reads"
+    );
+    assert!(session.game.take_script_log().is_empty());
+}
+
 /// A host function given an argument of the wrong type names itself and the types, as Lua's own
 /// library does (mlua's message named neither: `bad argument #2: error converting Lua function
 /// to table`).

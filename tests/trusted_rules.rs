@@ -133,7 +133,8 @@ fn run_trusted_prints_the_same_game_and_batch() {
 }
 
 /// Limits a host sets in Rust are held to the ranges a scenario file may set: `instructions =
-/// 0` used to fail at load as if the rules had run out of budget. The budget is not checked
+/// 0` used to fail at load as if the rules had run out of budget, then as a script error. The
+/// budget is not checked
 /// for trusted rules, which run without it.
 #[test]
 fn limits_set_by_the_host_are_range_checked_at_load() {
@@ -166,6 +167,8 @@ fn limits_set_by_the_host_are_range_checked_at_load() {
         edit(&mut scenario.limits);
         let e = LuaRules::load(&scenario).err().expect("refused");
         assert_eq!(e.errors, vec![message.to_string()]);
+        // (the calling program's mistake, not the scripts')
+        assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);
     }
     let mut trusted = base.clone();
     trusted.limits.trusted = true;

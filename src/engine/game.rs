@@ -86,6 +86,20 @@ pub struct Game {
     limits: EventLimits,
 }
 
+/// A summary, not the whole state (a France 1940 state is some 100 KiB): enough for a host's
+/// own `#[derive(Debug)]` structs that hold a game.
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("scenario", &self.state.scenario)
+            .field("turn", &self.state.turn)
+            .field("step", &self.state.step)
+            .field("units", &self.state.units.len())
+            .field("log", &self.log.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Game {
     /// A game from a starting (or loaded) state.
     pub fn new(

@@ -33,8 +33,9 @@ pub enum RulesErrorKind {
     Memory,
     /// Event handlers emitted events past `[limits] event_depth` or `events_per_command`.
     EventChain,
-    /// The host asked about something the game does not have (a side, a unit, a bot module):
-    /// a bug in the calling program, not in the rules.
+    /// The host asked about something the game does not have (a side, a unit, a bot module),
+    /// or set a limit out of its range (`Scenario.limits`): a bug in the calling program, not in
+    /// the rules.
     HostCall,
 }
 

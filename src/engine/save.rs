@@ -90,6 +90,10 @@ pub enum SaveError {
         found: String,
         expected: String,
     },
+    /// [`Save::write`] refused a save its reader would refuse (a field changed after the save
+    /// was sealed, a host value nested too deep): nothing was written.
+    #[error("{path}: the save would not read back, so it was not written: {problem}")]
+    WouldNotRead { path: PathBuf, problem: String },
 }
 
 /// The seal: `sha256:` over the state's hash, the seed and the bots' dice, so that an edit to
@@ -143,29 +147,29 @@ impl Save {
 
     /// The same save, keeping `host` with the game (see [`Save::host`]), sealed.
     pub fn with_host(mut self, host: serde_json::Value) -> Self {
+        self.host = Some(host);
+        self.sealed()
+    }
+
+    /// The same save sealed again over its fields as they are now: a host that changed `state`,
+    /// `seed`, `bot_dice`, `host` or `sides_done` in place (they are public) seals it before
+    /// [`Save::write`], which refuses a save whose seal does not match.
+    pub fn sealed(mut self) -> Self {
         self.checksum = checksum(
             &self.state,
             self.seed,
             &self.bot_dice,
-            Some(&host),
+            self.host.as_ref(),
             &self.sides_done,
         );
-        self.host = Some(host);
         self
     }
 
     /// The same save, recording the sides done in the current simultaneous step (see
     /// [`Save::sides_done`]).
     pub fn with_sides_done(mut self, sides: Vec<String>) -> Self {
-        self.checksum = checksum(
-            &self.state,
-            self.seed,
-            &self.bot_dice,
-            self.host.as_ref(),
-            &sides,
-        );
         self.sides_done = sides;
-        self
+        self.sealed()
     }
 
     /// The same save, recording the mods the game runs with (see [`Save::mods`]).
@@ -272,9 +276,15 @@ impl Save {
         // A host value nested past the 128 levels a JSON reader follows, or a number that is
         // not finite, written as null, were written and then could not be read)
         if let Err(e) = Save::from_json(path, &text) {
-            return Err(werr(std::io::Error::other(format!(
-                "the save would not read back ({e})"
-            ))));
+            let hint = if matches!(e, SaveError::Checksum { .. }) {
+                " (a field changed after the save was sealed? `Save::sealed` seals it again)"
+            } else {
+                ""
+            };
+            return Err(SaveError::WouldNotRead {
+                path: path.into(),
+                problem: format!("{e}{hint}"),
+            });
         }
         crate::output_file::write_with(path, |out| {
             out.write_all(text.as_bytes())?;
@@ -345,6 +355,30 @@ mod tests {
         save.write(&path).unwrap();
         assert_eq!(Save::read(&path).unwrap(), save);
         assert!(!dir.path().join("s.json.tmp").exists());
+    }
+
+    #[test]
+    fn a_save_changed_in_place_is_not_written_until_sealed_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let mut save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        save.host = Some(serde_json::json!({"deadline": 3}));
+        let e = save.write(&path).unwrap_err();
+        assert!(matches!(e, SaveError::WouldNotRead { .. }), "{e:?}");
+        let text = e.to_string();
+        assert!(
+            text.contains("s.json: the save would not read back, so it was not written: ")
+                && text.ends_with(
+                    " (a field changed after the save was sealed? `Save::sealed` seals it again)"
+                ),
+            "{text}"
+        );
+        assert!(!path.exists());
+        save.sealed().write(&path).unwrap();
+        assert_eq!(
+            Save::read(&path).unwrap().host,
+            Some(serde_json::json!({"deadline": 3}))
+        );
     }
 
     #[test]

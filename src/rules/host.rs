@@ -227,7 +227,11 @@ impl LuaRules {
             errors: vec![message],
             kind: RulesErrorKind::Script,
         };
-        scenario.limits.check().map_err(one)?;
+        // (a limit out of range is the embedding program's mistake, not the scripts')
+        scenario.limits.check().map_err(|message| RulesLoadError {
+            errors: vec![message],
+            kind: RulesErrorKind::HostCall,
+        })?;
         // (trusted rules: no budget to spend, host charges included; the profiler's samples
         // come from the hook, so `--profile` installs it all the same)
         let trusted = scenario.limits.trusted;
@@ -521,7 +525,10 @@ impl LuaRules {
 
     /// What scripts printed so far (drained).
     pub fn take_log(&mut self) -> Vec<String> {
-        with_host(&self.lua, |h| std::mem::take(&mut h.log)).unwrap_or_default()
+        with_host(&self.lua, |h| {
+            super::api::log::take(&mut h.log, &mut h.log_dropped)
+        })
+        .unwrap_or_default()
     }
 
     /// Where a declaration was made (`rules/x/init.lua:12: `), to put before its errors; empty

@@ -66,10 +66,28 @@ fn push_within(line: &mut Vec<u8>, tab: bool, bytes: &[u8]) {
     line.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
+/// The lines printed since the last read, drained: the first `LOG_LINES`, then a last line
+/// saying how many more were dropped, if any.
+pub(crate) fn take(log: &mut Vec<String>, dropped: &mut u64) -> Vec<String> {
+    let mut lines = std::mem::take(log);
+    if *dropped > 0 {
+        lines.push(format!(
+            "... {dropped} more line(s) dropped: the log keeps {LOG_LINES} between reads"
+        ));
+        *dropped = 0;
+    }
+    lines
+}
+
 /// Registers `hex.log` and a `print` that writes to the same place.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let log = lua.create_function(|lua, values: Variadic<mlua::Value>| {
-        if with_host(lua, |h| h.log.len() >= LOG_LINES)? {
+        let full = with_host(lua, |h| {
+            let full = h.log.len() >= LOG_LINES;
+            h.log_dropped += u64::from(full);
+            full
+        })?;
+        if full {
             return Ok(());
         }
         let line = join(values);

@@ -11,7 +11,7 @@ mod dice;
 mod events;
 mod facing;
 mod legal;
-mod log;
+pub(crate) mod log;
 mod map;
 mod path;
 mod roster;
@@ -54,6 +54,8 @@ pub(crate) struct HostData {
     pub max_rolls: usize,
     /// What scripts printed.
     pub log: Vec<String>,
+    /// Lines printed while `log` was full since it was last read: said, not dropped silently.
+    pub log_dropped: u64,
     pub turn_limit: u32,
     /// The sequence of play, for `hex.state.phase()`.
     pub sequence: crate::engine::Sequence,
@@ -108,6 +110,7 @@ impl HostData {
             rolls: Vec::new(),
             max_rolls: crate::scenario::Limits::default().events_per_command as usize,
             log: Vec::new(),
+            log_dropped: 0,
             turn_limit,
             sequence: crate::engine::Sequence::default(),
             path: None,
