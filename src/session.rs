@@ -419,6 +419,36 @@ impl Session {
         })
     }
 
+    /// A second session of this game at its current position, with its own rules VM loaded
+    /// from this session's scenario (a France 1940 game: one rules load, about 5 ms): an AI's
+    /// spare game for look-ahead, reset to each position it tries with [`Game::restore`]. The
+    /// seed, bots' dice, mods and host data are copied; the rules are the plain Lua rules (a
+    /// host that wraps them wraps the fork's with `LuaRules::load` and `Game::new` itself).
+    pub fn fork(&self) -> Result<Session, SessionError> {
+        let rules = LuaRules::load(&self.scenario)?;
+        let limits = EventLimits {
+            max_depth: self.scenario.limits.event_depth,
+            max_events: self.scenario.limits.events_per_command,
+        };
+        let game = Game::new(
+            self.game.state().clone(),
+            Box::new(rules),
+            self.game.turn_limit(),
+            limits,
+        );
+        Ok(Session {
+            scenario: Arc::clone(&self.scenario),
+            game,
+            seed: self.seed,
+            bot_dice: self.bot_dice,
+            mods: self.mods.clone(),
+            rules_changed: self.rules_changed.clone(),
+            scenario_changed: self.scenario_changed,
+            host: self.host.clone(),
+            sides_done: self.sides_done.clone(),
+        })
+    }
+
     /// Resumes a saved game: the scenario and rules are loaded again from the save's scenario path.
     pub fn resume(save_path: &Path) -> Result<Session, SessionError> {
         let save = Save::read(save_path)?;

@@ -29,3 +29,55 @@ fn a_save_taken_before_a_command_undoes_it() {
     );
     assert_eq!(undone.to_save().to_json(), session.to_save().to_json());
 }
+
+/// Undo and look-ahead in memory: `Game::restore` puts back a copy of an earlier state without
+/// loading the rules again, and `Session::fork` gives a spare game at the same position. Each
+/// plays on exactly as the original (the Diplomacy host's caches of its position included).
+#[test]
+fn a_restored_state_and_a_fork_play_on_as_the_original() {
+    use hexwar::bot::RunLimit;
+    for scenario in ["scenarios/demo", "scenarios/diplomacy"] {
+        let mut session = Session::start(Path::new(scenario), Some(7)).expect("starts");
+        let mut spare = session.fork().expect("forks");
+        let (state, dice) = (session.game.state().clone(), session.bot_dice);
+        let logged = session.game.log().len();
+        session.play_bots(RunLimit::BeforeTurn(3)).expect("plays");
+        let played = session.game.state().hash();
+        let events = session.game.log()[logged..].to_vec();
+        assert_ne!(played, state.hash(), "{scenario}");
+
+        spare.play_bots(RunLimit::BeforeTurn(3)).expect("plays");
+        assert_eq!(spare.game.state().hash(), played, "{scenario}: the fork");
+        assert_eq!(
+            spare.game.log(),
+            &events[..],
+            "{scenario}: the fork's events"
+        );
+
+        session.game.restore(state.clone()).expect("restores");
+        session.bot_dice = dice;
+        assert_eq!(session.game.state().hash(), state.hash());
+        let again = session.game.log().len();
+        session.play_bots(RunLimit::BeforeTurn(3)).expect("plays");
+        assert_eq!(session.game.state().hash(), played, "{scenario}: restored");
+        assert_eq!(session.game.log()[again..], events[..], "{scenario}: again");
+    }
+}
+
+/// A state of another scenario is refused, naming both, and the game keeps its own.
+#[test]
+fn a_state_of_another_scenario_is_not_restored() {
+    let mut demo = Session::start(Path::new("scenarios/demo"), Some(7)).expect("starts");
+    let other = Session::start(Path::new("scenarios/tactical"), Some(7)).expect("starts");
+    let before = demo.game.state().hash();
+    let e = demo
+        .game
+        .restore(other.game.state().clone())
+        .expect_err("another scenario");
+    assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);
+    assert_eq!(
+        e.message,
+        "restore: the state is of scenario 'tactical', this game of 'demo'"
+    );
+    assert_eq!(demo.game.state().hash(), before);
+}

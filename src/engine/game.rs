@@ -123,6 +123,27 @@ impl Game {
     pub fn state(&self) -> &GameState {
         &self.state
     }
+
+    /// Puts `state`, a copy taken earlier (`game.state().clone()`), in place of the game's own,
+    /// without loading the rules again: undo in memory, or an AI's look-ahead resetting one
+    /// spare game (`Session::fork`) to each position it tries. The rules' caches see a state
+    /// they do not know and read it afresh. The log is left as it is (it records what was
+    /// played, undone commands too). A state of another scenario is refused (`HostCall`); one
+    /// from outside the program goes through a save, whose reader checks it.
+    pub fn restore(&mut self, state: GameState) -> Result<(), RulesError> {
+        if state.scenario != self.state.scenario {
+            return Err(RulesError::of_kind(
+                super::RulesErrorKind::HostCall,
+                format!(
+                    "restore: the state is of scenario '{}', this game of '{}'",
+                    state.scenario, self.state.scenario
+                ),
+            ));
+        }
+        self.state = state;
+        self.state.revision.restart();
+        Ok(())
+    }
     /// Every event applied since this `Game` was made.
     pub fn log(&self) -> &[Event] {
         &self.log
