@@ -23,6 +23,23 @@ pub fn nearest<'a>(
         .map(|(_, c)| c)
 }
 
+/// The one candidate that is `name` with two neighbouring letters swapped (`MRA` for `MAR`), or
+/// None: the hint for names too short for [`nearest`] (three-letter region ids), where one edit
+/// reaches many names but a swap of the same letters reaches few.
+pub fn swapped<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut found = candidates.into_iter().filter(|c| {
+        c.len() == name.len() && *c != name && strsim::osa_distance(name, c) == 1 && {
+            let (mut a, mut b): (Vec<char>, Vec<char>) =
+                (name.chars().collect(), c.chars().collect());
+            a.sort_unstable();
+            b.sort_unstable();
+            a == b
+        }
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
 /// The known name a misspelt one means: the one equal but for case (`france` -> `FRANCE`), else
 /// the nearest within two edits, compared in upper case too (`FRANC` -> `FRANCE`).
 pub fn nearest_any_case<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
@@ -122,6 +139,16 @@ pub fn clipped(name: &str, most: usize) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_short_name_gets_the_one_name_of_its_letters_swapped() {
+        let ids = ["MAR", "MAO", "ARM", "BUR", "BRU"];
+        assert_eq!(swapped("MRA", ids), Some("MAR"));
+        // (two names reached by one swap: none is told)
+        assert_eq!(swapped("BRU", ["BUR", "RBU"]), None);
+        assert_eq!(swapped("MAX", ids), None);
+        assert_eq!(swapped("MAR", ids), None);
+    }
+
     use super::*;
 
     #[test]

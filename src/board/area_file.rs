@@ -203,8 +203,11 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
                 errors.push(err(
                     home.span().start,
                     format!(
-                        "region {id}: home '{}' is not a declared [[power]]",
-                        home.get_ref()
+                        "region {id}: home '{}' is not a declared [[power]]{}",
+                        home.get_ref(),
+                        crate::spelling::nearest(home.get_ref(), power_names.iter().copied(), 3)
+                            .map(|p| format!(" (did you mean '{p}'?)"))
+                            .unwrap_or_default()
                     ),
                 ));
                 continue;
@@ -287,6 +290,7 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
                     ),
                     Some(_) => format!(" ({region} has no split coasts)"),
                     None => crate::spelling::nearest(region, ids.keys().copied(), 4)
+                        .or_else(|| crate::spelling::swapped(region, ids.keys().copied()))
                         .map(|r| format!(" (did you mean '{r}'?)"))
                         .unwrap_or_default(),
                 };
@@ -615,10 +619,39 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
                 _ => false,
             };
             if !ok {
+                // (the two slips a designer makes most: a fleet on a split-coast region without
+                // its coast, an army given a coast)
+                let specific = match text.split_once(' ') {
+                    Some(("F", loc)) => map
+                        .region_of(loc)
+                        .filter(|r| !r.coasts.is_empty() && !loc.contains('/'))
+                        .map(|r| {
+                            let coasts: Vec<String> =
+                                r.coasts.keys().map(|c| format!("F {}/{c}", r.id)).collect();
+                            format!(
+                                "{} has split coasts: name one ({})",
+                                r.id,
+                                coasts.join(", ")
+                            )
+                        }),
+                    Some(("A", loc)) if loc.contains('/') => map.region_of(loc).map(|r| {
+                        format!("an army stands in a region, not on a coast (A {})", r.id)
+                    }),
+                    _ => None,
+                };
+                let why = specific.unwrap_or_else(|| {
+                    "must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\""
+                        .to_string()
+                });
                 errors.push(err(
                     u.span().start,
                     format!(
-                        "power {name}: start unit '{text}' must be \"A <land or coast region>\" or \"F <sea, coast or coast/NC>\""
+                        "power {name}: start unit '{text}' {}",
+                        if why.starts_with("must") {
+                            why
+                        } else {
+                            format!("is wrong: {why}")
+                        }
                     ),
                 ));
                 continue;
@@ -724,7 +757,7 @@ fleet = ["AAA"]
         assert_eq!(
             errors,
             [
-                "t.toml:13: region AAA: fleet adjacency names 'SAE', which is not a location of the map",
+                "t.toml:13: region AAA: fleet adjacency names 'SAE', which is not a location of the map (did you mean 'SEA'?)",
                 "t.toml:16: region BBB: unknown type 'plains' (expected land, sea, coast, impassable)",
                 "t.toml:20: region SEA: unknown type 'ocean' (expected land, sea, coast, impassable)",
             ]
@@ -891,6 +924,38 @@ fleet = ["AAA"]
         assert_eq!(
             e.to_string(),
             "t.toml:23: region SEA: fleet adjacency names 'AAA', which has split coasts: name one (AAA/NC, AAA/SC)"
+        );
+        // (a start fleet there names its coast too; an army names no coast)
+        for (unit, message) in [
+            ("F AAA", "start unit 'F AAA' is wrong: AAA has split coasts: name one (F AAA/NC, F AAA/SC)"),
+            ("A AAA/NC", "start unit 'A AAA/NC' is wrong: an army stands in a region, not on a coast (A AAA)"),
+        ] {
+            let e = parse(&split.replace("start_units = [\"A AAA\"]", &format!("start_units = [\"{unit}\"]"))).unwrap_err();
+            assert_eq!(e.to_string(), format!("t.toml:6: power RED: {message}"));
+        }
+    }
+
+    /// A three-letter id with two letters swapped (`MRA` for `MAR`) is too short for the usual
+    /// hint, which one edit would give for many ids; the one id of the same letters is named.
+    /// A misspelt home power is named too.
+    #[test]
+    fn a_swapped_region_id_and_a_misspelt_home_get_the_name_meant() {
+        let e = parse(&OK.replace("army = [\"AAA\"]", "army = [\"BAA\"]"))
+            .map(|_| ())
+            .unwrap_err();
+        assert!(
+            e.to_string().ends_with("which is not a region of the map"),
+            "{e}"
+        );
+        let e = parse(&OK.replace("fleet = [\"SEA\"]", "fleet = [\"ESA\"]")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:13: region AAA: fleet adjacency names 'ESA', which is not a location of the map (did you mean 'SEA'?)"
+        );
+        let e = parse(&OK.replace("home = \"RED\"", "home = \"RDE\"")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:11: region AAA: home 'RDE' is not a declared [[power]] (did you mean 'RED'?)"
         );
     }
 

@@ -295,7 +295,11 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
         ));
     }
     let mut extra = Vec::new();
-    if let Some(units) = table.remove("units") {
+    // (a table of units by power, Diplomacy's `[units]`, is the rules' own setup: it goes to
+    // them as a setup file's does, when the rules read setups)
+    let rules_units = matches!(table.get("units"), Some(Json::Object(o)) if !o.is_empty())
+        && s.game.rules().reads_setup();
+    if let Some(units) = (!rules_units).then(|| table.remove("units")).flatten() {
         for id in s.game.state().units.keys() {
             extra.push(Event::UnitRemoved {
                 unit: id.clone(),

@@ -16,6 +16,7 @@ mod api;
 mod api_listing;
 pub(crate) mod bounded;
 mod budget;
+mod build_check;
 pub(crate) mod command_args;
 mod convert;
 mod error;
@@ -39,6 +40,7 @@ pub use api_listing::{
     api_listing, AliasEntry, ApiListing, ClassEntry, FieldEntry, FunctionEntry, NamespaceEntry,
     TypedName,
 };
+pub use build_check::lua_hash_seed_is_fixed;
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{
     describe_module_changes, event_name_warnings, file_hashes, loaded_names, module_hashes,
