@@ -234,7 +234,7 @@ fn a_misspelt_variant_rule_is_refused_with_the_nearest_name() {
     for (overrides, expected) in [
         (
             "{ build_site = function() return {} end }",
-            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, order_allowed, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks, winner",
+            "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, movement, order_allowed, resolve_retreats, retreat_options, retreating_units, retreats, settle_retreats, stacks, unit_strength, winner",
         ),
         (
             "{ build_sites = true }",
@@ -526,6 +526,109 @@ fn a_later_variant_may_set_a_rule_back_to_the_standard_one() {
         phases[0]["results"][0]["flags"],
         json!(["void"]),
         "{phases}"
+    );
+}
+
+/// `hexwar play --json` of one spring phase of the build-anywhere fixture's scenario with its
+/// variant module replaced by `text`: the phase's results.
+fn spring_under(text: &str, units: &str, orders: &str) -> Value {
+    let dir = variant_scenario("house");
+    std::fs::write(dir.path().join("house.lua"), text).unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(&setup, format!("phase = \"S1901M\"\n[units]\n{units}")).unwrap();
+    let order_file = dir.path().join("orders.toml");
+    std::fs::write(
+        &order_file,
+        format!("[[phase]]\nphase = \"S1901M\"\n[phase.orders]\n{orders}"),
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        dir.path().to_str().unwrap(),
+        "--setup",
+        setup.to_str().unwrap(),
+        "--orders",
+        order_file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    phases[0]["results"].clone()
+}
+
+/// A fortress house rule: a unit holding its own power's home centre holds with 2. What a
+/// unit brings before its supports has a hook, `unit_strength`, so the variant is these lines,
+/// not a copy of the resolver. Germany's supported attack on Paris dislodges the French army
+/// under the standard rules and bounces under the variant; an attack (not a hold) keeps 1.
+#[test]
+fn unit_strength_makes_a_fortress_variant_in_a_few_lines() {
+    const FORTRESS: &str =
+        "return require(\"diplomacy\").variant({ unit_strength = function(rules, ctx, i, role)\n\
+        local u = ctx.U[i]\n\
+        if role == \"hold\" and ctx.cm.prov[u.prov].home == u.power then return 2 end\n\
+      end })\n";
+    const UNITS: &str = "FRANCE = [\"A PAR\"]\nGERMANY = [\"A BUR\", \"A PIC\"]\n";
+    const ORDERS: &str = "GERMANY = [\"A BUR - PAR\", \"A PIC S A BUR - PAR\"]\n";
+    let standard = spring_under("return require(\"diplomacy\").variant({})\n", UNITS, ORDERS);
+    assert_eq!(
+        standard,
+        json!([
+            {"power": "FRANCE", "order": "A PAR H", "unit": "A PAR", "flags": ["dislodged"]},
+            {"power": "GERMANY", "order": "A BUR - PAR", "unit": "A BUR", "flags": []},
+            {"power": "GERMANY", "order": "A PIC S A BUR - PAR", "unit": "A PIC", "flags": []}
+        ])
+    );
+    let fortress = spring_under(FORTRESS, UNITS, ORDERS);
+    assert_eq!(
+        fortress,
+        json!([
+            {"power": "FRANCE", "order": "A PAR H", "unit": "A PAR", "flags": []},
+            {"power": "GERMANY", "order": "A BUR - PAR", "unit": "A BUR", "flags": ["bounce"]},
+            {"power": "GERMANY", "order": "A PIC S A BUR - PAR", "unit": "A PIC", "flags": []}
+        ])
+    );
+    // (a region that is no home centre is no fortress: Picardy falls to two as before)
+    let attack = spring_under(
+        FORTRESS,
+        "FRANCE = [\"A PAR\", \"F BRE\"]\nGERMANY = [\"A PIC\"]\n",
+        "FRANCE = [\"A PAR - PIC\", \"F BRE S A PAR - PIC\"]\n",
+    );
+    assert_eq!(
+        attack,
+        json!([
+            {"power": "FRANCE", "order": "A PAR - PIC", "unit": "A PAR", "flags": []},
+            {"power": "FRANCE", "order": "F BRE S A PAR - PIC", "unit": "F BRE", "flags": []},
+            {"power": "GERMANY", "order": "A PIC H", "unit": "A PIC", "flags": ["dislodged"]}
+        ])
+    );
+}
+
+/// A `unit_strength` answer that is no strength stops the game naming the hook, the unit and
+/// the value.
+#[test]
+fn a_unit_strength_that_is_no_number_is_named() {
+    let dir = variant_scenario("house");
+    std::fs::write(
+        dir.path().join("house.lua"),
+        "return require(\"diplomacy\").variant({ unit_strength = function() return -1 end })\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        dir.path().to_str().unwrap(),
+        "--setup",
+        "tests/fixtures/diplomacy_any_attack_cuts/setup.toml",
+        "--orders",
+        "tests/fixtures/diplomacy_any_attack_cuts/orders.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("diplomacy variant: unit_strength(")
+            && stderr(&out).contains(
+                "returned number -1; it must return a strength, a number 0 or more (or nil for 1)"
+            ),
+        "{}",
+        stderr(&out)
     );
 }
 

@@ -77,10 +77,12 @@ M.rules = {
 }
 
 -- What a variant may set besides the functions of M.rules: `stacks` (R-g2, several units of a
--- power in one province) and `order_allowed(rules, cm, position, power, order)`, which voids an
--- order (a parsed one, diplomacy.orders) it answers `false` to (and why) in every phase; the
--- standard game has none, so its phases pay nothing for it.
-local FLAGS = { stacks = "boolean", order_allowed = "function" }
+-- power in one province), `order_allowed(rules, cm, position, power, order)`, which voids an
+-- order (a parsed one, diplomacy.orders) it answers `false` to (and why) in every phase, and
+-- `unit_strength(rules, ctx, i, role)`, unit i's strength before its supports ("attack",
+-- "defend", "hold", "prevent"; standard 1); the standard game has none of them, so its phases
+-- pay nothing for them.
+local FLAGS = { stacks = "boolean", order_allowed = "function", unit_strength = "function" }
 
 -- A name a variant gives that the rules never read (a misspelt `build_site`) would leave the
 -- standard rule in play without a word: refused, with the nearest name.
@@ -130,6 +132,18 @@ local CHECKED = {
         end
       end
       return sites
+    end
+  end,
+  unit_strength = function(hook)
+    return function(rules, ctx, i, role)
+      local s = hook(rules, ctx, i, role)
+      if s ~= nil and (type(s) ~= "number" or s < 0 or s ~= s or s == math.huge) then
+        local u = ctx.U[i]
+        error(string.format("diplomacy variant: unit_strength(%s %s, %s) returned %s %s; it must " ..
+          "return a strength, a number 0 or more (or nil for 1)", tostring(u and u.power),
+          tostring(u and u.str), tostring(role), type(s), tostring(s)), 0)
+      end
+      return s
     end
   end,
   winner = function(hook)

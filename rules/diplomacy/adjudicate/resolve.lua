@@ -41,6 +41,11 @@ local function resolve_all(ctx)
   -- (a variant's rule of what cuts a support; nil for the standard one, worked out inline)
   local rules = ctx.rules
   local custom_cut = rules and rules.cuts_support ~= cuts_support and rules.cuts_support or nil
+  -- (a variant's strengths of units before their supports; nil for the standard 1, inline)
+  local strength = rules and rules.unit_strength
+  local one = strength and function(i, role)
+    return strength(rules, ctx, i, role) or 1
+  end
 
   local function path_ok(i)
     if not convoyed[i] then return true end
@@ -119,13 +124,44 @@ local function resolve_all(ctx)
     end
     return stays and 1 + sup or 0
   end
+  if strength then
+    -- (under a variant's unit_strength: the strongest staying unit's own strength, not 1)
+    hold_strength = function(p, skip)
+      local o = at[p]
+      local stays, sup, own = false, 0, 0
+      while o do
+        local held = false
+        if o == skip then
+          -- (not counted)
+        elseif kind[o] == "M" then
+          if state[o] == 2 then
+            held = not res[o]
+          else
+            held = not resolve(o)
+          end
+        else
+          held = true
+          local l = hold_sup[o]
+          if l then sup = sup + count_sup(l) end
+        end
+        if held then
+          stays = true
+          local s = one(o, "hold")
+          if s > own then own = s end
+        end
+        o = nxt[o]
+      end
+      return stays and own + sup or 0
+    end
+  end
 
   local function prevent_strength(j)
     if convoyed[j] and not path_ok(j) then return 0 end
     local h = h2h[j]
     if h and resolve(h) then return 0 end
     local l = move_sup[j]
-    return l and 1 + count_sup(l) or 1
+    local base = strength and one(j, "prevent") or 1
+    return l and base + count_sup(l) or base
   end
 
   local function adjudicate(i)
@@ -145,16 +181,18 @@ local function resolve_all(ctx)
       end
       local att
       local sup = move_sup[i]
+      local base = strength and one(i, "attack") or 1
       if not defender then
-        att = sup and 1 + count_sup(sup) or 1
+        att = sup and base + count_sup(sup) or base
       elseif defender == U[i].power then
         att = 0
       else
-        att = sup and 1 + count_sup(sup, defender) or 1
+        att = sup and base + count_sup(sup, defender) or base
       end
       if h then
         local hsup = move_sup[h]
-        if att <= (hsup and 1 + count_sup(hsup) or 1) then return false end
+        local hbase = strength and one(h, "defend") or 1
+        if att <= (hsup and hbase + count_sup(hsup) or hbase) then return false end
         -- R-g3 (a stack of the variant; standard play has no other unit there): the units of
         -- the stack that stay defend the province as one occupant beside the head-to-head
         if nxt[at[d]] and att <= hold_strength(d, h) then return false end

@@ -102,6 +102,15 @@ end
 
 local spared_by_convoy
 
+-- The strength unit i brings in `role` before its supports ("attack", "defend" in a head-to-head,
+-- "hold", "prevent"): 1, or what a variant's `unit_strength` says (a fortress holding with 2),
+-- as the resolver counts it (resolve.lua).
+local function unit_strength(ctx, i, role)
+  local strength = ctx.rules and ctx.rules.unit_strength
+  if not strength then return 1 end
+  return strength(ctx.rules, ctx, i, role) or 1
+end
+
 -- the supports in a list that were not cut (as the flags tell it: spared_by_convoy)
 local function kept(ctx, list)
   if not list then return 0 end
@@ -125,13 +134,16 @@ local function no_help_void(ctx, i, t)
   local d = ctx.at[ctx.dprov[t]]
   if S.h2h[t] == d then return true end
   if kind[d] == "M" and res[d] then return false end
-  local full = 1 + kept(ctx, S.move_sup[t])
-  local hold = kind[d] == "M" and 1 or 1 + kept(ctx, S.hold_sup[d])
+  local strength = unit_strength
+  local full = strength(ctx, t, "attack") + kept(ctx, S.move_sup[t])
+  local hold = strength(ctx, d, "hold") + (kind[d] == "M" and 0 or kept(ctx, S.hold_sup[d]))
   if hold >= full then return false end
   local others = S.moves_to[ctx.dprov[t]]
   for k = 1, #others do
     local j = others[k]
-    if j ~= t and not convoy_failed(ctx, j) and 1 + kept(ctx, S.move_sup[j]) >= full then return false end
+    if j ~= t and not convoy_failed(ctx, j) and strength(ctx, j, "prevent") + kept(ctx, S.move_sup[j]) >= full then
+      return false
+    end
   end
   return true
 end
