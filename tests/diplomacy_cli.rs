@@ -467,6 +467,36 @@ fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_on
     assert_eq!(phases[0]["units"]["RUSSIA"], json!(["F NAO", "F NWG"]));
 }
 
+/// Every problem of a setup is named at once: a unit the board cannot hold, two units in one
+/// province and a centre owned twice (the last two were told only once the first was mended).
+#[test]
+fn a_setup_names_all_its_problems_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"S1901M\"\n[units]\nFRANCE = [\"F PAR\", \"A BUR\"]\nGERMANY = [\"A BUR\"]\n[centers]\nFRANCE = [\"BEL\"]\nGERMANY = [\"BEL\"]\n",
+    );
+    let orders = write(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {setup}:3: setup refused: DIP-setup: [units].FRANCE: unit 'F PAR': a fleet cannot stand inland; \
+             [units].GERMANY: 'A BUR': BUR already holds FRANCE's A BUR (one unit a province); \
+             [centers].GERMANY: 'BEL' is FRANCE's already (a centre has one owner)\n"
+        )
+    );
+}
+
 #[test]
 fn orders_for_a_power_the_game_lacks_are_an_input_error() {
     let out = hexwar(&["play", "scenarios/diplomacy", "--orders", "/dev/null"]);

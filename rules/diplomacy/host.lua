@@ -451,30 +451,34 @@ end
 
 -- Why a setup's board is impossible, or nil: two units in one province (one a province; the
 -- Francqueville variant's stacks, R-g2, are units of one power), a centre owned twice.
-local function crowded(s)
+-- Adds to `problems` every unit in a province another holds and every centre owned twice (a
+-- unit already named as bad is left out: it has no province to crowd).
+local function crowded(s, problems)
   local held = {}
   for _, p in ipairs(sorted_keys(s.units or {})) do
     for _, u in ipairs(s.units[p]) do
-      local region = hex.map.region(u:sub(3))
-      local there = held[region.id]
+      local region = type(u) == "string" and hex.map.region(u:sub(3))
+      local there = region and held[region.id]
       if there and not (current.rules.stacks and there.power == p) then
-        return "[units]." .. p .. ": '" .. u .. "': " .. region.id .. " already holds " .. there.power ..
-          "'s " .. there.unit .. " (one unit a province" ..
+        problems[#problems + 1] = "[units]." .. p .. ": '" .. u .. "': " .. region.id .. " already holds "
+          .. there.power .. "'s " .. there.unit .. " (one unit a province" ..
           (current.rules.stacks and ", or units of one power" or "") .. ")"
+      elseif region then
+        held[region.id] = there or { power = p, unit = u }
       end
-      held[region.id] = there or { power = p, unit = u }
     end
   end
   local owner = {}
   for _, p in ipairs(sorted_keys(s.centers or {})) do
     for _, c in ipairs(s.centers[p]) do
       if owner[c] then
-        return "[centers]." .. p .. ": '" .. c .. "' is " .. owner[c] .. "'s already (a centre has one owner)"
+        problems[#problems + 1] = "[centers]." .. p .. ": '" .. c .. "' is " .. owner[c]
+          .. "'s already (a centre has one owner)"
+      else
+        owner[c] = p
       end
-      owner[c] = p
     end
   end
-  return nil
 end
 
 -- A TOML array as the rules read it: a table with the keys 1..n only (an inline table, or a
@@ -566,9 +570,8 @@ local function setup(t)
       end
     end
   end
+  crowded(s, problems)
   if #problems > 0 then return hex.refuse("DIP-setup", table.concat(problems, "; ")) end
-  local msg = crowded(s)
-  if msg then return hex.refuse("DIP-setup", msg) end
   local pos = current.new_position(board(), s)
   local events = { set_var("position", pos) }
   take_orders(events)

@@ -159,7 +159,10 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
 
     // Regions and their locations first, so adjacency can be checked against them.
     let mut ids: BTreeMap<&str, &RegionSpec> = BTreeMap::new();
-    for r in &spec.regions {
+    // (a region declared twice: the first stands, and the second's lists are not checked
+    // against it, which gave a dozen errors caused by the duplicate alone)
+    let mut duplicates: BTreeSet<usize> = BTreeSet::new();
+    for (k, r) in spec.regions.iter().enumerate() {
         let r = r.get_ref();
         let id = r.id.get_ref();
         if id.is_empty() || id.contains('/') || id.contains(' ') {
@@ -180,13 +183,15 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
             ));
             continue;
         }
-        if ids.insert(id, r).is_some() {
+        if ids.contains_key(id.as_str()) {
             errors.push(err(
                 r.id.span().start,
                 format!("region '{id}' is declared twice"),
             ));
+            duplicates.insert(k);
             continue;
         }
+        ids.insert(id, r);
         if !REGION_KINDS.contains(&r.kind.get_ref().as_str()) {
             errors.push(err(
                 r.kind.span().start,
@@ -361,7 +366,10 @@ pub fn parse_area_map_all(source: &SourceText) -> Result<AreaMap, Vec<MapError>>
         }
         Ok(())
     };
-    for r in &spec.regions {
+    for (k, r) in spec.regions.iter().enumerate() {
+        if duplicates.contains(&k) {
+            continue;
+        }
         let r = r.get_ref();
         let id = r.id.get_ref();
         if let Err(e) = check_list(id, "army", &r.army, true) {
@@ -933,6 +941,18 @@ fleet = ["AAA"]
             let e = parse(&split.replace("start_units = [\"A AAA\"]", &format!("start_units = [\"{unit}\"]"))).unwrap_err();
             assert_eq!(e.to_string(), format!("t.toml:6: power RED: {message}"));
         }
+    }
+
+    /// A region declared twice is one error: the first declaration stands. The second (here a
+    /// sea) replaced it, and every list naming the region was then wrong too (`army adjacency
+    /// names 'BBB', a sea region`).
+    #[test]
+    fn a_region_declared_twice_is_one_error() {
+        let text = format!("{OK}[[region]]\nid = \"BBB\"\ntype = \"sea\"\nfleet = [\"AAA\"]\n");
+        assert_eq!(
+            parse_all(&text),
+            ["t.toml:23: region 'BBB' is declared twice"]
+        );
     }
 
     /// A three-letter id with two letters swapped (`MRA` for `MAR`) is too short for the usual
