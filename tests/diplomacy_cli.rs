@@ -753,34 +753,33 @@ fn a_power_in_lower_case_is_pointed_to_its_name() {
 /// alone; void beside the other orders given" of them all.
 #[test]
 fn play_text_says_why_an_order_is_void_only_beside_the_others() {
-    let out = play_texts(
+    // (the text `play` prints for a setup and orders holds every one of `lines`)
+    let prints = |setup: &str, orders: &str, lines: &[&str]| {
+        let out = play_texts(setup, orders, false);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        for line in lines {
+            assert!(text.contains(line), "{line}{text}");
+        }
+    };
+    prints(
         "phase = \"W1901A\"\n[units]\nFRANCE = [\"F BRE\"]\nGERMANY = [\"A BER\", \"A HOL\"]\n[centers]\nFRANCE = [\"BRE\", \"PAR\", \"MAR\"]\nGERMANY = [\"BER\", \"KIE\", \"MUN\"]\n",
         "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nFRANCE = [\"A PAR B\", \"A MAR B\", \"F MAR B\"]\nGERMANY = [\"A KIE B\", \"A MUN B\"]\n",
-        false,
+        &[
+            "  FRANCE   F MAR B                  void (a second build in MAR)\n",
+            "  GERMANY  A MUN B                  void (GERMANY has 1 build due and orders 2: the ones past the due are void)\n",
+        ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = stdout(&out);
-    for line in [
-        "  FRANCE   F MAR B                  void (a second build in MAR)\n",
-        "  GERMANY  A MUN B                  void (GERMANY has 1 build due and orders 2: the ones past the due are void)\n",
-    ] {
-        assert!(text.contains(line), "{line}{text}");
-    }
-    let out = play_texts(
+    prints(
         "phase = \"S1901M\"\n[units]\nGERMANY = [\"A MUN\", \"A BER\", \"A KIE\", \"A SIL\", \"A PRU\", \"A TYR\"]\nRUSSIA = [\"A WAR\"]\nAUSTRIA = [\"A VIE\"]\n",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nGERMANY = [\"A MUN - BOH\", \"A BER S A MUN - SIL\", \"A KIE S A MUN\", \"A SIL H\", \"A PRU S A WAR - SIL\", \"A TYR S A VIE - BOH\"]\nRUSSIA = [\"A WAR - SIL\"]\n",
-        false,
+        &[
+            "  GERMANY  A BER S A MUN - SIL      void (the army in MUN is ordered A MUN - BOH, not to move to SIL)\n",
+            "  GERMANY  A KIE S A MUN            void (the army in MUN is ordered to move (A MUN - BOH): a support to hold needs it to stay)\n",
+            "  GERMANY  A PRU S A WAR - SIL      void (the move is onto GERMANY's own A SIL, which stays: a power's support does not help to dislodge its own unit (DATC 6.D.10))\n",
+            "  GERMANY  A TYR S A VIE - BOH      void (the army in VIE has no order (it holds), not a move to BOH)\n",
+        ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = stdout(&out);
-    for line in [
-        "  GERMANY  A BER S A MUN - SIL      void (the army in MUN is ordered A MUN - BOH, not to move to SIL)\n",
-        "  GERMANY  A KIE S A MUN            void (the army in MUN is ordered to move (A MUN - BOH): a support to hold needs it to stay)\n",
-        "  GERMANY  A PRU S A WAR - SIL      void (the move is onto GERMANY's own A SIL, which stays: a power's support does not help to dislodge its own unit (DATC 6.D.10))\n",
-        "  GERMANY  A TYR S A VIE - BOH      void (the army in VIE has no order (it holds), not a move to BOH)\n",
-    ] {
-        assert!(text.contains(line), "{line}{text}");
-    }
 }
 
 /// A designer's map whose ids are not three letters (seas `WSEA` and `EBAY`, a split-coast
