@@ -7,6 +7,9 @@ use hexx::{EdgeDirection, Hex, HexOrientation, OffsetHexMode};
 use super::hexside::HexsideKey;
 use super::label::LabelFormat;
 
+/// The zones every hex map has, filled from its shape: the hexes of each edge.
+pub const EDGE_ZONES: [&str; 4] = ["north_edge", "south_edge", "west_edge", "east_edge"];
+
 /// Dense index of a hex on its map: `row * columns + column`.
 pub type HexIndex = u32;
 
@@ -70,7 +73,7 @@ impl HexMap {
         let mut terrain = parts.terrain;
         terrain.resize(count, 0);
         let mut zone_names = Vec::new();
-        for edge in ["north_edge", "south_edge", "west_edge", "east_edge"] {
+        for edge in EDGE_ZONES {
             zone_names.push(edge.to_string());
         }
         let mut map = HexMap {
