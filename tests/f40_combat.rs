@@ -56,6 +56,14 @@ fn f40_c_odds_from_strengths_terrain_hexsides_works_and_isolation() {
         odds(&mut s, "0203", &["g4"]),
         json!({"attack": 1, "defense": 2, "odds": "1:2"})
     );
+    // Units the attack command would refuse get their odds all the same, and why (C.3): a
+    // player weighing an attack sees the odds were a what-if.
+    let far = odds(&mut s, "0302", &["g1", "g3"]);
+    assert_eq!(
+        far["refused"],
+        json!({"rule": "F40-C.3", "reason": "g3 is not adjacent to 0302"})
+    );
+    assert_eq!(far["attack"], json!(10));
     // The listed attacks: per target, every eligible adjacent unit, when at least 1:2.
     assert_eq!(
         legal_of(&mut s, "german", "attack"),
@@ -72,6 +80,9 @@ fn f40_c_odds_from_strengths_terrain_hexsides_works_and_isolation() {
 #[test]
 fn f40_c_listed_attack_options_carry_the_odds_of_combat_odds() {
     let mut s = session("combat");
+    // (no attack outside the combat phase: an empty list, `[]`, not `{}`)
+    let none = s.game.query("attack_options", &json!("german")).unwrap();
+    assert_eq!(none, Some(json!([])));
     advance_to(&mut s, 1, 1);
     let options = s
         .game

@@ -831,6 +831,22 @@ fn f40_7_3_france_1940_starts_with_its_baseline_judged_once_by_7_1() {
 /// Luxembourg, its units pass to the Allies and the hexes nobody holds become Allied (R11).
 /// Without the key a setup changes no country's status. A name that is not one of the four
 /// countries refuses the setup and leaves the game as it was.
+/// An attack on units of a country still neutral is refused (C.2: no enemy there), saying the
+/// country is neutral and that the way in is an invasion (16.2); it said only "0305 holds no
+/// allied unit", which reads as an empty hex.
+#[test]
+fn f40_16_2_an_attack_on_neutral_units_says_they_are_neutral() {
+    let mut s = session("politics");
+    advance_to(&mut s, 1, 1);
+    assert_eq!(
+        refused(&mut s, "german", &attack("0305", &["g4"])),
+        refusal(
+            "F40-C.2",
+            "0305 holds units of switzerland, still neutral: they are no allied units to attack (a German unit entering switzerland invades it, F40-16.2)"
+        )
+    );
+}
+
 #[test]
 fn f40_16_2_a_setup_names_the_countries_already_invaded() {
     use hexwar::board::SourceText;

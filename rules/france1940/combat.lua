@@ -435,6 +435,20 @@ combat.RESULT_EFFECTS = {
   ["DR%"] = function(o, attackers, why, out) retreat_events(o.defenders, combat.RETREAT["DR%"], why, out) end,
 }
 
+-- The refusal of an attack on `target`, which holds no enemy unit (C.2): units of a country
+-- still neutral are said to be so, since the way in is an invasion (16.2), not an attack.
+local function no_enemy(target, side)
+  local enemy = common.enemy_of(side)
+  local country = politics.country_of(target)
+  for _, v in ipairs(hex.units.at(target)) do
+    if v.side ~= side and politics.is_neutral(country) then
+      return hex.refuse("F40-C.2", string.format("%s holds units of %s, still neutral: they are no %s "
+        .. "units to attack (a German unit entering %s invades it, F40-16.2)", target, country, enemy, country))
+    end
+  end
+  return hex.refuse("F40-C.2", target .. " holds no " .. enemy .. " unit")
+end
+
 function combat.resolve(cmd, side)
   local rule, reason = phase_refusal(side)
   if rule then return hex.refuse(rule, reason) end
@@ -447,7 +461,7 @@ function combat.resolve(cmd, side)
   local enemy = common.enemy_of(side)
   local defended = false
   for _, v in ipairs(hex.units.at(target)) do defended = defended or v.side == enemy end
-  if not defended then return hex.refuse("F40-C.2", target .. " holds no " .. enemy .. " unit") end
+  if not defended then return no_enemy(target, side) end
   local attackers, seen = {}, {}
   for _, id in ipairs(cmd.units) do
     if seen[id] then return hex.refuse("F40-C.3", tostring(id) .. " is listed twice") end
@@ -460,7 +474,7 @@ function combat.resolve(cmd, side)
   end
   table.sort(attackers, function(x, y) return x.id < y.id end)
   local o = combat.odds(attackers, target, side)
-  if #o.defenders == 0 then return hex.refuse("F40-C.2", target .. " holds no " .. common.enemy_of(side) .. " unit") end
+  if #o.defenders == 0 then return no_enemy(target, side) end
   if not o.odds then
     return hex.refuse("F40-C.5", string.format("odds %s against %s are worse than %s",
       common.mp_str(o.attack), common.mp_str(o.defense), name_of(combat.COLUMNS[1])))
@@ -679,8 +693,16 @@ function combat.register()
       attackers[#attackers + 1] = u
     end
     if #attackers == 0 then return nil end
-    local o = combat.odds(attackers, arg.hex, attackers[1].side)
-    return { attack = o.attack, defense = o.defense, odds = o.odds }
+    local side = attackers[1].side
+    local o = combat.odds(attackers, arg.hex, side)
+    -- (the odds are worked out for any units; `refused` says when the attack command would
+    -- refuse these: a unit not adjacent, one that attacked already, a crossing it may not make)
+    local refused
+    for _, u in ipairs(attackers) do
+      local rule, reason = attacker_refusal(u, side, arg.hex, false)
+      if rule then refused = { rule = rule, reason = reason }; break end
+    end
+    return { attack = o.attack, defense = o.defense, odds = o.odds, refused = refused }
   end)
 
   -- SIDE -> {{hex, units, attack, defense, odds}, ...}: the listed attacks with the odds the
@@ -694,7 +716,8 @@ function combat.register()
       local o = option.odds
       out[i] = { hex = option.cmd.hex, units = option.cmd.units, attack = o.attack, defense = o.defense, odds = o.odds }
     end
-    return out
+    -- (none: a list all the same, `[]` in JSON, not `{}`)
+    return #out > 0 and out or hex.state.list()
   end)
 
   -- Cleared first, like movement's marks (common.CLEAR_MARKS_FIRST).

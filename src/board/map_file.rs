@@ -33,7 +33,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::error::MapError;
-use super::grid::{HexIndex, HexMap, HexMapParts, OffsetParity, Orientation, EDGE_ZONES};
+use super::grid::{HexIndex, HexMap, HexMapParts, OffsetParity, Orientation};
 use super::source::SourceText;
 
 #[derive(Debug, Deserialize)]
@@ -179,21 +179,11 @@ pub fn parse_map_all(source: &SourceText) -> Result<HexMap, Vec<MapError>> {
         }
     }
     for (zone, labels) in &spec.zones {
-        // (the four edge zones are the engine's, filled from the map's shape: a zone of the
-        // same name would add hexes to an edge without a word; an empty name reads as none)
-        let misnamed = if zone.is_empty() {
-            Some("a zone needs a name".to_string())
-        } else if EDGE_ZONES.contains(&zone.as_str()) {
-            Some(format!(
-                "[zones] {zone}: the four edge zones ({}) are the engine's, made from the map's shape; name yours otherwise",
-                EDGE_ZONES.join(", ")
-            ))
-        } else {
-            None
-        };
-        if let Some(message) = misnamed {
+        // (an empty name reads as none: no rule could ask for the zone. A name of an edge zone
+        // adds hexes to that edge, as test maps do for a supply source off the map's edge)
+        if zone.is_empty() {
             let at = labels.first().map_or(0, |l| l.span().start);
-            errors.push(err(at, None, message));
+            errors.push(err(at, None, "a zone needs a name".to_string()));
             continue;
         }
         for label in labels {
@@ -454,17 +444,21 @@ grid = ["B . .", "B B ."]
         parse_map(&SourceText::new("maps/t.toml", text))
     }
 
-    /// A zone named like an edge zone would add hexes to that edge without a word; a zone
-    /// without a name is no zone a rule could ask about.
+    /// A zone without a name is no zone a rule could ask about; one named like an edge zone adds
+    /// hexes to that edge (formats.md).
     #[test]
-    fn a_zone_named_like_an_edge_or_not_at_all_is_refused() {
-        let e = parse(&GOOD.replace("red = [\"0302\"]", "north_edge = [\"0302\"]")).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "maps/t.toml:17: [zones] north_edge: the four edge zones (north_edge, south_edge, west_edge, east_edge) are the engine's, made from the map's shape; name yours otherwise"
-        );
+    fn a_zone_without_a_name_is_refused_and_an_edge_zone_extended() {
         let e = parse(&GOOD.replace("red = [\"0302\"]", "\"\" = [\"0302\"]")).unwrap_err();
         assert_eq!(e.to_string(), "maps/t.toml:17: a zone needs a name");
+        let m = parse(&GOOD.replace("red = [\"0302\"]", "north_edge = [\"0202\"]")).unwrap();
+        let north: Vec<String> = m
+            .zone_hexes("north_edge")
+            .unwrap()
+            .into_iter()
+            .map(|i| m.label(i))
+            .collect();
+        assert!(north.contains(&"0202".to_string()), "{north:?}");
+        assert!(north.contains(&"0101".to_string()), "{north:?}");
     }
 
     #[test]
