@@ -84,7 +84,9 @@ pub enum SaveError {
         found: String,
         version: u32,
     },
-    #[error("{path}: save is corrupt: checksum {found} does not match its content ({expected})")]
+    /// `expected` is what the content would be sealed with; the message leaves it out, since
+    /// printing it made an edited save one paste away from reading as sound.
+    #[error("{path}: save is corrupt: its checksum does not match its content (the file was edited or damaged)")]
     Checksum {
         path: PathBuf,
         found: String,
@@ -388,7 +390,7 @@ mod tests {
         let err = Save::from_json(Path::new("s.json"), &text).unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("s.json: save is corrupt: checksum sha256:"),
+                .starts_with("s.json: save is corrupt: its checksum does not match its content"),
             "{err}"
         );
     }
