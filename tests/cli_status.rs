@@ -93,6 +93,70 @@ fn status_gives_the_score_now_and_the_units_out_of_play() {
         .all(|g| g["reason"] == "pool" && g["eliminated"] == false));
 }
 
+/// France 1940's own status (its `status` query, status.lua): the assault and its movement
+/// allowance, where each country stands and the points by what scores them; a finished game
+/// says it is over, gives the final score and no assault.
+#[test]
+fn f40_status_gives_the_assault_the_countries_and_the_points() {
+    let out = hexwar(&["status", "scenarios/france1940", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let s: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        s["rules_status"],
+        json!({
+            "assault": "the only one of turn 1 (F40-18.1)",
+            "countries": {
+                "belgium": "neutral",
+                "luxembourg": "neutral",
+                "netherlands": "neutral",
+                "switzerland": "neutral"
+            },
+            "victory points now": {
+                "allied": "24 (cities 24, units eliminated 0)",
+                "german": "0 (cities 0, units eliminated 0)"
+            }
+        })
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("t3.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&[
+        "run",
+        "scenarios/france1940",
+        "--seed",
+        "1",
+        "--turns",
+        "2",
+        "--save",
+        save,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["status", save]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "assault: first: full movement allowance (F40-9.1)\ncountries:\n  belgium: invaded on turn 1, allied\n  luxembourg: invaded on turn 1, allied\n  netherlands: invaded on turn 1, allied\n  switzerland: neutral\nvictory points now:\n  allied: 41 (cities 28, units eliminated 13)\n  german: 19 (cities 1, units eliminated 18)\n"
+        ),
+        "{text}"
+    );
+    let end = dir.path().join("end.json");
+    let end = end.to_str().unwrap();
+    let out = hexwar(&["run", save, "--save", end]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&hexwar(&["status", end]));
+    assert!(
+        text.starts_with(
+            "France 1940: Fall Gelb (france1940), game over in turn 10 of 10\nfinished: german (victory points: german 70, allied 61)\nfinal score: allied 61, german 70\ncountries:\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("assault:"), "{text}");
+    assert!(
+        text.contains("victory points:\n  allied: 61 (cities 23, units eliminated 38)\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn status_refuses_a_side_the_scenario_lacks() {
     let out = hexwar(&["status", "scenarios/demo", "--side", "green"]);

@@ -16,6 +16,7 @@
 --   combat.lua      `attack`: the module's own odds CRT, retreats (F40-C.1-C.9, 11.4, 11.5, 16.3)
 --   reserves.lua    `place`: reserves and reinforcements (17.1-17.7)
 --   victory.lua     victory points, Paris, the `figures` query
+--   status.lua      the `status` query: the assault, the countries, the points by what scores
 --   ai.lua          the greedy bot of both sides (not loaded here: named by the scenario)
 --   strategy.lua    the bot's settings a variant may change (countries avoided, attack odds)
 -- Every refusal cites its clause: hex.refuse("F40-6.4", "...").
@@ -32,6 +33,7 @@ local restrictions = require("france1940.restrictions")
 local combat = require("france1940.combat")
 local reserves = require("france1940.reserves")
 local victory = require("france1940.victory")
+local status = require("france1940.status")
 
 sequence.register()
 movement.register()
@@ -46,6 +48,7 @@ restrictions.register()
 combat.register()
 reserves.register()
 victory.register()
+status.register()
 
 return {
   sequence = sequence, movement = movement, stacking = stacking, territory = territory,

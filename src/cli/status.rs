@@ -146,15 +146,26 @@ pub fn run(args: &StatusArgs) -> i32 {
         outln!("{answer}");
         return EXIT_OK;
     }
-    // ("turn 2, movement (blue)" -> "turn 2 of 8: movement (blue)")
+    // ("turn 2, movement (blue)" -> "turn 2 of 8: movement (blue)"; a finished game is in no
+    // phase: the step it ended in read as still to play)
     let phase = at.split_once(", ").map_or(at.as_str(), |(_, rest)| rest);
-    outln!(
-        "{} ({}), turn {} of {}: {phase}",
-        session.scenario.name,
-        session.scenario.id,
-        state.turn,
-        session.scenario.turns
-    );
+    if state.outcome.is_some() {
+        outln!(
+            "{} ({}), game over in turn {} of {}",
+            session.scenario.name,
+            session.scenario.id,
+            state.turn,
+            session.scenario.turns
+        );
+    } else {
+        outln!(
+            "{} ({}), turn {} of {}: {phase}",
+            session.scenario.name,
+            session.scenario.id,
+            state.turn,
+            session.scenario.turns
+        );
+    }
     // (the position is the scenario's as the mods change it: `--mod`, or a save's own)
     super::print_mods(&session);
     match (&state.outcome, &to_play) {
@@ -179,7 +190,12 @@ pub fn run(args: &StatusArgs) -> i32 {
     }
     if let Some(score) = &score {
         let points: Vec<String> = score.iter().map(|(s, p)| format!("{s} {p}")).collect();
-        outln!("score now: {}", points.join(", "));
+        let when = if state.outcome.is_some() {
+            "final score"
+        } else {
+            "score now"
+        };
+        outln!("{when}: {}", points.join(", "));
     }
     for (name, value) in extra.iter().flatten() {
         match value {
