@@ -120,6 +120,32 @@ fn f40_16_2_a_german_entry_invades_belgium_which_brings_luxembourg_but_not_the_n
     );
 }
 
+/// R11: a country that joins the Allies gives them its hexes once: the hexes come before its
+/// units' changes of side, so the territory judgment those set off finds them Allied already.
+/// The first German step into the Netherlands gave 163 ControlChanged events, 52 of them a
+/// second one to a hex already Allied.
+#[test]
+fn f40_r11_a_joining_country_changes_each_hex_once() {
+    let mut s =
+        hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1)).unwrap();
+    let events = ok(&mut s, "german", &mv("de-3-pz", &["2811"]));
+    let mut seen = std::collections::BTreeSet::new();
+    let mut twice = Vec::new();
+    for e in &events {
+        if let Event::ControlChanged { hex, .. } = e {
+            if !seen.insert(hex.clone()) {
+                twice.push(hex.clone());
+            }
+        }
+    }
+    assert_eq!(twice, Vec::<String>::new());
+    assert_eq!(seen.len(), 111);
+    assert_eq!(
+        s.game.state().control.get("2305").map(String::as_str),
+        Some("allied")
+    );
+}
+
 #[test]
 fn f40_16_5_luxembourg_shares_belgium_status_and_an_entry_there_brings_in_belgium() {
     let mut s = session("politics");

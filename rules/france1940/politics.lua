@@ -107,6 +107,17 @@ local function join(country)
   local out = {
     hex.state.set("countries", common.with(hex.state.get("countries"), country, "allied")),
   }
+  -- (the country's hexes first: the territory judgment the units' changes of side set off then
+  -- finds them allied already, where it used to give each a second ControlChanged to allied)
+  local hexes = {}
+  for _, l in ipairs(common.zone(country)) do hexes[#hexes + 1] = l end
+  table.sort(hexes)
+  for _, l in ipairs(hexes) do
+    local c = hex.state.control(l)
+    if c ~= "german" and c ~= "allied" then
+      out[#out + 1] = { event = "ControlChanged", hex = l, side = "allied" }
+    end
+  end
   local nation = politics.NATION_OF[country]
   if nation then
     for _, u in ipairs(hex.units.all()) do
@@ -116,15 +127,6 @@ local function join(country)
           out[#out + 1] = { event = "UnitStatusChanged", unit = u.id, remove = { common.NEUTRAL } }
         end
       end
-    end
-  end
-  local hexes = {}
-  for _, l in ipairs(common.zone(country)) do hexes[#hexes + 1] = l end
-  table.sort(hexes)
-  for _, l in ipairs(hexes) do
-    local c = hex.state.control(l)
-    if c ~= "german" and c ~= "allied" then
-      out[#out + 1] = { event = "ControlChanged", hex = l, side = "allied" }
     end
   end
   return out
