@@ -1032,3 +1032,38 @@ fn f40_r6_a_causeway_does_not_carry_zoc_across() {
         costs(&[("0402", 1.0), ("0501", 1.0), ("0502", 2.0)])
     );
 }
+
+/// F40-9.1: a move may name only where the unit goes (`to`, or a path of one hex beyond its
+/// neighbours): the cheapest path there within its allowance, as the legal list gives it. A
+/// hex it cannot reach is refused; so is a cheapest path through a neutral country the
+/// destination is not in (16.2: entering invades it, which the player did not ask for).
+#[test]
+fn f40_9_1_a_move_to_a_distant_hex_takes_the_cheapest_path() {
+    let mut s = hexwar::Session::start(std::path::Path::new("scenarios/france1940"), Some(1))
+        .expect("starts");
+    let far = |to: &str| mv("de-3-pz", &[to]);
+    assert_eq!(
+        refused(&mut s, "german", &far("2309")),
+        refusal(
+            "F40-16.2",
+            "the cheapest path of de-3-pz to 2309 enters netherlands, neutral, at 2811: that would invade it; give the path"
+        )
+    );
+    assert_eq!(
+        refused(&mut s, "german", &far("1010")),
+        refusal(
+            "F40-9.1",
+            "de-3-pz cannot reach 1010 this phase (8 MP); `hexwar reach` lists where it can"
+        )
+    );
+    let events = ok(&mut s, "german", &far("2808"));
+    let moved: Vec<&Event> = events
+        .iter()
+        .filter(|e| matches!(e, Event::UnitMoved { .. }))
+        .collect();
+    assert_eq!(
+        serde_json::to_value(moved).unwrap(),
+        json!([{"event": "UnitMoved", "unit": "de-3-pz", "from": "2911", "to": "2808",
+                "path": ["2910", "2909", "2908", "2808"], "cost": 4.0}])
+    );
+}

@@ -130,6 +130,33 @@ function movement.explained(u, refusal)
     common.mp_str(u.ma or 0), table.concat(halved, "; ")))
 end
 
+-- The path of a move as given, or, for one hex beyond the unit's neighbours (`to = "2508"`: a
+-- player names where, not how), the cheapest path the unit may take there this phase, as the
+-- legal list gives it. A path that would enter a neutral country on the way (an invasion,
+-- 16.2) is not chosen for the player: refused, asking for the path. nil and the refusal when
+-- there is none.
+function movement.path_named(u, path)
+  local to = path and #path == 1 and path[1]
+  if not to or not u.at or not hex.map.is_hex(to) or hex.map.distance(u.at, to) <= 1 then
+    return path
+  end
+  local blocked = require("france1940.restrictions").blocker()(u)
+  local found = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = blocked })[to]
+  if not found then
+    return nil, hex.refuse("F40-9.1", string.format("%s cannot reach %s this phase (%s MP); "
+      .. "`hexwar reach` lists where it can", u.id, to, common.mp_str(common.budget(u))))
+  end
+  local politics = require("france1940.politics")
+  for i = 1, #found.path - 1 do
+    local country = politics.country_of(found.path[i])
+    if politics.is_neutral(country) and country ~= politics.country_of(to) then
+      return nil, hex.refuse("F40-16.2", string.format("the cheapest path of %s to %s enters %s, "
+        .. "neutral, at %s: that would invade it; give the path", u.id, to, country, found.path[i]))
+    end
+  end
+  return found.path
+end
+
 function movement.register()
   hex.rules.declare("movement", movement.declaration)
 
@@ -140,14 +167,16 @@ function movement.register()
       if not u then return hex.refuse("F40-9.1", common.no_unit(cmd.unit)) end
       local rule, reason = movement.cannot_move(u, side)
       if rule then return hex.refuse(rule, reason) end
-      local cost = hex.path.check(u.id, cmd.path, common.budget(u))
+      local path, why_not = movement.path_named(u, cmd.path)
+      if not path then return why_not end
+      local cost = hex.path.check(u.id, path, common.budget(u))
       if type(cost) ~= "number" then return movement.explained(u, cost) end -- the engine's refusal
       local events = {}
-      for _, label in ipairs(cmd.path) do
+      for _, label in ipairs(path) do
         events[#events + 1] = { event = "UnitEnteredHex", unit = u.id, hex = label }
       end
       events[#events + 1] = { event = "UnitMoved", unit = u.id, from = u.at,
-        to = cmd.path[#cmd.path], path = cmd.path, cost = cost }
+        to = path[#path], path = path, cost = cost }
       events[#events + 1] = { event = "UnitStatusChanged", unit = u.id, add = { "moved" } }
       events[#events + 1] = hex.state.set("mp_spent", common.with(hex.state.get("mp_spent"), u.id, cost))
       return events
