@@ -478,14 +478,7 @@ fn a_setup_names_all_its_problems_at_once() {
         "phase = \"S1901M\"\n[units]\nFRANCE = [\"F PAR\", \"A BUR\"]\nGERMANY = [\"A BUR\"]\n[centers]\nFRANCE = [\"BEL\"]\nGERMANY = [\"BEL\"]\n",
     );
     let orders = write(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-    ]);
+    let out = play_files(&setup, &orders, false);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),

@@ -341,13 +341,24 @@ fn two_variants_listed_together_both_apply() {
 /// error naming the hook and what it must return; it failed on `#gone` inside the adjudicator.
 #[test]
 fn a_settle_retreats_returning_one_list_is_named() {
-    let dir = variant_scenario("one_list");
-    std::fs::write(
-        dir.path().join("one_list.lua"),
+    let err = spring_fails_under(
         "return require(\"diplomacy\").variant({ settle_retreats = function(rules, ctx, recs) \
          return recs end })\n",
-    )
-    .unwrap();
+    );
+    assert!(
+        err.contains(
+            "diplomacy variant: settle_retreats must return two lists, the records kept for the \
+             retreat phase and those disbanded at once (got a table and a nil)"
+        ),
+        "{err}"
+    );
+}
+
+/// `hexwar play` of the any-attack-cuts fixture's spring (a supported attack on Trieste) with
+/// the variant module replaced by `text`, which must stop it (exit 2): its stderr.
+fn spring_fails_under(text: &str) -> String {
+    let dir = variant_scenario("house");
+    std::fs::write(dir.path().join("house.lua"), text).unwrap();
     let out = hexwar(&[
         "play",
         dir.path().to_str().unwrap(),
@@ -357,14 +368,7 @@ fn a_settle_retreats_returning_one_list_is_named() {
         "tests/fixtures/diplomacy_any_attack_cuts/orders.toml",
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
-    assert!(
-        stderr(&out).contains(
-            "diplomacy variant: settle_retreats must return two lists, the records kept for the \
-             retreat phase and those disbanded at once (got a table and a nil)"
-        ),
-        "{}",
-        stderr(&out)
-    );
+    stderr(&out)
 }
 
 /// Under a variant's own build sites a void build says what is wrong with it (here Belgium is
@@ -600,28 +604,12 @@ fn unit_strength_makes_a_fortress_variant_in_a_few_lines() {
 /// the value.
 #[test]
 fn a_unit_strength_that_is_no_number_is_named() {
-    let dir = variant_scenario("house");
-    std::fs::write(
-        dir.path().join("house.lua"),
+    let err = spring_fails_under(
         "return require(\"diplomacy\").variant({ unit_strength = function() return -1 end })\n",
-    )
-    .unwrap();
-    let out = hexwar(&[
-        "play",
-        dir.path().to_str().unwrap(),
-        "--setup",
-        "tests/fixtures/diplomacy_any_attack_cuts/setup.toml",
-        "--orders",
-        "tests/fixtures/diplomacy_any_attack_cuts/orders.toml",
-    ]);
-    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    );
     assert!(
-        stderr(&out).contains("diplomacy variant: unit_strength(")
-            && stderr(&out).contains(
-                "returned number -1; it must return a strength, a number 0 or more (or nil for 1)"
-            ),
-        "{}",
-        stderr(&out)
+        err.contains("diplomacy variant: unit_strength(AUSTRIA A TRI, attack) returned number -1; it must return a strength, a number 0 or more (or nil for 1)"),
+        "{err}"
     );
 }
 

@@ -21,20 +21,12 @@ end
 
 -- {side = "12 (cities 10, units eliminated 2)"}: victory.scores, split by what scores.
 local function points_text()
-  local cities, units = { german = 0, allied = 0 }, { german = 0, allied = 0 }
-  local points = victory.cities()
-  for _, l in ipairs(common.sorted_keys(points)) do
-    local c = hex.state.control(l)
-    if cities[c] then cities[c] = cities[c] + points[l] end
-  end
-  for _, g in ipairs(hex.units.gone()) do
-    local enemy = g.eliminated and common.enemy_of(g.side)
-    if enemy then units[enemy] = units[enemy] + (victory.UNIT_POINTS[g.size] or 0) end
-  end
+  local p = victory.points()
   local out = {}
   for _, side in ipairs({ "german", "allied" }) do
-    out[side] = string.format("%s (cities %s, units eliminated %s)", common.mp_str(cities[side] + units[side]),
-      common.mp_str(cities[side]), common.mp_str(units[side]))
+    local cities, units = p.cities[side], p.units[side]
+    out[side] = string.format("%s (cities %s, units eliminated %s)", common.mp_str(cities + units),
+      common.mp_str(cities), common.mp_str(units))
   end
   return out
 end

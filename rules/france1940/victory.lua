@@ -36,20 +36,27 @@ function victory.cities()
   return out
 end
 
-function victory.scores()
-  local scores = { german = 0, allied = 0 }
-  local cities = victory.cities()
-  for _, l in ipairs(common.sorted_keys(cities)) do
+-- The points each side has now by what scores them: {cities = {side = n}, units = {side = n}}
+-- (units: the enemy units eliminated).
+function victory.points()
+  local cities, units = { german = 0, allied = 0 }, { german = 0, allied = 0 }
+  local points = victory.cities()
+  for _, l in ipairs(common.sorted_keys(points)) do
     local c = hex.state.control(l)
-    if scores[c] then scores[c] = scores[c] + cities[l] end
+    if cities[c] then cities[c] = cities[c] + points[l] end
   end
   for _, g in ipairs(hex.units.gone()) do
     if g.eliminated then
       local enemy = common.enemy_of(g.side)
-      if enemy then scores[enemy] = scores[enemy] + (victory.UNIT_POINTS[g.size] or 0) end
+      if enemy then units[enemy] = units[enemy] + (victory.UNIT_POINTS[g.size] or 0) end
     end
   end
-  return scores
+  return { cities = cities, units = units }
+end
+
+function victory.scores()
+  local p = victory.points()
+  return { german = p.cities.german + p.units.german, allied = p.cities.allied + p.units.allied }
 end
 
 function victory.result()
