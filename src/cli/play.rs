@@ -234,8 +234,8 @@ fn play_each(
             }
             if let Some(b) = board {
                 outln!("board after the phase:");
-                for (id, at) in b.as_object().into_iter().flatten() {
-                    outln!("  {id}: {}", at.as_str().unwrap_or("off map"));
+                for line in board_text(session, &b) {
+                    outln!("{line}");
                 }
             }
         }
@@ -249,6 +249,39 @@ fn play_each(
         }
     }
     Ok(refused)
+}
+
+/// The board after a phase as text: side by side in the scenario's order, each unit as `id
+/// place` with ids in natural order (`de-2-pz` before `de-10-pz`), as `status` lists them;
+/// the units off the map last.
+fn board_text(session: &Session, board: &Value) -> Vec<String> {
+    let units = &session.game.state().units;
+    let mut by_side: std::collections::BTreeMap<&str, Vec<(&str, &str)>> = Default::default();
+    for (id, at) in board.as_object().into_iter().flatten() {
+        let side = units.get(id).map_or("", |u| u.side.as_str());
+        by_side
+            .entry(side)
+            .or_default()
+            .push((id.as_str(), at.as_str().unwrap_or("off map")));
+    }
+    let mut sides: Vec<&str> = session.scenario.sides.iter().map(String::as_str).collect();
+    sides.extend(
+        by_side
+            .keys()
+            .filter(|s| !sides.contains(s))
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    let mut out = Vec::new();
+    for side in sides {
+        let Some(list) = by_side.get_mut(side) else {
+            continue;
+        };
+        list.sort_by_key(|(id, _)| super::status::natural_key(id));
+        let cells: Vec<String> = list.iter().map(|(id, at)| format!("{id} {at}")).collect();
+        out.push(format!("  {side}: {}", cells.join(", ")));
+    }
+    out
 }
 
 fn board_of(session: &Session) -> Value {
