@@ -386,7 +386,10 @@ fn feature_icon(svg: &mut Svg, name: &str, at: (f64, f64), r: f64) {
     {
         svg.polygon(
             &[(x - r, y + r * 0.8), (x, y - r), (x + r, y + r * 0.8)],
-            "fill=\"#8b1a1a\" stroke=\"#ffffff\" stroke-width=\"1\"",
+            &format!(
+                "fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\"",
+                palette::feature_fill(name, true)
+            ),
         );
     } else if n.contains("airfield") || n.contains("airport") {
         svg.circle(
@@ -397,7 +400,10 @@ fn feature_icon(svg: &mut Svg, name: &str, at: (f64, f64), r: f64) {
     } else {
         svg.polygon(
             &[(x, y - r), (x + r, y), (x, y + r), (x - r, y)],
-            "fill=\"#7b3fa0\" stroke=\"#ffffff\" stroke-width=\"1\"",
+            &format!(
+                "fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\"",
+                palette::feature_fill(name, false)
+            ),
         );
     }
 }

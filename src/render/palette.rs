@@ -126,19 +126,59 @@ pub fn is_connection(name: &str) -> bool {
         .any(|w| n.contains(w))
 }
 
-/// A colour derived from a name (FNV-1a), for names the tables do not know.
-fn hashed(name: &str, saturation: u32, lightness: u32) -> String {
+/// The fill of a hex feature's symbol, by its name: features drawn with one shape (every kind
+/// of fortification a triangle, every other feature a diamond) told apart by colour, each the
+/// same from one picture to the next. Fortifications keep to reds and browns.
+pub fn feature_fill(name: &str, fortification: bool) -> String {
+    if fortification {
+        // (hues 350-29: red to brown)
+        format!("hsl({},70%,32%)", (350 + hash_of(name) % 40) % 360)
+    } else {
+        hashed(name, 45, 42)
+    }
+}
+
+/// FNV-1a of a name: the same colour for a name from one picture to the next.
+fn hash_of(name: &str) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in name.bytes() {
         h ^= b as u32;
         h = h.wrapping_mul(0x0100_0193);
     }
-    format!("hsl({},{saturation}%,{lightness}%)", h % 360)
+    h
+}
+
+/// A colour derived from a name, for names the tables do not know.
+fn hashed(name: &str, saturation: u32, lightness: u32) -> String {
+    format!("hsl({},{saturation}%,{lightness}%)", hash_of(name) % 360)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::hexside;
+    use super::{feature_fill, hexside};
+
+    /// Four kinds of fortification drawn as triangles (France 1940's maginot, westwall,
+    /// fortification, eben_emael) get four fills, all red or brown.
+    #[test]
+    fn features_of_one_shape_get_fills_of_their_own() {
+        let fills: Vec<String> = ["maginot", "westwall", "fortification", "eben_emael"]
+            .iter()
+            .map(|n| feature_fill(n, true))
+            .collect();
+        let mut distinct = fills.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 4, "{fills:?}");
+        for f in &fills {
+            let hue: u32 = f[4..f.find(',').unwrap()].parse().unwrap();
+            assert!(hue >= 350 || hue < 30, "{f}");
+        }
+        assert_ne!(
+            feature_fill("intrinsic_strength", false),
+            feature_fill("maastricht", false)
+        );
+        assert_eq!(feature_fill("maginot", true), fills[0]);
+    }
 
     /// Hexside kinds the palette does not know are told apart by colour (a ford and a wreck
     /// blown in play), each the same from one picture to the next.
