@@ -44,44 +44,24 @@ fn play_reports_each_order_and_the_board_after_the_phase() {
 fn play_text_lists_the_board_side_by_side_in_natural_order() {
     let dir = tempfile::tempdir().unwrap();
     let orders = dir.path().join("o.toml");
-    std::fs::write(
-        &orders,
-        "[[order]]\nside = \"blue\"\ncommand = \"end_phase\"\n",
-    )
-    .unwrap();
-    let out = hexwar(&[
-        "play",
-        "scenarios/demo",
-        "--orders",
-        orders.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).ends_with(
-            "board after the phase:\n  blue: b-arm-1 0103, b-art-1 0203, b-inf-1 0102, b-inf-2 0204\n  red: r-arm-1 1207, r-inf-1 1208, r-inf-2 1109, r-mtn-1 1110\n"
+    for (scenario, side, shown) in [
+        (
+            "scenarios/demo",
+            "blue",
+            "board after the phase:\n  blue: b-arm-1 0103, b-art-1 0203, b-inf-1 0102, b-inf-2 0204\n  red: r-arm-1 1207, r-inf-1 1208, r-inf-2 1109, r-mtn-1 1110\n",
         ),
-        "{}",
-        stdout(&out)
-    );
-    std::fs::write(
-        &orders,
-        "[[order]]\nside = \"german\"\ncommand = \"end_phase\"\n",
-    )
-    .unwrap();
-    let out = hexwar(&[
-        "play",
-        "scenarios/france1940",
-        "--orders",
-        orders.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains(
-            "\n  german: de-1-kav 3201, de-1-pz 2916, de-2-mot 3015, de-2-pz 2916, de-3-pz 2911, de-4-pz 2911, de-5-pz 2913, de-6-pz 2915, de-7-pz 2913, de-8-pz 2915, de-9-pz 2907, de-10-pz 2916, de-13-mot 3015, "
+        (
+            "scenarios/france1940",
+            "german",
+            "\n  german: de-1-kav 3201, de-1-pz 2916, de-2-mot 3015, de-2-pz 2916, de-3-pz 2911, de-4-pz 2911, de-5-pz 2913, de-6-pz 2915, de-7-pz 2913, de-8-pz 2915, de-9-pz 2907, de-10-pz 2916, de-13-mot 3015, ",
         ),
-        "{}",
-        stdout(&out)
-    );
+    ] {
+        let text = format!("[[order]]\nside = \"{side}\"\ncommand = \"end_phase\"\n");
+        std::fs::write(&orders, text).unwrap();
+        let out = hexwar(&["play", scenario, "--orders", orders.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).contains(shown), "{}", stdout(&out));
+    }
 }
 
 #[test]
