@@ -471,3 +471,51 @@ fn run_on_a_finished_save_plays_nothing_and_writes_nothing() {
     );
     assert!(!dir.path().join("again.json").exists());
 }
+
+/// `play --log` writes the events a play applied as JSON lines, as `run --log` does, so the logs
+/// of the runs and plays of a game by email, joined in order, are the whole game's: here a
+/// play from a save logs exactly the events its orders reported, in order.
+#[test]
+fn play_log_writes_the_events_of_the_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--until-side",
+        "blue",
+        "--save",
+        &path("t1.json"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(
+        path("blue.toml"),
+        "[[order]]\ncommand = \"move\"\nunit = \"b-inf-1\"\npath = [\"0202\"]\n\
+         [[order]]\ncommand = \"end_phase\"\n",
+    )
+    .unwrap();
+    let played = json(&hexwar(&[
+        "play",
+        &path("t1.json"),
+        "--orders",
+        &path("blue.toml"),
+        "--json",
+        "--log",
+        &path("blue.jsonl"),
+    ]));
+    let reported: Vec<String> = played
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["events"].as_array().unwrap().iter())
+        .map(|e| e.to_string())
+        .collect();
+    let logged: Vec<String> = std::fs::read_to_string(path("blue.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap().to_string())
+        .collect();
+    assert_eq!(logged, reported);
+    assert!(logged[0].contains("\"UnitEnteredHex\""), "{logged:?}");
+    assert_eq!(logged.len(), 6, "{logged:?}");
+}

@@ -57,6 +57,10 @@ pub struct PlayArgs {
     /// `hexwar run SAVE --until-side ...` or the next `play` to continue.
     #[arg(long)]
     pub save: Option<std::path::PathBuf>,
+    /// Write the events this play applied as JSON lines, as `run --log` does: the logs of a
+    /// game's runs and plays, joined in order, are the whole game's (play by email).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub log: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &PlayArgs) -> i32 {
@@ -73,10 +77,12 @@ pub fn run(args: &PlayArgs) -> i32 {
         Ok(orders) => orders,
         Err(e) => return fail(e),
     };
-    if let Some(save) = &args.save {
-        if let Err(e) = super::output_paths::check(&[("--save", save)], Some(&args.scenario)) {
-            return fail(e);
-        }
+    let outputs: Vec<(&str, &std::path::Path)> = [("--save", &args.save), ("--log", &args.log)]
+        .into_iter()
+        .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
+        .collect();
+    if let Err(e) = super::output_paths::check(&outputs, Some(&args.scenario)) {
+        return fail(e);
     }
     let mut session = match super::open_session(
         &args.scenario,
@@ -135,6 +141,19 @@ pub fn run(args: &PlayArgs) -> i32 {
         OrdersFile::Commands(orders) => play_orders(args, &mut session, orders),
         OrdersFile::Phases(phases) => super::play_phases::run(args, &mut session, phases),
     };
+    // (the events as the orders left them, those of a command a rules error undid left out)
+    if let Some(path) = &args.log {
+        let written = crate::output_file::write_with(path, |out| {
+            for event in session.game.log() {
+                serde_json::to_writer(&mut *out, event)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        });
+        if let Err(e) = written {
+            return fail(format!("--log {}: {e}", path.display()));
+        }
+    }
     // (the game as the orders left it: a rules error undid only the command that met it)
     if let Some(path) = &args.save {
         if let Err(e) = session.to_save().write(path) {
