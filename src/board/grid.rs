@@ -8,7 +8,7 @@ use super::hexside::HexsideKey;
 use super::label::LabelFormat;
 
 /// The zones every hex map has, filled from its shape: the hexes of each edge.
-pub const EDGE_ZONES: [&str; 4] = ["north_edge", "south_edge", "west_edge", "east_edge"];
+const EDGE_ZONES: [&str; 4] = ["north_edge", "south_edge", "west_edge", "east_edge"];
 
 /// Dense index of a hex on its map: `row * columns + column`.
 pub type HexIndex = u32;
