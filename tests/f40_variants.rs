@@ -467,3 +467,57 @@ fn f40_9_1_a_replaced_budget_is_followed_by_the_bot() {
     assert!(!moves.is_empty());
     assert!(moves.iter().any(|(_, cost, ma)| cost > ma), "{moves:?}");
 }
+
+#[test]
+fn f40_8_2_replaced_supply_sources_are_followed_by_the_bot() {
+    // A variant that takes the German sources away (F40-8.2 as the variant reads it): no hex is
+    // one where a German unit traces supply, so the bot, which keeps its units supplied, moves
+    // none. Before the bot read supply.sources, it kept to the base game's sources and moved.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("f40-sources");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no_german_sources.lua");
+    std::fs::write(
+        &file,
+        r#"local supply = require("france1940.supply")
+local base = supply.sources
+supply.sources = function()
+  local sets = {}
+  for _, set in ipairs(base()) do
+    if set.side == "german" then set = { side = "german", hexes = {} } end
+    sets[#sets + 1] = set
+  end
+  return sets
+end
+"#,
+    )
+    .unwrap();
+    let mut s =
+        Session::start_with_mods(Path::new("scenarios/france1940"), Some(1), &[file]).unwrap();
+    assert_eq!(
+        eval(
+            &s,
+            "local supply = require('france1940.supply')
+             return { #supply.sources_for('german', 'german'), #supply.sources_for('allied', 'belgian') }"
+        ),
+        json!([0, 63])
+    );
+    let chosen = first_phase_choices(&mut s);
+    assert!(!chosen.iter().any(|c| c == "move"), "{chosen:?}");
+    let mut base = Session::start(Path::new("scenarios/france1940"), Some(1)).unwrap();
+    assert!(first_phase_choices(&mut base).iter().any(|c| c == "move"));
+}
+
+/// The commands the France 1940 bot chooses in the game's first phase, by name.
+fn first_phase_choices(s: &mut Session) -> Vec<String> {
+    let mut chosen = Vec::new();
+    for seed in 0..200 {
+        let side = s.game.phasing_side().unwrap();
+        let c = hexwar::bot::ask_lua_bot(&mut s.game, "france1940.ai", &side, seed).unwrap();
+        if c.name() == "end_phase" {
+            break;
+        }
+        chosen.push(c.name().to_string());
+        s.game.submit(Some(&side), &c).unwrap();
+    }
+    chosen
+}

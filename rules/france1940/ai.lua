@@ -267,21 +267,27 @@ local function objectives(side, nl)
   return out
 end
 
--- The supply sources of a unit of `side` and `nation` (what the bot keeps its units within).
-local function supply_sources(side, nation)
-  if side == "german" then return supply.german_sources() end
-  if nation == "swiss" then return supply.swiss_sources() end
-  local hexes = supply.french_sources()
-  local home = politics.COUNTRY_OF_NATION[nation]
-  if home then
-    for _, l in ipairs(supply.major_cities(home)) do hexes[#hexes + 1] = l end
+-- The supply sources of a unit of `side` and `nation` (what the bot keeps its units within):
+-- the rules' own (supply.sources_for), so a variant's sources are the bot's too. Read again
+-- each turn (a variant may make supply.sources follow the position; each phase would cost 1%
+-- of a game), as is toward's supply filter for a unit of `side`, `class` and `nation`.
+local source_sets, sources_of, supply_asks, sources_turn = nil, {}, {}, nil
+hex.events.on("PhaseStarted", function(ev)
+  if ev.turn ~= sources_turn then
+    source_sets, sources_of, supply_asks, sources_turn = nil, {}, {}, ev.turn
   end
-  return hexes
+end)
+local function supply_sources(side, nation)
+  local key = side .. "/" .. tostring(nation)
+  local list = sources_of[key]
+  if not list then
+    source_sets = source_sets or supply.sources()
+    list = supply.sources_for(side, nation, source_sets)
+    sources_of[key] = list
+  end
+  return list
 end
 
--- hex.path.toward's supply filter for a unit of `side`, `class` and `nation`: map data (the
--- sources are edges, zones and major cities), built once per game.
-local supply_asks = {}
 local function supply_ask(side, class, nation)
   local key = side .. "/" .. class .. "/" .. nation
   local ask = supply_asks[key]

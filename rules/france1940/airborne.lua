@@ -51,23 +51,9 @@ local function cities_of_map()
   return city_hexes
 end
 
--- The source hexes that serve `u` (its side's set for its nation, F40-8.2).
+-- The source hexes that serve `u` (its side's sets for its nation, F40-8.2).
 local function sources_for(u)
-  if u.side == "german" then return supply.german_sources() end
-  local hexes = {}
-  for _, set in ipairs(supply.sources()) do
-    local serves = set.side == u.side
-    if serves and set.nations then
-      serves = false
-      for _, n in ipairs(set.nations) do
-        if n == u.nation then serves = true end
-      end
-    end
-    if serves then
-      for _, l in ipairs(set.hexes) do hexes[#hexes + 1] = l end
-    end
-  end
-  return hexes
+  return supply.sources_for(u.side, u.nation)
 end
 
 -- The cities from which `u` may be dropped now (F40-11.1), in map order. They depend on its

@@ -164,6 +164,26 @@ function supply.sources()
   return sets
 end
 
+-- The source hexes that serve a unit of `side` and `nation` (F40-8.2): those of every set of
+-- supply.sources() for that side that names the nation or names none, in set order, each once.
+-- The bot and the airborne drops read sources through this, so a variant that replaces
+-- supply.sources (a new nation's sources, a captured port) is followed by all of them. `sets`
+-- (optional): supply.sources()'s answer, when the caller has it already.
+function supply.sources_for(side, nation, sets)
+  local hexes, seen = {}, {}
+  for _, set in ipairs(sets or supply.sources()) do
+    local serves = set.side == side
+    if serves and set.nations then
+      serves = false
+      for _, n in ipairs(set.nations) do
+        if n == nation then serves = true end
+      end
+    end
+    if serves then add_all(hexes, seen, set.hexes) end
+  end
+  return hexes
+end
+
 -- {unit_id = true|false} for every unit on the map, traced on the current position.
 function supply.trace()
   return hex.path.supply(supply.sources())
