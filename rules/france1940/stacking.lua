@@ -14,6 +14,17 @@ local stacking = {}
 stacking.LIMIT = 4           -- F40-5.2
 stacking.ARMORED_LIMIT = 3   -- F40-5.3
 
+-- What a refusal adds when every unit of `side` at `label` has moved this phase: no command can
+-- bring the hex within the limits, so the phase cannot end as it was played (5.1 lets a hex
+-- exceed them during the phase; the player takes the moves back).
+local function stuck(label, side)
+  for _, u in ipairs(hex.units.at(label)) do
+    if u.side == side and not u.status.moved then return "" end
+  end
+  return string.format("; every %s unit there has moved, so no move can undo it: play the phase "
+    .. "again from its start (a save from before it) with other moves (F40-5.1)", side)
+end
+
 -- The first stacking violation of `side`'s units, as (rule, reason), or nil.
 function stacking.violation(side)
   local stacks = common.stacks_of_side(side)
@@ -30,15 +41,33 @@ function stacking.violation(side)
   local label = first
   if total[label] > stacking.LIMIT then
     return "F40-5.2", string.format(
-      "hex %s holds %d division-equivalents of %s units at the end of the phase (at most %d)",
-      label, total[label], side, stacking.LIMIT)
+      "hex %s holds %d division-equivalents of %s units at the end of the phase (at most %d)%s",
+      label, total[label], side, stacking.LIMIT, stuck(label, side))
   end
   return "F40-5.3", string.format(
-    "hex %s holds %d armored division-equivalents of %s units at the end of the phase (at most %d)",
-    label, armored[label], side, stacking.ARMORED_LIMIT)
+    "hex %s holds %d armored division-equivalents of %s units at the end of the phase (at most %d)%s",
+    label, armored[label], side, stacking.ARMORED_LIMIT, stuck(label, side))
+end
+
+-- The limits a variant set, checked as the game starts (a limit of another type failed at the
+-- first end of a phase, in another module, naming neither the variant nor the limit).
+function stacking.check_limits()
+  for _, name in ipairs({ "LIMIT", "ARMORED_LIMIT" }) do
+    local limit = stacking[name]
+    if type(limit) ~= "number" or not (limit >= 0) then
+      error(string.format("%s: stacking.%s (a variant or mod sets it) is %s, not a number of division-equivalents (0 or more)",
+        name == "LIMIT" and "F40-5.2" or "F40-5.3", name,
+        type(limit) == "string" and string.format("the string %q", limit) or tostring(limit)), 0)
+    end
+  end
 end
 
 function stacking.register()
+  hex.events.on("GameStarted", function()
+    stacking.check_limits()
+    return nil
+  end)
+
   hex.commands.define("end_phase", {
     resolve = function(cmd, side)
       local phasing = hex.state.side()
