@@ -852,11 +852,6 @@ fn f40_7_3_france_1940_starts_with_its_baseline_judged_once_by_7_1() {
     assert_eq!(st.control, expected);
 }
 
-/// A `--setup` position may name the countries already invaded (`invaded = [...]`): each is
-/// invaded as by a German move (16.2), with the joins of 16.4/16.5/R9: Belgium brings in
-/// Luxembourg, its units pass to the Allies and the hexes nobody holds become Allied (R11).
-/// Without the key a setup changes no country's status. A name that is not one of the four
-/// countries refuses the setup and leaves the game as it was.
 /// An attack on units of a country still neutral is refused (C.2: no enemy there), saying the
 /// country is neutral and that the way in is an invasion (16.2); it said only "0305 holds no
 /// allied unit", which reads as an empty hex.
@@ -873,6 +868,11 @@ fn f40_16_2_an_attack_on_neutral_units_says_they_are_neutral() {
     );
 }
 
+/// A `--setup` position may name the countries already invaded (`invaded = [...]`): each is
+/// invaded as by a German move (16.2), with the joins of 16.4/16.5/R9: Belgium brings in
+/// Luxembourg, its units pass to the Allies and the hexes nobody holds become Allied (R11).
+/// Without the key a setup changes no country's status. A name that is not one of the four
+/// countries refuses the setup and leaves the game as it was.
 #[test]
 fn f40_16_2_a_setup_names_the_countries_already_invaded() {
     use hexwar::board::SourceText;
@@ -945,6 +945,39 @@ fn f40_16_2_a_setup_names_the_countries_already_invaded() {
         "setup.toml:1: setup refused: F40-setup: unknown key 'invade' (did you mean 'invaded'?) (a France 1940 setup holds invaded, phase, pools, side, turn and [[unit]] tables)"
     );
     assert_eq!(bad.to_save().to_json(), before);
+}
+
+/// F40-7.1 with R9/R11 on a `--setup` naming `invaded`: the position is one snapshot, judged
+/// once with the joined country's units Allied. 0403 (Belgium) is in the ZOC of g1 (0503) and of
+/// be1 (0303): contested, so nobody holds it by (a) or (b), and a joined country's hex nobody
+/// has held is Allied (R11). It was German: judged while be1 was still neutral, g1's ZOC was
+/// uncontested there, and after the join 7.1(c) kept it German.
+#[test]
+fn f40_7_1_a_setup_naming_an_invasion_is_judged_with_the_joined_units_allied() {
+    let mut s = session("politics");
+    setup(
+        &mut s,
+        &format!(
+            "turn = 3\ninvaded = [\"belgium\"]\n{}{}",
+            setup_unit("g1", "german", "german", "infantry", 4, "0503"),
+            setup_unit("be1", "neutral", "belgian", "infantry", 4, "0303"),
+        ),
+    );
+    assert_eq!(
+        eval(&s, "return { hex.path.zoc('0403') }"),
+        json!([["german", "allied"]])
+    );
+    assert_eq!(control_of(&s, "0403").as_deref(), Some("allied"));
+    // (0404, Luxembourg, joined with Belgium, is contested too; 0402 is in nobody's ZOC: both
+    // Allied, R11; 0304 in be1's ZOC alone, 7.1(b))
+    for label in ["0404", "0402", "0304"] {
+        assert_eq!(control_of(&s, label).as_deref(), Some("allied"), "{label}");
+    }
+    // (the invasion is noted on the position's turn)
+    assert_eq!(
+        serde_json::to_value(&s.game.state().vars["invaded"]).unwrap(),
+        json!({"belgium": 3})
+    );
 }
 
 /// F40-16.3 with 7.1(a)/R11: the Germans occupy a city when their units, and no Allied one,

@@ -216,7 +216,7 @@ end
 -- that join with it join the Allies.
 function politics.invasion(ev)
   local c = ev.data.country
-  local out = { hex.state.set("invaded", common.with(hex.state.get("invaded"), c, hex.state.turn())) }
+  local out = { hex.state.set("invaded", common.with(hex.state.get("invaded"), c, ev.data.turn or hex.state.turn())) }
   for _, other in ipairs(politics.JOINS[c] or { c }) do
     if politics.is_neutral(other) then
       out[#out + 1] = hex.events.emit("CountryJoined", { country = other })
@@ -238,9 +238,10 @@ function politics.register()
   -- A --setup position's `invaded = ["netherlands", ...]`: those countries have been invaded
   -- (16.2), with the joins of 16.4/16.5/R9, as if by a German move. Without it a setup changes
   -- no country's status: a position is a snapshot (R9), and a German unit a setup stands inside
-  -- a neutral country has not moved in. After territory.lua's judgment (priority 0), so that R11
-  -- hands over the hexes the new position leaves to nobody. The invader named is the first
-  -- German unit inside the country in id order, if any.
+  -- a neutral country has not moved in. Before territory.lua's judgment (its PositionSet
+  -- handler, priority 0, judges in a later event), so that 7.1 is judged once with the joined
+  -- countries' units Allied (R11). The invader named is the first German unit inside the
+  -- country in id order, if any; the invasion is noted on the position's turn.
   hex.events.on("PositionSet", function(ev)
     local named = (ev.data and ev.data.invaded) or {}
     if #named == 0 then return nil end
@@ -256,11 +257,11 @@ function politics.register()
     local out = {}
     for _, c in ipairs(politics.COUNTRIES) do
       if wanted[c] and politics.status(c) ~= "surrendered" and invaded[c] == nil then
-        out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = first[c] })
+        out[#out + 1] = hex.events.emit("CountryInvaded", { country = c, unit = first[c], turn = ev.data.turn })
       end
     end
     return out
-  end, -20)
+  end, 10)
 
   hex.events.on("CountryInvaded", function(ev) return politics.invasion(ev) end)
   hex.events.on("CountryJoined", function(ev) return politics.joining(ev) end)

@@ -113,7 +113,7 @@ function sequence.register()
       if not spent then return hex.refuse("F40-setup", why) end
       out = spent
     end
-    out[#out + 1] = hex.events.emit("PositionSet", { invaded = invaded })
+    out[#out + 1] = hex.events.emit("PositionSet", { invaded = invaded, turn = t.turn })
     local names_step = t.turn ~= nil or t.phase ~= nil
     if not names_step and common.is_movement_phase() then
       out[#out + 1] = hex.events.emit("AssaultSupply",

@@ -23,10 +23,11 @@
 -- A `--setup` position (hex.rules.setup) is one snapshot too, with no history of its own: its
 -- units are placed one event at a time, and judging 7.1 after each would let the order of the
 -- file, and the units it replaces (the scenario's start position, judged at GameStarted), decide
--- who holds a hex through 7.1(c). So after a setup every hex goes back to its owner at the start
--- of the game (7.1d, 7.3: France Allied, Germany German, the rest nobody's; R11: a joined
--- country's hexes Allied) and 7.1 is judged once on the whole new position (`PositionSet`,
--- emitted by sequence.lua's setup hook), as the start position is judged at GameStarted.
+-- who holds a hex through 7.1(c). So after a setup (and the invasions it names) every hex goes
+-- back to its owner at the start of the game (7.1d, 7.3: France Allied, Germany German, the
+-- rest nobody's; R11: a joined country's hexes Allied) and 7.1 is judged once on the whole new
+-- position (`PositionSet`, emitted by sequence.lua's setup hook, then `PositionReset`), as the
+-- start position is judged at GameStarted.
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
 local common = require("france1940.common")
 
@@ -48,8 +49,15 @@ end
 
 function territory.register()
   -- PositionSet (emitted by sequence.lua's setup hook after the setup's unit events): control
-  -- back to the start (7.3), then 7.1 judged once.
+  -- back to the start (7.3), then 7.1 judged once, in PositionReset: after the invasions the
+  -- setup names (politics.lua's PositionSet handler runs first, and its events and their
+  -- reactions are applied before this one's), so that the joined countries' units and hexes
+  -- are Allied in the one judgment, as in a snapshot (R9, R11): judged while they were still
+  -- neutral, a hex in the ZOC of both sides became German by 7.1(c).
   hex.events.on("PositionSet", function()
+    return hex.events.emit("PositionReset", {})
+  end)
+  hex.events.on("PositionReset", function()
     local out = {}
     for _, label in ipairs(common.hexes()) do
       local side = start_owner(label)
