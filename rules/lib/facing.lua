@@ -163,9 +163,13 @@ function facing.register(opts)
         end
       end
       -- TA-R18: joiners take the stack's facing, so a join given no facing is read with it
-      -- (it was refused as "takes its facing 2, not 0")
+      -- (it was refused as "takes its facing 2, not 0"). Only troops join, and only where
+      -- stacks are formed (opts.groups: ANC-5.3): a leader has no facing to take (TA-R7, R17),
+      -- and in TAC a non-leader ending on one is refused by TAC-5, not read with its facing.
       local last = path[#path]
-      if cmd.facing == nil and last then
+      local troops = false
+      for _, id in ipairs(ids) do troops = troops or not opts.leaders[hex.units.get(id).type] end
+      if cmd.facing == nil and last and troops and opts.groups then
         local in_group = {}
         for _, id in ipairs(ids) do in_group[id] = true end
         for _, v in ipairs(hex.units.at(last)) do
@@ -258,6 +262,12 @@ function facing.register(opts)
       if not hex.path.in_contact(u.id) then return hex.refuse(C.wheel, u.id .. " is not in contact; it turns during its move") end
       if math.type(cmd.facing) ~= "integer" or cmd.facing < 0 or cmd.facing > 5 then
         return hex.refuse(C.wheel, "a wheel's facing is a corner 0..5, not " .. tostring(cmd.facing))
+      end
+      -- (one 60° step, TA-R15: a turn of 120° was refused as if the unit were not allowed to
+      -- turn in contact at all)
+      if u.facing ~= nil and (cmd.facing - u.facing) % 6 ~= 1 and (u.facing - cmd.facing) % 6 ~= 1 then
+        return hex.refuse(C.wheel, string.format("a wheel turns 60°: %s faces %d, so it wheels to %d or %d, not %d",
+          u.id, u.facing, (u.facing + 5) % 6, (u.facing + 1) % 6, cmd.facing))
       end
       local stack = wheel_stack(u, side)
       local ok = hex.path.check_facing(stack, {}, cmd.facing, nil, { contact_turn = true })

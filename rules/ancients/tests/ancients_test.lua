@@ -66,7 +66,9 @@ test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its 
   } }
   -- One 60 degree turn, not two.
   local r = t.expect_refused("macedon", wheel("p1", 2), "ANC-6.3")
-  t.eq(r.reason, "in contact at 0404: a phalanx turns only by spending its whole movement after a morale test (ANC-6.3)")
+  t.eq(r.reason, "a wheel turns 60°: p1 faces 0, so it wheels to 5 or 1, not 2")
+  r = t.expect_refused("macedon", wheel("p1", 0), "ANC-6.3")
+  t.eq(r.reason, "a wheel turns 60°: p1 faces 0, so it wheels to 5 or 1, not 0")
   -- Passed: the turn is made, and it is the unit's whole move.
   local events = t.ok("macedon", wheel("p1", 1))
   local roll = events[1].value
@@ -226,4 +228,18 @@ test("TA-R18: a phalanx joining a stack is told it takes the stack's facing", fu
   local r = t.expect_refused("macedon", { command = "move", unit = "p2", path = { "0404" }, facing = 2 }, "ANC-5.3")
   t.eq(r.reason, "the group joins the stack at 0404 and takes its facing 3, not 2 (TA-R18)")
   t.ok("macedon", { command = "move", unit = "p2", path = { "0404" }, facing = 3 })
+end)
+
+test("TA-R17: a leader given no facing ends on a friendly phalanx: leaders ignore stacking and take no facing", function(t)
+  -- (the leader was read with the phalanx's facing, as a joiner, and refused: "leaders have no
+  -- facing (TA-R2), so none is given, not 1")
+  t.scenario("scenarios/ancients", { seed = 3 })
+  t.setup { units = {
+    { id = "ldr", side = "macedon", type = "leader", ma = 6, strength = 0, at = "0203" },
+    unit("p1", "macedon", "phalanx", "0303", 1, 4), unit("s1", "seleucid", "cavalry", "1107", 0, 3),
+  } }
+  local events = t.ok("macedon", { command = "move", unit = "ldr", path = { "0303" } })
+  -- (1 MP for the hex entered, TA-R12; no join cost, TA-R17)
+  t.eq(events[2], { event = "UnitMoved", unit = "ldr", from = "0203", to = "0303", path = { "0303" }, cost = 1 })
+  t.eq({ t.unit("ldr").at, t.unit("p1").facing }, { "0303", 1 })
 end)

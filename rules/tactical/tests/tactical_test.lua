@@ -147,6 +147,22 @@ test("TA-R7: a TAC group of two non-leaders is refused, as it would end in one h
   t.eq({ t.unit("b3").at, t.unit("ldr").at }, { "0302", "0302" })
 end)
 
+test("TA-R7: a leader given no facing ends on a friendly non-leader; a non-leader is refused by TAC-5", function(t)
+  -- (the leader was read with the infantry's facing, TA-R18's join, and refused: "leaders
+  -- have no facing (TA-R2), so none is given, not 1")
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = {
+    { id = "ldr", side = "british", type = "leader", ma = 6, strength = 0, at = "0203" },
+    inf("b1", "british", "0303", 1), inf("b2", "british", "0404", 1), inf("z1", "zulu", "1107", 3),
+  } }
+  local r = t.expect_refused("british", move("b2", { "0303" }), "TAC-5")
+  t.eq(r.reason, "0303 holds a friendly unit: only skirmishers pass through, and no non-leader ends there (TAC-5)")
+  t.eq(t.unit("b2").at, "0404")
+  local events = t.ok("british", move("ldr", { "0303" }))
+  t.eq(events[2], { event = "UnitMoved", unit = "ldr", from = "0203", to = "0303", path = { "0303" }, cost = 1 })
+  t.eq(t.unit("ldr").at, "0303")
+end)
+
 -- Melee hexes at the end of the British combat phase (the module's reading of TAC-6's
 -- "resolved later"): a charge must be fought in the charging side's combat phase.
 local function leader(id, side, at) return { id = id, side = side, type = "leader", ma = 4, strength = 0, at = at } end
