@@ -54,6 +54,14 @@ impl From<Command> for Map<String, Value> {
     }
 }
 
+/// Whether a move's arguments give an empty path (`[]`, or `{}` as an empty Lua table comes):
+/// a turn in place for a game whose rules define `move`, else a move that goes nowhere.
+pub(crate) fn has_empty_path(args: &Map<String, Value>) -> bool {
+    args.get("path").is_some_and(|p| {
+        p.as_array().is_some_and(Vec::is_empty) || p.as_object().is_some_and(Map::is_empty)
+    })
+}
+
 impl TryFrom<Map<String, Value>> for Command {
     type Error = String;
 
@@ -72,8 +80,11 @@ impl TryFrom<Map<String, Value>> for Command {
             }
         };
         // A move that also gives an end facing or a group of units (facing games,
-        // docs/facing.md; its path may be empty: a turn in place) goes to the rules whole.
-        if name == "move" && (map.contains_key("facing") || map.contains_key("units")) {
+        // docs/facing.md; its path may be empty: a turn in place), or an empty path (a turn in
+        // place, or no move: the rules say which), goes to the rules whole.
+        if name == "move"
+            && (map.contains_key("facing") || map.contains_key("units") || has_empty_path(&map))
+        {
             // (a turn in place's empty path, which an empty Lua table gives as an empty map:
             // listed as `path = {}`, a TOML table and a JSON object beside every other list)
             if let Some(path) = map.get_mut("path") {

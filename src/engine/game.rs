@@ -551,7 +551,20 @@ impl Game {
             // (likewise a hand-built `move` of the engine's kind, without a facing game's
             // `facing` or `units`: read as the engine reads a move, so a missing or malformed
             // path is refused here instead of failing inside the rules)
-            if name == "move" && !args.contains_key("facing") && !args.contains_key("units") {
+            // An empty path goes to rules that define `move` (a turn in place); others refuse
+            // it as the engine's move does below (it came back here as `Custom` forever).
+            let rules_move = || self.rules.command_names().iter().any(|n| n == "move");
+            if name == "move" && super::command::has_empty_path(args) && !rules_move() {
+                return Err(GameError::Refused(Refusal::new(
+                    "command",
+                    "a move needs a path of at least one hex",
+                )));
+            }
+            if name == "move"
+                && !args.contains_key("facing")
+                && !args.contains_key("units")
+                && !super::command::has_empty_path(args)
+            {
                 let mut map = args.clone();
                 map.insert("command".into(), name.as_str().into());
                 let command = Command::try_from(map)
