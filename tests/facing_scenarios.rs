@@ -514,3 +514,55 @@ fn ta_r18_a_join_given_no_facing_takes_the_stacks() {
         ]
     );
 }
+
+/// An order with an empty path and no facing (the unit stays as it is) reaches the rules'
+/// `move` and is refused as no move (TA-R5; ANC-7.1 cites it in ancients); it was an error in
+/// the orders file, and a game whose rules define no `move` (the demo) refuses it as a move
+/// that enters no hex. A hand-built command of that shape recursed without end.
+#[test]
+fn an_empty_path_without_a_facing_is_refused_as_no_move() {
+    for (scenario, unit, rule) in [
+        ("scenarios/tactical", "b-inf-1", "TA-R5"),
+        ("scenarios/ancients", "m-ph-1", "ANC-7.1"),
+    ] {
+        let mut s = Session::start(Path::new(scenario), Some(1)).unwrap();
+        let side = s.game.phasing_side().unwrap();
+        let before = serde_json::to_string(s.game.state()).unwrap();
+        for path in [json!([]), json!({})] {
+            let order = cmd(json!({"command": "move", "unit": unit, "path": path}));
+            match s.game.submit(Some(&side), &order) {
+                Err(GameError::Refused(r)) => assert_eq!(
+                    (r.rule.as_str(), r.reason.as_str()),
+                    (rule, "not a move: same hex, same facing (TA-R5)"),
+                    "{scenario}"
+                ),
+                other => panic!("{scenario}: {other:?}"),
+            }
+        }
+        assert_eq!(serde_json::to_string(s.game.state()).unwrap(), before);
+    }
+    let mut demo = Session::start(Path::new("tests/fixtures/demo_positions"), Some(1)).unwrap();
+    let side = demo.game.phasing_side().unwrap();
+    let hand_built = Command::Custom {
+        name: "move".into(),
+        args: serde_json::from_value(json!({"unit": "b1", "path": []})).unwrap(),
+    };
+    match demo.game.submit(Some(&side), &hand_built) {
+        Err(GameError::Refused(r)) => assert_eq!(
+            r.to_string(),
+            "move: the path is empty: a move enters at least one hex"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let mut no_move = Session::start(Path::new("tests/fixtures/no_move"), Some(1)).unwrap();
+    let side = no_move.game.phasing_side().unwrap();
+    match no_move.game.submit(Some(&side), &hand_built) {
+        Err(GameError::Refused(r)) => {
+            assert_eq!(
+                r.to_string(),
+                "command: a move needs a path of at least one hex"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
