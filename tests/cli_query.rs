@@ -166,3 +166,26 @@ fn query_bot_says_what_its_question_lacks() {
         "{\"command\":\"move\",\"path\":[\"0203\",\"0303\",\"0404\",\"0503\",\"0604\",\"0703\"],\"unit\":\"b-arm-1\"}\n"
     );
 }
+
+/// A `bot` question without a seed asks with seed 0: the facing games' bots, which break ties
+/// with it, failed on the null they were given (`facing_ai.lua:108: attempt to perform
+/// arithmetic on a userdata value`).
+#[test]
+fn query_bot_without_a_seed_asks_with_seed_0() {
+    for (scenario, bot, side) in [
+        ("scenarios/tactical", "tactical.ai", "british"),
+        ("scenarios/ancients", "ancients.ai", "macedon"),
+    ] {
+        let ask = |seed: &str| {
+            query(&[
+                scenario,
+                "bot",
+                &format!(r#"{{"bot": "{bot}", "side": "{side}"{seed}}}"#),
+                "--json",
+            ])
+        };
+        let (code, out, err) = ask("");
+        assert_eq!(code, Some(0), "{scenario}: {err}");
+        assert_eq!(ask(r#", "seed": 0"#).1, out, "{scenario}");
+    }
+}

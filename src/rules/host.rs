@@ -702,7 +702,8 @@ impl LuaRules {
         let side = side.to_string();
         // An index out of range is the bot's mistake, not a script error: said as the bot's.
         let (answer, _) = self.call(state, what, |lua| {
-            let seed = arg.get("seed").cloned().unwrap_or_default();
+            // (no seed is seed 0: a bot that breaks ties with it got null, and failed on it)
+            let seed = arg.get("seed").cloned().unwrap_or(serde_json::json!(0));
             let legal = api::lazy_list(lua, &side)?;
             let v: Value = f.call((side.as_str(), legal.clone(), lua.to_value(&seed)?))?;
             let index = match v {
