@@ -227,7 +227,8 @@ fn a_variant_overrides_a_declaration_and_wraps_a_command() {
 /// anything else is an error naming the handler, and nothing is applied. Each of these passed
 /// without a word: a table of other keys (a misspelt `evnt`, a plain `{rule, reason}`) read as
 /// no events, a nil in a list dropped the events after it, a refusal from an `on` handler was
-/// no refusal, and events from a `before` handler were dropped.
+/// no refusal, events from a `before` handler were dropped, and a refusal's rule given as a
+/// number (`hex.refuse(3, "mud")`) was shown as `3 mud`.
 #[test]
 fn returns_that_are_neither_events_nor_a_refusal_are_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -240,6 +241,7 @@ fn returns_that_are_neither_events_nor_a_refusal_are_errors() {
   if cmd.how == "plain" then return { rule = "X-1", reason = "no rally" } end
   if cmd.how == "hole" then return { nil, add } end
   if cmd.how == "number" then return 7 end
+  if cmd.how == "rule_number" then return hex.refuse(3, "mud") end
   if cmd.how == "extra" then return { add, note = "x" } end
   return { add }
 end })
@@ -279,6 +281,10 @@ end, args = { "unit" } })
         (
             with("rally", "how", "number"),
             "returned an integer where a list of events or nil was expected",
+        ),
+        (
+            with("rally", "how", "rule_number"),
+            "hex.refuse: the rule must be a string naming the rule (\"F40-6.4\"), not a number, 3",
         ),
         (
             with("rally", "how", "extra"),

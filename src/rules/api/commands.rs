@@ -232,7 +232,27 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     hex.raw_set("commands", t)?;
     hex.raw_set(
         "refuse",
-        lua.create_function(|lua, (rule, reason): (String, String)| {
+        lua.create_function(|lua, (rule, reason): (Value, Value)| {
+            // (strings only: a number was taken for a rule id, `hex.refuse(3, "mud")`, and the
+            // refusal read `3 mud`)
+            let text = |what: &str, v: Value| match v {
+                Value::String(s) => Ok(s),
+                other => Err(mlua::Error::runtime(format!(
+                    "hex.refuse: the {what} must be a string{}, not {}",
+                    if what == "rule" {
+                        " naming the rule (\"F40-6.4\")"
+                    } else {
+                        ""
+                    },
+                    match other {
+                        Value::Nil => "nil".to_string(),
+                        Value::Integer(i) => format!("a number, {i}"),
+                        Value::Number(n) => format!("a number, {n}"),
+                        other => format!("a {}", other.type_name()),
+                    }
+                ))),
+            };
+            let (rule, reason) = (text("rule", rule)?, text("reason", reason)?);
             let refusal = lua.create_table()?;
             refusal.raw_set("rule", rule)?;
             refusal.raw_set("reason", reason)?;
