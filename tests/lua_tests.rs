@@ -231,8 +231,8 @@ fn a_test_loads_mods_with_its_scenario() {
     assert_eq!(
         stdout,
         "tests/fixtures/lua_mods/mods_test.lua\n  ok    a mod is loaded with the scenario\n  \
-         ok    without it the query is not there\n  ok    mods is a list of paths\n3 passed, 0 \
-         failed\n"
+         ok    without it the query is not there\n  ok    mods is a list of paths\n  ok    an \
+         empty list of mods is no mods\n4 passed, 0 failed\n"
     );
 }
 

@@ -76,7 +76,9 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
             // (a variant loaded as a mod, as `hexwar run --mod` loads it: each a .lua file,
             // found as the scenario is)
             let mods: Result<Vec<PathBuf>, String> = match opts.get("mods") {
+                // (an empty Lua table reads as an empty object: no mods, as an empty list)
                 None => Ok(Vec::new()),
+                Some(Json::Object(o)) if o.is_empty() => Ok(Vec::new()),
                 Some(Json::Array(list)) => list
                     .iter()
                     .map(|m| match m.as_str() {
