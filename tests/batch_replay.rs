@@ -775,6 +775,38 @@ fn stats_compare_sets_a_variant_beside_its_scenario() {
     assert!(text.contains("same winner in "), "{text}");
 }
 
+/// `stats compare` of two games with no side in common (the demo and Diplomacy) is refused: it
+/// printed every side at 0% in the batch that lacks it, exit 0.
+#[test]
+fn stats_compare_refuses_games_with_no_side_in_common() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    for (path, scenario) in [(&a, "scenarios/demo"), (&b, "scenarios/diplomacy")] {
+        ok(&[
+            "run",
+            scenario,
+            "--seed",
+            "9",
+            "--games",
+            "2",
+            "--per-game",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]);
+    }
+    let out = hexwar(&["stats", "compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {} and {} have no side in common (demo plays blue, red; diplomacy plays \
+             AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY): nothing to compare\n",
+            a.display(),
+            b.display()
+        )
+    );
+}
+
 /// A file added to a rules module's folder (a variant kept beside the rules) is no change to
 /// a recorded game: its replay still verifies.
 #[test]
@@ -804,16 +836,23 @@ fn a_batch_past_ten_million_games_is_refused_and_huge_turn_counts_play_to_the_en
             "error: a batch plays at most 10000000 games (18446744073709551615 asked): split it with --seed-range and join the --per-game files with `hexwar stats merge`\n"
         );
     }
-    // (more workers than games: as many as the games, the same results)
+    // (more workers than games: as many as the games, the same results; more than 256 is
+    // refused)
     let many = ok(&[
         "run",
         "scenarios/demo",
         "--games",
         "2",
         "--jobs",
-        "30000",
+        "200",
         "--json",
     ]);
+    let out = hexwar(&["run", "scenarios/demo", "--games", "2", "--jobs", "30000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --jobs 30000: a batch starts at most 256 workers\n"
+    );
     let one = ok(&[
         "run",
         "scenarios/demo",

@@ -223,7 +223,8 @@ fn a_file_named_like_a_temporary_is_left_alone_and_an_unreadable_save_is_not_wri
 }
 
 /// `run`'s other outputs are written like saves, each tried even when another failed: a log
-/// and a replay the disk has no room for (`/dev/full`) do not cost the save.
+/// and a replay the disk has no room for (`/dev/full`) do not cost the save, nor the summary
+/// (it was not printed).
 #[test]
 fn a_log_that_cannot_be_written_still_saves() {
     let dir = tempfile::tempdir().unwrap();
@@ -244,4 +245,38 @@ fn a_log_that_cannot_be_written_still_saves() {
     );
     let saved = Save::read(&save).unwrap();
     assert_eq!(saved.state.turn, 2);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "scenario: Demo: the river valley (demo)\nseed: 3\nstopped at the start of turn 2 of 8"
+        ),
+        "{stdout}"
+    );
+}
+
+/// A batch whose `--per-game` file cannot be written still prints its statistics (they were
+/// lost with every game played), then says so: exit 2.
+#[test]
+fn a_batch_whose_records_cannot_be_written_still_prints_its_statistics() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "run",
+            "scenarios/demo",
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+            "--quiet",
+        ])
+        .args(["--per-game", "/dev/full"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: /dev/full: cannot write: No space left on device (os error 28)\n"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("scenario: demo"), "{stdout}");
 }

@@ -111,10 +111,19 @@ pub fn run(args: &RunArgs) -> i32 {
     if args.csv && args.json {
         return fail("--csv and --json each print the statistics: give one");
     }
-    if args.jobs == Some(0) {
-        return fail(format!(
-            "--jobs 0: a batch needs at least 1 worker (at most {MAX_JOBS})"
-        ));
+    match args.jobs {
+        Some(0) => {
+            return fail(format!(
+                "--jobs 0: a batch needs at least 1 worker (at most {MAX_JOBS})"
+            ))
+        }
+        // (more were started as 256 without a word, each with its own games' memory)
+        Some(n) if n > MAX_JOBS => {
+            return fail(format!(
+                "--jobs {n}: a batch starts at most {MAX_JOBS} workers"
+            ))
+        }
+        _ => {}
     }
     if let Some(path) = &args.per_game {
         if let Err(e) = super::output_paths::check(&[("--per-game", path)], None) {
@@ -167,17 +176,22 @@ pub fn run(args: &RunArgs) -> i32 {
         Err(e) => return fail(e),
     };
     bar.finish_and_clear();
-    if let Some(path) = &args.per_game {
-        if let Err(e) = write_records(path, &records) {
-            return fail(format!("{}: cannot write: {e}", path.display()));
-        }
-    }
+    // (the statistics are printed even when the per-game file cannot be written: a disk full
+    // at the end of a long batch lost every result)
+    let written = match &args.per_game {
+        Some(path) => write_records(path, &records)
+            .map_err(|e| format!("{}: cannot write: {e}", path.display())),
+        None => Ok(()),
+    };
     print_stats(
         &Stats::from_records(&records, &sides_of(&records)),
         args.json,
         args.csv,
     );
-    EXIT_OK
+    match written {
+        Ok(()) => EXIT_OK,
+        Err(e) => fail(e),
+    }
 }
 
 /// The sides the statistics report: those the games scored or that won, sorted. Computed from
@@ -316,8 +330,23 @@ pub fn compare(args: &CompareArgs) -> i32 {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => return fail(e),
     };
-    let mut sides = sides_of(&a);
-    sides.extend(sides_of(&b));
+    let (sides_a, sides_b) = (sides_of(&a), sides_of(&b));
+    // (two unrelated games, France 1940 and Diplomacy, were compared side by side, each side
+    // at 0% in the batch that lacks it)
+    if !sides_a.iter().any(|s| sides_b.contains(s)) {
+        let scenario = |r: &[GameRecord]| r.first().map(|r| r.scenario.clone()).unwrap_or_default();
+        return fail(format!(
+            "{} and {} have no side in common ({} plays {}; {} plays {}): nothing to compare",
+            args.a.display(),
+            args.b.display(),
+            scenario(&a),
+            sides_a.join(", "),
+            scenario(&b),
+            sides_b.join(", ")
+        ));
+    }
+    let mut sides = sides_a;
+    sides.extend(sides_b);
     sides.sort();
     sides.dedup();
     let comparison = crate::batch::Comparison::of(&a, &b, &sides);

@@ -255,9 +255,12 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             unwritable(path, "replay", e);
         }
     }
-    if !unwritten.is_empty() {
-        let codes: Vec<i32> = unwritten.iter().map(fail).collect();
-        return codes[0];
+    // (an output that could not be written is said after the summary, which is printed all
+    // the same: the game was played; exit 2)
+    if played.is_err() {
+        unwritten.iter().for_each(|e| {
+            fail(e);
+        });
     }
     let report = match played {
         Ok(report) => report,
@@ -289,7 +292,8 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         }
     };
     print_summary(&mut session, &tally, &report, args.json);
-    EXIT_OK
+    let codes: Vec<i32> = unwritten.iter().map(fail).collect();
+    codes.first().copied().unwrap_or(EXIT_OK)
 }
 
 /// The bots' commands the rules refused, per side: each ends the side's phase (the driver
