@@ -302,6 +302,35 @@ fn f40_5_1_and_5_2_stacking_is_checked_when_the_phase_ends() {
     );
 }
 
+/// F40-5.1: when every unit in the hex over the limit has moved, no command can bring it back
+/// within it, and the refusal says so (the phase cannot end as played; `legal` lists nothing).
+/// g-c1 and g-c2 (corps, 3 each) both move into 0201: 6.
+#[test]
+fn f40_5_1_a_stack_no_move_can_undo_is_said_to_be_one() {
+    let mut s = session("stacking");
+    let corps = |id: &str, at: &str| {
+        format!(
+            "[[unit]]\nid = \"{id}\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+             size = \"XXX\"\nma = 4\nstrength = 9\nat = \"{at}\"\n\n"
+        )
+    };
+    setup(
+        &mut s,
+        &format!("{}{}", corps("g-c1", "0101"), corps("g-c2", "0301")),
+    );
+    ok(&mut s, "german", &mv("g-c1", &["0201"]));
+    ok(&mut s, "german", &mv("g-c2", &["0201"]));
+    assert_eq!(
+        refused(&mut s, "german", &Command::EndPhase),
+        refusal(
+            "F40-5.2",
+            "hex 0201 holds 6 division-equivalents of german units at the end of the phase (at most 4); \
+             every german unit there has moved, so no move can undo it: play the phase again from its \
+             start (a save from before it) with other moves (F40-5.1)"
+        )
+    );
+}
+
 #[test]
 fn f40_5_3_at_most_three_armored_division_equivalents() {
     // 0201 holds an armored corps (3): an armored division makes 4 equivalents (within 5.2)

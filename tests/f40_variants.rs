@@ -521,3 +521,24 @@ fn first_phase_choices(s: &mut Session) -> Vec<String> {
     }
     chosen
 }
+
+/// A stacking limit a variant sets to another type than a number is refused as the game
+/// starts, naming it (it failed at the first end of a phase, in restrictions.lua: "attempt to
+/// compare number with string").
+#[test]
+fn f40_5_2_a_stacking_limit_that_is_no_number_is_refused_as_the_game_starts() {
+    let err = with_mod(
+        "stacking",
+        "limit_text",
+        "require('france1940.stacking').LIMIT = '6'\n",
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains(
+            "F40-5.2: stacking.LIMIT (a variant or mod sets it) is the string \"6\", not a number of division-equivalents (0 or more)"
+        ),
+        "{err}"
+    );
+}
