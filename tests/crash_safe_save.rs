@@ -280,3 +280,41 @@ fn a_batch_whose_records_cannot_be_written_still_prints_its_statistics() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("scenario: demo"), "{stdout}");
 }
+
+/// A save written under another name than `.json` (`--save game.save`) is read as a save by
+/// every command (it was read as a scenario: `game.save:1: TOML: invalid key-value pair`).
+#[test]
+fn a_save_by_another_name_is_read_as_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.save");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "3",
+        "--turns",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["status", save.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("Demo: the river valley (demo), turn 2 of 8"),
+        "{stdout}"
+    );
+}

@@ -210,7 +210,22 @@ impl HostChoices<'_> {
 }
 
 fn is_save(path: &std::path::Path) -> bool {
-    path.is_file() && path.extension().is_some_and(|e| e == "json")
+    path.is_file() && (path.extension().is_some_and(|e| e == "json") || starts_like_json(path))
+}
+
+/// Whether a file's first non-blank byte is `{`: a save by another name (`game.save`) is read
+/// as one (it was read as a scenario: `TOML: invalid key-value pair`), and a JSON-lines log
+/// given in a scenario's place is said not to be a save. A scenario file (TOML) cannot start so.
+fn starts_like_json(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    head[..n]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{')
 }
 
 /// A game to look at (`legal`, `status`, `render`, `reach`, `supply`): the scenario or save,
