@@ -596,7 +596,24 @@ fn math_random_is_absent() {
     let m = run_hostile("math_random");
     assert_contains(
         &m,
-        &["hostile/scripts/math_random.lua:2:", "field 'random'"],
+        &[
+            "hostile/scripts/math_random.lua:2:",
+            "math.random is not in hexwar rules: chance comes from the host's seeded dice, hex.dice.roll(sides), so that a game replays",
+        ],
+    );
+}
+
+/// A member the `hex` API lacks is an error with the nearest name and the members, at the
+/// script's line (it was `attempt to call a nil value (field 'onn')`).
+#[test]
+fn a_misspelt_hex_member_names_the_nearest() {
+    let m = run_hostile("hex_typo");
+    assert_contains(
+        &m,
+        &[
+            "hostile/scripts/hex_typo.lua:2:",
+            "hex.units has no member 'gett' (did you mean 'get'?) (its members: ",
+        ],
     );
 }
 

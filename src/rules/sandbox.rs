@@ -30,11 +30,25 @@ pub fn new_vm(budget: &Arc<Budget>) -> mlua::Result<Lua> {
     for name in ["dofile", "loadfile", "require", "print"] {
         globals.raw_set(name, Value::Nil)?;
     }
-    // math.random would be a second, unseeded source of chance: dice come from hex.dice.
+    // math.random would be a second, unseeded source of chance: dice come from hex.dice. A
+    // script that reads it is told so (it was `attempt to call a nil value (field 'random')`).
     let math: mlua::Table = globals.get("math")?;
     for name in ["random", "randomseed"] {
         math.raw_set(name, Value::Nil)?;
     }
+    let no_random = lua
+        .load(
+            r#"return function(_, key)
+  if key == "random" or key == "randomseed" then
+    error("math." .. key .. " is not in hexwar rules: chance comes from the host's seeded dice, hex.dice.roll(sides), so that a game replays", 2)
+  end
+end"#,
+        )
+        .set_name("=hexwar host")
+        .eval::<mlua::Function>()?;
+    let math_meta = lua.create_table()?;
+    math_meta.raw_set("__index", no_random)?;
+    math.set_metatable(Some(math_meta))?;
     let string: mlua::Table = globals.get("string")?;
     string.raw_set("dump", Value::Nil)?;
     // (first: the guard calls the library's original C functions directly)

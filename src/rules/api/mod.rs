@@ -180,12 +180,47 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
 
 /// Wraps a table so scripts cannot add, replace or inspect its fields' metatable.
 pub(crate) fn read_only(lua: &Lua, table: Table) -> mlua::Result<Table> {
+    read_only_named(lua, table, "hex")
+}
+
+/// `read_only` of the namespace `name` (`hex.events`): reading a member it lacks is an error
+/// with the nearest name (`hex.events.onn(...)` was `attempt to call a nil value (field
+/// 'onn')`). Only a missing member costs anything: the members are read from the table
+/// itself, its metatable asked only on a miss.
+fn read_only_named(lua: &Lua, table: Table, name: &str) -> mlua::Result<Table> {
+    let mut members = Vec::new();
     for pair in table.clone().pairs::<Value, Value>() {
         let (key, value) = pair?;
+        let member = crate::rules::error::value_in_message(&key);
         if let Value::Table(inner) = value {
-            table.raw_set(key, read_only(lua, inner)?)?;
+            table.raw_set(key, read_only_named(lua, inner, &format!("{name}.{member}"))?)?;
         }
+        members.push(member);
     }
+    members.sort();
+    let missing = lua
+        .load(
+            r#"local name, members, nearest = ...
+return function(_, key)
+  local near = type(key) == "string" and nearest(key, members) or nil
+  error(name .. " has no member '" .. tostring(key) .. "'"
+    .. (near and (" (did you mean '" .. near .. "'?)") or "")
+    .. " (its members: " .. table.concat(members, ", ") .. ")", 2)
+end"#,
+        )
+        .set_name("=hexwar host")
+        .call::<Function>((
+            name,
+            members.clone(),
+            lua.create_function(|_, (key, members): (String, Vec<String>)| {
+                Ok(crate::spelling::nearest(&key, members.iter().map(String::as_str), 0)
+                    .map(str::to_string))
+            })?,
+        ))?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", missing)?;
+    meta.raw_set("__metatable", "the hex API is read-only")?;
+    table.set_metatable(Some(meta))?;
     let proxy = lua.create_table()?;
     let refuse = lua.create_function(|_, (_t, key, _v): (Value, Value, Value)| -> mlua::Result<()> {
         Err(mlua::Error::runtime(format!(

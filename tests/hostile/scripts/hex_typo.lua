@@ -1,0 +1,3 @@
+return function()
+  return hex.units.gett("b1")
+end
