@@ -186,6 +186,18 @@ impl fmt::Display for MoveRefusal {
         if self.step > 0 {
             write!(f, " (step {}: {} to {})", self.step, self.from, self.to)?;
         }
+        // (a path that lists the unit's own hex first reads as `step 1: 2620 to 2620`)
+        if self.kind == RuleKind::Adjacent && self.from == self.to {
+            let which = if self.step == 1 {
+                "the unit's own hex"
+            } else {
+                "a hex twice"
+            };
+            write!(
+                f,
+                ": {which}; a path lists the hexes entered, one step each"
+            )?;
+        }
         Ok(())
     }
 }

@@ -286,6 +286,17 @@ fn check_path_costs_a_legal_path_and_refuses_a_bad_start_gap_or_budget() {
         check_path(&m, &r, &occ, &units[0], Mp::whole(3), &path),
         Ok(Mp::whole(3))
     );
+    // (the unit's own hex listed as the first step, and a hex given twice)
+    assert_eq!(
+        refusal(&m, &units, 0, Mp::whole(9), &["0101", "0101", "0201"]),
+        "each hex of a path must be adjacent to the one before (step 1: 0101 to 0101): the unit's \
+         own hex; a path lists the hexes entered, one step each"
+    );
+    assert_eq!(
+        refusal(&m, &units, 0, Mp::whole(9), &["0101", "0201", "0201"]),
+        "each hex of a path must be adjacent to the one before (step 2: 0201 to 0201): a hex \
+         twice; a path lists the hexes entered, one step each"
+    );
     assert_eq!(
         refusal(&m, &units, 0, Mp::whole(2), &["0101", "0201", "0301"]),
         "F40-9.1: the path costs 3 MP, more than the 2 MP allowed (step 2: 0201 to 0301)"
