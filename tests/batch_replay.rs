@@ -88,6 +88,28 @@ fn two_shards_merge_into_the_whole_batch() {
         "--json",
     ]);
     assert_eq!(merged, whole);
+    // (a merge of whole shards says nothing on stderr; one with a gap says what is missing)
+    let out = hexwar(&["stats", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(stderr(&out), "");
+    let c = dir.path().join("c.jsonl");
+    ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--seed-range",
+        "8..9",
+        "--per-game",
+        c.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let out = hexwar(&["stats", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        "warning: the files hold games 0..9 but not 3..8 (5 game(s) missing: a shard lost or not \
+         done?); the statistics are of the 4 games given\n"
+    );
     // A shard given twice is refused.
     let out = hexwar(&["stats", "merge", a.to_str().unwrap(), a.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

@@ -380,10 +380,39 @@ pub fn merge(args: &MergeArgs) -> i32 {
         Ok(records) => records,
         Err(e) => return fail(e),
     };
+    if let Some(gaps) = missing_games(&records) {
+        errln!("warning: {gaps}");
+    }
     print_stats(
         &Stats::from_records(&records, &sides_of(&records)),
         args.json,
         args.csv,
     );
     EXIT_OK
+}
+
+/// The games a merge lacks between its first and last (a shard lost or not yet done: shards
+/// `0..10` and `20..30` merged to 20 games without a word), said as ranges, or None.
+fn missing_games(records: &[GameRecord]) -> Option<String> {
+    let mut games: Vec<u64> = records.iter().map(|r| r.game).collect();
+    games.sort_unstable();
+    let (first, last) = (*games.first()?, *games.last()?);
+    let mut gaps = Vec::new();
+    let mut missing = 0;
+    for pair in games.windows(2) {
+        if pair[1] > pair[0] + 1 {
+            gaps.push(format!("{}..{}", pair[0] + 1, pair[1]));
+            missing += pair[1] - pair[0] - 1;
+        }
+    }
+    if gaps.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the files hold games {first}..{} but not {} ({missing} game(s) missing: a shard lost or \
+         not done?); the statistics are of the {} games given",
+        last + 1,
+        gaps.join(", "),
+        games.len()
+    ))
 }
