@@ -158,6 +158,36 @@ fn a_bot_refused_by_the_rules_is_named_on_stderr() {
     );
 }
 
+/// A batch says so too (it said nothing, and its statistics looked like a weak bot's): one
+/// warning with the count, the games, and how to play the first alone with its log; the
+/// per-game records carry each game's count.
+#[test]
+fn a_batch_whose_bots_were_refused_says_so() {
+    let dir = with_bot("refused", "return function(side, legal) return { command = \"move\", unit = \"nobody\", path = { \"0103\" } } end\n");
+    let records = dir.path().join("games.jsonl");
+    let out = hexwar(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--games",
+        "3",
+        "--quiet",
+        "--per-game",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "warning: the bots gave 6 command(s) the rules refused, in 3 of 3 games, each ending \
+             its phase; the first in game 0 (to see them: hexwar run {} --seed 0 --seed-range \
+             0..1 --log FILE)\n",
+            dir.path().display()
+        )
+    );
+    let text = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(text.matches("\"refused\":2").count(), 3, "{text}");
+}
+
 /// A bot's command with an argument its command does not take is the bot's mistake, an error
 /// naming the bot (exit 2), as a malformed `move` already was: it used to be refused, which
 /// silently ended the side's phase.

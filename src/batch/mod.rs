@@ -46,6 +46,13 @@ pub struct GameRecord {
     /// The mods the host added (`run --mod`), as given; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mods: Vec<String>,
+    /// The bots' commands the rules refused (each ended its side's phase); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refused: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The fingerprint of a scenario and its rules ([`GameRecord::rules`]): the files `loaded`
@@ -79,7 +86,7 @@ pub fn rules_fingerprint(scenario: &Scenario, loaded: &[std::path::PathBuf]) -> 
 /// The command-line options of the host's choices a batch was played with (` --bot blue=x
 /// --mod m.lua`), for the hint that plays one of its games alone: without them it is another
 /// game.
-fn host_flags(scenario: &Scenario) -> String {
+pub(crate) fn host_flags(scenario: &Scenario) -> String {
     let bots = scenario
         .chosen_bots
         .iter()
@@ -184,6 +191,7 @@ pub fn play_game(
             .iter()
             .map(|m| m.display().to_string())
             .collect(),
+        refused: report.refused,
     })
 }
 

@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::batch::{run_batch, GameRecord, Stats};
-use crate::scenario::load_scenario;
+use crate::scenario::{load_scenario, Scenario};
 
 use super::run::RunArgs;
 use super::{fail, EXIT_GAME, EXIT_OK};
@@ -176,6 +176,7 @@ pub fn run(args: &RunArgs) -> i32 {
         Err(e) => return fail(e),
     };
     bar.finish_and_clear();
+    warn_refusals(&records, base_seed, &args.scenario, &scenario);
     // (the statistics are printed even when the per-game file cannot be written: a disk full
     // at the end of a long batch lost every result)
     let written = match &args.per_game {
@@ -192,6 +193,29 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(()) => EXIT_OK,
         Err(e) => fail(e),
     }
+}
+
+/// One warning when the bots' commands were refused in any game (each refusal ended the side's
+/// phase and so changed the game; a single game warns, a batch said nothing), naming the first
+/// such game and how to play it alone with its log.
+fn warn_refusals(records: &[GameRecord], base_seed: u64, path: &Path, scenario: &Scenario) {
+    let refused: Vec<&GameRecord> = records.iter().filter(|r| r.refused > 0).collect();
+    let Some(first) = refused.first() else {
+        return;
+    };
+    let total: u64 = refused.iter().map(|r| r.refused).sum();
+    errln!(
+        "warning: the bots gave {total} command(s) the rules refused, in {} of {} games, each \
+         ending its phase; the first in game {} (to see them: hexwar run {} --seed {base_seed} \
+         --seed-range {}..{}{} --log FILE)",
+        refused.len(),
+        records.len(),
+        first.game,
+        path.display(),
+        first.game,
+        first.game + 1,
+        crate::batch::host_flags(scenario)
+    );
 }
 
 /// The sides the statistics report: those the games scored or that won, sorted. Computed from
