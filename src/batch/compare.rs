@@ -267,6 +267,7 @@ mod tests {
             rules: String::new(),
             bots: Default::default(),
             mods: Vec::new(),
+            refused: 0,
         }
     }
 

@@ -271,6 +271,7 @@ mod tests {
             rules: String::new(),
             bots: Default::default(),
             mods: Vec::new(),
+            refused: 0,
         };
         let records = [record(0, 1e308), record(1, 1e308), record(2, -1e308)];
         let stats = Stats::from_records(&records, &["blue".to_string()]);
