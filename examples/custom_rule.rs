@@ -141,6 +141,10 @@ impl Ruleset for Minefield {
     fn loaded_files(&self) -> Vec<std::path::PathBuf> {
         self.inner.loaded_files()
     }
+
+    fn changed_during_play(&self) -> Vec<String> {
+        self.inner.changed_during_play()
+    }
     fn unit_fits(&self, unit: &hexwar::engine::Unit) -> Result<(), String> {
         self.inner.unit_fits(unit)
     }

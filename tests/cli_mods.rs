@@ -499,3 +499,32 @@ fn a_victory_without_scores_is_said_to_have_none() {
         "{text}"
     );
 }
+
+/// A mod that changes a module table during play (`stacking.LIMIT = 6` on turn 2) is warned of
+/// at the end of `run` and of `play`: a save keeps the game state, not module tables, so the
+/// game saved and resumed played on without the change (its two halves differed from the whole
+/// game). The scenarios' own rules change none (no warning).
+#[test]
+fn a_module_table_changed_during_play_is_warned_of() {
+    let warning = "warning: the rules changed their module tables during play \
+                   (france1940.stacking.LIMIT): a save keeps the game state, not module tables, so \
+                   this game resumed from a save would play on without the change; keep what \
+                   changes in hex.state (or change the tables while the modules load)\n";
+    let args = ["run", "scenarios/france1940", "--turns", "2", "--quiet"];
+    let out = succeeds(
+        &[
+            &args[..],
+            &["--mod", "tests/fixtures/mods/limit_in_play.lua"],
+        ]
+        .concat(),
+    );
+    assert_eq!(stderr(&out), warning);
+    for scenario in [
+        "scenarios/france1940",
+        "scenarios/diplomacy",
+        "scenarios/ancients",
+    ] {
+        let out = succeeds(&["run", scenario, "--turns", "2"]);
+        assert_eq!(stderr(&out), "", "{scenario}");
+    }
+}

@@ -141,6 +141,21 @@ fn show_script_log(game: &mut crate::engine::Game) {
     }
 }
 
+/// A warning when the rules changed their own module tables during play: a save does not keep
+/// them, so the game resumed from a save would play on without the change (`docs/sandbox.md`).
+fn warn_changed_rules(game: &crate::engine::Game) {
+    let changed = game.rules().changed_during_play();
+    if changed.is_empty() {
+        return;
+    }
+    errln!(
+        "warning: the rules changed their module tables during play ({}): a save keeps the game \
+         state, not module tables, so this game resumed from a save would play on without the \
+         change; keep what changes in hex.state (or change the tables while the modules load)",
+        changed.join(", ")
+    );
+}
+
 /// A script's line as the terminal should show it: control characters other than tab written as
 /// escapes (`\x1b`), so a script cannot move the cursor, erase a line or fake the host's output.
 fn printable(line: &str) -> std::borrow::Cow<'_, str> {

@@ -141,6 +141,7 @@ pub fn run(args: &PlayArgs) -> i32 {
         OrdersFile::Commands(orders) => play_orders(args, &mut session, orders),
         OrdersFile::Phases(phases) => super::play_phases::run(args, &mut session, phases),
     };
+    super::warn_changed_rules(&session.game);
     // (the events as the orders left them, those of a command a rules error undid left out)
     if let Some(path) = &args.log {
         let written = crate::output_file::write_with(path, |out| {

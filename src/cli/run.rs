@@ -227,6 +227,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     super::show_script_log(&mut session.game);
     tally.take(&mut session.game);
     refusals.warn();
+    super::warn_changed_rules(&session.game);
     // (each output is tried even when another failed: a log the disk had no room for does
     // not cost the save)
     let mut unwritten = Vec::new();

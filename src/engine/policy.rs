@@ -135,6 +135,10 @@ impl<P: CommandPolicy> Ruleset for WithPolicy<P> {
         self.inner.loaded_files()
     }
 
+    fn changed_during_play(&self) -> Vec<String> {
+        self.inner.changed_during_play()
+    }
+
     fn command_names(&self) -> Vec<String> {
         self.inner.command_names()
     }

@@ -231,6 +231,13 @@ pub trait Ruleset: Send {
         Vec::new()
     }
 
+    /// What the rules changed outside the game state during play (`module.field` of a rules
+    /// module table: a save does not keep it, so a game resumed from a save would play on
+    /// without the change), in name order; empty when nothing did or the rules cannot tell.
+    fn changed_during_play(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The names of the commands the rules define (`attack`, `rail` ...), sorted; empty when
     /// the rules do not say (a host then cannot tell a misspelt command name from one not
     /// legal now).

@@ -112,6 +112,8 @@ pub struct LuaRules {
     /// Declarations a later module (a mod) changed after another made them, with that
     /// module's file: `declared_at` names both.
     changed_by: BTreeMap<String, String>,
+    /// The module tables' fields when loading ended (`Ruleset::changed_during_play`).
+    fields_at_load: super::module_fields::ModuleFields,
 }
 
 /// Every declaration as JSON text, by key (functions and the host's own entries left out):
@@ -337,6 +339,7 @@ impl LuaRules {
             play_only: None,
             setup: None,
             changed_by,
+            fields_at_load: Default::default(),
         };
         // Bots are sandboxed like the rules: same VM, same API, same budgets.
         for module in scenario.bots.values() {
@@ -435,6 +438,11 @@ impl LuaRules {
                 facing_declared,
             )));
         });
+        rules.fields_at_load = rules
+            .lua
+            .named_registry_value::<Table>(LOADED_KEY)
+            .and_then(|loaded| super::module_fields::ModuleFields::snapshot(&loaded))
+            .map_err(|e| one(format!("reading the rules' module tables: {e}")))?;
         Ok(rules)
     }
 
@@ -1582,6 +1590,13 @@ impl Ruleset for LuaRules {
 
     fn loaded_files(&self) -> Vec<PathBuf> {
         with_host(&self.lua, |h| h.loaded_files.clone()).unwrap_or_default()
+    }
+
+    fn changed_during_play(&self) -> Vec<String> {
+        self.lua
+            .named_registry_value::<Table>(LOADED_KEY)
+            .and_then(|loaded| self.fields_at_load.changes(&loaded))
+            .unwrap_or_default()
     }
 
     fn event_handlers(&self, event: &str) -> Vec<String> {

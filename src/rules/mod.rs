@@ -29,6 +29,7 @@ mod lua_stack;
 mod luals;
 mod map_change_check;
 pub(crate) mod map_in_force;
+mod module_fields;
 mod sandbox;
 
 pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED};
