@@ -193,7 +193,10 @@ fn read_only_named(lua: &Lua, table: Table, name: &str) -> mlua::Result<Table> {
         let (key, value) = pair?;
         let member = crate::rules::error::value_in_message(&key);
         if let Value::Table(inner) = value {
-            table.raw_set(key, read_only_named(lua, inner, &format!("{name}.{member}"))?)?;
+            table.raw_set(
+                key,
+                read_only_named(lua, inner, &format!("{name}.{member}"))?,
+            )?;
         }
         members.push(member);
     }
@@ -213,8 +216,10 @@ end"#,
             name,
             members.clone(),
             lua.create_function(|_, (key, members): (String, Vec<String>)| {
-                Ok(crate::spelling::nearest(&key, members.iter().map(String::as_str), 0)
-                    .map(str::to_string))
+                Ok(
+                    crate::spelling::nearest(&key, members.iter().map(String::as_str), 0)
+                        .map(str::to_string),
+                )
             })?,
         ))?;
     let meta = lua.create_table()?;
