@@ -938,6 +938,34 @@ fn a_listed_command_holding_a_coroutine_is_named_in_a_scripts_words() {
     );
 }
 
+/// A variable set to a value that is no data (a function) is named so, with the call: it was
+/// serde's `deserialize error: unsupported value type `function``.
+#[test]
+fn a_variable_set_to_a_function_is_named_in_a_scripts_words() {
+    let mut s = demo_with(
+        "var_function",
+        r#"hex.commands.define("y", { resolve = function() return { hex.state.set("weather", function() end) } end })
+"#,
+    )
+    .unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let y = hexwar::engine::Command::Custom {
+        name: "y".into(),
+        args: Default::default(),
+    };
+    let Err(hexwar::engine::GameError::Rules(e)) = s.game.submit(Some(&side), &y) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.ends_with(
+            "/var_function.lua:1: hex.state.set: a function is no data (a value holds tables, \
+             strings, numbers and booleans)"
+        ),
+        "{}",
+        e.message
+    );
+}
+
 /// A command defined with an empty name is refused where it is defined: no order could name it
 /// (it was accepted without a word).
 #[test]

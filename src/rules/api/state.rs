@@ -120,7 +120,16 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 event.raw_set("value", value)?;
                 return Ok(event);
             }
-            event.raw_set("value", crate::rules::convert::plain_copy(lua, value)?)?;
+            // (in the script's words: serde's `deserialize error: unsupported value type
+            // `function`` named neither the call nor what a value may hold)
+            let copy = crate::rules::convert::plain_copy(lua, value).map_err(|e| match e {
+                mlua::Error::DeserializeError(_) => mlua::Error::runtime(format!(
+                    "hex.state.set: {}",
+                    crate::rules::convert::bridge_words(&e)
+                )),
+                other => other,
+            })?;
+            event.raw_set("value", copy)?;
             Ok(event)
         })?,
     )?;
