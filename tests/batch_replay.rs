@@ -736,25 +736,36 @@ fn one_game_of_a_batch_alone_can_be_logged_and_is_that_game() {
     );
 }
 
-/// `stats compare`: two batches (a scenario and its variant, one base seed) side by side, each
-/// side's win rate B minus A with its interval, paired game by game.
-#[test]
-fn stats_compare_sets_a_variant_beside_its_scenario() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    for (path, scenario) in [(&a, "scenarios/demo"), (&b, "scenarios/demo-mud")] {
+/// The per-game files `a.jsonl` and `b.jsonl` in `dir` of two batches of `games` games, base
+/// seed 9, of the two scenarios.
+fn two_batches(
+    dir: &std::path::Path,
+    scenarios: [&str; 2],
+    games: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    for (path, scenario) in [(&a, scenarios[0]), (&b, scenarios[1])] {
         ok(&[
             "run",
             scenario,
             "--seed",
             "9",
             "--games",
-            "12",
+            games,
             "--per-game",
             path.to_str().unwrap(),
             "--quiet",
         ]);
     }
+    (a, b)
+}
+
+/// `stats compare`: two batches (a scenario and its variant, one base seed) side by side, each
+/// side's win rate B minus A with its interval, paired game by game.
+#[test]
+fn stats_compare_sets_a_variant_beside_its_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_batches(dir.path(), ["scenarios/demo", "scenarios/demo-mud"], "12");
     let json: serde_json::Value = serde_json::from_str(&ok(&[
         "stats",
         "compare",
@@ -802,20 +813,7 @@ fn stats_compare_sets_a_variant_beside_its_scenario() {
 #[test]
 fn stats_compare_refuses_games_with_no_side_in_common() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    for (path, scenario) in [(&a, "scenarios/demo"), (&b, "scenarios/diplomacy")] {
-        ok(&[
-            "run",
-            scenario,
-            "--seed",
-            "9",
-            "--games",
-            "2",
-            "--per-game",
-            path.to_str().unwrap(),
-            "--quiet",
-        ]);
-    }
+    let (a, b) = two_batches(dir.path(), ["scenarios/demo", "scenarios/diplomacy"], "2");
     let out = hexwar(&["stats", "compare", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(

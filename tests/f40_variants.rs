@@ -15,17 +15,32 @@ use hexwar::scenario::load_scenario;
 use hexwar::{Session, SessionError};
 use serde_json::json;
 
-/// The fixture `fixture` under tests/fixtures/f40 with a mod made of `text`.
-fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionError> {
+/// A mod `name`.lua made of `text`, in the tests' scratch folder.
+fn mod_file(name: &str, text: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("f40-variant-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let file: PathBuf = dir.join(format!("{name}.lua"));
     std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// The fixture `fixture` under tests/fixtures/f40 with a mod made of `text`.
+fn with_mod(fixture: &str, name: &str, text: &str) -> Result<Session, SessionError> {
     Session::start_with_mods(
         &Path::new("tests/fixtures/f40").join(fixture),
         Some(1),
-        &[file],
+        &[mod_file(name, text)],
     )
+}
+
+/// The France 1940 scenario with a mod made of `text`.
+fn france_with_mod(name: &str, text: &str) -> Session {
+    Session::start_with_mods(
+        Path::new("scenarios/france1940"),
+        Some(1),
+        &[mod_file(name, text)],
+    )
+    .unwrap()
 }
 
 #[test]
@@ -436,16 +451,10 @@ fn f40_c_5_a_replaced_multiplier_or_odds_is_followed_by_the_attack_listing() {
 /// and a weather variant's halved MA saw its planned moves refused and its lists asked again).
 #[test]
 fn f40_9_1_a_replaced_budget_is_followed_by_the_bot() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("f40-budget");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("forced_march.lua");
-    std::fs::write(
-        &file,
+    let mut s = france_with_mod(
+        "forced_march",
         "require('france1940.common').budget = function(u) return (u.ma or 0) * 3 end\n",
-    )
-    .unwrap();
-    let mut s =
-        Session::start_with_mods(Path::new("scenarios/france1940"), Some(1), &[file]).unwrap();
+    );
     // (the German bot's first movement phase, drops aside: each move's cost against its MA)
     let mut moves = Vec::new();
     for seed in 0..200 {
@@ -473,11 +482,8 @@ fn f40_8_2_replaced_supply_sources_are_followed_by_the_bot() {
     // A variant that takes the German sources away (F40-8.2 as the variant reads it): no hex is
     // one where a German unit traces supply, so the bot, which keeps its units supplied, moves
     // none. Before the bot read supply.sources, it kept to the base game's sources and moved.
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("f40-sources");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("no_german_sources.lua");
-    std::fs::write(
-        &file,
+    let mut s = france_with_mod(
+        "no_german_sources",
         r#"local supply = require("france1940.supply")
 local base = supply.sources
 supply.sources = function()
@@ -489,10 +495,7 @@ supply.sources = function()
   return sets
 end
 "#,
-    )
-    .unwrap();
-    let mut s =
-        Session::start_with_mods(Path::new("scenarios/france1940"), Some(1), &[file]).unwrap();
+    );
     assert_eq!(
         eval(
             &s,
