@@ -207,6 +207,34 @@ fn shards_of_two_variants_or_of_nothing_do_not_merge() {
             huge.display()
         )
     );
+    // hand-edited records: a winner that is no side of the game, a seed game 0 does not have
+    for (key, value, why) in [
+        (
+            "winner",
+            serde_json::json!("martians"),
+            "the winner 'martians' is none of the sides the game scored (blue, red)".to_string(),
+        ),
+        (
+            "seed",
+            serde_json::json!(5),
+            format!(
+                "game 0 has seed 5, not the one base seed 9 gives it ({})",
+                hexwar::batch::derive_seed(9, 0)
+            ),
+        ),
+    ] {
+        let mut edited: serde_json::Value =
+            serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        edited[key] = value;
+        let file = dir.path().join("edited.jsonl");
+        std::fs::write(&file, format!("{edited}\n")).unwrap();
+        let out = hexwar(&["stats", "merge", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            stderr(&out),
+            format!("error: {}:1: {why}\n", file.display())
+        );
+    }
     let empty = dir.path().join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
     let out = hexwar(&["stats", "merge", empty.to_str().unwrap()]);

@@ -168,14 +168,17 @@ impl Comparison {
                 .unwrap_or_default()
         };
         let mut out = format!(
-            "A: {} ({} games{})  B: {} ({} games{})  paired by seed: {} games\n",
+            "A: {} ({} game{}{})  B: {} ({} game{}{})  paired by seed: {} game{}\n",
             self.scenario_a,
             self.games_a,
+            plural(self.games_a),
             with(&self.bots_a, &self.mods_a),
             self.scenario_b,
             self.games_b,
+            plural(self.games_b),
             with(&self.bots_b, &self.mods_b),
-            self.paired_games
+            self.paired_games,
+            plural(self.paired_games)
         );
         for (side, c) in &self.sides {
             out.push_str(&format!(
@@ -247,6 +250,15 @@ fn t975(df: usize) -> f64 {
     let v = df.max(1) as f64;
     z + (z.powi(3) + z) / (4.0 * v)
         + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
+}
+
+/// "s" unless `n` is 1 (`1 game`, `3 games`).
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 #[cfg(test)]

@@ -280,6 +280,29 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                     i + 1
                 ));
             }
+            // (an edited record: a winner that scored nothing, `"martians"`, got its own row;
+            // a seed the batch does not give game i paired with another batch's game i)
+            if let Some(winner) = &record.winner {
+                if !record.scores.is_empty() && !record.scores.contains_key(winner) {
+                    return Err(format!(
+                        "{}:{}: the winner '{winner}' is none of the sides the game scored ({})",
+                        path.display(),
+                        i + 1,
+                        record.scores.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+            }
+            if record.seed != crate::batch::derive_seed(record.base_seed, record.game) {
+                return Err(format!(
+                    "{}:{}: game {} has seed {}, not the one base seed {} gives it ({})",
+                    path.display(),
+                    i + 1,
+                    record.game,
+                    record.seed,
+                    record.base_seed,
+                    crate::batch::derive_seed(record.base_seed, record.game)
+                ));
+            }
             records.push((record, path));
         }
     }
