@@ -923,3 +923,58 @@ fn a_batch_past_ten_million_games_is_refused_and_huge_turn_counts_play_to_the_en
     ]);
     assert_eq!(far, whole);
 }
+
+/// Ctrl-C (SIGINT) in a batch starts no more games: the games under way finish, the statistics
+/// and the per-game file are of the games played, stderr names the games left (as
+/// `--seed-range` shards), exit 130. An interrupted batch printed and kept nothing.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_batch_reports_the_games_it_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games.jsonl");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "run",
+            "scenarios/demo",
+            "--games",
+            "5000",
+            "--jobs",
+            "2",
+            "--quiet",
+        ])
+        .arg("--per-game")
+        .arg(&records)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let text = stdout(&out);
+    let played: usize = text
+        .lines()
+        .next()
+        .and_then(|l| l.rsplit("games: ").next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(played > 0 && played < 5000, "{played}");
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "warning: interrupted: {played} of 5000 games played; the statistics and any \
+             --per-game file are of those; the rest: --seed-range "
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&records).unwrap().lines().count(),
+        played
+    );
+}

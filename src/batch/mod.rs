@@ -204,6 +204,20 @@ pub fn run_batch(
     jobs: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<GameRecord>, BatchFailure> {
+    run_batch_until(scenario, base_seed, range, jobs, progress, &|| false)
+}
+
+/// [`run_batch`] that starts no more games once `stop()` is true (an interrupted batch: the
+/// games under way finish): the records are of the games played, in game order, which need not
+/// be one run of indices (each worker plays its own part of the range).
+pub fn run_batch_until(
+    scenario: &Scenario,
+    base_seed: u64,
+    range: std::ops::Range<u64>,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<GameRecord>, BatchFailure> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
@@ -211,18 +225,24 @@ pub fn run_batch(
     let done = Arc::new(AtomicU64::new(0));
     // Every game is played and the first failure in game order reported, so that the message
     // does not depend on which worker failed first.
-    let results: Vec<Result<GameRecord, BatchFailure>> = pool.install(|| {
+    let results: Vec<Option<Result<GameRecord, BatchFailure>>> = pool.install(|| {
         range
             .clone()
             .into_par_iter()
             .map(|i| {
+                if stop() {
+                    return None;
+                }
                 let r = play_game(scenario, base_seed, i);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                r
+                Some(r)
             })
             .collect()
     });
-    let mut records = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut records = results
+        .into_iter()
+        .flatten()
+        .collect::<Result<Vec<_>, _>>()?;
     records.sort_by_key(|r| r.game);
     Ok(records)
 }

@@ -2,11 +2,12 @@
 //! statistics.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::batch::{run_batch, GameRecord, Stats};
+use crate::batch::{run_batch_until, GameRecord, Stats};
 use crate::scenario::{load_scenario, Scenario};
 
 use super::run::RunArgs;
@@ -164,9 +165,24 @@ pub fn run(args: &RunArgs) -> i32 {
     ) {
         bar.set_style(style);
     }
-    let records = match run_batch(&scenario, base_seed, range, jobs, &|done| {
-        bar.set_position(done)
-    }) {
+    // Ctrl-C (SIGINT) starts no more games: the games under way finish, and the statistics
+    // and records are of the games played (an interrupted batch printed and kept nothing). A
+    // second Ctrl-C stops at once.
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+    let asked = range.clone();
+    let records = match run_batch_until(
+        &scenario,
+        base_seed,
+        range,
+        jobs,
+        &|done| bar.set_position(done),
+        &|| INTERRUPTED.load(Ordering::SeqCst),
+    ) {
         Ok(r) => r,
         Err(e) if e.refused => {
             bar.finish_and_clear();
@@ -176,6 +192,13 @@ pub fn run(args: &RunArgs) -> i32 {
         Err(e) => return fail(e),
     };
     bar.finish_and_clear();
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    if interrupted {
+        errln!("{}", interruption(&records, &asked));
+        if records.is_empty() {
+            return EXIT_INTERRUPTED;
+        }
+    }
     warn_refusals(&records, base_seed, &args.scenario, &scenario);
     // (the statistics are printed even when the per-game file cannot be written: a disk full
     // at the end of a long batch lost every result)
@@ -190,9 +213,39 @@ pub fn run(args: &RunArgs) -> i32 {
         args.csv,
     );
     match written {
+        Ok(()) if interrupted => EXIT_INTERRUPTED,
         Ok(()) => EXIT_OK,
         Err(e) => fail(e),
     }
+}
+
+/// The exit code of a batch stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+const EXIT_INTERRUPTED: i32 = 130;
+
+/// What an interrupted batch says: how many of the games asked were played, and which were not
+/// (to be played with `--seed-range` and joined with `stats merge`).
+fn interruption(records: &[GameRecord], asked: &std::ops::Range<u64>) -> String {
+    let played: std::collections::BTreeSet<u64> = records.iter().map(|r| r.game).collect();
+    let mut missing = Vec::new();
+    let mut start = None;
+    for game in asked.clone().chain(std::iter::once(asked.end)) {
+        let absent = game < asked.end && !played.contains(&game);
+        match (absent, start) {
+            (true, None) => start = Some(game),
+            (false, Some(s)) => {
+                missing.push(format!("--seed-range {s}..{game}"));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    format!(
+        "warning: interrupted: {} of {} games played; the statistics and any --per-game file are \
+         of those; the rest: {} (then `hexwar stats merge`)",
+        records.len(),
+        asked.end - asked.start,
+        missing.join(", ")
+    )
 }
 
 /// One warning when the bots' commands were refused in any game (each refusal ended the side's
