@@ -49,28 +49,22 @@ fn batch_results_do_not_depend_on_jobs() {
 fn two_shards_merge_into_the_whole_batch() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    ok(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "9",
-        "--seed-range",
-        "0..3",
-        "--per-game",
-        a.to_str().unwrap(),
-        "--quiet",
-    ]);
-    ok(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "9",
-        "--seed-range",
-        "3..6",
-        "--per-game",
-        b.to_str().unwrap(),
-        "--quiet",
-    ]);
+    // (games `range` of the demo's batch of base seed 9, into `path`)
+    let shard = |path: &std::path::Path, range: &str| {
+        ok(&[
+            "run",
+            "scenarios/demo",
+            "--seed",
+            "9",
+            "--seed-range",
+            range,
+            "--per-game",
+            path.to_str().unwrap(),
+            "--quiet",
+        ])
+    };
+    shard(&a, "0..3");
+    shard(&b, "3..6");
     let merged = ok(&[
         "stats",
         "merge",
@@ -92,17 +86,7 @@ fn two_shards_merge_into_the_whole_batch() {
     let out = hexwar(&["stats", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(stderr(&out), "");
     let c = dir.path().join("c.jsonl");
-    ok(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "9",
-        "--seed-range",
-        "8..9",
-        "--per-game",
-        c.to_str().unwrap(),
-        "--quiet",
-    ]);
+    shard(&c, "8..9");
     let out = hexwar(&["stats", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
