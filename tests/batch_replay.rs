@@ -45,26 +45,27 @@ fn batch_results_do_not_depend_on_jobs() {
     assert_eq!(wins + stats["draws"].as_u64().unwrap(), 6);
 }
 
+/// Games `range` of `scenario`'s batch of base seed 9, their records written to `path`.
+fn shard(scenario: &str, range: &str, path: &std::path::Path) -> String {
+    ok(&[
+        "run",
+        scenario,
+        "--seed",
+        "9",
+        "--seed-range",
+        range,
+        "--per-game",
+        path.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
 #[test]
 fn two_shards_merge_into_the_whole_batch() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    // (games `range` of the demo's batch of base seed 9, into `path`)
-    let shard = |path: &std::path::Path, range: &str| {
-        ok(&[
-            "run",
-            "scenarios/demo",
-            "--seed",
-            "9",
-            "--seed-range",
-            range,
-            "--per-game",
-            path.to_str().unwrap(),
-            "--quiet",
-        ])
-    };
-    shard(&a, "0..3");
-    shard(&b, "3..6");
+    shard("scenarios/demo", "0..3", &a);
+    shard("scenarios/demo", "3..6", &b);
     let merged = ok(&[
         "stats",
         "merge",
@@ -86,7 +87,7 @@ fn two_shards_merge_into_the_whole_batch() {
     let out = hexwar(&["stats", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(stderr(&out), "");
     let c = dir.path().join("c.jsonl");
-    shard(&c, "8..9");
+    shard("scenarios/demo", "8..9", &c);
     let out = hexwar(&["stats", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
@@ -107,17 +108,7 @@ fn two_shards_merge_into_the_whole_batch() {
     );
     // Shards of two scenarios: each file named with its batch (the message named one scenario).
     let demo_mud = dir.path().join("mud.jsonl");
-    ok(&[
-        "run",
-        "scenarios/demo-mud",
-        "--seed",
-        "9",
-        "--seed-range",
-        "3..4",
-        "--per-game",
-        demo_mud.to_str().unwrap(),
-        "--quiet",
-    ]);
+    shard("scenarios/demo-mud", "3..4", &demo_mud);
     let out = hexwar(&[
         "stats",
         "merge",
@@ -146,22 +137,8 @@ fn shards_of_two_variants_or_of_nothing_do_not_merge() {
         "local combat = {} -- a variant",
     );
     let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    for (path, scenario, range) in [
-        (&a, "scenarios/demo", "0..2"),
-        (&b, scenario.to_str().unwrap(), "2..4"),
-    ] {
-        ok(&[
-            "run",
-            scenario,
-            "--seed",
-            "9",
-            "--seed-range",
-            range,
-            "--per-game",
-            path.to_str().unwrap(),
-            "--quiet",
-        ]);
-    }
+    shard("scenarios/demo", "0..2", &a);
+    shard(scenario.to_str().unwrap(), "2..4", &b);
     let record: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&a).unwrap().lines().next().unwrap()).unwrap();
     assert!(record["rules"].as_str().unwrap().starts_with("sha256:"));

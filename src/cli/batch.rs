@@ -225,20 +225,10 @@ const EXIT_INTERRUPTED: i32 = 130;
 /// What an interrupted batch says: how many of the games asked were played, and which were not
 /// (to be played with `--seed-range` and joined with `stats merge`).
 fn interruption(records: &[GameRecord], asked: &std::ops::Range<u64>) -> String {
-    let played: std::collections::BTreeSet<u64> = records.iter().map(|r| r.game).collect();
-    let mut missing = Vec::new();
-    let mut start = None;
-    for game in asked.clone().chain(std::iter::once(asked.end)) {
-        let absent = game < asked.end && !played.contains(&game);
-        match (absent, start) {
-            (true, None) => start = Some(game),
-            (false, Some(s)) => {
-                missing.push(format!("--seed-range {s}..{game}"));
-                start = None;
-            }
-            _ => {}
-        }
-    }
+    let missing: Vec<String> = absent(records, asked.clone())
+        .iter()
+        .map(|r| format!("--seed-range {}..{}", r.start, r.end))
+        .collect();
     format!(
         "warning: interrupted: {} of {} games played; the statistics and any --per-game file are \
          of those; the rest: {} (then `hexwar stats merge`)",
@@ -246,6 +236,24 @@ fn interruption(records: &[GameRecord], asked: &std::ops::Range<u64>) -> String 
         asked.end - asked.start,
         missing.join(", ")
     )
+}
+
+/// The runs of game indices of `within` that no record holds, in order.
+fn absent(records: &[GameRecord], within: std::ops::Range<u64>) -> Vec<std::ops::Range<u64>> {
+    let mut games: Vec<u64> = records.iter().map(|r| r.game).collect();
+    games.sort_unstable();
+    let mut out = Vec::new();
+    let mut next = within.start;
+    for game in games.into_iter().filter(|g| within.contains(g)) {
+        if game > next {
+            out.push(next..game);
+        }
+        next = next.max(game + 1);
+    }
+    if next < within.end {
+        out.push(next..within.end);
+    }
+    out
 }
 
 /// One warning when the bots' commands were refused in any game (each refusal ended the side's
@@ -345,15 +353,15 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                     ));
                 }
             }
-            if record.seed != crate::batch::derive_seed(record.base_seed, record.game) {
+            let seed = crate::batch::derive_seed(record.base_seed, record.game);
+            if record.seed != seed {
                 return Err(format!(
-                    "{}:{}: game {} has seed {}, not the one base seed {} gives it ({})",
+                    "{}:{}: game {} has seed {}, not the one base seed {} gives it ({seed})",
                     path.display(),
                     i + 1,
                     record.game,
                     record.seed,
                     record.base_seed,
-                    crate::batch::derive_seed(record.base_seed, record.game)
                 ));
             }
             records.push((record, path));
@@ -494,25 +502,22 @@ pub fn merge(args: &MergeArgs) -> i32 {
 /// The games a merge lacks between its first and last (a shard lost or not yet done: shards
 /// `0..10` and `20..30` merged to 20 games without a word), said as ranges, or None.
 fn missing_games(records: &[GameRecord]) -> Option<String> {
-    let mut games: Vec<u64> = records.iter().map(|r| r.game).collect();
-    games.sort_unstable();
-    let (first, last) = (*games.first()?, *games.last()?);
-    let mut gaps = Vec::new();
-    let mut missing = 0;
-    for pair in games.windows(2) {
-        if pair[1] > pair[0] + 1 {
-            gaps.push(format!("{}..{}", pair[0] + 1, pair[1]));
-            missing += pair[1] - pair[0] - 1;
-        }
-    }
+    let first = records.iter().map(|r| r.game).min()?;
+    let last = records.iter().map(|r| r.game).max()?;
+    let gaps = absent(records, first..last + 1);
     if gaps.is_empty() {
         return None;
     }
+    let missing: u64 = gaps.iter().map(|r| r.end - r.start).sum();
+    let shown: Vec<String> = gaps
+        .iter()
+        .map(|r| format!("{}..{}", r.start, r.end))
+        .collect();
     Some(format!(
         "the files hold games {first}..{} but not {} ({missing} game(s) missing: a shard lost or \
          not done?); the statistics are of the {} games given",
         last + 1,
-        gaps.join(", "),
-        games.len()
+        shown.join(", "),
+        records.len()
     ))
 }

@@ -136,9 +136,6 @@ impl TryFrom<Map<String, Value>> for Command {
                         ),
                     },
                 };
-                if path.is_empty() {
-                    return Err("move: the path is empty".into());
-                }
                 // (the engine's `move` has these fields only: another would be dropped unread)
                 if let Some(extra) = map.keys().find(|k| *k != "to") {
                     return Err(format!(

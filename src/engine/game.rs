@@ -550,26 +550,20 @@ impl Game {
             }
             // (likewise a hand-built `move` of the engine's kind, without a facing game's
             // `facing` or `units`: read as the engine reads a move, so a missing or malformed
-            // path is refused here instead of failing inside the rules)
-            // An empty path goes to rules that define `move` (a turn in place); others refuse
-            // it as the engine's move does below (it came back here as `Custom` forever).
-            let rules_move = || self.rules.command_names().iter().any(|n| n == "move");
-            if name == "move" && super::command::has_empty_path(args) && !rules_move() {
-                return Err(GameError::Refused(Refusal::new(
-                    "command",
-                    "a move needs a path of at least one hex",
-                )));
-            }
-            if name == "move"
-                && !args.contains_key("facing")
-                && !args.contains_key("units")
-                && !super::command::has_empty_path(args)
-            {
-                let mut map = args.clone();
-                map.insert("command".into(), name.as_str().into());
-                let command = Command::try_from(map)
-                    .map_err(|why| GameError::Refused(Refusal::new("command", why)))?;
-                return self.try_submit(side, &command);
+            // path is refused here instead of failing inside the rules. An empty path goes to
+            // rules that define `move`, a turn in place or no move; others refuse it as the
+            // engine's move does below: read again, it came back here as `Custom` forever.)
+            if name == "move" && !args.contains_key("facing") && !args.contains_key("units") {
+                if !super::command::has_empty_path(args) {
+                    let mut map = args.clone();
+                    map.insert("command".into(), name.as_str().into());
+                    let command = Command::try_from(map)
+                        .map_err(|why| GameError::Refused(Refusal::new("command", why)))?;
+                    return self.try_submit(side, &command);
+                }
+                if !self.rules.command_names().iter().any(|n| n == "move") {
+                    return Err(no_path());
+                }
             }
         }
         if let (Some(phasing), Some(side)) = (self.phasing_side(), side) {
@@ -583,10 +577,7 @@ impl Game {
         }
         if let Command::Move { path, .. } = command {
             if path.is_empty() {
-                return Err(GameError::Refused(Refusal::new(
-                    "command",
-                    "a move needs a path of at least one hex",
-                )));
+                return Err(no_path());
             }
         }
         let events = match self.rules.resolve(&self.state, side, command)? {
@@ -804,6 +795,14 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// The engine's refusal of a move that enters no hex.
+fn no_path() -> GameError {
+    GameError::Refused(Refusal::new(
+        "command",
+        "a move needs a path of at least one hex",
+    ))
 }
 
 /// The events the rules made (`what`: a command, the handlers of an event, the setup), checked
