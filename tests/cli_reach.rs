@@ -27,7 +27,7 @@ fn reach_says_when_the_unit_may_not_move_now() {
     assert!(
         stdout(&out).ends_with(
             "note: r-inf-1 may not move now (turn 1, movement (blue)): these are the hexes it \
-             could reach in a movement of its side\n"
+             could reach if its side moved in this phase\n"
         ),
         "{}",
         stdout(&out)
@@ -41,7 +41,7 @@ fn reach_says_when_the_unit_may_not_move_now() {
             &serde_json::json!(false),
             &serde_json::json!(
                 "r-inf-1 may not move now (turn 1, movement (blue)): these are the hexes it \
-                 could reach in a movement of its side"
+                 could reach if its side moved in this phase"
             )
         ]
     );
@@ -262,8 +262,8 @@ fn reach_on_a_finished_game_says_it_is_over() {
         [
             &serde_json::json!(false),
             &serde_json::json!(
-                "the game is over: no move is legal; these are the hexes r-inf-1 could reach in \
-                 a movement of its side"
+                "the game is over: no move is legal; these are the hexes r-inf-1 could reach if \
+                 its side moved in this phase"
             )
         ]
     );

@@ -483,7 +483,7 @@ fn legal_moves_are_exactly_the_reach_with_paths() {
 
 /// `reach`'s note on fr1 in the German movement phase of turn N (a setup's side and phase).
 const GERMAN_PHASE_NOTE: &str = "fr1 may not move now (turn N, movement (german)): these are the \
-                                 hexes it could reach in a movement of its side";
+                                 hexes it could reach if its side moved in this phase";
 
 #[test]
 fn f40_r10_turn_1_reach_of_french_units_stays_in_the_deployment_zone() {

@@ -461,7 +461,7 @@ fn f40_11_3_para_regiments_have_no_movement_factor_and_only_regiments_are_entera
         on_france_setup("11_3_para_division", &units, "reach", Some("a1")),
         json!({"unit": "a1", "hexes": {"3306": 2, "3307": 2, "3406": 2}, "may_move_now": false,
                "note": "a1 may not move now (turn 2, movement (german)): these are the hexes it \
-                        could reach in a movement of its side"})
+                        could reach if its side moved in this phase"})
     );
     // The same unit as a regiment: its hex may be entered (and it has no ZOC, 6.1).
     let units = units.replace(

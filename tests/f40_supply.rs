@@ -239,7 +239,7 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
 
 /// `reach`'s note on be1 in the German movement phase of turn 1 (a setup's start).
 const BE1_NOTE: &str = "be1 may not move now (turn 1, movement (german)): these are the hexes \
-                        it could reach in a movement of its side";
+                        it could reach if its side moved in this phase";
 
 #[test]
 fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {

@@ -82,7 +82,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
         Err(e) => return fail(e),
     };
     let area = session.scenario.map.as_area().is_some();
-    // (the reach is where the unit could go in a movement of its side; whether it may move now
+    // (the reach is where the unit could go were its side moving in this phase; whether it may move now
     // is the rules' legal list: a combat phase lists no move, and a player read one there)
     let side = session.game.state().units[&args.unit].side.clone();
     let filter = crate::engine::CommandFilter::unit_command("move", &args.unit);
@@ -98,8 +98,8 @@ pub fn reach(args: &ReachArgs) -> i32 {
     } else if over {
         // (not "may not move now" on the last phase played: nobody moves again)
         Some(format!(
-            "the game is over: no move is legal; these are the {places} {} could reach in a \
-             movement of its side",
+            "the game is over: no move is legal; these are the {places} {} could reach if its \
+             side moved in this phase",
             args.unit
         ))
     } else if !session
@@ -129,7 +129,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
         ))
     } else {
         Some(format!(
-            "{} may not move now ({}): these are the {places} it could reach in a movement of its side",
+            "{} may not move now ({}): these are the {places} it could reach if its side moved in this phase",
             args.unit,
             session.game.position_text()
         ))

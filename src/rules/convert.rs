@@ -431,8 +431,36 @@ fn event_from_lua(
                  hex.events.emit(\"{name}\", data)"
             )
         }
-        Some(name) => format!("{name}: {why}"),
+        Some(name) => match culprit_field(lua, &value, &why) {
+            Some(field) => format!("{name}: field '{field}': {why}"),
+            None => format!("{name}: {why}"),
+        },
         None => why.to_string(),
+    })
+}
+
+/// The field of a malformed event that serde's message does not name ("invalid type: integer
+/// 3607, expected a string"): the one whose removal makes the event read, or makes the error
+/// "missing field" for it. Tried only once an event has failed, one field at a time.
+fn culprit_field(lua: &Lua, value: &Value, why: &str) -> Option<String> {
+    if why.contains("field `") {
+        return None;
+    }
+    let serde_json::Value::Object(fields) =
+        lua.from_value::<serde_json::Value>(value.clone()).ok()?
+    else {
+        return None;
+    };
+    fields.keys().filter(|k| *k != "event").find_map(|key| {
+        let mut without = fields.clone();
+        without.remove(key);
+        match serde_json::from_value::<Event>(serde_json::Value::Object(without)) {
+            Ok(_) => Some(key.clone()),
+            Err(e) if e.to_string().contains(&format!("missing field `{key}`")) => {
+                Some(key.clone())
+            }
+            Err(_) => None,
+        }
     })
 }
 
@@ -1266,6 +1294,30 @@ mod tests {
         ] {
             let t: Table = lua.load(code).eval().unwrap();
             assert_eq!(flat_map_from_lua(&t), None, "{code}");
+        }
+    }
+    /// A field of the wrong type is named: serde's message alone ("invalid type: integer 3607,
+    /// expected a string") left the designer to guess which of the event's fields it was.
+    #[test]
+    fn a_malformed_event_names_the_field_of_the_wrong_type() {
+        let lua = Lua::new();
+        for (code, expected) in [
+            (
+                r#"return { event = "UnitMoved", unit = 3607, from = "a", to = "b", path = {"b"}, cost = 1 }"#,
+                "malformed event: UnitMoved: field 'unit': invalid type: integer `3607`, expected a string",
+            ),
+            (
+                r#"return { event = "UnitMoved", unit = "u", from = "a", to = "b", path = "b", cost = 1 }"#,
+                "malformed event: UnitMoved: field 'path': invalid type: string \"b\", expected a list",
+            ),
+            // (serde names a missing field itself)
+            (
+                r#"return { event = "UnitMoved", unit = "u", from = "a", to = "b", path = {"b"} }"#,
+                "malformed event: UnitMoved: missing field `cost`",
+            ),
+        ] {
+            let t: Table = lua.load(code).eval().unwrap();
+            assert_eq!(events_from_lua(&lua, Value::Table(t)).unwrap_err(), expected, "{code}");
         }
     }
 }
