@@ -41,10 +41,11 @@ fn f40_c_odds_from_strengths_terrain_hexsides_works_and_isolation() {
         odds(&mut s, "0302", &["g1"]),
         json!({"attack": 4, "defense": 4, "odds": "1:1"})
     );
-    // Below 1:2: no column (C.5).
+    // Below 1:2: no column, and refused as the attack command refuses it (C.5).
     assert_eq!(
         odds(&mut s, "0302", &["g4"]),
-        json!({"attack": 1, "defense": 4})
+        json!({"attack": 1, "defense": 4, "refused": {
+            "rule": "F40-C.5", "reason": "odds 1 against 4 are worse than 1:2"}})
     );
     // Fortification x2 on the halved strength, plus the intrinsic strength point: 0.5 x 2 + 1.
     assert_eq!(

@@ -449,6 +449,12 @@ local function no_enemy(target, side)
   return hex.refuse("F40-C.2", target .. " holds no " .. enemy .. " unit")
 end
 
+-- F40-C.5: why odds `o` (no column: worse than the first) are refused.
+function combat.too_low(o)
+  return string.format("odds %s against %s are worse than %s",
+    common.mp_str(o.attack), common.mp_str(o.defense), name_of(combat.COLUMNS[1]))
+end
+
 function combat.resolve(cmd, side)
   local rule, reason = phase_refusal(side)
   if rule then return hex.refuse(rule, reason) end
@@ -475,10 +481,7 @@ function combat.resolve(cmd, side)
   table.sort(attackers, function(x, y) return x.id < y.id end)
   local o = combat.odds(attackers, target, side)
   if #o.defenders == 0 then return no_enemy(target, side) end
-  if not o.odds then
-    return hex.refuse("F40-C.5", string.format("odds %s against %s are worse than %s",
-      common.mp_str(o.attack), common.mp_str(o.defense), name_of(combat.COLUMNS[1])))
-  end
+  if not o.odds then return hex.refuse("F40-C.5", combat.too_low(o)) end
   local row = combat.CRT[o.odds]
   if type(row) ~= "table" then
     error("F40-C.6: combat.CRT has no row for the column " .. o.odds .. " (one row per entry of combat.COLUMNS)", 0)
@@ -702,6 +705,7 @@ function combat.register()
       local rule, reason = attacker_refusal(u, side, arg.hex, false)
       if rule then refused = { rule = rule, reason = reason }; break end
     end
+    if not refused and not o.odds then refused = { rule = "F40-C.5", reason = combat.too_low(o) } end
     return { attack = o.attack, defense = o.defense, odds = o.odds, refused = refused }
   end)
 
