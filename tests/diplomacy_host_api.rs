@@ -277,7 +277,7 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
         name: name.into(),
         args: args.as_object().unwrap().clone(),
     };
-    let long = format!("A PAR - BUR{}", " ".repeat(95));
+    let long = format!("A PAR - BUR {}", "X".repeat(94));
     let many: Vec<String> = (0..257).map(|_| "A PAR H".to_string()).collect();
     let before = session.game.state().clone();
     for (cmd, why) in [
@@ -332,7 +332,8 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
         }
         assert!(session.game.state() == &before, "{why}");
     }
-    // the longest order allowed, and orders for the phase the game is at, are taken
+    // the longest order allowed, orders for the phase the game is at, and an order over the
+    // length only by the spaces around it (a mail's padding) are taken, the last one trimmed
     let longest = format!("A PAR - BUR{}", " ".repeat(89));
     session
         .game
@@ -344,14 +345,26 @@ fn orders_too_long_too_many_for_another_phase_or_with_unknown_arguments_are_refu
             ),
         )
         .unwrap();
+    let padded = format!("  A MAR - GAS{}", " ".repeat(100));
+    session
+        .game
+        .submit(
+            Some("FRANCE"),
+            &command("order", json!({"power": "FRANCE", "order": padded})),
+        )
+        .unwrap();
+    assert_eq!(
+        ask(&mut session, "orders")["FRANCE"],
+        json!([longest, "A MAR - GAS"]),
+        "the padded order is kept trimmed"
+    );
     let events = session.game.submit(None, &Command::EndPhase).unwrap();
     let report = hexwar::report::PhaseReport::from_events(&events).unwrap();
-    let par = report[0]
-        .results
-        .iter()
-        .find(|r| r.unit == "A PAR")
-        .unwrap();
-    assert!(par.flags.is_empty(), "{:?}", par.flags);
+    for (unit, order) in [("A PAR", "A PAR - BUR"), ("A MAR", "A MAR - GAS")] {
+        let result = report[0].results.iter().find(|r| r.unit == unit).unwrap();
+        assert_eq!(result.order.trim(), order);
+        assert!(result.flags.is_empty(), "{unit}: {:?}", result.flags);
+    }
     // one `order` at a time stops at the same count
     let mut session = Session::start(&path, None).unwrap();
     for _ in 0..256 {

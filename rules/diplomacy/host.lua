@@ -755,6 +755,14 @@ end
 
 -- The refusal of order text longer than MAX_ORDER_LEN (`i`: its place in the list, nil for the
 -- `order` command's one order); called only for such text.
+-- An order over MAX_ORDER_LEN only by the spaces around it (a mail's padding) is given trimmed.
+local function within_length(text)
+  if #text <= MAX_ORDER_LEN then return text end
+  local first, last = text:find("%S") or 1, #text
+  while last >= first and text:sub(last, last):find("^%s") do last = last - 1 end
+  return last - first < MAX_ORDER_LEN and text:sub(first, last) or nil
+end
+
 local function too_long(text, i)
   local what = i and ("order #" .. i) or "the order"
   return hex.refuse("DIP-orders", what .. " is " .. #text .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")")
@@ -931,7 +939,10 @@ function M.install(game)
       for i = 1, n do
         local o = orders[i]
         if type(o) ~= "string" then return hex.refuse("DIP-orders", "order #" .. i .. " is not a string") end
-        if #o > MAX_ORDER_LEN then return too_long(o, i) end
+        if #o > MAX_ORDER_LEN then
+          orders[i] = within_length(o)
+          if not orders[i] then return too_long(o, i) end
+        end
       end
       -- (the command's own list, fresh from its arguments, goes into the event as it is: a copy
       -- cost a table and a write per order; no list, `{}` as before)
@@ -946,12 +957,13 @@ function M.install(game)
       refusal = check_args(cmd)
       if refusal then return refusal end
       if type(cmd.order) ~= "string" then return hex.refuse("DIP-orders", "'order' must be an order string") end
-      if #cmd.order > MAX_ORDER_LEN then return too_long(cmd.order) end
+      local order = within_length(cmd.order)
+      if not order then return too_long(cmd.order) end
       local list = hex.state.get(ORDERS_KEY[power]) or {}
       if #list >= MAX_ORDERS then
         return hex.refuse("DIP-orders", power .. " has given " .. #list .. " orders already (at most " .. MAX_ORDERS .. " a phase)")
       end
-      list[#list + 1] = cmd.order
+      list[#list + 1] = order
       return set_orders(power, list)
     end,
     legal = legal_orders,
@@ -978,17 +990,18 @@ function M.install(game)
     if not is_power(arg.power) then
       hex.rules.caller_error("'" .. arg.power .. "' is not a power of the map (" .. table.concat(powers(), ", ") .. ")")
     end
-    if #arg.order > MAX_ORDER_LEN then
+    local order = within_length(arg.order)
+    if not order then
       return { order = arg.order, void = true, reason = "the order is " .. #arg.order
         .. " characters long (an order is at most " .. MAX_ORDER_LEN .. ")" }
     end
     local pos = position()
     if not pos or not pos.phase then hex.rules.caller_error("the game has no position yet") end
     local check = require("diplomacy.order_check")
-    local answer = check.check(current, board(), pos, arg.power, arg.order)
+    local answer = check.check(current, board(), pos, arg.power, order)
     -- (`orders`, the phase's orders by power: why an order valid alone is void beside them)
     if not answer.void and type(arg.orders) == "table" then
-      answer.beside = check.beside(current, board(), pos, arg.power, arg.order, arg.orders)
+      answer.beside = check.beside(current, board(), pos, arg.power, order, arg.orders)
     end
     return answer
   end)
