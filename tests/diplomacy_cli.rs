@@ -516,6 +516,51 @@ fn orders_for_a_power_the_game_lacks_are_an_input_error() {
     assert_eq!(stdout(&out), "", "refused before any phase is played");
 }
 
+/// Orders for a phase the game has passed, in an earlier run (S1901R, skipped: nothing to
+/// retreat), are refused as past, not "give F1901M first", which sent a game master looking
+/// for a phase to insert; the save is left as it was.
+#[test]
+fn orders_for_a_phase_an_earlier_run_passed_are_refused_as_past() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = write(
+        dir.path(),
+        "s.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n",
+    );
+    let save = dir.path().join("s.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--orders",
+        &first,
+        "--save",
+        save,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let saved = std::fs::read(save).unwrap();
+    let late = write(
+        dir.path(),
+        "r.toml",
+        "[[phase]]\nphase = \"s1901r\"\n[[phase]]\nphase = \"F1901M\"\n",
+    );
+    let out = hexwar(&["play", save, "--orders", &late, "--save", save]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {late}:1: orders for phase 's1901r', but the game is at phase F1901M, past \
+             it (played or passed over before this file): leave its entry out; phases must come \
+             in order\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read(save).unwrap(),
+        saved,
+        "the save is left as it was"
+    );
+}
+
 /// Orders for a phase the game is not at (exit 2) after a phase that was played: with `--json`
 /// stdout is still one JSON value, the array of the phases done.
 #[test]

@@ -72,8 +72,17 @@ fn play_each(
             continue;
         }
         if session.game.is_over() || !same(&current) {
+            let past = session
+                .game
+                .is_past_phase(entry.phase.trim())
+                .map_err(|e| e.to_string())?;
             let now = if session.game.is_over() {
                 "the game is over".to_string()
+            } else if past {
+                format!(
+                    "the game is at phase {current}, past it (played or passed over before this \
+                     file): leave its entry out"
+                )
             } else {
                 format!(
                     "the game is at phase {current}: give {current} first (an entry without orders \

@@ -198,6 +198,25 @@ impl Game {
         self.label_of(turn, step)
     }
 
+    /// Whether `label` names a step the game has passed (played or skipped), whatever its
+    /// case: a file giving orders for it is late, not early.
+    pub fn is_past_phase(&mut self, label: &str) -> Result<bool, RulesError> {
+        let (now_turn, now_step) = (self.state.turn, self.state.step);
+        for turn in 1..=now_turn {
+            let steps = self.rules.sequence().steps_for(turn).len() as u32;
+            let last = if turn == now_turn { now_step } else { steps };
+            for step in 0..last {
+                if self
+                    .label_of(turn, step)?
+                    .is_some_and(|l| l.eq_ignore_ascii_case(label))
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
     fn label_of(&mut self, turn: u32, step: u32) -> Result<Option<String>, RulesError> {
         if let Some(label) = self.rules.phase_label(&self.state, turn, step)? {
             return Ok(Some(label));
