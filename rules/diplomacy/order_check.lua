@@ -51,21 +51,76 @@ local function unit_in(cm, position, prov, t)
   return false
 end
 
--- The words of the notation that are no location.
+-- The words of the notation that are no location (and orders.SYNONYMS, the words read as them).
 local KEYWORDS = { A = true, F = true, H = true, S = true, C = true, B = true, D = true, R = true,
   ["-"] = true, VIA = true }
+local SYNONYMS = orders_mod.SYNONYMS
 local NOTATION = "not an order in the standard notation (unit, location, order: A XXX - YYY, F XXX S A YYY H, A XXX B, ...)"
 
+-- The dashes a player may write that the notation reads only as a word of their own ("->",
+-- "=>", en dash, em dash, arrow), each as "-", for the hint that spaces a glued one.
+local DASHES = { "%->", "=>", "\u{2013}", "\u{2014}", "\u{2192}" }
+
+-- `up` with every dash, and the spaces around it, written " - " ("PAR->BUR" -> "PAR - BUR").
+local function spaced_dashes(up)
+  for _, d in ipairs(DASHES) do up = up:gsub(d, "-") end
+  return (up:gsub("%s*%-+>?%s*", " - "))
+end
+
+-- Whether word `w` holds a dash (any of the ways of writing one).
+local function has_dash(w)
+  return w:find("-", 1, true) ~= nil or w:find("=>", 1, true) ~= nil or w:find("\u{2013}", 1, true) ~= nil
+    or w:find("\u{2014}", 1, true) ~= nil or w:find("\u{2192}", 1, true) ~= nil
+end
+
+-- The province whose English name (the board's `name`) the order writes where word `w` stands:
+-- its name, its abbreviation; or nil. A one-word name is the word ("LIVERPOOL"); a name of
+-- several words is found when `w` is its first and the order goes on with the rest ("NORTH" in
+-- "... - NORTH SEA"). Names are hints only: the order stays void, as the notation reads
+-- abbreviations (and the map's aliases) alone. (`up`: the order, upper case, single spaces)
+local function named(cm, up, w)
+  local abbrs = {}
+  for abbr in pairs(cm.prov) do abbrs[#abbrs + 1] = abbr end
+  table.sort(abbrs)
+  local padded = " " .. up .. " "
+  for _, abbr in ipairs(abbrs) do
+    local name = cm.prov[abbr].name
+    local full = type(name) == "string" and name:upper() or nil
+    if full and full ~= abbr then
+      if full == w then return name, abbr end
+      if full:sub(1, #w + 1) == w .. " " and padded:find(" " .. full .. " ", 1, true) then return name, abbr end
+    end
+  end
+  return nil
+end
+
 -- Why an order does not parse, as near as the words tell: an order that starts with a unit
--- type (A, F) and holds a move written without spaces around its dash, or a word that is no
--- location of the map, is told so; anything else gets the notation.
+-- type (A, F) and holds a province's English name, a move written without spaces around its
+-- dash, or a word that is no location of the map, is told so; anything else gets the notation.
+-- (one trailing `.`, `,` or `;` is dropped, as the parser drops it)
 local function unparsed(cm, raw)
-  local first = tostring(raw):upper():match("^%s*(%S+)")
-  if first ~= "A" and first ~= "F" then return NOTATION end
-  for w in tostring(raw):upper():gmatch("%S+") do
-    if not KEYWORDS[w] and not cm.loc_prov[w] and not cm.canon[w] then
-      if w:find("%-") or w:find(">") then
-        return "write a move with spaces around its dash (" .. tostring(raw):upper():gsub("%s*%-+>?%s*", " - ") .. ")"
+  local up = tostring(raw):upper()
+  local stop = up:match("^(.-)[.,;]%s*$")
+  if stop then up = stop end
+  local first = up:match("^%s*(%S+)")
+  if first ~= "A" and first ~= "F" and SYNONYMS[first] ~= "A" and SYNONYMS[first] ~= "F" then
+    return NOTATION
+  end
+  local words = {}
+  for w in up:gmatch("%S+") do words[#words + 1] = w end
+  local single = table.concat(words, " ")
+  for _, w in ipairs(words) do
+    if not KEYWORDS[w] and not SYNONYMS[w] and not cm.loc_prov[w] and not cm.canon[w] then
+      local name, abbr = named(cm, single, w)
+      if name then
+        return "'" .. w .. "' is no province or coast of the map (" .. name .. " is " .. abbr .. ")"
+      end
+      if has_dash(w) then
+        local rewritten = spaced_dashes(tostring(raw):upper())
+        if w:find("^[%-=>]+$") then
+          return "write a move's dash as - (" .. rewritten .. ")"
+        end
+        return "write a move with spaces around its dash (" .. rewritten .. ")"
       end
       -- (a province the map has, with a coast it has not: its coasts)
       local prov = w:match("^([^/]+)/")
@@ -252,13 +307,52 @@ function M.check(game, board, position, power, text)
   }
 end
 
+-- Why retreat order `o` (`text`, valid alone) is void beside the power's orders `list`: an
+-- earlier order took its unit. The adjudicator gives each dislodged unit the first order of its
+-- power naming a unit of that type in that province, valid or not (retreats.lua,
+-- assign_retreat_orders), so an order past as many as there are such units is void, the
+-- documented rule. nil when the order is not one of those. (`text` given twice: its last copy
+-- is the one judged, the void one)
+local function second_retreat_order(cm, position, power, o, text, list)
+  if o.utype == nil or o.uprov == nil then return nil end
+  local units = 0
+  for _, d in ipairs(position.dislodged or {}) do
+    if d.power == power then
+      local u = map.parse_unit(cm, d.unit)
+      if u and u.type == o.utype and u.prov == o.uprov then units = units + 1 end
+    end
+  end
+  if units == 0 then return nil end
+  local naming, at = {}, nil
+  for _, t in ipairs(list) do
+    local other = type(t) == "string" and orders_mod.parse(cm, t)
+    if other and other.utype == o.utype and other.uprov == o.uprov then
+      naming[#naming + 1] = t
+      if t == text then at = #naming end
+    end
+  end
+  if at == nil or at <= units then return nil end
+  local unit = o.utype .. " " .. o.uloc
+  if units == 1 then
+    local which = at == 2 and "a second" or "a further"
+    return which .. " order for " .. unit .. ": in a retreat phase the first one counts (" .. naming[1] .. ")"
+  end
+  return "one order too many for the " .. units .. " units " .. unit .. ": in a retreat phase the first "
+    .. units .. " count (" .. table.concat(naming, ", ", 1, units) .. ")"
+end
+
 -- Why an order that is not void alone is void beside `all` (power -> its order texts, the
 -- phase's orders): the supported unit ordered otherwise (6.D.x: a support must match the order
 -- it supports), a support against the power's own unit that stays (6.D.10-6.D.14), a build past
--- the ones due. nil where none of these reads the void.
+-- the ones due, a second order for a unit in a retreat phase. nil where none of these reads the
+-- void.
 function M.beside(game, board, position, power, text, all)
   local cm = map.get(board)
   local o = orders_mod.parse(cm, text)
+  local _, _, kind = map.split_phase(position.phase)
+  if kind == "R" then
+    return second_retreat_order(cm, position, power, o, text, type(all[power]) == "table" and all[power] or {})
+  end
   if o.kind == "SH" or o.kind == "SM" then
     local given
     for p, list in pairs(all) do

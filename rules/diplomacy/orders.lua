@@ -16,6 +16,12 @@
 -- wrong shape -- gives {kind="V"} (void) with whatever unit could be read (uprov may be nil);
 -- parsing never raises a Lua error. Whether the order fits the board (unit present, adjacency,
 -- coasts) is judged by the adjudicator, not here. Parses are memoised on the compiled map.
+--
+-- The words players write for the letters are read as the letters (SYNONYMS below: `A PAR
+-- MOVES TO BUR`, `A MAR SUPPORTS A PAR -> BUR`, `F NTH CONVOYS A EDI – HOL`), one trailing
+-- `.`, `,` or `;` is dropped (`A PAR - BUR.`). A location of the map is never read as such a
+-- word. A dash written against its neighbours (`A PAR-BUR`) stays void: order_check tells the
+-- player to space it.
 
 local M = {}
 
@@ -39,19 +45,71 @@ local tok_n = 0 -- (the slots the last parse filled)
 -- position from elsewhere may hold it)
 local LONGEST = 100
 
+-- The words (upper case) read as a letter of the notation: a game master's players write them
+-- (`A PAR HOLDS`, `F BRE TO MAO`, `A PAR → BUR`). None is a location of the standard map, and
+-- a map's own location wins over any of them. (the dashes: "-" spelt "->", "=>", the en dash
+-- U+2013, the em dash U+2014 and the arrow U+2192, as UTF-8)
+local DASH = "-"
+local SYNONYMS = {
+  HOLD = "H", HOLDS = "H",
+  SUPPORT = "S", SUPPORTS = "S",
+  CONVOY = "C", CONVOYS = "C",
+  MOVE = DASH, MOVES = DASH, TO = DASH, ["->"] = DASH, ["=>"] = DASH,
+  ["\u{2013}"] = DASH, ["\u{2014}"] = DASH, ["\u{2192}"] = DASH,
+  RETREAT = "R", RETREATS = "R",
+  DISBAND = "D", DISBANDS = "D",
+  BUILD = "B", BUILDS = "B",
+  ARMY = "A", FLEET = "F",
+}
+M.SYNONYMS = SYNONYMS
+
+-- The last token without one trailing `.`, `,` or `;` (nil when that was all of it).
+local function without_stop(w)
+  local b = w:byte(-1)
+  if b == 46 or b == 44 or b == 59 then
+    if #w == 1 then return nil end
+    return w:sub(1, -2)
+  end
+  return w
+end
+
 local function parse_uncached(cm, raw)
   if type(raw) ~= "string" then return void(tostring(raw)) end
   if #raw > LONGEST then return void(raw) end
+  -- (every location is read through the map's aliases: "A LIV H" is an order for A LVN)
+  local lp, canon = cm.loc_prov, cm.canon
   local tok, n = TOK, 0
   for w in raw:upper():gmatch("%S+") do
-    n = n + 1
-    if n > TOK_MAX then break end
-    tok[n] = w
+    local s = SYNONYMS[w]
+    local again = false
+    if s ~= nil and lp[w] == nil then
+      w = s
+      -- (a word for the dash after a dash or a retreat is read with it: "MOVES TO", "- TO",
+      -- "RETREATS TO")
+      again = s == DASH and n >= 3 and (tok[n] == DASH or (n == 3 and tok[n] == "R"))
+    end
+    if not again then
+      n = n + 1
+      if n > TOK_MAX then break end
+      tok[n] = w
+    end
+  end
+  if n > 0 and n <= TOK_MAX then
+    local w = without_stop(tok[n])
+    if w == nil then
+      tok[n] = nil
+      n = n - 1
+    elseif w ~= tok[n] then
+      -- (a location of the map that ends so stays as written; a word for a letter is read
+      -- as one, "A PAR HOLD.")
+      if lp[tok[n]] == nil then
+        local s = SYNONYMS[w]
+        tok[n] = (s ~= nil and lp[w] == nil) and s or w
+      end
+    end
   end
   for k = n + 1, tok_n do tok[k] = nil end
   tok_n = n < TOK_MAX and n or TOK_MAX
-  -- (every location is read through the map's aliases: "A LIV H" is an order for A LVN)
-  local lp, canon = cm.loc_prov, cm.canon
   local utype, uloc = tok[1], tok[2]
   if uloc then uloc = canon[uloc] or uloc end
   if (utype ~= "A" and utype ~= "F") or uloc == nil or lp[uloc] == nil then

@@ -34,7 +34,8 @@ pub struct PlayArgs {
     /// Orders file (TOML: `[[order]]` tables, or `[[phase]]` tables with `[phase.orders]`).
     #[arg(long)]
     pub orders: PathBuf,
-    /// A position to start from (TOML): `turn`/`phase`, `[[unit]]`, and what the rules read.
+    /// A position to start from (TOML): `turn`/`phase`, `[[unit]]`, and what the rules read
+    /// (Diplomacy: `phase = "S1901M"`, `[units]` and `[centers]` of lists by power).
     #[arg(long)]
     pub setup: Option<PathBuf>,
     /// Seed for the dice (default: the scenario's; a save carries its own).

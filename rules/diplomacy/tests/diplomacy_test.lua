@@ -68,3 +68,133 @@ test("a winter build is made in an owned, empty home centre", function(t)
   t.eq(flags(t, result, "A BER B"), { "void" })
   t.eq(result.units.GERMANY, { "A BER", "A HOL", "A KIE" })
 end)
+
+-- The units and the result entry (unit, flags) of each order, in the order given: what two
+-- ways of writing the same orders must agree on.
+local function outcome(t, result, orders)
+  local out = { units = result.units, dislodged = result.dislodged, entries = {} }
+  for _, order in ipairs(orders) do
+    local entry
+    for _, r in ipairs(result.results) do
+      if r.order == order then entry = { unit = r.unit, flags = r.flags } end
+    end
+    if not entry then t.fail("no result for " .. order) end
+    out.entries[#out.entries + 1] = entry
+  end
+  return out
+end
+
+test("orders_read_the_words_players_write", function(t)
+  -- (each pair: the words a game master's players write, then the standard notation; the
+  -- phase is played both ways from the same position and must come out the same)
+  local setup = {
+    phase = "S1901M",
+    units = {
+      FRANCE = { "A PAR", "A MAR", "F BRE" },
+      ENGLAND = { "F NTH", "A EDI", "A LVP" },
+      GERMANY = { "A MUN", "A BER" },
+    },
+  }
+  local written = {
+    FRANCE = { "A MAR supports A PAR - BUR", "A PAR – BUR.", "F BRE to MAO" },
+    ENGLAND = { "F NTH convoys A EDI - HOL", "A EDI → HOL VIA", "army LVP moves to YOR;" },
+    GERMANY = { "A MUN HOLD", "FLEET BER hold" },
+  }
+  local standard = {
+    FRANCE = { "A MAR S A PAR - BUR", "A PAR - BUR", "F BRE - MAO" },
+    ENGLAND = { "F NTH C A EDI - HOL", "A EDI - HOL VIA", "A LVP - YOR" },
+    GERMANY = { "A MUN H", "F BER H" },
+  }
+  position(t, setup)
+  local a = adjudicate(t, written)
+  position(t, setup)
+  local b = adjudicate(t, standard)
+  for _, power in ipairs({ "FRANCE", "ENGLAND", "GERMANY" }) do
+    t.eq(outcome(t, a, written[power]), outcome(t, b, standard[power]), power)
+  end
+  t.eq(a.units, { ENGLAND = { "A HOL", "A YOR", "F NTH" }, FRANCE = { "A BUR", "A MAR", "F MAO" }, GERMANY = { "A BER", "A MUN" } })
+  -- (F BER: Germany has an army there, so the order is void, as "F BER H" is)
+  t.eq(flags(t, a, "FLEET BER hold"), { "void" })
+
+  -- every word and dash on its own, asked of check_order: the same verdict as the letter
+  position(t, { phase = "S1901M", units = { FRANCE = { "A PAR", "A MAR", "F BRE" }, ENGLAND = { "F NTH", "A EDI" } } })
+  local same = {
+    { "FRANCE", "A PAR HOLDS", "A PAR H" },
+    { "FRANCE", "A MAR SUPPORT A PAR", "A MAR S A PAR" },
+    { "FRANCE", "A MAR S A PAR MOVE BUR", "A MAR S A PAR - BUR" },
+    { "FRANCE", "A PAR -> BUR", "A PAR - BUR" },
+    { "FRANCE", "A PAR => BUR", "A PAR - BUR" },
+    { "FRANCE", "A PAR — BUR", "A PAR - BUR" },
+    { "FRANCE", "A PAR MOVES TO BUR", "A PAR - BUR" },
+    { "FRANCE", "A PAR - BUR,", "A PAR - BUR" },
+    { "FRANCE", "A PAR - BUR .", "A PAR - BUR" },
+    { "FRANCE", "A PAR HOLD.", "A PAR H" },
+    { "FRANCE", "F BRE - MOS.", "F BRE - MOS" },
+    { "ENGLAND", "F NTH CONVOY A EDI TO NWY", "F NTH C A EDI - NWY" },
+  }
+  for _, c in ipairs(same) do
+    local got = t.query("check_order", { power = c[1], order = c[2] })
+    local want = t.query("check_order", { power = c[1], order = c[3] })
+    t.eq({ got.void, got.reason, got.unit }, { want.void, want.reason, want.unit }, c[2])
+  end
+  t.eq(t.query("check_order", { power = "FRANCE", order = "F BRE - MOS." }).reason,
+    "F BRE cannot reach MOS (not adjacent for a fleet)")
+end)
+
+test("retreats, builds and disbands read the words too", function(t)
+  position(t, { phase = "S1901M", units = { FRANCE = { "A RUH", "A BUR" }, GERMANY = { "A MUN" } } })
+  adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
+  local result = adjudicate(t, { GERMANY = { "A MUN RETREATS TO BOH" } })
+  t.eq(flags(t, result, "A MUN RETREATS TO BOH"), {})
+  t.eq(result.units.GERMANY, { "A BOH" })
+
+  position(t, {
+    phase = "W1901A",
+    units = { GERMANY = { "A BER", "A HOL" }, FRANCE = { "A PAR", "A MAR" } },
+    centers = { GERMANY = { "BER", "HOL", "KIE", "MUN" }, FRANCE = { "PAR" } },
+  })
+  result = adjudicate(t, { GERMANY = { "FLEET KIE BUILD", "ARMY MUN BUILDS." }, FRANCE = { "A MAR DISBAND" } })
+  t.eq(flags(t, result, "FLEET KIE BUILD"), {})
+  t.eq(flags(t, result, "ARMY MUN BUILDS."), {})
+  t.eq(flags(t, result, "A MAR DISBAND"), {})
+  t.eq(result.units, { FRANCE = { "A PAR" }, GERMANY = { "A BER", "A HOL", "A MUN", "F KIE" } })
+end)
+
+test("a void order's reason names the abbreviation of a province written in full", function(t)
+  position(t, { phase = "S1901M", units = { ENGLAND = { "A LVP", "F LON", "F EDI" }, FRANCE = { "A PAR" } } })
+  local function why(power, order)
+    local answer = t.query("check_order", { power = power, order = order })
+    t.eq(answer.void, true, order)
+    return answer.reason
+  end
+  t.eq(why("ENGLAND", "A Liverpool -> Yorkshire"),
+    "'LIVERPOOL' is no province or coast of the map (Liverpool is LVP)")
+  t.eq(why("ENGLAND", "A LVP - Yorkshire."), "'YORKSHIRE' is no province or coast of the map (Yorkshire is YOR)")
+  t.eq(why("ENGLAND", "F LON - North Sea"), "'NORTH' is no province or coast of the map (North Sea is NTH)")
+  t.eq(why("ENGLAND", "F LON - Mid-Atlantic Ocean"),
+    "'MID-ATLANTIC' is no province or coast of the map (Mid-Atlantic Ocean is MAO)")
+  -- (a word that is no name: as before)
+  t.eq(why("ENGLAND", "A LVP - NWX"), "'NWX' is no province or coast of the map")
+  -- a dash against its neighbours is still void, and the hint spaces it whatever the dash
+  t.eq(why("FRANCE", "a par-bur"), "write a move with spaces around its dash (A PAR - BUR)")
+  t.eq(why("FRANCE", "A PAR->BUR"), "write a move with spaces around its dash (A PAR - BUR)")
+  t.eq(why("FRANCE", "A PAR–BUR"), "write a move with spaces around its dash (A PAR - BUR)")
+  t.eq(why("FRANCE", "A PAR -- BUR"), "write a move's dash as - (A PAR - BUR)")
+end)
+
+test("a second order for a unit in a retreat phase says that the first one counts", function(t)
+  position(t, { phase = "S1901M", units = { FRANCE = { "A RUH", "A BUR" }, GERMANY = { "A MUN" } } })
+  adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
+  local orders = { GERMANY = { "A MUN R BOH", "A MUN R TYR", "A MUN - SIL" } }
+  local function answer(order)
+    return t.query("check_order", { power = "GERMANY", order = order, orders = orders })
+  end
+  t.eq(answer("A MUN R BOH").beside, nil)
+  t.eq(answer("A MUN R TYR").beside, "a second order for A MUN: in a retreat phase the first one counts (A MUN R BOH)")
+  t.eq(answer("A MUN - SIL").beside, "a further order for A MUN: in a retreat phase the first one counts (A MUN R BOH)")
+  -- (which order counts is unchanged: the first)
+  local result = adjudicate(t, orders)
+  t.eq(flags(t, result, "A MUN R BOH"), {})
+  t.eq(flags(t, result, "A MUN R TYR"), { "void" })
+  t.eq(result.units.GERMANY, { "A BOH" })
+end)
