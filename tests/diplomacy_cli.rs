@@ -356,14 +356,54 @@ fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.starts_with("S1901M:\n  FRANCE   A MAR - PIE              ok\n  FRANCE   F LYO S A MAR - PIE      ok\n  ITALY    A PIE H                  dislodged\n  dislodged: ITALY A PIE (by MAR), retreats: TUS, TYR, VEN\n  units:\n    FRANCE: A PIE, F LYO\n    ITALY: -\n"),
+        text.starts_with("S1901M:\n  FRANCE   A MAR - PIE              ok\n  FRANCE   F LYO S A MAR - PIE      ok\n  ITALY    A PIE H                  dislodged (no order given: it holds)\n  dislodged: ITALY A PIE (by MAR), retreats: TUS, TYR, VEN\n  units:\n    FRANCE: A PIE, F LYO\n    ITALY: -\n"),
         "{text}"
     );
     assert!(
-        text.contains("S1901R:\n  ITALY    A PIE D                  disband\n  disbanded: A PIE\n"),
+        text.contains("S1901R:\n  ITALY    A PIE D                  disband (no order given)\n  disbanded: A PIE\n"),
         "{text}"
     );
     assert!(text.ends_with("  next phase: F1901M\n"), "{text}");
+}
+
+/// What the report alone does not tell a game master publishing results: an order a later one
+/// for the same unit replaced (movement: the last counts), and the entries no order gave: a
+/// unit left unordered holds, and a power that sends no adjustment orders disbands in civil
+/// disorder, both of which read like orders in the report.
+#[test]
+fn the_text_form_marks_unordered_units_civil_disorder_and_replaced_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(
+        dir.path(),
+        "s.toml",
+        "phase = \"F1901M\"\n[units]\nFRANCE = [\"A PAR\", \"A MAR\"]\nGERMANY = [\"A MUN\", \"A RUH\"]\n\
+         [centers]\nFRANCE = [\"PAR\", \"MAR\"]\nGERMANY = [\"MUN\"]\n",
+    );
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"F1901M\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\", \"A PAR - PIC\"]\n\
+         [[phase]]\nphase = \"W1901A\"\n",
+    );
+    let out = play_files(&setup, &orders, false);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "F1901M:\n  FRANCE   A MAR H                  ok (no order given: it holds)\n  \
+             FRANCE   A PAR - PIC              ok\n  \
+             GERMANY  A MUN H                  ok (no order given: it holds)\n  \
+             GERMANY  A RUH H                  ok (no order given: it holds)\n  \
+             FRANCE   A PAR - BUR              not played (a later order for the unit replaces it)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "W1901A:\n  GERMANY  A RUH D                  ok (civil disorder: no order given)\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

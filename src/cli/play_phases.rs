@@ -123,6 +123,11 @@ fn play_each(
                 );
             }
         }
+        let notes = TextNotes {
+            reasons,
+            given: given_orders(&entry.orders, &pending),
+            superseded: superseded_orders(&entry.phase, &entry.orders),
+        };
         // (the phase's refused order lists, for --json: its report carries them)
         let mut refusals: Vec<serde_json::Value> = Vec::new();
         for (power, orders) in &entry.orders {
@@ -199,7 +204,7 @@ fn play_each(
             emit(
                 args.json,
                 out,
-                Item::Report(Box::new(report), end, reasons.clone(), refused_here),
+                Item::Report(Box::new(report), end, notes.clone(), refused_here),
             );
         }
     }
@@ -208,6 +213,65 @@ fn play_each(
 
 /// Why orders were void, by power and order text (`order_key`).
 type Reasons = BTreeMap<(String, String), String>;
+
+/// What the text form says beside a phase's results that the report does not: why orders were
+/// void, which entries no order of the power gave (a unit left unordered holds; a power that
+/// sends no adjustment orders disbands in civil disorder: both read like orders in the report),
+/// and orders a later order for the same unit replaced (not in the report at all).
+#[derive(Clone, Default)]
+struct TextNotes {
+    reasons: Reasons,
+    /// Every order given for the phase, by power and `order_key`: the file's, or for a power
+    /// the file leaves out, the ones already given (a bot's, in a save from `run --until-side`).
+    given: BTreeSet<(String, String)>,
+    /// (power, order) of each movement order a later one for the same unit replaced.
+    superseded: Vec<(String, String)>,
+}
+
+/// The orders given for a phase, by power and `order_key`.
+fn given_orders(
+    file: &BTreeMap<String, Vec<String>>,
+    pending: &Map<String, serde_json::Value>,
+) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for (power, list) in file {
+        out.extend(list.iter().map(|o| (power.clone(), order_key(o))));
+    }
+    for (power, list) in pending {
+        if file.contains_key(power) {
+            continue;
+        }
+        let orders = list.as_array().into_iter().flatten();
+        out.extend(
+            orders
+                .filter_map(|o| o.as_str())
+                .map(|o| (power.clone(), order_key(o))),
+        );
+    }
+    out
+}
+
+/// In a movement phase (a label ending in `M`) the last order for a unit counts
+/// (docs/diplomacy.md): the earlier ones, by power, in the file's order. A unit is read as the
+/// order's first two words (`A MUN`), as it is written.
+fn superseded_orders(phase: &str, file: &BTreeMap<String, Vec<String>>) -> Vec<(String, String)> {
+    if !phase.trim().to_uppercase().ends_with('M') {
+        return Vec::new();
+    }
+    let unit = |o: &str| {
+        let key = order_key(o);
+        key.split(' ').take(2).collect::<Vec<_>>().join(" ")
+    };
+    let mut out = Vec::new();
+    for (power, list) in file {
+        for (i, order) in list.iter().enumerate() {
+            if list[i + 1..].iter().any(|later| unit(later) == unit(order)) {
+                out.push((power.clone(), order.clone()));
+            }
+        }
+    }
+    out
+}
 
 /// An order's text as a key: upper case, single spaces (the report writes orders so).
 fn order_key(order: &str) -> String {
@@ -256,7 +320,7 @@ enum Item {
     Report(
         Box<PhaseReport>,
         Option<(Option<String>, String)>,
-        Reasons,
+        TextNotes,
         Vec<serde_json::Value>,
     ),
     Skipped(String),
@@ -302,22 +366,36 @@ fn print_json(out: &[String]) {
 
 /// The readable form of one phase.
 fn print_text(item: &Item) {
-    let (r, reasons) = match item {
+    let (r, notes) = match item {
         Item::Skipped(phase) => {
             outln!("{phase}: skipped (nothing to do)");
             return;
         }
         // (the refusals and the stop were said on stderr as they came)
         Item::Stopped(..) => return,
-        Item::Report(r, _, reasons, _) => (r, reasons),
+        Item::Report(r, _, notes, _) => (r, notes),
     };
     outln!("{}:", r.phase);
+    // (what an entry no order gave means in this kind of phase)
+    let unordered = match r.phase.chars().last() {
+        Some('A') => "civil disorder: no order given",
+        Some('M') => "no order given: it holds",
+        _ => "no order given",
+    };
     for o in &r.results {
+        let key = (o.power.clone(), order_key(&o.order));
         let mut flags = o.flags.join(", ");
         if o.flags.iter().any(|f| f == "void") {
-            if let Some(why) = reasons.get(&(o.power.clone(), order_key(&o.order))) {
+            if let Some(why) = notes.reasons.get(&key) {
                 flags = format!("{flags} ({why})");
             }
+        }
+        if !notes.given.contains(&key) {
+            flags = if flags.is_empty() {
+                format!("ok ({unordered})")
+            } else {
+                format!("{flags} ({unordered})")
+            };
         }
         outln!(
             "  {:<8} {:<24} {}",
@@ -325,6 +403,9 @@ fn print_text(item: &Item) {
             o.order,
             if flags.is_empty() { "ok" } else { &flags }
         );
+    }
+    for (power, order) in &notes.superseded {
+        outln!("  {power:<8} {order:<24} not played (a later order for the unit replaces it)");
     }
     for d in &r.dislodged {
         let retreats = d.retreats.join(", ");
