@@ -406,6 +406,52 @@ fn the_text_form_marks_unordered_units_civil_disorder_and_replaced_orders() {
     );
 }
 
+/// `legal`'s lists pasted one after the other, each ending with its side's end_phase: the first
+/// end_phase resolves the phase for every power, and the next power's orders fall in the next
+/// phase. `legal` says so above its end_phase, and `play` says so when it happens.
+#[test]
+fn an_end_phase_that_resolves_a_phase_before_other_powers_orders_is_noted() {
+    let out = hexwar(&["legal", "scenarios/diplomacy", "--side", "FRANCE"]);
+    assert!(
+        stdout(&out).ends_with(
+            "  # end_phase resolves the phase for every side: give it once, after all their orders\n  \
+             { side = \"FRANCE\", command = \"end_phase\" },\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "order = [\n  { side = \"FRANCE\", command = \"order\", order = \"A PAR - BUR\", power = \"FRANCE\" },\n  \
+         { side = \"FRANCE\", command = \"end_phase\" },\n  \
+         { side = \"GERMANY\", command = \"order\", order = \"A MUN - BUR\", power = \"GERMANY\" },\n  \
+         { side = \"GERMANY\", command = \"end_phase\" },\n]\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "note: {orders}:3: FRANCE's end_phase resolved S1901M for every side; the file's later \
+             commands of GERMANY are played in the next phase (give one end_phase after every \
+             side's orders)\n"
+        )
+    );
+    // (the orders given before one end_phase: no note)
+    let orders = write(
+        dir.path(),
+        "p.toml",
+        "order = [\n  { side = \"FRANCE\", command = \"order\", order = \"A PAR - BUR\", power = \"FRANCE\" },\n  \
+         { side = \"GERMANY\", command = \"order\", order = \"A MUN - BUR\", power = \"GERMANY\" },\n  \
+         { side = \"GERMANY\", command = \"end_phase\" },\n]\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
 #[test]
 fn bad_setups_and_out_of_order_phases_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -199,7 +199,13 @@ pub fn run(args: &LegalArgs) -> i32 {
     }
     // (a TOML comment: the whole output pasted into `order = [ ... ]` reads as it is)
     outln!("# {side} may give {} command(s) ({at}):", commands.len());
+    // (in a simultaneous step one end_phase resolves the phase for every side: said before it,
+    // for the person pasting several sides' lists into one file)
+    let simultaneous = session.game.phasing_side().is_none();
     for c in &commands {
+        if simultaneous && matches!(c, Command::EndPhase) {
+            outln!("  # end_phase resolves the phase for every side: give it once, after all their orders");
+        }
         outln!("  {},", inline_order(&side, &as_order(c)));
     }
     EXIT_OK

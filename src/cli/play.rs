@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Map, Value};
 
-use crate::engine::{Event, GameError};
+use crate::engine::{Command, Event, GameError};
 use crate::session::Session;
 
 use super::orders::{OrdersFile, SidedCommand};
@@ -206,7 +206,31 @@ fn play_each(
     {
         let at = format!("{}:{line}: order #{}", args.orders.display(), i + 1);
         let side = side.clone().or_else(|| session.game.phasing_side());
+        // (an end_phase in a simultaneous step resolves it for every side: said when the file
+        // goes on with commands of sides that gave none before it, which then fall in the next
+        // phase; the order of `legal`'s pasted lists, each ending with end_phase, does that)
+        let simultaneous = matches!(command, Command::EndPhase)
+            && session.game.phasing_side().is_none()
+            && !session.game.is_over();
+        let label = if simultaneous {
+            session.game.phase_label().ok().flatten()
+        } else {
+            None
+        };
         let outcome = session.game.submit(side.as_deref(), command);
+        if let (Some(label), Ok(_)) = (&label, &outcome) {
+            let late = sides_after_the_end(orders, i);
+            if !late.is_empty() {
+                errln!(
+                    "note: {}:{line}: {}'s end_phase resolved {label} for every side; the \
+                     file's later commands of {} are played in the next phase (give one \
+                     end_phase after every side's orders)",
+                    args.orders.display(),
+                    side.as_deref().unwrap_or("-"),
+                    late.join(", ")
+                );
+            }
+        }
         super::show_script_log(&mut session.game);
         let (ok, detail) = match &outcome {
             Ok(events) => (true, serde_json::to_value(events).unwrap_or(Value::Null)),
@@ -270,6 +294,30 @@ fn play_each(
         }
     }
     Ok(refused)
+}
+
+/// The sides that give commands after the `end_phase` at `end` (up to the next end_phase, in
+/// file order) and none since the end_phase before it: in a simultaneous step, commands meant
+/// for the phase that `end` resolved.
+fn sides_after_the_end(orders: &[SidedCommand], end: usize) -> Vec<String> {
+    let is_end = |c: &SidedCommand| matches!(c.command, Command::EndPhase);
+    let start = orders[..end].iter().rposition(is_end).map_or(0, |k| k + 1);
+    let before: Vec<&str> = orders[start..=end]
+        .iter()
+        .filter_map(|c| c.side.as_deref())
+        .collect();
+    let mut late: Vec<String> = Vec::new();
+    for c in &orders[end + 1..] {
+        if let Some(side) = c.side.as_deref() {
+            if !before.contains(&side) && !late.iter().any(|s| s == side) {
+                late.push(side.to_string());
+            }
+        }
+        if is_end(c) {
+            break;
+        }
+    }
+    late
 }
 
 /// The board after a phase as text: side by side in the scenario's order, each unit as `id
