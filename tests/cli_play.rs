@@ -247,3 +247,36 @@ fn an_empty_orders_file_plays_nothing_and_says_so() {
         "warning: tests/fixtures/orders/empty.toml: no [[order]] or [[phase]] table: nothing to play\n"
     );
 }
+
+/// A file played a second time on the save it made: its commands are refused (the phase they
+/// were for is over), and its end_phase, which would end the next phase without any of them,
+/// is not played either; the save stays as it was.
+#[test]
+fn an_end_phase_after_commands_all_refused_is_not_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let save = save.to_str().unwrap();
+    let orders = "tests/fixtures/orders/demo_positions.toml";
+    let out = hexwar(&[
+        "play",
+        "tests/fixtures/demo_positions",
+        "--orders",
+        orders,
+        "--save",
+        save,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let first = std::fs::read(save).unwrap();
+    let out = hexwar(&["play", save, "--orders", orders, "--save", save]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.ends_with(
+            "order 3 (blue, end_phase): refused: play: not played: every command before it in this \
+             phase was refused (#1, #2), so it would end turn 1, combat (blue) without them (give \
+             end_phase with no command before it to end the phase anyway)\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(save).unwrap(), first, "the save is as it was");
+}

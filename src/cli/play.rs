@@ -195,6 +195,8 @@ fn play_each(
     results: &mut Vec<Value>,
 ) -> Result<usize, String> {
     let mut refused = 0;
+    // (the commands since the last end_phase: played, and refused)
+    let (mut played_since_end, mut refused_since_end) = (0usize, Vec::new());
     for (
         i,
         SidedCommand {
@@ -217,7 +219,34 @@ fn play_each(
         } else {
             None
         };
-        let outcome = session.game.submit(side.as_deref(), command);
+        // (an end_phase after commands that were all refused would end a phase without any of
+        // them: a file played a second time on its own save ended the combat phase after its
+        // moves, all refused, with no attack; not played, and said why)
+        let outcome = if matches!(command, Command::EndPhase)
+            && played_since_end == 0
+            && !refused_since_end.is_empty()
+        {
+            Err(GameError::Refused(crate::engine::Refusal::new(
+                "play",
+                format!(
+                    "not played: every command before it in this phase was refused ({}), so it \
+                     would end {} without them (give end_phase with no command before it to end \
+                     the phase anyway)",
+                    refused_since_end.join(", "),
+                    session.game.position_text()
+                ),
+            )))
+        } else {
+            session.game.submit(side.as_deref(), command)
+        };
+        if matches!(command, Command::EndPhase) {
+            played_since_end = 0;
+            refused_since_end.clear();
+        } else if outcome.is_ok() {
+            played_since_end += 1;
+        } else {
+            refused_since_end.push(format!("#{}", i + 1));
+        }
         if let (Some(label), Ok(_)) = (&label, &outcome) {
             let late = sides_after_the_end(orders, i);
             if !late.is_empty() {
