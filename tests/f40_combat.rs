@@ -190,6 +190,15 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
         })
         .collect();
     assert_eq!(gone, vec!["g2", "g4"]);
+    // A command naming an eliminated unit says so (in play by email the other side's turn
+    // eliminates units; "did you mean 'g1'?" pointed the player at another one).
+    assert_eq!(
+        refused(&mut s, "german", &attack("0203", &["g2"])),
+        refusal(
+            "F40-C.3",
+            "no unit 'g2' in play: it was eliminated on turn 1 (combat at 0302 (1:1, roll 1: AE))"
+        )
+    );
     // The phase ends: marks cleared.
     let side = s.game.phasing_side().unwrap();
     ok(&mut s, &side, &Command::EndPhase);

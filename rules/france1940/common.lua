@@ -17,7 +17,18 @@ local common = {}
 -- Why a command's `unit` names no unit: "no unit 'fr-1-dln' in play (did you mean 'fr-1-dlm'?)",
 -- the nearest id of the units in play when one is within two edits (a player's typo).
 function common.no_unit(id)
-  return "no unit '" .. tostring(id) .. "' in play" .. spelling.did_you_mean(id, hex.units.ids())
+  local head = "no unit '" .. tostring(id) .. "' in play"
+  -- (a unit out of play says why: in play by email the bot's turn eliminates units, and a
+  -- "did you mean" pointed the player at another one)
+  for _, g in ipairs(hex.units.gone()) do
+    if g.id == id then
+      if g.eliminated then
+        return head .. ": it was eliminated on turn " .. tostring(g.gone_turn) .. " (" .. tostring(g.gone_reason) .. ")"
+      end
+      return head .. ": it is out of play (" .. tostring(g.gone_reason) .. ")"
+    end
+  end
+  return head .. spelling.did_you_mean(id, hex.units.ids())
 end
 
 -- "de-1-pz is not an allied unit", "fr-2-di is not a german unit".
