@@ -306,7 +306,7 @@ hex.commands.define("onehex", { resolve = function() hex.path.check("b-inf-1", "
     };
     assert_eq!(
         r.to_string(),
-        "move: the path is empty: a move enters at least one hex"
+        "command: a move needs a path of at least one hex"
     );
     // (a list the host function takes, named as a script writes it, not `Vec<String>`)
     let Err(GameError::Rules(e)) = s.game.submit(Some(&side), &named("onehex")) else {

@@ -550,7 +550,7 @@ fn an_empty_path_without_a_facing_is_refused_as_no_move() {
     match demo.game.submit(Some(&side), &hand_built) {
         Err(GameError::Refused(r)) => assert_eq!(
             r.to_string(),
-            "move: the path is empty: a move enters at least one hex"
+            "command: a move needs a path of at least one hex"
         ),
         other => panic!("{other:?}"),
     }

@@ -177,6 +177,10 @@ impl Refusal {
     /// client tells a malformed request from an illegal move with [`Refusal::by_engine`].
     pub const ENGINE_RULES: [&'static str; 4] = ["command", "rules", "sequence", "setup"];
 
+    /// Why a move with an empty path is malformed (rule `command`), whether the engine or the
+    /// rules' path check (`hex.path`) finds it: one refusal however the command was built.
+    pub const NO_PATH: &'static str = "a move needs a path of at least one hex";
+
     /// Whether the engine refused the command before the game's rules judged it (see
     /// [`Refusal::ENGINE_RULES`]), as opposed to a rule of the game (`F40-6.4`).
     pub fn by_engine(&self) -> bool {

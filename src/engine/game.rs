@@ -818,10 +818,7 @@ impl Game {
 
 /// The engine's refusal of a move that enters no hex.
 fn no_path() -> GameError {
-    GameError::Refused(Refusal::new(
-        "command",
-        "a move needs a path of at least one hex",
-    ))
+    GameError::Refused(Refusal::new("command", Refusal::NO_PATH))
 }
 
 /// The events the rules made (`what`: a command, the handlers of an event, the setup), checked

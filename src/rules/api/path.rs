@@ -613,12 +613,13 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             &format!("{id} is not on the map"),
                         )?));
                     };
-                    // (a path that goes nowhere is no move: refused, never a free one)
+                    // (a path that goes nowhere is no move: refused, never a free one; a
+                    // malformed command, as the engine refuses a `Command::Move` so built)
                     if path.is_empty() {
                         return Ok(Value::Table(refusal(
                             lua,
-                            "move",
-                            "the path is empty: a move enters at least one hex",
+                            "command",
+                            crate::engine::Refusal::NO_PATH,
                         )?));
                     }
                     let mut hexes = vec![start];
