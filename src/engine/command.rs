@@ -187,12 +187,32 @@ impl Refusal {
         Self::ENGINE_RULES.contains(&self.rule.as_str())
     }
 
+    /// The longest reason and rule id kept (bytes): a refusal quoting a client's 10 MB unit id
+    /// or side name, or a mod's runaway reason, reached the host and the log whole.
+    pub const REASON_LIMIT: usize = 4096;
+    pub const RULE_LIMIT: usize = 128;
+
     pub fn new(rule: impl Into<String>, reason: impl Into<String>) -> Self {
         Refusal {
-            rule: rule.into(),
-            reason: reason.into(),
+            rule: cut(rule.into(), Self::RULE_LIMIT),
+            reason: cut(reason.into(), Self::REASON_LIMIT),
         }
     }
+}
+
+/// `text` cut to at most `limit` bytes (at a character boundary) and marked, when longer.
+fn cut(mut text: String, limit: usize) -> String {
+    if text.len() <= limit {
+        return text;
+    }
+    let all = text.len();
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("... ({all} bytes in all)"));
+    text
 }
 
 #[cfg(test)]
@@ -204,6 +224,22 @@ mod tests {
             Value::Object(map) => Command::try_from(map),
             _ => unreachable!(),
         }
+    }
+
+    #[test]
+    fn a_refusal_keeps_at_most_its_limits_of_text() {
+        let r = Refusal::new("x".repeat(200), format!("no unit {}", "é".repeat(5000)));
+        assert_eq!(r.rule, format!("{}... (200 bytes in all)", "x".repeat(128)));
+        // (cut at a character boundary: "no unit " is 8 bytes, each é 2)
+        assert_eq!(
+            r.reason,
+            format!("no unit {}... (10008 bytes in all)", "é".repeat(2044))
+        );
+        let short = Refusal::new("DEMO-1", "no unit nope");
+        assert_eq!(
+            (short.rule.as_str(), short.reason.as_str()),
+            ("DEMO-1", "no unit nope")
+        );
     }
 
     #[test]
