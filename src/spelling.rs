@@ -23,6 +23,17 @@ pub fn nearest<'a>(
         .map(|(_, c)| c)
 }
 
+/// For a name a script asks about that the map may lack (a zone, a feature, a terrain): the
+/// known name it misspells, or None when it is known or near none (a name far from every known
+/// one reads as one this map has no hex of: France 1940's rules ask small test maps about
+/// zones they leave out). Names under 4 letters are never taken for misspellings.
+pub fn misspelt<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
+    if known.iter().any(|k| k == name) {
+        return None;
+    }
+    nearest(name, known.iter().map(String::as_str), 4)
+}
+
 /// The one candidate that is `name` with two neighbouring letters swapped (`MRA` for `MAR`), or
 /// None: the hint for names too short for [`nearest`] (three-letter region ids), where one edit
 /// reaches many names but a swap of the same letters reaches few.

@@ -611,10 +611,15 @@ fn f40_17_3_a_setups_pools_name_only_units_waiting_in_them() {
     }
     // (an id of 100 000 letters: refused as unknown; its did-you-mean, comparing it letter by
     // letter with every waiting unit, ran out of the instruction budget)
+    // (the refusal keeps its first 4 096 bytes, Refusal::REASON_LIMIT)
     let long = "x".repeat(100_000);
+    let head = "[pools].allied_reserve #1: no unit '";
     assert_eq!(
         refusal_of(&mut s, &format!("[pools]\nallied_reserve = [\"{long}\"]\n")),
-        format!("setup.toml:2: setup refused: F40-setup: [pools].allied_reserve #1: no unit '{long}' waits in a pool")
+        format!(
+            "setup.toml:2: setup refused: F40-setup: {head}{}... (100053 bytes in all)",
+            &long[..4096 - head.len()]
+        )
     );
     assert_eq!(s.to_save().to_json(), before);
     // (the setup's off-map pool unit listed in its pool: the setup stands)

@@ -199,7 +199,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(
             |lua, (label, feature): (String, String)| match board(lua)? {
                 Board::Hex(map) => {
-                    Ok(map.has_feature(hex_of(&map, &label, "has_feature")?, &feature))
+                    let at = hex_of(&map, &label, "has_feature")?;
+                    if map.feature_id(&feature).is_none() {
+                        misspelt("has_feature", "feature", &feature, map.feature_names())?;
+                    }
+                    Ok(map.has_feature(at, &feature))
                 }
                 Board::Area(map) => {
                     let region = super::area::region_at(&map, &label, "has_feature")?;
@@ -255,9 +259,13 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "zone",
         lua.create_function(|lua, name: String| {
             let map = hex_map(lua, "zone")?;
-            let hexes = map
-                .zone_hexes(&name)
-                .ok_or_else(|| mlua::Error::runtime(format!("unknown zone '{name}'")))?;
+            let hexes = map.zone_hexes(&name).ok_or_else(|| {
+                let near =
+                    crate::spelling::nearest(&name, map.zone_names().iter().map(String::as_str), 3)
+                        .map(|n| format!(" (did you mean '{n}'?)"))
+                        .unwrap_or_default();
+                mlua::Error::runtime(format!("unknown zone '{name}'{near}"))
+            })?;
             // (found by a walk over the map)
             charge_listed(lua, map.len() as usize)?;
             label_list(lua, &map, hexes)
@@ -267,7 +275,11 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "in_zone",
         lua.create_function(|lua, (label, zone): (String, String)| {
             let map = hex_map(lua, "in_zone")?;
-            Ok(map.in_zone(hex_of(&map, &label, "in_zone")?, &zone))
+            let at = hex_of(&map, &label, "in_zone")?;
+            if map.zone_id(&zone).is_none() {
+                misspelt("in_zone", "zone", &zone, map.zone_names())?;
+            }
+            Ok(map.in_zone(at, &zone))
         })?,
     )?;
     t.raw_set(
@@ -279,4 +291,16 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     )?;
     super::area::register(lua, &t)?;
     hex.raw_set("map", t)
+}
+
+/// The error for a name a `hex.map` function asks about that misspells one of the map's
+/// (`in_zone(h, "attacker_entri")` read false where the designer meant `attacker_entry`); Ok
+/// for a name near none, which the map simply has no hex of.
+fn misspelt(function: &str, kind: &str, name: &str, known: &[String]) -> mlua::Result<()> {
+    match crate::spelling::misspelt(name, known) {
+        Some(near) => Err(mlua::Error::runtime(format!(
+            "hex.map.{function}: this map has no {kind} '{name}' (did you mean '{near}'?)"
+        ))),
+        None => Ok(()),
+    }
 }

@@ -92,12 +92,24 @@ struct Closer {
     hexes: Vec<HexIndex>,
 }
 
-/// The terrains named in `impassable`, as a flag per terrain id of the map.
-fn blocked_terrains(map: &HexMap, impassable: &[String]) -> Vec<bool> {
-    map.terrain_names()
+/// The terrains named in `impassable`, as a flag per terrain id of the map; a name that
+/// misspells one of the map's (`wods`) is an error, not a terrain nothing stands on. `what`:
+/// the function asked.
+fn blocked_terrains(map: &HexMap, impassable: &[String], what: &str) -> mlua::Result<Vec<bool>> {
+    for name in impassable {
+        if let Some(near) = crate::spelling::misspelt(name, map.terrain_names()) {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: impassable names '{name}', no terrain of this map (did you mean \
+                 '{near}'?; terrains: {})",
+                map.terrain_names().join(", ")
+            )));
+        }
+    }
+    Ok(map
+        .terrain_names()
         .iter()
         .map(|t| impassable.contains(t))
-        .collect()
+        .collect())
 }
 
 /// Adds `toward`, `steps` and `path_to` to the `hex.path` table.
@@ -111,7 +123,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
             let ask = TowardOptions::read(lua, opts.as_ref(), "hex.path.steps")?;
             let map = path_map(lua)?;
             let target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
-            let blocked = blocked_terrains(&map, &ask.impassable);
+            let blocked = blocked_terrains(&map, &ask.impassable, "hex.path.steps")?;
             // (the field covers the map, traced now or kept from an earlier call)
             charge_search(lua, map.len() as usize)?;
             let field = with_host(lua, |h| h.step_fields.get(&map, &target_hexes, &blocked))?;
@@ -418,7 +430,7 @@ fn toward(
             ))
         })?);
     }
-    let blocked = blocked_terrains(map, &ask.impassable);
+    let blocked = blocked_terrains(map, &ask.impassable, "hex.path.toward")?;
     // (the step field covers the map, traced now or kept from an earlier call)
     charge_search(lua, map.len() as usize)?;
     let field = with_host(lua, |h| h.step_fields.get(map, &target_hexes, &blocked))?;
