@@ -7,8 +7,10 @@
 --   rules.retreats(rules, cm, position, orders)      -> result, next_position   (phase ...R)
 --   rules.adjustments(rules, cm, position, orders)   -> result, next_position   (phase W...A)
 -- hooks called by rules.movement (ctx = the movement context, see build_ctx in context.lua):
---   rules.retreating_units(rules, ctx)      -> list of retreat records {i=, by=}  (standard: dislodged)
---   rules.retreat_options(rules, ctx, rec)  -> sorted list of locations the unit may retreat to
+--   rules.retreating_units(rules, ctx)      -> list of retreat records {i=, by=}  (standard: dislodged;
+--                                            i: the unit's index in ctx.U, by: the attacker's province)
+--   rules.retreat_options(rules, ctx, rec)  -> list of locations the unit may retreat to (a
+--                                            variant's is sorted if it is not)
 --   rules.after_movement(rules, ctx)        -> nil (may mark ctx.removed[i] = true; ctx.extra_next)
 --   rules.settle_retreats(rules, ctx, recs) -> recs kept for the retreat phase, units removed at once
 --   rules.resolve_retreats(rules, cm, position, orders) -> results, units, disbanded, extra
@@ -85,7 +87,8 @@ M.rules = {
 local FLAGS = { stacks = "boolean", order_allowed = "function", unit_strength = "function" }
 
 -- A name a variant gives that the rules never read (a misspelt `build_site`) would leave the
--- standard rule in play without a word: refused, with the nearest name.
+-- standard rule in play without a word: refused, with the nearest name (the message, for extend
+-- to raise).
 local function check_override(k, v)
   local known = M.rules[k] ~= nil and "function" or FLAGS[k]
   if not known then
@@ -93,15 +96,17 @@ local function check_override(k, v)
     for name in pairs(M.rules) do names[#names + 1] = name end
     for name in pairs(FLAGS) do names[#names + 1] = name end
     table.sort(names)
-    error(string.format("diplomacy variant: the rules have no '%s'%s; a variant replaces one of: %s",
-      tostring(k), require("lib.spelling").did_you_mean(k, names), table.concat(names, ", ")), 0)
+    return string.format("diplomacy variant: the rules have no '%s'%s; a variant replaces one of: %s",
+      tostring(k), require("lib.spelling").did_you_mean(k, names), table.concat(names, ", "))
   end
   if type(v) ~= known then
-    error(string.format("diplomacy variant: '%s' must be a %s, not a %s", k, known, type(v)), 0)
+    return string.format("diplomacy variant: '%s' must be a %s, not a %s", k, known, type(v))
   end
+  return nil
 end
 
--- What a variant's `build_sites` and `winner` return is checked, since a wrong shape plays
+-- What a variant's `build_sites`, `retreating_units`, `retreat_options`, `unit_strength` and
+-- `winner` return is checked (`settle_retreats`' in movement.lua), since a wrong shape plays
 -- another game without a word (a list for a set: nobody ever builds) or fails far from its
 -- cause. Only a variant's own functions are wrapped: the standard game pays nothing.
 local function names_of(t)
@@ -111,7 +116,102 @@ local function names_of(t)
   return table.concat(out, ", ")
 end
 
+-- a retreat record's unit, for a message: "RUSSIA A GAL" (or what the record holds)
+local function rec_unit(ctx, rec)
+  local u = type(rec) == "table" and math.type(rec.i) == "integer" and rec.i >= 1 and rec.i <= ctx.n
+    and ctx.U[rec.i]
+  return u and (u.power .. " " .. u.str) or ("record " .. tostring(type(rec) == "table" and rec.i))
+end
+
+-- the keys of `t` that are not 1..#t (a set's, or a list's stray ones), for a message; nil if none
+-- (one walk: the answers checked are a few entries)
+local function stray_keys(t)
+  local n, count = #t, 0
+  for _ in pairs(t) do count = count + 1 end
+  if count == n then return nil end
+  local out = {}
+  for k, v in pairs(t) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then out[#out + 1] = tostring(k) .. " = " .. tostring(v) end
+  end
+  table.sort(out)
+  return table.concat(out, ", ")
+end
+
 local CHECKED = {
+  -- (a list of unit names for records failed deep in retreat_options, `u` a nil value)
+  retreating_units = function(hook)
+    local SHAPE = "it must return a list of retreat records {i = the unit's index in ctx.U, by = the " ..
+      "province it was dislodged from}, as {i = 3, by = \"VIE\"}"
+    return function(rules, ctx)
+      local recs = hook(rules, ctx)
+      if type(recs) ~= "table" then
+        error(string.format("diplomacy variant: retreating_units returned a %s; %s", type(recs), SHAPE), 0)
+      end
+      local stray = stray_keys(recs)
+      if stray then
+        error(string.format("diplomacy variant: retreating_units returned a table that is no list " ..
+          "({%s}); %s", stray, SHAPE), 0)
+      end
+      local n, prov, seen = ctx.n, ctx.cm.prov, nil
+      for k = 1, #recs do
+        local r = recs[k]
+        local i = type(r) == "table" and r.i
+        if math.type(i) ~= "integer" or i < 1 or i > n then
+          error(string.format("diplomacy variant: retreating_units returned %s as record %d; %s (i from " ..
+            "1 to %d)", type(r) == "table" and ("{i = " .. tostring(r.i) .. ", ...}") or
+            (type(r) .. " " .. tostring(r)), k, SHAPE, n), 0)
+        end
+        if type(r.by) ~= "string" or not prov[r.by] then
+          error(string.format("diplomacy variant: retreating_units returned %s with by = %s %s; %s " ..
+            "(a province of the map)", rec_unit(ctx, r), type(r.by), tostring(r.by), SHAPE), 0)
+        end
+        -- (a unit listed twice would be one retreat record over the other)
+        if k > 1 then
+          seen = seen or { [recs[1].i] = true }
+          if seen[i] then
+            error(string.format("diplomacy variant: retreating_units returned %s twice; %s, each unit " ..
+              "once", rec_unit(ctx, r), SHAPE), 0)
+          end
+          seen[i] = true
+        end
+      end
+      return recs
+    end
+  end,
+  -- (a set for a list read as no option: the unit was disbanded without a word)
+  retreat_options = function(hook)
+    local function bad(ctx, rec, what)
+      error(string.format("diplomacy variant: retreat_options(%s) returned %s; it must return a list " ..
+        "of locations of the map, as {\"BOH\", \"STP/NC\"}", rec_unit(ctx, rec), what), 0)
+    end
+    return function(rules, ctx, rec)
+      local opts = hook(rules, ctx, rec)
+      if type(opts) ~= "table" then bad(ctx, rec, "a " .. type(opts)) end
+      local stray = stray_keys(opts)
+      if stray then bad(ctx, rec, "a table that is no list ({" .. stray .. "})") end
+      local loc_prov, n, ordered = ctx.cm.loc_prov, #opts, true
+      for k = 1, n do
+        local l = opts[k]
+        if type(l) ~= "string" or not loc_prov[l] then
+          local shown = {}
+          for q = 1, n do shown[q] = tostring(opts[q]) end
+          bad(ctx, rec, string.format("{%s}, where %s is no location of the map", table.concat(shown, ", "),
+            type(l) == "string" and l or (type(l) .. " " .. tostring(l))))
+        end
+        if k > 1 and opts[k - 1] >= l then ordered = false end
+      end
+      if not ordered then
+        -- (the lists the rules give are sorted: a copy, the hook's table may be its own)
+        local sorted = table.move(opts, 1, n, 1, {})
+        table.sort(sorted)
+        for k = 2, n do
+          if sorted[k] == sorted[k - 1] then bad(ctx, rec, sorted[k] .. " twice") end
+        end
+        opts = sorted
+      end
+      return opts
+    end
+  end,
   build_sites = function(hook)
     return function(rules, cm, power, centers)
       local sites = hook(rules, cm, power, centers)
@@ -173,7 +273,8 @@ function M.extend(overrides)
   local r, replaced = {}, {}
   for k, v in pairs(M.rules) do r[k] = v end
   for k, v in pairs(overrides or EMPTY) do
-    check_override(k, v)
+    local bad = check_override(k, v)
+    if bad then error(bad, 0) end
     r[k] = CHECKED[k] and v ~= M.rules[k] and CHECKED[k](v) or v
     replaced[k] = true
   end

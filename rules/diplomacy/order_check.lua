@@ -15,6 +15,7 @@
 -- what kind of order cannot be carried out.
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
+local context = require("diplomacy.adjudicate.context")
 
 local M = {}
 
@@ -26,6 +27,7 @@ local KINDS = {
 local PHASE_WORD = { M = "a movement", R = "a retreat", A = "an adjustment" }
 local ORDER_PHASE = { H = "M", M = "M", SH = "M", SM = "M", C = "M", R = "R", B = "A" }
 local TYPE_WORD = { A = "army", F = "fleet" }
+local COAST_WORD = { NC = "north", SC = "south", EC = "east", WC = "west" }
 
 -- The units of `power` in `position` that this phase orders: unit strings ("A PAR", "F STP/SC").
 local function units_of(position, power, kind)
@@ -187,7 +189,11 @@ local function reason(game, board, cm, position, power, o, kind)
     return power .. " has no " .. what .. TYPE_WORD[o.utype] .. " in " .. where
   end
   if o.kind == "V" then return unparsed(cm, o.raw) end
-  if mine.loc ~= o.uloc then return "the unit stands on " .. mine.loc .. ", not " .. o.uloc end
+  -- (a fleet on a coast may be named by its province alone, "F STP - BOT", as the adjudicator
+  -- reads it: only another coast named is wrong)
+  if mine.loc ~= o.uloc and o.uloc ~= mine.prov then
+    return "the unit stands on " .. mine.loc .. ", not " .. o.uloc
+  end
   if kind == "R" then
     if o.kind == "D" then return "the disband cannot be made" end
     for _, d in ipairs(position.dislodged or {}) do
@@ -212,7 +218,18 @@ local function reason(game, board, cm, position, power, o, kind)
     if #coasts > 0 and o.dest == dprov and #into > 1 then
       return "a fleet moving to " .. dprov .. " names the coast (" .. table.concat(into, ", ") .. ")"
     end
-    if o.utype == "F" then return mine.str .. " cannot reach " .. o.dest .. " (not adjacent for a fleet)" end
+    if o.utype == "F" then
+      -- (from the other coast of its province it could: say which coast it is on)
+      local coast = mine.loc ~= mine.prov and mine.loc:sub(#mine.prov + 2)
+      for _, c in ipairs(coast and dprov and cm.prov[mine.prov].coasts or {}) do
+        local other = mine.prov .. "/" .. c
+        if c ~= coast and #((cm.fleet_into[other] or {})[dprov] or {}) > 0 then
+          return mine.str .. " cannot reach " .. o.dest .. " (it stands on the " .. (COAST_WORD[coast] or coast)
+            .. " coast; a fleet reaches " .. o.dest .. " from " .. other .. ")"
+        end
+      end
+      return mine.str .. " cannot reach " .. o.dest .. " (not adjacent for a fleet)"
+    end
     if o.via then
       return "no chain of fleets at sea could convoy " .. mine.str .. " to " .. o.dest .. " (VIA asks for a convoy)"
     end
@@ -221,6 +238,36 @@ local function reason(game, board, cm, position, power, o, kind)
   if o.kind == "C" then
     if o.utype ~= "F" or cm.prov[where].type ~= "sea" then return "only a fleet at sea convoys" end
     if not unit_in(cm, position, o.tprov, "A") then return "no army in " .. o.tprov .. " to convoy" end
+    -- (the adjudicator's test, 6.G.7: the fleets at sea on the board, whatever their orders, and
+    -- the chains among them that need each of their fleets)
+    local dprov = o.dprov or cm.loc_prov[o.dest]
+    local U, fleets, me = {}, {}, nil
+    for _, list in pairs(position.units or {}) do
+      for _, u in ipairs(list) do
+        local pu = map.parse_unit(cm, u)
+        if pu and pu.type == "F" and cm.prov[pu.prov].type == "sea" then
+          U[#U + 1] = pu
+          fleets[#fleets + 1] = #U
+          if pu.prov == where then me = #U end
+        end
+      end
+    end
+    if dprov and me then
+      if not context.chain_exists(cm, U, fleets, o.tprov, dprov) then
+        return "no chain of fleets at sea joins " .. o.tprov .. " to " .. dprov
+      end
+      local carriers = {}
+      -- (a fleet on some chain is void for another reason: none given here)
+      local needed = context.on_chain(cm, U, fleets, me, o.tprov, dprov)
+      for _, f in ipairs(needed and {} or fleets) do
+        if f ~= me and context.on_chain(cm, U, fleets, f, o.tprov, dprov) then carriers[#carriers + 1] = U[f].str end
+      end
+      if #carriers > 0 then
+        table.sort(carriers)
+        return mine.str .. " is needed on no chain of fleets from " .. o.tprov .. " to " .. dprov .. " ("
+          .. table.concat(carriers, ", ") .. " can carry it without " .. mine.str .. ")"
+      end
+    end
     return "the convoy cannot be made"
   end
   -- supports

@@ -286,7 +286,11 @@ function M.movement(rules, cm, position, orders)
       local r = gone[k]
       local u = U[r.i]
       disbanded[#disbanded + 1] = u.str
-      dl_out[#dl_out + 1] = { power = u.power, unit = u.str, by = r.by, retreats = r.retreats }
+      -- (a unit disbanded at once has nowhere to go, whatever options it had: a variant's
+      -- settle_retreats may disband units that had some)
+      local opts = r.retreats
+      if type(opts) ~= "table" or #opts > 0 then opts = {} end
+      dl_out[#dl_out + 1] = { power = u.power, unit = u.str, by = r.by, retreats = opts }
     end
     for k = 1, #dislodged do dl_out[#dl_out + 1] = dislodged[k] end
     if not dislodged_in_order(dl_out) then sort(dl_out, dislodged_less) end

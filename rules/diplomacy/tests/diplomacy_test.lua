@@ -198,3 +198,95 @@ test("a second order for a unit in a retreat phase says that the first one count
   t.eq(flags(t, result, "A MUN R TYR"), { "void" })
   t.eq(result.units.GERMANY, { "A BOH" })
 end)
+
+-- A variant's hooks and their answers (docs/diplomacy.md, "Writing a variant"). The variants are
+-- the mods in tests/mods/, each loaded over the standard scenario as `--mod` loads it.
+local function variant_position(t, mod, setup)
+  t.scenario("scenarios/diplomacy", { seed = 1, mods = { "mods/" .. mod .. ".lua" } })
+  t.setup(setup)
+end
+
+-- The message of the error `f(...)` raises: its first line, from "diplomacy variant:" on (before
+-- it, the host names the command and the library's line).
+local function variant_error(t, f, ...)
+  local ok, err = pcall(f, ...)
+  if ok then t.fail("no error") end
+  return tostring(err):match("diplomacy variant:[^\n]*")
+end
+
+-- Russia's army in Galicia dislodged by Austria's supported attack from Vienna.
+local GALICIA = { phase = "S1901M", units = { AUSTRIA = { "A VIE", "A BUD" }, RUSSIA = { "A GAL" } } }
+local TAKE_GALICIA = { "A VIE - GAL", "A BUD S A VIE - GAL" }
+
+local function end_phase_with(t, orders)
+  for power, list in pairs(orders) do
+    t.ok(power, { command = "orders", power = power, orders = list })
+  end
+  return t.submit("FRANCE", { command = "end_phase" })
+end
+
+test("a variant's retreat_options must answer a list of the map's locations", function(t)
+  -- (a set read as a list was no option at all: the unit was disbanded without a word)
+  variant_position(t, "options_set", GALICIA)
+  t.eq(variant_error(t, end_phase_with, t, { AUSTRIA = TAKE_GALICIA }),
+    "diplomacy variant: retreat_options(RUSSIA A GAL) returned a table that is no list ({BOH = true, " ..
+    "RUM = true, SIL = true, UKR = true, WAR = true}); it must return a list of locations of the map, " ..
+    "as {\"BOH\", \"STP/NC\"}")
+  variant_position(t, "options_bogus", GALICIA)
+  t.eq(variant_error(t, end_phase_with, t, { AUSTRIA = TAKE_GALICIA }),
+    "diplomacy variant: retreat_options(RUSSIA A GAL) returned {XYZ, MOS}, where XYZ is no location " ..
+    "of the map; it must return a list of locations of the map, as {\"BOH\", \"STP/NC\"}")
+end)
+
+test("a variant's retreat options in any order are sorted, as the rules' own lists are", function(t)
+  variant_position(t, "options_reversed", GALICIA)
+  local result = adjudicate(t, { AUSTRIA = TAKE_GALICIA })
+  t.eq(result.dislodged, { { power = "RUSSIA", unit = "A GAL", by = "VIE", retreats = { "BOH", "RUM", "SIL", "UKR", "WAR" } } })
+  result = adjudicate(t, { RUSSIA = { "A GAL R UKR" } })
+  t.eq(result.units.RUSSIA, { "A UKR" })
+end)
+
+test("a variant's retreating_units must answer records {i =, by =}, not unit names", function(t)
+  variant_position(t, "retreating_unit_strings", GALICIA)
+  t.eq(variant_error(t, end_phase_with, t, { AUSTRIA = TAKE_GALICIA }),
+    "diplomacy variant: retreating_units returned string A GAL as record 1; it must return a list of " ..
+    "retreat records {i = the unit's index in ctx.U, by = the province it was dislodged from}, as " ..
+    "{i = 3, by = \"VIE\"} (i from 1 to 3)")
+end)
+
+test("a misspelt rule name is refused with the nearest name", function(t)
+  local ok, err = pcall(t.scenario, "scenarios/diplomacy", { mods = { "mods/misspelt.lua" } })
+  t.eq(ok, false)
+  local wanted = "diplomacy variant: the rules have no 'build_site' (did you mean 'build_sites'?); a " ..
+    "variant replaces one of: adjustments, after_movement, build_sites, cuts_support, has_retreats, " ..
+    "movement, order_allowed, resolve_retreats, retreat_options, retreating_units, retreats, " ..
+    "settle_retreats, stacks, unit_strength, winner"
+  t.eq(tostring(err):find(wanted, 1, true) ~= nil, true)
+end)
+
+test("a unit a variant disbands at once is listed dislodged with no retreats", function(t)
+  variant_position(t, "no_retreats", GALICIA)
+  local result = adjudicate(t, { AUSTRIA = TAKE_GALICIA })
+  t.eq(result.dislodged, { { power = "RUSSIA", unit = "A GAL", by = "VIE", retreats = {} } })
+  t.eq(result.disbanded, { "A GAL" })
+  t.eq(result.next_phase, "F1901M")
+end)
+
+test("check_order: a fleet on one coast names the other coast it would need", function(t)
+  position(t, { phase = "S1901M", units = { RUSSIA = { "F STP/SC" } } })
+  local function answer(order) return t.query("check_order", { power = "RUSSIA", order = order }) end
+  -- (the province alone names the fleet, as the adjudicator reads it)
+  t.eq(answer("F STP - BOT").void, false)
+  t.eq(answer("F STP - BAR").reason, "F STP/SC cannot reach BAR (it stands on the south coast; a fleet reaches BAR from STP/NC)")
+  t.eq(answer("F STP/SC - BAR").reason, "F STP/SC cannot reach BAR (it stands on the south coast; a fleet reaches BAR from STP/NC)")
+  t.eq(answer("F STP/NC - BAR").reason, "the unit stands on STP/SC, not STP/NC")
+end)
+
+test("check_order: a convoy no chain needs names the fleets that carry the army", function(t)
+  position(t, { phase = "F1901M", units = { ITALY = { "F TYS", "F ION", "A APU" }, ENGLAND = { "F IRI", "A LON" } } })
+  local function answer(power, order) return t.query("check_order", { power = power, order = order }) end
+  t.eq(answer("ITALY", "F ION C A APU - TUN").void, false)
+  t.eq(answer("ITALY", "F TYS C A APU - TUN").reason,
+    "F TYS is needed on no chain of fleets from APU to TUN (F ION can carry it without F TYS)")
+  t.eq(answer("ENGLAND", "F IRI C A LON - NAF").reason, "no chain of fleets at sea joins LON to NAF")
+end)
