@@ -96,20 +96,30 @@ impl TryFrom<Map<String, Value>> for Command {
         }
         match name.as_str() {
             "move" => {
-                let unit = match map.remove("unit") {
-                    Some(Value::String(u)) => u,
-                    other => {
-                        // (a misspelt key, `unti`, is named, as for `command`)
-                        let misspelt = match other {
-                            Some(_) => None,
-                            None => {
-                                crate::spelling::nearest("unit", map.keys().map(String::as_str), 0)
-                            }
-                        }
-                        .map(|key| format!(" (did you mean 'unit' for '{key}'?)"))
+                // (the engine's `move` has these fields only: another would be dropped unread;
+                // named first, so that `unit_id` or `hexes` is not read as a missing unit or path)
+                const MOVE_ARGS: [&str; 3] = ["unit", "path", "to"];
+                if let Some(extra) = map.keys().find(|k| !MOVE_ARGS.contains(&k.as_str())) {
+                    // (the words people write for them: `hexes` for the path, `dest` for `to`)
+                    let said = match extra.as_str() {
+                        "hexes" | "route" | "steps" => Some("path"),
+                        "dest" | "destination" | "target" => Some("to"),
+                        "id" => Some("unit"),
+                        _ => None,
+                    };
+                    let meant = said
+                        .or_else(|| crate::spelling::nearest(extra, MOVE_ARGS, 0))
+                        .or_else(|| MOVE_ARGS.into_iter().find(|a| extra.contains(a)))
+                        .map(|a| format!(" (did you mean '{a}'?)"))
                         .unwrap_or_default();
-                        return Err(format!("move: 'unit' must be a unit id string{misspelt}"));
-                    }
+                    return Err(format!(
+                        "move: unknown argument '{extra}'{meant} (a move takes unit and path, or \
+                         to; facing and units make it a facing game's move; a command of the \
+                         rules' own takes any)"
+                    ));
+                }
+                let Some(Value::String(unit)) = map.remove("unit") else {
+                    return Err("move: 'unit' must be a unit id string".into());
                 };
                 // (both: one of them would be dropped unread)
                 if map.contains_key("path") && map.contains_key("to") {
@@ -136,14 +146,6 @@ impl TryFrom<Map<String, Value>> for Command {
                         ),
                     },
                 };
-                // (the engine's `move` has these fields only: another would be dropped unread)
-                if let Some(extra) = map.keys().find(|k| *k != "to") {
-                    return Err(format!(
-                        "move: unknown argument '{extra}' (a move takes unit and path, or to; \
-                         facing and units make it a facing game's move; a command of the rules' \
-                         own takes any)"
-                    ));
-                }
                 Ok(Command::Move { unit, path })
             }
             "end_phase" => match map.keys().next() {
@@ -262,11 +264,19 @@ mod tests {
 
     #[test]
     fn a_move_without_its_unit_names_a_misspelt_key() {
-        assert_eq!(
-            parse(serde_json::json!({"command": "move", "unti": "b1", "path": ["0203"]}))
-                .unwrap_err(),
-            "move: 'unit' must be a unit id string (did you mean 'unit' for 'unti'?)"
-        );
+        // (the unknown key first: `unit_id` and `hexes` were read as a unit or path missing)
+        let tail = "(a move takes unit and path, or to; facing and units make it a facing \
+                    game's move; a command of the rules' own takes any)";
+        for (key, meant) in [("unti", "unit"), ("unit_id", "unit"), ("hexes", "path")] {
+            let mut json = serde_json::json!({"command": "move", "unit": "b1", "path": ["0203"]});
+            let value = json[meant].take();
+            json.as_object_mut().unwrap().remove(meant);
+            json[key] = value;
+            assert_eq!(
+                parse(json).unwrap_err(),
+                format!("move: unknown argument '{key}' (did you mean '{meant}'?) {tail}")
+            );
+        }
         assert_eq!(
             parse(serde_json::json!({"command": "move", "unit": 5, "path": ["0203"]})).unwrap_err(),
             "move: 'unit' must be a unit id string"
