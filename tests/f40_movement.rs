@@ -297,7 +297,7 @@ fn f40_5_1_and_5_2_stacking_is_checked_when_the_phase_ends() {
         refused(&mut s, "german", &Command::EndPhase),
         refusal(
             "F40-5.2",
-            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4)"
+            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4): g-c1 (3), g-d1 (1), g-d2 (1); g-c1, g-d1 can still move"
         )
     );
 }
@@ -324,7 +324,7 @@ fn f40_5_1_a_stack_no_move_can_undo_is_said_to_be_one() {
         refused(&mut s, "german", &Command::EndPhase),
         refusal(
             "F40-5.2",
-            "hex 0201 holds 6 division-equivalents of german units at the end of the phase (at most 4); \
+            "hex 0201 holds 6 division-equivalents of german units at the end of the phase (at most 4): g-c1 (3), g-c2 (3); \
              every german unit there has moved, so no move can undo it: play the phase again from its \
              start (a save from before it) with other moves (F40-5.1)"
         )
@@ -341,7 +341,7 @@ fn f40_5_3_at_most_three_armored_division_equivalents() {
         refused(&mut s, "german", &Command::EndPhase),
         refusal(
             "F40-5.3",
-            "hex 0201 holds 4 armored division-equivalents of german units at the end of the phase (at most 3)"
+            "hex 0201 holds 4 armored division-equivalents of german units at the end of the phase (at most 3): g-pz1 (1), g-pzc (3); g-pzc can still move"
         )
     );
 }
@@ -362,7 +362,7 @@ fn f40_r14_regiments_count_zero_and_only_the_ending_side_is_counted() {
         refused(&mut s, "allied", &Command::EndPhase),
         refusal(
             "F40-5.2",
-            "hex 0601 holds 6 division-equivalents of allied units at the end of the phase (at most 4)"
+            "hex 0601 holds 6 division-equivalents of allied units at the end of the phase (at most 4): a-c1 (3), a-c2 (3); a-c1, a-c2 can still move"
         )
     );
 }
@@ -586,7 +586,7 @@ fn f40_5_2_a_division_counts_one_so_a_fifth_is_refused() {
         refused(&mut s, "german", &Command::EndPhase),
         refusal(
             "F40-5.2",
-            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4)"
+            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4): d1 (1), d2 (1), d3 (1), d4 (1), d5 (1); d1, d2, d3, d4, d5 can still move"
         )
     );
     // The fifth division moves out (0101 -> 0201, 1 MP): 4 and 1, the phase ends.
@@ -606,7 +606,7 @@ fn f40_5_2_a_corps_counts_three() {
         refused(&mut s, "german", &Command::EndPhase),
         refusal(
             "F40-5.2",
-            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4)"
+            "hex 0101 holds 5 division-equivalents of german units at the end of the phase (at most 4): c1 (3), d1 (1), d2 (1); c1, d1, d2 can still move"
         )
     );
     // Two corps: 6. A corps and a division: 4, allowed.
@@ -615,7 +615,7 @@ fn f40_5_2_a_corps_counts_three() {
         refused(&mut s, "german", &Command::EndPhase),
         refusal(
             "F40-5.2",
-            "hex 0301 holds 6 division-equivalents of german units at the end of the phase (at most 4)"
+            "hex 0301 holds 6 division-equivalents of german units at the end of the phase (at most 4): c1 (3), c2 (3); c1, c2 can still move"
         )
     );
     let mut s = stacked(&[("c1", "XXX", "0301"), ("d1", "XX", "0301")]);
@@ -1082,7 +1082,9 @@ fn f40_9_1_a_move_to_a_distant_hex_takes_the_cheapest_path() {
         refused(&mut s, "german", &far("1010")),
         refusal(
             "F40-9.1",
-            "de-3-pz cannot reach 1010 this phase (8 MP); `hexwar reach` lists where it can"
+            "de-3-pz cannot reach 1010 this phase (8 MP); `hexwar reach` lists where it can, and \
+             a path given hex by hex names what stops it (an enemy ZOC, F40-6.2; a neutral \
+             country, F40-16.1)"
         )
     );
     let events = ok(&mut s, "german", &far("2808"));

@@ -130,6 +130,36 @@ function movement.explained(u, refusal)
     common.mp_str(u.ma or 0), table.concat(halved, "; ")))
 end
 
+-- The refusal of a move named by its destination (`to`) that no path within the budget reaches
+-- (refusals only; accepted moves never come here): a hex held by units of another side (not
+-- only para regiments) is named with them, F40-9.5; else it is out of reach, and a path given
+-- step by step names what stops it (an enemy ZOC, a neutral country), which no search here
+-- second-guesses.
+local function held_by_others(u, to)
+  local ids, only_paras = {}, true
+  for _, o in ipairs(common.enemies_at(to, u.side)) do
+    ids[#ids + 1] = o.id
+    if not common.para_regiment(o) then only_paras = false end
+  end
+  if #ids == 0 or only_paras then return nil end
+  table.sort(ids)
+  return ids
+end
+
+function movement.unreachable(u, to)
+  local held = held_by_others(u, to)
+  if held then
+    local clause = movement.declaration.clauses.enemy_occupied
+    local rule = type(clause) == "table" and clause.id or tostring(clause)
+    local text = type(clause) == "table" and clause.text or "a unit never enters a hex held by enemy units"
+    return hex.refuse(rule, string.format("%s cannot move to %s: %s; %s holds %s", u.id, to, text, to,
+      table.concat(held, ", ")))
+  end
+  return hex.refuse("F40-9.1", string.format("%s cannot reach %s this phase (%s MP); `hexwar reach` "
+    .. "lists where it can, and a path given hex by hex names what stops it (an enemy ZOC, F40-6.2; "
+    .. "a neutral country, F40-16.1)", u.id, to, common.mp_str(common.budget(u))))
+end
+
 -- The path of a move as given, or, for one hex beyond the unit's neighbours (`to = "2508"`: a
 -- player names where, not how), the cheapest path the unit may take there this phase, as the
 -- legal list gives it. A path that would enter a neutral country on the way (an invasion,
@@ -142,10 +172,7 @@ function movement.path_named(u, path)
   end
   local blocked = require("france1940.restrictions").blocker()(u)
   local found = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = blocked })[to]
-  if not found then
-    return nil, hex.refuse("F40-9.1", string.format("%s cannot reach %s this phase (%s MP); "
-      .. "`hexwar reach` lists where it can", u.id, to, common.mp_str(common.budget(u))))
-  end
+  if not found then return nil, movement.unreachable(u, to) end
   local politics = require("france1940.politics")
   for i = 1, #found.path - 1 do
     local country = politics.country_of(found.path[i])

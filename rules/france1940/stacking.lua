@@ -14,6 +14,28 @@ local stacking = {}
 stacking.LIMIT = 4           -- F40-5.2
 stacking.ARMORED_LIMIT = 3   -- F40-5.3
 
+-- What a refusal lists after the limit: the units of `side` at `label` that count toward it
+-- (`count(u)`: their division-equivalents, or armored ones for 5.3), by id with what each
+-- counts, then which of them can still move this phase (a moved unit cannot move again, 9.1),
+-- so that the player sees which move brings the hex within the limit: ": de-1-pz (1),
+-- de-xv-ak (3); de-xv-ak can still move", and how many of them can move.
+local function contents(label, side, count)
+  local units = {}
+  for _, u in ipairs(hex.units.at(label)) do
+    if u.side == side and count(u) > 0 then units[#units + 1] = u end
+  end
+  table.sort(units, function(a, b) return a.id < b.id end)
+  local parts, movers = {}, {}
+  local cannot_move = require("france1940.movement").cannot_move
+  for _, u in ipairs(units) do
+    parts[#parts + 1] = string.format("%s (%s)", u.id, common.mp_str(count(u)))
+    if not cannot_move(u, side) then movers[#movers + 1] = u.id end
+  end
+  local out = ": " .. table.concat(parts, ", ")
+  if #movers > 0 then out = out .. "; " .. table.concat(movers, ", ") .. " can still move" end
+  return out, #movers
+end
+
 -- What a refusal adds when every unit of `side` at `label` has moved this phase: no command can
 -- bring the hex within the limits, so the phase cannot end as it was played (5.1 lets a hex
 -- exceed them during the phase; the player takes the moves back).
@@ -23,6 +45,17 @@ local function stuck(label, side)
   end
   return string.format("; every %s unit there has moved, so no move can undo it: play the phase "
     .. "again from its start (a save from before it) with other moves (F40-5.1)", side)
+end
+
+-- The units a refusal lists, then, when none of them can move: the `stuck` tail when every
+-- unit of the side there has moved, else (a unit moved by rail, a combat phase) that none of
+-- them can move now.
+local function tail(label, side, count)
+  local listed, movers = contents(label, side, count)
+  if movers > 0 then return listed end
+  local why = stuck(label, side)
+  if why == "" then why = "; none of them can move now" end
+  return listed .. why
 end
 
 -- The first stacking violation of `side`'s units, as (rule, reason), or nil.
@@ -42,11 +75,11 @@ function stacking.violation(side)
   if total[label] > stacking.LIMIT then
     return "F40-5.2", string.format(
       "hex %s holds %d division-equivalents of %s units at the end of the phase (at most %d)%s",
-      label, total[label], side, stacking.LIMIT, stuck(label, side))
+      label, total[label], side, stacking.LIMIT, tail(label, side, common.equivalents))
   end
   return "F40-5.3", string.format(
     "hex %s holds %d armored division-equivalents of %s units at the end of the phase (at most %d)%s",
-    label, armored[label], side, stacking.ARMORED_LIMIT, stuck(label, side))
+    label, armored[label], side, stacking.ARMORED_LIMIT, tail(label, side, common.armored_equivalents))
 end
 
 -- The limits a variant set, checked as the game starts (a limit of another type failed at the
