@@ -35,7 +35,7 @@ fn a_sequence_naming_a_side_the_scenario_lacks_is_refused() {
     );
     assert!(
         e.ends_with(
-            "/nort.lua:1: hex.rules.sequence: step 1 names the side 'nort', which the scenario \
+            "/nort.lua:1: hex.rules.sequence: step 0 names the side 'nort', which the scenario \
              does not have (sides: blue, red)"
         ),
         "{e}"
@@ -47,8 +47,21 @@ fn a_sequence_naming_a_side_the_scenario_lacks_is_refused() {
     );
     assert!(
         e.ends_with(
-            "hex.rules.sequence: special turn 2, step 1 names the side 'nort', which the \
+            "hex.rules.sequence: special turn 2, step 0 names the side 'nort', which the \
              scenario does not have (sides: blue, red)"
+        ),
+        "{e}"
+    );
+    // (steps count from 0, as the log counts them; a misspelt side gets the one meant)
+    let e = load_error(
+        "bleu",
+        r#"hex.rules.sequence { steps = { { side = "red", phase = "movement" }, { side = "bleu", phase = "movement" } } }
+"#,
+    );
+    assert!(
+        e.ends_with(
+            "/bleu.lua:1: hex.rules.sequence: step 1 names the side 'bleu', which the scenario \
+             does not have (did you mean 'blue'?; sides: blue, red)"
         ),
         "{e}"
     );

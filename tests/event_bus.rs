@@ -336,7 +336,7 @@ fn a_misspelt_key_in_a_step_or_in_the_victory_answer_is_refused() {
         .expect_err("refused");
     assert!(
         e.to_string()
-            .contains("hex.rules.sequence: step 2: unknown key 'sid' (did you mean 'side'?)"),
+            .contains("hex.rules.sequence: step 1: unknown key 'sid' (did you mean 'side'?)"),
         "{e}"
     );
     let victory = dir.path().join("victory.lua");

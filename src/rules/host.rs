@@ -952,8 +952,9 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
         for (i, step) in list.sequence_values::<Value>().enumerate() {
             let step = step.map_err(err)?;
             let which = match turn {
-                None => format!("step {}", i + 1),
-                Some(t) => format!("special turn {t}, step {}", i + 1),
+                // (steps count from 0, as `PhaseStarted.step` and the log count them)
+                None => format!("step {i}"),
+                Some(t) => format!("special turn {t}, step {i}"),
             };
             // (a step may carry the rules' own data, France 1940's `assault`; a key one or
             // two letters off `side` or `phase` is a misspelling: `sid` made the step
@@ -985,8 +986,12 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
                 .as_ref()
                 .filter(|s| !sides.is_empty() && !sides.contains(s))
             {
+                let near = crate::spelling::nearest(side, sides.iter().map(String::as_str), 0)
+                    .map(|n| format!("did you mean '{n}'?; "))
+                    .unwrap_or_default();
                 return Err(RulesError::new(format!(
-                    "hex.rules.sequence: {which} names the side '{side}', which the scenario does not have (sides: {})",
+                    "hex.rules.sequence: {which} names the side '{side}', which the scenario does \
+                     not have ({near}sides: {})",
                     sides.join(", ")
                 )));
             }
