@@ -394,6 +394,21 @@ fn tac_6_entering_an_enemy_hex_stops_for_melee() {
         f.check(&["c"], &["0601", "0701"], Facing::One(0)),
         Err("TAC-6: entering the enemy hex 0601 ended the move in a melee (TAC-6)".into())
     );
+    // A second charge into the hex a friendly unit charged already: refused by TAC-5 (a
+    // friendly non-leader there), not as a melee its path does not go past.
+    let f = fx(
+        grid(9, 1),
+        tac(),
+        &[
+            u("c", "blue", "cavalry", "0501", 4.0, Some(0)),
+            u("d", "blue", "infantry", "0601", 4.0, Some(0)),
+            u("r", "red", "infantry", "0601", 4.0, Some(2)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["c"], &["0601"], Facing::One(0)),
+        Err("TAC-5: 0601 holds a friendly unit; only leaders may end there (TAC-5)".into())
+    );
 }
 
 fn tac7(mover: &str, enemy: &str, decl: Value) -> Fx {

@@ -878,12 +878,21 @@ impl FacingSearch {
                 });
             }
             if q.stopped {
-                why.note(q.node + 1, "melee", || {
-                    format!(
-                        "entering the enemy hex {} ended the move in a melee (TAC-6)",
-                        map.label(hex)
-                    )
-                });
+                // (only where the path asked goes on: a path that ends here is judged by the
+                // end state above, a friendly non-leader there by TAC-5, not as a melee)
+                let goes_on = why.active
+                    && course
+                        .steps(rules, g.start, q.node)
+                        .iter()
+                        .any(|&n| n != OFF_MAP);
+                if goes_on {
+                    why.note(q.node + 1, "melee", || {
+                        format!(
+                            "entering the enemy hex {} ended the move in a melee (TAC-6)",
+                            map.label(hex)
+                        )
+                    });
+                }
                 continue;
             }
             // Leaving `hex`: TA-R9 remembers the first enemy-front hex left.
