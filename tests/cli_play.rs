@@ -280,3 +280,34 @@ fn an_end_phase_after_commands_all_refused_is_not_played() {
     );
     assert_eq!(std::fs::read(save).unwrap(), first, "the save is as it was");
 }
+
+/// A command without a side is the file's player's (the side whose phase it was when the file
+/// began): after an end_phase too many the game is at the other side's phase, and the command
+/// is refused, not given for that side.
+#[test]
+fn a_command_without_a_side_is_not_given_for_the_other_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(
+        &orders,
+        "[[order]]\ncommand = \"end_phase\"\n[[order]]\ncommand = \"end_phase\"\n\
+         [[order]]\ncommand = \"move\"\nunit = \"r1\"\npath = [\"0705\"]\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "play",
+        "tests/fixtures/demo_positions",
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with(
+            "order 3 (red, move): refused: play: not played: the file's commands without a side \
+             are blue's, and the game is at turn 1, movement (red) (give side = \"red\" to play \
+             for it)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}

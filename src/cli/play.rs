@@ -197,6 +197,10 @@ fn play_each(
     let mut refused = 0;
     // (the commands since the last end_phase: played, and refused)
     let (mut played_since_end, mut refused_since_end) = (0usize, Vec::new());
+    // (a command without `side` is the file's player's: the side whose phase it was when the
+    // file began; once the game reaches another side's phase such a command is refused, not
+    // given for that side, so an end_phase too many does not play the opponent's turn)
+    let player = session.game.phasing_side();
     for (
         i,
         SidedCommand {
@@ -207,7 +211,9 @@ fn play_each(
     ) in orders.iter().enumerate()
     {
         let at = format!("{}:{line}: order #{}", args.orders.display(), i + 1);
+        let unnamed = side.is_none();
         let side = side.clone().or_else(|| session.game.phasing_side());
+        let other_side = unnamed && player.is_some() && side.is_some() && side != player;
         // (an end_phase in a simultaneous step resolves it for every side: said when the file
         // goes on with commands of sides that gave none before it, which then fall in the next
         // phase; the order of `legal`'s pasted lists, each ending with end_phase, does that)
@@ -222,7 +228,18 @@ fn play_each(
         // (an end_phase after commands that were all refused would end a phase without any of
         // them: a file played a second time on its own save ended the combat phase after its
         // moves, all refused, with no attack; not played, and said why)
-        let outcome = if matches!(command, Command::EndPhase)
+        let outcome = if other_side {
+            Err(GameError::Refused(crate::engine::Refusal::new(
+                "play",
+                format!(
+                    "not played: the file's commands without a side are {}'s, and the game is at \
+                     {} (give side = \"{}\" to play for it)",
+                    player.as_deref().unwrap_or("-"),
+                    session.game.position_text(),
+                    side.as_deref().unwrap_or("-")
+                ),
+            )))
+        } else if matches!(command, Command::EndPhase)
             && played_since_end == 0
             && !refused_since_end.is_empty()
         {
