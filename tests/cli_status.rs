@@ -197,7 +197,9 @@ fn status_shows_what_the_rules_add_diplomacy_centres_and_builds_due() {
         head,
         [
             "Diplomacy (standard map) (diplomacy), turn 1 of 10: W1901A",
-            "to play: every side (a simultaneous step)",
+            // (only the powers with something to order: a GM waits for no one else)
+            "to play: ENGLAND, FRANCE (a simultaneous step; AUSTRIA, GERMANY, ITALY, RUSSIA, \
+             TURKEY have nothing to order in it)",
             "score now: AUSTRIA 0, ENGLAND 3, FRANCE 2, GERMANY 0, ITALY 0, RUSSIA 0, TURKEY 0",
             "centres:",
             "  ENGLAND: EDI, LON, LVP",

@@ -62,11 +62,40 @@ pub fn run(args: &StatusArgs) -> i32 {
     // (who is still to give orders: the phasing side; in a simultaneous step, every side but
     // those a save stopped after, `run --until-side`; nobody once the game is over)
     let (done, simultaneous) = session.sides_to_play();
+    // (in a simultaneous step, the sides with something to give besides end_phase: a retreat
+    // phase asks only the powers with a unit to retreat, and `run --until-side` passes the
+    // others by; the whole list when none has, as in a step the rules order nothing in)
+    let idle: Vec<String> = if to_play.is_none() && !session.game.is_over() {
+        let mut idle = Vec::new();
+        for side in &simultaneous {
+            let commands = match session.game.legal_commands(side) {
+                Ok(c) => c,
+                Err(e) => return fail(e),
+            };
+            if commands
+                .iter()
+                .all(|c| matches!(c, crate::engine::Command::EndPhase))
+            {
+                idle.push(side.clone());
+            }
+        }
+        if idle.len() == simultaneous.len() {
+            Vec::new()
+        } else {
+            idle
+        }
+    } else {
+        Vec::new()
+    };
     let state = session.game.state();
     let waiting: Vec<&str> = match (&state.outcome, &to_play) {
         (Some(_), _) => Vec::new(),
         (None, Some(side)) => vec![side.as_str()],
-        (None, None) => simultaneous.iter().map(String::as_str).collect(),
+        (None, None) => simultaneous
+            .iter()
+            .filter(|s| !idle.contains(s))
+            .map(String::as_str)
+            .collect(),
     };
     let of_side = |side: &str| args.side.as_deref().is_none_or(|s| s == side);
     let mut on_map: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
@@ -176,14 +205,22 @@ pub fn run(args: &StatusArgs) -> i32 {
         ),
         (None, Some(side)) => outln!("to play: {side}"),
         (None, None) => {
-            // (a save a run stopped for one side: the others have given their orders)
-            if done.is_empty() {
+            // (a save a run stopped for one side: the others have given their orders; sides
+            // with nothing to order are left out, and said so)
+            let mut why = Vec::new();
+            if !done.is_empty() {
+                why.push(format!("{} gave their orders", done.join(", ")));
+            }
+            if !idle.is_empty() {
+                why.push(format!("{} have nothing to order in it", idle.join(", ")));
+            }
+            if why.is_empty() {
                 outln!("to play: every side (a simultaneous step)");
             } else {
                 outln!(
-                    "to play: {} (a simultaneous step; {} gave their orders)",
+                    "to play: {} (a simultaneous step; {})",
                     waiting.join(", "),
-                    done.join(", ")
+                    why.join("; ")
                 );
             }
         }
