@@ -1042,7 +1042,8 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
                 .map(|m| format!(": did you mean '{m}'?"))
                 .unwrap_or_default();
             mlua::Error::runtime(format!(
-                "require(\"{shown}\"): no module '{shown}' in the rule roots{hint}",
+                "require(\"{shown}\"): no module '{shown}' in the rule roots (the folders the \
+                 scenario's `rule_roots` names){hint}",
                 shown = crate::spelling::clipped(&name, 100)
             ))
         })?;

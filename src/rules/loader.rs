@@ -86,7 +86,8 @@ pub fn nearest_module(roots: &[PathBuf], name: &str) -> Option<String> {
     // (sorted: the first of equally near names must not depend on the directory's order)
     names.sort();
     let dotted = name.replace('/', ".");
-    crate::spelling::nearest(&dotted, names.iter().map(String::as_str), 3)
+    // (names under 4 letters get none: `lib` was offered an unrelated `b3b`)
+    crate::spelling::nearest(&dotted, names.iter().map(String::as_str), 4)
         .map(str::to_string)
         // (the game's prefix left out: `require("combat")` for `riverline.combat`)
         .or_else(|| {
