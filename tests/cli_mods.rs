@@ -372,7 +372,9 @@ fn mods_that_cannot_load_as_given_are_refused() {
         refused(&["--mod", init_arg]),
         format!(
             "error: --mod {init_arg}: mod refused: 'init' cannot be a mod's name (init.lua is a \
-             folder module's first file): rename the file\n"
+             folder module's first file): rename the file; a variant written as a folder is \
+             listed in a scenario's `rules` by its path under a rule root \
+             (scenarios/diplomacy-francqueville lists diplomacy/variants/francqueville)\n"
         )
     );
     let folder_arg = folder.to_str().unwrap();

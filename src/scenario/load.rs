@@ -220,7 +220,9 @@ impl Scenario {
         if module == "init" {
             return Err(format!(
                 "'init' cannot be {what}'s name (init.lua is a folder module's first file): \
-                 rename the file"
+                 rename the file; a variant written as a folder is listed in a scenario's \
+                 `rules` by its path under a rule root (scenarios/diplomacy-francqueville lists \
+                 diplomacy/variants/francqueville)"
             ));
         }
         let same = |other: &Path| match (other.canonicalize(), file.canonicalize()) {
