@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Map, Value};
 
-use crate::engine::{Command, Event, GameError};
+use crate::engine::{Command, Event, GameError, Refusal};
 use crate::session::Session;
 
 use super::orders::{OrdersFile, SidedCommand};
@@ -225,36 +225,15 @@ fn play_each(
         } else {
             None
         };
-        // (an end_phase after commands that were all refused would end a phase without any of
-        // them: a file played a second time on its own save ended the combat phase after its
-        // moves, all refused, with no attack; not played, and said why)
-        let outcome = if other_side {
-            Err(GameError::Refused(crate::engine::Refusal::new(
-                "play",
-                format!(
-                    "not played: the file's commands without a side are {}'s, and the game is at \
-                     {} (give side = \"{}\" to play for it)",
-                    player.as_deref().unwrap_or("-"),
-                    session.game.position_text(),
-                    side.as_deref().unwrap_or("-")
-                ),
-            )))
-        } else if matches!(command, Command::EndPhase)
-            && played_since_end == 0
-            && !refused_since_end.is_empty()
-        {
-            Err(GameError::Refused(crate::engine::Refusal::new(
-                "play",
-                format!(
-                    "not played: every command before it in this phase was refused ({}), so it \
-                     would end {} without them (give end_phase with no command before it to end \
-                     the phase anyway)",
-                    refused_since_end.join(", "),
-                    session.game.position_text()
-                ),
-            )))
-        } else {
-            session.game.submit(side.as_deref(), command)
+        let outcome = match held_back(
+            session,
+            command,
+            other_side.then_some((&player, &side)),
+            played_since_end,
+            &refused_since_end,
+        ) {
+            Some(refusal) => Err(GameError::Refused(refusal)),
+            None => session.game.submit(side.as_deref(), command),
         };
         if matches!(command, Command::EndPhase) {
             played_since_end = 0;
@@ -340,6 +319,49 @@ fn play_each(
         }
     }
     Ok(refused)
+}
+
+/// Why `play` does not give `command` at all, or None: a command without a side once the game
+/// is at another side's phase than the file's player's (`other`: the player and that side); an
+/// end_phase after commands that were all refused since the last one, which would end a phase
+/// without any of them (a file played a second time on its own save ended the combat phase
+/// after its moves, all refused, with no attack).
+fn held_back(
+    session: &mut Session,
+    command: &Command,
+    other: Option<(&Option<String>, &Option<String>)>,
+    played_since_end: usize,
+    refused_since_end: &[String],
+) -> Option<Refusal> {
+    let text = |s: &Option<String>| s.as_deref().unwrap_or("-").to_string();
+    if let Some((player, side)) = other {
+        return Some(Refusal::new(
+            "play",
+            format!(
+                "not played: the file's commands without a side are {}'s, and the game is at {} \
+                 (give side = \"{}\" to play for it)",
+                text(player),
+                session.game.position_text(),
+                text(side)
+            ),
+        ));
+    }
+    if matches!(command, Command::EndPhase)
+        && played_since_end == 0
+        && !refused_since_end.is_empty()
+    {
+        return Some(Refusal::new(
+            "play",
+            format!(
+                "not played: every command before it in this phase was refused ({}), so it would \
+                 end {} without them (give end_phase with no command before it to end the phase \
+                 anyway)",
+                refused_since_end.join(", "),
+                session.game.position_text()
+            ),
+        ));
+    }
+    None
 }
 
 /// The sides that give commands after the `end_phase` at `end` (up to the next end_phase, in
