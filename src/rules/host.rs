@@ -341,8 +341,15 @@ impl LuaRules {
             changed_by,
             fields_at_load: Default::default(),
         };
-        // Bots are sandboxed like the rules: same VM, same API, same budgets.
+        // Bots are sandboxed like the rules: same VM, same API, same budgets. (each module once:
+        // one bot for both sides printed its syntax error twice)
+        let mut bot_modules: Vec<&String> = Vec::new();
         for module in scenario.bots.values() {
+            if !bot_modules.contains(&module) {
+                bot_modules.push(module);
+            }
+        }
+        for module in bot_modules {
             rules.budget.reset();
             let loaded = rules
                 .lua
