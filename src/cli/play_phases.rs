@@ -264,8 +264,9 @@ fn superseded_orders(phase: &str, file: &BTreeMap<String, Vec<String>>) -> Vec<(
     };
     let mut out = Vec::new();
     for (power, list) in file {
+        let units: Vec<String> = list.iter().map(|o| unit(o)).collect();
         for (i, order) in list.iter().enumerate() {
-            if list[i + 1..].iter().any(|later| unit(later) == unit(order)) {
+            if units[i + 1..].contains(&units[i]) {
                 out.push((power.clone(), order.clone()));
             }
         }

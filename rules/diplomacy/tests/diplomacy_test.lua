@@ -10,10 +10,14 @@ end
 
 -- Gives each power's orders, ends the phase (any power's end_phase adjudicates it) and returns
 -- the phase's result table (the `PhaseAdjudicated` event's data).
-local function adjudicate(t, orders)
+local function give_orders(t, orders)
   for power, list in pairs(orders) do
     t.ok(power, { command = "orders", power = power, orders = list })
   end
+end
+
+local function adjudicate(t, orders)
+  give_orders(t, orders)
   for _, ev in ipairs(t.ok("FRANCE", { command = "end_phase" })) do
     if ev.event == "Custom" and ev.name == "PhaseAdjudicated" then return ev.data end
   end
@@ -219,9 +223,7 @@ local GALICIA = { phase = "S1901M", units = { AUSTRIA = { "A VIE", "A BUD" }, RU
 local TAKE_GALICIA = { "A VIE - GAL", "A BUD S A VIE - GAL" }
 
 local function end_phase_with(t, orders)
-  for power, list in pairs(orders) do
-    t.ok(power, { command = "orders", power = power, orders = list })
-  end
+  give_orders(t, orders)
   return t.submit("FRANCE", { command = "end_phase" })
 end
 
