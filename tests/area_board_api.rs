@@ -283,3 +283,88 @@ fn a_caught_host_error_is_its_message_as_text() {
         ])
     );
 }
+
+/// A region named by its alias in a command reaches the rules' `resolve` as the region's id:
+/// the host's checks accept the alias, and an event naming it was refused as the rules' error
+/// (an area-game designer's `move` to `BRK` failed with exit 2: "to 'BRK' is an alias of
+/// location 'BRACKEN'"). So it does in a `move`'s path or `to`, and in an argument declared a
+/// `place`; an id, and an argument not declared a place, reach the rules as written.
+#[test]
+fn a_command_naming_a_region_by_its_alias_reaches_the_rules_as_its_id() {
+    use hexwar::engine::{Command, Ruleset};
+    let dir = tempfile::tempdir().unwrap();
+    let map = MAP.replace(
+        "id = \"EAST\"\ntype = \"land\"",
+        "id = \"EAST\"\ntype = \"land\"\naliases = [\"ORIENT\"]",
+    );
+    common::write_area_scenario(
+        dir.path(),
+        &map,
+        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"army\"\nat = \"MID\"\n",
+    );
+    // (each command returns the move its place names, as a designer's first rules would)
+    std::fs::write(
+        dir.path().join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }
+         local function moved(to) return { { event = \"UnitMoved\", unit = \"r1\", from = \"MID\", to = to, path = { to }, cost = 1 } } end
+         hex.commands.define(\"move\", { args = { \"unit\", \"path\", \"to\" },
+           resolve = function(cmd) return moved(cmd.path[#cmd.path]) end })
+         hex.commands.define(\"garrison\", { args = { unit = \"unit\", at = \"place\", note = \"string?\" },
+           resolve = function(cmd) return moved(cmd.at) end })",
+    )
+    .unwrap();
+    let scenario = load_scenario(dir.path()).unwrap();
+    let mut rules = LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let to_of = |rules: &mut LuaRules, command: serde_json::Value| {
+        let command = Command::try_from(command.as_object().unwrap().clone()).unwrap();
+        let events = rules
+            .resolve(&state, Some("RED"), &command)
+            .unwrap()
+            .unwrap();
+        serde_json::to_value(&events[0]).unwrap()["to"].clone()
+    };
+    let cases = [
+        (
+            serde_json::json!({"command": "move", "unit": "r1", "to": "ORIENT"}),
+            "EAST",
+        ),
+        (
+            serde_json::json!({"command": "move", "unit": "r1", "path": ["ORIENT"]}),
+            "EAST",
+        ),
+        (
+            serde_json::json!({"command": "move", "unit": "r1", "path": ["EAST"]}),
+            "EAST",
+        ),
+        (
+            serde_json::json!({"command": "garrison", "unit": "r1", "at": "ORIENT"}),
+            "EAST",
+        ),
+        (
+            serde_json::json!({"command": "garrison", "unit": "r1", "at": "ORIENT", "note": "ORIENT"}),
+            "EAST",
+        ),
+    ];
+    for (command, to) in cases {
+        assert_eq!(to_of(&mut rules, command.clone()), to, "{command}");
+    }
+    // (an argument not declared a place keeps what was written)
+    std::fs::write(
+        dir.path().join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }
+         hex.commands.define(\"garrison\", { args = { unit = \"unit\", at = \"place\", note = \"string?\" },
+           resolve = function(cmd) return hex.refuse(\"T-1\", cmd.at .. \" \" .. cmd.note) end })",
+    )
+    .unwrap();
+    let scenario = load_scenario(dir.path()).unwrap();
+    let mut rules = LuaRules::load(&scenario).unwrap();
+    let command =
+        serde_json::json!({"command": "garrison", "unit": "r1", "at": "ORIENT", "note": "ORIENT"});
+    let command = Command::try_from(command.as_object().unwrap().clone()).unwrap();
+    let refusal = rules
+        .resolve(&state, Some("RED"), &command)
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(refusal.to_string(), "T-1: EAST ORIENT");
+}

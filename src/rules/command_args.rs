@@ -183,6 +183,74 @@ pub fn unknown_place(
     None
 }
 
+/// The command with every place written as an area region's alias (`BRK`) replaced by the
+/// region's id (`BRACKEN`), the name the game keeps, or None when it names none: the places of
+/// a `move`'s path, and of the arguments `specs` declares as places. The host's checks accept
+/// an alias, so the rules' `resolve` is handed the id it would put in an event (a `UnitMoved`
+/// to an alias is refused as the rules' error).
+pub fn with_region_ids(
+    command: &crate::engine::Command,
+    specs: Option<&[ArgSpec]>,
+    board: &crate::board::Board,
+) -> Option<crate::engine::Command> {
+    use crate::engine::Command;
+    if !matches!(board, crate::board::Board::Area(_)) {
+        return None;
+    }
+    // (the id of an alias, or None for an id or a name the map lacks: the rules refuse that)
+    let id = |place: &str| match board.canonical_place(place) {
+        Some(std::borrow::Cow::Owned(id)) => Some(id),
+        _ => None,
+    };
+    let ids_in = |places: &[String]| -> Option<Vec<String>> {
+        places.iter().any(|p| id(p).is_some()).then(|| {
+            places
+                .iter()
+                .map(|p| id(p).unwrap_or_else(|| p.clone()))
+                .collect()
+        })
+    };
+    match command {
+        Command::Move { unit, path } => ids_in(path).map(|path| Command::Move {
+            unit: unit.clone(),
+            path,
+        }),
+        Command::EndPhase => None,
+        Command::Custom { name, args } => {
+            let mut changed = args.clone();
+            let mut any = false;
+            for spec in specs.unwrap_or_default() {
+                // (a facing game's move keeps its path among its fields)
+                let path_of_a_move = name == "move" && spec.name == "path";
+                if !(spec.kind.as_ref().is_some_and(ArgKind::names_places) || path_of_a_move) {
+                    continue;
+                }
+                match changed.get_mut(&spec.name) {
+                    Some(Value::String(place)) => {
+                        if let Some(region) = id(place) {
+                            *place = region;
+                            any = true;
+                        }
+                    }
+                    Some(Value::Array(items)) => {
+                        for item in items.iter_mut() {
+                            if let Some(region) = item.as_str().and_then(id) {
+                                *item = Value::String(region);
+                                any = true;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            any.then(|| Command::Custom {
+                name: name.clone(),
+                args: changed,
+            })
+        }
+    }
+}
+
 /// Why `args` (a command's fields, `command` aside) do not fit the declaration `specs` of
 /// command `name`, or None: an argument it does not take, a declared one missing, or one
 /// holding the wrong kind of value. The message is the refusal's reason.

@@ -1304,6 +1304,12 @@ impl Ruleset for LuaRules {
                 return Ok(Err(Refusal::new("command", why)));
             }
         }
+        // (an area region's alias, accepted above, reaches the rules as the region's id)
+        let ids = with_host(&self.lua, |h| {
+            crate::rules::command_args::with_region_ids(command, def.args.as_deref(), &h.map)
+        })
+        .map_err(|e| RulesError::new(e.to_string()))?;
+        let command = ids.as_ref().unwrap_or(command);
         let what = || format!("command '{}' ({})", command.name(), origin_of(&def.resolve));
         let (value, rolls) = self.call(state, what, |lua| {
             let t = command_to_lua(lua, command)?;
