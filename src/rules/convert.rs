@@ -549,7 +549,13 @@ pub fn events_from_lua(lua: &Lua, value: Value) -> Result<Vec<Event>, String> {
             if let Some(events) = events_in_one_walk(lua, &t) {
                 return Ok(events);
             }
-            if t.contains_key("event").unwrap_or(false) {
+            // (read raw, as the rest of the answer is: a metamethod run here had its error,
+            // the instruction budget's included, dropped, and a looping `__index` played on)
+            if !t
+                .raw_get::<Value>("event")
+                .map_err(|e| e.to_string())?
+                .is_nil()
+            {
                 return event_from_lua(lua, Value::Table(t), &mut budget, &mut values_left)
                     .map(|e| vec![e])
                     .map_err(|e| format!("malformed event: {e}"));
@@ -587,23 +593,25 @@ pub(crate) fn listing_of(value: &Value) -> Result<Option<Table>, String> {
         Value::Nil => Ok(None),
         // (a list's first item settles it; only a table without one is looked into)
         Value::Table(t) if t.raw_len() > 0 || t.is_empty() => Ok(Some(t.clone())),
-        Value::Table(t) => Err(if t.contains_key("command").unwrap_or(false) {
-            "answered one command table, not a list of commands: wrap it, \
+        Value::Table(t) => Err(
+            if t.raw_get::<Value>("command").is_ok_and(|v| !v.is_nil()) {
+                "answered one command table, not a list of commands: wrap it, \
              return { {command = ...} }"
-                .to_string()
-        } else {
-            let mut keys: Vec<String> = t
-                .pairs::<Value, Value>()
-                .filter_map(Result::ok)
-                .map(|(k, _)| super::error::value_in_message(&k))
-                .collect();
-            keys.sort();
-            keys.truncate(5);
-            format!(
-                "answered a table without a list part (its keys: {}), not a list of commands",
-                keys.join(", ")
-            )
-        }),
+                    .to_string()
+            } else {
+                let mut keys: Vec<String> = t
+                    .pairs::<Value, Value>()
+                    .filter_map(Result::ok)
+                    .map(|(k, _)| super::error::value_in_message(&k))
+                    .collect();
+                keys.sort();
+                keys.truncate(5);
+                format!(
+                    "answered a table without a list part (its keys: {}), not a list of commands",
+                    keys.join(", ")
+                )
+            },
+        ),
         other => Err(format!(
             "answered {}, not a list of commands",
             value_kind(other)
