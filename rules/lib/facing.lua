@@ -125,6 +125,13 @@ end
 
 function facing.register(opts)
   local C = opts.clauses
+  -- A counter's facing as the search reads it: a troop a setup gave no facing plays as facing 0
+  -- (docs/facing.md; `hexwar check` warns of it); a leader has none (TA-R2). (Read as nil here,
+  -- such a troop crashed `legal`, could not wheel, and was refused a plain move "facing none".)
+  local function facing_of(u)
+    if opts.leaders[u.type] then return nil end
+    return u.facing or 0
+  end
   hex.commands.define("move", {
     -- (kinds: a client's malformed order is refused by the host, not an error in these rules)
     args = { unit = "unit?", units = "units?", path = "path?", facing = "any?" },
@@ -155,7 +162,7 @@ function facing.register(opts)
         for _, id in ipairs(ids) do
           local u = hex.units.get(id)
           if not opts.leaders[u.type] then
-            f = u.facing
+            f = facing_of(u)
             -- (a two-base unit keeps its pair, TAC-4 / TA-R6)
             if f ~= nil and u.attrs.facing2 ~= nil then f = f .. "," .. u.attrs.facing2 end
             break
@@ -173,8 +180,8 @@ function facing.register(opts)
         local in_group = {}
         for _, id in ipairs(ids) do in_group[id] = true end
         for _, v in ipairs(hex.units.at(last)) do
-          if v.side == first.side and not in_group[v.id] and not opts.leaders[v.type] and v.facing ~= nil then
-            f = v.facing
+          if v.side == first.side and not in_group[v.id] and not opts.leaders[v.type] then
+            f = facing_of(v)
             break
           end
         end
@@ -191,7 +198,7 @@ function facing.register(opts)
           events[#events + 1] = { event = "UnitMoved", unit = id, from = u.at, to = path[#path], path = path, cost = cost }
         end
         local moved = { "moved" }
-        if u.facing ~= nil and f ~= nil and not opts.leaders[u.type] then
+        if f ~= nil and not opts.leaders[u.type] then
           if type(f) == "string" then
             local a, b = f:match("^(%d),(%d)$")
             a, b = tonumber(a), tonumber(b)
@@ -200,7 +207,7 @@ function facing.register(opts)
             -- re-faced moved just the base(s) whose facing changed. A round trip back to the
             -- start hex has not changed hex (as TA-R5 reads it: ending there is no move).
             local changed_hex = #path > 0 and path[#path] ~= u.at
-            if changed_hex or a ~= u.facing then moved[#moved + 1] = "base1_moved" end
+            if changed_hex or a ~= facing_of(u) then moved[#moved + 1] = "base1_moved" end
             if changed_hex or b ~= u.attrs.facing2 then moved[#moved + 1] = "base2_moved" end
           else
             events[#events + 1] = { event = "UnitFacingChanged", unit = id, facing = f }
@@ -241,7 +248,7 @@ function facing.register(opts)
   local function wheel_stack(u, side)
     local stack = {}
     for _, v in ipairs(hex.units.at(u.at)) do
-      if v.side == side and v.facing ~= nil and not v.status.moved and not opts.leaders[v.type] then
+      if v.side == side and not v.status.moved and not opts.leaders[v.type] then
         stack[#stack + 1] = v.id
       end
     end
@@ -265,15 +272,21 @@ function facing.register(opts)
       end
       -- (one 60° step, TA-R15: a turn of 120° was refused as if the unit were not allowed to
       -- turn in contact at all)
-      if u.facing ~= nil and (cmd.facing - u.facing) % 6 ~= 1 and (u.facing - cmd.facing) % 6 ~= 1 then
+      local now = facing_of(u)
+      if (cmd.facing - now) % 6 ~= 1 and (now - cmd.facing) % 6 ~= 1 then
         return hex.refuse(C.wheel, string.format("a wheel turns 60°: %s faces %d, so it wheels to %d or %d, not %d",
-          u.id, u.facing, (u.facing + 5) % 6, (u.facing + 1) % 6, cmd.facing))
+          u.id, now, (now + 5) % 6, (now + 1) % 6, cmd.facing))
       end
       local stack = wheel_stack(u, side)
       local ok = hex.path.check_facing(stack, {}, cmd.facing, nil, { contact_turn = true })
       if type(ok) ~= "number" then return ok end
       local roll = hex.dice.roll(6)
+      -- ANC-5.4: the stack is one unit, so it tests once, with its lowest morale (the texts do
+      -- not say whose; a player naming the counter with the best morale took that one's)
       local morale = u.attrs.morale or 4
+      for _, id in ipairs(stack) do
+        morale = math.min(morale, hex.units.get(id).attrs.morale or 4)
+      end
       local events = { hex.events.emit("MoraleTest", { unit = u.id, roll = roll, morale = morale, passed = roll <= morale }) }
       for _, id in ipairs(stack) do
         if roll <= morale then
@@ -292,7 +305,7 @@ function facing.register(opts)
         if u.at and not u.status.moved and opts.wheels and opts.wheels[u.type] and hex.path.in_contact(u.id) then
           local stack = wheel_stack(u, side)
           for _, d in ipairs({ 1, 5 }) do
-            local f = (u.facing + d) % 6
+            local f = (facing_of(u) + d) % 6
             if type(hex.path.check_facing(stack, {}, f, nil, { contact_turn = true })) == "number" then
               out[#out + 1] = { command = "wheel", unit = u.id, facing = f }
             end

@@ -118,6 +118,51 @@ test("ANC-5.4: a stacked phalanx wheels with its whole stack (a stack shares one
   t.eq({ t.unit("p1").facing, t.unit("p2").facing }, { 1, 1 })
 end)
 
+test("ANC-5.4: a stack tests its morale once, with its lowest morale, whichever counter the wheel names", function(t)
+  -- p1 (morale 0: any d6 fails) and p2 (morale 6) stacked at 0404, in contact with s1: the
+  -- wheel fails named by either (naming p2 used to take p2's morale and turn both).
+  for _, named in ipairs({ "p1", "p2" }) do
+    t.scenario("scenarios/ancients", { seed = 3 })
+    t.setup { units = {
+      phalanx("p1", "0404", 0), phalanx("p2", "0404", 6),
+      unit("s1", "seleucid", "cavalry", "0403", 0, 3),
+    } }
+    local events = t.ok("macedon", wheel(named, 1))
+    local roll = events[1].value
+    t.eq(events, {
+      { event = "DiceRolled", sides = 6, value = roll },
+      { event = "Custom", name = "MoraleTest", data = { unit = named, roll = roll, morale = 0, passed = false } },
+      { event = "UnitStatusChanged", unit = "p1", add = { "moved" } },
+      { event = "UnitStatusChanged", unit = "p2", add = { "moved" } },
+    })
+  end
+end)
+
+test("ANC-6.3: a phalanx a setup gave no facing plays as facing 0: it wheels, is listed, and moves facing 0", function(t)
+  -- p (morale 6) at 0404 with no facing, in contact with s1 (legal, the wheel and a plain move
+  -- failed on it: "attempt to perform arithmetic on a nil value", "an empty group", "not none")
+  local function start()
+    t.scenario("scenarios/ancients", { seed = 3 })
+    local p = phalanx("p", "0404", 6)
+    p.facing = nil
+    t.setup { units = { p, unit("s1", "seleucid", "cavalry", "0403", 0, 3) } }
+  end
+  start()
+  local wheels = {}
+  for _, c in ipairs(t.legal("macedon")) do
+    if c.command == "wheel" then wheels[#wheels + 1] = c.facing end
+  end
+  t.eq(wheels, { 1, 5 })
+  local r = t.expect_refused("macedon", wheel("p", 2), "ANC-6.3")
+  t.eq(r.reason, "a wheel turns 60°: p faces 0, so it wheels to 5 or 1, not 2")
+  local events = t.ok("macedon", wheel("p", 5))
+  t.eq(events[3], { event = "UnitFacingChanged", unit = "p", facing = 5 })
+  start()
+  events = t.ok("macedon", { command = "move", unit = "p", path = { "0504" } })
+  t.eq(events[3], { event = "UnitFacingChanged", unit = "p", facing = 0 })
+  t.eq(t.unit("p").facing, 0)
+end)
+
 test("TA-R2 / TA-R17: a wheel neither turns nor spends a leader in the phalanx's hex", function(t)
   -- p (morale 6) and a leader that a setup gave a facing, at 0404, in contact with s1.
   t.scenario("scenarios/ancients", { seed = 3 })
