@@ -55,7 +55,8 @@ fn anc() -> Value {
             "leader": { "leader": true }
         },
         "clauses": { "phalanx_front": "ANC-7.2", "front_stop": "ANC-7.3", "join": "ANC-5.3",
-                     "stack": "ANC-5.1", "stack_facing": "ANC-5.4", "turn": "ANC-6.2", "contact_turn": "ANC-6.3", "enemy_hex": "TA-R12", "budget": "ANC-7.1" }
+                     "stack": "ANC-5.1", "stack_facing": "ANC-5.4", "turn": "ANC-6.2", "contact_turn": "ANC-6.3", "enemy_hex": "TA-R12", "budget": "ANC-7.1",
+                     "friendly": "ANC-7.1" }
     })
 }
 
@@ -508,6 +509,55 @@ fn anc_5_1_only_same_type_stacks_leaders_and_elephant_escorts_excepted() {
         f.check(&["l"], &["0301"], Facing::One(0)),
         Err("ANC-5.1: the stack at 0301 would mix troop types (ANC-5.1)".into())
     );
+    // An elephant joining three lights: the escorts are too many (it read "would mix troop
+    // types", which they do not).
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("e", "blue", "elephant", "0201", 4.0, Some(0)),
+            u("l1", "blue", "light", "0301", 4.0, Some(0)),
+            u("l2", "blue", "light", "0301", 4.0, Some(0)),
+            u("l3", "blue", "light", "0301", 4.0, Some(0)),
+        ],
+    );
+    assert_eq!(
+        f.check(&["e"], &["0301"], Facing::One(0)),
+        Err("ANC-5.1: the stack at 0301 would hold 3 light escorts with its elephant (at most 2) (ANC-5.1)".into())
+    );
+}
+
+/// ANC-7.1: no unit passes through friendly units. A path that goes on past friendly troops
+/// is told so, whether or not it could have joined them there (it read "the move is not
+/// possible", or why the join failed: "would mix troop types").
+#[test]
+fn anc_7_1_no_unit_passes_through_friendly_units() {
+    let f = fx(
+        grid(9, 1),
+        anc(),
+        &[
+            u("l", "blue", "light", "0101", 6.0, Some(0)),
+            u("l2", "blue", "light", "0201", 4.0, Some(0)),
+            u("c", "blue", "cavalry", "0601", 6.0, Some(0)),
+            u("p", "blue", "phalanx", "0501", 4.0, Some(0)),
+        ],
+    );
+    let through = |at: &str| {
+        format!(
+            "ANC-7.1: {at} holds friendly troops: no unit passes through friendly units \
+             (ANC-7.1); entering them joins their stack, the last step of a move (TA-R18)"
+        )
+    };
+    assert_eq!(
+        f.check(&["l"], &["0201", "0301"], Facing::One(0)),
+        Err(through("0201"))
+    );
+    assert_eq!(
+        f.check(&["c"], &["0501", "0401"], Facing::One(0)),
+        Err(through("0501"))
+    );
+    // (ending there is a join, the last step)
+    assert_eq!(f.check(&["l"], &["0201"], Facing::One(0)), Ok(2));
 }
 
 #[test]
@@ -720,7 +770,7 @@ fn anc_6_2_phalanx_turns_for_one_mp_out_of_contact() {
     assert_eq!(f.check(&["p"], &["0405"], Facing::One(0)), Ok(3));
     assert_eq!(
         f.check(&["p"], &["0405"], Facing::One(3)),
-        Err("facing: the group cannot end this move facing 3".into())
+        Err("facing: the phalanx reaches 0405 facing 0, 1 or 2 only, not 3 (each 60° turn costs 1 MP, ANC-6.2)".into())
     );
 }
 
@@ -1725,7 +1775,7 @@ fn ta_r9_fronts_of_every_enemy_count_and_h_is_closed_when_in_two_fronts() {
     assert_eq!(two.front("e2"), ["0403"]);
     assert_eq!(
         two.check(&["m"], &["0503", "0403"], Facing::One(3)),
-        Err("TAC-7: having left the enemy front hex 0403, the unit may not enter the enemy front hex 0403 (TAC-7)".into())
+        Err("TAC-7: having left 0403, which lies in the fronts of 2 enemy units, the unit may not enter it again (TA-R9)".into())
     );
 }
 
@@ -2298,7 +2348,7 @@ fn ta_r19_a_legal_stack_is_one_kind_or_elephants_with_at_most_two_lights_in_all(
     assert_eq!(f.check(&["e"], &["0201", "0301"], Facing::One(2)), Ok(3));
     assert_eq!(
         f.check(&["l"], &["0801", "0701"], Facing::One(2)),
-        Err("ANC-5.1: the stack at 0701 would mix troop types (ANC-5.1)".into())
+        Err("ANC-5.1: the stack at 0701 would hold 3 light escorts with its elephant (at most 2) (ANC-5.1)".into())
     );
 }
 

@@ -439,6 +439,36 @@ impl FacingRules {
         let elephants = troops.iter().filter(|r| r.escorted).count();
         elephants > 0 && elephants + escorts == troops.len() && escorts <= self.max_escorts
     }
+
+    /// What is wrong with a stack of these kinds that [`Self::stack_legal`] refuses, for its
+    /// refusal: too many escorts with an escorted kind (`5 light escorts, at most 2`), or
+    /// kinds that do not stack.
+    pub fn stack_fault<'a>(&self, kinds: impl IntoIterator<Item = &'a str>) -> String {
+        let troops: Vec<(&str, &KindRule)> = kinds
+            .into_iter()
+            .filter_map(|k| self.kinds.get(k).map(|r| (k, r)))
+            .filter(|(_, r)| !r.leader)
+            .collect();
+        let escorts: Vec<&str> = troops.iter().filter(|t| t.1.escort).map(|t| t.0).collect();
+        let escorted: Vec<&str> = troops
+            .iter()
+            .filter(|t| t.1.escorted)
+            .map(|t| t.0)
+            .collect();
+        if !escorted.is_empty()
+            && escorted.len() + escorts.len() == troops.len()
+            && escorts.len() > self.max_escorts
+        {
+            return format!(
+                "would hold {} {} escorts with its {} (at most {})",
+                escorts.len(),
+                escorts[0],
+                escorted[0],
+                self.max_escorts
+            );
+        }
+        "would mix troop types".to_string()
+    }
 }
 
 /// One unit as the facing engine sees it.

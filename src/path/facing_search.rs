@@ -398,6 +398,12 @@ impl Course<'_> {
         }
     }
 
+    /// Whether the order's path goes on after `node` (never, for a free search).
+    #[inline]
+    fn goes_on_after(self, node: u32) -> bool {
+        matches!(self, Course::Along(p) if (node as usize) < p.len())
+    }
+
     fn start(self, start: HexIndex) -> u32 {
         match self {
             Course::Free => start,
@@ -668,6 +674,43 @@ impl FacingSearch {
                     );
                 }
             }
+            // A phalanx that reaches the hex in other facings only: name them (a plain "cannot
+            // end facing 0" left a player to guess that turning costs MP).
+            let mut end_facings: Vec<u8> = Vec::new();
+            let mut e = last.map_or(NO, |l| self.end_head[l as usize]);
+            while e != NO {
+                let x = self.ends[e as usize];
+                if !end_facings.contains(&x.facings) {
+                    end_facings.push(x.facings);
+                }
+                e = x.next;
+            }
+            end_facings.sort_unstable();
+            if g.vertex && !end_facings.contains(&ALL) {
+                let mut listed: Vec<String> = end_facings.iter().map(u8::to_string).collect();
+                let final_one = listed.pop().unwrap_or_default();
+                let listed = if listed.is_empty() {
+                    final_one
+                } else {
+                    format!("{} or {final_one}", listed.join(", "))
+                };
+                return refuse(
+                    "facing",
+                    format!(
+                        "{} reaches {} facing {} only, not {} (each 60° turn costs {} MP, \
+                         ANC-6.2)",
+                        if g.members.len() > 1 {
+                            "the group"
+                        } else {
+                            "the phalanx"
+                        },
+                        map.label(end_hex),
+                        listed,
+                        facing.key(),
+                        g.turn_cost
+                    ),
+                );
+            }
             return refuse(
                 "facing",
                 format!("the group cannot end this move facing {}", facing.key()),
@@ -932,11 +975,21 @@ impl FacingSearch {
                     let back_ok = n == left_now && fh[n as usize] < 2;
                     if !back_ok {
                         why.note(depth, "front_to_front", || {
-                            format!(
-                                "having left the enemy front hex {}, the unit may not enter the enemy front hex {} (TAC-7)",
-                                map.label(left_now),
-                                map.label(n)
-                            )
+                            if n == left_now {
+                                // (back into the hex it left: allowed unless two fronts hold it)
+                                format!(
+                                    "having left {0}, which lies in the fronts of {1} enemy \
+                                     units, the unit may not enter it again (TA-R9)",
+                                    map.label(n),
+                                    fh[n as usize]
+                                )
+                            } else {
+                                format!(
+                                    "having left the enemy front hex {}, the unit may not enter the enemy front hex {} (TAC-7)",
+                                    map.label(left_now),
+                                    map.label(n)
+                                )
+                            }
                         });
                         continue;
                     }
@@ -1171,6 +1224,19 @@ impl FacingSearch {
                 }
                 let c = cost.saturating_add(1);
                 if !g.leaders_only && g.troops_at(flags, n) {
+                    // ANC-7.1: no unit passes through friendly units: an order whose path goes
+                    // on past them is told so, not why it could not join them
+                    if course.goes_on_after(next_node) {
+                        why.note(depth, "friendly", || {
+                            format!(
+                                "{} holds friendly troops: no unit passes through friendly \
+                                 units (ANC-7.1); entering them joins their stack, the last \
+                                 step of a move (TA-R18)",
+                                map.label(n)
+                            )
+                        });
+                        continue;
+                    }
                     // TA-R18: joining a stack, as the last step.
                     let Some(join) = g.join else {
                         why.note(depth, "join", || {
@@ -1204,9 +1270,14 @@ impl FacingSearch {
                         .chain(g.kinds.iter().map(String::as_str));
                     if !rules.stack_legal(kinds) {
                         why.note(depth, "stack", || {
+                            let kinds = friends(board, g, n)
+                                .filter(|p| !p.leader)
+                                .map(|p| p.kind.as_str())
+                                .chain(g.kinds.iter().map(String::as_str));
                             format!(
-                                "the stack at {} would mix troop types (ANC-5.1)",
-                                map.label(n)
+                                "the stack at {} {} (ANC-5.1)",
+                                map.label(n),
+                                rules.stack_fault(kinds)
                             )
                         });
                         continue;
