@@ -63,7 +63,10 @@ fn f40_16_1_allied_units_may_not_enter_a_neutral_country() {
     }));
     assert_eq!(
         refused(&mut s, "allied", &mv("nl1", &["0301"])),
-        refusal("F40-9.1", "nl1 is not an allied unit")
+        refusal(
+            "F40-16.1",
+            "nl1 belongs to a neutral country: units of a neutral country may not move"
+        )
     );
 }
 

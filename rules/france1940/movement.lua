@@ -89,10 +89,13 @@ movement.declaration = {
 
 -- Why `unit` may not move now, as (rule, reason), or nil.
 function movement.cannot_move(u, side)
+  -- (a neutral country's unit is no side's to move: 16.1 says why, not "not an allied unit")
+  if u.status[common.NEUTRAL] then
+    return "F40-16.1", u.id .. " belongs to a neutral country: units of a neutral country may not move"
+  end
   if u.side ~= side then return "F40-9.1", common.not_of_side(u, side) end
   if not common.is_movement_phase() then return "F40-9.1", "units move only in their movement phase" end
   if not u.at then return "F40-9.1", u.id .. " is not on the map" end
-  if u.status[common.NEUTRAL] then return "F40-16.1", "units of a neutral country may not move" end
   if u.status.railed then return "F40-10.1", u.id .. " has moved by rail this phase" end
   if u.status.moved then return "F40-9.1", u.id .. " has already moved this phase" end
   if u.status.dropped and u.attrs.airlanding then
@@ -160,6 +163,48 @@ function movement.unreachable(u, to)
     .. "a neutral country, F40-16.1)", u.id, to, common.mp_str(common.budget(u))))
 end
 
+-- F40-16.2: the cheapest path the search gives to a hex may cross a neutral country the hex
+-- is not in (an invasion of it), where a path as cheap keeps out of it: the legal list and a
+-- move named by its destination take that one (a German move from 2907 to 3107, two German
+-- hexes, was listed through Dutch 3007 and invaded three countries). `reach`: the unit's reach
+-- with paths, changed in place; one more search per country of destination that needs it.
+local NEUTRAL_ORDER = { "netherlands", "belgium", "luxembourg", "switzerland" }
+local function spare_neutral_countries(u, reach, blocked)
+  local politics = require("france1940.politics")
+  local detours, keys = nil, {}
+  for label, entry in pairs(reach) do
+    local dest = politics.country_of(label) or ""
+    local path = entry.path
+    for i = 1, #path - 1 do
+      local c = politics.country_of(path[i])
+      if c ~= dest and politics.is_neutral(c) then
+        detours = detours or {}
+        if not detours[dest] then detours[dest] = {}; keys[#keys + 1] = dest end
+        local list = detours[dest]
+        list[#list + 1] = label
+        break
+      end
+    end
+  end
+  if not detours then return reach end
+  table.sort(keys)
+  for _, dest in ipairs(keys) do
+    local avoid = {}
+    for _, l in ipairs(blocked or {}) do avoid[#avoid + 1] = l end
+    for _, c in ipairs(NEUTRAL_ORDER) do
+      if c ~= dest and politics.is_neutral(c) then
+        for _, l in ipairs(common.zone(c)) do avoid[#avoid + 1] = l end
+      end
+    end
+    local spared = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = avoid })
+    for _, label in ipairs(detours[dest]) do
+      local other = spared[label]
+      if other and other.cost <= reach[label].cost then reach[label] = other end
+    end
+  end
+  return reach
+end
+
 -- The path of a move as given, or, for one hex beyond the unit's neighbours (`to = "2508"`: a
 -- player names where, not how), the cheapest path the unit may take there this phase, as the
 -- legal list gives it. A path that would enter a neutral country on the way (an invasion,
@@ -171,7 +216,9 @@ function movement.path_named(u, path)
     return path
   end
   local blocked = require("france1940.restrictions").blocker()(u)
-  local found = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = blocked })[to]
+  local reach = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = blocked })
+  if reach[to] then reach = spare_neutral_countries(u, { [to] = reach[to] }, blocked) end
+  local found = reach[to]
   if not found then return nil, movement.unreachable(u, to) end
   local politics = require("france1940.politics")
   for i = 1, #found.path - 1 do
@@ -215,7 +262,9 @@ function movement.register()
       local blocked = require("france1940.restrictions").blocker()
       for _, u in ipairs(common.units_for(side, filter)) do
         if u.at and not movement.cannot_move(u, side) then
-          local reach = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = blocked(u) })
+          local mine = blocked(u)
+          local reach = hex.path.reach(u.id, common.budget(u), { paths = true, blocked = mine })
+          spare_neutral_countries(u, reach, mine)
           for _, label in ipairs(common.sorted_keys(reach)) do
             out[#out + 1] = { command = "move", unit = u.id, path = reach[label].path }
           end

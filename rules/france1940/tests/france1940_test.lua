@@ -80,3 +80,57 @@ test("F40-5.2: units moved by rail cannot move again", function(t)
     "F40-5.2: hex 3011 holds 6 division-equivalents of german units at the end of the phase (at "
     .. "most 4): de-v-ak (3), de-xviii-ak (3); none of them can move now")
 end)
+
+test("F40-16.2: a move to a German hex is listed, and taken by destination, by a path that invades no one where one is as cheap", function(t)
+  -- g1 at 2907 (German) to 3107 (German): through Dutch 3007 or German 3008, 2 MP either
+  -- way. The search settled on 3007, so the listed move and `to = "3107"` invaded the
+  -- Netherlands (and so Belgium and Luxembourg) or were refused asking for a path.
+  local function position()
+    t.scenario("scenarios/france1940", { seed = 1 })
+    t.setup {
+      turn = 3, phase = "movement", side = "german",
+      units = {
+        { id = "g1", side = "german", nation = "german", type = "infantry", size = "XX", ma = 6, strength = 2, at = "2907" },
+        { id = "a1", side = "allied", nation = "french", type = "infantry", size = "XX", ma = 4, strength = 2, at = "1025" },
+      },
+    }
+  end
+  position()
+  local listed = {}
+  for _, c in ipairs(t.legal("german")) do
+    if c.command == "move" and c.unit == "g1" then listed[c.path[#c.path]] = c.path end
+  end
+  t.eq(listed["3107"], { "3008", "3107" })
+  -- (no path as cheap keeps out of the Netherlands: 3106 stays through 3007)
+  t.eq(listed["3106"], { "3007", "3106" })
+  local events = t.ok("german", { command = "move", unit = "g1", to = "3107" })
+  t.eq(events[3], { event = "UnitMoved", unit = "g1", from = "2907", to = "3107", path = { "3008", "3107" }, cost = 2 })
+  t.eq(t.state().vars.invaded, nil)
+end)
+
+test("F40-16.1: a neutral country's unit may not move, whoever orders it", function(t)
+  -- (a player ordering a still-neutral Belgian unit was told "F40-9.1: be-i-ca is not a german
+  -- unit", or "not an allied unit")
+  t.scenario("scenarios/france1940", { seed = 1 })
+  t.eq(refusal(t, "german", { command = "move", unit = "be-i-ca", path = { "2611" } }),
+    "F40-16.1: be-i-ca belongs to a neutral country: units of a neutral country may not move")
+end)
+
+test("F40-9.2: a Dutch unit ordered onto the sea is told of the sea, not of F40-16.3", function(t)
+  -- Netherlands invaded and a German unit inside (16.3 binds the Dutch units): the IJsselmeer
+  -- (2503) is in no country, which the 16.3 check read as leaving the Netherlands.
+  t.scenario("scenarios/france1940", { seed = 1 })
+  t.setup {
+    turn = 2, phase = "movement", side = "allied", invaded = { "netherlands" },
+    units = {
+      { id = "nl1", side = "allied", nation = "dutch", type = "armored", size = "XX", ma = 5, strength = 2, at = "2404", attrs = { class = "motorized" } },
+      { id = "nl2", side = "allied", nation = "dutch", type = "infantry", size = "XX", ma = 4, strength = 2, at = "3006" },
+      { id = "g1", side = "german", nation = "german", type = "infantry", size = "XX", ma = 6, strength = 2, at = "2606" },
+    },
+  }
+  t.eq(refusal(t, "allied", { command = "move", unit = "nl1", path = { "2503" } }),
+    "F40-9.2: motorized units may not enter sea (step 1: 2404 to 2503)")
+  -- (leaving the Netherlands by land, into Germany at 3106, is still 16.3's)
+  t.eq(refusal(t, "allied", { command = "move", unit = "nl2", path = { "3106" } }),
+    "F40-16.3: nl2 may not leave netherlands while a German unit is in it (3106)")
+end)
