@@ -853,8 +853,12 @@ impl Session {
         );
         self.bot_dice = bot.random.dice;
         // (after an error too: the sides that gave their commands before it are not asked
-        // again when the save is run again, so it meets the same error with the same dice)
-        self.sides_done = report.sides_done.clone();
+        // again when the save is run again, so it meets the same error with the same dice;
+        // a run that stopped before the step, `--turns 0`, keeps those the session had: they
+        // were dropped, and the save written then asked them again with other dice)
+        if report.sides_done.is_some() {
+            self.sides_done = report.sides_done.clone();
+        }
         played.map(|()| report)
     }
 

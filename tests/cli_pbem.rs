@@ -519,3 +519,41 @@ fn play_log_writes_the_events_of_the_play() {
     assert!(logged[0].contains("\"UnitEnteredHex\""), "{logged:?}");
     assert_eq!(logged.len(), 6, "{logged:?}");
 }
+
+/// A run that plays nothing (`--turns 0`) writes the save it was given back as it was: the
+/// powers that gave their orders in the step it stopped in stay done. (They were dropped, so
+/// the next run asked them again with other dice: the resumed game differed from the whole.)
+#[test]
+fn a_run_that_plays_nothing_keeps_the_sides_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let stopped = hexwar(&[
+        "run",
+        "scenarios/diplomacy",
+        "--seed",
+        "5",
+        "--until-side",
+        "TURKEY",
+        "--save",
+        &path("turkey.json"),
+    ]);
+    assert_eq!(stopped.status.code(), Some(0), "{}", stderr(&stopped));
+    let again = hexwar(&[
+        "run",
+        &path("turkey.json"),
+        "--turns",
+        "0",
+        "--save",
+        &path("again.json"),
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let (before, after) = (read("turkey.json"), read("again.json"));
+    assert_eq!(
+        before["sides_done"],
+        serde_json::json!(["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"])
+    );
+    assert_eq!(after, before);
+}
