@@ -27,6 +27,7 @@ pub use source::{
     line_of, read_bytes_capped, read_capped, read_named_capped, LineIndex, SourceText,
     MAX_SOURCE_BYTES,
 };
+pub(crate) use toml_text::with_nearest_field;
 pub use toml_text::{
     datetime_error, in_json_words, in_lua_words, in_toml_words, not_finite_error, parse_toml,
     toml_message, toml_offset, TomlError,

@@ -356,7 +356,7 @@ fn in_words(message: &str, containers: &[(&str, &str)]) -> String {
 
 /// serde's "unknown field `seeed`, expected one of `id`, ..., `seed`" with the nearest field
 /// named after the unknown one (`seeed` (did you mean `seed`?)): a long list hid the one meant.
-fn with_nearest_field(message: &str) -> String {
+pub(crate) fn with_nearest_field(message: &str) -> String {
     let parsed = message.strip_prefix("unknown field `").and_then(|rest| {
         let (field, expected) = rest.split_once('`')?;
         let known: Vec<&str> = expected

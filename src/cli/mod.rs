@@ -237,8 +237,11 @@ fn starts_like_json(path: &std::path::Path) -> bool {
     let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
         return false;
     };
-    head[..n]
-        .iter()
+    // (after an editor's byte-order mark: the save reader skips it too)
+    let head = head[..n]
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(&head[..n]);
+    head.iter()
         .find(|b| !b.is_ascii_whitespace())
         .is_some_and(|b| *b == b'{')
 }
@@ -280,6 +283,13 @@ fn open_session(
         if let Err(e) = std::fs::metadata(path) {
             return Err(format!("{}: cannot read save file: {e}", path.display()));
         }
+    }
+    // (an empty file is neither a save nor a scenario: it was read as a scenario missing `id`)
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+        return Err(format!(
+            "{}: the file is empty: no save or scenario in it (a save cut short, by a full disk?)",
+            path.display()
+        ));
     }
     let session = if is_save(path) {
         if seed.is_some() {

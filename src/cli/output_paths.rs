@@ -12,6 +12,18 @@ pub(super) fn check(outputs: &[(&str, &Path)], input: Option<&Path>) -> Result<(
     let mut seen: Vec<(&str, PathBuf)> = Vec::new();
     let input = input.filter(|p| p.is_file()).and_then(same_file_key);
     for &(flag, path) in outputs {
+        // (a save is a file to read back: a device or a pipe would lose it, which the save's
+        // writer refused only after the game was played)
+        if flag == "--save"
+            && !crate::output_file::is_stdout(path)
+            && std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+        {
+            return Err(format!(
+                "--save {}: not a regular file (a device or a pipe): a save is a file to read \
+                 back; name a file, or `-` for standard output",
+                path.display()
+            ));
+        }
         // (standard output and devices are no file of the user's: several outputs may go
         // there in turn)
         if crate::output_file::is_stdout(path)
@@ -131,8 +143,9 @@ mod tests {
                 &[
                     ("--log", stdout),
                     ("--replay", stdout),
-                    ("--save", Path::new("/dev/null")),
+                    ("--save", stdout),
                     ("--per-game", Path::new("/dev/null")),
+                    ("--log", Path::new("/dev/null")),
                     ("--per-game", &log),
                 ],
                 Some(&save)

@@ -11,8 +11,10 @@ use super::state::GameState;
 pub const SAVE_FORMAT: &str = "hexwar-save";
 pub const SAVE_VERSION: u32 = 1;
 
-/// What a save file holds.
+/// What a save file holds. A field it does not know is refused, not skipped: a misspelt
+/// `"mod"` resumed the game without its mod, under other rules, without a word.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Save {
     pub format: String,
     pub version: u32,
@@ -206,6 +208,8 @@ impl Save {
 
     /// Parses and verifies a save's text.
     pub fn from_json(path: &Path, text: &str) -> Result<Save, SaveError> {
+        // (an editor's byte-order mark is no part of the JSON)
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         #[derive(Deserialize)]
         struct Header {
             format: String,
@@ -266,7 +270,8 @@ impl Save {
             path: path.into(),
             source,
         };
-        if let Ok(m) = std::fs::metadata(path) {
+        // (standard output, however it is named: `/dev/stdout` was refused where `-` was not)
+        if let (false, Ok(m)) = (crate::output_file::is_stdout(path), std::fs::metadata(path)) {
             if !m.is_file() {
                 return Err(werr(std::io::Error::other(
                     "not a regular file: a save is not written over it",
@@ -308,7 +313,9 @@ pub(crate) fn json_problem(e: &serde_json::Error) -> String {
     } else if e.is_syntax() {
         format!("not valid JSON ({e})")
     } else {
-        crate::board::in_json_words(&e.to_string())
+        // (`mod` for `mods`: the field meant, named before serde's list of them all)
+        let text = crate::board::with_nearest_field(&e.to_string());
+        crate::board::in_json_words(&text)
     }
 }
 
@@ -323,6 +330,15 @@ mod tests {
             dice: Dice { seed: 5, rolls: 9 },
             ..GameState::new("t", 5)
         }
+    }
+
+    /// A save an editor wrote back with a byte-order mark reads as the save it is (it was
+    /// "not valid JSON (expected value at line 1 column 1)").
+    #[test]
+    fn a_save_with_a_byte_order_mark_reads() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let text = format!("\u{feff}{}", save.to_json());
+        assert_eq!(Save::from_json(Path::new("s.json"), &text).unwrap(), save);
     }
 
     /// A value of the wrong kind in a save is named in the file's words (was `expected u32`,
