@@ -369,13 +369,37 @@ fn a_replay_cut_short_or_relabelled_does_not_verify() {
         )
     );
 
-    // (a replay recorded before the end was written still verifies as far as it goes)
-    let mut old = whole.clone();
-    old.as_object_mut().unwrap().remove("end");
-    std::fs::write(&path, serde_json::to_string(&old).unwrap()).unwrap();
-    assert_eq!(
-        ok(&["replay", p]),
-        format!("replay ok: {n} steps of demo (seed 4) verified\n")
+    // A replay without its end, cut short with it, is refused: it verified as far as it went,
+    // so a cut-short replay (and `"steps": []`) passed.
+    for steps in [n - 5, 0] {
+        let mut cut = whole.clone();
+        cut.as_object_mut().unwrap().remove("end");
+        cut["steps"].as_array_mut().unwrap().truncate(steps);
+        std::fs::write(&path, serde_json::to_string(&cut).unwrap()).unwrap();
+        let out = hexwar(&["replay", p]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: {p}: the replay has no recorded end (its \"end\"): it was cut short, or \
+                 recorded before replays kept their end (record it again)\n"
+            )
+        );
+    }
+    // A rules file the game loads must be recorded: a replay whose `rules` lost its entries
+    // verified against whatever the files held.
+    let mut forgetful = whole.clone();
+    forgetful["rules"] = serde_json::json!({});
+    std::fs::write(&path, serde_json::to_string(&forgetful).unwrap()).unwrap();
+    let out = hexwar(&["replay", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: {p}: the replay was recorded against different rules, it cannot be verified: \
+             rules/demo/"
+        )),
+        "{}",
+        stderr(&out)
     );
 }
 

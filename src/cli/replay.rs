@@ -85,7 +85,11 @@ pub fn run(args: &ReplayArgs) -> i32 {
             }
             EXIT_GAME
         }
-        Err(e @ (ReplayError::Incomplete { .. } | ReplayError::ScenarioId { .. })) => {
+        Err(
+            e @ (ReplayError::Incomplete { .. }
+            | ReplayError::NoEnd
+            | ReplayError::ScenarioId { .. }),
+        ) => {
             if !args.json {
                 errln!(
                     "error: {}: {}",
@@ -141,13 +145,15 @@ fn verdict<'a>(
                 }),
             ))
         }
-        Err(e @ (ReplayError::Incomplete { .. } | ReplayError::ScenarioId { .. })) => {
-            Some(Verdict {
-                ok: false,
-                problem: Some(e.to_string()),
-                ..base(0, None, None)
-            })
-        }
+        Err(
+            e @ (ReplayError::Incomplete { .. }
+            | ReplayError::NoEnd
+            | ReplayError::ScenarioId { .. }),
+        ) => Some(Verdict {
+            ok: false,
+            problem: Some(e.to_string()),
+            ..base(0, None, None)
+        }),
         Err(_) => None,
     }
 }

@@ -93,6 +93,10 @@ pub enum ReplayError {
     /// working directory).
     #[error("the replay's scenario {} is not there (a relative path is read from the working directory, as it was when the game was recorded: verify it from that directory, or correct \"scenario_path\" in the replay)", .0.display())]
     ScenarioMissing(PathBuf),
+    /// No recorded end: steps cut off with it, or a recording older than the end (verifying
+    /// such a file checked only the steps it still held: a cut-short replay passed).
+    #[error("the replay has no recorded end (its \"end\"): it was cut short, or recorded before replays kept their end (record it again)")]
+    NoEnd,
     /// The steps do not reach the recorded end: the file was cut short (or padded).
     #[error("the replay holds {found} steps but its recording ended after {recorded}: it was cut short or added to")]
     Incomplete { found: usize, recorded: usize },
@@ -248,13 +252,14 @@ impl Replay {
                 now: session.scenario.id.clone(),
             });
         }
-        if let Some(end) = &self.end {
-            if end.steps != self.steps.len() {
-                return Err(ReplayError::Incomplete {
-                    found: self.steps.len(),
-                    recorded: end.steps,
-                });
-            }
+        let Some(end) = &self.end else {
+            return Err(ReplayError::NoEnd);
+        };
+        if end.steps != self.steps.len() {
+            return Err(ReplayError::Incomplete {
+                found: self.steps.len(),
+                recorded: end.steps,
+            });
         }
         // (held to the files the game loads, not every file beside them)
         let loaded = session.game.rules().loaded_files();
@@ -264,9 +269,12 @@ impl Replay {
             &loaded,
         );
         let in_play = crate::rules::loaded_names(&session.scenario.rule_roots, &loaded);
+        // (every file the game loads must be recorded: a replay whose `rules` lost an entry,
+        // or all of them, verified against whatever the files held now)
+        let loaded_names: Vec<String> = in_play.iter().cloned().collect();
         let in_play = (!loaded.is_empty()).then_some(&in_play);
         if let Some(changes) =
-            crate::rules::describe_module_changes(&self.rules, &now, &[], in_play)
+            crate::rules::describe_module_changes(&self.rules, &now, &loaded_names, in_play)
         {
             return Err(ReplayError::DifferentRules(changes));
         }
@@ -311,7 +319,7 @@ impl Replay {
             }
         }
         let state = session.game.state().hash();
-        if let Some(end) = self.end.as_ref().filter(|end| end.state != state) {
+        if end.state != state {
             return Err(ReplayError::Diverged {
                 step: self.steps.len(),
                 side: self
