@@ -650,19 +650,10 @@ end
 -- would take them out of the city that counts for F40-16.3 (a unit that cannot retreat is
 -- eliminated, C.7). The attack is then given without them (C.1 accepts any eligible subset)
 -- and judged again by combat.odds.
--- The rank of an odds threshold of the strategy table (`"2:1"`). A value that is no column of
--- combat.COLUMNS (`"2-1"`) is an error naming it: it used to count as the lowest column, so the
--- bot attacked at any odds without a word.
+-- The rank of an odds threshold of the strategy table (`"2:1"`), or an error naming a value
+-- that is no column (combat.strategy_rank; also checked as the game starts).
 local function threshold_rank(key)
-  local value = strategy[key]
-  local rank = combat.column_rank(value)
-  if not rank then
-    local names = {}
-    for i, c in ipairs(combat.COLUMNS) do names[i] = combat.column_name(c) end
-    error(string.format("strategy.%s = %s is no odds column (the columns: %s)", key,
-      type(value) == "string" and string.format("%q", value) or tostring(value), table.concat(names, ", ")), 0)
-  end
-  return rank
+  return combat.strategy_rank(key)
 end
 
 local function combat_choice(side)

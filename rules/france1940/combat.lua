@@ -613,6 +613,21 @@ function combat.legal(side)
   return out
 end
 
+-- The rank of an odds threshold of the strategy table (`"2:1"`; ai.lua). A value that is no
+-- column of combat.COLUMNS (`"2-1"`) is an error naming it: it used to count as the lowest
+-- column, so the bot attacked at any odds without a word.
+function combat.strategy_rank(key)
+  local value = require("france1940.strategy")[key]
+  local rank = combat.column_rank(value)
+  if not rank then
+    local names = {}
+    for i, c in ipairs(combat.COLUMNS) do names[i] = combat.column_name(c) end
+    error(string.format("strategy.%s = %s is no odds column (the columns: %s)", key,
+      type(value) == "string" and string.format("%q", value) or tostring(value), table.concat(names, ", ")), 0)
+  end
+  return rank
+end
+
 -- F40-C.6: the CRT checked against COLUMNS and RESULT_EFFECTS as the game starts (a variant
 -- replaces them while it loads): one row per column, one result per d6 roll, each a result
 -- RESULT_EFFECTS has, and no row that no column names. A fault showed only when a roll used
@@ -621,6 +636,14 @@ function combat.check_tables()
   local spelling = require("lib.spelling")
   local columns = {}
   for i, c in ipairs(combat.COLUMNS) do columns[i] = name_of(c) end
+  -- (combat.column takes the last column the odds reach: out of order, 6 against 6 was 1:2)
+  for i = 2, #combat.COLUMNS do
+    local low, high = combat.COLUMNS[i - 1], combat.COLUMNS[i]
+    if high[1] * low[2] <= low[1] * high[2] then
+      error(string.format("F40-C.6: combat.COLUMNS runs from the weakest odds up, but %s comes before %s (columns: %s)",
+        columns[i - 1], columns[i], table.concat(columns, ", ")), 0)
+    end
+  end
   local results = {}
   for r in pairs(combat.RESULT_EFFECTS) do results[#results + 1] = tostring(r) end
   table.sort(results)
@@ -665,6 +688,10 @@ function combat.check_tables()
         key, spelling.did_you_mean(key, columns), table.concat(columns, ", ")), 0)
     end
   end
+  -- (the bot's odds thresholds name columns: a variant that drops one was told only at the
+  -- first German combat)
+  combat.strategy_rank("attack_at")
+  combat.strategy_rank("attack_dutch_at")
 end
 
 function combat.register()

@@ -147,6 +147,12 @@ local function german_city(label)
     or (politics.country_of(label) == "germany" and common.has_feature(label, "town"))
 end
 
+-- "2 German reserves per turn": the quota of reserves.QUOTA[key] as a variant left it.
+local function per_turn(key, who)
+  local n = reserves.QUOTA[key]
+  return common.mp_str(n) .. " " .. who .. " reserve" .. (n == 1 and "" or "s") .. " per turn"
+end
+
 local function check_in(f, g, side, to)
   local pool = g.attrs.pool
   local turn = f_turn(f)
@@ -170,8 +176,13 @@ local function check_in(f, g, side, to)
   end
   if pool == "german_reserve" then
     if side ~= "german" then return nil, "F40-17.4", g.id .. " is a German reserve" end
-    if turn < reserves.FROM_TURN.german then return nil, "F40-17.4", "German reserves enter from turn 3" end
-    if f_used(f, "german") >= reserves.QUOTA.german then return nil, "F40-17.4", "2 German reserves per turn" end
+    -- (the texts read the tables at each call: a variant changes them)
+    if turn < reserves.FROM_TURN.german then
+      return nil, "F40-17.4", "German reserves enter from turn " .. common.mp_str(reserves.FROM_TURN.german)
+    end
+    if f_used(f, "german") >= reserves.QUOTA.german then
+      return nil, "F40-17.4", per_turn("german", "German")
+    end
     if not german_city(to) or f_control(f, to) ~= "german" then
       return nil, "F40-17.4", to .. " is not a German-controlled German city"
     end
@@ -181,7 +192,9 @@ local function check_in(f, g, side, to)
   if pool == "swiss_reserve" then
     if side ~= "allied" then return nil, "F40-17.7", g.id .. " is a Swiss reserve" end
     if not f_swiss_invaded(f) then return nil, "F40-17.7", "Swiss reserves enter after an invasion of Switzerland" end
-    if f_used(f, "swiss") >= reserves.QUOTA.swiss then return nil, "F40-17.7", "1 Swiss reserve per turn" end
+    if f_used(f, "swiss") >= reserves.QUOTA.swiss then
+      return nil, "F40-17.7", per_turn("swiss", "Swiss")
+    end
     -- "toute ville suisse contrôlée par le joueur Allié, ou par le bord sud ou est de la carte
     -- en Suisse": Allied control is asked of the cities only.
     local city = common.terrain(to) == "major_city" or common.has_feature(to, "town")
@@ -198,8 +211,12 @@ local function check_in(f, g, side, to)
   if pool == "armee_des_alpes" and not f_pool_empty(f) then
     return nil, "F40-17.6", g.id .. " enters next to Switzerland after its invasion, or once every other Allied reserve has entered"
   end
-  if turn < reserves.FROM_TURN.allied then return nil, "F40-17.5", "Allied reserves enter from turn 2" end
-  if f_used(f, "allied") >= reserves.QUOTA.allied then return nil, "F40-17.5", "3 Allied reserves per turn" end
+  if turn < reserves.FROM_TURN.allied then
+    return nil, "F40-17.5", "Allied reserves enter from turn " .. common.mp_str(reserves.FROM_TURN.allied)
+  end
+  if f_used(f, "allied") >= reserves.QUOTA.allied then
+    return nil, "F40-17.5", per_turn("allied", "Allied")
+  end
   if not allied_hex(f, to) then
     return nil, "F40-17.5", to .. " is not an assembly point free of German ZOC and control, a Paris hex or a west/south edge hex of France"
   end

@@ -25,6 +25,10 @@ local victory = {}
 victory.CITY_POINTS = { paris = 5, france = 2, belgium = 1, netherlands = 1 }
 victory.UNIT_POINTS = { XX = 1, XXX = 3, III = 1 }
 
+-- The keys of CITY_POINTS that victory.cities reads (a variant whose victory.cities reads more
+-- adds them here, or check_tables refuses them).
+victory.CITY_KEYS = { "belgium", "france", "netherlands", "paris" }
+
 -- {label = points} of the cities that score.
 function victory.cities()
   local out = {}
@@ -116,6 +120,19 @@ function victory.check_tables()
     if not sizes[size] then
       error(string.format("victory.UNIT_POINTS has '%s', a size no unit of the game has%s (sizes: %s): its points would never count",
         size, require("lib.spelling").did_you_mean(size, listed), table.concat(listed, ", ")), 0)
+    end
+  end
+  -- (a key victory.cities does not read, `Paris` for `paris`, scored nothing, and the city
+  -- meant kept its points)
+  local cities = {}
+  for _, k in ipairs(victory.CITY_KEYS) do cities[k] = true end
+  keys = {}
+  for k in pairs(victory.CITY_POINTS) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    if not cities[k] then
+      error(string.format("victory.CITY_POINTS has '%s', a key no city scores by%s (keys: %s): its points would never count",
+        k, require("lib.spelling").did_you_mean(k, victory.CITY_KEYS), table.concat(victory.CITY_KEYS, ", ")), 0)
     end
   end
   -- (points that are no number stopped the game at its end, or scored NaN)

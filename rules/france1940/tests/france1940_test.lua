@@ -134,3 +134,46 @@ test("F40-9.2: a Dutch unit ordered onto the sea is told of the sea, not of F40-
   t.eq(refusal(t, "allied", { command = "move", unit = "nl2", path = { "3106" } }),
     "F40-16.3: nl2 may not leave netherlands while a German unit is in it (3106)")
 end)
+
+-- The error that stops a variant's game from starting (a table checked at GameStarted).
+local function start_error(t, mod)
+  local ok, err = pcall(t.scenario, "scenarios/france1940", { seed = 1, mods = { mod } })
+  t.eq(ok, false, mod .. " refused")
+  return tostring(err)
+end
+
+local function has(t, text, wanted)
+  t.truthy(text:find(wanted, 1, true), "'" .. wanted .. "' in: " .. text)
+end
+
+test("F40-17.4, 17.5: the reserve refusals give a variant's turns and quota", function(t)
+  t.scenario("scenarios/france1940", { seed = 1, mods = { "mods/reserves_late.lua" } })
+  t.setup{ turn = 3, phase = "movement", side = "german", units = {
+    { id = "g1", side = "german", nation = "german", type = "infantry", size = "XX", ma = 4, strength = 2, at = "3010" },
+    { id = "a1", side = "allied", nation = "french", type = "infantry", size = "XX", ma = 4, strength = 2, at = "1521" } } }
+  t.eq(refusal(t, "german", { command = "place", unit = "de-28-id", to = "3119" }),
+    "F40-17.4: German reserves enter from turn 4")
+  t.setup{ turn = 2, phase = "movement", side = "allied" }
+  t.eq(refusal(t, "allied", { command = "place", unit = "fr-1-dic", to = "2722" }),
+    "F40-17.5: Allied reserves enter from turn 3")
+  t.setup{ turn = 3, phase = "movement", side = "allied" }
+  t.ok("allied", { command = "place", unit = "fr-1-dic", to = "2722" })
+  t.eq(refusal(t, "allied", { command = "place", unit = "fr-13-di", to = "2221" }),
+    "F40-17.5: 1 Allied reserve per turn")
+end)
+
+test("F40-C.6: combat.COLUMNS out of order is refused as the game starts", function(t)
+  has(t, start_error(t, "mods/columns_out_of_order.lua"),
+    "F40-C.6: combat.COLUMNS runs from the weakest odds up, but 1:1 comes before 1:2 (columns: 1:1, 1:2, 2:1, 3:1, 4:1, 5:1, 6:1)")
+end)
+
+test("the bot's odds thresholds are checked against combat.COLUMNS as the game starts", function(t)
+  has(t, start_error(t, "mods/no_2to1.lua"),
+    "strategy.attack_at = \"2:1\" is no odds column (the columns: 1:2, 1:1, 3:1, 4:1, 5:1, 6:1)")
+end)
+
+test("a misspelt victory.CITY_POINTS key is refused as the game starts", function(t)
+  has(t, start_error(t, "mods/city_points_typo.lua"),
+    "victory.CITY_POINTS has 'Paris', a key no city scores by (did you mean 'paris'?) (keys: belgium, "
+    .. "france, netherlands, paris): its points would never count")
+end)
