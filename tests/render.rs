@@ -50,6 +50,40 @@ fn demo_reach_overlay() {
     );
 }
 
+/// A facing game's reach answers a cost per end facing: the overlay prints the least of them
+/// on each hex (it printed the table as JSON text, `{"0":1,"1":1,...}`).
+#[test]
+fn a_facing_games_reach_overlay_prints_the_least_cost() {
+    let mut session = Session::start(Path::new("scenarios/tactical"), None).unwrap();
+    let svg = render(&mut session, Some(&Overlay::Reach("b-art-1".into()))).unwrap();
+    assert!(
+        svg.contains(
+            "overlay: reach of b-art-1 (20 hexes, least cost over the end facings printed)"
+        ),
+        "{svg}"
+    );
+    let marks: Vec<&str> = svg
+        .split("fill=\"#6b5200\">")
+        .skip(1)
+        .filter_map(|rest| rest.split('<').next())
+        .collect();
+    assert_eq!(marks.len(), 20, "{marks:?}");
+    assert!(marks.iter().all(|m| m.parse::<u32>().is_ok()), "{marks:?}");
+}
+
+/// The ZOC overlay of a game with no movement table (a facing game) says so (it was an error
+/// of an internal `eval` chunk: "eval:4: hex.path: the rules declare no movement table").
+#[test]
+fn the_zoc_overlay_of_a_facing_game_says_it_has_no_movement_table() {
+    let mut session = Session::start(Path::new("scenarios/ancients"), None).unwrap();
+    let err = render(&mut session, Some(&Overlay::Zoc)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "zoc overlay: this game's rules declare no movement table, whose zones of control the \
+         overlay draws (a facing game's fronts are not drawn; reach:UNIT shows where a unit may go)"
+    );
+}
+
 #[test]
 fn tiny_fixture_pointy_with_every_symbol() {
     check("tiny", "tests/fixtures/render_tiny", None);

@@ -76,7 +76,12 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
             // answers hex.path.zoc over the same state.
             let mut rules =
                 LuaRules::load(&session.scenario).map_err(|e| RenderError(e.errors.join("\n")))?;
+            // (a facing game declares fronts, not a movement table's ZOC: said so, not as a
+            // script error of an `eval` chunk)
             let code = r#"
+              if hex.rules.get("movement") == nil then
+                error("NO_MOVEMENT", 0)
+              end
               local out = {}
               for _, label in ipairs(hex.map.hexes()) do
                 local sides = hex.path.zoc(label)
@@ -84,9 +89,16 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
               end
               return out
             "#;
-            let answer = rules
-                .eval(session.game.state(), code)
-                .map_err(|e| RenderError(format!("zoc overlay: {e}")))?;
+            let answer = rules.eval(session.game.state(), code).map_err(|e| {
+                RenderError(if e.message.contains("NO_MOVEMENT") {
+                    "zoc overlay: this game's rules declare no movement table, whose zones of \
+                     control the overlay draws (a facing game's fronts are not drawn; reach:UNIT \
+                     shows where a unit may go)"
+                        .into()
+                } else {
+                    format!("zoc overlay: {e}")
+                })
+            })?;
             if let Value::Object(map) = answer {
                 for (hex, sides) in map {
                     let sides: Vec<String> = sides
@@ -105,12 +117,27 @@ pub fn compute(session: &mut Session, overlay: &Overlay) -> Result<OverlayData, 
             let map = session
                 .reach_of(unit)
                 .map_err(|e| RenderError(format!("reach overlay: {e}")))?;
+            // (a facing game answers a cost per end facing, `{"0": 1, "3": 2}`: the least is
+            // printed; the whole table was, as JSON text)
+            let facings = map.values().any(Value::is_object);
             data.caption = format!(
-                "overlay: reach of {unit} ({} hexes, MP cost printed)",
-                map.len()
+                "overlay: reach of {unit} ({} hexes, {} printed)",
+                map.len(),
+                if facings {
+                    "least cost over the end facings"
+                } else {
+                    "MP cost"
+                }
             );
             for (hex, cost) in map {
-                let cost = match cost.as_f64() {
+                let least = match &cost {
+                    Value::Object(per_facing) => per_facing
+                        .values()
+                        .filter_map(Value::as_f64)
+                        .min_by(f64::total_cmp),
+                    other => other.as_f64(),
+                };
+                let cost = match least {
                     Some(x) => super::svg::num(x),
                     None => cost.to_string(),
                 };
