@@ -160,8 +160,10 @@ impl Comparison {
     }
 
     pub fn to_text(&self) -> String {
-        let percent = |x: f64| format!("{:.1}%", x * 100.0);
-        let points = |x: f64| format!("{:+.1}", x * 100.0);
+        // (two decimals: the figures are kept to four, and rounding them again to one printed
+        // 20.6% for 20.655%)
+        let percent = |x: f64| format!("{:.2}%", x * 100.0);
+        let points = |x: f64| format!("{:+.2}", x * 100.0);
         let with = |bots: &BTreeMap<String, String>, mods: &[String]| {
             super::stats::host_note(bots, mods)
                 .map(|note| format!(", {note}"))

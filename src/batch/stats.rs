@@ -204,7 +204,9 @@ impl Stats {
         );
         for (side, s) in &self.sides {
             out += &format!(
-                "{side:>10}: wins {:>5}  win rate {:5.1}%  95% CI [{:5.1}%, {:5.1}%]  mean score {:.2}\n",
+                // (two decimals, all the figures keep: rounded again to one, a bound of
+                // 20.655% printed as 20.6%)
+                "{side:>10}: wins {:>5}  win rate {:6.2}%  95% CI [{:6.2}%, {:6.2}%]  mean score {:.2}\n",
                 s.wins,
                 s.win_rate * 100.0,
                 s.win_rate_95.0 * 100.0,
@@ -252,6 +254,37 @@ mod tests {
         assert_eq!(wilson(50, 100), (0.4038, 0.5962));
         assert_eq!(wilson(0, 10), (0.0, 0.2775));
         assert_eq!(wilson(0, 0), (0.0, 0.0));
+    }
+
+    /// The text prints the interval to the two decimals of a percentage its figures keep:
+    /// rounded again to one, the lower bound of 1 win in 1 game (20.655%, kept as 0.2065)
+    /// printed 20.6%, where the interval itself rounds to 20.7%.
+    #[test]
+    fn the_text_prints_the_kept_figures_without_rounding_them_again() {
+        let record = GameRecord {
+            scenario: "s".into(),
+            base_seed: 1,
+            game: 0,
+            seed: 1,
+            winner: Some("red".into()),
+            turns: 3,
+            scores: Default::default(),
+            commands: 1,
+            figures: Default::default(),
+            rules: String::new(),
+            bots: Default::default(),
+            mods: Vec::new(),
+            refused: 0,
+        };
+        let stats = Stats::from_records(&[record], &["red".to_string()]);
+        assert_eq!(stats.sides["red"].win_rate_95, (0.2065, 1.0));
+        assert!(
+            stats.to_text().contains(
+                "       red: wins     1  win rate 100.00%  95% CI [ 20.65%, 100.00%]  mean score 0.00\n"
+            ),
+            "{}",
+            stats.to_text()
+        );
     }
 
     /// Scores and figures near f64's limit (a rules score of 1e308 in two games) made the
