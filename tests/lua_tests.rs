@@ -206,6 +206,43 @@ fn tests_find_their_scenario_from_any_working_directory() {
     }
 }
 
+/// A test reads scenarios, setups and mods only inside the working directory and its own
+/// project (the folder above it holding `scenarios`): `t.scenario` of any other file read it
+/// and quoted its content back in the parse error (`TOML: invalid type: string "SECRET"`).
+#[test]
+fn a_test_reads_no_file_outside_its_project_and_the_working_directory() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("creds.toml"), "turns = \"SECRET-42\"\n").unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let creds = outside.path().join("creds.toml");
+    std::fs::write(
+        project.path().join("leak_test.lua"),
+        format!(
+            "test(\"leak\", function(t) t.scenario({:?}) end)\n",
+            creds.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["test", "."])
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("SECRET"), "{stdout}");
+    let project_dir = std::fs::canonicalize(project.path()).unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "t.scenario: '{}' is outside the working directory and the test's project ({}): a \
+             test reads scenarios, setups and mods only there",
+            creds.display(),
+            project_dir.display()
+        )),
+        "{stdout}"
+    );
+}
+
 /// A loop in a test file's own code is stopped by the test VM's fixed budget, and the message
 /// says so: it told the designer to raise the scenario's `[limits] instructions`, which no
 /// test file's own code runs under.

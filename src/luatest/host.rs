@@ -35,23 +35,51 @@ fn with_game(lua: &Lua, game: &Game, f: impl FnOnce(&mut Session) -> Json) -> ml
 
 /// Where a path a test names is: as given (from the working directory), else from the test
 /// file's folder or the nearest folder above it that has it (`scenarios/x` from
-/// `rules/x/tests/`), so tests run from anywhere; the error names the places looked at.
+/// `rules/x/tests/`), so tests run from anywhere; the error names the places looked at. Only
+/// a file inside the working directory or the test's project ([`project_of`]) is given: a
+/// test runs sandboxed, and `t.scenario("/etc/x.toml")` read any file, its content quoted back
+/// in the parse error.
 fn find_near(base: &Path, path: &str) -> Result<PathBuf, String> {
+    let project = project_of(base);
+    let inside = |p: &Path| {
+        let Ok(real) = std::fs::canonicalize(p) else {
+            return false;
+        };
+        [Path::new("."), project.as_path()]
+            .iter()
+            .filter_map(|dir| std::fs::canonicalize(dir).ok())
+            .any(|dir| real.starts_with(dir))
+    };
     let given = PathBuf::from(path);
-    if given.exists() || given.is_absolute() {
-        return Ok(given);
+    let found = if given.exists() {
+        Some(given)
+    } else {
+        (base.ancestors())
+            .take_while(|dir| dir.starts_with(&project))
+            .map(|dir| dir.join(path))
+            .find(|p| p.exists())
+    };
+    match found {
+        Some(p) if inside(&p) => Ok(p),
+        Some(_) => Err(format!(
+            "'{path}' is outside the working directory and the test's project ({}): a test \
+             reads scenarios, setups and mods only there",
+            project.display()
+        )),
+        None => Err(format!(
+            "'{path}' is neither in the working directory nor in {} or a folder above it",
+            base.display()
+        )),
     }
-    if let Some(found) = base
-        .ancestors()
-        .map(|dir| dir.join(path))
-        .find(|p| p.exists())
-    {
-        return Ok(found);
-    }
-    Err(format!(
-        "'{path}' is neither in the working directory nor in {} or a folder above it",
-        base.display()
-    ))
+}
+
+/// The test's project: the nearest folder at or above the test file's that holds a
+/// `scenarios` folder (a repository's root), else the test file's own folder.
+fn project_of(base: &Path) -> PathBuf {
+    base.ancestors()
+        .find(|dir| dir.join("scenarios").is_dir())
+        .unwrap_or(base)
+        .to_path_buf()
 }
 
 pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
