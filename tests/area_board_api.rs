@@ -221,7 +221,21 @@ fn area_board_errors_name_the_call_and_the_nearest_region() {
             "return hex.map.zone('north')",
             "hex.map.zone: this board is an area map, which has no hex grid; on both kinds of \
              board: places, is_location, terrain, features, has_feature, neighbors, distance; on \
-             area maps: regions, region, adjacent",
+             area maps: regions, region, adjacent, supply_centers, homes, powers, board_table",
+        ),
+        // (a feature or power near one the map has is misspelt: both read as a silent
+        // false or empty list)
+        (
+            "return hex.map.has_feature('WEST', 'captial')",
+            "hex.map.has_feature: this map has no feature 'captial' (did you mean 'capital'?)",
+        ),
+        (
+            "return hex.map.homes('RD')",
+            "hex.map.homes: this map has no power 'RD' (did you mean 'RED'?) (its powers: RED)",
+        ),
+        (
+            "return hex.map.homes('red')",
+            "hex.map.homes: this map has no power 'red' (did you mean 'RED'?) (its powers: RED)",
         ),
     ];
     for (script, message) in cases {

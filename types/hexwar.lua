@@ -84,7 +84,7 @@
 
 ---A region of an area board.
 ---@class hexwar.Region
----@field id string Its id (`"par"`).
+---@field id string Its id (`"PAR"`).
 ---@field name string Its full name.
 ---@field type string `land`, `coast`, `sea` or `impassable`.
 ---@field supply_center boolean Whether it is a supply centre.
@@ -97,7 +97,7 @@
 ---@field name string Its name.
 ---@field adjective string Its adjective.
 ---@field home_centers string[] Its home centres.
----@field start_units string[] Its starting units (`"A par"`).
+---@field start_units string[] Its starting units (`"A PAR"`).
 ---@field start_centers string[] The centres it owns at the start.
 
 ---A region in `hex.map.board_table()`.
@@ -380,7 +380,7 @@ function hex.map.in_zone(label, zone) end
 ---@return boolean
 function hex.map.is_hex(label) end
 
----Whether a region or coast (`"spa/nc"`) is a location of the board; on a hex map, whether `location` is a hex label.
+---Whether a region or coast (`"SPA/NC"`) is a location of the board; on a hex map, whether `location` is a hex label.
 ---@param location string
 ---@return boolean
 function hex.map.is_location(location) end

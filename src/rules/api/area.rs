@@ -246,7 +246,23 @@ pub fn register(lua: &Lua, t: &Table) -> mlua::Result<()> {
         "homes",
         lua.create_function(|lua, power: String| {
             let map = area_map(lua, "homes")?;
-            string_list(lua, map.homes(&power))
+            let homes = map.homes(&power);
+            // (a power the map names nowhere is misspelt: `homes("green")` was an empty list)
+            if homes.is_empty() && !map.powers().iter().any(|p| p.name == power) {
+                let mut names: Vec<String> = (map.powers().iter().map(|p| p.name.clone()))
+                    .chain(map.regions().iter().filter_map(|r| r.home.clone()))
+                    .collect();
+                names.sort_unstable();
+                names.dedup();
+                let near = crate::spelling::nearest_any_case(&power, &names)
+                    .map(|n| format!(" (did you mean '{n}'?)"))
+                    .unwrap_or_default();
+                return Err(mlua::Error::runtime(format!(
+                    "hex.map.homes: this map has no power '{power}'{near} (its powers: {})",
+                    names.join(", ")
+                )));
+            }
+            string_list(lua, homes)
         })?,
     )?;
     t.raw_set(

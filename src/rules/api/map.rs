@@ -16,7 +16,7 @@ fn hex_map(lua: &Lua, call: &str) -> mlua::Result<Arc<HexMap>> {
         mlua::Error::runtime(format!(
             "hex.map.{call}: this board is an area map, which has no hex grid; on both kinds of \
              board: places, is_location, terrain, features, has_feature, neighbors, distance; on \
-             area maps: regions, region, adjacent"
+             area maps: regions, region, adjacent, supply_centers, homes, powers, board_table"
         ))
     })
 }
@@ -207,7 +207,20 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 }
                 Board::Area(map) => {
                     let region = super::area::region_at(&map, &label, "has_feature")?;
-                    Ok(region.features().any(|f| f == feature))
+                    if region.features().any(|f| f == feature) {
+                        return Ok(true);
+                    }
+                    // (a name near one some region has is misspelt, as on a hex map: it read as
+                    // a silent false in victory and bot code)
+                    let mut known: Vec<String> = (map.regions().iter())
+                        .flat_map(|r| r.features().map(str::to_string))
+                        .collect();
+                    known.sort_unstable();
+                    known.dedup();
+                    if known.binary_search(&feature).is_err() {
+                        misspelt("has_feature", "feature", &feature, &known)?;
+                    }
+                    Ok(false)
                 }
             },
         )?,

@@ -26,7 +26,7 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "zones(label: string): string[] -- Hex maps: the zones a hex is in.",
         "regions(): string[] -- Area boards: every region id, sorted.",
         "region(id: string): hexwar.Region? -- Area boards: a region (named by its id or one of its aliases; `id` is always the id), or nil.",
-        "is_location(location: string): boolean -- Whether a region or coast (`\"spa/nc\"`) is a location of the board; on a hex map, whether `location` is a hex label.",
+        "is_location(location: string): boolean -- Whether a region or coast (`\"SPA/NC\"`) is a location of the board; on a hex map, whether `location` is a hex label.",
         "adjacent(a: string, b: string, class?: hexwar.MoveClass): boolean -- Area boards: whether a unit of `class` (default army) may move from `a` to `b`.",
         "supply_centers(): string[] -- Area boards: the supply centres.",
         "homes(power: string): string[] -- Area boards: a power's home centres.",

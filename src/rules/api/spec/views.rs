@@ -153,7 +153,7 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         parent: None,
         doc: "A region of an area board.",
         fields: &[
-            "id: string -- Its id (`\"par\"`).",
+            "id: string -- Its id (`\"PAR\"`).",
             "name: string -- Its full name.",
             "type: string -- `land`, `coast`, `sea` or `impassable`.",
             "supply_center: boolean -- Whether it is a supply centre.",
@@ -170,7 +170,7 @@ pub(super) const CLASSES: &[ClassDoc] = &[
             "name: string -- Its name.",
             "adjective: string -- Its adjective.",
             "home_centers: string[] -- Its home centres.",
-            "start_units: string[] -- Its starting units (`\"A par\"`).",
+            "start_units: string[] -- Its starting units (`\"A PAR\"`).",
             "start_centers: string[] -- The centres it owns at the start.",
         ],
     },
