@@ -295,6 +295,21 @@ fn endless_loop_in_a_metamethod_is_stopped() {
     );
 }
 
+/// A script's message of several lines keeps its later lines indented, so none reads as the
+/// host's own `error:` line or summary (they were printed at the margin).
+#[test]
+fn an_error_message_cannot_forge_the_hosts_lines() {
+    let m = run_hostile("error_with_forged_lines");
+    assert_contains(
+        &m,
+        &["hostile/scripts/error_with_forged_lines.lua:3: first\n  error: rules/demo/init.lua:3: FORGED second error\n  1 error(s) in scenarios/demo"],
+    );
+    assert!(
+        (m.lines().skip(1)).all(|l| l.starts_with([' ', '\t']) || l == "stack traceback:"),
+        "{m}"
+    );
+}
+
 /// A handler's answer is read raw, as plain data: the metamethods of the table it returns are
 /// never run. (`contains_key("event")` ran a returned table's `__index` and dropped its error:
 /// a looping one spent the whole instruction budget at each call, and the game played on with

@@ -207,7 +207,7 @@ pub(crate) fn called_field(frame: &str) -> Option<&str> {
 /// is the place the message already names.
 fn tidy_traceback(message: &str) -> String {
     let Some((head, traceback)) = message.split_once("\nstack traceback:") else {
-        return message.to_string();
+        return continued(message);
     };
     let frames = script_frames(traceback);
     // Lua names no place for some errors ("C stack overflow"): the innermost script frame does.
@@ -216,11 +216,19 @@ fn tidy_traceback(message: &str) -> String {
         Some(place) if !is_located(head) => format!("{place}: {}", error_value_said(head)),
         _ => head.to_string(),
     };
+    let head = continued(&head);
     if frames.len() > 1 {
         format!("{head}\nstack traceback:\n\t{}", frames.join("\n\t"))
     } else {
         head
     }
+}
+
+/// A script's message of several lines with each line after the first indented: at the margin,
+/// `error("x\nerror: rules/demo/init.lua:3: winner: blue")` printed a line that read as the
+/// host's own.
+fn continued(message: &str) -> String {
+    message.replace('\n', "\n  ")
 }
 
 /// Lua's text for an error value that is no message (`error({code = 1})` gives `table:
