@@ -84,6 +84,31 @@ fn with_bot(name: &str, source: &str) -> tempfile::TempDir {
     dir
 }
 
+/// A bot answering a function or a coroutine is told what a bot returns (it was serde's
+/// "deserialize error: unsupported value type `function`").
+#[test]
+fn a_bot_answering_no_data_is_told_what_a_bot_returns() {
+    for (answer, kind) in [
+        ("print", "a function"),
+        ("coroutine.create(print)", "a thread"),
+    ] {
+        let dir = with_bot(
+            "odd",
+            &format!("return function(side, legal, seed) return {answer} end\n"),
+        );
+        let out = hexwar(&["run", dir.path().to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).starts_with(&format!(
+                "error: rules error: bot 'odd' for red: returned {kind}; a bot returns the index \
+                 of a legal command or a command table\n"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn an_unknown_bot_module_is_refused_by_check() {
     let dir = tempfile::tempdir().unwrap();

@@ -731,6 +731,14 @@ impl LuaRules {
                 Value::Number(x) => {
                     return Ok(Err(format!("returned {x}, not an index of the legal list")))
                 }
+                // (no data: it was serde's "unsupported value type `function`")
+                Value::Function(_)
+                | Value::Thread(_)
+                | Value::UserData(_)
+                | Value::LightUserData(_) => return Ok(Err(format!(
+                    "returned {}; a bot returns the index of a legal command or a command table",
+                    super::convert::with_article(v.type_name())
+                ))),
                 _ => None,
             };
             let chosen = match index {
