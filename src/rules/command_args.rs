@@ -217,14 +217,29 @@ pub fn with_region_ids(
         }),
         Command::EndPhase => None,
         Command::Custom { name, args } => {
+            // (a facing game's move keeps its path among its fields)
+            let places = |spec: &&ArgSpec| {
+                spec.kind.as_ref().is_some_and(ArgKind::names_places)
+                    || (name == "move" && spec.name == "path")
+            };
+            let specs = specs.unwrap_or_default();
+            // (the arguments are copied only when a place among them is an alias: most
+            // commands, Diplomacy's orders among them, name none)
+            let aliased = |v: &Value| match v {
+                Value::String(place) => id(place).is_some(),
+                Value::Array(items) => items.iter().any(|i| i.as_str().and_then(id).is_some()),
+                _ => false,
+            };
+            if !specs
+                .iter()
+                .filter(places)
+                .any(|spec| args.get(&spec.name).is_some_and(aliased))
+            {
+                return None;
+            }
             let mut changed = args.clone();
             let mut any = false;
-            for spec in specs.unwrap_or_default() {
-                // (a facing game's move keeps its path among its fields)
-                let path_of_a_move = name == "move" && spec.name == "path";
-                if !(spec.kind.as_ref().is_some_and(ArgKind::names_places) || path_of_a_move) {
-                    continue;
-                }
+            for spec in specs.iter().filter(places) {
                 match changed.get_mut(&spec.name) {
                     Some(Value::String(place)) => {
                         if let Some(region) = id(place) {
