@@ -248,6 +248,25 @@ impl Stats {
 mod tests {
     use super::*;
 
+    /// Game `n` of a batch of scenario `s`, 3 turns long, won by `winner`.
+    fn game(n: u64, winner: Option<&str>) -> GameRecord {
+        GameRecord {
+            scenario: "s".into(),
+            base_seed: 1,
+            game: n,
+            seed: n,
+            winner: winner.map(str::to_string),
+            turns: 3,
+            scores: Default::default(),
+            commands: 1,
+            figures: Default::default(),
+            rules: String::new(),
+            bots: Default::default(),
+            mods: Vec::new(),
+            refused: 0,
+        }
+    }
+
     #[test]
     fn wilson_interval_matches_known_values() {
         // 50 wins out of 100: [0.4038, 0.5962]; 0 of 10: [0, 0.2775].
@@ -261,22 +280,7 @@ mod tests {
     /// printed 20.6%, where the interval itself rounds to 20.7%.
     #[test]
     fn the_text_prints_the_kept_figures_without_rounding_them_again() {
-        let record = GameRecord {
-            scenario: "s".into(),
-            base_seed: 1,
-            game: 0,
-            seed: 1,
-            winner: Some("red".into()),
-            turns: 3,
-            scores: Default::default(),
-            commands: 1,
-            figures: Default::default(),
-            rules: String::new(),
-            bots: Default::default(),
-            mods: Vec::new(),
-            refused: 0,
-        };
-        let stats = Stats::from_records(&[record], &["red".to_string()]);
+        let stats = Stats::from_records(&[game(0, Some("red"))], &["red".to_string()]);
         assert_eq!(stats.sides["red"].win_rate_95, (0.2065, 1.0));
         assert!(
             stats.to_text().contains(
@@ -291,20 +295,10 @@ mod tests {
     /// batch's mean `inf`, which JSON cannot hold; each is a finite number now.
     #[test]
     fn means_of_huge_scores_stay_finite() {
-        let record = |game: u64, score: f64| GameRecord {
-            scenario: "s".into(),
-            base_seed: 1,
-            game,
-            seed: game,
-            winner: None,
-            turns: 3,
+        let record = |n: u64, score: f64| GameRecord {
             scores: [("blue".to_string(), score)].into(),
-            commands: 1,
             figures: [("reach".to_string(), score)].into(),
-            rules: String::new(),
-            bots: Default::default(),
-            mods: Vec::new(),
-            refused: 0,
+            ..game(n, None)
         };
         let records = [record(0, 1e308), record(1, 1e308), record(2, -1e308)];
         let stats = Stats::from_records(&records, &["blue".to_string()]);
