@@ -425,8 +425,9 @@ fn a_run_stopped_for_a_power_and_resumed_is_the_uninterrupted_game() {
     );
 }
 
-/// `run` on a save of a finished game plays nothing and writes nothing: the file `--log`
-/// names keeps its bytes (an empty log used to replace it), and stderr says why.
+/// `run` on a save of a finished game plays nothing and writes no log: the file `--log`
+/// names keeps its bytes (an empty log used to replace it), and stderr says why. `--save`
+/// writes the game as it stands (a loop of `run a --save b` kept an older `b`).
 #[test]
 fn run_on_a_finished_save_plays_nothing_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -453,8 +454,8 @@ fn run_on_a_finished_save_plays_nothing_and_writes_nothing() {
     assert_eq!(
         stderr(&again),
         format!(
-            "note: the game in {} is already over: nothing was played and nothing was \
-             written (--save, --log)\n",
+            "note: the game in {} is already over: nothing was played (--save wrote the game \
+             as it stands) and nothing was written (--log)\n",
             path("end.json")
         )
     );
@@ -469,7 +470,10 @@ fn run_on_a_finished_save_plays_nothing_and_writes_nothing() {
         std::fs::read_to_string(path("log.jsonl")).unwrap(),
         "the player's own notes\n"
     );
-    assert!(!dir.path().join("again.json").exists());
+    assert_eq!(
+        std::fs::read_to_string(path("again.json")).unwrap(),
+        std::fs::read_to_string(path("end.json")).unwrap()
+    );
 }
 
 /// `play --log` writes the events a play applied as JSON lines, as `run --log` does, so the logs

@@ -165,17 +165,30 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
             ));
         }
     }
-    // A save of a finished game: nothing is played, so no output is written (an empty log
-    // used to replace the file --log named).
+    // A save of a finished game: nothing is played, so no log is written (an empty log used
+    // to replace the file --log named); the save is written as it stands, as after any run (a
+    // loop of `run a --save b` left an older b in place).
     if session.game.state().outcome.is_some() && super::is_save(&args.scenario) {
-        let named: Vec<&str> = outputs.iter().map(|(flag, _)| *flag).collect();
+        if let Some(path) = &args.save {
+            if let Err(e) = session.to_save().write(path) {
+                return fail(e);
+            }
+        }
+        let unwritten: Vec<&str> = (outputs.iter().map(|(flag, _)| *flag))
+            .filter(|flag| *flag != "--save")
+            .collect();
         errln!(
-            "note: the game in {} is already over: nothing was played{}",
+            "note: the game in {} is already over: nothing was played{}{}",
             args.scenario.display(),
-            if named.is_empty() {
+            if args.save.is_some() {
+                " (--save wrote the game as it stands)"
+            } else {
+                ""
+            },
+            if unwritten.is_empty() {
                 String::new()
             } else {
-                format!(" and nothing was written ({})", named.join(", "))
+                format!(" and nothing was written ({})", unwritten.join(", "))
             }
         );
         print_summary(
