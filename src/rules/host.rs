@@ -735,10 +735,13 @@ impl LuaRules {
                 Value::Function(_)
                 | Value::Thread(_)
                 | Value::UserData(_)
-                | Value::LightUserData(_) => return Ok(Err(format!(
-                    "returned {}; a bot returns the index of a legal command or a command table",
-                    super::convert::with_article(v.type_name())
-                ))),
+                | Value::LightUserData(_) => {
+                    let kind = super::convert::with_article(v.type_name());
+                    return Ok(Err(format!(
+                        "returned {kind}; a bot returns the index of a legal command or a \
+                         command table"
+                    )));
+                }
                 _ => None,
             };
             let chosen = match index {
