@@ -315,6 +315,26 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
         // (a per-game file holds about 200 bytes a game: 1 GiB is some five million games)
         let text = crate::board::read_named_capped(path, 1 << 30)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        // (a save or a replay, one JSON document over many lines, was "not a game record: EOF
+        // while parsing an object", which read as a file cut short)
+        #[derive(serde::Deserialize)]
+        struct Header {
+            format: String,
+        }
+        if let Ok(Header { format }) = serde_json::from_str::<Header>(&text) {
+            let what = match format.as_str() {
+                "hexwar-save" => Some("a hexwar save"),
+                "hexwar-replay" => Some("a hexwar replay"),
+                _ => None,
+            };
+            if let Some(what) = what {
+                return Err(format!(
+                    "{}: this is {what}, not a --per-game file (the game records `hexwar run \
+                     --games N --per-game FILE` writes, one JSON line a game)",
+                    path.display()
+                ));
+            }
+        }
         for (i, line) in text
             .lines()
             .enumerate()

@@ -16,10 +16,10 @@ pub struct RunArgs {
     /// Scenario directory or file, or a save file (.json) to continue.
     pub scenario: PathBuf,
     /// Seed for the dice and the bots (default: the scenario's).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Play at most this many turns, then stop (and save with --save).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub turns: Option<u32>,
     /// Stop when this side is to give a command (a side a person plays with `hexwar play`;
     /// with --save, saved there); in a simultaneous step, once the other sides have given theirs.
@@ -38,14 +38,14 @@ pub struct RunArgs {
     #[arg(long)]
     pub replay: Option<PathBuf>,
     /// Play N games (seeds derived from --seed) and print statistics.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub games: Option<u64>,
     /// Play exactly the games A..B of the batch (a shard; merge shards with `hexwar stats
     /// merge`); not with --games.
     #[arg(long, value_name = "A..B")]
     pub seed_range: Option<String>,
     /// Worker threads for a batch (default: all cores); only with --games or --seed-range.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     /// Print batch statistics as CSV.
     #[arg(long)]
