@@ -267,23 +267,7 @@ fn plural(n: u64) -> &'static str {
 mod tests {
     use super::*;
 
-    fn record(game: u64, seed: u64, winner: Option<&str>, scores: &[(&str, f64)]) -> GameRecord {
-        GameRecord {
-            scenario: "x".into(),
-            base_seed: 1,
-            game,
-            seed,
-            winner: winner.map(str::to_string),
-            turns: 1,
-            scores: scores.iter().map(|(s, v)| (s.to_string(), *v)).collect(),
-            commands: 1,
-            figures: Default::default(),
-            rules: String::new(),
-            bots: Default::default(),
-            mods: Vec::new(),
-            refused: 0,
-        }
-    }
+    use crate::batch::stats::record;
 
     /// Newcombe's interval for 10/20 against 15/20 (Wilson intervals [0.2993, 0.7007] and
     /// [0.5313, 0.8881]; the difference's bounds worked by hand from them), and the paired

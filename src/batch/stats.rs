@@ -244,27 +244,38 @@ impl Stats {
     }
 }
 
+/// Game `game` of a batch of scenario `x` (the statistics' and comparisons' tests).
+#[cfg(test)]
+pub(crate) fn record(
+    game: u64,
+    seed: u64,
+    winner: Option<&str>,
+    scores: &[(&str, f64)],
+) -> GameRecord {
+    GameRecord {
+        scenario: "x".into(),
+        base_seed: 1,
+        game,
+        seed,
+        winner: winner.map(str::to_string),
+        turns: 1,
+        scores: scores.iter().map(|(s, v)| (s.to_string(), *v)).collect(),
+        commands: 1,
+        figures: Default::default(),
+        rules: String::new(),
+        bots: Default::default(),
+        mods: Vec::new(),
+        refused: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Game `n` of a batch of scenario `s`, 3 turns long, won by `winner`.
+    /// Game `n` of a batch (its seed `n`), won by `winner`.
     fn game(n: u64, winner: Option<&str>) -> GameRecord {
-        GameRecord {
-            scenario: "s".into(),
-            base_seed: 1,
-            game: n,
-            seed: n,
-            winner: winner.map(str::to_string),
-            turns: 3,
-            scores: Default::default(),
-            commands: 1,
-            figures: Default::default(),
-            rules: String::new(),
-            bots: Default::default(),
-            mods: Vec::new(),
-            refused: 0,
-        }
+        record(n, n, winner, &[])
     }
 
     #[test]

@@ -238,27 +238,19 @@ pub fn with_region_ids(
                 return None;
             }
             let mut changed = args.clone();
-            let mut any = false;
             for spec in specs.iter().filter(places) {
-                match changed.get_mut(&spec.name) {
-                    Some(Value::String(place)) => {
-                        if let Some(region) = id(place) {
-                            *place = region;
-                            any = true;
-                        }
+                let values: Vec<&mut Value> = match changed.get_mut(&spec.name) {
+                    Some(Value::Array(items)) => items.iter_mut().collect(),
+                    Some(one) => vec![one],
+                    None => Vec::new(),
+                };
+                for value in values {
+                    if let Some(region) = value.as_str().and_then(id) {
+                        *value = Value::String(region);
                     }
-                    Some(Value::Array(items)) => {
-                        for item in items.iter_mut() {
-                            if let Some(region) = item.as_str().and_then(id) {
-                                *item = Value::String(region);
-                                any = true;
-                            }
-                        }
-                    }
-                    _ => {}
                 }
             }
-            any.then(|| Command::Custom {
+            Some(Command::Custom {
                 name: name.clone(),
                 args: changed,
             })
