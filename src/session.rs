@@ -340,6 +340,10 @@ pub struct Session {
     /// The sides done in a simultaneous step when a run stopped in it for another side
     /// ([`Save::sides_done`]): the next run does not ask them again there.
     pub sides_done: Option<SidesDone>,
+    /// Whether the host made the rules (`*_wrapped`, `resume_save_adjusted`,
+    /// `start_with_rules`): [`Session::fork`] then refuses, since it would load the plain Lua
+    /// rules and play another game; [`Session::fork_wrapped`] wraps the fork's.
+    rules_from_host: bool,
 }
 
 /// A summary (the scenario's path, the game's, the seed and mods), as [`Game`]'s.
@@ -375,7 +379,8 @@ impl Session {
 
     /// Starts a new game of an already loaded scenario (see [`crate::scenario::parse_scenario`]).
     pub fn start_scenario(scenario: Scenario, seed: Option<u64>) -> Result<Session, SessionError> {
-        Session::start_scenario_wrapped(scenario, seed, |rules| Box::new(rules))
+        let rules = Box::new(LuaRules::load(&scenario)?);
+        Session::start_loaded(scenario, rules, seed, false)
     }
 
     /// [`Session::start_scenario`] with the scenario's Lua rules wrapped in a ruleset of the
@@ -387,7 +392,7 @@ impl Session {
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
         let rules = wrap(LuaRules::load(&scenario)?);
-        Session::start_with_rules(scenario, rules, seed)
+        Session::start_loaded(scenario, rules, seed, true)
     }
 
     /// Starts a new game of `scenario` with rules already loaded from it (`hexwar check` starts
@@ -396,6 +401,16 @@ impl Session {
         scenario: Scenario,
         rules: Box<dyn Ruleset>,
         seed: Option<u64>,
+    ) -> Result<Session, SessionError> {
+        Session::start_loaded(scenario, rules, seed, true)
+    }
+
+    /// [`Session::start_with_rules`], noting whether the host made the rules.
+    fn start_loaded(
+        scenario: Scenario,
+        rules: Box<dyn Ruleset>,
+        seed: Option<u64>,
+        rules_from_host: bool,
     ) -> Result<Session, SessionError> {
         let scenario = Arc::new(scenario);
         let seed = seed.unwrap_or(scenario.seed);
@@ -416,23 +431,43 @@ impl Session {
             scenario_changed: false,
             host: None,
             sides_done: None,
+            rules_from_host,
         })
     }
 
     /// A second session of this game at its current position, with its own rules VM loaded
     /// from this session's scenario (a France 1940 game: one rules load, about 5 ms): an AI's
     /// spare game for look-ahead, reset to each position it tries with [`Game::restore`]. The
-    /// seed, bots' dice, mods and host data are copied; the rules are the plain Lua rules (a
-    /// host that wraps them wraps the fork's with `LuaRules::load` and `Game::new` itself).
+    /// seed, bots' dice, mods and host data are copied. A session whose rules the host made
+    /// (`start_scenario_wrapped` and the like) is refused: the fork would play under the plain
+    /// Lua rules, another game; [`Session::fork_wrapped`] wraps the fork's rules again.
     pub fn fork(&self) -> Result<Session, SessionError> {
-        let rules = LuaRules::load(&self.scenario)?;
+        if self.rules_from_host {
+            return Err(SessionError::HostChoice(
+                "Session::fork: this session's rules were made by the host (a *_wrapped start \
+                 or resume, resume_save_adjusted, start_with_rules), and a fork would play \
+                 under the plain Lua rules: fork it with Session::fork_wrapped and the same \
+                 wrapper"
+                    .into(),
+            ));
+        }
+        self.fork_wrapped(|rules| Box::new(rules))
+    }
+
+    /// [`Session::fork`] with the fork's Lua rules wrapped as the host wrapped this session's
+    /// (`|rules| Box::new(WithPolicy::new(Box::new(rules), policy))`).
+    pub fn fork_wrapped(
+        &self,
+        wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
+    ) -> Result<Session, SessionError> {
+        let rules = wrap(LuaRules::load(&self.scenario)?);
         let limits = EventLimits {
             max_depth: self.scenario.limits.event_depth,
             max_events: self.scenario.limits.events_per_command,
         };
         let game = Game::new(
             self.game.state().clone(),
-            Box::new(rules),
+            rules,
             self.game.turn_limit(),
             limits,
         );
@@ -446,6 +481,7 @@ impl Session {
             scenario_changed: self.scenario_changed,
             host: self.host.clone(),
             sides_done: self.sides_done.clone(),
+            rules_from_host: self.rules_from_host,
         })
     }
 
@@ -457,7 +493,8 @@ impl Session {
 
     /// Resumes a save already read (`save_path` names it in errors).
     pub fn resume_save(save: Save, save_path: &Path) -> Result<Session, SessionError> {
-        Session::resume_save_wrapped(save, save_path, |rules| Box::new(rules))
+        let plain = |rules| -> Box<dyn Ruleset> { Box::new(rules) };
+        Session::resume_loaded(save, save_path, |_| Ok(()), plain, false)
     }
 
     /// [`Session::resume_save`] with the Lua rules wrapped as [`Session::start_scenario_wrapped`]
@@ -481,6 +518,17 @@ impl Session {
         adjust: impl FnOnce(&mut Scenario) -> Result<(), String>,
         wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
     ) -> Result<Session, SessionError> {
+        Session::resume_loaded(save, save_path, adjust, wrap, true)
+    }
+
+    /// [`Session::resume_save_adjusted`], noting whether the host made the rules.
+    fn resume_loaded(
+        save: Save,
+        save_path: &Path,
+        adjust: impl FnOnce(&mut Scenario) -> Result<(), String>,
+        wrap: impl FnOnce(LuaRules) -> Box<dyn Ruleset>,
+        rules_from_host: bool,
+    ) -> Result<Session, SessionError> {
         if !save.scenario_path.exists() {
             return Err(SessionError::SaveScenarioMissing {
                 path: save_path.into(),
@@ -491,8 +539,11 @@ impl Session {
         add_mods(&mut scenario, &save.mods).map_err(|e| {
             recorded_mod_error(
                 e,
-                "the save records it as given when the game started: resume from that \
-                 directory, or correct \"mods\" in the save",
+                &format!(
+                    "the save {} records it as given when the game started: resume from that \
+                     directory, or correct \"mods\" in the save",
+                    save_path.display()
+                ),
             )
         })?;
         // (the bots the game was played with; the host may choose others in `adjust`)
@@ -552,6 +603,7 @@ impl Session {
             scenario_changed,
             host: save.host,
             sides_done,
+            rules_from_host,
         })
     }
 
@@ -702,6 +754,18 @@ impl Session {
         table: &serde_json::Map<String, serde_json::Value>,
         extra: Vec<Event>,
     ) -> Result<(), SessionError> {
+        // (a setup file's [[unit]] tables become events as the file is read; given here they
+        // went, unread, to the rules' setup hook, and the position lacked them without a word)
+        let places = extra.iter().any(|e| matches!(e, Event::UnitPlaced { .. }));
+        if table.contains_key("unit") && !places {
+            return Err(SessionError::Setup {
+                path: "setup table".into(),
+                message: ": 'unit': setup_table does not read units from the table: give them \
+                          as UnitPlaced events in `extra` (after a UnitRemoved for each unit \
+                          they replace), or a setup file's text to Session::setup_text"
+                    .into(),
+            });
+        }
         self.setup_table_from(table, extra, Path::new("setup table"))
     }
 

@@ -420,8 +420,9 @@ fn a_moved_mod_of_a_save_or_replay_is_named_as_theirs() {
     assert_eq!(
         stderr(&resumed),
         format!(
-            "error: {mod_arg}: mod refused: no such file; the save records it as given when the \
-             game started: resume from that directory, or correct \"mods\" in the save\n"
+            "error: {mod_arg}: mod refused: no such file; the save {} records it as given when \
+             the game started: resume from that directory, or correct \"mods\" in the save\n",
+            save.display()
         )
     );
     let verified = hexwar(&["replay", replay.to_str().unwrap()]);

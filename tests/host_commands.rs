@@ -670,3 +670,50 @@ fn a_setup_control_takes_a_zone_as_the_scenario_does() {
          blue_land, red_land)"
     );
 }
+
+/// A table's `unit` list is not read by `setup_table` (a setup file's `[[unit]]` tables become
+/// events as the file is read): it went to the rules unread and the position lacked the units
+/// without a word. Now refused, naming the way in; the state stays as it was.
+#[test]
+fn setup_table_refuses_a_unit_list_it_would_not_read() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    let mut table = Map::new();
+    table.insert(
+        "unit".into(),
+        serde_json::json!([{"id": "p1", "side": "blue", "type": "infantry", "at": "0304"}]),
+    );
+    let e = session.setup_table(&table, Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "setup table: 'unit': setup_table does not read units from the table: give them as \
+         UnitPlaced events in `extra` (after a UnitRemoved for each unit they replace), or a \
+         setup file's text to Session::setup_text"
+    );
+    assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
+}
+
+/// A person's side the scenario lacks (`Blue` for `blue`) let the bots play that side's whole
+/// game; it is a host error naming the sides, and nothing is played.
+#[test]
+fn bots_stop_only_for_a_side_the_scenario_has() {
+    let mut session = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    let before = serde_json::to_string(session.game.state()).unwrap();
+    let options = hexwar::bot::PlayOptions {
+        stop_for_side: Some("Blue"),
+        ..Default::default()
+    };
+    let e = session
+        .play_bots_observed(hexwar::bot::RunLimit::End, options, &mut |_, _| {})
+        .unwrap_err();
+    let GameError::Rules(e) = e else {
+        panic!("expected a host error, got {e:?}")
+    };
+    assert_eq!(e.kind, RulesErrorKind::HostCall);
+    assert_eq!(
+        e.message,
+        "bot::play: unknown side 'Blue': did you mean 'blue'? (sides: blue, red) \
+         (PlayOptions::stop_for_side and the sides bots play name sides of the scenario)"
+    );
+    assert_eq!(serde_json::to_string(session.game.state()).unwrap(), before);
+}

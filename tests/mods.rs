@@ -148,8 +148,9 @@ fn a_missing_mod_or_scenario_is_named_with_its_path() {
         Err(e @ SessionError::Mod { .. }) => assert_eq!(
             e.to_string(),
             format!(
-                "{expected}; the save records it as given when the game started: resume from \
-                 that directory, or correct \"mods\" in the save"
+                "{expected}; the save {} records it as given when the game started: resume \
+                 from that directory, or correct \"mods\" in the save",
+                save_path.display()
             )
         ),
         Err(other) => panic!("expected a mod error, got {other}"),

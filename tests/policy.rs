@@ -169,3 +169,45 @@ fn the_embedding_guides_example_compiles_and_refuses() -> Result<(), Box<dyn std
         .any(|c| matches!(c, Command::Move { path, .. } if path.contains(&"0604".to_string()))));
     Ok(())
 }
+
+/// A fork loads the rules again: a session whose rules the host wrapped refuses the plain
+/// `fork` (whose game let through the move the original refuses), and `fork_wrapped` with the
+/// same wrapper plays as the original does.
+#[test]
+fn a_wrapped_session_forks_only_with_its_wrapper() {
+    let s = wrapped("scenarios/demo", 1, Minefield { hex: "0202".into() });
+    let e = s.fork().unwrap_err();
+    assert!(matches!(e, SessionError::HostChoice(_)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "Session::fork: this session's rules were made by the host (a *_wrapped start or \
+         resume, resume_save_adjusted, start_with_rules), and a fork would play under the plain \
+         Lua rules: fork it with Session::fork_wrapped and the same wrapper"
+    );
+    let mut fork = s
+        .fork_wrapped(|rules| {
+            Box::new(WithPolicy::new(
+                Box::new(rules),
+                Minefield { hex: "0202".into() },
+            ))
+        })
+        .unwrap();
+    let side = fork.game.phasing_side().unwrap();
+    let into_mines = Command::Move {
+        unit: "b-inf-1".into(),
+        path: vec!["0202".into()],
+    };
+    assert_eq!(
+        fork.game.submit(Some(&side), &into_mines).unwrap_err(),
+        GameError::Refused(Refusal::new(
+            "HOUSE-1",
+            "b-inf-1 may not enter the minefield at 0202"
+        ))
+    );
+    // (the plain session forks as before)
+    let plain = Session::start(Path::new("scenarios/demo"), Some(1)).unwrap();
+    assert_eq!(
+        serde_json::to_string(plain.fork().unwrap().game.state()).unwrap(),
+        serde_json::to_string(plain.game.state()).unwrap()
+    );
+}

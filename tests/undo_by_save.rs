@@ -81,3 +81,37 @@ fn a_state_of_another_scenario_is_not_restored() {
     );
     assert_eq!(demo.game.state().hash(), before);
 }
+
+/// A state at a turn or step the game does not have (a host's own, turn 500) is refused as the
+/// host's mistake; it was taken, and the next command failed in the rules, blamed on a script.
+#[test]
+fn a_state_at_a_turn_or_step_the_game_lacks_is_not_restored() {
+    let mut demo = Session::start(Path::new("scenarios/demo"), Some(7)).expect("starts");
+    let before = demo.game.state().hash();
+    for (turn, step, why) in [
+        (
+            500,
+            0,
+            "restore: turn 500 is past the scenario's last turn (8), and the game is not over",
+        ),
+        (
+            9,
+            0,
+            "restore: turn 9 is past the scenario's last turn (8), and the game is not over",
+        ),
+        (1, 40, "restore: turn 1 has no step 40 (its sequence has 4)"),
+    ] {
+        let mut state = demo.game.state().clone();
+        state.turn = turn;
+        state.step = step;
+        let e = demo.game.restore(state).expect_err("a turn the game lacks");
+        assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);
+        assert_eq!(e.message, why);
+        assert_eq!(demo.game.state().hash(), before);
+    }
+    let mut last = demo.game.state().clone();
+    last.turn = 8;
+    demo.game
+        .restore(last)
+        .expect("the last turn is the game's");
+}

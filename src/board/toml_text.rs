@@ -338,6 +338,30 @@ fn in_words(message: &str, containers: &[(&str, &str)]) -> String {
         ("expected a borrowed string", "expected a string"),
     ];
     let mut out = message.to_string();
+    // (`expected struct Header with 2 elements`: a struct's Rust name and, for a list given in
+    // its place, serde's count of its fields, neither of which the file's reader knows)
+    if let Some(at) = out.find("expected struct ") {
+        let plain = containers
+            .iter()
+            .find(|(rust, _)| *rust == "expected struct ")
+            .map_or("expected an object", |(_, plain)| plain.trim_end());
+        let name = at + "expected struct ".len();
+        let mut end = out[name..]
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .map_or(out.len(), |i| name + i);
+        if let Some(count) = out[end..]
+            .strip_prefix(" with ")
+            .and_then(|rest| rest.find(" elements"))
+        {
+            end += " with ".len() + count + " elements".len();
+        }
+        out.replace_range(at..end, plain);
+        if let Some(rest) = out.strip_prefix("invalid length ") {
+            if let Some((n, tail)) = rest.split_once(", ") {
+                out = format!("found a list of {n} item(s), {tail}");
+            }
+        }
+    }
     for &(rust, plain) in WORDS.iter().chain(containers) {
         // (a whole word only: `expected u32` but not `expected u320`)
         if let Some(at) = out.find(rust) {
@@ -382,6 +406,24 @@ pub(crate) fn with_nearest_field(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// serde's struct words (`expected struct Header with 2 elements`, a save given `[]`) are
+    /// put as the file's reader says them; the whole-word check had kept them as they were.
+    #[test]
+    fn a_struct_expected_is_an_object_or_a_table() {
+        assert_eq!(
+            in_json_words("invalid length 0, expected struct Header with 2 elements"),
+            "found a list of 0 item(s), expected an object"
+        );
+        assert_eq!(
+            in_json_words("invalid type: string \"x\", expected struct Header"),
+            "invalid type: string \"x\", expected an object"
+        );
+        assert_eq!(
+            in_lua_words("invalid type: integer `3`, expected struct UnitSpec"),
+            "invalid type: integer `3`, expected a table"
+        );
+    }
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]

@@ -76,6 +76,8 @@ pub struct Played<'a> {
 
 /// Plays until the limit. Refused commands (a bot picked an order the rules then refused) are
 /// counted and replaced by ending the phase, so a buggy `legal` list cannot stall a game.
+/// `sides`: the scenario's sides, which a simultaneous step (no phasing side) asks in this
+/// order; a side the scenario lacks is a `HostCall` error.
 pub fn play(
     game: &mut Game,
     bot: &mut dyn Bot,
@@ -119,6 +121,24 @@ pub fn play_keeping_report(
     observe: &mut dyn FnMut(&mut Game, Played<'_>),
     report: &mut RunReport,
 ) -> Result<(), GameError> {
+    // (a misspelt person's side, `Blue`, let the bots play that side's whole game)
+    let known = game.rules().sides();
+    if !known.is_empty() {
+        let named = options.stop_for_side.into_iter();
+        if let Some(side) = named
+            .chain(sides.iter().map(String::as_str))
+            .find(|side| !known.iter().any(|k| k == side))
+        {
+            return Err(GameError::Rules(crate::engine::RulesError::of_kind(
+                crate::engine::RulesErrorKind::HostCall,
+                format!(
+                    "bot::play: {} (PlayOptions::stop_for_side and the sides bots play name \
+                     sides of the scenario)",
+                    crate::spelling::unknown_side(side, known)
+                ),
+            )));
+        }
+    }
     let listed = |game: &mut Game, side: &str| -> Result<LegalCommands, GameError> {
         let mut legal = LegalCommands::new(side);
         if options.count_legal {

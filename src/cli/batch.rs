@@ -335,6 +335,14 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                 ));
             }
         }
+        if crate::engine::JsonLines::of(&text) == Some(crate::engine::JsonLines::EventLog) {
+            return Err(format!(
+                "{}: this is {}, not a --per-game file (the game records `hexwar run \
+                 --games N --per-game FILE` writes, one JSON line a game)",
+                path.display(),
+                crate::engine::JsonLines::EventLog.describe()
+            ));
+        }
         for (i, line) in text
             .lines()
             .enumerate()

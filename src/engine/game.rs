@@ -128,16 +128,46 @@ impl Game {
     /// without loading the rules again: undo in memory, or an AI's look-ahead resetting one
     /// spare game (`Session::fork`) to each position it tries. The rules' caches see a state
     /// they do not know and read it afresh. The log is left as it is (it records what was
-    /// played, undone commands too). A state of another scenario is refused (`HostCall`); one
-    /// from outside the program goes through a save, whose reader checks it.
+    /// played, undone commands too). A state of another scenario, or at a turn and step the
+    /// sequence does not have, is refused (`HostCall`); one from outside the program goes
+    /// through a save, whose reader checks the rest (units, places, sides).
     pub fn restore(&mut self, state: GameState) -> Result<(), RulesError> {
-        if state.scenario != self.state.scenario {
-            return Err(RulesError::of_kind(
+        let refuse = |why: String| {
+            Err(RulesError::of_kind(
                 super::RulesErrorKind::HostCall,
-                format!(
-                    "restore: the state is of scenario '{}', this game of '{}'",
-                    state.scenario, self.state.scenario
-                ),
+                format!("restore: {why}"),
+            ))
+        };
+        if state.scenario != self.state.scenario {
+            return refuse(format!(
+                "the state is of scenario '{}', this game of '{}'",
+                state.scenario, self.state.scenario
+            ));
+        }
+        // (a made-up turn 500 was taken, and the next command failed in the rules, blamed on
+        // the scripts; the turn after the last is where a finished game stands)
+        let last = self.turn_limit;
+        if state.turn > last.saturating_add(1) || (state.turn > last && state.outcome.is_none()) {
+            return refuse(format!(
+                "turn {} is past the scenario's last turn ({last}){}",
+                state.turn,
+                if state.outcome.is_none() {
+                    ", and the game is not over"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let sequence = self.rules.sequence();
+        if state.turn > 0
+            && state.outcome.is_none()
+            && sequence.step(state.turn, state.step).is_none()
+        {
+            return refuse(format!(
+                "turn {} has no step {} (its sequence has {})",
+                state.turn,
+                state.step,
+                sequence.steps_for(state.turn).len()
             ));
         }
         self.state = state;
@@ -249,6 +279,17 @@ impl Game {
     /// state's dice were made with (`GameState::new(scenario, seed)`): `GameStarted` records it,
     /// and a log naming another seed would not replay the game it logs.
     pub fn start(&mut self, seed: u64) -> Result<Vec<Event>, GameError> {
+        // (a second start moved a turn-3 board back to turn 1 and logged two GameStarted)
+        if self.state.turn != 0 {
+            return Err(GameError::Rules(RulesError::of_kind(
+                RulesErrorKind::HostCall,
+                format!(
+                    "the game has started already (turn {}): a game starts once, from the \
+                     state GameState::new makes",
+                    self.state.turn
+                ),
+            )));
+        }
         if seed != self.state.dice.seed {
             // (the calling program's mistake, not the rules')
             return Err(GameError::Rules(RulesError::of_kind(
@@ -982,6 +1023,18 @@ mod tests {
         assert_eq!(e.kind, RulesErrorKind::HostCall);
         assert_eq!(g.state.turn, 0);
         assert!(g.start(1).is_ok());
+        // (once: a second start would put the board back at turn 1)
+        let before = serde_json::to_string(&g.state).unwrap();
+        let Err(GameError::Rules(e)) = g.start(1) else {
+            panic!("expected a second start refused")
+        };
+        assert_eq!(
+            e.message,
+            "the game has started already (turn 1): a game starts once, from the state \
+             GameState::new makes"
+        );
+        assert_eq!(e.kind, RulesErrorKind::HostCall);
+        assert_eq!(serde_json::to_string(&g.state).unwrap(), before);
     }
 
     /// A Rust ruleset's events are checked as a script's are, the board aside: an event only

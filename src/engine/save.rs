@@ -77,6 +77,9 @@ pub enum SaveError {
         line: usize,
         message: String,
     },
+    /// An event log or a file of game records given where a save was expected.
+    #[error("{path}: this is {what}, not a save")]
+    OtherFile { path: PathBuf, what: &'static str },
     /// A replay given where a save was expected (both are hexwar JSON files).
     #[error("{path}: this is a hexwar replay, not a save (verify it with `hexwar replay {path}`)")]
     Replay { path: PathBuf },
@@ -220,6 +223,12 @@ impl Save {
             line: e.line(),
             message: json_problem(&e),
         };
+        if let Some(kind) = super::JsonLines::of(text) {
+            return Err(SaveError::OtherFile {
+                path: path.into(),
+                what: kind.describe(),
+            });
+        }
         let header: Header = serde_json::from_str(text).map_err(parse_err)?;
         if header.format == "hexwar-replay" {
             return Err(SaveError::Replay { path: path.into() });

@@ -184,6 +184,9 @@ impl Replay {
         };
         let text = crate::board::read_named_capped(path, crate::engine::MAX_SAVE_BYTES)
             .map_err(|e| err(e.to_string()))?;
+        if let Some(kind) = crate::engine::JsonLines::of(&text) {
+            return Err(err(format!("this is {}, not a replay", kind.describe())));
+        }
         #[derive(Deserialize)]
         struct Header {
             format: Option<String>,
