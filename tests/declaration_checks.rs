@@ -1087,3 +1087,45 @@ hex.commands.define("forecast", {
     );
     assert_eq!(session.game.state(), &before);
 }
+
+/// `declare("victory", {...})` put a table where `hex.rules.victory` keeps the victory rule:
+/// the game then ended with no winner and `check` said nothing. A hook's name, the host's own
+/// `__` entries and a near miss of a declaration the host reads are refused where they are made.
+#[test]
+fn declare_refuses_a_hooks_name_the_hosts_entries_and_a_near_miss_of_movement() {
+    for (name, text, expected) in [
+        (
+            "victory_name",
+            "hex.rules.declare(\"victory\", { towns = 2 })\n",
+            "/victory_name.lua:1: hex.rules.declare: 'victory' is where hex.rules.victory keeps \
+             its declaration; name your own value otherwise (e.g. 'victory_settings')",
+        ),
+        (
+            "sequence_name",
+            "hex.rules.declare(\"sequence\", {})\n",
+            "/sequence_name.lua:1: hex.rules.declare: 'sequence' is where hex.rules.sequence \
+             keeps its declaration; name your own value otherwise (e.g. 'sequence_settings')",
+        ),
+        (
+            "queries_name",
+            "hex.rules.declare(\"__queries\", {})\n",
+            "/queries_name.lua:1: hex.rules.declare: '__queries': names beginning with '__' are \
+             the host's own",
+        ),
+        (
+            "movment",
+            "local m = hex.rules.get(\"movement\")\nhex.rules.declare(\"movment\", m)\n",
+            "/movment.lua:2: hex.rules.declare: 'movment' (did you mean 'movement'? the host \
+             reads hex.rules.declare(\"movement\", ...); name your own value apart from it)",
+        ),
+    ] {
+        let e = load_error(name, text);
+        assert!(e.ends_with(expected), "{name}: {e}");
+    }
+    // (names of the game's own stay free, however close to one another)
+    demo_with(
+        "own_names",
+        "hex.rules.declare(\"victory_points\", 3)\nhex.rules.declare(\"move_cost\", 1)\n",
+    )
+    .expect("names of the game's own are declared");
+}

@@ -275,9 +275,16 @@ pub(crate) fn resolve(
         Value::Object(m) => {
             for key in m.keys() {
                 if key != "default" && !vocab.classes.contains(key) && !vocab.sides.contains(key) {
+                    let words = vocab.classes.iter().chain(vocab.sides.iter());
+                    let near = crate::spelling::nearest(
+                        key,
+                        words.map(String::as_str).chain(["default"]),
+                        4,
+                    );
                     return Err(DeclarationError::UnknownSelector {
                         at: at.to_string(),
                         key: key.clone(),
+                        hint: near.map_or(String::new(), |n| format!(" (did you mean '{n}'?)")),
                         sides: known(&vocab.sides),
                         classes: known(&vocab.classes),
                     });

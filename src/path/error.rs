@@ -47,10 +47,12 @@ pub enum DeclarationError {
         name: String,
         known: String,
     },
-    #[error("{at}: '{key}' is neither a side, a class nor 'default' (sides: {sides}; classes: {classes})")]
+    #[error("{at}: '{key}' is neither a side, a class nor 'default'{hint} (sides: {sides}; classes: {classes})")]
     UnknownSelector {
         at: String,
         key: String,
+        /// ` (did you mean 'default'?)` for a near miss, else empty.
+        hint: String,
         sides: String,
         classes: String,
     },

@@ -31,6 +31,57 @@ pub struct SupplyPolicy {
     hexsides: Vec<HexsideCosts>,
     /// Units that are always supplied (F40-R12: units of a still-neutral country).
     pub always_supplied: UnitSelector,
+    /// Which hexes a line may run through, and which sources count.
+    pub through: LineHexes,
+}
+
+/// The hexes a supply line may run through (`supply.through`), sources included: F40-8.1's
+/// hexes the side controls, or, for a game that keeps no control or a rule of "a line free of
+/// enemy units", hexes the enemy does not control or does not hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineHexes {
+    /// `"controlled"` (the default): hexes the unit's side controls (F40-8.1).
+    #[default]
+    Controlled,
+    /// `"not_enemy_controlled"`: hexes the side or nobody controls, with no other side's unit.
+    NotEnemyControlled,
+    /// `"no_enemy_unit"`: any hex without another side's unit, whoever controls it.
+    NoEnemyUnit,
+}
+
+impl LineHexes {
+    const NAMES: [(&'static str, LineHexes); 3] = [
+        ("controlled", LineHexes::Controlled),
+        ("not_enemy_controlled", LineHexes::NotEnemyControlled),
+        ("no_enemy_unit", LineHexes::NoEnemyUnit),
+    ];
+
+    fn parse(v: Option<&Value>, at: &str) -> Result<LineHexes, DeclarationError> {
+        let Some(v) = v else {
+            return Ok(LineHexes::default());
+        };
+        let expected = "\"controlled\", \"not_enemy_controlled\" or \"no_enemy_unit\"";
+        let Value::String(name) = v else {
+            return Err(decl::bad(at, expected, v));
+        };
+        LineHexes::NAMES
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, through)| *through)
+            .ok_or_else(|| decl::bad(at, expected, v))
+    }
+
+    /// Whether a hex owned by `owner` and holding `cell` is open to the lines of `side`.
+    fn open(self, side: SideId, owner: SideId, cell: Cell) -> bool {
+        let no_enemy_unit = cell.present & !(1u8 << side) == 0;
+        match self {
+            LineHexes::Controlled => owner == side,
+            LineHexes::NotEnemyControlled => {
+                (owner == side || owner == super::NO_SIDE) && no_enemy_unit
+            }
+            LineHexes::NoEnemyUnit => no_enemy_unit,
+        }
+    }
 }
 
 impl SupplyPolicy {
@@ -49,6 +100,7 @@ impl SupplyPolicy {
                     "friendly_unit_negates_zoc",
                     "hexsides",
                     "always_supplied",
+                    "through",
                 ],
             )?
             .unwrap_or(&empty),
@@ -68,6 +120,7 @@ impl SupplyPolicy {
             )?,
             hexsides: HexsideCosts::compile_all(m.get("hexsides"), &at("hexsides"), vocab, map)?,
             always_supplied: UnitSelector::parse(m.get("always_supplied"), &at("always_supplied"))?,
+            through: LineHexes::parse(m.get("through"), &at("through"))?,
         })
     }
 }
@@ -136,7 +189,7 @@ impl SupplyField {
                     index: s,
                 });
             }
-            if owners[s as usize] == side {
+            if policy.through.open(side, owners[s as usize], occ.cell(s)) {
                 friendly_sources.push(s);
                 if !reached[s as usize] && carries(s) {
                     reached[s as usize] = true;
@@ -192,7 +245,9 @@ impl SupplyField {
             let cell1 = now.1.cell(h);
             carries_line(map, rules, side, class, kind, owner0, cell0, h)
                 == carries_line(map, rules, side, class, kind, owner1, cell1, h)
-                && (!sources.contains(&h) || (owner0 == side) == (owner1 == side))
+                && (!sources.contains(&h)
+                    || rules.supply.through.open(side, owner0, cell0)
+                        == rules.supply.through.open(side, owner1, cell1))
         })
     }
 
@@ -237,10 +292,10 @@ fn carries_line(
     cell: Cell,
     h: HexIndex,
 ) -> bool {
-    if owner != side || !rules.profile.passable(kind, map, h) {
+    let policy = &rules.supply;
+    if !policy.through.open(side, owner, cell) || !rules.profile.passable(kind, map, h) {
         return false;
     }
-    let policy = &rules.supply;
     if policy.zoc_blocks & (1 << class) != 0 {
         let me = 1u8 << side;
         if cell.zoc & !me != 0 && !(policy.friendly_unit_negates_zoc && cell.present & me != 0) {

@@ -81,7 +81,7 @@ fn unknown_class_is_named_with_its_place() {
 fn unknown_selector_key_is_refused() {
     let e =
         compile_err(|d| d["terrain"]["marsh"] = json!({ "motorised": "prohibited", "default": 2 }));
-    assert_eq!(e, "terrain.marsh: 'motorised' is neither a side, a class nor 'default' (sides: german, allied; classes: foot, mountain, motorized)");
+    assert_eq!(e, "terrain.marsh: 'motorised' is neither a side, a class nor 'default' (did you mean 'motorized'?) (sides: german, allied; classes: foot, mountain, motorized)");
 }
 
 #[test]

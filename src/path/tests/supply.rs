@@ -203,3 +203,56 @@ fn f40_8_2_source_sets_serve_the_nations_they_name_one_search_per_group() {
     );
     assert_eq!(report.searches, 3);
 }
+
+/// `supply.through`: the hexes a line runs through and the sources that count, for games that
+/// keep no control or trace "a line free of enemy units" (the default is F40-8.1's control).
+#[test]
+fn supply_through_chooses_the_hexes_a_line_may_cross() {
+    let m = map(&[". . . . ."], "");
+    let rules_through = |through: &str| {
+        let mut d = f40();
+        d["supply"]["through"] = serde_json::json!(through);
+        PathRules::compile(&d, &m).unwrap()
+    };
+    let judge = |through: &str, units: &[Unit], own: &[SideId]| {
+        let r = rules_through(through);
+        let occ = Occupancy::build(&m, &r, units).unwrap();
+        let src = side_sources(&m, ALLIED, &["0101"]);
+        trace_supply(&m, &r, &occ, own, &src, units)
+            .unwrap()
+            .supplied
+    };
+    // (armour: enemy ZOC does not block its lines, so only the hexes' owners and units count)
+    let alone = [unit("a", "allied", "armored", "0501")];
+    let nobody = owners(&m, NO_SIDE, &[]);
+    let german_0301 = owners(&m, NO_SIDE, &[("0301", GERMAN)]);
+    let german_source = owners(&m, NO_SIDE, &[("0101", GERMAN)]);
+    assert_eq!(judge("controlled", &alone, &nobody), [Some(false)]);
+    assert_eq!(judge("not_enemy_controlled", &alone, &nobody), [Some(true)]);
+    assert_eq!(
+        judge("not_enemy_controlled", &alone, &german_0301),
+        [Some(false)]
+    );
+    assert_eq!(
+        judge("not_enemy_controlled", &alone, &german_source),
+        [Some(false)]
+    );
+    assert_eq!(judge("no_enemy_unit", &alone, &german_0301), [Some(true)]);
+    assert_eq!(judge("no_enemy_unit", &alone, &german_source), [Some(true)]);
+    let blocked = [
+        unit("a", "allied", "armored", "0501"),
+        unit("g", "german", "armored", "0301"),
+    ];
+    assert_eq!(judge("no_enemy_unit", &blocked, &nobody)[0], Some(false));
+    assert_eq!(
+        judge("not_enemy_controlled", &blocked, &nobody)[0],
+        Some(false)
+    );
+    let mut d = f40();
+    d["supply"]["through"] = serde_json::json!("everywhere");
+    assert_eq!(
+        PathRules::compile(&d, &m).unwrap_err().to_string(),
+        "supply.through: expected \"controlled\", \"not_enemy_controlled\" or \"no_enemy_unit\", \
+         found the string \"everywhere\""
+    );
+}

@@ -80,6 +80,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "declare",
         lua.create_function(|lua, (key, value): (String, Value)| {
             require_loading(lua, "hex.rules.declare")?;
+            check_declared_name(&key)?;
             let decls: Table = lua.named_registry_value(DECLARATIONS_KEY)?;
             note_origin(lua, &decls, &key)?;
             decls.raw_set(key, value)
@@ -168,6 +169,41 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, ()| with_host(lua, |h| h.loading))?,
     )?;
     hex.raw_set("rules", t)
+}
+
+/// The names the hooks above keep their functions under, in the same table as the declarations
+/// (so `get("sequence")` gives the sequence a variant extends): `declare` may not take them.
+const HOOK_NAMES: [&str; 5] = ["sequence", "victory", "skip", "phase_label", "setup"];
+
+/// The declarations the host reads itself: a name one or two letters off one of them is
+/// refused, since the host would go on without the table meant (`movment`: no movement rules,
+/// found only when a handler searched a path).
+const HOST_READ: [&str; 4] = ["movement", "facing", "phase_labels", "play_only_phase"];
+
+/// Refuses a `declare` name that would replace a hook (`declare("victory", {...})` replaced the
+/// game's victory rule, without a word, with a table the host then ignored), the host's own
+/// entries (`__queries`), or a near miss of a declaration the host reads.
+fn check_declared_name(key: &str) -> mlua::Result<()> {
+    if let Some(hook) = HOOK_NAMES.iter().find(|h| **h == key) {
+        return Err(mlua::Error::runtime(format!(
+            "hex.rules.declare: '{key}' is where hex.rules.{hook} keeps its declaration; name \
+             your own value otherwise (e.g. '{key}_settings')"
+        )));
+    }
+    if key.starts_with("__") {
+        return Err(mlua::Error::runtime(format!(
+            "hex.rules.declare: '{key}': names beginning with '__' are the host's own"
+        )));
+    }
+    if !HOST_READ.contains(&key) {
+        if let Some(near) = crate::spelling::nearest(key, HOST_READ, 4) {
+            return Err(mlua::Error::runtime(format!(
+                "hex.rules.declare: '{key}' (did you mean '{near}'? the host reads \
+                 hex.rules.declare(\"{near}\", ...); name your own value apart from it)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Notes where the declaration `key` is being made (`rules/x/init.lua:12`, the calling script
