@@ -76,6 +76,37 @@ fn f40_c_odds_from_strengths_terrain_hexsides_works_and_isolation() {
     );
 }
 
+/// `combat_odds` refuses what the `attack` command refuses (C.2, C.3): an id given twice was
+/// counted twice (attack 8 for one unit of 4), a hex holding no enemy was offered at 6:1, and
+/// no units answered null.
+#[test]
+fn f40_c_2_c_3_combat_odds_refuses_as_the_attack_command_does() {
+    let mut s = session("combat");
+    advance_to(&mut s, 1, 1);
+    assert_eq!(
+        odds(&mut s, "0302", &["g1", "g1"]),
+        json!({"attack": 4, "defense": 4, "odds": "1:1", "refused": {
+            "rule": "F40-C.3", "reason": "g1 is listed twice"}})
+    );
+    assert_eq!(
+        refused(&mut s, "german", &attack("0302", &["g1", "g1"])),
+        refusal("F40-C.3", "g1 is listed twice")
+    );
+    assert_eq!(
+        odds(&mut s, "0402", &["g2"]),
+        json!({"attack": 4, "defense": 0, "odds": "6:1", "refused": {
+            "rule": "F40-C.2", "reason": "0402 holds no allied unit"}})
+    );
+    assert_eq!(
+        refused(&mut s, "german", &attack("0402", &["g2"])),
+        refusal("F40-C.2", "0402 holds no allied unit")
+    );
+    assert_eq!(
+        odds(&mut s, "0302", &[]),
+        json!({"refused": {"rule": "F40-C.3", "reason": "attack needs attacking units"}})
+    );
+}
+
 /// The odds the attack listing works out for each attack (what the greedy bot ranks by) are
 /// the odds `combat_odds` gives for the same units and target.
 #[test]

@@ -29,6 +29,22 @@ fn f40_17_3_pools_start_off_the_map_and_enter_only_in_the_first_assault() {
     );
 }
 
+/// 17.2 names no moment: the module's reading gives reinforcements the reserves' first assault,
+/// and says so under 17.2 (the refusal cited 17.3's reserves for a reinforcement).
+#[test]
+fn f40_17_2_reinforcements_enter_in_the_first_assault_too() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 3, 6); // Allied second assault of turn 3, rf1's turn
+    assert_eq!(
+        refused(&mut s, "allied", &place("rf1", "0101")),
+        refusal(
+            "F40-17.2",
+            "reinforcements enter in the owner's first assault (movement phase), as reserves do \
+             (17.3; the module's reading: 17.2 names no moment)"
+        )
+    );
+}
+
 #[test]
 fn f40_17_4_german_reserves_from_turn_3_two_a_turn_in_a_german_city_not_in_allied_zoc() {
     let mut s = session("reserves");

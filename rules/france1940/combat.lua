@@ -435,18 +435,42 @@ combat.RESULT_EFFECTS = {
   ["DR%"] = function(o, attackers, why, out) retreat_events(o.defenders, combat.RETREAT["DR%"], why, out) end,
 }
 
--- The refusal of an attack on `target`, which holds no enemy unit (C.2): units of a country
+-- Why an attack on `target`, which holds no enemy unit, is refused (C.2): units of a country
 -- still neutral are said to be so, since the way in is an invasion (16.2), not an attack.
 local function no_enemy(target, side)
   local enemy = common.enemy_of(side)
   local country = politics.country_of(target)
   for _, v in ipairs(hex.units.at(target)) do
     if v.side ~= side and politics.is_neutral(country) then
-      return hex.refuse("F40-C.2", string.format("%s holds units of %s, still neutral: they are no %s "
-        .. "units to attack (a German unit entering %s invades it, F40-16.2)", target, country, enemy, country))
+      return "F40-C.2", string.format("%s holds units of %s, still neutral: they are no %s "
+        .. "units to attack (a German unit entering %s invades it, F40-16.2)", target, country, enemy, country)
     end
   end
-  return hex.refuse("F40-C.2", target .. " holds no " .. enemy .. " unit")
+  return "F40-C.2", target .. " holds no " .. enemy .. " unit"
+end
+
+-- Why `side`'s attack on the hex `target` by the units `ids` is refused (C.2-C.4), or nil and
+-- the attacking units: the `attack` command and the `combat_odds` query judge alike.
+local function attack_refusal(target, ids, side)
+  if attacked(target) then return "F40-C.4", target .. " has already been attacked this combat phase" end
+  if type(ids) ~= "table" or #ids == 0 then return "F40-C.3", "attack needs attacking units" end
+  -- (the target first: an attack on an empty hex, or on the attackers' own, was refused as
+  -- "not adjacent" by the first attacker's check)
+  local enemy = common.enemy_of(side)
+  local defended = false
+  for _, v in ipairs(hex.units.at(target)) do defended = defended or v.side == enemy end
+  if not defended then return no_enemy(target, side) end
+  local attackers, seen = {}, {}
+  for _, id in ipairs(ids) do
+    if seen[id] then return "F40-C.3", tostring(id) .. " is listed twice" end
+    seen[id] = true
+    local u = hex.units.get(tostring(id))
+    if not u then return "F40-C.3", common.no_unit(id) end
+    local rule, reason = combat.attacker_refusal(u, side, target)
+    if rule then return rule, reason end
+    attackers[#attackers + 1] = u
+  end
+  return nil, nil, attackers
 end
 
 -- F40-C.5: why odds `o` (no column: worse than the first) are refused.
@@ -460,27 +484,12 @@ function combat.resolve(cmd, side)
   if rule then return hex.refuse(rule, reason) end
   local target = cmd.hex or ""
   if not hex.map.is_hex(target) then return hex.refuse("F40-C.2", tostring(target) .. " is not a hex of the map") end
-  if attacked(target) then return hex.refuse("F40-C.4", target .. " has already been attacked this combat phase") end
-  if type(cmd.units) ~= "table" or #cmd.units == 0 then return hex.refuse("F40-C.3", "attack needs attacking units") end
-  -- (the target first: an attack on an empty hex, or on the attackers' own, was refused as
-  -- "not adjacent" by the first attacker's check)
-  local enemy = common.enemy_of(side)
-  local defended = false
-  for _, v in ipairs(hex.units.at(target)) do defended = defended or v.side == enemy end
-  if not defended then return no_enemy(target, side) end
-  local attackers, seen = {}, {}
-  for _, id in ipairs(cmd.units) do
-    if seen[id] then return hex.refuse("F40-C.3", tostring(id) .. " is listed twice") end
-    seen[id] = true
-    local u = hex.units.get(tostring(id))
-    if not u then return hex.refuse("F40-C.3", common.no_unit(id)) end
-    rule, reason = combat.attacker_refusal(u, side, target)
-    if rule then return hex.refuse(rule, reason) end
-    attackers[#attackers + 1] = u
-  end
+  local attackers
+  rule, reason, attackers = attack_refusal(target, cmd.units, side)
+  if rule then return hex.refuse(rule, reason) end
   table.sort(attackers, function(x, y) return x.id < y.id end)
   local o = combat.odds(attackers, target, side)
-  if #o.defenders == 0 then return no_enemy(target, side) end
+  if #o.defenders == 0 then return hex.refuse(no_enemy(target, side)) end
   if not o.odds then return hex.refuse("F40-C.5", combat.too_low(o)) end
   local row = combat.CRT[o.odds]
   if type(row) ~= "table" then
@@ -716,24 +725,23 @@ function combat.register()
       or type(arg.units) ~= "table" then
       hex.rules.caller_error("give { hex = \"0312\", units = { ids } }, a hex of the map and units in play")
     end
-    local attackers = {}
+    -- (each unit counted once: an id given twice doubled its strength)
+    local attackers, seen = {}, {}
     for _, id in ipairs(arg.units) do
       local u = type(id) == "string" and hex.units.get(id)
       if not u then hex.rules.caller_error("no unit '" .. tostring(id) .. "' in play") end
-      attackers[#attackers + 1] = u
+      if not seen[id] then attackers[#attackers + 1] = u end
+      seen[id] = true
     end
-    if #attackers == 0 then return nil end
+    if #attackers == 0 then return { refused = { rule = "F40-C.3", reason = "attack needs attacking units" } } end
     local side = attackers[1].side
     local o = combat.odds(attackers, arg.hex, side)
-    -- (the odds are worked out for any units; `refused` says when the attack command would
-    -- refuse these: a unit not adjacent, one that attacked already, a crossing it may not make)
-    local refused
-    for _, u in ipairs(attackers) do
-      local rule, reason = attacker_refusal(u, side, arg.hex, false)
-      if rule then refused = { rule = rule, reason = reason }; break end
-    end
-    if not refused and not o.odds then refused = { rule = "F40-C.5", reason = combat.too_low(o) } end
-    return { attack = o.attack, defense = o.defense, odds = o.odds, refused = refused }
+    -- (the odds are worked out for any units; `refused` says why the attack command would
+    -- refuse them, as it judges: a target without enemies, an id given twice, a unit not
+    -- adjacent or that attacked already, a crossing it may not make)
+    local rule, reason = attack_refusal(arg.hex, arg.units, side)
+    if not rule and not o.odds then rule, reason = "F40-C.5", combat.too_low(o) end
+    return { attack = o.attack, defense = o.defense, odds = o.odds, refused = rule and { rule = rule, reason = reason } or nil }
   end)
 
   -- SIDE -> {{hex, units, attack, defense, odds}, ...}: the listed attacks with the odds the

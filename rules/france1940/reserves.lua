@@ -247,8 +247,14 @@ local function may_enter_now(f, g, side)
   return turn >= reserves.FROM_TURN.allied and f_used(f, "allied") < reserves.QUOTA.allied
 end
 
-local function phase_refusal(side)
+-- Why nothing of `side`'s pools (or the pool unit `g`, optional) enters now, or nil.
+local function phase_refusal(side, g)
   if not common.is_movement_phase() or hex.state.side() ~= side or common.assault() ~= 1 then
+    -- (17.2 names no moment: the module's reading gives reinforcements the reserves' one)
+    if g and g.attrs.pool == "reinforcement" then
+      return "F40-17.2", "reinforcements enter in the owner's first assault (movement phase), "
+        .. "as reserves do (17.3; the module's reading: 17.2 names no moment)"
+    end
     return "F40-17.3", "reserves are placed in the owner's first assault (movement phase)"
   end
   return nil
@@ -290,7 +296,7 @@ local function late_reserve(g, side)
 end
 
 function reserves.refusal(g, side, to, listed)
-  local rule, reason = phase_refusal(side)
+  local rule, reason = phase_refusal(side, g)
   if rule then return nil, rule, reason end
   -- (a unit of the enemy in a pool, as only a hand-made setup can put it, is not this side's to
   -- place: placed, it would change side. A neutral country's units pass to the Allies, 16.2.)
