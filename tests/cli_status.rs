@@ -409,3 +409,29 @@ fn status_json_gives_the_phase_and_who_is_waiting() {
         serde_json::json!([null, null, []])
     );
 }
+
+/// A finished game whose rules answer no `score` query (the demo) shows the outcome's scores
+/// as its final score; `status` of a finished demo save had no score line at all.
+#[test]
+fn a_finished_game_without_a_score_query_shows_the_outcomes_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("done.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&["run", "scenarios/demo", "--seed", "1", "--save", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&["status", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().take(3).collect();
+    assert_eq!(
+        lines,
+        [
+            "Demo: the river valley (demo), game over in turn 8 of 8",
+            "finished: red (DEMO-7: objectives held and enemy units eliminated)",
+            "final score: blue 1, red 11",
+        ]
+    );
+    let out = hexwar(&["status", save, "--json"]);
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["score"], json!({"blue": 1, "red": 11}));
+}

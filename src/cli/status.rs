@@ -44,6 +44,18 @@ pub fn run(args: &StatusArgs) -> i32 {
         Ok(score) => score,
         Err(e) => return fail(e),
     };
+    // (rules without a `score` query: a finished game's score is the outcome's, which the
+    // victory rule gave)
+    let score = score.or_else(|| {
+        let outcome = session.game.state().outcome.as_ref()?;
+        (!outcome.scores.is_empty()).then(|| {
+            outcome
+                .scores
+                .iter()
+                .map(|(side, &points)| (side.clone(), whole_if_whole(points)))
+                .collect()
+        })
+    });
     // (what else the rules show a player: their `status` query, a table of name -> value)
     let extra = match session.game.query("status", &Value::Null) {
         Ok(None) => None,
@@ -384,6 +396,15 @@ pub(crate) fn natural_key(id: &str) -> Vec<(String, u64)> {
 
 /// The score as it would be counted now: the rules' `score` query (side -> points). A score the
 /// rules do not answer is none; one that is no table of numbers is their error.
+/// `11` for 11.0 (as a `score` query's answer prints), else the number as it is.
+fn whole_if_whole(points: f64) -> Value {
+    if points.fract() == 0.0 && points.abs() < 1e15 {
+        json!(points as i64)
+    } else {
+        json!(points)
+    }
+}
+
 pub(super) fn score_now(
     session: &mut crate::Session,
 ) -> Result<Option<serde_json::Map<String, Value>>, String> {
