@@ -82,7 +82,7 @@ pub(crate) fn add_mods(scenario: &mut Scenario, mods: &[PathBuf]) -> Result<(), 
 pub(crate) fn save_fits(
     save: &Save,
     scenario: &Scenario,
-    rules: &dyn Ruleset,
+    rules: &mut dyn Ruleset,
 ) -> Result<(), String> {
     let fit = crate::scenario::Fit {
         board: &scenario.map,
@@ -93,7 +93,36 @@ pub(crate) fn save_fits(
     save.state
         .units
         .values()
-        .try_for_each(|unit| rules.unit_fits(unit))
+        .try_for_each(|unit| rules.unit_fits(unit))?;
+    position_problems(rules.query(&save.state, POSITION_PROBLEMS, &serde_json::Value::Null))
+}
+
+/// The rules' query that judges a position they did not make: a save's, as it is resumed or
+/// checked, or a scenario's start (its `[vars]`). A Diplomacy save resealed with an army at sea
+/// was played on, since the engine checks only the units' fields and the rules' variables are
+/// theirs to read.
+const POSITION_PROBLEMS: &str = "position_problems";
+
+/// The answer of [`POSITION_PROBLEMS`]: a list of what is wrong refuses the position.
+fn position_problems(
+    answer: Result<Option<serde_json::Value>, crate::engine::RulesError>,
+) -> Result<(), String> {
+    let answer = answer.map_err(|e| format!("the rules' position_problems query: {e}"))?;
+    match answer {
+        None | Some(serde_json::Value::Null) => Ok(()),
+        Some(serde_json::Value::Array(list)) if list.is_empty() => Ok(()),
+        Some(serde_json::Value::Object(map)) if map.is_empty() => Ok(()),
+        Some(serde_json::Value::Array(list)) if list.iter().all(|p| p.is_string()) => {
+            let problems: Vec<&str> = list.iter().filter_map(|p| p.as_str()).collect();
+            Err(format!(
+                "the rules find its position impossible: {}",
+                problems.join("; ")
+            ))
+        }
+        Some(other) => Err(format!(
+            "the rules' position_problems query answered {other}, not a list of problems"
+        )),
+    }
 }
 
 /// A mod a save or replay records that cannot be loaded now (moved, or named from another
@@ -420,6 +449,13 @@ impl Session {
         };
         let mut game = Game::new(scenario.initial_state(seed), rules, scenario.turns, limits);
         game.start(seed)?;
+        // (a start position the scenario writes in the rules' own terms, Diplomacy's
+        // `[vars.position]`, is judged as a save's is: it was played with an army at sea)
+        let answer = game.query(POSITION_PROBLEMS, &serde_json::Value::Null);
+        position_problems(answer).map_err(|why| SessionError::Setup {
+            path: scenario.path.clone(),
+            message: format!(": the start position: {why}"),
+        })?;
         Ok(Session {
             // (the mods `add_mods` gave the scenario, as given: a save records them)
             mods: scenario.mods.clone(),
@@ -568,8 +604,8 @@ impl Session {
                 expected: scenario.id.clone(),
             });
         }
-        let rules = wrap(LuaRules::load(&scenario)?);
-        save_fits(&save, &scenario, rules.as_ref()).map_err(|message| {
+        let mut rules = wrap(LuaRules::load(&scenario)?);
+        save_fits(&save, &scenario, rules.as_mut()).map_err(|message| {
             SessionError::SaveMisfit {
                 path: save_path.into(),
                 scenario: scenario.id.clone(),

@@ -113,7 +113,7 @@ fn query_names_a_misspelt_query() {
             Some(2),
             String::new(),
             "error: no query 'chek_order' in these rules: did you mean 'check_order'? (queries: \
-             adjustments, bot, check_order, orders, score, status)\n"
+             adjustments, bot, check_order, orders, position_problems, score, status)\n"
                 .to_string()
         )
     );

@@ -305,3 +305,96 @@ fn a_hand_edited_position_is_named_as_such() {
         }
     }
 }
+
+/// A save whose position was edited and sealed again with units where the rules let none stand
+/// (an army at sea, two units in a province) is refused as it is resumed or checked, by the
+/// rules' `position_problems` query, as a setup holding them is; it was played on.
+#[test]
+fn a_resealed_position_with_impossible_units_is_refused() {
+    let session = Session::start(Path::new("scenarios/diplomacy"), Some(1)).expect("starts");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("edited.json");
+    for (units, why) in [
+        (
+            serde_json::json!({"FRANCE": ["A PAR", "A MAO"]}),
+            "[units].FRANCE: unit 'A MAO': an army cannot stand at sea",
+        ),
+        (
+            serde_json::json!({"FRANCE": ["A PAR"], "GERMANY": ["A PAR"]}),
+            "[units].GERMANY: 'A PAR': PAR already holds FRANCE's A PAR (one unit a province)",
+        ),
+    ] {
+        let mut save = session.to_save();
+        let mut position = (*save.state.vars["position"]).clone();
+        position["units"] = units;
+        save.state.vars.insert("position".into(), position.into());
+        std::fs::write(&file, save.with_sides_done(Vec::new()).to_json()).unwrap();
+        let expected = format!(
+            "error: {}: the save does not fit scenario 'diplomacy': the rules find its position \
+             impossible: {why}\n",
+            file.display()
+        );
+        for command in ["status", "run", "check"] {
+            let out = hexwar(&[command, file.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(2), "{command}: {}", stdout(&out));
+            assert!(
+                stderr(&out).starts_with(&expected),
+                "{command}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+/// A scenario whose start position is written in the rules' own terms (`[vars.position]`) is
+/// judged as a save's is (it was played with an army at sea and a fleet inland), and a setup's
+/// `[vars.position]`, which the module's setup writes over from the setup's `[units]`, is
+/// refused instead of ignored.
+#[test]
+fn a_start_or_setup_position_given_as_vars_is_judged_or_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = std::fs::read_to_string(root.join("scenarios/diplomacy/scenario.toml"))
+        .unwrap()
+        .replace(
+            "map = \"map.toml\"",
+            &format!(
+                "map = \"{}/scenarios/diplomacy/map.toml\"\nrule_roots = [\"{}/rules\"]",
+                root.display(),
+                root.display()
+            ),
+        );
+    let position = "\n[vars.position]\nphase = \"S1901M\"\n\
+                    units = { FRANCE = [\"A NTH\", \"A PAR\"] }\ncenters = { FRANCE = [\"PAR\"] }\n";
+    let file = dir.path().join("scenario.toml");
+    std::fs::write(&file, format!("{scenario}{position}")).unwrap();
+    let out = hexwar(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: the game does not start: {}: the start position: the rules find its \
+             position impossible: [units].FRANCE: unit 'A NTH': an army cannot stand at sea\n",
+            file.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(&setup, position.trim_start()).unwrap();
+    let out = hexwar(&[
+        "status",
+        "scenarios/diplomacy",
+        "--setup",
+        setup.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}:1: setup refused: setup: [vars].position: the rules' setup writes \
+             'position' itself, from the setup's other keys: give the position as the rules \
+             read it\n",
+            setup.display()
+        )
+    );
+}

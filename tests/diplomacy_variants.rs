@@ -613,6 +613,23 @@ fn a_unit_strength_that_is_no_number_is_named() {
     );
 }
 
+/// A `cuts_support` that answers no boolean (a forgotten `return`, which left every support
+/// uncut) stops the game naming the hook, the move and the support.
+#[test]
+fn a_cuts_support_that_answers_no_boolean_is_named() {
+    let err = spring_fails_under(
+        "return require(\"diplomacy\").variant({ cuts_support = function(rules, ctx, j, i) \
+         local cut = ctx.U[j].power ~= ctx.U[i].power end })\n",
+    );
+    assert!(
+        err.contains(
+            "diplomacy variant: cuts_support(A TRI, A TYR) returned nil nil; it must return true \
+             (the move cuts the support) or false"
+        ),
+        "{err}"
+    );
+}
+
 const NO_CONVOY: &str = "tests/fixtures/diplomacy_no_convoy";
 
 /// A variant's `order_allowed` voids the orders it forbids: under "no convoys" England's convoy
@@ -795,4 +812,81 @@ fn order_allowed_is_asked_of_retreats_and_builds_too() {
         "{}",
         stdout(&out)
     );
+}
+
+/// A variant layered after Francqueville that wraps `adjustments` over
+/// `require("diplomacy").rules_in_force()` keeps Francqueville's own adjustments (which carry
+/// R-g3's record of units that arrived by retreat through the winter); wrapped over the standard
+/// rule (`adjudicate.rules`), it dropped them without a word and the stack was never broken up.
+#[test]
+fn dip_4_g_a_variant_wrapping_the_rule_in_force_keeps_an_earlier_variants() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let scenario =
+        std::fs::read_to_string(root.join("scenarios/diplomacy-francqueville/scenario.toml"))
+            .unwrap()
+            .replace(
+                "map = \"../diplomacy/map.toml\"",
+                &format!(
+                    "map = \"{}/scenarios/diplomacy/map.toml\"\nrule_roots = [\"{}/rules\", \".\"]",
+                    root.display(),
+                    root.display()
+                ),
+            )
+            .replace(
+                "rules = [\"diplomacy\", \"diplomacy/variants/francqueville\"]",
+                "rules = [\"diplomacy\", \"diplomacy/variants/francqueville\", \"winter_wrap\"]",
+            );
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    std::fs::write(
+        dir.path().join("winter_wrap.lua"),
+        "local below = require(\"diplomacy\").rules_in_force().adjustments\n\
+         local function adjustments(rules, cm, position, orders)\n\
+         \x20 return below(rules, cm, position, orders)\n\
+         end\n\
+         return require(\"diplomacy\").variant({ adjustments = adjustments })\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("setup.toml"),
+        "phase = \"F1901M\"\n[units]\nGERMANY = [\"A RUH\", \"F KIE\"]\nFRANCE = [\"A BUR\", \"A BEL\"]\n",
+    )
+    .unwrap();
+    // (A RUH, dislodged, retreats onto its own fleet in KIE, R-g3; a build in BER; the stack
+    // lasts until the end of the next movement phase, where the unit that arrived is disbanded)
+    std::fs::write(
+        dir.path().join("orders.toml"),
+        "[[phase]]\nphase = \"F1901M\"\n[phase.orders]\nGERMANY = [\"A RUH H\", \"F KIE H\"]\n\
+         FRANCE = [\"A BUR - RUH\", \"A BEL S A BUR - RUH\"]\n\
+         [[phase]]\nphase = \"F1901R\"\n[phase.orders]\nGERMANY = [\"A RUH R KIE\"]\n\
+         [[phase]]\nphase = \"W1901A\"\n[phase.orders]\nGERMANY = [\"A BER B\"]\n\
+         [[phase]]\nphase = \"S1902M\"\n[phase.orders]\nGERMANY = [\"F KIE H\", \"A KIE H\", \"A BER H\"]\n",
+    )
+    .unwrap();
+    let d = dir.path();
+    let out = hexwar(&[
+        "play",
+        d.to_str().unwrap(),
+        "--setup",
+        d.join("setup.toml").to_str().unwrap(),
+        "--orders",
+        d.join("orders.toml").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let spring = &phases[3];
+    assert_eq!(spring["phase"], json!("S1902M"), "{phases}");
+    assert_eq!(
+        spring["units"]["GERMANY"],
+        json!(["A BER", "F KIE"]),
+        "{spring}"
+    );
+    let kie_army = spring["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["order"] == json!("A KIE H"))
+        .unwrap();
+    assert_eq!(kie_army["flags"], json!(["disband"]), "{spring}");
 }

@@ -234,6 +234,19 @@ local CHECKED = {
       return sites
     end
   end,
+  -- (a forgotten `return` left every support uncut: nil read as "does not cut")
+  cuts_support = function(hook)
+    return function(rules, ctx, j, i)
+      local cuts = hook(rules, ctx, j, i)
+      if type(cuts) ~= "boolean" then
+        local U = ctx.U
+        error(string.format("diplomacy variant: cuts_support(%s, %s) returned %s %s; it must return " ..
+          "true (the move cuts the support) or false", tostring(U[j] and U[j].str), tostring(U[i] and U[i].str),
+          type(cuts), tostring(cuts)), 0)
+      end
+      return cuts
+    end
+  end,
   unit_strength = function(hook)
     return function(rules, ctx, i, role)
       local s = hook(rules, ctx, i, role)
@@ -247,8 +260,8 @@ local CHECKED = {
     end
   end,
   winner = function(hook)
-    return function(rules, cm, centers)
-      local w, reason = hook(rules, cm, centers)
+    return function(rules, cm, centers, phase)
+      local w, reason = hook(rules, cm, centers, phase)
       if w ~= nil and not cm.power_info[w] then
         error(string.format("diplomacy variant: winner returned %s %s, not a power of the map (%s) " ..
           "or nil", type(w), tostring(w), names_of(cm.power_info)), 0)

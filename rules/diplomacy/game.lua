@@ -135,7 +135,7 @@ function M.new(rules)
   end
 
   function game.winner(board, position)
-    return rules.winner(rules, map.get(board), position.centers or {})
+    return rules.winner(rules, map.get(board), position.centers or {}, position.phase)
   end
 
   -- Inside the hexwar host, a game made while rules modules load is the game the host drives:

@@ -1005,6 +1005,23 @@ function M.install(game)
     end
     return answer
   end)
+  -- A resumed or checked save's position, judged as a setup's board is (the host asks once):
+  -- every unit where its kind may stand, one unit a province (or the variant's stacks), a
+  -- centre owned once. A save edited and sealed again was played on from an army at sea.
+  hex.rules.query("position_problems", function()
+    local pos = position()
+    local problems = {}
+    if pos == nil then return problems end
+    for _, p in ipairs(sorted_keys(pos.units or {})) do
+      for _, u in ipairs(pos.units[p]) do
+        local msg = bad_unit(u)
+        if msg then problems[#problems + 1] = "[units]." .. p .. ": " .. msg end
+      end
+    end
+    crowded(pos, problems)
+    return problems
+  end)
+
   hex.rules.query("adjustments", function()
     local pos = position() or {}
     local out = {}

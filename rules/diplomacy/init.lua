@@ -19,4 +19,15 @@ game.new_game = require("diplomacy.game").new
 function game.variant(overrides)
   return require("diplomacy.game").new(adj.extend(overrides))
 end
+-- The rules table in force now: while the host loads rules modules, that of the game the host
+-- drives (the standard rules, with the variants loaded before the caller layered in); else the
+-- standard rules. A variant that wraps a rule wraps this one's (`rules_in_force().adjustments`),
+-- so that an earlier variant's replacement of it stays: `adj.rules.X` is always the standard one.
+function game.rules_in_force()
+  if type(hex) == "table" and hex.rules.loading() then
+    local driven = require("diplomacy.host").game()
+    if driven then return driven.rules end
+  end
+  return adj.rules
+end
 return game

@@ -58,14 +58,14 @@ fn check_scenario(
     if !syntax.is_empty() {
         return Err(syntax);
     }
-    let rules = LuaRules::load(&scenario).map_err(|e| e.errors)?;
+    let mut rules = LuaRules::load(&scenario).map_err(|e| e.errors)?;
     if rules_declare_no_sequence(&rules) {
         return Err(vec![format!(
             "{}: the rules declare no sequence of play (hex.rules.sequence)",
             scenario.path.display()
         )]);
     }
-    if let Some(misfit) = saved.and_then(|save| save_misfit(path, save, &scenario, &rules)) {
+    if let Some(misfit) = saved.and_then(|save| save_misfit(path, save, &scenario, &mut rules)) {
         return Err(vec![misfit]);
     }
     let summary = summary_of(&scenario, &rules);
@@ -214,7 +214,7 @@ fn save_misfit(
     path: &Path,
     save: &crate::engine::Save,
     scenario: &crate::scenario::Scenario,
-    rules: &LuaRules,
+    rules: &mut LuaRules,
 ) -> Option<String> {
     if save.state.scenario != scenario.id {
         return Some(

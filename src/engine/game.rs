@@ -435,6 +435,20 @@ impl Game {
         match self.rules.setup(&self.state, &own)? {
             Ok(more) => {
                 rules_made(&more, || "the setup".to_string())?;
+                // (a variable the rules' setup writes from the setup's other keys, Diplomacy's
+                // `position`: the setup's own `[vars]` value of it was overwritten unseen)
+                if let Some(serde_json::Value::Object(vars)) = table.get("vars") {
+                    let written = more.iter().find_map(|e| match e {
+                        Event::VarSet { key, .. } if vars.contains_key(key) => Some(key),
+                        _ => None,
+                    });
+                    if let Some(key) = written {
+                        return Err(refuse(format!(
+                            "[vars].{key}: the rules' setup writes '{key}' itself, from the \
+                             setup's other keys: give the position as the rules read it"
+                        )));
+                    }
+                }
                 events.extend(more)
             }
             Err(refusal) => return Err(GameError::Refused(refusal)),

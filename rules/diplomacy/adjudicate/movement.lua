@@ -312,7 +312,7 @@ function M.movement(rules, cm, position, orders)
   next_pos.phase = nph
   next_pos.centers = ncent
   if not pending then next_pos.dislodged = nil end
-  local w = ncent ~= centers and rules.winner(rules, cm, ncent) or position.winner
+  local w = ncent ~= centers and rules.winner(rules, cm, ncent, nph) or position.winner
   if w then next_pos.winner = w end
   local result = {
     phase = position.phase, results = results, units = units, dislodged = dl_out,

@@ -286,7 +286,7 @@ function M.close_phase(rules, cm, position, entries, units, disbanded, nph, cent
   if extra then
     for k, v in pairs(extra) do next_pos[k] = v end
   end
-  local w = rules.winner(rules, cm, centers)
+  local w = rules.winner(rules, cm, centers, nph)
   if w then next_pos.winner = w end
   local result = {
     phase = position.phase, results = results, units = units, dislodged = {},

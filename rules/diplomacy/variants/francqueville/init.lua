@@ -9,8 +9,10 @@ local r = require("diplomacy.variants.francqueville.retreats")
 -- R-g3: a stack lasts until the end of the next movement phase. One formed in the fall retreats
 -- meets that phase after the winter adjustments (standard, R-m1), which must carry the record of
 -- the units that arrived by retreat (`position.arrived`) for after_movement to find them.
+-- (the adjustments in force below this variant: the standard ones, or an earlier variant's)
+local below = require("diplomacy").rules_in_force().adjustments
 local function adjustments(rules, cm, position, orders)
-  local result, next_pos = adj.adjustments(rules, cm, position, orders)
+  local result, next_pos = below(rules, cm, position, orders)
   if position.arrived and #position.arrived > 0 then next_pos.arrived = position.arrived end
   return result, next_pos
 end
