@@ -289,8 +289,12 @@ fn a_legal_list_past_the_hosts_limit_is_a_rules_error() {
     let e = session.game.legal_commands("blue").unwrap_err();
     assert!(
         e.message.starts_with("legal 'flood' (")
-            && e.message
-                .ends_with("listed 100001 commands (at most 100000 a listing)"),
+            && e.message.ends_with(
+                "listed 100001 commands (at most 100000 a listing, a fixed limit of the \
+                     host: a legal function that honours the filter it is given lists one \
+                     unit's commands when a bot or `hexwar legal --unit` asks for them, \
+                     docs/guide.md)"
+            ),
         "{}",
         e.message
     );

@@ -1163,3 +1163,44 @@ fn an_error_value_with_a_name_is_shown_without_its_address() {
         "hostile/scripts/error_value_with_a_name.lua:4: Foo"
     );
 }
+
+/// One host call whose own work is more than the whole budget (a field over a 90 000-hex map
+/// under a budget of 100 000) is said to be one call, with its size, not "an endless loop?".
+#[test]
+fn one_host_call_past_the_whole_budget_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let row = vec!["."; 300].join(" ");
+    let grid = vec![format!("\"{row}\""); 300].join(",\n");
+    std::fs::write(
+        dir.path().join("map.toml"),
+        format!("name = \"wide\"\ncolumns = 300\nrows = 300\ngrid = [\n{grid}\n]\n[legend]\n\".\" = \"clear\"\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("scenario.toml"),
+        "id = \"wide\"\nname = \"wide\"\nmap = \"map.toml\"\nrules = [\"wide\"]\nrule_roots = [\".\"]\n\
+         turns = 1\n[limits]\ninstructions = 100000\n[[side]]\nname = \"blue\"\n[[side]]\nname = \"red\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("wide.lua"),
+        "hex.rules.sequence { steps = { { side = \"blue\", phase = \"p\" } } }\n\
+         hex.rules.declare(\"movement\", { sides = { \"blue\", \"red\" }, classes = { \"foot\" }, terrain = { clear = 1 } })\n\
+         hex.rules.query(\"field\", function()\n\
+         \x20 return hex.path.supplied_hexes(\"blue\", \"foot\", { \"001001\" })\n\
+         end)\n",
+    )
+    .unwrap();
+    let mut session = Session::start(dir.path(), Some(1)).expect("the wide game starts");
+    let e = session.game.query("field", &Value::Null).unwrap_err();
+    assert!(
+        e.message.ends_with(
+            "/wide.lua:4: instruction budget of 100000 instructions exceeded by one call: the \
+             host's work for it is 900000 units (a search over a large map, or the paths to \
+             every hex reached); raise [limits] instructions in the scenario if the rule really \
+             needs more"
+        ),
+        "{}",
+        e.message
+    );
+}

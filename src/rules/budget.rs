@@ -162,6 +162,15 @@ impl Budget {
             return Ok(());
         }
         match script_place(lua) {
+            // (one host call asking for more than the whole budget is no endless loop: said so,
+            // as the library guard says it of `string.rep`)
+            Some(place) if units > self.limit() => Err(self.stop_with(format!(
+                "{place}: {BUDGET_MARK} of {} instructions exceeded by one call: the host's \
+                 work for it is {units} units (a search over a large map, or the paths to every \
+                 hex reached); raise [limits] instructions in the scenario if the rule really \
+                 needs more",
+                self.limit()
+            ))),
             Some(place) => Err(self.exhaust(&place, &script_chain(lua))),
             // (the host asked for the work itself, `hexwar reach` on the engine's own search:
             // no script line to name)

@@ -1187,7 +1187,9 @@ fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
         let n = t.raw_len();
         if n > MAX_LISTED {
             return Err(mlua::Error::runtime(format!(
-                "listed {n} commands (at most {MAX_LISTED} a listing)"
+                "listed {n} commands (at most {MAX_LISTED} a listing, a fixed limit of the \
+                 host: a legal function that honours the filter it is given lists one unit's \
+                 commands when a bot or `hexwar legal --unit` asks for them, docs/guide.md)"
             )));
         }
         for item in t.sequence_values::<Value>() {

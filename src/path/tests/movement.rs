@@ -378,3 +378,22 @@ fn fine_grained_costs_and_huge_budgets_give_the_same_answer_bucketed_or_heaped()
         expected
     );
 }
+
+/// `Reach::path_lengths` (what `hex.path.reach`'s paths cost, charged before they are built) is
+/// each listed hex's path length, the start left out.
+#[test]
+fn path_lengths_are_the_lengths_of_the_paths() {
+    let m = map(&[". . f . . .", ". m . . f .", ". . . h . ."], "");
+    let units = [unit("a", "allied", "infantry", "0101")];
+    let r = rules(&m);
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let reach = reach(&m, &r, &occ, &units[0], Mp::whole(6)).unwrap();
+    assert!(reach.len() > 10, "{}", reach.len());
+    let lengths = reach.path_lengths();
+    let expected: Vec<u32> = reach
+        .hexes()
+        .iter()
+        .map(|h| reach.path_to(h.hex).unwrap().len() as u32 - 1)
+        .collect();
+    assert_eq!(lengths, expected);
+}

@@ -566,6 +566,10 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             }
                         });
                     }
+                    // (charged before the paths are built: their total length grows as the
+                    // hexes times the MA)
+                    let lengths = reach.path_lengths();
+                    charge_listed(lua, lengths.iter().map(|&l| l as usize).sum())?;
                     // As a move order gives it: the hexes entered, not the start.
                     let entries: Vec<(HexIndex, f64, Vec<HexIndex>)> = reach
                         .hexes()
@@ -576,7 +580,6 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                             (r.hex, r.cost.as_f64(), entered.collect())
                         })
                         .collect();
-                    charge_listed(lua, entries.iter().map(|(_, _, p)| p.len()).sum())?;
                     let entries = entries.as_slice();
                     // (only borrows: see writer.rs)
                     write::<Table, _>(lua, (), |w| {
