@@ -2418,3 +2418,51 @@ fn ta_r20_reach_lists_each_hex_and_facing_once_at_least_cost_never_the_start_sta
     }
     assert_eq!(reached(&f, &["c"]), pairs);
 }
+
+/// A kind whose keys its model never reads is refused where it is declared: a vertex troop or a
+/// turning cost in the tactical model, a turning cost on an edge kind of the ancients model.
+/// Each was accepted and the troop played as an edge unit turning free (ANC-6.2 unapplied).
+#[test]
+fn anc_6_2_a_turn_cost_or_vertex_facing_the_model_never_reads_is_refused() {
+    let map = walled_line();
+    let refusal = |decl: Value| FacingRules::compile(&decl, &map).unwrap_err().to_string();
+    let mut vertex_in_tac = tac();
+    vertex_in_tac["kinds"]["phalanx"] = json!({ "facing": "vertex", "turn_cost": 1 });
+    assert_eq!(
+        refusal(vertex_in_tac),
+        "facing declaration: kinds.phalanx.facing: 'vertex' is the ancients model's (a phalanx \
+         facing a hex corner, ANC-6.1); the tactical model gives troops edge facings, every end \
+         facing free (TAC-3): declare model = \"ancients\" for vertex troops"
+    );
+    let mut turning_infantry = tac();
+    turning_infantry["kinds"]["infantry"]["turn_cost"] = json!(1);
+    assert_eq!(
+        refusal(turning_infantry),
+        "facing declaration: kinds.infantry.turn_cost: only a vertex kind of the ancients model \
+         pays to turn (ANC-6.2); in the tactical model every end facing is free (TAC-3) (a rule \
+         of your own that charges turns wraps the move command)"
+    );
+    let mut turning_cavalry = anc();
+    turning_cavalry["kinds"]["cavalry"]["turn_cost"] = json!(3);
+    assert_eq!(
+        refusal(turning_cavalry),
+        "facing declaration: kinds.cavalry.turn_cost: only a vertex kind of the ancients model \
+         pays to turn (ANC-6.2); an edge kind ends its move with any facing (a rule of your own \
+         that charges turns wraps the move command)"
+    );
+}
+
+/// A step that does not lead to an adjacent hex names the two hexes, as a plain move's refusal
+/// does (it named the step alone).
+#[test]
+fn ta_r4_a_step_to_a_hex_not_adjacent_names_the_hexes() {
+    let f = fx(
+        walled_line(),
+        tac(),
+        &[u("i", "blue", "infantry", "0101", 4.0, Some(0))],
+    );
+    assert_eq!(
+        f.check(&["i"], &["0201", "0401"], Facing::One(0)),
+        Err("adjacent: step 2 does not lead to an adjacent hex (0201 to 0401)".into())
+    );
+}

@@ -566,3 +566,34 @@ fn an_empty_path_without_a_facing_is_refused_as_no_move() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The facing games' bots read each kind's front from the facing declaration
+/// (`lib.facing_ai.declared_front`), so a variant that gives the elephant a front of three
+/// hexes changes the bots' reading too (they kept arcs of their own: every kind but the
+/// phalanx all round, whatever a variant declared).
+#[test]
+fn anc_6_1_the_bots_read_the_declared_fronts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("narrow_elephants.lua");
+    std::fs::write(
+        &file,
+        "hex.rules.get(\"facing\").kinds.elephant.front = { -1, 0, 1 }\n\
+         hex.rules.query(\"fronts\", function()\n\
+         \x20 local ai = require(\"lib.facing_ai\")\n\
+         \x20 return { elephant = ai.declared_front(\"elephant\"), phalanx = ai.declared_front(\"phalanx\"),\n\
+         \x20   cavalry = ai.declared_front(\"cavalry\"), leader = #ai.declared_front(\"leader\") }\n\
+         end)\n",
+    )
+    .unwrap();
+    let mut s =
+        Session::start_with_mods(Path::new("scenarios/ancients"), Some(1), &[file]).unwrap();
+    assert_eq!(
+        s.game.query("fronts", &serde_json::Value::Null).unwrap(),
+        Some(json!({
+            "elephant": [-1, 0, 1],
+            "phalanx": [-1, 0],
+            "cavalry": [0, 1, 2, 3, 4, 5],
+            "leader": 0
+        }))
+    );
+}

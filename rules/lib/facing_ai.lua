@@ -31,6 +31,33 @@ function M.enemies_of(side)
   return out
 end
 
+-- The front arc the facing declaration gives `kind`, as offsets from the facing: its `front`
+-- ("all" or a list), else its facing's default (an edge troop's faced hex and the two beside
+-- it, a vertex troop's two hexes beside the faced corner; none for a leader or `facing =
+-- "none"`), as the engine's searches read it: a variant that changes a kind's front changes
+-- the bots' reading of it too (the games' bots kept arcs of their own).
+local declared_fronts = {}
+function M.declared_front(kind)
+  local known = declared_fronts[kind]
+  if known then return known end
+  local decl = hex.rules.get("facing")
+  local k = decl and decl.kinds and decl.kinds[kind] or {}
+  local front, out = k.front, {}
+  if front == "all" then
+    out = { 0, 1, 2, 3, 4, 5 }
+  elseif type(front) == "table" then
+    for i, o in ipairs(front) do out[i] = o end
+  elseif k.leader or k.facing == "none" then
+    out = {}
+  elseif k.facing == "vertex" then
+    out = { -1, 0 }
+  else
+    out = { -1, 0, 1 }
+  end
+  declared_fronts[kind] = out
+  return out
+end
+
 function M.greedy(opts)
   local in_list = M.in_list
 

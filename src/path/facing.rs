@@ -241,6 +241,33 @@ fn kind_rule(name: &str, v: &Value) -> Result<KindRule, FacingError> {
     })
 }
 
+/// Refuses a kind whose keys its model never reads: a vertex kind or a turning cost in the
+/// tactical model (where every end facing is free, TAC-3), a turning cost on an edge kind (only
+/// a phalanx's turns cost, ANC-6.2). Each was accepted, and the troop then played as an edge
+/// unit turning free, without a word.
+fn model_fits(model: Model, name: &str, rule: &KindRule) -> Result<(), FacingError> {
+    let at = format!("kinds.{name}");
+    if model == Model::Tactical && rule.facing == FacingType::Vertex {
+        return Err(decl_err(format!(
+            "{at}.facing: 'vertex' is the ancients model's (a phalanx facing a hex corner, \
+             ANC-6.1); the tactical model gives troops edge facings, every end facing free \
+             (TAC-3): declare model = \"ancients\" for vertex troops"
+        )));
+    }
+    if rule.turn_cost > 0 && (model == Model::Tactical || rule.facing != FacingType::Vertex) {
+        return Err(decl_err(format!(
+            "{at}.turn_cost: only a vertex kind of the ancients model pays to turn (ANC-6.2); \
+             {} (a rule of your own that charges turns wraps the move command)",
+            if model == Model::Tactical {
+                "in the tactical model every end facing is free (TAC-3)"
+            } else {
+                "an edge kind ends its move with any facing"
+            }
+        )));
+    }
+    Ok(())
+}
+
 const TOP_KEYS: &[&str] = &[
     "model",
     "sides",
@@ -281,7 +308,9 @@ impl FacingRules {
         match o.get("kinds") {
             Some(Value::Object(k)) => {
                 for (name, v) in k {
-                    kinds.insert(name.clone(), kind_rule(name, v)?);
+                    let rule = kind_rule(name, v)?;
+                    model_fits(model, name, &rule)?;
+                    kinds.insert(name.clone(), rule);
                 }
             }
             _ => return Err(decl_err("kinds: expected a table by unit type")),

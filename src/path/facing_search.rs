@@ -589,9 +589,19 @@ impl FacingSearch {
         let mut prev = g.start;
         for (i, &h) in path.iter().enumerate() {
             if h >= map.len() || map.distance(prev, h) != 1 {
+                // (the hexes named, as a plain move's refusal names them)
+                let to = if h < map.len() {
+                    map.label(h)
+                } else {
+                    format!("#{h}")
+                };
                 return refuse(
                     "adjacent",
-                    format!("step {} does not lead to an adjacent hex", i + 1),
+                    format!(
+                        "step {} does not lead to an adjacent hex ({} to {to})",
+                        i + 1,
+                        map.label(prev)
+                    ),
                 );
             }
             prev = h;
