@@ -435,3 +435,24 @@ fn a_finished_game_without_a_score_query_shows_the_outcomes_scores() {
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["score"], json!({"blue": 1, "red": 11}));
 }
+
+/// A France 1940 setup's `[vars]` of another type than the rules keep (`paris_fell = true`)
+/// does not stop `status` with a Lua error (it tried to join a boolean to a string).
+#[test]
+fn f40_status_shows_a_variable_of_another_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("fell.toml");
+    std::fs::write(&setup, "[vars]\nparis_fell = true\n").unwrap();
+    let out = hexwar(&[
+        "status",
+        "scenarios/france1940",
+        "--setup",
+        setup.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("\nParis fell: on turn true\n"),
+        "{}",
+        stdout(&out)
+    );
+}

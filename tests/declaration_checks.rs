@@ -1125,7 +1125,8 @@ fn declare_refuses_a_hooks_name_the_hosts_entries_and_a_near_miss_of_movement() 
     // (names of the game's own stay free, however close to one another)
     demo_with(
         "own_names",
-        "hex.rules.declare(\"victory_points\", 3)\nhex.rules.declare(\"move_cost\", 1)\n",
+        "hex.rules.declare(\"victory_points\", 3)\nhex.rules.declare(\"move_cost\", 1)\n\
+         hex.rules.declare(\"fencing\", 1)\nhex.rules.declare(\"moment\", 1)\n",
     )
-    .expect("names of the game's own are declared");
+    .expect("names of the game's own are declared, words two edits from the host's too");
 }

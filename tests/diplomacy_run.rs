@@ -379,6 +379,20 @@ fn a_start_or_setup_position_given_as_vars_is_judged_or_refused() {
         "{}",
         stderr(&out)
     );
+    // (a unit waiting to retreat is judged too: an army "retreating" from MUN to NAP was played)
+    let retreat = "\n[vars.position]\nphase = \"S1901R\"\nunits = { FRANCE = [\"A MUN\"] }\n\
+                   dislodged = [ { by = \"BUR\", power = \"GERMANY\", retreats = [\"NAP\"], unit = \"A MUN\" } ]\n";
+    std::fs::write(&file, format!("{scenario}{retreat}")).unwrap();
+    let out = hexwar(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains(
+            "the rules find its position impossible: dislodged #1: 'A MUN' cannot retreat to NAP \
+             (no army move from MUN)\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
     let setup = dir.path().join("setup.toml");
     std::fs::write(&setup, position.trim_start()).unwrap();
     let out = hexwar(&[

@@ -481,6 +481,41 @@ local function crowded(s, problems)
   end
 end
 
+-- Adds to `problems` what is impossible among a position's units waiting to retreat: any
+-- outside a retreat phase, a unit where its kind may not stand or dislodged twice, a retreat
+-- its kind cannot make from there (an army "retreating" from MUN to NAP was played).
+local function dislodged_problems(pos, problems)
+  local dislodged = pos.dislodged or {}
+  if #dislodged > 0 and not tostring(pos.phase):match("R$") then
+    problems[#problems + 1] = "dislodged: units wait to retreat in " .. tostring(pos.phase)
+      .. ", which is no retreat phase"
+  end
+  local seen = {}
+  for k, d in ipairs(dislodged) do
+    local u = type(d) == "table" and d.unit
+    local msg
+    if type(u) ~= "string" then
+      msg = "not a unit written \"A PAR\""
+    elseif seen[u] then
+      msg = "'" .. u .. "' is dislodged twice"
+    else
+      msg = bad_unit(u)
+    end
+    if msg then
+      problems[#problems + 1] = "dislodged #" .. k .. ": " .. msg
+    else
+      seen[u] = true
+      local class = TYPE_OF[u:sub(1, 1)]
+      for _, r in ipairs(type(d.retreats) == "table" and d.retreats or {}) do
+        if type(r) ~= "string" or not hex.map.region(r) or not hex.map.adjacent(u:sub(3), r, class) then
+          problems[#problems + 1] = "dislodged #" .. k .. ": '" .. u .. "' cannot retreat to "
+            .. tostring(r) .. " (no " .. class .. " move from " .. u:sub(3) .. ")"
+        end
+      end
+    end
+  end
+end
+
 -- A TOML array as the rules read it: a table with the keys 1..n only (an inline table, or a
 -- date, which reaches Lua as a table, is not one).
 local function is_list(v)
@@ -573,6 +608,8 @@ local function setup(t)
   crowded(s, problems)
   if #problems > 0 then return hex.refuse("DIP-setup", table.concat(problems, "; ")) end
   local pos = current.new_position(board(), s)
+  dislodged_problems(pos, problems)
+  if #problems > 0 then return hex.refuse("DIP-setup", table.concat(problems, "; ")) end
   local events = { set_var("position", pos) }
   take_orders(events)
   return mirror(pos, nil, nil, events)
@@ -1019,6 +1056,7 @@ function M.install(game)
       end
     end
     crowded(pos, problems)
+    dislodged_problems(pos, problems)
     return problems
   end)
 

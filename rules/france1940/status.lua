@@ -45,7 +45,7 @@ function status.answer()
     end
   end
   local fell = hex.state.get("paris_fell")
-  if fell then out["Paris fell"] = "on turn " .. fell end
+  if fell then out["Paris fell"] = "on turn " .. tostring(fell) end
   return out
 end
 

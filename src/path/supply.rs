@@ -68,7 +68,15 @@ impl LineHexes {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, through)| *through)
-            .ok_or_else(|| decl::bad(at, expected, v))
+            .ok_or_else(|| {
+                let names = LineHexes::NAMES.iter().map(|(n, _)| *n);
+                match crate::spelling::nearest(name, names, 4) {
+                    Some(near) => {
+                        decl::bad(at, &format!("{expected} (did you mean \"{near}\"?)"), v)
+                    }
+                    None => decl::bad(at, expected, v),
+                }
+            })
     }
 
     /// Whether a hex owned by `owner` and holding `cell` is open to the lines of `side`.

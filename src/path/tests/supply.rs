@@ -255,4 +255,10 @@ fn supply_through_chooses_the_hexes_a_line_may_cross() {
         "supply.through: expected \"controlled\", \"not_enemy_controlled\" or \"no_enemy_unit\", \
          found the string \"everywhere\""
     );
+    d["supply"]["through"] = serde_json::json!("no_enemy_units");
+    assert_eq!(
+        PathRules::compile(&d, &m).unwrap_err().to_string(),
+        "supply.through: expected \"controlled\", \"not_enemy_controlled\" or \"no_enemy_unit\" \
+         (did you mean \"no_enemy_unit\"?), found the string \"no_enemy_units\""
+    );
 }

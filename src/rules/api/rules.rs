@@ -195,8 +195,13 @@ fn check_declared_name(key: &str) -> mlua::Result<()> {
             "hex.rules.declare: '{key}': names beginning with '__' are the host's own"
         )));
     }
+    // (one edit, or another case, only: two edits from `facing` are words of their own,
+    // `fencing`, `spacing`, and from `movement`, `moment`)
     if !HOST_READ.contains(&key) {
-        if let Some(near) = crate::spelling::nearest(key, HOST_READ, 4) {
+        let near = HOST_READ
+            .iter()
+            .find(|known| known.eq_ignore_ascii_case(key) || strsim::osa_distance(known, key) <= 1);
+        if let Some(near) = near {
             return Err(mlua::Error::runtime(format!(
                 "hex.rules.declare: '{key}' (did you mean '{near}'? the host reads \
                  hex.rules.declare(\"{near}\", ...); name your own value apart from it)"
