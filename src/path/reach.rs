@@ -97,21 +97,27 @@ impl Reach {
             .map(|i| by_hex[i] as usize)
     }
 
+    /// Where each listed hex's parent is in [`Reach::hexes`] (None: the start), in that order:
+    /// the paths' lengths are known from it before any is built (a reach of MA 1000 on a million
+    /// hexes built 2.8 GB of paths before its charge was made), and each path is its parent's
+    /// and one hex more.
+    pub fn parent_indices(&self) -> Vec<Option<usize>> {
+        self.hexes
+            .iter()
+            .map(|r| match r.parent == self.start {
+                true => None,
+                false => self.index_of(r.parent),
+            })
+            .collect()
+    }
+
     /// How many hexes each listed hex's path enters (the start left out), in
-    /// [`Reach::hexes`]' order: what every path together costs, known before any is built (a
-    /// reach of MA 1000 on a million hexes built 2.8 GB of paths before its charge was made).
-    pub fn path_lengths(&self) -> Vec<u32> {
-        let mut lengths: Vec<u32> = Vec::with_capacity(self.hexes.len());
-        for r in &self.hexes {
+    /// [`Reach::hexes`]' order, from [`Reach::parent_indices`].
+    pub fn path_lengths(parents: &[Option<usize>]) -> Vec<u32> {
+        let mut lengths: Vec<u32> = Vec::with_capacity(parents.len());
+        for parent in parents {
             // (a hex is settled after its parent, whose length is known)
-            let before = match r.parent == self.start {
-                true => 0,
-                false => self
-                    .index_of(r.parent)
-                    .and_then(|i| lengths.get(i))
-                    .copied()
-                    .unwrap_or(0),
-            };
+            let before = parent.and_then(|p| lengths.get(p)).copied().unwrap_or(0);
             lengths.push(before + 1);
         }
         lengths

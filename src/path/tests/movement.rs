@@ -389,7 +389,7 @@ fn path_lengths_are_the_lengths_of_the_paths() {
     let occ = Occupancy::build(&m, &r, &units).unwrap();
     let reach = reach(&m, &r, &occ, &units[0], Mp::whole(6)).unwrap();
     assert!(reach.len() > 10, "{}", reach.len());
-    let lengths = reach.path_lengths();
+    let lengths = crate::path::Reach::path_lengths(&reach.parent_indices());
     let expected: Vec<u32> = reach
         .hexes()
         .iter()

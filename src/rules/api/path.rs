@@ -568,18 +568,21 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     }
                     // (charged before the paths are built: their total length grows as the
                     // hexes times the MA)
-                    let lengths = reach.path_lengths();
+                    let parents = reach.parent_indices();
+                    let lengths = crate::path::Reach::path_lengths(&parents);
                     charge_listed(lua, lengths.iter().map(|&l| l as usize).sum())?;
-                    // As a move order gives it: the hexes entered, not the start.
-                    let entries: Vec<(HexIndex, f64, Vec<HexIndex>)> = reach
-                        .hexes()
-                        .iter()
-                        .map(|r| {
-                            let path = reach.path_to(r.hex).unwrap_or_default();
-                            let entered = path.into_iter().filter(|&h| h != reach.start());
-                            (r.hex, r.cost.as_f64(), entered.collect())
-                        })
-                        .collect();
+                    // As a move order gives it: the hexes entered, not the start; each its
+                    // parent's path and one hex more (settled after it).
+                    let mut entries: Vec<(HexIndex, f64, Vec<HexIndex>)> =
+                        Vec::with_capacity(parents.len());
+                    for ((r, parent), &len) in reach.hexes().iter().zip(&parents).zip(&lengths) {
+                        let mut path = Vec::with_capacity(len as usize);
+                        if let Some(before) = parent.and_then(|p| entries.get(p)) {
+                            path.extend_from_slice(&before.2);
+                        }
+                        path.push(r.hex);
+                        entries.push((r.hex, r.cost.as_f64(), path));
+                    }
                     let entries = entries.as_slice();
                     // (only borrows: see writer.rs)
                     write::<Table, _>(lua, (), |w| {
