@@ -80,14 +80,15 @@ impl LineHexes {
     }
 
     /// Whether a hex owned by `owner` and holding `cell` is open to the lines of `side`.
+    /// (Asked of every hex a supply search meets: the default's one comparison first.)
+    #[inline]
     fn open(self, side: SideId, owner: SideId, cell: Cell) -> bool {
-        let no_enemy_unit = cell.present & !(1u8 << side) == 0;
         match self {
             LineHexes::Controlled => owner == side,
             LineHexes::NotEnemyControlled => {
-                (owner == side || owner == super::NO_SIDE) && no_enemy_unit
+                (owner == side || owner == super::NO_SIDE) && cell.present & !(1u8 << side) == 0
             }
-            LineHexes::NoEnemyUnit => no_enemy_unit,
+            LineHexes::NoEnemyUnit => cell.present & !(1u8 << side) == 0,
         }
     }
 }
