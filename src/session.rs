@@ -974,6 +974,32 @@ impl Session {
         (done, waiting)
     }
 
+    /// In a simultaneous step, the sides still to play that have something to give besides
+    /// `end_phase` (a retreat phase asks only the powers with a unit to retreat), in the
+    /// scenario's order: every side still to play when none has, as in a step the rules order
+    /// nothing in. Empty outside a simultaneous step and once the game is over.
+    pub fn sides_with_orders(&mut self) -> Result<Vec<String>, GameError> {
+        if self.game.phasing_side().is_some() || self.game.is_over() {
+            return Ok(Vec::new());
+        }
+        let (_, waiting) = self.sides_to_play();
+        let mut ordering = Vec::new();
+        for side in &waiting {
+            let commands = self.game.legal_commands(side)?;
+            if !commands
+                .iter()
+                .all(|c| matches!(c, crate::engine::Command::EndPhase))
+            {
+                ordering.push(side.clone());
+            }
+        }
+        Ok(if ordering.is_empty() {
+            waiting
+        } else {
+            ordering
+        })
+    }
+
     /// The game as a save.
     pub fn to_save(&self) -> Save {
         let save = Save::new(

@@ -90,6 +90,28 @@ fn legal_is_empty_outside_the_sides_phase_and_needs_a_side_in_a_simultaneous_ste
         "error: --side: every side gives orders in this step (a simultaneous step): name one \
          (AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY)\n"
     );
+    // (a retreat phase asks only the power with a unit to retreat, as `status` says: it named
+    // all seven)
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("retreat.toml");
+    std::fs::write(
+        &setup,
+        "phase = \"S1901R\"\n[units]\nTURKEY = [\"A BUL\"]\nAUSTRIA = [\"A VIE\"]\n\
+         [[dislodged]]\npower = \"AUSTRIA\"\nunit = \"A SER\"\nby = \"BUL\"\nretreats = [\"ALB\"]\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "legal",
+        "scenarios/diplomacy",
+        "--setup",
+        setup.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --side: every side gives orders in this step (a simultaneous step): name one \
+         (AUSTRIA)\n"
+    );
     let out = hexwar(&[
         "legal",
         "scenarios/diplomacy",

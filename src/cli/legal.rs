@@ -75,10 +75,16 @@ pub fn run(args: &LegalArgs) -> i32 {
     {
         Some(side) => side,
         None => {
+            // (the sides with something to order, as `status` names them: a retreat phase's
+            // one power, not all seven)
+            let ordering = match session.sides_with_orders() {
+                Ok(sides) => sides,
+                Err(e) => return fail(e),
+            };
             return fail(format!(
                 "--side: every side gives orders in this step (a simultaneous step): name one ({})",
-                session.scenario.sides.join(", ")
-            ))
+                ordering.join(", ")
+            ));
         }
     };
     if let Some(unit) = &args.unit {

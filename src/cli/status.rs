@@ -77,27 +77,17 @@ pub fn run(args: &StatusArgs) -> i32 {
     // (in a simultaneous step, the sides with something to give besides end_phase: a retreat
     // phase asks only the powers with a unit to retreat, and `run --until-side` passes the
     // others by; the whole list when none has, as in a step the rules order nothing in)
-    let idle: Vec<String> = if to_play.is_none() && !session.game.is_over() {
-        let mut idle = Vec::new();
-        for side in &simultaneous {
-            let commands = match session.game.legal_commands(side) {
-                Ok(c) => c,
-                Err(e) => return fail(e),
-            };
-            if commands
-                .iter()
-                .all(|c| matches!(c, crate::engine::Command::EndPhase))
-            {
-                idle.push(side.clone());
-            }
-        }
-        if idle.len() == simultaneous.len() {
-            Vec::new()
-        } else {
-            idle
-        }
-    } else {
+    let ordering = match session.sides_with_orders() {
+        Ok(sides) => sides,
+        Err(e) => return fail(e),
+    };
+    let idle: Vec<String> = if ordering.is_empty() {
         Vec::new()
+    } else {
+        (simultaneous.iter())
+            .filter(|s| !ordering.contains(s))
+            .cloned()
+            .collect()
     };
     let state = session.game.state();
     let waiting: Vec<&str> = match (&state.outcome, &to_play) {
