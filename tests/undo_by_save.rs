@@ -92,7 +92,7 @@ fn a_state_at_a_turn_or_step_the_game_lacks_is_not_restored() {
         (
             500,
             0,
-            "restore: turn 500 is past the scenario's last turn (8), and the game is not over",
+            "restore: turn 500 is past the scenario's last turn (8)",
         ),
         (
             9,

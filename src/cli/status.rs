@@ -384,8 +384,6 @@ pub(crate) fn natural_key(id: &str) -> Vec<(String, u64)> {
     out
 }
 
-/// The score as it would be counted now: the rules' `score` query (side -> points). A score the
-/// rules do not answer is none; one that is no table of numbers is their error.
 /// `11` for 11.0 (as a `score` query's answer prints), else the number as it is.
 fn whole_if_whole(points: f64) -> Value {
     if points.fract() == 0.0 && points.abs() < 1e15 {
@@ -395,6 +393,8 @@ fn whole_if_whole(points: f64) -> Value {
     }
 }
 
+/// The score as it would be counted now: the rules' `score` query (side -> points). A score the
+/// rules do not answer is none; one that is no table of numbers is their error.
 pub(super) fn score_now(
     session: &mut crate::Session,
 ) -> Result<Option<serde_json::Map<String, Value>>, String> {

@@ -145,30 +145,12 @@ impl Game {
             ));
         }
         // (a made-up turn 500 was taken, and the next command failed in the rules, blamed on
-        // the scripts; the turn after the last is where a finished game stands)
-        let last = self.turn_limit;
-        if state.turn > last.saturating_add(1) || (state.turn > last && state.outcome.is_none()) {
-            return refuse(format!(
-                "turn {} is past the scenario's last turn ({last}){}",
-                state.turn,
-                if state.outcome.is_none() {
-                    ", and the game is not over"
-                } else {
-                    ""
-                }
-            ));
-        }
-        let sequence = self.rules.sequence();
-        if state.turn > 0
-            && state.outcome.is_none()
-            && sequence.step(state.turn, state.step).is_none()
+        // the scripts: the turn and step are checked as a save's are)
+        let over = state.outcome.is_some();
+        if let Some(why) = super::Sequence::turn_problem(state.turn, self.turn_limit, over)
+            .or_else(|| self.rules.sequence().step_problem(state.turn, state.step))
         {
-            return refuse(format!(
-                "turn {} has no step {} (its sequence has {})",
-                state.turn,
-                state.step,
-                sequence.steps_for(state.turn).len()
-            ));
+            return refuse(why);
         }
         self.state = state;
         self.state.revision.restart();

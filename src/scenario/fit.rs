@@ -111,19 +111,9 @@ impl Fit<'_> {
                 "turn 0 is before the game starts (a saved game stands at turn 1 or later)".into(),
             );
         }
-        if state.turn > turns.saturating_add(1) {
-            return Err(format!(
-                "turn {} is past the scenario's last turn ({turns})",
-                state.turn
-            ));
-        }
-        // (the turn after the last is where a finished game stands; a game going on there, from
-        // a scenario shortened since the save, played turns the scenario no longer has)
-        if state.turn > turns && state.outcome.is_none() {
-            return Err(format!(
-                "turn {} is past the scenario's last turn ({turns}), and the game is not over",
-                state.turn
-            ));
+        // (the turn after the last is where a finished game stands)
+        if let Some(why) = Sequence::turn_problem(state.turn, turns, state.outcome.is_some()) {
+            return Err(why);
         }
         if let Some(outcome) = &state.outcome {
             if let Some(winner) = &outcome.winner {
@@ -164,13 +154,8 @@ impl Fit<'_> {
             self.side(side)
                 .map_err(|e| format!("control of '{hex}': {e}"))?;
         }
-        if state.turn > 0 && sequence.step(state.turn, state.step).is_none() {
-            return Err(format!(
-                "turn {} has no step {} (its sequence has {})",
-                state.turn,
-                state.step,
-                sequence.steps_for(state.turn).len()
-            ));
+        if let Some(why) = sequence.step_problem(state.turn, state.step) {
+            return Err(why);
         }
         Ok(())
     }
