@@ -57,7 +57,7 @@ fn demo_1_moves_go_to_adjacent_hexes_within_ma_once_per_phase() {
         ),
         Refusal::new(
             "DEMO-1",
-            "the path costs 5 MP, more than the 4 MP allowed (step 3: 0402 to 0302)"
+            "the path costs 5 MP by this step, more than the 4 MP allowed (step 3: 0402 to 0302)"
         )
     );
     // A hex that is not on the map is refused in words for the player (no "runtime error:"),
@@ -276,7 +276,7 @@ fn the_mud_variant_raises_forest_costs_and_lowers_the_stack_limit() {
         refused(&mut s, "blue", &mv("b-inf-1", &["0202", "0302", "0402"])),
         Refusal::new(
             "DEMO-1",
-            "the path costs 7 MP, more than the 4 MP allowed (step 3: 0302 to 0402)"
+            "the path costs 7 MP by this step, more than the 4 MP allowed (step 3: 0302 to 0402)"
         )
     );
     s.game

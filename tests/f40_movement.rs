@@ -125,7 +125,7 @@ fn f40_9_5_enemy_occupied_hexes_are_never_entered() {
         refused(&mut s, "german", &mv("g-inf", &["0502"])),
         refusal(
             "F40-9.5",
-            "a unit never enters a hex held by enemy units, or by a neutral country's (R8) (step 1: 0403 to 0502)"
+            "a unit never enters a hex held by enemy units, or by a neutral country's (R8) (step 1: 0403 to 0502); 0502 holds a1"
         )
     );
 }
@@ -453,7 +453,17 @@ fn f40_9_1_second_assault_allows_half_the_ma() {
         refused(&mut s, "german", &mv("g-inf", &["0302", "0301"])),
         refusal(
             "F40-9.1",
-            "the path costs 3 MP, more than the 2 MP allowed (step 2: 0302 to 0301) (MA 4 halved: second assault, F40-9.1)"
+            "the path costs 3 MP by this step, more than the 2 MP allowed (step 2: 0302 to 0301) (MA 4 halved: second assault, F40-9.1)"
+        )
+    );
+    // Named by its destination, the move is refused with the same halving said.
+    assert_eq!(
+        refused(&mut s, "german", &mv("g-inf", &["0301"])),
+        refusal(
+            "F40-9.1",
+            "g-inf cannot reach 0301 this phase (2 MP, MA 4 halved: second assault, F40-9.1); \
+             `hexwar reach` lists where it can, and a path given hex by hex names what stops it \
+             (an enemy ZOC, F40-6.2)"
         )
     );
     // Movement is never compulsory: the phase ends with nobody moved.
@@ -902,7 +912,7 @@ fn f40_r5_mountains_cost_six_to_motorized_units_a_cost_not_a_ban() {
         refused(&mut s, "german", &mv("m5", &["0601"])),
         refusal(
             "F40-9.1",
-            "the path costs 6 MP, more than the 5 MP allowed (step 1: 0701 to 0601)"
+            "the path costs 6 MP by this step, more than the 5 MP allowed (step 1: 0701 to 0601)"
         )
     );
     let events = ok(&mut s, "german", &mv("m6", &["0601"]));
@@ -1083,8 +1093,7 @@ fn f40_9_1_a_move_to_a_distant_hex_takes_the_cheapest_path() {
         refusal(
             "F40-9.1",
             "de-3-pz cannot reach 1010 this phase (8 MP); `hexwar reach` lists where it can, and \
-             a path given hex by hex names what stops it (an enemy ZOC, F40-6.2; a neutral \
-             country, F40-16.1)"
+             a path given hex by hex names what stops it (an enemy ZOC, F40-6.2)"
         )
     );
     let events = ok(&mut s, "german", &far("2808"));

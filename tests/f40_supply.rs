@@ -165,7 +165,7 @@ fn f40_r7_halvings_compound_without_rounding() {
         refused(&mut s, "german", &mv("g-foot", &["0201"])),
         refusal(
             "F40-9.1",
-            "the path costs 1 MP, more than the 0.75 MP allowed (step 1: 0101 to 0201) (MA 3 halved: second assault, F40-9.1; isolated, F40-8.3)"
+            "the path costs 1 MP by this step, more than the 0.75 MP allowed (step 1: 0101 to 0201) (MA 3 halved: second assault, F40-9.1; isolated, F40-8.3)"
         )
     );
     assert_eq!(

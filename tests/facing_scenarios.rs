@@ -597,3 +597,64 @@ fn anc_6_1_the_bots_read_the_declared_fronts() {
         }))
     );
 }
+
+/// A troop kind declared `facing = "none"` (a baggage train, say) is no leader but has no
+/// facing either (docs/facing.md): every move the legal list offers it is taken, and a move
+/// given no facing moves it without one. (Moves read it as facing 0 and were refused as
+/// "leaders have no facing".)
+#[test]
+fn ta_r2_a_troop_kind_without_facing_moves_as_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wagons.lua");
+    std::fs::write(
+        &file,
+        "hex.rules.get(\"facing\").kinds.wagon = { tactical = 1, facing = \"none\" }\n",
+    )
+    .unwrap();
+    let setup = [
+        unit_toml("w", "british", "wagon", "0404", ""),
+        unit_toml("z", "zulu", "infantry", "1104", "facing = 3"),
+    ]
+    .concat();
+    let start = || {
+        let mut s = Session::start_with_mods(
+            Path::new("scenarios/tactical"),
+            Some(1),
+            std::slice::from_ref(&file),
+        )
+        .unwrap();
+        let source = hexwar::board::SourceText::new("setup.toml", &setup);
+        s.setup_text(&source).unwrap();
+        s
+    };
+    let mut s = start();
+    let listed: Vec<serde_json::Value> = s
+        .game
+        .legal_commands("british")
+        .unwrap()
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap())
+        .filter(|c| c["unit"] == json!("w"))
+        .collect();
+    assert_eq!(listed.len(), 32, "{listed:?}");
+    for order in listed {
+        assert_eq!(order.get("facing"), None, "{order}");
+        let mut s = start();
+        s.game.submit(Some("british"), &cmd(order.clone())).unwrap();
+        let to = order["path"].as_array().unwrap().last().unwrap();
+        assert_eq!(
+            s.game.state().units["w"].at.as_deref(),
+            to.as_str(),
+            "{order}"
+        );
+        assert_eq!(s.game.state().units["w"].facing, None);
+    }
+    let order = json!({"command": "move", "unit": "w", "path": ["0504"], "facing": 2});
+    assert_eq!(
+        s.game.submit(Some("british"), &cmd(order)).unwrap_err().to_string(),
+        "refused: TAC-4: wagon is declared without a facing (facing = \"none\"), so none is given, not 2"
+    );
+    let order = json!({"command": "move", "unit": "w", "path": ["0504"]});
+    s.game.submit(Some("british"), &cmd(order)).unwrap();
+    assert_eq!(s.game.state().units["w"].at.as_deref(), Some("0504"));
+}

@@ -117,7 +117,7 @@ fn a_move_is_checked_at_the_costs_in_force() {
             (r.rule.as_str(), r.reason.as_str()),
             (
                 "DEMO-1",
-                "the path costs 6 MP, more than the 4 MP allowed (step 3: 0203 to 0303)"
+                "the path costs 6 MP by this step, more than the 4 MP allowed (step 3: 0203 to 0303)"
             )
         ),
         other => panic!("expected a refusal, got {other:?}"),

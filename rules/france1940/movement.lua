@@ -121,16 +121,32 @@ function movement.reach(u)
   return hex.path.reach(u.id, common.budget(u), { blocked = restrictions.blocked(u) })
 end
 
+-- Why the unit's budget is below its MA, as "MA 8 halved: second assault, F40-9.1", or nil.
+local function halved_ma(u)
+  local halved = common.budget_halvings(u)
+  if #halved == 0 then return nil end
+  return string.format("MA %s halved: %s", common.mp_str(u.ma or 0), table.concat(halved, "; "))
+end
+
+local held_by_others
+
 -- The engine's refusal of a move, with the halvings of the unit's MA when it refuses a path
--- that costs more than the budget: "(MA 4 halved: second assault, F40-9.1)".
+-- that costs more than the budget ("(MA 4 halved: second assault, F40-9.1)"), and the units
+-- holding the hex a step enters when 9.5 refuses it ("; 3527 holds nl-bde-a").
 function movement.explained(u, refusal)
-  if refusal.rule ~= "F40-9.1" or not tostring(refusal.reason):find(" MP allowed", 1, true) then
+  local reason = tostring(refusal.reason)
+  if refusal.rule == movement.declaration.clauses.enemy_occupied.id then
+    local to = reason:match(" to (%w+)%)$")
+    local held = to and held_by_others(u, to)
+    if not held then return refusal end
+    return hex.refuse(refusal.rule, string.format("%s; %s holds %s", reason, to, table.concat(held, ", ")))
+  end
+  if refusal.rule ~= "F40-9.1" or not reason:find(" MP allowed", 1, true) then
     return refusal
   end
-  local halved = common.budget_halvings(u)
-  if #halved == 0 then return refusal end
-  return hex.refuse(refusal.rule, string.format("%s (MA %s halved: %s)", refusal.reason,
-    common.mp_str(u.ma or 0), table.concat(halved, "; ")))
+  local halved = halved_ma(u)
+  if not halved then return refusal end
+  return hex.refuse(refusal.rule, string.format("%s (%s)", reason, halved))
 end
 
 -- The refusal of a move named by its destination (`to`) that no path within the budget reaches
@@ -138,7 +154,7 @@ end
 -- only para regiments) is named with them, F40-9.5; else it is out of reach, and a path given
 -- step by step names what stops it (an enemy ZOC, a neutral country), which no search here
 -- second-guesses.
-local function held_by_others(u, to)
+function held_by_others(u, to)
   local ids, only_paras = {}, true
   for _, o in ipairs(common.enemies_at(to, u.side)) do
     ids[#ids + 1] = o.id
@@ -158,9 +174,14 @@ function movement.unreachable(u, to)
     return hex.refuse(rule, string.format("%s cannot move to %s: %s; %s holds %s", u.id, to, text, to,
       table.concat(held, ", ")))
   end
-  return hex.refuse("F40-9.1", string.format("%s cannot reach %s this phase (%s MP); `hexwar reach` "
-    .. "lists where it can, and a path given hex by hex names what stops it (an enemy ZOC, F40-6.2; "
-    .. "a neutral country, F40-16.1)", u.id, to, common.mp_str(common.budget(u))))
+  -- (German units enter neutral countries: that invades them, 16.2; only Allied units are kept
+  -- out, 16.1)
+  local halved = halved_ma(u)
+  local stops = u.side == "allied" and "an enemy ZOC, F40-6.2; a neutral country, F40-16.1"
+    or "an enemy ZOC, F40-6.2"
+  return hex.refuse("F40-9.1", string.format("%s cannot reach %s this phase (%s MP%s); `hexwar reach` "
+    .. "lists where it can, and a path given hex by hex names what stops it (%s)", u.id, to,
+    common.mp_str(common.budget(u)), halved and ", " .. halved or "", stops))
 end
 
 -- F40-16.2: the cheapest path the search gives to a hex may cross a neutral country the hex

@@ -128,8 +128,22 @@ function facing.register(opts)
   -- A counter's facing as the search reads it: a troop a setup gave no facing plays as facing 0
   -- (docs/facing.md; `hexwar check` warns of it); a leader has none (TA-R2). (Read as nil here,
   -- such a troop crashed `legal`, could not wheel, and was refused a plain move "facing none".)
+  -- Kinds without a facing: the leaders, and troops the declaration gives `facing = "none"`
+  -- (read when first asked, so a variant's change to the declaration counts).
+  local faceless_kinds = nil
+  local function faceless(kind)
+    if not faceless_kinds then
+      faceless_kinds = {}
+      for k in pairs(opts.leaders) do faceless_kinds[k] = true end
+      local decl = hex.rules.get("facing")
+      for k, rule in pairs(decl and decl.kinds or {}) do
+        if type(rule) == "table" and (rule.leader or rule.facing == "none") then faceless_kinds[k] = true end
+      end
+    end
+    return faceless_kinds[kind] == true
+  end
   local function facing_of(u)
-    if opts.leaders[u.type] then return nil end
+    if faceless(u.type) then return nil end
     return u.facing or 0
   end
   hex.commands.define("move", {
@@ -154,14 +168,15 @@ function facing.register(opts)
       end
       if hex.state.phase() ~= "movement" then return hex.refuse(C.move, "units move in the movement phase") end
       local path = cmd.path or {}
-      -- ANC-5.4 / TA-R13: the group keeps the facing of its first non-leader; leaders have no
-      -- facing (TA-R2), whatever a setup wrote for them, and "none" is how a listing names that.
+      -- ANC-5.4 / TA-R13: the group keeps the facing of its first non-leader; leaders (and kinds
+      -- declared `facing = "none"`) have no facing (TA-R2), whatever a setup wrote for them, and
+      -- "none" is how a listing names that.
       local f = cmd.facing
       if f == "none" then f = nil end
       if cmd.facing == nil then
         for _, id in ipairs(ids) do
           local u = hex.units.get(id)
-          if not opts.leaders[u.type] then
+          if not faceless(u.type) then
             f = facing_of(u)
             -- (a two-base unit keeps its pair, TAC-4 / TA-R6)
             if f ~= nil and u.attrs.facing2 ~= nil then f = f .. "," .. u.attrs.facing2 end
@@ -175,12 +190,12 @@ function facing.register(opts)
       -- and in TAC a non-leader ending on one is refused by TAC-5, not read with its facing.
       local last = path[#path]
       local troops = false
-      for _, id in ipairs(ids) do troops = troops or not opts.leaders[hex.units.get(id).type] end
+      for _, id in ipairs(ids) do troops = troops or not faceless(hex.units.get(id).type) end
       if cmd.facing == nil and last and troops and opts.groups then
         local in_group = {}
         for _, id in ipairs(ids) do in_group[id] = true end
         for _, v in ipairs(hex.units.at(last)) do
-          if v.side == first.side and not in_group[v.id] and not opts.leaders[v.type] then
+          if v.side == first.side and not in_group[v.id] and not faceless(v.type) then
             f = facing_of(v)
             break
           end
@@ -198,7 +213,7 @@ function facing.register(opts)
           events[#events + 1] = { event = "UnitMoved", unit = id, from = u.at, to = path[#path], path = path, cost = cost }
         end
         local moved = { "moved" }
-        if f ~= nil and not opts.leaders[u.type] then
+        if f ~= nil and not faceless(u.type) then
           if type(f) == "string" then
             local a, b = f:match("^(%d),(%d)$")
             a, b = tonumber(a), tonumber(b)
@@ -244,11 +259,12 @@ function facing.register(opts)
 
   -- ANC-5.4: a stack shares one facing, so a unit wheels with the rest of its stack: its side's
   -- counters in the hex that have not moved, leaders excepted (TA-R2: they have no facing, and
-  -- TA-R17: they ignore stacking, so a wheel neither turns them nor spends their move).
+  -- TA-R17: they ignore stacking, so a wheel neither turns them nor spends their move), and so
+  -- are troops of a kind declared without facing.
   local function wheel_stack(u, side)
     local stack = {}
     for _, v in ipairs(hex.units.at(u.at)) do
-      if v.side == side and not v.status.moved and not opts.leaders[v.type] then
+      if v.side == side and not v.status.moved and not faceless(v.type) then
         stack[#stack + 1] = v.id
       end
     end

@@ -560,8 +560,13 @@ impl FacingSearch {
         // a pair for another, any for leaders): said as such, not as an unreachable facing.
         if !lists(ALL, g.facing, facing) {
             let reason = match g.facing {
-                Facing::None => format!(
+                Facing::None if g.leaders_only => format!(
                     "leaders have no facing (TA-R2), so none is given, not {}",
+                    facing.key()
+                ),
+                Facing::None => format!(
+                    "{} is declared without a facing (facing = \"none\"), so none is given, not {}",
+                    g.kinds.join(", "),
                     facing.key()
                 ),
                 Facing::One(_) => format!(

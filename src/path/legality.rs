@@ -89,7 +89,9 @@ impl RuleKind {
             RuleKind::AcrossIntoTerritory => {
                 "no unit may enter enemy territory across this hexside ({features})"
             }
-            RuleKind::Budget => "the path costs {cost} MP, more than the {budget} MP allowed",
+            RuleKind::Budget => {
+                "the path costs {cost} MP by this step, more than the {budget} MP allowed"
+            }
         }
     }
 }

@@ -23,7 +23,7 @@ test("DEMO-1: moves go to adjacent hexes, within the MA, once a phase", function
   local r = t.expect_refused("blue", move("b1", { "0506" }), "DEMO-1")
   t.eq(r.reason, "each hex of a path must be adjacent to the one before (step 1: 0504 to 0506)")
   r = t.expect_refused("blue", move("b2", { "0502", "0402", "0302", "0202", "0102" }), "DEMO-1")
-  t.eq(r.reason, "the path costs 5 MP, more than the 4 MP allowed (step 3: 0402 to 0302)")
+  t.eq(r.reason, "the path costs 5 MP by this step, more than the 4 MP allowed (step 3: 0402 to 0302)")
   t.truthy(not t.has_status("b2", "moved"), "b2 has not moved yet")
   t.ok("blue", move("b2", { "0502" }))
   t.truthy(t.has_status("b2", "moved"), "b2 is marked moved")

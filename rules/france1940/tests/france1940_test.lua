@@ -22,7 +22,7 @@ test("F40-6.2: a move named by its destination that an enemy ZOC stops says how 
   drops(t)
   t.eq(refusal(t, "german", { command = "move", unit = "de-4-pz", to = "2409" }),
     "F40-9.1: de-4-pz cannot reach 2409 this phase (8 MP); `hexwar reach` lists where it can, and a "
-    .. "path given hex by hex names what stops it (an enemy ZOC, F40-6.2; a neutral country, F40-16.1)")
+    .. "path given hex by hex names what stops it (an enemy ZOC, F40-6.2)")
   -- the path given names the ZOC
   t.eq(refusal(t, "german", { command = "move", unit = "de-4-pz", path = { "2811", "2710", "2610", "2509", "2409" } }),
     "F40-6.2: a unit that enters an enemy ZOC stops there (step 3: 2710 to 2610)")

@@ -299,7 +299,7 @@ fn check_path_costs_a_legal_path_and_refuses_a_bad_start_gap_or_budget() {
     );
     assert_eq!(
         refusal(&m, &units, 0, Mp::whole(2), &["0101", "0201", "0301"]),
-        "F40-9.1: the path costs 3 MP, more than the 2 MP allowed (step 2: 0201 to 0301)"
+        "F40-9.1: the path costs 3 MP by this step, more than the 2 MP allowed (step 2: 0201 to 0301)"
     );
     assert_eq!(
         refusal(&m, &units, 0, Mp::whole(9), &["0101", "0301"]),
