@@ -564,7 +564,11 @@ fn check_order_says_whether_an_order_is_void_and_why() {
             Some("MUN is not a home supply centre of FRANCE"),
         ),
         ("FRANCE", "A PAR B", Some("PAR is occupied")),
-        ("FRANCE", "F PAR B", Some("PAR is occupied")),
+        (
+            "FRANCE",
+            "F PAR B",
+            Some("a fleet cannot be built inland, in PAR"),
+        ),
         (
             "GERMANY",
             "A BER B",

@@ -96,20 +96,69 @@ local function named(cm, up, w)
   return nil
 end
 
+-- The order as the parser reads its words (orders.read_words), one space between them (a dash
+-- after a dash dropped: "LVP MOVES TO EDI", which has no unit type for the parser to read the
+-- two words as one dash by, is "LVP - EDI").
+local function as_read(cm, raw)
+  local out = {}
+  for _, w in ipairs(orders_mod.read_words(cm, tostring(raw))) do
+    if w ~= "-" or out[#out] ~= "-" then out[#out + 1] = w end
+  end
+  return table.concat(out, " ")
+end
+
+-- Why an order that names no unit type does not parse, where its words tell: WAIVE, a build or
+-- a disband without the unit type (`BUILD SEV`); nil otherwise.
+local function untyped(cm, raw, first)
+  if first == "WAIVE" or first == "WAIVES" then
+    return "WAIVE is no order of the notation: a build is waived by giving no order for it"
+  end
+  local w = orders_mod.read_words(cm, tostring(raw))
+  if #w == 2 and (w[1] == "B" or w[1] == "D") and cm.loc_prov[cm.canon[w[2]] or w[2]] then
+    local what = w[1] == "B" and "a build" or "a disband"
+    return what .. " names its unit type: A " .. w[2] .. " " .. w[1] .. " or F " .. w[2] .. " " .. w[1]
+  end
+  return nil
+end
+
+-- Why an order that reads as a support or a convoy with VIA does not parse: the hint, or nil.
+local function via_in_target(cm, raw)
+  local w = orders_mod.read_words(cm, tostring(raw))
+  if #w < 6 or w[#w] ~= "VIA" or (w[3] ~= "S" and w[3] ~= "C") then return nil end
+  local without = table.concat(w, " ", 1, #w - 1)
+  local o = orders_mod.parse(cm, without)
+  if o.kind == "SM" then return "a support names the move it supports without VIA (" .. without .. ")" end
+  if o.kind == "C" then return "a convoy names the move it carries without VIA (" .. without .. ")" end
+  return nil
+end
+
 -- Why an order does not parse, as near as the words tell: an order that starts with a unit
 -- type (A, F) and holds a province's English name, a move written without spaces around its
--- dash, or a word that is no location of the map, is told so; anything else gets the notation.
--- (one trailing `.`, `,` or `;` is dropped, as the parser drops it)
+-- dash, or a word that is no location of the map, is told so; so is an order that starts with
+-- its location (`LVP - EDI`: the unit type first), WAIVE, a build or disband without the unit
+-- type, and a support or convoy that writes VIA; anything else gets the notation. (one trailing
+-- `.`, `,` or `;` is dropped, as the parser drops it; a coast in parentheses, `STP (NC)`, is
+-- read as `STP/NC`, as the parser reads it)
 local function unparsed(cm, raw)
   local up = tostring(raw):upper()
   local stop = up:match("^(.-)[.,;]%s*$")
   if stop then up = stop end
-  local first = up:match("^%s*(%S+)")
-  if first ~= "A" and first ~= "F" and SYNONYMS[first] ~= "A" and SYNONYMS[first] ~= "F" then
-    return NOTATION
-  end
   local words = {}
-  for w in up:gmatch("%S+") do words[#words + 1] = w end
+  for w in up:gmatch("%S+") do
+    local loc = w:find("(", 1, true) and orders_mod.paren_coast(w, words[#words])
+    if not loc then
+      words[#words + 1] = w
+    elseif w:byte(1) == 40 then
+      words[#words] = loc
+    else
+      words[#words + 1] = loc
+    end
+  end
+  local first = words[1]
+  local at_loc = first ~= nil and SYNONYMS[first] == nil and cm.loc_prov[cm.canon[first] or first] ~= nil
+  if first ~= "A" and first ~= "F" and SYNONYMS[first] ~= "A" and SYNONYMS[first] ~= "F" and not at_loc then
+    return untyped(cm, raw, first) or NOTATION
+  end
   local single = table.concat(words, " ")
   for _, w in ipairs(words) do
     if not KEYWORDS[w] and not SYNONYMS[w] and not cm.loc_prov[w] and not cm.canon[w] then
@@ -136,7 +185,11 @@ local function unparsed(cm, raw)
       return "'" .. w .. "' is no province or coast of the map"
     end
   end
-  return NOTATION
+  if at_loc then
+    local order = as_read(cm, raw)
+    return "an order names its unit type first: A " .. order .. " or F " .. order
+  end
+  return via_in_target(cm, raw) or NOTATION
 end
 
 -- Why a void order is void: the first thing found wrong.
@@ -172,8 +225,9 @@ local function reason(game, board, cm, position, power, o, kind)
       return where .. " is not a home supply centre of " .. power
     end
     if not owned then return power .. " does not hold " .. where end
-    if unit_in(cm, position, where) then return where .. " is occupied" end
+    -- (inland before occupied: a fleet is never built there, whoever stands in it)
     if o.utype == "F" and cm.prov[where].type ~= "coast" then return "a fleet cannot be built inland, in " .. where end
+    if unit_in(cm, position, where) then return where .. " is occupied" end
     if o.utype == "F" and o.uloc == where and #(cm.prov[where].coasts or {}) > 0 then
       return "a fleet built in " .. where .. " needs its coast (" .. where .. "/NC, ...)"
     end

@@ -20,8 +20,12 @@
 -- The words players write for the letters are read as the letters (SYNONYMS below: `A PAR
 -- MOVES TO BUR`, `A MAR SUPPORTS A PAR -> BUR`, `F NTH CONVOYS A EDI – HOL`), one trailing
 -- `.`, `,` or `;` is dropped (`A PAR - BUR.`). A location of the map is never read as such a
--- word. A dash written against its neighbours (`A PAR-BUR`) stays void: order_check tells the
--- player to space it.
+-- word. Read the same way, only where the notation alone reads the order as void: `VIA CONVOY`
+-- and `BY CONVOY` (the DATC's case texts: `A BEL - HOL via Convoy`) as `VIA`; a coast in
+-- parentheses, `STP(NC)` or `STP (NC)`, as `STP/NC`; `REMOVE` as `D`; a build or disband with
+-- its verb first, `BUILD A SEV`, `DISBAND A BUR`, `REMOVE A BUR`, as `A SEV B`, `A BUR D`. A
+-- dash written against its neighbours (`A PAR-BUR`) stays void: order_check tells the player to
+-- space it.
 
 local M = {}
 
@@ -57,7 +61,7 @@ local SYNONYMS = {
   MOVE = DASH, MOVES = DASH, TO = DASH, ["->"] = DASH, ["=>"] = DASH,
   ["\u{2013}"] = DASH, ["\u{2014}"] = DASH, ["\u{2192}"] = DASH,
   RETREAT = "R", RETREATS = "R",
-  DISBAND = "D", DISBANDS = "D",
+  DISBAND = "D", DISBANDS = "D", REMOVE = "D", REMOVES = "D",
   BUILD = "B", BUILDS = "B",
   ARMY = "A", FLEET = "F",
 }
@@ -73,11 +77,25 @@ local function without_stop(w)
   return w
 end
 
+-- A coast written in parentheses, `STP(NC)` or `STP (NC)` (a trailing stop kept): the word
+-- `w` as `STP/NC`; for a word that is only `(NC)`, the coast with the word before it (`prev`).
+-- nil when `w` holds no such coast.
+local function paren_coast(w, prev)
+  local loc, coast, stop = w:match("^([^()]+)%((%a+)%)([.,;]?)$")
+  if loc then return loc .. "/" .. coast .. stop end
+  coast, stop = w:match("^%((%a+)%)([.,;]?)$")
+  if coast and prev and not prev:find("/", 1, true) then return prev .. "/" .. coast .. stop end
+  return nil
+end
+M.paren_coast = paren_coast
+
 -- The words of `raw` into TOK with the words players write read as the letters (SYNONYMS, a
 -- dash word after a dash or an R read with it, one trailing stop dropped): the count. Asked only
 -- for an order the notation alone reads as void, so that the standard notation, nearly every
 -- order, pays nothing for it (it cost a fresh phase 8-10% of its instructions when every order
--- went through it).
+-- went through it). Read here too: `VIA CONVOY` and `BY CONVOY` as `VIA`; a coast in
+-- parentheses, `STP(NC)`, `STP (NC)`, as `STP/NC`; the verb first, `BUILD A SEV`, `DISBAND A
+-- BUR`, `REMOVE A BUR` (or the letter, `B A SEV`), as `A SEV B`, `A BUR D`.
 local function players_words(cm, raw)
   local lp = cm.loc_prov
   local tok, n = TOK, 0
@@ -85,10 +103,20 @@ local function players_words(cm, raw)
     local s = SYNONYMS[w]
     local again = false
     if s ~= nil and lp[w] == nil then
-      w = s
       -- (a word for the dash after a dash or a retreat is read with it: "MOVES TO", "- TO",
-      -- "RETREATS TO")
+      -- "RETREATS TO"; "CONVOY" after "VIA" or "BY" is the VIA: "VIA CONVOY", "BY CONVOY")
       again = s == DASH and n >= 3 and (tok[n] == DASH or (n == 3 and tok[n] == "R"))
+      if s == "C" and w ~= "C" and n >= 4 and (tok[n] == "VIA" or (tok[n] == "BY" and lp.BY == nil)) then
+        tok[n] = "VIA"
+        again = true
+      end
+      w = s
+    elseif lp[w] == nil and w:find("(", 1, true) then
+      local loc = paren_coast(w, tok[n])
+      if loc then
+        if w:byte(1) == 40 then n = n - 1 end -- ("(NC)": with the word before it)
+        w = loc
+      end
     end
     if not again then
       n = n + 1
@@ -106,11 +134,34 @@ local function players_words(cm, raw)
       -- as one, "A PAR HOLD.")
       if lp[tok[n]] == nil then
         local s = SYNONYMS[w]
-        tok[n] = (s ~= nil and lp[w] == nil) and s or w
+        if s == "C" and w ~= "C" and lp[w] == nil and n >= 5 and (tok[n - 1] == "VIA" or (tok[n - 1] == "BY" and lp.BY == nil)) then
+          -- ("VIA CONVOY.")
+          tok[n] = nil
+          n = n - 1
+          tok[n] = "VIA"
+        else
+          tok[n] = (s ~= nil and lp[w] == nil) and s or w
+        end
       end
     end
   end
+  -- (the verb first, a build or a disband: BUILD A SEV -> A SEV B)
+  local v = tok[1]
+  if n == 3 and (v == "B" or v == "D") and (tok[2] == "A" or tok[2] == "F") and lp[v] == nil then
+    tok[1], tok[2], tok[3] = tok[2], tok[3], v
+  end
   return n
+end
+
+-- The words of `raw` as the parser reads them when the notation alone reads it as void (the
+-- words players write read as the letters, and the forms above): a fresh list. For the hints of
+-- order_check, not for the parse.
+function M.read_words(cm, raw)
+  local n = math.min(players_words(cm, raw), TOK_MAX)
+  if n > tok_n then tok_n = n end -- (the next parse clears these slots)
+  local out = {}
+  for k = 1, n do out[k] = TOK[k] end
+  return out
 end
 
 local parse_words

@@ -292,3 +292,97 @@ test("check_order: a convoy no chain needs names the fleets that carry the army"
     "F TYS is needed on no chain of fleets from APU to TUN (F ION can carry it without F TYS)")
   t.eq(answer("ENGLAND", "F IRI C A LON - NAF").reason, "no chain of fleets at sea joins LON to NAF")
 end)
+
+test("VIA CONVOY, a coast in parentheses and the verb first read as the notation", function(t)
+  -- DATC 6.G.8 as its text words it: the army moves over land (no fleet convoys it)
+  position(t, { phase = "S1901M", units = { FRANCE = { "A BEL" }, ENGLAND = { "F NTH", "A HOL" } } })
+  local result = adjudicate(t, { FRANCE = { "A BEL - HOL via Convoy" }, ENGLAND = { "F NTH - HEL", "A HOL - KIE" } })
+  t.eq(flags(t, result, "A BEL - HOL via Convoy"), {})
+  t.eq(result.units.FRANCE, { "A HOL" })
+  -- a convoy the army asks for with VIA CONVOY: the fleets' orders match it
+  position(t, { phase = "S1901M", units = { ENGLAND = { "F NAO", "F NWG", "A LVP" } } })
+  result = adjudicate(t, { ENGLAND = { "F NAO C A LVP - EDI", "F NWG C A LVP - EDI", "A LVP - EDI VIA CONVOY" } })
+  t.eq(flags(t, result, "A LVP - EDI VIA CONVOY"), {})
+  t.eq(flags(t, result, "F NAO C A LVP - EDI"), {})
+  t.eq(flags(t, result, "F NWG C A LVP - EDI"), {})
+  t.eq(result.units.ENGLAND, { "A EDI", "F NAO", "F NWG" })
+
+  -- each form asked of check_order: the same verdict as the notation
+  position(t, {
+    phase = "S1901M",
+    units = { ENGLAND = { "F NAO", "F NWG", "A LVP", "A BEL", "F NTH" }, RUSSIA = { "F STP/NC", "F SEV" }, FRANCE = { "A PIC" } },
+  })
+  local same = {
+    { "ENGLAND", "A BEL - HOL via Convoy", "A BEL - HOL VIA" },
+    { "ENGLAND", "A LVP - EDI VIA CONVOY", "A LVP - EDI VIA" },
+    { "ENGLAND", "a lvp - edi via convoy.", "A LVP - EDI VIA" },
+    { "ENGLAND", "A LVP - EDI BY CONVOY", "A LVP - EDI VIA" },
+    { "ENGLAND", "A LVP MOVES TO EDI VIA CONVOY", "A LVP - EDI VIA" },
+    { "RUSSIA", "F STP(NC) - BAR", "F STP/NC - BAR" },
+    { "RUSSIA", "F STP (NC) - BAR", "F STP/NC - BAR" },
+    { "RUSSIA", "f stp (nc) - bar.", "F STP/NC - BAR" },
+    { "RUSSIA", "F SEV - BUL(EC)", "F SEV - BUL/EC" },
+    { "RUSSIA", "F SEV - BUL (EC)", "F SEV - BUL/EC" },
+    { "RUSSIA", "F SEV S F STP(NC) - BAR", "F SEV S F STP/NC - BAR" },
+    { "FRANCE", "A PIC REMOVE", "A PIC D" },
+  }
+  for _, c in ipairs(same) do
+    local got = t.query("check_order", { power = c[1], order = c[2] })
+    local want = t.query("check_order", { power = c[1], order = c[3] })
+    t.eq({ got.void, got.reason, got.unit }, { want.void, want.reason, want.unit }, c[2])
+  end
+  t.eq(t.query("check_order", { power = "FRANCE", order = "A PIC REMOVE" }).reason,
+    "this is a movement phase (S1901M), and the order is one of a retreat or an adjustment phase")
+  t.eq(t.query("check_order", { power = "RUSSIA", order = "F STP (NC) - BAR" }).void, false)
+
+  -- builds and disbands written verb first
+  local winter = {
+    phase = "W1901A",
+    units = { RUSSIA = { "A MOS" }, FRANCE = { "A PAR", "A BUR", "A PIC", "A GAS" } },
+    centers = { RUSSIA = { "MOS", "STP", "SEV", "WAR" }, FRANCE = { "PAR" } },
+  }
+  position(t, winter)
+  local written = { RUSSIA = { "BUILD A SEV", "build f stp(nc).", "B A WAR" }, FRANCE = { "DISBAND A BUR", "REMOVE A PIC", "A GAS REMOVE" } }
+  local a = adjudicate(t, written)
+  position(t, winter)
+  local standard = { RUSSIA = { "A SEV B", "F STP/NC B", "A WAR B" }, FRANCE = { "A BUR D", "A PIC D", "A GAS D" } }
+  local b = adjudicate(t, standard)
+  for _, power in ipairs({ "RUSSIA", "FRANCE" }) do
+    t.eq(outcome(t, a, written[power]), outcome(t, b, standard[power]), power)
+  end
+  t.eq(a.units, { FRANCE = { "A PAR" }, RUSSIA = { "A MOS", "A SEV", "A WAR", "F STP/NC" } })
+end)
+
+test("check_order: the forms the notation does not read name what to write", function(t)
+  position(t, { phase = "S1901M", units = { ENGLAND = { "A LVP", "F NTH" }, FRANCE = { "F MAO" }, RUSSIA = { "F STP/NC" } } })
+  local function why(power, order)
+    local answer = t.query("check_order", { power = power, order = order })
+    t.eq(answer.void, true, order)
+    return answer.reason
+  end
+  t.eq(why("ENGLAND", "LVP - EDI"), "an order names its unit type first: A LVP - EDI or F LVP - EDI")
+  t.eq(why("ENGLAND", "lvp moves to edi."), "an order names its unit type first: A LVP - EDI or F LVP - EDI")
+  t.eq(why("ENGLAND", "LVP H"), "an order names its unit type first: A LVP H or F LVP H")
+  -- (a word that is no location is told first)
+  t.eq(why("ENGLAND", "LVP - Yorkshire"), "'YORKSHIRE' is no province or coast of the map (Yorkshire is YOR)")
+  t.eq(why("FRANCE", "F MAO S A LON - BEL VIA"), "a support names the move it supports without VIA (F MAO S A LON - BEL)")
+  t.eq(why("ENGLAND", "F NTH C A LON - BEL VIA CONVOY"), "a convoy names the move it carries without VIA (F NTH C A LON - BEL)")
+  t.eq(why("RUSSIA", "F STP(EC) - BAR"), "'STP/EC': STP's coasts are NC, SC")
+  t.eq(why("RUSSIA", "F STP/NC - BUL (NC)"), "'BUL/NC': BUL's coasts are EC, SC")
+  -- (still the notation: no unit, no location to start with)
+  t.eq(why("ENGLAND", "hello world"),
+    "not an order in the standard notation (unit, location, order: A XXX - YYY, F XXX S A YYY H, A XXX B, ...)")
+
+  position(t, {
+    phase = "W1901A",
+    units = { RUSSIA = { "A MOS", "A SEV" } },
+    centers = { RUSSIA = { "MOS", "STP", "SEV", "WAR" } },
+  })
+  t.eq(why("RUSSIA", "WAIVE"), "WAIVE is no order of the notation: a build is waived by giving no order for it")
+  t.eq(why("RUSSIA", "BUILD WAR"), "a build names its unit type: A WAR B or F WAR B")
+  t.eq(why("RUSSIA", "DISBAND MOS"), "a disband names its unit type: A MOS D or F MOS D")
+  -- a fleet is never built inland, occupied or not; in an occupied coastal centre the occupant is told
+  t.eq(why("RUSSIA", "F MOS B"), "a fleet cannot be built inland, in MOS")
+  t.eq(why("RUSSIA", "F WAR B"), "a fleet cannot be built inland, in WAR")
+  t.eq(why("RUSSIA", "F SEV B"), "SEV is occupied")
+end)
