@@ -193,7 +193,11 @@ fn f40_c_seeded_dice_dr_percent_destroys_works_and_a_unit_without_retreat_is_eli
         // 0301, the only hex farther away that is not German-held, is in German ZOC (6.6).
         Event::UnitEliminated {
             unit: "d2".into(),
-            reason: format!("{why}: no retreat route (F40-C.7)"),
+            reason: format!(
+                "{why}: no retreat route: every route otherwise open to it enters enemy ZOC \
+                 (0301), and a foot unit may not retreat into enemy ZOC unless a friendly unit \
+                 stays there (F40-6.6)"
+            ),
         },
         var(
             "destroyed",
@@ -529,7 +533,10 @@ fn f40_6_6_retreats_of_one_combat_are_judged_one_after_another() {
             &moved("a", Some("0504"), &["0604"], 0.0),
             &Event::UnitEliminated {
                 unit: "b".into(),
-                reason: "combat at 0505 (1:2, roll 3: AR): no retreat route (F40-C.7)".into()
+                reason: "combat at 0505 (1:2, roll 3: AR): no retreat route: every route \
+                         otherwise open to it enters enemy ZOC (0406, 0504), and a foot unit may \
+                         not retreat into enemy ZOC unless a friendly unit stays there (F40-6.6)"
+                    .into()
             }
         ]
     );
@@ -564,7 +571,10 @@ fn f40_6_6_no_retreat_into_a_hex_a_unit_of_the_same_result_leaves() {
             .collect();
         let eliminated = Event::UnitEliminated {
             unit: foot.into(),
-            reason: "combat at 3021 (3:1, roll 1: AR): no retreat route (F40-C.7)".into(),
+            reason: "combat at 3021 (3:1, roll 1: AR): no retreat route: every route otherwise \
+                     open to it enters enemy ZOC (2821, 2919, 2921, 3020), and a foot unit may \
+                     not retreat into enemy ZOC unless a friendly unit stays there (F40-6.6)"
+                .into(),
         };
         let retreated = moved(panzer, Some("3020"), &["3019"], 0.0);
         let expected = if foot == "g1" {

@@ -38,10 +38,11 @@
 --   about to retreat out of a hex does not hold it for a retreat into it, which would end with
 --   the retreated unit alone in enemy ZOC.
 --   Among the routes the rules prefer a final hex controlled by the unit's side, then one out of
---   enemy ZOC, then the lowest label. A unit with no route is eliminated. Forced retreats
---   ignore 16.3, 16.4, 16.6 and 18.2; a Dutch or Swiss unit that a retreat takes out of its
---   country, and a Belgian unit that a retreat takes into France, get the status `freed` (they
---   operate normally afterwards).
+--   enemy ZOC, then the lowest label. A unit with no route is eliminated; its reason says so
+--   with C.7, or, when enemy ZOC alone closes every route, with 6.6 and the hexes it refuses
+--   (combat.no_route_reason). Forced retreats ignore 16.3, 16.4, 16.6 and 18.2; a Dutch or
+--   Swiss unit that a retreat takes out of its country, and a Belgian unit that a retreat
+--   takes into France, get the status `freed` (they operate normally afterwards).
 -- C.8 No advance after combat [interpretation: omitted; the next movement phase takes the
 --   ground].
 -- C.9 Attackers get the status `attacked` and the target is added to the variable
@@ -306,6 +307,7 @@ end
 -- Retreats are judged unit by unit (C.7): `planned` = {label = {t, a}} holds the equivalents
 -- the earlier retreats of this combat sent to a hex, `gone` = {id = true} the units of this
 -- result, every one of which leaves its hex (retreated or eliminated for want of a route).
+-- false and "zoc" when 6.6 alone keeps the unit out.
 local function enterable(u, from, to, planned, gone)
   if not passable(u, from, to) then return false end
   local enemy = common.enemy_of(u.side)
@@ -318,16 +320,19 @@ local function enterable(u, from, to, planned, gone)
   local c = politics.country_of(to)
   if c and politics.is_neutral(c) then return false end
   -- 6.6: "unless the hex holds a friendly unit" -- as it stands after the retreats before
-  return hex.path.may_retreat_into(u.id, to, friendly)
+  if hex.path.may_retreat_into(u.id, to, friendly) then return true end
+  return false, "zoc"
 end
 
--- The final hex and path of `u`'s retreat of `n` hexes, or nil. `planned`, `gone`: the
--- retreats of this combat before it (enterable).
-function combat.retreat_route(u, n, planned, gone)
+-- The routes of `u`'s retreat of `n` hexes. Without `zoc_refused`: the final hex and path the
+-- rules choose, or nil. With it (a set): the routes 6.6 alone closes are walked too (enemy ZOC
+-- ignored, every other check kept), and the first hex 6.6 refuses on each of them that ends
+-- within the stacking limits is added to it (none: 6.6 is not why the unit has no route).
+local function routes(u, n, planned, gone, zoc_refused)
   gone = gone or {}
   local origin = u.at
   local best, best_key = nil, nil
-  local function consider(path)
+  local function consider(path, refused)
     local last = path[#path]
     local p = planned[last] or { 0, 0 }
     local t, a = p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u)
@@ -338,6 +343,10 @@ function combat.retreat_route(u, n, planned, gone)
       end
     end
     if t > stacking.LIMIT or a > stacking.ARMORED_LIMIT then return end
+    if zoc_refused then
+      if refused then zoc_refused[refused] = true end
+      return
+    end
     local key = (hex.state.control(last) == u.side and "0" or "1")
     local zoc = hex.path.zoc(last) or {}
     local in_zoc = false
@@ -346,19 +355,47 @@ function combat.retreat_route(u, n, planned, gone)
     for _, l in ipairs(path) do key = key .. l end
     if not best_key or key < best_key then best, best_key = path, key end
   end
-  local function walk(at, path)
-    if #path == n then consider(path); return end
+  local function walk(at, path, refused)
+    if #path == n then consider(path, refused); return end
     for _, nb in ipairs(common.neighbors(at)) do
-      if hex.map.distance(origin, nb) == #path + 1 and enterable(u, at, nb, planned, gone) then
-        local next_path = {}
-        for i, l in ipairs(path) do next_path[i] = l end
-        next_path[#next_path + 1] = nb
-        walk(nb, next_path)
+      if hex.map.distance(origin, nb) == #path + 1 then
+        local ok, why = enterable(u, at, nb, planned, gone)
+        local next_refused = refused
+        if not ok and why == "zoc" and zoc_refused then
+          ok, next_refused = true, refused or nb
+        end
+        if ok then
+          local next_path = {}
+          for i, l in ipairs(path) do next_path[i] = l end
+          next_path[#next_path + 1] = nb
+          walk(nb, next_path, next_refused)
+        end
       end
     end
   end
-  walk(origin, {})
+  walk(origin, {}, nil)
   return best
+end
+
+-- The final hex and path of `u`'s retreat of `n` hexes, or nil. `planned`, `gone`: the
+-- retreats of this combat before it (enterable).
+function combat.retreat_route(u, n, planned, gone)
+  return routes(u, n, planned, gone, nil)
+end
+
+-- Why `u` has no retreat route of `n` hexes (combat.retreat_route gave none), for the reason
+-- of its elimination: when enemy ZOC alone closes every route (F40-6.6: a route would be open
+-- if 6.6 did not apply), the hexes it refuses are named; otherwise C.7's general reason.
+function combat.no_route_reason(u, n, planned, gone)
+  local refused = {}
+  routes(u, n, planned, gone, refused)
+  local list = {}
+  for l in pairs(refused) do list[#list + 1] = l end
+  if #list == 0 then return "no retreat route (F40-C.7)" end
+  table.sort(list)
+  return string.format("no retreat route: every route otherwise open to it enters enemy ZOC (%s), and a %s "
+    .. "unit may not retreat into enemy ZOC unless a friendly unit stays there (F40-6.6)",
+    table.concat(list, ", "), common.class_of(u))
 end
 
 local function retreat_events(units, n, why, out)
@@ -372,7 +409,8 @@ local function retreat_events(units, n, why, out)
   for _, u in ipairs(units) do
     local path = combat.retreat_route(u, n, planned, gone)
     if not path then
-      out[#out + 1] = { event = "UnitEliminated", unit = u.id, reason = why .. ": no retreat route (F40-C.7)" }
+      out[#out + 1] = { event = "UnitEliminated", unit = u.id,
+        reason = why .. ": " .. combat.no_route_reason(u, n, planned, gone) }
     else
       local last = path[#path]
       local p = planned[last] or { 0, 0 }

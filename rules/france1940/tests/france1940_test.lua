@@ -177,3 +177,49 @@ test("a misspelt victory.CITY_POINTS key is refused as the game starts", functio
     "victory.CITY_POINTS has 'Paris', a key no city scores by (did you mean 'paris'?) (keys: belgium, "
     .. "france, netherlands, paris): its points would never count")
 end)
+
+-- A French unit at 1026 (clear, deep in France) attacked by g1-g3 from three of its neighbours
+-- (1025, 1126, 0926): the other three (0925, 1027, 1125) are free but each in the ZOC of two of
+-- them. `ring`: German units on those three too. Seed 7: the first roll is a 1, DR at 6:1.
+local function boxed_in(t, defender, ring)
+  t.scenario("scenarios/france1940", { seed = 7 })
+  local units = {
+    defender,
+    { id = "g1", side = "german", nation = "german", type = "infantry", size = "XX", ma = 4, strength = 8, at = "1025" },
+    { id = "g2", side = "german", nation = "german", type = "infantry", size = "XX", ma = 4, strength = 8, at = "1126" },
+    { id = "g3", side = "german", nation = "german", type = "infantry", size = "XX", ma = 4, strength = 8, at = "0926" },
+  }
+  if ring then
+    for i, at in ipairs({ "0925", "1027", "1125" }) do
+      units[#units + 1] = { id = "r" .. i, side = "german", nation = "german", type = "infantry", size = "XX", ma = 4, strength = 2, at = at }
+    end
+  end
+  t.setup { turn = 3, phase = "combat", side = "german", units = units }
+end
+
+-- The retreat of the attack on 1026 (the events after the result): "RESULT: what a1 did".
+local function retreat_of(t)
+  local events = t.ok("german", { command = "attack", hex = "1026", units = { "g1", "g2", "g3" } })
+  t.eq(events[1], { event = "DiceRolled", sides = 6, value = 1 })
+  local result = events[2].data.odds .. " " .. events[2].data.result
+  for _, e in ipairs(events) do
+    if e.event == "UnitEliminated" then return result .. ": eliminated, " .. e.reason end
+    if e.event == "UnitMoved" then return result .. ": retreated " .. table.concat(e.path, " ") end
+  end
+  t.fail("no retreat event: " .. t.show(events))
+end
+
+test("F40-6.6: a foot unit whose every retreat enters enemy ZOC is told so; a motorized one retreats", function(t)
+  -- (the tester's report: "no retreat route (F40-C.7)" did not say that enemy ZOC closed them)
+  boxed_in(t, { id = "a1", side = "allied", nation = "french", type = "infantry", size = "XX", ma = 4, strength = 2, at = "1026" })
+  t.eq(retreat_of(t), "6:1 DR: eliminated, combat at 1026 (6:1, roll 1: DR): no retreat route: every route "
+    .. "otherwise open to it enters enemy ZOC (0925, 1027, 1125), and a foot unit may not retreat into "
+    .. "enemy ZOC unless a friendly unit stays there (F40-6.6)")
+  boxed_in(t, { id = "a1", side = "allied", nation = "french", type = "armored", size = "XX", ma = 6, strength = 2, at = "1026", attrs = { class = "motorized" } })
+  t.eq(retreat_of(t), "6:1 DR: retreated 0925 0825")
+end)
+
+test("F40-C.7: a retreat closed by enemy units, not by ZOC alone, keeps C.7's reason", function(t)
+  boxed_in(t, { id = "a1", side = "allied", nation = "french", type = "infantry", size = "XX", ma = 4, strength = 2, at = "1026" }, true)
+  t.eq(retreat_of(t), "6:1 DR: eliminated, combat at 1026 (6:1, roll 1: DR): no retreat route (F40-C.7)")
+end)
