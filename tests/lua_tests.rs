@@ -61,12 +61,38 @@ tests/fixtures/lua_failing/failing_test.lua
     |   expected: 2
     |     actual: 1
   ERROR a test out of memory
-        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:51)
+        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:50)
   ERROR a reach answer of the wrong shape
         tests/fixtures/lua_failing/failing_test.lua:57: t.reach: the rules' reach query answered 5, not a table of hexes -> cost
-2 passed, 10 failed
+  ERROR a misspelt side for the legal list
+        tests/fixtures/lua_failing/failing_test.lua:62: t.legal: legal commands of 'bleu': the scenario has no such side (sides: blue, red)
+  ERROR a misspelt unit id for a status
+        tests/fixtures/lua_failing/failing_test.lua:67: t.has_status: no unit 'b-inf-l' (did you mean 'b-inf-1'?)
+2 passed, 12 failed
 ";
     assert_eq!(stdout, expected);
+}
+
+/// `--filter TEXT` runs the tests whose name holds it, counts the others, lists only the files
+/// it ran tests of; one that no test's name holds is an error (a misspelt filter passed).
+#[test]
+fn a_filter_runs_the_tests_named_by_it() {
+    let (code, stdout, _) = hexwar(&["test", "rules", "--filter", "DEMO-7"]);
+    assert_eq!(code, 0, "{stdout}");
+    let ran: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        ran[..2],
+        [
+            "rules/demo/tests/demo_test.lua",
+            "  ok    DEMO-7: victory counts objectives and eliminations"
+        ]
+    );
+    assert!(ran[2].starts_with("1 passed, 0 failed, "), "{stdout}");
+    assert!(ran[2].ends_with(" filtered out"), "{stdout}");
+    let (code, stdout, stderr) = hexwar(&["test", "rules", "--filter", "DEMO-77"]);
+    assert_eq!(code, 2);
+    assert!(stdout.starts_with("0 passed, 0 failed, "), "{stdout}");
+    assert_eq!(stderr, "error: --filter DEMO-77: no test's name holds it\n");
 }
 
 #[test]
@@ -82,7 +108,7 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 2);
-    assert_eq!(v["failed"], 10);
+    assert_eq!(v["failed"], 12);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -92,7 +118,8 @@ fn json_output_lists_each_test() {
         .map(|t| &t["error"])
         .collect();
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
-    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e, e]);
+    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e, e, e, e]);
+    assert_eq!(v["files"][0]["tests"][1]["line"], 7);
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()
         .unwrap()

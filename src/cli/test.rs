@@ -10,9 +10,12 @@ use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 pub struct TestArgs {
     /// A test file, or a folder searched recursively for `*_test.lua`.
     pub path: PathBuf,
-    /// `{"passed": N, "failed": N, "files": [{"file", "error", "output", "tests": [{"name", "failure", "error", "output"}]}]}`
+    /// `{"passed": N, "failed": N, "filtered_out": N, "files": [{"file", "error", "output", "tests": [{"name", "failure", "line", "error", "output"}]}]}`
     #[arg(long)]
     pub json: bool,
+    /// Run only the tests whose name holds TEXT (the others are counted as filtered out).
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
 }
 
 pub fn run(args: &TestArgs) -> i32 {
@@ -29,11 +32,17 @@ pub fn run(args: &TestArgs) -> i32 {
         Ok(_) => {}
         Err(e) => return fail(format!("{}: {e}", args.path.display())),
     }
+    let filter = args.filter.as_deref();
     if args.json {
-        return json(&args.path);
+        return json(&args.path, filter);
     }
     let mut out = std::io::stdout().lock();
-    match crate::luatest::run_path(&args.path, &mut out) {
+    match crate::luatest::run_path(&args.path, filter, &mut out) {
+        // (a misspelt filter ran nothing and passed)
+        Ok((0, 0)) if filter.is_some() => fail(format!(
+            "--filter {}: no test's name holds it",
+            filter.unwrap_or_default()
+        )),
         Ok((_, 0)) => EXIT_OK,
         Ok(_) => EXIT_GAME,
         // (the output could not be written: reported once, as every command reports it)
@@ -44,15 +53,19 @@ pub fn run(args: &TestArgs) -> i32 {
     }
 }
 
-fn json(path: &std::path::Path) -> i32 {
+fn json(path: &std::path::Path, filter: Option<&str>) -> i32 {
     let files = match crate::luatest::find_test_files(path) {
         Ok(files) => files,
         Err(e) => return fail(format!("{}: {e}", path.display())),
     };
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut filtered_out) = (0, 0, 0);
     let mut list = Vec::new();
     for file in files {
-        let r = crate::luatest::run_file(&file);
+        let r = crate::luatest::run_file(&file, filter);
+        filtered_out += r.filtered_out;
+        if filter.is_some() && r.tests.is_empty() && r.error.is_none() && r.output.is_empty() {
+            continue;
+        }
         failed += usize::from(r.error.is_some());
         let tests: Vec<serde_json::Value> = r
             .tests
@@ -63,9 +76,14 @@ fn json(path: &std::path::Path) -> i32 {
                 } else {
                     passed += 1;
                 }
+                let line = t
+                    .failure
+                    .as_deref()
+                    .and_then(|f| crate::luatest::failure_line(&r.file, f));
                 serde_json::json!({
                     "name": t.name,
                     "failure": t.failure,
+                    "line": line,
                     "error": t.errored,
                     "output": t.output,
                 })
@@ -78,9 +96,20 @@ fn json(path: &std::path::Path) -> i32 {
             "tests": tests,
         }));
     }
+    if passed + failed == 0 && filter.is_some() {
+        return fail(format!(
+            "--filter {}: no test's name holds it",
+            filter.unwrap_or_default()
+        ));
+    }
     outln!(
         "{}",
-        serde_json::json!({ "passed": passed, "failed": failed, "files": list })
+        serde_json::json!({
+            "passed": passed,
+            "failed": failed,
+            "filtered_out": filtered_out,
+            "files": list
+        })
     );
     if failed == 0 {
         EXIT_OK

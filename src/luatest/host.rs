@@ -238,6 +238,23 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // (nil for a unit in play or one that was in play; else why the id names none, with the
+    // nearest id)
+    let g = Arc::clone(&game);
+    api.raw_set(
+        "unit_unknown",
+        lua.create_function(move |lua, id: String| {
+            with_game(lua, &g, |s| {
+                let state = s.game.state();
+                if state.units.contains_key(&id) || state.gone.contains_key(&id) {
+                    return Json::Null;
+                }
+                let hint = crate::spelling::unit_hint(&s.scenario.map, &state.units, &id);
+                Json::String(format!("no unit '{id}'{hint}"))
+            })
+        })?,
+    )?;
+
     let g = Arc::clone(&game);
     api.raw_set(
         "units",

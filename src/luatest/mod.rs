@@ -43,6 +43,16 @@ pub struct FileResult {
     pub error: Option<String>,
     /// What the file `print`ed while it loaded, outside any test.
     pub output: Vec<String>,
+    /// Tests not run: their names do not hold the filter.
+    pub filtered_out: usize,
+}
+
+/// The line of the test file a failure names (`file_test.lua:12: ...`), for tools that jump
+/// to it; None when the message names no line there.
+pub fn failure_line(file: &Path, failure: &str) -> Option<u32> {
+    let rest = failure.strip_prefix(&format!("{}:", file.display()))?;
+    let (line, _) = rest.split_once(':')?;
+    line.parse().ok()
 }
 
 /// Test files under a path (a `*_test.lua` file itself, or found recursively), sorted.
@@ -158,15 +168,16 @@ fn test_file_place<'a>(frames: impl Iterator<Item = &'a str>) -> Option<&'a str>
 /// The chunk name of the test API's Lua half (prelude.lua), as tracebacks print it.
 const PRELUDE_NAME: &str = "hexwar test API";
 
-/// Runs every test of one file.
-pub fn run_file(file: &Path) -> FileResult {
+/// Runs the tests of one file whose name holds `filter` (every test without one).
+pub fn run_file(file: &Path, filter: Option<&str>) -> FileResult {
     let mut result = FileResult {
         file: file.to_path_buf(),
         tests: Vec::new(),
         error: None,
         output: Vec::new(),
+        filtered_out: 0,
     };
-    match run_file_inner(file, &mut result) {
+    match run_file_inner(file, filter, &mut result) {
         Ok(()) => {}
         Err(e) => result.error = Some(e),
     }
@@ -181,7 +192,11 @@ fn take(printed: &Mutex<Vec<String>>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
+fn run_file_inner(
+    file: &Path,
+    filter: Option<&str>,
+    result: &mut FileResult,
+) -> Result<(), String> {
     let source = crate::board::SourceText::read(file)
         .map(|s| s.text)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
@@ -240,6 +255,10 @@ fn run_file_inner(file: &Path, result: &mut FileResult) -> Result<(), String> {
         }
         let entry = entry.map_err(|e| e.to_string())?;
         let name: String = entry.get("name").unwrap_or_default();
+        if filter.is_some_and(|f| !name.contains(f)) {
+            result.filtered_out += 1;
+            continue;
+        }
         let f: Function = entry.get("fn").map_err(|e| e.to_string())?;
         if let Ok(mut g) = game.lock() {
             *g = None;
@@ -267,13 +286,22 @@ fn write_printed(out: &mut dyn std::io::Write, printed: &[String]) -> std::io::R
     Ok(())
 }
 
-/// Runs every test file under a path; prints each file's results and a summary to `out`.
-/// Returns (passed, failed).
-pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(usize, usize)> {
+/// Runs every test file under a path (the tests whose name holds `filter`); prints each file's
+/// results and a summary to `out`. Returns (passed, failed).
+pub fn run_path(
+    path: &Path,
+    filter: Option<&str>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<(usize, usize)> {
     let files = find_test_files(path)?;
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut filtered_out) = (0, 0, 0);
     for file in files {
-        let r = run_file(&file);
+        let r = run_file(&file, filter);
+        filtered_out += r.filtered_out;
+        // (a file none of whose tests the filter names is not listed)
+        if filter.is_some() && r.tests.is_empty() && r.error.is_none() && r.output.is_empty() {
+            continue;
+        }
         writeln!(out, "{}", r.file.display())?;
         write_printed(out, &r.output)?;
         if let Some(e) = &r.error {
@@ -301,6 +329,13 @@ pub fn run_path(path: &Path, out: &mut dyn std::io::Write) -> std::io::Result<(u
             write_printed(out, &t.output)?;
         }
     }
-    writeln!(out, "{passed} passed, {failed} failed")?;
+    if filter.is_some() {
+        writeln!(
+            out,
+            "{passed} passed, {failed} failed, {filtered_out} filtered out"
+        )?;
+    } else {
+        writeln!(out, "{passed} passed, {failed} failed")?;
+    }
     Ok((passed, failed))
 }

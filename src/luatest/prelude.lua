@@ -206,11 +206,22 @@ function t.bot(side, seed)
   return r.answer
 end
 
-function t.legal(side) return host.legal(side) end
+-- The side's legal commands (default: the phasing side's). A side the scenario does not have is
+-- an error, not an empty list that a test would read as "none".
+function t.legal(side)
+  local r = host.legal(side)
+  if r.error then crash("t.legal: " .. r.error) end
+  return r
+end
+-- The unit as it stands, nil when it is out of play (eliminated, say).
 function t.unit(id) return host.unit(id) end
 function t.units() return host.units() end
--- Whether unit `id` carries the status `flag` (t.unit's `status` is a list, left out when empty).
+-- Whether unit `id` carries the status `flag` (t.unit's `status` is a list, left out when empty;
+-- a unit out of play carries none). An id no unit ever had is an error: a misspelt id read as
+-- "no such status" passed the test.
 function t.has_status(id, flag)
+  local unknown = host.unit_unknown(id)
+  if unknown then crash("t.has_status: " .. unknown) end
   local u = host.unit(id)
   for _, f in ipairs(u and u.status or {}) do
     if f == flag then return true end
