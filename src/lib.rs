@@ -27,6 +27,13 @@
 //! assert_eq!(save.state.turn, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! **A program depending on hexwar must copy one build setting** for games to replay the same
+//! from one process to the next: the `CFLAGS` of this repository's `.cargo/config.toml`, which
+//! fix Lua's string-hash seed (the order of `pairs`) and `table.sort`'s pivot. Without them the
+//! shipped games still replay, but a mod that iterates string keys with `pairs` does not; assert
+//! [`rules::lua_hash_seed_is_fixed`] in a test of your program (docs/embedding.md, "Determinism
+//! needs one build setting").
 pub mod batch;
 pub mod board;
 pub mod bot;

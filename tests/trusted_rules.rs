@@ -165,7 +165,7 @@ fn limits_set_by_the_host_are_range_checked_at_load() {
     for (edit, message) in cases {
         let mut scenario = base.clone();
         edit(&mut scenario.limits);
-        let e = LuaRules::load(&scenario).err().expect("refused");
+        let e = LuaRules::load(&scenario).expect_err("refused");
         assert_eq!(e.errors, vec![message.to_string()]);
         // (the calling program's mistake, not the scripts')
         assert_eq!(e.kind, hexwar::engine::RulesErrorKind::HostCall);

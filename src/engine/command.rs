@@ -54,6 +54,27 @@ impl From<Command> for Map<String, Value> {
     }
 }
 
+/// How deep a command's arguments may nest (`{units = {...}}` is 2): far more than any rules
+/// need, and below what the Lua host builds as a view for the rules (100 levels).
+pub const MAX_COMMAND_DEPTH: usize = 64;
+
+/// Why `args` nest too deep to be a command, or None.
+pub(crate) fn too_deep(args: &Map<String, Value>) -> Option<String> {
+    fn depth(v: &Value, at: usize) -> usize {
+        if at > MAX_COMMAND_DEPTH {
+            return at;
+        }
+        match v {
+            Value::Array(items) => items.iter().map(|x| depth(x, at + 1)).max().unwrap_or(at),
+            Value::Object(m) => m.values().map(|x| depth(x, at + 1)).max().unwrap_or(at),
+            _ => at,
+        }
+    }
+    let deepest = args.values().map(|v| depth(v, 1)).max().unwrap_or(0);
+    (deepest > MAX_COMMAND_DEPTH)
+        .then(|| format!("the command's arguments nest more than {MAX_COMMAND_DEPTH} levels deep"))
+}
+
 /// Whether a move's arguments give an empty path (`[]`, or `{}` as an empty Lua table comes):
 /// a turn in place for a game whose rules define `move`, else a move that goes nowhere.
 pub(crate) fn has_empty_path(args: &Map<String, Value>) -> bool {
@@ -177,7 +198,21 @@ impl Refusal {
     /// naming no place of the board), `rules` (no rule handles a command of that name),
     /// `sequence` (not that side's phase), `setup` (a position the engine cannot set up). A
     /// client tells a malformed request from an illegal move with [`Refusal::by_engine`].
-    pub const ENGINE_RULES: [&'static str; 4] = ["command", "rules", "sequence", "setup"];
+    pub const ENGINE_RULES: [&'static str; 4] = [
+        Self::MALFORMED,
+        Self::NO_SUCH_COMMAND,
+        Self::NOT_NOW,
+        Self::SETUP,
+    ];
+    /// The rule of a malformed command (`refusal.rule == Refusal::MALFORMED`), so a client
+    /// matches the engine's refusals without spelling them.
+    pub const MALFORMED: &'static str = "command";
+    /// The rule of a command no rule handles.
+    pub const NO_SUCH_COMMAND: &'static str = "rules";
+    /// The rule of a command out of turn: another side's phase, a finished or unstarted game.
+    pub const NOT_NOW: &'static str = "sequence";
+    /// The rule of a position the engine cannot set up.
+    pub const SETUP: &'static str = "setup";
 
     /// Why a move with an empty path is malformed (rule `command`), whether the engine or the
     /// rules' path check (`hex.path`) finds it: one refusal however the command was built.

@@ -517,7 +517,7 @@ impl Game {
     /// Whether `side` may give a command now: the game goes on and the step is its own or
     /// simultaneous. A side the scenario lacks is left to the rules, which name the sides.
     fn may_command(&self, side: &str) -> bool {
-        if self.is_over() {
+        if self.is_over() || self.state.turn == 0 {
             return false;
         }
         let known = || self.rules.sides().iter().any(|s| s == side);
@@ -580,6 +580,14 @@ impl Game {
                 "the game is over",
             )));
         }
+        // (a game made by Game::new and never started took commands at turn 0, and an
+        // end_phase there ended a game that had never begun)
+        if self.state.turn == 0 {
+            return Err(GameError::Refused(Refusal::new(
+                "sequence",
+                "the game has not started (Game::start starts it)",
+            )));
+        }
         if let Some(side) = side {
             let sides = self.rules.sides();
             if !sides.is_empty() && !sides.iter().any(|s| s == side) {
@@ -595,6 +603,11 @@ impl Game {
         // (`Custom { name: "end_phase" }`, built by hand, is the engine's own command: the rules
         // alone would play the phase while the sequence stayed where it was)
         if let Command::Custom { name, args } = command {
+            // (a client's arguments nested deeper than the rules' views go failed inside the
+            // host, blamed on the scripts)
+            if let Some(why) = super::command::too_deep(args) {
+                return Err(GameError::Refused(Refusal::new("command", why)));
+            }
             if name == "end_phase" {
                 if let Some(extra) = args.keys().next() {
                     return Err(GameError::Refused(Refusal::new(
@@ -1031,6 +1044,47 @@ mod tests {
         );
         assert_eq!(e.kind, RulesErrorKind::HostCall);
         assert_eq!(serde_json::to_string(&g.state).unwrap(), before);
+    }
+
+    /// A game made and not started (or whose start failed) takes no command and lists none:
+    /// an end_phase at turn 0 ended a game that had never begun.
+    #[test]
+    fn a_game_not_started_takes_no_command() {
+        let mut g = game(2);
+        assert_eq!(
+            g.submit(None, &Command::EndPhase).unwrap_err().to_string(),
+            "refused: sequence: the game has not started (Game::start starts it)"
+        );
+        assert_eq!(g.legal_commands("blue").unwrap(), Vec::<Command>::new());
+        assert_eq!((g.state.turn, g.state.outcome.is_none()), (0, true));
+        g.start(1).unwrap();
+        assert!(g.submit(None, &Command::EndPhase).is_ok());
+    }
+
+    /// A client's command nested deeper than any rules read is the client's mistake, refused
+    /// (one of 100 levels failed in the Lua host, a rules error blamed on the scripts).
+    #[test]
+    fn a_command_nested_too_deep_is_refused() {
+        let mut g = game(2);
+        g.start(1).unwrap();
+        let nested = |levels: usize| {
+            let mut v = json!("x");
+            for _ in 1..levels {
+                v = json!([v]);
+            }
+            let mut args = Map::new();
+            args.insert("orders".into(), v);
+            Command::Custom {
+                name: "orders".into(),
+                args,
+            }
+        };
+        assert_eq!(
+            g.submit(None, &nested(65)).unwrap_err().to_string(),
+            "refused: command: the command's arguments nest more than 64 levels deep"
+        );
+        // (64 levels reach the rules, which here take any command)
+        assert!(g.submit(None, &nested(64)).is_ok());
     }
 
     /// A Rust ruleset's events are checked as a script's are, the board aside: an event only

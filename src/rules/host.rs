@@ -116,6 +116,19 @@ pub struct LuaRules {
     fields_at_load: super::module_fields::ModuleFields,
 }
 
+/// The rules as a host's own wrapper shows them (`#[derive(Debug)]` on a struct holding them):
+/// the sides, the commands and the VM's memory, not the VM itself.
+impl std::fmt::Debug for LuaRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LuaRules")
+            .field("sides", &self.sides)
+            .field("commands", &self.commands.keys().collect::<Vec<_>>())
+            .field("bots", &self.bots.keys().collect::<Vec<_>>())
+            .field("memory_used", &self.lua.used_memory())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Every declaration as JSON text, by key (functions and the host's own entries left out):
 /// compared before and after a module loads, to learn which declarations it changed.
 fn declarations_as_text(lua: &Lua) -> BTreeMap<String, String> {
