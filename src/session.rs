@@ -670,10 +670,27 @@ impl Session {
         if let Some(e) = crate::board::datetime_error(&source.text) {
             return Err(fail(source.line_of(e.offset), e.message));
         }
+        // (a save, a scenario or an orders file given as the setup read as a TOML error or an
+        // unknown key of it, `description`)
+        let not_a_setup = |kind: &str| {
+            fail(
+                0,
+                format!(
+                    "this is {kind}, not a setup (a position in the scenario's own schema: \
+                     docs/formats.md, setup files)"
+                ),
+            )
+        };
+        if let Some(kind) = crate::engine::json_file_kind(&source.text) {
+            return Err(not_a_setup(kind));
+        }
         let table: toml::Table = toml::from_str(&source.text).map_err(|e| {
             let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))
         })?;
+        if let Some(kind) = crate::engine::toml_file_kind(&table).filter(|k| *k != "a setup file") {
+            return Err(not_a_setup(kind));
+        }
         // (a file that sets nothing, empty or only comments, leaves the position as it stands:
         // the rules' setup hook would otherwise still run on it)
         if table.is_empty() {

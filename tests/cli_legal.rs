@@ -81,7 +81,7 @@ fn legal_is_empty_outside_the_sides_phase_and_needs_a_side_in_a_simultaneous_ste
     let out = hexwar(&["legal", "scenarios/demo", "--side", "red"]);
     assert_eq!(
         stdout(&out),
-        "red has no legal command now (turn 1, movement (blue))\n"
+        "# red has no legal command now (turn 1, movement (blue))\n"
     );
     let out = hexwar(&["legal", "scenarios/diplomacy"]);
     assert_eq!(out.status.code(), Some(2));
@@ -173,7 +173,7 @@ fn legal_unit_says_when_the_commands_name_their_units_otherwise() {
     assert_eq!(
         stdout(&out),
         format!(
-            "ENGLAND has no legal command naming 'ENGLAND-4' in a unit argument (turn 1, \
+            "# ENGLAND has no legal command naming 'ENGLAND-4' in a unit argument (turn 1, \
              S1901M): none of its {n} command(s) now (end_phase, order) has a `unit` or `units` \
              argument; leave out --unit to list them\n"
         )
@@ -192,7 +192,7 @@ fn legal_command_names_the_kinds_there_are() {
     assert_eq!(
         stdout(&out),
         format!(
-            "blue has no legal 'attack' command now (turn 1, movement (blue)); it may give {n} of \
+            "# blue has no legal 'attack' command now (turn 1, movement (blue)); it may give {n} of \
              other kinds: end_phase, move\n"
         )
     );
@@ -238,7 +238,7 @@ fn legal_unit_lists_a_pool_units_place_commands() {
     ]);
     assert_eq!(
         stdout(&out),
-        "allied has no legal command for 'de-1-kav' now (turn 2, movement (allied))\n"
+        "# allied has no legal command for 'de-1-kav' now (turn 2, movement (allied))\n"
     );
 }
 
@@ -286,7 +286,7 @@ fn legal_for_a_unit_and_a_command_with_none_names_both() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "german has no legal 'attack' command for 'de-22-ll' now (turn 1, movement (german))\n"
+        "# german has no legal 'attack' command for 'de-22-ll' now (turn 1, movement (german))\n"
     );
 }
 
@@ -311,7 +311,7 @@ fn legal_of_an_eliminated_unit_says_it_was_eliminated() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "blue has no legal command for 'b-art-1' now (turn 5, movement (blue)): it was \
+        "# blue has no legal command for 'b-art-1' now (turn 5, movement (blue)): it was \
          eliminated on turn 3 (side=blue combat)\n"
     );
 }

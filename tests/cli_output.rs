@@ -157,3 +157,64 @@ fn a_log_to_dash_goes_to_stdout() {
     );
     assert!(!dir.path().join("-").exists());
 }
+
+/// `--json` promises one JSON value on stdout: an output sent there too (`--log -`, `--save -`,
+/// `--per-game -`) is refused before play (the save or log came before the summary).
+#[test]
+fn an_output_to_stdout_beside_json_is_refused_before_play() {
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/demo");
+    let scenario = scenario.to_str().unwrap();
+    for (args, flag) in [
+        (&["run", scenario, "--json", "--log", "-"][..], "--log -"),
+        (
+            &["run", scenario, "--json", "--save", "/dev/stdout"][..],
+            "--save /dev/stdout",
+        ),
+        (
+            &["run", scenario, "--json", "--games", "2", "--per-game", "-"][..],
+            "--per-game -",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "error: {flag}: with --json, standard output holds one JSON value, the summary: \
+                 write this output to a file\n"
+            )
+        );
+    }
+}
+
+/// An output naming a file the command reads (`--orders`, `--setup`), whatever its name, is
+/// refused before play: the orders file was replaced by the log.
+#[test]
+fn an_output_naming_the_orders_file_is_refused_and_the_file_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.txt");
+    let text = "[[order]]\nside = \"blue\"\ncommand = \"end_phase\"\n";
+    std::fs::write(&orders, text).unwrap();
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/demo");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["play", scenario.to_str().unwrap(), "--orders"])
+        .arg(&orders)
+        .arg("--log")
+        .arg(&orders)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: --log {}: that is the --orders file this command reads, which the output \
+             would replace: name another file\n",
+            orders.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&orders).unwrap(), text);
+}

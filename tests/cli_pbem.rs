@@ -6,7 +6,7 @@
 mod common;
 
 use common::{hexwar, stderr, stdout};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn json(out: &std::process::Output) -> Value {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
@@ -560,4 +560,38 @@ fn a_run_that_plays_nothing_keeps_the_sides_done() {
         serde_json::json!(["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"])
     );
     assert_eq!(after, before);
+}
+
+/// `--turns 0` on a save taken in the middle of a turn plays nothing (it played the rest of
+/// the turn, as `--turns 1` does).
+#[test]
+fn a_run_of_no_turns_from_a_save_taken_mid_turn_plays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let stopped = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--until-side",
+        "red",
+        "--save",
+        &path("red.json"),
+    ]);
+    assert_eq!(stopped.status.code(), Some(0), "{}", stderr(&stopped));
+    let again = hexwar(&[
+        "run",
+        &path("red.json"),
+        "--turns",
+        "0",
+        "--json",
+        "--save",
+        &path("again.json"),
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let summary: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(
+        (&summary["commands"], &summary["turn"]),
+        (&json!(0), &json!(1))
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    assert_eq!(read("again.json"), read("red.json"));
 }

@@ -272,13 +272,36 @@ fn an_end_phase_after_commands_all_refused_is_not_played() {
     let text = stdout(&out);
     assert!(
         text.ends_with(
-            "order 3 (blue, end_phase): refused: play: not played: every command before it in this \
-             phase was refused (#1, #2), so it would end turn 1, combat (blue) without them (give \
+            "order 3 (blue, end_phase): refused: play: not played: every command of this file \
+             before it in this phase was refused (#1, #2), so it would end turn 1, combat (blue) without them (give \
              end_phase with no command before it to end the phase anyway)\n"
         ),
         "{text}"
     );
     assert_eq!(std::fs::read(save).unwrap(), first, "the save is as it was");
+}
+
+/// A finished game refuses the end_phase as it refuses every command, `the game is over` (it
+/// was refused as the end of a phase "without them", as if a phase could still be ended).
+#[test]
+fn an_end_phase_in_a_finished_game_is_refused_as_the_game_is_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("end.json");
+    let save = save.to_str().unwrap();
+    let out = hexwar(&["run", "tests/fixtures/demo_positions", "--save", save]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = hexwar(&[
+        "play",
+        save,
+        "--orders",
+        "tests/fixtures/orders/demo_positions.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("order 3 (blue, end_phase): refused: sequence: the game is over\n"),
+        "{text}"
+    );
 }
 
 /// A command without a side is the file's player's (the side whose phase it was when the file

@@ -492,6 +492,14 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
     let out = play_files(&setup, &late, true);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("orders for phase 'F1901M', but the game is at phase S1901M"));
+    // (refused before anything was played: the outputs named are left as they were; they were
+    // replaced by the setup's position and its log)
+    let save = write(dir.path(), "earlier.json", "an earlier save");
+    let log = write(dir.path(), "earlier.jsonl", "an earlier log");
+    let out = play_files_with(&setup, &late, &["--save", &save, "--log", &log]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), "an earlier save");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "an earlier log");
 }
 
 /// One unit a province in a setup; the Francqueville variant also takes a stack of one power's

@@ -45,7 +45,8 @@ impl SidesDone {
 pub enum RunLimit {
     /// Play to the end of the game.
     End,
-    /// Stop when this turn is about to start (before any command in it).
+    /// Stop when this turn is about to start (before any command in it), or at once when the
+    /// game is already in it or past it (`--turns 0` on a save taken mid-turn plays nothing).
     BeforeTurn(u32),
 }
 
@@ -149,7 +150,7 @@ pub fn play_keeping_report(
     let mut guard: u64 = 0;
     while !game.is_over() {
         if let RunLimit::BeforeTurn(turn) = limit {
-            if game.state().turn >= turn && game.state().step == 0 {
+            if game.state().turn >= turn {
                 break;
             }
         }

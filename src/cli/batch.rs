@@ -127,7 +127,10 @@ pub fn run(args: &RunArgs) -> i32 {
         _ => {}
     }
     if let Some(path) = &args.per_game {
-        if let Err(e) = super::output_paths::check(&[("--per-game", path)], None) {
+        let outputs = [("--per-game", path.as_path())];
+        if let Err(e) = super::output_paths::check(&outputs, None, &[])
+            .and_then(|()| super::output_paths::check_json_alone(&outputs, args.json))
+        {
             return fail(e);
         }
     }

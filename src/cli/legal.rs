@@ -144,6 +144,7 @@ pub fn run(args: &LegalArgs) -> i32 {
         return EXIT_OK;
     }
     let at = session.game.position_text();
+    // (each line a TOML comment, as the list's heading is: pasted, the output still reads)
     if commands.is_empty() {
         // (--unit matches a command's `unit` or `units`; Diplomacy's orders name their unit in
         // the order text, which the filter does not read)
@@ -159,7 +160,7 @@ pub fn run(args: &LegalArgs) -> i32 {
             names.sort_unstable();
             names.dedup();
             outln!(
-                "{side} has no legal '{name}' command now ({at}); it may give {} of other kinds: {}",
+                "# {side} has no legal '{name}' command now ({at}); it may give {} of other kinds: {}",
                 unfiltered.len(),
                 names.join(", ")
             );
@@ -178,7 +179,7 @@ pub fn run(args: &LegalArgs) -> i32 {
         if let (Some(unit), true) = (&args.unit, unfiltered > 0 && !name_units) {
             // (Diplomacy's orders name their unit in the order text; other commands name none)
             outln!(
-                "{side} has no legal command naming '{unit}' in a unit argument ({at}): none of its \
+                "# {side} has no legal command naming '{unit}' in a unit argument ({at}): none of its \
                  {unfiltered} command(s) now ({}) has a `unit` or `units` argument; leave out --unit \
                  to list them",
                 kinds.join(", ")
@@ -197,9 +198,9 @@ pub fn run(args: &LegalArgs) -> i32 {
                 Some(gone) => format!(": it is out of play ({})", gone.reason),
                 None => String::new(),
             };
-            outln!("{side} has no legal {what} for '{unit}' now ({at}){why}");
+            outln!("# {side} has no legal {what} for '{unit}' now ({at}){why}");
         } else {
-            outln!("{side} has no legal command now ({at})");
+            outln!("# {side} has no legal command now ({at})");
         }
         return EXIT_OK;
     }

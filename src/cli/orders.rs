@@ -59,6 +59,9 @@ pub enum OrdersError {
         index: usize,
         message: String,
     },
+    /// A file of another kind (a save, a scenario, a setup) given as the orders.
+    #[error("{path}: this is {kind}, not an orders file ([[order]] tables, or [[phase]] tables for Diplomacy: docs/cli.md, play)", path = .path.display())]
+    WrongKind { path: PathBuf, kind: &'static str },
     /// Something wrong inside a `[[phase]]` table; `line` is where the culprit is written.
     #[error("{path}:{line}: phase {phase}: {message}", path = .path.display())]
     Phase {
@@ -111,7 +114,24 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
             message: e.message,
         });
     }
-    if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("phase")) {
+    // (a save or a setup given here read as a TOML error, `invalid key-value pair`, or a setup's
+    // `phase = "S1901M"` as `expected an array`)
+    let wrong_kind = |kind: &'static str| OrdersError::WrongKind {
+        path: path.into(),
+        kind,
+    };
+    if let Some(kind) = crate::engine::json_file_kind(text) {
+        return Err(wrong_kind(kind));
+    }
+    let table = toml::from_str::<toml::Table>(text).ok();
+    if let Some(kind) = table
+        .as_ref()
+        .and_then(crate::engine::toml_file_kind)
+        .filter(|k| !k.starts_with("an orders file"))
+    {
+        return Err(wrong_kind(kind));
+    }
+    if table.is_some_and(|t| t.contains_key("phase")) {
         let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;
         let phases = file
             .phase

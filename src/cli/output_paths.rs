@@ -6,11 +6,20 @@ use std::path::{Path, PathBuf};
 
 /// Refuses, naming the option: an output that cannot be written (no such folder, a folder, no
 /// right to write there), one that is a scenario, map or rules file (`.toml`, `.lua`) already
-/// there, two options naming one file, and an output naming `input` (the save a run continues),
-/// which only `--save` may write over.
-pub(super) fn check(outputs: &[(&str, &Path)], input: Option<&Path>) -> Result<(), String> {
+/// there (itself or through a link), two options naming one file, an output naming `input`
+/// (the save a run continues), which only `--save` may write over, and one naming a file of
+/// `read` (the options' files the command reads: `--orders`, `--setup`), which none may.
+pub(super) fn check(
+    outputs: &[(&str, &Path)],
+    input: Option<&Path>,
+    read: &[(&str, &Path)],
+) -> Result<(), String> {
     let mut seen: Vec<(&str, PathBuf)> = Vec::new();
     let input = input.filter(|p| p.is_file()).and_then(same_file_key);
+    let read: Vec<(&str, PathBuf)> = read
+        .iter()
+        .filter_map(|&(flag, p)| Some((flag, same_file_key(p)?)))
+        .collect();
     for &(flag, path) in outputs {
         // (a save is a file to read back: a device or a pipe would lose it, which the save's
         // writer refused only after the game was played)
@@ -32,9 +41,11 @@ pub(super) fn check(outputs: &[(&str, &Path)], input: Option<&Path>) -> Result<(
             continue;
         }
         let shown = path.display();
-        if path.is_file()
+        // (a link named `game.jsonl` to a scenario's `scenario.toml` is judged by its target)
+        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if target.is_file()
             && matches!(
-                path.extension().and_then(|e| e.to_str()),
+                target.extension().and_then(|e| e.to_str()),
                 Some("toml" | "lua")
             )
         {
@@ -55,6 +66,12 @@ pub(super) fn check(outputs: &[(&str, &Path)], input: Option<&Path>) -> Result<(
                  (only --save may write over it)"
             ));
         }
+        if let Some((option, _)) = read.iter().find(|(_, k)| *k == key) {
+            return Err(format!(
+                "{flag} {shown}: that is the {option} file this command reads, which the output \
+                 would replace: name another file"
+            ));
+        }
         if let Some((other, _)) = seen.iter().find(|(_, k)| *k == key) {
             return Err(format!(
                 "{other} and {flag} name the same file ({shown}): one would replace the other"
@@ -63,6 +80,22 @@ pub(super) fn check(outputs: &[(&str, &Path)], input: Option<&Path>) -> Result<(
         seen.push((flag, key));
     }
     Ok(())
+}
+
+/// Refuses an output to standard output beside `--json`, which promises one JSON value there
+/// (a save or log printed before the summary made stdout unreadable as JSON).
+pub(super) fn check_json_alone(outputs: &[(&str, &Path)], json: bool) -> Result<(), String> {
+    match outputs
+        .iter()
+        .find(|(_, path)| json && crate::output_file::is_stdout(path))
+    {
+        Some((flag, path)) => Err(format!(
+            "{flag} {}: with --json, standard output holds one JSON value, the summary: write \
+             this output to a file",
+            path.display()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The absolute path `path` names, links followed, for telling whether two paths are one file
@@ -85,6 +118,26 @@ mod tests {
     use std::path::Path;
 
     #[test]
+    fn an_output_to_standard_output_is_refused_beside_json() {
+        use super::check_json_alone;
+        let stdout = Path::new("-");
+        let file = Path::new("game.jsonl");
+        assert_eq!(
+            check_json_alone(&[("--save", file), ("--log", stdout)], true),
+            Err(
+                "--log -: with --json, standard output holds one JSON value, the summary: \
+                 write this output to a file"
+                    .into()
+            )
+        );
+        assert_eq!(
+            check_json_alone(&[("--save", file), ("--log", stdout)], false),
+            Ok(())
+        );
+        assert_eq!(check_json_alone(&[("--save", file)], true), Ok(()));
+    }
+
+    #[test]
     fn outputs_are_refused_before_play_when_they_would_clash_or_cannot_be_written() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
@@ -98,23 +151,23 @@ mod tests {
         let show = |p: &Path| p.display().to_string();
 
         assert_eq!(
-            check(&[("--log", &save)], Some(&save)),
+            check(&[("--log", &save)], Some(&save), &[]),
             Err(format!(
                 "--log {}: that is the save being played, which the output would replace (only \
                  --save may write over it)",
                 show(&save)
             ))
         );
-        assert_eq!(check(&[("--save", &save)], Some(&save)), Ok(()));
+        assert_eq!(check(&[("--save", &save)], Some(&save), &[]), Ok(()));
         assert_eq!(
-            check(&[("--log", &log), ("--save", &also_log)], None),
+            check(&[("--log", &log), ("--save", &also_log)], None, &[]),
             Err(format!(
                 "--log and --save name the same file ({}): one would replace the other",
                 show(&also_log)
             ))
         );
         assert_eq!(
-            check(&[("--save", &toml)], None),
+            check(&[("--save", &toml)], None, &[]),
             Err(format!(
                 "--save {}: that is a scenario, map, orders or rules file (.toml, .lua), which \
                  the output would replace: name another file",
@@ -123,14 +176,14 @@ mod tests {
         );
         let nowhere = d.join("no-such-folder").join("x.json");
         assert_eq!(
-            check(&[("--per-game", &nowhere)], None),
+            check(&[("--per-game", &nowhere)], None, &[]),
             Err(format!(
                 "--per-game {}: cannot be written: no such folder",
                 show(&nowhere)
             ))
         );
         assert_eq!(
-            check(&[("--save", d)], None),
+            check(&[("--save", d)], None, &[]),
             Err(format!(
                 "--save {}: cannot be written: is a folder, not a file",
                 show(d)
@@ -148,10 +201,35 @@ mod tests {
                     ("--log", Path::new("/dev/null")),
                     ("--per-game", &log),
                 ],
-                Some(&save)
+                Some(&save),
+                &[]
             ),
             Ok(())
         );
+        // (a file the command reads, by its name or through a link to it; a link named
+        // `.jsonl` to a scenario file)
+        let orders = d.join("orders.txt");
+        std::fs::write(&orders, "").unwrap();
+        assert_eq!(
+            check(&[("--log", &orders)], None, &[("--orders", &orders)]),
+            Err(format!(
+                "--log {}: that is the --orders file this command reads, which the output would \
+                 replace: name another file",
+                show(&orders)
+            ))
+        );
+        let link = d.join("link.jsonl");
+        std::os::unix::fs::symlink(&toml, &link).unwrap();
+        assert_eq!(
+            check(&[("--log", &link)], None, &[]),
+            Err(format!(
+                "--log {}: that is a scenario, map, orders or rules file (.toml, .lua), which \
+                 the output would replace: name another file",
+                show(&link)
+            ))
+        );
+        std::fs::remove_file(&link).unwrap();
+        std::fs::remove_file(&orders).unwrap();
         // (nothing was left in the folder by the checks)
         assert_eq!(std::fs::read_dir(d).unwrap().count(), 2);
     }

@@ -25,7 +25,7 @@ use crate::engine::{Command, Event, GameError, Refusal};
 use crate::session::Session;
 
 use super::orders::{OrdersFile, SidedCommand};
-use super::{fail, EXIT_GAME, EXIT_OK};
+use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -82,7 +82,16 @@ pub fn run(args: &PlayArgs) -> i32 {
         .into_iter()
         .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
         .collect();
-    if let Err(e) = super::output_paths::check(&outputs, Some(&args.scenario)) {
+    let read: Vec<(&str, &std::path::Path)> = [
+        ("--orders", Some(&args.orders)),
+        ("--setup", args.setup.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(name, path)| Some((name, path?.as_path())))
+    .collect();
+    if let Err(e) = super::output_paths::check(&outputs, Some(&args.scenario), &read)
+        .and_then(|()| super::output_paths::check_json_alone(&outputs, args.json))
+    {
         return fail(e);
     }
     let mut session = match super::open_session(
@@ -138,11 +147,17 @@ pub fn run(args: &PlayArgs) -> i32 {
             args.orders.display()
         );
     }
+    let logged_before = session.game.log().len();
     let code = match &orders {
         OrdersFile::Commands(orders) => play_orders(args, &mut session, orders),
         OrdersFile::Phases(phases) => super::play_phases::run(args, &mut session, phases),
     };
     super::warn_changed_rules(&session.game);
+    // (an error before anything was played, a phase the game is not at: the outputs are left
+    // as they were, not replaced by the position the command was given)
+    if code == EXIT_INPUT && session.game.log().len() == logged_before {
+        return code;
+    }
     // (the events as the orders left them, those of a command a rules error undid left out)
     if let Some(path) = &args.log {
         let written = crate::output_file::write_with(path, |out| {
@@ -346,14 +361,16 @@ fn held_back(
             ),
         ));
     }
+    // (a finished game refuses the end_phase itself: `the game is over`, not a phase to end)
     if matches!(command, Command::EndPhase)
         && played_since_end == 0
         && !refused_since_end.is_empty()
+        && !session.game.is_over()
     {
         return Some(Refusal::new(
             "play",
             format!(
-                "not played: every command before it in this phase was refused ({}), so it would \
+                "not played: every command of this file before it in this phase was refused ({}), so it would \
                  end {} without them (give end_phase with no command before it to end the phase \
                  anyway)",
                 refused_since_end.join(", "),

@@ -35,7 +35,16 @@ pub struct RenderArgs {
 
 pub fn run(args: &RenderArgs) -> i32 {
     if args.output.as_os_str() != "-" {
-        if let Err(e) = super::output_paths::check(&[("-o", &args.output)], None) {
+        if let Err(e) = super::output_paths::check(
+            &[("-o", &args.output)],
+            None,
+            &args
+                .setup
+                .as_deref()
+                .map(|s| ("--setup", s))
+                .into_iter()
+                .collect::<Vec<_>>(),
+        ) {
             return fail(e);
         }
     }

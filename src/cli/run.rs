@@ -140,7 +140,9 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     .into_iter()
     .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
     .collect();
-    if let Err(e) = super::output_paths::check(&outputs, Some(&args.scenario)) {
+    if let Err(e) = super::output_paths::check(&outputs, Some(&args.scenario), &[])
+        .and_then(|()| super::output_paths::check_json_alone(&outputs, args.json))
+    {
         return fail(e);
     }
     let mut session = match super::open_session(&args.scenario, args.seed, None, &args.choices()) {

@@ -43,9 +43,84 @@ impl JsonLines {
     }
 }
 
+/// What a JSON file hexwar writes is (a save, a replay, an event log, game records), from its
+/// text, in the words a refusal uses; None for anything else.
+pub(crate) fn json_file_kind(text: &str) -> Option<&'static str> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
+    if !body.starts_with('{') {
+        return None;
+    }
+    if let Some(lines) = JsonLines::of(text) {
+        return Some(lines.describe());
+    }
+    #[derive(serde::Deserialize)]
+    struct Header {
+        format: String,
+    }
+    match serde_json::from_str::<Header>(body).ok()?.format.as_str() {
+        super::save::SAVE_FORMAT => Some("a hexwar save"),
+        crate::replay::REPLAY_FORMAT => Some("a hexwar replay"),
+        _ => None,
+    }
+}
+
+/// What a TOML file of hexwar's is, from its top-level keys, in the words a refusal uses: a
+/// map, a scenario, an orders file or a setup; None when its keys say none of them.
+pub(crate) fn toml_file_kind(table: &toml::Table) -> Option<&'static str> {
+    let has = |k: &str| table.contains_key(k);
+    if has("columns") || has("grid") || (has("kind") && has("region")) {
+        Some("a map file")
+    } else if has("map") && has("rules") {
+        Some("a scenario file")
+    } else if has("order") || table.get("phase").is_some_and(toml::Value::is_array) {
+        Some("an orders file ([[order]] or [[phase]] tables)")
+    } else if has("unit") || has("units") || table.get("phase").is_some_and(toml::Value::is_str) {
+        Some("a setup file")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::JsonLines;
+    use super::{json_file_kind, toml_file_kind, JsonLines};
+
+    #[test]
+    fn files_of_each_kind_are_named() {
+        let table = |text: &str| text.parse::<toml::Table>().unwrap();
+        assert_eq!(
+            toml_file_kind(&table("columns = 3\nrows = 2\n")),
+            Some("a map file")
+        );
+        assert_eq!(
+            toml_file_kind(&table("id = \"x\"\nmap = \"m.toml\"\nrules = [\"x\"]\n")),
+            Some("a scenario file")
+        );
+        assert_eq!(
+            toml_file_kind(&table("[[order]]\ncommand = \"end_phase\"\n")),
+            Some("an orders file ([[order]] or [[phase]] tables)")
+        );
+        assert_eq!(
+            toml_file_kind(&table(
+                "phase = \"S1901M\"\n[units]\nFRANCE = [\"A PAR\"]\n"
+            )),
+            Some("a setup file")
+        );
+        assert_eq!(toml_file_kind(&table("turn = 2\n")), None);
+        assert_eq!(
+            json_file_kind("{\n  \"format\": \"hexwar-save\",\n  \"version\": 1\n}"),
+            Some("a hexwar save")
+        );
+        assert_eq!(
+            json_file_kind("{\"format\": \"hexwar-replay\"}"),
+            Some("a hexwar replay")
+        );
+        assert_eq!(
+            json_file_kind("{\"event\":\"GameStarted\",\"scenario\":\"demo\",\"seed\":1}\n"),
+            Some(JsonLines::EventLog.describe())
+        );
+        assert_eq!(json_file_kind("[[order]]\n"), None);
+    }
 
     #[test]
     fn an_event_log_and_game_records_are_told_apart_by_their_first_line() {

@@ -507,6 +507,14 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             }
         }
         let line = line_of(&u.side);
+        // (a save of it would not read back: a save's reader refuses a unit without an id)
+        if u.id.is_empty() {
+            errors.push(ScenarioError::spec(
+                &src.path,
+                line,
+                "unit: the id is empty: every unit needs an id of its own (\"b-inf-1\")",
+            ));
+        }
         if let Some((path, first)) = first_at.get(&u.id) {
             let place = if *path == src.path {
                 format!("line {first}")
