@@ -658,3 +658,91 @@ fn ta_r2_a_troop_kind_without_facing_moves_as_listed() {
     s.game.submit(Some("british"), &cmd(order)).unwrap();
     assert_eq!(s.game.state().units["w"].at.as_deref(), Some("0504"));
 }
+
+/// TAC-6: a charger that fought a leader in the hex it charged into, where an enemy troop
+/// still stands, loses its melee unfought when the combat phase ends, and the phase ends. (The
+/// flags' clearing named the charger after it was eliminated: the phase could never end, and
+/// the game stopped there for good.)
+#[test]
+fn tac_6_a_charger_left_beside_an_enemy_troop_is_eliminated_and_the_phase_ends() {
+    let setup = [
+        "side = \"british\"\nphase = \"movement\"\n".to_string(),
+        unit_toml("b", "british", "infantry", "0303", "facing = 0"),
+        unit_toml("z", "zulu", "infantry", "0404", "facing = 0"),
+        unit_toml("zl", "zulu", "leader", "0404", ""),
+    ]
+    .concat();
+    let mut s = with_setup("scenarios/tactical", &setup);
+    let british = Some("british");
+    s.game
+        .submit(
+            british,
+            &cmd(json!({"command": "move", "unit": "b", "path": ["0404"]})),
+        )
+        .unwrap();
+    s.game.submit(british, &Command::EndPhase).unwrap();
+    s.game
+        .submit(
+            british,
+            &cmd(json!({"command": "attack", "unit": "b", "target": "zl"})),
+        )
+        .unwrap();
+    let events = s.game.submit(british, &Command::EndPhase).unwrap();
+    let eliminated: Vec<serde_json::Value> = events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .filter(|e| e["event"] == "UnitEliminated")
+        .collect();
+    assert_eq!(
+        eliminated,
+        [
+            json!({"event": "UnitEliminated", "unit": "b", "reason": "side=british melee not fought"})
+        ]
+    );
+    assert_eq!(s.game.phasing_side().as_deref(), Some("zulu"));
+    assert_eq!(s.game.phase().as_deref(), Some("movement"));
+}
+
+/// ANC-5.4 with a kind declared `facing = "none"`: a group of a wagon and a cavalry keeps the
+/// cavalry's facing whichever it lists first (listed first, the wagon left the group no
+/// facing, and the move was refused naming the cavalry as declared without one).
+#[test]
+fn anc_5_4_a_group_keeps_its_faced_troops_facing_beside_a_troop_without_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wagons.lua");
+    std::fs::write(
+        &file,
+        "hex.rules.get(\"facing\").kinds.wagon = { facing = \"none\", join = 1 }\n",
+    )
+    .unwrap();
+    let setup = [
+        unit_toml("w", "macedon", "wagon", "0404", ""),
+        unit_toml("c", "macedon", "cavalry", "0404", "facing = 2"),
+        unit_toml("e", "seleucid", "cavalry", "1108", "facing = 3"),
+    ]
+    .concat();
+    for units in [["w", "c"], ["c", "w"]] {
+        let mut s = Session::start_with_mods(
+            Path::new("scenarios/ancients"),
+            Some(1),
+            std::slice::from_ref(&file),
+        )
+        .unwrap();
+        let source = hexwar::board::SourceText::new("setup.toml", &setup);
+        s.setup_text(&source).unwrap();
+        let order = json!({"command": "move", "units": units, "path": ["0504"]});
+        s.game.submit(Some("macedon"), &cmd(order)).unwrap();
+        assert_eq!(
+            s.game.state().units["c"].at.as_deref(),
+            Some("0504"),
+            "{units:?}"
+        );
+        assert_eq!(s.game.state().units["c"].facing, Some(2), "{units:?}");
+        assert_eq!(
+            s.game.state().units["w"].at.as_deref(),
+            Some("0504"),
+            "{units:?}"
+        );
+        assert_eq!(s.game.state().units["w"].facing, None, "{units:?}");
+    }
+}

@@ -389,7 +389,11 @@ function facing.register(opts)
     end,
   })
 
-  hex.events.on("PhaseEnded", require("lib").clearing_phase_flags({ "moved", "attacked", "base1_moved", "base2_moved" }))
+  -- (priority 2: every PhaseEnded handler sees the state the phase ended on, flags set; the
+  -- flags are cleared first, so that the charge melee's eliminations below come after. The
+  -- other way round the clearing named a charger already eliminated, and the phase could never
+  -- end.)
+  hex.events.on("PhaseEnded", require("lib").clearing_phase_flags({ "moved", "attacked", "base1_moved", "base2_moved" }), 2)
 
   -- A melee started by a TAC-6 charge must be fought in the charging side's combat phase
   -- (the module's reading of "resolved later"). When that phase ends, in each hex the phasing
@@ -399,7 +403,8 @@ function facing.register(opts)
   --   non-leader that attacked this phase holds the hex and captures them; one that did not
   --   attack lost the melee unfought, and a phasing leader with no such non-leader beside it
   --   too.
-  -- (priority 1: before the phase's flags are cleared, so `attacked` is still set)
+  -- (every handler of the PhaseEnded sees `attacked` still set: the clearing above is applied
+  -- before these eliminations, priority 2 over 1)
   local function eliminated(u, why)
     return { event = "UnitEliminated", unit = u.id, reason = "side=" .. u.side .. " " .. why }
   end

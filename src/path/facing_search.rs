@@ -256,7 +256,9 @@ fn group_of(
         };
         g.kinds.push(p.kind.clone());
         if !p.leader {
-            if g.leaders_only {
+            // (the first troop with a facing gives the group's, wherever the order lists it:
+            // a troop of a kind without facing, a wagon, listed first left the group none)
+            if g.facing == Facing::None {
                 g.facing = p.facing;
             }
             g.leaders_only = false;
@@ -564,11 +566,24 @@ impl FacingSearch {
                     "leaders have no facing (TA-R2), so none is given, not {}",
                     facing.key()
                 ),
-                Facing::None => format!(
-                    "{} is declared without a facing (facing = \"none\"), so none is given, not {}",
-                    g.kinds.join(", "),
-                    facing.key()
-                ),
+                Facing::None => {
+                    let mut faceless: Vec<&str> = g
+                        .kinds
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|k| {
+                            rules
+                                .kind(k)
+                                .is_some_and(|r| !r.leader && r.facing == FacingType::None)
+                        })
+                        .collect();
+                    faceless.dedup();
+                    format!(
+                        "{} is declared without a facing (facing = \"none\"), so none is given, not {}",
+                        faceless.join(", "),
+                        facing.key()
+                    )
+                }
                 Facing::One(_) => format!(
                     "the group ends facing one direction 0..5, not {}",
                     facing.key()
