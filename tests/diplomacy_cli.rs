@@ -216,6 +216,12 @@ fn a_refused_order_list_is_in_the_json() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json[0]["refused"], refused);
+    // (in text, France's units hold because its list was refused: not as orders it gave)
+    let text = stdout(&play_texts(SETUP, &orders, false));
+    assert!(
+        text.contains("  FRANCE   A MAR H                  ok (no order given: it holds: its orders were refused)\n"),
+        "{text}"
+    );
     assert_eq!(
         json[0]["units"]["FRANCE"],
         serde_json::json!(["A BUR", "A MAR"])
@@ -559,6 +565,26 @@ fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_on
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let phases: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(phases[0]["units"]["RUSSIA"], json!(["F NAO", "F NWG"]));
+    // (the text form lists both orders as played, each for one fleet of the stack, and none as
+    // "not played (a later order for the unit replaces it)")
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy-francqueville",
+        "--setup",
+        &own,
+        "--orders",
+        &orders,
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("  RUSSIA   F NWG - NAO              ok\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  RUSSIA   F NWG H                  ok\n"),
+        "{text}"
+    );
+    assert!(!text.contains("not played"), "{text}");
 }
 
 /// Every problem of a setup is named at once: a unit the board cannot hold, two units in one
@@ -784,7 +810,7 @@ FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H", "F MAO - SPA"]
     assert_eq!(
         void,
         [
-            "ENGLAND  A LVP - NWX              void ('NWX' is no province or coast of the map)",
+            "ENGLAND  A LVP - NWX              void ('NWX' is no province or coast of the map (did you mean NWG?))",
             "ENGLAND  F LON-ENG                void (write a move with spaces around its dash (F LON - ENG))",
             "FRANCE   A BUR S A MAR - PIE      void (A BUR cannot reach PIE, where the support is given)",
             "FRANCE   A PAR H                  void (FRANCE has no army in PAR)",

@@ -471,7 +471,7 @@ fn check_order_says_whether_an_order_is_void_and_why() {
         ("FRANCE", "A MAR S A VEN - PIE", None),
         ("FRANCE", "A PAR - MOS", Some("A PAR cannot reach MOS (not adjacent for an army, and no convoy could carry it there)")),
         ("FRANCE", "hello world", Some("not an order in the standard notation (unit, location, order: A XXX - YYY, F XXX S A YYY H, A XXX B, ...)")),
-        ("FRANCE", "A PAR - BRU", Some("'BRU' is no province or coast of the map")),
+        ("FRANCE", "A PAR - BRU", Some("'BRU' is no province or coast of the map (did you mean BRE?)")),
         ("FRANCE", "F BRE - SPA/EC", Some("'SPA/EC': SPA's coasts are NC, SC")),
         ("FRANCE", "F BRE - PIC/NC", Some("'PIC/NC': PIC has no split coasts")),
         ("FRANCE", "a par-bur", Some("write a move with spaces around its dash (A PAR - BUR)")),

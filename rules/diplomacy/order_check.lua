@@ -16,6 +16,7 @@
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
 local context = require("diplomacy.adjudicate.context")
+local spelling = require("lib.spelling")
 
 local M = {}
 
@@ -160,8 +161,10 @@ local function unparsed(cm, raw)
     return untyped(cm, raw, first) or NOTATION
   end
   local single = table.concat(words, " ")
-  for _, w in ipairs(words) do
-    if not KEYWORDS[w] and not SYNONYMS[w] and not cm.loc_prov[w] and not cm.canon[w] then
+  for k, w in ipairs(words) do
+    -- (BY before CONVOY is read with it, as VIA: orders.players_words)
+    local by_convoy = w == "BY" and SYNONYMS[words[k + 1]] == "C" and words[k + 1] ~= "C"
+    if not KEYWORDS[w] and not SYNONYMS[w] and not cm.loc_prov[w] and not cm.canon[w] and not by_convoy then
       local name, abbr = named(cm, single, w)
       if name then
         return "'" .. w .. "' is no province or coast of the map (" .. name .. " is " .. abbr .. ")"
@@ -182,7 +185,13 @@ local function unparsed(cm, raw)
         if #coasts == 0 then return "'" .. w .. "': " .. prov .. " has no split coasts" end
         return "'" .. w .. "': " .. prov .. "'s coasts are " .. table.concat(coasts, ", ")
       end
-      return "'" .. w .. "' is no province or coast of the map"
+      -- (a three-letter word one edit from a province's abbreviation, a swap of two letters
+      -- counting as one: `BLE` is BEL; two edits would name a province for nearly any word)
+      local abbrs = {}
+      for abbr in pairs(cm.prov) do abbrs[#abbrs + 1] = abbr end
+      table.sort(abbrs)
+      local near = #w == 3 and spelling.nearest(w, abbrs, 1)
+      return "'" .. w .. "' is no province or coast of the map" .. (near and (" (did you mean " .. near .. "?)") or "")
     end
   end
   if at_loc then
@@ -229,7 +238,9 @@ local function reason(game, board, cm, position, power, o, kind)
     if o.utype == "F" and cm.prov[where].type ~= "coast" then return "a fleet cannot be built inland, in " .. where end
     if unit_in(cm, position, where) then return where .. " is occupied" end
     if o.utype == "F" and o.uloc == where and #(cm.prov[where].coasts or {}) > 0 then
-      return "a fleet built in " .. where .. " needs its coast (" .. where .. "/NC, ...)"
+      local locs = {}
+      for _, c in ipairs(cm.prov[where].coasts) do locs[#locs + 1] = where .. "/" .. c end
+      return "a fleet built in " .. where .. " needs its coast (" .. table.concat(locs, ", ") .. ")"
     end
     return "the build cannot be made (all builds due are ordered already?)"
   end
@@ -252,6 +263,18 @@ local function reason(game, board, cm, position, power, o, kind)
     if o.kind == "D" then return "the disband cannot be made" end
     for _, d in ipairs(position.dislodged or {}) do
       if d.power == power and d.unit == mine.str then
+        -- (a fleet sent to a split-coast province whose coasts are among its retreats: the coast
+        -- is what is missing)
+        local dprov = o.dest and cm.loc_prov[o.dest]
+        if o.utype == "F" and dprov == o.dest and #(cm.prov[dprov].coasts or {}) > 0 then
+          local open = {}
+          for _, r in ipairs(d.retreats or {}) do
+            if cm.loc_prov[r] == dprov and r ~= dprov then open[#open + 1] = r end
+          end
+          if #open > 0 then
+            return "a fleet retreating to " .. dprov .. " names the coast (" .. table.concat(open, ", ") .. ")"
+          end
+        end
         return (o.dest or "?") .. " is not among " .. mine.str .. "'s retreats (" .. table.concat(d.retreats or {}, ", ") .. ")"
       end
     end
@@ -264,6 +287,10 @@ local function reason(game, board, cm, position, power, o, kind)
     return "the disband cannot be made"
   end
   if o.kind == "M" then
+    -- (VIA, the notation's convoy, is no order for a fleet: void whatever its destination)
+    if o.via and o.utype == "F" then
+      return "a fleet is not convoyed: write F " .. o.uloc .. " - " .. o.dest .. " without VIA"
+    end
     local dprov = cm.loc_prov[o.dest]
     local coasts = dprov and cm.prov[dprov] and cm.prov[dprov].coasts or {}
     -- (a split-coast province the fleet reaches by more than one coast needs the coast named,

@@ -37,19 +37,20 @@ local function edits(name, other)
   return prev[#b]
 end
 
--- The name of `names` nearest `name` within two edits (the first in list order on a tie), or
--- nil; a name that is no string has none.
-function M.nearest(name, names)
+-- The name of `names` nearest `name` within `most` edits (default two; the first in list order
+-- on a tie), or nil; a name that is no string has none.
+function M.nearest(name, names, most)
   if type(name) ~= "string" then return nil end
+  most = most or 2
   -- (a name more than two letters longer or shorter than a candidate is more than two edits
   -- from it: skipped before the distance, which costs the product of the lengths, so that an
   -- id of thousands of letters is refused, not stopped by the instruction budget)
   local length = utf8.len(name) or #name
   local near, near_edits
   for _, candidate in ipairs(names) do
-    if math.abs((utf8.len(candidate) or #candidate) - length) <= 2 then
+    if math.abs((utf8.len(candidate) or #candidate) - length) <= most then
       local d = edits(name, candidate)
-      if d <= 2 and (not near or d < near_edits) then near, near_edits = candidate, d end
+      if d <= most and (not near or d < near_edits) then near, near_edits = candidate, d end
     end
   end
   return near

@@ -367,15 +367,21 @@ fn print_json(out: &[String]) {
 
 /// The readable form of one phase.
 fn print_text(item: &Item) {
-    let (r, notes) = match item {
+    let (r, notes, refused) = match item {
         Item::Skipped(phase) => {
             outln!("{phase}: skipped (nothing to do)");
             return;
         }
         // (the refusals and the stop were said on stderr as they came)
         Item::Stopped(..) => return,
-        Item::Report(r, _, notes, _) => (r, notes),
+        Item::Report(r, _, notes, refused) => (r, notes, refused),
     };
+    // (a power whose order list the rules refused gave none: its units hold, and its list's
+    // orders were neither played nor replaced)
+    let refused: BTreeSet<&str> = refused
+        .iter()
+        .filter_map(|x| x.get("power").and_then(|p| p.as_str()))
+        .collect();
     outln!("{}:", r.phase);
     // (what an entry no order gave means in this kind of phase)
     let unordered = match r.phase.chars().last() {
@@ -391,7 +397,13 @@ fn print_text(item: &Item) {
                 flags = format!("{flags} ({why})");
             }
         }
-        if !notes.given.contains(&key) {
+        if refused.contains(o.power.as_str()) {
+            flags = if flags.is_empty() {
+                format!("ok ({unordered}: its orders were refused)")
+            } else {
+                format!("{flags} ({unordered}: its orders were refused)")
+            };
+        } else if !notes.given.contains(&key) {
             flags = if flags.is_empty() {
                 format!("ok ({unordered})")
             } else {
@@ -405,7 +417,18 @@ fn print_text(item: &Item) {
             if flags.is_empty() { "ok" } else { &flags }
         );
     }
+    // (an order the results hold was played: a Francqueville stack's two armies in one
+    // province take one order each, `A PIE - TUS` and `A PIE H`)
+    let played: BTreeSet<(&str, String)> = r
+        .results
+        .iter()
+        .map(|o| (o.power.as_str(), order_key(&o.order)))
+        .collect();
     for (power, order) in &notes.superseded {
+        if refused.contains(power.as_str()) || played.contains(&(power.as_str(), order_key(order)))
+        {
+            continue;
+        }
         outln!("  {power:<8} {order:<24} not played (a later order for the unit replaces it)");
     }
     for d in &r.dislodged {

@@ -177,8 +177,8 @@ test("a void order's reason names the abbreviation of a province written in full
   t.eq(why("ENGLAND", "F LON - North Sea"), "'NORTH' is no province or coast of the map (North Sea is NTH)")
   t.eq(why("ENGLAND", "F LON - Mid-Atlantic Ocean"),
     "'MID-ATLANTIC' is no province or coast of the map (Mid-Atlantic Ocean is MAO)")
-  -- (a word that is no name: as before)
-  t.eq(why("ENGLAND", "A LVP - NWX"), "'NWX' is no province or coast of the map")
+  -- (a word that is no name, near an abbreviation: the nearest, lib.spelling's, within two edits)
+  t.eq(why("ENGLAND", "A LVP - NWX"), "'NWX' is no province or coast of the map (did you mean NWG?)")
   -- a dash against its neighbours is still void, and the hint spaces it whatever the dash
   t.eq(why("FRANCE", "a par-bur"), "write a move with spaces around its dash (A PAR - BUR)")
   t.eq(why("FRANCE", "A PAR->BUR"), "write a move with spaces around its dash (A PAR - BUR)")
@@ -385,4 +385,62 @@ test("check_order: the forms the notation does not read name what to write", fun
   t.eq(why("RUSSIA", "F MOS B"), "a fleet cannot be built inland, in MOS")
   t.eq(why("RUSSIA", "F WAR B"), "a fleet cannot be built inland, in WAR")
   t.eq(why("RUSSIA", "F SEV B"), "SEV is occupied")
+end)
+
+test("check_order: VIA on a fleet, a fleet built or retreating without its coast, BY CONVOY in a support", function(t)
+  position(t, { phase = "S1901M", units = { FRANCE = { "F BRE", "A PAR" }, ENGLAND = { "A YOR", "F ENG", "A LON" } } })
+  local function why(power, order, label)
+    local answer = t.query("check_order", { power = power, order = order })
+    t.eq(answer.void, true, order .. (label and (" (" .. label .. ")") or ""))
+    return answer.reason
+  end
+  -- a fleet is never convoyed: VIA on its move is no order of the notation (void), whatever it reaches
+  t.eq(why("FRANCE", "F BRE - MAO VIA"), "a fleet is not convoyed: write F BRE - MAO without VIA")
+  t.eq(why("FRANCE", "F BRE - MAO BY CONVOY"), "a fleet is not convoyed: write F BRE - MAO without VIA")
+  t.eq(why("FRANCE", "F BRE - MAO via convoy."), "a fleet is not convoyed: write F BRE - MAO without VIA")
+  t.eq(t.query("check_order", { power = "FRANCE", order = "F BRE - MAO" }).void, false)
+  -- BY CONVOY in a support or a convoy: the hint VIA CONVOY gets
+  t.eq(why("ENGLAND", "A YOR S A LON - BEL BY CONVOY"),
+    "a support names the move it supports without VIA (A YOR S A LON - BEL)")
+  t.eq(why("ENGLAND", "F ENG C A LON - BEL BY CONVOY"),
+    "a convoy names the move it carries without VIA (F ENG C A LON - BEL)")
+  t.eq(why("ENGLAND", "F ENG C A LON - BEL VIA CONVOY"),
+    "a convoy names the move it carries without VIA (F ENG C A LON - BEL)")
+  -- a misspelt abbreviation: the nearest one
+  t.eq(why("FRANCE", "A PAR - BLE"), "'BLE' is no province or coast of the map (did you mean BEL?)")
+  t.eq(why("FRANCE", "A PAR - BUR/NX"), "'BUR/NX': BUR has no split coasts")
+
+  -- a fleet built in a split-coast province without its coast: the province's coasts
+  position(t, {
+    phase = "W1901A",
+    units = { RUSSIA = { "A MOS" } },
+    centers = { RUSSIA = { "MOS", "STP", "SEV", "WAR" } },
+  })
+  t.eq(why("RUSSIA", "F STP B"), "a fleet built in STP needs its coast (STP/NC, STP/SC)")
+  t.eq(t.query("check_order", { power = "RUSSIA", order = "F STP/NC B" }).void, false)
+
+  -- a fleet retreating to a split-coast province without its coast, in both rule sets
+  local retreat = {
+    phase = "S1901R",
+    units = { ENGLAND = { "F NAO" } },
+    dislodged = { { power = "FRANCE", unit = "F MAO", by = "NAO",
+      retreats = { "ENG", "IRI", "NAF", "POR", "SPA/NC", "SPA/SC", "WES" } } },
+  }
+  for _, scenario in ipairs({ "scenarios/diplomacy", "scenarios/diplomacy-francqueville" }) do
+    t.scenario(scenario, { seed = 1 })
+    t.setup(retreat)
+    t.eq(why("FRANCE", "F MAO R SPA", scenario), "a fleet retreating to SPA names the coast (SPA/NC, SPA/SC)", scenario)
+    t.eq(why("FRANCE", "F MAO - SPA", scenario), "a fleet retreating to SPA names the coast (SPA/NC, SPA/SC)", scenario)
+    t.eq(t.query("check_order", { power = "FRANCE", order = "F MAO R SPA/SC" }).void, false, scenario)
+    -- (a province that is not among the retreats at all: as before)
+    t.eq(why("FRANCE", "F MAO R GAS"), "GAS is not among F MAO's retreats (ENG, IRI, NAF, POR, SPA/NC, SPA/SC, WES)",
+      scenario)
+  end
+  -- only one coast among the retreats: the province alone is read as that coast (not void)
+  position(t, {
+    phase = "S1901R",
+    units = { ENGLAND = { "F NAO" } },
+    dislodged = { { power = "FRANCE", unit = "F MAO", by = "NAO", retreats = { "ENG", "SPA/NC" } } },
+  })
+  t.eq(t.query("check_order", { power = "FRANCE", order = "F MAO R SPA" }).void, false)
 end)
