@@ -61,14 +61,16 @@ tests/fixtures/lua_failing/failing_test.lua
     |   expected: 2
     |     actual: 1
   ERROR a test out of memory
-        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:50)
+        memory limit of 256 MiB exceeded (last seen running tests/fixtures/lua_failing/failing_test.lua:52)
   ERROR a reach answer of the wrong shape
         tests/fixtures/lua_failing/failing_test.lua:57: t.reach: the rules' reach query answered 5, not a table of hexes -> cost
   ERROR a misspelt side for the legal list
         tests/fixtures/lua_failing/failing_test.lua:62: t.legal: legal commands of 'bleu': the scenario has no such side (sides: blue, red)
   ERROR a misspelt unit id for a status
         tests/fixtures/lua_failing/failing_test.lua:67: t.has_status: no unit 'b-inf-l' (did you mean 'b-inf-1'?)
-2 passed, 12 failed
+  ERROR the legal list of no side in a simultaneous step
+        tests/fixtures/lua_failing/failing_test.lua:72: t.legal: no side is to play now (a simultaneous step, or the game is over): name the side
+2 passed, 13 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -108,7 +110,7 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 2);
-    assert_eq!(v["failed"], 12);
+    assert_eq!(v["failed"], 13);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -118,7 +120,7 @@ fn json_output_lists_each_test() {
         .map(|t| &t["error"])
         .collect();
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
-    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e, e, e, e]);
+    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e]);
     assert_eq!(v["files"][0]["tests"][1]["line"], 7);
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()

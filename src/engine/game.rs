@@ -576,7 +576,7 @@ impl Game {
     ) -> Result<Vec<Event>, GameError> {
         if self.is_over() {
             return Err(GameError::Refused(Refusal::new(
-                "sequence",
+                Refusal::NOT_NOW,
                 "the game is over",
             )));
         }
@@ -584,7 +584,7 @@ impl Game {
         // end_phase there ended a game that had never begun)
         if self.state.turn == 0 {
             return Err(GameError::Refused(Refusal::new(
-                "sequence",
+                Refusal::NOT_NOW,
                 "the game has not started (Game::start starts it)",
             )));
         }
@@ -592,7 +592,7 @@ impl Game {
             let sides = self.rules.sides();
             if !sides.is_empty() && !sides.iter().any(|s| s == side) {
                 return Err(GameError::Refused(Refusal::new(
-                    "command",
+                    Refusal::MALFORMED,
                     format!(
                         "the scenario has no side '{side}' (sides: {})",
                         sides.join(", ")
@@ -606,12 +606,12 @@ impl Game {
             // (a client's arguments nested deeper than the rules' views go failed inside the
             // host, blamed on the scripts)
             if let Some(why) = super::command::too_deep(args) {
-                return Err(GameError::Refused(Refusal::new("command", why)));
+                return Err(GameError::Refused(Refusal::new(Refusal::MALFORMED, why)));
             }
             if name == "end_phase" {
                 if let Some(extra) = args.keys().next() {
                     return Err(GameError::Refused(Refusal::new(
-                        "command",
+                        Refusal::MALFORMED,
                         format!("end_phase: unknown argument '{extra}' (it takes none)"),
                     )));
                 }
@@ -627,7 +627,7 @@ impl Game {
                     let mut map = args.clone();
                     map.insert("command".into(), name.as_str().into());
                     let command = Command::try_from(map)
-                        .map_err(|why| GameError::Refused(Refusal::new("command", why)))?;
+                        .map_err(|why| GameError::Refused(Refusal::new(Refusal::MALFORMED, why)))?;
                     return self.try_submit(side, &command);
                 }
                 if !self.rules.command_names().iter().any(|n| n == "move") {
@@ -639,7 +639,7 @@ impl Game {
             if phasing != side {
                 let phase = self.phase().unwrap_or_default();
                 return Err(GameError::Refused(Refusal::new(
-                    "sequence",
+                    Refusal::NOT_NOW,
                     format!("it is {phasing}'s {phase} phase, not {side}'s"),
                 )));
             }
@@ -868,7 +868,7 @@ impl Game {
 
 /// The engine's refusal of a move that enters no hex.
 fn no_path() -> GameError {
-    GameError::Refused(Refusal::new("command", Refusal::NO_PATH))
+    GameError::Refused(Refusal::new(Refusal::MALFORMED, Refusal::NO_PATH))
 }
 
 /// The events the rules made (`what`: a command, the handlers of an event, the setup), checked

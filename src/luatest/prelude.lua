@@ -209,6 +209,9 @@ end
 -- The side's legal commands (default: the phasing side's). A side the scenario does not have is
 -- an error, not an empty list that a test would read as "none".
 function t.legal(side)
+  if side == nil and host.state().side == nil then
+    crash("t.legal: no side is to play now (a simultaneous step, or the game is over): name the side")
+  end
   local r = host.legal(side)
   if r.error then crash("t.legal: " .. r.error) end
   return r
