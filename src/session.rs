@@ -688,7 +688,9 @@ impl Session {
             let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))
         })?;
-        if let Some(kind) = crate::engine::toml_file_kind(&table).filter(|k| *k != "a setup file") {
+        if let Some(kind) =
+            crate::engine::toml_file_kind(&table).filter(|k| !k.starts_with("a position"))
+        {
             return Err(not_a_setup(kind));
         }
         // (a file that sets nothing, empty or only comments, leaves the position as it stands:

@@ -501,8 +501,10 @@ fn a_replay_survives_comments_in_its_scenario_but_not_a_changed_value() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.starts_with("error: the replay was recorded against a different scenario (sha256:")
-            && err.ends_with(&format!("): {}\n", toml.display())),
+        err.starts_with(&format!(
+            "error: {}: the replay was recorded against a different scenario (sha256:",
+            path.display()
+        )) && err.ends_with(&format!("): {}\n", toml.display())),
         "{err}"
     );
 }

@@ -148,6 +148,12 @@ fn query_bot_says_what_its_question_lacks() {
             r#"{"bot": "demo.ai", "side": "blue", "seed": "abc"}"#,
             "error: query 'bot': seed \"abc\" is not a whole number from 0 to 18446744073709551615".into(),
         ),
+        // (red's bot chose a move red may not give in blue's phase)
+        (
+            r#"{"bot": "demo.ai", "side": "red"}"#,
+            "error: query 'bot': it is blue's phase, not red's: red has no command to give now"
+                .into(),
+        ),
     ];
     for (arg, expected) in cases {
         let (code, out, err) = query(&["scenarios/demo", "bot", arg, "--json"]);

@@ -502,3 +502,24 @@ fn a_bridge_is_drawn_over_its_river() {
     let bridge = hexsides.find("#6b4b2a").expect("the bridge is drawn");
     assert!(river < bridge, "the bridge comes after the river");
 }
+
+/// `-o` naming the save being drawn is refused before drawing: the picture replaced the save.
+#[test]
+fn the_cli_refuses_to_draw_over_the_save_it_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let save_text = save.to_str().unwrap();
+    let run = hexwar(&["run", "scenarios/demo", "--turns", "1", "--save", save_text]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let before = std::fs::read_to_string(&save).unwrap();
+    let run = hexwar(&["render", save_text, "-o", save_text]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        stderr(&run),
+        format!(
+            "error: -o {save_text}: that is the save being played, which the output would \
+             replace (only --save may write over it)\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), before);
+}

@@ -41,14 +41,12 @@ pub(super) fn check(
             continue;
         }
         let shown = path.display();
-        // (a link named `game.jsonl` to a scenario's `scenario.toml` is judged by its target)
+        // (a link is judged by its name and by its target: `game.jsonl` linking to a scenario's
+        // `scenario.toml`, and `map.toml` linking to `valley.map`)
         let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        if target.is_file()
-            && matches!(
-                target.extension().and_then(|e| e.to_str()),
-                Some("toml" | "lua")
-            )
-        {
+        let source_like =
+            |p: &Path| matches!(p.extension().and_then(|e| e.to_str()), Some("toml" | "lua"));
+        if target.is_file() && (source_like(path) || source_like(&target)) {
             return Err(format!(
                 "{flag} {shown}: that is a scenario, map, orders or rules file (.toml, .lua), \
                  which the output would replace: name another file"
@@ -229,6 +227,13 @@ mod tests {
             ))
         );
         std::fs::remove_file(&link).unwrap();
+        let other = d.join("valley.map");
+        std::fs::write(&other, "").unwrap();
+        let named = d.join("map.toml");
+        std::os::unix::fs::symlink(&other, &named).unwrap();
+        assert!(check(&[("--log", &named)], None, &[]).is_err());
+        std::fs::remove_file(&named).unwrap();
+        std::fs::remove_file(&other).unwrap();
         std::fs::remove_file(&orders).unwrap();
         // (nothing was left in the folder by the checks)
         assert_eq!(std::fs::read_dir(d).unwrap().count(), 2);

@@ -35,9 +35,10 @@ pub struct RenderArgs {
 
 pub fn run(args: &RenderArgs) -> i32 {
     if args.output.as_os_str() != "-" {
+        // (the save drawn is no output's to write over: `-o game.json` lost it)
         if let Err(e) = super::output_paths::check(
             &[("-o", &args.output)],
-            None,
+            Some(&args.scenario),
             &args
                 .setup
                 .as_deref()

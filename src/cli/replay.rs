@@ -101,6 +101,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         }
         Err(
             e @ (ReplayError::DifferentRules(_)
+            | ReplayError::DifferentScenario { .. }
             | ReplayError::Game { .. }
             | ReplayError::ScenarioMissing(_)),
         ) => fail(format!("{}: {e}", file.display())),

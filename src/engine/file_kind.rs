@@ -64,18 +64,32 @@ pub(crate) fn json_file_kind(text: &str) -> Option<&'static str> {
     }
 }
 
-/// What a TOML file of hexwar's is, from its top-level keys, in the words a refusal uses: a
-/// map, a scenario, an orders file or a setup; None when its keys say none of them.
+/// What a TOML file of hexwar's is, from its top-level keys and their shapes, in the words a
+/// refusal uses: a map, a scenario, an orders file or a position (a setup or a unit file);
+/// None when they say none of them. A setup's own keys are the rules' to choose (`grid =
+/// "fine"`, `order = ["blue", "red"]`), so only a key of its file's shape counts.
 pub(crate) fn toml_file_kind(table: &toml::Table) -> Option<&'static str> {
-    let has = |k: &str| table.contains_key(k);
-    if has("columns") || has("grid") || (has("kind") && has("region")) {
+    let is = |k: &str, shape: fn(&toml::Value) -> bool| table.get(k).is_some_and(shape);
+    let tables = |v: &toml::Value| {
+        v.as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(toml::Value::is_table))
+    };
+    if (is("columns", toml::Value::is_integer) && is("rows", toml::Value::is_integer))
+        || (table.get("kind").and_then(toml::Value::as_str) == Some("area") && is("region", tables))
+    {
         Some("a map file")
-    } else if has("map") && has("rules") {
+    } else if is("map", toml::Value::is_str)
+        && is("rules", toml::Value::is_array)
+        && is("side", tables)
+    {
         Some("a scenario file")
-    } else if has("order") || table.get("phase").is_some_and(toml::Value::is_array) {
+    } else if is("order", tables) || is("phase", tables) {
         Some("an orders file ([[order]] or [[phase]] tables)")
-    } else if has("unit") || has("units") || table.get("phase").is_some_and(toml::Value::is_str) {
-        Some("a setup file")
+    } else if is("unit", tables)
+        || is("units", toml::Value::is_table)
+        || is("phase", toml::Value::is_str)
+    {
+        Some("a position (a setup, or a scenario's unit file)")
     } else {
         None
     }
@@ -93,9 +107,20 @@ mod tests {
             Some("a map file")
         );
         assert_eq!(
-            toml_file_kind(&table("id = \"x\"\nmap = \"m.toml\"\nrules = [\"x\"]\n")),
+            toml_file_kind(&table(
+                "id = \"x\"\nmap = \"m.toml\"\nrules = [\"x\"]\n[[side]]\nname = \"a\"\n"
+            )),
             Some("a scenario file")
         );
+        // (a setup's own keys, which the rules read, are no file's shape)
+        for setup in [
+            "grid = \"fine\"\n",
+            "order = [\"blue\", \"red\"]\n",
+            "map = \"night\"\nrules = \"optional\"\n",
+            "kind = \"x\"\nregion = \"y\"\n",
+        ] {
+            assert_eq!(toml_file_kind(&table(setup)), None, "{setup}");
+        }
         assert_eq!(
             toml_file_kind(&table("[[order]]\ncommand = \"end_phase\"\n")),
             Some("an orders file ([[order]] or [[phase]] tables)")
@@ -104,7 +129,7 @@ mod tests {
             toml_file_kind(&table(
                 "phase = \"S1901M\"\n[units]\nFRANCE = [\"A PAR\"]\n"
             )),
-            Some("a setup file")
+            Some("a position (a setup, or a scenario's unit file)")
         );
         assert_eq!(toml_file_kind(&table("turn = 2\n")), None);
         assert_eq!(

@@ -726,6 +726,25 @@ impl LuaRules {
                 format!("no bot module '{module}' loaded"),
             )
         })?;
+        // (asked for a side whose phase it is not, the bot chose from a list of commands the
+        // side may not give now, and `query bot` printed a move `legal` would not list)
+        let phasing = self
+            .sequence
+            .step(state.turn, state.step)
+            .and_then(|s| s.side.as_deref());
+        let not_now = if state.outcome.is_some() {
+            Some("the game is over".to_string())
+        } else {
+            phasing
+                .filter(|p| *p != side)
+                .map(|p| format!("it is {p}'s phase, not {side}'s"))
+        };
+        if let Some(why) = not_now {
+            return Err(RulesError::of_kind(
+                RulesErrorKind::HostCall,
+                format!("query 'bot': {why}: {side} has no command to give now"),
+            ));
+        }
         let what = || format!("bot '{module}' ({})", origin_of(&f));
         let side = side.to_string();
         // An index out of range is the bot's mistake, not a script error: said as the bot's.

@@ -496,10 +496,11 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
                 errors.push(ScenarioError::spec(
                     &src.path,
                     line_of(place),
+                    // (a value of megabytes, a fuzzer's, was quoted whole)
                     format!(
                         "unit '{}': '{}' is not a {} of the map{}",
-                        u.id,
-                        place.get_ref(),
+                        crate::spelling::clipped(&u.id, 80),
+                        crate::spelling::clipped(place.get_ref(), 80),
                         map.place_word(),
                         map.unknown_place_hint(place.get_ref())
                     ),
