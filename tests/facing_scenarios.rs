@@ -168,6 +168,23 @@ fn with_setup(scenario: &str, setup: &str) -> Session {
     s
 }
 
+/// A session on `scenario` with a mod declaring one more facing kind, `wagon` (`rule`: its
+/// Lua table), and `setup` laid over it.
+fn with_wagons(scenario: &str, rule: &str, setup: &str) -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wagons.lua");
+    std::fs::write(
+        &file,
+        format!("hex.rules.get(\"facing\").kinds.wagon = {rule}\n"),
+    )
+    .unwrap();
+    let mut s = Session::start_with_mods(Path::new(scenario), Some(1), std::slice::from_ref(&file))
+        .unwrap();
+    s.setup_text(&hexwar::board::SourceText::new("setup.toml", setup))
+        .unwrap();
+    s
+}
+
 fn unit_toml(id: &str, side: &str, kind: &str, at: &str, extra: &str) -> String {
     format!("[[unit]]\nid = \"{id}\"\nside = \"{side}\"\ntype = \"{kind}\"\nma = 3\nstrength = 3\nat = \"{at}\"\n{extra}\n")
 }
@@ -604,28 +621,17 @@ fn anc_6_1_the_bots_read_the_declared_fronts() {
 /// "leaders have no facing".)
 #[test]
 fn ta_r2_a_troop_kind_without_facing_moves_as_listed() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("wagons.lua");
-    std::fs::write(
-        &file,
-        "hex.rules.get(\"facing\").kinds.wagon = { tactical = 1, facing = \"none\" }\n",
-    )
-    .unwrap();
     let setup = [
         unit_toml("w", "british", "wagon", "0404", ""),
         unit_toml("z", "zulu", "infantry", "1104", "facing = 3"),
     ]
     .concat();
     let start = || {
-        let mut s = Session::start_with_mods(
-            Path::new("scenarios/tactical"),
-            Some(1),
-            std::slice::from_ref(&file),
+        with_wagons(
+            "scenarios/tactical",
+            "{ tactical = 1, facing = \"none\" }",
+            &setup,
         )
-        .unwrap();
-        let source = hexwar::board::SourceText::new("setup.toml", &setup);
-        s.setup_text(&source).unwrap();
-        s
     };
     let mut s = start();
     let listed: Vec<serde_json::Value> = s
@@ -708,13 +714,6 @@ fn tac_6_a_charger_left_beside_an_enemy_troop_is_eliminated_and_the_phase_ends()
 /// facing, and the move was refused naming the cavalry as declared without one).
 #[test]
 fn anc_5_4_a_group_keeps_its_faced_troops_facing_beside_a_troop_without_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("wagons.lua");
-    std::fs::write(
-        &file,
-        "hex.rules.get(\"facing\").kinds.wagon = { facing = \"none\", join = 1 }\n",
-    )
-    .unwrap();
     let setup = [
         unit_toml("w", "macedon", "wagon", "0404", ""),
         unit_toml("c", "macedon", "cavalry", "0404", "facing = 2"),
@@ -722,14 +721,11 @@ fn anc_5_4_a_group_keeps_its_faced_troops_facing_beside_a_troop_without_one() {
     ]
     .concat();
     for units in [["w", "c"], ["c", "w"]] {
-        let mut s = Session::start_with_mods(
-            Path::new("scenarios/ancients"),
-            Some(1),
-            std::slice::from_ref(&file),
-        )
-        .unwrap();
-        let source = hexwar::board::SourceText::new("setup.toml", &setup);
-        s.setup_text(&source).unwrap();
+        let mut s = with_wagons(
+            "scenarios/ancients",
+            "{ facing = \"none\", join = 1 }",
+            &setup,
+        );
         let order = json!({"command": "move", "units": units, "path": ["0504"]});
         s.game.submit(Some("macedon"), &cmd(order)).unwrap();
         assert_eq!(
