@@ -11,6 +11,17 @@ impl Session {
     /// (an empty table: nowhere). The error says what is wrong: no such unit (with the nearest
     /// id), no reach query, an answer that is no table of places, a place the map lacks.
     pub fn reach_of(&mut self, unit: &str) -> Result<Map<String, Value>, String> {
+        // (a facing game's stack, written as the rules' query takes it: said where it is asked
+        // for, not "no unit '[...]' in play")
+        if unit.trim_start().starts_with('[') {
+            return Err(format!(
+                "'{}' names a group: `reach` takes one unit id; a group's reach (a facing \
+                 game's stack, ANC-5.4) is the rules' query: hexwar query SCENARIO reach '{}' \
+                 --json",
+                crate::spelling::clipped(unit, 80),
+                crate::spelling::clipped(unit, 80)
+            ));
+        }
         if let Some(gone) = self.game.state().gone.get(unit) {
             // (a reserve in its pool, an eliminated unit: it exists, off the map)
             return Err(format!(

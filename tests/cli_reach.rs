@@ -268,3 +268,24 @@ fn reach_on_a_finished_game_says_it_is_over() {
         ]
     );
 }
+
+/// A group written as the rules' query takes it (a facing game's stack) is pointed to that
+/// query (it was "no unit '[...]' in play"), which answers it.
+#[test]
+fn reach_of_a_group_points_to_the_rules_query() {
+    let group = r#"["m-ph-1","m-ph-2"]"#;
+    let out = hexwar(&["reach", "scenarios/ancients", group]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: '{group}' names a group: `reach` takes one unit id; a group's reach (a \
+             facing game's stack, ANC-5.4) is the rules' query: hexwar query SCENARIO reach \
+             '{group}' --json\n"
+        )
+    );
+    let out = hexwar(&["query", "scenarios/ancients", "reach", group, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(answer["0303"]["1"], 1);
+}
