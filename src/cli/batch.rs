@@ -320,30 +320,12 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // (a save or a replay, one JSON document over many lines, was "not a game record: EOF
         // while parsing an object", which read as a file cut short)
-        #[derive(serde::Deserialize)]
-        struct Header {
-            format: String,
-        }
-        if let Ok(Header { format }) = serde_json::from_str::<Header>(&text) {
-            let what = match format.as_str() {
-                "hexwar-save" => Some("a hexwar save"),
-                "hexwar-replay" => Some("a hexwar replay"),
-                _ => None,
-            };
-            if let Some(what) = what {
-                return Err(format!(
-                    "{}: this is {what}, not a --per-game file (the game records `hexwar run \
-                     --games N --per-game FILE` writes, one JSON line a game)",
-                    path.display()
-                ));
-            }
-        }
-        if crate::engine::JsonLines::of(&text) == Some(crate::engine::JsonLines::EventLog) {
+        let game_records = crate::engine::JsonLines::GameRecords.describe();
+        if let Some(what) = crate::engine::json_file_kind(&text).filter(|k| *k != game_records) {
             return Err(format!(
-                "{}: this is {}, not a --per-game file (the game records `hexwar run \
+                "{}: this is {what}, not a --per-game file (the game records `hexwar run \
                  --games N --per-game FILE` writes, one JSON line a game)",
-                path.display(),
-                crate::engine::JsonLines::EventLog.describe()
+                path.display()
             ));
         }
         for (i, line) in text
