@@ -688,10 +688,10 @@ impl Session {
             let line = source.line_of(crate::board::toml_offset(&e, &source.text));
             fail(line, crate::board::toml_message(&e, &source.text))
         })?;
-        if let Some(kind) =
-            crate::engine::toml_file_kind(&table).filter(|k| !k.starts_with("a position"))
+        if let Some(kind) = crate::engine::toml_file_kind(&table)
+            .filter(|k| *k != crate::engine::TomlKind::Position)
         {
-            return Err(not_a_setup(kind));
+            return Err(not_a_setup(kind.describe()));
         }
         // (a file that sets nothing, empty or only comments, leaves the position as it stands:
         // the rules' setup hook would otherwise still run on it)

@@ -127,9 +127,9 @@ pub fn parse_orders(path: &Path, text: &str) -> Result<OrdersFile, OrdersError> 
     if let Some(kind) = table
         .as_ref()
         .and_then(crate::engine::toml_file_kind)
-        .filter(|k| !k.starts_with("an orders file"))
+        .filter(|k| *k != crate::engine::TomlKind::Orders)
     {
-        return Err(wrong_kind(kind));
+        return Err(wrong_kind(kind.describe()));
     }
     if table.is_some_and(|t| t.contains_key("phase")) {
         let file: PhaseTables = toml::from_str(text).map_err(toml_error)?;

@@ -38,11 +38,9 @@ pub fn run(args: &TestArgs) -> i32 {
     }
     let mut out = std::io::stdout().lock();
     match crate::luatest::run_path(&args.path, filter, &mut out) {
-        // (a misspelt filter ran nothing and passed)
-        Ok((0, 0)) if filter.is_some() => fail(format!(
-            "--filter {}: no test's name holds it",
-            filter.unwrap_or_default()
-        )),
+        Ok((0, 0)) if filter.is_some() => {
+            fail(crate::luatest::no_test_named(filter.unwrap_or_default()))
+        }
         Ok((_, 0)) => EXIT_OK,
         Ok(_) => EXIT_GAME,
         // (the output could not be written: reported once, as every command reports it)
@@ -63,7 +61,7 @@ fn json(path: &std::path::Path, filter: Option<&str>) -> i32 {
     for file in files {
         let r = crate::luatest::run_file(&file, filter);
         filtered_out += r.filtered_out;
-        if filter.is_some() && r.tests.is_empty() && r.error.is_none() && r.output.is_empty() {
+        if r.filtered_away(filter) {
             continue;
         }
         failed += usize::from(r.error.is_some());
@@ -97,10 +95,7 @@ fn json(path: &std::path::Path, filter: Option<&str>) -> i32 {
         }));
     }
     if passed + failed == 0 && filter.is_some() {
-        return fail(format!(
-            "--filter {}: no test's name holds it",
-            filter.unwrap_or_default()
-        ));
+        return fail(crate::luatest::no_test_named(filter.unwrap_or_default()));
     }
     outln!(
         "{}",

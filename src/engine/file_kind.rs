@@ -64,11 +64,32 @@ pub(crate) fn json_file_kind(text: &str) -> Option<&'static str> {
     }
 }
 
-/// What a TOML file of hexwar's is, from its top-level keys and their shapes, in the words a
-/// refusal uses: a map, a scenario, an orders file or a position (a setup or a unit file);
-/// None when they say none of them. A setup's own keys are the rules' to choose (`grid =
-/// "fine"`, `order = ["blue", "red"]`), so only a key of its file's shape counts.
-pub(crate) fn toml_file_kind(table: &toml::Table) -> Option<&'static str> {
+/// The TOML files hexwar reads, as their top-level keys tell them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TomlKind {
+    Map,
+    Scenario,
+    Orders,
+    /// A setup, or a scenario's unit file.
+    Position,
+}
+
+impl TomlKind {
+    /// The words a refusal uses.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            TomlKind::Map => "a map file",
+            TomlKind::Scenario => "a scenario file",
+            TomlKind::Orders => "an orders file ([[order]] or [[phase]] tables)",
+            TomlKind::Position => "a position (a setup, or a scenario's unit file)",
+        }
+    }
+}
+
+/// What a TOML file of hexwar's is, from its top-level keys and their shapes; None when they
+/// say none of them. A setup's own keys are the rules' to choose (`grid = "fine"`, `order =
+/// ["blue", "red"]`), so only a key of its file's shape counts.
+pub(crate) fn toml_file_kind(table: &toml::Table) -> Option<TomlKind> {
     let is = |k: &str, shape: fn(&toml::Value) -> bool| table.get(k).is_some_and(shape);
     let tables = |v: &toml::Value| {
         v.as_array()
@@ -77,19 +98,19 @@ pub(crate) fn toml_file_kind(table: &toml::Table) -> Option<&'static str> {
     if (is("columns", toml::Value::is_integer) && is("rows", toml::Value::is_integer))
         || (table.get("kind").and_then(toml::Value::as_str) == Some("area") && is("region", tables))
     {
-        Some("a map file")
+        Some(TomlKind::Map)
     } else if is("map", toml::Value::is_str)
         && is("rules", toml::Value::is_array)
         && is("side", tables)
     {
-        Some("a scenario file")
+        Some(TomlKind::Scenario)
     } else if is("order", tables) || is("phase", tables) {
-        Some("an orders file ([[order]] or [[phase]] tables)")
+        Some(TomlKind::Orders)
     } else if is("unit", tables)
         || is("units", toml::Value::is_table)
         || is("phase", toml::Value::is_str)
     {
-        Some("a position (a setup, or a scenario's unit file)")
+        Some(TomlKind::Position)
     } else {
         None
     }
@@ -97,20 +118,20 @@ pub(crate) fn toml_file_kind(table: &toml::Table) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{json_file_kind, toml_file_kind, JsonLines};
+    use super::{json_file_kind, toml_file_kind, JsonLines, TomlKind};
 
     #[test]
     fn files_of_each_kind_are_named() {
         let table = |text: &str| text.parse::<toml::Table>().unwrap();
         assert_eq!(
             toml_file_kind(&table("columns = 3\nrows = 2\n")),
-            Some("a map file")
+            Some(TomlKind::Map)
         );
         assert_eq!(
             toml_file_kind(&table(
                 "id = \"x\"\nmap = \"m.toml\"\nrules = [\"x\"]\n[[side]]\nname = \"a\"\n"
             )),
-            Some("a scenario file")
+            Some(TomlKind::Scenario)
         );
         // (a setup's own keys, which the rules read, are no file's shape)
         for setup in [
@@ -123,13 +144,13 @@ mod tests {
         }
         assert_eq!(
             toml_file_kind(&table("[[order]]\ncommand = \"end_phase\"\n")),
-            Some("an orders file ([[order]] or [[phase]] tables)")
+            Some(TomlKind::Orders)
         );
         assert_eq!(
             toml_file_kind(&table(
                 "phase = \"S1901M\"\n[units]\nFRANCE = [\"A PAR\"]\n"
             )),
-            Some("a position (a setup, or a scenario's unit file)")
+            Some(TomlKind::Position)
         );
         assert_eq!(toml_file_kind(&table("turn = 2\n")), None);
         assert_eq!(

@@ -24,7 +24,7 @@ pub use dice::Dice;
 pub use event::{Event, SharedJson};
 pub use event_fit::{direction, finite};
 pub(crate) use event_fit::{engine_only, fit_for_rules};
-pub(crate) use file_kind::{json_file_kind, toml_file_kind, JsonLines};
+pub(crate) use file_kind::{json_file_kind, toml_file_kind, JsonLines, TomlKind};
 pub use game::{EventLimits, Game, GameError};
 pub use map_changes::{hexside_key, hexside_labels, FeatureChange, HexChange, MapChanges};
 pub use policy::{CommandPolicy, WithPolicy};

@@ -47,6 +47,19 @@ pub struct FileResult {
     pub filtered_out: usize,
 }
 
+impl FileResult {
+    /// Whether a filter left nothing of the file to show: no test run, no load error, nothing
+    /// printed as it loaded (such a file is not listed).
+    pub fn filtered_away(&self, filter: Option<&str>) -> bool {
+        filter.is_some() && self.tests.is_empty() && self.error.is_none() && self.output.is_empty()
+    }
+}
+
+/// The refusal of a filter no test's name holds (a misspelt one ran nothing and passed).
+pub fn no_test_named(filter: &str) -> String {
+    format!("--filter {filter}: no test's name holds it")
+}
+
 /// The line of the test file a failure names (`file_test.lua:12: ...`), for tools that jump
 /// to it; None when the message names no line there.
 pub fn failure_line(file: &Path, failure: &str) -> Option<u32> {
@@ -298,8 +311,7 @@ pub fn run_path(
     for file in files {
         let r = run_file(&file, filter);
         filtered_out += r.filtered_out;
-        // (a file none of whose tests the filter names is not listed)
-        if filter.is_some() && r.tests.is_empty() && r.error.is_none() && r.output.is_empty() {
+        if r.filtered_away(filter) {
             continue;
         }
         writeln!(out, "{}", r.file.display())?;
