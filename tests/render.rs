@@ -104,6 +104,47 @@ fn diplomacy_area_board_as_a_graph() {
     check("diplomacy", "scenarios/diplomacy", None);
 }
 
+/// The centres of the SVG circles of radius `r` (a region's is 19, a unit marker's 9).
+fn circles(svg: &str, r: &str) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    for part in svg.split("<circle ").skip(1) {
+        let attr = |name: &str| -> Option<f64> {
+            let from = part.find(&format!("{name}=\""))? + name.len() + 2;
+            part[from..].split('"').next()?.parse().ok()
+        };
+        if part.contains(&format!(" r=\"{r}\"")) {
+            out.push((attr("cx").unwrap(), attr("cy").unwrap()));
+        }
+    }
+    out
+}
+
+/// On the standard map no two regions' rings (a supply centre's, 24 px) touch, and no unit
+/// marker (9 px) sits on another region's ring: the force-directed layout alone put PAR's
+/// ring over MAO's and drew A PAR inside MAO's.
+#[test]
+fn area_regions_and_unit_markers_do_not_overlap() {
+    let mut session = Session::start(Path::new("scenarios/diplomacy"), None).unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let (regions, markers) = (circles(&svg, "19"), circles(&svg, "9"));
+    assert_eq!((regions.len(), markers.len()), (76, 22));
+    let dist = |a: (f64, f64), b: (f64, f64)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    for (i, &a) in regions.iter().enumerate() {
+        for &b in &regions[i + 1..] {
+            assert!(dist(a, b) >= 48.0, "regions at {a:?} and {b:?} overlap");
+        }
+    }
+    for &m in &markers {
+        let mut near: Vec<f64> = regions.iter().map(|&c| dist(m, c)).collect();
+        near.sort_by(f64::total_cmp);
+        // (the nearest region is the marker's own; the next must be clear of it)
+        assert!(
+            near[1] >= 24.0 + 9.0,
+            "the marker at {m:?} sits on a region's ring"
+        );
+    }
+}
+
 #[test]
 fn overlays_are_refused_on_area_boards() {
     let mut session = Session::start(Path::new("scenarios/diplomacy"), None).unwrap();

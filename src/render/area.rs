@@ -122,9 +122,10 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
     }
     svg.close_group();
 
-    // Units: at their region, markers around it clockwise from the upper right (a second unit,
-    // dislodged, to the right; a stack goes on round), clear of the region's name.
+    // Units: at their region, each marker on the side of it farthest from the other regions
+    // and markers (marker_place), clear of the region's name.
     let mut per_region: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut markers: Vec<(f64, f64)> = Vec::new();
     let mut drawn = 0;
     svg.open_group("units", "");
     for unit in state.units.values() {
@@ -137,15 +138,12 @@ pub fn render(map: &AreaMap, title: &str, sides: &[String], state: &GameState) -
         };
         drawn += 1;
         let k = per_region.entry(i).or_default();
-        let angle = (-45.0 + 45.0 * (*k % 8) as f64).to_radians();
         // (clear of a long name, which runs past the circle: a bold capital of the 11 px
         // name is about 8 px wide, so 4 px a letter each side)
         let half = (regions[i].id.chars().count() as f64 * 4.0).max(NODE);
         let reach = half + 8.0 + 18.0 * (*k / 8) as f64;
-        let c = (
-            pos[i].0 + reach * angle.cos(),
-            pos[i].1 + reach * angle.sin(),
-        );
+        let c = marker_place(&pos, i, reach, &markers);
+        markers.push(c);
         *k += 1;
         let kind = unit.kind.to_ascii_lowercase();
         let letter: String = match kind.as_str() {
@@ -345,7 +343,8 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
     let sx = if x1 > x0 { w / (x1 - x0) } else { 1.0 };
     let sy = if y1 > y0 { h / (y1 - y0) } else { 1.0 };
     let mut lonely = 0.0;
-    p.iter()
+    let mut placed: Vec<(f64, f64)> = p
+        .iter()
         .enumerate()
         .map(|(i, &(x, y))| {
             if neighbours[i].is_empty() {
@@ -358,7 +357,104 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
                 (MARGIN + (x - x0) * sx, MARGIN + (y - y0) * sy)
             }
         })
-        .collect()
+        .collect();
+    let fixed: Vec<bool> = neighbours.iter().map(BTreeSet::is_empty).collect();
+    separate(&mut placed, &fixed, layout_rounds(n) / 10);
+    placed
+}
+
+/// The least distance between two regions' centres once laid out: their rings (a supply
+/// centre's, NODE + 5) do not touch. The force-directed layout alone let them: the standard
+/// map's PAR and MAO were 38.7 px apart, their rings 48 px wide.
+const REGION_GAP: f64 = 2.0 * (NODE + 5.0) + 6.0;
+
+/// Pushes apart, in up to `rounds` rounds, every two regions closer than REGION_GAP, each half
+/// the shortfall along the line between them (a `fixed` one stays and the other takes it all),
+/// kept on the page. Deterministic: pairs in index order, only + - * / and sqrt.
+fn separate(p: &mut [(f64, f64)], fixed: &[bool], rounds: usize) {
+    let n = p.len();
+    for _ in 0..rounds.max(1) {
+        let mut moved = false;
+        for i in 0..n {
+            for j in (i + 1)..n {
+                if fixed[i] && fixed[j] {
+                    continue;
+                }
+                let (dx, dy) = (p[j].0 - p[i].0, p[j].1 - p[i].1);
+                let d = (dx * dx + dy * dy).sqrt();
+                if d >= REGION_GAP {
+                    continue;
+                }
+                moved = true;
+                // (two regions on one spot part along a fixed diagonal)
+                let (ux, uy) = if d > 1e-9 {
+                    (dx / d, dy / d)
+                } else {
+                    (0.6, 0.8)
+                };
+                let short = REGION_GAP - d;
+                let (si, sj) = match (fixed[i], fixed[j]) {
+                    (true, _) => (0.0, short),
+                    (_, true) => (short, 0.0),
+                    _ => (short / 2.0, short / 2.0),
+                };
+                p[i] = on_page((p[i].0 - ux * si, p[i].1 - uy * si));
+                p[j] = on_page((p[j].0 + ux * sj, p[j].1 + uy * sj));
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+}
+
+/// A region's centre kept within the page's margins.
+fn on_page((x, y): (f64, f64)) -> (f64, f64) {
+    (
+        x.clamp(MARGIN, WIDTH - MARGIN),
+        y.clamp(MARGIN, HEIGHT - MARGIN),
+    )
+}
+
+/// Where the next unit marker of region `i` goes, `reach` from its centre: of 16 directions
+/// (clockwise from the upper right), the first whose marker is farthest from the other regions'
+/// circles and the markers already drawn (`markers`), so that a marker does not sit on a
+/// neighbour (the standard map's A PAR was drawn inside MAO's circle).
+fn marker_place(pos: &[(f64, f64)], i: usize, reach: f64, markers: &[(f64, f64)]) -> (f64, f64) {
+    let near = reach + NODE + 5.0 + 9.0;
+    let within = |q: &(f64, f64)| {
+        let (dx, dy) = (q.0 - pos[i].0, q.1 - pos[i].1);
+        dx * dx + dy * dy <= (near + reach) * (near + reach)
+    };
+    let regions: Vec<(f64, f64)> = pos
+        .iter()
+        .enumerate()
+        .filter(|&(j, q)| j != i && within(q))
+        .map(|(_, &q)| q)
+        .collect();
+    let others: Vec<(f64, f64)> = markers.iter().copied().filter(within).collect();
+    let mut best = (f64::MIN, pos[i]);
+    for step in 0..16 {
+        let angle = (-45.0 + 22.5 * step as f64).to_radians();
+        let c = (
+            pos[i].0 + reach * angle.cos(),
+            pos[i].1 + reach * angle.sin(),
+        );
+        let clear = |q: &(f64, f64), room: f64| {
+            let (dx, dy) = (c.0 - q.0, c.1 - q.1);
+            (dx * dx + dy * dy).sqrt() - room
+        };
+        let room = regions
+            .iter()
+            .map(|q| clear(q, NODE + 5.0 + 9.0))
+            .chain(others.iter().map(|q| clear(q, 18.0)))
+            .fold(f64::MAX, f64::min)
+            .min(0.0);
+        if room > best.0 {
+            best = (room, c);
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
