@@ -538,9 +538,9 @@ fn ta_r18_a_join_given_no_facing_takes_the_stacks() {
 /// that enters no hex. A hand-built command of that shape recursed without end.
 #[test]
 fn an_empty_path_without_a_facing_is_refused_as_no_move() {
-    for (scenario, unit, rule) in [
-        ("scenarios/tactical", "b-inf-1", "TA-R5"),
-        ("scenarios/ancients", "m-ph-1", "ANC-7.1"),
+    for (scenario, unit, rule, reading) in [
+        ("scenarios/tactical", "b-inf-1", "TA-R5", "TA-R5"),
+        ("scenarios/ancients", "m-ph-1", "ANC-7.1", "TA-R20"),
     ] {
         let mut s = Session::start(Path::new(scenario), Some(1)).unwrap();
         let side = s.game.phasing_side().unwrap();
@@ -550,7 +550,10 @@ fn an_empty_path_without_a_facing_is_refused_as_no_move() {
             match s.game.submit(Some(&side), &order) {
                 Err(GameError::Refused(r)) => assert_eq!(
                     (r.rule.as_str(), r.reason.as_str()),
-                    (rule, "not a move: same hex, same facing (TA-R5)"),
+                    (
+                        rule,
+                        format!("not a move: same hex, same facing ({reading})").as_str()
+                    ),
                     "{scenario}"
                 ),
                 other => panic!("{scenario}: {other:?}"),

@@ -32,13 +32,13 @@ hex.rules.declare("facing", {
     stack_facing = "ANC-5.4",
     turn = "ANC-6.2", contact_turn = "ANC-6.3", facing = "ANC-6.2", enemy_hex = "ANC-7.1",
     budget = "ANC-7.1", friendly = "ANC-7.1", adjacent = "ANC-7.1", immobile = "ANC-7.1",
-    not_a_move = "ANC-7.1",
+    not_a_move = "ANC-7.1", leader_facing = "TA-R2",
   },
 })
 
 facing.reach_query()
 facing.register {
-  clauses = { move = "ANC-7.1", attack = "ANC-6.4", front = "ANC-6.4", wheel = "ANC-6.3" },
+  clauses = { move = "ANC-7.1", attack = "ANC-6.4", front = "ANC-6.4", wheel = "ANC-6.3", leader_front = "TA-R2" },
   leaders = { leader = true },
   wheels = { phalanx = true },
   groups = true,                                                -- ANC-5.4: stacks move as one

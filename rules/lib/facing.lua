@@ -344,14 +344,35 @@ function facing.register(opts)
     return in_list(hex.path.front(a.id), d.at)
   end
 
+  -- Why `a` may not attack `d` as units (nil when they are one of `side`'s units and an
+  -- enemy's, both on the map): each case said, a target already gone out of play by name.
+  local function who_fights(a, d, cmd, side)
+    local function gone(id)
+      for _, u in ipairs(hex.units.gone()) do
+        if u.id == id then return true end
+      end
+      return false
+    end
+    for _, x in ipairs({ { a, cmd.unit, "attacker" }, { d, cmd.target, "target" } }) do
+      local u, id, role = x[1], tostring(x[2] or ""), x[3]
+      if not u and gone(id) then return "the " .. role .. " " .. id .. " is out of play" end
+      if not u then return "no unit '" .. id .. "' (the " .. role .. ")" end
+      if not u.at then return "the " .. role .. " " .. id .. " is not on the map" end
+    end
+    if a.side ~= side then return a.id .. " is not " .. side .. "'s unit" end
+    if d.side == side then return d.id .. " is " .. side .. "'s own unit" end
+    return nil
+  end
+
   hex.commands.define("attack", {
     args = { unit = "unit", target = "unit" },
     resolve = function(cmd, side)
       local a, d = hex.units.get(cmd.unit or ""), hex.units.get(cmd.target or "")
-      if not a or not d or a.side ~= side or d.side == side then return hex.refuse(C.attack, "attack needs one of your units and an enemy unit") end
+      local refusal = who_fights(a, d, cmd, side)
+      if refusal then return hex.refuse(C.attack, refusal) end
       if hex.state.phase() ~= "combat" then return hex.refuse(C.attack, "attacks happen in the combat phase") end
       if a.status.attacked then return hex.refuse(C.attack, a.id .. " has already attacked") end
-      if opts.leaders[a.type] then return hex.refuse(C.attack, "leaders do not attack") end
+      if opts.leaders[a.type] then return hex.refuse(C.leader_front or C.attack, "leaders have no front (TA-R2), so they do not attack") end
       if not may_attack(a, d) then return hex.refuse(C.front, d.id .. " is not in the front of " .. a.id) end
       local flank = a.at ~= d.at and not in_list(hex.path.front(d.id), a.at)
       local roll = hex.dice.roll(6)

@@ -32,7 +32,7 @@ hex.rules.declare("facing", {
   clauses = {
     distance = "TAC-2", immobile = "TAC-2", friendly = "TAC-5", melee = "TAC-6",
     front_to_front = "TAC-7", adjacent = "TA-R4", budget = "TA-R4", not_a_move = "TA-R5",
-    facing = "TAC-4",
+    facing = "TAC-4", leader_facing = "TA-R2",
     -- (the map's impassable rivers are this module's own rule, not a clause of the text)
     terrain = "TAC-MAP",
   },
@@ -40,7 +40,7 @@ hex.rules.declare("facing", {
 
 facing.reach_query()
 facing.register {
-  clauses = { move = "TAC-3", attack = "TAC-6", front = "TAC-8", wheel = "TAC-3" },
+  clauses = { move = "TAC-3", attack = "TAC-6", front = "TAC-8", wheel = "TAC-3", leader_front = "TA-R2" },
   leaders = { leader = true },
   flank_bonus = 2,
 }

@@ -91,6 +91,7 @@ const CLAUSE_KEYS: &[&str] = &[
     "stack",
     "stack_facing",
     "facing",
+    "leader_facing",
     "terrain",
     "not_a_move",
     "contact_turn",

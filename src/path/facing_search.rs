@@ -593,7 +593,13 @@ impl FacingSearch {
                     facing.key()
                 ),
             };
-            return refuse("facing", reason);
+            // (a leader's own rule is TA-R2, not the facing clause of the troops)
+            let key = if matches!(g.facing, Facing::None) && g.leaders_only {
+                "leader_facing"
+            } else {
+                "facing"
+            };
+            return refuse(key, reason);
         }
         // TA-R5 (TAC): ending in the start hex with the start facing is not a move, whatever
         // the path. ANC has no such reading: there only the empty order is refused, and a round
@@ -601,9 +607,14 @@ impl FacingSearch {
         let back_home = path.last().is_none_or(|&h| h == g.start);
         let round_trip_counts = path.is_empty() || rules.model == Model::Tactical;
         if back_home && round_trip_counts && facing == g.facing {
+            // (TA-R5 is the tactical game's reading; the ancients' is TA-R20's start state)
+            let reading = match rules.model {
+                Model::Tactical => "TA-R5",
+                _ => "TA-R20",
+            };
             return refuse(
                 "not_a_move",
-                "not a move: same hex, same facing (TA-R5)".into(),
+                format!("not a move: same hex, same facing ({reading})"),
             );
         }
         let mut prev = g.start;

@@ -30,6 +30,26 @@ test("TAC-8: a unit attacks only into its front arc", function(t)
   t.truthy(melee(t.ok("british", attack("b1", "z1"))), "the front attack is fought")
 end)
 
+test("TA-R2 / TAC-6: leaders do not attack; an attack names what is wrong with its units", function(t)
+  position(t, { inf("b1", "british", "0404", 0), inf("b2", "british", "0503", 0), inf("z1", "zulu", "0504", 2),
+    { id = "ldr", side = "british", type = "leader", ma = 4, strength = 1, at = "0405" } })
+  local before = t.state()
+  local r = t.expect_refused("british", attack("ldr", "z1"), "TA-R2")
+  t.eq(r.reason, "leaders have no front (TA-R2), so they do not attack")
+  t.eq(t.expect_refused("british", attack("b9", "z1"), "TAC-6").reason, "no unit 'b9' (the attacker)")
+  t.eq(t.expect_refused("british", attack("b1", "z9"), "TAC-6").reason, "no unit 'z9' (the target)")
+  t.eq(t.expect_refused("british", attack("z1", "b1"), "TAC-6").reason, "z1 is not british's unit")
+  t.eq(t.expect_refused("british", attack("b1", "b2"), "TAC-6").reason, "b2 is british's own unit")
+  t.eq(t.state(), before)
+  -- a target a melee of the phase eliminated is out of play
+  local m = melee(t.ok("british", attack("b1", "z1")))
+  if m.result == "defender eliminated" then
+    t.eq(t.expect_refused("british", attack("b2", "z1"), "TAC-6").reason, "the target z1 is out of play")
+  else
+    t.eq(t.expect_refused("british", attack("b1", "z1"), "TAC-6").reason, "b1 has already attacked")
+  end
+end)
+
 test("TAC-8: an attack from outside the defender's front gets the flank bonus", function(t)
   -- z1 faces edge 2: front 0505, 0405, 0404. b1 at 0404 attacks into it frontally; b2 at
   -- 0605 (facing 3: front 0505, 0504, 0604) from its flank: +2.
@@ -116,7 +136,7 @@ test("TAC-4 / TA-R2: an end facing of the wrong shape for the unit is refused as
   t.eq(r.reason, "a two-base unit ends facing a pair \"f1,f2\", one per base (TA-R6), not 1")
   r = t.expect_refused("british", move("b1", { "0706" }, "1,2"), "TAC-4")
   t.eq(r.reason, "the group ends facing one direction 0..5, not 1,2")
-  r = t.expect_refused("british", move("ldr", { "0708" }, 2), "TAC-4")
+  r = t.expect_refused("british", move("ldr", { "0708" }, 2), "TA-R2")
   t.eq(r.reason, "leaders have no facing (TA-R2), so none is given, not 2")
   t.eq(t.state(), before)
   t.ok("british", move("c1", { "0504" }, "1,2"))
