@@ -645,6 +645,13 @@ fn f40_11_3_para_regiments_have_no_combat_factor() {
         refused(&mut s, "german", &attack("2020", &["p1"])),
         refusal("F40-11.3", "p1 is a para regiment: it has no combat factor")
     );
+    // (nor at the enemy in its own hex, where it dropped: 11.3 is still the reason, not C.3's
+    // adjacency)
+    let mut s = para_beside_french("german", "combat", "2020", "2020");
+    assert_eq!(
+        refused(&mut s, "german", &attack("2020", &["p1"])),
+        refusal("F40-11.3", "p1 is a para regiment: it has no combat factor")
+    );
 }
 
 /// F40-11.3 with 10.1: a para regiment has no movement factor, so it does not go by rail

@@ -93,6 +93,23 @@ fn f40_17_4_german_reserves_from_turn_3_two_a_turn_in_a_german_city_not_in_allie
     ok(&mut s, "german", &mv("gr1", &["0602"]));
 }
 
+/// F40-17.4: a German city an Allied unit stands in takes no German reserve, and the refusal
+/// cites 17.4, the clause that names where German reserves enter.
+#[test]
+fn f40_17_4_a_german_city_holding_an_allied_unit_takes_no_reserve() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 3, 0);
+    setup(
+        &mut s,
+        "[[unit]]\nid = \"ax\"\nside = \"allied\"\nnation = \"french\"\ntype = \"infantry\"\n\
+         size = \"XX\"\nma = 4\nstrength = 2\nat = \"0602\"\n",
+    );
+    assert_eq!(
+        refused(&mut s, "german", &place("gr1", "0602")),
+        refusal("F40-17.4", "0602 holds a unit of another side")
+    );
+}
+
 #[test]
 fn f40_17_5_allied_reserves_from_turn_2_three_a_turn_at_assembly_points_paris_or_the_edges() {
     let mut s = session("reserves");
@@ -137,6 +154,11 @@ fn f40_17_2_british_armour_arrives_on_its_turn_at_an_allied_port() {
     ok(&mut s, "allied", &place("rf1", "0101"));
     // Not a reserve: no quota used.
     assert_eq!(s.game.state().vars.get("reserves_used"), None);
+    // Placed again: in play, and its clause is 17.2's, not the reserves' 17.3.
+    assert_eq!(
+        refused(&mut s, "allied", &place("rf1", "0101")),
+        refusal("F40-17.2", "rf1 waits in no pool: it is in play at 0101")
+    );
 }
 
 /// F40-17.2: a port the Germans control (0101, by gx's uncontested ZOC from 0201) takes no
@@ -315,7 +337,7 @@ fn f40_17_7_swiss_reserves_one_a_turn_after_the_invasion_in_an_allied_swiss_city
     // Not the Swiss hex g1 stands in, nor a Swiss hex that is neither a city nor an edge.
     assert_eq!(
         refused(&mut s, "allied", &place("sr1", "0501")),
-        refusal("F40-17.3", "0501 holds a unit of another side")
+        refusal("F40-17.7", "0501 holds a unit of another side")
     );
     assert_eq!(
         refused(&mut s, "allied", &place("sr1", "0401")),

@@ -173,15 +173,16 @@ local function attacker_refusal(u, side, target, adjacent)
   if not u then return "F40-C.3", "attack needs units in play" end
   if u.side ~= side then return "F40-C.3", common.not_of_side(u, side) end
   if not u.at then return "F40-C.3", u.id .. " is not on the map" end
-  if not adjacent and hex.map.distance(u.at, target) ~= 1 then
-    return "F40-C.3", u.id .. " is not adjacent to " .. target
-  end
-  if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
-  -- (the para's own clause first: the scenario gives paras strength 0, and 11.3 is why)
+  -- (the para's own clause first: the scenario gives paras strength 0, and 11.3 is why, even
+  -- for a target it is not next to, such as the hex it dropped on)
   local a = u.attrs
   if a and a.para == true and u.size == "III" then                          -- common.para_regiment
     return "F40-11.3", u.id .. " is a para regiment: it has no combat factor"
   end
+  if not adjacent and hex.map.distance(u.at, target) ~= 1 then
+    return "F40-C.3", u.id .. " is not adjacent to " .. target
+  end
+  if u.status.attacked then return "F40-C.3", u.id .. " has already attacked this combat phase" end
   if (u.strength or 0) <= 0 then return "F40-C.3", u.id .. " has no combat strength" end
   if not airborne.may_attack(u) then return "F40-11.4", u.id .. " may not attack in the assault of its drop" end
   -- (11.5: a drop on the target cancels the effects of all its hexsides for attacks on it in the

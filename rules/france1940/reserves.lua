@@ -260,6 +260,16 @@ local function phase_refusal(side, g)
   return nil
 end
 
+-- The clause that says where a unit of `g`'s pool enters (an occupied hex is refused by it:
+-- another side's unit there makes it no hex the pool's clause names).
+local POOL_CLAUSES = {
+  reinforcement = "F40-17.2", german_reserve = "F40-17.4", allied_reserve = "F40-17.5",
+  armee_des_alpes = "F40-17.6", swiss_reserve = "F40-17.7",
+}
+local function pool_clause(g)
+  return POOL_CLAUSES[g.attrs and g.attrs.pool] or "F40-17.3"
+end
+
 -- reserves.refusal once the phase is known to allow placements (the legal list checks that
 -- once, not per hex). `foreign` (optional): the set of hexes holding a unit of another side,
 -- when the caller has built it.
@@ -268,10 +278,10 @@ local function refusal_in_phase(f, g, side, to, foreign)
   if not g then return nil, "F40-17.3", "no unit of that name waits in a pool" end
   if not hex.map.is_hex(to) then return nil, "F40-17.3", tostring(to) .. " is not a hex of the map" end
   if foreign then
-    if foreign[to] then return nil, "F40-17.3", to .. " holds a unit of another side" end
+    if foreign[to] then return nil, pool_clause(g), to .. " holds a unit of another side" end
   else
     for _, u in ipairs(hex.units.at(to)) do
-      if u.side ~= side then return nil, "F40-17.3", to .. " holds a unit of another side" end
+      if u.side ~= side then return nil, pool_clause(g), to .. " holds a unit of another side" end
     end
   end
   local key
@@ -346,16 +356,17 @@ local function find(id)
   return nil
 end
 
--- Why `place` names no unit of a pool: the unit is in play already (where), or no unit of a
--- pool has that id (the nearest pool id when one is within two edits: a typo).
+-- Why `place` names no unit of a pool, and the clause: the unit is in play already (where; a
+-- reinforcement's clause is 17.2), or no unit of a pool has that id (the nearest pool id when
+-- one is within two edits: a typo).
 local function not_in_pool(id)
   local u = hex.units.get(tostring(id))
   if u then
-    return u.id .. " waits in no pool: it is in play" .. (u.at and (" at " .. u.at) or "")
+    return pool_clause(u), u.id .. " waits in no pool: it is in play" .. (u.at and (" at " .. u.at) or "")
   end
   local ids = {}
   for _, g in ipairs(pool_units()) do ids[#ids + 1] = g.id end
-  return "no unit '" .. tostring(id) .. "' waits in a pool" .. spelling.did_you_mean(id, ids)
+  return "F40-17.3", "no unit '" .. tostring(id) .. "' waits in a pool" .. spelling.did_you_mean(id, ids)
 end
 
 -- The placements the `place` listing gives, grouped: {unit = ID, hexes = {labels}} per unit
@@ -532,7 +543,7 @@ function reserves.register()
     args = { unit = "unit", to = "place" },
     resolve = function(cmd, side)
       local g = find(cmd.unit or "")
-      if not g then return hex.refuse("F40-17.3", not_in_pool(cmd.unit)) end
+      if not g then return hex.refuse(not_in_pool(cmd.unit)) end
       local to = cmd.to or ""
       local key, rule, reason = reserves.refusal(g, side, to)
       if not key then return hex.refuse(rule, reason) end
