@@ -47,6 +47,43 @@ fn reach_says_when_the_unit_may_not_move_now() {
     );
 }
 
+/// A unit of a side with no phase (France 1940's neutral countries, F40-16.1) is not told what
+/// it "could reach if its side moved": no phase is its side's, and its reach is empty.
+#[test]
+fn reach_of_a_unit_whose_side_has_no_phase_says_so() {
+    let out = hexwar(&["reach", "scenarios/france1940", "be-1-cav", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"unit": "be-1-cav", "hexes": {}, "may_move_now": false,
+            "note": "be-1-cav's side 'neutral' has no phase of its own, so no move of it is legal \
+                     now (turn 1, movement (german)), and the rules' reach gives it none"})
+    );
+}
+
+/// A unit that would move nowhere in its side's phase (an unlimbered gun, TAC-2) is not told
+/// "these are the hexes it could reach": there are none.
+#[test]
+fn reach_of_an_immobile_unit_in_the_other_sides_phase_says_it_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("zulu.toml");
+    std::fs::write(&setup, "turn = 1\nphase = \"movement\"\nside = \"zulu\"\n").unwrap();
+    let out = hexwar(&[
+        "reach",
+        "scenarios/tactical",
+        "b-art-2",
+        "--setup",
+        setup.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "b-art-2 can reach 0 hexes:\nnote: b-art-2 may not move now (turn 1, movement (zulu)), \
+         and the rules' reach gives it no hex even were its side moving in this phase\n"
+    );
+}
+
 #[test]
 fn reach_of_an_unknown_unit_exits_2() {
     let out = hexwar(&["reach", "scenarios/demo", "nobody"]);

@@ -240,6 +240,10 @@ fn hexwar_reach_and_supply_answer_on_an_f40_fixture() {
 /// `reach`'s note on be1 in the German movement phase of turn 1 (a setup's start).
 const BE1_NOTE: &str = "be1 may not move now (turn 1, movement (german)): these are the hexes \
                         it could reach if its side moved in this phase";
+/// (a unit of a still-neutral country: its side has no phase)
+const BE1_NEUTRAL_NOTE: &str = "be1's side 'neutral' has no phase of its own, so no move of it is \
+                                legal now (turn 1, movement (german)), and the rules' reach gives \
+                                it none";
 
 #[test]
 fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {
@@ -266,7 +270,7 @@ fn f40_r8_r12_neutral_units_of_a_setup_exert_no_zoc_and_are_supplied() {
     // The neutral unit has no reach (16.1).
     assert_eq!(
         on_france_setup("r8_neutral_reach", &units, "reach", Some("be1")),
-        json!({"unit": "be1", "hexes": {}, "may_move_now": false, "note": BE1_NOTE})
+        json!({"unit": "be1", "hexes": {}, "may_move_now": false, "note": BE1_NEUTRAL_NOTE})
     );
 }
 

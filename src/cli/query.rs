@@ -127,6 +127,33 @@ pub fn reach(args: &ReachArgs) -> i32 {
             args.unit,
             session.game.position_text()
         ))
+    } else if !session
+        .game
+        .rules()
+        .sequence()
+        .all_steps()
+        .any(|step| step.side.as_deref() == Some(side.as_str()))
+    {
+        // (a neutral country's unit: no phase is its side's, so "if its side moved" misleads)
+        let tail = if answer.is_empty() {
+            ", and the rules' reach gives it none".to_string()
+        } else {
+            format!(": these are the {places} the rules' reach gives")
+        };
+        Some(format!(
+            "{}'s side '{side}' has no phase of its own, so no move of it is legal now \
+             ({}){tail}",
+            args.unit,
+            session.game.position_text()
+        ))
+    } else if answer.is_empty() {
+        Some(format!(
+            "{} may not move now ({}), and the rules' reach gives it no {} even were its side \
+             moving in this phase",
+            args.unit,
+            session.game.position_text(),
+            if area { "location" } else { "hex" }
+        ))
     } else {
         Some(format!(
             "{} may not move now ({}): these are the {places} it could reach if its side moved in this phase",
