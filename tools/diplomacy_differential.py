@@ -27,7 +27,9 @@ attacked is dislodged (the DATC counts it in the defend strength and never to di
 supporter's own unit); after a dislodgement by a convoyed army the reference lists the retreat
 options unfiltered (occupied provinces, provinces left empty by a standoff, the attacker's origin
 among them) and lets units retreat there; a support naming the other coast of a move's
-destination counts in the reference (DATC 6.B.9: it does not).
+destination counts in the reference (DATC 6.B.9: it does not). Not made by these positions, and
+listed in docs/diplomacy.md: an army's retreat or build written with a coast (`A GAS R SPA/NC`,
+`A STP/NC B`) is read without it by hexwar, as 6.B.12 reads a move, and void in the reference.
 
 A position whose boards differ is checked against those departures, not left to the eye: the
 reference, given each such army holding, must end with hexwar's board once the retreat options

@@ -16,6 +16,7 @@
 local map = require("diplomacy.map")
 local orders_mod = require("diplomacy.orders")
 local context = require("diplomacy.adjudicate.context")
+local retreats = require("diplomacy.adjudicate.retreats")
 local spelling = require("lib.spelling")
 
 local M = {}
@@ -435,38 +436,57 @@ function M.check(game, board, position, power, text)
   }
 end
 
--- Why retreat order `o` (`text`, valid alone) is void beside the power's orders `list`: an
--- earlier order took its unit. The adjudicator gives each dislodged unit the first order of its
--- power naming a unit of that type in that province, valid or not (retreats.lua,
--- assign_retreat_orders), so an order past as many as there are such units is void, the
--- documented rule. nil when the order is not one of those. (`text` given twice: its last copy
--- is the one judged, the void one)
+-- Why retreat order `o` (`text`, valid alone) is void beside the power's orders `list`: other
+-- orders took its unit. The adjudicator gives each dislodged unit the first order of its power
+-- naming a unit of that type in that province that it can carry out (retreats.lua,
+-- assign_retreat_orders: an impossible one is replaced by a later possible one), so this asks
+-- that assignment which orders hold the units. nil when the order holds one, or when a later
+-- order replaced it (its own reason, judged alone, says why it could not be carried out).
+-- (`text` given twice: its last copy is the one judged, the void one)
 local function second_retreat_order(cm, position, power, o, text, list)
   if o.utype == nil or o.uprov == nil then return nil end
-  local units = 0
+  local dl, units = {}, 0
+  local function names_it(d)
+    local u = map.parse_unit(cm, d.unit)
+    return u and u.type == o.utype and u.prov == o.uprov
+  end
   for _, d in ipairs(position.dislodged or {}) do
     if d.power == power then
-      local u = map.parse_unit(cm, d.unit)
-      if u and u.type == o.utype and u.prov == o.uprov then units = units + 1 end
+      dl[#dl + 1] = d
+      if names_it(d) then units = units + 1 end
     end
   end
   if units == 0 then return nil end
-  local naming, at = {}, nil
-  for _, t in ipairs(list) do
-    local other = type(t) == "string" and orders_mod.parse(cm, t)
-    if other and other.utype == o.utype and other.uprov == o.uprov then
-      naming[#naming + 1] = t
-      if t == text then at = #naming end
-    end
+  local at, naming = nil, 0
+  for k, t in ipairs(list) do
+    if t == text then at = k end
   end
-  if at == nil or at <= units then return nil end
+  if at == nil then return nil end
+  for k = 1, at do
+    local other = type(list[k]) == "string" and orders_mod.parse(cm, list[k])
+    if other and other.utype == o.utype and other.uprov == o.uprov then naming = naming + 1 end
+  end
+  -- (numbered within the power's list: `seq` is the order's index)
+  local assigned = retreats.assign_retreat_orders(cm, dl, { [power] = list }, function() return {} end, true, nil, position)
+  local holders = {}
+  for n, a in pairs(assigned) do
+    if a.seq == at then return nil end
+    if names_it(dl[n]) then holders[#holders + 1] = a end
+  end
+  table.sort(holders, function(a, b) return a.seq < b.seq end)
+  local texts = {}
+  for i, a in ipairs(holders) do
+    if a.seq > at then return nil end
+    texts[i] = tostring(a.raw)
+  end
   local unit = o.utype .. " " .. o.uloc
   if units == 1 then
-    local which = at == 2 and "a second" or "a further"
-    return which .. " order for " .. unit .. ": in a retreat phase the first one counts (" .. naming[1] .. ")"
+    local which = naming == 2 and "a second" or "a further"
+    return which .. " order for " .. unit .. ": in a retreat phase the first one it can carry out counts ("
+      .. texts[1] .. ")"
   end
   return "one order too many for the " .. units .. " units " .. unit .. ": in a retreat phase the first "
-    .. units .. " count (" .. table.concat(naming, ", ", 1, units) .. ")"
+    .. units .. " they can carry out count (" .. table.concat(texts, ", ") .. ")"
 end
 
 -- Why an order that is not void alone is void beside `all` (power -> its order texts, the

@@ -144,7 +144,11 @@ end
 
 
 -- Retreat orders matched to the dislodged units they name: an order goes to the first dislodged
--- unit of its power, of its type, in its province, not matched yet. Returns `assigned` (index in
+-- unit of its power, of its type, in its province, not matched yet; when every such unit has one,
+-- to the first whose order cannot be carried out (a retreat to a place not among its options,
+-- anything but a retreat or disband), if this one can: of several orders for one unit the first
+-- that can be carried out counts, as the reference engine plays it (it drops an impossible
+-- order as it is given), and the one it replaces is void. Returns `assigned` (index in
 -- `dl` -> {raw, o, seq}), `entries` (power -> result entries: those of the orders that name no
 -- dislodged unit, flagged `void_flags()`) and `add(power, entry)`, which appends to `entries`.
 -- `seq` numbers the orders through the phase, power after power, or within each power's list
@@ -152,6 +156,15 @@ end
 -- `arrived` list). An order the rules' `order_allowed` forbids is matched to its unit as a void
 -- one (`o.kind` "V"), so every resolve_retreats reads it as void.
 local FORBIDDEN = { kind = "V", kc = 5 }
+
+-- Whether dislodged unit `d` can carry out order `o`: a disband, or a retreat (or a move, read
+-- as one) to one of its options.
+local function carried_out(cm, d, o)
+  if o.kind == "D" then return true end
+  if o.kind ~= "R" and o.kind ~= "M" then return false end
+  return M.retreat_location(cm, d, o.utype, o.dest) ~= nil
+end
+
 function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rules, position)
   local allowed = rules and rules.order_allowed
   local assigned, entries = {}, {}
@@ -165,25 +178,47 @@ function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rule
     for k, raw in ipairs(orders[p] or EMPTY) do
       seq = seq_per_power and k or seq + 1
       local o = orders_mod.parse(cm, raw)
-      local hit
+      local hit, taken
       if o.utype then
         -- (R-g2: of several unordered units of that type in the province, the one standing on
         -- the location the order names -- F SPA/SC beside F SPA/NC -- else the first)
         for n = 1, #dl do
           local d = dl[n]
-          if not assigned[n] and d.power == p then
+          if d.power == p then
             local u = map.parse_unit(cm, d.unit)
             if u and u.type == o.utype and u.prov == o.uprov then
-              if u.loc == o.uloc then hit = n; break end
-              hit = hit or n
+              if assigned[n] then
+                taken = taken or {}
+                taken[#taken + 1] = n
+              else
+                if u.loc == o.uloc then hit = n; break end
+                hit = hit or n
+              end
             end
           end
         end
       end
-      if hit then
-        if allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false then
-          o = FORBIDDEN
+      local function forbidden()
+        return allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false
+      end
+      if hit == nil and taken then
+        -- (every such unit has an order: the first whose order it cannot carry out, if it
+        -- can carry out this one)
+        for _, n in ipairs(taken) do
+          local d = dl[n]
+          if not carried_out(cm, d, assigned[n].o) then
+            if carried_out(cm, d, o) and not forbidden() then hit = n end
+            break
+          end
         end
+        if hit then
+          local old = assigned[hit]
+          add(p, { power = p, order = tostring(old.raw), unit = dl[hit].unit, flags = void_flags(), seq = old.seq })
+        end
+      elseif hit and forbidden() then
+        o = FORBIDDEN
+      end
+      if hit then
         assigned[hit] = { raw = raw, o = o, seq = seq }
       else
         local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)

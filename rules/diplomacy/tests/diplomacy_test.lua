@@ -186,21 +186,46 @@ test("a void order's reason names the abbreviation of a province written in full
   t.eq(why("FRANCE", "A PAR -- BUR"), "write a move's dash as - (A PAR - BUR)")
 end)
 
-test("a second order for a unit in a retreat phase says that the first one counts", function(t)
+test("a second order for a unit in a retreat phase says that the first one it can carry out counts", function(t)
   position(t, { phase = "S1901M", units = { FRANCE = { "A RUH", "A BUR" }, GERMANY = { "A MUN" } } })
   adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
   local orders = { GERMANY = { "A MUN R BOH", "A MUN R TYR", "A MUN - SIL" } }
-  local function answer(order)
-    return t.query("check_order", { power = "GERMANY", order = order, orders = orders })
+  local function answer(order, list)
+    return t.query("check_order", { power = "GERMANY", order = order, orders = list or orders })
   end
   t.eq(answer("A MUN R BOH").beside, nil)
-  t.eq(answer("A MUN R TYR").beside, "a second order for A MUN: in a retreat phase the first one counts (A MUN R BOH)")
-  t.eq(answer("A MUN - SIL").beside, "a further order for A MUN: in a retreat phase the first one counts (A MUN R BOH)")
-  -- (which order counts is unchanged: the first)
+  t.eq(answer("A MUN R TYR").beside, "a second order for A MUN: in a retreat phase the first one it can carry out counts (A MUN R BOH)")
+  t.eq(answer("A MUN - SIL").beside, "a further order for A MUN: in a retreat phase the first one it can carry out counts (A MUN R BOH)")
   local result = adjudicate(t, orders)
   t.eq(flags(t, result, "A MUN R BOH"), {})
   t.eq(flags(t, result, "A MUN R TYR"), { "void" })
   t.eq(result.units.GERMANY, { "A BOH" })
+end)
+
+test("of a unit's retreat orders the first it can carry out counts, as the reference engine plays it", function(t)
+  position(t, { phase = "S1901M", units = { FRANCE = { "A RUH", "A BUR" }, GERMANY = { "A MUN" } } })
+  adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
+  -- BUR is the attacker's province and RUH is held: neither is a retreat; BOH is.
+  local orders = { GERMANY = { "A MUN R BUR", "A MUN R RUH", "A MUN R BOH", "A MUN R TYR" } }
+  local function answer(order)
+    return t.query("check_order", { power = "GERMANY", order = order, orders = orders })
+  end
+  t.eq(answer("A MUN R BUR").beside, nil)
+  t.eq(answer("A MUN R BOH").beside, nil)
+  t.eq(answer("A MUN R TYR").beside, "a further order for A MUN: in a retreat phase the first one it can carry out counts (A MUN R BOH)")
+  local result = adjudicate(t, orders)
+  t.eq(flags(t, result, "A MUN R BUR"), { "void" })
+  t.eq(flags(t, result, "A MUN R RUH"), { "void" })
+  t.eq(flags(t, result, "A MUN R BOH"), {})
+  t.eq(flags(t, result, "A MUN R TYR"), { "void" })
+  t.eq(result.units.GERMANY, { "A BOH" })
+  -- (none it can carry out: the first is its order, void, and the unit is disbanded)
+  position(t, { phase = "S1901M", units = { FRANCE = { "A RUH", "A BUR" }, GERMANY = { "A MUN" } } })
+  adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
+  result = adjudicate(t, { GERMANY = { "A MUN R BUR", "A MUN R RUH" } })
+  t.eq(flags(t, result, "A MUN R BUR"), { "void", "disband" })
+  t.eq(flags(t, result, "A MUN R RUH"), { "void" })
+  t.eq(result.units.GERMANY, {})
 end)
 
 -- A variant's hooks and their answers (docs/diplomacy.md, "Writing a variant"). The variants are
