@@ -228,3 +228,76 @@ fn the_definitions_run_as_lua_and_define_every_stub() {
         ["log", "refuse"]
     );
 }
+
+/// Every core event's class in the API listing (`hexwar api --json`, types/hexwar.lua) names
+/// exactly the fields the engine writes for it, optional ones included: a tool building its
+/// schema from the listing read `HexsideChanged` as carrying `features`, where the log has
+/// `add` and `remove`.
+#[test]
+fn api_event_classes_name_the_fields_the_engine_writes() {
+    let unit = serde_json::json!({"id": "b1", "side": "blue", "type": "infantry", "ma": 4.0,
+        "strength": 3.0, "at": "0101"});
+    let command = serde_json::json!({"command": "end_phase"});
+    let samples = serde_json::json!([
+        {"event": "GameStarted", "scenario": "demo", "seed": 1},
+        {"event": "PhaseStarted", "turn": 1, "step": 0, "side": "blue", "phase": "movement"},
+        {"event": "PhaseEnded", "turn": 1, "step": 0, "side": "blue", "phase": "movement"},
+        {"event": "PhaseSkipped", "turn": 1, "step": 0, "side": "blue", "phase": "movement"},
+        {"event": "UnitMoved", "unit": "b1", "from": "0101", "to": "0102",
+            "path": ["0102"], "cost": 1.0},
+        {"event": "UnitEnteredHex", "unit": "b1", "hex": "0102"},
+        {"event": "UnitEliminated", "unit": "b1", "reason": "combat"},
+        {"event": "UnitRemoved", "unit": "b1", "reason": "evacuated"},
+        {"event": "UnitPlaced", "unit": unit},
+        {"event": "UnitStatusChanged", "unit": "b1", "add": ["moved"], "remove": ["dug_in"]},
+        {"event": "UnitChanged", "unit": "b1", "strength": 2.0, "ma": 3.0, "attrs": {"x": 1}},
+        {"event": "UnitFacingChanged", "unit": "b1", "facing": 2, "facing2": 3},
+        {"event": "UnitSideChanged", "unit": "b1", "side": "red"},
+        {"event": "ControlChanged", "hex": "0101", "side": "blue"},
+        {"event": "HexChanged", "hex": "0101", "terrain": "marsh", "add": ["fort"],
+            "remove": ["town"]},
+        {"event": "HexsideChanged", "hexside": ["0101", "0102"], "add": ["wreck"],
+            "remove": ["bridge"]},
+        {"event": "VarSet", "key": "k", "value": 1},
+        {"event": "DiceRolled", "sides": 6, "value": 3},
+        {"event": "CommandRefused", "side": "blue", "command": command, "rule": "R",
+            "reason": "why"},
+        {"event": "GameEnded", "winner": "blue", "scores": {"blue": 1.0}, "reason": "last turn"},
+        {"event": "Custom", "name": "Ping", "data": {}},
+    ]);
+    let listing = serde_json::to_value(hexwar::rules::api_listing().unwrap()).unwrap();
+    let classes = listing["classes"].as_array().unwrap();
+    let mut names = Vec::new();
+    for sample in samples.as_array().unwrap() {
+        let event: hexwar::engine::Event = serde_json::from_value(sample.clone()).unwrap();
+        let written = serde_json::to_value(&event).unwrap();
+        let name = written["event"].as_str().unwrap().to_string();
+        let mut fields: Vec<&str> = written
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .filter(|k| *k != "event")
+            .collect();
+        fields.sort_unstable();
+        let class = classes
+            .iter()
+            .find(|c| c["name"] == format!("hexwar.{name}"))
+            .unwrap_or_else(|| panic!("no class hexwar.{name}"));
+        let mut listed: Vec<&str> = class["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        listed.sort_unstable();
+        assert_eq!(listed, fields, "hexwar.{name}");
+        names.push(name);
+    }
+    // (every engine event has its sample; Custom is the rules' own)
+    assert_eq!(names.pop().as_deref(), Some("Custom"));
+    let mut engine = hexwar::engine::Event::ENGINE_NAMES.to_vec();
+    engine.sort_unstable();
+    names.sort_unstable();
+    assert_eq!(names, engine);
+}

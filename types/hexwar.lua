@@ -210,12 +210,14 @@
 ---@class hexwar.HexChanged: hexwar.Event
 ---@field hex string
 ---@field terrain? string The new terrain.
----@field features? string[] The hex's features now (all of them).
+---@field add? string[] Features the hex gains.
+---@field remove? string[] Features the hex loses.
 
 ---The features of a hexside changed during play (a bridge blown).
 ---@class hexwar.HexsideChanged: hexwar.Event
 ---@field hexside string[] The two adjacent hexes.
----@field features string[] The hexside's features now (all of them).
+---@field add? string[] Features the hexside gains.
+---@field remove? string[] Features the hexside loses.
 
 ---A rules variable was set.
 ---@class hexwar.VarSet: hexwar.Event

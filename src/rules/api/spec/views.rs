@@ -326,7 +326,8 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         &[
             "hex: string",
             "terrain?: string -- The new terrain.",
-            "features?: string[] -- The hex's features now (all of them).",
+            "add?: string[] -- Features the hex gains.",
+            "remove?: string[] -- Features the hex loses.",
         ],
     ),
     event(
@@ -334,7 +335,8 @@ pub(super) const CLASSES: &[ClassDoc] = &[
         "The features of a hexside changed during play (a bridge blown).",
         &[
             "hexside: string[] -- The two adjacent hexes.",
-            "features: string[] -- The hexside's features now (all of them).",
+            "add?: string[] -- Features the hexside gains.",
+            "remove?: string[] -- Features the hexside loses.",
         ],
     ),
     event(
