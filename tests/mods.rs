@@ -279,6 +279,38 @@ fn a_mods_prints_reach_the_host() {
     assert!(session.game.take_script_log().is_empty());
 }
 
+/// What a mod prints before its load error is not lost with the VM: the error carries it, and
+/// the CLI shows it as `script:` lines (`run` after the error, `check` before it).
+#[test]
+fn a_mods_prints_before_its_load_error_are_shown() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = dir.path().join("broken.lua");
+    std::fs::write(
+        &file,
+        "print(\"reached\", 1)\nhex.log(\"two\\nlines\")\nerror(\"boom\")\n",
+    )
+    .expect("written");
+    let Err(SessionError::Rules(e)) = demo_with(&file, 1) else {
+        panic!("the mod's error stops the loading");
+    };
+    assert_eq!(
+        e.printed,
+        vec!["reached\t1".to_string(), "two\nlines".to_string()]
+    );
+    let text = e.to_string();
+    assert!(
+        text.ends_with(": boom\nscript: reached\t1\nscript: two\nscript: lines"),
+        "{text}"
+    );
+    let file = file.to_str().expect("a UTF-8 path");
+    let out = common::hexwar(&["check", "scenarios/demo", "--mod", file]);
+    let err = common::stderr(&out);
+    assert!(
+        err.starts_with("script: reached\t1\nscript: two\nscript: lines\nerror: loading rules module 'broken': "),
+        "{err}"
+    );
+}
+
 /// The log keeps 10 000 lines between reads; what a script prints past them is counted and said
 /// in a last line, not dropped without a sign.
 #[test]

@@ -58,7 +58,13 @@ fn check_scenario(
     if !syntax.is_empty() {
         return Err(syntax);
     }
-    let mut rules = LuaRules::load(&scenario).map_err(|e| e.errors)?;
+    let mut rules = LuaRules::load(&scenario).map_err(|e| {
+        // (what the scripts printed on the way to the error, as a run shows a script's output)
+        for line in e.printed.iter().flat_map(|t| t.split('\n')) {
+            errln!("script: {}", super::printable(line));
+        }
+        e.errors
+    })?;
     if rules_declare_no_sequence(&rules) {
         return Err(vec![format!(
             "{}: the rules declare no sequence of play (hex.rules.sequence)",

@@ -25,11 +25,25 @@ use crate::scenario::Scenario;
 
 const LOADED_KEY: &str = "hexwar.loaded";
 
-/// The rules could not be loaded; one message per problem, each with file and line.
+/// [`RulesLoadError`]'s text: the errors, then a `script: ` line for each line printed.
+fn load_error_text(errors: &[String], printed: &[String]) -> String {
+    let mut text = errors.join("\n");
+    for line in printed.iter().flat_map(|t| t.split('\n')) {
+        text.push_str("\nscript: ");
+        text.push_str(line);
+    }
+    text
+}
+
+/// The rules could not be loaded; one message per problem, each with file and line, then what
+/// the scripts printed before it (`script: ...` lines: a designer's `print` tracing the way to
+/// the error was lost with the VM).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", .errors.join("\n"))]
+#[error("{}", load_error_text(.errors, .printed))]
 pub struct RulesLoadError {
     pub errors: Vec<String>,
+    /// What the scripts printed (`print`, `hex.log`) while the modules loaded, a line each.
+    pub printed: Vec<String>,
     /// Which limit stopped the loading, if one did (the first such error's), else `Script`:
     /// a module that loops or allocates at load time is told apart from a syntax error.
     pub kind: RulesErrorKind,
@@ -240,11 +254,13 @@ impl LuaRules {
     pub fn load(scenario: &Scenario) -> Result<LuaRules, RulesLoadError> {
         let one = |message: String| RulesLoadError {
             errors: vec![message],
+            printed: Vec::new(),
             kind: RulesErrorKind::Script,
         };
         // (a limit out of range is the embedding program's mistake, not the scripts')
         scenario.limits.check().map_err(|message| RulesLoadError {
             errors: vec![message],
+            printed: Vec::new(),
             kind: RulesErrorKind::HostCall,
         })?;
         // (trusted rules: no budget to spend, host charges included; the profiler's samples
@@ -333,7 +349,15 @@ impl LuaRules {
             }
         }
         if !errors.is_empty() {
-            return Err(RulesLoadError { errors, kind });
+            let printed = with_host(&lua, |h| {
+                super::api::log::take(&mut h.log, &mut h.log_dropped)
+            })
+            .unwrap_or_default();
+            return Err(RulesLoadError {
+                errors,
+                printed,
+                kind,
+            });
         }
         let mut rules = LuaRules {
             lua,
@@ -389,7 +413,12 @@ impl LuaRules {
             }
         }
         if !errors.is_empty() {
-            return Err(RulesLoadError { errors, kind });
+            let printed = rules.take_log();
+            return Err(RulesLoadError {
+                errors,
+                printed,
+                kind,
+            });
         }
         rules.collect_declarations().map_err(|e| one(e.message))?;
         let movement = rules.declaration("movement").map_err(|e| one(e.message))?;
