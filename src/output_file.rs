@@ -31,6 +31,7 @@ pub fn write_with(
         }
         Target::File(file) => file,
     };
+    let kept = replaced_permissions(&path)?;
     // (a temporary file of a fresh random name beside the target, removed if anything fails:
     // no file of the user's is taken for a leftover, and no link there is followed)
     let mut tmp = temporary_in(folder_of(&path))?;
@@ -38,6 +39,11 @@ pub fn write_with(
         let mut out = BufWriter::new(tmp.as_file_mut());
         fill(&mut out)?;
         out.flush()?;
+    }
+    // (the rename puts a new file in the old one's place: it takes the old one's permission
+    // bits, so a save kept private, 600, stays so)
+    if let Some(permissions) = kept {
+        tmp.as_file().set_permissions(permissions)?;
     }
     tmp.as_file().sync_all()?;
     tmp.persist(&path).map_err(|e| e.error)?;
@@ -84,12 +90,38 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
         Target::Device => return OpenOptions::new().write(true).open(path).map(drop),
         Target::File(file) => file,
     };
+    replaced_permissions(&path)?;
     match std::fs::metadata(folder_of(&path)) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return Err(std::io::Error::other("its folder is not a folder")),
         Err(_) => return Err(std::io::Error::other("no such folder")),
     }
     temporary_in(folder_of(&path)).map(drop)
+}
+
+/// The permission bits of the regular file `path` that an output replaces (None when there is
+/// none yet), or an error when it may not be written: one with no write permission (chmod
+/// 444), refused as `>` refuses it, and whatever the user's rights (a file made read-only is
+/// kept from being replaced on purpose), or one this user cannot open for writing.
+fn replaced_permissions(path: &Path) -> std::io::Result<Option<std::fs::Permissions>> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    let refused = |why: String| std::io::Error::new(std::io::ErrorKind::PermissionDenied, why);
+    if meta.permissions().readonly() {
+        return Err(refused(
+            "the file is read-only (no write permission): it is not replaced".into(),
+        ));
+    }
+    // (opened for writing, neither created nor cut: asks the system whether this user may
+    // write it, as `>` does, and changes nothing)
+    if let Err(e) = OpenOptions::new().write(true).open(path) {
+        return Err(refused(format!(
+            "the file does not let this user write it ({})",
+            e.kind()
+        )));
+    }
+    Ok(Some(meta.permissions()))
 }
 
 /// A new temporary file in `folder` (`.hexwar-XXXXXX.tmp`), made as any new file is (0666 less
@@ -184,6 +216,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let e = write_bytes(dir.path(), b"x").unwrap_err();
         assert_eq!(e.to_string(), "is a folder, not a file");
+    }
+
+    /// A file rewritten keeps its permission bits (a 600 save became 644); a read-only one is
+    /// refused, before play and when written, and left as it was.
+    #[test]
+    fn a_rewritten_file_keeps_its_permissions_and_a_read_only_one_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_bytes(&path, b"new").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let why = "the file is read-only (no write permission): it is not replaced";
+        assert_eq!(check_writable(&path).unwrap_err().to_string(), why);
+        assert_eq!(write_bytes(&path, b"newer").unwrap_err().to_string(), why);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
 
     /// A file in a folder that does not exist: the folder is named, not the temporary file

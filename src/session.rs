@@ -650,7 +650,10 @@ impl Session {
         let source = SourceText::read(path).map_err(|e| SessionError::Setup {
             path: path.into(),
             // (the Display puts the message right after the path: ":LINE: why" or ": why")
-            message: format!(": cannot read the setup file: {e}"),
+            message: match crate::board::NotUtf8::of(&e) {
+                Some(bad) => format!(":{}: {}", bad.line, bad.why()),
+                None => format!(": cannot read the setup file: {e}"),
+            },
         })?;
         self.setup_text(&source)
     }

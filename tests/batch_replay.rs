@@ -955,7 +955,8 @@ fn an_interrupted_batch_reports_the_games_it_played() {
     let err = stderr(&out);
     assert!(
         err.starts_with(&format!(
-            "warning: interrupted: {played} of 5000 games played; the statistics and any \
+            "interrupted: finishing the 2 games under way (Ctrl-C again stops at once)\n\
+             warning: interrupted: {played} of 5000 games played; the statistics and any \
              --per-game file are of those; the rest: --seed-range "
         )),
         "{err}"

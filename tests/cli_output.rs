@@ -218,3 +218,120 @@ fn an_output_naming_the_orders_file_is_refused_and_the_file_kept() {
     );
     assert_eq!(std::fs::read_to_string(&orders).unwrap(), text);
 }
+
+/// Every output sent to standard output ends quietly when its reader closed the pipe, with the
+/// command's own exit code: a save (`error: -: cannot write save: Broken pipe`), a batch's
+/// records, `play`'s log and save (exit 2), and `hexwar test`'s report (exit 2 silently).
+#[test]
+fn a_reader_closing_the_pipe_ends_every_output_on_stdout_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.toml");
+    std::fs::write(
+        &orders,
+        "[[order]]\nside = \"blue\"\ncommand = \"end_phase\"\n",
+    )
+    .unwrap();
+    let orders = orders.to_str().unwrap();
+    let commands: [&[&str]; 6] = [
+        &[
+            "run",
+            "scenarios/demo",
+            "--seed",
+            "1",
+            "--log",
+            "-",
+            "--save",
+            "-",
+        ],
+        &["run", "scenarios/demo", "--seed", "1", "--save", "-"],
+        &[
+            "run",
+            "scenarios/demo",
+            "--games",
+            "3",
+            "--quiet",
+            "--per-game",
+            "-",
+        ],
+        &["play", "scenarios/demo", "--orders", orders, "--log", "-"],
+        &["play", "scenarios/demo", "--orders", orders, "--save", "-"],
+        &["test", "rules/demo"],
+    ];
+    for args in commands {
+        let out = with_stdout_closed(args);
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
+            (Some(0), ""),
+            "{args:?}"
+        );
+    }
+}
+
+/// `--help` and `--version` that cannot be written are an error as every command's output is
+/// (they exited 0).
+#[test]
+fn help_and_version_that_cannot_be_written_are_an_error() {
+    let commands: [&[&str]; 3] = [&["--help"], &["run", "--help"], &["--version"]];
+    for args in commands {
+        let Some((code, stderr)) = with_full_stdout(args) else {
+            return;
+        };
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "error: cannot write the output: No space left on device (os error 28)\n"
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+/// An output file rewritten keeps its permission bits (a 600 save became 644), and one without
+/// write permission (chmod 444) is refused before play and kept, as `>` refuses it.
+#[cfg(unix)]
+#[test]
+fn a_rewritten_output_keeps_its_permissions_and_a_read_only_one_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let log = dir.path().join("game.jsonl");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    for (path, bits) in [(&save, 0o600), (&log, 0o640)] {
+        std::fs::write(path, "old").unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(bits)).unwrap();
+    }
+    let run = |save: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(["run", "scenarios/demo", "--turns", "1", "--save"])
+            .arg(save)
+            .arg("--log")
+            .arg(&log)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let out = run(&save);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!((mode(&save), mode(&log)), (0o600, 0o640));
+    assert_ne!(std::fs::read_to_string(&save).unwrap(), "old");
+
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "keep").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = run(&kept);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: --save {}: cannot be written: the file is read-only (no write permission): \
+             it is not replaced\n",
+            kept.display()
+        )
+    );
+    assert_eq!(out.stdout, b"");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "keep");
+}

@@ -29,6 +29,15 @@ impl fmt::Display for MapError {
 impl MapError {
     /// A map file that cannot be read at all.
     pub fn unreadable(path: &std::path::Path, error: std::io::Error) -> Self {
+        // (bytes that are not UTF-8 are at a line: `FILE:LINE: why`)
+        if let Some(bad) = crate::board::NotUtf8::of(&error) {
+            return MapError {
+                file: path.to_path_buf(),
+                line: bad.line,
+                hex: None,
+                message: bad.why(),
+            };
+        }
         MapError {
             file: path.to_path_buf(),
             line: 0,

@@ -118,15 +118,57 @@ fn text_of(bytes: Vec<u8>) -> Result<String, std::io::Error> {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "line {line}: byte 0x{:02x} is not UTF-8 text (a file saved in another encoding, \
-                 such as Latin-1? save it as UTF-8)",
-                bytes.get(at).copied().unwrap_or_default()
-            ),
-        )
+        let byte = bytes.get(at).copied().unwrap_or_default();
+        std::io::Error::new(std::io::ErrorKind::InvalidData, NotUtf8 { line, byte })
     })
+}
+
+/// A byte that is not UTF-8 text in a file read as text, and its line: kept in the read's error
+/// so that a message can put the line after the file's name, `FILE:LINE: why`, as every error
+/// of a line is written (see [`NotUtf8::of`]).
+#[derive(Debug)]
+pub struct NotUtf8 {
+    pub line: usize,
+    byte: u8,
+}
+
+impl NotUtf8 {
+    /// The bytes that were not UTF-8 text, if that is why reading failed.
+    pub fn of(e: &std::io::Error) -> Option<&NotUtf8> {
+        e.get_ref()?.downcast_ref()
+    }
+
+    /// Why, without the line (the message puts it after the file's name).
+    pub fn why(&self) -> String {
+        format!(
+            "byte 0x{:02x} is not UTF-8 text (a file saved in another encoding, such as Latin-1? \
+             save it as UTF-8)",
+            self.byte
+        )
+    }
+
+    /// `FILE:LINE: why`, the file as `file` names it.
+    pub fn at(&self, file: impl std::fmt::Display) -> String {
+        format!("{file}:{}: {}", self.line, self.why())
+    }
+}
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.why())
+    }
+}
+
+impl std::error::Error for NotUtf8 {}
+
+/// `text` without an editor's leading UTF-8 byte-order mark, which is no part of a Lua chunk, a
+/// JSON value or a JSON line (Lua read it as `unexpected symbol near '<\239>'`); the TOML reader
+/// skips it itself.
+pub fn without_bom(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
 }
 
 /// The text of a file a user named on the command line (an orders file, a replay, a record

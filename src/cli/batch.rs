@@ -2,7 +2,7 @@
 //! statistics.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -82,6 +82,17 @@ pub fn run(args: &RunArgs) -> i32 {
     let single =
         args.replay.is_some() || args.save.is_some() || args.log.is_some() || args.turns.is_some();
     if single && args.games.is_none() && range.end - range.start == 1 {
+        // (game i played alone is a single game, with a single game's summary: a batch's
+        // statistics and records were asked for and silently not written)
+        if args.per_game.is_some() || args.csv {
+            let flag = if args.csv { "--csv" } else { "--per-game" };
+            return fail(format!(
+                "{flag} is for a batch's statistics and records, and --seed-range {}..{} with \
+                 --replay, --save, --log or --turns plays that game alone, as a single game: \
+                 run it without those for its record",
+                range.start, range.end
+            ));
+        }
         // (one game of a batch played alone, with the seed the batch gives it, so that its log,
         // save or replay can be had: its seed printed in JSON is past what a double holds
         // exactly, and jq rounds it)
@@ -170,11 +181,23 @@ pub fn run(args: &RunArgs) -> i32 {
     }
     // Ctrl-C (SIGINT) starts no more games: the games under way finish, and the statistics
     // and records are of the games played (an interrupted batch printed and kept nothing). A
-    // second Ctrl-C stops at once.
+    // second Ctrl-C stops at once. The first is answered at once on stderr: the games under
+    // way may take many seconds to finish, and a silent wait looked like a hang.
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    static LEFT: AtomicU64 = AtomicU64::new(0);
+    static WORKERS: AtomicU64 = AtomicU64::new(0);
+    LEFT.store(total, Ordering::SeqCst);
+    WORKERS.store(jobs as u64, Ordering::SeqCst);
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(EXIT_INTERRUPTED);
+        }
+        let under_way = LEFT
+            .load(Ordering::SeqCst)
+            .min(WORKERS.load(Ordering::SeqCst));
+        // (none once the last game ended: the batch is ending anyway)
+        if under_way > 0 {
+            errln!("{}", finishing(under_way));
         }
     });
     let asked = range.clone();
@@ -183,7 +206,11 @@ pub fn run(args: &RunArgs) -> i32 {
         base_seed,
         range,
         jobs,
-        &|done| bar.set_position(done),
+        &|done| {
+            // (the least: workers report their counts in any order)
+            LEFT.fetch_min(total.saturating_sub(done), Ordering::SeqCst);
+            bar.set_position(done)
+        },
         &|| INTERRUPTED.load(Ordering::SeqCst),
     ) {
         Ok(r) => r,
@@ -206,8 +233,13 @@ pub fn run(args: &RunArgs) -> i32 {
     // (the statistics are printed even when the per-game file cannot be written: a disk full
     // at the end of a long batch lost every result)
     let written = match &args.per_game {
-        Some(path) => write_records(path, &records)
-            .map_err(|e| format!("{}: cannot write: {e}", path.display())),
+        Some(path) => match write_records(path, &records) {
+            // (standard output whose reader closed the pipe: the output ends there quietly)
+            Err(e) if !super::output::reader_gone(path, &e) => {
+                Err(format!("{}: cannot write: {e}", path.display()))
+            }
+            _ => Ok(()),
+        },
         None => Ok(()),
     };
     print_stats(
@@ -224,6 +256,13 @@ pub fn run(args: &RunArgs) -> i32 {
 
 /// The exit code of a batch stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
 const EXIT_INTERRUPTED: i32 = 130;
+
+/// What the first Ctrl-C says at once: the games that workers are playing (each worker plays
+/// one at a time, and no more start) are finished before the batch stops.
+fn finishing(under_way: u64) -> String {
+    let games = if under_way == 1 { "game" } else { "games" };
+    format!("interrupted: finishing the {under_way} {games} under way (Ctrl-C again stops at once)")
+}
 
 /// What an interrupted batch says: how many of the games asked were played, and which were not
 /// (to be played with `--seed-range` and joined with `stats merge`).
@@ -317,6 +356,7 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
     for path in files {
         // (a per-game file holds about 200 bytes a game: 1 GiB is some five million games)
         let text = crate::board::read_named_capped(path, 1 << 30)
+            .map(crate::board::without_bom)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // (a save or a replay, one JSON document over many lines, was "not a game record: EOF
         // while parsing an object", which read as a file cut short)

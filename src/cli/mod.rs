@@ -99,9 +99,18 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
-            let _ = e.print();
-            return code;
+            if e.use_stderr() {
+                let _ = e.print();
+                return EXIT_INPUT;
+            }
+            // (`--help` and `--version` are output as any command's is: one that cannot be
+            // written is an error, a reader that closed the pipe is not)
+            return match e.print() {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    fail(format!("cannot write the output: {e}"))
+                }
+                _ => EXIT_OK,
+            };
         }
     };
     let code = match cli.command {
@@ -347,6 +356,19 @@ fn open_session(
         }
     }
     Ok(session)
+}
+
+/// Why a save or replay (`flag`) of this game could not be written, if it could not: they
+/// record the scenario's path and the mods' as text, and a path that is not UTF-8 has none
+/// (the game was played to its end, then the save failed as "the file ends too early").
+fn unrecordable(session: &crate::Session, flag: &str) -> Option<String> {
+    let paths = std::iter::once(&session.scenario.path).chain(&session.mods);
+    let path = paths.into_iter().find(|p| p.to_str().is_none())?;
+    Some(format!(
+        "{}: the path is not UTF-8 text, and {flag} records it as text (a save or a replay \
+         names its scenario and mods by path): rename the file or its folder",
+        path.display()
+    ))
 }
 
 /// `mods: a.lua, b.lua` for a game played with mods (`--mod`, or a save's own), else nothing:

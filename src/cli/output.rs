@@ -31,6 +31,44 @@ pub(crate) fn lost(e: io::Error) {
     }
 }
 
+/// Whether `e`, met writing the output file `path`, is a reader of standard output that
+/// closed the pipe (`--log - | head`): then it is kept as the output's end, quiet as every
+/// other write to stdout ends there, and is no error of that output's.
+pub(crate) fn reader_gone(path: &std::path::Path, e: &io::Error) -> bool {
+    let gone = crate::output_file::is_stdout(path) && e.kind() == io::ErrorKind::BrokenPipe;
+    if gone {
+        lost(io::ErrorKind::BrokenPipe.into());
+    }
+    gone
+}
+
+/// Standard output as a writer for code that writes through one (`hexwar test`): each write
+/// goes through [`write_out`], so a failure is kept and the rest skipped, never returned, and
+/// the command runs to its end and its own exit code.
+pub(crate) struct Out;
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let Ok(mut lost) = LOST.lock() else {
+            return Ok(());
+        };
+        if lost.is_none() {
+            if let Err(e) = io::stdout().lock().write_all(buf) {
+                *lost = Some(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Flushes stdout; returns why the output was not all written, if it was not and the reader
 /// did not just stop reading (a closed pipe is no error: see the module's doc).
 pub(crate) fn finish() -> Option<String> {

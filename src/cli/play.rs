@@ -107,6 +107,13 @@ pub fn run(args: &PlayArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if let Some(e) = args
+        .save
+        .as_ref()
+        .and_then(|_| super::unrecordable(&session, "--save"))
+    {
+        return fail(e);
+    }
     if let Some(e) = orders.unknown_side(&args.orders, &session.scenario.sides) {
         return fail(e);
     }
@@ -167,14 +174,19 @@ pub fn run(args: &PlayArgs) -> i32 {
             }
             Ok(())
         });
+        // (standard output whose reader closed the pipe ends there quietly, as all output does)
         if let Err(e) = written {
-            return fail(format!("--log {}: {e}", path.display()));
+            if !super::output::reader_gone(path, &e) {
+                return fail(format!("--log {}: {e}", path.display()));
+            }
         }
     }
     // (the game as the orders left it: a rules error undid only the command that met it)
     if let Some(path) = &args.save {
         if let Err(e) = session.to_save().write(path) {
-            return fail(e.to_string());
+            if !super::run::save_reader_gone(path, &e) {
+                return fail(e.to_string());
+            }
         }
     }
     code

@@ -149,6 +149,11 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    let recorders = [("--save", &args.save), ("--replay", &args.replay)];
+    let recorder = recorders.iter().find(|(_, path)| path.is_some());
+    if let Some(e) = recorder.and_then(|(flag, _)| super::unrecordable(&session, flag)) {
+        return fail(e);
+    }
     if let Some(side) = &args.until_side {
         if let Some(e) = super::unknown_side("--until-side", side, &session.scenario.sides) {
             return fail(e);
@@ -173,7 +178,9 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     if session.game.state().outcome.is_some() && super::is_save(&args.scenario) {
         if let Some(path) = &args.save {
             if let Err(e) = session.to_save().write(path) {
-                return fail(e);
+                if !save_reader_gone(path, &e) {
+                    return fail(e);
+                }
             }
         }
         let unwritten: Vec<&str> = (outputs.iter().map(|(flag, _)| *flag))
@@ -246,17 +253,17 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     // (each output is tried even when another failed: a log the disk had no room for does
     // not cost the save)
     let mut unwritten = Vec::new();
+    // (a save, log or replay sent to standard output whose reader stopped reading, `| head`,
+    // ends the output quietly, as any command's output does)
     if let Some(path) = &args.save {
         if let Err(e) = session.to_save().write(path) {
-            unwritten.push(e.to_string());
+            if !save_reader_gone(path, &e) {
+                unwritten.push(e.to_string());
+            }
         }
     }
-    // (a log or replay sent to standard output whose reader stopped reading, `| head`, ends
-    // the output quietly, as any command's output does)
     let mut unwritable = |path: &Path, what: &str, e: std::io::Error| {
-        if crate::output_file::is_stdout(path) && e.kind() == std::io::ErrorKind::BrokenPipe {
-            super::output::lost(e);
-        } else {
+        if !super::output::reader_gone(path, &e) {
             unwritten.push(format!("{}: cannot write {what}: {e}", path.display()));
         }
     };
@@ -310,6 +317,12 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     print_summary(&mut session, &tally, &report, args.json);
     let codes: Vec<i32> = unwritten.iter().map(fail).collect();
     codes.first().copied().unwrap_or(EXIT_OK)
+}
+
+/// Whether a save that could not be written went to standard output whose reader closed the
+/// pipe ([`super::output::reader_gone`]).
+pub(super) fn save_reader_gone(path: &Path, e: &crate::engine::SaveError) -> bool {
+    matches!(e, crate::engine::SaveError::Write { source, .. } if super::output::reader_gone(path, source))
 }
 
 /// The bots' commands the rules refused, per side: each ends the side's phase (the driver

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{fail, EXIT_GAME, EXIT_INPUT, EXIT_OK};
+use super::{fail, EXIT_GAME, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
@@ -36,18 +36,15 @@ pub fn run(args: &TestArgs) -> i32 {
     if args.json {
         return json(&args.path, filter);
     }
-    let mut out = std::io::stdout().lock();
-    match crate::luatest::run_path(&args.path, filter, &mut out) {
+    // (through `Out`: every test runs and counts when the output cannot be written, so a
+    // reader that closed the pipe, `| head`, leaves the exit code the tests' own)
+    match crate::luatest::run_path(&args.path, filter, &mut super::output::Out) {
         Ok((0, 0)) if filter.is_some() => {
             fail(crate::luatest::no_test_named(filter.unwrap_or_default()))
         }
         Ok((_, 0)) => EXIT_OK,
         Ok(_) => EXIT_GAME,
-        // (the output could not be written: reported once, as every command reports it)
-        Err(e) => {
-            super::output::lost(e);
-            EXIT_INPUT
-        }
+        Err(e) => fail(format!("{}: {e}", args.path.display())),
     }
 }
 

@@ -211,8 +211,11 @@ fn run_file_inner(
     result: &mut FileResult,
 ) -> Result<(), String> {
     let source = crate::board::SourceText::read(file)
-        .map(|s| s.text)
-        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+        .map(|s| crate::board::without_bom(s.text))
+        .map_err(|e| match crate::board::NotUtf8::of(&e) {
+            Some(bad) => bad.at(file.display()),
+            None => format!("{}: cannot read: {e}", file.display()),
+        })?;
     let budget = Budget::new(TEST_INSTRUCTIONS);
     let lua = new_vm(&budget).map_err(|e| e.to_string())?;
     // (absolute, so that the folders above it are searched too when PATH was relative:

@@ -183,6 +183,7 @@ impl Replay {
             message,
         };
         let text = crate::board::read_named_capped(path, crate::engine::MAX_SAVE_BYTES)
+            .map(crate::board::without_bom)
             .map_err(|e| err(e.to_string()))?;
         if let Some(kind) = crate::engine::JsonLines::of(&text) {
             return Err(err(format!("this is {}, not a replay", kind.describe())));

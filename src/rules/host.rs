@@ -1126,19 +1126,21 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
                 shown = crate::spelling::clipped(&name, 100)
             ))
         })?;
+        // (named from its rule root's folder, as its other errors name it, not by its
+        // absolute path)
+        let shown = chunk_name(&roots, &file);
         let text = crate::board::SourceText::read(&file)
-            .map(|s| s.text)
+            .map(|s| crate::board::without_bom(s.text))
             .map_err(|e| {
-                mlua::Error::runtime(format!(
-                    "require(\"{name}\"): cannot read {}: {e}",
-                    file.display()
-                ))
+                mlua::Error::runtime(match crate::board::NotUtf8::of(&e) {
+                    Some(bad) => format!("require(\"{name}\"): {}", bad.at(&shown)),
+                    None => format!("require(\"{name}\"): cannot read {shown}: {e}"),
+                })
             })?;
         // (compiling is charged as `load`'s text is: a module that fails is read and compiled
         // again at every `require`)
         super::budget::charge(lua, text.len() as u64)?;
         loaded.raw_set(name.as_str(), "hexwar.loading")?;
-        let shown = chunk_name(&roots, &file);
         let result = lua
             .load(&text)
             .set_name(format!("@{shown}"))

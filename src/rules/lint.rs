@@ -66,10 +66,16 @@ pub fn syntax_errors(roots: &[PathBuf], modules: &[String]) -> Vec<String> {
             if !seen.insert(path.clone()) {
                 continue;
             }
-            let text = match crate::board::SourceText::read(&path).map(|s| s.text) {
+            let text = match crate::board::SourceText::read(&path)
+                .map(|s| crate::board::without_bom(s.text))
+            {
                 Ok(t) => t,
+                // (a Lua file named from its rule root's folder, as its other errors name it)
                 Err(e) => {
-                    errors.push(format!("{}: cannot read: {e}", path.display()));
+                    errors.push(match crate::board::NotUtf8::of(&e) {
+                        Some(bad) => bad.at(chunk_name(&roots, &path)),
+                        None => format!("{}: cannot read: {e}", chunk_name(&roots, &path)),
+                    });
                     continue;
                 }
             };

@@ -275,6 +275,10 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
         path.to_path_buf()
     };
     let source = SourceText::read(&file).map_err(|e| {
+        // (bytes that are not UTF-8 are at a line: `FILE:LINE: why`)
+        if let Some(bad) = crate::board::NotUtf8::of(&e) {
+            return vec![ScenarioError::spec(&file, bad.line, bad.why())];
+        }
         vec![ScenarioError::Unreadable {
             file: file.clone(),
             kind: e.kind(),
@@ -446,11 +450,15 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     for unit_file in &spec.unit_files {
         let path = dir.join(unit_file.get_ref());
         match SourceText::read(&path) {
-            Err(e) => errors.push(ScenarioError::spec(
-                &file,
-                at(unit_file),
-                format!("cannot read unit file {}: {e}", path.display()),
-            )),
+            Err(e) => errors.push(match crate::board::NotUtf8::of(&e) {
+                // (bytes that are not UTF-8 are at a line of the unit file)
+                Some(bad) => ScenarioError::spec(&path, bad.line, bad.why()),
+                None => ScenarioError::spec(
+                    &file,
+                    at(unit_file),
+                    format!("cannot read unit file {}: {e}", path.display()),
+                ),
+            }),
             Ok(src) => {
                 fingerprint.add(&src.text);
                 match crate::board::parse_toml::<UnitFileSpec>(&src.text) {
