@@ -443,7 +443,7 @@ end
 -- that assignment which orders hold the units. nil when the order holds one, or when a later
 -- order replaced it (its own reason, judged alone, says why it could not be carried out).
 -- (`text` given twice: its last copy is the one judged, the void one)
-local function second_retreat_order(cm, position, power, o, text, list)
+local function second_retreat_order(rules, cm, position, power, o, text, list)
   if o.utype == nil or o.uprov == nil then return nil end
   local dl, units = {}, 0
   local function names_it(d)
@@ -467,7 +467,7 @@ local function second_retreat_order(cm, position, power, o, text, list)
     if other and other.utype == o.utype and other.uprov == o.uprov then naming = naming + 1 end
   end
   -- (numbered within the power's list: `seq` is the order's index)
-  local assigned = retreats.assign_retreat_orders(cm, dl, { [power] = list }, function() return {} end, true, nil, position)
+  local assigned = retreats.assign_retreat_orders(cm, dl, { [power] = list }, function() return {} end, true, rules, position)
   local holders = {}
   for n, a in pairs(assigned) do
     if a.seq == at then return nil end
@@ -499,7 +499,7 @@ function M.beside(game, board, position, power, text, all)
   local o = orders_mod.parse(cm, text)
   local _, _, kind = map.split_phase(position.phase)
   if kind == "R" then
-    return second_retreat_order(cm, position, power, o, text, type(all[power]) == "table" and all[power] or {})
+    return second_retreat_order(game.rules, cm, position, power, o, text, type(all[power]) == "table" and all[power] or {})
   end
   if o.kind == "SH" or o.kind == "SM" then
     local given

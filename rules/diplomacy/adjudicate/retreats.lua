@@ -146,11 +146,12 @@ end
 -- Retreat orders matched to the dislodged units they name: an order goes to the first dislodged
 -- unit of its power, of its type, in its province, not matched yet; when every such unit has one,
 -- to the first whose order cannot be carried out (a retreat to a place not among its options,
--- anything but a retreat or disband), if this one can: of several orders for one unit the first
--- that can be carried out counts, as the reference engine plays it (it drops an impossible
--- order as it is given), and the one it replaces is void. Returns `assigned` (index in
--- `dl` -> {raw, o, seq}), `entries` (power -> result entries: those of the orders that name no
--- dislodged unit, flagged `void_flags()`) and `add(power, entry)`, which appends to `entries`.
+-- anything but a retreat or disband), if this one can; a unit on the location the order names
+-- first either way. So of several orders for one unit the first that can be carried out counts,
+-- as the reference engine plays it (it drops an impossible order as it is given), and the one
+-- it replaces is void. Returns `assigned` (index in `dl` -> {raw, o, seq}), `entries` (power ->
+-- result entries: those of the orders that name no dislodged unit or were replaced, flagged
+-- `void_flags()`) and `add(power, entry)`, which appends to `entries`.
 -- `seq` numbers the orders through the phase, power after power, or within each power's list
 -- when `seq_per_power` is set (the Francqueville variant's numbering, which orders its
 -- `arrived` list). An order the rules' `order_allowed` forbids is matched to its unit as a void
@@ -178,43 +179,43 @@ function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rule
     for k, raw in ipairs(orders[p] or EMPTY) do
       seq = seq_per_power and k or seq + 1
       local o = orders_mod.parse(cm, raw)
-      local hit, taken
+      local function forbidden()
+        return allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false
+      end
+      -- The unit it goes to (R-g2: of several units of that type in the province, the one
+      -- standing on the location the order names -- F SPA/SC beside F SPA/NC -- else the
+      -- first): one without an order yet, or else one whose order it cannot carry out, if it
+      -- can carry out this one and the rules allow it; those on the named location first.
+      local hit, replaced
       if o.utype then
-        -- (R-g2: of several unordered units of that type in the province, the one standing on
-        -- the location the order names -- F SPA/SC beside F SPA/NC -- else the first)
+        local named, others = {}, {}
         for n = 1, #dl do
           local d = dl[n]
           if d.power == p then
             local u = map.parse_unit(cm, d.unit)
             if u and u.type == o.utype and u.prov == o.uprov then
-              if assigned[n] then
-                taken = taken or {}
-                taken[#taken + 1] = n
-              else
-                if u.loc == o.uloc then hit = n; break end
-                hit = hit or n
-              end
+              local list = u.loc == o.uloc and named or others
+              list[#list + 1] = n
             end
           end
         end
-      end
-      local function forbidden()
-        return allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false
-      end
-      if hit == nil and taken then
-        -- (every such unit has an order: the first whose order it cannot carry out, if it
-        -- can carry out this one)
-        for _, n in ipairs(taken) do
-          local d = dl[n]
-          if not carried_out(cm, d, assigned[n].o) then
-            if carried_out(cm, d, o) and not forbidden() then hit = n end
-            break
+        for _, group in ipairs({ named, others }) do
+          for _, n in ipairs(group) do
+            if not assigned[n] then hit = n; break end
           end
+          if not hit then
+            for _, n in ipairs(group) do
+              if not carried_out(cm, dl[n], assigned[n].o) and carried_out(cm, dl[n], o) and not forbidden() then
+                hit, replaced = n, assigned[n]
+                break
+              end
+            end
+          end
+          if hit then break end
         end
-        if hit then
-          local old = assigned[hit]
-          add(p, { power = p, order = tostring(old.raw), unit = dl[hit].unit, flags = void_flags(), seq = old.seq })
-        end
+      end
+      if replaced then
+        add(p, { power = p, order = tostring(replaced.raw), unit = dl[hit].unit, flags = void_flags(), seq = replaced.seq })
       elseif hit and forbidden() then
         o = FORBIDDEN
       end

@@ -228,12 +228,49 @@ test("of a unit's retreat orders the first it can carry out counts, as the refer
   t.eq(result.units.GERMANY, {})
 end)
 
+test("a stack's retreat order goes to a unit of the stack that can carry it out (R-g2)", function(t)
+  -- Two French armies in PAR (a Francqueville stack), dislodged from GAS: the one that tried BUR
+  -- may go to PIC only, the other to BRE or PIC.
+  t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
+  t.setup({ phase = "S1901M", units = { FRANCE = { "A PAR", "A PAR" }, GERMANY = { "A GAS", "A BUR" } } })
+  adjudicate(t, { FRANCE = { "A PAR - BUR", "A PAR H" }, GERMANY = { "A GAS - PAR", "A BUR S A GAS - PAR" } })
+  local result = adjudicate(t, { FRANCE = { "A PAR R GAS", "A PAR R GAS", "A PAR R BRE", "A PAR R PIC" } })
+  local texts = {}
+  for _, r in ipairs(result.results) do texts[#texts + 1] = r.order .. ": " .. table.concat(r.flags, " ") end
+  t.eq(texts, { "A PAR R GAS: void", "A PAR R GAS: void", "A PAR R BRE: ", "A PAR R PIC: " })
+  t.eq(result.units.FRANCE, { "A BRE", "A PIC" })
+end)
+
+test("a retreat order naming a coast goes to the fleet on it, even once it has an impossible one", function(t)
+  t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
+  t.setup({ phase = "S1901M", units = { ITALY = { "F SPA/NC", "F SPA/SC" }, FRANCE = { "A GAS", "A MAR" } } })
+  adjudicate(t, { FRANCE = { "A GAS - SPA", "A MAR S A GAS - SPA" } })
+  local result = adjudicate(t, { ITALY = { "F SPA/SC R NAF", "F SPA/SC R WES" } })
+  t.eq(flags(t, result, "F SPA/SC R NAF"), { "void" })
+  t.eq(flags(t, result, "F SPA/SC R WES"), {})
+  t.eq(result.units.ITALY, { "F WES" })
+end)
+
 -- A variant's hooks and their answers (docs/diplomacy.md, "Writing a variant"). The variants are
 -- the mods in tests/mods/, each loaded over the standard scenario as `--mod` loads it.
 local function variant_position(t, mod, setup)
   t.scenario("scenarios/diplomacy", { seed = 1, mods = { "mods/" .. mod .. ".lua" } })
   t.setup(setup)
 end
+
+test("the reason a later retreat order is void names the order that counted, a variant's order_allowed heeded", function(t)
+  variant_position(t, "no_retreat_to_mun", { phase = "S1901M", units = { FRANCE = { "A PAR", "A MAR", "A PIC" }, GERMANY = { "A BUR" } } })
+  adjudicate(t, { FRANCE = { "A PAR - BUR", "A MAR S A PAR - BUR", "A PIC S A PAR - BUR" } })
+  local orders = { GERMANY = { "A BUR R PAR", "A BUR R MUN", "A BUR R RUH", "A BUR R BEL" } }
+  local function answer(order)
+    return t.query("check_order", { power = "GERMANY", order = order, orders = orders })
+  end
+  t.eq(answer("A BUR R MUN").reason, "no retreat to MUN")
+  t.eq(answer("A BUR R BEL").beside, "a further order for A BUR: in a retreat phase the first one it can carry out counts (A BUR R RUH)")
+  local result = adjudicate(t, orders)
+  t.eq(flags(t, result, "A BUR R RUH"), {})
+  t.eq(result.units.GERMANY, { "A RUH" })
+end)
 
 -- The message of the error `f(...)` raises: its first line, from "diplomacy variant:" on (before
 -- it, the host names the command and the library's line).
