@@ -87,7 +87,9 @@ fn folder_of(path: &Path) -> &Path {
 pub fn check_writable(path: &Path) -> std::io::Result<()> {
     let path = match target_of(path)? {
         Target::Stdout => return Ok(()),
-        Target::Device => return OpenOptions::new().write(true).open(path).map(drop),
+        // (asked, not opened: opening a pipe for writing and closing it gave its reader an end
+        // of file before the game was played)
+        Target::Device => return may_write(path),
         Target::File(file) => file,
     };
     replaced_permissions(&path)?;
@@ -99,10 +101,25 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
     temporary_in(folder_of(&path)).map(drop)
 }
 
+/// Whether this user may write `path`, as the system judges it (permission bits, ACLs, the
+/// process's effective ids), asked without opening it: opening a file for writing shows
+/// watchers a write that never happened, and opening a pipe for writing ends its reader's input.
+#[cfg(unix)]
+fn may_write(path: &Path) -> std::io::Result<()> {
+    use rustix::fs::{accessat, Access, AtFlags, CWD};
+    accessat(CWD, path, Access::WRITE_OK, AtFlags::EACCESS).map_err(std::io::Error::from)
+}
+
+#[cfg(not(unix))]
+fn may_write(path: &Path) -> std::io::Result<()> {
+    OpenOptions::new().write(true).open(path).map(drop)
+}
+
 /// The permission bits of the regular file `path` that an output replaces (None when there is
-/// none yet), or an error when it may not be written: one with no write permission (chmod
-/// 444), refused as `>` refuses it, and whatever the user's rights (a file made read-only is
-/// kept from being replaced on purpose), or one this user cannot open for writing.
+/// none yet; the set-id and sticky bits left out, as a write in place clears them), or an error
+/// when it may not be written: one with no write permission (chmod 444), refused whatever the
+/// user's rights (a file made read-only is kept from being replaced on purpose, even by root,
+/// whom `>` lets write it), or one this user may not write.
 fn replaced_permissions(path: &Path) -> std::io::Result<Option<std::fs::Permissions>> {
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(None);
@@ -113,15 +130,20 @@ fn replaced_permissions(path: &Path) -> std::io::Result<Option<std::fs::Permissi
             "the file is read-only (no write permission): it is not replaced".into(),
         ));
     }
-    // (opened for writing, neither created nor cut: asks the system whether this user may
-    // write it, as `>` does, and changes nothing)
-    if let Err(e) = OpenOptions::new().write(true).open(path) {
+    if let Err(e) = may_write(path) {
         return Err(refused(format!(
             "the file does not let this user write it ({})",
             e.kind()
         )));
     }
-    Ok(Some(meta.permissions()))
+    #[cfg(unix)]
+    let permissions = {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777)
+    };
+    #[cfg(not(unix))]
+    let permissions = meta.permissions();
+    Ok(Some(permissions))
 }
 
 /// A new temporary file in `folder` (`.hexwar-XXXXXX.tmp`), made as any new file is (0666 less
@@ -229,7 +251,12 @@ mod tests {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
         write_bytes(&path, b"new").unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(mode & 0o7777, 0o600);
+        // (a set-id bit is not carried over, as a write in place clears it)
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o4750)).unwrap();
+        write_bytes(&path, b"new").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o750);
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
         let why = "the file is read-only (no write permission): it is not replaced";
         assert_eq!(check_writable(&path).unwrap_err().to_string(), why);

@@ -335,3 +335,35 @@ fn a_rewritten_output_keeps_its_permissions_and_a_read_only_one_is_refused() {
     assert_eq!(out.stdout, b"");
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), "keep");
 }
+
+/// A log written to a named pipe reaches its reader whole: the check before play asks whether
+/// the pipe may be written without opening it (opening and closing it there gave the reader an
+/// end of file, and the game's log went nowhere).
+#[cfg(unix)]
+#[test]
+fn a_log_to_a_named_pipe_reaches_its_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("log.pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // (no mkfifo here: nothing to test)
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", "scenarios/demo", "--turns", "1", "--quiet", "--log"])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = reader.join().unwrap();
+    assert!(log.starts_with("{\"event\":\"GameStarted\""), "{log:?}");
+    assert!(log.ends_with("\n") && log.lines().count() > 10, "{log:?}");
+}
