@@ -387,6 +387,12 @@ fn print_mods(session: &crate::Session) {
 /// A session error as `fail` prints it: several scenario errors each on a line of its own
 /// with its own `error:`, as `check` lists them (the library's Display joins them bare).
 fn session_message(e: &crate::SessionError) -> String {
+    // (what the modules printed before their load error: shown first, as it came first)
+    if let crate::SessionError::Rules(load) = e {
+        for line in load.printed.iter().flat_map(|t| t.split('\n')) {
+            errln!("script: {}", printable(line));
+        }
+    }
     match e {
         crate::SessionError::Scenario(list) => list
             .iter()

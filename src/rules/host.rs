@@ -25,24 +25,14 @@ use crate::scenario::Scenario;
 
 const LOADED_KEY: &str = "hexwar.loaded";
 
-/// [`RulesLoadError`]'s text: the errors, then a `script: ` line for each line printed.
-fn load_error_text(errors: &[String], printed: &[String]) -> String {
-    let mut text = errors.join("\n");
-    for line in printed.iter().flat_map(|t| t.split('\n')) {
-        text.push_str("\nscript: ");
-        text.push_str(line);
-    }
-    text
-}
-
-/// The rules could not be loaded; one message per problem, each with file and line, then what
-/// the scripts printed before it (`script: ...` lines: a designer's `print` tracing the way to
-/// the error was lost with the VM).
+/// The rules could not be loaded; one message per problem, each with file and line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", load_error_text(.errors, .printed))]
+#[error("{}", .errors.join("\n"))]
 pub struct RulesLoadError {
     pub errors: Vec<String>,
-    /// What the scripts printed (`print`, `hex.log`) while the modules loaded, a line each.
+    /// What the scripts printed (`print`, `hex.log`) while the modules loaded, before the
+    /// error, a text each: a designer's `print` tracing the way to the error was lost with the
+    /// VM (the CLI shows them as `script:` lines before the error).
     pub printed: Vec<String>,
     /// Which limit stopped the loading, if one did (the first such error's), else `Script`:
     /// a module that loops or allocates at load time is told apart from a syntax error.
