@@ -10,15 +10,24 @@ pub fn nearest<'a>(
     if name.len() < min_len {
         return None;
     }
-    // (a name more than two letters longer or shorter than a candidate is more than two edits
-    // from it: skipped before the distance, which costs the product of the lengths, so that a
-    // name of millions of letters is not compared at length with every candidate)
+    nearest_within(name, candidates, 2)
+}
+
+/// The candidate within `most` edits of `name` (the nearest; the first of equals), or None.
+fn nearest_within<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    most: usize,
+) -> Option<&'a str> {
+    // (a name more than `most` letters longer or shorter than a candidate is more than `most`
+    // edits from it: skipped before the distance, which costs the product of the lengths, so
+    // that a name of millions of letters is not compared at length with every candidate)
     let letters = name.chars().count();
     candidates
         .into_iter()
-        .filter(|c| c.chars().count().abs_diff(letters) <= 2)
+        .filter(|c| c.chars().count().abs_diff(letters) <= most)
         .map(|c| (strsim::osa_distance(name, c), c))
-        .filter(|&(edits, _)| edits <= 2)
+        .filter(|&(edits, _)| edits <= most)
         .min_by_key(|&(edits, _)| edits)
         .map(|(_, c)| c)
 }
@@ -26,12 +35,19 @@ pub fn nearest<'a>(
 /// For a name a script asks about that the map may lack (a zone, a feature, a terrain): the
 /// known name it misspells, or None when it is known or near none (a name far from every known
 /// one reads as one this map has no hex of: France 1940's rules ask small test maps about
-/// zones they leave out). Names under 4 letters are never taken for misspellings.
+/// zones they leave out). A name of 3 letters is taken for a misspelling one edit away only
+/// (`cty` for `city`, `lak` for `lake`: two edits reach most short names), and one of 1 or 2
+/// letters never.
 pub fn misspelt<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
     if known.iter().any(|k| k == name) {
         return None;
     }
-    nearest(name, known.iter().map(String::as_str), 4)
+    let most = match name.chars().count() {
+        0..=2 => return None,
+        3 => 1,
+        _ => 2,
+    };
+    nearest_within(name, known.iter().map(String::as_str), most)
 }
 
 /// The one candidate that is `name` with two neighbouring letters swapped (`MRA` for `MAR`), or
@@ -169,6 +185,20 @@ mod tests {
         assert_eq!(nearest_any_case("FRANC", &sides), Some("FRANCE"));
         assert_eq!(nearest_any_case("englnd", &sides), Some("ENGLAND"));
         assert_eq!(nearest_any_case("narnia", &sides), None);
+    }
+
+    #[test]
+    fn a_three_letter_name_is_misspelt_one_edit_away_and_a_shorter_one_never() {
+        let known = ["city".to_string(), "lake".to_string(), "sea".to_string()];
+        assert_eq!(misspelt("cty", &known), Some("city"));
+        assert_eq!(misspelt("lak", &known), Some("lake"));
+        assert_eq!(misspelt("sae", &known), Some("sea"));
+        // (two edits from `city` or `sea`: a name the map has no hex of)
+        assert_eq!(misspelt("cit", &["citadel".to_string()]), None);
+        assert_eq!(misspelt("ext", &known), None);
+        assert_eq!(misspelt("se", &known), None);
+        assert_eq!(misspelt("sea", &known), None);
+        assert_eq!(misspelt("lakes", &known), Some("lake"));
     }
 
     #[test]

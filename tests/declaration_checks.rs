@@ -1130,3 +1130,143 @@ fn declare_refuses_a_hooks_name_the_hosts_entries_and_a_near_miss_of_movement() 
     )
     .expect("names of the game's own are declared, words two edits from the host's too");
 }
+
+/// Mistakes in the arguments of the `hex.*` queries that used to pass without a word (a source
+/// given bare, a misspelt key, a 3-letter misspelling, an option of the wrong type) are named
+/// at the script's line, with the function, the key and what it takes.
+#[test]
+fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
+    let calls = [
+        // (one source, not a list of them: every unit answered `false`)
+        r#"hex.path.supply({ side = "blue", hexes = { "0101" } })"#,
+        r#"hex.path.supply({ { side = "blue", hexs = { "0101" } } })"#,
+        r#"hex.commands.legal("blue", { command = "mvoe" })"#,
+        r#"hex.commands.legal("blue", { unit = "nope" })"#,
+        r#"hex.path.toward({ "0606" }, { { id = "b-inf-1", budgte = 4 } })"#,
+        r#"hex.path.steps({ "0101" }, { limit = 3 })"#,
+        r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" } }, { first = 0 })"#,
+        r#"hex.path.steps({ "0101" }, { impassable = { "lak" } })"#,
+        r#"hex.map.has_feature("0604", "cty")"#,
+        r#"hex.units.ids("blue", { with = "moved" })"#,
+        r#"hex.path.reach("b-inf-1", 4, { blocked = "0202" })"#,
+        r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" } }, { limit = -1 })"#,
+    ];
+    let expected = [
+        "hex.path.supply: a list of sources { { side = ..., hexes = {...} }, ... } expected, got \
+         a table with the keys 'hexes', 'side' (one source: put it in a list, { { side = ... } })",
+        "hex.path.supply: source #1: unknown key 'hexs' (did you mean 'hexes'?) (the keys: side, \
+         nations, hexes)",
+        "hex.commands.legal: option 'command': the rules define no command 'mvoe' (did you mean \
+         'move'?) (their commands: attack, end_phase, move)",
+        "hex.commands.legal: option 'unit': no unit 'nope' in play",
+        "hex.path.toward: unit #1: unknown key 'budgte' (did you mean 'budget'?) (the keys: id, \
+         budget, supply)",
+        "hex.path.steps: options: unknown key 'limit' (the keys: impassable)",
+        "hex.path.toward: option 'first': a rank (a whole number from 1) expected, got integer 0",
+        "hex.path.steps: impassable names 'lak', no terrain of this map (did you mean 'lake'?; \
+         terrains: clear, forest, hills, lake, marsh)",
+        "hex.map.has_feature: this map has no feature 'cty' (did you mean 'city'?)",
+        "hex.units.ids: option 'with': a list of status names expected, got string \"moved\"",
+        "hex.path.reach: option 'blocked': a list of hex labels expected, got string \"0202\"",
+        "hex.path.toward: option 'limit': a count (a whole number, 0 or more) expected, got \
+         integer -1",
+    ];
+    let text: String = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| format!("hex.rules.query(\"q{i}\", function() return {call} end)\n"))
+        .collect();
+    let mut s = demo_with("query_mistakes", &text).unwrap();
+    for (i, expected) in expected.iter().enumerate() {
+        let Err(e) = s.game.query(&format!("q{i}"), &serde_json::Value::Null) else {
+            panic!("{}: expected a rules error", calls[i])
+        };
+        let at = format!("/query_mistakes.lua:{}: {expected}", i + 1);
+        assert!(e.message.ends_with(&at), "{}:\n{}", calls[i], e.message);
+    }
+}
+
+/// A skip rule's answer other than true, false or nil is an error: a truthy `phase ==
+/// "combat" and 1` never skipped, and nothing said so.
+#[test]
+fn a_skip_rule_answering_other_than_a_boolean_is_an_error() {
+    let mut s = demo_with(
+        "skip_one",
+        "hex.rules.skip(function(turn, step, phase) return phase == \"combat\" and 1 end)\n",
+    )
+    .unwrap();
+    let Err(GameError::Rules(e)) = s.game.submit(Some("blue"), &Command::EndPhase) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.ends_with(
+            "/skip_one.lua:1) returned an integer (1): return true to skip the step, or false \
+             (or nothing) to play it"
+        ),
+        "{}",
+        e.message
+    );
+    assert!(e.message.starts_with("skip rule ("), "{}", e.message);
+}
+
+/// A `legal` listing a command the rules do not define is the listing's error: the random bot
+/// took it, and was refused.
+#[test]
+fn a_listing_of_a_command_the_rules_do_not_define_is_an_error() {
+    let mut s = demo_with(
+        "listed_zpa",
+        r#"hex.commands.define("zap", { legal = function() return { { command = "zpa" } } end,
+  resolve = function() return {} end })
+"#,
+    )
+    .unwrap();
+    let side = s.game.phasing_side().unwrap();
+    let Err(e) = s.game.legal_commands(&side) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.starts_with("legal 'zap' (")
+            && e.message.ends_with(
+                "/listed_zpa.lua:1) listed a command the rules do not define: 'zpa' (did you \
+                 mean 'zap'?)"
+            ),
+        "{}",
+        e.message
+    );
+}
+
+/// `"*"` handlers take part in the priority order (they ran after every handler of the event,
+/// whatever their priority); on equal priorities the event's own run first.
+#[test]
+fn handlers_of_every_event_run_by_priority_with_the_events_own() {
+    let mut s = demo_with(
+        "star_priority",
+        r#"hex.commands.define("ping", { resolve = function() return { hex.events.emit("Ping") } end })
+local function saw(tag)
+  return function(ev)
+    if ev.name == "Ping" then return { hex.events.emit("Saw", { tag = tag }) } end
+  end
+end
+hex.events.on("Ping", saw("named 0"))
+hex.events.on("*", saw("star 100"), 100)
+hex.events.on("*", saw("star 0"))
+hex.events.on("Ping", saw("named -5"), -5)
+"#,
+    )
+    .unwrap();
+    let ping = Command::Custom {
+        name: "ping".into(),
+        args: Default::default(),
+    };
+    let events = s.game.submit(Some("blue"), &ping).unwrap();
+    let tags: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            hexwar::engine::Event::Custom { name, data } if name == "Saw" => {
+                data.get("tag").and_then(|t| t.as_str()).map(str::to_string)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tags, ["star 100", "named 0", "star 0", "named -5"]);
+}

@@ -88,11 +88,42 @@ fn legal_for_one_command_copies_that_commands_list_whole() {
         ),
         json!(5)
     );
-    // A command the rules do not define lists nothing.
-    assert_eq!(
-        probe(r#"#hex.commands.legal("german", { command = "no_such_command" })"#),
-        json!(0)
-    );
+    // A command the rules do not define is an error (it listed nothing, as if nothing of it
+    // were legal), and so is a unit not in play.
+    for (code, expected) in [
+        (
+            r#"#hex.commands.legal("german", { command = "no_such_command" })"#,
+            "hex.commands.legal: option 'command': the rules define no command 'no_such_command' \
+             (their commands: ",
+        ),
+        (
+            r#"#hex.commands.legal("german", { command = "move", unit = "g2" })"#,
+            "hex.commands.legal: option 'unit': no unit 'g2' in play",
+        ),
+    ] {
+        let message = probe_error(code);
+        assert!(
+            message.contains(&format!("probe.lua:1: {expected}")),
+            "{message}"
+        );
+    }
+}
+
+/// The error of a query running `code` on the fixture.
+fn probe_error(code: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("probe.lua");
+    std::fs::write(
+        &file,
+        format!("hex.rules.query(\"probe\", function() return {code} end)\n"),
+    )
+    .unwrap();
+    let fixture = Path::new("tests/fixtures/f40/airborne_river");
+    let mut s = Session::start_with_mods(fixture, Some(1), &[file]).unwrap();
+    match s.game.query("probe", &Value::Null) {
+        Err(e) => e.message,
+        Ok(answer) => panic!("{code}: expected an error, got {answer:?}"),
+    }
 }
 
 #[test]

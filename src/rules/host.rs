@@ -58,8 +58,9 @@ fn unknown_argument(def: &CommandDef, command: &Command) -> Option<Refusal> {
     crate::rules::command_args::misfit(name, specs, args).map(|why| Refusal::new("command", why))
 }
 
-/// The first command of `list` (what command `name`'s `legal` listed) with an argument its
-/// command does not declare: the listing's error, said as the listing's - read later as an
+/// The first command of `list` (what command `name`'s `legal` listed) that the rules do not
+/// define (`end_phase` aside, which the engine handles) or with an argument its command does not
+/// declare: the listing's error, said as the listing's - read later as an
 /// order, the command would be refused, and a bot taking it would be blamed.
 fn listed_with_unknown_argument(
     commands: &BTreeMap<String, CommandDef>,
@@ -69,7 +70,19 @@ fn listed_with_unknown_argument(
 ) -> Result<(), RulesError> {
     for command in list {
         let Some(def) = commands.get(command.name()) else {
-            continue;
+            // (a listed `zpa` that no rule handles: the random bot gave it, and was refused)
+            if matches!(command, Command::EndPhase) {
+                continue;
+            }
+            let near =
+                crate::spelling::nearest(command.name(), commands.keys().map(String::as_str), 0)
+                    .map(|c| format!(" (did you mean '{c}'?)"))
+                    .unwrap_or_default();
+            return Err(RulesError::new(format!(
+                "legal '{name}' ({}) listed a command the rules do not define: '{}'{near}",
+                origin_of(legal),
+                crate::spelling::clipped(command.name(), 40)
+            )));
         };
         if let Some(refusal) = unknown_argument(def, command) {
             return Err(RulesError::new(format!(
@@ -85,6 +98,8 @@ fn listed_with_unknown_argument(
 /// A handler with where it was defined, for messages.
 struct Handler {
     f: Function,
+    /// Its priority: an event's handlers and the `"*"` ones run merged by it (`handlers`).
+    priority: i64,
     origin: String,
     /// Where `hex.events.on`/`before` registered it (the function may be written elsewhere).
     registered_at: Option<String>,
@@ -554,7 +569,7 @@ impl LuaRules {
             ));
         }
         list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (_, _, kind, name, f, registered_at) in list {
+        for (priority, _, kind, name, f, registered_at) in list {
             let origin = origin_of(&f);
             let target = if kind == "before" {
                 &mut self.before
@@ -563,6 +578,7 @@ impl LuaRules {
             };
             target.entry(name).or_default().push(Handler {
                 f,
+                priority,
                 origin,
                 registered_at,
             });
@@ -994,14 +1010,29 @@ impl LuaRules {
         ))
     }
 
+    /// The handlers of event `name` and the `"*"` ones, by priority (higher first): the guide's
+    /// order, which a `"*"` handler of priority 100 once missed, run after every named one. On
+    /// equal priorities the event's own come first, then the `"*"` ones, each in registration
+    /// order (as before, where every handler has the default priority).
     fn handlers<'a>(
         map: &'a BTreeMap<String, Vec<Handler>>,
         name: &str,
     ) -> impl Iterator<Item = &'a Handler> + 'a {
-        map.get(name)
-            .into_iter()
-            .flatten()
-            .chain(map.get("*").into_iter().flatten())
+        let mut named = map
+            .get(name)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .peekable();
+        let mut any = map
+            .get("*")
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .peekable();
+        std::iter::from_fn(move || match (named.peek(), any.peek()) {
+            (Some(n), Some(a)) if a.priority > n.priority => any.next(),
+            (Some(_), _) => named.next(),
+            (None, _) => any.next(),
+        })
     }
 }
 
@@ -1564,7 +1595,23 @@ impl Ruleset for LuaRules {
         let (value, _) = self.call(state, what, |_| {
             f.call::<Value>((turn, step, phase.as_deref()))
         })?;
-        Ok(matches!(value, Value::Boolean(true)))
+        // (a truthy `phase == "combat" and 1` never skipped: only `true` does)
+        match value {
+            Value::Boolean(skip) => Ok(skip),
+            Value::Nil => Ok(false),
+            other => Err(RulesError::new(format!(
+                "{} returned {}{}: return true to skip the step, or false (or nothing) to play it",
+                what(),
+                super::convert::value_kind(&other),
+                match &other {
+                    Value::String(_) | Value::Integer(_) | Value::Number(_) => format!(
+                        " ({})",
+                        crate::spelling::clipped(&super::error::value_in_message(&other), 40)
+                    ),
+                    _ => String::new(),
+                }
+            ))),
+        }
     }
 
     fn phase_label(

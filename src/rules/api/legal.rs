@@ -40,6 +40,50 @@ impl Filter {
         })
     }
 
+    /// Refuses a command the rules do not define and a unit not in play: a misspelt `mvoe` or
+    /// unit id listed nothing, as if that command or unit had nothing legal.
+    fn check(&self, lua: &Lua, commands: &Table) -> mlua::Result<()> {
+        if let Some(name) = self.command.as_deref() {
+            if name != "end_phase" && !commands.contains_key(name)? {
+                let mut names = Vec::new();
+                for pair in commands.pairs::<String, Value>() {
+                    names.push(pair?.0);
+                }
+                // (the engine's own, listed when the rules do not list it)
+                if !names.iter().any(|n| n == "end_phase") {
+                    names.push("end_phase".into());
+                }
+                names.sort();
+                let near = crate::spelling::nearest(name, names.iter().map(String::as_str), 0)
+                    .map(|n| format!(" (did you mean '{n}'?)"))
+                    .unwrap_or_default();
+                return Err(mlua::Error::runtime(format!(
+                    "hex.commands.legal: option 'command': the rules define no command '{}'{near} \
+                     (their commands: {})",
+                    crate::spelling::clipped(name, 40),
+                    names.join(", ")
+                )));
+            }
+        }
+        if let Some(unit) = self.unit.as_deref() {
+            let hint = super::with_state(lua, |state| {
+                Ok((!state.units.contains_key(unit)).then(|| {
+                    super::with_host(lua, |h| {
+                        crate::spelling::unit_hint(&h.map, &state.units, unit)
+                    })
+                }))
+            })?;
+            if let Some(hint) = hint {
+                return Err(mlua::Error::runtime(format!(
+                    "hex.commands.legal: option 'unit': no unit '{}' in play{}",
+                    crate::spelling::clipped(unit, 40),
+                    hint?
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a listed command orders the filter's unit (its `unit`, or one of its `units`).
     fn unit_matches(&self, item: &Value) -> mlua::Result<bool> {
         let Some(unit) = &self.unit else {
@@ -74,6 +118,7 @@ pub(crate) fn legal_list(
 ) -> mlua::Result<Table> {
     let wanted = Filter::read(lua, &filter)?;
     let commands: Table = lua.named_registry_value(COMMANDS_KEY)?;
+    wanted.check(lua, &commands)?;
     if let (Some(name), None) = (wanted.command.as_deref(), &wanted.unit) {
         return one_command(lua, &commands, name, side, filter.clone(), copy);
     }

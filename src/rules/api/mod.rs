@@ -372,3 +372,38 @@ pub(crate) fn field<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua:
             None => e,
         })
 }
+
+/// Option `key` of a query's options table, or an error naming the function, the option and
+/// what it takes (`hex.units.ids: option 'with': a list of status names expected, got string
+/// "moved"`), where mlua's named neither (`list expected, got string`).
+pub(crate) fn option<T: mlua::FromLua>(
+    t: &Table,
+    key: &str,
+    what: &str,
+    expected: &str,
+) -> mlua::Result<T> {
+    t.raw_get::<T>(key)
+        .map_err(|e| match crate::rules::error::conversion(&e) {
+            Some(_) => bad_option(what, key, expected, &t.raw_get(key).unwrap_or(Value::Nil)),
+            None => e,
+        })
+}
+
+/// The error of option `key` of `what` holding `given` where it takes `expected`.
+pub(crate) fn bad_option(what: &str, key: &str, expected: &str, given: &Value) -> mlua::Error {
+    let given = match given {
+        Value::String(s) => format!(
+            "string \"{}\"",
+            crate::spelling::clipped(&s.to_string_lossy(), 40)
+        ),
+        Value::Integer(_) | Value::Number(_) | Value::Boolean(_) => format!(
+            "{} {}",
+            given.type_name(),
+            crate::rules::error::value_in_message(given)
+        ),
+        other => other.type_name().to_string(),
+    };
+    mlua::Error::runtime(format!(
+        "{what}: option '{key}': {expected} expected, got {given}"
+    ))
+}

@@ -521,6 +521,54 @@ fn blocked_set(lua: &Lua, map: &HexMap, list: &Table) -> mlua::Result<Vec<bool>>
     Ok(set)
 }
 
+/// `hex.path.supply`'s sources: a list of source tables. One source given bare (`{side = "blue",
+/// hexes = {...}}`) was read as an empty list, and every unit answered unsupplied.
+fn source_list(sources: &Table) -> mlua::Result<Vec<Table>> {
+    let n = sources.raw_len();
+    let mut out = Vec::with_capacity(n);
+    let mut not_list = Vec::new();
+    for pair in sources.pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        match (key, value) {
+            (Value::Integer(i), Value::Table(t)) if i >= 1 && (i as usize) <= n => {
+                out.push((i as usize, t))
+            }
+            (Value::Integer(i), other) if i >= 1 && (i as usize) <= n => {
+                return Err(mlua::Error::runtime(format!(
+                    "hex.path.supply: source #{i}: table expected, got {}",
+                    other.type_name()
+                )))
+            }
+            (key, _) => not_list.push(
+                crate::spelling::clipped(&crate::rules::error::value_in_message(&key), 40)
+                    .into_owned(),
+            ),
+        }
+    }
+    if !not_list.is_empty() {
+        // (sorted: `pairs` visits the keys in an order that may change from run to run)
+        not_list.sort();
+        let bare = not_list.iter().any(|k| k == "side" || k == "hexes");
+        return Err(mlua::Error::runtime(format!(
+            "hex.path.supply: a list of sources {{ {{ side = ..., hexes = {{...}} }}, ... }} \
+             expected, got a table with the keys {}{}",
+            not_list
+                .iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if bare {
+                " (one source: put it in a list, { { side = ... } })"
+            } else {
+                ""
+            }
+        )));
+    }
+    // (`pairs` visits a list in any order: the sources in theirs)
+    out.sort_by_key(|&(at, _)| at);
+    Ok(out.into_iter().map(|(_, t)| t).collect())
+}
+
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     let t = lua.create_table()?;
     // reach(unit, budget?, {paths = true, blocked = {labels}}?) -> { [label] = cost } or
@@ -535,7 +583,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     .map(|o| o.raw_get::<bool>("paths").unwrap_or(false))
                     .unwrap_or(false);
                 let blocked: Option<Table> = match &opts {
-                    Some(o) => o.raw_get("blocked")?,
+                    Some(o) => {
+                        super::option(o, "blocked", "hex.path.reach", "a list of hex labels")?
+                    }
                     None => None,
                 };
                 with_position(lua, |map, rules, cache| {
@@ -659,11 +709,14 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
     // supply({ {side =, nations = {...}?, hexes = {labels}} ... }) -> { [unit id] = true|false }
     t.raw_set(
         "supply",
-        lua.create_function(|lua, sources: Vec<Table>| {
+        lua.create_function(|lua, sources: Table| {
+            let sources = source_list(&sources)?;
             with_position(lua, |map, rules, cache| {
                 let mut sets = Vec::new();
                 for (i, s) in sources.into_iter().enumerate() {
                     let what = format!("hex.path.supply: source #{}", i + 1);
+                    // (a misspelt `hexs` was refused as `hexes: table expected, got nil`)
+                    super::only_keys(lua, &s, &["side", "nations", "hexes"], &what)?;
                     let side: String = super::field(&s, "side", &what)?;
                     let side = rules
                         .profile
@@ -761,7 +814,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (id, opts): (String, Option<Table>)| {
             super::only_options(lua, opts.as_ref(), &["blocked"], "hex.path.rail")?;
             let blocked: Option<Table> = match &opts {
-                Some(o) => o.raw_get("blocked")?,
+                Some(o) => super::option(o, "blocked", "hex.path.rail", "a list of hex labels")?,
                 None => None,
             };
             with_position(lua, |map, rules, cache| {

@@ -47,12 +47,12 @@ impl Selection {
                 "hex.units.ids",
             )?;
             s.on_map = o.raw_get::<Option<bool>>("on_map")?.unwrap_or(false);
-            s.with = o
-                .raw_get::<Option<Vec<String>>>("with")?
+            let statuses = "a list of status names";
+            s.with = super::option::<Option<Vec<String>>>(&o, "with", "hex.units.ids", statuses)?
                 .unwrap_or_default();
-            s.without = o
-                .raw_get::<Option<Vec<String>>>("without")?
-                .unwrap_or_default();
+            s.without =
+                super::option::<Option<Vec<String>>>(&o, "without", "hex.units.ids", statuses)?
+                    .unwrap_or_default();
             match o.raw_get::<mlua::Value>("limit")? {
                 mlua::Value::Nil => {}
                 mlua::Value::Integer(n) if n >= 0 => s.limit = n as usize,

@@ -120,7 +120,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
     path.raw_set(
         "steps",
         lua.create_function(|lua, (targets, opts): (Table, Option<Table>)| {
-            let ask = TowardOptions::read(lua, opts.as_ref(), "hex.path.steps")?;
+            let ask = TowardOptions::read(lua, opts.as_ref(), "hex.path.steps", &["impassable"])?;
             let map = path_map(lua)?;
             let target_hexes = hex_list(lua, &map, &targets, "hex.path.steps: targets")?;
             let blocked = blocked_terrains(&map, &ask.impassable, "hex.path.steps")?;
@@ -181,7 +181,8 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
         "toward",
         lua.create_function(
             |lua, (targets, units, opts): (Vec<String>, Table, Option<Table>)| {
-                let ask = TowardOptions::read(lua, opts.as_ref(), "hex.path.toward")?;
+                let ask =
+                    TowardOptions::read(lua, opts.as_ref(), "hex.path.toward", TOWARD_OPTIONS)?;
                 with_position(lua, |map, rules, cache| {
                     let answers = toward(lua, map, rules, cache, &targets, &units, &ask)?;
                     let answers = answers.as_slice();
@@ -211,6 +212,40 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
     )
 }
 
+/// The options `toward` takes.
+const TOWARD_OPTIONS: &[&str] = &[
+    "supplied",
+    "impassable",
+    "limit",
+    "first",
+    "nearest_first",
+    "capacity",
+];
+
+/// The keys of a unit entry of `toward` (a misspelt `budgte` was dropped: the unit's full MA).
+const ENTRY_KEYS: &[&str] = &["id", "budget", "supply"];
+
+/// Entry `i` of `toward`'s units: its table, id and index in the position cache.
+fn unit_entry(
+    lua: &Lua,
+    units: &Table,
+    i: usize,
+    id_key: &mlua::LuaString,
+    cache: &PathCache,
+) -> mlua::Result<(Table, String, usize)> {
+    let entry: Table = units.raw_get(i)?;
+    if let Some(key) = crate::rules::lua_stack::reader::key_not_in(lua, &entry, ENTRY_KEYS)? {
+        return Err(super::unknown_key(
+            &format!("hex.path.toward: unit #{i}"),
+            key,
+            ENTRY_KEYS,
+        ));
+    }
+    let id: String = entry.raw_get(id_key)?;
+    let index = unit_index(cache, &id)?;
+    Ok((entry, id, index))
+}
+
 /// `toward`'s options, as read from `opts`.
 struct TowardOptions {
     impassable: Vec<String>,
@@ -223,21 +258,16 @@ struct TowardOptions {
 }
 
 impl TowardOptions {
-    /// `what`: the function asked (`hex.path.toward`, `hex.path.steps`), for a misspelt option.
-    fn read(lua: &Lua, opts: Option<&Table>, what: &str) -> mlua::Result<TowardOptions> {
-        super::only_options(
-            lua,
-            opts,
-            &[
-                "supplied",
-                "impassable",
-                "limit",
-                "first",
-                "nearest_first",
-                "capacity",
-            ],
-            what,
-        )?;
+    /// `what`: the function asked (`hex.path.toward`, `hex.path.steps`), for a misspelt option;
+    /// `allowed`: the options it takes (`steps` takes `impassable` only: toward's others were
+    /// accepted there and did nothing).
+    fn read(
+        lua: &Lua,
+        opts: Option<&Table>,
+        what: &str,
+        allowed: &[&str],
+    ) -> mlua::Result<TowardOptions> {
+        super::only_options(lua, opts, allowed, what)?;
         let mut ask = TowardOptions {
             impassable: Vec::new(),
             limit: usize::MAX,
@@ -247,15 +277,26 @@ impl TowardOptions {
             capacities: Vec::new(),
         };
         let Some(o) = opts else { return Ok(ask) };
-        ask.supplied = o.raw_get("supplied")?;
-        ask.impassable = o
-            .raw_get::<Option<Vec<String>>>("impassable")?
-            .unwrap_or_default();
-        if let Some(n) = o.raw_get::<Option<usize>>("limit")? {
+        ask.supplied = super::option(o, "supplied", what, "a table of supply names")?;
+        ask.impassable =
+            super::option::<Option<Vec<String>>>(o, "impassable", what, "a list of terrain names")?
+                .unwrap_or_default();
+        let count = "a count (a whole number, 0 or more)";
+        if let Some(n) = super::option::<Option<usize>>(o, "limit", what, count)? {
             ask.limit = n;
         }
-        if let Some(n) = o.raw_get::<Option<usize>>("first")? {
-            ask.first = n.max(1);
+        // (ranks start at 1: `first = 0` read as 1, a bot counting from 0 asked one rank early)
+        match super::option::<Option<usize>>(o, "first", what, "a rank (a whole number from 1)")? {
+            Some(0) => {
+                return Err(super::bad_option(
+                    what,
+                    "first",
+                    "a rank (a whole number from 1)",
+                    &mlua::Value::Integer(0),
+                ))
+            }
+            Some(n) => ask.first = n,
+            None => {}
         }
         ask.nearest_first = o.raw_get::<Option<bool>>("nearest_first")?.unwrap_or(false);
         // (read in one walk: mlua's conversion of each field and each `by_size` key was most of
@@ -453,9 +494,7 @@ fn toward(
     if ask.nearest_first {
         let mut keyed = Vec::with_capacity(count);
         for (i, slot) in read.iter_mut().enumerate().skip(1) {
-            let entry: Table = units.raw_get(i)?;
-            let id: String = entry.raw_get(&id_key)?;
-            let index = unit_index(cache, &id)?;
+            let (entry, id, index) = unit_entry(lua, units, i, &id_key, cache)?;
             keyed.push((hex_at(cache, index).map_or(FAR, distance), i));
             *slot = Some((entry, id, index));
         }
@@ -474,12 +513,7 @@ fn toward(
         }
         let (entry, id, index) = match read.get_mut(i).and_then(Option::take) {
             Some(known) => known,
-            None => {
-                let entry: Table = units.raw_get(i)?;
-                let id: String = entry.raw_get(&id_key)?;
-                let index = unit_index(cache, &id)?;
-                (entry, id, index)
-            }
+            None => unit_entry(lua, units, i, &id_key, cache)?,
         };
         let budget: Option<f64> = entry.raw_get(&budget_key)?;
         let unit = &cache.units[index];
