@@ -411,6 +411,43 @@ fn an_area_game_legend_features_and_markers_fit_its_map() {
     assert!(ux > rx && uy < ry);
 }
 
+/// Regions with no neighbour go down the right edge as far apart as the others (their rings
+/// touched, 41.8 px apart), in a second column when one is full; and a region's many unit
+/// markers stay on the page (a stack's went under its bottom edge, over the legend).
+#[test]
+fn lone_regions_do_not_overlap_and_markers_stay_on_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut map = String::from("kind = \"area\"\nname = \"islands\"\n[[power]]\nname = \"RED\"\n");
+    for i in 0..24 {
+        map.push_str(&format!(
+            "[[region]]\nid = \"I{i:02}\"\ntype = \"land\"\nsupply_center = true\n"
+        ));
+    }
+    // (one pair at the bottom of the page, where a stack's markers would run off it)
+    map.push_str("[[region]]\nid = \"A\"\ntype = \"land\"\narmy = [\"B\"]\n");
+    map.push_str("[[region]]\nid = \"B\"\ntype = \"land\"\narmy = [\"A\"]\n");
+    let units: String = (0..12)
+        .map(|k| format!("[[unit]]\nid = \"r{k}\"\nside = \"RED\"\ntype = \"army\"\nat = \"B\"\n"))
+        .collect();
+    common::write_area_scenario(dir.path(), &map, &units);
+    let mut session = Session::start(dir.path(), Some(1)).unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let (regions, markers) = (circles(&svg, "19"), circles(&svg, "9"));
+    assert_eq!((regions.len(), markers.len()), (26, 12));
+    let dist = |a: (f64, f64), b: (f64, f64)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    for (i, &a) in regions.iter().enumerate() {
+        for &b in &regions[i + 1..] {
+            assert!(dist(a, b) >= 48.0, "regions at {a:?} and {b:?} overlap");
+        }
+    }
+    for &(x, y) in &markers {
+        assert!(
+            (9.0..=1391.0).contains(&x) && (9.0..=991.0).contains(&y),
+            "marker at {x}, {y}"
+        );
+    }
+}
+
 /// A unit waiting to retreat is drawn with a dashed red ring and said so on hover: it looked
 /// like any other unit (map-designer walkthrough).
 #[test]

@@ -329,7 +329,14 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
             p[i].1 += dy / len * step;
         }
     }
-    // Regions with no neighbour (Switzerland) go to the top right corner; the rest fills the page.
+    // Regions with no neighbour (Switzerland) go down the right edge (lone_place); the rest fills
+    // the page left of them.
+    let lone = neighbours.iter().filter(|s| s.is_empty()).count();
+    let right = if lone == 0 {
+        WIDTH - MARGIN
+    } else {
+        lone_place(lone).0.min(lone_place(1).0) - REGION_GAP
+    };
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for (i, &(x, y)) in p.iter().enumerate() {
         if neighbours[i].is_empty() {
@@ -340,27 +347,40 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
         x1 = x1.max(x);
         y1 = y1.max(y);
     }
-    let sx = if x1 > x0 { w / (x1 - x0) } else { 1.0 };
+    let sx = if x1 > x0 {
+        (right - MARGIN) / (x1 - x0)
+    } else {
+        1.0
+    };
     let sy = if y1 > y0 { h / (y1 - y0) } else { 1.0 };
-    let mut lonely = 0.0;
+    let mut lonely = 0;
     let mut placed: Vec<(f64, f64)> = p
         .iter()
         .enumerate()
         .map(|(i, &(x, y))| {
             if neighbours[i].is_empty() {
-                lonely += 1.0;
-                (
-                    WIDTH - MARGIN / 2.0 - NODE,
-                    MARGIN / 2.0 + NODE * 2.2 * lonely,
-                )
+                lonely += 1;
+                lone_place(lonely)
             } else {
                 (MARGIN + (x - x0) * sx, MARGIN + (y - y0) * sy)
             }
         })
         .collect();
     let fixed: Vec<bool> = neighbours.iter().map(BTreeSet::is_empty).collect();
-    separate(&mut placed, &fixed, layout_rounds(n) / 10);
+    separate(&mut placed, &fixed, right, layout_rounds(n) / 10);
     placed
+}
+
+/// Where the `k`-th region with no neighbour goes (from 1): down the page's right edge, REGION_GAP
+/// apart so that their rings do not touch, then down the next column to the left.
+fn lone_place(k: usize) -> (f64, f64) {
+    let top = MARGIN / 2.0 + NODE * 2.2;
+    let per_column = (((HEIGHT - MARGIN / 2.0 - NODE - top) / REGION_GAP) as usize + 1).max(1);
+    let (column, row) = ((k - 1) / per_column, (k - 1) % per_column);
+    (
+        WIDTH - MARGIN / 2.0 - NODE - REGION_GAP * column as f64,
+        top + REGION_GAP * row as f64,
+    )
 }
 
 /// The least distance between two regions' centres once laid out: their rings (a supply
@@ -370,8 +390,8 @@ const REGION_GAP: f64 = 2.0 * (NODE + 5.0) + 6.0;
 
 /// Pushes apart, in up to `rounds` rounds, every two regions closer than REGION_GAP, each half
 /// the shortfall along the line between them (a `fixed` one stays and the other takes it all),
-/// kept on the page. Deterministic: pairs in index order, only + - * / and sqrt.
-fn separate(p: &mut [(f64, f64)], fixed: &[bool], rounds: usize) {
+/// kept on the page left of `right`. Deterministic: pairs in index order, only + - * / and sqrt.
+fn separate(p: &mut [(f64, f64)], fixed: &[bool], right: f64, rounds: usize) {
     let n = p.len();
     for _ in 0..rounds.max(1) {
         let mut moved = false;
@@ -398,8 +418,14 @@ fn separate(p: &mut [(f64, f64)], fixed: &[bool], rounds: usize) {
                     (_, true) => (short, 0.0),
                     _ => (short / 2.0, short / 2.0),
                 };
-                p[i] = on_page((p[i].0 - ux * si, p[i].1 - uy * si));
-                p[j] = on_page((p[j].0 + ux * sj, p[j].1 + uy * sj));
+                let on_page =
+                    |(x, y): (f64, f64)| (x.clamp(MARGIN, right), y.clamp(MARGIN, HEIGHT - MARGIN));
+                if !fixed[i] {
+                    p[i] = on_page((p[i].0 - ux * si, p[i].1 - uy * si));
+                }
+                if !fixed[j] {
+                    p[j] = on_page((p[j].0 + ux * sj, p[j].1 + uy * sj));
+                }
             }
         }
         if !moved {
@@ -408,18 +434,11 @@ fn separate(p: &mut [(f64, f64)], fixed: &[bool], rounds: usize) {
     }
 }
 
-/// A region's centre kept within the page's margins.
-fn on_page((x, y): (f64, f64)) -> (f64, f64) {
-    (
-        x.clamp(MARGIN, WIDTH - MARGIN),
-        y.clamp(MARGIN, HEIGHT - MARGIN),
-    )
-}
-
 /// Where the next unit marker of region `i` goes, `reach` from its centre: of 16 directions
-/// (clockwise from the upper right), the first whose marker is farthest from the other regions'
-/// circles and the markers already drawn (`markers`), so that a marker does not sit on a
-/// neighbour (the standard map's A PAR was drawn inside MAO's circle).
+/// (clockwise from the upper right), the first on the page whose marker is clear of the other
+/// regions' circles and the markers already drawn (`markers`), or the clearest when none is,
+/// so that a marker does not sit on a neighbour (the standard map's A PAR was drawn inside
+/// MAO's circle).
 fn marker_place(pos: &[(f64, f64)], i: usize, reach: f64, markers: &[(f64, f64)]) -> (f64, f64) {
     let near = reach + NODE + 5.0 + 9.0;
     let within = |q: &(f64, f64)| {
@@ -450,6 +469,9 @@ fn marker_place(pos: &[(f64, f64)], i: usize, reach: f64, markers: &[(f64, f64)]
             .chain(others.iter().map(|q| clear(q, 18.0)))
             .fold(f64::MAX, f64::min)
             .min(0.0);
+        // (off the page, or over the legend under it, only when every direction is)
+        let on_page = (9.0..=WIDTH - 9.0).contains(&c.0) && (9.0..=HEIGHT - 9.0).contains(&c.1);
+        let room = if on_page { room } else { room - 1e6 };
         if room > best.0 {
             best = (room, c);
         }
