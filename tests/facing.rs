@@ -243,6 +243,25 @@ fn tac_2_tactical_distances_per_kind() {
             u("r", "red", "infantry", "0901", 4.0, Some(2)),
         ],
     );
+    // A facing given to a leader is refused citing the rules' `leader_facing` clause, or their
+    // `facing` one when they declare none for leaders (TA-R2).
+    let given = Facing::One(2);
+    let refusal = |key: &str| {
+        let mut decl = tac();
+        decl["clauses"][key] = json!("X-9");
+        let with = fx(
+            grid(9, 1),
+            decl,
+            &[
+                u("m", "blue", "leader", "0701", 6.0, None),
+                u("r", "red", "infantry", "0901", 4.0, Some(2)),
+            ],
+        );
+        with.check(&["m"], &["0601"], given)
+    };
+    let why = "leaders have no facing (TA-R2), so none is given, not 2";
+    assert_eq!(refusal("leader_facing"), Err(format!("X-9: {why}")));
+    assert_eq!(refusal("facing"), Err(format!("X-9: {why}")));
     // A leader has no facing: the start hex is not listed at all (TA-R20).
     assert_eq!(
         lead.states(&["m"])

@@ -440,6 +440,11 @@ impl FacingRules {
         self.sides.iter().position(|s| s == side).map(|i| i as u8)
     }
 
+    /// Whether the rules declare a clause id for refusal key `key`.
+    pub fn declares_clause(&self, key: &str) -> bool {
+        self.clauses.contains_key(key)
+    }
+
     /// The clause id declared for a refusal key, or the key itself.
     pub fn clause(&self, key: &str) -> String {
         self.clauses

@@ -593,8 +593,12 @@ impl FacingSearch {
                     facing.key()
                 ),
             };
-            // (a leader's own rule is TA-R2, not the facing clause of the troops)
-            let key = if matches!(g.facing, Facing::None) && g.leaders_only {
+            // (a leader's own rule is TA-R2, not the facing clause of the troops; rules that
+            // declare none for it cite their `facing` clause, as before the key existed)
+            let key = if matches!(g.facing, Facing::None)
+                && g.leaders_only
+                && rules.declares_clause("leader_facing")
+            {
                 "leader_facing"
             } else {
                 "facing"

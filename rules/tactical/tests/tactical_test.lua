@@ -41,13 +41,17 @@ test("TA-R2 / TAC-6: leaders do not attack; an attack names what is wrong with i
   t.eq(t.expect_refused("british", attack("z1", "b1"), "TAC-6").reason, "z1 is not british's unit")
   t.eq(t.expect_refused("british", attack("b1", "b2"), "TAC-6").reason, "b2 is british's own unit")
   t.eq(t.state(), before)
-  -- a target a melee of the phase eliminated is out of play
-  local m = melee(t.ok("british", attack("b1", "z1")))
-  if m.result == "defender eliminated" then
-    t.eq(t.expect_refused("british", attack("b2", "z1"), "TAC-6").reason, "the target z1 is out of play")
-  else
-    t.eq(t.expect_refused("british", attack("b1", "z1"), "TAC-6").reason, "b1 has already attacked")
-  end
+end)
+
+test("TAC-6: an attack on a target already out of play, or by a unit off the map, says so", function(t)
+  -- b1's strength 20 eliminates z1 whatever the roll (d6 + 20 - 3 >= 5)
+  local strong = inf("b1", "british", "0404", 0)
+  strong.strength = 20
+  position(t, { strong, inf("b2", "british", "0503", 0), inf("z1", "zulu", "0504", 2),
+    { id = "off", side = "british", type = "infantry", ma = 4, strength = 3, facing = 0 } })
+  t.eq(t.expect_refused("british", attack("off", "z1"), "TAC-6").reason, "the attacker off is not on the map")
+  t.eq(melee(t.ok("british", attack("b1", "z1"))).result, "defender eliminated")
+  t.eq(t.expect_refused("british", attack("b2", "z1"), "TAC-6").reason, "the target z1 is out of play")
 end)
 
 test("TAC-8: an attack from outside the defender's front gets the flank bonus", function(t)
