@@ -220,8 +220,9 @@ fn an_output_naming_the_orders_file_is_refused_and_the_file_kept() {
 }
 
 /// Every output sent to standard output ends quietly when its reader closed the pipe, with the
-/// command's own exit code: a save (`error: -: cannot write save: Broken pipe`), a batch's
-/// records, `play`'s log and save (exit 2), and `hexwar test`'s report (exit 2 silently).
+/// command's own exit code. Before, these exited 2: a save (`error: -: cannot write save:
+/// Broken pipe`), a batch's records, `play`'s log and save, and `hexwar test`'s report
+/// (silently).
 #[test]
 fn a_reader_closing_the_pipe_ends_every_output_on_stdout_quietly() {
     let dir = tempfile::tempdir().unwrap();
@@ -291,7 +292,7 @@ fn help_and_version_that_cannot_be_written_are_an_error() {
 }
 
 /// An output file rewritten keeps its permission bits (a 600 save became 644), and one without
-/// write permission (chmod 444) is refused before play and kept, as `>` refuses it.
+/// write permission (chmod 444) is refused before play and kept.
 #[cfg(unix)]
 #[test]
 fn a_rewritten_output_keeps_its_permissions_and_a_read_only_one_is_refused() {

@@ -24,8 +24,8 @@ pub use hexside::HexsideKey;
 pub use label::LabelFormat;
 pub use map_file::{load_map, parse_map, parse_map_all};
 pub use source::{
-    line_of, read_bytes_capped, read_capped, read_named_capped, without_bom, LineIndex, NotUtf8,
-    SourceText, MAX_SOURCE_BYTES,
+    bom_stripped, line_of, read_bytes_capped, read_capped, read_named_capped, without_bom,
+    LineIndex, NotUtf8, SourceText, MAX_SOURCE_BYTES,
 };
 pub(crate) use toml_text::with_nearest_field;
 pub use toml_text::{

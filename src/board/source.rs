@@ -164,11 +164,17 @@ impl std::error::Error for NotUtf8 {}
 /// `text` without an editor's leading UTF-8 byte-order mark, which is no part of a Lua chunk, a
 /// JSON value or a JSON line (Lua read it as `unexpected symbol near '<\239>'`); the TOML reader
 /// skips it itself.
-pub fn without_bom(text: String) -> String {
-    match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
+pub fn without_bom(mut text: String) -> String {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
     }
+    text
+}
+
+/// [`without_bom`] of borrowed text: the one test for the mark, which every reader of a file
+/// that may come from an editor (a save, a JSON-lines record) asks.
+pub fn bom_stripped(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// The text of a file a user named on the command line (an orders file, a replay, a record

@@ -14,9 +14,7 @@ pub(crate) enum JsonLines {
 impl JsonLines {
     /// What `text` is, when its first non-empty line is one of hexwar's JSON-lines records.
     pub(crate) fn of(text: &str) -> Option<JsonLines> {
-        let first = text
-            .strip_prefix('\u{feff}')
-            .unwrap_or(text)
+        let first = crate::board::bom_stripped(text)
             .lines()
             .find(|line| !line.trim().is_empty())?;
         let serde_json::Value::Object(record) = serde_json::from_str(first).ok()? else {
@@ -46,7 +44,7 @@ impl JsonLines {
 /// What a JSON file hexwar writes is (a save, a replay, an event log, game records), from its
 /// text, in the words a refusal uses; None for anything else.
 pub(crate) fn json_file_kind(text: &str) -> Option<&'static str> {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
+    let body = crate::board::bom_stripped(text).trim_start();
     if !body.starts_with('{') {
         return None;
     }

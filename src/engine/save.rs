@@ -212,7 +212,7 @@ impl Save {
     /// Parses and verifies a save's text.
     pub fn from_json(path: &Path, text: &str) -> Result<Save, SaveError> {
         // (an editor's byte-order mark is no part of the JSON)
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text = crate::board::bom_stripped(text);
         #[derive(Deserialize)]
         struct Header {
             format: String,
