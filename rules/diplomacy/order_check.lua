@@ -245,10 +245,12 @@ local function reason(game, board, cm, position, power, o, kind)
     end
     return "the build cannot be made (all builds due are ordered already?)"
   end
+  -- (of a variant's stack, the unit on the location the order names, as the adjudicator
+  -- reads it: F SPA/NC beside F SPA/SC)
   local mine = nil
   for _, u in ipairs(units_of(position, power, kind)) do
     local pu = map.parse_unit(cm, u)
-    if pu and pu.prov == where and pu.type == o.utype then mine = pu end
+    if pu and pu.prov == where and pu.type == o.utype and (mine == nil or pu.loc == o.uloc) then mine = pu end
   end
   if not mine then
     local what = kind == "R" and "dislodged " or ""
@@ -445,17 +447,15 @@ end
 -- (`text` given twice: its last copy is the one judged, the void one)
 local function second_retreat_order(rules, cm, position, power, o, text, list)
   if o.utype == nil or o.uprov == nil then return nil end
-  local dl, units = {}, 0
-  local function names_it(d)
-    local u = map.parse_unit(cm, d.unit)
-    return u and u.type == o.utype and u.prov == o.uprov
-  end
+  local dl = {}
   for _, d in ipairs(position.dislodged or {}) do
-    if d.power == power then
-      dl[#dl + 1] = d
-      if names_it(d) then units = units + 1 end
-    end
+    if d.power == power then dl[#dl + 1] = d end
   end
+  -- (the units it names, as the adjudicator reads it: those on the location it names first)
+  local named = {}
+  for _, n in ipairs(retreats.named_units(cm, dl, power, o)) do named[n] = true end
+  local units = 0
+  for _ in pairs(named) do units = units + 1 end
   if units == 0 then return nil end
   local at, naming = nil, 0
   for k, t in ipairs(list) do
@@ -471,7 +471,7 @@ local function second_retreat_order(rules, cm, position, power, o, text, list)
   local holders = {}
   for n, a in pairs(assigned) do
     if a.seq == at then return nil end
-    if names_it(dl[n]) then holders[#holders + 1] = a end
+    if named[n] then holders[#holders + 1] = a end
   end
   table.sort(holders, function(a, b) return a.seq < b.seq end)
   local texts = {}

@@ -143,19 +143,22 @@ function M.has_retreats(rules, position)
 end
 
 
--- Retreat orders matched to the dislodged units they name: an order goes to the first dislodged
--- unit of its power, of its type, in its province, not matched yet; when every such unit has one,
--- to the first whose order cannot be carried out (a retreat to a place not among its options,
--- anything but a retreat or disband), if this one can; a unit on the location the order names
--- first either way. So of several orders for one unit the first that can be carried out counts,
--- as the reference engine plays it (it drops an impossible order as it is given), and the one
--- it replaces is void. Returns `assigned` (index in `dl` -> {raw, o, seq}), `entries` (power ->
--- result entries: those of the orders that name no dislodged unit or were replaced, flagged
--- `void_flags()`) and `add(power, entry)`, which appends to `entries`.
--- `seq` numbers the orders through the phase, power after power, or within each power's list
--- when `seq_per_power` is set (the Francqueville variant's numbering, which orders its
--- `arrived` list). An order the rules' `order_allowed` forbids is matched to its unit as a void
--- one (`o.kind` "V"), so every resolve_retreats reads it as void.
+-- Retreat orders matched to the dislodged units they name. An order names the units of its
+-- power, of its type, in its province -- those on the location it names when any is (R-g2:
+-- F SPA/SC beside F SPA/NC), else all of them. Each unit gets the order it can carry out (a
+-- disband, or a retreat to one of its options, that the rules' `order_allowed` allows), as many
+-- units as can get one, earlier orders first (a matching: an order may move to another unit
+-- of the stack to make room for a later one; a stack's units have different options); a unit
+-- left without one gets the first order naming it that it cannot carry out (void, as the
+-- adjudicator reads it). So of several orders for one unit the first that can be carried out
+-- counts, as the reference engine plays it (it drops an impossible order as it is given), and
+-- the others are void. Returns `assigned` (index in `dl` -> {raw, o, seq}), `entries` (power ->
+-- result entries: those of the orders no unit took, flagged `void_flags()`) and
+-- `add(power, entry)`, which appends to `entries`. `seq` numbers the orders through the phase,
+-- power after power, or within each power's list when `seq_per_power` is set (the
+-- Francqueville variant's numbering, which orders its `arrived` list). An order the rules'
+-- `order_allowed` forbids is given as a void one (`o.kind` "V"), so every resolve_retreats
+-- reads it as void.
 local FORBIDDEN = { kind = "V", kc = 5 }
 
 -- Whether dislodged unit `d` can carry out order `o`: a disband, or a retreat (or a move, read
@@ -165,6 +168,24 @@ local function carried_out(cm, d, o)
   if o.kind ~= "R" and o.kind ~= "M" then return false end
   return M.retreat_location(cm, d, o.utype, o.dest) ~= nil
 end
+
+-- The indexes in `dl` of power `p`'s units order `o` names (see above), in `dl`'s order.
+local function named_units(cm, dl, p, o)
+  local named, others = {}, {}
+  if not o.utype then return named end
+  for n = 1, #dl do
+    local d = dl[n]
+    if d.power == p then
+      local u = map.parse_unit(cm, d.unit)
+      if u and u.type == o.utype and u.prov == o.uprov then
+        local list = u.loc == o.uloc and named or others
+        list[#list + 1] = n
+      end
+    end
+  end
+  return #named > 0 and named or others
+end
+M.named_units = named_units
 
 function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rules, position)
   local allowed = rules and rules.order_allowed
@@ -176,54 +197,63 @@ function M.assign_retreat_orders(cm, dl, orders, void_flags, seq_per_power, rule
   end
   local seq = 0
   for _, p in ipairs(powers_of(cm, orders)) do
+    -- this power's orders: {raw, o, seq, units (all it names), can (those that can carry it out)}
+    local given = {}
     for k, raw in ipairs(orders[p] or EMPTY) do
       seq = seq_per_power and k or seq + 1
-      local o = orders_mod.parse(cm, raw)
-      local function forbidden()
-        return allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false
-      end
-      -- The unit it goes to (R-g2: of several units of that type in the province, the one
-      -- standing on the location the order names -- F SPA/SC beside F SPA/NC -- else the
-      -- first): one without an order yet, or else one whose order it cannot carry out, if it
-      -- can carry out this one and the rules allow it; those on the named location first.
-      local hit, replaced
-      if o.utype then
-        local named, others = {}, {}
-        for n = 1, #dl do
-          local d = dl[n]
-          if d.power == p then
-            local u = map.parse_unit(cm, d.unit)
-            if u and u.type == o.utype and u.prov == o.uprov then
-              local list = u.loc == o.uloc and named or others
-              list[#list + 1] = n
-            end
+      local parsed = orders_mod.parse(cm, raw)
+      local o = parsed
+      local units = named_units(cm, dl, p, o)
+      local can = {}
+      if #units > 0 then
+        if allowed and allowed(rules, cm, position, p, orders_mod.in_phase(o, "R")) == false then
+          o = FORBIDDEN
+        else
+          for _, n in ipairs(units) do
+            if carried_out(cm, dl[n], o) then can[#can + 1] = n end
           end
         end
-        for _, group in ipairs({ named, others }) do
-          for _, n in ipairs(group) do
-            if not assigned[n] then hit = n; break end
+      end
+      given[#given + 1] = { raw = raw, o = o, parsed = parsed, seq = seq, units = units, can = can }
+    end
+    -- (Kuhn's augmenting paths, orders in turn: an order that found a unit keeps one)
+    local holder = {} -- unit index -> index in `given`
+    local function place(i, seen)
+      for _, n in ipairs(given[i].can) do
+        if not seen[n] then
+          seen[n] = true
+          if holder[n] == nil or place(holder[n], seen) then
+            holder[n] = i
+            return true
           end
-          if not hit then
-            for _, n in ipairs(group) do
-              if not carried_out(cm, dl[n], assigned[n].o) and carried_out(cm, dl[n], o) and not forbidden() then
-                hit, replaced = n, assigned[n]
-                break
-              end
-            end
-          end
-          if hit then break end
         end
       end
-      if replaced then
-        add(p, { power = p, order = tostring(replaced.raw), unit = dl[hit].unit, flags = void_flags(), seq = replaced.seq })
-      elseif hit and forbidden() then
-        o = FORBIDDEN
+      return false
+    end
+    for i = 1, #given do
+      if #given[i].can > 0 then place(i, {}) end
+    end
+    local placed = {} -- index in `given` -> unit index
+    for n, i in pairs(holder) do placed[i] = n end
+    -- (a unit with no order it can carry out takes the first naming it)
+    for i, g in ipairs(given) do
+      if placed[i] == nil then
+        for _, n in ipairs(g.units) do
+          if holder[n] == nil then
+            holder[n], placed[i] = i, n
+            break
+          end
+        end
       end
-      if hit then
-        assigned[hit] = { raw = raw, o = o, seq = seq }
+    end
+    for i, g in ipairs(given) do
+      local n = placed[i]
+      if n and holder[n] == i then
+        assigned[n] = { raw = g.raw, o = g.o, seq = g.seq }
       else
-        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(raw)
-        add(p, { power = p, order = tostring(raw), unit = ustr, flags = void_flags(), seq = seq })
+        local o = g.parsed
+        local ustr = (o.utype and o.uloc) and (o.utype .. " " .. o.uloc) or tostring(g.raw)
+        add(p, { power = p, order = tostring(g.raw), unit = ustr, flags = void_flags(), seq = g.seq })
       end
     end
   end

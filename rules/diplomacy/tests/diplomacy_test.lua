@@ -241,6 +241,31 @@ test("a stack's retreat order goes to a unit of the stack that can carry it out 
   t.eq(result.units.FRANCE, { "A BRE", "A PIC" })
 end)
 
+test("a stack's retreat orders go to the units that can carry them out, whatever their order (R-g2)", function(t)
+  -- The first A PAR (it tried BUR) may go to PIC only, the second to BRE or PIC: BRE, given
+  -- first, goes to the second, and PIC to the first (both went to the first unit free).
+  t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
+  t.setup({ phase = "S1901M", units = { FRANCE = { "A PAR", "A PAR" }, GERMANY = { "A GAS", "A BUR" } } })
+  adjudicate(t, { FRANCE = { "A PAR - BUR", "A PAR H" }, GERMANY = { "A GAS - PAR", "A BUR S A GAS - PAR" } })
+  local result = adjudicate(t, { FRANCE = { "A PAR R BRE", "A PAR R PIC" } })
+  t.eq(flags(t, result, "A PAR R BRE"), {})
+  t.eq(flags(t, result, "A PAR R PIC"), {})
+  t.eq(result.units.FRANCE, { "A BRE", "A PIC" })
+end)
+
+test("a retreat order naming a coast goes to the fleet on that coast only", function(t)
+  t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
+  t.setup({ phase = "S1901M", units = { ITALY = { "F SPA/NC", "F SPA/SC" }, FRANCE = { "A GAS", "A MAR" } } })
+  adjudicate(t, { FRANCE = { "A GAS - SPA", "A MAR S A GAS - SPA" } })
+  -- (F SPA/NC may go to MAO only: its WES is void, and the SC fleet's second order does not
+  -- move it)
+  local result = adjudicate(t, { ITALY = { "F SPA/NC R WES", "F SPA/SC R LYO", "F SPA/SC R MAO" } })
+  t.eq(flags(t, result, "F SPA/NC R WES"), { "void", "disband" })
+  t.eq(flags(t, result, "F SPA/SC R LYO"), {})
+  t.eq(flags(t, result, "F SPA/SC R MAO"), { "void" })
+  t.eq(result.units.ITALY, { "F LYO" })
+end)
+
 test("a retreat order naming a coast goes to the fleet on it, even once it has an impossible one", function(t)
   t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
   t.setup({ phase = "S1901M", units = { ITALY = { "F SPA/NC", "F SPA/SC" }, FRANCE = { "A GAS", "A MAR" } } })
