@@ -446,6 +446,26 @@ fn lone_regions_do_not_overlap_and_markers_stay_on_the_page() {
             "marker at {x}, {y}"
         );
     }
+    // (more lone regions than the right half holds at that gap: closer rows, no panic, all on
+    // the page; 420 of them beside a pair once panicked in a clamp)
+    let dir = tempfile::tempdir().unwrap();
+    let mut map = String::from("kind = \"area\"\nname = \"atoll\"\n[[power]]\nname = \"RED\"\n");
+    for i in 0..430 {
+        map.push_str(&format!("[[region]]\nid = \"I{i:03}\"\ntype = \"land\"\n"));
+    }
+    map.push_str("[[region]]\nid = \"A\"\ntype = \"land\"\narmy = [\"B\"]\n");
+    map.push_str("[[region]]\nid = \"B\"\ntype = \"land\"\narmy = [\"A\"]\n");
+    common::write_area_scenario(dir.path(), &map, "");
+    let mut session = Session::start(dir.path(), Some(1)).unwrap();
+    let svg = render(&mut session, None).unwrap();
+    let regions = circles(&svg, "19");
+    assert_eq!(regions.len(), 432);
+    for &(x, y) in &regions {
+        assert!(
+            (19.0..=1381.0).contains(&x) && (19.0..=981.0).contains(&y),
+            "region at {x}, {y}"
+        );
+    }
 }
 
 /// A unit waiting to retreat is drawn with a dashed red ring and said so on hover: it looked

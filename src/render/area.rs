@@ -335,7 +335,8 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
     let right = if lone == 0 {
         WIDTH - MARGIN
     } else {
-        lone_place(lone).0.min(lone_place(1).0) - REGION_GAP
+        let (columns, _, _) = lone_grid(lone);
+        WIDTH - MARGIN / 2.0 - NODE - REGION_GAP * columns as f64
     };
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for (i, &(x, y)) in p.iter().enumerate() {
@@ -360,7 +361,7 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
         .map(|(i, &(x, y))| {
             if neighbours[i].is_empty() {
                 lonely += 1;
-                lone_place(lonely)
+                lone_place(lonely, lone)
             } else {
                 (MARGIN + (x - x0) * sx, MARGIN + (y - y0) * sy)
             }
@@ -371,15 +372,31 @@ fn layout(n: usize, edges: &[(usize, usize)]) -> Vec<(f64, f64)> {
     placed
 }
 
-/// Where the `k`-th region with no neighbour goes (from 1): down the page's right edge, REGION_GAP
-/// apart so that their rings do not touch, then down the next column to the left.
-fn lone_place(k: usize) -> (f64, f64) {
-    let top = MARGIN / 2.0 + NODE * 2.2;
-    let per_column = (((HEIGHT - MARGIN / 2.0 - NODE - top) / REGION_GAP) as usize + 1).max(1);
-    let (column, row) = ((k - 1) / per_column, (k - 1) % per_column);
+/// How the `lone` regions with no neighbour are laid out down the page's right edge: their
+/// columns (at most as many as fill half the page's width) and rows, and the rows' spacing
+/// (REGION_GAP, so that their rings do not touch, while they fit; closer when they do not).
+fn lone_grid(lone: usize) -> (usize, usize, f64) {
+    let (top, bottom) = (MARGIN / 2.0 + NODE * 2.2, HEIGHT - MARGIN / 2.0 - NODE);
+    let per_column = ((bottom - top) / REGION_GAP) as usize + 1;
+    let most_columns = ((WIDTH - 2.0 * MARGIN) / 2.0 / REGION_GAP) as usize;
+    let columns = lone.div_ceil(per_column).clamp(1, most_columns);
+    let rows = lone.div_ceil(columns).max(1);
+    let dy = if rows > 1 {
+        REGION_GAP.min((bottom - top) / (rows - 1) as f64)
+    } else {
+        REGION_GAP
+    };
+    (columns, rows, dy)
+}
+
+/// Where the `k`-th (from 1) of `lone` regions with no neighbour goes (lone_grid): down the
+/// right edge, then down the next column to the left.
+fn lone_place(k: usize, lone: usize) -> (f64, f64) {
+    let (_, rows, dy) = lone_grid(lone);
+    let (column, row) = ((k - 1) / rows, (k - 1) % rows);
     (
         WIDTH - MARGIN / 2.0 - NODE - REGION_GAP * column as f64,
-        top + REGION_GAP * row as f64,
+        MARGIN / 2.0 + NODE * 2.2 + dy * row as f64,
     )
 }
 
