@@ -102,12 +102,14 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
 }
 
 /// Whether this user may write `path`, as the system judges it (permission bits, ACLs, the
-/// process's effective ids), asked without opening it: opening a file for writing shows
-/// watchers a write that never happened, and opening a pipe for writing ends its reader's input.
+/// process's ids), asked without opening it: opening a file for writing shows watchers a write
+/// that never happened, and opening a pipe for writing ends its reader's input. (Plain
+/// `access`, real ids: hexwar is never set-id, and `AT_EACCESS` needs `faccessat2`, which some
+/// container profiles refuse with EPERM, so every output read as unwritable there.)
 #[cfg(unix)]
 fn may_write(path: &Path) -> std::io::Result<()> {
     use rustix::fs::{accessat, Access, AtFlags, CWD};
-    accessat(CWD, path, Access::WRITE_OK, AtFlags::EACCESS).map_err(std::io::Error::from)
+    accessat(CWD, path, Access::WRITE_OK, AtFlags::empty()).map_err(std::io::Error::from)
 }
 
 #[cfg(not(unix))]
