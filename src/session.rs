@@ -53,6 +53,22 @@ pub enum SessionError {
     },
 }
 
+impl SessionError {
+    /// The error's text, then what the rules' modules printed before a load error, a
+    /// `script: ...` line each: for the places that show the error as one text (a Lua test's
+    /// failure, a batch's game), where the CLI's own commands print those lines before it.
+    pub fn with_script_output(&self) -> String {
+        let mut text = self.to_string();
+        if let SessionError::Rules(e) = self {
+            for line in e.printed.iter().flat_map(|t| t.split('\n')) {
+                text.push_str("\nscript: ");
+                text.push_str(line);
+            }
+        }
+        text
+    }
+}
+
 impl From<Vec<ScenarioError>> for SessionError {
     fn from(errors: Vec<ScenarioError>) -> Self {
         SessionError::Scenario(errors)

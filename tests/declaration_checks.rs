@@ -1145,8 +1145,7 @@ fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
         r#"hex.path.toward({ "0606" }, { { id = "b-inf-1", budgte = 4 } })"#,
         r#"hex.path.steps({ "0101" }, { limit = 3 })"#,
         r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" } }, { first = 0 })"#,
-        r#"hex.path.steps({ "0101" }, { impassable = { "lak" } })"#,
-        r#"hex.map.has_feature("0604", "cty")"#,
+        r#"hex.path.steps({ "0101" }, { impassable = { "laek" } })"#,
         r#"hex.units.ids("blue", { with = "moved" })"#,
         r#"hex.path.reach("b-inf-1", 4, { blocked = "0202" })"#,
         r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" } }, { limit = -1 })"#,
@@ -1163,9 +1162,8 @@ fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
          budget, supply)",
         "hex.path.steps: options: unknown key 'limit' (the keys: impassable)",
         "hex.path.toward: option 'first': a rank (a whole number from 1) expected, got integer 0",
-        "hex.path.steps: impassable names 'lak', no terrain of this map (did you mean 'lake'?; \
+        "hex.path.steps: impassable names 'laek', no terrain of this map (did you mean 'lake'?; \
          terrains: clear, forest, hills, lake, marsh)",
-        "hex.map.has_feature: this map has no feature 'cty' (did you mean 'city'?)",
         "hex.units.ids: option 'with': a list of status names expected, got string \"moved\"",
         "hex.path.reach: option 'blocked': a list of hex labels expected, got string \"0202\"",
         "hex.path.toward: option 'limit': a count (a whole number, 0 or more) expected, got \

@@ -309,6 +309,14 @@ fn a_mods_prints_before_its_load_error_are_shown() {
             "{command}: {err}"
         );
     }
+    // (a batch's game shows the error as one text: the lines after it)
+    let out = common::hexwar(&["run", "scenarios/demo", "--games", "2", "--mod", file]);
+    let err = common::stderr(&out);
+    assert!(
+        err.starts_with("error: loading rules module 'broken': ")
+            && err.ends_with(": boom\nscript: reached\t1\nscript: two\nscript: lines\n"),
+        "{err}"
+    );
 }
 
 /// The log keeps 10 000 lines between reads; what a script prints past them is counted and said

@@ -133,8 +133,8 @@ pub fn play_game(
     index: u64,
 ) -> Result<GameRecord, BatchFailure> {
     let seed = derive_seed(base_seed, index);
-    let mut session =
-        Session::start_scenario(scenario.clone(), Some(seed)).map_err(|e| e.to_string())?;
+    let mut session = Session::start_scenario(scenario.clone(), Some(seed))
+        .map_err(|e| e.with_script_output())?;
     // (the files the game runs from its start: one batch's games all load them)
     let loaded = session.game.rules().loaded_files();
     let report = match session.play_bots(RunLimit::End) {

@@ -118,7 +118,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
             };
             let started = mods.and_then(|mods| {
                 find_near(&base, &path).and_then(|p| {
-                    Session::start_with_mods(&p, seed, &mods).map_err(|e| e.to_string())
+                    Session::start_with_mods(&p, seed, &mods).map_err(|e| e.with_script_output())
                 })
             });
             let started = started.and_then(|mut s| {
