@@ -926,21 +926,26 @@ hex.rules.query("hexes_number", function() return hex.path.supply({ { side = "bl
     }
 }
 
+/// The rules error the phasing side's legal listing meets on the demo with mod `name`.
+fn listing_error(name: &str, source: &str) -> hexwar::engine::RulesError {
+    let mut s = demo_with(name, source).unwrap();
+    let side = s.game.phasing_side().unwrap();
+    match s.game.legal_commands(&side) {
+        Err(e) => e,
+        Ok(list) => panic!("expected a rules error, got {list:?}"),
+    }
+}
+
 /// A command a listing returns holding a value that is no data (a coroutine) is named so, not
 /// as serde's `deserialize error: unsupported value type `thread``.
 #[test]
 fn a_listed_command_holding_a_coroutine_is_named_in_a_scripts_words() {
-    let mut s = demo_with(
+    let e = listing_error(
         "listed_coroutine",
         r#"hex.commands.define("y", { legal = function() return { { command = "y", co = coroutine.create(print) } } end,
   resolve = function() return {} end })
 "#,
-    )
-    .unwrap();
-    let side = s.game.phasing_side().unwrap();
-    let Err(e) = s.game.legal_commands(&side) else {
-        panic!("expected a rules error")
-    };
+    );
     assert!(
         e.message.ends_with(
             "/listed_coroutine.lua:1): not a command table: a coroutine is no data (a value holds \
@@ -1211,17 +1216,12 @@ fn a_skip_rule_answering_other_than_a_boolean_is_an_error() {
 /// took it, and was refused.
 #[test]
 fn a_listing_of_a_command_the_rules_do_not_define_is_an_error() {
-    let mut s = demo_with(
+    let e = listing_error(
         "listed_zpa",
         r#"hex.commands.define("zap", { legal = function() return { { command = "zpa" } } end,
   resolve = function() return {} end })
 "#,
-    )
-    .unwrap();
-    let side = s.game.phasing_side().unwrap();
-    let Err(e) = s.game.legal_commands(&side) else {
-        panic!("expected a rules error")
-    };
+    );
     assert!(
         e.message.starts_with("legal 'zap' (")
             && e.message.ends_with(

@@ -17,6 +17,11 @@ fn probe(code: &str) -> Value {
 
 /// `probe` on another fixture.
 fn probe_in(fixture: &str, code: &str) -> Value {
+    probe_answer(fixture, code).unwrap().unwrap()
+}
+
+/// What the `probe` query running `code` on `fixture` answers.
+fn probe_answer(fixture: &str, code: &str) -> Result<Option<Value>, hexwar::engine::RulesError> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("probe.lua");
     std::fs::write(
@@ -25,7 +30,7 @@ fn probe_in(fixture: &str, code: &str) -> Value {
     )
     .unwrap();
     let mut s = Session::start_with_mods(Path::new(fixture), Some(1), &[file]).unwrap();
-    s.game.query("probe", &Value::Null).unwrap().unwrap()
+    s.game.query("probe", &Value::Null)
 }
 
 fn drop_at(to: &str) -> Value {
@@ -111,16 +116,7 @@ fn legal_for_one_command_copies_that_commands_list_whole() {
 
 /// The error of a query running `code` on the fixture.
 fn probe_error(code: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("probe.lua");
-    std::fs::write(
-        &file,
-        format!("hex.rules.query(\"probe\", function() return {code} end)\n"),
-    )
-    .unwrap();
-    let fixture = Path::new("tests/fixtures/f40/airborne_river");
-    let mut s = Session::start_with_mods(fixture, Some(1), &[file]).unwrap();
-    match s.game.query("probe", &Value::Null) {
+    match probe_answer("tests/fixtures/f40/airborne_river", code) {
         Err(e) => e.message,
         Ok(answer) => panic!("{code}: expected an error, got {answer:?}"),
     }
