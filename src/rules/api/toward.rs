@@ -227,20 +227,12 @@ const ENTRY_KEYS: &[&str] = &["id", "budget", "supply"];
 
 /// Entry `i` of `toward`'s units: its table, id and index in the position cache.
 fn unit_entry(
-    lua: &Lua,
     units: &Table,
     i: usize,
     id_key: &mlua::LuaString,
     cache: &PathCache,
 ) -> mlua::Result<(Table, String, usize)> {
     let entry: Table = units.raw_get(i)?;
-    if let Some(key) = crate::rules::lua_stack::reader::key_not_in(lua, &entry, ENTRY_KEYS)? {
-        return Err(super::unknown_key(
-            &format!("hex.path.toward: unit #{i}"),
-            key,
-            ENTRY_KEYS,
-        ));
-    }
     let id: String = entry.raw_get(id_key)?;
     let index = unit_index(cache, &id)?;
     Ok((entry, id, index))
@@ -485,6 +477,16 @@ fn toward(
     );
     // A unit's hex, as the occupancy placed it (the hex of its `at`).
     let hex_at = |cache: &PathCache, i: usize| cache.occ.placed(i).map(|p| p.hex);
+    // (every entry's keys, checked once for the list: a misspelt `budgte` was dropped unread)
+    if let Some((i, key)) =
+        crate::rules::lua_stack::reader::item_key_not_in(lua, units, ENTRY_KEYS)?
+    {
+        return Err(super::unknown_key(
+            &format!("hex.path.toward: unit #{i}"),
+            key,
+            ENTRY_KEYS,
+        ));
+    }
     // The examination order: entry indices (1-based), nearest first when asked (a stable sort).
     let count = units.raw_len();
     let mut order: Vec<usize> = (1..=count).collect();
@@ -494,7 +496,7 @@ fn toward(
     if ask.nearest_first {
         let mut keyed = Vec::with_capacity(count);
         for (i, slot) in read.iter_mut().enumerate().skip(1) {
-            let (entry, id, index) = unit_entry(lua, units, i, &id_key, cache)?;
+            let (entry, id, index) = unit_entry(units, i, &id_key, cache)?;
             keyed.push((hex_at(cache, index).map_or(FAR, distance), i));
             *slot = Some((entry, id, index));
         }
@@ -513,8 +515,9 @@ fn toward(
         }
         let (entry, id, index) = match read.get_mut(i).and_then(Option::take) {
             Some(known) => known,
-            None => unit_entry(lua, units, i, &id_key, cache)?,
+            None => unit_entry(units, i, &id_key, cache)?,
         };
+
         let budget: Option<f64> = entry.raw_get(&budget_key)?;
         let unit = &cache.units[index];
         let Some(start) = hex_at(cache, index) else {

@@ -224,6 +224,58 @@ pub(crate) fn key_not_in(
     Ok(out)
 }
 
+/// The first key that is not one of `allowed` in the tables of the list `list` (its items 1 to
+/// its length; an item that is no table is left to the caller): the item's index and the key as
+/// [`key_not_in`] gives it. The whole list in one protected call, not one an item (`hex.path.toward`
+/// reads a hundred unit entries a bot decision).
+pub(crate) fn item_key_not_in(
+    lua: &Lua,
+    list: &Table,
+    allowed: &[&str],
+) -> mlua::Result<Option<(usize, Result<String, String>)>> {
+    let mut out: Option<(usize, Result<String, String>)> = None;
+    // SAFETY: see above and the `lua_stack` docs; the closure only borrows `out` and `allowed`.
+    unsafe {
+        lua.exec_raw::<()>(list, |state| {
+            if ffi::lua_checkstack(state, 4) == 0 {
+                out = Some((0, Err("(the Lua stack is full)".into())));
+                return;
+            }
+            let n = ffi::lua_rawlen(state, 1);
+            for i in 1..=n {
+                ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer);
+                if ffi::lua_type(state, -1) != ffi::LUA_TTABLE {
+                    ffi::lua_pop(state, 1);
+                    continue;
+                }
+                ffi::lua_pushnil(state);
+                while ffi::lua_next(state, -2) != 0 {
+                    // (lua_tolstring only on a string key, as in key_not_in)
+                    let name = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
+                        lua_str(state, -2).ok()
+                    } else {
+                        None
+                    };
+                    if !name.is_some_and(|k| allowed.contains(&k)) {
+                        out = Some((
+                            i,
+                            match name {
+                                Some(k) => Ok(k.to_string()),
+                                None => Err(type_name(state, -2)),
+                            },
+                        ));
+                        ffi::lua_pop(state, 3);
+                        return;
+                    }
+                    ffi::lua_pop(state, 1);
+                }
+                ffi::lua_pop(state, 1);
+            }
+        })?;
+    }
+    Ok(out)
+}
+
 /// `hex_indices` on the stack: the list at 1, the index at 2.
 unsafe fn indices_walk(state: *mut ffi::lua_State) -> Result<Vec<u32>, String> {
     if ffi::lua_checkstack(state, 3) == 0 {
