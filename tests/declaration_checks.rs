@@ -1189,6 +1189,34 @@ fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
     }
 }
 
+/// What the checks of misuse still take: a unit view (`hex.units.get`) as a `toward` entry
+/// (its fields are a unit's, none misspelt), and `legal` asked of a unit out of play (it lists
+/// nothing; a bot may ask of one it knew), both accepted as before the checks.
+#[test]
+fn a_unit_view_as_a_toward_entry_and_legal_of_a_unit_out_of_play_are_taken() {
+    let text = "hex.rules.query(\"view\", function() return #hex.path.toward({ \"0606\" }, \
+                { hex.units.get(\"b-inf-1\") }) end)\n\
+                hex.rules.query(\"gone\", function() return #hex.commands.legal(\"blue\", \
+                { unit = \"b-inf-1\" }) end)\n";
+    let mut s = demo_with("taken", text).unwrap();
+    let null = serde_json::Value::Null;
+    assert_eq!(
+        s.game.query("view", &null).unwrap(),
+        Some(serde_json::json!(1))
+    );
+    let eliminated = hexwar::engine::Event::UnitEliminated {
+        unit: "b-inf-1".into(),
+        reason: "test".into(),
+    };
+    let mut state = s.game.state().clone();
+    hexwar::engine::apply(&mut state, &eliminated).unwrap();
+    s.game.restore(state).unwrap();
+    assert_eq!(
+        s.game.query("gone", &null).unwrap(),
+        Some(serde_json::json!(0))
+    );
+}
+
 /// A skip rule's answer other than true, false or nil is an error: a truthy `phase ==
 /// "combat" and 1` never skipped, and nothing said so.
 #[test]

@@ -66,8 +66,11 @@ impl Filter {
             }
         }
         if let Some(unit) = self.unit.as_deref() {
+            // (a unit out of play has no legal command, and a bot may well ask of one it knew:
+            // only an id the game never had is a mistake)
             let hint = super::with_state(lua, |state| {
-                Ok((!state.units.contains_key(unit)).then(|| {
+                let known = state.units.contains_key(unit) || state.gone.contains_key(unit);
+                Ok((!known).then(|| {
                     super::with_host(lua, |h| {
                         crate::spelling::unit_hint(&h.map, &state.units, unit)
                     })

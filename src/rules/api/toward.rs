@@ -222,8 +222,14 @@ const TOWARD_OPTIONS: &[&str] = &[
     "capacity",
 ];
 
-/// The keys of a unit entry of `toward` (a misspelt `budgte` was dropped: the unit's full MA).
+/// The keys of a unit entry of `toward` (a misspelt `budgte` was dropped: the unit's full MA):
+/// its own, and a unit view's (`hex.units.get`, `hex.units.brief`), which a bot may pass as an
+/// entry (its full MA, its own supply).
 const ENTRY_KEYS: &[&str] = &["id", "budget", "supply"];
+const VIEW_KEYS: &[&str] = &[
+    "id", "budget", "supply", "side", "nation", "type", "size", "ma", "strength", "at", "class",
+    "facing", "facing2", "status", "attrs",
+];
 
 /// Entry `i` of `toward`'s units: its table, id and index in the position cache.
 fn unit_entry(
@@ -478,8 +484,7 @@ fn toward(
     // A unit's hex, as the occupancy placed it (the hex of its `at`).
     let hex_at = |cache: &PathCache, i: usize| cache.occ.placed(i).map(|p| p.hex);
     // (every entry's keys, checked once for the list: a misspelt `budgte` was dropped unread)
-    if let Some((i, key)) =
-        crate::rules::lua_stack::reader::item_key_not_in(lua, units, ENTRY_KEYS)?
+    if let Some((i, key)) = crate::rules::lua_stack::reader::item_key_not_in(lua, units, VIEW_KEYS)?
     {
         return Err(super::unknown_key(
             &format!("hex.path.toward: unit #{i}"),
