@@ -452,11 +452,11 @@ local function second_retreat_order(rules, cm, position, power, o, text, list)
     if d.power == power then dl[#dl + 1] = d end
   end
   -- (the units it names, as the adjudicator reads it: those on the location it names first)
-  local named = {}
-  for _, n in ipairs(retreats.named_units(cm, dl, power, o)) do named[n] = true end
-  local units = 0
-  for _ in pairs(named) do units = units + 1 end
+  local named_list = retreats.named_units(cm, dl, power, o)
+  local units = #named_list
   if units == 0 then return nil end
+  local named = {}
+  for _, n in ipairs(named_list) do named[n] = true end
   local at, naming = nil, 0
   for k, t in ipairs(list) do
     if t == text then at = k end

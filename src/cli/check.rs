@@ -60,9 +60,7 @@ fn check_scenario(
     }
     let mut rules = LuaRules::load(&scenario).map_err(|e| {
         // (what the scripts printed on the way to the error, as a run shows a script's output)
-        for line in e.printed.iter().flat_map(|t| t.split('\n')) {
-            errln!("script: {}", super::printable(line));
-        }
+        super::show_script_lines(&e.printed);
         e.errors
     })?;
     if rules_declare_no_sequence(&rules) {

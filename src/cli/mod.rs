@@ -143,10 +143,13 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// What the rules' scripts printed (`print`, `hex.log`) since the last call, to stderr, a line
 /// each, `script: ...`: stdout stays the command's own output.
 fn show_script_log(game: &mut crate::engine::Game) {
-    for text in game.take_script_log() {
-        for line in text.split('\n') {
-            errln!("script: {}", printable(line));
-        }
+    show_script_lines(&game.take_script_log());
+}
+
+/// Texts the scripts printed, to stderr: a `script: ...` line for each of their lines.
+fn show_script_lines(texts: &[String]) {
+    for line in texts.iter().flat_map(|t| t.split('\n')) {
+        errln!("script: {}", printable(line));
     }
 }
 
@@ -389,9 +392,7 @@ fn print_mods(session: &crate::Session) {
 fn session_message(e: &crate::SessionError) -> String {
     // (what the modules printed before their load error: shown first, as it came first)
     if let crate::SessionError::Rules(load) = e {
-        for line in load.printed.iter().flat_map(|t| t.split('\n')) {
-            errln!("script: {}", printable(line));
-        }
+        show_script_lines(&load.printed);
     }
     match e {
         crate::SessionError::Scenario(list) => list
