@@ -858,6 +858,37 @@ fn a_file_new_beside_the_rules_does_not_stop_a_replay() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+/// Rules that fail to load when a replay runs (here a module the rules look for appears
+/// beside them after the recording) show what their modules printed first, as `run` does: the
+/// `script:` lines were lost.
+#[test]
+fn a_replay_whose_rules_fail_to_load_shows_what_they_printed() {
+    let (dir, scenario) = demo_copy();
+    let init = dir.path().join("rules/demo/init.lua");
+    let text = std::fs::read_to_string(&init).unwrap();
+    std::fs::write(
+        &init,
+        format!(
+            "{text}\nif pcall(require, \"demo.extra\") then error(\"demo.extra is no part of these rules\") end\n"
+        ),
+    )
+    .unwrap();
+    let path = record(dir.path(), scenario.to_str().unwrap(), "4");
+    std::fs::write(
+        dir.path().join("rules/demo/extra.lua"),
+        "print(\"extra loaded\")\nreturn true\n",
+    )
+    .unwrap();
+    let out = hexwar(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("script: extra loaded\nerror: loading rules module 'demo': ")
+            && err.ends_with(": demo.extra is no part of these rules\n"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_batch_past_ten_million_games_is_refused_and_huge_turn_counts_play_to_the_end() {
     for count in [

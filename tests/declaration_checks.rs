@@ -1240,6 +1240,28 @@ fn a_skip_rule_answering_other_than_a_boolean_is_an_error() {
     assert!(e.message.starts_with("skip rule ("), "{}", e.message);
 }
 
+/// A string answer is quoted, as the engine quotes names elsewhere: `returned a string
+/// ('yes')`, not `(yes)`.
+#[test]
+fn a_skip_rule_answering_a_string_names_it_quoted() {
+    let mut s = demo_with(
+        "skip_text",
+        "hex.rules.skip(function(turn, step, phase) return phase == \"combat\" and \"yes\" end)\n",
+    )
+    .unwrap();
+    let Err(GameError::Rules(e)) = s.game.submit(Some("blue"), &Command::EndPhase) else {
+        panic!("expected a rules error")
+    };
+    assert!(
+        e.message.ends_with(
+            "/skip_text.lua:1) returned a string ('yes'): return true to skip the step, or \
+             false (or nothing) to play it"
+        ),
+        "{}",
+        e.message
+    );
+}
+
 /// A `legal` listing a command the rules do not define is the listing's error: the random bot
 /// took it, and was refused.
 #[test]

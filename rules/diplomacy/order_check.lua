@@ -462,9 +462,14 @@ local function second_retreat_order(rules, cm, position, power, o, text, list)
     if t == text then at = k end
   end
   if at == nil then return nil end
+  -- (an order for the other coast's fleet of a stack names none of these units)
   for k = 1, at do
     local other = type(list[k]) == "string" and orders_mod.parse(cm, list[k])
-    if other and other.utype == o.utype and other.uprov == o.uprov then naming = naming + 1 end
+    if other and other.utype == o.utype and other.uprov == o.uprov then
+      for _, n in ipairs(retreats.named_units(cm, dl, power, other)) do
+        if named[n] then naming = naming + 1 break end
+      end
+    end
   end
   -- (numbered within the power's list: `seq` is the order's index)
   local assigned = retreats.assign_retreat_orders(cm, dl, { [power] = list }, function() return {} end, true, rules, position)

@@ -105,6 +105,8 @@ pub fn run(args: &ReplayArgs) -> i32 {
             | ReplayError::Game { .. }
             | ReplayError::ScenarioMissing(_)),
         ) => fail(format!("{}: {e}", file.display())),
+        // (what the rules' modules printed before a load error, as `run` shows it)
+        Err(ReplayError::Session(e)) => fail(super::session_message(&e)),
         Err(e) => fail(e),
     }
 }

@@ -1604,10 +1604,13 @@ impl Ruleset for LuaRules {
                 what(),
                 super::convert::value_kind(&other),
                 match &other {
-                    Value::String(_) | Value::Integer(_) | Value::Number(_) => format!(
-                        " ({})",
+                    Value::String(_) => format!(
+                        " ('{}')",
                         crate::spelling::clipped(&super::error::value_in_message(&other), 40)
                     ),
+                    Value::Integer(_) | Value::Number(_) => {
+                        format!(" ({})", super::error::value_in_message(&other))
+                    }
                     _ => String::new(),
                 }
             ))),

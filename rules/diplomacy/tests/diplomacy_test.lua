@@ -266,6 +266,16 @@ test("a retreat order naming a coast goes to the fleet on that coast only", func
   t.eq(result.units.ITALY, { "F LYO" })
 end)
 
+test("the reason a stack's fleet's later retreat order is void counts the orders for that fleet only", function(t)
+  t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
+  t.setup({ phase = "S1901M", units = { ITALY = { "F SPA/NC", "F SPA/SC" }, FRANCE = { "A GAS", "A MAR" } } })
+  adjudicate(t, { FRANCE = { "A GAS - SPA", "A MAR S A GAS - SPA" } })
+  local orders = { ITALY = { "F SPA/NC R WES", "F SPA/SC R LYO", "F SPA/SC R MAO" } }
+  -- (the NC fleet's order is no order for the SC fleet: this is its second, not "a further")
+  t.eq(t.query("check_order", { power = "ITALY", order = "F SPA/SC R MAO", orders = orders }).beside,
+    "a second order for F SPA/SC: in a retreat phase the first one it can carry out counts (F SPA/SC R LYO)")
+end)
+
 test("a retreat order naming a coast goes to the fleet on it, even once it has an impossible one", function(t)
   t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
   t.setup({ phase = "S1901M", units = { ITALY = { "F SPA/NC", "F SPA/SC" }, FRANCE = { "A GAS", "A MAR" } } })
