@@ -148,6 +148,12 @@ impl Ruleset for Minefield {
     fn unit_fits(&self, unit: &hexwar::engine::Unit) -> Result<(), String> {
         self.inner.unit_fits(unit)
     }
+    fn force_dice(&mut self, values: Vec<u32>) -> Result<(), String> {
+        self.inner.force_dice(values)
+    }
+    fn unused_forced_dice(&mut self) -> Vec<u32> {
+        self.inner.unused_forced_dice()
+    }
 }
 
 /// Plays the opening of the demo under the house rule; returns the refusal it met.

@@ -70,7 +70,13 @@ tests/fixtures/lua_failing/failing_test.lua
         tests/fixtures/lua_failing/failing_test.lua:67: t.has_status: no unit 'b-inf-l' (did you mean 'b-inf-1'?)
   ERROR the legal list of no side in a simultaneous step
         tests/fixtures/lua_failing/failing_test.lua:72: t.legal: no side is to play now (a simultaneous step, or the game is over): name the side
-2 passed, 13 failed
+  ERROR dice set and not rolled
+        tests/fixtures/lua_failing/failing_test.lua:87: t.ok: t.dice: the command rolled 1 of the 2 values set (not rolled: 5)
+  ERROR a die set past its faces
+        tests/fixtures/lua_failing/failing_test.lua:93: t.ok: rules error: command 'attack' (rules/demo/combat.lua:9): rules/demo/combat.lua:23: hex.dice.roll: the test set 7 (t.dice) for a roll of a 6-sided die
+  ERROR dice that are no list of faces
+        tests/fixtures/lua_failing/failing_test.lua:97: t.dice: value #2 is 0, not a die's face (a whole number from 1)
+2 passed, 16 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -110,7 +116,7 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 2);
-    assert_eq!(v["failed"], 13);
+    assert_eq!(v["failed"], 16);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -120,7 +126,10 @@ fn json_output_lists_each_test() {
         .map(|t| &t["error"])
         .collect();
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
-    assert_eq!(errors, [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e]);
+    assert_eq!(
+        errors,
+        [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e]
+    );
     assert_eq!(v["files"][0]["tests"][1]["line"], 7);
     assert!(v["files"][0]["tests"][1]["failure"]
         .as_str()

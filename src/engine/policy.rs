@@ -127,6 +127,14 @@ impl<P: CommandPolicy> Ruleset for WithPolicy<P> {
         self.inner.take_script_log()
     }
 
+    fn force_dice(&mut self, values: Vec<u32>) -> Result<(), String> {
+        self.inner.force_dice(values)
+    }
+
+    fn unused_forced_dice(&mut self) -> Vec<u32> {
+        self.inner.unused_forced_dice()
+    }
+
     fn event_handlers(&self, event: &str) -> Vec<String> {
         self.inner.event_handlers(event)
     }

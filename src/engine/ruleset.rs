@@ -275,6 +275,19 @@ pub trait Ruleset: Send {
         Ok(())
     }
 
+    /// Sets the values the next rolls of the rules' dice take, in order, instead of the seeded
+    /// ones: a Lua test's `t.dice`, to test a combat result without hunting for a seed. Err
+    /// when the rules roll no dice a host can set.
+    fn force_dice(&mut self, values: Vec<u32>) -> Result<(), String> {
+        let _ = values;
+        Err("these rules roll no dice a test can set".into())
+    }
+
+    /// The values [`Ruleset::force_dice`] set that no roll took, cleared.
+    fn unused_forced_dice(&mut self) -> Vec<u32> {
+        Vec::new()
+    }
+
     /// Whether `setup` reads keys of its own; when not, a setup table with keys other than the
     /// engine's (`turn`, `phase`, `side`) is refused, so that a misspelt key is not ignored.
     fn reads_setup(&self) -> bool {

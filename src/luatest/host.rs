@@ -22,6 +22,41 @@ fn to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
 }
 
 /// Runs `f` on the current game, or answers `{error = "no game: call t.scenario first"}`.
+/// Gives `cmd`, its rolls taking the values `t.dice` set (`dice`) when there are: every value
+/// must be rolled, or the test is in error (a value meant for a combat the command did not
+/// fight would pass unseen).
+fn submit_with_dice(
+    s: &mut Session,
+    side: Option<&str>,
+    cmd: &Command,
+    dice: Option<Vec<u32>>,
+) -> Json {
+    let set = dice.as_ref().map_or(0, Vec::len);
+    if let Some(values) = dice {
+        if let Err(e) = s.game.rules_mut().force_dice(values) {
+            return json!({ "error": format!("t.dice: {e}") });
+        }
+    }
+    let answer = match s.game.submit(side, cmd) {
+        Ok(events) => json!({ "events": events_json(&events) }),
+        Err(GameError::Refused(r)) => {
+            json!({ "refused": true, "rule": r.rule, "reason": r.reason })
+        }
+        Err(e) => json!({ "error": e.to_string() }),
+    };
+    let left = s.game.rules_mut().unused_forced_dice();
+    if answer.get("error").is_none() && !left.is_empty() {
+        let left: Vec<String> = left.iter().map(u32::to_string).collect();
+        let values = if set == 1 { "value" } else { "values" };
+        return json!({ "error": format!(
+            "t.dice: the command rolled {} of the {set} {values} set (not rolled: {})",
+            set - left.len(),
+            left.join(", ")
+        ) });
+    }
+    answer
+}
+
 fn with_game(lua: &Lua, game: &Game, f: impl FnOnce(&mut Session) -> Json) -> mlua::Result<Value> {
     let mut guard = game
         .lock()
@@ -143,21 +178,18 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
     let g = Arc::clone(&game);
     api.raw_set(
         "submit",
-        lua.create_function(move |lua, (side, cmd): (Option<String>, Value)| {
-            let cmd: Result<Command, String> = crate::rules::bounded::from_value::<Json>(lua, cmd)
-                .map_err(|e| e.to_string())
-                .and_then(|j| serde_json::from_value(j).map_err(|e| e.to_string()));
-            with_game(lua, &g, |s| match cmd {
-                Err(e) => json!({ "error": format!("not a command: {e}") }),
-                Ok(cmd) => match s.game.submit(side.as_deref(), &cmd) {
-                    Ok(events) => json!({ "events": events_json(&events) }),
-                    Err(GameError::Refused(r)) => {
-                        json!({ "refused": true, "rule": r.rule, "reason": r.reason })
-                    }
-                    Err(e) => json!({ "error": e.to_string() }),
-                },
-            })
-        })?,
+        lua.create_function(
+            move |lua, (side, cmd, dice): (Option<String>, Value, Option<Vec<u32>>)| {
+                let cmd: Result<Command, String> =
+                    crate::rules::bounded::from_value::<Json>(lua, cmd)
+                        .map_err(|e| e.to_string())
+                        .and_then(|j| serde_json::from_value(j).map_err(|e| e.to_string()));
+                with_game(lua, &g, |s| match cmd {
+                    Err(e) => json!({ "error": format!("not a command: {e}") }),
+                    Ok(cmd) => submit_with_dice(s, side.as_deref(), &cmd, dice),
+                })
+            },
+        )?,
     )?;
 
     let g = Arc::clone(&game);

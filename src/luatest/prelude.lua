@@ -141,9 +141,33 @@ function t.scenario(path, opts)
   if not ok then crash("t.scenario: " .. err) end
 end
 
+-- The values `t.dice` set for the next command's rolls (nil: the seeded dice).
+local next_dice = nil
+
+-- Sets the values the next command's dice rolls take, in order, instead of the seeded ones.
+function t.dice(values)
+  if type(values) ~= "table" then crash("t.dice: a list of values expected, got " .. type(values)) end
+  local n = 0
+  for _ in pairs(values) do n = n + 1 end
+  if n ~= #values or n == 0 then crash("t.dice: a list of values expected, { 6, 1, ... }") end
+  for i, v in ipairs(values) do
+    if math.type(v) ~= "integer" or v < 1 then
+      crash("t.dice: value #" .. i .. " is " .. show(v) .. ", not a die's face (a whole number from 1)")
+    end
+  end
+  next_dice = values
+end
+
+-- Gives `cmd` through the host with the values `t.dice` set, which it alone takes.
+local function submit(side, cmd)
+  local dice = next_dice
+  next_dice = nil
+  return host.submit(side, cmd, dice)
+end
+
 -- Gives a command: the events, or nil and the refusal { rule, reason }.
 function t.submit(side, cmd)
-  local r = host.submit(side, cmd)
+  local r = submit(side, cmd)
   if r.error then crash("t.submit: " .. r.error) end
   if r.refused then return nil, { rule = r.rule, reason = r.reason } end
   return r.events
@@ -152,7 +176,7 @@ end
 -- A command that must be accepted, its events; `what` names the test API function called
 -- (reached by tail calls, so the errors point at the test's line).
 local function accepted(what, side, cmd)
-  local r = host.submit(side, cmd)
+  local r = submit(side, cmd)
   if r.error then crash(what .. ": " .. r.error) end
   if r.refused then
     fail(string.format("expected %s to be accepted\n  refused: %s: %s", command_text(cmd), r.rule, r.reason))
@@ -167,7 +191,7 @@ end
 
 -- Gives a command that must be refused by `rule` (any rule when nil): the refusal.
 function t.expect_refused(side, cmd, rule)
-  local r = host.submit(side, cmd)
+  local r = submit(side, cmd)
   if r.error then crash("t.expect_refused: " .. r.error) end
   if not r.refused then
     fail(string.format("expected %s to be refused by %s\n  accepted: %s", command_text(cmd),

@@ -1686,6 +1686,15 @@ impl Ruleset for LuaRules {
         self.take_log()
     }
 
+    fn force_dice(&mut self, values: Vec<u32>) -> Result<(), String> {
+        with_host(&self.lua, |h| h.forced_dice = values.into())
+            .map_err(|e| format!("the rules' dice cannot be set: {e}"))
+    }
+
+    fn unused_forced_dice(&mut self) -> Vec<u32> {
+        with_host(&self.lua, |h| std::mem::take(&mut h.forced_dice).into()).unwrap_or_default()
+    }
+
     fn unknown_argument(&self, command: &Command) -> Option<Refusal> {
         unknown_argument(self.commands.get(command.name())?, command)
     }

@@ -87,6 +87,28 @@ test("DEMO-6: the combat result follows the die", function(t)
     data = { attacker = "b1", defender = "r1", roll = roll, total = roll, result = result } })
 end)
 
+-- t.dice sets the next command's rolls: every row of the result table, without a seed hunt.
+test("DEMO-6: each result of the table, the die set by the test", function(t)
+  for _, case in ipairs({
+    { roll = 6, result = "defender eliminated", gone = "r1" },
+    { roll = 5, result = "no effect" },
+    { roll = 2, result = "no effect" },
+    { roll = 1, result = "attacker eliminated", gone = "b1" },
+  }) do
+    position(t)
+    t.ok("blue", move("b1", { "0505", "0506", "0607" }))
+    t.end_phase()
+    t.dice({ case.roll })
+    local events = t.ok("blue", attack("b1", "r1"))
+    t.eq(events[1], { event = "DiceRolled", sides = 6, value = case.roll })
+    t.eq(events[2].data.result, case.result, "roll " .. case.roll)
+    for _, id in ipairs({ "b1", "r1" }) do
+      local unit = t.unit(id)
+      t.eq(unit == nil or unit.at == nil, case.gone == id, id .. " gone after a roll of " .. case.roll)
+    end
+  end
+end)
+
 test("DEMO-7: victory counts objectives and eliminations", function(t)
   position(t)
   t.ok("blue", move("b1", { "0604" }))

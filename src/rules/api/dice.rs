@@ -31,8 +31,20 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         h.max_rolls
                     )));
                 }
-                let index = h.dice.rolls + h.rolls.len() as u64;
-                let value = Dice::value_at(h.dice.seed, index, sides);
+                let value = match h.forced_dice.pop_front() {
+                    // (a Lua test's `t.dice`: the value is the test's, checked against the die)
+                    Some(v) if v > sides => {
+                        return Err(mlua::Error::runtime(format!(
+                            "hex.dice.roll: the test set {v} (t.dice) for a roll of a \
+                             {sides}-sided die"
+                        )))
+                    }
+                    Some(v) => v,
+                    None => {
+                        let index = h.dice.rolls + h.rolls.len() as u64;
+                        Dice::value_at(h.dice.seed, index, sides)
+                    }
+                };
                 h.rolls.push(Event::DiceRolled { sides, value });
                 Ok(value)
             })?

@@ -49,6 +49,8 @@ pub(crate) struct HostData {
     pub dice: Dice,
     /// `DiceRolled` events of the current call, in order.
     pub rolls: Vec<Event>,
+    /// Values a Lua test set for the next rolls (`t.dice`), taken before the seeded ones.
+    pub forced_dice: std::collections::VecDeque<u32>,
     /// The most rolls one call may make: each is an event of the command, so the scenario's
     /// `events_per_command` (checked after the call; a loop of rolls held gigabytes first).
     pub max_rolls: usize,
@@ -108,6 +110,7 @@ impl HostData {
             loading: true,
             dice: Dice::new(0),
             rolls: Vec::new(),
+            forced_dice: Default::default(),
             max_rolls: crate::scenario::Limits::default().events_per_command as usize,
             log: Vec::new(),
             log_dropped: 0,

@@ -15,6 +15,7 @@ pub(super) const FUNCTIONS: &[FunctionDoc] = &[
     "ok(side: string?, cmd: hexwar.Command): hexwar.Event[] -- Gives a command that must be accepted: its events (the test fails with the refusal otherwise).",
     "expect_refused(side: string?, cmd: hexwar.Command, rule?: string): hexwar.Refusal -- Gives a command that must be refused by `rule` (any rule when nil): the refusal.",
     "end_phase(side?: string): hexwar.Event[] -- Ends the phase (default: the phasing side's): its events.",
+    "dice(values: integer[]) -- The values the next command's dice rolls take, in order, instead of the seeded ones; each must be rolled.",
     "reach(unit: string): table<string, number> -- The rules' `reach` answer: the MP cost of each hex the unit can reach.",
     "query(name: string, arg?: any): any -- The answer of any query the rules declare (`supply`, `figures`, ...).",
     "legal(side?: string): hexwar.Command[] -- The legal commands of a side (default: the phasing side).",
