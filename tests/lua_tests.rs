@@ -76,7 +76,12 @@ tests/fixtures/lua_failing/failing_test.lua
         tests/fixtures/lua_failing/failing_test.lua:93: t.ok: rules error: command 'attack' (rules/demo/combat.lua:9): rules/demo/combat.lua:23: hex.dice.roll: the test set 7 (t.dice) for a roll of a 6-sided die
   ERROR dice that are no list of faces
         tests/fixtures/lua_failing/failing_test.lua:97: t.dice: value #2 is 0, not a die's face (a whole number from 1)
-2 passed, 16 failed
+  ok    a helper module shared by the test files
+  ERROR a helper module misspelt
+        tests/fixtures/lua_failing/failing_test.lua:107: require(\"positons\"): no module 'positons' beside the test file (looked for tests/fixtures/lua_failing/positons.lua): did you mean 'positions'?
+  ERROR a helper module named by a path
+        tests/fixtures/lua_failing/failing_test.lua:111: require(\"../lua_require/helpers\"): a test's helper module is a dotted name inside the test file's folder (\"helpers\" is helpers.lua there); paths, '..' and '/' are not allowed
+3 passed, 18 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -115,8 +120,8 @@ fn json_output_lists_each_test() {
     let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_failing", "--json"]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(v["passed"], 2);
-    assert_eq!(v["failed"], 16);
+    assert_eq!(v["passed"], 3);
+    assert_eq!(v["failed"], 18);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -128,7 +133,7 @@ fn json_output_lists_each_test() {
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
     assert_eq!(
         errors,
-        [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e]
+        [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e, f, e, e]
     );
     assert_eq!(v["files"][0]["tests"][1]["line"], 7);
     assert!(v["files"][0]["tests"][1]["failure"]

@@ -4,6 +4,7 @@
 //! Rust [`Session`]s, each with its own rules VM.
 
 mod host;
+mod require;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -224,7 +225,7 @@ fn run_file_inner(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let base = std::fs::canonicalize(&parent).unwrap_or(parent);
+    let base = std::fs::canonicalize(&parent).unwrap_or_else(|_| parent.clone());
     let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
     // (kept with the test that printed it, shown under it)
     let printed: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
@@ -248,6 +249,7 @@ fn run_file_inner(
             Ok(())
         })?;
         lua.globals().raw_set("print", print)?;
+        require::install(&lua, &parent)?;
         lua.load(include_str!("prelude.lua"))
             .set_name(format!("={PRELUDE_NAME}"))
             .set_mode(ChunkMode::Text)

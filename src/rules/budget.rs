@@ -370,7 +370,7 @@ fn script_chain(lua: &Lua) -> Vec<String> {
 
 /// The innermost script line on the stack (`rules/x.lua:12`), past the host functions between:
 /// the line that asked for the host work.
-fn script_place(lua: &Lua) -> Option<String> {
+pub(crate) fn script_place(lua: &Lua) -> Option<String> {
     for level in 1..32 {
         match frame_place(lua, level) {
             Some(Some(place)) => return Some(place),

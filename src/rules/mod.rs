@@ -41,13 +41,14 @@ pub use api_listing::{
     api_listing, AliasEntry, ApiListing, ClassEntry, FieldEntry, FunctionEntry, NamespaceEntry,
     TypedName,
 };
+pub(crate) use budget::script_place;
 pub use build_check::lua_hash_seed_is_fixed;
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{
     describe_module_changes, event_name_warnings, file_hashes, loaded_names, module_hashes,
     recorded_hashes, syntax_errors,
 };
-pub use loader::{find_module, nearest_module};
+pub use loader::{check_module_name, find_module, nearest_module};
 pub use luals::{luals_definitions, LualsError};
 pub(crate) use sandbox::{guard_protected_calls, new_vm};
 

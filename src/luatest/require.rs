@@ -1,0 +1,88 @@
+//! `require` in a test file: helper modules kept beside the tests (`require("helpers")` loads
+//! `helpers.lua` from the test file's folder), so that several test files share their
+//! positions and checks instead of copying them. Text chunks only, each module loaded once per
+//! file's VM; dotted names only, resolved inside that folder (as the rules' `require` is inside
+//! their roots).
+
+use std::path::Path;
+
+use mlua::chunk::ChunkMode;
+use mlua::{Lua, Table, Value};
+
+/// The registry table of modules loaded so far, by name.
+const LOADED_KEY: &str = "hexwar.test_loaded";
+/// What a module being loaded is marked with, so that a circular `require` is named.
+const LOADING: &str = "hexwar.loading";
+
+/// The error `message`, placed at the test's line that called `require` (a host function's
+/// error names no line of its own).
+fn placed(lua: &Lua, message: String) -> mlua::Error {
+    match crate::rules::script_place(lua) {
+        Some(place) => mlua::Error::runtime(format!("{place}: {message}")),
+        None => mlua::Error::runtime(message),
+    }
+}
+
+/// Installs `require` for a test file in `folder`.
+pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
+    lua.set_named_registry_value(LOADED_KEY, lua.create_table()?)?;
+    let folder = folder.to_path_buf();
+    let require = lua.create_function(move |lua, name: String| {
+        crate::rules::check_module_name(&name).map_err(|_| {
+            placed(lua, format!(
+                "require(\"{}\"): a test's helper module is a dotted name inside the test file's \
+                 folder (\"helpers\" is helpers.lua there); paths, '..' and '/' are not allowed",
+                crate::spelling::clipped(&name, 100)
+            ))
+        })?;
+        let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
+        match loaded.raw_get::<Value>(name.as_str())? {
+            Value::Nil => {}
+            Value::String(s) if s.to_str().is_ok_and(|s| s == LOADING) => {
+                return Err(placed(lua, format!(
+                    "require(\"{name}\"): circular require"
+                )));
+            }
+            v => return Ok(v),
+        }
+        let roots = [folder.clone()];
+        let file = crate::rules::find_module(&roots, &name).ok_or_else(|| {
+            let hint = crate::rules::nearest_module(&roots, &name)
+                .map(|m| format!(": did you mean '{m}'?"))
+                .unwrap_or_default();
+            placed(lua, format!(
+                "require(\"{name}\"): no module '{name}' beside the test file (looked for {}){hint}",
+                folder
+                    .join(name.replace('.', "/"))
+                    .with_extension("lua")
+                    .display()
+            ))
+        })?;
+        let text = crate::board::SourceText::read(&file)
+            .map(|s| crate::board::without_bom(s.text))
+            .map_err(|e| {
+                placed(lua, match crate::board::NotUtf8::of(&e) {
+                    Some(bad) => format!("require(\"{name}\"): {}", bad.at(file.display())),
+                    None => format!("require(\"{name}\"): cannot read {}: {e}", file.display()),
+                })
+            })?;
+        loaded.raw_set(name.as_str(), LOADING)?;
+        let result = lua
+            .load(&text)
+            .set_name(format!("@{}", file.display()))
+            .set_mode(ChunkMode::Text)
+            .into_function()
+            .and_then(|module| module.call::<Value>(name.as_str()));
+        let value = match result {
+            Ok(Value::Nil) => Value::Boolean(true),
+            Ok(v) => v,
+            Err(e) => {
+                loaded.raw_set(name.as_str(), Value::Nil)?;
+                return Err(e);
+            }
+        };
+        loaded.raw_set(name.as_str(), value.clone())?;
+        Ok(value)
+    })?;
+    lua.globals().raw_set("require", require)
+}
