@@ -25,6 +25,13 @@ pub enum SessionError {
     Save(#[from] SaveError),
     #[error(transparent)]
     Game(#[from] GameError),
+    /// The game could not start: the rules failed on its first events (a `PhaseStarted`
+    /// handler). What the scripts printed on the way is kept, as a load error keeps it.
+    #[error("{error}")]
+    Start {
+        error: GameError,
+        printed: Vec<String>,
+    },
     /// A `--setup` file that cannot be read or that the rules refuse.
     #[error("{file}{message}", file = .path.display())]
     Setup { path: PathBuf, message: String },
@@ -59,13 +66,21 @@ impl SessionError {
     /// failure, a batch's game), where the CLI's own commands print those lines before it.
     pub fn with_script_output(&self) -> String {
         let mut text = self.to_string();
-        if let SessionError::Rules(e) = self {
-            for line in e.printed.iter().flat_map(|t| t.split('\n')) {
-                text.push_str("\nscript: ");
-                text.push_str(line);
-            }
+        for line in self.printed().iter().flat_map(|t| t.split('\n')) {
+            text.push_str("\nscript: ");
+            text.push_str(line);
         }
         text
+    }
+
+    /// What the rules' scripts printed before the error: a load error's, a start's; none for
+    /// the others.
+    pub fn printed(&self) -> &[String] {
+        match self {
+            SessionError::Rules(e) => &e.printed,
+            SessionError::Start { printed, .. } => printed,
+            _ => &[],
+        }
     }
 }
 
@@ -464,7 +479,12 @@ impl Session {
             max_events: scenario.limits.events_per_command,
         };
         let mut game = Game::new(scenario.initial_state(seed), rules, scenario.turns, limits);
-        game.start(seed)?;
+        if let Err(error) = game.start(seed) {
+            return Err(SessionError::Start {
+                printed: game.take_script_log(),
+                error,
+            });
+        }
         // (a start position the scenario writes in the rules' own terms, Diplomacy's
         // `[vars.position]`, is judged as a save's is: it was played with an army at sea)
         let answer = game.query(POSITION_PROBLEMS, &serde_json::Value::Null);

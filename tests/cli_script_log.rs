@@ -65,3 +65,26 @@ fn a_game_started_handler_reads_turn_0_and_the_first_step() {
         "script: GS\t0\tmovement\tblue\nscript: PS\t1\n"
     );
 }
+
+/// A handler that prints, then fails as the game starts (its first `PhaseStarted`): the lines
+/// it printed come before the error, as a load error's do; they were lost with the game.
+#[test]
+fn what_scripts_print_before_the_game_fails_to_start_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let probe = dir.path().join("probe.lua");
+    std::fs::write(
+        &probe,
+        "hex.events.on('PhaseStarted', function(e) print('starting', e.turn) error('no start') end)\n",
+    )
+    .unwrap();
+    for command in ["run", "status"] {
+        let out = hexwar(&[command, "scenarios/demo", "--mod", probe.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("script: starting\t1\nerror: rules error: handler for PhaseStarted (")
+                && err.contains("probe.lua:1: no start"),
+            "{command}: {err}"
+        );
+    }
+}

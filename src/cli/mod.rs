@@ -391,9 +391,7 @@ fn print_mods(session: &crate::Session) {
 /// with its own `error:`, as `check` lists them (the library's Display joins them bare).
 fn session_message(e: &crate::SessionError) -> String {
     // (what the modules printed before their load error: shown first, as it came first)
-    if let crate::SessionError::Rules(load) = e {
-        show_script_lines(&load.printed);
-    }
+    show_script_lines(e.printed());
     match e {
         crate::SessionError::Scenario(list) => list
             .iter()
