@@ -100,6 +100,37 @@ datc!(datc_6_c_circular_movement, "6.C.json");
 datc!(datc_6_h_retreating, "6.H.json");
 datc!(datc_6_i_building, "6.I.json");
 
+/// Every section file of the DATC folder passes: one added beside the five above is run too.
+#[test]
+fn every_datc_section_file_passes() {
+    let Some(dir) = datc_dir() else { return };
+    let files = common::datc::section_files(&dir);
+    assert!(files.len() >= 5, "{files:?}");
+    for file in files {
+        let label = file.file_name().unwrap().to_string_lossy().to_string();
+        run(STANDARD, &file, "expected", &label);
+    }
+}
+
+/// The project's copy of the DATC sections is the shared data's, unchanged, when that is there.
+#[test]
+fn the_datc_copy_holds_the_shared_sections_unchanged() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join(common::datc::DATC_DIR);
+    if !shared.is_dir() {
+        return;
+    }
+    for copy in common::datc::section_files(&root.join(common::datc::DATC_COPY)) {
+        let name = copy.file_name().unwrap();
+        assert_eq!(
+            std::fs::read(&copy).unwrap(),
+            std::fs::read(shared.join(name)).unwrap(),
+            "{} differs from the shared file",
+            copy.display()
+        );
+    }
+}
+
 macro_rules! own {
     ($name:ident, $file:literal) => {
         #[test]

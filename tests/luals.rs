@@ -153,12 +153,12 @@ fn definitions_cover_every_namespace_with_typed_stubs() {
         .filter(|l| l.starts_with("function hex."))
         .count();
     assert_eq!(stubs, 83);
-    // The test API of `hexwar test`: the global `test` and the 20 functions of `t`.
+    // The test API of `hexwar test`: the global `test` and the 21 functions of `t`.
     let test_stubs = text
         .lines()
         .filter(|l| l.starts_with("function t."))
         .count();
-    assert_eq!(test_stubs, 20);
+    assert_eq!(test_stubs, 21);
     assert!(text.contains(
         "---@param name string\n---@param fn fun(t: hexwar.Test)\nfunction test(name, fn) end\n"
     ));

@@ -748,6 +748,10 @@ function t.bot(side, seed) end
 ---@return boolean
 function t.deep_eq(a, b) end
 
+---The values the next command's dice rolls take, in order, instead of the seeded ones; each must be rolled.
+---@param values integer[]
+function t.dice(values) end
+
 ---Ends the phase (default: the phasing side's): its events.
 ---@param side? string
 ---@return hexwar.Event[]

@@ -11,18 +11,35 @@ use serde_json::{Map, Value};
 /// Where the shared DATC data lives, relative to the repository root (CI has it).
 pub const DATC_DIR: &str = "../shared/data/diplomacy/datc";
 
-/// The DATC directory, or None (with a note) when this checkout has no shared data.
+/// The project's copy of the DATC sections the shared data gives (published test cases), so
+/// that a checkout without `../shared` (a worktree elsewhere) still runs them: they were
+/// skipped there, and a rule broken in such a checkout passed every DATC test.
+pub const DATC_COPY: &str = "tests/data/datc";
+
+/// The DATC directory: the shared one when it is there (sections added to it are run too),
+/// else the project's copy (with a note).
 pub fn datc_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATC_DIR);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join(DATC_DIR);
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: {} is absent; the DATC tests are skipped here (CI has the data)",
-            dir.display()
-        );
-        None
+        return Some(dir);
     }
+    eprintln!(
+        "note: {} is absent; the DATC tests read the project's copy, {DATC_COPY}",
+        dir.display()
+    );
+    Some(root.join(DATC_COPY))
+}
+
+/// The `*.json` section files of a DATC folder, in name order.
+pub fn section_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The cases of one file.

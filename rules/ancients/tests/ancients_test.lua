@@ -288,3 +288,41 @@ test("TA-R17: a leader given no facing ends on a friendly phalanx: leaders ignor
   t.eq(events[2], { event = "UnitMoved", unit = "ldr", from = "0203", to = "0303", path = { "0303" }, cost = 1 })
   t.eq({ t.unit("ldr").at, t.unit("p1").facing }, { "0303", 1 })
 end)
+
+test("ANC-6.3 / TA-R15: a morale roll equal to the morale passes, one above fails", function(t)
+  for _, case in ipairs({ { roll = 4, passed = true, facing = 1 }, { roll = 5, passed = false, facing = 0 } }) do
+    t.scenario("scenarios/ancients", { seed = 3 })
+    t.setup { units = { phalanx("p1", "0404", 4), unit("s1", "seleucid", "cavalry", "0403", 0, 3) } }
+    t.dice({ case.roll })
+    local events = t.ok("macedon", wheel("p1", 1))
+    t.eq(events[2].data, { unit = "p1", roll = case.roll, morale = 4, passed = case.passed }, "roll " .. case.roll)
+    t.eq(t.unit("p1").facing, case.facing, "roll " .. case.roll)
+  end
+end)
+
+test("ANC-5.1: an elephant takes at most two light escorts", function(t)
+  t.scenario("scenarios/ancients", { seed = 3 })
+  t.setup { units = {
+    unit("e", "macedon", "elephant", "0404", 0, 3), unit("l1", "macedon", "light", "0404", 0, 1),
+    unit("l2", "macedon", "light", "0404", 0, 1), unit("l3", "macedon", "light", "0504", 0, 1),
+    unit("s1", "seleucid", "cavalry", "1107", 0, 3),
+  } }
+  t.expect_refused("macedon", { command = "move", unit = "l3", path = { "0404" } }, "ANC-5.1")
+end)
+
+test("ANC-5.4 / TA-R13: past three counters the legal list offers the whole stack and its troops without leaders", function(t)
+  t.scenario("scenarios/ancients", { seed = 3 })
+  t.setup { units = {
+    unit("p", "macedon", "phalanx", "0404", 0, 4), unit("q", "macedon", "phalanx", "0404", 0, 4),
+    unit("r", "macedon", "phalanx", "0404", 0, 4), unit("L", "macedon", "leader", "0404", nil, 0),
+    unit("s1", "seleucid", "cavalry", "1107", 0, 3),
+  } }
+  local groups = {}
+  for _, c in ipairs(t.legal("macedon")) do
+    if c.command == "move" and c.units then
+      local key = table.concat(c.units, "+")
+      if groups[#groups] ~= key then groups[#groups + 1] = key end
+    end
+  end
+  t.eq(groups, { "L+p+q+r", "p+q+r" })
+end)

@@ -541,3 +541,46 @@ test("check_order: VIA on a fleet, a fleet built or retreating without its coast
   })
   t.eq(t.query("check_order", { power = "FRANCE", order = "F MAO R SPA" }).void, false)
 end)
+
+-- The standard rules the DATC sections given in ../shared do not cover: no own unit
+-- dislodged, whatever the support; builds only in home centres still owned; centres change
+-- hands after the Fall moves; 18 centres win.
+test("a power cannot dislodge its own unit, even with foreign supports (6.D.10-6.D.14's rule)", function(t)
+  position(t, { phase = "S1901M", units = { GERMANY = { "A BER", "F KIE" }, RUSSIA = { "A PRU", "A SIL" } } })
+  local result = adjudicate(t, { GERMANY = { "A BER H", "F KIE - BER" }, RUSSIA = { "A PRU S F KIE - BER", "A SIL S F KIE - BER" } })
+  t.eq(flags(t, result, "F KIE - BER"), { "bounce" })
+  t.eq(result.dislodged, {})
+  t.eq(result.units.GERMANY, { "A BER", "F KIE" })
+end)
+
+test("a build is void in a home centre another power owns", function(t)
+  position(t, { phase = "W1901A", units = { GERMANY = { "A HOL", "A DEN" }, RUSSIA = { "A WAR" } },
+    centers = { GERMANY = { "DEN", "HOL", "KIE", "MUN" }, RUSSIA = { "BER", "WAR" } } })
+  local result = adjudicate(t, { GERMANY = { "A BER B", "A KIE B" } })
+  t.eq(flags(t, result, "A BER B"), { "void" })
+  t.eq(flags(t, result, "A KIE B"), {})
+  t.eq(result.units.GERMANY, { "A DEN", "A HOL", "A KIE" })
+end)
+
+test("a centre changes hands when a unit holds it after the Fall moves, not the Spring's", function(t)
+  position(t, { phase = "S1901M", units = { ITALY = { "A PIE" }, FRANCE = { "A PAR" } },
+    centers = { FRANCE = { "BRE", "MAR", "PAR" }, ITALY = { "NAP", "ROM", "VEN" } } })
+  local result = adjudicate(t, { ITALY = { "A PIE - MAR" } })
+  t.eq({ result.centers.FRANCE, result.centers.ITALY }, { { "BRE", "MAR", "PAR" }, { "NAP", "ROM", "VEN" } })
+  position(t, { phase = "F1901M", units = { ITALY = { "A PIE" }, FRANCE = { "A PAR" } },
+    centers = { FRANCE = { "BRE", "MAR", "PAR" }, ITALY = { "NAP", "ROM", "VEN" } } })
+  result = adjudicate(t, { ITALY = { "A PIE - MAR" } })
+  t.eq({ result.centers.FRANCE, result.centers.ITALY }, { { "BRE", "PAR" }, { "MAR", "NAP", "ROM", "VEN" } })
+end)
+
+test("a power holding 18 centres after the Fall moves wins; 17 do not", function(t)
+  local seventeen = { "ANK", "BER", "BUL", "CON", "DEN", "KIE", "MOS", "MUN", "RUM", "SER", "SEV", "SMY", "STP", "SWE", "TRI", "VIE", "WAR" }
+  position(t, { phase = "F1901M", units = { RUSSIA = { "A GAL" } }, centers = { RUSSIA = seventeen } })
+  adjudicate(t, { RUSSIA = { "A GAL H" } })
+  t.eq(t.state().vars.position.winner, nil)
+  position(t, { phase = "F1901M", units = { RUSSIA = { "A GAL" } }, centers = { RUSSIA = seventeen } })
+  adjudicate(t, { RUSSIA = { "A GAL - BUD" } })
+  t.eq(t.state().vars.position.winner, "RUSSIA")
+  t.eq(t.state().over, true)
+  t.eq(t.state().outcome.winner, "RUSSIA")
+end)

@@ -238,3 +238,55 @@ test("TAC-6: a charger that did not fight loses its melee, even against a leader
   t.eq(eliminations(t.end_phase("zulu")), { "z1: side=zulu melee not fought" })
   t.eq(t.unit("ldr").at, "0404")
 end)
+
+test("TAC-6: a unit attacks once a combat phase, and never in its movement phase", function(t)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = { inf("b1", "british", "0404", 0), inf("z1", "zulu", "0504", 2), inf("z2", "zulu", "0503", 2) } }
+  t.eq(t.expect_refused("british", attack("b1", "z1"), "TAC-6").reason, "attacks happen in the combat phase")
+  t.end_phase("british")
+  t.dice({ 3 })
+  t.eq(melee(t.ok("british", attack("b1", "z1"))).result, "no effect")
+  t.eq(t.expect_refused("british", attack("b1", "z2"), "TAC-6").reason, "b1 has already attacked")
+end)
+
+-- The melee table (docs/facing.md): across a hexside a total of 5 or more eliminates the
+-- defender, 0 or less the attacker, anything between does nothing; in one hex (after a TAC-6
+-- charge) 3 or more eliminates the defender and anything less the attacker.
+test("TAC-6: each row of the melee table, the die set by the test", function(t)
+  for _, case in ipairs({
+    { a = 1, d = 2, roll = 1, total = 0, result = "attacker eliminated" },
+    { a = 1, d = 2, roll = 2, total = 1, result = "no effect" },
+    { a = 3, d = 3, roll = 4, total = 4, result = "no effect" },
+    { a = 3, d = 3, roll = 5, total = 5, result = "defender eliminated" },
+    { a = 3, d = 3, roll = 2, total = 2, result = "attacker eliminated", together = true },
+    { a = 3, d = 3, roll = 3, total = 3, result = "defender eliminated", together = true },
+  }) do
+    local b1, z1 = inf("b1", "british", "0404", 0), inf("z1", "zulu", case.together and "0404" or "0504", 2)
+    b1.strength, z1.strength = case.a, case.d
+    position(t, { b1, z1, inf("z9", "zulu", "1107", 3) })
+    t.dice({ case.roll })
+    local m = melee(t.ok("british", attack("b1", "z1")))
+    local what = string.format("%d - %d, roll %d%s", case.a, case.d, case.roll, case.together and ", one hex" or "")
+    t.eq({ m.total, m.result }, { case.total, case.result }, what)
+  end
+end)
+
+test("TAC-6: a charger that won its melee keeps the leader that charged with it, and captures the enemy's", function(t)
+  -- b1 and the British leader share 0504 with z1 and the Zulu leader (as after a charge).
+  position(t, {
+    inf("b1", "british", "0504", 0), leader("bl", "british", "0504"),
+    inf("z1", "zulu", "0504", 2), leader("zl", "zulu", "0504"), inf("z9", "zulu", "1107", 3),
+  })
+  t.dice({ 6 })
+  t.eq(melee(t.ok("british", attack("b1", "z1"))).result, "defender eliminated")
+  t.eq(eliminations(t.end_phase("british")), { "zl: side=zulu captured in melee" })
+  t.eq({ t.unit("b1").at, t.unit("bl").at }, { "0504", "0504" })
+end)
+
+test("TAC victory: equal eliminations name no winner", function(t)
+  t.scenario("scenarios/tactical", { seed = 3 })
+  t.setup { units = { inf("b1", "british", "0101", 0), inf("z9", "zulu", "1107", 3) } }
+  while not t.state().over do t.end_phase() end
+  local outcome = t.state().outcome
+  t.eq({ outcome.winner, outcome.scores }, { nil, { british = 0, zulu = 0 } })
+end)
