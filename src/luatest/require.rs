@@ -6,13 +6,10 @@
 
 use std::path::Path;
 
-use mlua::chunk::ChunkMode;
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, Table};
 
 /// The registry table of modules loaded so far, by name.
 const LOADED_KEY: &str = "hexwar.test_loaded";
-/// What a module being loaded is marked with, so that a circular `require` is named.
-const LOADING: &str = "hexwar.loading";
 
 /// The error `message`, placed at the test's line that called `require` (a host function's
 /// error names no line of its own).
@@ -36,14 +33,8 @@ pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
             ))
         })?;
         let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
-        match loaded.raw_get::<Value>(name.as_str())? {
-            Value::Nil => {}
-            Value::String(s) if s.to_str().is_ok_and(|s| s == LOADING) => {
-                return Err(placed(lua, format!(
-                    "require(\"{name}\"): circular require"
-                )));
-            }
-            v => return Ok(v),
+        if let Some(value) = crate::rules::already_loaded(&loaded, &name)? {
+            return Ok(value);
         }
         let roots = [folder.clone()];
         let file = crate::rules::find_module(&roots, &name).ok_or_else(|| {
@@ -66,23 +57,7 @@ pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
                     None => format!("require(\"{name}\"): cannot read {}: {e}", file.display()),
                 })
             })?;
-        loaded.raw_set(name.as_str(), LOADING)?;
-        let result = lua
-            .load(&text)
-            .set_name(format!("@{}", file.display()))
-            .set_mode(ChunkMode::Text)
-            .into_function()
-            .and_then(|module| module.call::<Value>(name.as_str()));
-        let value = match result {
-            Ok(Value::Nil) => Value::Boolean(true),
-            Ok(v) => v,
-            Err(e) => {
-                loaded.raw_set(name.as_str(), Value::Nil)?;
-                return Err(e);
-            }
-        };
-        loaded.raw_set(name.as_str(), value.clone())?;
-        Ok(value)
+        crate::rules::run_module(lua, &loaded, &name, &text, &file.display().to_string())
     })?;
     lua.globals().raw_set("require", require)
 }

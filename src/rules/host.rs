@@ -1128,14 +1128,8 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
     let require = lua.create_function(move |lua, name: String| {
         check_module_name(&name).map_err(mlua::Error::runtime)?;
         let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
-        match loaded.raw_get::<Value>(name.as_str())? {
-            Value::Nil => {}
-            Value::String(s) if s.to_str().map(|s| s == "hexwar.loading").unwrap_or(false) => {
-                return Err(mlua::Error::runtime(format!(
-                    "require(\"{name}\"): circular require"
-                )));
-            }
-            v => return Ok(v),
+        if let Some(value) = already_loaded(&loaded, &name)? {
+            return Ok(value);
         }
         let file = find_module(&roots, &name).ok_or_else(|| {
             let hint = super::nearest_module(&roots, &name)
@@ -1161,27 +1155,56 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
         // (compiling is charged as `load`'s text is: a module that fails is read and compiled
         // again at every `require`)
         super::budget::charge(lua, text.len() as u64)?;
-        loaded.raw_set(name.as_str(), "hexwar.loading")?;
-        let result = lua
-            .load(&text)
-            .set_name(format!("@{shown}"))
-            .set_mode(ChunkMode::Text)
-            .into_function()
-            .map_err(|e| compile_error_placed(&shown, &text, e))
-            .and_then(|module| module.call::<Value>(name.as_str()));
-        let value = match result {
-            Ok(Value::Nil) => Value::Boolean(true),
-            Ok(v) => v,
-            Err(e) => {
-                loaded.raw_set(name.as_str(), Value::Nil)?;
-                return Err(e);
-            }
-        };
-        loaded.raw_set(name.as_str(), value.clone())?;
+        let value = run_module(lua, &loaded, &name, &text, &shown)?;
         api::with_host(lua, |h| h.loaded_files.push(file))?;
         Ok(value)
     })?;
     lua.globals().raw_set("require", require)
+}
+
+/// What a `require`d module already in `loaded` (a table of module name -> value) gave; None
+/// when it is not loaded yet, an error when it is being loaded (a circular require).
+pub(crate) fn already_loaded(loaded: &Table, name: &str) -> mlua::Result<Option<Value>> {
+    match loaded.raw_get::<Value>(name)? {
+        Value::Nil => Ok(None),
+        Value::String(s) if s.to_str().is_ok_and(|s| s == MODULE_LOADING) => Err(
+            mlua::Error::runtime(format!("require(\"{name}\"): circular require")),
+        ),
+        v => Ok(Some(v)),
+    }
+}
+
+/// What a module being loaded holds in the loaded table meanwhile.
+const MODULE_LOADING: &str = "hexwar.loading";
+
+/// Runs module `name` (its source `text`, named `shown` in errors) and keeps its value in
+/// `loaded` (`true` for a module that returns nothing). A module that fails is forgotten: a
+/// later `require` reads and runs it again.
+pub(crate) fn run_module(
+    lua: &Lua,
+    loaded: &Table,
+    name: &str,
+    text: &str,
+    shown: &str,
+) -> mlua::Result<Value> {
+    loaded.raw_set(name, MODULE_LOADING)?;
+    let result = lua
+        .load(text)
+        .set_name(format!("@{shown}"))
+        .set_mode(ChunkMode::Text)
+        .into_function()
+        .map_err(|e| compile_error_placed(shown, text, e))
+        .and_then(|module| module.call::<Value>(name));
+    let value = match result {
+        Ok(Value::Nil) => Value::Boolean(true),
+        Ok(v) => v,
+        Err(e) => {
+            loaded.raw_set(name, Value::Nil)?;
+            return Err(e);
+        }
+    };
+    loaded.raw_set(name, value.clone())?;
+    Ok(value)
 }
 
 /// A compile error given its file and line when Lua names neither: the compiler's "C stack
