@@ -584,3 +584,20 @@ test("a power holding 18 centres after the Fall moves wins; 17 do not", function
   t.eq(t.state().over, true)
   t.eq(t.state().outcome.winner, "RUSSIA")
 end)
+
+test("a convoy order is void unless it carries an army by a fleet at sea; a unit supports no order of its own", function(t)
+  position(t, { phase = "S1901M", units = { ENGLAND = { "F LON", "F NTH", "A WAL", "F ENG" }, FRANCE = { "F BRE", "A PAR", "A PIC" } } })
+  local result = adjudicate(t, {
+    ENGLAND = { "F LON - YOR", "F NTH C LON - YOR", "F ENG C A WAL - PIC" },
+    FRANCE = { "F BRE C A PAR - PIC", "A PAR S A PAR - BUR", "A PIC S A PIC" },
+  })
+  -- (the unit in LON is a fleet: no convoy carries it, though the order names no type)
+  t.eq(flags(t, result, "F NTH C LON - YOR"), { "void" })
+  t.eq(flags(t, result, "F LON - YOR"), {})
+  -- (WAL's army was ordered to hold: the convoy matches no move)
+  t.eq(flags(t, result, "F ENG C A WAL - PIC"), { "void" })
+  -- (a fleet in a coastal province convoys nothing)
+  t.eq(flags(t, result, "F BRE C A PAR - PIC"), { "void" })
+  t.eq(flags(t, result, "A PAR S A PAR - BUR"), { "void" })
+  t.eq(flags(t, result, "A PIC S A PIC"), { "void" })
+end)
