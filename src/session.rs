@@ -65,12 +65,7 @@ impl SessionError {
     /// `script: ...` line each: for the places that show the error as one text (a Lua test's
     /// failure, a batch's game), where the CLI's own commands print those lines before it.
     pub fn with_script_output(&self) -> String {
-        let mut text = self.to_string();
-        for line in self.printed().iter().flat_map(|t| t.split('\n')) {
-            text.push_str("\nscript: ");
-            text.push_str(line);
-        }
-        text
+        with_script_lines(self.to_string(), self.printed())
     }
 
     /// What the rules' scripts printed before the error: a load error's, a start's; none for
@@ -82,6 +77,15 @@ impl SessionError {
             _ => &[],
         }
     }
+}
+
+/// `text`, then each line of what scripts printed (`printed`) as a `script: ...` line.
+pub fn with_script_lines(mut text: String, printed: &[String]) -> String {
+    for line in printed.iter().flat_map(|t| t.split('\n')) {
+        text.push_str("\nscript: ");
+        text.push_str(line);
+    }
+    text
 }
 
 impl From<Vec<ScenarioError>> for SessionError {

@@ -88,3 +88,46 @@ fn what_scripts_print_before_the_game_fails_to_start_is_shown() {
         );
     }
 }
+
+/// `check` shows those lines too, before its own error; and a setup that starts a step whose
+/// `PhaseStarted` handler prints and fails (`--setup` with a phase) shows them before the error.
+#[test]
+fn what_scripts_print_before_check_or_a_setup_fails_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = dir.path().join("start.lua");
+    std::fs::write(
+        &start,
+        "hex.events.on('PhaseStarted', function(e) print('starting', e.turn) error('no start') end)\n",
+    )
+    .unwrap();
+    let out = hexwar(&["check", "scenarios/demo", "--mod", start.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("script: starting\t1\nerror: the game does not start: rules error: "),
+        "{err}"
+    );
+    let combat = dir.path().join("combat.lua");
+    std::fs::write(
+        &combat,
+        "hex.events.on('PhaseStarted', function(e) if e.phase == 'combat' then print('combat', e.turn) error('no combat') end end)\n",
+    )
+    .unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(&setup, "phase = \"combat\"\n").unwrap();
+    let out = hexwar(&[
+        "status",
+        "scenarios/demo",
+        "--setup",
+        setup.to_str().unwrap(),
+        "--mod",
+        combat.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("script: combat\t1\nerror: rules error: handler for PhaseStarted (")
+            && err.contains("combat.lua:1: no combat"),
+        "{err}"
+    );
+}

@@ -1240,8 +1240,7 @@ fn a_skip_rule_answering_other_than_a_boolean_is_an_error() {
     assert!(e.message.starts_with("skip rule ("), "{}", e.message);
 }
 
-/// A string answer is quoted, as the engine quotes names elsewhere: `returned a string
-/// ('yes')`, not `(yes)`.
+/// A string answer is quoted and escaped: `returned a string ("yes")`, not `(yes)`.
 #[test]
 fn a_skip_rule_answering_a_string_names_it_quoted() {
     let mut s = demo_with(
@@ -1254,7 +1253,7 @@ fn a_skip_rule_answering_a_string_names_it_quoted() {
     };
     assert!(
         e.message.ends_with(
-            "/skip_text.lua:1) returned a string ('yes'): return true to skip the step, or \
+            "/skip_text.lua:1) returned a string (\"yes\"): return true to skip the step, or \
              false (or nothing) to play it"
         ),
         "{}",

@@ -84,7 +84,7 @@ macro_rules! datc {
     ($name:ident, $file:literal) => {
         #[test]
         fn $name() {
-            let Some(dir) = datc_dir() else { return };
+            let dir = datc_dir();
             all_pass($file, &dir.join($file), "expected", 1, play_cli);
         }
     };

@@ -89,7 +89,7 @@ macro_rules! datc {
     ($name:ident, $file:literal) => {
         #[test]
         fn $name() {
-            let Some(dir) = datc_dir() else { return };
+            let dir = datc_dir();
             run(STANDARD, &dir.join($file), "expected", $file);
         }
     };
@@ -100,16 +100,30 @@ datc!(datc_6_c_circular_movement, "6.C.json");
 datc!(datc_6_h_retreating, "6.H.json");
 datc!(datc_6_i_building, "6.I.json");
 
-/// Every section file of the DATC folder passes: one added beside the five above is run too.
+/// The sections the tests above run, one each.
+const DATC_SECTIONS: [&str; 5] = ["6.A.json", "6.B.json", "6.C.json", "6.H.json", "6.I.json"];
+
+/// Every other section file of the DATC folder passes: one added beside the five is run too.
 #[test]
-fn every_datc_section_file_passes() {
-    let Some(dir) = datc_dir() else { return };
-    let files = common::datc::section_files(&dir);
-    assert!(files.len() >= 5, "{files:?}");
+fn every_other_datc_section_file_passes() {
+    let files = common::datc::section_files(&datc_dir());
+    let mut failed = Vec::new();
     for file in files {
         let label = file.file_name().unwrap().to_string_lossy().to_string();
-        run(STANDARD, &file, "expected", &label);
+        if DATC_SECTIONS.contains(&label.as_str()) {
+            continue;
+        }
+        // (every file run, the failures of all gathered: not only the first failing file's)
+        let (n, failures) = run_file(&file, "expected", |case| play(STANDARD, case));
+        if n == 0 || !failures.is_empty() {
+            failed.push(format!(
+                "{label}: {} of {n} cases failed:\n{}",
+                failures.len(),
+                failures.join("\n")
+            ));
+        }
     }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
 /// The project's copy of the DATC sections is the shared data's, unchanged, when that is there.
@@ -120,13 +134,21 @@ fn the_datc_copy_holds_the_shared_sections_unchanged() {
     if !shared.is_dir() {
         return;
     }
-    for copy in common::datc::section_files(&root.join(common::datc::DATC_COPY)) {
-        let name = copy.file_name().unwrap();
+    let names = |dir: &Path| -> Vec<std::ffi::OsString> {
+        common::datc::section_files(dir)
+            .iter()
+            .filter_map(|f| f.file_name().map(|n| n.to_os_string()))
+            .collect()
+    };
+    let copy_dir = root.join(common::datc::DATC_COPY);
+    // (one way: a section the shared data gains later is run from there; the copy holds the
+    // five the issue gives, for a checkout without ../shared)
+    assert_eq!(names(&copy_dir).len(), DATC_SECTIONS.len());
+    for name in names(&copy_dir) {
         assert_eq!(
-            std::fs::read(&copy).unwrap(),
-            std::fs::read(shared.join(name)).unwrap(),
-            "{} differs from the shared file",
-            copy.display()
+            std::fs::read(copy_dir.join(&name)).unwrap(),
+            std::fs::read(shared.join(&name)).unwrap(),
+            "{name:?} differs from the shared file"
         );
     }
 }
@@ -316,10 +338,9 @@ fn an_order_given_again_replaces_the_earlier_one_in_every_case_position() {
         found.sort();
         files.extend(found);
     }
-    if let Some(dir) = datc_dir() {
-        for f in ["6.A.json", "6.B.json", "6.C.json", "6.H.json"] {
-            files.push(dir.join(f));
-        }
+    let dir = datc_dir();
+    for f in ["6.A.json", "6.B.json", "6.C.json", "6.H.json"] {
+        files.push(dir.join(f));
     }
     let (mut checked, mut differ) = (0, Vec::new());
     for file in &files {

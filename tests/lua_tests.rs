@@ -81,7 +81,18 @@ tests/fixtures/lua_failing/failing_test.lua
         tests/fixtures/lua_failing/failing_test.lua:107: require(\"positons\"): no module 'positons' beside the test file (looked for tests/fixtures/lua_failing/positons.lua): did you mean 'positions'?
   ERROR a helper module named by a path
         tests/fixtures/lua_failing/failing_test.lua:111: require(\"../lua_require/helpers\"): a test's helper module is a dotted name inside the test file's folder (\"helpers\" is helpers.lua there); paths, '..' and '/' are not allowed
-3 passed, 18 failed
+  ERROR dice set and no command after them
+        tests/fixtures/lua_failing/failing_test.lua: t.dice: values set at the end of the test were never rolled (4): they are for the command that follows t.dice
+  FAIL  a refused command with dice set shows its refusal
+        tests/fixtures/lua_failing/failing_test.lua:122: expected {command = \"attack\", target = \"r-inf-1\", unit = \"b-inf-1\"} to be accepted
+          refused: DEMO-5: attacks happen in the combat phase
+  ERROR dice set before another game starts
+        tests/fixtures/lua_failing/failing_test.lua:128: t.dice: the values set (2, 5) are for a command of this game, given before t.scenario starts another
+  ERROR a test file required as a helper
+        tests/fixtures/lua_failing/failing_test.lua:132: require(\"failing_test\"): a test file is no helper module (it runs on its own); name the helper otherwise
+  ERROR a helper that requires itself
+        tests/fixtures/lua_failing/circular.lua:2: require(\"circular\"): circular require
+3 passed, 23 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -121,7 +132,7 @@ fn json_output_lists_each_test() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["passed"], 3);
-    assert_eq!(v["failed"], 18);
+    assert_eq!(v["failed"], 23);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -133,7 +144,7 @@ fn json_output_lists_each_test() {
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
     assert_eq!(
         errors,
-        [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e, f, e, e]
+        [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e, f, e, e, e, f, e, e, e]
     );
     assert_eq!(v["files"][0]["tests"][1]["line"], 7);
     assert!(v["files"][0]["tests"][1]["failure"]

@@ -134,8 +134,12 @@ fn start_game(
     scenario: crate::scenario::Scenario,
     rules: LuaRules,
 ) -> Result<Option<String>, String> {
-    let mut session = crate::Session::start_with_rules(scenario, Box::new(rules), None)
-        .map_err(|e| format!("the game does not start: {e}"))?;
+    let mut session =
+        crate::Session::start_with_rules(scenario, Box::new(rules), None).map_err(|e| {
+            // (what the scripts printed on the way, as `run` shows it)
+            super::show_script_lines(e.printed());
+            format!("the game does not start: {e}")
+        })?;
     let start = session.game.state().clone();
     Ok(session
         .game

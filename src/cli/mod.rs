@@ -344,7 +344,11 @@ fn open_session(
         );
     }
     if let Some(setup) = setup {
-        session.setup_file(setup).map_err(|e| session_message(&e))?;
+        session.setup_file(setup).map_err(|e| {
+            // (what a handler of the step the setup starts printed before it failed)
+            show_script_log(&mut session.game);
+            session_message(&e)
+        })?;
         // (an empty file, or one cut down to its comments, sets nothing: most likely not what
         // was meant, a truncated or wrong file)
         let empty = crate::board::SourceText::read(setup)

@@ -45,13 +45,17 @@ fn submit_with_dice(
         Err(e) => json!({ "error": e.to_string() }),
     };
     let left = s.game.rules_mut().unused_forced_dice();
-    if answer.get("error").is_none() && !left.is_empty() {
-        let left: Vec<String> = left.iter().map(u32::to_string).collect();
+    // (a refused command is reported as refused: the refusal says more than the dice it left)
+    if answer.get("events").is_some() && !left.is_empty() {
+        let mut shown: Vec<String> = left.iter().take(10).map(u32::to_string).collect();
+        if left.len() > 10 {
+            shown.push("...".into());
+        }
         let values = if set == 1 { "value" } else { "values" };
         return json!({ "error": format!(
             "t.dice: the command rolled {} of the {set} {values} set (not rolled: {})",
             set - left.len(),
-            left.join(", ")
+            shown.join(", ")
         ) });
     }
     answer
@@ -159,7 +163,8 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
             let started = started.and_then(|mut s| {
                 if let Some(setup) = opts.get("setup").and_then(Json::as_str) {
                     let sp = find_near(&base, setup)?;
-                    s.setup_file(&sp).map_err(|e| e.to_string())?;
+                    s.setup_file(&sp)
+                        .map_err(|e| with_printed(&mut s, e.to_string()))?;
                 }
                 Ok(s)
             });
@@ -333,7 +338,7 @@ pub fn register(lua: &Lua, game: Game, base: PathBuf) -> mlua::Result<Table> {
                 crate::rules::bounded::from_value(lua, position).unwrap_or(Json::Null);
             let answer = with_game(lua, &g, |s| match setup(s, position) {
                 Ok(()) => json!({ "ok": true }),
-                Err(e) => json!({ "error": e }),
+                Err(e) => json!({ "error": with_printed(s, e) }),
             })?;
             let error: Option<String> = match &answer {
                 Value::Table(t) => t.get("error")?,
@@ -359,6 +364,12 @@ const UNIT_KEYS: [&str; 11] = [
 
 /// `t.setup{...}`: `units` (a list of unit tables) replaces every unit in play; the other keys
 /// go to the game's setup like a `--setup` file's.
+/// A setup's error, then what the rules printed on the way to it (a `PhaseStarted` handler of
+/// the step it starts), a `script:` line each, as the CLI shows them.
+fn with_printed(s: &mut Session, message: String) -> String {
+    crate::session::with_script_lines(message, &s.game.take_script_log())
+}
+
 fn setup(s: &mut Session, position: Json) -> Result<(), String> {
     let Json::Object(mut table) = position else {
         return Err("t.setup takes a table".into());

@@ -229,7 +229,7 @@ fn run_file_inner(
     let game: Arc<Mutex<Option<Session>>> = Arc::new(Mutex::new(None));
     // (kept with the test that printed it, shown under it)
     let printed: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
-    let setup = || -> mlua::Result<(Table, Table)> {
+    let setup = || -> mlua::Result<(Table, Table, Function)> {
         budget.install(&lua, TEST_MEMORY, true)?;
         guard_protected_calls(&lua, &budget)?;
         lua.set_memory_limit(TEST_MEMORY)?;
@@ -253,9 +253,9 @@ fn run_file_inner(
         lua.load(include_str!("prelude.lua"))
             .set_name(format!("={PRELUDE_NAME}"))
             .set_mode(ChunkMode::Text)
-            .eval::<(Table, Table)>()
+            .eval::<(Table, Table, Function)>()
     };
-    let (tests, t) = setup().map_err(|e| format!("cannot set up the test VM: {e}"))?;
+    let (tests, t, dice_left) = setup().map_err(|e| format!("cannot set up the test VM: {e}"))?;
     budget.reset();
     let loaded = lua
         .load(&source)
@@ -282,10 +282,23 @@ fn run_file_inner(
             *g = None;
         }
         budget.reset();
+        // (values a test set with t.dice and never rolled fail it, and go no further)
+        let _ = dice_left.call::<Option<String>>(());
         let outcome = f
             .call::<()>(t.clone())
             .err()
-            .map(|e| outcome_of(&e, &budget));
+            .map(|e| outcome_of(&e, &budget))
+            .or_else(|| match dice_left.call::<Option<String>>(()) {
+                Ok(Some(left)) => Some((
+                    format!(
+                        "{}: t.dice: values set at the end of the test were never rolled ({left}): \
+                         they are for the command that follows t.dice",
+                        file.display()
+                    ),
+                    true,
+                )),
+                _ => None,
+            });
         result.tests.push(TestResult {
             name,
             errored: outcome.as_ref().is_some_and(|(_, errored)| *errored),

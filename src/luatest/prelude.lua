@@ -131,18 +131,26 @@ local function command_text(cmd)
 end
 
 local t = {}
+
+-- The values `t.dice` set for the next command's rolls (nil: the seeded dice).
+local next_dice = nil
+
 t.show = show
 t.deep_eq = deep_eq
 
 -- Starts a game: a scenario directory or file, optionally { seed = N, setup = "file.toml",
 -- mods = { "variants/x.lua" } }.
 function t.scenario(path, opts)
+  if next_dice then
+    crash("t.dice: the values set (" .. table.concat(next_dice, ", ", 1, math.min(#next_dice, 10))
+      .. (#next_dice > 10 and ", ..." or "") .. ") are for a command of this game, given before t.scenario starts another")
+  end
   local ok, err = host.start(path, opts or {})
   if not ok then crash("t.scenario: " .. err) end
 end
 
--- The values `t.dice` set for the next command's rolls (nil: the seeded dice).
-local next_dice = nil
+-- The most values one t.dice may set (each is a roll of the one command they are for).
+local MAX_DICE = 1000
 
 -- Sets the values the next command's dice rolls take, in order, instead of the seeded ones.
 function t.dice(values)
@@ -150,12 +158,16 @@ function t.dice(values)
   local n = 0
   for _ in pairs(values) do n = n + 1 end
   if n ~= #values or n == 0 then crash("t.dice: a list of values expected, { 6, 1, ... }") end
+  if n > MAX_DICE then crash("t.dice: " .. n .. " values: one command takes at most " .. MAX_DICE) end
+  -- (a copy: the caller's table changed afterwards would pass values these checks never saw)
+  local copy = {}
   for i, v in ipairs(values) do
-    if math.type(v) ~= "integer" or v < 1 then
+    if math.type(v) ~= "integer" or v < 1 or v > 0xFFFFFFFF then
       crash("t.dice: value #" .. i .. " is " .. show(v) .. ", not a die's face (a whole number from 1)")
     end
+    copy[i] = v
   end
-  next_dice = values
+  next_dice = copy
 end
 
 -- Gives `cmd` through the host with the values `t.dice` set, which it alone takes.
@@ -285,4 +297,12 @@ end
 
 function t.fail(message) fail(message) end
 
-return tests, t
+-- The runner's: clears what t.dice set, and says what a test set and never rolled (nil when
+-- nothing): the values are for the test's next command, never for the next test's.
+local function dice_left()
+  local left = next_dice
+  next_dice = nil
+  return left and table.concat(left, ", ", 1, math.min(#left, 10)) .. (#left > 10 and ", ..." or "")
+end
+
+return tests, t, dice_left

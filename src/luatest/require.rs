@@ -32,21 +32,38 @@ pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
                 crate::spelling::clipped(&name, 100)
             ))
         })?;
+        // (a test file run as a helper would register its tests in the requiring file too,
+        // and run again on its own)
+        if name.ends_with("_test") {
+            return Err(placed(lua, format!(
+                "require(\"{}\"): a test file is no helper module (it runs on its own); name \
+                 the helper otherwise",
+                crate::spelling::clipped(&name, 100)
+            )));
+        }
         let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
-        if let Some(value) = crate::rules::already_loaded(&loaded, &name)? {
+        let cached = crate::rules::already_loaded(&loaded, &name).map_err(|e| match e {
+            mlua::Error::RuntimeError(m) => placed(lua, m),
+            other => other,
+        })?;
+        if let Some(value) = cached {
             return Ok(value);
         }
         let roots = [folder.clone()];
         let file = crate::rules::find_module(&roots, &name).ok_or_else(|| {
-            let hint = crate::rules::nearest_module(&roots, &name)
-                .map(|m| format!(": did you mean '{m}'?"))
-                .unwrap_or_default();
+            let shown = crate::spelling::clipped(&name, 100);
+            let wanted = folder.join(name.replace('.', "/")).with_extension("lua");
+            // (a module found only by name is one a symbolic link takes out of the folder)
+            let hint = match crate::rules::nearest_module(&roots, &name) {
+                Some(m) if m == name => {
+                    " (it leads out of the test file's folder: a symbolic link?)".to_string()
+                }
+                Some(m) => format!(": did you mean '{m}'?"),
+                None => String::new(),
+            };
             placed(lua, format!(
-                "require(\"{name}\"): no module '{name}' beside the test file (looked for {}){hint}",
-                folder
-                    .join(name.replace('.', "/"))
-                    .with_extension("lua")
-                    .display()
+                "require(\"{shown}\"): no module '{shown}' beside the test file (looked for {}){hint}",
+                crate::spelling::clipped(&wanted.display().to_string(), 200)
             ))
         })?;
         let text = crate::board::SourceText::read(&file)

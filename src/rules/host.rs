@@ -1627,13 +1627,20 @@ impl Ruleset for LuaRules {
                 what(),
                 super::convert::value_kind(&other),
                 match &other {
-                    Value::String(_) => format!(
-                        " ('{}')",
+                    // (quoted and escaped as Rust shows a string: a newline stays on the line)
+                    Value::String(_) => {
+                        let text = super::error::value_in_message(&other);
+                        let head: String = text.chars().take(40).collect();
+                        if head.len() < text.len() {
+                            format!(" ({head:?}… {} bytes)", text.len())
+                        } else {
+                            format!(" ({text:?})")
+                        }
+                    }
+                    Value::Integer(_) | Value::Number(_) => format!(
+                        " ({})",
                         crate::spelling::clipped(&super::error::value_in_message(&other), 40)
                     ),
-                    Value::Integer(_) | Value::Number(_) => {
-                        format!(" ({})", super::error::value_in_message(&other))
-                    }
                     _ => String::new(),
                 }
             ))),

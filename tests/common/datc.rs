@@ -18,17 +18,17 @@ pub const DATC_COPY: &str = "tests/data/datc";
 
 /// The DATC directory: the shared one when it is there (sections added to it are run too),
 /// else the project's copy (with a note).
-pub fn datc_dir() -> Option<PathBuf> {
+pub fn datc_dir() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join(DATC_DIR);
     if dir.is_dir() {
-        return Some(dir);
+        return dir;
     }
     eprintln!(
         "note: {} is absent; the DATC tests read the project's copy, {DATC_COPY}",
         dir.display()
     );
-    Some(root.join(DATC_COPY))
+    root.join(DATC_COPY)
 }
 
 /// The `*.json` section files of a DATC folder, in name order.
@@ -138,6 +138,22 @@ pub fn check(
     check_with(&split, exp, report, waiting, owners, errs)
 }
 
+/// The keys of an `expected` table this checker reads.
+const EXPECTED_KEYS: [&str; 12] = [
+    "results",
+    "results_exact",
+    "units",
+    "units_exist",
+    "dislodged",
+    "not_dislodged",
+    "any_of",
+    "retreats",
+    "disbanded",
+    "not_disbanded",
+    "next_phase",
+    "centers",
+];
+
 fn strs(v: &Value) -> Vec<String> {
     v.as_array()
         .into_iter()
@@ -154,6 +170,14 @@ fn check_with(
     owners: &BTreeMap<String, String>,
     errs: &mut Vec<String>,
 ) {
+    // (a key this checker does not know would pass without checking anything)
+    for key in exp.as_object().into_iter().flatten().map(|(k, _)| k) {
+        if !EXPECTED_KEYS.contains(&key.as_str()) {
+            errs.push(format!(
+                "the case's `expected` has a key the checker does not know: '{key}'"
+            ));
+        }
+    }
     for (key, flags) in exp["results"].as_object().into_iter().flatten() {
         let owner = owners.get(key);
         let entry = report

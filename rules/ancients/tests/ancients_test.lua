@@ -304,9 +304,11 @@ test("ANC-5.1: an elephant takes at most two light escorts", function(t)
   t.scenario("scenarios/ancients", { seed = 3 })
   t.setup { units = {
     unit("e", "macedon", "elephant", "0404", 0, 3), unit("l1", "macedon", "light", "0404", 0, 1),
-    unit("l2", "macedon", "light", "0404", 0, 1), unit("l3", "macedon", "light", "0504", 0, 1),
+    unit("l2", "macedon", "light", "0504", 0, 1), unit("l3", "macedon", "light", "0503", 0, 1),
     unit("s1", "seleucid", "cavalry", "1107", 0, 3),
   } }
+  -- (a second escort joins; a third is refused)
+  t.ok("macedon", { command = "move", unit = "l2", path = { "0404" } })
   t.expect_refused("macedon", { command = "move", unit = "l3", path = { "0404" } }, "ANC-5.1")
 end)
 

@@ -265,9 +265,12 @@ test("TAC-6: each row of the melee table, the die set by the test", function(t)
     b1.strength, z1.strength = case.a, case.d
     position(t, { b1, z1, inf("z9", "zulu", "1107", 3) })
     t.dice({ case.roll })
-    local m = melee(t.ok("british", attack("b1", "z1")))
+    local events = t.ok("british", attack("b1", "z1"))
+    local m = melee(events)
     local what = string.format("%d - %d, roll %d%s", case.a, case.d, case.roll, case.together and ", one hex" or "")
     t.eq({ m.total, m.result }, { case.total, case.result }, what)
+    local gone = { ["attacker eliminated"] = { "b1: side=british melee" }, ["defender eliminated"] = { "z1: side=zulu melee" } }
+    t.eq(eliminations(events), gone[case.result] or {}, what)
   end
 end)
 
