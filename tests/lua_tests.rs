@@ -376,3 +376,47 @@ fn tables_that_contain_themselves_are_compared_and_shown() {
         )
     );
 }
+
+/// A helper module a symbolic link takes out of the test file's folder is refused, and said so
+/// (the hint offered the link's own name); a long name is clipped in the message.
+#[cfg(unix)]
+#[test]
+fn a_helper_module_outside_the_folder_is_refused_and_said_so() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.lua"), "return 42\n").unwrap();
+    let project = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.lua"),
+        project.path().join("link.lua"),
+    )
+    .unwrap();
+    let long = "x".repeat(5000);
+    std::fs::write(
+        project.path().join("link_test.lua"),
+        format!(
+            "test(\"link\", function(t) require(\"link\") end)\n\
+             test(\"long\", function(t) require(\"{long}\") end)\n"
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["test", "link_test.lua"])
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "link_test.lua:1: require(\"link\"): no module 'link' beside the test file (looked \
+             for ./link.lua) (it leads out of the test file's folder: a symbolic link?)"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("42"), "{stdout}");
+    let long_line = stdout
+        .lines()
+        .find(|l| l.contains("link_test.lua:2:"))
+        .unwrap_or_default();
+    assert!(long_line.len() < 1000, "{long_line}");
+}
