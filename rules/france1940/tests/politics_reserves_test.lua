@@ -18,6 +18,15 @@ local function refusal(t, side, cmd)
   return refused.rule .. ": " .. refused.reason
 end
 
+-- Where the legal list lets `side` place a reserve (`unit`'s, or any unit's when nil), in order.
+local function places_listed(t, side, unit)
+  local out = {}
+  for _, c in ipairs(t.legal(side)) do
+    if c.command == "place" and (unit == nil or c.unit == unit) then out[#out + 1] = c.to end
+  end
+  return out
+end
+
 -- The UnitMoved event of a move's events.
 local function moved_event(events)
   for _, e in ipairs(events) do if e.event == "UnitMoved" then return e end end
@@ -395,11 +404,7 @@ test("F40-17.5: an assembly point in German ZOC takes no reserve, though Allied-
   } }
   t.eq(t.state().control["0302"], "allied")
   t.eq(refusal(t, "allied", place("ar1", "0302")), ASSEMBLY_REFUSAL)
-  local listed = {}
-  for _, c in ipairs(t.legal("allied")) do
-    if c.command == "place" and c.unit == "ar1" then listed[#listed + 1] = c.to end
-  end
-  t.eq(listed, { "0101", "0102", "0202" })
+  t.eq(places_listed(t, "allied", "ar1"), { "0101", "0102", "0202" })
 end)
 
 test("F40-17.5: a German-controlled assembly point out of German ZOC takes no reserve", function(t)
@@ -448,11 +453,7 @@ test("F40-17.4: a German city the Allies control takes no German reserve", funct
   to_first_assault(t, 3, "german")
   t.eq({ t.state().control["0501"], t.state().control["0601"], t.state().control["0602"] }, { "allied", "german", "allied" })
   t.eq(refusal(t, "german", place("gr1", "0602")), "F40-17.4: 0602 is not a German-controlled German city")
-  local listed = {}
-  for _, c in ipairs(t.legal("german")) do
-    if c.command == "place" and c.unit == "gr1" then listed[#listed + 1] = c.to end
-  end
-  t.eq(listed, { "0601" })
+  t.eq(places_listed(t, "german", "gr1"), { "0601" })
   t.ok("german", place("gr1", "0601"))
 end)
 
@@ -467,11 +468,7 @@ test("F40-17.4: two German reserves a turn: a third is refused", function(t)
   local events = t.ok("german", place("gr2", "0601"))
   t.eq(var_set(events, "reserves_used"), { event = "VarSet", key = "reserves_used", value = { german = 2 } })
   t.eq(refusal(t, "german", place("gr3", "0602")), "F40-17.4: 2 German reserves per turn")
-  local listed = {}
-  for _, c in ipairs(t.legal("german")) do
-    if c.command == "place" then listed[#listed + 1] = c end
-  end
-  t.eq(listed, {})
+  t.eq(places_listed(t, "german"), {})
 end)
 
 -- ---------------------------------------------------------------------------------------------
@@ -490,11 +487,7 @@ test("F40-17.7: a Swiss town the Germans control takes no Swiss reserve", functi
   t.eq(t.state().control["0301"], "german")
   t.eq(refusal(t, "allied", place("sr1", "0301")),
     "F40-17.7: 0301 is not an Allied-controlled Swiss city or south/east edge hex of Switzerland")
-  local listed = {}
-  for _, c in ipairs(t.legal("allied")) do
-    if c.command == "place" and c.unit == "sr1" then listed[#listed + 1] = c.to end
-  end
-  t.eq(listed, { "0302", "0402", "0502" })
+  t.eq(places_listed(t, "allied", "sr1"), { "0302", "0402", "0502" })
 end)
 
 test("F40-17.7: Swiss reserves enter by the east map edge in Switzerland", function(t)
