@@ -601,3 +601,88 @@ test("a convoy order is void unless it carries an army by a fleet at sea; a unit
   t.eq(flags(t, result, "A PAR S A PAR - BUR"), { "void" })
   t.eq(flags(t, result, "A PIC S A PIC"), { "void" })
 end)
+
+-- Order matching and notation the DATC sections given in ../shared leave unguarded (found by
+-- mutation testing: each test fails when its rule is broken).
+local function francqueville(t, setup)
+  t.scenario("scenarios/diplomacy-francqueville", { seed = 1 })
+  t.setup(setup)
+end
+
+local function entry(t, result, order)
+  for _, r in ipairs(result.results) do
+    if r.order == order then return r end
+  end
+  t.fail("no result for " .. order)
+end
+
+test("a support names the unit that is there: an army supported as a fleet is not supported", function(t)
+  position(t, { phase = "S1901M", units = { GERMANY = { "A BER", "A MUN" }, RUSSIA = { "A SIL", "A PRU" } } })
+  local result = adjudicate(t, { GERMANY = { "A BER H", "A MUN S F BER" }, RUSSIA = { "A SIL - BER", "A PRU S A SIL - BER" } })
+  t.eq(flags(t, result, "A MUN S F BER"), { "void" })
+  t.eq(flags(t, result, "A SIL - BER"), {})
+  t.eq(result.dislodged[1].unit, "A BER")
+end)
+
+test("a convoy takes no detour: a second fleet that is no link of the chain is void (6.G.6/6.G.7 reading)", function(t)
+  position(t, { phase = "S1901M", units = { ENGLAND = { "A LON", "F ENG", "F NTH" } } })
+  local result = adjudicate(t, { ENGLAND = { "A LON - NWY", "F NTH C A LON - NWY", "F ENG C A LON - NWY" } })
+  t.eq(flags(t, result, "A LON - NWY"), {})
+  t.eq(flags(t, result, "F NTH C A LON - NWY"), {})
+  t.eq(flags(t, result, "F ENG C A LON - NWY"), { "void" })
+end)
+
+test("6.B.11: an order for the fleet on the other coast is void, listed under the unit it names; the fleet holds", function(t)
+  position(t, { phase = "S1901M", units = { FRANCE = { "F SPA/SC" } } })
+  local result = adjudicate(t, { FRANCE = { "F SPA/NC D" } })
+  t.eq(entry(t, result, "F SPA/NC D"), { power = "FRANCE", order = "F SPA/NC D", unit = "F SPA/NC", flags = { "void" } })
+  t.eq(entry(t, result, "F SPA/SC H").flags, {})
+end)
+
+test("6.G.8 reading: an army beside its destination moves by land when its fleets make no whole chain", function(t)
+  position(t, { phase = "S1901M", units = { ENGLAND = { "A LVP", "F NAO" }, FRANCE = { "F NWG" } } })
+  local result = adjudicate(t, { ENGLAND = { "A LVP - EDI", "F NAO C A LVP - EDI" }, FRANCE = { "F NWG H" } })
+  t.eq(flags(t, result, "A LVP - EDI"), {})
+  t.eq(result.units.ENGLAND, { "A EDI", "F NAO" })
+end)
+
+test("the notation: VIA goes with a move only, a support to move has its dash, a convoy names a move", function(t)
+  position(t, { phase = "S1901M", units = { GERMANY = { "A MUN" }, FRANCE = { "A BUR", "A RUH" } } })
+  adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
+  local result = adjudicate(t, { GERMANY = { "A MUN R BOH VIA" } })
+  t.eq(flags(t, result, "A MUN R BOH VIA"), { "void", "disband" })
+
+  position(t, { phase = "S1901M", units = { GERMANY = { "A BER", "A MUN" }, RUSSIA = { "A SIL" } } })
+  result = adjudicate(t, { GERMANY = { "A BER - SIL", "A MUN S A BER H SIL" }, RUSSIA = { "A SIL H" } })
+  t.eq(flags(t, result, "A MUN S A BER H SIL"), { "void" })
+  t.eq(flags(t, result, "A BER - SIL"), { "bounce" })
+
+  position(t, { phase = "S1901M", units = { ENGLAND = { "A LON", "F NTH" }, FRANCE = { "F ENG", "F WAL" } } })
+  result = adjudicate(t, { ENGLAND = { "A LON H", "F NTH C A LON" }, FRANCE = { "F ENG - LON", "F WAL S F ENG - LON" } })
+  t.eq(flags(t, result, "F NTH C A LON"), { "void" })
+  t.eq(flags(t, result, "F ENG - LON"), {})
+end)
+
+test("an army built with a coast is built without it", function(t)
+  position(t, { phase = "W1901A", units = { RUSSIA = { "A MOS" } }, centers = { RUSSIA = { "MOS", "STP" } } })
+  local result = adjudicate(t, { RUSSIA = { "A STP/NC B" } })
+  t.eq(flags(t, result, "A STP/NC B"), {})
+  t.eq(result.units.RUSSIA, { "A MOS", "A STP" })
+end)
+
+test("Francqueville: the dislodged units are listed in unit order within a power", function(t)
+  francqueville(t, { phase = "S1901M", units = { GERMANY = { "A BER", "A KIE" }, RUSSIA = { "A SIL", "A PRU" }, FRANCE = { "A HOL", "A RUH" } } })
+  local result = adjudicate(t, { GERMANY = { "A BER - SIL", "A KIE H" }, RUSSIA = { "A PRU - BER", "A SIL H" }, FRANCE = { "A HOL - KIE", "A RUH S A HOL - KIE" } })
+  local units = {}
+  for _, d in ipairs(result.dislodged) do units[#units + 1] = d.unit end
+  t.eq(units, { "A BER", "A KIE" })
+end)
+
+test("Francqueville: a retreat written with a dash is a retreat; a hold in a retreat phase is void and disbands", function(t)
+  for _, case in ipairs({ { order = "A MUN - BOH", flags = {} }, { order = "A MUN H", flags = { "void", "disband" } } }) do
+    francqueville(t, { phase = "S1901M", units = { GERMANY = { "A MUN" }, FRANCE = { "A BUR", "A RUH" } } })
+    adjudicate(t, { FRANCE = { "A BUR - MUN", "A RUH S A BUR - MUN" } })
+    local result = adjudicate(t, { GERMANY = { case.order } })
+    t.eq(flags(t, result, case.order), case.flags, case.order)
+  end
+end)
