@@ -44,6 +44,7 @@ pub mod engine;
 pub mod luatest;
 pub mod output_file;
 pub mod path;
+pub mod printable;
 pub mod reach_answer;
 pub mod render;
 pub mod replay;

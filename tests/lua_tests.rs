@@ -92,7 +92,15 @@ tests/fixtures/lua_failing/failing_test.lua
         tests/fixtures/lua_failing/failing_test.lua:132: require(\"failing_test\"): a test file is no helper module (it runs on its own); name the helper otherwise
   ERROR a helper that requires itself
         tests/fixtures/lua_failing/circular.lua:2: require(\"circular\"): circular require
-3 passed, 23 failed
+  ok    a helper whose value is any string is loaded once, not taken for a circular require
+  ERROR a test printing control characters cannot rewrite the report
+        tests/fixtures/lua_failing/failing_test.lua:146: broken\\x1b[31m red
+    | erase\\x1b[2K\\x0dok    a fake pass
+  ERROR a helper module named by no string
+        tests/fixtures/lua_failing/failing_test.lua:150: require: no module name given (a string)
+  ERROR a helper module named by a table
+        tests/fixtures/lua_failing/failing_test.lua:154: require: the module name must be a string, not a table
+4 passed, 26 failed
 ";
     assert_eq!(stdout, expected);
 }
@@ -131,8 +139,8 @@ fn json_output_lists_each_test() {
     let (code, stdout, _) = hexwar(&["test", "tests/fixtures/lua_failing", "--json"]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(v["passed"], 3);
-    assert_eq!(v["failed"], 23);
+    assert_eq!(v["passed"], 4);
+    assert_eq!(v["failed"], 26);
     assert_eq!(v["files"][0]["tests"][0]["name"], "passes");
     // (an assertion that did not hold, apart from a test that stopped on an error)
     let errors: Vec<&serde_json::Value> = v["files"][0]["tests"]
@@ -144,7 +152,21 @@ fn json_output_lists_each_test() {
     let (f, e) = (&serde_json::json!(false), &serde_json::json!(true));
     assert_eq!(
         errors,
-        [f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e, f, e, e, e, f, e, e, e]
+        [
+            f, f, f, e, e, e, e, f, e, f, e, e, e, e, e, e, e, e, f, e, e, e, f, e, e, e, f, e, e,
+            e
+        ]
+    );
+    // (JSON carries a test's text as it was, control characters in JSON's own escapes: only
+    // the text report, read on a terminal, writes them as `\x1b`)
+    let control = &v["files"][0]["tests"][27];
+    assert_eq!(
+        control["name"],
+        "a test printing control characters cannot rewrite the report"
+    );
+    assert_eq!(
+        control["output"],
+        serde_json::json!(["erase\u{1b}[2K\rok    a fake pass"])
     );
     assert_eq!(v["files"][0]["tests"][1]["line"], 7);
     assert!(v["files"][0]["tests"][1]["failure"]

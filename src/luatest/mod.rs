@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Table, Value};
 
+use crate::printable::printable;
 use crate::rules::{guard_protected_calls, new_vm, Budget};
 use crate::session::Session;
 
@@ -309,10 +310,11 @@ fn run_file_inner(
     Ok(())
 }
 
-/// What a test printed, each line marked as its output (a printed text of several lines too).
+/// What a test printed, each line marked as its output (a printed text of several lines too),
+/// control characters escaped as `run` shows a script's lines.
 fn write_printed(out: &mut dyn std::io::Write, printed: &[String]) -> std::io::Result<()> {
     for line in printed.iter().flat_map(|text| text.split('\n')) {
-        writeln!(out, "    | {line}")?;
+        writeln!(out, "    | {}", printable(line))?;
     }
     Ok(())
 }
@@ -338,21 +340,21 @@ pub fn run_path(
             failed += 1;
             writeln!(out, "  ERROR the file does not load")?;
             for line in e.lines() {
-                writeln!(out, "        {line}")?;
+                writeln!(out, "        {}", printable(line))?;
             }
         }
         for t in &r.tests {
             match &t.failure {
                 None => {
                     passed += 1;
-                    writeln!(out, "  ok    {}", t.name)?;
+                    writeln!(out, "  ok    {}", printable(&t.name))?;
                 }
                 Some(message) => {
                     failed += 1;
                     let label = if t.errored { "ERROR" } else { "FAIL " };
-                    writeln!(out, "  {label} {}", t.name)?;
+                    writeln!(out, "  {label} {}", printable(&t.name))?;
                     for line in message.lines() {
-                        writeln!(out, "        {line}")?;
+                        writeln!(out, "        {}", printable(line))?;
                     }
                 }
             }

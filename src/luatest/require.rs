@@ -24,7 +24,11 @@ fn placed(lua: &Lua, message: String) -> mlua::Error {
 pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
     lua.set_named_registry_value(LOADED_KEY, lua.create_table()?)?;
     let folder = folder.to_path_buf();
-    let require = lua.create_function(move |lua, name: String| {
+    let require = lua.create_function(move |lua, name: mlua::Value| {
+        let name = crate::rules::module_name_arg(name).map_err(|e| match e {
+            mlua::Error::RuntimeError(m) => placed(lua, m),
+            other => other,
+        })?;
         crate::rules::check_module_name(&name).map_err(|_| {
             placed(lua, format!(
                 "require(\"{}\"): a test's helper module is a dotted name inside the test file's \

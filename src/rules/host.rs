@@ -1125,7 +1125,8 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
 /// `require` over the rule roots, text chunks only, each module loaded once.
 fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
     lua.set_named_registry_value(LOADED_KEY, lua.create_table()?)?;
-    let require = lua.create_function(move |lua, name: String| {
+    let require = lua.create_function(move |lua, name: Value| {
+        let name = module_name_arg(name)?;
         check_module_name(&name).map_err(mlua::Error::runtime)?;
         let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
         if let Some(value) = already_loaded(&loaded, &name)? {
@@ -1162,20 +1163,43 @@ fn install_require(lua: &Lua, roots: Vec<PathBuf>) -> mlua::Result<()> {
     lua.globals().raw_set("require", require)
 }
 
+/// `require`'s argument as a module name: a string (a number too, as Lua's own `require`
+/// takes it); anything else is an error naming `require`, where mlua's conversion named no
+/// function ("bad argument #1: error converting Lua nil to String").
+pub(crate) fn module_name_arg(name: Value) -> mlua::Result<String> {
+    match name {
+        Value::String(s) => Ok(s.to_string_lossy()),
+        Value::Integer(i) => Ok(i.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Nil => Err(mlua::Error::runtime(
+            "require: no module name given (a string)",
+        )),
+        other => Err(mlua::Error::runtime(format!(
+            "require: the module name must be a string, not {}",
+            super::convert::with_article(other.type_name())
+        ))),
+    }
+}
+
 /// What a `require`d module already in `loaded` (a table of module name -> value) gave; None
 /// when it is not loaded yet, an error when it is being loaded (a circular require).
 pub(crate) fn already_loaded(loaded: &Table, name: &str) -> mlua::Result<Option<Value>> {
     match loaded.raw_get::<Value>(name)? {
         Value::Nil => Ok(None),
-        Value::String(s) if s.to_str().is_ok_and(|s| s == MODULE_LOADING) => Err(
-            mlua::Error::runtime(format!("require(\"{name}\"): circular require")),
-        ),
+        Value::LightUserData(mark) if mark == module_loading() => Err(mlua::Error::runtime(
+            format!("require(\"{name}\"): circular require"),
+        )),
         v => Ok(Some(v)),
     }
 }
 
-/// What a module being loaded holds in the loaded table meanwhile.
-const MODULE_LOADING: &str = "hexwar.loading";
+/// What a module being loaded holds in the loaded table meanwhile: a light userdata, which no
+/// script can make, so that no value a module returns reads as "still loading" (a module that
+/// returned the string "hexwar.loading" was once taken for a circular require).
+fn module_loading() -> mlua::LightUserData {
+    static MARK: u8 = 0;
+    mlua::LightUserData(std::ptr::addr_of!(MARK).cast_mut().cast())
+}
 
 /// Runs module `name` (its source `text`, named `shown` in errors) and keeps its value in
 /// `loaded` (`true` for a module that returns nothing). A module that fails is forgotten: a
@@ -1187,7 +1211,7 @@ pub(crate) fn run_module(
     text: &str,
     shown: &str,
 ) -> mlua::Result<Value> {
-    loaded.raw_set(name, MODULE_LOADING)?;
+    loaded.raw_set(name, module_loading())?;
     let result = lua
         .load(text)
         .set_name(format!("@{shown}"))

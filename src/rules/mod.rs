@@ -43,7 +43,7 @@ pub use api_listing::{
 };
 pub(crate) use budget::script_place;
 pub use build_check::lua_hash_seed_is_fixed;
-pub(crate) use host::{already_loaded, run_module};
+pub(crate) use host::{already_loaded, module_name_arg, run_module};
 pub use host::{LuaRules, RulesLoadError};
 pub use lint::{
     describe_module_changes, event_name_warnings, file_hashes, loaded_names, module_hashes,
