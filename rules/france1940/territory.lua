@@ -25,7 +25,7 @@
 -- file, and the units it replaces (the scenario's start position, judged at GameStarted), decide
 -- who holds a hex through 7.1(c). So after a setup (and the invasions it names) every hex goes
 -- back to its owner at the start of the game (7.1d, 7.3: France Allied, Germany German, the
--- rest nobody's; R11: a joined country's hexes Allied) and 7.1 is judged once on the whole new
+-- rest nobody's; R11: the hexes of a country that joined, or has surrendered since, Allied) and 7.1 is judged once on the whole new
 -- position (`PositionSet`, emitted by sequence.lua's setup hook, then `PositionReset`), as the
 -- start position is judged at GameStarted.
 local hex = hex -- (one local: a global is read through the locked globals table, docs/sandbox.md)
@@ -38,12 +38,15 @@ local function update()
   return hex.path.control()
 end
 
--- The owner of a hex at the start of the game (7.3), or of a country that has joined (R11).
+-- The owner of a hex at the start of the game (7.3), or of a country that is neutral no more
+-- (R11: "a hex nobody has held is Allied"), one that has surrendered since included: it was
+-- neutral and is no longer, and a setup's position has no history of who held its hexes.
 local function start_owner(label)
   local politics = require("france1940.politics")
   local country = politics.country_of(label)
   if country == "germany" then return "german" end
-  if country == "france" or politics.status(country) == "allied" then return "allied" end
+  local status = politics.status(country)
+  if country == "france" or status == "allied" or status == "surrendered" then return "allied" end
   return nil
 end
 

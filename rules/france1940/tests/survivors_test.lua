@@ -440,6 +440,27 @@ test("F40-16.2: a later setup naming countries already invaded or surrendered in
   t.eq(t.state().vars.countries, { netherlands = "surrendered", belgium = "surrendered", luxembourg = "surrendered" })
 end)
 
+test("F40-R11: a setup after the Low Countries surrendered gives their unheld hexes to the Allies", function(t)
+  -- Why: R11, "in a country that was neutral and is no longer, a hex nobody has held is Allied";
+  -- a surrendered country is neutral no more, and a setup's position has no history of holders.
+  low_countries_falling(t)
+  while not (t.state().side == "allied" and t.state().phase == "movement") do t.end_phase() end
+  t.ok("allied", { command = "evacuate", unit = "bef" })
+  play_out_turn(t)
+  t.eq(t.state().vars.countries, { netherlands = "surrendered", belgium = "surrendered", luxembourg = "surrendered" })
+  t.setup { turn = 3, phase = "movement", side = "german", units = {
+    unit("g1", "german", "german", "0603"),
+    unit("a1", "allied", "french", "0105"),
+  } }
+  local control = t.state().control
+  local held = {}
+  for _, label in ipairs({ "0301", "0302", "0303", "0304", "0401", "0402", "0403", "0404", "0305", "0405" }) do
+    held[#held + 1] = label .. ":" .. tostring(control[label])
+  end
+  t.eq(held, { "0301:allied", "0302:allied", "0303:allied", "0304:allied", "0401:allied", "0402:allied",
+    "0403:allied", "0404:allied", "0305:nil", "0405:nil" })
+end)
+
 test("F40-16.2: a later setup naming a country invaded on an earlier turn keeps that turn", function(t)
   -- Why: a country is invaded once; the turn of its invasion (the status text) stays the first.
   t.scenario(POLITICS, { seed = 1 })
