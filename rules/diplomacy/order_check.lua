@@ -336,6 +336,11 @@ local function reason(game, board, cm, position, power, o, kind)
         end
       end
     end
+    -- (an army goes to land only: its convoy to a sea region was said to need no fleet, naming
+    -- another as the carrier)
+    if dprov and cm.prov[dprov] and cm.prov[dprov].type == "sea" then
+      return "an army is convoyed to land, not to a sea region (" .. dprov .. ")"
+    end
     if dprov and me then
       if not context.chain_exists(cm, U, fleets, o.tprov, dprov) then
         return "no chain of fleets at sea joins " .. o.tprov .. " to " .. dprov

@@ -280,7 +280,13 @@ function facing.register(opts)
       if hex.state.phase() ~= "movement" or u.status.moved then return hex.refuse(C.wheel, u.id .. " cannot wheel now") end
       -- TA-R15: only the kinds declared in `wheels` (phalanxes) wheel; other troops face freely.
       if not (opts.wheels and opts.wheels[u.type]) then
-        return hex.refuse(C.wheel, u.id .. " does not wheel: a " .. u.type .. " turns during its move")
+        local kinds = {}
+        for kind in pairs(opts.wheels or {}) do kinds[#kinds + 1] = kind end
+        table.sort(kinds)
+        local who = #kinds > 0 and ("only " .. table.concat(kinds, ", ") .. " units wheel")
+          or "no unit wheels in this game"
+        return hex.refuse(C.wheel, u.id .. " does not wheel (" .. who .. "): a unit of type "
+          .. u.type .. " turns during its move")
       end
       if not hex.path.in_contact(u.id) then return hex.refuse(C.wheel, u.id .. " is not in contact; it turns during its move") end
       if math.type(cmd.facing) ~= "integer" or cmd.facing < 0 or cmd.facing > 5 then

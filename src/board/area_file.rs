@@ -11,7 +11,7 @@
 //! adjective = "FRENCH"
 //! home_centers = ["BRE", "MAR", "PAR"]
 //! start_units = ["F BRE", "A MAR", "A PAR"]
-//! start_centers = ["BRE", "MAR", "PAR"]
+//! start_centers = ["BRE", "MAR", "PAR"]   # optional: default, the home centres
 //! [[region]]
 //! id = "STP"
 //! name = "St Petersburg"
@@ -29,9 +29,9 @@
 //!
 //! Checks (each error names the file and line): unique ids, known region types, every adjacency
 //! names a location of the map, adjacency is symmetric (a one-way edge is almost always a typo),
-//! homes name a declared power, powers' centres are supply centres, start units stand on a
-//! location of the right kind; powers, each power's centres and each region's start unit are
-//! declared once.
+//! homes name a declared power, powers' centres are supply centres and no home centre is at sea,
+//! start units stand on a location of the right kind; powers, each power's centres and each
+//! region's start unit are declared once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -70,8 +70,9 @@ struct PowerSpec {
     home_centers: Vec<Spanned<String>>,
     #[serde(default)]
     start_units: Vec<Spanned<String>>,
+    /// None when the map leaves it out: the power starts owning its home centres.
     #[serde(default)]
-    start_centers: Vec<Spanned<String>>,
+    start_centers: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -440,7 +441,10 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
                 adjective: p.adjective.clone(),
                 home_centers: list(&p.home_centers),
                 start_units: list(&p.start_units),
-                start_centers: list(&p.start_centers),
+                start_centers: match &p.start_centers {
+                    Some(declared) => list(declared),
+                    None => home_centres_of(p, &spec.regions),
+                },
             }
         })
         .collect();
@@ -524,6 +528,16 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
                 ),
             ));
         }
+        if r.kind.get_ref() == "sea" {
+            errors.push(err(
+                home.span().start,
+                format!(
+                    "region {id}: home '{}', but {id} is a sea region (a power builds in its \
+                     home centres: a land or coast region)",
+                    home.get_ref()
+                ),
+            ));
+        }
         for p in &spec.powers {
             let p = p.get_ref();
             let name = p.name.get_ref();
@@ -583,8 +597,12 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
         let p = p.get_ref();
         let name = p.name.get_ref();
         for (list, what, seen) in [
-            (&p.home_centers, "home", &mut home_of),
-            (&p.start_centers, "start", &mut owner_of),
+            (p.home_centers.as_slice(), "home", &mut home_of),
+            (
+                p.start_centers.as_deref().unwrap_or(&[]),
+                "start",
+                &mut owner_of,
+            ),
         ] {
             for c in list {
                 if let Some(first) = seen.insert(c.get_ref(), name) {
@@ -603,7 +621,25 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
                 }
             }
         }
-        for c in p.home_centers.iter().chain(&p.start_centers) {
+        // (a power builds in its home centres; at sea no army can be built and a fleet was
+        // told it "cannot be built inland")
+        for c in &p.home_centers {
+            if map.region(c.get_ref()).is_some_and(|r| r.kind == "sea") {
+                errors.push(err(
+                    c.span().start,
+                    format!(
+                        "power {name}: home centre '{}' is a sea region (a power builds in its \
+                         home centres: a land or coast region)",
+                        c.get_ref()
+                    ),
+                ));
+            }
+        }
+        for c in p
+            .home_centers
+            .iter()
+            .chain(p.start_centers.iter().flatten())
+        {
             if !map.region(c.get_ref()).is_some_and(|r| r.supply_center) {
                 errors.push(err(
                     c.span().start,
@@ -685,6 +721,25 @@ fn build_area_map(source: &SourceText, spec: &AreaSpec) -> Result<AreaMap, Vec<M
         errors.sort_by_key(|e| e.line);
         Err(errors)
     }
+}
+
+/// A power's home centres, as it owns them at the start when the map names no `start_centers`:
+/// its `home_centers`, then the regions whose `home` names it (either declares a home). A map
+/// without `start_centers` started every power with no centre: the first winter disbanded
+/// every unit.
+fn home_centres_of(p: &PowerSpec, regions: &[Spanned<RegionSpec>]) -> Vec<String> {
+    let mut out: Vec<String> = p.home_centers.iter().map(|c| c.get_ref().clone()).collect();
+    for r in regions {
+        let r = r.get_ref();
+        let homed = r
+            .home
+            .as_ref()
+            .is_some_and(|h| h.get_ref() == p.name.get_ref());
+        if homed && !out.contains(r.id.get_ref()) {
+            out.push(r.id.get_ref().clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1047,6 +1102,52 @@ fleet = ["AAA"]
             "t.toml:17: region BBB: home 'RED', but BBB is no supply centre (a home centre is \
              one: add supply_center = true, or leave home out)"
         );
+    }
+
+    /// A power the map gives no `start_centers` owns its home centres at the start (its list,
+    /// then the regions naming it their home); it owned none, and the first winter disbanded
+    /// its units. A list given, even an empty one, is kept as given.
+    #[test]
+    fn start_centres_default_to_the_home_centres() {
+        let m = parse(OK).unwrap();
+        assert_eq!(m.powers()[0].start_centers, ["AAA"]);
+        let homed_on_region = OK.replace("home_centers = [\"AAA\"]\n", "").replace(
+            "type = \"land\"\n",
+            "type = \"land\"\nsupply_center = true\nhome = \"RED\"\n",
+        );
+        let m = parse(&homed_on_region).unwrap();
+        assert_eq!(m.powers()[0].start_centers, ["AAA", "BBB"]);
+        let none = OK.replace("start_units", "start_centers = []\nstart_units");
+        assert!(parse(&none).unwrap().powers()[0].start_centers.is_empty());
+    }
+
+    /// A home centre at sea passed the loader; builds there were refused with reasons that
+    /// did not say why ("a fleet cannot be built inland").
+    #[test]
+    fn a_home_centre_is_no_sea_region() {
+        let at_sea = OK
+            .replace(
+                "home_centers = [\"AAA\"]",
+                "home_centers = [\"AAA\", \"SEA\"]",
+            )
+            .replace("type = \"sea\"\n", "type = \"sea\"\nsupply_center = true\n");
+        assert_eq!(
+            parse_all(&at_sea),
+            ["t.toml:5: power RED: home centre 'SEA' is a sea region (a power builds in its home \
+              centres: a land or coast region)"]
+        );
+        let home_at_sea = OK.replace(
+            "type = \"sea\"\n",
+            "type = \"sea\"\nsupply_center = true\nhome = \"RED\"\n",
+        );
+        assert_eq!(
+            parse_all(&home_at_sea),
+            ["t.toml:22: region SEA: home 'RED', but SEA is a sea region (a power builds in its \
+              home centres: a land or coast region)"]
+        );
+        // (a supply centre at sea that is no one's home stays a designer's choice)
+        let sea_centre = OK.replace("type = \"sea\"\n", "type = \"sea\"\nsupply_center = true\n");
+        assert!(parse(&sea_centre).is_ok());
     }
 
     /// A start phase is a season, a year of four digits (1000-9999) and a phase (`S1901M`): a

@@ -95,7 +95,7 @@ test("TA-R15: a phalanx starting in contact may turn 60 degrees in place as its 
   t.eq(r.reason, "p3 is not in contact; it turns during its move")
   -- Only phalanxes wheel: other troops face freely (TA-R11).
   r = t.expect_refused("macedon", wheel("l1", 1), "ANC-6.3")
-  t.eq(r.reason, "l1 does not wheel: a light turns during its move")
+  t.eq(r.reason, "l1 does not wheel (only phalanx units wheel): a unit of type light turns during its move")
 end)
 
 test("ANC-5.4: a stacked phalanx wheels with its whole stack (a stack shares one facing)", function(t)

@@ -235,6 +235,8 @@ test("check_order: a movement phase's moves and convoys say what is wrong", func
   t.eq(why(t, "ENGLAND", "F NTH C A YOR - EDI"), "no army in YOR to convoy")
   -- (a convoy back into the army's own province: nothing more precise to say)
   t.eq(why(t, "ENGLAND", "F NTH C A LON - LON"), "the convoy cannot be made")
+  -- (an army goes to land only: a convoy to a sea region was said to need no fleet)
+  t.eq(why(t, "ENGLAND", "F NTH C A LON - NTH"), "an army is convoyed to land, not to a sea region (NTH)")
 end)
 
 test("check_order: a support names what it lacks", function(t)

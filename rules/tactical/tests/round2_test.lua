@@ -240,5 +240,5 @@ test("TAC-6 / TAC-3: a path going on past an enemy hex is refused, the charge en
   local r = t.expect_refused("british", move("c", { "0604", "0704", "0804" }, 0), "TAC-6")
   t.eq(r.reason, "entering the enemy hex 0704 ended the move in a melee (TAC-6)")
   r = t.expect_refused("british", { command = "wheel", unit = "c", facing = 1 }, "TAC-3")
-  t.eq(r.reason, "c does not wheel: a cavalry turns during its move")
+  t.eq(r.reason, "c does not wheel (no unit wheels in this game): a unit of type cavalry turns during its move")
 end)
