@@ -584,8 +584,10 @@ impl FacingSearch {
                         facing.key()
                     )
                 }
+                // (a single troop is no group: it was told "the group ends facing ...")
                 Facing::One(_) => format!(
-                    "the group ends facing one direction 0..5, not {}",
+                    "the {} ends facing one direction 0..5, not {}",
+                    if g.members.len() > 1 { "group" } else { "unit" },
                     facing.key()
                 ),
                 Facing::Two(_, _) => format!(

@@ -228,6 +228,9 @@ test("ANC-5.4 / TA-R13: the legal list offers a stack moving and re-facing as on
   -- one phalanx alone cannot: it would face otherwise than the rest of its stack
   local r = t.expect_refused("macedon", { command = "move", unit = "p", path = {}, facing = 1 }, "ANC-5.4")
   t.eq(r.reason, "a stack shares one facing: the group ends at 0404 beside the rest of its stack, which faces 0")
+  -- (a group of several counters given a facing of the wrong shape is told so as a group)
+  r = t.expect_refused("macedon", { command = "move", units = { "p", "q" }, path = {}, facing = "1,2" }, "ANC-6.2")
+  t.eq(r.reason, "the group ends facing one direction 0..5, not 1,2")
   t.ok("macedon", { command = "move", units = { "p", "q" }, path = {}, facing = 1 })
   t.eq({ t.unit("p").facing, t.unit("q").facing, t.unit("L").facing }, { 1, 1, nil })
 end)

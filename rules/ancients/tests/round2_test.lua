@@ -232,7 +232,7 @@ test("ANC-7.1 / ANC-7.2 / ANC-7.3 / ANC-6.2: each refusal of a move names its cl
     -- ANC-6.2: 1 MP a 60 degree turn
     { move("q", {}, 2), "ANC-6.2", "not enough MP left to turn (ANC-6.2)" },
     { move("r", { "0202" }, 2), "ANC-6.2", "the phalanx reaches 0202 facing 0, 1 or 5 only, not 2 (each 60° turn costs 1 MP, ANC-6.2)" },
-    { move("r", { "0202" }, "1,2"), "ANC-6.2", "the group ends facing one direction 0..5, not 1,2" },
+    { move("r", { "0202" }, "1,2"), "ANC-6.2", "the unit ends facing one direction 0..5, not 1,2" },
     -- ANC-7.3: entering an enemy's front ends the move (0207 is next to s2)
     { move("c", { "0207", "0107" }, 0), "ANC-7.3", "entering the enemy front at 0207 ended the move (ANC-7.3)" },
     -- ANC-7.1: no entering an enemy, no passing through friends, MP, adjacent steps, a move

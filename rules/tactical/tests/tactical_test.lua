@@ -139,7 +139,7 @@ test("TAC-4 / TA-R2: an end facing of the wrong shape for the unit is refused as
   local r = t.expect_refused("british", move("c1", { "0504" }, 1), "TAC-4")
   t.eq(r.reason, "a two-base unit ends facing a pair \"f1,f2\", one per base (TA-R6), not 1")
   r = t.expect_refused("british", move("b1", { "0706" }, "1,2"), "TAC-4")
-  t.eq(r.reason, "the group ends facing one direction 0..5, not 1,2")
+  t.eq(r.reason, "the unit ends facing one direction 0..5, not 1,2")
   r = t.expect_refused("british", move("ldr", { "0708" }, 2), "TA-R2")
   t.eq(r.reason, "leaders have no facing (TA-R2), so none is given, not 2")
   t.eq(t.state(), before)
