@@ -8,29 +8,11 @@ local function position(t, setup)
   t.setup(setup)
 end
 
--- Gives each power's orders, ends the phase (any power's end_phase adjudicates it) and returns
--- the phase's result table (the `PhaseAdjudicated` event's data).
-local function give_orders(t, orders)
-  for power, list in pairs(orders) do
-    t.ok(power, { command = "orders", power = power, orders = list })
-  end
-end
+local h = require("helpers")
+local give_orders, flags = h.give_orders, h.flags
 
-local function adjudicate(t, orders)
-  give_orders(t, orders)
-  for _, ev in ipairs(t.ok("FRANCE", { command = "end_phase" })) do
-    if ev.event == "Custom" and ev.name == "PhaseAdjudicated" then return ev.data end
-  end
-  t.fail("the phase was not adjudicated")
-end
-
--- The flags of `order` in a result table.
-local function flags(t, result, order)
-  for _, r in ipairs(result.results) do
-    if r.order == order then return r.flags end
-  end
-  t.fail("no result for " .. order)
-end
+-- Adjudicates the phase with `orders` (France ends it: any power's end_phase does).
+local function adjudicate(t, orders) return h.adjudicate(t, "FRANCE", orders) end
 
 test("a supported attack dislodges, and the retreat phase lists where the unit may go", function(t)
   position(t, { phase = "S1901M", units = { FRANCE = { "A PAR", "A BUR" }, GERMANY = { "A MUN" } } })

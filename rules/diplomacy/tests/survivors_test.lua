@@ -17,24 +17,8 @@ end
 
 local function standard(t, setup, mods) position(t, "scenarios/diplomacy", setup, mods) end
 
--- Gives each power's orders, ends the phase (`ender`, any power, adjudicates it) and returns the
--- phase's result table (the `PhaseAdjudicated` event's data).
-local function adjudicate(t, ender, orders)
-  for power, list in pairs(orders) do
-    t.ok(power, { command = "orders", power = power, orders = list })
-  end
-  for _, ev in ipairs(t.ok(ender, { command = "end_phase" })) do
-    if ev.event == "Custom" and ev.name == "PhaseAdjudicated" then return ev.data end
-  end
-  t.fail("the phase was not adjudicated")
-end
-
-local function flags(t, result, order)
-  for _, r in ipairs(result.results) do
-    if r.order == order then return r.flags end
-  end
-  t.fail("no result for " .. order)
-end
+local h = require("helpers")
+local adjudicate, flags = h.adjudicate, h.flags
 
 -- check_order's answer for one order given alone: its reason, which must be a void's.
 local function why(t, power, order)

@@ -3,20 +3,8 @@
 -- where one condition of the rule decides. Most run on the fixtures of tests/fixtures/f40/
 -- (the same positions as the Rust tests there), a few on the full scenario.
 
-local function unit(id, side, nation, at, more)
-  local u = { id = id, side = side, nation = nation, type = "infantry", size = "XX", ma = 4, strength = 2, at = at }
-  for k, v in pairs(more or {}) do u[k] = v end
-  return u
-end
-
-local function move(id, path) return { command = "move", unit = id, path = path } end
-
--- The refusal of `cmd` as the player reads it, "RULE: reason"; fails when it is accepted.
-local function refusal(t, side, cmd)
-  local events, refused = t.submit(side, cmd)
-  if events ~= nil then t.fail("accepted: " .. t.show(cmd)) end
-  return refused.rule .. ": " .. refused.reason
-end
+local h = require("helpers")
+local POLITICS, RESERVES, AIRBORNE, unit, move, place, drop, refusal, var_set, customs, play_out_turn, to_first_assault = h.POLITICS, h.RESERVES, h.AIRBORNE, h.unit, h.move, h.place, h.drop, h.refusal, h.var_set, h.customs, h.play_out_turn, h.to_first_assault
 
 -- Where the legal list lets `side` place a reserve (`unit`'s, or any unit's when nil), in order.
 local function places_listed(t, side, unit)
@@ -32,40 +20,6 @@ local function moved_event(events)
   for _, e in ipairs(events) do if e.event == "UnitMoved" then return e end end
   return nil
 end
-
--- The VarSet of `key` among `events`.
-local function var_set(events, key)
-  for _, e in ipairs(events) do if e.event == "VarSet" and e.key == key then return e end end
-  return nil
-end
-
--- The Custom events of `events` named `name`.
-local function customs(events, name)
-  local out = {}
-  for _, e in ipairs(events) do
-    if e.event == "Custom" and e.name == name then out[#out + 1] = e end
-  end
-  return out
-end
-
--- Ends phases until the turn changes (or the game ends); every event, and for each PhaseEnded
--- step the events of that end_phase command, in order.
-local function play_out_turn(t)
-  local turn = t.state().turn
-  local all, per_phase = {}, {}
-  while t.state().turn == turn and not t.state().over do
-    local step = t.state().step
-    local events = t.end_phase()
-    per_phase[#per_phase + 1] = { step = step, side = t.state().side, events = events }
-    for _, e in ipairs(events) do all[#all + 1] = e end
-  end
-  return all, per_phase
-end
-
--- The politics fixture (tests/fixtures/f40/politics): France columns 01-02, the Netherlands
--- 0301, 0401 (its two major cities) and 0302 (a port), Belgium 0402, 0403 (its major cities) and
--- 0303, Luxembourg 0304, 0404, Switzerland 0305, 0405, Germany columns 05-06. Ports 0101, 0302.
-local POLITICS = "tests/fixtures/f40/politics"
 
 local function politics_position(t, setup)
   t.scenario(POLITICS, { seed = 1 })
@@ -290,10 +244,6 @@ end)
 -- (Maginot); off the map the paras p1, p2, p3 (turn 2) and the 22nd Airlanding `al` (XX).
 -- ---------------------------------------------------------------------------------------------
 
-local AIRBORNE = "tests/fixtures/f40/airborne"
-
-local function drop(id, to) return { command = "drop", unit = id, to = to } end
-
 test("F40-11.4: the 22nd Airlanding, dropped this assault, may not go by rail", function(t)
   t.scenario(AIRBORNE, { seed = 1 })
   t.ok("german", drop("al", "0201"))
@@ -380,18 +330,6 @@ end)
 -- Germany columns 05-06 (major cities 0501, 0601, the town 0602). Pools: German gr1-gr3,
 -- Allied ar1-ar4.
 -- ---------------------------------------------------------------------------------------------
-
-local RESERVES = "tests/fixtures/f40/reserves"
-
-local function place(id, to) return { command = "place", unit = id, to = to } end
-
--- Ends phases until `side`'s first assault (movement phase) of `turn`.
-local function to_first_assault(t, turn, side)
-  while not (t.state().turn == turn and t.state().side == side and t.state().phase == "movement"
-      and t.state().vars.assault == 1) do
-    t.end_phase()
-  end
-end
 
 local ASSEMBLY_REFUSAL = "F40-17.5: 0302 is not an assembly point free of German ZOC and control, a Paris hex or a west/south edge hex of France"
 

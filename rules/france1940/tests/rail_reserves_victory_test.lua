@@ -2,42 +2,12 @@
 -- airborne drops (5.2/5.3, 11.1) and the stacking refusal (5.1), each on a small position
 -- where one condition of the rule decides. Fixtures under tests/fixtures/f40/.
 
-local function unit(id, side, nation, at, more)
-  local u = { id = id, side = side, nation = nation, type = "infantry", size = "XX", ma = 4, strength = 2, at = at }
-  for k, v in pairs(more or {}) do u[k] = v end
-  return u
-end
-
-local function move(id, path) return { command = "move", unit = id, path = path } end
-local function place(id, to) return { command = "place", unit = id, to = to } end
-local function drop(id, to) return { command = "drop", unit = id, to = to } end
-
--- The refusal of `cmd` as the player reads it, "RULE: reason"; fails when it is accepted.
-local function refusal(t, side, cmd)
-  local events, refused = t.submit(side, cmd)
-  if events ~= nil then t.fail("accepted: " .. t.show(cmd)) end
-  return refused.rule .. ": " .. refused.reason
-end
-
--- The VarSet of `key` among `events`.
-local function var_set(events, key)
-  for _, e in ipairs(events) do if e.event == "VarSet" and e.key == key then return e end end
-  return nil
-end
-
--- Ends phases until `side`'s first assault (movement phase) of `turn`.
-local function to_first_assault(t, turn, side)
-  while not (t.state().turn == turn and t.state().side == side and t.state().phase == "movement"
-      and t.state().vars.assault == 1) do
-    t.end_phase()
-  end
-end
+local h = require("helpers")
+local POLITICS, RESERVES, AIRBORNE, unit, move, place, drop, refusal, var_set, to_first_assault = h.POLITICS, h.RESERVES, h.AIRBORNE, h.unit, h.move, h.place, h.drop, h.refusal, h.var_set, h.to_first_assault
 
 -- ---------------------------------------------------------------------------------------------
 -- F40-10.1: rail. tests/fixtures/f40/politics.
 -- ---------------------------------------------------------------------------------------------
-
-local POLITICS = "tests/fixtures/f40/politics"
 
 test("F40-10.1: the Germans may not send an Allied unit by rail", function(t)
   t.scenario(POLITICS, { seed = 1 })
@@ -59,8 +29,6 @@ end)
 -- F40-17.3: reserves. tests/fixtures/f40/reserves: France columns 01-04 (port 0101, Paris 0202,
 -- assembly point 0302), Germany columns 05-06. Allied pool ar1-ar4.
 -- ---------------------------------------------------------------------------------------------
-
-local RESERVES = "tests/fixtures/f40/reserves"
 
 test("F40-17.3: one reserve per hex per turn, the hex takes another the next turn", function(t)
   t.scenario(RESERVES, { seed = 1 })
@@ -178,8 +146,6 @@ end)
 -- (Germany: 0101-0301), sea at 0501, Allied a1 at 0701 and a2 at 0901; off the map the paras
 -- and the 22nd Airlanding `al` (XX).
 -- ---------------------------------------------------------------------------------------------
-
-local AIRBORNE = "tests/fixtures/f40/airborne"
 
 local function drops_listed(t, side, id)
   local out = {}

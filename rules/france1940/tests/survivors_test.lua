@@ -5,18 +5,8 @@
 -- sources (8.2), neutral units named by 9.5 (R8), "all Belgian major cities" (16.4) and a
 -- setup's invasions (16.2). Each on a small position where the one condition decides.
 
-local function unit(id, side, nation, at, more)
-  local u = { id = id, side = side, nation = nation, type = "infantry", size = "XX", ma = 4, strength = 2, at = at }
-  for k, v in pairs(more or {}) do u[k] = v end
-  return u
-end
-
--- The refusal of `cmd` as the player reads it, "RULE: reason"; fails when it is accepted.
-local function refusal(t, side, cmd)
-  local events, refused = t.submit(side, cmd)
-  if events ~= nil then t.fail("accepted: " .. t.show(cmd)) end
-  return refused.rule .. ": " .. refused.reason
-end
+local h = require("helpers")
+local POLITICS, RESERVES, unit, refusal, customs, play_out_turn = h.POLITICS, h.RESERVES, h.unit, h.refusal, h.customs, h.play_out_turn
 
 -- The rail moves the legal list offers `side`, as "unit>hex", in order.
 local function rails_listed(t, side)
@@ -45,29 +35,6 @@ local function control_changes(events)
   return out
 end
 
--- Ends phases until the turn changes (or the game ends); every event, and for each end_phase
--- the step it ended and its events, in order.
-local function play_out_turn(t)
-  local turn = t.state().turn
-  local all, per_phase = {}, {}
-  while t.state().turn == turn and not t.state().over do
-    local step = t.state().step
-    local events = t.end_phase()
-    per_phase[#per_phase + 1] = { step = step, events = events }
-    for _, e in ipairs(events) do all[#all + 1] = e end
-  end
-  return all, per_phase
-end
-
--- The Custom events of `events` named `name`.
-local function customs(events, name)
-  local out = {}
-  for _, e in ipairs(events) do
-    if e.event == "Custom" and e.name == name then out[#out + 1] = e end
-  end
-  return out
-end
-
 -- Where the legal list lets `side` drop unit `id`, as a set {hex = true}.
 local function drops_listed(t, side, id)
   local out = {}
@@ -86,12 +53,6 @@ local function invasions_since(t, before)
   end
   return out
 end
-
--- The politics fixture (tests/fixtures/f40/politics): France columns 01-02 (its turn-1
--- deployment zone column 02), the Netherlands 0301, 0401 (its two major cities) and 0302 (a
--- port), Belgium 0402, 0403 (its major cities) and 0303, Luxembourg 0304, 0404, Switzerland
--- 0305, 0405, Germany columns 05-06. Ports 0101, 0302.
-local POLITICS = "tests/fixtures/f40/politics"
 
 -- ---------------------------------------------------------------------------------------------
 -- F40-10.1 with 18.2: one listing, one network, two blocked lists
@@ -283,10 +244,6 @@ test("victory: a German move into Switzerland counts as its invasion in the figu
     netherlands_surrendered = 0, belgium_surrendered = 0, switzerland_invaded = 1,
   })
 end)
-
--- The reserves fixture (tests/fixtures/f40/reserves): France columns 01-04, Paris the one hex
--- 0202, Germany columns 05-06; four turns.
-local RESERVES = "tests/fixtures/f40/reserves"
 
 test("victory: Paris falls once: the first turn it is German at the end of an Allied turn is kept", function(t)
   -- Why: `paris_fell` is the turn Paris fell, not the last turn it was German.
