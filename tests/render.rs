@@ -317,6 +317,43 @@ fn anc_6_1_a_phalanx_facing_arrow_points_at_its_corner() {
     );
 }
 
+/// TAC-4 / TA-R6: a two-base unit's bases face apart, each with its own arrow (the second
+/// base's facing, `facing2`, was not drawn).
+#[test]
+fn tac_4_a_two_base_unit_shows_an_arrow_per_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(
+        &setup,
+        "[[unit]]\nid = \"c\"\nside = \"british\"\ntype = \"colonial\"\nma = 4\n\
+         strength = 4\nat = \"0404\"\nfacing = 0\nattrs = { facing2 = 3 }\n\
+         [[unit]]\nid = \"z\"\nside = \"zulu\"\ntype = \"infantry\"\nma = 4\n\
+         strength = 3\nat = \"1107\"\nfacing = 3\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "render",
+        "scenarios/tactical",
+        "--setup",
+        setup.to_str().unwrap(),
+        "-o",
+        "-",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let arrows = arrow_directions(&stdout(&out));
+    // (the colonial's two bases, edges 0 and 3: opposite ways; then the Zulu's, edge 3)
+    assert_eq!(arrows.len(), 3, "{arrows:?}");
+    let (first, second, zulu) = (arrows[0], arrows[1], arrows[2]);
+    assert!(
+        (first.0 + second.0).abs() < 0.01 && (first.1 + second.1).abs() < 0.01,
+        "{first:?} {second:?}"
+    );
+    assert!(
+        (zulu.0 - second.0).abs() < 0.01 && (zulu.1 - second.1).abs() < 0.01,
+        "{zulu:?}"
+    );
+}
+
 /// An area map past 5000 regions is refused with a message instead of laid out: the layout
 /// weighs every pair of regions in each round, and a 100 000-region map would never finish.
 #[test]

@@ -192,6 +192,15 @@ pub fn render(
                     counter::facing_arrow(&mut svg, at, to, HEX);
                 }
             }
+            // (a two-base unit, TAC-4 / TA-R6: its second base's facing, kept in `facing2`,
+            // gets its own arrow; only the first one was drawn)
+            let second = unit.attrs.get("facing2").and_then(|f| f.as_u64());
+            if let Some(to) = second
+                .filter(|f| *f < 6)
+                .and_then(|f| faced_centre(map, *index, f as u8, &centre))
+            {
+                counter::facing_arrow(&mut svg, at, to, HEX);
+            }
         }
     }
     svg.close_group();
