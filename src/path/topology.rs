@@ -182,4 +182,18 @@ mod tests {
             }
         }
     }
+
+    /// A topology has one hex per column and row of its map (maps are at least 1×1), so it
+    /// is never empty.
+    #[test]
+    fn a_topology_has_columns_times_rows_hexes_and_is_not_empty() {
+        let map = parse_map(&SourceText::new(
+            "t.toml",
+            "name = \"t\"\ncolumns = 3\nrows = 2\ngrid = [\". . .\", \". . .\"]\n[legend]\n\".\" = \"clear\"\n",
+        ))
+        .unwrap();
+        let topo = Topology::new(&map);
+        assert_eq!(topo.len(), 6);
+        assert!(!topo.is_empty());
+    }
 }

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::*;
+
 use crate::path::{check_path, PathError, ReachSearch, RuleKind};
 
 fn refusal(map: &HexMap, units: &[Unit], mover: usize, budget: Mp, path: &[&str]) -> String {
@@ -396,4 +397,234 @@ fn path_lengths_are_the_lengths_of_the_paths() {
         .map(|h| reach.path_to(h.hex).unwrap().len() as u32 - 1)
         .collect();
     assert_eq!(lengths, expected);
+}
+
+/// A `Reach` knows its start hex, is empty when the unit can go nowhere, and two reaches are
+/// equal exactly when they share the start and the reached hexes (costs and parents).
+#[test]
+fn reaches_report_their_start_and_compare_by_start_and_hexes() {
+    let m = map(&[". . . . ."], "");
+    let r = rules(&m);
+    let units = [
+        unit("a", "allied", "infantry", "0301"),
+        unit("b", "allied", "infantry", "0401"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let of = |u: usize, mp: u32| reach(&m, &r, &occ, &units[u], Mp::whole(mp)).unwrap();
+    let two = of(0, 2);
+    assert_eq!(two.start(), hex(&m, "0301"));
+    assert!(!two.is_empty());
+    assert!(of(0, 0).is_empty());
+    assert_eq!(two, of(0, 2));
+    assert_eq!(two, two.clone());
+    // same start, fewer hexes; another start, no hexes either way
+    assert_ne!(two, of(0, 1));
+    assert_ne!(of(0, 0), of(1, 0));
+    assert_eq!(of(0, 0), of(0, 0));
+}
+
+/// `Reach::cost` is the least cost of a reached hex, and None for a hex not reached (beyond
+/// the budget, or the start itself).
+#[test]
+fn reach_cost_is_none_for_a_hex_not_reached() {
+    let m = map(&[". . . . ."], "");
+    let r = rules(&m);
+    let units = [unit("a", "allied", "infantry", "0101")];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let got = reach(&m, &r, &occ, &units[0], Mp::whole(2)).unwrap();
+    assert_eq!(got.cost(hex(&m, "0301")), Some(Mp::whole(2)));
+    assert_eq!(got.cost(hex(&m, "0401")), None);
+    assert_eq!(got.cost(hex(&m, "0101")), None);
+}
+
+/// A `ReachSearch` is made for one map: asked about a map of another size, it refuses with the
+/// sizes instead of reading past its scratch space.
+#[test]
+fn a_reach_search_refuses_a_map_of_another_size() {
+    let small = map(&[". . ."], "");
+    let m = map(&[". . . . ."], "");
+    let r = rules(&m);
+    let units = [unit("a", "allied", "infantry", "0501")];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let mut search = ReachSearch::new(&small);
+    let expected = "array of 3 entries given for a map of 5 hexes (reach scratch)";
+    let e = search
+        .reach(&m, &r, &occ, &units[0], Mp::whole(2))
+        .unwrap_err();
+    assert_eq!(e.to_string(), expected);
+    let e = search
+        .cheapest_path(&m, &r, &occ, &units[0], Mp::whole(2), hex(&m, "0401"))
+        .unwrap_err();
+    assert_eq!(e.to_string(), expected);
+}
+
+/// Costs that are all multiples of 1.5 MP make a cost quantum (96 raw) that is no power of
+/// two: the bucket search then divides by it, and still reaches every hex at its least cost.
+#[test]
+fn a_cost_quantum_that_is_no_power_of_two_still_gives_exact_costs() {
+    let m = parse_map(&SourceText::new(
+        "q.toml",
+        "name = \"q\"\ncolumns = 5\nrows = 1\ngrid = [\". . f . .\"]\n[legend]\n\".\" = \"clear\"\nf = \"forest\"\n",
+    ))
+    .unwrap();
+    let decl = json!({
+        "sides": ["blue", "red"], "classes": ["foot"],
+        "terrain": { "clear": 1.5, "forest": 3 },
+    });
+    let r = PathRules::compile(&decl, &m).unwrap();
+    assert_eq!(r.cost_quantum, 96);
+    let u = unit("u", "blue", "infantry", "0101");
+    let occ = Occupancy::build(&m, &r, std::slice::from_ref(&u)).unwrap();
+    assert_eq!(
+        reach(&m, &r, &occ, &u, Mp::whole(6)).unwrap().labeled(&m),
+        costs(&[("0201", 1.5), ("0301", 4.5), ("0401", 6.0)])
+    );
+}
+
+/// The heap search (budgets too large for buckets) settles each hex once: a hex first offered
+/// dearly across a major river (1 + 2) and then cheaply round it (1 + 1) is listed once, at 2,
+/// as the bucket search lists it.
+#[test]
+fn the_heap_search_lists_a_hex_once_at_its_least_cost_after_a_dearer_offer() {
+    let m = map(
+        &[". . .", ". . ."],
+        "[hexsides]\nmajor_river = [\"0101/0201\"]\n",
+    );
+    let units = [unit("a", "allied", "infantry", "0101")];
+    let huge = reach_of(&m, &units, 0, Mp::whole(100_000));
+    assert_eq!(huge, reach_of(&m, &units, 0, Mp::whole(10)));
+    assert_eq!(
+        huge,
+        costs(&[
+            ("0102", 1.0),
+            ("0201", 2.0),
+            ("0202", 1.0),
+            ("0301", 2.0),
+            ("0302", 2.0)
+        ])
+    );
+}
+
+/// A declaration may let a friendly unit cancel enemy ZOC for movement (F40 does not, R4):
+/// then a mover passes the friend-held ZOC hex without stopping, while an empty ZOC hex still
+/// stops it.
+#[test]
+fn a_friend_cancels_enemy_zoc_for_movement_where_the_declaration_says_so() {
+    // The German on 0302 covers 0202, 0301 (held by a friend) and 0402.
+    let m = map(&[". . . . .", ". . . . ."], "");
+    let mut d = f40();
+    d["zoc"]["friendly_units_negate"] = json!(true);
+    let r = PathRules::compile(&d, &m).unwrap();
+    let units = [
+        unit("a", "allied", "infantry", "0101"),
+        unit("f", "allied", "infantry", "0301"),
+        unit("g", "german", "infantry", "0302"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    assert_eq!(
+        reach(&m, &r, &occ, &units[0], Mp::whole(4))
+            .unwrap()
+            .labeled(&m),
+        costs(&[
+            ("0102", 1.0),
+            ("0201", 1.0),
+            ("0202", 1.0),
+            ("0301", 2.0),
+            ("0401", 3.0),
+            ("0402", 3.0),
+            ("0501", 4.0)
+        ])
+    );
+    // 0202 (no friend) still stops the mover: nothing is entered from it.
+    let through_0202 = reach(&m, &r, &occ, &units[0], Mp::whole(4))
+        .unwrap()
+        .hexes()
+        .iter()
+        .filter(|h| h.parent == hex(&m, "0202"))
+        .count();
+    assert_eq!(through_0202, 0);
+}
+
+/// A declaration may let units go on after entering enemy ZOC (`stop_on_entry = false`, not
+/// F40-6.2): the mover crosses the ZOC hex 0301, paying the +1 to leave it (6.3), but still
+/// never steps from one enemy-ZOC hex to another (6.4).
+#[test]
+fn without_stop_on_entry_a_unit_goes_on_through_enemy_zoc_paying_to_leave() {
+    // The German on 0302 covers 0202, 0301 and 0402.
+    let m = map(&[". . . . .", ". . . . ."], "");
+    let mut d = f40();
+    d["zoc"]["stop_on_entry"] = json!(false);
+    let r = PathRules::compile(&d, &m).unwrap();
+    let units = [
+        unit("a", "allied", "infantry", "0101"),
+        unit("g", "german", "infantry", "0302"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    assert_eq!(
+        reach(&m, &r, &occ, &units[0], Mp::whole(5))
+            .unwrap()
+            .labeled(&m),
+        costs(&[
+            ("0102", 1.0),
+            ("0201", 1.0),
+            ("0202", 1.0),
+            ("0301", 2.0),
+            ("0401", 4.0),
+            ("0402", 5.0),
+            ("0501", 5.0)
+        ])
+    );
+}
+
+/// F40-10.2 as a declaration may split it: a hexside listed only against entering enemy
+/// territory (here a major river) still lets a unit enter an enemy ZOC across it, in its own
+/// territory; only `enemy_zoc` features bar that.
+#[test]
+fn f40_10_2_a_hexside_barred_only_into_enemy_territory_still_lets_a_unit_into_enemy_zoc() {
+    // The German on 0401 covers 0301; the river runs between 0201 and 0301.
+    let m = map(
+        &[". . . . ."],
+        "[hexsides]\nmajor_river = [\"0201/0301\"]\n",
+    );
+    let mut d = f40();
+    d["no_entry_across"]["major_river"] = json!(["enemy_territory"]);
+    let r = PathRules::compile(&d, &m).unwrap();
+    let units = [
+        unit("a", "allied", "infantry", "0101"),
+        unit("g", "german", "infantry", "0401"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units)
+        .unwrap()
+        .with_owners(owners(&m, ALLIED, &[("0401", GERMAN)]))
+        .unwrap();
+    assert_eq!(
+        reach(&m, &r, &occ, &units[0], Mp::whole(5))
+            .unwrap()
+            .labeled(&m),
+        costs(&[("0201", 1.0), ("0301", 4.0)])
+    );
+}
+
+/// F40-10.2 split the other way: a hexside listed only against entering enemy ZOC (here a
+/// major river) still lets a unit enter enemy territory across it, out of any ZOC.
+#[test]
+fn f40_10_2_a_hexside_barred_only_into_enemy_zoc_still_lets_a_unit_into_enemy_territory() {
+    let m = map(
+        &[". . . . ."],
+        "[hexsides]\nmajor_river = [\"0201/0301\"]\n",
+    );
+    let mut d = f40();
+    d["no_entry_across"]["major_river"] = json!(["enemy_zoc"]);
+    let r = PathRules::compile(&d, &m).unwrap();
+    let units = [unit("a", "allied", "infantry", "0101")];
+    let occ = Occupancy::build(&m, &r, &units)
+        .unwrap()
+        .with_owners(owners(&m, ALLIED, &[("0301", GERMAN)]))
+        .unwrap();
+    assert_eq!(
+        reach(&m, &r, &occ, &units[0], Mp::whole(4))
+            .unwrap()
+            .labeled(&m),
+        costs(&[("0201", 1.0), ("0301", 4.0)])
+    );
 }

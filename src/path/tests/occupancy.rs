@@ -210,3 +210,76 @@ fn a_supply_field_kept_across_a_change_is_the_field_traced_again() {
     }
     assert!(kept > 0 && dropped > 0, "kept {kept}, dropped {dropped}");
 }
+
+/// F40-9.5: only a unit whose status costs its friends extra (disorganized) marks its hex
+/// `costly`; a plain unit leaves the bit clear, and taking the costly unit back clears it.
+#[test]
+fn f40_9_5_only_a_disorganized_unit_marks_its_hex_costly() {
+    let m = map(&[". . ."], "");
+    let r = rules(&m);
+    let mut units = vec![
+        unit("a", "allied", "infantry", "0101"),
+        unit("d", "allied", "infantry", "0201").status("disorganized"),
+    ];
+    let mut occ = Occupancy::build(&m, &r, &units).unwrap();
+    let costly = |occ: &Occupancy, l: &str| occ.cell(hex(&m, l)).costly;
+    assert_eq!(costly(&occ, "0101"), 0);
+    assert_eq!(costly(&occ, "0201"), 1 << ALLIED);
+    assert_eq!(occ.friendly_extra(hex(&m, "0201"), ALLIED), 2 * Mp::SCALE);
+    units[1].at = Some("0101".into());
+    assert!(occ.update_unit(&m, &r, 1, &units[1]).unwrap());
+    assert_eq!(costly(&occ, "0101"), 1 << ALLIED);
+    assert_eq!(costly(&occ, "0201"), 0);
+}
+
+/// F40-6.1/R1: an Allied unit's ZOC shows in the Allied bitmap and in the per-hex side mask,
+/// exactly on its neighbours, as a German's does in the German ones.
+#[test]
+fn f40_6_1_zoc_bitmap_and_mask_of_each_side() {
+    let m = map(&[". . . . .", ". . . . ."], "");
+    let r = rules(&m);
+    let units = [
+        unit("a", "allied", "infantry", "0101"),
+        unit("g", "german", "infantry", "0501"),
+    ];
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let on = |side: SideId| {
+        let b = occ.zoc_bitmap(side);
+        labels(&m, (0..m.len()).filter(|&h| b[h as usize]))
+    };
+    assert_eq!(on(ALLIED), ["0102", "0201", "0202"]);
+    assert_eq!(on(GERMAN), ["0401", "0402", "0502"]);
+    assert_eq!(occ.zoc_mask(hex(&m, "0201")), 1 << ALLIED);
+    assert_eq!(occ.zoc_mask(hex(&m, "0401")), 1 << GERMAN);
+    assert_eq!(occ.zoc_mask(hex(&m, "0301")), 0);
+}
+
+/// F40-10.2 needs territory owners: `set_owners` replaces them (a change of control), and an
+/// owner list of the wrong length is refused with the occupancy unchanged.
+#[test]
+fn set_owners_replaces_the_owners_and_refuses_a_wrong_length() {
+    let m = map(&[". . ."], "");
+    let r = rules(&m);
+    let mut occ = Occupancy::build(&m, &r, &[])
+        .unwrap()
+        .with_owners(owners(&m, ALLIED, &[]))
+        .unwrap();
+    occ.set_owners(owners(&m, ALLIED, &[("0201", GERMAN)]))
+        .unwrap();
+    assert_eq!(occ.owner(hex(&m, "0201")), Some(GERMAN));
+    assert_eq!(occ.owner(hex(&m, "0101")), Some(ALLIED));
+    assert_eq!(
+        occ.set_owners(vec![GERMAN; 2]).unwrap_err().to_string(),
+        "array of 2 entries given for a map of 3 hexes (owners)"
+    );
+    assert_eq!(occ.owner(hex(&m, "0201")), Some(GERMAN));
+}
+
+/// An occupancy has one cell per hex of its map, so it is never empty.
+#[test]
+fn an_occupancy_has_one_cell_per_hex_and_is_not_empty() {
+    let m = map(&[". . .", ". . ."], "");
+    let occ = Occupancy::build(&m, &rules(&m), &[]).unwrap();
+    assert_eq!(occ.len(), 6);
+    assert!(!occ.is_empty());
+}

@@ -87,3 +87,18 @@ fn f40_10_1_rail_names_no_terrain_a_motorized_unit_rails_through_marsh_never_int
     assert_eq!(rail(&m, &units, 0, own.clone()), expected);
     assert_eq!(rail(&m, &units, 1, own), expected);
 }
+
+/// F40-18.2/R10 (turn 1): the hexes the caller marks `blocked` are never entered by a route, so
+/// nothing beyond them is reached either; the unblocked hexes before them still are.
+#[test]
+fn f40_18_2_a_rail_route_never_enters_nor_passes_a_blocked_hex() {
+    let m = map(&[". . . . . . ."], FRANCE);
+    let units = [unit("a", "allied", "infantry", "0101")];
+    let r = rules(&m);
+    let occ = Occupancy::build(&m, &r, &units).unwrap();
+    let own = owners(&m, ALLIED, &[]);
+    let mut blocked = vec![false; m.len() as usize];
+    blocked[hex(&m, "0401") as usize] = true;
+    let got = rail_destinations(&m, &r, &occ, &own, &units[0], Some(&blocked)).unwrap();
+    assert_eq!(labels(&m, got), ["0201", "0301"]);
+}

@@ -1,7 +1,7 @@
 //! F40-8.1, 8.2, 6.5 and R12: supply lines.
 
 use super::*;
-use crate::path::{trace_supply, SourceSet, SupplyReport};
+use crate::path::{trace_supply, SourceSet, SupplyField, SupplyReport};
 
 fn supply(map: &HexMap, units: &[Unit], own: &[SideId], sources: &[SourceSet]) -> SupplyReport {
     let r = rules(map);
@@ -261,4 +261,108 @@ fn supply_through_chooses_the_hexes_a_line_may_cross() {
         "supply.through: expected \"controlled\", \"not_enemy_controlled\" or \"no_enemy_unit\" \
          (did you mean \"no_enemy_unit\"?), found the string \"no_enemy_units\""
     );
+}
+
+/// `supply.through`: a hex holding a unit of the tracing side itself stays open to its lines
+/// (only another side's unit closes it), under both unit-reading choices.
+#[test]
+fn supply_through_a_friendly_unit_never_closes_a_hex_to_its_own_lines() {
+    let m = map(&[". . . . ."], "");
+    let nobody = owners(&m, NO_SIDE, &[]);
+    let units = [
+        unit("a", "allied", "armored", "0501"),
+        unit("f", "allied", "armored", "0301"),
+    ];
+    for through in ["not_enemy_controlled", "no_enemy_unit"] {
+        let mut d = f40();
+        d["supply"]["through"] = json!(through);
+        let r = PathRules::compile(&d, &m).unwrap();
+        let occ = Occupancy::build(&m, &r, &units).unwrap();
+        let src = side_sources(&m, ALLIED, &["0101"]);
+        let report = trace_supply(&m, &r, &occ, &nobody, &src, &units).unwrap();
+        assert_eq!(report.supplied, [Some(true), Some(true)], "{through}");
+    }
+}
+
+/// F40-6.5: a friendly source in enemy ZOC carries no line for non-motorized units, so no line
+/// starts from it (armour's lines, which ZOC does not block, still do).
+#[test]
+fn f40_6_5_a_source_in_enemy_zoc_starts_no_non_motorized_line() {
+    // The German on 0101 covers the Allied source 0201 (and nothing else on this row).
+    let m = map(&[". . . . ."], "");
+    let own = owners(&m, ALLIED, &[("0101", GERMAN)]);
+    let units = [
+        unit("g", "german", "infantry", "0101"),
+        unit("a", "allied", "infantry", "0401"),
+        unit("m", "allied", "armored", "0401"),
+    ];
+    assert_eq!(
+        supply(&m, &units, &own, &side_sources(&m, ALLIED, &["0201"])).supplied,
+        [Some(false), Some(false), Some(true)]
+    );
+}
+
+/// F40-6.5: mountain infantry is non-motorized, so enemy ZOC blocks its lines as it does
+/// foot's (the check must read the class's own bit).
+#[test]
+fn f40_6_5_enemy_zoc_blocks_mountain_infantry_lines_too() {
+    // The German on 0302 covers 0301, 0202 and 0402: every way from west to east.
+    let m = map(&[". . . . .", ". . . . ."], "");
+    let own = owners(&m, ALLIED, &[("0302", GERMAN)]);
+    let units = [
+        unit("g", "german", "infantry", "0302"),
+        unit("mi", "allied", "mountain_infantry", "0501"),
+    ];
+    assert_eq!(
+        supply(
+            &m,
+            &units,
+            &own,
+            &side_sources(&m, ALLIED, &["0101", "0102"])
+        )
+        .supplied,
+        [Some(false), Some(false)]
+    );
+}
+
+/// A supply field says which side it was traced for.
+#[test]
+fn a_supply_field_reports_the_side_it_was_traced_for() {
+    let m = map(&[". . ."], "");
+    let r = rules(&m);
+    let occ = Occupancy::build(&m, &r, &[]).unwrap();
+    let own = owners(&m, ALLIED, &[]);
+    let field = SupplyField::trace(&m, &r, &occ, &own, ALLIED, 0, &[hex(&m, "0101")]).unwrap();
+    assert_eq!(field.side(), ALLIED);
+}
+
+/// `SupplyField::unchanged_by` on a changed source hex: the field is kept exactly when the hex
+/// carries a line alike and is a friendly source alike before and after. A source in enemy ZOC
+/// (carrying no foot line either way) that changes hands is dropped (it no longer counts as a
+/// friendly source, F40-8.2); a friend arriving on a source out of ZOC changes nothing: kept.
+#[test]
+fn a_supply_field_is_dropped_when_a_source_changes_hands_and_kept_when_a_friend_arrives() {
+    // The German on 0101 covers the empty source 0201; the source 0501 is out of any ZOC.
+    let m = map(&[". . . . ."], "");
+    let r = rules(&m);
+    let sources = [hex(&m, "0201"), hex(&m, "0501")];
+    let mut units = vec![unit("g", "german", "infantry", "0101")];
+    let owners0 = owners(&m, ALLIED, &[("0101", GERMAN)]);
+    let occ0 = Occupancy::build(&m, &r, &units).unwrap();
+    let field = SupplyField::trace(&m, &r, &occ0, &owners0, ALLIED, 0, &sources).unwrap();
+    assert!(field.supplies(&m, &r, hex(&m, "0201")));
+    let before = (&owners0[..], occ0.cells());
+    // 0201 passes to the Germans, its units unchanged: no longer a friendly source.
+    let owners1 = owners(&m, ALLIED, &[("0101", GERMAN), ("0201", GERMAN)]);
+    let changed = [hex(&m, "0201")];
+    assert!(!field.unchanged_by(&m, &r, &sources, &changed, before, (&owners1, &occ0)));
+    let fresh = SupplyField::trace(&m, &r, &occ0, &owners1, ALLIED, 0, &sources).unwrap();
+    assert_ne!(fresh, field);
+    // An Allied armour arrives on 0501, control unchanged: the same field.
+    units.push(unit("m", "allied", "armored", "0501"));
+    let occ1 = Occupancy::build(&m, &r, &units).unwrap();
+    let changed = [hex(&m, "0501")];
+    assert!(field.unchanged_by(&m, &r, &sources, &changed, before, (&owners0, &occ1)));
+    let fresh = SupplyField::trace(&m, &r, &occ1, &owners0, ALLIED, 0, &sources).unwrap();
+    assert_eq!(fresh, field);
 }

@@ -208,3 +208,27 @@ fn f40_6_6_non_motorized_may_not_retreat_into_enemy_zoc_unless_a_friend_holds_it
         .zoc
         .may_retreat_into(&occ, ALLIED, foot, hex(&m, "0201"), Some(false)));
 }
+
+/// F40-6.3/R2: the declared leave cost (1 MP) is what `ZocPolicy::leave_cost` reports.
+#[test]
+fn f40_6_3_the_zoc_leave_cost_reads_as_one_whole_mp() {
+    let m = map(&[". ."], "");
+    assert_eq!(rules(&m).zoc.leave_cost(), Mp::whole(1));
+    assert_eq!(crate::path::ZocPolicy::default().leave_cost(), Mp::whole(0));
+}
+
+/// F40-6.6: mountain infantry is non-motorized too, so it may not retreat into enemy ZOC
+/// (the retreat check must read the class's own bit, not only foot's).
+#[test]
+fn f40_6_6_mountain_infantry_may_not_retreat_into_enemy_zoc() {
+    let m = map(&[". . . ."], "");
+    let r = rules(&m);
+    let mountain = r.profile.class_id("mountain").unwrap();
+    let occ = Occupancy::build(&m, &r, &[unit("g", "german", "infantry", "0301")]).unwrap();
+    assert!(!r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, mountain, hex(&m, "0201"), None));
+    assert!(r
+        .zoc
+        .may_retreat_into(&occ, ALLIED, mountain, hex(&m, "0201"), Some(true)));
+}
