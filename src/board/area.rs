@@ -320,4 +320,80 @@ mod tests {
         assert_eq!(m.distance("AAA", "SEA", MoveClass::Fleet), None);
         assert_eq!(m.distance("SEA", "SPL/SC", MoveClass::Fleet), None);
     }
+
+    /// `tiny` with an alias (`ALT` for AAA), designer attrs on AAA and one power.
+    fn tiny_with_extras() -> AreaMap {
+        let m = tiny();
+        let mut regions = m.regions().to_vec();
+        regions[0].aliases = vec!["ALT".into()];
+        regions[1].aliases = vec!["SPX".into()];
+        regions[0].attrs = serde_json::Map::from_iter([
+            ("town".to_string(), serde_json::Value::Bool(true)),
+            ("bonus".to_string(), serde_json::json!(3)),
+            ("port".to_string(), serde_json::Value::Bool(false)),
+            ("capital".to_string(), serde_json::Value::Bool(true)),
+        ]);
+        let red = Power {
+            name: "RED".into(),
+            adjective: "Red".into(),
+            home_centers: vec!["AAA".into()],
+            start_units: vec!["A AAA".into()],
+            start_centers: vec!["AAA".into()],
+        };
+        AreaMap::new("extras".into(), None, None, regions, vec![red])
+    }
+
+    /// Only the two words of map files and Lua calls name a move class.
+    #[test]
+    fn move_classes_are_army_and_fleet_in_lower_case() {
+        assert_eq!(MoveClass::parse("army"), Some(MoveClass::Army));
+        assert_eq!(MoveClass::parse("fleet"), Some(MoveClass::Fleet));
+        assert_eq!(MoveClass::parse("Army"), None);
+        assert_eq!(MoveClass::parse(""), None);
+    }
+
+    /// A region's features are its attrs set to `true`, in name order; other values are not.
+    #[test]
+    fn a_regions_features_are_its_true_attrs_in_name_order() {
+        let m = tiny_with_extras();
+        let features: Vec<&str> = m.regions()[0].features().collect();
+        assert_eq!(features, ["capital", "town"]);
+        assert_eq!(m.regions()[1].features().count(), 0);
+    }
+
+    /// Regions come in file order, found by id or alias, and the map keeps its powers.
+    #[test]
+    fn regions_are_found_by_id_or_alias_and_powers_are_kept() {
+        let m = tiny_with_extras();
+        let ids: Vec<&str> = m.regions().iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["AAA", "SPL", "SEA"]);
+        assert_eq!(m.region("SPL").map(|r| r.id.as_str()), Some("SPL"));
+        assert_eq!(m.region("ALT").map(|r| r.id.as_str()), Some("AAA"));
+        assert_eq!(m.region("XXX"), None);
+        assert_eq!(m.region_of("SPX/NC").map(|r| r.id.as_str()), Some("SPL"));
+        assert_eq!(m.region_of("SEA").map(|r| r.id.as_str()), Some("SEA"));
+        assert_eq!(m.region_of("SPL/EC"), None);
+        let powers: Vec<&str> = m.powers().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(powers, ["RED"]);
+        assert_eq!(m.powers()[0].start_units, ["A AAA"]);
+    }
+
+    /// An alias reads as the region's id (coast kept); the id itself comes back borrowed.
+    #[test]
+    fn a_location_is_kept_by_its_regions_id_and_borrowed_when_written_so() {
+        let m = tiny_with_extras();
+        assert!(matches!(
+            m.canonical_location("AAA"),
+            Some(Cow::Borrowed("AAA"))
+        ));
+        assert!(matches!(
+            m.canonical_location("SPL/NC"),
+            Some(Cow::Borrowed("SPL/NC"))
+        ));
+        assert_eq!(m.canonical_location("ALT").as_deref(), Some("AAA"));
+        assert!(matches!(m.canonical_location("ALT"), Some(Cow::Owned(_))));
+        assert_eq!(m.canonical_location("SPX/SC").as_deref(), Some("SPL/SC"));
+        assert_eq!(m.canonical_location("SPX/EC"), None);
+        assert_eq!(m.canonical_location("XXX"), None);
+    }
 }

@@ -550,4 +550,184 @@ mod tests {
         let far = m.parse_label("0404").unwrap();
         assert!(m.add_hexside_feature(a, far, "river").is_err());
     }
+
+    fn at(m: &HexMap, label: &str) -> HexIndex {
+        m.parse_label(label).unwrap()
+    }
+
+    /// Size queries and the dense index: a column or row one past the map is off it.
+    #[test]
+    fn a_maps_size_and_index_stop_at_its_last_column_and_row() {
+        let m = map(4, 3, Orientation::Flat, OffsetParity::Odd);
+        assert_eq!((m.columns(), m.rows(), m.len()), (4, 3, 12));
+        assert!(!m.is_empty());
+        assert!(map(0, 0, Orientation::Flat, OffsetParity::Odd).is_empty());
+        assert_eq!(m.index_of_col_row(3, 2), Some(11));
+        assert_eq!(m.index_of_col_row(4, 0), None);
+        assert_eq!(m.index_of_col_row(0, 3), None);
+        assert_eq!(m.col_row(11), (3, 2));
+        assert_eq!(m.label(11), "0403");
+        assert_eq!(m.distance(at(&m, "0101"), at(&m, "0401")), 3);
+        assert_eq!(m.distance(at(&m, "0101"), at(&m, "0103")), 2);
+        assert_eq!(m.distance(at(&m, "0202"), at(&m, "0202")), 0);
+    }
+
+    /// A corner hex has three neighbours on the map; `neighbor` agrees with `neighbors`.
+    #[test]
+    fn a_corner_hex_has_only_its_on_map_neighbours() {
+        let m = map(4, 3, Orientation::Flat, OffsetParity::Odd);
+        assert_eq!(labels(&m, "0101"), ["0102", "0201", "0202"]);
+        assert_eq!(labels(&m, "0403"), ["0302", "0303", "0402"]);
+        let i = at(&m, "0101");
+        let on: Vec<(EdgeDirection, HexIndex)> = m.neighbors(i).collect();
+        for d in EdgeDirection::ALL_DIRECTIONS {
+            let expected = on.iter().find(|(e, _)| *e == d).map(|&(_, n)| n);
+            assert_eq!(m.neighbor(i, d), expected);
+        }
+    }
+
+    /// Features are interned in order of first use; a removed one leaves the others.
+    #[test]
+    fn hex_features_are_added_found_and_removed_one_by_one() {
+        let mut m = map(4, 3, Orientation::Flat, OffsetParity::Odd);
+        let (a, b) = (at(&m, "0101"), at(&m, "0202"));
+        m.add_feature(a, "town").unwrap();
+        m.add_feature(a, "port").unwrap();
+        m.add_feature(b, "port").unwrap();
+        assert_eq!(m.feature_names(), ["town", "port"]);
+        assert_eq!(m.feature_id("port"), Some(1));
+        assert_eq!(m.feature_id("town"), Some(0));
+        assert_eq!(m.feature_id("fort"), None);
+        assert_eq!((m.feature_mask(a), m.feature_mask(b)), (0b11, 0b10));
+        assert!(m.has_feature(a, "town") && m.has_feature(b, "port"));
+        assert!(!m.has_feature(b, "town") && !m.has_feature(b, "fort"));
+        assert_eq!(m.features_of(a), ["town", "port"]);
+        m.remove_feature(a, "town");
+        m.remove_feature(a, "fort");
+        assert_eq!(m.features_of(a), ["port"]);
+        assert_eq!(m.features_of(b), ["port"]);
+    }
+
+    /// The limits of the interned kinds: 64 hex features, 32 hexside features, by name.
+    #[test]
+    fn each_kind_of_name_refuses_the_one_past_its_limit_by_name() {
+        let mut m = map(4, 3, Orientation::Flat, OffsetParity::Odd);
+        let (a, b) = (at(&m, "0101"), at(&m, "0102"));
+        for i in 0..64 {
+            m.add_feature(a, &format!("f{i}")).unwrap();
+        }
+        assert_eq!(m.feature_mask(a), u64::MAX);
+        m.add_feature(b, "f7").unwrap();
+        assert_eq!(
+            m.add_feature(a, "f64").unwrap_err(),
+            "too many hex feature kinds (at most 64) at 'f64'"
+        );
+        for i in 0..32 {
+            m.add_hexside_feature(a, b, &format!("s{i}")).unwrap();
+        }
+        assert_eq!(
+            m.add_hexside_feature(a, b, "s32").unwrap_err(),
+            "too many hexside feature kinds (at most 32) at 's32'"
+        );
+        // (terrains: a new name gets the next id, a known one its own; the limit is left out
+        // here: the map file allows 255 kinds, a change in play a 256th)
+        m.set_terrain_of(a, "flooded").unwrap();
+        assert_eq!((m.terrain_id(a), m.terrain_name(a)), (1, "flooded"));
+        m.set_terrain_of(b, "clear").unwrap();
+        assert_eq!(m.terrain_id(b), 0);
+        assert_eq!(m.terrain_names(), ["clear", "flooded"]);
+    }
+
+    /// Hexside masks are held on both sides; removing a feature clears it on both.
+    #[test]
+    fn hexside_masks_name_each_side_and_removal_clears_both() {
+        let mut m = map(4, 4, Orientation::Flat, OffsetParity::Odd);
+        let (a, b, c) = (at(&m, "0202"), at(&m, "0203"), at(&m, "0302"));
+        m.add_hexside_feature(a, b, "river").unwrap();
+        m.add_hexside_feature(a, b, "road").unwrap();
+        m.add_hexside_feature(a, c, "road").unwrap();
+        assert_eq!(m.hexside_feature_names(), ["river", "road"]);
+        assert_eq!(m.hexside_feature_id("road"), Some(1));
+        assert_eq!(m.hexside_feature_id("wall"), None);
+        let ab = m.hex(a).neighbor_direction(m.hex(b)).unwrap();
+        let ac = m.hex(a).neighbor_direction(m.hex(c)).unwrap();
+        assert_eq!(m.hexside_mask(a, ab), 0b11);
+        assert_eq!(m.hexside_mask(b, ab.const_neg()), 0b11);
+        let mut masks = [0; 6];
+        masks[ab.index() as usize] = 0b11;
+        masks[ac.index() as usize] = 0b10;
+        assert_eq!(m.hexside_masks(a), masks);
+        let with: Vec<(HexIndex, HexIndex, u32)> =
+            m.hexsides_with_features().into_values().collect();
+        assert_eq!(with.len(), 2);
+        assert!(with.contains(&(a.min(b), a.max(b), 0b11)));
+        assert!(with.contains(&(a.min(c), a.max(c), 0b10)));
+        m.remove_hexside_feature(b, a, "river").unwrap();
+        m.remove_hexside_feature(a, b, "wall").unwrap();
+        assert_eq!(m.hexside_features(a, b), ["road"]);
+        assert_eq!(m.hexside_features(b, a), ["road"]);
+        assert_eq!(m.hexside_features(a, c), ["road"]);
+        assert_eq!(
+            m.remove_hexside_feature(a, at(&m, "0404"), "road")
+                .unwrap_err(),
+            "the two hexes are not adjacent"
+        );
+    }
+
+    /// Zones of the map's own come after the four edges; `in_zone` reads one hex.
+    #[test]
+    fn zones_are_numbered_after_the_edges_and_read_per_hex() {
+        let mut m = map(5, 5, Orientation::Flat, OffsetParity::Odd);
+        let (a, d) = (at(&m, "0303"), at(&m, "0203"));
+        m.add_to_zone(a, "france").unwrap();
+        m.add_to_zone(a, "coast").unwrap();
+        assert_eq!(
+            m.zone_names(),
+            [
+                "north_edge",
+                "south_edge",
+                "west_edge",
+                "east_edge",
+                "france",
+                "coast"
+            ]
+        );
+        assert_eq!(m.zone_id("north_edge"), Some(0));
+        assert_eq!(m.zone_id("coast"), Some(5));
+        assert_eq!(m.zone_id("nowhere"), None);
+        assert_eq!(m.zone_mask(a), 0b11_0000);
+        assert_eq!(m.zone_mask(at(&m, "0101")), 0b0101);
+        assert!(m.in_zone(a, "france") && m.in_zone(a, "coast"));
+        assert!(!m.in_zone(d, "france") && !m.in_zone(a, "west_edge"));
+        assert!(!m.in_zone(a, "nowhere"));
+        assert_eq!(m.zones_of(a), ["france", "coast"]);
+        assert_eq!(m.zone_hexes("france"), Some(vec![a]));
+        assert_eq!(m.zone_hexes("nowhere"), None);
+    }
+
+    /// A border runs between two hexes in different zones of one bordered set, not between
+    /// two hexes of the same zone nor into a hex outside the set.
+    #[test]
+    fn a_border_runs_only_between_different_zones_of_a_bordered_set() {
+        let mut m = map(5, 5, Orientation::Flat, OffsetParity::Odd);
+        let (a, b, c, d) = (
+            at(&m, "0303"),
+            at(&m, "0304"),
+            at(&m, "0302"),
+            at(&m, "0203"),
+        );
+        m.add_to_zone(a, "france").unwrap();
+        m.add_to_zone(c, "france").unwrap();
+        m.add_to_zone(b, "germany").unwrap();
+        m.add_border(&["nowhere"]);
+        assert!(!m.has_borders(), "a set of no known zone draws nothing");
+        assert!(!m.border_between(a, b));
+        // (a zone named twice is one zone of the set)
+        m.add_border(&["france", "germany", "france", "nowhere"]);
+        assert!(m.has_borders());
+        assert!(m.border_between(a, b) && m.border_between(b, a));
+        assert!(!m.border_between(a, c), "same zone");
+        assert!(!m.border_between(a, d), "d is in no zone of the set");
+        assert!(!m.border_between(d, a));
+    }
 }
