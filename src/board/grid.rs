@@ -311,8 +311,9 @@ impl HexMap {
 
     /// Gives a hex another terrain (a polder flooded during play: grid_changes.rs).
     pub(crate) fn set_terrain_of(&mut self, index: HexIndex, terrain: &str) -> Result<(), String> {
-        let id = Self::intern(&mut self.terrain_names, terrain, 256)
-            .ok_or_else(|| format!("too many terrain kinds (at most 256) at '{terrain}'"))?;
+        // (255, as a map file allows: a change in play took a 256th the file would refuse)
+        let id = Self::intern(&mut self.terrain_names, terrain, 255)
+            .ok_or_else(|| format!("too many terrain kinds (at most 255) at '{terrain}'"))?;
         self.terrain[index as usize] = id as u8;
         Ok(())
     }
@@ -629,13 +630,22 @@ mod tests {
             m.add_hexside_feature(a, b, "s32").unwrap_err(),
             "too many hexside feature kinds (at most 32) at 's32'"
         );
-        // (terrains: a new name gets the next id, a known one its own; the limit is left out
-        // here: the map file allows 255 kinds, a change in play a 256th)
+        // (terrains: a new name gets the next id, a known one its own; 255 kinds at most, as a
+        // map file allows)
         m.set_terrain_of(a, "flooded").unwrap();
         assert_eq!((m.terrain_id(a), m.terrain_name(a)), (1, "flooded"));
         m.set_terrain_of(b, "clear").unwrap();
         assert_eq!(m.terrain_id(b), 0);
         assert_eq!(m.terrain_names(), ["clear", "flooded"]);
+        for i in 2..255 {
+            m.set_terrain_of(b, &format!("t{i}")).unwrap();
+        }
+        assert_eq!(m.terrain_names().len(), 255);
+        assert_eq!(
+            m.set_terrain_of(b, "t255").unwrap_err(),
+            "too many terrain kinds (at most 255) at 't255'"
+        );
+        assert_eq!(m.terrain_name(b), "t254");
     }
 
     /// Hexside masks are held on both sides; removing a feature clears it on both.
