@@ -281,30 +281,34 @@ fn arrow_directions(svg: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// ANC-6.1 / TA-R1: a phalanx faces a hex corner, so its arrow points at vertex 0 (due east on
-/// this flat-topped map), where a light unit facing edge 0 points at that hexside (30° below).
-#[test]
-fn anc_6_1_a_phalanx_facing_arrow_points_at_its_corner() {
+/// The facing arrows of `scenario` rendered with the setup file text `setup`.
+fn arrows_of_setup(scenario: &str, setup: &str) -> Vec<(f64, f64)> {
     let dir = tempfile::tempdir().unwrap();
-    let setup = dir.path().join("setup.toml");
-    std::fs::write(
-        &setup,
-        "[[unit]]\nid = \"p\"\nside = \"macedon\"\ntype = \"phalanx\"\nma = 3\nstrength = 4\n\
-         at = \"0404\"\nfacing = 0\n\
-         [[unit]]\nid = \"l\"\nside = \"seleucid\"\ntype = \"light\"\nma = 4\nstrength = 1\n\
-         at = \"0808\"\nfacing = 0\n",
-    )
-    .unwrap();
+    let file = dir.path().join("setup.toml");
+    std::fs::write(&file, setup).unwrap();
     let out = hexwar(&[
         "render",
-        "scenarios/ancients",
+        scenario,
         "--setup",
-        setup.to_str().unwrap(),
+        file.to_str().unwrap(),
         "-o",
         "-",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let arrows = arrow_directions(&stdout(&out));
+    arrow_directions(&stdout(&out))
+}
+
+/// ANC-6.1 / TA-R1: a phalanx faces a hex corner, so its arrow points at vertex 0 (due east on
+/// this flat-topped map), where a light unit facing edge 0 points at that hexside (30° below).
+#[test]
+fn anc_6_1_a_phalanx_facing_arrow_points_at_its_corner() {
+    let arrows = arrows_of_setup(
+        "scenarios/ancients",
+        "[[unit]]\nid = \"p\"\nside = \"macedon\"\ntype = \"phalanx\"\nma = 3\nstrength = 4\n\
+         at = \"0404\"\nfacing = 0\n\
+         [[unit]]\nid = \"l\"\nside = \"seleucid\"\ntype = \"light\"\nma = 4\nstrength = 1\n\
+         at = \"0808\"\nfacing = 0\n",
+    );
     assert_eq!(arrows.len(), 2, "{arrows:?}");
     let (phalanx, light) = (arrows[0], arrows[1]);
     assert!(
@@ -321,26 +325,13 @@ fn anc_6_1_a_phalanx_facing_arrow_points_at_its_corner() {
 /// base's facing, `facing2`, was not drawn).
 #[test]
 fn tac_4_a_two_base_unit_shows_an_arrow_per_base() {
-    let dir = tempfile::tempdir().unwrap();
-    let setup = dir.path().join("setup.toml");
-    std::fs::write(
-        &setup,
+    let arrows = arrows_of_setup(
+        "scenarios/tactical",
         "[[unit]]\nid = \"c\"\nside = \"british\"\ntype = \"colonial\"\nma = 4\n\
          strength = 4\nat = \"0404\"\nfacing = 0\nattrs = { facing2 = 3 }\n\
          [[unit]]\nid = \"z\"\nside = \"zulu\"\ntype = \"infantry\"\nma = 4\n\
          strength = 3\nat = \"1107\"\nfacing = 3\n",
-    )
-    .unwrap();
-    let out = hexwar(&[
-        "render",
-        "scenarios/tactical",
-        "--setup",
-        setup.to_str().unwrap(),
-        "-o",
-        "-",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let arrows = arrow_directions(&stdout(&out));
+    );
     // (the colonial's two bases, edges 0 and 3: opposite ways; then the Zulu's, edge 3)
     assert_eq!(arrows.len(), 3, "{arrows:?}");
     let (first, second, zulu) = (arrows[0], arrows[1], arrows[2]);
