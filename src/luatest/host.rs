@@ -21,7 +21,6 @@ fn to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
     lua.to_value_with(v, opts)
 }
 
-/// Runs `f` on the current game, or answers `{error = "no game: call t.scenario first"}`.
 /// Gives `cmd`, its rolls taking the values `t.dice` set (`dice`) when there are: every value
 /// must be rolled, or the test is in error (a value meant for a combat the command did not
 /// fight would pass unseen).
@@ -61,6 +60,7 @@ fn submit_with_dice(
     answer
 }
 
+/// Runs `f` on the current game, or answers `{error = "no game: call t.scenario first"}`.
 fn with_game(lua: &Lua, game: &Game, f: impl FnOnce(&mut Session) -> Json) -> mlua::Result<Value> {
     let mut guard = game
         .lock()
@@ -362,14 +362,14 @@ const UNIT_KEYS: [&str; 11] = [
     "id", "side", "nation", "type", "size", "ma", "strength", "at", "facing", "status", "attrs",
 ];
 
-/// `t.setup{...}`: `units` (a list of unit tables) replaces every unit in play; the other keys
-/// go to the game's setup like a `--setup` file's.
 /// A setup's error, then what the rules printed on the way to it (a `PhaseStarted` handler of
 /// the step it starts), a `script:` line each, as the CLI shows them.
 fn with_printed(s: &mut Session, message: String) -> String {
     crate::session::with_script_lines(message, &s.game.take_script_log())
 }
 
+/// `t.setup{...}`: `units` (a list of unit tables) replaces every unit in play; the other keys
+/// go to the game's setup like a `--setup` file's.
 fn setup(s: &mut Session, position: Json) -> Result<(), String> {
     let Json::Object(mut table) = position else {
         return Err("t.setup takes a table".into());

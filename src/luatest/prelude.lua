@@ -135,6 +135,11 @@ local t = {}
 -- The values `t.dice` set for the next command's rolls (nil: the seeded dice).
 local next_dice = nil
 
+-- Dice values as a message shows them: the first ten, then "...".
+local function dice_text(values)
+  return table.concat(values, ", ", 1, math.min(#values, 10)) .. (#values > 10 and ", ..." or "")
+end
+
 t.show = show
 t.deep_eq = deep_eq
 
@@ -142,8 +147,8 @@ t.deep_eq = deep_eq
 -- mods = { "variants/x.lua" } }.
 function t.scenario(path, opts)
   if next_dice then
-    crash("t.dice: the values set (" .. table.concat(next_dice, ", ", 1, math.min(#next_dice, 10))
-      .. (#next_dice > 10 and ", ..." or "") .. ") are for a command of this game, given before t.scenario starts another")
+    crash("t.dice: the values set (" .. dice_text(next_dice)
+      .. ") are for a command of this game, given before t.scenario starts another")
   end
   local ok, err = host.start(path, opts or {})
   if not ok then crash("t.scenario: " .. err) end
@@ -302,7 +307,7 @@ function t.fail(message) fail(message) end
 local function dice_left()
   local left = next_dice
   next_dice = nil
-  return left and table.concat(left, ", ", 1, math.min(#left, 10)) .. (#left > 10 and ", ..." or "")
+  return left and dice_text(left)
 end
 
 return tests, t, dice_left

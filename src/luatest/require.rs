@@ -20,15 +20,20 @@ fn placed(lua: &Lua, message: String) -> mlua::Error {
     }
 }
 
+/// A runtime error of the shared module code, placed at the test's line as [`placed`] does.
+fn placed_error(lua: &Lua, e: mlua::Error) -> mlua::Error {
+    match e {
+        mlua::Error::RuntimeError(m) => placed(lua, m),
+        other => other,
+    }
+}
+
 /// Installs `require` for a test file in `folder`.
 pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
     lua.set_named_registry_value(LOADED_KEY, lua.create_table()?)?;
     let folder = folder.to_path_buf();
     let require = lua.create_function(move |lua, name: mlua::Value| {
-        let name = crate::rules::module_name_arg(name).map_err(|e| match e {
-            mlua::Error::RuntimeError(m) => placed(lua, m),
-            other => other,
-        })?;
+        let name = crate::rules::module_name_arg(name).map_err(|e| placed_error(lua, e))?;
         crate::rules::check_module_name(&name).map_err(|_| {
             placed(lua, format!(
                 "require(\"{}\"): a test's helper module is a dotted name inside the test file's \
@@ -46,10 +51,8 @@ pub(super) fn install(lua: &Lua, folder: &Path) -> mlua::Result<()> {
             )));
         }
         let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
-        let cached = crate::rules::already_loaded(&loaded, &name).map_err(|e| match e {
-            mlua::Error::RuntimeError(m) => placed(lua, m),
-            other => other,
-        })?;
+        let cached =
+            crate::rules::already_loaded(&loaded, &name).map_err(|e| placed_error(lua, e))?;
         if let Some(value) = cached {
             return Ok(value);
         }
