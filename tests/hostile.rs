@@ -310,6 +310,16 @@ fn an_error_message_cannot_forge_the_hosts_lines() {
     );
 }
 
+/// A message with NUL bytes is shown whole, each NUL written `\x00` (it ended at the first NUL).
+#[test]
+fn error_with_nul_bytes_is_shown_whole() {
+    let m = run_hostile("error_with_nul_bytes");
+    assert_contains(
+        &m,
+        &["hostile/scripts/error_with_nul_bytes.lua:4: visible\\x00hidden part\\x00 end\n"],
+    );
+}
+
 /// A handler's answer is read raw, as plain data: the metamethods of the table it returns are
 /// never run. (`contains_key("event")` ran a returned table's `__index` and dropped its error:
 /// a looping one spent the whole instruction budget at each call, and the game played on with

@@ -644,4 +644,47 @@ mod tests {
             "guard.lua:1: bad argument #1 to 'find' (string expected, got nil)"
         );
     }
+
+    /// `error` and a failing `assert` keep a message with NUL bytes whole, each written `\x00`
+    /// (mlua's traceback read the message as a C string and ended it at the first NUL), and
+    /// `error`'s level still names the caller it names.
+    #[test]
+    fn error_and_assert_keep_a_message_with_nul_bytes_whole() {
+        assert_eq!(
+            error_of("error('before\\0after')"),
+            "guard.lua:1: before\\x00after"
+        );
+        assert_eq!(
+            error_of("local function f() error('a\\0b\\0', 2) end\nf()"),
+            "guard.lua:2: a\\x00b\\x00"
+        );
+        assert_eq!(error_of("error('a\\0b', 0)"), "a\\x00b");
+        assert_eq!(error_of("assert(false, '\\0x')"), "guard.lua:1: \\x00x");
+        assert_eq!(error_of("assert(nil, 'plain')"), "guard.lua:1: plain");
+    }
+
+    /// Only a string message holding a NUL changes: other messages, error objects and a passing
+    /// `assert`'s values are the originals.
+    #[test]
+    fn error_and_assert_pass_other_values_unchanged() {
+        let lua = vm();
+        let results: String = lua
+            .load(
+                r#"
+                local out = {}
+                local t = {}
+                local ok, e = pcall(error, t)
+                out[#out + 1] = tostring(not ok and e == t)
+                ok, e = pcall(error, "no nul", 0)
+                out[#out + 1] = e
+                out[#out + 1] = tostring(select(2, assert(1, "a\0b")) == "a\0b")
+                ok, e = pcall(error, "x\0y", 0)
+                out[#out + 1] = tostring(e == "x\\x00y")
+                return table.concat(out, "|")
+                "#,
+            )
+            .eval()
+            .expect("runs");
+        assert_eq!(results, "true|no nul|true|true");
+    }
 }

@@ -64,6 +64,11 @@ enum Before {
     Format,
     /// `tostring`: a table, function, thread or userdata without `__tostring` is its type name.
     Tostring,
+    /// `error`: a message holding NUL bytes gets them written `\x00`, charged as bytes made
+    /// (mlua adds the traceback through a C string, which ended the message at its first NUL).
+    Error,
+    /// `assert`: the same for its message (argument 2) when it fails.
+    Assert,
 }
 
 /// One guarded library function.
@@ -89,7 +94,7 @@ const fn guarded(
 }
 
 /// Every guarded function (its guard: `GUARDS`, at the same index).
-const GUARDED: [Guarded; 18] = [
+const GUARDED: [Guarded; 20] = [
     guarded(
         "string",
         c"find",
@@ -128,6 +133,8 @@ const GUARDED: [Guarded; 18] = [
     guarded("table", c"unpack", Before::Nothing, true),
     guarded("table", c"sort", Before::Sort, false),
     guarded("_G", c"tostring", Before::Tostring, false),
+    guarded("_G", c"error", Before::Error, false),
+    guarded("_G", c"assert", Before::Assert, false),
 ];
 
 /// Replaces each function of [`GUARDED`] in its library table with its guard, charging `budget`.
@@ -172,7 +179,7 @@ pub(crate) fn guard_library(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()>
 }
 
 /// The guard of each entry of [`GUARDED`], by index.
-const GUARDS: [ffi::lua_CFunction; 18] = [
+const GUARDS: [ffi::lua_CFunction; 20] = [
     guarded_library_call::<0>,
     guarded_library_call::<1>,
     guarded_library_call::<2>,
@@ -191,6 +198,8 @@ const GUARDS: [ffi::lua_CFunction; 18] = [
     guarded_library_call::<15>,
     guarded_library_call::<16>,
     guarded_library_call::<17>,
+    guarded_library_call::<18>,
+    guarded_library_call::<19>,
 ];
 
 /// The guard of `GUARDED[K]`; upvalue 1 is the library's original function, 2 the budget (a
@@ -237,6 +246,11 @@ unsafe extern "C-unwind" fn guarded_library_call<const K: usize>(
                 }
                 0
             }
+            Before::Error => escape_nul_in_message(state, 1) / BYTES_MADE_PER_UNIT,
+            Before::Assert if ffi::lua_toboolean(state, 1) == 0 => {
+                escape_nul_in_message(state, 2) / BYTES_MADE_PER_UNIT
+            }
+            Before::Assert => 0,
         };
         if before > 0 && !budget().try_charge(before) {
             // (one call asking for more than the whole budget is an argument far too large,
@@ -295,6 +309,42 @@ unsafe fn shows_address(state: *mut ffi::lua_State, index: c_int) -> bool {
             }
             _ => false,
         }
+    }
+}
+
+/// An error message (argument `index` of `error` or a failing `assert`) with each NUL byte
+/// written `\x00`, as `print` and the reports show it: the bytes of the new message (0, and
+/// nothing changed, when the argument is not a string holding a NUL). The original function
+/// then runs on this frame, so `error`'s level counts from the script's call as before.
+unsafe fn escape_nul_in_message(state: *mut ffi::lua_State, index: c_int) -> u64 {
+    // SAFETY: reads the argument in place when it is a string (the stack keeps it alive while
+    // the buffer, which may push a box of its own, is filled), then replaces it with the result.
+    // Nothing here needs dropping, so a memory error may unwind through it as Lua's longjmp.
+    unsafe {
+        if ffi::lua_type(state, index) != ffi::LUA_TSTRING {
+            return 0;
+        }
+        let mut len = 0usize;
+        let ptr = ffi::lua_tolstring(state, index, &mut len);
+        let message = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
+        if !message.contains(&0) {
+            return 0;
+        }
+        let mut buffer = std::mem::MaybeUninit::<ffi::luaL_Buffer>::uninit();
+        let buffer = buffer.as_mut_ptr();
+        ffi::luaL_buffinit(state, buffer);
+        let mut made = 0usize;
+        for (i, piece) in message.split(|&b| b == 0).enumerate() {
+            if i > 0 {
+                ffi::luaL_addlstring(buffer, c"\\x00".as_ptr(), 4);
+                made += 4;
+            }
+            ffi::luaL_addlstring(buffer, piece.as_ptr().cast(), piece.len());
+            made += piece.len();
+        }
+        ffi::luaL_pushresult(buffer);
+        ffi::lua_replace(state, index);
+        made as u64
     }
 }
 
