@@ -24,7 +24,8 @@ use proptest::prelude::*;
 use serde_json::{Map, Value};
 
 /// What a command does, for "is it listed": a move by its unit(s), destination and end facing
-/// (a move that gives none keeps the unit's facing); every other command whole.
+/// (a move that gives none keeps the unit's facing; a group of one is its unit); every other
+/// command whole.
 fn effect(command: &Command, state: &GameState) -> String {
     let map: Map<String, Value> = command.clone().into();
     if map.get("command").and_then(Value::as_str) != Some("move") {
@@ -35,6 +36,11 @@ fn effect(command: &Command, state: &GameState) -> String {
         .or_else(|| map.get("unit"))
         .cloned()
         .unwrap_or(Value::Null);
+    // (a group of one is that unit: `units = ["p1"]` moves as `unit = "p1"` does)
+    let who = match who {
+        Value::Array(mut one) if one.len() == 1 => one.pop().unwrap_or(Value::Null),
+        who => who,
+    };
     let unit = who.as_str().and_then(|id| state.units.get(id));
     // A path back to the start hex ends where a turn in place does.
     let dest = map
@@ -68,10 +74,14 @@ fn group_attack(command: &Command) -> Option<(String, Vec<String>)> {
     Some((hex, units))
 }
 
-/// The unit a one-unit move names.
+/// The unit a one-unit move names (`unit`, or `units` of one).
 fn command_unit(command: &Command) -> Option<String> {
     let map: Map<String, Value> = command.clone().into();
-    map.get("unit")?.as_str().map(str::to_string)
+    match map.get("unit").or_else(|| map.get("units"))? {
+        Value::String(id) => Some(id.clone()),
+        Value::Array(one) if one.len() == 1 => one[0].as_str().map(str::to_string),
+        _ => None,
+    }
 }
 
 /// Is the accepted command listed? By effect (see [`effect`]); a grouped attack (France 1940:
