@@ -273,7 +273,7 @@ proptest! {
 
     /// The full France 1940 scenario, a few steps in (its legal lists are slow today).
     #[test]
-    fn france1940_listed_is_accepted_and_accepted_is_listed(seed in 1u64..1_000_000, steps in 0u32..3) {
+    fn france1940_listed_is_accepted_and_accepted_is_listed(seed in 1u64..1_000_000, steps in 0u32..france_steps(3)) {
         check(random_position(FRANCE, seed, steps), seed, 3, 6, true);
     }
 

@@ -121,7 +121,7 @@ proptest! {
 
     /// The full France 1940 map, a few steps in (its legal lists are slow today).
     #[test]
-    fn france1940_reach_stays_within_ma_and_off_enemies(seed in 1u64..1_000_000, steps in 0u32..3) {
+    fn france1940_reach_stays_within_ma_and_off_enemies(seed in 1u64..1_000_000, steps in 0u32..france_steps(3)) {
         check(FRANCE, seed, steps, EnemyHexes::OnlyParaRegiments);
     }
 }

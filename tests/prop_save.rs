@@ -92,7 +92,7 @@ proptest! {
 
     /// The full France 1940 scenario: few steps (its legal lists are slow today).
     #[test]
-    fn france1940_save_load_is_byte_identical(seed in 1u64..1_000_000, steps in 0u32..3, pick in 0usize..50) {
+    fn france1940_save_load_is_byte_identical(seed in 1u64..1_000_000, steps in 0u32..france_steps(3), pick in 0usize..50) {
         check(FRANCE, seed, steps, pick);
     }
 }

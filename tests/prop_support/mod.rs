@@ -42,6 +42,17 @@ pub fn config(default: u32) -> Config {
     }
 }
 
+/// The most steps into the full France 1940 scenario its properties go: `default` (a few: its
+/// legal lists are slow in a debug build), or `PROP_FRANCE_STEPS` for a deliberate run deeper
+/// into the game (`PROP_FRANCE_STEPS=80 cargo test --release --test prop_legal france1940`).
+pub fn france_steps(default: u32) -> u32 {
+    std::env::var("PROP_FRANCE_STEPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+        .max(1)
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
