@@ -1432,11 +1432,10 @@ mod tests {
     use crate::engine::Unit;
     use serde_json::json;
 
-    #[test]
-    fn bucket_queue_answers_equal_the_heap_ones_costs_and_paths() {
-        // Random ANC positions (phalanxes turning for 1 or 2 MP, troops facing free, stacks,
-        // disordered units, marsh barred): the Dial buckets and the heap ordered by
-        // (cost, key) must list the same states at the same costs with the same paths.
+    /// Searches random ANC positions of the declared `kinds` (units drawn from `names`, marsh
+    /// barred) with the default queue and with the heap forced: both must list the same
+    /// states at the same costs with the same paths. The number of states compared.
+    fn compare_with_the_heap(kinds: serde_json::Value, names: &[&str], seed: u64) -> usize {
         let row = format!("\"{}\"", [". . m . . . . . . . . ."; 1].join(" "));
         let grid = vec![row; 11].join(", ");
         let map = parse_map(&SourceText::new(
@@ -1446,18 +1445,12 @@ mod tests {
         .unwrap();
         let rules = FacingRules::compile(
             &json!({ "model": "ancients", "sides": ["a", "b"], "not_in_order": ["disordered"],
-                     "impassable": ["marsh"],
-                     "kinds": { "phalanx": { "facing": "vertex", "turn_cost": 1, "join": 1 },
-                                "slow": { "facing": "vertex", "turn_cost": 2, "join": 2 },
-                                "light": { "front": "all", "join": 1, "escort": true },
-                                "cavalry": { "front": "all" },
-                                "leader": { "leader": true } } }),
+                     "impassable": ["marsh"], "kinds": kinds }),
             &map,
         )
         .unwrap();
-        let kinds = ["phalanx", "slow", "light", "cavalry", "leader"];
-        let mut rng = crate::path::tests::TestRng::new(0x9E37_79B9_7F4A_7C15);
-        let (mut buckets, mut heap) = (FacingSearch::new(), FacingSearch::new());
+        let mut rng = crate::path::tests::TestRng::new(seed);
+        let (mut default, mut heap) = (FacingSearch::new(), FacingSearch::new());
         heap.force_heap = true;
         let mut compared = 0;
         for _ in 0..60 {
@@ -1470,7 +1463,7 @@ mod tests {
                     };
                     serde_json::from_value(json!({
                         "id": format!("u{i}"), "side": if rng.below(2) == 0 { "a" } else { "b" },
-                        "type": kinds[rng.below(5) as usize],
+                        "type": names[rng.below(names.len() as u64) as usize],
                         "at": map.label(rng.below(map.len() as u64) as u32),
                         "ma": 2 + rng.below(6), "facing": rng.below(6), "status": status,
                     }))
@@ -1483,7 +1476,7 @@ mod tests {
                 let opts = FacingOptions {
                     contact_turn: i % 2 == 0,
                 };
-                let a = buckets
+                let a = default
                     .reach(&map, &rules, &board, &[i], budget, opts)
                     .unwrap();
                 let b = heap
@@ -1496,6 +1489,37 @@ mod tests {
                 compared += a.len();
             }
         }
+        compared
+    }
+
+    #[test]
+    fn bucket_queue_answers_equal_the_heap_ones_costs_and_paths() {
+        // Random ANC positions (phalanxes turning for 1 or 2 MP, troops facing free, stacks,
+        // disordered units, marsh barred): the Dial buckets and the heap ordered by
+        // (cost, key) must list the same states at the same costs with the same paths.
+        let compared = compare_with_the_heap(
+            json!({ "phalanx": { "facing": "vertex", "turn_cost": 1, "join": 1 },
+                    "slow": { "facing": "vertex", "turn_cost": 2, "join": 2 },
+                    "light": { "front": "all", "join": 1, "escort": true },
+                    "cavalry": { "front": "all" },
+                    "leader": { "leader": true } }),
+            &["phalanx", "slow", "light", "cavalry", "leader"],
+            0x9E37_79B9_7F4A_7C15,
+        );
+        assert!(compared > 5000, "{compared} states compared");
+    }
+
+    /// A phalanx turning free (no `turn_cost`, ANC-6.2 declared 0) is searched on the heap:
+    /// with zero-cost steps the buckets would report other cheapest paths than the heap's.
+    #[test]
+    fn zero_cost_turns_are_searched_on_the_heap() {
+        let compared = compare_with_the_heap(
+            json!({ "phalanx": { "facing": "vertex", "join": 1 },
+                    "light": { "front": "all", "join": 1, "escort": true },
+                    "leader": { "leader": true } }),
+            &["phalanx", "light", "leader"],
+            0x9E37_79B9_7F4A_7C15,
+        );
         assert!(compared > 5000, "{compared} states compared");
     }
 }
