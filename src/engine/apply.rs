@@ -171,3 +171,56 @@ pub fn apply(state: &mut GameState, event: &Event) -> Result<(), ApplyError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Map;
+
+    use super::*;
+    use crate::engine::Unit;
+
+    fn state_with_a1_at_0101() -> GameState {
+        let mut state = GameState::new("test", 1);
+        state.units.insert(
+            "a1".into(),
+            Unit {
+                id: "a1".into(),
+                side: "red".into(),
+                nation: "red".into(),
+                kind: "infantry".into(),
+                size: "XX".into(),
+                ma: 4.0,
+                strength: 3.0,
+                at: Some("0101".into()),
+                facing: None,
+                status: Default::default(),
+                attrs: Map::new(),
+            },
+        );
+        state
+    }
+
+    /// A move whose `from` is not where the unit stands is refused, naming both hexes, and
+    /// changes nothing (the log would lie about the game).
+    #[test]
+    fn a_move_from_a_hex_the_unit_is_not_in_is_refused() {
+        let mut state = state_with_a1_at_0101();
+        let before = state.clone();
+        let err = apply(
+            &mut state,
+            &Event::UnitMoved {
+                unit: "a1".into(),
+                from: Some("0505".into()),
+                to: "0506".into(),
+                path: vec!["0506".into()],
+                cost: 1.0,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot apply UnitMoved: unit 'a1' is at 0101, not at 0505"
+        );
+        assert_eq!(state, before);
+    }
+}

@@ -1270,4 +1270,321 @@ mod tests {
             assert_eq!(g.state(), &before);
         }
     }
+
+    /// One step a turn; a command makes the events `command` lists, and `react` answers each
+    /// applied event. The handlers of `spawn` are named `h1`; no other event's are.
+    struct Reacting {
+        sequence: Sequence,
+        command: Vec<Event>,
+        react: fn(&GameState, &Event) -> Vec<Event>,
+        /// What `command_names` answers.
+        commands: Vec<String>,
+    }
+
+    impl Ruleset for Reacting {
+        fn sequence(&self) -> &Sequence {
+            &self.sequence
+        }
+        fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+            Ok(vec![])
+        }
+        fn resolve(
+            &mut self,
+            _: &GameState,
+            _: Option<&str>,
+            _: &Command,
+        ) -> Result<Resolution, RulesError> {
+            Ok(Ok(self.command.clone()))
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(None)
+        }
+        fn after_event(
+            &mut self,
+            state: &GameState,
+            event: &Event,
+        ) -> Result<Vec<Event>, RulesError> {
+            Ok((self.react)(state, event))
+        }
+        fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
+            Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::new(),
+                reason: "over".into(),
+            })
+        }
+        fn command_names(&self) -> Vec<String> {
+            self.commands.clone()
+        }
+        fn event_handlers(&self, event: &str) -> Vec<String> {
+            if event == "spawn" {
+                vec!["h1".into()]
+            } else {
+                vec![]
+            }
+        }
+    }
+
+    fn var(key: &str, n: u64) -> Event {
+        Event::VarSet {
+            key: key.into(),
+            value: json!(n).into(),
+        }
+    }
+
+    fn custom(name: &str) -> Event {
+        Event::Custom {
+            name: name.into(),
+            data: json!({}).into(),
+        }
+    }
+
+    /// A started game of `Reacting` rules with these limits.
+    fn reacting(
+        command: Vec<Event>,
+        react: fn(&GameState, &Event) -> Vec<Event>,
+        limits: EventLimits,
+    ) -> Game {
+        let sequence = Sequence {
+            steps: vec![Step {
+                side: None,
+                phase: "move".into(),
+            }],
+            special: BTreeMap::new(),
+        };
+        let rules = Reacting {
+            sequence,
+            command,
+            react,
+            commands: vec![],
+        };
+        let mut g = Game::new(GameState::new("tiny", 1), Box::new(rules), 2, limits);
+        g.start(1).unwrap();
+        g
+    }
+
+    fn go() -> Command {
+        Command::Custom {
+            name: "go".into(),
+            args: Map::new(),
+        }
+    }
+
+    /// Each `VarSet` of `n` is answered by the next, forever.
+    fn count_up(_: &GameState, event: &Event) -> Vec<Event> {
+        match event {
+            Event::VarSet { key, value } if key == "n" => {
+                vec![var("n", value.as_u64().unwrap_or(0) + 1)]
+            }
+            _ => vec![],
+        }
+    }
+
+    fn rules_error(g: &mut Game) -> String {
+        let before = g.state().clone();
+        let Err(GameError::Rules(e)) = g.submit(None, &go()) else {
+            panic!("expected a rules error")
+        };
+        assert_eq!(g.state(), &before);
+        e.message
+    }
+
+    /// A `GameEnded` a handler makes while the command's other events wait is applied after
+    /// them: the game ends on the board they leave.
+    #[test]
+    fn a_game_ended_by_a_handler_waits_for_the_commands_other_events() {
+        fn sudden_death(_: &GameState, event: &Event) -> Vec<Event> {
+            match event {
+                Event::VarSet { key, .. } if key == "a" => vec![Event::GameEnded {
+                    winner: Some("red".into()),
+                    scores: BTreeMap::new(),
+                    reason: "sudden death".into(),
+                }],
+                _ => vec![],
+            }
+        }
+        let mut g = reacting(
+            vec![var("a", 1), var("b", 2)],
+            sudden_death,
+            EventLimits::default(),
+        );
+        let events = g.submit(None, &go()).unwrap();
+        let names: Vec<&str> = events.iter().map(Event::name).collect();
+        assert_eq!(names, ["VarSet", "VarSet", "GameEnded"]);
+        assert_eq!(g.state().vars.get("b").and_then(|v| v.as_u64()), Some(2));
+        assert_eq!(
+            g.state().outcome.as_ref().map(|o| o.reason.as_str()),
+            Some("sudden death")
+        );
+    }
+
+    /// A chain of reactions one deeper than the limit is stopped there, named as a handler
+    /// that answers itself, and the state is as it was.
+    #[test]
+    fn a_chain_of_reactions_deeper_than_the_limit_is_a_rules_error() {
+        let limits = EventLimits {
+            max_depth: 3,
+            max_events: 10_000,
+        };
+        let mut g = reacting(vec![var("n", 0)], count_up, limits);
+        assert_eq!(
+            rules_error(&mut g),
+            "event handlers went on too long (chain depth 4 / 4 events, limits 3 / 10000) at \
+             event VarSet: a handler probably emits events forever (each event answered by \
+             another)"
+        );
+    }
+
+    /// A chain exactly as deep as the limit goes through.
+    #[test]
+    fn a_chain_of_reactions_as_deep_as_the_limit_is_applied() {
+        fn up_to_three(state: &GameState, event: &Event) -> Vec<Event> {
+            match event {
+                Event::VarSet { key, value } if key == "n" && value.as_u64() < Some(3) => {
+                    count_up(state, event)
+                }
+                _ => vec![],
+            }
+        }
+        let limits = EventLimits {
+            max_depth: 3,
+            max_events: 10_000,
+        };
+        let mut g = reacting(vec![var("n", 0)], up_to_three, limits);
+        assert_eq!(g.submit(None, &go()).unwrap().len(), 4);
+        assert_eq!(g.state().vars.get("n").and_then(|v| v.as_u64()), Some(3));
+    }
+
+    /// Too many events within the depth limit is said apart from a chain too deep (at the
+    /// depth limit itself), naming the event whose handlers made the last one.
+    #[test]
+    fn too_many_events_at_the_depth_limit_name_the_handlers_that_made_them() {
+        fn spawn_many(_: &GameState, event: &Event) -> Vec<Event> {
+            match event {
+                Event::Custom { name, .. } if name == "spawn" => {
+                    (1..=5).map(|n| var("n", n)).collect()
+                }
+                _ => vec![],
+            }
+        }
+        let limits = EventLimits {
+            max_depth: 1,
+            max_events: 3,
+        };
+        let mut g = reacting(vec![custom("spawn")], spawn_many, limits);
+        assert_eq!(
+            rules_error(&mut g),
+            "event handlers went on too long (chain depth 1 / 3 events, limits 1 / 3) at event \
+             VarSet: the command's events, its handlers' included, passed the limit (the last \
+             made by the handlers of spawn (h1)): raise [limits] events_per_command, or emit \
+             fewer"
+        );
+    }
+
+    /// An event a handler makes that cannot be applied is a rules error naming the event it
+    /// answered and that event's handlers.
+    #[test]
+    fn an_unappliable_reaction_names_the_event_and_the_handlers_it_answered() {
+        fn ghost_moves(_: &GameState, event: &Event) -> Vec<Event> {
+            match event {
+                Event::Custom { name, .. } if name == "spawn" || name == "drift" => {
+                    vec![Event::UnitMoved {
+                        unit: "ghost".into(),
+                        from: None,
+                        to: "0101".into(),
+                        path: vec!["0101".into()],
+                        cost: 1.0,
+                    }]
+                }
+                _ => vec![],
+            }
+        }
+        let mut g = reacting(
+            vec![var("n", 1), custom("spawn")],
+            ghost_moves,
+            EventLimits::default(),
+        );
+        assert_eq!(
+            rules_error(&mut g),
+            "an event handler of spawn (h1; after command 'go') made an event that cannot be \
+             applied: cannot apply UnitMoved: no unit 'ghost' in play"
+        );
+        let mut g = reacting(
+            vec![var("n", 1), custom("drift")],
+            ghost_moves,
+            EventLimits::default(),
+        );
+        assert_eq!(
+            rules_error(&mut g),
+            "an event handler of drift (after command 'go') made an event that cannot be \
+             applied: cannot apply UnitMoved: no unit 'ghost' in play"
+        );
+    }
+
+    /// A handler's events are checked as a command's are, before any is applied.
+    #[test]
+    fn a_handlers_events_are_checked_before_they_are_applied() {
+        fn phase_maker(_: &GameState, event: &Event) -> Vec<Event> {
+            match event {
+                Event::Custom { name, .. } if name == "spawn" => vec![
+                    var("n", 1),
+                    Event::PhaseStarted {
+                        turn: 9,
+                        step: 0,
+                        side: None,
+                        phase: "x".into(),
+                    },
+                ],
+                _ => vec![],
+            }
+        }
+        let mut g = reacting(vec![custom("spawn")], phase_maker, EventLimits::default());
+        assert_eq!(
+            rules_error(&mut g),
+            "the handlers of spawn returned event #2 (PhaseStarted): only the engine makes \
+             PhaseStarted events (phases follow the sequence and `end_phase`; dice come from \
+             hex.dice)"
+        );
+    }
+
+    /// A hand-built `move` with an empty path goes to rules that define `move` (a turn in
+    /// place); rules without one refuse it as the engine's own move.
+    #[test]
+    fn a_custom_move_with_an_empty_path_goes_only_to_rules_that_define_move() {
+        fn no_reaction(_: &GameState, _: &Event) -> Vec<Event> {
+            vec![]
+        }
+        let empty_move = Command::Custom {
+            name: "move".into(),
+            args: json!({"unit": "a1", "path": []})
+                .as_object()
+                .cloned()
+                .unwrap(),
+        };
+        for (commands, expected) in [
+            (vec!["move".to_string()], Ok(vec![var("turned", 1)])),
+            (
+                vec!["attack".to_string()],
+                Err("refused: command: a move needs a path of at least one hex".to_string()),
+            ),
+        ] {
+            let mut g = reacting(vec![var("turned", 1)], no_reaction, EventLimits::default());
+            let rules = Reacting {
+                sequence: g.rules.sequence().clone(),
+                command: vec![var("turned", 1)],
+                react: no_reaction,
+                commands: commands.clone(),
+            };
+            g.rules = Box::new(rules);
+            assert_eq!(
+                g.submit(None, &empty_move).map_err(|e| e.to_string()),
+                expected,
+                "{commands:?}"
+            );
+        }
+    }
 }

@@ -149,4 +149,45 @@ mod tests {
         );
         assert!(MapChanges::default().is_empty());
     }
+
+    /// A change to hexes alone, or to hexsides alone, is a change: a state holding it saves it.
+    #[test]
+    fn map_changes_to_hexes_alone_or_hexsides_alone_are_not_empty() {
+        let mut hexes = MapChanges::default();
+        hexes.record(&Event::HexChanged {
+            hex: "0101".into(),
+            terrain: Some("marsh".into()),
+            add: vec![],
+            remove: vec![],
+        });
+        assert!(!hexes.is_empty());
+        let mut hexsides = MapChanges::default();
+        hexsides.record(&Event::HexsideChanged {
+            hexside: ["0101".into(), "0102".into()],
+            add: vec![],
+            remove: names(&["bridge"]),
+        });
+        assert!(!hexsides.is_empty());
+    }
+
+    /// Events other than `HexChanged` and `HexsideChanged` leave the map's changes as they are.
+    #[test]
+    fn other_events_change_nothing_on_the_map() {
+        let mut changes = MapChanges::default();
+        changes.record(&Event::ControlChanged {
+            hex: "0101".into(),
+            side: Some("red".into()),
+        });
+        assert_eq!(changes, MapChanges::default());
+    }
+
+    /// A hexside key reads back as its two labels, lower first, whichever came first; a key
+    /// without `/` is no hexside's.
+    #[test]
+    fn a_hexside_key_reads_back_as_its_two_labels() {
+        assert_eq!(hexside_key("0405", "0304"), "0304/0405");
+        assert_eq!(hexside_key("0304", "0405"), "0304/0405");
+        assert_eq!(hexside_labels("0304/0405"), Some(("0304", "0405")));
+        assert_eq!(hexside_labels("0304"), None);
+    }
 }

@@ -171,3 +171,148 @@ impl<P: CommandPolicy> Ruleset for WithPolicy<P> {
         self.inner.reads_setup()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::engine::MapChanges;
+
+    /// Rules that answer every question a `Ruleset` has a default for with something else.
+    struct Answering {
+        sequence: Sequence,
+        forced: Vec<u32>,
+    }
+
+    impl Ruleset for Answering {
+        fn sequence(&self) -> &Sequence {
+            &self.sequence
+        }
+        fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+            Ok(vec![Command::EndPhase])
+        }
+        fn resolve(
+            &mut self,
+            _: &GameState,
+            _: Option<&str>,
+            _: &Command,
+        ) -> Result<Resolution, RulesError> {
+            Ok(Ok(vec![]))
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(Some(Refusal::new("zoc", "not into a zone of control")))
+        }
+        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
+            Ok(vec![])
+        }
+        fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
+            Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::new(),
+                reason: "over".into(),
+            })
+        }
+        fn vertex_facing_kinds(&self) -> Vec<String> {
+            vec!["phalanx".into()]
+        }
+        fn take_script_log(&mut self) -> Vec<String> {
+            vec!["printed".into()]
+        }
+        fn force_dice(&mut self, values: Vec<u32>) -> Result<(), String> {
+            if values.contains(&0) {
+                return Err("a die shows 1 or more".into());
+            }
+            self.forced = values;
+            Ok(())
+        }
+        fn unused_forced_dice(&mut self) -> Vec<u32> {
+            self.forced.clone()
+        }
+        fn changed_during_play(&self) -> Vec<String> {
+            vec!["rules/combat.lua".into()]
+        }
+        fn unknown_argument(&self, _: &Command) -> Option<Refusal> {
+            Some(Refusal::new("command", "unknown argument 'x'"))
+        }
+        fn map_changes_fit(&self, _: &MapChanges) -> Result<(), String> {
+            Err("no hex 9999".into())
+        }
+        fn unit_fits(&self, _: &Unit) -> Result<(), String> {
+            Err("no side 'green'".into())
+        }
+    }
+
+    /// A policy that refuses nothing.
+    struct Nothing;
+
+    impl CommandPolicy for Nothing {
+        fn refusal(&self, _: &GameState, _: Option<&str>, _: &Command) -> Option<Refusal> {
+            None
+        }
+    }
+
+    fn wrapped() -> WithPolicy<Nothing> {
+        let inner = Answering {
+            sequence: Sequence {
+                steps: vec![],
+                special: BTreeMap::new(),
+            },
+            forced: vec![],
+        };
+        WithPolicy::new(Box::new(inner), Nothing)
+    }
+
+    /// Every question but the commands goes to the wrapped rules, and their answer, not the
+    /// `Ruleset` default, comes back (a default left in place answers for the wrapped rules).
+    #[test]
+    fn a_policy_gives_the_wrapped_rules_answers_not_the_defaults() {
+        let mut rules = wrapped();
+        let state = GameState::new("t", 1);
+        let unit = Unit {
+            id: "u".into(),
+            side: "green".into(),
+            nation: String::new(),
+            kind: "infantry".into(),
+            size: String::new(),
+            ma: 1.0,
+            strength: 1.0,
+            at: None,
+            facing: None,
+            status: Default::default(),
+            attrs: serde_json::Map::new(),
+        };
+        assert_eq!(
+            rules
+                .legal_commands_matching(&state, "red", &CommandFilter::command("end_phase"))
+                .unwrap(),
+            [Command::EndPhase]
+        );
+        assert_eq!(
+            rules.before_event(&state, &Event::DiceRolled { sides: 6, value: 1 }),
+            Ok(Some(Refusal::new("zoc", "not into a zone of control")))
+        );
+        assert_eq!(rules.vertex_facing_kinds(), ["phalanx"]);
+        assert_eq!(rules.take_script_log(), ["printed"]);
+        assert_eq!(
+            rules.force_dice(vec![0]),
+            Err("a die shows 1 or more".to_string())
+        );
+        assert_eq!(rules.force_dice(vec![6, 2]), Ok(()));
+        assert_eq!(rules.unused_forced_dice(), [6, 2]);
+        assert_eq!(rules.changed_during_play(), ["rules/combat.lua"]);
+        assert_eq!(
+            rules.unknown_argument(&Command::EndPhase),
+            Some(Refusal::new("command", "unknown argument 'x'"))
+        );
+        assert_eq!(
+            rules.map_changes_fit(&MapChanges::default()),
+            Err("no hex 9999".to_string())
+        );
+        assert_eq!(rules.unit_fits(&unit), Err("no side 'green'".to_string()));
+    }
+}

@@ -498,6 +498,65 @@ mod tests {
         );
     }
 
+    /// The sides done in a simultaneous step are sealed: an edit to them is found.
+    #[test]
+    fn a_save_with_edited_sides_done_is_refused_by_its_checksum() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(7), state())
+            .with_sides_done(vec!["FRANCE".into()]);
+        let text = save.to_json();
+        assert_eq!(Save::from_json(Path::new("s.json"), &text).unwrap(), save);
+        let edited = text.replace("\"FRANCE\"", "\"ITALY\"");
+        assert_ne!(edited, text);
+        assert!(matches!(
+            Save::from_json(Path::new("s.json"), &edited),
+            Err(SaveError::Checksum { .. })
+        ));
+    }
+
+    /// A save of another format is refused even at this version (the version alone was not
+    /// enough).
+    #[test]
+    fn another_format_at_this_version_is_refused() {
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let text = save
+            .to_json()
+            .replace("\"format\": \"hexwar-save\"", "\"format\": \"other-save\"");
+        let err = Save::from_json(Path::new("s.json"), &text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "s.json: save format 'other-save' version 1 is not supported (this build reads 'hexwar-save' version 1)"
+        );
+    }
+
+    /// A save is written over the previous save of the same name.
+    #[test]
+    fn a_save_replaces_an_earlier_save_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        Save::new("scenarios/x".into(), 5, Dice::new(1), state())
+            .write(&path)
+            .unwrap();
+        let later = Save::new("scenarios/x".into(), 6, Dice::new(1), state());
+        later.write(&path).unwrap();
+        assert_eq!(Save::read(&path).unwrap(), later);
+    }
+
+    /// A save is not written over a directory; the error says why.
+    #[test]
+    fn a_save_is_not_written_over_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());
+        let err = save.write(dir.path()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: cannot write save: not a regular file: a save is not written over it",
+                dir.path().display()
+            )
+        );
+        assert!(dir.path().is_dir());
+    }
+
     #[test]
     fn another_format_version_is_refused() {
         let save = Save::new("scenarios/x".into(), 5, Dice::new(1), state());

@@ -300,4 +300,114 @@ mod tests {
         assert_eq!(r.changes_since(recent), None);
         assert_eq!(r.clone().position(), None);
     }
+
+    fn unit(id: &str, side: &str, at: Option<&str>) -> Unit {
+        Unit {
+            id: id.into(),
+            side: side.into(),
+            nation: side.into(),
+            kind: "infantry".into(),
+            size: String::new(),
+            ma: 4.0,
+            strength: 3.0,
+            at: at.map(String::from),
+            facing: None,
+            status: Default::default(),
+            attrs: serde_json::Map::new(),
+        }
+    }
+
+    fn three_units() -> GameState {
+        let mut state = GameState::new("t", 1);
+        for u in [
+            unit("b1", "blue", Some("0101")),
+            unit("a1", "red", Some("0101")),
+            unit("a2", "red", None),
+        ] {
+            state.units.insert(u.id.clone(), u);
+        }
+        state
+    }
+
+    fn ids<'a>(units: impl Iterator<Item = &'a Unit>) -> Vec<&'a str> {
+        units.map(|u| u.id.as_str()).collect()
+    }
+
+    /// `units_at` gives the units standing at a location, in id order, and none elsewhere.
+    #[test]
+    fn units_at_gives_the_units_standing_there_in_id_order() {
+        let state = three_units();
+        assert_eq!(ids(state.units_at("0101")), ["a1", "b1"]);
+        assert!(ids(state.units_at("0102")).is_empty());
+    }
+
+    /// `units_of_side` gives a side's units, on the map or off it, in id order.
+    #[test]
+    fn units_of_side_gives_that_sides_units_in_id_order() {
+        let state = three_units();
+        assert_eq!(ids(state.units_of_side("red")), ["a1", "a2"]);
+        assert_eq!(ids(state.units_of_side("blue")), ["b1"]);
+        assert!(ids(state.units_of_side("green")).is_empty());
+    }
+
+    /// When old changes are dropped, the version of the last dropped change is still caught up
+    /// from (every change after it is kept), and one before it is not.
+    #[test]
+    fn dropping_old_changes_keeps_every_change_after_the_floor() {
+        let mut r = Revision::default();
+        r.restart();
+        let mut positions = vec![];
+        for i in 0..=CHANGES_KEPT {
+            r.applied(&control(&format!("{i:04}")));
+            positions.push(r.position().unwrap());
+        }
+        // CHANGES_KEPT + 1 changes: the first half of the CHANGES_KEPT kept was dropped.
+        let dropped = CHANGES_KEPT / 2;
+        let kept = CHANGES_KEPT + 1 - dropped;
+        assert_eq!(
+            r.changes_since(positions[dropped - 1]).map(<[_]>::len),
+            Some(kept)
+        );
+        assert_eq!(r.changes_since(positions[dropped - 2]), None);
+        assert_eq!(
+            r.changes_since(positions[dropped]).map(<[_]>::len),
+            Some(kept - 1)
+        );
+    }
+
+    /// A revision that is unknown answers no position, whatever is asked.
+    #[test]
+    fn an_unknown_revision_lists_no_changes() {
+        let r = Revision::default();
+        assert_eq!(r.known(), None);
+        assert_eq!(r.changes_since((0, 0)), None);
+        let mut known = Revision::default();
+        known.restart();
+        let (lineage, _) = known.position().unwrap();
+        assert_eq!(r.changes_since((lineage, 0)), None);
+    }
+
+    /// `known` gives the version a `Game` vouches for: the one `position` names, new after
+    /// every applied event.
+    #[test]
+    fn a_known_revision_is_its_current_version() {
+        let mut r = Revision::default();
+        r.restart();
+        let first = r.known().unwrap();
+        assert_eq!(r.position().map(|(_, id)| id), Some(first));
+        r.applied(&control("0101"));
+        let second = r.known().unwrap();
+        assert!(second > first, "{second} after {first}");
+        assert_eq!(r.position().map(|(_, id)| id), Some(second));
+    }
+
+    /// A revision shows as its version, or as unknown (a state's Debug output shows it).
+    #[test]
+    fn a_revision_shows_its_version_or_unknown() {
+        let mut r = Revision::default();
+        assert_eq!(format!("{r:?}"), "Revision(unknown)");
+        r.restart();
+        let id = r.known().unwrap();
+        assert_eq!(format!("{r:?}"), format!("Revision({id})"));
+    }
 }
