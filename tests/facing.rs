@@ -9,25 +9,15 @@
 //! 0504 0405 0304 0303 0403 0503. A one-row map is a line (0101 0201 ... 0901).
 //! Expected values are worked out by hand from these neighbour rules.
 
+mod facing_fixture;
+
 use std::collections::BTreeMap;
 
+use facing_fixture::*;
 use hexwar::board::{parse_map, HexMap, SourceText};
 use hexwar::engine::Unit;
-use hexwar::path::{
-    check_move, reach_facing, Facing, FacingBoard, FacingOptions, FacingReached, FacingRules,
-    FacingSearch,
-};
+use hexwar::path::{check_move, reach_facing, Facing, FacingOptions, FacingRules, FacingSearch};
 use serde_json::{json, Value};
-
-fn grid(cols: usize, rows: usize) -> HexMap {
-    let line = format!("\"{}\"", vec!["."; cols].join(" "));
-    let g = vec![line; rows].join(", ");
-    parse_map(&SourceText::new(
-        "t.toml",
-        format!("name = \"t\"\ncolumns = {cols}\nrows = {rows}\ngrid = [{g}]\n[legend]\n\".\" = \"clear\"\n"),
-    ))
-    .unwrap()
-}
 
 fn tac() -> Value {
     json!({
@@ -58,83 +48,6 @@ fn anc() -> Value {
                      "stack": "ANC-5.1", "stack_facing": "ANC-5.4", "turn": "ANC-6.2", "contact_turn": "ANC-6.3", "enemy_hex": "TA-R12", "budget": "ANC-7.1",
                      "friendly": "ANC-7.1" }
     })
-}
-
-fn u(id: &str, side: &str, kind: &str, at: &str, ma: f64, facing: Option<u8>) -> Unit {
-    serde_json::from_value(
-        json!({ "id": id, "side": side, "type": kind, "at": at, "ma": ma, "facing": facing }),
-    )
-    .unwrap()
-}
-
-struct Fx {
-    map: HexMap,
-    rules: FacingRules,
-    board: FacingBoard,
-}
-
-fn fx(map: HexMap, decl: Value, units: &[Unit]) -> Fx {
-    let rules = FacingRules::compile(&decl, &map).unwrap();
-    let board = FacingBoard::build(&map, &rules, units).unwrap();
-    Fx { map, rules, board }
-}
-
-impl Fx {
-    fn group(&self, ids: &[&str]) -> Vec<usize> {
-        ids.iter()
-            .map(|i| self.board.unit_index(i).unwrap())
-            .collect()
-    }
-    fn reach_opts(&self, ids: &[&str], opts: FacingOptions) -> Vec<FacingReached> {
-        let g = self.group(ids);
-        let budget = self.board.group_budget(&g);
-        reach_facing(&self.map, &self.rules, &self.board, &g, budget, opts)
-            .unwrap()
-            .states()
-            .to_vec()
-    }
-    /// `(hex, facing) -> cost`, facing in its text form.
-    fn states(&self, ids: &[&str]) -> BTreeMap<(String, String), u32> {
-        self.reach_opts(ids, FacingOptions::default())
-            .into_iter()
-            .map(|r| ((self.map.label(r.hex), r.facing.key()), r.cost))
-            .collect()
-    }
-    /// For units whose end facing is free: hex -> cost, checking every listed hex offers all
-    /// six facings at that one cost (the start hex: the five others, at 0).
-    fn hexes(&self, ids: &[&str]) -> BTreeMap<String, u32> {
-        let mut out: BTreeMap<String, (u32, usize)> = BTreeMap::new();
-        for r in self.reach_opts(ids, FacingOptions::default()) {
-            let e = out.entry(self.map.label(r.hex)).or_insert((r.cost, 0));
-            assert_eq!(e.0, r.cost, "one cost per hex");
-            e.1 += 1;
-        }
-        out.into_iter().map(|(h, (c, _))| (h, c)).collect()
-    }
-    fn check(&self, ids: &[&str], path: &[&str], facing: Facing) -> Result<u32, String> {
-        let g = self.group(ids);
-        let budget = self.board.group_budget(&g);
-        let path: Vec<_> = path
-            .iter()
-            .map(|l| self.map.parse_label(l).unwrap())
-            .collect();
-        check_move(
-            &self.map,
-            &self.rules,
-            &self.board,
-            &g,
-            budget,
-            &path,
-            facing,
-            FacingOptions::default(),
-        )
-        .unwrap()
-        .map_err(|r| format!("{}: {}", r.clause, r.reason))
-    }
-}
-
-fn hc(pairs: &[(&str, u32)]) -> BTreeMap<String, u32> {
-    pairs.iter().map(|(h, c)| (h.to_string(), *c)).collect()
 }
 
 // ---------------------------------------------------------------- TAC

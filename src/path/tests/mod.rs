@@ -2,7 +2,6 @@
 //! `f40()`; flat hexes, printed-odd columns shifted down, labels CCRR).
 
 mod declaration;
-mod facing;
 mod movement;
 mod occupancy;
 mod rail;
