@@ -235,9 +235,14 @@ fn anc_5_1_many_escorts_without_an_elephant_are_a_mix_of_kinds() {
     let kinds = ["light", "light", "peltast", "cavalry"];
     assert!(!rules.stack_legal(kinds));
     assert_eq!(rules.stack_fault(kinds), "would mix troop types");
-    // An elephant's stack with one escort too many is told so.
+    // An elephant's stack with one escort too many is told so, naming each kind of escort.
     let kinds = ["elephant", "light", "light", "peltast"];
     assert!(!rules.stack_legal(kinds));
+    assert_eq!(
+        rules.stack_fault(kinds),
+        "would hold 3 escorts (light, peltast) with its elephant (at most 2)"
+    );
+    let kinds = ["elephant", "light", "light", "light"];
     assert_eq!(
         rules.stack_fault(kinds),
         "would hold 3 light escorts with its elephant (at most 2)"

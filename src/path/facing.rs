@@ -476,8 +476,8 @@ impl FacingRules {
     }
 
     /// What is wrong with a stack of these kinds that [`Self::stack_legal`] refuses, for its
-    /// refusal: too many escorts with an escorted kind (`5 light escorts, at most 2`), or
-    /// kinds that do not stack.
+    /// refusal: too many escorts with an escorted kind (`5 light escorts, at most 2`; escorts of
+    /// several kinds are each named: `3 escorts (light, peltast)`), or kinds that do not stack.
     pub fn stack_fault<'a>(&self, kinds: impl IntoIterator<Item = &'a str>) -> String {
         let troops: Vec<(&str, &KindRule)> = kinds
             .into_iter()
@@ -494,12 +494,17 @@ impl FacingRules {
             && escorted.len() + escorts.len() == troops.len()
             && escorts.len() > self.max_escorts
         {
+            // (each kind of escort named: `3 light escorts`, `3 escorts (light, peltast)`)
+            let mut escort_kinds = escorts.clone();
+            escort_kinds.sort_unstable();
+            escort_kinds.dedup();
+            let escorts_named = match escort_kinds.as_slice() {
+                [one] => format!("{} {one} escorts", escorts.len()),
+                many => format!("{} escorts ({})", escorts.len(), many.join(", ")),
+            };
             return format!(
-                "would hold {} {} escorts with its {} (at most {})",
-                escorts.len(),
-                escorts[0],
-                escorted[0],
-                self.max_escorts
+                "would hold {escorts_named} with its {} (at most {})",
+                escorted[0], self.max_escorts
             );
         }
         "would mix troop types".to_string()
