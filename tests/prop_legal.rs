@@ -31,15 +31,14 @@ fn effect(command: &Command, state: &GameState) -> String {
     if map.get("command").and_then(Value::as_str) != Some("move") {
         return serde_json::to_string(&map).unwrap_or_default();
     }
-    let who = map
-        .get("units")
-        .or_else(|| map.get("unit"))
-        .cloned()
-        .unwrap_or(Value::Null);
     // (a group of one is that unit: `units = ["p1"]` moves as `unit = "p1"` does)
-    let who = match who {
-        Value::Array(mut one) if one.len() == 1 => one.pop().unwrap_or(Value::Null),
-        who => who,
+    let who = match command_unit(command) {
+        Some(id) => Value::String(id),
+        None => map
+            .get("units")
+            .or_else(|| map.get("unit"))
+            .cloned()
+            .unwrap_or(Value::Null),
     };
     let unit = who.as_str().and_then(|id| state.units.get(id));
     // A path back to the start hex ends where a turn in place does.

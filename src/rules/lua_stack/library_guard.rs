@@ -327,24 +327,23 @@ unsafe fn escape_nul_in_message(state: *mut ffi::lua_State, index: c_int) -> u64
         let mut len = 0usize;
         let ptr = ffi::lua_tolstring(state, index, &mut len);
         let message = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
-        if !message.contains(&0) {
+        let nuls = message.iter().filter(|&&b| b == 0).count();
+        if nuls == 0 {
             return 0;
         }
         let mut buffer = std::mem::MaybeUninit::<ffi::luaL_Buffer>::uninit();
         let buffer = buffer.as_mut_ptr();
         ffi::luaL_buffinit(state, buffer);
-        let mut made = 0usize;
         for (i, piece) in message.split(|&b| b == 0).enumerate() {
             if i > 0 {
                 ffi::luaL_addlstring(buffer, c"\\x00".as_ptr(), 4);
-                made += 4;
             }
             ffi::luaL_addlstring(buffer, piece.as_ptr().cast(), piece.len());
-            made += piece.len();
         }
         ffi::luaL_pushresult(buffer);
         ffi::lua_replace(state, index);
-        made as u64
+        // (each NUL byte became four)
+        (len + 3 * nuls) as u64
     }
 }
 
