@@ -4,6 +4,7 @@
 mod apply;
 mod command;
 mod dice;
+mod duplicate_keys;
 mod empty_table;
 mod event;
 mod event_fit;
@@ -21,6 +22,7 @@ mod unit;
 pub use apply::{apply, ApplyError};
 pub use command::{Command, Refusal};
 pub use dice::Dice;
+pub(crate) use duplicate_keys::refuse_duplicate_keys;
 pub use event::{Event, SharedJson};
 pub use event_fit::{direction, finite};
 pub(crate) use event_fit::{engine_only, fit_for_rules};

@@ -240,6 +240,7 @@ impl Save {
                 version: header.version,
             });
         }
+        super::refuse_duplicate_keys(text).map_err(parse_err)?;
         let save: Save = serde_json::from_str(text).map_err(parse_err)?;
         let expected = checksum(
             &save.state,
@@ -371,6 +372,36 @@ mod tests {
                 "invalid value: integer `4294967296`, expected a whole number (0 to 4294967295)"
             ),
             "{err}"
+        );
+    }
+
+    /// A unit written twice in a sealed save is refused, naming it: serde kept the second copy,
+    /// so the first could be edited at will and the checksum, worked out from what was read,
+    /// still matched.
+    #[test]
+    fn a_save_naming_a_unit_twice_is_refused() {
+        let mut sealed = state();
+        let unit: crate::engine::Unit = serde_json::from_value(serde_json::json!(
+            {"id": "a1", "side": "red", "type": "infantry", "at": "0101"}
+        ))
+        .unwrap();
+        sealed.units.insert("a1".into(), unit);
+        let text = Save::new("scenarios/x".into(), 5, Dice::new(1), sealed).to_json();
+        assert!(Save::from_json(Path::new("s.json"), &text).is_ok());
+        let edited = text.replacen(
+            "\"a1\": {",
+            "\"a1\": {\"id\": \"a1\", \"side\": \"blue\", \"type\": \"tank\"},\n      \"a1\": {",
+            1,
+        );
+        assert_ne!(edited, text);
+        let err = Save::from_json(Path::new("s.json"), &edited).unwrap_err();
+        let line = edited.lines().position(|l| l.contains("\"tank\"")).unwrap() + 2;
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "s.json:{line}: not a hexwar save: the key \"a1\" is given twice in one object \
+                 at line {line} column 10"
+            )
         );
     }
 

@@ -203,11 +203,13 @@ impl Replay {
                 )));
             }
         }
-        let replay: Replay = serde_json::from_str(&text).map_err(|e| ReplayError::Parse {
+        let parse_err = |e: serde_json::Error| ReplayError::Parse {
             path: path.into(),
             line: e.line(),
             message: crate::engine::json_problem(&e),
-        })?;
+        };
+        crate::engine::refuse_duplicate_keys(&text).map_err(parse_err)?;
+        let replay: Replay = serde_json::from_str(&text).map_err(parse_err)?;
         if replay.format != REPLAY_FORMAT || replay.version != REPLAY_VERSION {
             return Err(err(format!(
                 "format '{}' version {} is not supported (this build reads '{REPLAY_FORMAT}' version {REPLAY_VERSION})",
