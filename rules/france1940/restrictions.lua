@@ -106,7 +106,7 @@ local function refusal_in(ctx, u, label, turn)
   -- (a hex of no country is sea, which no unit enters: F40-9.2 says so, not a country's rule;
   -- a Dutch unit ordered onto the IJsselmeer was told it may not leave the Netherlands)
   if country == nil then return nil end
-  if u.side ~= "german" and country and ctx_neutral(ctx, country)
+  if u.side ~= "german" and ctx_neutral(ctx, country)
       and politics.country_of(u.at or label) ~= country then
     return "F40-16.1", string.format("%s may not enter %s (%s is neutral)", u.id, label, country)
   end
