@@ -15,6 +15,48 @@ pub struct SideStats {
     /// 95% Wilson score interval of the win rate.
     pub win_rate_95: (f64, f64),
     pub mean_score: f64,
+    /// How the side's scores spread about that mean: two variants with one mean score may
+    /// differ in how often a game is lopsided.
+    pub score_spread: Spread,
+}
+
+/// The spread of a figure over the games: its sample standard deviation (0 for fewer than two
+/// games), least and greatest value, each to four decimals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub sd: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `values` (each finite; none gives zeros).
+    pub fn of(values: &[f64]) -> Spread {
+        let min = values.iter().copied().reduce(f64::min).unwrap_or(0.0);
+        let max = values.iter().copied().reduce(f64::max).unwrap_or(0.0);
+        Spread {
+            sd: round4(sample_sd(values)),
+            min: round4(min),
+            max: round4(max),
+        }
+    }
+}
+
+/// The sample standard deviation, finite for finite values: scores near f64's limit are
+/// scaled down by the largest magnitude first, whose squares would overflow.
+fn sample_sd(values: &[f64]) -> f64 {
+    if values.len() < 2 {
+        return 0.0;
+    }
+    let scale = values.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    if scale == 0.0 {
+        return 0.0;
+    }
+    let scaled: Vec<f64> = values.iter().map(|v| v / scale).collect();
+    let n = scaled.len() as f64;
+    let mean = scaled.iter().sum::<f64>() / n;
+    let squares: f64 = scaled.iter().map(|v| (v - mean) * (v - mean)).sum();
+    (squares / (n - 1.0)).sqrt() * scale
 }
 
 /// Statistics of a set of games.
@@ -29,6 +71,9 @@ pub struct Stats {
     pub length: Length,
     /// Per-game figures the rules declare: mean over the games that report each.
     pub figures: BTreeMap<String, f64>,
+    /// Their spread over the same games.
+    #[serde(default)]
+    pub figure_spread: BTreeMap<String, Spread>,
     /// The bots the host chose instead of the scenario's (`run --bot`); absent when none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bots_chosen: BTreeMap<String, String>,
@@ -45,6 +90,9 @@ pub struct Length {
     pub q3: u32,
     pub max: u32,
     pub mean: f64,
+    /// The sample standard deviation of the turns played.
+    #[serde(default)]
+    pub sd: f64,
     /// Games per number of turns played.
     pub histogram: BTreeMap<u32, u64>,
 }
@@ -129,6 +177,7 @@ impl Stats {
             let scores = records
                 .iter()
                 .map(|r| r.scores.get(side).copied().unwrap_or(0.0));
+            let score_list: Vec<f64> = scores.clone().collect();
             side_stats.insert(
                 side.clone(),
                 SideStats {
@@ -140,6 +189,7 @@ impl Stats {
                     },
                     win_rate_95: wilson(wins, n),
                     mean_score: round4(mean(scores, n)),
+                    score_spread: Spread::of(&score_list),
                 },
             );
         }
@@ -177,16 +227,23 @@ impl Stats {
                 } else {
                     round4(turns.iter().map(|&t| f64::from(t)).sum::<f64>() / n as f64)
                 },
+                sd: round4(sample_sd(
+                    &turns.iter().map(|&t| f64::from(t)).collect::<Vec<_>>(),
+                )),
                 histogram,
             },
             figures: figure_values
-                .into_iter()
+                .iter()
                 .map(|(k, v)| {
                     (
                         k.to_string(),
                         round4(mean(v.iter().copied(), v.len() as u64)),
                     )
                 })
+                .collect(),
+            figure_spread: figure_values
+                .iter()
+                .map(|(k, v)| (k.to_string(), Spread::of(v)))
                 .collect(),
         }
     }
@@ -206,12 +263,15 @@ impl Stats {
             out += &format!(
                 // (two decimals, all the figures keep: rounded again to one, a bound of
                 // 20.655% printed as 20.6%)
-                "{side:>10}: wins {:>5}  win rate {:6.2}%  95% CI [{:6.2}%, {:6.2}%]  mean score {:.2}\n",
+                "{side:>10}: wins {:>5}  win rate {:6.2}%  95% CI [{:6.2}%, {:6.2}%]  mean score {:.2} (sd {:.2}, min {}, max {})\n",
                 s.wins,
                 s.win_rate * 100.0,
                 s.win_rate_95.0 * 100.0,
                 s.win_rate_95.1 * 100.0,
-                s.mean_score
+                s.mean_score,
+                s.score_spread.sd,
+                s.score_spread.min,
+                s.score_spread.max
             );
         }
         out += &format!("{:>10}: {}\n", "draws", self.draws);
@@ -221,24 +281,43 @@ impl Stats {
             l.min, l.q1, l.median, l.q3, l.max, l.mean
         );
         for (k, v) in &self.figures {
-            out += &format!("{k}: mean {v:.2}\n");
+            out += &format!("{k}: mean {v:.2}");
+            if let Some(spread) = self.figure_spread.get(k) {
+                out += &format!(
+                    " (sd {:.2}, min {}, max {})",
+                    spread.sd, spread.min, spread.max
+                );
+            }
+            out += "\n";
         }
         out
     }
 
     /// The statistics as CSV: one row per side, then one row per figure.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("kind,name,wins,win_rate,ci_low,ci_high,mean\n");
+        let mut out = String::from("kind,name,wins,win_rate,ci_low,ci_high,mean,sd,min,max\n");
+        let spread = |s: Option<&Spread>| {
+            s.map(|s| format!("{},{},{}", s.sd, s.min, s.max))
+                .unwrap_or_else(|| ",,".into())
+        };
         for (side, s) in &self.sides {
             out += &format!(
-                "side,{side},{},{},{},{},{}\n",
-                s.wins, s.win_rate, s.win_rate_95.0, s.win_rate_95.1, s.mean_score
+                "side,{side},{},{},{},{},{},{}\n",
+                s.wins,
+                s.win_rate,
+                s.win_rate_95.0,
+                s.win_rate_95.1,
+                s.mean_score,
+                spread(Some(&s.score_spread))
             );
         }
-        out += &format!("draws,,{},,,,\n", self.draws);
-        out += &format!("length,turns,,,,,{}\n", self.length.mean);
+        out += &format!("draws,,{},,,,,,,\n", self.draws);
+        out += &format!(
+            "length,turns,,,,,{},{},{},{}\n",
+            self.length.mean, self.length.sd, self.length.min, self.length.max
+        );
         for (k, v) in &self.figures {
-            out += &format!("figure,{k},,,,,{v}\n");
+            out += &format!("figure,{k},,,,,{v},{}\n", spread(self.figure_spread.get(k)));
         }
         out
     }
@@ -295,7 +374,7 @@ mod tests {
         assert_eq!(stats.sides["red"].win_rate_95, (0.2065, 1.0));
         assert!(
             stats.to_text().contains(
-                "       red: wins     1  win rate 100.00%  95% CI [ 20.65%, 100.00%]  mean score 0.00\n"
+                "       red: wins     1  win rate 100.00%  95% CI [ 20.65%, 100.00%]  mean score 0.00 (sd 0.00, min 0, max 0)\n"
             ),
             "{}",
             stats.to_text()
@@ -321,5 +400,101 @@ mod tests {
         assert_eq!(stats.sides["blue"].mean_score, 1.875);
         assert_eq!(round4(1.23456), 1.2346);
         assert_eq!(round4(1e306), 1e306);
+    }
+
+    /// Each side's scores, the figures and the game lengths carry their spread: the sample
+    /// standard deviation, least and greatest, in the text, the JSON and the CSV.
+    #[test]
+    fn scores_figures_and_lengths_carry_their_spread() {
+        let record = |n: u64, blue: f64, red: f64, turns: u32, reach: Option<f64>| GameRecord {
+            scores: [("blue".to_string(), blue), ("red".to_string(), red)].into(),
+            figures: reach
+                .map(|r| ("reach".to_string(), r))
+                .into_iter()
+                .collect(),
+            turns,
+            ..game(n, Some("red"))
+        };
+        let records = [
+            record(0, 2.0, 10.0, 8, Some(1.0)),
+            record(1, 4.0, 10.0, 6, Some(4.0)),
+            record(2, 9.0, 10.0, 7, None),
+        ];
+        let stats = Stats::from_records(&records, &["blue".to_string(), "red".to_string()]);
+        // blue: mean 5, squares 9 + 1 + 16 over 2: sd sqrt(13) = 3.6056
+        assert_eq!(
+            stats.sides["blue"].score_spread,
+            Spread {
+                sd: 3.6056,
+                min: 2.0,
+                max: 9.0
+            }
+        );
+        assert_eq!(
+            stats.sides["red"].score_spread,
+            Spread {
+                sd: 0.0,
+                min: 10.0,
+                max: 10.0
+            }
+        );
+        // (the figure over the two games that report it)
+        assert_eq!(
+            stats.figure_spread["reach"],
+            Spread {
+                sd: 2.1213,
+                min: 1.0,
+                max: 4.0
+            }
+        );
+        assert_eq!(stats.length.sd, 1.0);
+        let text = stats.to_text();
+        assert!(
+            text.contains("mean score 5.00 (sd 3.61, min 2, max 9)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("reach: mean 2.50 (sd 2.12, min 1, max 4)\n"),
+            "{text}"
+        );
+        assert_eq!(
+            stats.to_csv(),
+            "kind,name,wins,win_rate,ci_low,ci_high,mean,sd,min,max\n\
+             side,blue,0,0,0,0.5615,5,3.6056,2,9\n\
+             side,red,3,1,0.4385,1,10,0,10,10\n\
+             draws,,0,,,,,,,\n\
+             length,turns,,,,,7,1,6,8\n\
+             figure,reach,,,,,2.5,2.1213,1,4\n"
+        );
+        let json = serde_json::to_value(&stats).unwrap();
+        assert_eq!(
+            json["sides"]["blue"]["score_spread"],
+            serde_json::json!({"sd": 3.6056, "min": 2.0, "max": 9.0})
+        );
+        assert_eq!(json["length"]["sd"], serde_json::json!(1.0));
+    }
+
+    /// One game has no spread; scores near f64's limit give a finite one.
+    #[test]
+    fn the_spread_of_one_game_is_zero_and_huge_scores_stay_finite() {
+        assert_eq!(
+            Spread::of(&[]),
+            Spread {
+                sd: 0.0,
+                min: 0.0,
+                max: 0.0
+            }
+        );
+        assert_eq!(
+            Spread::of(&[3.0]),
+            Spread {
+                sd: 0.0,
+                min: 3.0,
+                max: 3.0
+            }
+        );
+        let huge = Spread::of(&[1e308, -1e308]);
+        assert!(huge.sd.is_finite() && huge.sd > 1e308, "{huge:?}");
+        assert_eq!((huge.min, huge.max), (-1e308, 1e308));
     }
 }
