@@ -491,3 +491,36 @@ fn f40_11_1_drop_hexes_through_the_one_hex_checker_are_the_drop_listing() {
       end)()"#;
     assert_eq!(probe(stacked), json!([false, true]));
 }
+
+/// The supply fields traced in one call are kept by (side, class, sources): a field asked for
+/// again is the one traced, and a field differing in any one of the three is traced for itself.
+/// On tests/fixtures/f40/supply/lines_classes (a1 at 0302 puts 0301, 0202 and 0402 in ZOC; the
+/// German sources east, 0601): armour traces through the ZOC (F40-6.5), foot does not.
+#[test]
+fn supplied_hexes_asked_in_one_call_keeps_a_field_per_side_class_and_sources() {
+    let answers = probe_in(
+        "tests/fixtures/f40/supply/lines_classes.toml",
+        r#"{
+            hex.path.supplied_hexes("german", "motorized", { "0601" }),
+            hex.path.supplied_hexes("german", "foot", { "0601" }),
+            hex.path.supplied_hexes("allied", "foot", { "0601" }),
+            hex.path.supplied_hexes("german", "foot", { "0101" }),
+            hex.path.supplied_hexes("german", "motorized", { "0601" }),
+        }"#,
+    );
+    let motorized = json!([
+        "0101", "0201", "0301", "0401", "0501", "0601", "0102", "0202", "0302", "0402", "0502",
+        "0602"
+    ]);
+    assert_eq!(
+        answers,
+        json!([
+            motorized,
+            ["0301", "0401", "0501", "0601", "0402", "0502", "0602"],
+            // (0601 is no Allied hex)
+            {},
+            ["0101", "0201", "0301", "0102", "0202"],
+            motorized,
+        ])
+    );
+}
