@@ -4,12 +4,15 @@
 //! is small enough that no VM instruction counts: the hook counts them a thousand at a time),
 //! and `hex.commands.legal` on commands that order several units or have no `legal`.
 
+use hexwar::engine::Command;
 use hexwar::Session;
 use serde_json::{json, Value};
 
 /// A five-hex line of clear terrain: blue's b1 (MA 4) at 0101 and b2 at 0201, red's r1 at 0501
-/// (a hex blue may not enter); the commands `group` (listing orders of several units) and
-/// `salute` (no `legal`). `query` is the Lua body of the query `q`.
+/// (a hex blue may not enter); every unit has a ZOC, which blocks foot's supply lines unless a
+/// friendly unit stands there, and lines run through any hex without an enemy unit; the commands
+/// `group` (listing orders of several units), `salute` (no `legal`) and `apply` (the events
+/// given). `query` is the Lua body of the query `q`.
 fn game(instructions: u64, query: &str) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -34,7 +37,8 @@ fn game(instructions: u64, query: &str) -> (tempfile::TempDir, Session) {
         format!(
             "hex.rules.sequence {{ steps = {{ {{ side = \"blue\", phase = \"p\" }} }} }}\n\
              hex.rules.declare(\"movement\", {{ sides = {{ \"blue\", \"red\" }}, \
-             classes = {{ \"foot\" }}, terrain = {{ clear = 1 }} }})\n\
+             classes = {{ \"foot\" }}, terrain = {{ clear = 1 }}, zoc = {{}}, \
+             supply = {{ zoc_blocks = {{ \"foot\" }}, through = \"no_enemy_unit\" }} }})\n\
              {COMMANDS}\n\
              hex.rules.query(\"q\", function()\n{query}\nend)\n"
         ),
@@ -54,6 +58,7 @@ hex.commands.define("group", {
   end,
 })
 hex.commands.define("salute", { args = {}, resolve = function() return {} end })
+hex.commands.define("apply", { args = { "events" }, resolve = function(cmd) return cmd.events end })
 "#;
 
 /// What the line game's query answers, running `code` (a Lua expression).
@@ -187,8 +192,76 @@ fn legal_of_an_undefined_command_names_every_command_end_phase_too() {
     assert!(
         message.ends_with(
             "hex.commands.legal: option 'command': the rules define no command 'grop' (did you \
-             mean 'group'?) (their commands: end_phase, group, salute)"
+             mean 'group'?) (their commands: apply, end_phase, group, salute)"
         ),
         "{message}"
+    );
+}
+
+/// The supplied hexes of blue foot from 0101 after each batch of events, asked in one VM after
+/// every batch (the supply field kept from the call before, when the change leaves it as it
+/// was: src/rules/api/path.rs `keep_unchanged_fields`), checked against a game that applied the
+/// same events at once and is asked only then.
+fn supplied_after_each(steps: &[Value]) -> Vec<Value> {
+    let query = "return hex.path.supplied_hexes('blue', 'foot', { '0101' })";
+    let apply = |s: &mut Session, events: &[Value]| {
+        if events.is_empty() {
+            return;
+        }
+        let mut args = serde_json::Map::new();
+        args.insert("events".into(), Value::Array(events.to_vec()));
+        s.game
+            .submit(
+                Some("blue"),
+                &Command::Custom {
+                    name: "apply".into(),
+                    args,
+                },
+            )
+            .unwrap();
+    };
+    let (_dir, mut kept) = game(10_000_000, query);
+    let mut so_far = Vec::new();
+    let mut answers = Vec::new();
+    for events in steps {
+        let events = events.as_array().unwrap();
+        apply(&mut kept, events);
+        so_far.extend(events.iter().cloned());
+        let answer = kept.game.query("q", &Value::Null).unwrap().unwrap();
+        let (_fresh_dir, mut fresh) = game(10_000_000, query);
+        apply(&mut fresh, &so_far);
+        assert_eq!(
+            answer,
+            fresh.game.query("q", &Value::Null).unwrap().unwrap(),
+            "after {events:?}"
+        );
+        answers.push(answer);
+    }
+    answers
+}
+
+fn moved(unit: &str, from: &str, to: &str) -> Value {
+    json!({"event": "UnitMoved", "unit": unit, "from": from, "to": to, "path": [to], "cost": 1})
+}
+
+/// A move changes a supply field where a friendly unit now stands (its presence negates the
+/// enemy's ZOC: b1 into 0401 opens a line to 0501) or where the enemy's ZOC now reaches with no
+/// unit entering (r1 into 0401 puts 0301 in its ZOC: the line to 0401 is cut).
+#[test]
+fn a_kept_supply_field_follows_a_change_of_presence_or_of_zoc_alone() {
+    let answers = supplied_after_each(&[
+        json!([]),
+        json!([moved("b1", "0101", "0401")]),
+        json!([moved("b1", "0401", "0101")]),
+        json!([moved("r1", "0501", "0401")]),
+    ]);
+    assert_eq!(
+        Value::Array(answers),
+        json!([
+            ["0101", "0201", "0301", "0401"],
+            ["0101", "0201", "0301", "0401", "0501"],
+            ["0101", "0201", "0301", "0401"],
+            ["0101", "0201", "0301"],
+        ])
     );
 }
