@@ -71,6 +71,40 @@ fn path_answers_follow_every_change_of_the_position_between_calls() {
     assert_eq!(answers[0], answers[6]);
 }
 
+/// On a state no game vouches for the cache compares units id by id and control entry by entry:
+/// a unit gone and another come (as many units, each but the last at another index: the kept
+/// index of ids must be rebuilt), every hex changing hands (the same labels, every side other),
+/// one hex held for another (the same side, another label).
+#[test]
+fn path_answers_follow_a_unit_replaced_and_every_hex_changing_hands_between_calls() {
+    let (mut kept, start) = france();
+    let mut shifted = start.clone();
+    let first = shifted.units.keys().next().unwrap().clone();
+    let mut newcomer = shifted.units.remove(&first).unwrap();
+    newcomer.id = "zz-newcomer".into();
+    shifted.units.insert(newcomer.id.clone(), newcomer);
+    let mut swapped = start.clone();
+    for side in swapped.control.values_mut() {
+        *side = if side == "german" { "allied" } else { "german" }.into();
+    }
+    // one hex held, then another of the same side (the same count, another label)
+    let held = |label: &str| {
+        let mut state = start.clone();
+        state.control = [(label.to_string(), "german".to_string())].into();
+        state
+    };
+    let (source, other) = (held("3201"), held("3106"));
+    let positions = [&start, &shifted, &start, &swapped, &start, &source, &other];
+    let mut answers = Vec::new();
+    for state in positions {
+        let answer = kept.eval(state, ASK).unwrap();
+        assert_eq!(answer, fresh_answer(state));
+        answers.push(answer);
+    }
+    assert_ne!(answers[2], answers[3]);
+    assert_ne!(answers[5], answers[6]);
+}
+
 /// `hex.units.at` indexes the units by place from its third call at a position (units_at.rs):
 /// asked for every hex of the map, whatever the game changed between the asks (a move, two
 /// units into one hex, a unit gone, a roll-back), and on a copy no game vouches for, the
