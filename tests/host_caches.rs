@@ -74,7 +74,7 @@ fn path_answers_follow_every_change_of_the_position_between_calls() {
 /// On a state no game vouches for the cache compares units id by id and control entry by entry:
 /// a unit gone and another come (as many units, each but the last at another index: the kept
 /// index of ids must be rebuilt), every hex changing hands (the same labels, every side other),
-/// one hex held for another (the same side, another label).
+/// one hex held for another (the same side, another label), a unit replaced as another moves.
 #[test]
 fn path_answers_follow_a_unit_replaced_and_every_hex_changing_hands_between_calls() {
     let (mut kept, start) = france();
@@ -83,6 +83,9 @@ fn path_answers_follow_a_unit_replaced_and_every_hex_changing_hands_between_call
     let mut newcomer = shifted.units.remove(&first).unwrap();
     newcomer.id = "zz-newcomer".into();
     shifted.units.insert(newcomer.id.clone(), newcomer);
+    // and, in the same change, a unit moved
+    let mut shifted_moved = shifted.clone();
+    shifted_moved.units.get_mut("de-x-ak").unwrap().at = Some("3005".into());
     let mut swapped = start.clone();
     for side in swapped.control.values_mut() {
         *side = if side == "german" { "allied" } else { "german" }.into();
@@ -94,7 +97,17 @@ fn path_answers_follow_a_unit_replaced_and_every_hex_changing_hands_between_call
         state
     };
     let (source, other) = (held("3201"), held("3106"));
-    let positions = [&start, &shifted, &start, &swapped, &start, &source, &other];
+    let positions = [
+        &start,
+        &shifted,
+        &start,
+        &swapped,
+        &start,
+        &source,
+        &other,
+        &start,
+        &shifted_moved,
+    ];
     let mut answers = Vec::new();
     for state in positions {
         let answer = kept.eval(state, ASK).unwrap();
@@ -103,6 +116,7 @@ fn path_answers_follow_a_unit_replaced_and_every_hex_changing_hands_between_call
     }
     assert_ne!(answers[2], answers[3]);
     assert_ne!(answers[5], answers[6]);
+    assert_ne!(answers[1], answers[8]);
 }
 
 /// `hex.units.at` indexes the units by place from its third call at a position (units_at.rs):

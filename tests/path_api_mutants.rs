@@ -9,7 +9,7 @@ use hexwar::Session;
 use serde_json::{json, Value};
 
 /// A five-hex line of clear terrain: blue's b1 (MA 4) at 0101 and b2 at 0201, red's r1 at 0501
-/// (a hex blue may not enter); every unit has a ZOC, which blocks foot's supply lines unless a
+/// (a hex blue may not enter); every unit has a ZOC (but a disorganized or ghost one), which blocks foot's supply lines unless a
 /// friendly unit stands there, and lines run through any hex without an enemy unit; the commands
 /// `group` (listing orders of several units), `salute` (no `legal`) and `apply` (the events
 /// given). `query` is the Lua body of the query `q`.
@@ -37,7 +37,8 @@ fn game(instructions: u64, query: &str) -> (tempfile::TempDir, Session) {
         format!(
             "hex.rules.sequence {{ steps = {{ {{ side = \"blue\", phase = \"p\" }} }} }}\n\
              hex.rules.declare(\"movement\", {{ sides = {{ \"blue\", \"red\" }}, \
-             classes = {{ \"foot\" }}, terrain = {{ clear = 1 }}, zoc = {{}}, \
+             classes = {{ \"foot\" }}, terrain = {{ clear = 1 }}, zoc = {{ except = {{ status = {{ \"disorganized\" }}, \
+             flags = {{ \"ghost\" }} }} }}, \
              supply = {{ zoc_blocks = {{ \"foot\" }}, through = \"no_enemy_unit\" }} }})\n\
              {COMMANDS}\n\
              hex.rules.query(\"q\", function()\n{query}\nend)\n"
@@ -246,14 +247,18 @@ fn moved(unit: &str, from: &str, to: &str) -> Value {
 
 /// A move changes a supply field where a friendly unit now stands (its presence negates the
 /// enemy's ZOC: b1 into 0401 opens a line to 0501) or where the enemy's ZOC now reaches with no
-/// unit entering (r1 into 0401 puts 0301 in its ZOC: the line to 0401 is cut).
+/// unit entering (r1 into 0401 puts 0301 in its ZOC: the line to 0401 is cut), or where a
+/// unit's status or attributes take its ZOC away (r1 disorganized, then a ghost).
 #[test]
-fn a_kept_supply_field_follows_a_change_of_presence_or_of_zoc_alone() {
+fn a_kept_supply_field_follows_a_change_of_presence_zoc_status_or_attributes() {
     let answers = supplied_after_each(&[
         json!([]),
         json!([moved("b1", "0101", "0401")]),
         json!([moved("b1", "0401", "0101")]),
         json!([moved("r1", "0501", "0401")]),
+        json!([{"event": "UnitStatusChanged", "unit": "r1", "add": ["disorganized"]}]),
+        json!([{"event": "UnitStatusChanged", "unit": "r1", "remove": ["disorganized"]}]),
+        json!([{"event": "UnitChanged", "unit": "r1", "attrs": {"ghost": true}}]),
     ]);
     assert_eq!(
         Value::Array(answers),
@@ -262,6 +267,9 @@ fn a_kept_supply_field_follows_a_change_of_presence_or_of_zoc_alone() {
             ["0101", "0201", "0301", "0401", "0501"],
             ["0101", "0201", "0301", "0401"],
             ["0101", "0201", "0301"],
+            ["0101", "0201", "0301", "0401"],
+            ["0101", "0201", "0301"],
+            ["0101", "0201", "0301", "0401"],
         ])
     );
 }
