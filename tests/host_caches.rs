@@ -253,7 +253,8 @@ fn paths_after_each(fixture: &str, unit: &str, sources: &str, steps: &[Vec<Event
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/f40")
         .join(fixture);
-    let start = || Session::start_with_mods(&fixture, Some(1), &[module.clone()]).unwrap();
+    let start =
+        || Session::start_with_mods(&fixture, Some(1), std::slice::from_ref(&module)).unwrap();
     let apply = |s: &mut Session, events: &[Event]| {
         if events.is_empty() {
             return;
