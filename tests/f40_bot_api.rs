@@ -524,3 +524,16 @@ fn supplied_hexes_asked_in_one_call_keeps_a_field_per_side_class_and_sources() {
         ])
     );
 }
+
+/// Hexes equally near the targets are listed in label order, not in the map's (row by row)
+/// order: on supply/lines_classes g-arm (0101) toward a1's 0302 has 0202 and 0301 one step away.
+#[test]
+fn toward_lists_hexes_as_near_as_each_other_in_label_order() {
+    assert_eq!(
+        probe_in(
+            "tests/fixtures/f40/supply/lines_classes.toml",
+            r#"hex.path.toward({ "0302" }, { { id = "g-arm" } })"#
+        ),
+        json!([{"id": "g-arm", "rank": 1, "from": 2, "closer": ["0202", "0301"]}])
+    );
+}
