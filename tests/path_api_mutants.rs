@@ -2,17 +2,19 @@
 //! `legal.rs`) that no other test caught, on a five-hex game of its own: what each `hex.path`
 //! call charges to the instruction budget (src/rules/host_work.rs), measured exactly (the game
 //! is small enough that no VM instruction counts: the hook counts them a thousand at a time),
-//! and `hex.commands.legal` on commands that order several units or have no `legal`.
+//! `hex.commands.legal` on commands that order several units or have no `legal`, and a supply
+//! field kept from one call to the next in a game (src/rules/api/path.rs `PathCache`).
 
 use hexwar::engine::Command;
 use hexwar::Session;
 use serde_json::{json, Value};
 
 /// A five-hex line of clear terrain: blue's b1 (MA 4) at 0101 and b2 at 0201, red's r1 at 0501
-/// (a hex blue may not enter); every unit has a ZOC (but a disorganized or ghost one), which blocks foot's supply lines unless a
-/// friendly unit stands there, and lines run through any hex without an enemy unit; the commands
-/// `group` (listing orders of several units), `salute` (no `legal`) and `apply` (the events
-/// given). `query` is the Lua body of the query `q`.
+/// (a hex blue may not enter). Every unit but a disorganized or ghost one has a ZOC, which
+/// blocks foot's supply lines unless a friendly unit stands there; lines run through any hex
+/// without an enemy unit; in mud (the variable `weather`) clear terrain is prohibited. The
+/// commands: `group` (listing orders of several units), `salute` (no `legal`) and `apply` (the
+/// events given). `query` is the Lua body of the query `q`.
 fn game(instructions: u64, query: &str) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -39,7 +41,9 @@ fn game(instructions: u64, query: &str) -> (tempfile::TempDir, Session) {
              hex.rules.declare(\"movement\", {{ sides = {{ \"blue\", \"red\" }}, \
              classes = {{ \"foot\" }}, terrain = {{ clear = 1 }}, zoc = {{ except = {{ status = {{ \"disorganized\" }}, \
              flags = {{ \"ghost\" }} }} }}, \
-             supply = {{ zoc_blocks = {{ \"foot\" }}, through = \"no_enemy_unit\" }} }})\n\
+             supply = {{ zoc_blocks = {{ \"foot\" }}, through = \"no_enemy_unit\" }}, \
+             costs_by_variable = {{ variable = \"weather\", \
+             values = {{ mud = {{ terrain = {{ clear = \"prohibited\" }} }} }} }} }})\n\
              {COMMANDS}\n\
              hex.rules.query(\"q\", function()\n{query}\nend)\n"
         ),
@@ -248,9 +252,11 @@ fn moved(unit: &str, from: &str, to: &str) -> Value {
 /// A move changes a supply field where a friendly unit now stands (its presence negates the
 /// enemy's ZOC: b1 into 0401 opens a line to 0501) or where the enemy's ZOC now reaches with no
 /// unit entering (r1 into 0401 puts 0301 in its ZOC: the line to 0401 is cut), or where a
-/// unit's status or attributes take its ZOC away (r1 disorganized, then a ghost).
+/// unit's status or attributes take its ZOC away (r1 disorganized, then a ghost); and the
+/// rules in force change with the weather (in mud no clear hex carries a line: the field
+/// traced on the declared rules is not theirs).
 #[test]
-fn a_kept_supply_field_follows_a_change_of_presence_zoc_status_or_attributes() {
+fn a_kept_supply_field_follows_a_change_of_presence_zoc_status_attributes_or_weather() {
     let answers = supplied_after_each(&[
         json!([]),
         json!([moved("b1", "0101", "0401")]),
@@ -259,6 +265,8 @@ fn a_kept_supply_field_follows_a_change_of_presence_zoc_status_or_attributes() {
         json!([{"event": "UnitStatusChanged", "unit": "r1", "add": ["disorganized"]}]),
         json!([{"event": "UnitStatusChanged", "unit": "r1", "remove": ["disorganized"]}]),
         json!([{"event": "UnitChanged", "unit": "r1", "attrs": {"ghost": true}}]),
+        json!([{"event": "VarSet", "key": "weather", "value": "mud"}]),
+        json!([{"event": "VarSet", "key": "weather", "value": "dry"}]),
     ]);
     assert_eq!(
         Value::Array(answers),
@@ -269,6 +277,9 @@ fn a_kept_supply_field_follows_a_change_of_presence_zoc_status_or_attributes() {
             ["0101", "0201", "0301"],
             ["0101", "0201", "0301", "0401"],
             ["0101", "0201", "0301"],
+            ["0101", "0201", "0301", "0401"],
+            // (no clear hex passable: 0101 supplied as a source only)
+            ["0101"],
             ["0101", "0201", "0301", "0401"],
         ])
     );
