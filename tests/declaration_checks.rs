@@ -1154,6 +1154,10 @@ fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
         r#"hex.units.ids("blue", { with = "moved" })"#,
         r#"hex.path.reach("b-inf-1", 4, { blocked = "0202" })"#,
         r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" } }, { limit = -1 })"#,
+        // (a source at a key outside the list, 0, and a list item that is no table)
+        r#"hex.path.supply({ [0] = { side = "blue", hexes = { "0101" } } })"#,
+        r#"hex.path.supply({ [0] = 5 })"#,
+        r#"hex.path.supply({ 5 })"#,
     ];
     let expected = [
         "hex.path.supply: a list of sources { { side = ..., hexes = {...} }, ... } expected, got \
@@ -1173,6 +1177,11 @@ fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
         "hex.path.reach: option 'blocked': a list of hex labels expected, got string \"0202\"",
         "hex.path.toward: option 'limit': a count (a whole number, 0 or more) expected, got \
          integer -1",
+        "hex.path.supply: a list of sources { { side = ..., hexes = {...} }, ... } expected, got \
+         a table with the keys '0'",
+        "hex.path.supply: a list of sources { { side = ..., hexes = {...} }, ... } expected, got \
+         a table with the keys '0'",
+        "hex.path.supply: source #1: table expected, got integer",
     ];
     let text: String = calls
         .iter()

@@ -230,6 +230,67 @@ fn steps_gives_the_hex_steps_to_the_nearest_target_around_impassable_terrain() {
     );
 }
 
+/// The step fields are kept per VM by (targets, impassable terrains): a later call with the same
+/// targets and other terrains, or other targets and the same terrains, gets a field of its own,
+/// and the same call again gets the same answer.
+#[test]
+fn steps_asked_again_in_one_vm_keeps_a_field_per_targets_and_impassable_terrains() {
+    let answers = probe_in(
+        "tests/fixtures/f40/airborne",
+        r#"{
+            hex.path.steps({ "0101" }, { impassable = { "sea" } }),
+            hex.path.steps({ "0101" }),
+            hex.path.steps({ "0901" }, { impassable = { "sea" } }),
+            hex.path.steps({ "0101" }, { impassable = { "sea" } }),
+        }"#,
+    );
+    let sea_blocked = json!({"0101": 0, "0201": 1, "0301": 2, "0401": 3});
+    assert_eq!(answers[0], sea_blocked);
+    assert_eq!(answers[1].as_object().map(|o| o.len()), Some(13));
+    assert_eq!(answers[1]["0501"], json!(4));
+    assert_eq!(answers[1]["1301"], json!(12));
+    assert_eq!(
+        answers[2],
+        json!({"0601": 3, "0701": 2, "0801": 1, "0901": 0, "1001": 1, "1101": 2, "1201": 3,
+               "1301": 4})
+    );
+    assert_eq!(answers[3], sea_blocked);
+}
+
+/// A unit no target can be reached from is 99 steps away, and so is every hex around it that
+/// no target can be reached from: those are not closer, only a hex with fewer steps is.
+#[test]
+fn toward_from_where_no_target_is_reached_lists_only_hexes_with_fewer_steps() {
+    // Clear terrain impassable to the field: 0101 (a city, the target) is 0 steps away, g1's
+    // 0301 and 0201 (clear) 99; g1 may still move through 0201 to 0101.
+    assert_eq!(
+        probe(r#"hex.path.steps({ "0101" }, { impassable = { "clear" } })"#),
+        json!({"0101": 0})
+    );
+    assert_eq!(
+        probe(r#"hex.path.toward({ "0101" }, { { id = "g1" } }, { impassable = { "clear" } })"#),
+        json!([{"id": "g1", "rank": 1, "from": 99, "closer": ["0101"]}])
+    );
+}
+
+/// A budget of 0 reaches no hex: `toward` lists nothing for the unit, `path_to` has no path,
+/// `reach` answers an empty table (with or without paths). A unit's own hex is no destination
+/// either: `path_to` it is nil.
+#[test]
+fn a_budget_of_nothing_reaches_no_hex_and_the_units_own_hex_has_no_path() {
+    assert_eq!(
+        probe(r#"hex.path.toward({ "0101" }, { { id = "g1", budget = 0 } })"#),
+        json!({})
+    );
+    assert_eq!(probe(r#"hex.path.path_to("g1", 0, "0201")"#), Value::Null);
+    assert_eq!(probe(r#"hex.path.reach("g1", 0)"#), json!({}));
+    assert_eq!(
+        probe(r#"hex.path.reach("g1", 0, { paths = true })"#),
+        json!({})
+    );
+    assert_eq!(probe(r#"hex.path.path_to("g1", 6, "0301")"#), Value::Null);
+}
+
 #[test]
 fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_path() {
     assert_eq!(
@@ -370,6 +431,33 @@ fn toward_names_a_malformed_capacity() {
         error(r#"{ capacity = 4 }"#),
         "hex.path.toward: opts.capacity must be a list of tables"
     );
+    // One capacity given bare, not in a list.
+    assert_eq!(
+        error(r#"{ capacity = { limit = 4 } }"#),
+        "hex.path.toward: opts.capacity must be a list of tables"
+    );
+    // `types` as a set, not a list.
+    assert_eq!(
+        error(r#"{ capacity = { { limit = 4, types = { armored = true } } } }"#),
+        "hex.path.toward: opts.capacity[1].types must be a list of type names"
+    );
+}
+
+/// Empty tables are taken: `capacity = {}` is no capacity, `types = {}` a capacity no unit
+/// type loads.
+#[test]
+fn toward_takes_an_empty_capacity_list_and_an_empty_types_list() {
+    let ask = |opts: &str| {
+        probe_in(
+            "tests/fixtures/f40/stacking",
+            &format!(r#"hex.path.toward({{ "0101" }}, {{ {{ id = "g-pz1" }} }}, {opts})"#),
+        )
+    };
+    let both = json!([{"id": "g-pz1", "rank": 1, "from": 2, "closer": ["0101", "0201"]}]);
+    assert_eq!(ask("{ capacity = {} }"), both);
+    assert_eq!(ask("{ capacity = { { limit = 0, types = {} } } }"), both);
+    // (the same limit counting every unit: g-pz1 fits nowhere)
+    assert_eq!(ask("{ capacity = { { limit = 0 } } }"), json!({}));
 }
 
 /// The greedy bot checks drops lazily, best hex first (ai.lua, drop_choice), with the listing's
@@ -402,4 +490,50 @@ fn f40_11_1_drop_hexes_through_the_one_hex_checker_are_the_drop_listing() {
         return { enters(xx, "0301"), enters(xx, "0401") }
       end)()"#;
     assert_eq!(probe(stacked), json!([false, true]));
+}
+
+/// The supply fields traced in one call are kept by (side, class, sources): a field asked for
+/// again is the one traced, and a field differing in any one of the three is traced for itself.
+/// On tests/fixtures/f40/supply/lines_classes (a1 at 0302 puts 0301, 0202 and 0402 in ZOC; the
+/// German sources east, 0601): armour traces through the ZOC (F40-6.5), foot does not.
+#[test]
+fn supplied_hexes_asked_in_one_call_keeps_a_field_per_side_class_and_sources() {
+    let answers = probe_in(
+        "tests/fixtures/f40/supply/lines_classes.toml",
+        r#"{
+            hex.path.supplied_hexes("german", "motorized", { "0601" }),
+            hex.path.supplied_hexes("german", "foot", { "0601" }),
+            hex.path.supplied_hexes("allied", "foot", { "0601" }),
+            hex.path.supplied_hexes("german", "foot", { "0101" }),
+            hex.path.supplied_hexes("german", "motorized", { "0601" }),
+        }"#,
+    );
+    let motorized = json!([
+        "0101", "0201", "0301", "0401", "0501", "0601", "0102", "0202", "0302", "0402", "0502",
+        "0602"
+    ]);
+    assert_eq!(
+        answers,
+        json!([
+            motorized,
+            ["0301", "0401", "0501", "0601", "0402", "0502", "0602"],
+            // (0601 is no Allied hex)
+            {},
+            ["0101", "0201", "0301", "0102", "0202"],
+            motorized,
+        ])
+    );
+}
+
+/// Hexes equally near the targets are listed in label order, not in the map's (row by row)
+/// order: on supply/lines_classes g-arm (0101) toward a1's 0302 has 0202 and 0301 one step away.
+#[test]
+fn toward_lists_hexes_as_near_as_each_other_in_label_order() {
+    assert_eq!(
+        probe_in(
+            "tests/fixtures/f40/supply/lines_classes.toml",
+            r#"hex.path.toward({ "0302" }, { { id = "g-arm" } })"#
+        ),
+        json!([{"id": "g-arm", "rank": 1, "from": 2, "closer": ["0202", "0301"]}])
+    );
 }

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use hexwar::engine::GameState;
 use hexwar::engine::Ruleset;
+use hexwar::engine::{Command, Event, GameState};
 use hexwar::rules::LuaRules;
 use hexwar::scenario::load_scenario;
 use hexwar::Session;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Everything the cached position feeds: reach (occupancy, ZOC), zoc, control (owners), supply.
 const ASK: &str = r#"
@@ -69,6 +69,54 @@ fn path_answers_follow_every_change_of_the_position_between_calls() {
     assert_ne!(answers[3], answers[4]);
     assert_ne!(answers[4], answers[5]);
     assert_eq!(answers[0], answers[6]);
+}
+
+/// On a state no game vouches for the cache compares units id by id and control entry by entry:
+/// a unit gone and another come (as many units, each but the last at another index: the kept
+/// index of ids must be rebuilt), every hex changing hands (the same labels, every side other),
+/// one hex held for another (the same side, another label), a unit replaced as another moves.
+#[test]
+fn path_answers_follow_a_unit_replaced_and_every_hex_changing_hands_between_calls() {
+    let (mut kept, start) = france();
+    let mut shifted = start.clone();
+    let first = shifted.units.keys().next().unwrap().clone();
+    let mut newcomer = shifted.units.remove(&first).unwrap();
+    newcomer.id = "zz-newcomer".into();
+    shifted.units.insert(newcomer.id.clone(), newcomer);
+    // and, in the same change, a unit moved
+    let mut shifted_moved = shifted.clone();
+    shifted_moved.units.get_mut("de-x-ak").unwrap().at = Some("3005".into());
+    let mut swapped = start.clone();
+    for side in swapped.control.values_mut() {
+        *side = if side == "german" { "allied" } else { "german" }.into();
+    }
+    // one hex held, then another of the same side (the same count, another label)
+    let held = |label: &str| {
+        let mut state = start.clone();
+        state.control = [(label.to_string(), "german".to_string())].into();
+        state
+    };
+    let (source, other) = (held("3201"), held("3106"));
+    let positions = [
+        &start,
+        &shifted,
+        &start,
+        &swapped,
+        &start,
+        &source,
+        &other,
+        &start,
+        &shifted_moved,
+    ];
+    let mut answers = Vec::new();
+    for state in positions {
+        let answer = kept.eval(state, ASK).unwrap();
+        assert_eq!(answer, fresh_answer(state));
+        answers.push(answer);
+    }
+    assert_ne!(answers[2], answers[3]);
+    assert_ne!(answers[5], answers[6]);
+    assert_ne!(answers[1], answers[8]);
 }
 
 /// `hex.units.at` indexes the units by place from its third call at a position (units_at.rs):
@@ -168,5 +216,144 @@ end)
             .unwrap()
             .unwrap();
         assert_eq!(answer, expected(state));
+    }
+}
+
+/// A module asking, in one query, what the kept supply fields and the occupancy's owners feed:
+/// `supplied_hexes` from `sources` (one hex) for German foot and armour (src/rules/api/path.rs `PathCache::supply_field`),
+/// the reach of `unit` (the owners decide F40-10.2's entry across a sea hexside) and `control`.
+fn paths_module(dir: &Path, unit: &str, sources: &str) -> std::path::PathBuf {
+    let module = dir.join("paths.lua");
+    std::fs::write(
+        &module,
+        format!(
+            r#"hex.commands.define("apply", {{ args = {{ "events" }}, resolve = function(cmd) return cmd.events end }})
+hex.rules.query("paths", function()
+  return {{
+    foot = hex.path.supplied_hexes("german", "foot", {{ "{sources}" }}),
+    armour = hex.path.supplied_hexes("german", "motorized", {{ "{sources}" }}),
+    reach = hex.units.get("{unit}") and hex.path.reach("{unit}") or false,
+    control = hex.path.control(),
+  }}
+end)
+"#
+        ),
+    )
+    .unwrap();
+    module
+}
+
+/// The `paths` answers of a game on `fixture` (under tests/fixtures/f40) after each batch of
+/// events (applied by the module's command `apply`, in the game's first phase), asked in one VM
+/// after every batch, checked against a game that applied the same events at once and is asked
+/// only then.
+fn paths_after_each(fixture: &str, unit: &str, sources: &str, steps: &[Vec<Event>]) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let module = paths_module(dir.path(), unit, sources);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/f40")
+        .join(fixture);
+    let start =
+        || Session::start_with_mods(&fixture, Some(1), std::slice::from_ref(&module)).unwrap();
+    let apply = |s: &mut Session, events: &[Event]| {
+        if events.is_empty() {
+            return;
+        }
+        let mut args = serde_json::Map::new();
+        args.insert("events".into(), serde_json::to_value(events).unwrap());
+        let side = s.game.phasing_side();
+        s.game
+            .submit(
+                side.as_deref(),
+                &Command::Custom {
+                    name: "apply".into(),
+                    args,
+                },
+            )
+            .unwrap();
+    };
+    let mut kept = start();
+    let mut so_far = Vec::new();
+    let mut answers = Vec::new();
+    for events in steps {
+        apply(&mut kept, events);
+        so_far.extend(events.iter().cloned());
+        let answer = kept.game.query("paths", &Value::Null).unwrap().unwrap();
+        let mut fresh = start();
+        apply(&mut fresh, &so_far);
+        assert_eq!(
+            answer,
+            fresh.game.query("paths", &Value::Null).unwrap().unwrap(),
+            "after {events:?}"
+        );
+        answers.push(answer);
+    }
+    answers
+}
+
+fn moved(unit: &str, from: &str, to: &str) -> Event {
+    Event::UnitMoved {
+        unit: unit.into(),
+        from: Some(from.into()),
+        to: to.into(),
+        path: vec![to.into()],
+        cost: 1.0,
+    }
+}
+
+fn control(hex: &str, side: &str) -> Event {
+    Event::ControlChanged {
+        hex: hex.into(),
+        side: Some(side.into()),
+    }
+}
+
+/// In a game the cache follows the revision's list of changes (`apply_changes`), dropping the
+/// supply fields a change may alter and keeping the others. On supply/lines_classes (a1 at 0302
+/// puts 0301, 0202 and 0402 in ZOC; g-east at 0401 stands between; the German source 0601):
+/// g-east moving away, then on, a1 moving off.
+#[test]
+fn supply_fields_in_a_game_follow_each_move_between_calls() {
+    let answers = paths_after_each(
+        "supply/lines_classes.toml",
+        "g-arm",
+        "0601",
+        &[
+            vec![],
+            vec![moved("g-east", "0401", "0501")],
+            vec![moved("g-east", "0501", "0601")],
+            vec![moved("a1", "0302", "0102")],
+        ],
+    );
+    for (i, pair) in answers.windows(2).enumerate() {
+        assert_ne!(pair[0], pair[1], "step {} changed nothing", i + 1);
+    }
+}
+
+/// A change of control alone reaches the searches: the occupancy's owners
+/// (`Occupancy::set_owners`) and the supply fields traced before. On hexsides/german_territory
+/// g2 (0401) may not cross the sea into Allied 0501 (F40-10.2) until it is German; a line to
+/// the source 0401 needs it German.
+#[test]
+fn a_change_of_control_between_calls_reaches_the_owners_and_the_supply_fields() {
+    let answers = paths_after_each(
+        "hexsides/german_territory.toml",
+        "g2",
+        "0401",
+        &[
+            vec![],
+            vec![control("0501", "german")],
+            vec![control("0501", "allied")],
+            vec![control("0401", "allied")],
+            vec![control("0401", "german")],
+        ],
+    );
+    assert_eq!(answers[0]["reach"], json!({}));
+    assert_eq!(answers[1]["reach"], json!({"0501": 1.0}));
+    assert_eq!(answers[2]["reach"], json!({}));
+    assert_eq!(answers[2]["foot"], json!(["0401", "0501"]));
+    assert_eq!(answers[3]["foot"], json!({}));
+    for (i, pair) in answers.windows(2).enumerate() {
+        assert_ne!(pair[0], pair[1], "step {} changed nothing", i + 1);
     }
 }
