@@ -19,6 +19,11 @@ use crate::session::Session;
 /// Instructions one test may run in its own VM (the games' rules have their own budgets).
 const TEST_INSTRUCTIONS: u64 = 500_000_000;
 const TEST_MEMORY: usize = 256 << 20;
+/// The wall-clock backstop of one test's own code (ten minutes, the most a scenario may set):
+/// the clock runs on through the games the test plays, whose calls have budgets of their own,
+/// so the rules' default of 10 s stopped a test that loads France 1940 forty times on a busy
+/// machine (`F40-C.6: every cell of the combat results table`, 2-3 s on an idle one).
+const TEST_WALL: std::time::Duration = std::time::Duration::from_secs(600);
 /// Tests one file may hold: each gets a fresh budget, so a file whose tests register more tests
 /// as they run would otherwise never end.
 const TESTS_PER_FILE: usize = 10_000;
@@ -102,6 +107,13 @@ pub fn find_test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The budget of a test's own code: [`TEST_INSTRUCTIONS`] and the backstop [`TEST_WALL`].
+fn test_budget() -> Arc<Budget> {
+    let budget = Budget::new(TEST_INSTRUCTIONS);
+    budget.set_wall_limit(TEST_WALL);
+    budget
+}
+
 /// The mark the prelude's `fail` puts before an assertion's message.
 const ASSERTION_MARK: &str = "\u{1}assertion\u{1}";
 
@@ -143,13 +155,25 @@ fn message_of(e: &mlua::Error, budget: &Budget) -> String {
     // (the test's own VM has a fixed budget, which no scenario's [limits] raises: a loop in
     // the test file itself was told to raise it there)
     let own_budget = format!("of {TEST_INSTRUCTIONS} {}", crate::rules::BUDGET_EXCEEDED);
-    text.replace(
-        &own_budget,
-        &format!(
-            "of {TEST_INSTRUCTIONS} instructions exceeded (an endless loop?): the budget of a test \
-             file's own code, for each test"
+    let own_wall = format!(
+        "{} of {} s exceeded",
+        crate::rules::WALL_MARK,
+        TEST_WALL.as_secs()
+    );
+    match text.split_once(&own_wall) {
+        // (the same for the test's own backstop: no scenario's [limits] raises it either)
+        Some((place, _)) => format!(
+            "{place}{own_wall} (a loop comparing or joining long strings?): the backstop of a \
+             test file's own code, for each test, the games it plays included"
         ),
-    )
+        None => text.replace(
+            &own_budget,
+            &format!(
+                "of {TEST_INSTRUCTIONS} instructions exceeded (an endless loop?): the budget of a \
+                 test file's own code, for each test"
+            ),
+        ),
+    }
 }
 
 /// A test API function given an argument of the wrong type, named as the test file called it
@@ -218,7 +242,7 @@ fn run_file_inner(
             Some(bad) => bad.at(file.display()),
             None => format!("{}: cannot read: {e}", file.display()),
         })?;
-    let budget = Budget::new(TEST_INSTRUCTIONS);
+    let budget = test_budget();
     let lua = new_vm(&budget).map_err(|e| e.to_string())?;
     // (absolute, so that the folders above it are searched too when PATH was relative:
     // `hexwar test tests` run inside rules/demo looked only in `tests` and the empty path)
@@ -370,4 +394,50 @@ pub fn run_path(
         writeln!(out, "{passed} passed, {failed} failed")?;
     }
     Ok((passed, failed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A test's own code has ten minutes of wall clock, the games it plays included; a rules VM
+    /// keeps the scenarios' default of 10 s.
+    #[test]
+    fn a_tests_own_backstop_is_ten_minutes() {
+        assert_eq!(
+            test_budget().wall_limit(),
+            std::time::Duration::from_secs(600)
+        );
+        assert_eq!(
+            Budget::new(1).wall_limit(),
+            std::time::Duration::from_secs(10)
+        );
+    }
+
+    /// The test's own backstop is named as such, not as a scenario's `[limits] seconds`; a
+    /// game's backstop (its scenario's limit) is left as the rules host words it.
+    #[test]
+    fn the_tests_own_backstop_is_named_as_the_tests() {
+        let budget = test_budget();
+        let stopped = |seconds: u64| {
+            mlua::Error::RuntimeError(format!(
+                "rules/x/tests/x_test.lua:3: wall-clock backstop of {seconds} s exceeded within \
+                 the instruction budget (one instruction doing megabytes of work: comparing or \
+                 joining long strings?); raise [limits] seconds in the scenario if the rule \
+                 really needs more"
+            ))
+        };
+        assert_eq!(
+            message_of(&stopped(600), &budget),
+            "rules/x/tests/x_test.lua:3: wall-clock backstop of 600 s exceeded (a loop comparing \
+             or joining long strings?): the backstop of a test file's own code, for each test, \
+             the games it plays included"
+        );
+        assert_eq!(
+            message_of(&stopped(10), &budget),
+            "rules/x/tests/x_test.lua:3: wall-clock backstop of 10 s exceeded within the \
+             instruction budget (one instruction doing megabytes of work: comparing or joining \
+             long strings?); raise [limits] seconds in the scenario if the rule really needs more"
+        );
+    }
 }

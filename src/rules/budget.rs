@@ -84,6 +84,12 @@ impl Budget {
         self.wall_limit_ns.store(ns, Ordering::Relaxed);
     }
 
+    /// The wall-clock backstop of each call (zero: none).
+    #[cfg(test)]
+    pub fn wall_limit(&self) -> Duration {
+        Duration::from_nanos(self.wall_limit_ns.load(Ordering::Relaxed))
+    }
+
     fn now_ns(&self) -> u64 {
         u64::try_from(self.clock.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }

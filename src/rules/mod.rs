@@ -32,7 +32,7 @@ pub(crate) mod map_in_force;
 mod module_fields;
 mod sandbox;
 
-pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED};
+pub(crate) use budget::{Budget, EXCEEDED as BUDGET_EXCEEDED, WALL_MARK};
 pub(crate) use error::{
     bad_argument, called_field, is_located, memory_exceeded, without_addresses,
 };
