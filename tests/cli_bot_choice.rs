@@ -374,3 +374,29 @@ fn check_checks_a_chosen_bot() {
     let fine = hexwar(&["check", "scenarios/demo", "--bot", "blue=demo.ai"]);
     assert_eq!(fine.status.code(), Some(0), "{}", stderr(&fine));
 }
+
+/// A bot in a file named without a folder (`--bot red=mine.lua`) is in the working directory:
+/// that folder, `.`, becomes one more rule root, and a later unknown bot names it among the
+/// folders looked in (it was once an empty name, `rules, ;`).
+#[test]
+fn a_bot_file_named_without_a_folder_adds_the_working_directory_as_a_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("rules/demo/ai.lua", dir.path().join("mine.lua")).unwrap();
+    let scenario = std::env::current_dir().unwrap().join("scenarios/demo");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", scenario.to_str().unwrap()])
+        .args(["--bot", "red=mine.lua", "--bot", "blue=nope"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: --bot blue=nope: unknown bot module 'nope' (looked under {}/../../rules, .; \
+             'random' is the built-in random bot, and a bot in a file of its own is named by its \
+             path: bots/mine.lua)\n",
+            scenario.display()
+        )
+    );
+}

@@ -49,14 +49,7 @@ impl Fit<'_> {
         // let through as no number at all)
         let facing2 = match unit.attrs.get("facing2") {
             None => None,
-            Some(v) => match v.as_u64() {
-                Some(f) => Some(f),
-                None => {
-                    return Err(format!(
-                        "unit '{id}': facing2 {v} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
-                    ))
-                }
-            },
+            Some(v) => Some(facing2_number(v).map_err(|e| format!("unit '{id}': {e}"))?),
         };
         let checked = self
             .side(&unit.side)
@@ -162,6 +155,17 @@ impl Fit<'_> {
 }
 
 pub use crate::engine::{direction, finite};
+
+/// A second base's facing as written (`attrs.facing2`, TA-R1): a whole number, which
+/// [`direction`] then holds to 0 to 5. The same check for a scenario's units, a setup's and a
+/// save's: the facing search reads anything else as no second base at all.
+pub(crate) fn facing2_number(v: &serde_json::Value) -> Result<u64, String> {
+    v.as_u64().ok_or_else(|| {
+        format!(
+            "facing2 {v} is not a direction: 0 to 5 (an edge, or a corner for a phalanx; TA-R1)"
+        )
+    })
+}
 
 /// A unit's movement allowance and strength as the engine can use them, checked wherever units
 /// come from (scenarios, setups, saves): an allowance the movement search cannot count in (a
@@ -371,5 +375,114 @@ mod tests {
                 Err(expected.clone())
             );
         }
+    }
+
+    /// A number in a message is written as plain digits from 1e-4 up to 1e16, in exponent form
+    /// beyond (not a 0 and three hundred digits).
+    #[test]
+    fn numbers_far_from_one_are_quoted_in_exponent_form() {
+        let below = "a movement allowance is counted in 64ths of a movement point (1, 2.5, \
+                     0.375 ...), below 33554432";
+        assert_eq!(
+            super::movement_allowance(1e-300),
+            Err(format!("ma is 1e-300: {below}"))
+        );
+        assert_eq!(
+            super::movement_allowance(0.3),
+            Err(format!("ma is 0.3: {below}"))
+        );
+        assert_eq!(
+            super::movement_allowance(1e16),
+            Err(format!("ma is 1e16: {below}"))
+        );
+        assert_eq!(
+            super::strength_points(-1e20),
+            Err("strength is -1e20: it cannot be negative".into())
+        );
+        assert_eq!(
+            super::strength_points(-0.5),
+            Err("strength is -0.5: it cannot be negative".into())
+        );
+        assert_eq!(super::unit_numbers(0.0, 0.0), Ok(()));
+    }
+
+    /// A save's `sides_done`: sides of the scenario, each once, and only at a simultaneous step
+    /// (step 0 here is simultaneous, step 1 blue's).
+    #[test]
+    fn a_saves_done_sides_are_known_sides_named_once_at_a_simultaneous_step() {
+        let scenario = load_scenario(Path::new("scenarios/demo")).expect("the demo loads");
+        let fit = Fit {
+            board: &scenario.map,
+            sides: &scenario.sides,
+        };
+        let sequence = Sequence {
+            steps: vec![
+                Step {
+                    side: None,
+                    phase: "orders".into(),
+                },
+                Step {
+                    side: Some("blue".into()),
+                    phase: "movement".into(),
+                },
+            ],
+            special: Default::default(),
+        };
+        let save = |step: u32, done: &[&str]| {
+            let mut state = scenario.initial_state(1);
+            state.turn = 2;
+            state.step = step;
+            crate::engine::Save::new(
+                "scenarios/demo".into(),
+                1,
+                crate::engine::Dice::new(1),
+                state,
+            )
+            .with_sides_done(done.iter().map(|s| s.to_string()).collect())
+        };
+        let check = |step: u32, done: &[&str]| fit.save(&save(step, done), &sequence, 8);
+        assert_eq!(check(0, &["blue"]), Ok(()));
+        assert_eq!(check(0, &["red", "blue"]), Ok(()));
+        assert_eq!(check(1, &[]), Ok(()));
+        assert_eq!(
+            check(0, &["blue", "green"]),
+            Err("sides_done: unknown side 'green' (sides: blue, red)".into())
+        );
+        assert_eq!(
+            check(0, &["blue", "red", "blue"]),
+            Err("sides_done: 'blue' is named twice".into())
+        );
+        assert_eq!(
+            check(1, &["blue"]),
+            Err(
+                "sides_done: the game stands at a step one side plays, not a simultaneous one"
+                    .into()
+            )
+        );
+    }
+
+    /// A save's map changes are laid over the hex map, so a change at a place the map lacks is
+    /// refused; none on an area map, which has no hexes to change.
+    #[test]
+    fn a_saves_map_changes_must_fit_the_map() {
+        let scenario = load_scenario(Path::new("scenarios/demo")).expect("the demo loads");
+        let fit = Fit {
+            board: &scenario.map,
+            sides: &scenario.sides,
+        };
+        let mut state = scenario.initial_state(1);
+        state.turn = 2;
+        state
+            .map_changes
+            .hexes
+            .insert("0000".into(), Default::default());
+        assert_eq!(
+            fit.state(&state, &sequence(), scenario.turns),
+            Err(
+                "map change at '0000': not a hex of the map (this 12×10 map's labels are 4 \
+                 digits, column then row: 0101 to 1210)"
+                    .into()
+            )
+        );
     }
 }

@@ -293,8 +293,8 @@ pub fn load_scenario(path: &Path) -> Result<Scenario, Vec<ScenarioError>> {
 fn roots_and_modules(spec: &ScenarioSpec, dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
     let roots = spec
         .rule_roots
-        .clone()
-        .unwrap_or_else(|| vec!["../../rules".to_string()])
+        .as_ref()
+        .map_or_else(|| vec!["../../rules".to_string()], |r| r.get_ref().clone())
         .iter()
         .map(|r| dir.join(r))
         .collect();
@@ -562,15 +562,16 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
             status: u.status.into_iter().collect::<BTreeSet<_>>(),
             attrs: u.attrs,
         };
-        // (numbers a save can hold; a second facing that is a direction, as saves are checked)
-        let facing2 = unit
-            .attrs
-            .get("facing2")
-            .and_then(serde_json::Value::as_u64);
+        // (numbers a save can hold; a second facing that is a direction, as saves are checked:
+        // `facing2 = -1` or `2.5` was taken as no second facing, and a save of the game was
+        // then refused)
         let numbers = numbers_checked.and_then(|()| {
-            facing2.map_or(Ok(()), |f| {
-                super::direction(f, "facing2").map_err(|e| (side_line, e))
-            })
+            let Some(v) = unit.attrs.get("facing2") else {
+                return Ok(());
+            };
+            super::fit::facing2_number(v)
+                .and_then(|f| super::direction(f, "facing2"))
+                .map_err(|e| (side_line, e))
         });
         if let Err((line, e)) = numbers {
             errors.push(ScenarioError::spec(
@@ -706,7 +707,17 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     }
 
     let (roots, rules) = roots_and_modules(&spec, &dir);
-    for module in spec.rules.get_ref() {
+    // (`rule_roots = []` leaves no folder to look in: said once, not as every module and bot
+    // unknown "under " nothing)
+    if let Some(given) = spec.rule_roots.as_ref().filter(|r| r.get_ref().is_empty()) {
+        errors.push(ScenarioError::spec(
+            &file,
+            source.line_of(given.span().start),
+            "rule_roots = [] names no folder to load the rules modules from: name one, or leave \
+             rule_roots out for the default, ../../rules",
+        ));
+    }
+    for module in spec.rules.get_ref().iter().filter(|_| !roots.is_empty()) {
         if crate::rules::find_module(&roots, module.get_ref()).is_none() {
             errors.push(ScenarioError::spec(
                 &file,
@@ -729,7 +740,7 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     for side in &spec.sides {
         if let Some(bot) = &side.bot {
             let module = bot.get_ref();
-            if crate::rules::find_module(&roots, module).is_none() {
+            if !roots.is_empty() && crate::rules::find_module(&roots, module).is_none() {
                 errors.push(ScenarioError::spec(
                     &file,
                     at(bot),
@@ -879,4 +890,142 @@ fn display_roots(roots: &[PathBuf]) -> String {
         .map(|r| r.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_scenario, Scenario};
+    use crate::board::SourceText;
+
+    /// The demo's map and rules with two sides, `top` among the top-level keys and `tail`
+    /// after the sides; the errors as the user reads them.
+    fn demo_with(top: &str, tail: &str) -> Result<Scenario, Vec<String>> {
+        let text = format!(
+            "id = \"t\"\nname = \"T\"\nmap = \"map.toml\"\nrules = [\"lib\", \"demo\"]\nturns = 2\n\
+             {top}\n[[side]]\nname = \"blue\"\n[[side]]\nname = \"red\"\n{tail}"
+        );
+        parse_scenario(&SourceText::new("scenarios/demo/scenario.toml", text))
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect())
+    }
+
+    /// A scenario is called a map file only when it has a map's `grid` and `columns` and no
+    /// `rules`: a scenario with stray map keys is told its unknown keys.
+    #[test]
+    fn a_scenario_with_stray_map_keys_is_not_called_a_map_file() {
+        let errors = demo_with("grid = \"hex\"\ncolumns = 2", "").unwrap_err();
+        let expected = "expected one of `id`, `name`, `description`, `map`, `rules`, \
+                        `rule_roots`, `turns`, `seed`, `limits`, `side`, `unit`, `unit_files`, \
+                        `control`, `vars`";
+        assert_eq!(
+            errors,
+            vec![
+                format!(
+                    "scenarios/demo/scenario.toml:6: TOML: unknown field `grid` (did you mean \
+                     `id`?), {expected}"
+                ),
+                format!(
+                    "scenarios/demo/scenario.toml:7: TOML: unknown field `columns`, {expected}"
+                ),
+            ]
+        );
+    }
+
+    /// A hex a side's zone gives and the same side names again is no clash; of a zone clashing
+    /// with several hexes of the other side, the first is named.
+    #[test]
+    fn a_hex_given_to_one_side_twice_by_zone_is_no_clash_and_the_first_clash_is_named() {
+        let s = demo_with("", "[control]\nblue = [\"zone:blue_setup\", \"0102\"]\n").unwrap();
+        assert_eq!(
+            s.initial.control.get("0102").map(String::as_str),
+            Some("blue")
+        );
+        let errors = demo_with(
+            "",
+            "[control]\nblue = [\"1207\", \"1208\"]\nred = [\"zone:red_setup\"]\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            vec![
+                "scenarios/demo/scenario.toml:13: [control]: '1207' is given to blue (line 12) \
+                 and to red by zone:red_setup; give each hex to one side"
+                    .to_string()
+            ]
+        );
+    }
+
+    /// `rule_roots = []` is said once, at its line, not as every module unknown "under "
+    /// no folder.
+    #[test]
+    fn empty_rule_roots_are_named_at_their_line() {
+        let errors = demo_with("rule_roots = []", "bot = \"demo.ai\"\n").unwrap_err();
+        assert_eq!(
+            errors,
+            vec![
+                "scenarios/demo/scenario.toml:6: rule_roots = [] names no folder to load the \
+                 rules modules from: name one, or leave rule_roots out for the default, \
+                 ../../rules"
+                    .to_string()
+            ]
+        );
+        let s = demo_with("rule_roots = [\"../../rules\"]", "bot = \"demo.ai\"\n").unwrap();
+        assert_eq!(s.bots.get("red").map(String::as_str), Some("demo.ai"));
+    }
+
+    /// A scenario with no side, no rules module or no turn is refused at each, where it is
+    /// written (the sides at the top: `side = []` has no table of its own).
+    #[test]
+    fn no_side_no_rules_module_and_no_turn_are_each_refused() {
+        let text =
+            "id = \"t\"\nname = \"T\"\nmap = \"map.toml\"\nrules = []\nturns = 0\nside = []\n";
+        let errors: Vec<String> =
+            parse_scenario(&SourceText::new("scenarios/demo/scenario.toml", text))
+                .unwrap_err()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+        assert_eq!(
+            errors,
+            vec![
+                "scenarios/demo/scenario.toml:1: the scenario declares no [[side]]",
+                "scenarios/demo/scenario.toml:4: rules = [] names no rules module",
+                "scenarios/demo/scenario.toml:5: turns must be at least 1",
+            ]
+        );
+    }
+
+    /// A unit file that cannot be read is named, with why, at the line that names it.
+    #[test]
+    fn an_unreadable_unit_file_is_named_at_its_line() {
+        let errors = demo_with("unit_files = [\"nope.toml\"]", "").unwrap_err();
+        assert_eq!(
+            errors,
+            vec!["scenarios/demo/scenario.toml:6: cannot read unit file \
+                 scenarios/demo/nope.toml: No such file or directory (os error 2)"
+                .to_string()]
+        );
+    }
+
+    /// `[limits]` as read: each value kept in the unit the engine counts in.
+    #[test]
+    fn limits_are_read_in_the_engines_units() {
+        let s = demo_with(
+            "",
+            "[limits]\ninstructions = 5000\nmemory_mb = 64\nevent_depth = 7\n\
+             events_per_command = 99\nseconds = 2.5\n",
+        )
+        .unwrap();
+        assert_eq!(
+            s.limits,
+            super::Limits {
+                instructions: 5000,
+                memory_bytes: 64 << 20,
+                event_depth: 7,
+                events_per_command: 99,
+                wall_ms: 2500,
+                trusted: false,
+            }
+        );
+        assert_eq!(demo_with("", "").unwrap().limits, super::Limits::default());
+    }
 }

@@ -20,7 +20,7 @@ pub struct ScenarioSpec {
     pub rules: Spanned<Vec<Spanned<String>>>,
     /// Folders that `require` may load from, relative to the scenario file (default `../../rules`).
     #[serde(default)]
-    pub rule_roots: Option<Vec<String>>,
+    pub rule_roots: Option<Spanned<Vec<String>>>,
     /// Number of turns; the game ends after the last.
     pub turns: Spanned<u32>,
     /// The seed used when none is given on the command line.

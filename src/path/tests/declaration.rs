@@ -264,3 +264,133 @@ fn an_unless_hexside_cost_takes_tables_by_class_for_then_and_else() {
     });
     assert_eq!(e, "hexsides.major_river.then: expected a cost or \"prohibited\" ('unless' applies to hexsides only), found a table with keys unless");
 }
+
+/// An empty Lua table arrives as an empty list or an empty object: where a table goes, an empty
+/// list is no keys, any other list is refused; where a list of names goes, an empty object is no
+/// names, any other table is refused, and its keys are named.
+#[test]
+fn an_empty_lua_table_is_no_keys_or_no_names_and_other_shapes_are_named() {
+    let m = map(&[". f ."], "");
+    // (a declaration whose names are all on the map: it needs no vocabulary)
+    let minimal = json!({ "sides": ["blue", "red"], "classes": ["foot"], "terrain": { "clear": 1, "marsh": 2, "forest": 2, "hills": 1, "wooded_hills": 2, "mountains": 3, "major_city": 1, "sea": "prohibited" } });
+    let ok = |vocabulary: Value| {
+        let mut d = minimal.clone();
+        d["vocabulary"] = vocabulary;
+        PathRules::compile(&d, &m).map(|_| ())
+    };
+    assert_eq!(ok(json!([])), Ok(()));
+    assert_eq!(ok(json!({ "hexsides": {}, "zones": [] })), Ok(()));
+    assert_eq!(
+        compile_err(|d| d["vocabulary"] = json!(["swamp"])),
+        "vocabulary: expected a table, found a list"
+    );
+    assert_eq!(
+        compile_err(|d| d["vocabulary"]["hexsides"] = json!({ "dyke": true })),
+        "vocabulary.hexsides: expected a list of names, found a table with keys dyke"
+    );
+    assert_eq!(
+        compile_err(|d| d["vocabulary"]["hexsides"] = json!(["dyke", {}])),
+        "vocabulary.hexsides[2]: expected a name, found an empty table"
+    );
+}
+
+/// A cost is at most 4096 MP: 4096 itself is taken, the next 64th above it refused.
+#[test]
+fn a_cost_of_4096_mp_is_the_largest_taken() {
+    let m = map(&[". . ."], "");
+    let mut d = f40();
+    d["terrain"]["clear"] = json!(4096);
+    assert!(PathRules::compile(&d, &m).is_ok());
+    assert_eq!(
+        compile_err(|d| d["terrain"]["clear"] = json!(4096.015625)),
+        "terrain.clear: expected a cost in MP (a number from 0 to 4096, a multiple of 1/64), \
+         found the number 4096.015625"
+    );
+}
+
+/// A unit selector (`zoc.except`, `supply.always_supplied`, `rail.excluded`, ...): any listed
+/// key matching, or with `match = "all"` every listed key; `{}` and `{ match = "all" }` match
+/// none. Each key is tried alone and, under "all", as the one key that fails.
+#[test]
+fn a_unit_selector_matches_any_listed_key_or_with_match_all_every_one() {
+    use crate::path::UnitSelector;
+    let mut u = unit("p", "german", "infantry", "0101");
+    u.size = "III".into();
+    u.status.insert("disrupted".into());
+    u.attrs.insert("para".into(), json!(true));
+    let matches = |v: Value| UnitSelector::parse(Some(&v), "sel").unwrap().matches(&u);
+    let keys = [
+        ("status", "disrupted", "broken"),
+        ("size", "III", "XX"),
+        ("type", "infantry", "armor"),
+        ("nation", "german", "french"),
+        ("flags", "para", "mountain"),
+    ];
+    assert!(!matches(json!({})));
+    assert!(!matches(json!({ "match": "all" })));
+    assert!(!matches(json!([])));
+    let missing: serde_json::Map<String, Value> = keys
+        .iter()
+        .map(|(k, _, no)| (k.to_string(), json!([no])))
+        .collect();
+    assert!(!matches(Value::Object(missing.clone())), "no key matches");
+    for (key, yes, no) in keys {
+        assert!(matches(json!({ key: [yes] })), "{key} alone");
+        assert!(!matches(json!({ key: [no] })), "{key} alone, not matching");
+        assert!(
+            matches(json!({ key: [yes], "match": "all" })),
+            "{key} alone, all"
+        );
+        // (any: this key matches and every other misses)
+        let mut any = missing.clone();
+        any.insert(key.into(), json!([yes]));
+        assert!(matches(Value::Object(any)), "{key} among misses");
+        // (all: every key matches but this one)
+        let mut all: serde_json::Map<String, Value> = keys
+            .iter()
+            .map(|(k, y, _)| (k.to_string(), json!([y])))
+            .collect();
+        all.insert("match".into(), json!("all"));
+        assert!(matches(Value::Object(all.clone())), "all keys, all");
+        all.insert(key.into(), json!([no]));
+        assert!(!matches(Value::Object(all)), "all keys but {key}, all");
+    }
+    assert_eq!(
+        UnitSelector::parse(Some(&json!({ "match": "every" })), "sel")
+            .unwrap_err()
+            .to_string(),
+        "sel.match: expected \"any\" or \"all\", found the string \"every\""
+    );
+}
+
+/// An `unless` cost's `then` and `else` may be the string "prohibited"; any other string is
+/// refused as a cost.
+#[test]
+fn an_unless_cost_takes_prohibited_for_then_and_refuses_other_strings() {
+    let m = map(
+        &[". . ."],
+        "[hexsides]\nmajor_river = [\"0101/0201\"]\ncauseway = [\"0201/0301\"]\n",
+    );
+    let mut d = f40();
+    d["hexsides"]["major_river"] =
+        json!({ "unless": ["causeway"], "then": "prohibited", "else": 3 });
+    let r = PathRules::compile(&d, &m).unwrap();
+    let p = &r.profile;
+    let foot = p.class_id("foot").unwrap();
+    let bit = |f: &str| 1u32 << m.hexside_feature_id(f).unwrap();
+    assert_eq!(
+        p.hexside_cost(GERMAN, foot, bit("major_river")),
+        Some(Mp::whole(3))
+    );
+    assert_eq!(
+        p.hexside_cost(GERMAN, foot, bit("major_river") | bit("causeway")),
+        None
+    );
+    assert_eq!(
+        compile_err(|d| {
+            d["hexsides"]["major_river"] = json!({ "unless": ["causeway"], "else": "never" })
+        }),
+        "hexsides.major_river.else: expected a cost in MP (a number from 0 to 4096, a multiple \
+         of 1/64), found the string \"never\""
+    );
+}
