@@ -740,15 +740,23 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     for side in &spec.sides {
         if let Some(bot) = &side.bot {
             let module = bot.get_ref();
+            // (the built-in random bot, as `--bot SIDE=random` names it: the same as no bot)
+            if module == RANDOM_BOT {
+                continue;
+            }
             if !roots.is_empty() && crate::rules::find_module(&roots, module).is_none() {
+                let why = if module.eq_ignore_ascii_case(RANDOM_BOT) {
+                    format!(
+                        "unknown bot module '{module}': did you mean '{RANDOM_BOT}', the built-in \
+                         random bot?"
+                    )
+                } else {
+                    unknown_bot(&roots, module, "")
+                };
                 errors.push(ScenarioError::spec(
                     &file,
                     at(bot),
-                    format!(
-                        "side '{}': {}",
-                        side.name.get_ref(),
-                        unknown_bot(&roots, module, "")
-                    ),
+                    format!("side '{}': {why}", side.name.get_ref()),
                 ));
             }
             bots.insert(side.name.get_ref().clone(), module.clone());
@@ -949,6 +957,22 @@ mod tests {
             vec![
                 "scenarios/demo/scenario.toml:13: [control]: '1207' is given to blue (line 12) \
                  and to red by zone:red_setup; give each hex to one side"
+                    .to_string()
+            ]
+        );
+    }
+
+    /// `bot = "random"` is the built-in random bot, as `--bot SIDE=random` names it (it was
+    /// refused as an unknown module); another case of it is refused with the name to use.
+    #[test]
+    fn a_side_may_name_the_built_in_random_bot() {
+        let s = demo_with("", "bot = \"random\"\n").unwrap();
+        assert!(s.bots.is_empty(), "{:?}", s.bots);
+        assert_eq!(
+            demo_with("", "bot = \"Random\"\n").unwrap_err(),
+            vec![
+                "scenarios/demo/scenario.toml:11: side 'red': unknown bot module 'Random': did \
+                 you mean 'random', the built-in random bot?"
                     .to_string()
             ]
         );
