@@ -3,8 +3,11 @@
 //! Whatever changes between calls (a unit moved, a flag set, control changed, a unit gone), the
 //! answers must be those of a VM that never saw the earlier positions.
 
+mod common;
+
 use std::path::Path;
 
+use common::{control, moved};
 use hexwar::engine::Ruleset;
 use hexwar::engine::{Command, Event, GameState};
 use hexwar::rules::LuaRules;
@@ -289,23 +292,6 @@ fn paths_after_each(fixture: &str, unit: &str, sources: &str, steps: &[Vec<Event
         answers.push(answer);
     }
     answers
-}
-
-fn moved(unit: &str, from: &str, to: &str) -> Event {
-    Event::UnitMoved {
-        unit: unit.into(),
-        from: Some(from.into()),
-        to: to.into(),
-        path: vec![to.into()],
-        cost: 1.0,
-    }
-}
-
-fn control(hex: &str, side: &str) -> Event {
-    Event::ControlChanged {
-        hex: hex.into(),
-        side: Some(side.into()),
-    }
 }
 
 /// In a game the cache follows the revision's list of changes (`apply_changes`), dropping the

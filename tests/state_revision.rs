@@ -4,8 +4,11 @@
 //! game does (moves, control changes, status flags, units leaving, more changes than the list
 //! keeps, a command rolled back), the answers must be those of a VM that never saw the game.
 
+mod common;
+
 use std::path::Path;
 
+use common::{control, moved};
 use hexwar::engine::{
     Command, CommandFilter, Event, EventLimits, Game, GameState, Outcome, Refusal, Resolution,
     RulesError, Ruleset, Sequence,
@@ -111,23 +114,6 @@ fn game_taking_events() -> Game {
     );
     game.start(1).unwrap();
     game
-}
-
-fn moved(unit: &str, from: &str, to: &str) -> Event {
-    Event::UnitMoved {
-        unit: unit.into(),
-        from: Some(from.into()),
-        to: to.into(),
-        path: vec![to.into()],
-        cost: 1.0,
-    }
-}
-
-fn control(hex: &str, side: &str) -> Event {
-    Event::ControlChanged {
-        hex: hex.into(),
-        side: Some(side.into()),
-    }
 }
 
 #[test]

@@ -115,3 +115,22 @@ pub fn diplomacy_bot_orders(session: &mut hexwar::Session, power: &str, seed: u6
         assert!(out.len() < 10, "{out:?}");
     }
 }
+
+/// A one-hex move of `unit` from `from` to `to` at a cost of 1, as an engine event.
+pub fn moved(unit: &str, from: &str, to: &str) -> hexwar::engine::Event {
+    hexwar::engine::Event::UnitMoved {
+        unit: unit.into(),
+        from: Some(from.into()),
+        to: to.into(),
+        path: vec![to.into()],
+        cost: 1.0,
+    }
+}
+
+/// `hex` passing to `side`, as an engine event.
+pub fn control(hex: &str, side: &str) -> hexwar::engine::Event {
+    hexwar::engine::Event::ControlChanged {
+        hex: hex.into(),
+        side: Some(side.into()),
+    }
+}
