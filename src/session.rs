@@ -311,7 +311,7 @@ pub fn save_rules_changes(
 /// side 'bleu' ...` -> the line of the key `bleu`. The table may be written as a header
 /// (`[units]`, `[ units ] # comment`, `[units.RUSSIA]`), as dotted keys (`units.RUSSIA = ...`)
 /// or as an inline table (`units = { ... }`: its line).
-fn table_line(source: &SourceText, message: &str) -> usize {
+pub(crate) fn table_line(source: &SourceText, message: &str) -> usize {
     let Some((table_name, rest)) = message.strip_prefix('[').and_then(|m| m.split_once(']')) else {
         return 0;
     };

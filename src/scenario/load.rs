@@ -617,13 +617,14 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
     for (side, places) in &spec.control {
         // (said once, where its list starts: not once per place)
         if !sides.contains(side) {
-            if let Some(first) = places.first() {
-                errors.push(ScenarioError::spec(
-                    &file,
-                    at(first),
-                    format!("[control]: {}", crate::spelling::unknown_side(side, &sides)),
-                ));
-            }
+            let message = format!("[control]: {}", crate::spelling::unknown_side(side, &sides));
+            // (an empty list has no place to name: the line of its key, `greem = []`, which
+            // gave nothing and was taken without a word)
+            let line = match places.first() {
+                Some(first) => at(first),
+                None => crate::session::table_line(source, &message),
+            };
+            errors.push(ScenarioError::spec(&file, line, message));
             continue;
         }
         for place in places {
@@ -976,6 +977,23 @@ mod tests {
                     .to_string()
             ]
         );
+    }
+
+    /// A side `[control]` does not know is refused, with an empty list too (at its key's line:
+    /// `greem = []` gave nothing, and was taken without a word).
+    #[test]
+    fn an_unknown_side_in_control_is_refused_even_with_no_places() {
+        for (list, line) in [("[]", 13), ("[\"0101\"]", 13)] {
+            let errors =
+                demo_with("", &format!("[control]\nblue = []\ngreem = {list}\n")).unwrap_err();
+            assert_eq!(
+                errors,
+                vec![format!(
+                    "scenarios/demo/scenario.toml:{line}: [control]: unknown side 'greem' (sides: \
+                     blue, red)"
+                )]
+            );
+        }
     }
 
     /// `rule_roots = []` is said once, at its line, not as every module unknown "under "
