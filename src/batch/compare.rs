@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::stats::{round4, wilson_unrounded};
+use super::stats::{round4, sample_sd, wilson_unrounded};
 use super::GameRecord;
 
 /// One side in the two batches.
@@ -229,8 +229,7 @@ fn paired(differences: &[f64]) -> Option<PairedScore> {
         return None;
     }
     let mean = differences.iter().sum::<f64>() / n as f64;
-    let variance = differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = t975(n - 1) * (variance / n as f64).sqrt();
+    let half = t975(n - 1) * sample_sd(differences) / (n as f64).sqrt();
     Some(PairedScore {
         mean_difference: round4(mean),
         difference_95: (round4(mean - half), round4(mean + half)),

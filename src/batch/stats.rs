@@ -44,7 +44,7 @@ impl Spread {
 
 /// The sample standard deviation, finite for finite values: scores near f64's limit are
 /// scaled down by the largest magnitude first, whose squares would overflow.
-fn sample_sd(values: &[f64]) -> f64 {
+pub(crate) fn sample_sd(values: &[f64]) -> f64 {
     if values.len() < 2 {
         return 0.0;
     }
@@ -174,10 +174,10 @@ impl Stats {
                 .iter()
                 .filter(|r| r.winner.as_deref() == Some(side.as_str()))
                 .count() as u64;
-            let scores = records
+            let scores: Vec<f64> = records
                 .iter()
-                .map(|r| r.scores.get(side).copied().unwrap_or(0.0));
-            let score_list: Vec<f64> = scores.clone().collect();
+                .map(|r| r.scores.get(side).copied().unwrap_or(0.0))
+                .collect();
             side_stats.insert(
                 side.clone(),
                 SideStats {
@@ -188,8 +188,8 @@ impl Stats {
                         round4(wins as f64 / n as f64)
                     },
                     win_rate_95: wilson(wins, n),
-                    mean_score: round4(mean(scores, n)),
-                    score_spread: Spread::of(&score_list),
+                    mean_score: round4(mean(scores.iter().copied(), n)),
+                    score_spread: Spread::of(&scores),
                 },
             );
         }
