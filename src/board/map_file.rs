@@ -613,6 +613,62 @@ grid = ["B . .", "B B ."]
         );
     }
 
+    /// A map of no hexes, or of more than MAX_HEXES, is refused by its size before its grid
+    /// is read (a 0-column map used to be judged only by its rows).
+    #[test]
+    fn a_map_of_no_hexes_or_too_many_is_refused_by_its_size() {
+        let sized = |columns: u32, rows: u32| {
+            parse_all(&GOOD.replace(
+                "columns = 3\nrows = 2",
+                &format!("columns = {columns}\nrows = {rows}"),
+            ))
+        };
+        let refused = |c: u32, r: u32| {
+            vec![format!(
+                "maps/t.toml:2: map size {c}×{r} must be at least 1×1 and at most 4000000 hexes"
+            )]
+        };
+        assert_eq!(sized(0, 2), refused(0, 2));
+        assert_eq!(sized(3, 0), refused(3, 0));
+        assert_eq!(sized(2001, 2000), refused(2001, 2000));
+        // (exactly MAX_HEXES passes the size check: the grid's rows are what is wrong then)
+        assert_eq!(
+            sized(2000, 2000),
+            ["maps/t.toml:4: grid has 2 rows, the map has 2000"]
+        );
+    }
+
+    /// Terrain ids are bytes: 255 kinds are the most a legend may name.
+    #[test]
+    fn a_legend_of_255_terrain_kinds_loads_and_256_are_refused() {
+        let with_kinds = |n: u32| {
+            let mut legend = String::from("\".\" = \"clear\"\n");
+            for i in 1..n {
+                let letter = char::from_u32(0x100 + i).unwrap();
+                legend.push_str(&format!("\"{letter}\" = \"t{i:03}\"\n"));
+            }
+            let text =
+                format!("name = \"t\"\ncolumns = 1\nrows = 1\ngrid = [\".\"]\n[legend]\n{legend}");
+            parse_map_all(&SourceText::new("maps/t.toml", &text))
+                .map(|m| m.terrain_names().len())
+                .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())
+        };
+        assert_eq!(with_kinds(255), Ok(255));
+        assert_eq!(
+            with_kinds(256),
+            Err(vec!["maps/t.toml:5: at most 255 terrain kinds".to_string()])
+        );
+    }
+
+    #[test]
+    fn a_space_as_legend_key_is_refused() {
+        let text = GOOD.replace("f = \"forest\"", "\" \" = \"forest\"");
+        assert_eq!(
+            parse_all(&text),
+            ["maps/t.toml:8: legend key \" \" must be a single non-space character"]
+        );
+    }
+
     #[test]
     fn off_map_label_is_refused() {
         let text = GOOD.replace("town = [\"0101\"]", "town = [\"0909\"]");
