@@ -998,6 +998,26 @@ fleet = ["AAA"]
         }
     }
 
+    /// A coast the region lacks is named with the coasts it has; a region's own coast in its
+    /// own list is the region itself (it was taken as a move from one coast to the other).
+    #[test]
+    fn a_wrong_coast_lists_the_coasts_and_an_own_coast_is_the_region_itself() {
+        let split = OK
+            .replace("fleet = [\"AAA\"]", "fleet = [\"AAA/NC\"]")
+            .replace(
+                "fleet = [\"SEA\"]",
+                "[region.coasts]\nNC = [\"SEA\"]\nSC = []",
+            );
+        assert_eq!(
+            parse_all(&split.replace("fleet = [\"AAA/NC\"]", "fleet = [\"AAA/EC\"]")),
+            ["t.toml:23: region SEA: fleet adjacency names 'AAA/EC', which is not a location of the map (AAA has coasts NC, SC)"]
+        );
+        assert_eq!(
+            parse_all(&split.replace("SC = []", "SC = [\"AAA/NC\"]")),
+            ["t.toml:15: region AAA: coast SC fleet adjacency names the region itself"]
+        );
+    }
+
     /// A region declared twice is one error: the first declaration stands. The second (here a
     /// sea) replaced it, and every list naming the region was then wrong too (`army adjacency
     /// names 'BBB', a sea region`).
