@@ -271,6 +271,23 @@ fn matching_gives_the_filtered_legal_commands_before_and_after_the_whole_list() 
     );
 }
 
+/// A person's side in a one-side game whose step is simultaneous: the run stops for it, as the
+/// run of a game of several sides does, instead of letting the bot play it.
+#[test]
+fn a_run_stops_for_the_persons_side_in_a_one_side_simultaneous_step() {
+    let mut game = toy(&["a"], None, 1, false);
+    let mut bot = Scripted::new(&[("a", vec![take(1)])]);
+    let options = PlayOptions {
+        stop_for_side: Some("a"),
+        ..PlayOptions::default()
+    };
+    let ran = run(&mut game, &mut bot, &["a"], options);
+    ran.result.expect("the toy game plays");
+    assert_eq!(ran.report.waiting_for.as_deref(), Some("a"));
+    assert_eq!(ran.seen, Seen::new());
+    assert_eq!(bot.asked, Vec::<String>::new());
+}
+
 /// The observer is told how many commands were legal when the bot chose: with `count_legal`
 /// for every command, the phase's end of a simultaneous step too; without it only when the
 /// bot listed them all (the random bot does), never for a bot that did not.

@@ -14,7 +14,8 @@ pub struct PlayOptions<'a> {
     pub count_legal: bool,
     /// A side a person plays (by `hexwar play`): the run stops when that side is to give a
     /// command, before it does: at its phase, or in a simultaneous step once every other side
-    /// has given its commands ([`RunReport::waiting_for`]).
+    /// has given its commands ([`RunReport::waiting_for`]); in a one-side game, at a step
+    /// without a phasing side too (that side's).
     pub stop_for_side: Option<&'a str>,
     /// Sides that have given their commands in a simultaneous step already (a run that stopped
     /// there for a person's side, saved and resumed: [`RunReport::sides_done`]): not asked again
@@ -155,10 +156,6 @@ pub fn play_keeping_report(
             }
         }
         let person = options.stop_for_side;
-        if person.is_some() && game.phasing_side().as_deref() == person {
-            report.waiting_for = person.map(str::to_string);
-            break;
-        }
         guard += 1;
         if guard > 10_000_000 {
             return Err(GameError::Rules(crate::engine::RulesError::new(
@@ -249,6 +246,12 @@ pub fn play_keeping_report(
             .phasing_side()
             .or_else(|| sides.first().cloned())
             .unwrap_or_default();
+        // (the phasing side's, or in a one-side game a step without one, that side's: the bot
+        // played a person's side there)
+        if person == Some(side.as_str()) {
+            report.waiting_for = Some(side);
+            break;
+        }
         let mut legal = listed(game, &side)?;
         let command = bot.choose(game, &mut legal)?;
         report.commands += 1;
