@@ -28,11 +28,13 @@ fn take(n: u64) -> Command {
 }
 
 /// Toy rules: each side may `take` 1 to 3 (noted in a variable), or give a command the rules
-/// `refuse`; `end_phase` is listed and taken unless `end_refused`.
+/// `refuse`; `end_phase` is listed and taken unless `end_refused`. `listed`, when set, is
+/// what they list instead.
 struct Toy {
     sequence: Sequence,
     sides: Vec<String>,
     end_refused: bool,
+    listed: Option<Vec<Command>>,
 }
 
 impl Ruleset for Toy {
@@ -43,6 +45,9 @@ impl Ruleset for Toy {
         &self.sides
     }
     fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+        if let Some(listed) = &self.listed {
+            return Ok(listed.clone());
+        }
         Ok(vec![
             take(1),
             take(2),
@@ -82,10 +87,9 @@ impl Ruleset for Toy {
     }
 }
 
-/// A started toy game of `sides`, one step per turn (`phasing` side, or simultaneous when
-/// None), `turns` turns.
-fn toy(sides: &[&str], phasing: Option<&str>, turns: u32, end_refused: bool) -> Game {
-    let rules = Toy {
+/// Toy rules of `sides`, one step per turn (`phasing` side's, or simultaneous when None).
+fn toy_rules(sides: &[&str], phasing: Option<&str>, end_refused: bool) -> Toy {
+    Toy {
         sequence: Sequence {
             steps: vec![Step {
                 side: phasing.map(str::to_string),
@@ -95,7 +99,12 @@ fn toy(sides: &[&str], phasing: Option<&str>, turns: u32, end_refused: bool) -> 
         },
         sides: sides.iter().map(|s| s.to_string()).collect(),
         end_refused,
-    };
+        listed: None,
+    }
+}
+
+/// A started game of `rules`, `turns` turns.
+fn started(rules: Toy, turns: u32) -> Game {
     let mut game = Game::new(
         GameState::new("toy", 1),
         Box::new(rules),
@@ -104,6 +113,11 @@ fn toy(sides: &[&str], phasing: Option<&str>, turns: u32, end_refused: bool) -> 
     );
     game.start(1).expect("the toy game starts");
     game
+}
+
+/// A started toy game (see [`toy_rules`]) of `turns` turns.
+fn toy(sides: &[&str], phasing: Option<&str>, turns: u32, end_refused: bool) -> Game {
+    started(toy_rules(sides, phasing, end_refused), turns)
 }
 
 /// A bot that gives each side's commands from a script, in order, then ends the phase; it
@@ -314,6 +328,16 @@ fn the_observer_is_told_the_legal_count_when_it_is_known() {
     assert_eq!(ran.legal, vec![None; 3]);
     let ran = run(
         &mut toy(&["a"], Some("a"), 2, false),
+        &mut RandomBot::new(Dice::new(3)),
+        &["a"],
+        PlayOptions::default(),
+    );
+    ran.result.expect("the toy game plays");
+    assert!(ran.seen.len() > 2, "{:?}", ran.seen);
+    assert_eq!(ran.legal, vec![Some(5); ran.seen.len()]);
+    // (a one-side game's step without a phasing side is that side's, played as its own phase)
+    let ran = run(
+        &mut toy(&["a"], None, 2, false),
         &mut RandomBot::new(Dice::new(3)),
         &["a"],
         PlayOptions::default(),
