@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use hexwar::bot::{
-    play_keeping_report, Bot, LegalCommands, PlayOptions, RandomBot, RunLimit, RunReport,
+    play_keeping_report, Bot, LegalCommands, PlayOptions, RandomBot, RunLimit, RunReport, SidesDone,
 };
 use hexwar::engine::{
     Command, CommandFilter, Dice, Event, EventLimits, Game, GameError, GameState, Outcome, Refusal,
@@ -345,4 +345,50 @@ fn the_observer_is_told_the_legal_count_when_it_is_known() {
     ran.result.expect("the toy game plays");
     assert!(ran.seen.len() > 2, "{:?}", ran.seen);
     assert_eq!(ran.legal, vec![Some(5); ran.seen.len()]);
+}
+
+/// A run stopping for a person's side in a simultaneous step has the other sides give their
+/// commands first and reports them as done (a save keeps them, so they are not asked again).
+#[test]
+fn a_run_waiting_for_a_person_in_a_simultaneous_step_reports_the_others_done() {
+    let mut game = toy(&["a", "b", "c"], None, 1, false);
+    let mut bot = Scripted::new(&[("a", vec![take(1)]), ("c", vec![take(2)])]);
+    let options = PlayOptions {
+        stop_for_side: Some("b"),
+        ..PlayOptions::default()
+    };
+    let ran = run(&mut game, &mut bot, &["a", "b", "c"], options);
+    ran.result.expect("the toy game plays");
+    assert_eq!(ran.report.waiting_for.as_deref(), Some("b"));
+    assert_eq!(
+        ran.report.sides_done,
+        Some(SidesDone {
+            turn: 1,
+            step: 0,
+            sides: vec!["a".into(), "c".into()],
+        })
+    );
+    assert_eq!(
+        ran.seen,
+        vec![seen("a", take(1), true), seen("c", take(2), true)]
+    );
+    assert_eq!(bot.asked, ["a", "a", "c", "c"]);
+}
+
+/// A simultaneous step in which the person's side may only end it is played through without
+/// stopping for that side.
+#[test]
+fn a_run_passes_a_simultaneous_step_the_persons_side_may_only_end() {
+    let mut rules = toy_rules(&["a", "b"], None, false);
+    rules.listed = Some(vec![Command::EndPhase]);
+    let mut game = started(rules, 1);
+    let options = PlayOptions {
+        stop_for_side: Some("b"),
+        ..PlayOptions::default()
+    };
+    let ran = run(&mut game, &mut Scripted::default(), &["a", "b"], options);
+    ran.result.expect("the toy game plays");
+    assert!(game.is_over());
+    assert_eq!(ran.report.waiting_for, None);
+    assert_eq!(ran.seen, vec![seen("a", Command::EndPhase, true)]);
 }
