@@ -392,3 +392,28 @@ fn a_run_passes_a_simultaneous_step_the_persons_side_may_only_end() {
     assert_eq!(ran.report.waiting_for, None);
     assert_eq!(ran.seen, vec![seen("a", Command::EndPhase, true)]);
 }
+
+/// A person's side that the bots' list of sides leaves out (the scenario has it) is stopped
+/// for in a simultaneous step as at its own phase, once the bots' sides have given theirs:
+/// the phase was ended without it.
+#[test]
+fn a_run_stops_for_a_persons_side_the_bots_sides_leave_out() {
+    let mut game = toy(&["a", "b", "c"], None, 1, false);
+    let mut bot = Scripted::new(&[("a", vec![take(1)]), ("b", vec![take(2)])]);
+    let options = PlayOptions {
+        stop_for_side: Some("c"),
+        ..PlayOptions::default()
+    };
+    let ran = run(&mut game, &mut bot, &["a", "b"], options);
+    ran.result.expect("the toy game plays");
+    assert_eq!(ran.report.waiting_for.as_deref(), Some("c"));
+    assert_eq!(
+        ran.report.sides_done,
+        Some(SidesDone {
+            turn: 1,
+            step: 0,
+            sides: vec!["a".into(), "b".into()],
+        })
+    );
+    assert!(!game.is_over());
+}

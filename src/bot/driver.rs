@@ -244,7 +244,9 @@ fn play_at_most(
                 done.sides.push(side.clone());
                 report.sides_done = Some(done.clone());
             }
-            if let Some(person) = person.filter(|p| sides.iter().any(|s| s == p)) {
+            // (whether or not the bots' sides name it, as at its own phase: a person's side
+            // missing there had its part of every simultaneous step ended unasked)
+            if let Some(person) = person {
                 // (a step where the person may only end it, a retreat phase of other powers'
                 // units, is resolved without them: stopping cost a file with no orders)
                 let has_work = game
