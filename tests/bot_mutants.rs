@@ -347,6 +347,23 @@ fn the_observer_is_told_the_legal_count_when_it_is_known() {
     assert_eq!(ran.legal, vec![Some(5); ran.seen.len()]);
 }
 
+/// The random bot facing nothing to do but end the phase (or nothing at all) ends it without
+/// a roll of its dice and without counting it against its allowance: the rolls a save keeps
+/// are those of real choices.
+#[test]
+fn the_random_bot_ends_a_phase_with_nothing_else_listed_without_rolling() {
+    for listed in [vec![Command::EndPhase], Vec::new()] {
+        let mut rules = toy_rules(&["a"], Some("a"), false);
+        rules.listed = Some(listed.clone());
+        let mut game = started(rules, 1);
+        let mut bot = RandomBot::new(Dice::new(5));
+        let choice = bot.choose(&mut game, &mut LegalCommands::new("a"));
+        assert_eq!(choice.unwrap(), Command::EndPhase, "{listed:?}");
+        assert_eq!(bot.dice, Dice::new(5), "{listed:?}");
+        assert_eq!(bot.given_in_phase(), (1, 0, "a", 0), "{listed:?}");
+    }
+}
+
 /// A run stopping for a person's side in a simultaneous step has the other sides give their
 /// commands first and reports them as done (a save keeps them, so they are not asked again).
 #[test]
@@ -416,4 +433,79 @@ fn a_run_stops_for_a_persons_side_the_bots_sides_leave_out() {
         })
     );
     assert!(!game.is_over());
+}
+
+/// The random bot picks fairly among every legal command and ending the phase early, with
+/// one roll of as many faces: the first choices of fresh bots in the toy's phase (four
+/// commands and `end_phase`) for seeds 1 to 12 are these, each of the five among them.
+#[test]
+fn the_random_bot_picks_among_every_command_and_ending_the_phase() {
+    let choices: Vec<Command> = (1..=12)
+        .map(|seed| {
+            let mut game = toy(&["a"], Some("a"), 1, false);
+            let mut bot = RandomBot::new(Dice::new(seed));
+            bot.choose(&mut game, &mut LegalCommands::new("a"))
+                .expect("a choice")
+        })
+        .collect();
+    let refuse = numbered("refuse", 1);
+    assert_eq!(
+        choices,
+        vec![
+            take(3),
+            Command::EndPhase,
+            refuse.clone(),
+            refuse,
+            take(2),
+            take(3),
+            take(1),
+            take(1),
+            take(1),
+            take(3),
+            take(2),
+            take(1),
+        ]
+    );
+}
+
+/// The random bot's allowance of commands is per phase: with one command a phase it gives at
+/// most one, then ends the phase, and has one again in the next phase (commands given in
+/// each of three turns, for seeds 1 to 6; a 0 is an early end).
+#[test]
+fn the_random_bot_has_its_allowance_afresh_in_each_phase() {
+    let counts: Vec<Vec<u32>> = (1..=6)
+        .map(|seed| {
+            let mut game = toy(&["a"], Some("a"), 3, false);
+            let mut bot = RandomBot::new(Dice::new(seed));
+            bot.max_per_phase = 1;
+            let mut per_turn = Vec::new();
+            while !game.is_over() {
+                let mut given = 0;
+                loop {
+                    let choice = bot
+                        .choose(&mut game, &mut LegalCommands::new("a"))
+                        .expect("a choice");
+                    // (the toy refuses `refuse`: the phase goes on, as a run's would not)
+                    let _ = game.submit(Some("a"), &choice);
+                    if choice == Command::EndPhase {
+                        break;
+                    }
+                    given += 1;
+                }
+                per_turn.push(given);
+            }
+            per_turn
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            [1, 1, 1],
+            [0, 1, 1],
+            [1, 1, 1],
+            [1, 1, 0],
+            [1, 1, 0],
+            [1, 1, 1]
+        ]
+    );
 }
