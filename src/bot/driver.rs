@@ -14,7 +14,8 @@ pub struct PlayOptions<'a> {
     pub count_legal: bool,
     /// A side a person plays (by `hexwar play`): the run stops when that side is to give a
     /// command, before it does: at its phase, or in a simultaneous step once every other side
-    /// has given its commands ([`RunReport::waiting_for`]).
+    /// has given its commands ([`RunReport::waiting_for`]); in a one-side game, at a step
+    /// without a phasing side too (that side's).
     pub stop_for_side: Option<&'a str>,
     /// Sides that have given their commands in a simultaneous step already (a run that stopped
     /// there for a person's side, saved and resumed: [`RunReport::sides_done`]): not asked again
@@ -109,6 +110,10 @@ pub fn play_observed(
     Ok(report)
 }
 
+/// How many commands one run gives before it takes the game for one that never ends (a bot
+/// that gives commands forever in a phase that only it can end).
+const COMMANDS_AT_MOST: u64 = 10_000_000;
+
 /// `play_observed`, with what was played in `report` even when an error stops the run: its
 /// `sides_done` then names the sides that gave their commands in the simultaneous step where
 /// it stopped (all of them when the phase's end failed), so that a save written then, run
@@ -121,6 +126,42 @@ pub fn play_keeping_report(
     options: PlayOptions<'_>,
     observe: &mut dyn FnMut(&mut Game, Played<'_>),
     report: &mut RunReport,
+) -> Result<(), GameError> {
+    play_at_most(
+        game,
+        bot,
+        sides,
+        limit,
+        options,
+        observe,
+        report,
+        COMMANDS_AT_MOST,
+    )
+}
+
+/// Counts one more command (or step) of a run: past `at_most`, the game is taken for one that
+/// never ends.
+fn count_one(given: &mut u64, at_most: u64) -> Result<(), GameError> {
+    *given += 1;
+    if *given > at_most {
+        return Err(GameError::Rules(crate::engine::RulesError::new(format!(
+            "the game did not end after {at_most} commands"
+        ))));
+    }
+    Ok(())
+}
+
+/// [`play_keeping_report`] with the count of commands it gives `at_most` (a test's is small).
+#[allow(clippy::too_many_arguments)]
+fn play_at_most(
+    game: &mut Game,
+    bot: &mut dyn Bot,
+    sides: &[String],
+    limit: RunLimit,
+    options: PlayOptions<'_>,
+    observe: &mut dyn FnMut(&mut Game, Played<'_>),
+    report: &mut RunReport,
+    at_most: u64,
 ) -> Result<(), GameError> {
     // (a misspelt person's side, `Blue`, let the bots play that side's whole game)
     let known = game.rules().sides();
@@ -155,16 +196,7 @@ pub fn play_keeping_report(
             }
         }
         let person = options.stop_for_side;
-        if person.is_some() && game.phasing_side().as_deref() == person {
-            report.waiting_for = person.map(str::to_string);
-            break;
-        }
-        guard += 1;
-        if guard > 10_000_000 {
-            return Err(GameError::Rules(crate::engine::RulesError::new(
-                "the game did not end after 10 million commands",
-            )));
-        }
+        count_one(&mut guard, at_most)?;
         if game.phasing_side().is_none() && sides.len() > 1 {
             // A simultaneous step (Diplomacy): every side gives its commands, then the phase ends
             // (the person's side, if any, gives its own after the run: it stops before the end).
@@ -180,7 +212,9 @@ pub fn play_keeping_report(
                 .filter(|s| Some(s.as_str()) != person && !done_before.contains(s))
             {
                 loop {
-                    guard += 1;
+                    // (checked here too: a bot that never ended its part of a simultaneous
+                    // step, its commands all taken, kept the run going for ever)
+                    count_one(&mut guard, at_most)?;
                     let mut legal = listed(game, side)?;
                     let command = bot.choose(game, &mut legal)?;
                     if matches!(command, Command::EndPhase) {
@@ -210,7 +244,9 @@ pub fn play_keeping_report(
                 done.sides.push(side.clone());
                 report.sides_done = Some(done.clone());
             }
-            if let Some(person) = person.filter(|p| sides.iter().any(|s| s == p)) {
+            // (whether or not the bots' sides name it, as at its own phase: a person's side
+            // missing there had its part of every simultaneous step ended unasked)
+            if let Some(person) = person {
                 // (a step where the person may only end it, a retreat phase of other powers'
                 // units, is resolved without them: stopping cost a file with no orders)
                 let has_work = game
@@ -249,6 +285,12 @@ pub fn play_keeping_report(
             .phasing_side()
             .or_else(|| sides.first().cloned())
             .unwrap_or_default();
+        // (the phasing side's, or in a one-side game a step without one, that side's: the bot
+        // played a person's side there)
+        if person == Some(side.as_str()) {
+            report.waiting_for = Some(side);
+            break;
+        }
         let mut legal = listed(game, &side)?;
         let command = bot.choose(game, &mut legal)?;
         report.commands += 1;
@@ -309,5 +351,133 @@ fn while_giving(error: GameError, side: &str, command: &Command) -> GameError {
             GameError::Rules(e)
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::{play_at_most, PlayOptions, RunLimit, RunReport};
+    use crate::bot::{Bot, LegalCommands};
+    use crate::engine::{
+        Command, Event, EventLimits, Game, GameError, GameState, Outcome, Refusal, Resolution,
+        RulesError, Ruleset, Sequence, Step,
+    };
+
+    /// Rules whose one phase never ends by itself: `wait` is all that is legal, and taken.
+    struct Endless(Sequence, Vec<String>);
+
+    impl Ruleset for Endless {
+        fn sequence(&self) -> &Sequence {
+            &self.0
+        }
+        fn sides(&self) -> &[String] {
+            &self.1
+        }
+        fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+            Ok(vec![wait()])
+        }
+        fn resolve(
+            &mut self,
+            _: &GameState,
+            _: Option<&str>,
+            _: &Command,
+        ) -> Result<Resolution, RulesError> {
+            Ok(Ok(Vec::new()))
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(None)
+        }
+        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
+            Ok(Vec::new())
+        }
+        fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
+            Ok(Outcome {
+                winner: None,
+                scores: BTreeMap::new(),
+                reason: "over".into(),
+            })
+        }
+    }
+
+    fn wait() -> Command {
+        Command::Custom {
+            name: "wait".into(),
+            args: Default::default(),
+        }
+    }
+
+    /// A bot that waits for ever; it gives up after 50 commands, so that a run the limit
+    /// missed ends with its error instead of hanging.
+    struct Waiter(u32);
+
+    impl Bot for Waiter {
+        fn choose(&mut self, _: &mut Game, _: &mut LegalCommands) -> Result<Command, RulesError> {
+            self.0 += 1;
+            if self.0 > 50 {
+                return Err(RulesError::new("the waiter gave up"));
+            }
+            Ok(wait())
+        }
+    }
+
+    /// A run of an endless game of `sides` (one step: `phasing`'s, or simultaneous) with at
+    /// most 5 commands: its error's message and the commands it gave.
+    fn endless_run(sides: &[&str], phasing: Option<&str>) -> (String, u64) {
+        let sides: Vec<String> = sides.iter().map(|s| s.to_string()).collect();
+        let sequence = Sequence {
+            steps: vec![Step {
+                side: phasing.map(str::to_string),
+                phase: "wait".into(),
+            }],
+            special: BTreeMap::new(),
+        };
+        let mut game = Game::new(
+            GameState::new("endless", 1),
+            Box::new(Endless(sequence, sides.clone())),
+            1,
+            EventLimits::default(),
+        );
+        game.start(1).expect("the game starts");
+        let mut report = RunReport::default();
+        let result = play_at_most(
+            &mut game,
+            &mut Waiter(0),
+            &sides,
+            RunLimit::End,
+            PlayOptions::default(),
+            &mut |_, _| {},
+            &mut report,
+            5,
+        );
+        match result {
+            Err(GameError::Rules(e)) => (e.message, report.commands),
+            other => panic!("expected a rules error, got {other:?}"),
+        }
+    }
+
+    /// A run whose phase never ends stops with an error once it has given the most commands
+    /// a run gives, not one sooner or later.
+    #[test]
+    fn a_run_whose_phase_never_ends_stops_after_the_most_commands() {
+        assert_eq!(
+            endless_run(&["a"], Some("a")),
+            ("the game did not end after 5 commands".to_string(), 5)
+        );
+    }
+
+    /// The same in a simultaneous step, whose side gives its commands in a loop of its own (the
+    /// step counts one): the run went on for ever there.
+    #[test]
+    fn a_run_whose_simultaneous_step_never_ends_stops_after_the_most_commands() {
+        assert_eq!(
+            endless_run(&["a", "b"], None),
+            ("the game did not end after 5 commands".to_string(), 4)
+        );
     }
 }
