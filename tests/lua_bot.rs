@@ -234,6 +234,11 @@ fn a_bot_command_with_an_unknown_argument_is_the_bots_error() {
 #[test]
 fn a_bots_loop_out_of_budget_names_the_bots_lines() {
     let dir = with_bot("looping", "local function deep()\n  local n = 0\n  for i = 1, #hex.commands.legal(\"red\") do n = n + i end\n  return n\nend\nreturn function(side, legal)\n  while true do deep() end\nend\n");
+    // (the wall-clock backstop as long as a scenario may set: on a loaded machine the debug
+    // build's 20 M instructions took past the default 10 s, and the clock spoke first)
+    let scenario = dir.path().join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).unwrap();
+    std::fs::write(&scenario, format!("{text}\n[limits]\nseconds = 600\n")).unwrap();
     let out = hexwar(&["run", dir.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let name = dir.path().file_name().unwrap().to_str().unwrap();
