@@ -66,6 +66,22 @@ fn regions_carry_their_attrs() {
     );
 }
 
+/// `board_table` carries a region's attrs where it has some (and none where it has none), and
+/// a power the map declares without home centres has an empty list of homes, not an error.
+#[test]
+fn the_board_table_carries_attrs_and_a_power_without_homes_has_none() {
+    let (_dir, mut rules, state) = line_rules();
+    let answer = rules
+        .eval(
+            &state,
+            "local p = hex.map.board_table().provinces
+             return { p.WEST.attrs.continent, p.WEST.attrs.bonus, p.EAST.attrs.capital,
+                      p.MID.attrs == nil, #hex.map.homes('RED') }",
+        )
+        .unwrap();
+    assert_eq!(answer, serde_json::json!(["north", 2, true, true, 0]));
+}
+
 #[test]
 fn distance_on_an_area_board_counts_moves_or_is_nil() {
     let (_dir, mut rules, state) = line_rules();
