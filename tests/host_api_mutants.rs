@@ -588,3 +588,74 @@ fn dice_set_by_a_test_must_fit_the_die() {
         e.message
     );
 }
+/// `hex.events.emit` refuses data that is no data in the script's words, naming the call, as
+/// `hex.state.set` does (it gave serde's `deserialize error: unsupported value type
+/// `function``).
+#[test]
+fn events_emit_refuses_data_that_is_no_data_naming_the_call() {
+    let refused = |code: &str| {
+        let (_dir, mut s) = game_with(10_000_000, "", Vec::new(), &format!("return {code}"));
+        s.game.query("q", &Value::Null).unwrap_err().message
+    };
+    for (code, why) in [
+        (
+            "hex.events.emit('x', { f = print })",
+            "a function is no data (a value holds tables, strings, numbers and booleans)",
+        ),
+        (
+            "hex.events.emit('x', coroutine.create(print))",
+            "a coroutine is no data (a value holds tables, strings, numbers and booleans)",
+        ),
+    ] {
+        for (call, code) in [
+            ("hex.events.emit", code.to_string()),
+            (
+                "hex.state.set",
+                code.replace("hex.events.emit", "hex.state.set"),
+            ),
+        ] {
+            let message = refused(&code);
+            assert!(
+                message.ends_with(&format!("line.lua:4: {call}: {why}")),
+                "{code}: {message}"
+            );
+        }
+    }
+}
+
+/// `hex.events.emit` takes a `hex.state.json` value as its data, as a Custom event's data is
+/// documented to take (it was refused as an unsupported value `userdata`).
+#[test]
+fn events_emit_takes_a_json_value_as_its_data() {
+    let (_dir, mut s) = game_with(
+        10_000_000,
+        r#"hex.commands.define('note', { resolve = function()
+             return { hex.events.emit('Note', hex.state.json('{"a": [1, 2]}')),
+                      hex.events.emit('Plain', { b = true }), hex.events.emit('Empty') }
+           end })"#,
+        Vec::new(),
+        "return true",
+    );
+    let note = Command::Custom {
+        name: "note".into(),
+        args: serde_json::Map::new(),
+    };
+    let events = s.game.submit(Some("blue"), &note).unwrap();
+    let custom: Vec<(String, Value)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Custom { name, data } => {
+                Some((name.clone(), serde_json::to_value(data).unwrap()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        custom,
+        [
+            ("Note".to_string(), json!({"a": [1, 2]})),
+            ("Plain".to_string(), json!({"b": true})),
+            ("Empty".to_string(), Value::Null)
+        ]
+    );
+}
