@@ -244,6 +244,22 @@ pub(crate) fn plain_copy(lua: &Lua, value: Value) -> mlua::Result<Value> {
     super::lua_stack::writer::json_to_lua(lua, &json)
 }
 
+/// A value for an event `called` builds (`hex.state.set`'s value, `hex.events.emit`'s data): a
+/// `hex.state.json` value as it is (read once, when the event is read), else a [`plain_copy`],
+/// refused in the script's words naming the call (serde's `deserialize error: unsupported value
+/// type `function`` named neither the call nor what a value may hold).
+pub(crate) fn event_value(lua: &Lua, value: Value, called: &str) -> mlua::Result<Value> {
+    if is_json_text(&value) {
+        return Ok(value);
+    }
+    plain_copy(lua, value).map_err(|e| match e {
+        mlua::Error::DeserializeError(_) => {
+            mlua::Error::runtime(format!("{called}: {}", bridge_words(&e)))
+        }
+        other => other,
+    })
+}
+
 /// Wraps a JSON text or a table (`hex.state.json`). It is parsed or read once, where the event
 /// that holds it is read (a bad value is reported there, naming the event): checking it here as
 /// well would read every value twice. A table is read as it stands when the call returns.

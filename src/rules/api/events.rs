@@ -59,7 +59,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
         "emit",
         lua.create_function(|lua, (name, data): (String, Option<Value>)| {
             let data = match data {
-                Some(v) => crate::rules::convert::plain_copy(lua, v)?,
+                // (as hex.state.set's value: a hex.state.json value as it is, a refusal naming
+                // the call)
+                Some(v) => crate::rules::convert::event_value(lua, v, "hex.events.emit")?,
                 None => Value::NULL,
             };
             let event = lua.create_table()?;

@@ -130,6 +130,23 @@ mod tests {
         );
     }
 
+    /// A line of exactly `LINE_BYTES` bytes is kept whole, without a length; the tab before a
+    /// value that starts at the limit is cut with it.
+    #[test]
+    fn a_line_at_the_limit_is_kept_whole_and_nothing_follows_it() {
+        let lua = Lua::new();
+        let s = |t: &str| mlua::Value::String(lua.create_string(t).unwrap());
+        let full = "x".repeat(LINE_BYTES);
+        assert_eq!(joined(vec![s(&full)]), full);
+        let line = joined(vec![s(&full), s("y")]);
+        assert_eq!(line, format!("{full}... ({} bytes)", LINE_BYTES + 2));
+        let short = "x".repeat(LINE_BYTES - 1);
+        assert_eq!(
+            joined(vec![s(&short), s("y")]),
+            format!("{short}\t... ({} bytes)", LINE_BYTES + 1)
+        );
+    }
+
     /// A printed table or function shows its type, never its memory address (which differs
     /// from run to run); a `__tostring` is honoured.
     #[test]

@@ -4,7 +4,7 @@
 use mlua::{Lua, LuaSerdeExt, Table, Value, Variadic};
 
 use super::{string_list, with_host, with_state};
-use crate::rules::convert::{is_json_text, json_text_to_lua};
+use crate::rules::convert::json_text_to_lua;
 
 /// Registers `hex.state`.
 pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
@@ -115,21 +115,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
             let event = lua.create_table()?;
             event.raw_set("event", "VarSet")?;
             event.raw_set("key", key)?;
-            // JSON text goes into the event as it is (parsed once, when the event is read).
-            if is_json_text(&value) {
-                event.raw_set("value", value)?;
-                return Ok(event);
-            }
-            // (in the script's words: serde's `deserialize error: unsupported value type
-            // `function`` named neither the call nor what a value may hold)
-            let copy = crate::rules::convert::plain_copy(lua, value).map_err(|e| match e {
-                mlua::Error::DeserializeError(_) => mlua::Error::runtime(format!(
-                    "hex.state.set: {}",
-                    crate::rules::convert::bridge_words(&e)
-                )),
-                other => other,
-            })?;
-            event.raw_set("value", copy)?;
+            // (JSON text goes into the event as it is, parsed once when the event is read)
+            let value = crate::rules::convert::event_value(lua, value, "hex.state.set")?;
+            event.raw_set("value", value)?;
             Ok(event)
         })?,
     )?;
