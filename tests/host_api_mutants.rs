@@ -7,6 +7,8 @@
 
 use hexwar::engine::{Command, Dice, Event, GameError};
 use hexwar::Session;
+
+mod common;
 use serde_json::{json, Value};
 
 /// A five-hex line of clear terrain, sides blue and red. Blue's b1 (infantry, French, XX,
@@ -84,28 +86,9 @@ fn error_of(code: &str) -> String {
         .to_string()
 }
 
-/// The least instruction budget the Lua `code` runs within, in a query (found by bisection;
-/// scenarios take 1000 at least).
+/// The least instruction budget the Lua `code` runs within, in a query of this file's game.
 fn least_budget(code: &str) -> u64 {
-    let runs = |limit: u64| {
-        let (_dir, mut s) = game_with(limit, "", Vec::new(), &format!("{code}\nreturn true"));
-        match s.game.query("q", &Value::Null) {
-            Ok(_) => true,
-            Err(e) if e.message.contains("instruction budget") => false,
-            Err(e) => panic!("{code}: {}", e.message),
-        }
-    };
-    let (mut low, mut high) = (999, 100_000);
-    assert!(runs(high), "{code}: more than {high} units");
-    while high - low > 1 {
-        let mid = (low + high) / 2;
-        if runs(mid) {
-            high = mid;
-        } else {
-            low = mid;
-        }
-    }
-    high
+    common::least_budget(code, |limit, query| game_with(limit, "", Vec::new(), query))
 }
 
 /// Host work charged first, to lift the budget a call needs above the least a scenario takes:

@@ -7,6 +7,8 @@
 
 use hexwar::engine::Command;
 use hexwar::Session;
+
+mod common;
 use serde_json::{json, Value};
 
 /// A five-hex line of clear terrain: blue's b1 (MA 4) at 0101 and b2 at 0201, red's r1 at 0501
@@ -72,28 +74,9 @@ fn answer(code: &str) -> Value {
     s.game.query("q", &Value::Null).unwrap().unwrap()
 }
 
-/// The least instruction budget the Lua `code` runs within, in a query (found by bisection;
-/// scenarios take 1000 at least).
+/// The least instruction budget the Lua `code` runs within, in a query of this file's game.
 fn least_budget(code: &str) -> u64 {
-    let runs = |limit: u64| {
-        let (_dir, mut s) = game(limit, &format!("{code}\nreturn true"));
-        match s.game.query("q", &Value::Null) {
-            Ok(_) => true,
-            Err(e) if e.message.contains("instruction budget") => false,
-            Err(e) => panic!("{code}: {}", e.message),
-        }
-    };
-    let (mut low, mut high) = (999, 100_000);
-    assert!(runs(high), "{code}: more than {high} units");
-    while high - low > 1 {
-        let mid = (low + high) / 2;
-        if runs(mid) {
-            high = mid;
-        } else {
-            low = mid;
-        }
-    }
-    high
+    common::least_budget(code, game)
 }
 
 /// Host work charged first, to lift the budget a call needs above the least a scenario takes:

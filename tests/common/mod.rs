@@ -134,3 +134,31 @@ pub fn control(hex: &str, side: &str) -> hexwar::engine::Event {
         side: Some(side.into()),
     }
 }
+
+/// The least instruction budget within which the Lua `code` runs as the query `q` of the game
+/// `start(limit, query)` makes (`query`: `code` then `return true`), found by bisection
+/// between 999 (scenarios take 1000 at least) and 100 000. What a host call charges to the
+/// budget is the difference of two of these (`tests/path_api_mutants.rs`,
+/// `tests/host_api_mutants.rs`).
+pub fn least_budget<D>(code: &str, start: impl Fn(u64, &str) -> (D, hexwar::Session)) -> u64 {
+    let query = format!("{code}\nreturn true");
+    let runs = |limit: u64| {
+        let (_dir, mut s) = start(limit, &query);
+        match s.game.query("q", &serde_json::Value::Null) {
+            Ok(_) => true,
+            Err(e) if e.message.contains("instruction budget") => false,
+            Err(e) => panic!("{code}: {}", e.message),
+        }
+    };
+    let (mut low, mut high) = (999, 100_000);
+    assert!(runs(high), "{code}: more than {high} units");
+    while high - low > 1 {
+        let mid = (low + high) / 2;
+        if runs(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    high
+}
