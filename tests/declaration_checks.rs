@@ -348,6 +348,34 @@ fn an_unreadable_declaration_names_its_line() {
     );
 }
 
+/// The line is kept when other declarations follow it: each declaration notes its own place
+/// beside the others' (a fresh table of places at each one kept only the last).
+#[test]
+fn an_unreadable_declaration_followed_by_others_still_names_its_line() {
+    let e = load_error(
+        "fn_decl_then_more",
+        "\n\nhex.rules.declare(\"movement\", { unit_class = function() end })\n\
+         hex.rules.declare(\"my_notes\", { n = 1 })\n",
+    );
+    assert!(
+        e.contains("/fn_decl_then_more.lua:3: declaration 'movement': "),
+        "{e}"
+    );
+}
+
+/// `hex.rules.caller_error` outside a query is a script error that still says its message.
+#[test]
+fn a_caller_error_outside_a_query_is_a_script_error_with_its_message() {
+    let e = load_error(
+        "caller_error_at_load",
+        "hex.rules.caller_error(\"give { unit = ID }\")\n",
+    );
+    assert!(
+        e.contains("/caller_error_at_load.lua:1: give { unit = ID }"),
+        "{e}"
+    );
+}
+
 /// A string of bytes that are not UTF-8 text, where the API wants text, is named as such (it
 /// read "string expected, got string").
 #[test]

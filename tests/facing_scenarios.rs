@@ -745,3 +745,54 @@ fn anc_5_4_a_group_keeps_its_faced_troops_facing_beside_a_troop_without_one() {
         assert_eq!(s.game.state().units["w"].facing, None, "{units:?}");
     }
 }
+
+/// `hex.path.check_facing` as a designer's own rules call it: a facing given as a whole float
+/// is that direction (2.0 is 2), any other number is refused naming it (7, -1, 2.5, 6.0); a
+/// budget given is the budget, 0 included, and a negative one is the group's own (as none).
+#[test]
+fn check_facing_reads_whole_floats_as_directions_and_a_negative_budget_as_none() {
+    let scenario = hexwar::scenario::load_scenario(Path::new("scenarios/tactical")).unwrap();
+    let mut rules = hexwar::rules::LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let answer = rules
+        .eval(
+            &state,
+            "local best
+             for label, per in pairs(hex.path.reach_facing('b-inf-1')) do
+               for f, c in pairs(per) do
+                 local key = label .. '/' .. tostring(f)
+                 if c == 1 and hex.map.distance('0203', label) == 1 and (not best or key < best.key) then
+                   best = { key = key, label = label, f = f }
+                 end
+               end
+             end
+             local cf = hex.path.check_facing
+             local turned = cf('b-inf-1', {}, 2)
+             return { best.key, cf('b-inf-1', { best.label }, best.f), cf('b-inf-1', { best.label }, best.f + 0.0),
+                      cf('b-inf-1', { best.label }, best.f, -1), cf('b-inf-1', { best.label }, best.f, 0).rule,
+                      turned, cf('b-inf-1', {}, 2.0) }",
+        )
+        .unwrap();
+    assert_eq!(answer, json!(["0103/0", 1, 1, 1, "TA-R4", 0, 0]));
+    for (facing, shown) in [
+        ("7", "7"),
+        ("-1", "-1"),
+        ("2.5", "2.5"),
+        ("6.0", "6"),
+        ("true", "true"),
+        ("{}", "table"),
+    ] {
+        let e = rules
+            .eval(
+                &state,
+                &format!("return hex.path.check_facing('b-inf-1', {{}}, {facing})"),
+            )
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains(&format!("{shown} is not a facing (0..5, \"f1,f2\" or nil)")),
+            "{facing}: {}",
+            e.message
+        );
+    }
+}

@@ -75,8 +75,10 @@ fn facing_of(v: &Value) -> mlua::Result<Facing> {
                 s.to_str().map(|s| s.to_string()).unwrap_or_default()
             ))
         }),
+        // (the value as a script wrote it: Rust's `Integer(7)` named no Lua value)
         other => Err(runtime(format!(
-            "{other:?} is not a facing (0..5, \"f1,f2\" or nil)"
+            "{} is not a facing (0..5, \"f1,f2\" or nil)",
+            crate::rules::error::value_in_message(other)
         ))),
     }
 }
