@@ -326,25 +326,18 @@ fn the_observer_is_told_the_legal_count_when_it_is_known() {
         PlayOptions::default(),
     );
     assert_eq!(ran.legal, vec![None; 3]);
-    let ran = run(
-        &mut toy(&["a"], Some("a"), 2, false),
-        &mut RandomBot::new(Dice::new(3)),
-        &["a"],
-        PlayOptions::default(),
-    );
-    ran.result.expect("the toy game plays");
-    assert!(ran.seen.len() > 2, "{:?}", ran.seen);
-    assert_eq!(ran.legal, vec![Some(5); ran.seen.len()]);
     // (a one-side game's step without a phasing side is that side's, played as its own phase)
-    let ran = run(
-        &mut toy(&["a"], None, 2, false),
-        &mut RandomBot::new(Dice::new(3)),
-        &["a"],
-        PlayOptions::default(),
-    );
-    ran.result.expect("the toy game plays");
-    assert!(ran.seen.len() > 2, "{:?}", ran.seen);
-    assert_eq!(ran.legal, vec![Some(5); ran.seen.len()]);
+    for phasing in [Some("a"), None] {
+        let ran = run(
+            &mut toy(&["a"], phasing, 2, false),
+            &mut RandomBot::new(Dice::new(3)),
+            &["a"],
+            PlayOptions::default(),
+        );
+        ran.result.expect("the toy game plays");
+        assert!(ran.seen.len() > 2, "{phasing:?}: {:?}", ran.seen);
+        assert_eq!(ran.legal, vec![Some(5); ran.seen.len()], "{phasing:?}");
+    }
 }
 
 /// The random bot facing nothing to do but end the phase (or nothing at all) ends it without
