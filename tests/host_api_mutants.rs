@@ -227,14 +227,16 @@ fn units_ids_filters_and_limits_in_id_order() {
     }
 }
 
-/// A limit that is not a whole number, 0 or more, is refused with the value given.
+/// A limit that is not a whole number, 0 or more, is refused with the value given, as Lua
+/// writes it (a whole float with its `.0`; a table by its type, not its address).
 #[test]
 fn units_ids_refuses_a_negative_or_fractional_limit() {
     for (limit, shown) in [
         ("-1", "-1"),
-        ("-2.0", "-2"),
+        ("-2.0", "-2.0"),
         ("1.5", "1.5"),
         ("'two'", "two"),
+        ("{}", "table"),
     ] {
         assert_eq!(
             error_of(&format!("hex.units.ids(nil, {{ limit = {limit} }})")),

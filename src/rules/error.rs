@@ -11,6 +11,10 @@ pub(crate) fn value_in_message(v: &mlua::Value) -> String {
     match v {
         mlua::Value::String(s) => s.to_string_lossy().to_string(),
         mlua::Value::Integer(i) => i.to_string(),
+        // (as Lua writes it: a whole float `-2.0`, which Rust's `-2` would pass off as an integer)
+        mlua::Value::Number(n) if n.is_finite() && n.fract() == 0.0 && n.abs() < 1e15 => {
+            format!("{n:.1}")
+        }
         mlua::Value::Number(n) => n.to_string(),
         mlua::Value::Boolean(b) => b.to_string(),
         mlua::Value::Nil => "nil".into(),

@@ -60,9 +60,7 @@ impl Selection {
                 other => {
                     return Err(mlua::Error::runtime(format!(
                         "hex.units.ids: opts.limit must be a whole number, 0 or more (got {})",
-                        other
-                            .to_string()
-                            .unwrap_or_else(|_| other.type_name().to_string())
+                        crate::rules::error::value_in_message(&other)
                     )))
                 }
             }
