@@ -281,10 +281,18 @@ fn play_at_most(
             );
             continue;
         }
-        let side = game
-            .phasing_side()
-            .or_else(|| sides.first().cloned())
-            .unwrap_or_default();
+        let Some(side) = game.phasing_side().or_else(|| sides.first().cloned()) else {
+            // (an embedder's empty list: the step was played as side '' and refused)
+            return Err(GameError::Rules(crate::engine::RulesError::of_kind(
+                crate::engine::RulesErrorKind::HostCall,
+                format!(
+                    "bot::play: phase '{}' of turn {} has no phasing side and no sides were \
+                     given to play it",
+                    game.phase().unwrap_or_default(),
+                    game.state().turn
+                ),
+            )));
+        };
         // (the phasing side's, or in a one-side game a step without one, that side's: the bot
         // played a person's side there)
         if person == Some(side.as_str()) {
@@ -468,6 +476,21 @@ mod tests {
         assert_eq!(
             endless_run(&["a"], Some("a")),
             ("the game did not end after 5 commands".to_string(), 5)
+        );
+    }
+
+    /// A step without a phasing side, with no sides given to play it, is a host call's error
+    /// naming the step (it was played as side '').
+    #[test]
+    fn a_step_without_a_phasing_side_and_no_sides_given_is_refused() {
+        assert_eq!(
+            endless_run(&[], None),
+            (
+                "bot::play: phase 'wait' of turn 1 has no phasing side and no sides were given \
+                 to play it"
+                    .to_string(),
+                0
+            )
         );
     }
 
