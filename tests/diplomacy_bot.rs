@@ -227,3 +227,28 @@ fn an_attack_on_a_held_province_waits_for_a_unit_that_can_support_it() {
         ["A BUR - MUN", "A RUH S A BUR - MUN"]
     );
 }
+
+/// An embedder driving `bot::play` with no sides meets Diplomacy's simultaneous step as a
+/// host call's error naming the phase (the step was played as side '' and refused), and the
+/// game is left at its start.
+#[test]
+fn play_with_no_sides_names_the_simultaneous_phase_it_cannot_play() {
+    use hexwar::bot::{play, RandomBot, RunLimit, SideBots};
+    use hexwar::engine::GameError;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/diplomacy");
+    let mut session = Session::start(&path, Some(1)).unwrap();
+    let mut bot = SideBots::new(
+        RandomBot::new(session.bot_dice),
+        session.scenario.bots.clone(),
+    );
+    let before = session.game.state().clone();
+    match play(&mut session.game, &mut bot, &[], RunLimit::End) {
+        Err(GameError::Rules(e)) => assert_eq!(
+            e.message,
+            "bot::play: phase 'spring movement' of turn 1 has no phasing side and no sides were \
+             given to play it"
+        ),
+        other => panic!("expected a rules error, got {other:?}"),
+    }
+    assert_eq!(session.game.state(), &before);
+}
