@@ -2,8 +2,6 @@
 //! command line: France 1940's `combat_odds` and `attack_options`, Diplomacy's `check_order`,
 //! a bot's choice (`bot`), without writing a Lua test or a Rust program.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use serde_json::Value;
 
@@ -11,27 +9,20 @@ use super::{fail, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    /// Scenario directory or file, or a save.
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub position: super::position::PositionArgs,
     /// The query's name, as the rules declare it (a wrong one lists those there are).
     pub name: String,
     /// Its argument as JSON (`'"b-inf-1"'`, `'{"power": "FRANCE", "order": "A PAR - BUR"}'`);
     /// text that is no JSON is the argument as a string (`b-inf-1`); none: null.
     pub arg: Option<String>,
-    /// A position to ask about instead of the scenario's start (the `--setup` schema).
-    #[arg(long)]
-    pub setup: Option<PathBuf>,
     /// Print the answer on one line (it is JSON either way; without --json, indented).
     #[arg(long)]
     pub json: bool,
-    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
-    #[arg(long = "mod", value_name = "FILE.lua")]
-    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &QueryArgs) -> i32 {
-    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
-    {
+    let mut session = match args.position.open() {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -1,8 +1,6 @@
 //! `hexwar legal`: the commands a side may give now, as the rules list them (the bots' legal
 //! lists), for a person writing orders: one line each, in the orders file's own form.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use serde_json::Value;
 
@@ -12,8 +10,8 @@ use super::{fail, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct LegalArgs {
-    /// A save (or a scenario: its start).
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub position: super::position::PositionArgs,
     /// The side (default: the side whose phase it is).
     #[arg(long)]
     pub side: Option<String>,
@@ -23,20 +21,13 @@ pub struct LegalArgs {
     /// Only commands that order this unit.
     #[arg(long)]
     pub unit: Option<String>,
-    /// A position to look at instead (the `--setup` schema).
-    #[arg(long)]
-    pub setup: Option<PathBuf>,
     /// Print the commands as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
-    #[arg(long = "mod", value_name = "FILE.lua")]
-    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &LegalArgs) -> i32 {
-    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
-    {
+    let mut session = match args.position.open() {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

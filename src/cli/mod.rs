@@ -12,6 +12,7 @@ pub mod orders;
 mod output_paths;
 mod play;
 mod play_phases;
+mod position;
 mod query;
 mod render;
 mod replay;
@@ -240,20 +241,6 @@ fn starts_like_json(path: &std::path::Path) -> bool {
     head.iter()
         .find(|b| !b.is_ascii_whitespace())
         .is_some_and(|b| *b == b'{')
-}
-
-/// A game to look at (`legal`, `status`, `render`, `reach`, `supply`): the scenario or save,
-/// an optional setup over it, mods; no seed, nothing trusted.
-fn open_position(
-    path: &std::path::Path,
-    setup: Option<&std::path::Path>,
-    mods: &[std::path::PathBuf],
-) -> Result<crate::Session, String> {
-    let choices = HostChoices {
-        mods,
-        ..Default::default()
-    };
-    open_session(path, None, setup, &choices)
 }
 
 /// The game a command works on: a scenario started with `seed`, or a save continued (a

@@ -1,8 +1,6 @@
 //! `hexwar reach` and `hexwar supply`: questions about a position, answered by the rules'
 //! queries (`hex.rules.query("reach", ...)`) or the movement engine.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use serde_json::{json, Value};
 
@@ -10,34 +8,22 @@ use super::{fail, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct ReachArgs {
-    /// Scenario directory or file, or a save.
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub position: super::position::PositionArgs,
     /// The unit's id.
     pub unit: String,
-    /// A position to ask about instead of the scenario's start (the `--setup` schema).
-    #[arg(long)]
-    pub setup: Option<PathBuf>,
     /// Print the answer as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
-    #[arg(long = "mod", value_name = "FILE.lua")]
-    pub mods: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct SupplyArgs {
-    /// Scenario directory or file, or a save.
-    pub scenario: PathBuf,
-    /// A position to ask about instead of the scenario's start (the `--setup` schema).
-    #[arg(long)]
-    pub setup: Option<PathBuf>,
+    #[command(flatten)]
+    pub position: super::position::PositionArgs,
     /// Print the answer as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
-    #[arg(long = "mod", value_name = "FILE.lua")]
-    pub mods: Vec<PathBuf>,
 }
 
 /// Costs as numbers: whole MP print as integers. Facing games answer a table per hex,
@@ -72,8 +58,7 @@ fn show(v: &Value) -> String {
 }
 
 pub fn reach(args: &ReachArgs) -> i32 {
-    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
-    {
+    let mut session = match args.position.open() {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -181,8 +166,7 @@ pub fn reach(args: &ReachArgs) -> i32 {
 }
 
 pub fn supply(args: &SupplyArgs) -> i32 {
-    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
-    {
+    let mut session = match args.position.open() {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

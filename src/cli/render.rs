@@ -13,11 +13,8 @@ use super::{fail, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Scenario directory or file, or a save.
-    pub scenario: PathBuf,
-    /// A position to draw instead of the scenario's start (the `--setup` schema).
-    #[arg(long)]
-    pub setup: Option<PathBuf>,
+    #[command(flatten)]
+    pub position: super::position::PositionArgs,
     /// What to draw over the map: zoc, reach:UNIT, zone:NAME, supply or control.
     #[arg(long)]
     pub overlay: Option<Overlay>,
@@ -28,9 +25,6 @@ pub struct RenderArgs {
     /// `-o -`).
     #[arg(long)]
     pub json: bool,
-    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
-    #[arg(long = "mod", value_name = "FILE.lua")]
-    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &RenderArgs) -> i32 {
@@ -38,8 +32,9 @@ pub fn run(args: &RenderArgs) -> i32 {
         // (the save drawn is no output's to write over: `-o game.json` lost it)
         if let Err(e) = super::output_paths::check(
             &[("-o", &args.output)],
-            Some(&args.scenario),
+            Some(&args.position.scenario),
             &args
+                .position
                 .setup
                 .as_deref()
                 .map(|s| ("--setup", s))
@@ -49,8 +44,7 @@ pub fn run(args: &RenderArgs) -> i32 {
             return fail(e);
         }
     }
-    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
-    {
+    let mut session = match args.position.open() {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

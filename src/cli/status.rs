@@ -4,7 +4,6 @@
 //! unit, on the map or out of play, side by side.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::{json, Value};
@@ -13,25 +12,18 @@ use super::{fail, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {
-    /// A save (or a scenario: its start).
-    pub scenario: PathBuf,
-    /// A position to look at instead (the `--setup` schema).
-    #[arg(long)]
-    pub setup: Option<PathBuf>,
+    #[command(flatten)]
+    pub position: super::position::PositionArgs,
     /// Only this side's units.
     #[arg(long)]
     pub side: Option<String>,
     /// Print the status as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Load the Lua file FILE.lua after the scenario's rules (as `run --mod`); repeatable.
-    #[arg(long = "mod", value_name = "FILE.lua")]
-    pub mods: Vec<PathBuf>,
 }
 
 pub fn run(args: &StatusArgs) -> i32 {
-    let mut session = match super::open_position(&args.scenario, args.setup.as_deref(), &args.mods)
-    {
+    let mut session = match args.position.open() {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
