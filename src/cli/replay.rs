@@ -75,18 +75,9 @@ pub fn run(args: &ReplayArgs) -> i32 {
             EXIT_OK
         }
         // Name the replay file when the message itself does not.
-        Err(e @ ReplayError::Diverged { .. }) => {
-            if !args.json {
-                errln!(
-                    "error: {}: {}",
-                    file.display(),
-                    super::printable_lines(&e.to_string())
-                );
-            }
-            EXIT_GAME
-        }
         Err(
-            e @ (ReplayError::Incomplete { .. }
+            e @ (ReplayError::Diverged { .. }
+            | ReplayError::Incomplete { .. }
             | ReplayError::NoEnd
             | ReplayError::ScenarioId { .. }),
         ) => {
