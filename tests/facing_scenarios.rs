@@ -778,7 +778,7 @@ fn check_facing_reads_whole_floats_as_directions_and_a_negative_budget_as_none()
         ("7", "7"),
         ("-1", "-1"),
         ("2.5", "2.5"),
-        ("6.0", "6"),
+        ("6.0", "6.0"),
         ("true", "true"),
         ("{}", "table"),
     ] {
