@@ -8,7 +8,7 @@ use crate::board::SourceText;
 use crate::bot::{
     play_keeping_report, PlayOptions, Played, RandomBot, RunLimit, RunReport, SideBots, SidesDone,
 };
-use crate::engine::{Dice, Event, EventLimits, Game, GameError, Ruleset, Save, SaveError, Unit};
+use crate::engine::{Dice, Event, EventLimits, Game, GameError, Ruleset, Save, SaveError};
 use crate::rules::{LuaRules, RulesLoadError};
 use crate::scenario::UnitSpec;
 use crate::scenario::{load_scenario, Scenario, ScenarioError};
@@ -791,26 +791,9 @@ impl Session {
                     .map_err(|(offset, e)| {
                         fail(source.line_of(offset), format!("unit '{}': {e}", u.id))
                     })?;
-                let side = u.side.get_ref().clone();
-                let (ma, strength) = (u.ma_value(), u.strength_value());
+                // (an area region's alias is read as the region, as in a scenario)
                 extra.push(Event::UnitPlaced {
-                    unit: Unit {
-                        id: u.id,
-                        nation: u.nation.unwrap_or_else(|| side.clone()),
-                        side,
-                        kind: u.kind,
-                        size: u.size,
-                        ma,
-                        strength,
-                        // (an area region's alias is read as the region, as in a scenario)
-                        at: u.at.map(toml::Spanned::into_inner).map(|at| {
-                            let id = self.scenario.map.canonical_place(&at);
-                            id.map(|c| c.into_owned()).unwrap_or(at)
-                        }),
-                        facing: u.facing,
-                        status: u.status.into_iter().collect(),
-                        attrs: u.attrs,
-                    },
+                    unit: u.into_unit(Some(&self.scenario.map)),
                 });
                 // (side, place, facings and numbers, as a resumed save's units are checked)
                 if let Some(Event::UnitPlaced { unit }) = extra.last() {

@@ -1,6 +1,6 @@
 //! Validation: spec -> `Scenario`. Collects every error it can find instead of stopping at the first.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use toml::Spanned;
@@ -9,7 +9,7 @@ use super::error::ScenarioError;
 use super::fingerprint::Fingerprint;
 use super::spec::{ScenarioSpec, UnitFileSpec, UnitSpec};
 use crate::board::{load_board_all, Board, SourceText};
-use crate::engine::{Dice, GameState, Unit};
+use crate::engine::{Dice, GameState};
 
 /// Budgets for the rules' Lua VM and event chains, with defaults a scenario may override.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -538,30 +538,12 @@ pub fn parse_scenario(source: &SourceText) -> Result<Scenario, Vec<ScenarioError
         } else {
             first_at.insert(u.id.clone(), (src.path.clone(), line));
         }
-        let (ma, strength) = (u.ma_value(), u.strength_value());
         // (each at its own line: the allowance's, the strength's, the side's for attrs)
         let numbers_checked = u
             .numbers_checked(u.side.span().start)
             .map_err(|(offset, e)| (src.line_of(offset), e));
         let side_line = line_of(&u.side);
-        let unit = Unit {
-            id: u.id.clone(),
-            nation: u.nation.unwrap_or_else(|| side.clone()),
-            side,
-            kind: u.kind,
-            size: u.size,
-            ma,
-            strength,
-            // (an area region's alias is read as the region: the game keeps the id)
-            at: u.at.map(Spanned::into_inner).map(|at| {
-                map.as_ref()
-                    .and_then(|m| m.canonical_place(&at).map(|c| c.into_owned()))
-                    .unwrap_or(at)
-            }),
-            facing: u.facing,
-            status: u.status.into_iter().collect::<BTreeSet<_>>(),
-            attrs: u.attrs,
-        };
+        let unit = u.into_unit(map.as_ref());
         // (numbers a save can hold; a second facing that is a direction, as saves are checked:
         // `facing2 = -1` or `2.5` was taken as no second facing, and a save of the game was
         // then refused)

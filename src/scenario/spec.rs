@@ -107,6 +107,29 @@ impl UnitSpec {
         self.strength.as_ref().map_or(0.0, |s| *s.get_ref())
     }
 
+    /// The unit this entry places, on `board` when it has loaded: an area region's alias read
+    /// as the region (the game keeps the id). A scenario and a setup file place units alike.
+    pub fn into_unit(self, board: Option<&crate::board::Board>) -> crate::engine::Unit {
+        let side = self.side.into_inner();
+        crate::engine::Unit {
+            id: self.id,
+            nation: self.nation.unwrap_or_else(|| side.clone()),
+            side,
+            kind: self.kind,
+            size: self.size,
+            ma: self.ma.map_or(0.0, Spanned::into_inner),
+            strength: self.strength.map_or(0.0, Spanned::into_inner),
+            at: self.at.map(Spanned::into_inner).map(|at| {
+                board
+                    .and_then(|b| b.canonical_place(&at).map(|c| c.into_owned()))
+                    .unwrap_or(at)
+            }),
+            facing: self.facing,
+            status: self.status.into_iter().collect(),
+            attrs: self.attrs,
+        }
+    }
+
     /// Checks the allowance and strength (`fit::unit_numbers`), each failure with the byte
     /// offset of the number it is about (`fallback` for a number left out).
     pub fn numbers_checked(&self, fallback: usize) -> Result<(), (usize, String)> {
