@@ -1106,6 +1106,38 @@ mod tests {
         );
     }
 
+    /// The rules' `position_problems` answer: nothing, null or an empty list or table passes;
+    /// a list of texts refuses the position, naming each; any other answer, and the query's
+    /// own error, are errors naming the query.
+    #[test]
+    fn position_problems_passes_nothing_and_refuses_a_list_of_problems() {
+        use serde_json::json;
+        for answer in [None, Some(json!(null)), Some(json!([])), Some(json!({}))] {
+            assert_eq!(position_problems(Ok(answer.clone())), Ok(()), "{answer:?}");
+        }
+        assert_eq!(
+            position_problems(Ok(Some(json!(["an army at sea", "two units in PAR"])))),
+            Err("the rules find its position impossible: an army at sea; two units in PAR".into())
+        );
+        for (answer, shown) in [
+            (json!(["an army at sea", 2]), r#"["an army at sea",2]"#),
+            (json!([1]), "[1]"),
+            (json!({"PAR": "two units"}), r#"{"PAR":"two units"}"#),
+            (json!("an army at sea"), r#""an army at sea""#),
+        ] {
+            assert_eq!(
+                position_problems(Ok(Some(answer))),
+                Err(format!(
+                    "the rules' position_problems query answered {shown}, not a list of problems"
+                ))
+            );
+        }
+        assert_eq!(
+            position_problems(Err(crate::engine::RulesError::new("boom"))),
+            Err("the rules' position_problems query: boom".into())
+        );
+    }
+
     /// The line a refusal names: a key refused by name at the entry or header that writes it
     /// at the top level, not at a comment, a value or a nested table quoting the same word.
     #[test]
@@ -1130,6 +1162,16 @@ mod tests {
                 "{text}"
             );
         }
+        // (a refusal quoting a value: the line that writes it; an empty quote, a side '' the
+        // rules name, is no value to look for, though the file writes "" elsewhere)
+        let text = "note = \"\"\n[units]\nFRANCE = [\"A NSA\"]\n";
+        assert_eq!(
+            quoted_line(
+                &SourceText::new("s.toml", text),
+                "unit 'A NSA' of side '': an army cannot stand at sea"
+            ),
+            3
+        );
         // (a France 1940 refusal naming the nearest key: the misspelt one's line)
         let text = "# invade was renamed \"invaded\"\nturn = 1\ninvade = [\"netherlands\"]\n";
         assert_eq!(
