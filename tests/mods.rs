@@ -216,6 +216,27 @@ fn a_resumed_game_says_which_rules_files_changed_since_the_save() {
     );
 }
 
+/// A rules file a save recorded that the game does not load now (a save written when every
+/// file of a module's folder was recorded, its tests and variants too) is not named as a
+/// change: the comparison is held to the files the game loads. A file it loads still is.
+#[test]
+fn a_recorded_file_the_game_does_not_load_is_no_change() {
+    let session = Session::start(Path::new("scenarios/demo"), Some(1)).expect("the demo loads");
+    let mut save = session.to_save();
+    save.rules
+        .insert("rules/demo/variants/mud.lua".into(), "sha256:00".into());
+    let resumed =
+        Session::resume_save(save.clone().sealed(), Path::new("game.json")).expect("resumes");
+    assert_eq!(resumed.rules_changed, None);
+    save.rules
+        .insert("rules/demo/combat.lua".into(), "sha256:00".into());
+    let resumed = Session::resume_save(save.sealed(), Path::new("game.json")).expect("resumes");
+    assert_eq!(
+        resumed.rules_changed.as_deref(),
+        Some("rules/demo/combat.lua changed")
+    );
+}
+
 /// A mod added to a save's `mods` list (the save is JSON anyone can edit, and its checksum
 /// anyone can compute) loads extra Lua the game never ran: the resumed game says so, as it says
 /// a rules file changed. It used to resume without a word.
