@@ -1106,6 +1106,18 @@ mod tests {
         );
     }
 
+    /// A session's debug text names what it came from (the scenario's path, seed and mods) and
+    /// the game's summary, not every unit and event: a host's log or panic message shows it.
+    #[test]
+    fn a_sessions_debug_text_is_a_summary() {
+        let session = Session::start(Path::new("scenarios/demo"), Some(7)).expect("the demo");
+        assert_eq!(
+            format!("{session:?}"),
+            "Session { scenario: \"scenarios/demo/scenario.toml\", game: Game { scenario: \
+             \"demo\", turn: 1, step: 0, units: 8, log: 2, .. }, seed: 7, mods: [], .. }"
+        );
+    }
+
     /// The rules' `position_problems` answer: nothing, null or an empty list or table passes;
     /// a list of texts refuses the position, naming each; any other answer, and the query's
     /// own error, are errors naming the query.
