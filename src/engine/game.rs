@@ -1587,4 +1587,355 @@ mod tests {
             );
         }
     }
+
+    /// Rules that know their sides: blue's and red's `move`, then a simultaneous `talk`. They
+    /// label a turn's first step `opening` and every other by its phase name (as a label
+    /// function returning the phase it is given); they answer the query `echo` with its
+    /// argument, print a line for each command, and their setup reads `position` into the
+    /// variable `position` (and refuses a table that still holds `vars`).
+    struct Sided {
+        sequence: Sequence,
+        sides: Vec<String>,
+        printed: Vec<String>,
+    }
+
+    impl Ruleset for Sided {
+        fn sequence(&self) -> &Sequence {
+            &self.sequence
+        }
+        fn legal_commands(&mut self, _: &GameState, _: &str) -> Result<Vec<Command>, RulesError> {
+            Ok(vec![Command::EndPhase, go()])
+        }
+        fn resolve(
+            &mut self,
+            _: &GameState,
+            side: Option<&str>,
+            command: &Command,
+        ) -> Result<Resolution, RulesError> {
+            self.printed
+                .push(format!("{} by {}", command.name(), side.unwrap_or("host")));
+            Ok(Ok(vec![]))
+        }
+        fn before_event(
+            &mut self,
+            _: &GameState,
+            _: &Event,
+        ) -> Result<Option<Refusal>, RulesError> {
+            Ok(None)
+        }
+        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
+            Ok(Vec::new())
+        }
+        fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
+            Ok(Outcome {
+                winner: Some("red".into()),
+                scores: BTreeMap::new(),
+                reason: "over".into(),
+            })
+        }
+        fn query(
+            &mut self,
+            _: &GameState,
+            name: &str,
+            arg: &serde_json::Value,
+        ) -> Result<Option<serde_json::Value>, RulesError> {
+            Ok((name == "echo").then(|| arg.clone()))
+        }
+        fn phase_label(
+            &mut self,
+            _: &GameState,
+            turn: u32,
+            step: u32,
+        ) -> Result<Option<String>, RulesError> {
+            Ok(match step {
+                0 => Some("opening".into()),
+                _ => self.sequence.step(turn, step).map(|s| s.phase.clone()),
+            })
+        }
+        fn setup(
+            &mut self,
+            _: &GameState,
+            table: &Map<String, serde_json::Value>,
+        ) -> Result<Resolution, RulesError> {
+            if table.contains_key("vars") {
+                return Ok(Err(Refusal::new("setup", "the rules' setup saw [vars]")));
+            }
+            Ok(Ok(table
+                .get("position")
+                .map(|p| Event::VarSet {
+                    key: "position".into(),
+                    value: p.clone().into(),
+                })
+                .into_iter()
+                .collect()))
+        }
+        fn sides(&self) -> &[String] {
+            &self.sides
+        }
+        fn take_script_log(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.printed)
+        }
+        fn reads_setup(&self) -> bool {
+            true
+        }
+    }
+
+    /// A started game of `Sided` rules, `turns` turns long.
+    fn sided(turns: u32) -> Game {
+        let step = |side: Option<&str>, phase: &str| Step {
+            side: side.map(str::to_string),
+            phase: phase.into(),
+        };
+        let rules = Sided {
+            sequence: Sequence {
+                steps: vec![
+                    step(Some("blue"), "move"),
+                    step(Some("red"), "move"),
+                    step(None, "talk"),
+                ],
+                special: BTreeMap::new(),
+            },
+            sides: vec!["blue".into(), "red".into()],
+            printed: vec![],
+        };
+        let mut g = Game::new(
+            GameState::new("sided", 1),
+            Box::new(rules),
+            turns,
+            EventLimits::default(),
+        );
+        g.start(1).unwrap();
+        g
+    }
+
+    /// Where the game stands, as a host shows it: the phasing side, the phase, the label (the
+    /// rules', else the phase name) and the position text, step by step to the end.
+    #[test]
+    fn the_phase_side_and_label_follow_the_sequence_to_the_end() {
+        let mut g = sided(1);
+        let mut seen = Vec::new();
+        // (three steps, then the game is over: a bounded loop, so a game that never ends
+        // fails here instead of hanging)
+        for _ in 0..3 {
+            assert!(!g.is_over());
+            seen.push((
+                g.phasing_side(),
+                g.phase(),
+                g.phase_label().unwrap(),
+                g.position_text(),
+            ));
+            g.submit(None, &Command::EndPhase).unwrap();
+        }
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(
+            seen,
+            [
+                (
+                    s("blue"),
+                    s("move"),
+                    s("opening"),
+                    "turn 1, opening (blue)".into()
+                ),
+                (s("red"), s("move"), s("move"), "turn 1, move (red)".into()),
+                (None, s("talk"), s("talk"), "turn 1, talk".into()),
+            ]
+        );
+        // (a finished game has no phasing side: nobody is to move)
+        assert_eq!((g.phasing_side(), g.is_over()), (None, true));
+        // (without a label, the position names the phase: Tiny labels every step)
+        let mut g = game_of(
+            2,
+            vec![Step {
+                side: Some("blue".into()),
+                phase: "move".into(),
+            }],
+        );
+        g.start(1).unwrap();
+        assert_eq!(g.position_text(), "turn 1, T1m (blue)");
+    }
+
+    /// Commands are listed for the phasing side only (and for every side in a simultaneous
+    /// phase); a side the rules do not name is left to the rules; nobody has any once the
+    /// game is over. `legal_commands_matching` answers alike, filtered.
+    #[test]
+    fn legal_commands_are_listed_for_the_side_whose_phase_it_is() {
+        let mut g = sided(1);
+        let end_phase = CommandFilter::command("end_phase");
+        let lists = |g: &mut Game| {
+            ["blue", "red", "green"].map(|side| {
+                (
+                    g.legal_commands(side).unwrap(),
+                    g.legal_commands_matching(side, &end_phase).unwrap(),
+                )
+            })
+        };
+        let all = || (vec![Command::EndPhase, go()], vec![Command::EndPhase]);
+        let none = || (vec![], vec![]);
+        assert_eq!(lists(&mut g), [all(), none(), all()], "blue's phase");
+        g.submit(None, &Command::EndPhase).unwrap();
+        assert_eq!(lists(&mut g), [none(), all(), all()], "red's phase");
+        g.submit(None, &Command::EndPhase).unwrap();
+        assert_eq!(lists(&mut g), [all(), all(), all()], "simultaneous");
+        g.submit(None, &Command::EndPhase).unwrap();
+        assert!(g.is_over());
+        assert_eq!(lists(&mut g), [none(), none(), none()], "over");
+    }
+
+    /// A setup's `[vars]` set each variable, in name order, before the rules' own setup (which
+    /// does not see the key); a setup of only `[vars]` leaves the game at its step. Not a
+    /// table: refused.
+    #[test]
+    fn setup_vars_are_set_in_name_order_and_the_game_stays_at_its_step() {
+        let mut g = game(3);
+        g.start(1).unwrap();
+        let table = json!({"vars": {"weather": "rain", "bridge": 2}});
+        let events = g.setup(table.as_object().unwrap(), Vec::new()).unwrap();
+        let set = |key: &str, value: serde_json::Value| Event::VarSet {
+            key: key.into(),
+            value: value.into(),
+        };
+        assert_eq!(
+            events,
+            [set("bridge", json!(2)), set("weather", json!("rain"))]
+        );
+        assert_eq!((g.state().turn, g.state().step), (1, 0));
+        assert_eq!(
+            g.state().vars.get("weather").map(|v| v.to_string()),
+            Some("\"rain\"".into())
+        );
+        let before = g.state().clone();
+        let table = json!({"vars": 3});
+        assert_eq!(
+            g.setup(table.as_object().unwrap(), Vec::new())
+                .unwrap_err()
+                .to_string(),
+            "refused: setup: [vars] must be a table: name = value"
+        );
+        assert_eq!(g.state(), &before);
+    }
+
+    /// Rules whose setup reads keys of their own: a side the rules do not name is refused with
+    /// the nearest; a `[vars]` value the rules' setup writes itself is refused (it would be
+    /// overwritten unseen), other `[vars]` are kept beside it.
+    #[test]
+    fn a_setup_names_known_sides_and_gives_no_variable_the_rules_setup_writes() {
+        let mut g = sided(2);
+        let setup = |g: &mut Game, table: serde_json::Value| {
+            let table = table.as_object().cloned().unwrap_or_default();
+            g.setup(&table, Vec::new())
+                .map(|_| (g.state().turn, g.state().step))
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(setup(&mut g, json!({"turn": 2, "side": "red"})), Ok((2, 1)));
+        assert_eq!(
+            setup(&mut g, json!({"side": "bleu"})),
+            Err(
+                "refused: setup: unknown side 'bleu': did you mean 'blue'? (sides: blue, red)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            setup(
+                &mut g,
+                json!({"position": "opening", "vars": {"weather": "rain"}})
+            ),
+            Ok((2, 1))
+        );
+        let var = |g: &Game, key: &str| g.state().vars.get(key).map(|v| v.to_string());
+        assert_eq!(
+            (var(&g, "position"), var(&g, "weather")),
+            (Some("\"opening\"".into()), Some("\"rain\"".into()))
+        );
+        assert_eq!(
+            setup(
+                &mut g,
+                json!({"position": "late", "vars": {"position": "early"}})
+            ),
+            Err(
+                "refused: setup: [vars].position: the rules' setup writes 'position' itself, \
+                 from the setup's other keys: give the position as the rules read it"
+                    .into()
+            )
+        );
+        assert_eq!(var(&g, "position"), Some("\"opening\"".into()));
+    }
+
+    /// An unknown phase is refused with the phase names and, when the rules label the current
+    /// step otherwise, its label as an example; a label that is a phase name is not repeated.
+    #[test]
+    fn an_unknown_phase_names_the_current_label_only_when_it_is_no_phase_name() {
+        let mut g = sided(1);
+        let refusal = |g: &mut Game| {
+            let table = json!({"phase": "parley"});
+            g.setup(table.as_object().unwrap(), Vec::new())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refusal(&mut g),
+            "refused: setup: phase 'parley' is not a phase of this scenario (phases: move, \
+             talk, or a label such as 'opening'; turns 1..1)"
+        );
+        g.submit(None, &Command::EndPhase).unwrap();
+        assert_eq!(g.phase_label().unwrap().as_deref(), Some("move"));
+        assert_eq!(
+            refusal(&mut g),
+            "refused: setup: phase 'parley' is not a phase of this scenario (phases: move, \
+             talk; turns 1..1)"
+        );
+    }
+
+    /// A step is past once the game has left it (played or skipped), named by its label in any
+    /// case; the current step and those to come are not.
+    #[test]
+    fn a_phase_is_past_once_the_game_has_left_it() {
+        let mut g = game(3);
+        g.start(1).unwrap();
+        assert!(!g.is_past_phase("T1m").unwrap());
+        let table = json!({"phase": "T2r"});
+        g.setup(table.as_object().unwrap(), Vec::new()).unwrap();
+        let past = ["T1m", "t1R", "T2m", "T2r", "T3m", "move", "retreat"]
+            .map(|label| (label, g.is_past_phase(label).unwrap()));
+        assert_eq!(
+            past,
+            [
+                ("T1m", true),
+                ("t1R", true),
+                ("T2m", true),
+                ("T2r", false),
+                ("T3m", false),
+                ("move", false),
+                ("retreat", false),
+            ]
+        );
+    }
+
+    /// What a host reads besides the state: the turn limit, the log (taken or not), the
+    /// scripts' printed lines (drained), a query's answer, a short debug summary.
+    #[test]
+    fn a_game_hands_its_log_script_lines_queries_and_summary_to_the_host() {
+        let mut g = sided(3);
+        assert_eq!(g.turn_limit(), 3);
+        let started = g.log().to_vec();
+        assert_eq!(
+            started.iter().map(Event::name).collect::<Vec<_>>(),
+            ["GameStarted", "PhaseStarted"]
+        );
+        let ended = g.submit(None, &Command::EndPhase).unwrap();
+        assert_eq!(g.log(), [started.clone(), ended.clone()].concat());
+        assert_eq!(
+            format!("{g:?}"),
+            "Game { scenario: \"sided\", turn: 1, step: 1, units: 0, log: 4, .. }"
+        );
+        assert_eq!(g.take_log(), [started, ended].concat());
+        assert_eq!(g.log(), []);
+        g.submit(Some("red"), &go()).unwrap();
+        assert_eq!(g.take_script_log(), ["end_phase by blue", "go by red"]);
+        assert_eq!(g.take_script_log(), Vec::<String>::new());
+        assert_eq!(
+            g.query("echo", &json!([1, "a"])).unwrap(),
+            Some(json!([1, "a"]))
+        );
+        assert_eq!(g.query("other", &json!(1)).unwrap(), None);
+    }
 }
