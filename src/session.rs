@@ -1118,6 +1118,24 @@ mod tests {
         );
     }
 
+    /// The sides with orders to give are a simultaneous step's: none in a step a side has
+    /// (the demo's), every power at Diplomacy's first movement, none once the game is over.
+    #[test]
+    fn sides_with_orders_are_named_in_simultaneous_steps_only() {
+        let mut demo = Session::start(Path::new("scenarios/demo"), Some(1)).expect("the demo");
+        assert_eq!(demo.sides_with_orders().unwrap(), Vec::<String>::new());
+        let mut diplomacy =
+            Session::start(Path::new("scenarios/diplomacy"), Some(1)).expect("Diplomacy");
+        let powers = diplomacy.scenario.sides.clone();
+        assert_eq!(powers.len(), 7);
+        assert_eq!(diplomacy.sides_with_orders().unwrap(), powers);
+        diplomacy
+            .play_bots(RunLimit::End)
+            .expect("the bots play it out");
+        assert!(diplomacy.game.is_over());
+        assert_eq!(diplomacy.sides_with_orders().unwrap(), Vec::<String>::new());
+    }
+
     /// The rules' `position_problems` answer: nothing, null or an empty list or table passes;
     /// a list of texts refuses the position, naming each; any other answer, and the query's
     /// own error, are errors naming the query.
