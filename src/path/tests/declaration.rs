@@ -501,6 +501,22 @@ fn a_map_zone_the_vocabulary_names_is_no_misspelling_of_another() {
     );
 }
 
+/// `no_entry_across` takes lists of "enemy_zoc" and "enemy_territory": another word is refused
+/// on a map without the feature as on one with it (it was refused only where the map had
+/// the feature, so a game loaded on one map and not on another).
+#[test]
+fn a_bad_no_entry_across_list_is_refused_whether_or_not_the_map_has_the_feature() {
+    let expected = "no_entry_across.sea: expected a list of \"enemy_zoc\" and \
+                    \"enemy_territory\", found a list";
+    for extra in ["", "[hexsides]\nsea = [\"0101/0201\"]\n"] {
+        let m = map(&[". . ."], extra);
+        let mut d = f40();
+        d["no_entry_across"]["sea"] = json!(["enemy_zoc", "enemy_teritory"]);
+        let e = PathRules::compile(&d, &m).unwrap_err().to_string();
+        assert_eq!(e, expected, "map with {extra:?}");
+    }
+}
+
 /// Two `unless` features on one map: each applies only to hexsides that have it. Crossing a
 /// major river without a bridge costs the river's 2, not the sea's prohibition as well; a sea
 /// hexside pays the sea's rule alone.
