@@ -323,10 +323,10 @@ impl MovementProfile {
             if let Some(m) = decl::table(v, "no_entry_across", &[])? {
                 for (feature, what) in m {
                     let at = join("no_entry_across", feature);
-                    let Some(bit) = decl::hexside_feature(map, &vocab, feature, &at)? else {
-                        continue;
-                    };
-                    let bit = 1u32 << bit;
+                    // A feature this map lacks is still checked (its list too), as in
+                    // `hexsides`, then has no bit to bar.
+                    let bit = decl::hexside_feature(map, &vocab, feature, &at)?
+                        .map_or(0, |bit| 1u32 << bit);
                     for item in decl::names(what, &at)? {
                         match item.as_str() {
                             "enemy_zoc" => no_zoc_entry_across |= bit,

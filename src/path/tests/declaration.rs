@@ -394,3 +394,155 @@ fn an_unless_cost_takes_prohibited_for_then_and_refuses_other_strings() {
          of 1/64), found the string \"never\""
     );
 }
+
+/// A declaration naming only sides, classes and a cost of 1 for each terrain of `map(..)`.
+fn bare(sides: &[String], classes: &[String]) -> Value {
+    json!({
+        "sides": sides, "classes": classes,
+        "terrain": { "clear": 1, "marsh": 1, "forest": 1, "hills": 1, "wooded_hills": 1,
+                     "mountains": 1, "major_city": 1, "sea": 1 },
+    })
+}
+
+fn named(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// A game has 1 to 8 sides and 1 to 32 movement classes: none, or one more, is refused with
+/// how many were found.
+#[test]
+fn sides_and_classes_number_from_one_to_their_maximum() {
+    let m = map(&[". . ."], "");
+    let compiled = |sides: usize, classes: usize| {
+        PathRules::compile(&bare(&named("s", sides), &named("c", classes)), &m)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(compiled(1, 1), Ok(()));
+    assert_eq!(compiled(8, 32), Ok(()));
+    let sides = |found: usize| {
+        Err(format!(
+            "sides: at most 8 sides (and at least 1) (found {found})"
+        ))
+    };
+    assert_eq!(compiled(0, 1), sides(0));
+    assert_eq!(compiled(9, 1), sides(9));
+    let classes = |found: usize| {
+        Err(format!(
+            "classes: at most 32 classes (and at least 1) (found {found})"
+        ))
+    };
+    assert_eq!(compiled(1, 0), classes(0));
+    assert_eq!(compiled(1, 33), classes(33));
+}
+
+/// Two profiles are equal when their tables and their sides and classes are: the same
+/// declaration compiles to equal profiles; renaming a side or a class alone (the same costs)
+/// makes them differ.
+#[test]
+fn profiles_differ_by_the_names_of_their_sides_and_classes() {
+    use crate::path::MovementProfile;
+    let m = map(&[". . ."], "");
+    let profile = |sides: &[&str], classes: &[&str]| {
+        let names = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        MovementProfile::compile(&bare(&names(sides), &names(classes)), &m).unwrap()
+    };
+    let blue_red = profile(&["blue", "red"], &["foot"]);
+    assert_eq!(blue_red, profile(&["blue", "red"], &["foot"]));
+    assert!(
+        blue_red != profile(&["blue", "green"], &["foot"]),
+        "a side renamed"
+    );
+    assert!(
+        blue_red != profile(&["blue", "red"], &["leg"]),
+        "a class renamed"
+    );
+}
+
+/// `check`'s warning: a `unit_class.by_type` entry no unit has, one or two letters from a type
+/// the scenario's units have and the list lacks (those units get the default class). Without
+/// a default such units have no class at all and are refused, so nothing is listed.
+#[test]
+fn a_by_type_entry_near_an_unlisted_unit_type_is_a_likely_misspelling() {
+    use std::collections::BTreeSet;
+    let m = map(&[". . ."], "");
+    let types: BTreeSet<&str> = ["armoured", "infantry", "motorized"].into();
+    // (`armored` is listed and no unit has it; `motorized` is listed and some have it;
+    // `mountain_infantry` is listed, no unit has it, and no unlisted type is near it)
+    let r = rules(&m);
+    assert_eq!(
+        r.profile.misspelt_types(&types),
+        vec![("armored".to_string(), "armoured")]
+    );
+    let mut d = f40();
+    d["unit_class"].as_object_mut().unwrap().remove("default");
+    let r = PathRules::compile(&d, &m).unwrap();
+    assert_eq!(r.profile.misspelt_types(&types), vec![]);
+}
+
+/// A zone the vocabulary lets a map lack is refused as misnamed only when the map has a zone
+/// near it that the vocabulary does not name itself: `west_prussia`, two letters from
+/// `east_prussia`, is a zone of its own when the vocabulary lists both.
+#[test]
+fn a_map_zone_the_vocabulary_names_is_no_misspelling_of_another() {
+    let m = map(&[". . ."], "[zones]\nwest_prussia = [\"0101\"]\n");
+    let mut d = f40();
+    d["vocabulary"]["zones"] = json!(["germany", "france", "east_prussia", "west_prussia"]);
+    let loaded = PathRules::compile(&d, &m)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(loaded, Ok(()));
+    d["vocabulary"]["zones"] = json!(["germany", "france", "east_prussia"]);
+    assert_eq!(
+        PathRules::compile(&d, &m).unwrap_err().to_string(),
+        "vocabulary.zones: this map has no zone 'east_prussia' but has 'west_prussia': a \
+         misspelling in the map? (the declaration's vocabulary lets a map lack \
+         'east_prussia', not misname it)"
+    );
+}
+
+/// `no_entry_across` takes lists of "enemy_zoc" and "enemy_territory": another word is refused
+/// on a map without the feature as on one with it (it was refused only where the map had
+/// the feature, so a game loaded on one map and not on another).
+#[test]
+fn a_bad_no_entry_across_list_is_refused_whether_or_not_the_map_has_the_feature() {
+    let expected = "no_entry_across.sea: expected a list of \"enemy_zoc\" and \
+                    \"enemy_territory\", found a list";
+    for extra in ["", "[hexsides]\nsea = [\"0101/0201\"]\n"] {
+        let m = map(&[". . ."], extra);
+        let mut d = f40();
+        d["no_entry_across"]["sea"] = json!(["enemy_zoc", "enemy_teritory"]);
+        let e = PathRules::compile(&d, &m).unwrap_err().to_string();
+        assert_eq!(e, expected, "map with {extra:?}");
+    }
+}
+
+/// Two `unless` features on one map: each applies only to hexsides that have it. Crossing a
+/// major river without a bridge costs the river's 2, not the sea's prohibition as well; a sea
+/// hexside pays the sea's rule alone.
+#[test]
+fn each_unless_hexside_cost_applies_only_where_its_feature_is() {
+    let m = map(
+        &[". . ."],
+        "[hexsides]\nmajor_river = [\"0101/0201\"]\nsea = [\"0201/0301\"]\ncauseway = [\"0201/0301\"]\n",
+    );
+    let mut d = f40();
+    d["hexsides"]["major_river"] = json!({ "unless": ["causeway"], "then": 0, "else": 2 });
+    let r = PathRules::compile(&d, &m).unwrap();
+    let p = &r.profile;
+    let foot = p.class_id("foot").unwrap();
+    let bit = |f: &str| 1u32 << m.hexside_feature_id(f).unwrap();
+    let (river, sea, causeway) = (bit("major_river"), bit("sea"), bit("causeway"));
+    assert_eq!(p.hexside_cost(GERMAN, foot, river), Some(Mp::whole(2)));
+    assert_eq!(
+        p.hexside_cost(GERMAN, foot, river | causeway),
+        Some(Mp::ZERO)
+    );
+    assert_eq!(p.hexside_cost(GERMAN, foot, sea), None);
+    assert_eq!(p.hexside_cost(GERMAN, foot, sea | causeway), Some(Mp::ZERO));
+    assert_eq!(p.hexside_cost(GERMAN, foot, sea | river), None);
+    assert_eq!(
+        p.hexside_cost(ALLIED, foot, sea | river),
+        Some(Mp::whole(3))
+    );
+}
