@@ -474,6 +474,69 @@ mod tests {
         assert_eq!(json["length"]["sd"], serde_json::json!(1.0));
     }
 
+    /// The game lengths: least, quartiles and median at position round((n - 1) q) of the
+    /// sorted lengths (docs/cli.md), greatest, and a histogram counting each length; no games,
+    /// all zero.
+    #[test]
+    fn game_lengths_give_their_quartiles_and_histogram() {
+        let records: Vec<GameRecord> = [9, 3, 6, 2, 10, 3, 8, 5, 7]
+            .into_iter()
+            .enumerate()
+            .map(|(n, turns)| GameRecord {
+                turns,
+                ..game(n as u64, None)
+            })
+            .collect();
+        let length = Stats::from_records(&records, &[]).length;
+        assert_eq!(
+            (length.min, length.q1, length.median, length.q3, length.max),
+            (2, 3, 6, 8, 10)
+        );
+        assert_eq!(
+            length.histogram,
+            BTreeMap::from([
+                (2, 1),
+                (3, 2),
+                (5, 1),
+                (6, 1),
+                (7, 1),
+                (8, 1),
+                (9, 1),
+                (10, 1)
+            ])
+        );
+        let none = Stats::from_records(&[], &[]).length;
+        assert_eq!(
+            (none.min, none.q1, none.median, none.q3, none.max, none.mean),
+            (0, 0, 0, 0, 0, 0.0)
+        );
+        assert!(none.histogram.is_empty());
+    }
+
+    /// The note of what the host chose: the bots, then the mods, each only when there are
+    /// some, none at all without either.
+    #[test]
+    fn the_host_note_names_the_bots_and_mods_chosen() {
+        let bots = BTreeMap::from([
+            ("blue".to_string(), "demo.ai".to_string()),
+            ("red".to_string(), "random".to_string()),
+        ]);
+        let mods = ["mods/rain.lua".to_string(), "mods/mud.lua".to_string()];
+        assert_eq!(
+            host_note(&bots, &mods).as_deref(),
+            Some("bots chosen: blue demo.ai, red random; mods: mods/rain.lua, mods/mud.lua")
+        );
+        assert_eq!(
+            host_note(&bots, &[]).as_deref(),
+            Some("bots chosen: blue demo.ai, red random")
+        );
+        assert_eq!(
+            host_note(&BTreeMap::new(), &mods[..1]).as_deref(),
+            Some("mods: mods/rain.lua")
+        );
+        assert_eq!(host_note(&BTreeMap::new(), &[]), None);
+    }
+
     /// One game has no spread; scores near f64's limit give a finite one.
     #[test]
     fn the_spread_of_one_game_is_zero_and_huge_scores_stay_finite() {
