@@ -113,4 +113,62 @@ mod tests {
             r#"{"phase":"S1901M","results":[{"power":"FRANCE","order":"A PAR H","unit":"A PAR","flags":[]}],"units":{"FRANCE":["A PAR"],"ITALY":[]},"dislodged":[],"disbanded":[],"centers":{},"next_phase":"F1901M"}"#
         );
     }
+
+    fn report(phase: &str) -> Value {
+        serde_json::json!({"phase": phase, "results": [], "units": {"FRANCE": ["A PAR"]},
+            "dislodged": [], "disbanded": [], "centers": {"FRANCE": ["PAR"]}, "next_phase": "X"})
+    }
+
+    fn custom(name: &str, data: Value) -> Event {
+        Event::Custom {
+            name: name.into(),
+            data: std::sync::Arc::new(data),
+        }
+    }
+
+    /// Only `PhaseAdjudicated` events are reports, read in order; the engine's own events and
+    /// other custom events (whatever their data) are passed over.
+    #[test]
+    fn reports_are_the_phase_adjudicated_events_in_order() {
+        let events = [
+            Event::PhaseEnded {
+                turn: 1,
+                step: 1,
+                side: None,
+                phase: "S1901M".into(),
+            },
+            custom("OrdersGiven", serde_json::json!({"FRANCE": 3})),
+            custom(PHASE_ADJUDICATED, report("S1901M")),
+            custom("phaseadjudicated", report("F1901M")),
+            custom(PHASE_ADJUDICATED, report("S1902M")),
+        ];
+        let phases: Vec<String> = PhaseReport::from_events(&events)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.phase)
+            .collect();
+        assert_eq!(phases, ["S1901M", "S1902M"]);
+        let r = &PhaseReport::from_events(&events[2..3]).unwrap()[0];
+        assert_eq!(r.units["FRANCE"], ["A PAR"]);
+        assert_eq!(r.centers["FRANCE"], ["PAR"]);
+        assert!(PhaseReport::from_events(&events[..2]).unwrap().is_empty());
+    }
+
+    /// Only an EMPTY table stands for an empty list: a table with keys where a list belongs
+    /// is an error, not an empty list (a rules mistake is not hidden).
+    #[test]
+    fn a_table_with_keys_is_not_a_list() {
+        let mut v = report("S1901M");
+        v["disbanded"] = serde_json::json!({"1": "A PAR"});
+        let e = PhaseReport::deserialize(&v).unwrap_err().to_string();
+        assert_eq!(e, "invalid type: map, expected a sequence");
+        let mut v = report("S1901M");
+        v["units"] = serde_json::json!({"FRANCE": {"1": "A PAR"}});
+        let e = PhaseReport::deserialize(&v).unwrap_err().to_string();
+        assert_eq!(e, "invalid type: map, expected a sequence");
+        let mut v = report("S1901M");
+        v["units"] = serde_json::json!(["A PAR"]);
+        let e = PhaseReport::deserialize(&v).unwrap_err().to_string();
+        assert_eq!(e, "expected a table POWER = [...]");
+    }
 }

@@ -350,3 +350,122 @@ impl Replay {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TINY: &str = "tests/errors/_tiny/scenario.toml";
+
+    /// The tiny game's first four `end_phase` steps (blue, red, blue, red), recorded as
+    /// `hexwar run --replay` records them, and finished.
+    fn recorded() -> Replay {
+        let mut session = Session::start(Path::new(TINY), Some(1)).unwrap();
+        let mut replay = Replay::new(&session);
+        for side in ["blue", "red", "blue", "red"] {
+            let legal = session.game.legal_commands(side).unwrap().len();
+            let accepted = session.game.submit(Some(side), &Command::EndPhase).is_ok();
+            replay.steps.push(ReplayStep {
+                side: side.into(),
+                command: Command::EndPhase,
+                legal,
+                accepted,
+                state: session.game.state().hash(),
+            });
+        }
+        replay.finish(&session);
+        replay
+    }
+
+    fn message(replay: &Replay) -> String {
+        replay.verify().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_recorded_game_verifies_to_its_last_state() {
+        let replay = recorded();
+        assert_eq!(
+            replay.end,
+            Some(ReplayEnd {
+                steps: 4,
+                state: replay.steps[3].state.clone()
+            })
+        );
+        assert_eq!(
+            replay.verify().unwrap(),
+            Verified {
+                steps: 4,
+                state: replay.steps[3].state.clone()
+            }
+        );
+    }
+
+    /// Another count of legal commands is a divergence at that step (numbered from 1), told
+    /// with both counts.
+    #[test]
+    fn another_legal_count_diverges_at_its_step() {
+        let mut replay = recorded();
+        assert_eq!(replay.steps[1].legal, 1);
+        replay.steps[1].legal = 3;
+        assert_eq!(
+            message(&replay),
+            "replay diverges at step 2 (red: {\"command\":\"end_phase\"}): 1 legal commands, \
+             3 recorded"
+        );
+    }
+
+    /// A recorded end whose state is not where the steps lead is a divergence at the last
+    /// step, even though every step verified; with no steps, at step 0.
+    #[test]
+    fn an_end_state_the_steps_do_not_reach_diverges() {
+        let zeros = format!("sha256:{}", "0".repeat(64));
+        let mut replay = recorded();
+        let now = replay.steps[3].state.clone();
+        replay.end.as_mut().unwrap().state = zeros.clone();
+        assert_eq!(
+            message(&replay),
+            format!(
+                "replay diverges at step 4 (red: {{\"command\":\"end_phase\"}}): state {now} \
+                 differs from the recorded {zeros}"
+            )
+        );
+        let start = Session::start(Path::new(TINY), Some(1)).unwrap();
+        let start = start.game.state().hash();
+        replay.steps.clear();
+        replay.end = Some(ReplayEnd {
+            steps: 0,
+            state: zeros.clone(),
+        });
+        assert_eq!(
+            message(&replay),
+            format!(
+                "replay diverges at step 0 (: ): state {start} differs from the recorded {zeros}"
+            )
+        );
+    }
+
+    /// A file of another format, or of another version of this one, is refused as it is read,
+    /// naming what it is and what this build reads.
+    #[test]
+    fn another_format_or_version_is_refused_as_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        let whole = recorded();
+        whole.write(&path).unwrap();
+        assert_eq!(Replay::read(&path).unwrap(), whole);
+        for (format, version) in [("hexwar-replays", 1), ("hexwar-replay", 2)] {
+            let mut other = whole.clone();
+            other.format = format.into();
+            other.version = version;
+            other.write(&path).unwrap();
+            assert_eq!(
+                Replay::read(&path).unwrap_err().to_string(),
+                format!(
+                    "{}: cannot read replay: format '{format}' version {version} is not \
+                     supported (this build reads 'hexwar-replay' version 1)",
+                    path.display()
+                )
+            );
+        }
+    }
+}
