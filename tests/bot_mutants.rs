@@ -72,12 +72,6 @@ impl Ruleset for Toy {
             _ => Err(Refusal::new("TOY-2", "refused")),
         })
     }
-    fn before_event(&mut self, _: &GameState, _: &Event) -> Result<Option<Refusal>, RulesError> {
-        Ok(None)
-    }
-    fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
-        Ok(Vec::new())
-    }
     fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
         Ok(Outcome {
             winner: None,

@@ -369,8 +369,8 @@ mod tests {
     use super::{play_at_most, PlayOptions, RunLimit, RunReport};
     use crate::bot::{Bot, LegalCommands};
     use crate::engine::{
-        Command, Event, EventLimits, Game, GameError, GameState, Outcome, Refusal, Resolution,
-        RulesError, Ruleset, Sequence, Step,
+        Command, EventLimits, Game, GameError, GameState, Outcome, Resolution, RulesError, Ruleset,
+        Sequence, Step,
     };
 
     /// Rules whose one phase never ends by itself: `wait` is all that is legal, and taken.
@@ -393,16 +393,6 @@ mod tests {
             _: &Command,
         ) -> Result<Resolution, RulesError> {
             Ok(Ok(Vec::new()))
-        }
-        fn before_event(
-            &mut self,
-            _: &GameState,
-            _: &Event,
-        ) -> Result<Option<Refusal>, RulesError> {
-            Ok(None)
-        }
-        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
-            Ok(Vec::new())
         }
         fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
             Ok(Outcome {

@@ -145,16 +145,6 @@ mod tests {
                 }]),
             })
         }
-        fn before_event(
-            &mut self,
-            _: &GameState,
-            _: &Event,
-        ) -> Result<Option<Refusal>, RulesError> {
-            Ok(None)
-        }
-        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
-            Ok(Vec::new())
-        }
         fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
             Ok(Outcome {
                 winner: None,

@@ -953,16 +953,6 @@ mod tests {
             };
             Ok(Ok([moved].into_iter().chain(self.extra.clone()).collect()))
         }
-        fn before_event(
-            &mut self,
-            _: &GameState,
-            _: &Event,
-        ) -> Result<Option<Refusal>, RulesError> {
-            Ok(None)
-        }
-        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
-            Ok(Vec::new())
-        }
         fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError> {
             let n = state
                 .vars
@@ -1296,13 +1286,6 @@ mod tests {
         ) -> Result<Resolution, RulesError> {
             Ok(Ok(self.command.clone()))
         }
-        fn before_event(
-            &mut self,
-            _: &GameState,
-            _: &Event,
-        ) -> Result<Option<Refusal>, RulesError> {
-            Ok(None)
-        }
         fn after_event(
             &mut self,
             state: &GameState,
@@ -1615,16 +1598,6 @@ mod tests {
             self.printed
                 .push(format!("{} by {}", command.name(), side.unwrap_or("host")));
             Ok(Ok(vec![]))
-        }
-        fn before_event(
-            &mut self,
-            _: &GameState,
-            _: &Event,
-        ) -> Result<Option<Refusal>, RulesError> {
-            Ok(None)
-        }
-        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
-            Ok(Vec::new())
         }
         fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
             Ok(Outcome {

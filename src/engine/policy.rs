@@ -207,9 +207,6 @@ mod tests {
         ) -> Result<Option<Refusal>, RulesError> {
             Ok(Some(Refusal::new("zoc", "not into a zone of control")))
         }
-        fn after_event(&mut self, _: &GameState, _: &Event) -> Result<Vec<Event>, RulesError> {
-            Ok(vec![])
-        }
         fn victory(&mut self, _: &GameState) -> Result<Outcome, RulesError> {
             Ok(Outcome {
                 winner: None,

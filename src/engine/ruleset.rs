@@ -140,15 +140,25 @@ pub trait Ruleset: Send {
         command: &Command,
     ) -> Result<Resolution, RulesError>;
 
-    /// Handlers that may veto an event before it is applied (`Some(refusal)` vetoes).
+    /// Handlers that may veto an event before it is applied (`Some(refusal)` vetoes). The
+    /// default, for rules without handlers, vetoes nothing.
     fn before_event(
         &mut self,
-        state: &GameState,
-        event: &Event,
-    ) -> Result<Option<Refusal>, RulesError>;
+        _state: &GameState,
+        _event: &Event,
+    ) -> Result<Option<Refusal>, RulesError> {
+        Ok(None)
+    }
 
-    /// Handlers that react to an applied event with more events.
-    fn after_event(&mut self, state: &GameState, event: &Event) -> Result<Vec<Event>, RulesError>;
+    /// Handlers that react to an applied event with more events. The default, for rules
+    /// without handlers, adds none.
+    fn after_event(
+        &mut self,
+        _state: &GameState,
+        _event: &Event,
+    ) -> Result<Vec<Event>, RulesError> {
+        Ok(Vec::new())
+    }
 
     /// Who won when the last turn is over.
     fn victory(&mut self, state: &GameState) -> Result<Outcome, RulesError>;
