@@ -303,6 +303,15 @@ mod tests {
         assert_eq!(paired.mean_difference, 1.5);
         assert_eq!(paired.difference_95, (1.2599, 1.7401));
         assert_eq!((c.paired_games, c.same_winner), (20, 15));
+        let text = c.to_text();
+        assert!(
+            text.starts_with("A: x (20 games)  B: x (20 games)  paired by seed: 20 games\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("same winner in 15 of 20 paired games\n"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -312,6 +321,9 @@ mod tests {
         assert!((t975(40) - 2.021).abs() < 0.001, "{}", t975(40));
         assert!((t975(120) - 1.980).abs() < 0.001, "{}", t975(120));
         assert!((t975(100_000) - 1.960).abs() < 0.001);
+        // (past the table, the expansion's own value, to its last terms)
+        assert!((t975(40) - 2.021_034_8).abs() < 1e-7, "{}", t975(40));
+        assert!((t975(120) - 1.979_928_9).abs() < 1e-7, "{}", t975(120));
     }
 
     /// The rules' figures are compared too: their means in each batch, and B minus A over
@@ -368,5 +380,13 @@ mod tests {
         let c = Comparison::of(&a, &b, &["red".to_string()]);
         assert_eq!(c.paired_games, 0);
         assert_eq!(c.sides["red"].paired_score, None);
+        // (one game a side: "game", and no line of paired winners)
+        let c = Comparison::of(&a[..1], &b[..1], &["red".to_string()]);
+        let text = c.to_text();
+        assert!(
+            text.starts_with("A: x (1 game)  B: x (1 game)  paired by seed: 0 games\n"),
+            "{text}"
+        );
+        assert!(!text.contains("same winner"), "{text}");
     }
 }
