@@ -249,7 +249,7 @@ pub fn run_batch_until(
 
 #[cfg(test)]
 mod tests {
-    use super::derive_seed;
+    use super::{derive_seed, run_batch};
 
     /// A batch's game seeds are SplitMix64 of the base seed and the game's index: these exact
     /// values, so that a batch's games stay the same from build to build.
@@ -258,5 +258,27 @@ mod tests {
         assert_eq!(derive_seed(1, 0), 10_451_216_379_200_822_465);
         assert_eq!(derive_seed(1, 1), 13_757_245_211_066_428_519);
         assert_eq!(derive_seed(u64::MAX, 5), 15_212_506_146_343_009_075);
+    }
+
+    /// A batch tells its progress as the count of games finished, 1 to the last, and gives
+    /// its records in game order whatever the number of workers.
+    #[test]
+    fn progress_counts_the_games_finished_and_records_come_in_game_order() {
+        let scenario = crate::scenario::load_scenario(std::path::Path::new("scenarios/demo"))
+            .expect("the demo loads");
+        for jobs in [1, 2] {
+            let told = std::sync::Mutex::new(Vec::new());
+            let records = run_batch(&scenario, 3, 0..4, jobs, &|n| {
+                if let Ok(mut told) = told.lock() {
+                    told.push(n);
+                }
+            })
+            .expect("the batch plays");
+            let mut told = told.into_inner().expect("the progress list");
+            told.sort_unstable();
+            assert_eq!(told, [1, 2, 3, 4], "{jobs} jobs");
+            let games: Vec<u64> = records.iter().map(|r| r.game).collect();
+            assert_eq!(games, [0, 1, 2, 3], "{jobs} jobs");
+        }
     }
 }
