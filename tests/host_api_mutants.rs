@@ -24,11 +24,7 @@ fn game_with(
     query: &str,
 ) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("map.toml"),
-        "name = \"line\"\ncolumns = 5\nrows = 1\ngrid = [\". . . . .\"]\n[legend]\n\".\" = \"clear\"\n",
-    )
-    .unwrap();
+    common::write_line_map(dir.path());
     std::fs::write(
         dir.path().join("scenario.toml"),
         format!(

@@ -19,11 +19,7 @@ use serde_json::{json, Value};
 /// events given). `query` is the Lua body of the query `q`.
 fn game(instructions: u64, query: &str) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("map.toml"),
-        "name = \"line\"\ncolumns = 5\nrows = 1\ngrid = [\". . . . .\"]\n[legend]\n\".\" = \"clear\"\n",
-    )
-    .unwrap();
+    common::write_line_map(dir.path());
     std::fs::write(
         dir.path().join("scenario.toml"),
         format!(

@@ -63,6 +63,16 @@ pub fn edit(path: &Path, from: &str, to: &str) {
 }
 pub mod datc;
 
+/// Writes `map.toml` into `dir`: a five-hex line of clear terrain, 0101 to 0501 (the host API
+/// tests' small board).
+pub fn write_line_map(dir: &Path) {
+    std::fs::write(
+        dir.join("map.toml"),
+        "name = \"line\"\ncolumns = 5\nrows = 1\ngrid = [\". . . . .\"]\n[legend]\n\".\" = \"clear\"\n",
+    )
+    .unwrap();
+}
+
 /// Writes a one-side area-game scenario into `dir`: `map` as its map file, a rules module of
 /// one step (`RED` moves), and `extra` appended to the scenario file (units, `[control]`).
 pub fn write_area_scenario(dir: &Path, map: &str, extra: &str) {
