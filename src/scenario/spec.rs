@@ -110,6 +110,7 @@ impl UnitSpec {
     /// The unit this entry places, on `board` when it has loaded: an area region's alias read
     /// as the region (the game keeps the id). A scenario and a setup file place units alike.
     pub fn into_unit(self, board: Option<&crate::board::Board>) -> crate::engine::Unit {
+        let (ma, strength) = (self.ma_value(), self.strength_value());
         let side = self.side.into_inner();
         crate::engine::Unit {
             id: self.id,
@@ -117,8 +118,8 @@ impl UnitSpec {
             side,
             kind: self.kind,
             size: self.size,
-            ma: self.ma.map_or(0.0, Spanned::into_inner),
-            strength: self.strength.map_or(0.0, Spanned::into_inner),
+            ma,
+            strength,
             at: self.at.map(Spanned::into_inner).map(|at| {
                 board
                     .and_then(|b| b.canonical_place(&at).map(|c| c.into_owned()))
