@@ -94,8 +94,9 @@ pub enum DeclarationError {
         at: String,
         inner: Box<DeclarationError>,
     },
-    #[error("{at}: at most {max} {what} (found {found})")]
-    TooMany {
+    /// A list whose length is outside what the engine's ids can hold.
+    #[error("{at}: between 1 and {max} {what} (found {found})")]
+    CountOutOfRange {
         at: String,
         what: String,
         max: usize,

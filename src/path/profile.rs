@@ -164,17 +164,17 @@ impl MovementProfile {
         let sides = unique(decl::names(need("sides")?, "sides")?, "sides")?;
         let classes = unique(decl::names(need("classes")?, "classes")?, "classes")?;
         if sides.is_empty() || sides.len() > MAX_SIDES {
-            return Err(DeclarationError::TooMany {
+            return Err(DeclarationError::CountOutOfRange {
                 at: "sides".into(),
-                what: "sides (and at least 1)".into(),
+                what: "sides".into(),
                 max: MAX_SIDES,
                 found: sides.len(),
             });
         }
         if classes.is_empty() || classes.len() > 32 {
-            return Err(DeclarationError::TooMany {
+            return Err(DeclarationError::CountOutOfRange {
                 at: "classes".into(),
-                what: "classes (and at least 1)".into(),
+                what: "classes".into(),
                 max: 32,
                 found: classes.len(),
             });
@@ -327,17 +327,11 @@ impl MovementProfile {
                     // `hexsides`, then has no bit to bar.
                     let bit = decl::hexside_feature(map, &vocab, feature, &at)?
                         .map_or(0, |bit| 1u32 << bit);
-                    for item in decl::names(what, &at)? {
+                    for (i, item) in decl::names(what, &at)?.into_iter().enumerate() {
                         match item.as_str() {
                             "enemy_zoc" => no_zoc_entry_across |= bit,
                             "enemy_territory" => no_territory_entry_across |= bit,
-                            _ => {
-                                return Err(decl::bad(
-                                    &at,
-                                    "a list of \"enemy_zoc\" and \"enemy_territory\"",
-                                    what,
-                                ))
-                            }
+                            _ => return Err(bad_entry_bar(&at, what, i, item)),
                         }
                     }
                 }
@@ -571,6 +565,22 @@ impl MovementProfile {
     pub(crate) fn no_territory_entry_across(&self) -> u32 {
         self.no_territory_entry_across
     }
+}
+
+/// The refusal of a word in a `no_entry_across` list other than the two it takes: names the
+/// entry (`no_entry_across.sea[2]`, or the key for a lone word) and the word, with the one it
+/// misspells if any.
+fn bad_entry_bar(at: &str, list: &Value, index: usize, word: String) -> DeclarationError {
+    const BARS: [&str; 2] = ["enemy_zoc", "enemy_territory"];
+    let at = match list {
+        Value::Array(_) => format!("{at}[{}]", index + 1),
+        _ => at.to_string(),
+    };
+    let expected = match crate::spelling::nearest(&word, BARS, 4) {
+        Some(near) => format!("\"enemy_zoc\" or \"enemy_territory\" (did you mean \"{near}\"?)"),
+        None => "\"enemy_zoc\" or \"enemy_territory\"".to_string(),
+    };
+    decl::bad(&at, &expected, &Value::String(word))
 }
 
 /// `roads = { road = 0.5, track = { motorized = 1, default = "prohibited" } }`: for each kind,

@@ -420,18 +420,10 @@ fn sides_and_classes_number_from_one_to_their_maximum() {
     };
     assert_eq!(compiled(1, 1), Ok(()));
     assert_eq!(compiled(8, 32), Ok(()));
-    let sides = |found: usize| {
-        Err(format!(
-            "sides: at most 8 sides (and at least 1) (found {found})"
-        ))
-    };
+    let sides = |found: usize| Err(format!("sides: between 1 and 8 sides (found {found})"));
     assert_eq!(compiled(0, 1), sides(0));
     assert_eq!(compiled(9, 1), sides(9));
-    let classes = |found: usize| {
-        Err(format!(
-            "classes: at most 32 classes (and at least 1) (found {found})"
-        ))
-    };
+    let classes = |found: usize| Err(format!("classes: between 1 and 32 classes (found {found})"));
     assert_eq!(compiled(1, 0), classes(0));
     assert_eq!(compiled(1, 33), classes(33));
 }
@@ -506,8 +498,8 @@ fn a_map_zone_the_vocabulary_names_is_no_misspelling_of_another() {
 /// the feature, so a game loaded on one map and not on another).
 #[test]
 fn a_bad_no_entry_across_list_is_refused_whether_or_not_the_map_has_the_feature() {
-    let expected = "no_entry_across.sea: expected a list of \"enemy_zoc\" and \
-                    \"enemy_territory\", found a list";
+    let expected = "no_entry_across.sea[2]: expected \"enemy_zoc\" or \"enemy_territory\" \
+                    (did you mean \"enemy_territory\"?), found the string \"enemy_teritory\"";
     for extra in ["", "[hexsides]\nsea = [\"0101/0201\"]\n"] {
         let m = map(&[". . ."], extra);
         let mut d = f40();
@@ -515,6 +507,25 @@ fn a_bad_no_entry_across_list_is_refused_whether_or_not_the_map_has_the_feature(
         let e = PathRules::compile(&d, &m).unwrap_err().to_string();
         assert_eq!(e, expected, "map with {extra:?}");
     }
+}
+
+/// A lone word in place of a `no_entry_across` list is named by its key, and a word near
+/// neither of the two gets no suggestion.
+#[test]
+fn a_lone_bad_no_entry_across_word_is_named_by_its_key_without_a_guess() {
+    let m = map(&[". . ."], "");
+    let mut d = f40();
+    d["no_entry_across"]["sea"] = json!("rivers");
+    assert_eq!(
+        PathRules::compile(&d, &m).unwrap_err().to_string(),
+        "no_entry_across.sea: expected \"enemy_zoc\" or \"enemy_territory\", found the \
+         string \"rivers\""
+    );
+    d["no_entry_across"]["sea"] = json!("enemy_zoc");
+    assert!(
+        PathRules::compile(&d, &m).is_ok(),
+        "a lone good word is a list of one"
+    );
 }
 
 /// Two `unless` features on one map: each applies only to hexsides that have it. Crossing a
