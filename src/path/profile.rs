@@ -142,6 +142,8 @@ pub struct MovementProfile {
     road_cost: Vec<[u32; 32]>,
 }
 
+/// The names a profile's ids stand for. The `vocabulary` lists of names a map may lack only
+/// decide what compiling accepts, not what the compiled tables do, so they are not compared.
 impl PartialEq for Vocabulary {
     fn eq(&self, other: &Self) -> bool {
         self.sides == other.sides && self.classes == other.classes
