@@ -5,12 +5,145 @@ mod common;
 
 use std::path::Path;
 
-use common::{hexwar, stderr, stdout};
+use common::{demo_copy, edit, hexwar, stderr, stdout};
+use serde_json::Value;
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p.to_str().unwrap().to_string()
+}
+
+const SETUP: &str = r#"phase = "S1901M"
+[units]
+FRANCE = ["A MAR", "A BUR"]
+ITALY = ["A PIE", "F LYO"]
+"#;
+
+/// An entry for a phase the game skipped gets a note on stderr only when it gave orders: an
+/// entry without orders, or with an empty list, is what the contract asks for and is said
+/// nothing of (the note counted "its 0 order(s)").
+#[test]
+fn a_skipped_phase_entry_without_orders_is_no_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(dir.path(), "s.toml", SETUP);
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - PIE\"]\n\
+         [[phase]]\nphase = \"S1901R\"\n[phase.orders]\nITALY = []\n\
+         [[phase]]\nphase = \"F1901M\"\n\
+         [[phase]]\nphase = \"F1901R\"\n",
+    );
+    let out = hexwar(&[
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        done[1],
+        serde_json::json!({"phase": "S1901R", "skipped": true})
+    );
+    assert_eq!(
+        done[3],
+        serde_json::json!({"phase": "F1901R", "skipped": true})
+    );
+}
+
+/// `--stop-on-refusal` stops only at a refused order list: a file whose lists are all accepted
+/// plays every phase, as without it (it stopped at the first phase, unresolved).
+#[test]
+fn stop_on_refusal_without_a_refusal_plays_every_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write(dir.path(), "s.toml", SETUP);
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - GAS\"]\n\
+         [[phase]]\nphase = \"F1901M\"\n[phase.orders]\nFRANCE = [\"A GAS - SPA\"]\n",
+    );
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "scenarios/diplomacy",
+            "--setup",
+            &setup,
+            "--orders",
+            &orders,
+            "--json",
+        ];
+        args.extend(extra);
+        hexwar(&args)
+    };
+    let stopping = play(&["--stop-on-refusal"]);
+    assert_eq!(stopping.status.code(), Some(0), "{}", stderr(&stopping));
+    assert_eq!(stderr(&stopping), "");
+    let done: Value = serde_json::from_str(&stdout(&stopping)).unwrap();
+    let phases: Vec<&Value> = done
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["phase"])
+        .collect();
+    assert_eq!(phases, ["S1901M", "F1901M"]);
+    assert_eq!(
+        done[1]["units"]["FRANCE"],
+        serde_json::json!(["A BUR", "A SPA"])
+    );
+    assert_eq!(stdout(&stopping), stdout(&play(&[])));
+}
+
+/// `play --mod` loads the mod's commands and `play --trusted` runs the rules without the
+/// instruction budget: a mod's command that loops past a budget of two million instructions
+/// fails without `--trusted` and is played with it; without the mod it is no command at all.
+#[test]
+fn play_takes_mods_and_trusted_rules() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &scenario.join("scenario.toml"),
+        "seed = 1\n",
+        "seed = 1\n[limits]\ninstructions = 2000000\n",
+    );
+    let spin = write(
+        dir.path(),
+        "spin.lua",
+        "hex.commands.define(\"spin\", { resolve = function(cmd, side)\n  \
+         local n = 0\n  for i = 1, 3000000 do n = n + 1 end\n  return {}\nend })\n",
+    );
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[order]]\nside = \"blue\"\ncommand = \"spin\"\n",
+    );
+    let scenario = scenario.to_str().unwrap();
+    let play = |extra: &[&str]| {
+        let mut args = vec!["play", scenario, "--orders", &orders];
+        args.extend(extra);
+        hexwar(&args)
+    };
+    let trusted = play(&["--mod", &spin, "--trusted"]);
+    assert_eq!(trusted.status.code(), Some(0), "{}", stderr(&trusted));
+    assert_eq!(stdout(&trusted), "order 1 (blue, spin): ok\n");
+    let bounded = play(&["--mod", &spin]);
+    assert_eq!(bounded.status.code(), Some(2), "{}", stdout(&bounded));
+    assert!(
+        stderr(&bounded).contains("instruction budget of 2000000 instructions exceeded"),
+        "{}",
+        stderr(&bounded)
+    );
+    let unmodded = play(&["--trusted"]);
+    assert_eq!(unmodded.status.code(), Some(1), "{}", stderr(&unmodded));
+    assert_eq!(
+        stdout(&unmodded),
+        "order 1 (blue, spin): refused: rules: no rule handles the command 'spin'\n"
+    );
 }
 
 /// The text form says "not played" of every movement order a later one for the same unit
