@@ -188,3 +188,80 @@ fn an_order_replaced_by_one_naming_its_unit_otherwise_is_not_played() {
         "{text}"
     );
 }
+
+/// `--stop-on-refusal` counts the orders after the refused one, not after the file's first:
+/// the second of three refused leaves one unplayed (the count was only seen for a first order).
+#[test]
+fn stop_on_refusal_counts_the_orders_after_the_refused_one() {
+    let out = hexwar(&[
+        "play",
+        "tests/fixtures/demo_positions",
+        "--orders",
+        "tests/fixtures/orders/demo_positions.toml",
+        "--stop-on-refusal",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "stopped at the refused order #2: 1 order(s) after it not played\n"
+    );
+    assert!(
+        stdout(&out)
+            .ends_with("order 2 (blue, move): refused: DEMO-1: b1 has already moved this phase\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The note that an end_phase resolved a simultaneous phase before other sides' commands looks
+/// only at the commands since the end_phase before it: France, whose end_phase resolved S1901M,
+/// is named again when its commands follow Germany's end_phase of F1901M.
+#[test]
+fn the_late_sides_note_counts_from_the_previous_end_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "order = [\n  { side = \"FRANCE\", command = \"end_phase\" },\n  \
+         { side = \"GERMANY\", command = \"order\", order = \"A MUN - RUH\", power = \"GERMANY\" },\n  \
+         { side = \"GERMANY\", command = \"end_phase\" },\n  \
+         { side = \"FRANCE\", command = \"order\", order = \"A PAR - BUR\", power = \"FRANCE\" },\n  \
+         { side = \"FRANCE\", command = \"end_phase\" },\n]\n",
+    );
+    let out = hexwar(&["play", "scenarios/diplomacy", "--orders", &orders]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "note: {orders}:2: FRANCE's end_phase resolved S1901M for every side; the file's later \
+             commands of GERMANY are played in the next phase (give one end_phase after every \
+             side's orders)\n\
+             note: {orders}:4: GERMANY's end_phase resolved F1901M for every side; the file's later \
+             commands of FRANCE are played in the next phase (give one end_phase after every \
+             side's orders)\n"
+        )
+    );
+}
+
+/// The board after a phase names each side once, in the scenario's order, every unit in
+/// natural order of its id: the whole text of one end_phase.
+#[test]
+fn the_text_board_lists_each_side_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = write(
+        dir.path(),
+        "o.toml",
+        "[[order]]\nside = \"blue\"\ncommand = \"end_phase\"\n",
+    );
+    let out = hexwar(&["play", "scenarios/demo", "--orders", &orders]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "order 1 (blue, end_phase): ok\n  \
+         {\"event\":\"PhaseEnded\",\"turn\":1,\"step\":0,\"side\":\"blue\",\"phase\":\"movement\"}\n  \
+         {\"event\":\"PhaseStarted\",\"turn\":1,\"step\":1,\"side\":\"blue\",\"phase\":\"combat\"}\n\
+         board after the phase:\n  \
+         blue: b-arm-1 0103, b-art-1 0203, b-inf-1 0102, b-inf-2 0204\n  \
+         red: r-arm-1 1207, r-inf-1 1208, r-inf-2 1109, r-mtn-1 1110\n"
+    );
+}
