@@ -126,7 +126,7 @@ fn play_each(
         let notes = TextNotes {
             reasons,
             given: given_orders(&entry.orders, &pending),
-            superseded: superseded_orders(&entry.phase, &entry.orders),
+            movement: movement_orders(&entry.phase, &entry.orders),
         };
         // (the phase's refused order lists, for --json: its report carries them)
         let mut refusals: Vec<serde_json::Value> = Vec::new();
@@ -224,8 +224,9 @@ struct TextNotes {
     /// Every order given for the phase, by power and `order_key`: the file's, or for a power
     /// the file leaves out, the ones already given (a bot's, in a save from `run --until-side`).
     given: BTreeSet<(String, String)>,
-    /// (power, order) of each movement order a later one for the same unit replaced.
-    superseded: Vec<(String, String)>,
+    /// (power, order) of each order given in a movement phase: those the results do not hold, a
+    /// later order for the same unit replaced (`movement_orders`).
+    movement: Vec<(String, String)>,
 }
 
 /// The orders given for a phase, by power and `order_key`.
@@ -252,26 +253,19 @@ fn given_orders(
 }
 
 /// In a movement phase (a label ending in `M`) the last order for a unit counts
-/// (docs/diplomacy.md): the earlier ones, by power, in the file's order. A unit is read as the
-/// order's first two words (`A MUN`), as it is written.
-fn superseded_orders(phase: &str, file: &BTreeMap<String, Vec<String>>) -> Vec<(String, String)> {
+/// (docs/diplomacy.md), and the rules' results hold every order given, void ones too, but those
+/// a later order for the same unit replaced: so every order of a movement phase, by power, in
+/// the file's order, is a candidate, and the text says "not played" of those the results do not
+/// hold. (The unit was read from the order's first two words, as written: an order replaced by
+/// one naming the unit otherwise, `F STP/NC - BAR` then `F STP H`, or `A LVN - MOS` then `A LIV
+/// H` (an alias), was in the text nowhere, neither played nor replaced.)
+fn movement_orders(phase: &str, file: &BTreeMap<String, Vec<String>>) -> Vec<(String, String)> {
     if !phase.trim().to_uppercase().ends_with('M') {
         return Vec::new();
     }
-    let unit = |o: &str| {
-        let key = order_key(o);
-        key.split(' ').take(2).collect::<Vec<_>>().join(" ")
-    };
-    let mut out = Vec::new();
-    for (power, list) in file {
-        let units: Vec<String> = list.iter().map(|o| unit(o)).collect();
-        for (i, order) in list.iter().enumerate() {
-            if units[i + 1..].contains(&units[i]) {
-                out.push((power.clone(), order.clone()));
-            }
-        }
-    }
-    out
+    file.iter()
+        .flat_map(|(power, list)| list.iter().map(|o| (power.clone(), o.clone())))
+        .collect()
 }
 
 /// An order's text as a key: upper case, single spaces (the report writes orders so).
@@ -418,13 +412,14 @@ fn print_text(item: &Item) {
         );
     }
     // (an order the results hold was played: a Francqueville stack's two armies in one
-    // province take one order each, `A PIE - TUS` and `A PIE H`)
+    // province take one order each, `A PIE - TUS` and `A PIE H`; one they do not hold, a later
+    // order for its unit replaced)
     let played: BTreeSet<(&str, String)> = r
         .results
         .iter()
         .map(|o| (o.power.as_str(), order_key(&o.order)))
         .collect();
-    for (power, order) in &notes.superseded {
+    for (power, order) in &notes.movement {
         if refused.contains(power.as_str()) || played.contains(&(power.as_str(), order_key(order)))
         {
             continue;
