@@ -436,3 +436,110 @@ fn setup(s: &mut Session, position: Json) -> Result<(), String> {
     }
     s.setup_table(&table, extra).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::luatest::run_file;
+    use crate::luatest::tests::folder_of;
+
+    /// The (failure, whether an error) of each test of `source`, run as a test file.
+    fn failures_of(source: &str) -> (String, Vec<(Option<String>, bool)>) {
+        let dir = folder_of(&[("host_test.lua", source)]);
+        let file = dir.path().join("host_test.lua");
+        let r = run_file(&file, None);
+        assert_eq!(r.error, None);
+        let failures = r
+            .tests
+            .into_iter()
+            .map(|t| (t.failure, t.errored))
+            .collect();
+        (file.display().to_string(), failures)
+    }
+
+    /// Dice a command left unrolled are listed, the first ten of them: ten in full, an
+    /// eleventh and more as `...`.
+    #[test]
+    fn dice_left_unrolled_are_listed_up_to_ten() {
+        let (file, failures) = failures_of(
+            "local function attack(t, dice)\n\
+             t.scenario(\"scenarios/demo\", { seed = 3 })\n\
+             t.setup { units = {\n\
+             { id = \"b1\", side = \"blue\", type = \"infantry\", ma = 4, strength = 3, at = \"0504\" },\n\
+             { id = \"r1\", side = \"red\", type = \"infantry\", ma = 4, strength = 3, at = \"0505\" },\n\
+             } }\n\
+             t.end_phase()\n\
+             t.dice(dice)\n\
+             t.ok(\"blue\", { command = \"attack\", unit = \"b1\", target = \"r1\" })\n\
+             end\n\
+             test(\"ten left\", function(t) attack(t, { 3, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4 }) end)\n\
+             test(\"eleven left\", function(t) attack(t, { 3, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5 }) end)\n",
+        );
+        let at = format!("{file}:9: t.ok: t.dice: the command rolled 1 of the");
+        assert_eq!(
+            failures,
+            [
+                (
+                    Some(format!(
+                        "{at} 11 values set (not rolled: 1, 2, 3, 4, 5, 6, 1, 2, 3, 4)"
+                    )),
+                    true
+                ),
+                (
+                    Some(format!(
+                        "{at} 12 values set (not rolled: 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, ...)"
+                    )),
+                    true
+                ),
+            ]
+        );
+    }
+
+    /// `mods` is a list: a table of mods by name is refused, not read as no mods.
+    #[test]
+    fn mods_given_by_name_are_refused() {
+        let (file, failures) = failures_of(
+            "test(\"by name\", function(t)\n\
+             t.scenario(\"scenarios/demo\", { mods = { rain = \"tests/fixtures/lua_mods/rain.lua\" } })\n\
+             end)\n",
+        );
+        assert_eq!(
+            failures,
+            [(
+                Some(format!(
+                    "{file}:2: t.scenario: mods: a list of paths to .lua files, not \
+                     {{\"rain\":\"tests/fixtures/lua_mods/rain.lua\"}}"
+                )),
+                true
+            )]
+        );
+    }
+
+    /// `t.setup`'s `units` is a list of unit tables (for rules that read no setup of their
+    /// own): units by id are refused, not read as no units; an empty table is no units, every
+    /// unit in play removed.
+    #[test]
+    fn setup_units_are_a_list_and_an_empty_table_is_none() {
+        let (file, failures) = failures_of(
+            "test(\"by id\", function(t)\n\
+             t.scenario(\"scenarios/demo\", { seed = 1 })\n\
+             t.setup { units = { b1 = { side = \"blue\", type = \"infantry\", at = \"0504\" } } }\n\
+             end)\n\
+             test(\"empty\", function(t)\n\
+             t.scenario(\"scenarios/demo\", { seed = 1 })\n\
+             t.truthy(#t.units() > 0, \"the scenario has units\")\n\
+             t.setup { units = {} }\n\
+             t.eq(t.units(), {})\n\
+             end)\n",
+        );
+        assert_eq!(
+            failures,
+            [
+                (
+                    Some(format!("{file}:3: t.setup: units: a list of unit tables")),
+                    true
+                ),
+                (None, false),
+            ]
+        );
+    }
+}

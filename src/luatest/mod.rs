@@ -400,6 +400,75 @@ pub fn run_path(
 mod tests {
     use super::*;
 
+    /// A new folder holding each (file name, Lua source).
+    pub(super) fn folder_of(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        for (name, source) in files {
+            std::fs::write(dir.path().join(name), source).expect("a test file written");
+        }
+        dir
+    }
+
+    /// `--filter` counts the tests it left out of every file, a file whose tests it left out
+    /// entirely included (the summary said "0 filtered out" when a count was dropped).
+    #[test]
+    fn a_filter_counts_the_tests_it_leaves_out_of_every_file() {
+        let dir = folder_of(&[
+            (
+                "a_test.lua",
+                "test(\"one\", function(t) end)\ntest(\"two\", function(t) end)\n\
+                 test(\"three\", function(t) end)\n",
+            ),
+            (
+                "b_test.lua",
+                "test(\"four\", function(t) end)\ntest(\"five\", function(t) end)\n\
+                 test(\"six\", function(t) end)\n",
+            ),
+        ]);
+        let a = dir.path().join("a_test.lua");
+        let one = run_file(&a, Some("one"));
+        assert_eq!(one.filtered_out, 2);
+        let names: Vec<&str> = one.tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["one"]);
+        let mut out = Vec::new();
+        assert_eq!(
+            run_path(dir.path(), Some("one"), &mut out).expect("the tests ran"),
+            (1, 0)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            format!(
+                "{}\n  ok    one\n1 passed, 0 failed, 5 filtered out\n",
+                a.display()
+            )
+        );
+    }
+
+    /// A file that does not load counts as a failure in the summary and in what `run_path`
+    /// gives back (the exit code), before and beside the tests of a file that loads.
+    #[test]
+    fn a_file_that_does_not_load_counts_as_failed() {
+        let dir = folder_of(&[
+            ("a_test.lua", "error(\"broken at load\")\n"),
+            ("b_test.lua", "test(\"fine\", function(t) end)\n"),
+        ]);
+        let (a, b) = (dir.path().join("a_test.lua"), dir.path().join("b_test.lua"));
+        let mut out = Vec::new();
+        assert_eq!(
+            run_path(dir.path(), None, &mut out).expect("the tests ran"),
+            (1, 1)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            format!(
+                "{a}\n  ERROR the file does not load\n        {a}:1: broken at load\n{b}\n  ok    \
+                 fine\n1 passed, 1 failed\n",
+                a = a.display(),
+                b = b.display()
+            )
+        );
+    }
+
     /// A test's own code has ten minutes of wall clock, the games it plays included; a rules VM
     /// keeps the scenarios' default of 10 s.
     #[test]
