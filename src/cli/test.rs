@@ -53,24 +53,17 @@ fn json(path: &std::path::Path, filter: Option<&str>) -> i32 {
         Ok(files) => files,
         Err(e) => return fail(format!("{}: {e}", path.display())),
     };
-    let (mut passed, mut failed, mut filtered_out) = (0, 0, 0);
+    let mut tally = crate::luatest::Tally::default();
     let mut list = Vec::new();
     for file in files {
         let r = crate::luatest::run_file(&file, filter);
-        filtered_out += r.filtered_out;
-        if r.filtered_away(filter) {
+        if !tally.count(&r, filter) {
             continue;
         }
-        failed += usize::from(r.error.is_some());
         let tests: Vec<serde_json::Value> = r
             .tests
             .iter()
             .map(|t| {
-                if t.failure.is_some() {
-                    failed += 1;
-                } else {
-                    passed += 1;
-                }
                 let line = t
                     .failure
                     .as_deref()
@@ -91,6 +84,11 @@ fn json(path: &std::path::Path, filter: Option<&str>) -> i32 {
             "tests": tests,
         }));
     }
+    let crate::luatest::Tally {
+        passed,
+        failed,
+        filtered_out,
+    } = tally;
     if passed + failed == 0 && filter.is_some() {
         return fail(crate::luatest::no_test_named(filter.unwrap_or_default()));
     }

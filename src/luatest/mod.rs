@@ -62,6 +62,34 @@ impl FileResult {
     }
 }
 
+/// What a run over several files counts, for the text and the JSON report alike.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub passed: usize,
+    /// Failed tests, and files that do not load (one each).
+    pub failed: usize,
+    pub filtered_out: usize,
+}
+
+impl Tally {
+    /// Counts one file's results; false when the filter left nothing of it to show.
+    pub fn count(&mut self, r: &FileResult, filter: Option<&str>) -> bool {
+        self.filtered_out += r.filtered_out;
+        if r.filtered_away(filter) {
+            return false;
+        }
+        self.failed += usize::from(r.error.is_some());
+        for t in &r.tests {
+            if t.failure.is_some() {
+                self.failed += 1;
+            } else {
+                self.passed += 1;
+            }
+        }
+        true
+    }
+}
+
 /// The refusal of a filter no test's name holds (a misspelt one ran nothing and passed).
 pub fn no_test_named(filter: &str) -> String {
     format!("--filter {filter}: no test's name holds it")
@@ -351,17 +379,15 @@ pub fn run_path(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<(usize, usize)> {
     let files = find_test_files(path)?;
-    let (mut passed, mut failed, mut filtered_out) = (0, 0, 0);
+    let mut tally = Tally::default();
     for file in files {
         let r = run_file(&file, filter);
-        filtered_out += r.filtered_out;
-        if r.filtered_away(filter) {
+        if !tally.count(&r, filter) {
             continue;
         }
         writeln!(out, "{}", r.file.display())?;
         write_printed(out, &r.output)?;
         if let Some(e) = &r.error {
-            failed += 1;
             writeln!(out, "  ERROR the file does not load")?;
             for line in e.lines() {
                 writeln!(out, "        {}", printable(line))?;
@@ -369,12 +395,8 @@ pub fn run_path(
         }
         for t in &r.tests {
             match &t.failure {
-                None => {
-                    passed += 1;
-                    writeln!(out, "  ok    {}", printable(&t.name))?;
-                }
+                None => writeln!(out, "  ok    {}", printable(&t.name))?,
                 Some(message) => {
-                    failed += 1;
                     let label = if t.errored { "ERROR" } else { "FAIL " };
                     writeln!(out, "  {label} {}", printable(&t.name))?;
                     for line in message.lines() {
@@ -385,6 +407,11 @@ pub fn run_path(
             write_printed(out, &t.output)?;
         }
     }
+    let Tally {
+        passed,
+        failed,
+        filtered_out,
+    } = tally;
     if filter.is_some() {
         writeln!(
             out,
