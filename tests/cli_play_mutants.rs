@@ -3,16 +3,8 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{demo_copy, edit, hexwar, stderr, stdout};
+use common::{demo_copy, edit, hexwar, stderr, stdout, write_file};
 use serde_json::Value;
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
-}
 
 const SETUP: &str = r#"phase = "S1901M"
 [units]
@@ -26,8 +18,8 @@ ITALY = ["A PIE", "F LYO"]
 #[test]
 fn a_skipped_phase_entry_without_orders_is_no_note() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(dir.path(), "s.toml", SETUP);
-    let orders = write(
+    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - PIE\"]\n\
@@ -62,8 +54,8 @@ fn a_skipped_phase_entry_without_orders_is_no_note() {
 #[test]
 fn stop_on_refusal_without_a_refusal_plays_every_phase() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(dir.path(), "s.toml", SETUP);
-    let orders = write(
+    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - GAS\"]\n\
@@ -111,13 +103,13 @@ fn play_takes_mods_and_trusted_rules() {
         "seed = 1\n",
         "seed = 1\n[limits]\ninstructions = 2000000\n",
     );
-    let spin = write(
+    let spin = write_file(
         dir.path(),
         "spin.lua",
         "hex.commands.define(\"spin\", { resolve = function(cmd, side)\n  \
          local n = 0\n  for i = 1, 3000000 do n = n + 1 end\n  return {}\nend })\n",
     );
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[order]]\nside = \"blue\"\ncommand = \"spin\"\n",
@@ -153,12 +145,12 @@ fn play_takes_mods_and_trusted_rules() {
 #[test]
 fn an_order_replaced_by_one_naming_its_unit_otherwise_is_not_played() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let setup = write_file(
         dir.path(),
         "s.toml",
         "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F STP/NC\", \"A LVN\", \"A MOS\"]\n",
     );
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\n\
@@ -219,7 +211,7 @@ fn stop_on_refusal_counts_the_orders_after_the_refused_one() {
 #[test]
 fn the_late_sides_note_counts_from_the_previous_end_phase() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "order = [\n  { side = \"FRANCE\", command = \"end_phase\" },\n  \
@@ -248,7 +240,7 @@ fn the_late_sides_note_counts_from_the_previous_end_phase() {
 #[test]
 fn the_text_board_lists_each_side_once() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[order]]\nside = \"blue\"\ncommand = \"end_phase\"\n",

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use common::datc::{datc_dir, phases, run_file, setup_of, Played};
-use common::{hexwar, stderr, stdout};
+use common::{hexwar, stderr, stdout, write_file};
 use hexwar::report::PhaseReport;
 use serde_json::{json, Value};
 
@@ -142,16 +142,10 @@ fn cli_francqueville_cases() {
     );
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
-}
-
 /// `hexwar play` of a setup `name` holding `text` (written in `dir`), with no orders: its path
 /// and the output.
 fn play_setup_alone(dir: &Path, name: &str, text: &str) -> (String, std::process::Output) {
-    let setup = write(dir, name, text);
+    let setup = write_file(dir, name, text);
     let out = hexwar(&[
         "play",
         "scenarios/diplomacy",
@@ -167,8 +161,8 @@ fn play_setup_alone(dir: &Path, name: &str, text: &str) -> (String, std::process
 /// own.
 fn play_texts(setup: &str, orders: &str, json: bool) -> std::process::Output {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(dir.path(), "s.toml", setup);
-    let orders = write(dir.path(), "o.toml", orders);
+    let setup = write_file(dir.path(), "s.toml", setup);
+    let orders = write_file(dir.path(), "o.toml", orders);
     play_files(&setup, &orders, json)
 }
 
@@ -227,8 +221,8 @@ fn a_refused_order_list_is_in_the_json() {
         serde_json::json!(["A BUR", "A MAR"])
     );
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(dir.path(), "s.toml", SETUP);
-    let orders = write(dir.path(), "o.toml", &orders);
+    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let orders = write_file(dir.path(), "o.toml", &orders);
     let out = play_files_with(&setup, &orders, &["--json", "--stop-on-refusal"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -242,8 +236,8 @@ fn a_refused_order_list_is_in_the_json() {
 #[test]
 fn play_json_is_exact() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(dir.path(), "s.toml", SETUP);
-    let orders = write(
+    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let orders = write_file(
         dir.path(),
         "o.toml",
         r#"[[phase]]
@@ -290,12 +284,12 @@ phase = "F1901R"
 #[test]
 fn a_duplicate_adjustment_order_is_listed_void_first() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let setup = write_file(
         dir.path(),
         "s.toml",
         "phase = \"W1901A\"\n[units]\nFRANCE = [\"A PIC\", \"A PAR\", \"F NAO\"]\n[centers]\nFRANCE = [\"PAR\"]\n",
     );
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"W1901A\"\n[phase.orders]\nFRANCE = [\"A PAR D\", \"A PAR D\"]\n",
@@ -347,12 +341,12 @@ fn a_setup_is_read_in_any_case_as_orders_are() {
 #[test]
 fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let setup = write_file(
         dir.path(),
         "s.toml",
         "phase = \"S1901M\"\n[units]\nFRANCE = [\"A MAR\", \"F LYO\"]\nITALY = [\"A PIE\"]\n",
     );
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - PIE\", \"F LYO S A MAR - PIE\"]\n\
@@ -379,13 +373,13 @@ fn a_dislodgement_lists_retreats_and_the_text_form_reads() {
 #[test]
 fn the_text_form_marks_unordered_units_civil_disorder_and_replaced_orders() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let setup = write_file(
         dir.path(),
         "s.toml",
         "phase = \"F1901M\"\n[units]\nFRANCE = [\"A PAR\", \"A MAR\"]\nGERMANY = [\"A MUN\", \"A RUH\"]\n\
          [centers]\nFRANCE = [\"PAR\", \"MAR\"]\nGERMANY = [\"MUN\"]\n",
     );
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"F1901M\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\", \"A PAR - PIC\"]\n\
@@ -427,7 +421,7 @@ fn an_end_phase_that_resolves_a_phase_before_other_powers_orders_is_noted() {
         stdout(&out)
     );
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "order = [\n  { side = \"FRANCE\", command = \"order\", order = \"A PAR - BUR\", power = \"FRANCE\" },\n  \
@@ -446,7 +440,7 @@ fn an_end_phase_that_resolves_a_phase_before_other_powers_orders_is_noted() {
         )
     );
     // (the orders given before one end_phase: no note)
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "p.toml",
         "order = [\n  { side = \"FRANCE\", command = \"order\", order = \"A PAR - BUR\", power = \"FRANCE\" },\n  \
@@ -461,7 +455,7 @@ fn an_end_phase_that_resolves_a_phase_before_other_powers_orders_is_noted() {
 #[test]
 fn bad_setups_and_out_of_order_phases_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
+    let orders = write_file(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
     for (text, needle) in [
         (
             "phase = \"S1901M\"\n[units]\nFRANCE = [\"A MAO\"]\n",
@@ -487,21 +481,21 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
              [\"A PAR\", \"F STP/NC\", ...], not as [[unit]] tables",
         ),
     ] {
-        let setup = write(dir.path(), "s.toml", text);
+        let setup = write_file(dir.path(), "s.toml", text);
         let out = play_files(&setup, &orders, false);
         assert_eq!(out.status.code(), Some(2), "{text}");
         assert!(stderr(&out).contains(&setup), "{}", stderr(&out));
         assert!(stderr(&out).contains(needle), "{text}: {}", stderr(&out));
     }
-    let setup = write(dir.path(), "s.toml", SETUP);
-    let late = write(dir.path(), "late.toml", "[[phase]]\nphase = \"F1901M\"\n");
+    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let late = write_file(dir.path(), "late.toml", "[[phase]]\nphase = \"F1901M\"\n");
     let out = play_files(&setup, &late, true);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("orders for phase 'F1901M', but the game is at phase S1901M"));
     // (refused before anything was played: the outputs named are left as they were; they were
     // replaced by the setup's position and its log)
-    let save = write(dir.path(), "earlier.json", "an earlier save");
-    let log = write(dir.path(), "earlier.jsonl", "an earlier log");
+    let save = write_file(dir.path(), "earlier.json", "an earlier save");
+    let log = write_file(dir.path(), "earlier.jsonl", "an earlier log");
     let out = play_files_with(&setup, &late, &["--save", &save, "--log", &log]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&save).unwrap(), "an earlier save");
@@ -513,17 +507,17 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
 #[test]
 fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_one_power() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nRUSSIA = [\"F NWG - NAO\", \"F NWG H\"]\n",
     );
-    let own = write(
+    let own = write_file(
         dir.path(),
         "own.toml",
         "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F NWG\", \"F NWG\"]\n",
     );
-    let mixed = write(
+    let mixed = write_file(
         dir.path(),
         "mixed.toml",
         "phase = \"S1901M\"\n[units]\nFRANCE = [\"F NWG\"]\nRUSSIA = [\"F NWG\"]\n",
@@ -592,12 +586,12 @@ fn a_setup_with_two_units_in_a_province_is_refused_but_for_a_variant_stack_of_on
 #[test]
 fn a_setup_names_all_its_problems_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let setup = write_file(
         dir.path(),
         "s.toml",
         "phase = \"S1901M\"\n[units]\nFRANCE = [\"F PAR\", \"A BUR\"]\nGERMANY = [\"A BUR\"]\n[centers]\nFRANCE = [\"BEL\"]\nGERMANY = [\"BEL\"]\n",
     );
-    let orders = write(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
+    let orders = write_file(dir.path(), "o.toml", "[[phase]]\nphase = \"S1901M\"\n");
     let out = play_files(&setup, &orders, false);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
@@ -619,7 +613,7 @@ fn orders_for_a_power_the_game_lacks_are_an_input_error() {
         "an empty [[order]] file plays nothing"
     );
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nNARNIA = [\"A PAR H\"]\n",
@@ -642,7 +636,7 @@ fn orders_for_a_power_the_game_lacks_are_an_input_error() {
 #[test]
 fn orders_for_a_phase_an_earlier_run_passed_are_refused_as_past() {
     let dir = tempfile::tempdir().unwrap();
-    let first = write(
+    let first = write_file(
         dir.path(),
         "s.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n",
@@ -659,7 +653,7 @@ fn orders_for_a_phase_an_earlier_run_passed_are_refused_as_past() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let saved = std::fs::read(save).unwrap();
-    let late = write(
+    let late = write_file(
         dir.path(),
         "r.toml",
         "[[phase]]\nphase = \"s1901r\"\n[[phase]]\nphase = \"F1901M\"\n",
@@ -686,7 +680,7 @@ fn orders_for_a_phase_an_earlier_run_passed_are_refused_as_past() {
 #[test]
 fn phases_done_before_an_out_of_order_phase_are_still_one_json_array() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A PAR - BUR\"]\n\
@@ -784,12 +778,12 @@ fn dip_setup_refuses_an_unknown_key() {
 #[test]
 fn play_text_says_why_each_void_order_is_void() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write(
+    let setup = write_file(
         dir.path(),
         "s.toml",
         "phase = \"S1901M\"\n[units]\nENGLAND = [\"A LVP\", \"F LON\"]\nFRANCE = [\"A MAR\", \"A BUR\", \"F MAO\"]\nITALY = [\"A PIE\"]\n",
     );
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         r#"[[phase]]
@@ -828,7 +822,7 @@ FRANCE = ["A MAR - PIE", "A BUR S A MAR - PIE", "A PAR H", "F MAO - SPA"]
 fn a_phase_label_in_lower_case_or_with_spaces_is_the_phase() {
     let dir = tempfile::tempdir().unwrap();
     for label in ["s1901m", "S1901M ", " s1901M"] {
-        let orders = write(
+        let orders = write_file(
             dir.path(),
             "o.toml",
             &format!(
@@ -842,7 +836,7 @@ fn a_phase_label_in_lower_case_or_with_spaces_is_the_phase() {
         assert_eq!(done[0]["units"]["FRANCE"][0], "A BUR", "{}", stdout(&out));
     }
     // (a skipped phase written with spaces is reported by its label)
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[[phase]]\nphase = \" S1901R \"\n[[phase]]\nphase = \"F1901M\"\n",
@@ -883,7 +877,7 @@ fn a_setup_names_every_bad_unit_and_centre_at_once() {
 #[test]
 fn a_power_in_lower_case_is_pointed_to_its_name() {
     let dir = tempfile::tempdir().unwrap();
-    let orders = write(
+    let orders = write_file(
         dir.path(),
         "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nfrance = [\"A PAR - BUR\"]\n",

@@ -63,6 +63,13 @@ pub fn edit(path: &Path, from: &str, to: &str) {
 }
 pub mod datc;
 
+/// Writes `text` to `dir/name` and gives its path as text, for a command line.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
 /// Writes `map.toml` into `dir`: a five-hex line of clear terrain, 0101 to 0501 (the host API
 /// tests' small board).
 pub fn write_line_map(dir: &Path) {
