@@ -499,3 +499,73 @@ fn check_warns_of_a_facing_unit_without_facing_and_a_second_base_no_rule_reads()
         ]
     );
 }
+
+/// Only a special turn the scenario never reaches is warned of: one on the last turn is played
+/// (no warning), and turn 0, before the first, is never played.
+#[test]
+fn check_warns_of_a_special_turn_zero_but_not_of_one_on_the_last_turn() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &dir.path().join("rules/demo/init.lua"),
+        "    { side = \"red\", phase = \"combat\" },\n  },\n}",
+        "    { side = \"red\", phase = \"combat\" },\n  },\n  special = {\n    \
+         [0] = { { side = \"blue\", phase = \"movement\" } },\n    \
+         [8] = { { side = \"blue\", phase = \"movement\" } },\n  },\n}",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "warning: {}: hex.rules.sequence: special turn 0 is never played (turns 1..8)\n",
+            scenario.join("scenario.toml").display()
+        )
+    );
+}
+
+/// A sequence declared where no script line is known (through `pcall`, a C function) has its
+/// near phase names warned of at the scenario's file, as the place to start from.
+#[test]
+fn a_near_phase_name_warning_without_a_declaring_line_names_the_scenario() {
+    let (dir, scenario) = demo_copy();
+    let init = dir.path().join("rules/demo/init.lua");
+    edit(&init, "hex.rules.sequence {", "pcall(hex.rules.sequence, {");
+    edit(
+        &init,
+        "    { side = \"red\", phase = \"combat\" },\n  },\n}",
+        "    { side = \"red\", phase = \"combt\" },\n  },\n})",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "warning: {}: hex.rules.sequence: phases 'combat' and 'combt' are a letter or two \
+             apart: a misspelling? (a step's phase is what the rules ask for)\n",
+            scenario.join("scenario.toml").display()
+        )
+    );
+}
+
+/// Rules that declare no sequence of play are an error at the scenario's file, found before
+/// the game is started (which would stop on it too, with no file named).
+#[test]
+fn check_names_the_scenario_when_the_rules_declare_no_sequence() {
+    let (dir, scenario) = demo_copy();
+    edit(
+        &dir.path().join("rules/demo/init.lua"),
+        "hex.rules.sequence {",
+        "local _not_declared = {",
+    );
+    let out = hexwar(&["check", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: the rules declare no sequence of play (hex.rules.sequence)\n\
+             1 error(s) in {}\n",
+            scenario.join("scenario.toml").display(),
+            scenario.display()
+        )
+    );
+}
