@@ -349,11 +349,10 @@ fn summary_of(scenario: &crate::scenario::Scenario, rules: &LuaRules) -> String 
     )
 }
 
-/// Prints the errors found (or `ok`) and returns the exit code.
+/// Prints the outcome and returns the exit code: the errors, else the warnings, `ok` and the
+/// scenario's summary (a line of text; `"summary"` in `--json`, null when there are errors).
 /// `warnings` do not fail the check: with `--json` they are the `warnings` list, else
 /// `warning:` lines on stderr.
-/// Prints the outcome: the errors, else the warnings, `ok` and the scenario's summary (a line
-/// of text; `"summary"` in `--json`, null when there are errors).
 fn report(
     path: &Path,
     json: bool,
