@@ -164,6 +164,70 @@ fn check_takes_a_save_and_checks_its_scenario() {
     assert_eq!(stderr(&out), expected);
 }
 
+/// `check` of a save refuses `--mod` (the save carries its mods), and names the save as the
+/// source of a recorded mod or bot that no longer loads.
+#[test]
+fn check_of_a_save_refuses_mod_and_names_the_saves_own_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("mid.json");
+    let out = hexwar(&[
+        "run",
+        "scenarios/demo",
+        "--turns",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = save.display();
+    let out = hexwar(&[
+        "check",
+        save.to_str().unwrap(),
+        "--mod",
+        "tests/fixtures/lua_mods/rain.lua",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: --mod cannot be used with a save (the save carries its mods, checked with \
+             it)\n1 error(s) in {shown}\n"
+        )
+    );
+    let saved = hexwar::engine::Save::read(&save).unwrap();
+    let mut bad_bot = saved.clone();
+    bad_bot
+        .bots
+        .insert("blue".into(), "demo.no_such_bot".into());
+    let bad_bot_path = dir.path().join("bad_bot.json");
+    bad_bot.sealed().write(&bad_bot_path).unwrap();
+    let out = hexwar(&["check", bad_bot_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: the save's bot for blue: unknown bot module 'demo.no_such_bot' (looked under \
+             scenarios/demo/../../rules; 'random' is the built-in random bot, and a bot in a file \
+             of its own is named by its path: bots/mine.lua)\n1 error(s) in {}\n",
+            bad_bot_path.display()
+        )
+    );
+    let mut bad_mod = saved;
+    bad_mod.mods = vec![dir.path().join("gone.lua")];
+    let bad_mod_path = dir.path().join("bad_mod.json");
+    bad_mod.sealed().write(&bad_mod_path).unwrap();
+    let out = hexwar(&["check", bad_mod_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: the save's {}: mod refused: no such file\n1 error(s) in {}\n",
+            dir.path().join("gone.lua").display(),
+            bad_mod_path.display()
+        )
+    );
+}
+
 /// The misspelt-event warning names the line that registers the handler, not where its
 /// function was written: a handler made by a library function (`lib.clearing_flags{...}`)
 /// was blamed on the library's line.
