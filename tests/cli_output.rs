@@ -368,3 +368,33 @@ fn a_log_to_a_named_pipe_reaches_its_reader() {
     assert!(log.starts_with("{\"event\":\"GameStarted\""), "{log:?}");
     assert!(log.ends_with("\n") && log.lines().count() > 10, "{log:?}");
 }
+
+/// A save sent to a full standard output (`--save -` onto a full disk) is an error of its own,
+/// said before the output's: the save was lost, not only the summary (a save whose write
+/// failed was taken for a reader that had stopped reading, and said nothing). A save of a game
+/// already over is written as it stands before anything is printed: its failure ends the run
+/// there, with no note and no summary.
+#[test]
+fn a_save_to_a_full_stdout_is_said_to_be_lost() {
+    let save_lost = "error: -: cannot write save: No space left on device (os error 28)\n";
+    let output_lost = "error: cannot write the output: No space left on device (os error 28)\n";
+    let played = ["run", "scenarios/demo", "--seed", "1", "--turns", "1"];
+    let Some(out) = with_full_stdout(&[&played[..], &["--save", "-"]].concat()) else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    assert_eq!(out, (2, format!("{save_lost}{output_lost}")));
+
+    let dir = tempfile::tempdir().unwrap();
+    let end = dir.path().join("end.json");
+    let end = end.to_str().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", "scenarios/demo", "--seed", "1", "--save", end])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let out = with_full_stdout(&["run", end, "--save", "-"]);
+    assert_eq!(out, Some((2, save_lost.to_string())));
+}
