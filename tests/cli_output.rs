@@ -3,6 +3,9 @@
 
 use std::process::{Command, Stdio};
 
+mod common;
+use common::{hexwar, stderr};
+
 fn with_full_stdout(args: &[&str]) -> Option<(i32, String)> {
     let full = std::fs::OpenOptions::new()
         .write(true)
@@ -269,6 +272,38 @@ fn a_reader_closing_the_pipe_ends_every_output_on_stdout_quietly() {
             "{args:?}"
         );
     }
+}
+
+/// A save of a finished game given `--save -` whose reader closed the pipe: nothing is played
+/// and nothing was written, and the note says only the first (it claimed `--save wrote the game
+/// as it stands`).
+#[test]
+fn a_finished_save_to_a_closed_pipe_is_not_said_to_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let over = dir.path().join("over.json");
+    let over = over.to_str().unwrap();
+    let out = hexwar(&["run", "scenarios/demo", "--seed", "1", "--save", over]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = with_stdout_closed(&["run", over, "--save", "-"]);
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        ),
+        (
+            Some(0),
+            format!("note: the game in {over} is already over: nothing was played\n")
+        )
+    );
+    let written = dir.path().join("again.json");
+    let out = hexwar(&["run", over, "--save", written.to_str().unwrap()]);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "note: the game in {over} is already over: nothing was played (--save wrote the \
+             game as it stands)\n"
+        )
+    );
 }
 
 /// `--help` and `--version` that cannot be written are an error as every command's output is

@@ -176,11 +176,13 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
     // to replace the file --log named); the save is written as it stands, as after any run (a
     // loop of `run a --save b` left an older b in place).
     if session.game.state().outcome.is_some() && super::is_save(&args.scenario) {
+        // (written: false also when `--save -`'s reader closed the pipe, so not claimed below)
+        let mut written = false;
         if let Some(path) = &args.save {
-            if let Err(e) = session.to_save().write(path) {
-                if !save_reader_gone(path, &e) {
-                    return fail(e);
-                }
+            match session.to_save().write(path) {
+                Ok(()) => written = true,
+                Err(e) if !save_reader_gone(path, &e) => return fail(e),
+                Err(_) => {}
             }
         }
         let unwritten: Vec<&str> = (outputs.iter().map(|(flag, _)| *flag))
@@ -189,7 +191,7 @@ pub(super) fn run_single(args: &RunArgs) -> i32 {
         errln!(
             "note: the game in {} is already over: nothing was played{}{}",
             args.scenario.display(),
-            if args.save.is_some() {
+            if written {
                 " (--save wrote the game as it stands)"
             } else {
                 ""
