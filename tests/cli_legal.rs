@@ -315,3 +315,81 @@ fn legal_of_an_eliminated_unit_says_it_was_eliminated() {
          eliminated on turn 3 (side=blue combat)\n"
     );
 }
+
+/// A save taken inside a simultaneous step with some sides' orders given (`sides_done`) and
+/// several still to give: `legal` with no `--side` asks for one and names only the sides still
+/// to play. (Only a save waiting for one side, as `run --until-side` leaves it, picks that side.)
+#[test]
+fn legal_on_a_save_with_several_sides_still_to_play_asks_for_one_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("partial.json");
+    let session =
+        hexwar::Session::start(std::path::Path::new("scenarios/diplomacy"), Some(1)).unwrap();
+    let partial = session
+        .to_save()
+        .with_sides_done(vec!["FRANCE".into(), "GERMANY".into()]);
+    std::fs::write(&save, partial.to_json()).unwrap();
+    let out = hexwar(&["legal", save.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "error: --side: every side gives orders in this step (a simultaneous step): name one \
+         (AUSTRIA, ENGLAND, ITALY, RUSSIA, TURKEY)\n"
+    );
+}
+
+/// A France 1940 reserve waiting in its pool is out of play but not eliminated: asked of it in
+/// a phase its side has no command, `legal --unit` says it is out of play with the reason the
+/// rules gave (`pool`), and not the "no `unit` argument" reply meant for Diplomacy's orders.
+#[test]
+fn legal_of_a_pool_unit_with_no_command_says_it_is_out_of_play() {
+    let out = hexwar(&[
+        "legal",
+        "scenarios/france1940",
+        "--side",
+        "allied",
+        "--unit",
+        "fr-1-dic",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "# allied has no legal command for 'fr-1-dic' now (turn 1, movement (german)): it is out \
+         of play (pool)\n"
+    );
+}
+
+/// Outside a simultaneous step `end_phase` is listed as any other command: the note that one
+/// `end_phase` resolves the phase for every side is Diplomacy's alone.
+#[test]
+fn legal_lists_end_phase_without_the_simultaneous_note_in_a_sides_own_phase() {
+    let out = hexwar(&["legal", "scenarios/demo", "--command", "end_phase"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "# blue may give 1 command(s) (turn 1, movement (blue)):\n  \
+         { side = \"blue\", command = \"end_phase\" },\n"
+    );
+}
+
+/// The names `--command` takes are the rules' own and the engine's `end_phase` and `move`, which
+/// Diplomacy's rules do not declare: a slip there lists all four.
+#[test]
+fn legal_command_slip_lists_the_engines_commands_beside_the_rules_own() {
+    let out = hexwar(&[
+        "legal",
+        "scenarios/diplomacy",
+        "--side",
+        "ENGLAND",
+        "--command",
+        "ordr",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "error: --command ordr: no command of these rules is called so: did you mean 'order'? \
+         (commands: end_phase, move, order, orders)\n"
+    );
+}

@@ -250,3 +250,35 @@ fn toml_key(key: &str) -> String {
         toml::Value::from(key).to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{inline_order, toml_key};
+
+    /// Letters, digits, `_` and `-` make a bare key; anything else, and the empty key, is
+    /// quoted, as TOML requires.
+    #[test]
+    fn a_key_is_bare_only_when_toml_allows_it() {
+        assert_eq!(toml_key("unit"), "unit");
+        assert_eq!(toml_key("from_hex"), "from_hex");
+        assert_eq!(toml_key("to-hex"), "to-hex");
+        assert_eq!(toml_key("_"), "_");
+        assert_eq!(toml_key("-"), "-");
+        assert_eq!(toml_key("Ab9"), "Ab9");
+        assert_eq!(toml_key(""), "\"\"");
+        assert_eq!(toml_key("a b"), "\"a b\"");
+        assert_eq!(toml_key("a.b"), "\"a.b\"");
+        assert_eq!(toml_key("é"), "\"é\"");
+    }
+
+    /// An order reads as an inline table: the side first, then the order's keys, a key TOML
+    /// cannot leave bare quoted, and a JSON null (which TOML cannot hold) left out.
+    #[test]
+    fn an_order_is_an_inline_table_with_its_side_first() {
+        let order = serde_json::json!({"command": "fire", "gone": null, "to hex": "0101"});
+        assert_eq!(
+            inline_order("red", &order),
+            "{ side = \"red\", command = \"fire\", \"to hex\" = \"0101\" }"
+        );
+    }
+}
