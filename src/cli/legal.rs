@@ -209,7 +209,8 @@ pub fn run(args: &LegalArgs) -> i32 {
     EXIT_OK
 }
 
-/// A command as an `[[order]]` table reads: `command` first, then its arguments.
+/// A command as an `[[order]]` table reads: `command` and its arguments (a JSON object, whose
+/// keys come sorted; `inline_order` writes `command` first).
 fn as_order(command: &Command) -> Value {
     let mut order = serde_json::Map::new();
     order.insert("command".into(), Value::String(command.name().to_string()));
@@ -229,7 +230,13 @@ fn as_order(command: &Command) -> Value {
 fn inline_order(side: &str, order: &Value) -> String {
     let mut keys = vec![format!("side = {}", toml::Value::from(side))];
     if let Some(map) = order.as_object() {
-        for (k, v) in map {
+        // (the command's name first, then its arguments: a map's keys come sorted, and an
+        // argument named `attacker` came before `command`)
+        let command = map.get_key_value("command");
+        for (k, v) in command
+            .into_iter()
+            .chain(map.iter().filter(|(k, _)| *k != "command"))
+        {
             if let Ok(value) = toml::Value::try_from(v) {
                 keys.push(format!("{} = {value}", toml_key(k)));
             }
@@ -271,14 +278,20 @@ mod tests {
         assert_eq!(toml_key("é"), "\"é\"");
     }
 
-    /// An order reads as an inline table: the side first, then the order's keys, a key TOML
-    /// cannot leave bare quoted, and a JSON null (which TOML cannot hold) left out.
+    /// An order reads as an inline table: the side first, then the command, then its other
+    /// keys, a key TOML cannot leave bare quoted, and a JSON null (which TOML cannot hold) left
+    /// out. An argument whose name sorts before `command` still comes after it.
     #[test]
     fn an_order_is_an_inline_table_with_its_side_first() {
         let order = serde_json::json!({"command": "fire", "gone": null, "to hex": "0101"});
         assert_eq!(
             inline_order("red", &order),
             "{ side = \"red\", command = \"fire\", \"to hex\" = \"0101\" }"
+        );
+        let order = serde_json::json!({"attacker": "r1", "command": "fire", "at": "0101"});
+        assert_eq!(
+            inline_order("red", &order),
+            "{ side = \"red\", command = \"fire\", at = \"0101\", attacker = \"r1\" }"
         );
     }
 }
