@@ -399,3 +399,58 @@ pub(super) fn score_now(
         Err(e) => Err(e.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(parts: &[(&str, u64)]) -> Vec<(String, u64)> {
+        parts.iter().map(|&(t, n)| (t.to_string(), n)).collect()
+    }
+
+    /// An id splits into runs of text each followed by its number; the text after the last
+    /// number ends the key with 0.
+    #[test]
+    fn natural_key_splits_an_id_into_text_and_numbers() {
+        assert_eq!(natural_key("b-inf-10"), key(&[("b-inf-", 10)]));
+        assert_eq!(natural_key("fr-2-di"), key(&[("fr-", 2), ("-di", 0)]));
+        assert_eq!(natural_key("leader"), key(&[("leader", 0)]));
+    }
+
+    /// Ids sort as a person reads them: by the first number, then the text after it
+    /// (`a1b` before `a2a`), shorter numbers before longer ones (`x-9` before `x-10`).
+    #[test]
+    fn natural_key_orders_ids_number_by_number() {
+        let mut ids = vec!["a2a", "x-10", "a1b", "x-9", "fr-13-di", "fr-2-di"];
+        ids.sort_by_key(|id| natural_key(id));
+        assert_eq!(ids, ["a1b", "a2a", "fr-2-di", "fr-13-di", "x-9", "x-10"]);
+    }
+
+    /// A whole number of points is an integer in the JSON (`11`, not `11.0`); a fraction stays
+    /// one; a whole number too large for an exact integer stays a float.
+    #[test]
+    fn whole_if_whole_makes_whole_points_integers_only() {
+        assert_eq!(whole_if_whole(11.0), json!(11));
+        assert!(whole_if_whole(11.0).is_i64());
+        assert_eq!(whole_if_whole(-3.0), json!(-3));
+        assert!(whole_if_whole(-3.0).is_i64());
+        assert_eq!(whole_if_whole(2.5), json!(2.5));
+        assert_eq!(whole_if_whole(0.0).to_string(), "0");
+        assert!(whole_if_whole(1e16).is_f64());
+        assert_eq!(whole_if_whole(1e16), json!(1e16));
+    }
+
+    /// The rules' status values as text: strings as they are, numbers tidied, lists joined by
+    /// commas, an empty list or a nil as `-`.
+    #[test]
+    fn shown_renders_status_values_as_text() {
+        assert_eq!(shown(&json!("neutral")), "neutral");
+        assert_eq!(shown(&json!(3.0)), "3");
+        assert_eq!(shown(&json!(2.5)), "2.5");
+        assert_eq!(shown(&json!([])), "-");
+        assert_eq!(shown(&json!(["F LON", "A PAR"])), "F LON, A PAR");
+        assert_eq!(shown(&json!(["a", 1.0, []])), "a, 1, -");
+        assert_eq!(shown(&Value::Null), "-");
+        assert_eq!(shown(&json!(true)), "true");
+    }
+}
