@@ -3,39 +3,24 @@
 
 mod common;
 
-use common::{demo_copy, edit, hexwar, stderr, stdout, write_file};
+use common::{
+    demo_copy, edit, hexwar, play_diplomacy_texts, stderr, stdout, write_file, DIPLOMACY_SETUP,
+};
 use serde_json::Value;
-
-const SETUP: &str = r#"phase = "S1901M"
-[units]
-FRANCE = ["A MAR", "A BUR"]
-ITALY = ["A PIE", "F LYO"]
-"#;
 
 /// An entry for a phase the game skipped gets a note on stderr only when it gave orders: an
 /// entry without orders, or with an empty list, is what the contract asks for and is said
 /// nothing of (the note counted "its 0 order(s)").
 #[test]
 fn a_skipped_phase_entry_without_orders_is_no_note() {
-    let dir = tempfile::tempdir().unwrap();
-    let setup = write_file(dir.path(), "s.toml", SETUP);
-    let orders = write_file(
-        dir.path(),
-        "o.toml",
+    let out = play_diplomacy_texts(
+        DIPLOMACY_SETUP,
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - PIE\"]\n\
          [[phase]]\nphase = \"S1901R\"\n[phase.orders]\nITALY = []\n\
          [[phase]]\nphase = \"F1901M\"\n\
          [[phase]]\nphase = \"F1901R\"\n",
+        &["--json"],
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-        "--json",
-    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
     let done: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -53,26 +38,10 @@ fn a_skipped_phase_entry_without_orders_is_no_note() {
 /// plays every phase, as without it (it stopped at the first phase, unresolved).
 #[test]
 fn stop_on_refusal_without_a_refusal_plays_every_phase() {
-    let dir = tempfile::tempdir().unwrap();
-    let setup = write_file(dir.path(), "s.toml", SETUP);
-    let orders = write_file(
-        dir.path(),
-        "o.toml",
-        "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - GAS\"]\n\
-         [[phase]]\nphase = \"F1901M\"\n[phase.orders]\nFRANCE = [\"A GAS - SPA\"]\n",
-    );
+    let orders = "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\nFRANCE = [\"A MAR - GAS\"]\n\
+                  [[phase]]\nphase = \"F1901M\"\n[phase.orders]\nFRANCE = [\"A GAS - SPA\"]\n";
     let play = |extra: &[&str]| {
-        let mut args = vec![
-            "play",
-            "scenarios/diplomacy",
-            "--setup",
-            &setup,
-            "--orders",
-            &orders,
-            "--json",
-        ];
-        args.extend(extra);
-        hexwar(&args)
+        play_diplomacy_texts(DIPLOMACY_SETUP, orders, &[&["--json"], extra].concat())
     };
     let stopping = play(&["--stop-on-refusal"]);
     assert_eq!(stopping.status.code(), Some(0), "{}", stderr(&stopping));
@@ -144,26 +113,12 @@ fn play_takes_mods_and_trusted_rules() {
 /// text, which read a unit as the order's first two words, listed them nowhere.
 #[test]
 fn an_order_replaced_by_one_naming_its_unit_otherwise_is_not_played() {
-    let dir = tempfile::tempdir().unwrap();
-    let setup = write_file(
-        dir.path(),
-        "s.toml",
+    let out = play_diplomacy_texts(
         "phase = \"S1901M\"\n[units]\nRUSSIA = [\"F STP/NC\", \"A LVN\", \"A MOS\"]\n",
-    );
-    let orders = write_file(
-        dir.path(),
-        "o.toml",
         "[[phase]]\nphase = \"S1901M\"\n[phase.orders]\n\
          RUSSIA = [\"F STP/NC - BAR\", \"F STP H\", \"A LVN - MOS\", \"A LIV H\", \"A MOS - WAR\", \"a  mos - ukr\"]\n",
+        &[],
     );
-    let out = hexwar(&[
-        "play",
-        "scenarios/diplomacy",
-        "--setup",
-        &setup,
-        "--orders",
-        &orders,
-    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(

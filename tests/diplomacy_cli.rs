@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use common::datc::{datc_dir, phases, run_file, setup_of, Played};
-use common::{hexwar, stderr, stdout, write_file};
+use common::{hexwar, play_diplomacy_texts, stderr, stdout, write_file, DIPLOMACY_SETUP};
 use hexwar::report::PhaseReport;
 use serde_json::{json, Value};
 
@@ -160,10 +160,7 @@ fn play_setup_alone(dir: &Path, name: &str, text: &str) -> (String, std::process
 /// `play_files` on a setup and an orders file holding these texts, written in a folder of their
 /// own.
 fn play_texts(setup: &str, orders: &str, json: bool) -> std::process::Output {
-    let dir = tempfile::tempdir().unwrap();
-    let setup = write_file(dir.path(), "s.toml", setup);
-    let orders = write_file(dir.path(), "o.toml", orders);
-    play_files(&setup, &orders, json)
+    play_diplomacy_texts(setup, orders, if json { &["--json"] } else { &[] })
 }
 
 /// `hexwar play` on the standard scenario with a setup file and an orders file (and `--json`
@@ -186,12 +183,6 @@ fn play_files_with(setup: &str, orders: &str, extra: &[&str]) -> std::process::O
     hexwar(&args)
 }
 
-const SETUP: &str = r#"phase = "S1901M"
-[units]
-FRANCE = ["A MAR", "A BUR"]
-ITALY = ["A PIE", "F LYO"]
-"#;
-
 /// An order list the engine refuses (an order over 100 characters) is in `--json` too: the
 /// phase's table carries `refused` (the power's units then hold), and with `--stop-on-refusal`
 /// the phase not resolved is `{"phase", "stopped": true, "refused"}` (stdout was `[]`).
@@ -206,12 +197,12 @@ fn a_refused_order_list_is_in_the_json() {
         "rule": "DIP-orders",
         "reason": "order #1 is 313 characters long (an order is at most 100)"
     }]);
-    let out = play_texts(SETUP, &orders, true);
+    let out = play_texts(DIPLOMACY_SETUP, &orders, true);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json[0]["refused"], refused);
     // (in text, France's units hold because its list was refused: not as orders it gave)
-    let text = stdout(&play_texts(SETUP, &orders, false));
+    let text = stdout(&play_texts(DIPLOMACY_SETUP, &orders, false));
     assert!(
         text.contains("  FRANCE   A MAR H                  ok (no order given: it holds: its orders were refused)\n"),
         "{text}"
@@ -221,7 +212,7 @@ fn a_refused_order_list_is_in_the_json() {
         serde_json::json!(["A BUR", "A MAR"])
     );
     let dir = tempfile::tempdir().unwrap();
-    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let setup = write_file(dir.path(), "s.toml", DIPLOMACY_SETUP);
     let orders = write_file(dir.path(), "o.toml", &orders);
     let out = play_files_with(&setup, &orders, &["--json", "--stop-on-refusal"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -236,7 +227,7 @@ fn a_refused_order_list_is_in_the_json() {
 #[test]
 fn play_json_is_exact() {
     let dir = tempfile::tempdir().unwrap();
-    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let setup = write_file(dir.path(), "s.toml", DIPLOMACY_SETUP);
     let orders = write_file(
         dir.path(),
         "o.toml",
@@ -487,7 +478,7 @@ fn bad_setups_and_out_of_order_phases_exit_2() {
         assert!(stderr(&out).contains(&setup), "{}", stderr(&out));
         assert!(stderr(&out).contains(needle), "{text}: {}", stderr(&out));
     }
-    let setup = write_file(dir.path(), "s.toml", SETUP);
+    let setup = write_file(dir.path(), "s.toml", DIPLOMACY_SETUP);
     let late = write_file(dir.path(), "late.toml", "[[phase]]\nphase = \"F1901M\"\n");
     let out = play_files(&setup, &late, true);
     assert_eq!(out.status.code(), Some(2));

@@ -63,6 +63,31 @@ pub fn edit(path: &Path, from: &str, to: &str) {
 }
 pub mod datc;
 
+/// A Diplomacy setup of four units around Marseilles and Piedmont, for `play` tests.
+pub const DIPLOMACY_SETUP: &str = r#"phase = "S1901M"
+[units]
+FRANCE = ["A MAR", "A BUR"]
+ITALY = ["A PIE", "F LYO"]
+"#;
+
+/// `hexwar play` on the standard Diplomacy scenario with a setup and an orders file holding
+/// these texts (written in a folder of their own), and `extra` arguments (`--json`, ...).
+pub fn play_diplomacy_texts(setup: &str, orders: &str, extra: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = write_file(dir.path(), "s.toml", setup);
+    let orders = write_file(dir.path(), "o.toml", orders);
+    let mut args = vec![
+        "play",
+        "scenarios/diplomacy",
+        "--setup",
+        &setup,
+        "--orders",
+        &orders,
+    ];
+    args.extend(extra);
+    hexwar(&args)
+}
+
 /// Writes `text` to `dir/name` and gives its path as text, for a command line.
 pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
