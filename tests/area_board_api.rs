@@ -314,6 +314,35 @@ fn a_caught_host_error_is_its_message_as_text() {
     );
 }
 
+/// A host function given an argument of the wrong type, its error caught with `pcall`, reads as
+/// the host's own report words it, naming the function: called straight by `pcall` (no
+/// traceback frame names it), from a script's function, and with a number out of range.
+/// mlua's text named no function: `bad argument #1: error converting Lua table to String
+/// (expected string or number)`.
+#[test]
+fn a_caught_bad_argument_names_the_host_function_in_a_scripts_words() {
+    let (_dir, mut rules, state) = line_rules();
+    let answer = rules
+        .eval(
+            &state,
+            "local _, direct = pcall(hex.map.neighbors, {})
+             local _, second = pcall(hex.map.distance, 'EAST', function() end)
+             local _, nested = pcall(function() local n = hex.map.neighbors(true) return n end)
+             local _, range = pcall(hex.dice.roll, -3)
+             return { direct, second, nested, range }",
+        )
+        .unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!([
+            "bad argument #1 to 'hex.map.neighbors' (string expected, got table)",
+            "bad argument #2 to 'hex.map.distance' (string expected, got function)",
+            "bad argument #1 to 'hex.map.neighbors' (string expected, got boolean)",
+            "bad argument #1 to 'hex.dice.roll' (integer out of range)",
+        ])
+    );
+}
+
 /// A region named by its alias in a command reaches the rules' `resolve` as the region's id:
 /// the host's checks accept the alias, and an event naming it was refused as the rules' error
 /// (an area-game designer's `move` to `BRK` failed with exit 2: "to 'BRK' is an alias of

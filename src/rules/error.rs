@@ -191,7 +191,7 @@ pub(crate) fn conversion(error: &Error) -> Option<String> {
 /// The `hex.*` function a host error came from, named as the script wrote it: the traceback
 /// names only the field (`[C]: in field 'distance'`), so the API's own listing gives its
 /// namespace (`hex.map.distance`) unless two namespaces share the name (`get`).
-fn host_function_called(traceback: &str) -> Option<String> {
+pub(crate) fn host_function_called(traceback: &str) -> Option<String> {
     let field = called_field(
         traceback
             .lines()

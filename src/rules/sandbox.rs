@@ -229,6 +229,8 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
         let raw: Function = table.get(name)?;
         let budget = Arc::clone(budget);
         let guarded = lua.create_function(move |lua, args: MultiValue| {
+            // (`pcall(hex.map.neighbors, {})`: the function called, to name in its error)
+            let callee = args.front().cloned();
             let mut result = raw.call::<MultiValue>(args)?;
             if caught_memory_error(&result) {
                 return Err(budget.exhaust_memory());
@@ -236,7 +238,7 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
             match budget.exhausted_error() {
                 Some(e) => Err(e),
                 None => {
-                    caught_host_error_as_text(lua, &mut result)?;
+                    caught_host_error_as_text(lua, &mut result, callee)?;
                     Ok(result)
                 }
             }
@@ -411,21 +413,43 @@ pub fn guard_rawset(lua: &Lua) -> mlua::Result<()> {
 /// A host function's error caught by `pcall` (or a coroutine's `resume`) as the text of its
 /// message: scripts read caught errors as strings (`err:match(...)`), and mlua hands them over
 /// as an error object (userdata) whose text starts with the callback's traceback.
-fn caught_host_error_as_text(lua: &Lua, result: &mut MultiValue) -> mlua::Result<()> {
+fn caught_host_error_as_text(
+    lua: &Lua,
+    result: &mut MultiValue,
+    callee: Option<Value>,
+) -> mlua::Result<()> {
     if !matches!(result.front(), Some(Value::Boolean(false))) {
         return Ok(());
     }
     if let Some(Value::Error(e)) = result.get(1) {
-        let text = lua.create_string(innermost_message(e))?;
+        // (called straight by `pcall`, a host function has no traceback frame naming it)
+        let callee_name = || {
+            let names = lua
+                .named_registry_value::<Table>(super::api::FUNCTION_NAMES_KEY)
+                .ok()?;
+            names.raw_get::<Option<String>>(callee.clone()?).ok()?
+        };
+        let text = lua.create_string(innermost_message(e, &callee_name))?;
         result[1] = Value::String(text);
     }
     Ok(())
 }
 
 /// The message of the error a chain of callbacks wraps (`hex.map.neighbors: 'X' is not ...`).
-fn innermost_message(e: &mlua::Error) -> String {
+/// An argument of the wrong type reads as the host's own reports word it (`bad argument #1 to
+/// 'hex.map.neighbors' (string expected, got table)`), not as mlua's `bad argument #1: error
+/// converting Lua table to String (expected string or number)`, which names no function;
+/// `callee_name` names the function when no traceback frame does.
+fn innermost_message(e: &mlua::Error, callee_name: &dyn Fn() -> Option<String>) -> String {
     match e {
-        mlua::Error::CallbackError { cause, .. } => innermost_message(cause),
+        mlua::Error::CallbackError { traceback, cause } => {
+            let called = super::error::host_function_called(traceback).or_else(callee_name);
+            super::error::bad_argument(cause, called.as_deref())
+                .unwrap_or_else(|| innermost_message(cause, callee_name))
+        }
+        mlua::Error::FromLuaConversionError { .. } => {
+            super::error::conversion(e).unwrap_or_else(|| e.to_string())
+        }
         mlua::Error::RuntimeError(message) => message.clone(),
         other => other.to_string(),
     }

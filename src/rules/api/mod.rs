@@ -38,6 +38,9 @@ pub(crate) const COMMANDS_KEY: &str = "hexwar.commands";
 pub(crate) const HANDLERS_KEY: &str = "hexwar.handlers";
 pub(crate) const DECLARATIONS_KEY: &str = "hexwar.declarations";
 pub(crate) const REFUSAL_MT_KEY: &str = "hexwar.refusal";
+/// The registry's table of the API's functions by value, each to its name (`hex.map.neighbors`):
+/// an error caught by `pcall(hex.map.neighbors, {})` has no traceback frame naming it.
+pub(crate) const FUNCTION_NAMES_KEY: &str = "hexwar.function_names";
 
 /// What the API functions share with the host (kept in the VM's app data).
 pub(crate) struct HostData {
@@ -140,6 +143,7 @@ impl HostData {
 /// Builds the `hex` table and installs it as a global.
 pub(crate) fn register_all(lua: &Lua) -> mlua::Result<()> {
     let hex = build(lua)?;
+    lua.set_named_registry_value(FUNCTION_NAMES_KEY, lua.create_table()?)?;
     lua.globals().raw_set("hex", read_only(lua, hex)?)?;
     Ok(())
 }
@@ -195,11 +199,17 @@ fn read_only_named(lua: &Lua, table: Table, name: &str) -> mlua::Result<Table> {
     for pair in table.clone().pairs::<Value, Value>() {
         let (key, value) = pair?;
         let member = crate::rules::error::value_in_message(&key);
-        if let Value::Table(inner) = value {
-            table.raw_set(
+        match value {
+            Value::Table(inner) => table.raw_set(
                 key,
                 read_only_named(lua, inner, &format!("{name}.{member}"))?,
-            )?;
+            )?,
+            Value::Function(f) => {
+                if let Ok(names) = lua.named_registry_value::<Table>(FUNCTION_NAMES_KEY) {
+                    names.raw_set(f, format!("{name}.{member}"))?;
+                }
+            }
+            _ => {}
         }
         members.push(member);
     }
