@@ -1,5 +1,6 @@
-//! `hexwar status` where the rules answer oddly: a `score` query that is no table of numbers, a
-//! victory whose scores are fractions or none (pinned by mutation testing of src/cli/status.rs).
+//! `hexwar status` where the rules answer oddly: a `score` or `status` query that is no table of
+//! numbers or names, a victory whose scores are fractions or none (pinned by mutation testing of
+//! src/cli/status.rs).
 
 mod common;
 
@@ -22,6 +23,25 @@ fn a_score_query_answering_no_numbers_is_refused() {
     assert_eq!(
         stderr(&out),
         "error: the rules' score query answered {\"blue\":\"three\"}, not a table of side -> points\n"
+    );
+}
+
+/// A `status` query answering something other than a table of name -> value (a list) is the
+/// rules' error too: `status` names what it answered and stops (exit 2), printing no position.
+#[test]
+fn a_status_query_answering_no_table_of_names_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = write_file(
+        dir.path(),
+        "list_status.lua",
+        "hex.rules.query(\"status\", function() return { \"a\", \"b\" } end)\n",
+    );
+    let out = hexwar(&["status", "scenarios/demo", "--mod", &status]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "error: the rules' status query answered [\"a\",\"b\"], not a table of name -> value\n"
     );
 }
 
