@@ -237,6 +237,28 @@ fn a_recorded_file_the_game_does_not_load_is_no_change() {
     );
 }
 
+/// A save records the files of a module's folder the game may load, nested folders included
+/// (`adjudicate/`), but not its `tests/` folder: the designers' test helpers and test mods,
+/// which no game loads (Diplomacy's save listed `tests/helpers.lua` and `tests/mods/*.lua`).
+#[test]
+fn a_save_records_no_file_of_a_modules_tests_folder() {
+    let session =
+        Session::start(Path::new("scenarios/diplomacy"), Some(1)).expect("Diplomacy loads");
+    let save = session.to_save();
+    let files: Vec<&String> = save.rules.keys().collect();
+    assert!(files.iter().all(|f| !f.contains("/tests/")), "{files:?}");
+    for wanted in [
+        "rules/diplomacy/init.lua",
+        "rules/diplomacy/adjudicate/movement.lua",
+    ] {
+        assert!(files.iter().any(|f| *f == wanted), "{wanted}: {files:?}");
+    }
+    assert!(
+        Path::new("rules/diplomacy/tests/helpers.lua").is_file(),
+        "the folder this test is about has a helper"
+    );
+}
+
 /// A mod added to a save's `mods` list (the save is JSON anyone can edit, and its checksum
 /// anyone can compute) loads extra Lua the game never ran: the resumed game says so, as it says
 /// a rules file changed. It used to resume without a word.

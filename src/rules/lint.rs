@@ -8,14 +8,13 @@ use mlua::{Lua, LuaOptions, StdLib};
 use super::loader::{chunk_name, find_module};
 
 /// Every `.lua` file of a module: the file itself, or every file under its folder when the
-/// module is a folder with `init.lua` - but for its `variants/` folders, which hold other
-/// modules (`demo/variants/mud`, loaded by the scenarios that name them: an edited variant is
-/// no change to the base game's saves and replays). Sorted, so messages come in a stable order.
-fn module_files(file: &Path) -> Vec<PathBuf> {
+/// module is a folder with `init.lua` - but for the folders named in `left_out` (below) at any
+/// depth. Sorted, so messages come in a stable order.
+fn module_files(file: &Path, left_out: &[&str]) -> Vec<PathBuf> {
     if file.file_name().is_some_and(|n| n == "init.lua") {
         let mut out = Vec::new();
         if let Some(dir) = file.parent() {
-            collect(dir, &mut out);
+            collect(dir, left_out, &mut out);
         }
         out.sort();
         out
@@ -24,7 +23,17 @@ fn module_files(file: &Path) -> Vec<PathBuf> {
     }
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+/// What a module's folder holds that is no part of the game it runs: its `variants/` folders
+/// hold other modules (`demo/variants/mud`, loaded by the scenarios that name them: an edited
+/// variant is no change to the base game's saves and replays).
+const NOT_THE_GAME: [&str; 1] = ["variants"];
+
+/// [`NOT_THE_GAME`], and the `tests/` folders: the designers' tests and their helpers
+/// (`tests/helpers.lua`, `tests/mods/*.lua`), which a game never loads, so saves and replays
+/// do not record them (their syntax is checked all the same).
+const NOT_RECORDED: [&str; 2] = ["variants", "tests"];
+
+fn collect(dir: &Path, left_out: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -35,8 +44,8 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
         let path = entry.path();
         if path.is_dir() {
-            if entry.file_name() != "variants" {
-                collect(&path, out);
+            if !left_out.iter().any(|name| entry.file_name() == *name) {
+                collect(&path, left_out, out);
             }
         } else if path.extension().is_some_and(|e| e == "lua")
             // Designers' tests (`hexwar test`) are not part of the rules a game runs.
@@ -62,7 +71,7 @@ pub fn syntax_errors(roots: &[PathBuf], modules: &[String]) -> Vec<String> {
         let Some(file) = find_module(&roots, module) else {
             continue;
         };
-        for path in module_files(&file) {
+        for path in module_files(&file, &NOT_THE_GAME) {
             if !seen.insert(path.clone()) {
                 continue;
             }
@@ -90,8 +99,9 @@ pub fn syntax_errors(roots: &[PathBuf], modules: &[String]) -> Vec<String> {
     errors
 }
 
-/// `sha256:` of every Lua file of the modules, keyed by its name as scripts see it
-/// (`rules/demo/init.lua`): replays refuse to run against changed rules.
+/// `sha256:` of every Lua file of the modules but their tests and variants ([`NOT_RECORDED`]),
+/// keyed by its name as scripts see it (`rules/demo/init.lua`): replays refuse to run against
+/// changed rules.
 pub fn module_hashes(
     roots: &[PathBuf],
     modules: &[String],
@@ -100,7 +110,7 @@ pub fn module_hashes(
     let files: Vec<PathBuf> = modules
         .iter()
         .filter_map(|module| find_module(&canonical, module))
-        .flat_map(|file| module_files(&file))
+        .flat_map(|file| module_files(&file, &NOT_RECORDED))
         .collect();
     file_hashes(roots, &files)
 }
