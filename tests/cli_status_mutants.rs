@@ -7,42 +7,36 @@ mod common;
 use common::{hexwar, stderr, stdout, write_file};
 use serde_json::{json, Value};
 
-/// A `score` query answering something other than numbers is the rules' error: `status` says
+/// A `score` query answering something other than numbers, or a `status` query answering
+/// something other than a table of name -> value (a list), is the rules' error: `status` says
 /// what it answered and stops (exit 2), printing no position.
 #[test]
-fn a_score_query_answering_no_numbers_is_refused() {
+fn a_score_or_status_query_answering_the_wrong_shape_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let score = write_file(
-        dir.path(),
-        "text_score.lua",
-        "hex.rules.query(\"score\", function() return { blue = \"three\" } end)\n",
-    );
-    let out = hexwar(&["status", "scenarios/demo", "--mod", &score]);
-    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
-    assert_eq!(stdout(&out), "");
-    assert_eq!(
-        stderr(&out),
-        "error: the rules' score query answered {\"blue\":\"three\"}, not a table of side -> points\n"
-    );
-}
-
-/// A `status` query answering something other than a table of name -> value (a list) is the
-/// rules' error too: `status` names what it answered and stops (exit 2), printing no position.
-#[test]
-fn a_status_query_answering_no_table_of_names_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let status = write_file(
-        dir.path(),
-        "list_status.lua",
-        "hex.rules.query(\"status\", function() return { \"a\", \"b\" } end)\n",
-    );
-    let out = hexwar(&["status", "scenarios/demo", "--mod", &status]);
-    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
-    assert_eq!(stdout(&out), "");
-    assert_eq!(
-        stderr(&out),
-        "error: the rules' status query answered [\"a\",\"b\"], not a table of name -> value\n"
-    );
+    for (file, query, answer, expected) in [
+        (
+            "text_score.lua",
+            "score",
+            "{ blue = \"three\" }",
+            "error: the rules' score query answered {\"blue\":\"three\"}, not a table of side -> points\n",
+        ),
+        (
+            "list_status.lua",
+            "status",
+            "{ \"a\", \"b\" }",
+            "error: the rules' status query answered [\"a\",\"b\"], not a table of name -> value\n",
+        ),
+    ] {
+        let rules = write_file(
+            dir.path(),
+            file,
+            &format!("hex.rules.query(\"{query}\", function() return {answer} end)\n"),
+        );
+        let out = hexwar(&["status", "scenarios/demo", "--mod", &rules]);
+        assert_eq!(out.status.code(), Some(2), "{query}: {}", stdout(&out));
+        assert_eq!(stdout(&out), "", "{query}");
+        assert_eq!(stderr(&out), expected, "{query}");
+    }
 }
 
 /// The demo with a victory rule that ends the game at once with `scores`, played to the end and
