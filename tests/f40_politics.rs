@@ -278,6 +278,47 @@ fn f40_16_3_the_netherlands_surrender_at_the_end_of_an_allied_turn_with_two_citi
     assert!(!s.game.state().gone["nl1"].eliminated);
 }
 
+/// F40-16.3, the module's reading that only a country at war surrenders: German units a
+/// `--setup` put in both Dutch major cities of a Netherlands still neutral bring no surrender
+/// at the end of the Allied turn (in play, a German unit entering the country invades it,
+/// 16.2); the same position with the Netherlands named invaded does.
+#[test]
+fn f40_16_3_a_netherlands_still_neutral_does_not_surrender() {
+    use hexwar::board::SourceText;
+    let units = "[[unit]]\nid = \"g1\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 4\nstrength = 4\nat = \"0301\"\n\n\
+                 [[unit]]\nid = \"g2\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 4\nstrength = 4\nat = \"0401\"\n\n\
+                 [[unit]]\nid = \"nl1\"\nside = \"neutral\"\nnation = \"dutch\"\ntype = \"infantry\"\n\
+                 size = \"XX\"\nma = 2\nstrength = 2\nat = \"0302\"\n";
+    for (invaded, surrenders) in [("", false), ("invaded = [\"netherlands\"]\n", true)] {
+        let mut s = session("politics");
+        s.setup_text(&SourceText::new("setup.toml", format!("{invaded}{units}")))
+            .unwrap();
+        let mut events = Vec::new();
+        while s.game.state().turn == 1 {
+            events.extend(end_phase(&mut s));
+        }
+        let surrendered: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Custom { name, .. } if name == "CountrySurrendered"))
+            .collect();
+        if surrenders {
+            assert_eq!(
+                surrendered,
+                vec![&custom_event(
+                    "CountrySurrendered",
+                    json!({"country": "netherlands", "turn": 1})
+                )]
+            );
+            assert_eq!(s.game.state().gone["nl1"].reason, "surrendered");
+        } else {
+            assert_eq!(surrendered, Vec::<&Event>::new());
+            assert!(s.game.state().units.contains_key("nl1"));
+        }
+    }
+}
+
 #[test]
 fn f40_16_4_belgium_surrenders_with_both_cities_german_and_a_bef_corps_evacuated() {
     let mut s = session("politics");

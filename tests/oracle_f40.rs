@@ -1,7 +1,8 @@
 //! The engine against an independent oracle (tests/oracle_f40/oracle.rs, written from RULES.md
 //! only) on random positions of the full France 1940 map: for every unit the exact reach (hex
 //! -> least MP), for every unit its supply, the `isolated` statuses of the assault's supply
-//! judgment (F40-8.3) and the control of a fresh setup (F40-7.1, R11).
+//! judgment (F40-8.3), the control of a fresh setup (F40-7.1, R11), and the reserves and
+//! reinforcements the phasing side may place (F40-17.2-17.7, tests/oracle_f40/reserves.rs).
 //!
 //! `cargo test --test oracle_f40` runs a fixed set of seeds; the heavy run is
 //! `cargo test --release --test oracle_f40 -- --ignored` (ORACLE_POSITIONS, ORACLE_SEED to vary).
@@ -12,6 +13,10 @@ mod f40;
 mod oracle;
 #[path = "oracle_f40/positions.rs"]
 mod positions;
+#[path = "oracle_f40/reserves.rs"]
+mod reserves;
+#[path = "oracle_f40/surrender.rs"]
+mod surrender;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -19,7 +24,7 @@ use std::time::Instant;
 
 use f40::cli;
 use hexwar::board::SourceText;
-use hexwar::engine::{Command, GameError};
+use hexwar::engine::{Command, Event, GameError};
 use hexwar::Session;
 use oracle::{Board, Position, Side};
 use positions::{generate, Generated};
@@ -67,6 +72,13 @@ struct Tally {
     skipped: usize,
     units: usize,
     reach_hexes: usize,
+    /// Placements the oracle listed (summed over each listing compared) and made (17.x).
+    placements: usize,
+    placed: usize,
+    placed_by_pool: std::collections::BTreeMap<String, usize>,
+    /// Ends of Allied turns judged, and the surrenders the oracle expected in them (16.3-16.5).
+    surrender_checks: usize,
+    surrenders: usize,
     failures: Vec<String>,
 }
 
@@ -119,7 +131,16 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
             Err(e) => panic!("{e}\n{}", g.describe()),
         }
     }
-    let diffs = compare_position(s, board, moved_since_judgment, tally, diffs);
+    let mut diffs = compare_position(s, board, moved_since_judgment, tally, diffs);
+    compare_placements(
+        s,
+        board,
+        (g.seed, 6),
+        moved_since_judgment,
+        tally,
+        &mut diffs,
+    );
+    compare_surrenders(s, board, tally, &mut diffs);
     tally.positions += 1;
     if !diffs.is_empty() {
         tally
@@ -187,6 +208,194 @@ fn compare_position(
     diffs
 }
 
+/// The `place` commands the engine lists for the phasing side, as (unit, hex).
+fn engine_placements(s: &mut Session, side: &str) -> std::collections::BTreeSet<(String, String)> {
+    s.game
+        .legal_commands(side)
+        .unwrap()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Custom { name, args } if name == "place" => Some((
+                args["unit"].as_str().unwrap().to_string(),
+                args["to"].as_str().unwrap().to_string(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// F40-17.2-17.7: the engine's `place` listing against the oracle's, then placements made one
+/// after another (chosen by `seed` among the listed ones), the listing compared after each: the
+/// quotas, one reserve a hex a turn and the stacking limits as they fill. `moved`: a unit of the
+/// phasing side has moved in this phase. `rounds`: how many placements to make (0: the listing
+/// alone is compared, the game left as it was).
+fn compare_placements(
+    s: &mut Session,
+    board: &Board,
+    (seed, rounds): (u64, u64),
+    moved: bool,
+    tally: &mut Tally,
+    diffs: &mut Vec<String>,
+) {
+    let Some(side_name) = s.game.phasing_side() else {
+        return;
+    };
+    let side = Side::parse(&side_name);
+    let mut so_far = reserves::TurnSoFar {
+        moved,
+        ..Default::default()
+    };
+    for round in 0..=rounds {
+        let pos = Position::read(board, s.game.state());
+        let first_assault_movement =
+            s.game.phase().as_deref() == Some("movement") && pos.assault == 1;
+        let want = reserves::placements(board, &pos, side, first_assault_movement, &so_far);
+        let got = engine_placements(s, &side_name);
+        tally.placements += want.len();
+        let want_set: std::collections::BTreeSet<(String, String)> = want.keys().cloned().collect();
+        if want_set != got {
+            let only = |a: &std::collections::BTreeSet<(String, String)>,
+                        b: &std::collections::BTreeSet<(String, String)>| {
+                a.difference(b)
+                    .take(12)
+                    .map(|(u, h)| format!("{u}@{h}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            diffs.push(format!(
+                "place listing after {round} placements ({side_name}, turn {}): engine only [{}] | oracle only [{}]",
+                pos.turn,
+                only(&got, &want_set),
+                only(&want_set, &got)
+            ));
+            return;
+        }
+        if want.is_empty() || round == rounds {
+            return;
+        }
+        let pick =
+            (seed.wrapping_mul(2_654_435_761).wrapping_add(round * 97) as usize) % want.len();
+        let ((unit, to), quota) = want.into_iter().nth(pick).unwrap();
+        let cmd = Command::Custom {
+            name: "place".into(),
+            args: serde_json::json!({ "unit": unit, "to": to })
+                .as_object()
+                .unwrap()
+                .clone(),
+        };
+        if let Err(e) = s.game.submit(Some(&side_name), &cmd) {
+            diffs.push(format!(
+                "place {unit} at {to}, listed by both, refused: {e}"
+            ));
+            return;
+        }
+        tally.placed += 1;
+        let h = board.index(&to).unwrap();
+        let pool = pos
+            .pool
+            .iter()
+            .find(|p| p.piece.id == unit)
+            .map(|p| p.pool.clone())
+            .unwrap_or_default();
+        let reinforcement = pool == "reinforcement";
+        *tally.placed_by_pool.entry(pool).or_default() += 1;
+        if !reinforcement {
+            so_far.hexes.insert(h);
+        }
+        if let Some(key) = quota {
+            *so_far.used.entry(key).or_default() += 1;
+        }
+    }
+}
+
+/// F40-16.3-16.5: ends the phases up to the end of the current Allied player-turn and compares
+/// the countries that surrender then with the oracle's ([`judge_surrenders`]); a surrender at
+/// any other end of phase is a difference.
+fn compare_surrenders(s: &mut Session, board: &Board, tally: &mut Tally, diffs: &mut Vec<String>) {
+    let turn = s.game.state().turn;
+    for _ in 0..8 {
+        let Some(side) = s.game.phasing_side() else {
+            return;
+        };
+        let before = Position::read(board, s.game.state());
+        let events = match s.game.submit(Some(&side), &Command::EndPhase) {
+            Ok(events) => events,
+            // (stacking over the limits at the end of a phase after placements: 5.1)
+            Err(GameError::Refused(_)) => return,
+            Err(e) => panic!("{e}"),
+        };
+        if judge_surrenders(s, board, (&side, turn, &before), &events, tally, diffs) {
+            return;
+        }
+    }
+}
+
+/// The countries a `CountrySurrendered` event among `events` names.
+fn surrendered_in(events: &[Event]) -> std::collections::BTreeSet<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Custom { name, data } if name == "CountrySurrendered" => {
+                data.as_ref()["country"].as_str().map(str::to_string)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// After `side` ended a phase of `turn` with `events`, the position `before` it: when that ended
+/// the Allied player-turn, compares the surrenders with the oracle's (judged on `before`) and
+/// checks no unit of a surrendered nation is left, and answers true; else any surrender is a
+/// difference.
+fn judge_surrenders(
+    s: &Session,
+    board: &Board,
+    (side, turn, before): (&str, u32, &Position),
+    events: &[Event],
+    tally: &mut Tally,
+    diffs: &mut Vec<String>,
+) -> bool {
+    let got = surrendered_in(events);
+    let allied_turn_ended = side == "allied" && (s.game.state().turn != turn || s.game.is_over());
+    if !allied_turn_ended {
+        if !got.is_empty() {
+            diffs.push(format!(
+                "surrender {got:?} at the end of a {side} phase of turn {turn}"
+            ));
+        }
+        return false;
+    }
+    let want: std::collections::BTreeSet<String> = surrender::surrenders(board, before)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    tally.surrender_checks += 1;
+    tally.surrenders += want.len();
+    if want != got {
+        diffs.push(format!(
+            "surrenders at the end of Allied turn {turn}: engine {got:?}, oracle {want:?}"
+        ));
+    }
+    for (country, nation) in [("netherlands", "dutch"), ("belgium", "belgian")] {
+        if got.contains(country) {
+            let left: Vec<&String> = s
+                .game
+                .state()
+                .units
+                .values()
+                .filter(|u| u.nation == nation)
+                .map(|u| &u.id)
+                .collect();
+            if !left.is_empty() {
+                diffs.push(format!(
+                    "{country} surrendered, {nation} units left: {left:?}"
+                ));
+            }
+        }
+    }
+    true
+}
+
 /// Plays games of the scenario with its bots (the greedy Lua bot on both sides) and compares the
 /// position at the start of every movement phase, before any command in it: positions of real
 /// play, with invasions, combat results, retreats and a control map with history (7.1c).
@@ -215,7 +424,10 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
             if movement && (judged_at != Some(at) || commands_in_phase % 12 == 11) {
                 let fresh = judged_at != Some(at);
                 judged_at = Some(at);
-                let diffs = compare_position(&mut s, &board, !fresh, &mut tally, Vec::new());
+                let mut diffs = compare_position(&mut s, &board, !fresh, &mut tally, Vec::new());
+                if fresh {
+                    compare_placements(&mut s, &board, (seed, 0), false, &mut tally, &mut diffs);
+                }
                 tally.positions += 1;
                 if !diffs.is_empty() {
                     tally.failures.push(format!(
@@ -230,12 +442,44 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
             let mut legal = LegalCommands::new(&side);
             let command = bot.choose(&mut s.game, &mut legal).unwrap();
             commands_in_phase += 1;
-            match s.game.submit(Some(&side), &command) {
-                Ok(_) => {}
+            let turn = s.game.state().turn;
+            // (the position an end of phase of the Allies' is judged on: 16.3-16.5)
+            let read_before =
+                |s: &Session| (side == "allied").then(|| Position::read(&board, s.game.state()));
+            let mut before = matches!(command, Command::EndPhase)
+                .then(|| read_before(&s))
+                .flatten();
+            let events = match s.game.submit(Some(&side), &command) {
+                Ok(events) => events,
                 Err(GameError::Refused(_)) => {
-                    s.game.submit(Some(&side), &Command::EndPhase).unwrap();
+                    before = read_before(&s);
+                    s.game.submit(Some(&side), &Command::EndPhase).unwrap()
                 }
                 Err(e) => panic!("game seed {seed}: {e}"),
+            };
+            let mut diffs = Vec::new();
+            match &before {
+                Some(pos) => {
+                    judge_surrenders(
+                        &s,
+                        &board,
+                        (&side, turn, pos),
+                        &events,
+                        &mut tally,
+                        &mut diffs,
+                    );
+                }
+                None if !surrendered_in(&events).is_empty() => diffs.push(format!(
+                    "surrender {:?} after {side}'s {command:?}",
+                    surrendered_in(&events)
+                )),
+                None => {}
+            }
+            if !diffs.is_empty() {
+                tally.failures.push(format!(
+                    "{}\ngame seed {seed}, turn {turn}",
+                    diffs.join("\n")
+                ));
             }
         }
     }
@@ -258,8 +502,12 @@ fn run(seeds: impl Iterator<Item = u64>) -> Tally {
 
 fn check(tally: Tally, what: &str, elapsed: std::time::Duration) {
     eprintln!(
-        "oracle_f40 {what}: {} positions ({} skipped), {} units, {} reachable hexes, {:.1?}",
-        tally.positions, tally.skipped, tally.units, tally.reach_hexes, elapsed
+        "oracle_f40 {what}: {} positions ({} skipped), {} units, {} reachable hexes, {} placements listed, {} made, {:.1?}",
+        tally.positions, tally.skipped, tally.units, tally.reach_hexes, tally.placements, tally.placed, elapsed
+    );
+    eprintln!(
+        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}",
+        tally.placed_by_pool, tally.surrender_checks, tally.surrenders
     );
     // Counts shared by the tests of this binary that ran so far (they run in parallel).
     eprintln!("oracle_f40 cases met: {}", oracle::seen::summary());

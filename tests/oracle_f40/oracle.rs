@@ -28,7 +28,7 @@ impl Side {
     }
 
     /// The other player (F40 has two; neutral units are nobody's enemy and nobody's friend).
-    fn enemy(self) -> Option<Side> {
+    pub fn enemy(self) -> Option<Side> {
         match self {
             Side::German => Some(Side::Allied),
             Side::Allied => Some(Side::German),
@@ -133,6 +133,8 @@ pub struct Board {
     edge: Vec<[bool; 4]>,
     town: Vec<bool>,
     paris: Vec<bool>,
+    port: Vec<bool>,
+    assembly_point: Vec<bool>,
     /// Major cities per country: `major_city` hexes of the country plus `major_cities_<country>`.
     major_cities: BTreeMap<&'static str, BTreeSet<usize>>,
     map: std::sync::Arc<HexMap>,
@@ -203,6 +205,8 @@ impl Board {
                 .collect(),
             town: (0..n as u32).map(|i| map.has_feature(i, "town")).collect(),
             paris: in_zone("city_paris"),
+            port: (0..n as u32).map(|i| map.has_feature(i, "port")).collect(),
+            assembly_point: in_zone("assembly_points"),
             labels,
             terrain,
             neighbors,
@@ -245,6 +249,33 @@ impl Board {
 
     pub fn major_cities(&self, country: &str) -> &BTreeSet<usize> {
         &self.major_cities[country]
+    }
+
+    /// A city of `country` (17.4, 17.7): a major city or a town (reading of "ville", as R13
+    /// reads the Swiss "villes").
+    pub fn is_city_of(&self, h: usize, country: &str) -> bool {
+        self.country[h] == Some(country)
+            && (self.terrain[h] == Terrain::MajorCity
+                || self.major_cities[country].contains(&h)
+                || self.town[h])
+    }
+
+    pub fn is_port(&self, h: usize) -> bool {
+        self.port[h]
+    }
+
+    /// One of the three Allied reserve assembly points (17.5).
+    pub fn is_assembly_point(&self, h: usize) -> bool {
+        self.assembly_point[h]
+    }
+
+    pub fn is_paris(&self, h: usize) -> bool {
+        self.paris[h]
+    }
+
+    /// The map edges the hex lies on: north, south, west, east.
+    pub fn edges(&self, h: usize) -> [bool; 4] {
+        self.edge[h]
     }
 
     /// F40-9.2 (R5): MP to enter a hex, None when prohibited (marsh to motorized, sea: 10.2).
@@ -331,6 +362,17 @@ pub struct Piece {
     pub status: BTreeSet<String>,
     pub para: bool,
     pub airlanding: bool,
+    /// `type = "armored"` (5.3, R14).
+    pub armored: bool,
+}
+
+/// A unit waiting off the map in a pool (17.x): the scenario's `attrs.pool`, and for a
+/// reinforcement its `attrs.arrives_turn`.
+#[derive(Debug, Clone)]
+pub struct PoolUnit {
+    pub piece: Piece,
+    pub pool: String,
+    pub arrives_turn: Option<u32>,
 }
 
 impl Piece {
@@ -356,11 +398,17 @@ pub struct Position {
     pub turn: u32,
     pub assault: u32,
     pub units: Vec<Piece>,
+    /// The units waiting off the map in a pool (17.x).
+    pub pool: Vec<PoolUnit>,
     /// Per hex: the player it is friendly territory to (F40-7), from the state's control map.
     pub control: Vec<Option<Side>>,
     /// Countries no longer neutral (joined or surrendered), and those invaded.
     pub not_neutral: BTreeSet<String>,
     pub invaded: BTreeSet<String>,
+    /// Countries that have surrendered (16.3, 16.4).
+    pub surrendered: BTreeSet<String>,
+    /// BEF corps evacuated so far (16.4's Belgian surrender).
+    pub bef_evacuated: u32,
     /// Per side (German, Allied): hexes in that side's ZOC (R1: 6 neighbours, not across sea or
     /// lake hexsides, even with a causeway).
     zoc: [Vec<bool>; 2],
@@ -375,20 +423,33 @@ fn side_slot(side: Side) -> usize {
 
 impl Position {
     pub fn read(board: &Board, state: &GameState) -> Position {
-        let units: Vec<Piece> = state
-            .units
+        let piece = |u: &hexwar::engine::Unit| Piece {
+            id: u.id.clone(),
+            side: Side::parse(&u.side),
+            nation: u.nation.clone(),
+            class: Class::of_type(&u.kind),
+            size: u.size.clone(),
+            ma: u.ma,
+            at: u.at.as_deref().and_then(|l| board.index(l)),
+            status: u.status.clone(),
+            para: u.flag("para"),
+            airlanding: u.flag("airlanding"),
+            armored: u.kind == "armored",
+        };
+        let units: Vec<Piece> = state.units.values().map(piece).collect();
+        let pool: Vec<PoolUnit> = state
+            .gone
             .values()
-            .map(|u| Piece {
-                id: u.id.clone(),
-                side: Side::parse(&u.side),
-                nation: u.nation.clone(),
-                class: Class::of_type(&u.kind),
-                size: u.size.clone(),
-                ma: u.ma,
-                at: u.at.as_deref().and_then(|l| board.index(l)),
-                status: u.status.clone(),
-                para: u.flag("para"),
-                airlanding: u.flag("airlanding"),
+            .filter(|g| g.reason == "pool")
+            .map(|g| PoolUnit {
+                piece: piece(&g.unit),
+                pool: g.unit.attr_str("pool").unwrap_or_default().to_string(),
+                arrives_turn: g
+                    .unit
+                    .attrs
+                    .get("arrives_turn")
+                    .and_then(Value::as_u64)
+                    .map(|t| t as u32),
             })
             .collect();
         let mut control = vec![None; board.len()];
@@ -430,9 +491,16 @@ impl Position {
             turn: state.turn,
             assault,
             units,
+            pool,
             control,
             not_neutral: keys("countries"),
             invaded: keys("invaded"),
+            surrendered: keys("surrendered"),
+            bef_evacuated: state
+                .vars
+                .get("bef_corps_evacuated")
+                .and_then(|v| v.as_ref().as_f64())
+                .unwrap_or(0.0) as u32,
             zoc,
         }
     }
@@ -441,20 +509,20 @@ impl Position {
         self.units.iter().find(|u| u.id == id)
     }
 
-    fn neutral(&self, country: &str) -> bool {
+    pub fn neutral(&self, country: &str) -> bool {
         NEUTRAL_COUNTRIES.contains(&country) && !self.not_neutral.contains(country)
     }
 
-    fn in_enemy_zoc(&self, side: Side, h: usize) -> bool {
+    pub fn in_enemy_zoc(&self, side: Side, h: usize) -> bool {
         side.enemy().is_some_and(|e| self.zoc[side_slot(e)][h])
     }
 
-    fn units_at(&self, h: usize) -> impl Iterator<Item = &Piece> {
+    pub fn units_at(&self, h: usize) -> impl Iterator<Item = &Piece> {
         self.units.iter().filter(move |u| u.at == Some(h))
     }
 
     /// F40-9.5, 11.3, R8: a hex the mover may not enter because of the units in it.
-    fn barred(&self, side: Side, h: usize) -> bool {
+    pub fn barred(&self, side: Side, h: usize) -> bool {
         self.units_at(h)
             .any(|u| u.side != side && !u.para_regiment())
     }

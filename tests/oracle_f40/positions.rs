@@ -305,6 +305,43 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
             invasion = Some((id, board.labels[n].clone()));
         }
     }
+    // The surrenders (16.3, 16.4), drawn apart so the positions above stay as they were: now
+    // and then Germans stand in Dutch major cities, sometimes beside an Allied unit, and the
+    // setup says the Netherlands were invaded; or Belgium was, and Germans may hold its major
+    // cities; and a BEF corps has been evacuated.
+    let mut politics = Rng::new(seed ^ 0x5eed_0016);
+    let mut invaded_by_setup = None;
+    if politics.chance(15) {
+        let cities: Vec<usize> = board.major_cities("netherlands").iter().copied().collect();
+        for _ in 0..politics.range(1, 3) {
+            let city = *politics.pick(&cities);
+            add(&mut units, &mut politics, city, "german", "german");
+        }
+        if politics.chance(30) {
+            let city = *politics.pick(&cities);
+            let nation = *politics.pick(&["french", "british", "dutch"]);
+            add(&mut units, &mut politics, city, "allied", nation);
+        }
+        if politics.chance(70) {
+            invaded_by_setup = Some("netherlands");
+        }
+    } else if politics.chance(10) {
+        invaded_by_setup = Some("belgium");
+        if politics.chance(50) {
+            for &city in board.major_cities("belgium") {
+                add(&mut units, &mut politics, city, "german", "german");
+            }
+        }
+    }
+    let bef_evacuated = if politics.chance(if invaded_by_setup == Some("belgium") {
+        60
+    } else {
+        20
+    }) {
+        politics.range(1, 2)
+    } else {
+        0
+    };
     // A setup naming no turn or phase stays at the scenario's first step (turn 1, German
     // movement) and keeps the `dropped` statuses (F40-11.4) that a phase start clears (11.2).
     let mut setup = if turn == 1 && phase == Phase::German1 && rng.chance(50) {
@@ -327,6 +364,12 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
             let _ = writeln!(setup, "attrs = {{ {} }}", list.join(", "));
         }
         setup.push('\n');
+    }
+    if let Some(country) = invaded_by_setup {
+        setup.insert_str(0, &format!("invaded = [\"{country}\"]\n"));
+    }
+    if bef_evacuated > 0 {
+        let _ = writeln!(setup, "[vars]\nbef_corps_evacuated = {bef_evacuated}");
     }
     Generated {
         seed,
