@@ -434,6 +434,39 @@ fn f40_17_5_paris_and_edge_hexes_take_reserves_whoever_controls_them() {
     assert!(!legal_of(&mut s, "allied", "place").contains(&place("ar3", "0201")));
 }
 
+/// F40-17.5 with 11.3 and R8: a hex holding only an enemy para regiment takes a reserve, as
+/// enemies may enter it; beside any other enemy unit it does not. (The placement was refused
+/// while any unit of another side stood there, found by the reserves oracle of
+/// tests/oracle_f40.rs on a south-edge hex holding a German para regiment.)
+#[test]
+fn f40_17_5_a_hex_holding_only_an_enemy_para_regiment_takes_a_reserve() {
+    let mut s = session("reserves");
+    advance_to(&mut s, 2, 4); // Allied first assault of turn 2
+    setup(
+        &mut s,
+        "[[unit]]\nid = \"gp\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
+         size = \"III\"\nma = 0\nstrength = 0\nat = \"0202\"\nattrs = { airborne = true, para = true }\n\n\
+         [[unit]]\nid = \"gq\"\nside = \"german\"\nnation = \"german\"\ntype = \"airborne\"\n\
+         size = \"III\"\nma = 0\nstrength = 0\nat = \"0101\"\nattrs = { airborne = true, para = true }\n\n\
+         [[unit]]\nid = \"gx\"\nside = \"german\"\nnation = \"german\"\ntype = \"infantry\"\n\
+         size = \"XX\"\nma = 4\nstrength = 2\nat = \"0101\"\n\n\
+         [[unit]]\nid = \"a1\"\nside = \"allied\"\nnation = \"french\"\ntype = \"infantry\"\n\
+         size = \"XX\"\nma = 4\nstrength = 2\nat = \"0402\"\n",
+    );
+    let listed = legal_of(&mut s, "allied", "place");
+    assert!(listed.contains(&place("ar1", "0202")), "{listed:?}");
+    assert!(!listed.contains(&place("ar1", "0101")), "{listed:?}");
+    assert_eq!(
+        refused(&mut s, "allied", &place("ar1", "0101")),
+        refusal("F40-17.5", "0101 holds a unit of another side")
+    );
+    let events = ok(&mut s, "allied", &place("ar1", "0202"));
+    assert!(
+        matches!(&events[0], Event::UnitPlaced { unit } if unit.id == "ar1" && unit.at.as_deref() == Some("0202")),
+        "{events:?}"
+    );
+}
+
 /// F40-17.3: reserves are placed at the start of the first assault: once a unit of the side has
 /// moved, none is placed or listed (as drops, 11.1). A reinforcement (17.2, no such clause)
 /// still arrives.

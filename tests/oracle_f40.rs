@@ -2,11 +2,15 @@
 //! only) on random positions of the full France 1940 map: for every unit the exact reach (hex
 //! -> least MP), for every unit its supply, the `isolated` statuses of the assault's supply
 //! judgment (F40-8.3), the control of a fresh setup (F40-7.1, R11), and the reserves and
-//! reinforcements the phasing side may place (F40-17.2-17.7, tests/oracle_f40/reserves.rs).
+//! reinforcements the phasing side may place (F40-17.2-17.7, tests/oracle_f40/reserves.rs), the
+//! attacks it may make and their odds (the module's C.3 and C.5, tests/oracle_f40/combat.rs) and
+//! the surrenders at the end of each Allied turn (F40-16.3-16.5, tests/oracle_f40/surrender.rs).
 //!
 //! `cargo test --test oracle_f40` runs a fixed set of seeds; the heavy run is
 //! `cargo test --release --test oracle_f40 -- --ignored` (ORACLE_POSITIONS, ORACLE_SEED to vary).
 
+#[path = "oracle_f40/combat.rs"]
+mod combat;
 /// (the shared F40 test helpers: `cli`)
 mod f40;
 #[path = "oracle_f40/oracle.rs"]
@@ -76,6 +80,11 @@ struct Tally {
     placements: usize,
     placed: usize,
     placed_by_pool: std::collections::BTreeMap<String, usize>,
+    /// Attacks the oracle listed at the start of combat phases (C.3, C.5), those on a hex whose
+    /// hexsides a drop cancels (11.5) and on a hex whose works a DR% destroyed.
+    attacks: usize,
+    attacks_on_cancelled_hexsides: usize,
+    attacks_on_destroyed_works: usize,
     /// Ends of Allied turns judged, and the surrenders the oracle expected in them (16.3-16.5).
     surrender_checks: usize,
     surrenders: usize,
@@ -317,6 +326,7 @@ fn compare_surrenders(s: &mut Session, board: &Board, tally: &mut Tally, diffs: 
         let Some(side) = s.game.phasing_side() else {
             return;
         };
+        compare_attacks(s, board, tally, diffs);
         let before = Position::read(board, s.game.state());
         let events = match s.game.submit(Some(&side), &Command::EndPhase) {
             Ok(events) => events,
@@ -326,6 +336,89 @@ fn compare_surrenders(s: &mut Session, board: &Board, tally: &mut Tally, diffs: 
         };
         if judge_surrenders(s, board, (&side, turn, &before), &events, tally, diffs) {
             return;
+        }
+    }
+}
+
+/// In the phasing side's combat phase, before any attack: the engine's `attack` listing (one
+/// per target hex, with every unit that may attack it) against the oracle's, and each listed
+/// attack's strengths and odds (the rules' `combat_odds` query) against the oracle's (the
+/// module's C.3 and C.5, with 8.3, 11.3, 11.4, 11.5).
+fn compare_attacks(s: &mut Session, board: &Board, tally: &mut Tally, diffs: &mut Vec<String>) {
+    let Some(side) = s.game.phasing_side() else {
+        return;
+    };
+    if s.game.phase().as_deref() != Some("combat") {
+        return;
+    }
+    let pos = Position::read(board, s.game.state());
+    let want = combat::attacks(board, &pos, Side::parse(&side));
+    let got: std::collections::BTreeMap<String, Vec<String>> = s
+        .game
+        .legal_commands(&side)
+        .unwrap()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Custom { name, args } if name == "attack" => {
+                let mut units: Vec<String> = args["units"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|u| u.as_str().unwrap().to_string())
+                    .collect();
+                units.sort();
+                Some((args["hex"].as_str().unwrap().to_string(), units))
+            }
+            _ => None,
+        })
+        .collect();
+    let want_units: std::collections::BTreeMap<String, Vec<String>> = want
+        .iter()
+        .map(|(hex, a)| (hex.clone(), a.units.clone()))
+        .collect();
+    tally.attacks += want.len();
+    tally.attacks_on_cancelled_hexsides += want
+        .keys()
+        .filter(|h| {
+            board
+                .index(h)
+                .is_some_and(|h| pos.hexsides_cancelled.contains(&h))
+        })
+        .count();
+    tally.attacks_on_destroyed_works += want
+        .keys()
+        .filter(|h| {
+            board
+                .index(h)
+                .is_some_and(|h| pos.destroyed.contains_key(&h))
+        })
+        .count();
+    if got != want_units {
+        diffs.push(format!(
+            "attack listing ({side}, turn {}): engine {got:?} | oracle {want_units:?}",
+            pos.turn
+        ));
+        return;
+    }
+    for (hex, a) in &want {
+        let answer = s
+            .game
+            .query(
+                "combat_odds",
+                &serde_json::json!({ "hex": hex, "units": a.units }),
+            )
+            .unwrap()
+            .unwrap_or_default();
+        let engine = (
+            answer["attack"].as_f64(),
+            answer["defense"].as_f64(),
+            answer["odds"].as_str(),
+        );
+        if engine != (Some(a.attack), Some(a.defense), Some(a.odds.as_str())) {
+            diffs.push(format!(
+                "odds of the attack on {hex} by {:?}: engine {engine:?} | oracle {a:?}",
+                a.units
+            ));
         }
     }
 }
@@ -413,10 +506,25 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
         let mut bot = SideBots::new(RandomBot::new(s.bot_dice), s.scenario.bots.clone());
         let mut judged_at = None;
         let mut commands_in_phase = 0;
+        let mut combat_judged_at = None;
         while !s.game.is_over() && s.game.state().turn <= last_turn {
             let at = (s.game.state().turn, s.game.state().step);
             if judged_at != Some(at) {
                 commands_in_phase = 0;
+            }
+            // At the start of each combat phase, the attacks the side may make.
+            if s.game.phase().as_deref() == Some("combat") && combat_judged_at != Some(at) {
+                combat_judged_at = Some(at);
+                let mut diffs = Vec::new();
+                compare_attacks(&mut s, &board, &mut tally, &mut diffs);
+                if !diffs.is_empty() {
+                    tally.failures.push(format!(
+                        "{}\ngame seed {seed}, turn {}, step {}",
+                        diffs.join("\n"),
+                        at.0,
+                        at.1
+                    ));
+                }
             }
             // At the start of each movement phase, and every 12 commands into it (units moved:
             // the statuses of the assault's judgment are no longer the position's supply).
@@ -506,8 +614,13 @@ fn check(tally: Tally, what: &str, elapsed: std::time::Duration) {
         tally.positions, tally.skipped, tally.units, tally.reach_hexes, tally.placements, tally.placed, elapsed
     );
     eprintln!(
-        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}",
-        tally.placed_by_pool, tally.surrender_checks, tally.surrenders
+        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}; attacks listed: {} ({} on cancelled hexsides, {} on destroyed works)",
+        tally.placed_by_pool,
+        tally.surrender_checks,
+        tally.surrenders,
+        tally.attacks,
+        tally.attacks_on_cancelled_hexsides,
+        tally.attacks_on_destroyed_works
     );
     // Counts shared by the tests of this binary that ran so far (they run in parallel).
     eprintln!("oracle_f40 cases met: {}", oracle::seen::summary());

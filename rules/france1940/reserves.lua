@@ -120,7 +120,8 @@ end
 -- Hexes of 17.5: "les trois points de rassemblement ..., tant que ces points ne sont pas en ZdC
 -- allemande ni contrôlés par le joueur Allemand" -- the condition is the assembly points' only;
 -- "un hex de Paris, ou bien entrer par le bord ouest ou sud de la carte" asks none (a hex holding
--- an enemy unit is refused to every placement, reserves.refusal).
+-- a unit of another side, but for enemy para regiments, is refused to every placement,
+-- reserves.refusal).
 local function allied_hex(f, label)
   if common.in_zone(label, "assembly_points") then
     return f_control(f, label) ~= "german" and not zoc_of(f, label, "german")
@@ -270,19 +271,35 @@ local function pool_clause(g)
   return POOL_CLAUSES[g.attrs and g.attrs.pool] or "F40-17.3"
 end
 
+-- Whether `label` holds a unit of another side than `side` that a unit entering play there
+-- cannot share the hex with: any but an enemy para regiment, whose hex enemies may enter (11.3,
+-- R8, as moves and retreats do).
+local function closed_to(label, side)
+  local enemy = common.enemy_of(side)
+  for _, u in ipairs(hex.units.at(label)) do
+    if u.side ~= side and not (u.side == enemy and common.para_regiment(u)) then return true end
+  end
+  return false
+end
+
+-- The set of hexes closed_to(label, side): those holding a unit of another side, kept when one
+-- of their units is no enemy para regiment.
+local function closed_hexes(side)
+  local out = {}
+  for label in pairs(common.occupied_by(side, true)) do
+    if closed_to(label, side) then out[label] = true end
+  end
+  return out
+end
+
 -- reserves.refusal once the phase is known to allow placements (the legal list checks that
--- once, not per hex). `foreign` (optional): the set of hexes holding a unit of another side,
--- when the caller has built it.
+-- once, not per hex). `foreign` (optional): closed_hexes(side), when the caller has built it.
 local function refusal_in_phase(f, g, side, to, foreign)
   local rule, reason
   if not g then return nil, "F40-17.3", "no unit of that name waits in a pool" end
   if not hex.map.is_hex(to) then return nil, "F40-17.3", tostring(to) .. " is not a hex of the map" end
-  if foreign then
-    if foreign[to] then return nil, pool_clause(g), to .. " holds a unit of another side" end
-  else
-    for _, u in ipairs(hex.units.at(to)) do
-      if u.side ~= side then return nil, pool_clause(g), to .. " holds a unit of another side" end
-    end
+  if (foreign and foreign[to]) or (not foreign and closed_to(to, side)) then
+    return nil, pool_clause(g), to .. " holds a unit of another side"
   end
   local key
   key, rule, reason = check_in(f, g, side, to)
@@ -409,7 +426,7 @@ function reserves.place_options(side, only)
       if not fitting then
         local open = open_by_group[group]     -- the open hexes, in candidate order
         if not open then
-          foreign = foreign or common.occupied_by(side, true)
+          foreign = foreign or closed_hexes(side)
           open = {}
           for _, to in ipairs(candidates(g.attrs.pool)) do
             if refusal_in_phase(facts, g, side, to, foreign) ~= nil then open[#open + 1] = to end

@@ -68,10 +68,10 @@ enum Terrain {
 }
 
 /// Hexside features of one hexside, as bits.
-const SEA: u8 = 1;
-const LAKE: u8 = 2;
-const MAJOR_RIVER: u8 = 4;
-const CAUSEWAY: u8 = 8;
+pub const SEA: u8 = 1;
+pub const LAKE: u8 = 2;
+pub const MAJOR_RIVER: u8 = 4;
+pub const CAUSEWAY: u8 = 8;
 
 pub const COUNTRIES: [&str; 6] = [
     "france",
@@ -135,6 +135,11 @@ pub struct Board {
     paris: Vec<bool>,
     port: Vec<bool>,
     assembly_point: Vec<bool>,
+    /// Hex features with a combat effect (C.5): fortification, Maginot line, intrinsic
+    /// strength point.
+    fortification: Vec<bool>,
+    maginot: Vec<bool>,
+    intrinsic_strength: Vec<bool>,
     /// Major cities per country: `major_city` hexes of the country plus `major_cities_<country>`.
     major_cities: BTreeMap<&'static str, BTreeSet<usize>>,
     map: std::sync::Arc<HexMap>,
@@ -207,6 +212,15 @@ impl Board {
             paris: in_zone("city_paris"),
             port: (0..n as u32).map(|i| map.has_feature(i, "port")).collect(),
             assembly_point: in_zone("assembly_points"),
+            fortification: (0..n as u32)
+                .map(|i| map.has_feature(i, "fortification"))
+                .collect(),
+            maginot: (0..n as u32)
+                .map(|i| map.has_feature(i, "maginot"))
+                .collect(),
+            intrinsic_strength: (0..n as u32)
+                .map(|i| map.has_feature(i, "intrinsic_strength"))
+                .collect(),
             labels,
             terrain,
             neighbors,
@@ -258,6 +272,36 @@ impl Board {
             && (self.terrain[h] == Terrain::MajorCity
                 || self.major_cities[country].contains(&h)
                 || self.town[h])
+    }
+
+    /// The hexside feature bits between neighbours `a` and `b` (0 when not neighbours).
+    pub fn hexside_bits(&self, a: usize, b: usize) -> u8 {
+        self.neighbors[a]
+            .iter()
+            .find(|&&(n, _)| n == b)
+            .map_or(0, |&(_, bits)| bits)
+    }
+
+    /// C.5: the terrain's defence multiplier (major city, mountains 2; forest, wooded hills,
+    /// marsh 1.5; else 1).
+    pub fn terrain_defense(&self, h: usize) -> f64 {
+        match self.terrain[h] {
+            Terrain::MajorCity | Terrain::Mountains => 2.0,
+            Terrain::Forest | Terrain::WoodedHills | Terrain::Marsh => 1.5,
+            _ => 1.0,
+        }
+    }
+
+    pub fn is_fortification(&self, h: usize) -> bool {
+        self.fortification[h]
+    }
+
+    pub fn is_maginot(&self, h: usize) -> bool {
+        self.maginot[h]
+    }
+
+    pub fn has_intrinsic_strength(&self, h: usize) -> bool {
+        self.intrinsic_strength[h]
     }
 
     pub fn is_port(&self, h: usize) -> bool {
@@ -364,6 +408,7 @@ pub struct Piece {
     pub airlanding: bool,
     /// `type = "armored"` (5.3, R14).
     pub armored: bool,
+    pub strength: f64,
 }
 
 /// A unit waiting off the map in a pool (17.x): the scenario's `attrs.pool`, and for a
@@ -376,12 +421,12 @@ pub struct PoolUnit {
 }
 
 impl Piece {
-    fn has(&self, status: &str) -> bool {
+    pub fn has(&self, status: &str) -> bool {
         self.status.contains(status)
     }
 
     /// F40-11.3: para regiments (no ZOC, no movement factor; enemies may enter their hex).
-    fn para_regiment(&self) -> bool {
+    pub fn para_regiment(&self) -> bool {
         self.para && self.size == "III"
     }
 
@@ -409,6 +454,11 @@ pub struct Position {
     pub surrendered: BTreeSet<String>,
     /// BEF corps evacuated so far (16.4's Belgian surrender).
     pub bef_evacuated: u32,
+    /// Hexes whose hexsides an airborne drop cancels for the next combat phase (11.5; the
+    /// variable `airborne_hexsides`).
+    pub hexsides_cancelled: BTreeSet<usize>,
+    /// Works a DR% destroyed, by hex (C.6; the variable `destroyed`).
+    pub destroyed: BTreeMap<usize, BTreeSet<String>>,
     /// Per side (German, Allied): hexes in that side's ZOC (R1: 6 neighbours, not across sea or
     /// lake hexsides, even with a causeway).
     zoc: [Vec<bool>; 2],
@@ -435,6 +485,7 @@ impl Position {
             para: u.flag("para"),
             airlanding: u.flag("airlanding"),
             armored: u.kind == "armored",
+            strength: u.strength,
         };
         let units: Vec<Piece> = state.units.values().map(piece).collect();
         let pool: Vec<PoolUnit> = state
@@ -496,6 +547,28 @@ impl Position {
             not_neutral: keys("countries"),
             invaded: keys("invaded"),
             surrendered: keys("surrendered"),
+            hexsides_cancelled: match state.vars.get("airborne_hexsides").map(|v| v.as_ref()) {
+                Some(Value::Array(list)) => list
+                    .iter()
+                    .filter_map(|l| l.as_str().and_then(|l| board.index(l)))
+                    .collect(),
+                _ => BTreeSet::new(),
+            },
+            destroyed: match state.vars.get("destroyed").map(|v| v.as_ref()) {
+                Some(Value::Object(m)) => m
+                    .iter()
+                    .filter_map(|(l, works)| {
+                        let works = works.as_array()?.iter();
+                        Some((
+                            board.index(l)?,
+                            works
+                                .filter_map(|w| w.as_str().map(str::to_string))
+                                .collect(),
+                        ))
+                    })
+                    .collect(),
+                _ => BTreeMap::new(),
+            },
             bef_evacuated: state
                 .vars
                 .get("bef_corps_evacuated")

@@ -342,6 +342,39 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
     } else {
         0
     };
+    // Combat (the module's C.5 with F40-11.5): now and then a drop's cancelling of a hex's
+    // hexsides (not on the Maginot line, where 11.5 does not apply) and works a DR% destroyed,
+    // on hexes of the area.
+    let mut vars = Vec::new();
+    if bef_evacuated > 0 {
+        vars.push(format!("bef_corps_evacuated = {bef_evacuated}"));
+    }
+    let occupied: Vec<usize> = units.iter().map(|u| u.at).collect();
+    if politics.chance(30) && !occupied.is_empty() {
+        let hexes: Vec<String> = (0..politics.range(1, 3))
+            .map(|_| *politics.pick(&occupied))
+            .filter(|&h| !board.is_maginot(h))
+            .map(|h| format!("\"{}\"", board.labels[h]))
+            .collect();
+        vars.push(format!("airborne_hexsides = [{}]", hexes.join(", ")));
+    }
+    if politics.chance(15) {
+        // (a work among the units when there is one)
+        let works: Vec<usize> = (0..board.len())
+            .filter(|&h| board.is_fortification(h) || board.has_intrinsic_strength(h))
+            .collect();
+        let near: Vec<usize> = works
+            .iter()
+            .copied()
+            .filter(|h| occupied.contains(h))
+            .collect();
+        let works = if near.is_empty() { works } else { near };
+        let h = *politics.pick(&works);
+        vars.push(format!(
+            "destroyed = {{ \"{}\" = [\"fortification\", \"intrinsic_strength\"] }}",
+            board.labels[h]
+        ));
+    }
     // A setup naming no turn or phase stays at the scenario's first step (turn 1, German
     // movement) and keeps the `dropped` statuses (F40-11.4) that a phase start clears (11.2).
     let mut setup = if turn == 1 && phase == Phase::German1 && rng.chance(50) {
@@ -368,8 +401,8 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
     if let Some(country) = invaded_by_setup {
         setup.insert_str(0, &format!("invaded = [\"{country}\"]\n"));
     }
-    if bef_evacuated > 0 {
-        let _ = writeln!(setup, "[vars]\nbef_corps_evacuated = {bef_evacuated}");
+    if !vars.is_empty() {
+        let _ = writeln!(setup, "[vars]\n{}", vars.join("\n"));
     }
     Generated {
         seed,
