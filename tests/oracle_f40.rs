@@ -2,13 +2,16 @@
 //! only) on random positions of the full France 1940 map: for every unit the exact reach (hex
 //! -> least MP), for every unit its supply, the `isolated` statuses of the assault's supply
 //! judgment (F40-8.3), the control of a fresh setup (F40-7.1, R11), and the reserves and
-//! reinforcements the phasing side may place (F40-17.2-17.7, tests/oracle_f40/reserves.rs), the
+//! reinforcements the phasing side may place (F40-17.2-17.7, tests/oracle_f40/reserves.rs), its
+//! drops (F40-11.1, tests/oracle_f40/airborne.rs), the
 //! attacks it may make and their odds (the module's C.3 and C.5, tests/oracle_f40/combat.rs) and
 //! the surrenders at the end of each Allied turn (F40-16.3-16.5, tests/oracle_f40/surrender.rs).
 //!
 //! `cargo test --test oracle_f40` runs a fixed set of seeds; the heavy run is
 //! `cargo test --release --test oracle_f40 -- --ignored` (ORACLE_POSITIONS, ORACLE_SEED to vary).
 
+#[path = "oracle_f40/airborne.rs"]
+mod airborne;
 #[path = "oracle_f40/combat.rs"]
 mod combat;
 /// (the shared F40 test helpers: `cli`)
@@ -80,6 +83,8 @@ struct Tally {
     placements: usize,
     placed: usize,
     placed_by_pool: std::collections::BTreeMap<String, usize>,
+    /// Drops the oracle listed (11.1).
+    drops: usize,
     /// Attacks the oracle listed at the start of combat phases (C.3, C.5), those on a hex whose
     /// hexsides a drop cancels (11.5) and on a hex whose works a DR% destroyed.
     attacks: usize,
@@ -141,6 +146,7 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
         }
     }
     let mut diffs = compare_position(s, board, moved_since_judgment, tally, diffs);
+    compare_drops(s, board, moved_since_judgment, tally, &mut diffs);
     compare_placements(
         s,
         board,
@@ -231,6 +237,53 @@ fn engine_placements(s: &mut Session, side: &str) -> std::collections::BTreeSet<
             _ => None,
         })
         .collect()
+}
+
+/// F40-11.1: the engine's `drop` listing for the phasing side against the oracle's. `moved`: a
+/// unit of the side has moved in this phase.
+fn compare_drops(
+    s: &mut Session,
+    board: &Board,
+    moved: bool,
+    tally: &mut Tally,
+    diffs: &mut Vec<String>,
+) {
+    let Some(side) = s.game.phasing_side() else {
+        return;
+    };
+    let pos = Position::read(board, s.game.state());
+    let assault_start = s.game.phase().as_deref() == Some("movement") && !moved;
+    let want = airborne::drops(board, &pos, Side::parse(&side), assault_start);
+    let got: std::collections::BTreeSet<(String, String)> = s
+        .game
+        .legal_commands(&side)
+        .unwrap()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Custom { name, args } if name == "drop" => Some((
+                args["unit"].as_str().unwrap().to_string(),
+                args["to"].as_str().unwrap().to_string(),
+            )),
+            _ => None,
+        })
+        .collect();
+    tally.drops += want.len();
+    if want != got {
+        let only = |a: &std::collections::BTreeSet<(String, String)>,
+                    b: &std::collections::BTreeSet<(String, String)>| {
+            a.difference(b)
+                .take(12)
+                .map(|(u, h)| format!("{u}@{h}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        diffs.push(format!(
+            "drop listing ({side}, turn {}): engine only [{}] | oracle only [{}]",
+            pos.turn,
+            only(&got, &want),
+            only(&want, &got)
+        ));
+    }
 }
 
 /// F40-17.2-17.7: the engine's `place` listing against the oracle's, then placements made one
@@ -534,6 +587,7 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
                 judged_at = Some(at);
                 let mut diffs = compare_position(&mut s, &board, !fresh, &mut tally, Vec::new());
                 if fresh {
+                    compare_drops(&mut s, &board, false, &mut tally, &mut diffs);
                     compare_placements(&mut s, &board, (seed, 0), false, &mut tally, &mut diffs);
                 }
                 tally.positions += 1;
@@ -614,13 +668,14 @@ fn check(tally: Tally, what: &str, elapsed: std::time::Duration) {
         tally.positions, tally.skipped, tally.units, tally.reach_hexes, tally.placements, tally.placed, elapsed
     );
     eprintln!(
-        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}; attacks listed: {} ({} on cancelled hexsides, {} on destroyed works)",
+        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}; attacks listed: {} ({} on cancelled hexsides, {} on destroyed works); drops listed: {}",
         tally.placed_by_pool,
         tally.surrender_checks,
         tally.surrenders,
         tally.attacks,
         tally.attacks_on_cancelled_hexsides,
-        tally.attacks_on_destroyed_works
+        tally.attacks_on_destroyed_works,
+        tally.drops
     );
     // Counts shared by the tests of this binary that ran so far (they run in parallel).
     eprintln!("oracle_f40 cases met: {}", oracle::seen::summary());

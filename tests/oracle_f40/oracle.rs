@@ -313,6 +313,11 @@ impl Board {
         self.assembly_point[h]
     }
 
+    /// A city for 11.1's drops: a major city or a town.
+    pub fn is_city(&self, h: usize) -> bool {
+        self.terrain[h] == Terrain::MajorCity || self.town[h]
+    }
+
     pub fn is_paris(&self, h: usize) -> bool {
         self.paris[h]
     }
@@ -408,6 +413,10 @@ pub struct Piece {
     pub airlanding: bool,
     /// `type = "armored"` (5.3, R14).
     pub armored: bool,
+    /// An airborne unit (F40-11.1: attrs `airborne`, `para` or `airlanding`, or type
+    /// `airborne`), and the turn it arrives (`attrs.arrives_turn`).
+    pub airborne: bool,
+    pub arrives_turn: Option<u32>,
     pub strength: f64,
 }
 
@@ -485,6 +494,15 @@ impl Position {
             para: u.flag("para"),
             airlanding: u.flag("airlanding"),
             armored: u.kind == "armored",
+            airborne: u.flag("airborne")
+                || u.flag("para")
+                || u.flag("airlanding")
+                || u.kind == "airborne",
+            arrives_turn: u
+                .attrs
+                .get("arrives_turn")
+                .and_then(Value::as_u64)
+                .map(|t| t as u32),
             strength: u.strength,
         };
         let units: Vec<Piece> = state.units.values().map(piece).collect();
@@ -576,6 +594,27 @@ impl Position {
                 .unwrap_or(0.0) as u32,
             zoc,
         }
+    }
+
+    /// Whether `u` entering `h` leaves the hex within 4 division-equivalents and 3 armored ones
+    /// (5.2, 5.3), counting `side`'s units only, regiments 0 and an armored corps 3 (R14): the
+    /// hexes the legal lists offer (docs/france1940.md: "every legal list keeps stacking legal").
+    pub fn stacking_kept(&self, side: Side, u: &Piece, h: usize) -> bool {
+        let weight = |u: &Piece| {
+            let equivalents = match u.size.as_str() {
+                "III" => 0,
+                "XXX" => 3,
+                _ => 1,
+            };
+            (equivalents, if u.armored { equivalents } else { 0 })
+        };
+        let (mut all, mut armored) = weight(u);
+        for other in self.units_at(h).filter(|o| o.side == side) {
+            let (a, b) = weight(other);
+            all += a;
+            armored += b;
+        }
+        all <= 4 && armored <= 3
     }
 
     pub fn unit(&self, id: &str) -> Option<&Piece> {
@@ -797,16 +836,22 @@ impl Position {
         if u.side == Side::Neutral {
             return true; // R12
         }
-        let side = u.side;
-        let sources = board.sources(side, &u.nation);
+        self.supplied_at(board, (u.side, &u.nation, u.class), start)
+    }
+
+    /// Whether a unit of `side`, `nation` and `class` standing at `start` would be supplied
+    /// (F40-8.1, 8.2, R12, R13): its own hex exempt from the line's conditions.
+    pub fn supplied_at(&self, board: &Board, unit: (Side, &str, Class), start: usize) -> bool {
+        let (side, nation, class) = unit;
+        let sources = board.sources(side, nation);
         let friendly = |h: usize| self.control[h] == Some(side);
         if sources.contains(&start) && friendly(start) {
             return true;
         }
         let carries = |h: usize| {
             friendly(h)
-                && board.line_passable(h, u.class)
-                && (u.class == Class::Motorized
+                && board.line_passable(h, class)
+                && (class == Class::Motorized
                     || !self.in_enemy_zoc(side, h)
                     || self.units_at(h).any(|f| f.side == side))
         };

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::oracle::{Board, Piece, Position, Side};
+use crate::oracle::{Board, Position, Side};
 
 /// The per-turn quota a placement counts against (17.4, 17.5, 17.7), or none (17.2's
 /// reinforcements; 17.6's Armée des Alpes beside Switzerland, "in addition").
@@ -32,28 +32,6 @@ fn quota_of(key: &str) -> u32 {
         "allied" => 3,
         _ => 1,
     }
-}
-
-/// Division-equivalents and armored division-equivalents of a unit (5.2, 5.3, R14).
-fn stacking_weight(u: &Piece) -> (u32, u32) {
-    let equivalents = match u.size.as_str() {
-        "III" => 0,
-        "XXX" => 3,
-        _ => 1,
-    };
-    (equivalents, if u.armored { equivalents } else { 0 })
-}
-
-/// Whether `u` placed at `h` leaves the hex within 4 division-equivalents and 3 armored ones,
-/// counting the placing side's units only (R14).
-fn stacking_kept(pos: &Position, side: Side, u: &Piece, h: usize) -> bool {
-    let (mut all, mut armored) = stacking_weight(u);
-    for other in pos.units_at(h).filter(|o| o.side == side) {
-        let (a, b) = stacking_weight(other);
-        all += a;
-        armored += b;
-    }
-    all <= 4 && armored <= 3
 }
 
 /// Every `(unit, hex label)` the phasing `side` may place now, with the quota each counts
@@ -171,7 +149,7 @@ pub fn placements(
                 continue;
             }
             // (no unit of another side stands there: a hex the unit could not enter, 9.5)
-            if pos.barred(side, h) || !stacking_kept(pos, side, u, h) {
+            if pos.barred(side, h) || !pos.stacking_kept(side, u, h) {
                 continue;
             }
             out.insert((u.id.clone(), board.labels[h].clone()), quota);
