@@ -454,3 +454,28 @@ fn two_outputs_named_by_one_new_bare_name_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// `--help` and `--version` whose reader closed the pipe end quietly with exit 0, as every
+/// command's output does: only another write error (a full disk, above) is an error. (The
+/// pipe's read end is closed before hexwar starts, so its first write meets it.)
+#[test]
+fn help_and_version_to_a_closed_pipe_end_quietly() {
+    let commands: [&[&str]; 3] = [&["--help"], &["run", "--help"], &["--version"]];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
+            (Some(0), ""),
+            "{args:?}"
+        );
+    }
+}
