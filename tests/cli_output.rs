@@ -433,3 +433,49 @@ fn a_save_to_a_full_stdout_is_said_to_be_lost() {
     let out = with_full_stdout(&["run", end, "--save", "-"]);
     assert_eq!(out, Some((2, save_lost.to_string())));
 }
+
+/// Two outputs named by one bare file name, not there yet, in the working directory are one
+/// file, refused before the game is played (a name with no folder part had no folder to
+/// compare by, and both were written, the save over the log).
+#[test]
+fn two_outputs_named_by_one_new_bare_name_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/demo");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(["run", scenario.to_str().unwrap(), "--turns", "1"])
+        .args(["--log", "game.jsonl", "--save", "game.jsonl"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --save and --log name the same file (game.jsonl): one would replace the other\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// `--help` and `--version` whose reader closed the pipe end quietly with exit 0, as every
+/// command's output does: only another write error (a full disk, above) is an error. (The
+/// pipe's read end is closed before hexwar starts, so its first write meets it.)
+#[test]
+fn help_and_version_to_a_closed_pipe_end_quietly() {
+    let commands: [&[&str]; 3] = [&["--help"], &["run", "--help"], &["--version"]];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
+            (Some(0), ""),
+            "{args:?}"
+        );
+    }
+}

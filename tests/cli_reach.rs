@@ -326,3 +326,29 @@ fn reach_of_a_group_points_to_the_rules_query() {
     let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(answer["0303"]["1"], 1);
 }
+
+/// Rules with other commands but no `move` say the same: it is `move` that is missing (with
+/// an `end_phase` defined, the note said the rules list no move of the unit *now*).
+#[test]
+fn reach_says_when_the_rules_define_other_commands_but_no_move() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = root.join("tests/fixtures/no_move");
+    let scenario = std::fs::read_to_string(fixture.join("scenario.toml"))
+        .unwrap()
+        .replace(
+            "../../../scenarios/demo/map.toml",
+            root.join("scenarios/demo/map.toml").to_str().unwrap(),
+        );
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    let rules = std::fs::read_to_string(fixture.join("nomove.lua")).unwrap()
+        + "hex.commands.define(\"end_phase\", { resolve = function() return nil end })\n";
+    std::fs::write(dir.path().join("nomove.lua"), rules).unwrap();
+    let out = hexwar(&["reach", dir.path().to_str().unwrap(), "b1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "b1 can reach 4 hexes:\n  0102 1\n  0103 1\n  0202 1\n  0303 1\nnote: the rules define \
+         no 'move' command, so no move is legal: these are the hexes the movement table gives\n"
+    );
+}

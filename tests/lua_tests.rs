@@ -442,3 +442,72 @@ fn a_helper_module_outside_the_folder_is_refused_and_said_so() {
         .unwrap_or_default();
     assert!(long_line.len() < 1000, "{long_line}");
 }
+
+/// `--json` with `--filter`: the tests the filter names run and are counted (the others
+/// counted as filtered out), with the exit code of their results; a filter no test's name
+/// holds is an error on stderr, with nothing on stdout (as the text report refuses it).
+#[test]
+fn json_with_a_filter_counts_the_tests_it_names_and_refuses_one_naming_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two_test.lua");
+    std::fs::write(
+        &file,
+        "test(\"alpha holds\", function(t) t.eq(1, 1) end)\n\
+         test(\"beta fails\", function(t) t.eq(1, 2) end)\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (code, stdout, stderr) = hexwar(&["test", path, "--json", "--filter", "alpha"]);
+    assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        [
+            &report["passed"],
+            &report["failed"],
+            &report["filtered_out"]
+        ],
+        [1, 0, 1]
+    );
+    assert_eq!(report["files"][0]["file"], path);
+    assert_eq!(report["files"][0]["tests"][0]["name"], "alpha holds");
+    assert_eq!(report["files"][0]["tests"].as_array().unwrap().len(), 1);
+    let (code, stdout, stderr) = hexwar(&["test", path, "--json", "--filter", "beta"]);
+    assert_eq!(code, 1, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        [
+            &report["passed"],
+            &report["failed"],
+            &report["filtered_out"]
+        ],
+        [0, 1, 1]
+    );
+    let (code, stdout, stderr) = hexwar(&["test", path, "--json", "--filter", "gamma"]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert_eq!(stderr, "error: --filter gamma: no test's name holds it\n");
+}
+
+/// A test file that registers no test passes with nothing counted, as text and as JSON: only
+/// a filter that names no test is an error (an empty file was refused as `--filter :`).
+#[test]
+fn a_test_file_with_no_test_passes_with_nothing_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("empty_test.lua");
+    std::fs::write(&file, "-- no tests yet\n").unwrap();
+    let path = file.to_str().unwrap();
+    let (code, stdout, stderr) = hexwar(&["test", path]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(stdout, format!("{path}\n0 passed, 0 failed\n"));
+    let (code, stdout, stderr) = hexwar(&["test", path, "--json"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        [
+            &report["passed"],
+            &report["failed"],
+            &report["filtered_out"]
+        ],
+        [0, 0, 0]
+    );
+}

@@ -238,4 +238,32 @@ mod tests {
         // (nothing was left in the folder by the checks)
         assert_eq!(std::fs::read_dir(d).unwrap().count(), 2);
     }
+
+    /// Two new files of one name in two folders are two files: a path's folder is part of what
+    /// names it (the folder was read as the working directory, and `a/game.jsonl` and
+    /// `b/game.jsonl` were refused as one file).
+    #[test]
+    fn new_outputs_of_one_name_in_two_folders_are_not_one_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir(&a).unwrap();
+        std::fs::create_dir(&b).unwrap();
+        let (log, save) = (a.join("game.jsonl"), b.join("game.jsonl"));
+        assert_eq!(
+            check(&[("--log", &log), ("--save", &save)], None, &[]),
+            Ok(())
+        );
+        // (and the same new name in the same folder is still one file)
+        assert_eq!(
+            check(
+                &[("--log", &log), ("--save", &a.join("game.jsonl"))],
+                None,
+                &[]
+            ),
+            Err(format!(
+                "--log and --save name the same file ({}): one would replace the other",
+                log.display()
+            ))
+        );
+    }
 }

@@ -200,3 +200,26 @@ pub fn supply(args: &SupplyArgs) -> i32 {
     }
     EXIT_OK
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{show, tidy};
+    use serde_json::json;
+
+    /// Whole costs print as integers however the rules computed them (`0.5 + 0.5` is the float
+    /// 1.0 in Lua), in a facing table too, keyed by facing (an object) or listed from facing 1
+    /// (an array); fractions stay as they are.
+    #[test]
+    fn whole_costs_print_as_integers_in_facing_tables_too() {
+        assert_eq!(tidy(&json!(2.0)), json!(2));
+        assert_eq!(tidy(&json!(1.5)), json!(1.5));
+        assert_eq!(
+            tidy(&json!({"0": 1.0, "3": 2.5, "5": 3})),
+            json!({"0": 1, "3": 2.5, "5": 3})
+        );
+        assert_eq!(tidy(&json!([1.0, 2.5, 4.0])), json!([1, 2.5, 4]));
+        assert_eq!(show(&json!(3.0)), "3");
+        assert_eq!(show(&json!({"0": 1.0, "3": 2.5})), "0:1 3:2.5");
+        assert_eq!(show(&json!([1.0, 2.5, 4.0])), "1:1 2:2.5 3:4");
+    }
+}
