@@ -269,3 +269,41 @@ fn the_progress_bar_is_drawn_at_a_terminal_unless_quiet() {
     assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
     assert_eq!(stdout(&quiet), "");
 }
+
+/// No batch plays game 2^64-1 (a range's end is past its last game): a record edited to that
+/// game, with the seed the base seed would give it, is refused by `stats merge` and `stats
+/// compare`, naming the file and line. (`stats merge` panicked counting the games missing.)
+#[test]
+fn a_record_of_game_2_pow_64_minus_1_is_refused_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--games",
+        "1",
+        "--per-game",
+        "-",
+        "--quiet",
+    ]);
+    // (standard output holds the record, then the statistics)
+    let first = out.lines().next().unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(first).unwrap();
+    record["game"] = serde_json::json!(u64::MAX);
+    record["seed"] = serde_json::json!(hexwar::batch::derive_seed(9, u64::MAX));
+    let file = dir.path().join("games.jsonl");
+    std::fs::write(&file, format!("{first}\n{record}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let message = format!(
+        "error: {file}:2: game 18446744073709551615 is past the last game a batch can play \
+         (18446744073709551614)\n"
+    );
+    let out = hexwar(&["stats", "merge", file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), message);
+    assert_eq!(stdout(&out), "");
+    let out = hexwar(&["stats", "compare", file, file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), message);
+}

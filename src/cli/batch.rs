@@ -406,6 +406,17 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                     ));
                 }
             }
+            // (a range's end is past its last game, so no batch plays game 2^64-1: an edited
+            // record's game there overflowed the merge's count of the games missing, a panic)
+            if record.game == u64::MAX {
+                return Err(format!(
+                    "{}:{}: game {} is past the last game a batch can play ({})",
+                    path.display(),
+                    i + 1,
+                    record.game,
+                    u64::MAX - 1
+                ));
+            }
             let seed = crate::batch::derive_seed(record.base_seed, record.game);
             if record.seed != seed {
                 return Err(format!(
