@@ -585,3 +585,52 @@ fn missing_games(records: &[GameRecord]) -> Option<String> {
         records.len()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{absent, finishing, interruption, GameRecord};
+
+    /// Records of games `games` of a batch of the demo, base seed 9.
+    fn played(games: impl IntoIterator<Item = u64>) -> Vec<GameRecord> {
+        games
+            .into_iter()
+            .map(|game| GameRecord {
+                scenario: "demo".into(),
+                base_seed: 9,
+                game,
+                seed: crate::batch::derive_seed(9, game),
+                winner: None,
+                turns: 8,
+                scores: Default::default(),
+                commands: 0,
+                figures: Default::default(),
+                rules: String::new(),
+                bots: Default::default(),
+                mods: Vec::new(),
+                refused: 0,
+            })
+            .collect()
+    }
+
+    /// An interrupted batch names every run of its games not played as a `--seed-range` shard,
+    /// the last one up to the batch's end included (those after the last game played were
+    /// left out).
+    #[test]
+    fn an_interrupted_batch_names_the_games_left_up_to_its_end() {
+        let asked = 10..20;
+        let records = played([10, 11, 14, 15]);
+        assert_eq!(absent(&records, asked.clone()), vec![12..14, 16..20]);
+        assert_eq!(
+            interruption(&records, &asked),
+            "warning: interrupted: 4 of 10 games played; the statistics and any --per-game file \
+             are of those; the rest: --seed-range 12..14, --seed-range 16..20 (then `hexwar \
+             stats merge`)"
+        );
+        assert_eq!(absent(&played(10..20), 10..20), vec![]);
+        assert_eq!(absent(&played([]), 10..20), vec![10..20]);
+        assert_eq!(
+            finishing(1),
+            "interrupted: finishing the 1 game under way (Ctrl-C again stops at once)"
+        );
+    }
+}
