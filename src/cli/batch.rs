@@ -343,13 +343,14 @@ fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
     })
 }
 
-/// The game records of one batch from the per-game files of its shards, in game order: refused
-/// when empty, when they mix batches (scenario, base seed, scenario and rules files) or when a
-/// game appears twice.
 /// The largest score or figure a merged record may carry: far beyond any game's, and small
 /// enough that the statistics' sums stay finite.
 const MAX_RECORDED: f64 = 1e15;
 
+/// The game records of one batch from the per-game files of its shards, in game order: refused
+/// when empty, when they mix batches (scenario, base seed, scenario and rules files), when a
+/// game appears twice, or when a record is none a batch writes (a score past 1e15, a winner
+/// that scored nothing, a seed or a game no batch gives).
 fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
     // (each record with the file it came from, so that a mix of batches names the files)
     let mut records: Vec<(GameRecord, &Path)> = Vec::new();
