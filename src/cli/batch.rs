@@ -343,13 +343,14 @@ fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
     })
 }
 
-/// The game records of one batch from the per-game files of its shards, in game order: refused
-/// when empty, when they mix batches (scenario, base seed, scenario and rules files) or when a
-/// game appears twice.
 /// The largest score or figure a merged record may carry: far beyond any game's, and small
 /// enough that the statistics' sums stay finite.
 const MAX_RECORDED: f64 = 1e15;
 
+/// The game records of one batch from the per-game files of its shards, in game order: refused
+/// when empty, when they mix batches (scenario, base seed, scenario and rules files), when a
+/// game appears twice, or when a record is none a batch writes (a score past 1e15, a winner
+/// that scored nothing, a seed or a game no batch gives).
 fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
     // (each record with the file it came from, so that a mix of batches names the files)
     let mut records: Vec<(GameRecord, &Path)> = Vec::new();
@@ -405,6 +406,17 @@ fn read_batch(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                         record.scores.keys().cloned().collect::<Vec<_>>().join(", ")
                     ));
                 }
+            }
+            // (a range's end is past its last game, so no batch plays game 2^64-1: an edited
+            // record's game there overflowed the merge's count of the games missing, a panic)
+            if record.game == u64::MAX {
+                return Err(format!(
+                    "{}:{}: game {} is past the last game a batch can play ({})",
+                    path.display(),
+                    i + 1,
+                    record.game,
+                    u64::MAX - 1
+                ));
             }
             let seed = crate::batch::derive_seed(record.base_seed, record.game);
             if record.seed != seed {
@@ -573,4 +585,53 @@ fn missing_games(records: &[GameRecord]) -> Option<String> {
         shown.join(", "),
         records.len()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{absent, finishing, interruption, GameRecord};
+
+    /// Records of games `games` of a batch of the demo, base seed 9.
+    fn played(games: impl IntoIterator<Item = u64>) -> Vec<GameRecord> {
+        games
+            .into_iter()
+            .map(|game| GameRecord {
+                scenario: "demo".into(),
+                base_seed: 9,
+                game,
+                seed: crate::batch::derive_seed(9, game),
+                winner: None,
+                turns: 8,
+                scores: Default::default(),
+                commands: 0,
+                figures: Default::default(),
+                rules: String::new(),
+                bots: Default::default(),
+                mods: Vec::new(),
+                refused: 0,
+            })
+            .collect()
+    }
+
+    /// An interrupted batch names every run of its games not played as a `--seed-range` shard,
+    /// the last one up to the batch's end included (those after the last game played were
+    /// left out).
+    #[test]
+    fn an_interrupted_batch_names_the_games_left_up_to_its_end() {
+        let asked = 10..20;
+        let records = played([10, 11, 14, 15]);
+        assert_eq!(absent(&records, asked.clone()), vec![12..14, 16..20]);
+        assert_eq!(
+            interruption(&records, &asked),
+            "warning: interrupted: 4 of 10 games played; the statistics and any --per-game file \
+             are of those; the rest: --seed-range 12..14, --seed-range 16..20 (then `hexwar \
+             stats merge`)"
+        );
+        assert_eq!(absent(&played(10..20), 10..20), vec![]);
+        assert_eq!(absent(&played([]), 10..20), vec![10..20]);
+        assert_eq!(
+            finishing(1),
+            "interrupted: finishing the 1 game under way (Ctrl-C again stops at once)"
+        );
+    }
 }
