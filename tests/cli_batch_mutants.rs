@@ -13,6 +13,23 @@ fn ok(args: &[&str]) -> String {
     stdout(&out)
 }
 
+/// The `--per-game` record of a one-game batch of the demo, base seed 9 (standard output holds
+/// the record, then the statistics).
+fn one_game_record() -> String {
+    let out = ok(&[
+        "run",
+        "scenarios/demo",
+        "--seed",
+        "9",
+        "--games",
+        "1",
+        "--per-game",
+        "-",
+        "--quiet",
+    ]);
+    out.lines().next().unwrap().to_string()
+}
+
 /// A batch plays at most ten million games: exactly ten million passes that check (and meets
 /// the next one, `--csv` with `--json`, before any game is played), one more is refused. A
 /// shard far into the seeds (`--seed-range 10000000..10000002`) is two games, not the sum of
@@ -124,18 +141,7 @@ fn a_batch_takes_256_workers_and_refuses_257() {
 #[test]
 fn a_merged_score_of_exactly_1e15_is_taken_and_a_larger_one_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let line = ok(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "9",
-        "--games",
-        "1",
-        "--per-game",
-        "-",
-        "--quiet",
-    ]);
-    let record: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&one_game_record()).unwrap();
     let file = dir.path().join("games.jsonl");
     let merge = |blue: f64, red: f64| {
         let mut edited = record.clone();
@@ -268,20 +274,8 @@ fn the_progress_bar_is_drawn_at_a_terminal_unless_quiet() {
 #[test]
 fn a_record_of_game_2_pow_64_minus_1_is_refused_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ok(&[
-        "run",
-        "scenarios/demo",
-        "--seed",
-        "9",
-        "--games",
-        "1",
-        "--per-game",
-        "-",
-        "--quiet",
-    ]);
-    // (standard output holds the record, then the statistics)
-    let first = out.lines().next().unwrap();
-    let mut record: serde_json::Value = serde_json::from_str(first).unwrap();
+    let first = one_game_record();
+    let mut record: serde_json::Value = serde_json::from_str(&first).unwrap();
     record["game"] = serde_json::json!(u64::MAX);
     record["seed"] = serde_json::json!(hexwar::batch::derive_seed(9, u64::MAX));
     let file = dir.path().join("games.jsonl");

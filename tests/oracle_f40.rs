@@ -25,6 +25,7 @@ mod reserves;
 #[path = "oracle_f40/surrender.rs"]
 mod surrender;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -223,20 +224,41 @@ fn compare_position(
     diffs
 }
 
-/// The `place` commands the engine lists for the phasing side, as (unit, hex).
-fn engine_placements(s: &mut Session, side: &str) -> std::collections::BTreeSet<(String, String)> {
+/// The `command` commands (`place`, `drop`: a unit and a hex `to`) the engine lists for `side`,
+/// as (unit, hex).
+fn engine_unit_hexes(s: &mut Session, side: &str, command: &str) -> BTreeSet<(String, String)> {
     s.game
         .legal_commands(side)
         .unwrap()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Custom { name, args } if name == "place" => Some((
+            Command::Custom { name, args } if name == command => Some((
                 args["unit"].as_str().unwrap().to_string(),
                 args["to"].as_str().unwrap().to_string(),
             )),
             _ => None,
         })
         .collect()
+}
+
+/// What two listings of (unit, hex) hold that the other lacks, the first 12 of each:
+/// `engine only [u@h ...] | oracle only [...]`.
+fn listing_difference(
+    got: &BTreeSet<(String, String)>,
+    want: &BTreeSet<(String, String)>,
+) -> String {
+    let only = |a: &BTreeSet<(String, String)>, b: &BTreeSet<(String, String)>| {
+        a.difference(b)
+            .take(12)
+            .map(|(u, h)| format!("{u}@{h}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "engine only [{}] | oracle only [{}]",
+        only(got, want),
+        only(want, got)
+    )
 }
 
 /// F40-11.1: the engine's `drop` listing for the phasing side against the oracle's. `moved`: a
@@ -254,34 +276,13 @@ fn compare_drops(
     let pos = Position::read(board, s.game.state());
     let assault_start = s.game.phase().as_deref() == Some("movement") && !moved;
     let want = airborne::drops(board, &pos, Side::parse(&side), assault_start);
-    let got: std::collections::BTreeSet<(String, String)> = s
-        .game
-        .legal_commands(&side)
-        .unwrap()
-        .into_iter()
-        .filter_map(|c| match c {
-            Command::Custom { name, args } if name == "drop" => Some((
-                args["unit"].as_str().unwrap().to_string(),
-                args["to"].as_str().unwrap().to_string(),
-            )),
-            _ => None,
-        })
-        .collect();
+    let got = engine_unit_hexes(s, &side, "drop");
     tally.drops += want.len();
     if want != got {
-        let only = |a: &std::collections::BTreeSet<(String, String)>,
-                    b: &std::collections::BTreeSet<(String, String)>| {
-            a.difference(b)
-                .take(12)
-                .map(|(u, h)| format!("{u}@{h}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         diffs.push(format!(
-            "drop listing ({side}, turn {}): engine only [{}] | oracle only [{}]",
+            "drop listing ({side}, turn {}): {}",
             pos.turn,
-            only(&got, &want),
-            only(&want, &got)
+            listing_difference(&got, &want)
         ));
     }
 }
@@ -312,23 +313,14 @@ fn compare_placements(
         let first_assault_movement =
             s.game.phase().as_deref() == Some("movement") && pos.assault == 1;
         let want = reserves::placements(board, &pos, side, first_assault_movement, &so_far);
-        let got = engine_placements(s, &side_name);
+        let got = engine_unit_hexes(s, &side_name, "place");
         tally.placements += want.len();
-        let want_set: std::collections::BTreeSet<(String, String)> = want.keys().cloned().collect();
+        let want_set: BTreeSet<(String, String)> = want.keys().cloned().collect();
         if want_set != got {
-            let only = |a: &std::collections::BTreeSet<(String, String)>,
-                        b: &std::collections::BTreeSet<(String, String)>| {
-                a.difference(b)
-                    .take(12)
-                    .map(|(u, h)| format!("{u}@{h}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
             diffs.push(format!(
-                "place listing after {round} placements ({side_name}, turn {}): engine only [{}] | oracle only [{}]",
+                "place listing after {round} placements ({side_name}, turn {}): {}",
                 pos.turn,
-                only(&got, &want_set),
-                only(&want_set, &got)
+                listing_difference(&got, &want_set)
             ));
             return;
         }
@@ -477,7 +469,7 @@ fn compare_attacks(s: &mut Session, board: &Board, tally: &mut Tally, diffs: &mu
 }
 
 /// The countries a `CountrySurrendered` event among `events` names.
-fn surrendered_in(events: &[Event]) -> std::collections::BTreeSet<String> {
+fn surrendered_in(events: &[Event]) -> BTreeSet<String> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -511,7 +503,7 @@ fn judge_surrenders(
         }
         return false;
     }
-    let want: std::collections::BTreeSet<String> = surrender::surrenders(board, before)
+    let want: BTreeSet<String> = surrender::surrenders(board, before)
         .into_iter()
         .map(str::to_string)
         .collect();
