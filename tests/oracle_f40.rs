@@ -422,22 +422,13 @@ fn compare_attacks(s: &mut Session, board: &Board, tally: &mut Tally, diffs: &mu
         .map(|(hex, a)| (hex.clone(), a.units.clone()))
         .collect();
     tally.attacks += want.len();
-    tally.attacks_on_cancelled_hexsides += want
-        .keys()
-        .filter(|h| {
-            board
-                .index(h)
-                .is_some_and(|h| pos.hexsides_cancelled.contains(&h))
-        })
-        .count();
-    tally.attacks_on_destroyed_works += want
-        .keys()
-        .filter(|h| {
-            board
-                .index(h)
-                .is_some_and(|h| pos.destroyed.contains_key(&h))
-        })
-        .count();
+    let targets_where = |holds: &dyn Fn(usize) -> bool| {
+        want.keys()
+            .filter(|h| board.index(h).is_some_and(holds))
+            .count()
+    };
+    tally.attacks_on_cancelled_hexsides += targets_where(&|h| pos.hexsides_cancelled.contains(&h));
+    tally.attacks_on_destroyed_works += targets_where(&|h| pos.destroyed.contains_key(&h));
     if got != want_units {
         diffs.push(format!(
             "attack listing ({side}, turn {}): engine {got:?} | oracle {want_units:?}",
