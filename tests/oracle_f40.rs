@@ -97,6 +97,16 @@ struct Tally {
     failures: Vec<String>,
 }
 
+impl Tally {
+    /// Records `diffs`, when there are any, as one failure followed by `place` (where in which
+    /// game they were found).
+    fn fail_with(&mut self, diffs: &[String], place: String) {
+        if !diffs.is_empty() {
+            self.failures.push(format!("{}\n{place}", diffs.join("\n")));
+        }
+    }
+}
+
 fn fmt_map(m: &std::collections::BTreeMap<String, f64>, keys: &[&String]) -> String {
     keys.iter()
         .map(|k| format!("{k}={:?}", m.get(*k)))
@@ -158,11 +168,7 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
     );
     compare_surrenders(s, board, tally, &mut diffs);
     tally.positions += 1;
-    if !diffs.is_empty() {
-        tally
-            .failures
-            .push(format!("{}\n{}", diffs.join("\n"), g.describe()));
-    }
+    tally.fail_with(&diffs, g.describe());
 }
 
 /// Compares the supply, the assault's `isolated` statuses (unless a unit has moved since the
@@ -553,14 +559,10 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
                 combat_judged_at = Some(at);
                 let mut diffs = Vec::new();
                 compare_attacks(&mut s, &board, &mut tally, &mut diffs);
-                if !diffs.is_empty() {
-                    tally.failures.push(format!(
-                        "{}\ngame seed {seed}, turn {}, step {}",
-                        diffs.join("\n"),
-                        at.0,
-                        at.1
-                    ));
-                }
+                tally.fail_with(
+                    &diffs,
+                    format!("game seed {seed}, turn {}, step {}", at.0, at.1),
+                );
             }
             // At the start of each movement phase, and every 12 commands into it (units moved:
             // the statuses of the assault's judgment are no longer the position's supply).
@@ -574,14 +576,10 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
                     compare_placements(&mut s, &board, (seed, 0), false, &mut tally, &mut diffs);
                 }
                 tally.positions += 1;
-                if !diffs.is_empty() {
-                    tally.failures.push(format!(
-                        "{}\ngame seed {seed}, turn {}, step {}",
-                        diffs.join("\n"),
-                        at.0,
-                        at.1
-                    ));
-                }
+                tally.fail_with(
+                    &diffs,
+                    format!("game seed {seed}, turn {}, step {}", at.0, at.1),
+                );
             }
             let side = s.game.phasing_side().unwrap();
             let mut legal = LegalCommands::new(&side);
@@ -620,12 +618,7 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
                 )),
                 None => {}
             }
-            if !diffs.is_empty() {
-                tally.failures.push(format!(
-                    "{}\ngame seed {seed}, turn {turn}",
-                    diffs.join("\n")
-                ));
-            }
+            tally.fail_with(&diffs, format!("game seed {seed}, turn {turn}"));
         }
     }
     tally
