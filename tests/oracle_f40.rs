@@ -3,8 +3,10 @@
 //! -> least MP), for every unit its supply, the `isolated` statuses of the assault's supply
 //! judgment (F40-8.3), the control of a fresh setup (F40-7.1, R11), and the reserves and
 //! reinforcements the phasing side may place (F40-17.2-17.7, tests/oracle_f40/reserves.rs), its
-//! drops (F40-11.1, tests/oracle_f40/airborne.rs), the
-//! attacks it may make and their odds (the module's C.3 and C.5, tests/oracle_f40/combat.rs) and
+//! drops (F40-11.1, tests/oracle_f40/airborne.rs), its rail moves (F40-10.1,
+//! tests/oracle_f40/rail.rs) and naval evacuations (F40-10.4, tests/oracle_f40/evacuation.rs), the
+//! attacks it may make and their odds (the module's C.3 and C.5, tests/oracle_f40/combat.rs), how
+//! each attack made is resolved (C.6, C.7 with 6.6, tests/oracle_f40/resolution.rs) and
 //! the surrenders at the end of each Allied turn (F40-16.3-16.5, tests/oracle_f40/surrender.rs).
 //!
 //! `cargo test --test oracle_f40` runs a fixed set of seeds; the heavy run is
@@ -14,14 +16,20 @@
 mod airborne;
 #[path = "oracle_f40/combat.rs"]
 mod combat;
+#[path = "oracle_f40/evacuation.rs"]
+mod evacuation;
 /// (the shared F40 test helpers: `cli`)
 mod f40;
 #[path = "oracle_f40/oracle.rs"]
 mod oracle;
 #[path = "oracle_f40/positions.rs"]
 mod positions;
+#[path = "oracle_f40/rail.rs"]
+mod rail;
 #[path = "oracle_f40/reserves.rs"]
 mod reserves;
+#[path = "oracle_f40/resolution.rs"]
+mod resolution;
 #[path = "oracle_f40/surrender.rs"]
 mod surrender;
 
@@ -86,11 +94,22 @@ struct Tally {
     placed_by_pool: std::collections::BTreeMap<String, usize>,
     /// Drops the oracle listed (11.1).
     drops: usize,
+    /// Rail moves (10.1) and naval evacuations (10.4) the oracle listed.
+    rails: usize,
+    evacuations: usize,
+    /// Rail moves and evacuations made between comparisons.
+    rails_and_evacuations_made: usize,
     /// Attacks the oracle listed at the start of combat phases (C.3, C.5), those on a hex whose
     /// hexsides a drop cancels (11.5) and on a hex whose works a DR% destroyed.
     attacks: usize,
     attacks_on_cancelled_hexsides: usize,
     attacks_on_destroyed_works: usize,
+    /// Attacks resolved and compared (C.6, C.7), by result; units that retreated, and those
+    /// eliminated for want of a route (6.6 alone closing every route, and other causes).
+    resolved: std::collections::BTreeMap<String, usize>,
+    retreated: usize,
+    no_route_zoc_alone: usize,
+    no_route_other: usize,
     /// Ends of Allied turns judged, and the surrenders the oracle expected in them (16.3-16.5).
     surrender_checks: usize,
     surrenders: usize,
@@ -166,6 +185,7 @@ fn compare(s: &mut Session, board: &Board, g: &Generated, tally: &mut Tally) {
         tally,
         &mut diffs,
     );
+    compare_rails_and_evacuations(s, board, (g.seed, 4), tally, &mut diffs);
     compare_surrenders(s, board, tally, &mut diffs);
     tally.positions += 1;
     tally.fail_with(&diffs, g.describe());
@@ -233,9 +253,12 @@ fn compare_position(
 /// The `command` commands (`place`, `drop`: a unit and a hex `to`) the engine lists for `side`,
 /// as (unit, hex).
 fn engine_unit_hexes(s: &mut Session, side: &str, command: &str) -> BTreeSet<(String, String)> {
-    s.game
-        .legal_commands(side)
-        .unwrap()
+    unit_hexes_in(s.game.legal_commands(side).unwrap(), command)
+}
+
+/// The `command` commands of `listed` (a unit and a hex `to`), as (unit, hex).
+fn unit_hexes_in(listed: Vec<Command>, command: &str) -> BTreeSet<(String, String)> {
+    listed
         .into_iter()
         .filter_map(|c| match c {
             Command::Custom { name, args } if name == command => Some((
@@ -291,6 +314,131 @@ fn compare_drops(
             listing_difference(&got, &want)
         ));
     }
+}
+
+/// F40-10.1 and 10.4: the engine's `rail` and `evacuate` listings for the phasing side against
+/// the oracle's; then, `rounds` > 0, one listed rail move and up to `rounds` listed evacuations
+/// made one after another (chosen by `seed`), the listings compared after each: one rail move a
+/// phase, a railed unit not evacuated, the port limit filling, and a BEF corps evacuated counted
+/// for 16.4 (`bef_corps_evacuated`).
+fn compare_rails_and_evacuations(
+    s: &mut Session,
+    board: &Board,
+    (seed, rounds): (u64, u64),
+    tally: &mut Tally,
+    diffs: &mut Vec<String>,
+) {
+    let Some(side) = s.game.phasing_side() else {
+        return;
+    };
+    let movement = s.game.phase().as_deref() == Some("movement");
+    let pick = |n: usize, round: u64| {
+        (seed.wrapping_mul(2_654_435_761).wrapping_add(round * 31) as usize) % n
+    };
+    for round in 0..=rounds {
+        let pos = Position::read(board, s.game.state());
+        let rails = rail::rails(board, &pos, Side::parse(&side), movement);
+        // (the listings asked with a filter naming the command, as a bot asks: the full listing
+        // is compared for drops and placements)
+        let got = unit_hexes_in(listed(s, &side, "rail"), "rail");
+        tally.rails += rails.len();
+        if rails != got {
+            diffs.push(format!(
+                "rail listing after {round} commands ({side}, turn {}): {}",
+                pos.turn,
+                listing_difference(&got, &rails)
+            ));
+            return;
+        }
+        let evacuations = evacuation::evacuations(board, &pos, Side::parse(&side), movement);
+        let got = engine_units(s, &side, "evacuate");
+        tally.evacuations += evacuations.len();
+        if evacuations != got {
+            diffs.push(format!(
+                "evacuate listing after {round} commands ({side}, turn {}): engine only {:?} | oracle only {:?}",
+                pos.turn,
+                got.difference(&evacuations).collect::<Vec<_>>(),
+                evacuations.difference(&got).collect::<Vec<_>>()
+            ));
+            return;
+        }
+        if round == rounds {
+            return;
+        }
+        // The first command a rail move when one is listed, then evacuations.
+        let (cmd, evacuated) = if round == 0 && !rails.is_empty() {
+            // (to a port when one is listed: a railed unit has no MP left to be evacuated)
+            let to_port: Vec<&(String, String)> = rails
+                .iter()
+                .filter(|(_, to)| board.is_port(board.index(to).unwrap()))
+                .collect();
+            let listed: Vec<&(String, String)> = if to_port.is_empty() {
+                rails.iter().collect()
+            } else {
+                to_port
+            };
+            let (unit, to) = listed[pick(listed.len(), round)];
+            (
+                custom("rail", serde_json::json!({ "unit": unit, "to": to })),
+                None,
+            )
+        } else if !evacuations.is_empty() {
+            let unit = evacuations
+                .iter()
+                .nth(pick(evacuations.len(), round))
+                .unwrap();
+            (
+                custom("evacuate", serde_json::json!({ "unit": unit })),
+                pos.unit(unit),
+            )
+        } else {
+            return;
+        };
+        if let Err(e) = s.game.submit(Some(&side), &cmd) {
+            diffs.push(format!("{cmd:?}, listed by both, refused: {e}"));
+            return;
+        }
+        tally.rails_and_evacuations_made += 1;
+        // 16.4: an evacuated BEF corps counts toward the Belgian surrender.
+        if let Some(u) = evacuated {
+            let bef_corps = u.bef && u.size == "XXX";
+            let after = Position::read(board, s.game.state()).bef_evacuated;
+            if after != pos.bef_evacuated + u32::from(bef_corps) {
+                diffs.push(format!(
+                    "bef_corps_evacuated {} -> {after} after evacuating {} (BEF corps: {bef_corps})",
+                    pos.bef_evacuated, u.id
+                ));
+            }
+        }
+    }
+}
+
+/// A rules command `name` with `args`.
+fn custom(name: &str, args: Value) -> Command {
+    Command::Custom {
+        name: name.into(),
+        args: args.as_object().unwrap().clone(),
+    }
+}
+
+/// The commands named `command` the engine lists for `side`, asked with a filter.
+fn listed(s: &mut Session, side: &str, command: &str) -> Vec<Command> {
+    s.game
+        .legal_commands_matching(side, &hexwar::engine::CommandFilter::command(command))
+        .unwrap()
+}
+
+/// The units the engine lists a `command` (naming only a unit) for, for `side`.
+fn engine_units(s: &mut Session, side: &str, command: &str) -> BTreeSet<String> {
+    listed(s, side, command)
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Custom { name, args } if name == command => {
+                Some(args["unit"].as_str().unwrap().to_string())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// F40-17.2-17.7: the engine's `place` listing against the oracle's, then placements made one
@@ -378,6 +526,7 @@ fn compare_surrenders(s: &mut Session, board: &Board, tally: &mut Tally, diffs: 
             return;
         };
         compare_attacks(s, board, tally, diffs);
+        make_attacks(s, board, 3, tally, diffs);
         let before = Position::read(board, s.game.state());
         let events = match s.game.submit(Some(&side), &Command::EndPhase) {
             Ok(events) => events,
@@ -389,6 +538,154 @@ fn compare_surrenders(s: &mut Session, board: &Board, tally: &mut Tally, diffs: 
             return;
         }
     }
+}
+
+/// In the phasing side's combat phase: up to `most` of the attacks the engine lists made one
+/// after another, each resolution compared with the oracle's ([`compare_resolution`]).
+fn make_attacks(
+    s: &mut Session,
+    board: &Board,
+    most: usize,
+    tally: &mut Tally,
+    diffs: &mut Vec<String>,
+) {
+    let Some(side) = s.game.phasing_side() else {
+        return;
+    };
+    for _ in 0..most {
+        if s.game.phase().as_deref() != Some("combat") {
+            return;
+        }
+        let Some(attack) = listed(s, &side, "attack")
+            .into_iter()
+            .find(|c| matches!(c, Command::Custom { name, .. } if name == "attack"))
+        else {
+            return;
+        };
+        let before = Position::read(board, s.game.state());
+        let events = match s.game.submit(Some(&side), &attack) {
+            Ok(events) => events,
+            Err(e) => {
+                diffs.push(format!("{attack:?}, listed, refused: {e}"));
+                return;
+            }
+        };
+        compare_resolution(s, board, (&before, &attack), &events, tally, diffs);
+    }
+}
+
+/// C.6, C.7: what the engine made of `attack`, given on the position `before` (its result,
+/// each struck unit's elimination or the hex its retreat ends in, the works a DR% destroys)
+/// against the oracle's, for the die the engine rolled.
+fn compare_resolution(
+    s: &Session,
+    board: &Board,
+    (before, attack): (&Position, &Command),
+    events: &[Event],
+    tally: &mut Tally,
+    diffs: &mut Vec<String>,
+) {
+    let Command::Custom { name, args } = attack else {
+        return;
+    };
+    if name != "attack" {
+        return;
+    }
+    let hex = args["hex"].as_str().unwrap();
+    let target = board.index(hex).unwrap();
+    let attackers: Vec<String> = args["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_string())
+        .collect();
+    let roll = events.iter().find_map(|e| match e {
+        Event::DiceRolled { value, .. } => Some(*value),
+        _ => None,
+    });
+    let resolved = events.iter().find_map(|e| match e {
+        Event::Custom { name, data } if name == "CombatResolved" => Some(data.as_ref().clone()),
+        _ => None,
+    });
+    let (Some(roll), Some(resolved)) = (roll, resolved) else {
+        diffs.push(format!(
+            "attack on {hex}: no DiceRolled or CombatResolved among {events:?}"
+        ));
+        return;
+    };
+    // (the odds of the attack as listed, which compare_attacks checks; else the engine's)
+    let side = before
+        .unit(&attackers[0])
+        .map(|u| u.side)
+        .unwrap_or(Side::Neutral);
+    let listed = combat::attacks(board, before, side);
+    let odds = match listed.get(hex) {
+        Some(a) if a.units == sorted(&attackers) => a.odds.clone(),
+        _ => resolved["odds"].as_str().unwrap_or_default().to_string(),
+    };
+    let Some(want) = resolution::resolve(board, before, (target, &attackers), &odds, roll) else {
+        diffs.push(format!(
+            "attack on {hex}: the oracle has no result for {odds}, roll {roll}"
+        ));
+        return;
+    };
+    let struck: BTreeSet<&str> = before
+        .units_at(target)
+        .map(|u| u.id.as_str())
+        .chain(attackers.iter().map(String::as_str))
+        .collect();
+    let mut fates = std::collections::BTreeMap::new();
+    for e in events {
+        match e {
+            Event::UnitEliminated { unit, reason } if struck.contains(unit.as_str()) => {
+                let fate = if reason.contains("no retreat route: every route otherwise open") {
+                    resolution::Fate::NoRoute { zoc_alone: true }
+                } else if reason.contains("no retreat route") {
+                    resolution::Fate::NoRoute { zoc_alone: false }
+                } else {
+                    resolution::Fate::Eliminated
+                };
+                fates.insert(unit.clone(), fate);
+            }
+            Event::UnitMoved { unit, to, .. } if struck.contains(unit.as_str()) => {
+                fates.insert(unit.clone(), resolution::Fate::Retreated(to.clone()));
+            }
+            _ => {}
+        }
+    }
+    let after = Position::read(board, s.game.state());
+    let works = |p: &Position| p.destroyed.get(&target).cloned().unwrap_or_default();
+    let destroyed: BTreeSet<String> = works(&after).difference(&works(before)).cloned().collect();
+    let want_destroyed: BTreeSet<String> =
+        want.destroyed.difference(&works(before)).cloned().collect();
+    let got = (
+        resolved["result"].as_str().unwrap_or_default(),
+        &fates,
+        &destroyed,
+    );
+    if got != (want.result.as_str(), &want.fates, &want_destroyed) {
+        diffs.push(format!(
+            "attack on {hex} by {attackers:?} at {odds}, roll {roll}: engine {got:?} | oracle {:?}",
+            (&want.result, &want.fates, &want_destroyed)
+        ));
+        return;
+    }
+    *tally.resolved.entry(want.result.clone()).or_default() += 1;
+    for fate in want.fates.values() {
+        match fate {
+            resolution::Fate::Retreated(_) => tally.retreated += 1,
+            resolution::Fate::NoRoute { zoc_alone: true } => tally.no_route_zoc_alone += 1,
+            resolution::Fate::NoRoute { zoc_alone: false } => tally.no_route_other += 1,
+            resolution::Fate::Eliminated => {}
+        }
+    }
+}
+
+/// `ids` sorted.
+fn sorted(ids: &[String]) -> Vec<String> {
+    let mut out = ids.to_vec();
+    out.sort();
+    out
 }
 
 /// In the phasing side's combat phase, before any attack: the engine's `attack` listing (one
@@ -571,6 +868,7 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
                 let fresh = judged_at != Some(at);
                 judged_at = Some(at);
                 let mut diffs = compare_position(&mut s, &board, !fresh, &mut tally, Vec::new());
+                compare_rails_and_evacuations(&mut s, &board, (seed, 0), &mut tally, &mut diffs);
                 if fresh {
                     compare_drops(&mut s, &board, false, &mut tally, &mut diffs);
                     compare_placements(&mut s, &board, (seed, 0), false, &mut tally, &mut diffs);
@@ -592,6 +890,9 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
             let mut before = matches!(command, Command::EndPhase)
                 .then(|| read_before(&s))
                 .flatten();
+            let attack_before =
+                matches!(&command, Command::Custom { name, .. } if name == "attack")
+                    .then(|| Position::read(&board, s.game.state()));
             let events = match s.game.submit(Some(&side), &command) {
                 Ok(events) => events,
                 Err(GameError::Refused(_)) => {
@@ -601,6 +902,9 @@ fn run_played(seeds: impl Iterator<Item = u64>, last_turn: u32) -> Tally {
                 Err(e) => panic!("game seed {seed}: {e}"),
             };
             let mut diffs = Vec::new();
+            if let Some(pos) = &attack_before {
+                compare_resolution(&s, &board, (pos, &command), &events, &mut tally, &mut diffs);
+            }
             match &before {
                 Some(pos) => {
                     judge_surrenders(
@@ -644,14 +948,21 @@ fn check(tally: Tally, what: &str, elapsed: std::time::Duration) {
         tally.positions, tally.skipped, tally.units, tally.reach_hexes, tally.placements, tally.placed, elapsed
     );
     eprintln!(
-        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}; attacks listed: {} ({} on cancelled hexsides, {} on destroyed works); drops listed: {}",
+        "oracle_f40 placements made by pool: {:?}; ends of Allied turns judged: {}, surrenders: {}; attacks listed: {} ({} on cancelled hexsides, {} on destroyed works); drops listed: {}; rail moves listed: {}; evacuations listed: {}; rail moves and evacuations made: {}; attacks resolved: {:?} ({} units retreated, {} without a route for 6.6 alone, {} for other causes)",
         tally.placed_by_pool,
         tally.surrender_checks,
         tally.surrenders,
         tally.attacks,
         tally.attacks_on_cancelled_hexsides,
         tally.attacks_on_destroyed_works,
-        tally.drops
+        tally.drops,
+        tally.rails,
+        tally.evacuations,
+        tally.rails_and_evacuations_made,
+        tally.resolved,
+        tally.retreated,
+        tally.no_route_zoc_alone,
+        tally.no_route_other
     );
     // Counts shared by the tests of this binary that ran so far (they run in parallel).
     eprintln!("oracle_f40 cases met: {}", oracle::seen::summary());

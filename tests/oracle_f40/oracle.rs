@@ -344,7 +344,7 @@ impl Board {
     }
 
     /// F40-8.1 / R12: terrain a supply line may not enter (sea hexes; marsh for motorized).
-    fn line_passable(&self, h: usize, class: Class) -> bool {
+    pub fn line_passable(&self, h: usize, class: Class) -> bool {
         self.terrain_cost(h, class).is_some()
     }
 
@@ -416,6 +416,8 @@ pub struct Piece {
     /// An airborne unit (F40-11.1: attrs `airborne`, `para` or `airlanding`, or type
     /// `airborne`), and the turn it arrives (`attrs.arrives_turn`).
     pub airborne: bool,
+    /// Of the British Expeditionary Force (attribute `bef`; its corps count for 16.4).
+    pub bef: bool,
     pub arrives_turn: Option<u32>,
     pub strength: f64,
 }
@@ -447,6 +449,27 @@ impl Piece {
     }
 }
 
+/// Whether `u` joining `others` (the units in a hex) leaves it within 4 division-equivalents
+/// and 3 armored ones (5.2, 5.3), counting `side`'s units only, regiments 0 and an armored corps
+/// 3 (R14).
+pub fn stacking_fits<'a>(side: Side, u: &Piece, others: impl Iterator<Item = &'a Piece>) -> bool {
+    let weight = |u: &Piece| {
+        let equivalents = match u.size.as_str() {
+            "III" => 0,
+            "XXX" => 3,
+            _ => 1,
+        };
+        (equivalents, if u.armored { equivalents } else { 0 })
+    };
+    let (mut all, mut armored) = weight(u);
+    for other in others.filter(|o| o.side == side) {
+        let (a, b) = weight(other);
+        all += a;
+        armored += b;
+    }
+    all <= 4 && armored <= 3
+}
+
 /// The position as the rules see it.
 pub struct Position {
     pub turn: u32,
@@ -468,6 +491,12 @@ pub struct Position {
     pub hexsides_cancelled: BTreeSet<usize>,
     /// Works a DR% destroyed, by hex (C.6; the variable `destroyed`).
     pub destroyed: BTreeMap<usize, BTreeSet<String>>,
+    /// The unit that went by rail in this movement phase (10.1; the variable `rail_used`).
+    pub rail_used: Option<String>,
+    /// MP each unit spent moving in this phase (the variable `mp_spent`, read by 10.4).
+    pub mp_spent: BTreeMap<String, f64>,
+    /// Division-equivalents evacuated from each port in this phase (10.4; `evacuated`).
+    pub evacuated: BTreeMap<usize, u32>,
     /// Per side (German, Allied): hexes in that side's ZOC (R1: 6 neighbours, not across sea or
     /// lake hexsides, even with a causeway).
     zoc: [Vec<bool>; 2],
@@ -498,6 +527,7 @@ impl Position {
                 || u.flag("para")
                 || u.flag("airlanding")
                 || u.kind == "airborne",
+            bef: u.flag("bef"),
             arrives_turn: u
                 .attrs
                 .get("arrives_turn")
@@ -587,6 +617,24 @@ impl Position {
                     .collect(),
                 _ => BTreeMap::new(),
             },
+            rail_used: state
+                .vars
+                .get("rail_used")
+                .and_then(|v| v.as_ref().as_str().map(str::to_string)),
+            mp_spent: match state.vars.get("mp_spent").map(|v| v.as_ref()) {
+                Some(Value::Object(m)) => m
+                    .iter()
+                    .filter_map(|(id, mp)| Some((id.clone(), mp.as_f64()?)))
+                    .collect(),
+                _ => BTreeMap::new(),
+            },
+            evacuated: match state.vars.get("evacuated").map(|v| v.as_ref()) {
+                Some(Value::Object(m)) => m
+                    .iter()
+                    .filter_map(|(l, n)| Some((board.index(l)?, n.as_f64()? as u32)))
+                    .collect(),
+                _ => BTreeMap::new(),
+            },
             bef_evacuated: state
                 .vars
                 .get("bef_corps_evacuated")
@@ -600,21 +648,7 @@ impl Position {
     /// (5.2, 5.3), counting `side`'s units only, regiments 0 and an armored corps 3 (R14): the
     /// hexes the legal lists offer (docs/france1940.md: "every legal list keeps stacking legal").
     pub fn stacking_kept(&self, side: Side, u: &Piece, h: usize) -> bool {
-        let weight = |u: &Piece| {
-            let equivalents = match u.size.as_str() {
-                "III" => 0,
-                "XXX" => 3,
-                _ => 1,
-            };
-            (equivalents, if u.armored { equivalents } else { 0 })
-        };
-        let (mut all, mut armored) = weight(u);
-        for other in self.units_at(h).filter(|o| o.side == side) {
-            let (a, b) = weight(other);
-            all += a;
-            armored += b;
-        }
-        all <= 4 && armored <= 3
+        stacking_fits(side, u, self.units_at(h))
     }
 
     pub fn unit(&self, id: &str) -> Option<&Piece> {
@@ -639,14 +673,14 @@ impl Position {
             .any(|u| u.side != side && !u.para_regiment())
     }
 
-    fn german_inside(&self, board: &Board, country: &str) -> bool {
+    pub fn german_inside(&self, board: &Board, country: &str) -> bool {
         self.units.iter().any(|u| {
             u.side == Side::German && u.at.is_some_and(|h| board.country[h] == Some(country))
         })
     }
 
     /// The political restrictions on entering `h` (16.1, 16.3, 16.4, 16.6, 18.2, R10).
-    fn forbidden(&self, board: &Board, u: &Piece, h: usize) -> bool {
+    pub fn forbidden(&self, board: &Board, u: &Piece, h: usize) -> bool {
         let country = board.country[h];
         let home = u.at.and_then(|a| board.country[a]);
         // 16.1: Allied units never enter a neutral country. Reading (shared with the engine,

@@ -375,6 +375,24 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
             board.labels[h]
         ));
     }
+    // Naval evacuation (F40-10.4), drawn apart as the surrenders are: now and then Allied units
+    // crowd one French port, British corps among them marked BEF (16.4 counts them), so the
+    // port's limit of 3 division-equivalents a phase fills.
+    let mut evacuation = Rng::new(seed ^ 0x5eed_0104);
+    if evacuation.chance(20) {
+        let ports: Vec<usize> = (0..board.len())
+            .filter(|&h| board.is_port(h) && board.country[h] == Some("france"))
+            .collect();
+        let port = *evacuation.pick(&ports);
+        for _ in 0..evacuation.range(2, 5) {
+            let nation = *evacuation.pick(&["british", "british", "french"]);
+            let before = units.len();
+            add(&mut units, &mut evacuation, port, "allied", nation);
+            if units.len() > before && nation == "british" && evacuation.chance(60) {
+                units[before].attrs.push(("bef", "true".into()));
+            }
+        }
+    }
     // A setup naming no turn or phase stays at the scenario's first step (turn 1, German
     // movement) and keeps the `dropped` statuses (F40-11.4) that a phase start clears (11.2).
     let mut setup = if turn == 1 && phase == Phase::German1 && rng.chance(50) {
