@@ -393,6 +393,40 @@ pub fn generate(board: &Board, seed: u64) -> Generated {
             }
         }
     }
+    // Works (the module's C.5 and C.6): now and then an Allied unit holds a hex with an
+    // intrinsic strength point (Maastricht, Eben-Emael) or a fortification, Germans beside it,
+    // so attacks count the point and a DR% destroys the works.
+    let mut works = Rng::new(seed ^ 0x5eed_00c6);
+    if works.chance(15) {
+        let hexes: Vec<usize> = (0..board.len())
+            .filter(|&h| board.has_intrinsic_strength(h) || board.is_fortification(h))
+            .collect();
+        let h = if works.chance(50) {
+            *works.pick(
+                &hexes
+                    .iter()
+                    .copied()
+                    .filter(|&h| board.has_intrinsic_strength(h))
+                    .collect::<Vec<_>>(),
+            )
+        } else {
+            *works.pick(&hexes)
+        };
+        let nation = match board.country[h] {
+            Some("netherlands") => "dutch",
+            Some("belgium") => "belgian",
+            _ => "french",
+        };
+        add(&mut units, &mut works, h, "allied", nation);
+        let beside: Vec<usize> = board
+            .neighbors_of(h)
+            .filter(|&n| board.is_land(n))
+            .collect();
+        for _ in 0..works.range(1, 4) {
+            let n = *works.pick(&beside);
+            add(&mut units, &mut works, n, "german", "german");
+        }
+    }
     // A setup naming no turn or phase stays at the scenario's first step (turn 1, German
     // movement) and keeps the `dropped` statuses (F40-11.4) that a phase start clears (11.2).
     let mut setup = if turn == 1 && phase == Phase::German1 && rng.chance(50) {
