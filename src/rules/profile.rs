@@ -145,3 +145,99 @@ pub fn reset() {
         *p = Profile::default();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The profile is one for the process: these tests take turns with it. (Nothing else in the
+    /// lib's tests records into it: nothing there turns profiling on.)
+    static TURN: Mutex<()> = Mutex::new(());
+
+    fn rows_of<'a>(report: &'a str, section: &str) -> Vec<&'a str> {
+        report
+            .lines()
+            .skip_while(|l| !l.starts_with(section))
+            .skip(1)
+            .take_while(|l| !l.starts_with("-- "))
+            .collect()
+    }
+
+    #[test]
+    fn the_report_gives_each_line_and_function_its_share_and_each_entry_point_its_calls() {
+        let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+        reset();
+        for _ in 0..3 {
+            sample("rules/a.lua:7", "rules/a.lua:5 attack");
+        }
+        sample("rules/b.lua:2", "rules/b.lua:1 move");
+        entry_point("command 'attack' (rules/a.lua:5)", Duration::from_millis(3));
+        entry_point("command 'attack' (rules/a.lua:5)", Duration::from_millis(3));
+        entry_point("bot 'ai' (rules/ai.lua:1)", Duration::from_micros(500));
+        let report = report();
+        // Four samples of a thousand instructions; 3 of 4 are 75%, in both sections.
+        assert_eq!(
+            report,
+            "profile: 4 thousand Lua instructions (sampled every 1000); host time is inclusive\n\
+             -- Lua functions (share of instructions)\n\
+             \x2075.00% rules/a.lua:5 attack\n\
+             \x2025.00% rules/b.lua:1 move\n\
+             -- Lua lines (share of instructions)\n\
+             \x2075.00% rules/a.lua:7\n\
+             \x2025.00% rules/b.lua:2\n\
+             -- rules entry points (calls, total ms, us a call)\n\
+             \x20       2       6.00   3000.00  command 'attack' (rules/a.lua:5)\n\
+             \x20       1       0.50    500.00  bot 'ai' (rules/ai.lua:1)\n\
+             -- hex.* functions (calls, total ms, us a call)\n"
+        );
+        // Forgotten: every section empty again.
+        reset();
+        assert_eq!(report_rows(), [0, 0, 0, 0], "reset left rows behind");
+    }
+
+    fn report_rows() -> [usize; 4] {
+        let report = report();
+        [
+            "-- Lua functions",
+            "-- Lua lines",
+            "-- rules entry points",
+            "-- hex.* functions",
+        ]
+        .map(|section| rows_of(&report, section).len())
+    }
+
+    #[test]
+    fn wrapped_host_functions_answer_as_before_and_count_their_calls() {
+        let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+        reset();
+        let lua = Lua::new();
+        let hex: Table = lua
+            .load(
+                "return { map = { double = function(x) return x * 2, 'twice' end }, version = 3 }",
+            )
+            .eval()
+            .unwrap();
+        wrap_host_functions(&lua, &hex).unwrap();
+        lua.globals().set("hex", hex).unwrap();
+        let (n, what): (i64, String) = lua
+            .load("hex.map.double(1); return hex.map.double(21)")
+            .eval()
+            .unwrap();
+        assert_eq!((n, what.as_str()), (42, "twice"));
+        let report = report();
+        let rows = rows_of(&report, "-- hex.* functions");
+        assert_eq!(rows.len(), 1, "{report}");
+        let fields: Vec<&str> = rows[0].split_whitespace().collect();
+        assert_eq!((fields[0], fields[3]), ("2", "hex.map.double"), "{report}");
+        reset();
+    }
+
+    #[test]
+    fn profiling_is_off_unless_turned_on() {
+        if std::env::var_os("HEXWAR_PROFILE").is_some() {
+            return; // (turned on from outside)
+        }
+        // (Nothing in the lib's tests calls `enable`.)
+        assert!(!enabled());
+    }
+}
