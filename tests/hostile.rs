@@ -854,6 +854,17 @@ fn table_move_over_a_huge_range_is_refused() {
     );
 }
 
+/// A range written as floats Lua reads as integers is refused as an integer range is: 9e18
+/// passed the guard's old bound (floats below 9e18) and ran in C for ever.
+#[test]
+fn table_move_over_a_float_range_near_2_63_is_refused() {
+    assert_eq!(
+        first_line_after_entry(&run_hostile("table_move_float_range")),
+        "hostile/scripts/table_move_float_range.lua:4: table.move: 9000000000000000000 elements \
+         to shift in one call (at most 16777216: a lying __len or a made-up range?)"
+    );
+}
+
 #[test]
 fn table_insert_under_a_lying_length_is_refused() {
     let m = run_hostile("table_insert_lying_len");

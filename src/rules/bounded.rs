@@ -243,6 +243,55 @@ mod tests {
         }
     }
 
+    /// Text counts a value per 64 bytes, on top of the string itself, at each place a string
+    /// is found: a budget of values spent exactly still passes, one value more is refused.
+    #[test]
+    fn text_is_counted_a_value_per_64_bytes_at_each_place() {
+        let lua = Lua::new();
+        let text = |bytes: usize| Value::String(lua.create_string("x".repeat(bytes)).unwrap());
+        // the string (1) and its 64 bytes (1): exactly the 2 values left
+        let mut left = 2;
+        assert_eq!(check_within(&text(64), &mut left), Ok(()));
+        assert_eq!(left, 0);
+        let refused = "the value holds more than 64000000 bytes of text (a string shared at \
+                       several places counts at each)";
+        let mut left = 2;
+        assert_eq!(
+            check_within(&text(128), &mut left),
+            Err(refused.to_string())
+        );
+        // a string shared by two items counts twice: table 1, key 1, string 1 + 4, key 1,
+        // string 1 + 4 = 13 values
+        lua.globals().set("s", text(256)).unwrap();
+        let shared: Value = lua.load("return {s, s}").eval().unwrap();
+        let mut left = 13;
+        assert_eq!(check_within(&shared, &mut left), Ok(()));
+        assert_eq!(left, 0);
+        let mut left = 12;
+        assert_eq!(check_within(&shared, &mut left), Err(refused.to_string()));
+        // a megabyte of text is 16 384 values: well within the million
+        assert_eq!(check(&text(1 << 20)), Ok(()));
+    }
+
+    /// A table used as a key is nested as a value is: a key one level down counts that level.
+    #[test]
+    fn a_table_key_counts_its_nesting_as_a_value_does() {
+        let lua = Lua::new();
+        let nested = |levels: usize| -> Value {
+            lua.load(format!(
+                "local t = {{}} for _ = 2, {levels} do t = {{t}} end return {{[t] = true}}"
+            ))
+            .eval()
+            .unwrap()
+        };
+        // the outer table, then the key's 99 levels: 100 in all
+        assert_eq!(check(&nested(99)), Ok(()));
+        assert_eq!(
+            check(&nested(100)),
+            Err("tables nested more than 100 levels deep (a table that contains itself?)".into())
+        );
+    }
+
     #[test]
     fn ordinary_values_convert_as_before() {
         let lua = Lua::new();

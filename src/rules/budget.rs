@@ -386,3 +386,255 @@ pub(crate) fn script_place(lua: &Lua) -> Option<String> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the budget stops with: the message of the error the hook or a charge raised,
+    /// through the callback errors mlua wraps it in.
+    fn message(e: &mlua::Error) -> String {
+        match e {
+            mlua::Error::CallbackError { cause, .. } => message(cause),
+            mlua::Error::RuntimeError(m) => m.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// A plain VM under `budget` (memory limit `memory_limit`, hook on or off), with `work(n)`
+    /// charging n units of host work as the `hex` functions do.
+    fn vm_with(budget: &Arc<Budget>, memory_limit: usize, hook: bool) -> Lua {
+        let lua = Lua::new();
+        budget.install(&lua, memory_limit, hook).unwrap();
+        let work = lua
+            .create_function(|lua, units: u64| charge(lua, units))
+            .unwrap();
+        lua.globals().set("work", work).unwrap();
+        lua
+    }
+
+    fn vm(budget: &Arc<Budget>) -> Lua {
+        vm_with(budget, 1 << 40, true)
+    }
+
+    /// Runs `code` as the chunk `b.lua` in a new call (a full budget).
+    fn run(lua: &Lua, budget: &Budget, code: &str) -> Result<(), String> {
+        budget.reset();
+        lua.load(code)
+            .set_name("@b.lua")
+            .exec()
+            .map_err(|e| message(&e))
+    }
+
+    /// A loop far past any budget here, yet finite: a hook that never fires fails a test
+    /// instead of hanging it.
+    const LONG_LOOP: &str = "for _ = 1, 1e7 do end";
+
+    /// The budget's error at `place` for a budget of `limit`.
+    fn spent(place: &str, limit: u64) -> String {
+        format!(
+            "{place}: instruction budget of {limit} instructions exceeded (an endless loop?); \
+             raise [limits] instructions in the scenario if the rule really needs more"
+        )
+    }
+
+    /// The hook counts 1000 instructions a tick: a call that uses exactly its budget (three
+    /// ticks of 3000) goes on; the tick past it stops the call, at the running line.
+    #[test]
+    fn a_call_may_use_its_whole_budget_but_no_tick_more() {
+        let budget = Budget::new(3000);
+        let lua = vm(&budget);
+        assert_eq!(run(&lua, &budget, "for i = 1, 3500 do end"), Ok(()));
+        assert_eq!(
+            run(&lua, &budget, "local x = 0\nfor i = 1, 4500 do x = i end"),
+            Err(spent("b.lua:2", 3000))
+        );
+        assert_eq!(
+            budget.exhausted_error().map(|e| message(&e)),
+            Some(spent("b.lua:2", 3000))
+        );
+        // a new call starts with the whole budget, and nothing spent
+        budget.reset();
+        assert!(budget.exhausted_error().is_none());
+        for _ in 0..3 {
+            assert_eq!(run(&lua, &budget, "for i = 1, 2500 do end"), Ok(()));
+        }
+    }
+
+    /// Host work moves the count off the ticks' multiples: the hook still stops the call at
+    /// the first tick past the budget, not only at one landing on it.
+    #[test]
+    fn host_work_between_ticks_does_not_let_the_count_step_over_the_budget() {
+        let budget = Budget::new(3000);
+        let lua = vm(&budget);
+        assert_eq!(
+            run(&lua, &budget, "work(500)\nfor i = 1, 10000 do end"),
+            Err(spent("b.lua:2", 3000))
+        );
+    }
+
+    /// A charge past the budget names the line that asked for the work; one charge that alone
+    /// asks for more than the whole budget says so, one that asks for exactly the budget after
+    /// some was spent is the ordinary budget error; host work with no script running says so.
+    #[test]
+    fn host_charges_name_the_line_and_what_spent_the_budget() {
+        let budget = Budget::new(3000);
+        let lua = vm(&budget);
+        assert_eq!(run(&lua, &budget, "work(1000)\nwork(2000)"), Ok(()));
+        assert_eq!(
+            run(&lua, &budget, "for i = 1, 1500 do end\nwork(3000)"),
+            Err(spent("b.lua:2", 3000))
+        );
+        assert_eq!(
+            run(&lua, &budget, "\nwork(3001)"),
+            Err(
+                "b.lua:2: instruction budget of 3000 instructions exceeded by one call: the \
+                 host's work for it is 3001 units (a search over a large map, or the paths to \
+                 every hex reached); raise [limits] instructions in the scenario if the rule \
+                 really needs more"
+                    .to_string()
+            )
+        );
+        budget.reset();
+        assert_eq!(charge(&lua, 2999).map_err(|e| message(&e)), Ok(()));
+        assert_eq!(
+            charge(&lua, 2).map_err(|e| message(&e)),
+            Err(
+                "instruction budget of 3000 instructions exceeded by the host's own work for \
+                 this call (compiling a module's text, or a search over the map), with no script \
+                 line running; raise [limits] instructions in the scenario if the game really \
+                 needs more"
+                    .to_string()
+            )
+        );
+    }
+
+    /// Without the hook (trusted rules) VM instructions are not counted, host work still is.
+    #[test]
+    fn without_the_hook_only_host_work_is_counted() {
+        let budget = Budget::new(3000);
+        let lua = vm_with(&budget, 1 << 40, false);
+        assert_eq!(run(&lua, &budget, "for i = 1, 10000 do end"), Ok(()));
+        assert_eq!(
+            run(&lua, &budget, "work(2000)\nwork(2000)"),
+            Err(spent("b.lua:2", 3000))
+        );
+    }
+
+    /// One script frame is the place the message names; several follow it as a traceback,
+    /// innermost first, a recursion given once, at most 12 frames.
+    #[test]
+    fn the_budget_error_lists_the_script_frames_that_led_there() {
+        let budget = Budget::new(3000);
+        let lua = vm(&budget);
+        assert_eq!(run(&lua, &budget, LONG_LOOP), Err(spent("b.lua:1", 3000)));
+        let recursion =
+            "local function f(n)\n  if n == 0 then for _ = 1, 1e7 do end end\n  f(n - 1)\nend\nf(3)";
+        assert_eq!(
+            run(&lua, &budget, recursion),
+            Err(format!(
+                "{}\nstack traceback:\n\tb.lua:2\n\tb.lua:3\n\tb.lua:5",
+                spent("b.lua:2", 3000)
+            ))
+        );
+        // 20 functions, one a line, each calling the next: the innermost 12 frames
+        let mut chain = String::from("local f20 = function() for _ = 1, 1e7 do end end\n");
+        for i in (1..20).rev() {
+            chain.push_str(&format!("local f{i} = function() f{}() end\n", i + 1));
+        }
+        chain.push_str("f1()\n");
+        let frames: Vec<String> = (0..12).map(|i| format!("b.lua:{}", i + 1)).collect();
+        assert_eq!(
+            run(&lua, &budget, &chain),
+            Err(format!(
+                "{}\nstack traceback:\n\t{}",
+                spent("b.lua:1", 3000),
+                frames.join("\n\t")
+            ))
+        );
+    }
+
+    /// The backstop stops a call that runs past it within its budget, naming the line; zero is
+    /// no backstop; each call's clock starts at its reset.
+    #[test]
+    fn the_wall_clock_backstop_stops_a_long_call_and_each_call_has_its_own() {
+        // (a budget the backstop comes well before: 100 million instructions take seconds)
+        let budget = Budget::new(100_000_000);
+        budget.set_wall_limit(Duration::from_millis(50));
+        assert_eq!(budget.wall_limit(), Duration::from_millis(50));
+        let lua = vm(&budget);
+        assert_eq!(
+            run(&lua, &budget, "for _ = 1, 2e8 do end"),
+            Err(
+                "b.lua:1: wall-clock backstop of 0.05 s exceeded within the instruction budget \
+                 (one instruction doing megabytes of work: comparing or joining long strings?); \
+                 raise [limits] seconds in the scenario if the rule really needs more"
+                    .to_string()
+            )
+        );
+        // past the backstop since the budget was made, not since the call began: goes on
+        std::thread::sleep(Duration::from_millis(80));
+        assert_eq!(run(&lua, &budget, "for i = 1, 20000 do end"), Ok(()));
+        budget.set_wall_limit(Duration::ZERO);
+        assert_eq!(run(&lua, &budget, "for i = 1, 20000 do end"), Ok(()));
+    }
+
+    /// Below half the memory limit the hook reads no place; from half on it remembers where
+    /// the script ran (for the memory error).
+    #[test]
+    fn the_place_is_remembered_only_from_half_the_memory_limit() {
+        let budget = Budget::new(1_000_000);
+        let lua = vm_with(&budget, 1 << 40, true);
+        assert_eq!(run(&lua, &budget, "\nfor i = 1, 5000 do end"), Ok(()));
+        assert_eq!(budget.last_seen(), "");
+        let near = Budget::new(1_000_000);
+        let lua = Lua::new();
+        // (the VM uses more than half of this limit already)
+        let limit = lua.used_memory() * 3 / 2;
+        near.install(&lua, limit, true).unwrap();
+        assert_eq!(run(&lua, &near, "\nfor i = 1, 5000 do end"), Ok(()));
+        assert_eq!(near.last_seen(), "b.lua:2");
+    }
+
+    /// The memory error raised again after a protected call caught it names the VM's limit.
+    #[test]
+    fn the_memory_error_raised_again_names_the_limit() {
+        let budget = Budget::new(1000);
+        budget.install(&Lua::new(), 64 << 20, true).unwrap();
+        assert_eq!(
+            message(&budget.exhaust_memory()),
+            "memory limit of 64 MiB exceeded (caught by a protected call and raised again: a \
+             script may not go on past the limit)"
+        );
+    }
+
+    /// Which limit stopped a call: the one it spent, else a memory error however wrapped, else
+    /// the script's own error.
+    #[test]
+    fn kind_of_names_the_limit_that_stopped_the_call() {
+        let budget = Budget::new(1000);
+        budget.install(&Lua::new(), 64 << 20, true).unwrap();
+        let memory = mlua::Error::MemoryError("not enough memory".into());
+        let wrapped = mlua::Error::CallbackError {
+            traceback: String::new(),
+            cause: Arc::new(mlua::Error::WithContext {
+                context: "x".into(),
+                cause: Arc::new(memory.clone()),
+            }),
+        };
+        let script = mlua::Error::runtime("boom");
+        assert_eq!(budget.kind_of(&script), RulesErrorKind::Script);
+        assert_eq!(budget.kind_of(&memory), RulesErrorKind::Memory);
+        assert_eq!(budget.kind_of(&wrapped), RulesErrorKind::Memory);
+        assert!(!is_memory_error(&mlua::Error::CallbackError {
+            traceback: String::new(),
+            cause: Arc::new(script.clone()),
+        }));
+        let _ = budget.exhaust("b.lua:1", &[]);
+        assert_eq!(budget.kind_of(&script), RulesErrorKind::InstructionBudget);
+        let _ = budget.exhaust_wall("b.lua:1");
+        assert_eq!(budget.kind_of(&script), RulesErrorKind::WallClock);
+        let _ = budget.exhaust_memory();
+        assert_eq!(budget.kind_of(&script), RulesErrorKind::Memory);
+    }
+}

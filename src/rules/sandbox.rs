@@ -271,6 +271,9 @@ pub fn guard_protected_calls(lua: &Lua, budget: &Arc<Budget>) -> mlua::Result<()
 /// gets there.
 pub(crate) const C_LOOP_LIMIT: i64 = 1 << 24;
 
+/// 2^63: the floats Lua reads as integers are the integral ones from -2^63 up to this.
+const TWO_TO_63: f64 = 9_223_372_036_854_775_808.0;
+
 /// Library functions that loop inside one C call, where the instruction budget cannot see:
 /// `string.rep` of an empty string (n empty copies, however large n), `table.move` over a huge
 /// range, `table.insert`/`table.remove` at a position far below a (lying) length. Each is
@@ -282,9 +285,13 @@ fn guard_c_loops(lua: &Lua, string: &Table, table: &Table) -> mlua::Result<()> {
             "{name}: {n} elements to shift in one call (at most {C_LOOP_LIMIT}: a lying __len or a made-up range?)"
         ))
     };
+    // (a float is read as Lua reads it as an integer: integral, from -2^63 up to 2^63; a bound
+    // of 9e18 let `table.move({}, 1, 9e18, 1, {})` through to a C loop of 9e18 elements)
     let int = |v: Option<&Value>| match v {
         Some(Value::Integer(i)) => Some(*i),
-        Some(Value::Number(x)) if x.fract() == 0.0 && x.abs() < 9.0e18 => Some(*x as i64),
+        Some(Value::Number(x)) if x.fract() == 0.0 && (-TWO_TO_63..TWO_TO_63).contains(x) => {
+            Some(*x as i64)
+        }
         _ => None,
     };
     let raw_rep: Function = string.get("rep")?;
@@ -546,7 +553,7 @@ fn read_only_library(lua: &Lua, name: &'static str, library: Table) -> mlua::Res
 
 #[cfg(test)]
 mod tests {
-    use super::new_vm;
+    use super::{guard_protected_calls, new_vm, pattern_cost, PATTERN_STEPS};
     use crate::rules::budget::Budget;
 
     /// A sandboxed VM with a budget no test here reaches.
@@ -710,5 +717,286 @@ mod tests {
             .eval()
             .expect("runs");
         assert_eq!(results, "true|no nul|true|true");
+    }
+
+    /// The message of an error a host function raised (through mlua's callback wrapping).
+    fn message(e: &mlua::Error) -> String {
+        match e {
+            mlua::Error::CallbackError { cause, .. } => message(cause),
+            mlua::Error::RuntimeError(m) => m.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// Runs `code` (named `s.lua`) and returns what it returns, or its error's message.
+    fn eval(lua: &mlua::Lua, code: &str) -> Result<String, String> {
+        lua.load(code)
+            .set_name("@s.lua")
+            .eval::<String>()
+            .map_err(|e| message(&e))
+    }
+
+    fn too_long(bytes: usize) -> String {
+        format!(
+            "load: a chunk of {bytes} bytes is too long (at most 262144 in one load: compiling \
+             is one step the budget cannot interrupt)"
+        )
+    }
+
+    /// `load` compiles 256 KiB at most, as one text or as a reader's pieces together.
+    #[test]
+    fn load_takes_at_most_256_kib_as_text_or_from_a_reader() {
+        let lua = vm();
+        let text = |bytes: usize| format!("return ('ok') --{}", "x".repeat(bytes - 16));
+        lua.globals().set("full", text(262_144)).unwrap();
+        lua.globals().set("over", text(262_145)).unwrap();
+        assert_eq!(eval(&lua, "return load(full)()"), Ok("ok".into()));
+        assert_eq!(eval(&lua, "return load(over)()"), Err(too_long(262_145)));
+        // a reader's pieces: 4 of 65 536 bytes, then one more byte or none
+        let reader = |extra: usize| {
+            format!(
+                r#"local n = 0
+                local f, e = load(function()
+                  n = n + 1
+                  if n <= 4 then return string.rep(" ", 65536) end
+                  if n == 5 and {extra} > 0 then return string.rep(" ", {extra}) end
+                  return nil
+                end)
+                return f and "compiled" or tostring(e)"#
+            )
+        };
+        assert_eq!(eval(&lua, &reader(0)), Ok("compiled".into()));
+        let refused = eval(&lua, &reader(1)).unwrap();
+        assert!(refused.contains(&too_long(262_145)), "{refused}");
+    }
+
+    /// A chunk name written as a file's (`@...`, `=...`) is shown as `(load) ...`; any other
+    /// name is Lua's own `[string "..."]`.
+    #[test]
+    fn only_a_chunk_name_written_as_a_files_is_renamed() {
+        let lua = vm();
+        for (name, shown) in [
+            ("mine", "[string \"mine\"]:1: x"),
+            ("=mine", "(load) mine:1: x"),
+            ("@rules/a.lua", "(load) rules/a.lua:1: x"),
+        ] {
+            let code = format!("local ok, e = pcall(load(\"error('x')\", {name:?})) return e");
+            assert_eq!(eval(&lua, &code), Ok(shown.to_string()), "{name}");
+        }
+    }
+
+    /// A chunk runs in the environment `load` is given, else in the sandbox's globals.
+    #[test]
+    fn load_runs_a_chunk_in_the_env_given_else_in_the_globals() {
+        let lua = vm();
+        assert_eq!(
+            eval(
+                &lua,
+                "return load('return x', 'c', 't', {x = 'given'})() .. type(load('return pairs')())"
+            ),
+            Ok("givenfunction".into())
+        );
+        assert_eq!(
+            eval(&lua, "return type(load('return pairs', 'c', 't', {})())"),
+            Ok("nil".into())
+        );
+    }
+
+    /// `collectgarbage`: `collect` and `step` answer nothing and are charged by the heap (one
+    /// unit per 8 bytes), `isrunning` answers; the rest is refused with its reason.
+    #[test]
+    fn collectgarbage_answers_nothing_is_charged_by_the_heap_and_refuses_the_rest() {
+        let budget = Budget::new(4_000_000);
+        let lua = new_vm(&budget).unwrap();
+        budget.install(&lua, 1 << 30, false).unwrap();
+        budget.reset();
+        // a heap of about 2 MB: a collection is about 270 000 units, not eight times the heap
+        assert_eq!(
+            eval(
+                &lua,
+                "big = string.rep('x', 1 << 21)\n\
+                 return select('#', collectgarbage()) .. select('#', collectgarbage('step')) \
+                 .. tostring(collectgarbage('isrunning'))"
+            ),
+            Ok("00true".into())
+        );
+        assert_eq!(
+            eval(
+                &lua,
+                "for i = 1, 100 do\n  collectgarbage()\nend\nreturn ''"
+            ),
+            Err(
+                "s.lua:2: instruction budget of 4000000 instructions exceeded (an endless \
+                 loop?); raise [limits] instructions in the scenario if the rule really needs \
+                 more"
+                    .into()
+            )
+        );
+        budget.reset();
+        for (call, refusal) in [
+            (
+                "collectgarbage('count')",
+                "collectgarbage(\"count\") is not allowed in hexwar rules: the heap's size \
+                 depends on what the VM did before, which a replay or a loaded save does not \
+                 repeat",
+            ),
+            (
+                "collectgarbage('stop')",
+                "collectgarbage(\"stop\") is not allowed in hexwar rules (allowed: collect, \
+                 step, isrunning)",
+            ),
+            (
+                "collectgarbage(1)",
+                "collectgarbage: option must be a string",
+            ),
+        ] {
+            assert_eq!(
+                eval(&lua, &format!("{call} return ''")),
+                Err(refusal.to_string())
+            );
+        }
+    }
+
+    /// `xpcall`'s message handler still handles the error (it runs guarded).
+    #[test]
+    fn xpcall_hands_the_error_to_its_handler() {
+        let budget = Budget::new(u64::MAX / 2);
+        let lua = new_vm(&budget).unwrap();
+        guard_protected_calls(&lua, &budget).unwrap();
+        assert_eq!(
+            eval(
+                &lua,
+                "local ok, e = xpcall(function() error('boom', 0) end, \
+                 function(m) return 'handled: ' .. m end) return tostring(ok) .. ' ' .. e"
+            ),
+            Ok("false handled: boom".into())
+        );
+    }
+
+    /// Runs `f` on a thread of its own and fails if it still runs after 20 s: a loop inside one
+    /// call that a guard should have refused (left spinning: the test binary ends without it).
+    fn at_once(f: impl FnOnce() + Send + 'static) {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            f();
+            let _ = done.send(());
+        });
+        match finished.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(()) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("still running after 20 s: a loop inside one call the guards let through")
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("the call panicked"),
+        }
+    }
+
+    /// `table.remove(t, pos)` under a lying length is refused as `insert` is; `insert(t, v)`
+    /// (no position) shifts nothing and is not.
+    #[test]
+    fn table_remove_at_a_position_is_guarded_and_insert_without_one_is_not() {
+        at_once(|| {
+            let lua = vm();
+            let lying =
+                "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end})\n";
+            assert_eq!(
+                eval(&lua, &format!("{lying}table.remove(t, 1) return ''")),
+                Err(
+                    "table.remove: 9223372036854775805 elements to shift in one call (at most \
+                 16777216: a lying __len or a made-up range?)"
+                        .into()
+                )
+            );
+            assert_eq!(
+                eval(
+                    &lua,
+                    &format!(
+                        "{lying}table.insert(t, 5) return tostring(rawget(t, math.maxinteger))"
+                    )
+                ),
+                Ok("5".into())
+            );
+        });
+    }
+
+    /// A range given as floats is read as the integers Lua reads them as: a made-up range of
+    /// 9e18 elements is refused as one of 1e12 is (it ran in C for ever); a float Lua cannot read
+    /// as an integer is Lua's own error.
+    #[test]
+    fn table_move_reads_a_float_range_as_lua_does() {
+        at_once(|| {
+            let lua = vm();
+            for (range, elements) in [
+                ("1, 1e12", "1000000000000"),
+                ("1, 9e18", "9000000000000000000"),
+                ("-9.2e18, 1", "9200000000000000002"),
+            ] {
+                assert_eq!(
+                    eval(
+                        &lua,
+                        &format!("table.move({{}}, {range}, 1, {{}}) return ''")
+                    ),
+                    Err(format!(
+                    "table.move: {elements} elements to shift in one call (at most 16777216: a \
+                     lying __len or a made-up range?)"
+                )),
+                    "{range}"
+                );
+            }
+            // (the original called from the guard is named '?')
+            let not_integral = eval(&lua, "table.move({}, 1, 1e300, 1, {}) return ''").unwrap_err();
+            assert_eq!(
+                not_integral.lines().next(),
+                Some("bad argument #3 to '?' (number has no integer representation)"),
+            );
+        });
+    }
+
+    /// `string.rep` of an empty string makes "" at once however many copies, separator or not.
+    #[test]
+    fn string_rep_of_an_empty_string_is_immediate_with_or_without_a_separator() {
+        at_once(|| {
+            let lua = vm();
+            assert_eq!(
+            eval(
+                &lua,
+                "return string.rep('', 1e12) .. string.rep('', 1e12, '') .. '|' .. string.rep('', 3, '-')"
+            ),
+            Ok("|--".into())
+        );
+        });
+    }
+
+    /// The pattern functions' estimate, n * C(n + k, k) * m: k counts `* + - ?`, `%b` and
+    /// `%1`..`%9`, not an escaped character.
+    #[test]
+    fn pattern_cost_is_the_subjects_ways_to_share_among_the_backtracking_places() {
+        at_once(|| {
+            for (subject, pattern, steps) in [
+                // n = 4, m = 3, k = 1: 12 * 5
+                ("aaaa", "a*b", 60.0),
+                // n = 10, m = 5, k = 2: 50 * 11 * 12 / 2
+                ("aaaaaaaaaa", ".-.-b", 3300.0),
+                // k = 1 for each of `+`, `?`, `%b`, `%1`; none for `%*`, `%a`
+                ("abc", "a+", 3.0 * 2.0 * 4.0),
+                ("abc", "a?", 3.0 * 2.0 * 4.0),
+                ("abc", "%b()", 3.0 * 4.0 * 4.0),
+                ("abc", "(a)%1", 3.0 * 5.0 * 4.0),
+                ("abc", "%*%a", 3.0 * 4.0),
+                // k = 3 on n = 2: C(5, 2), the fewer of n and k
+                ("ab", "a*b*c*", 2.0 * 6.0 * 10.0),
+                // an empty subject or pattern counts as one byte
+                ("", "a*", 2.0),
+                ("abc", "", 3.0),
+            ] {
+                assert_eq!(
+                    pattern_cost(subject.as_bytes(), pattern.as_bytes()),
+                    steps,
+                    "{subject:?} {pattern:?}"
+                );
+            }
+            let long = "a".repeat(100_000);
+            assert!(pattern_cost(long.as_bytes(), b".-.-.-.-b") > PATTERN_STEPS);
+            assert!(pattern_cost(&long.as_bytes()[..1000], b"a*b") < PATTERN_STEPS);
+        });
     }
 }
