@@ -45,7 +45,8 @@ pub struct Outcome {
 /// Resolves the attack of `attackers` (ids) on hex `target` at `odds` with `roll`, on `pos` as
 /// it stands before the attack. Units are taken in id order (reading: the documentation says
 /// "for each unit in turn"); EX takes the attackers weakest first (printed strength, then id)
-/// until their printed strength lost reaches the defenders'.
+/// until their printed strength lost reaches the defenders' (a para regiment's counts 0: it
+/// has no combat factor, 11.3).
 pub fn resolve(
     board: &Board,
     pos: &Position,
@@ -78,7 +79,9 @@ pub fn resolve(
             for u in &defending {
                 fates.insert(u.id.clone(), Fate::Eliminated);
             }
-            let owed: f64 = defending.iter().map(|u| u.strength).sum();
+            // (a para regiment has no combat factor, 11.3: it owes nothing)
+            let printed = |u: &&Piece| if u.para_regiment() { 0.0 } else { u.strength };
+            let owed: f64 = defending.iter().map(printed).sum();
             let mut weakest = attacking.clone();
             weakest.sort_by(|a, b| a.strength.total_cmp(&b.strength).then(a.id.cmp(&b.id)));
             let mut lost = 0.0;
