@@ -638,3 +638,40 @@ unsafe fn push_place(state: *mut ffi::lua_State) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+
+    use mlua::Lua;
+
+    use super::guard_library;
+    use crate::rules::budget::Budget;
+
+    /// The guard calls the library's original C function on its own frame, so it takes only a
+    /// plain C function: one a host replaced before the sandbox was made (a Lua function, or a
+    /// C closure with upvalues, as a Rust callback is) is refused, naming it.
+    #[test]
+    fn only_a_plain_c_function_is_guarded() {
+        let refused =
+            "runtime error: string.find is not a plain C function: the sandbox cannot guard it";
+        // a Lua function without upvalues
+        let lua = Lua::new();
+        let find = lua
+            .load("return function() return 1 end")
+            .eval::<mlua::Function>();
+        let string: mlua::Table = lua.globals().get("string").unwrap();
+        string.set("find", find.unwrap()).unwrap();
+        let err = guard_library(&lua, &Budget::new(1000)).unwrap_err();
+        assert_eq!(err.to_string(), refused);
+        // a C closure with an upvalue
+        let lua = Lua::new();
+        let find = lua.create_function(|_, ()| Ok(1)).unwrap();
+        let string: mlua::Table = lua.globals().get("string").unwrap();
+        string.set("find", find).unwrap();
+        let err = guard_library(&lua, &Budget::new(1000)).unwrap_err();
+        assert_eq!(err.to_string(), refused);
+        // the standard library as it is: every function guarded
+        let lua = Lua::new();
+        assert!(guard_library(&lua, &Budget::new(1000)).is_ok());
+    }
+}
