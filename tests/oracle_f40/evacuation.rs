@@ -4,16 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::oracle::{Board, Position, Side};
-
-/// Division-equivalents a unit counts against a port's limit: a corps 3, a regiment 0, else 1.
-fn equivalents(size: &str) -> u32 {
-    match size {
-        "XXX" => 3,
-        "III" => 0,
-        _ => 1,
-    }
-}
+use crate::oracle::{division_equivalents, Board, Position, Side};
 
 /// Every unit the Allied player may evacuate now. `movement`: the step is the Allied movement
 /// phase.
@@ -38,7 +29,7 @@ pub fn evacuations(board: &Board, pos: &Position, side: Side, movement: bool) ->
             continue;
         }
         let done = pos.evacuated.get(&h).copied().unwrap_or(0);
-        if done + equivalents(&u.size) > 3 {
+        if done + division_equivalents(&u.size) > 3 {
             continue;
         }
         let held_home = [("dutch", "netherlands"), ("swiss", "switzerland")]

@@ -449,16 +449,21 @@ impl Piece {
     }
 }
 
+/// Division-equivalents of a unit of `size` (5.2): a corps 3, a regiment 0, a division 1.
+pub fn division_equivalents(size: &str) -> u32 {
+    match size {
+        "III" => 0,
+        "XXX" => 3,
+        _ => 1,
+    }
+}
+
 /// Whether `u` joining `others` (the units in a hex) leaves it within 4 division-equivalents
 /// and 3 armored ones (5.2, 5.3), counting `side`'s units only, regiments 0 and an armored corps
 /// 3 (R14).
 pub fn stacking_fits<'a>(side: Side, u: &Piece, others: impl Iterator<Item = &'a Piece>) -> bool {
     let weight = |u: &Piece| {
-        let equivalents = match u.size.as_str() {
-            "III" => 0,
-            "XXX" => 3,
-            _ => 1,
-        };
+        let equivalents = division_equivalents(&u.size);
         (equivalents, if u.armored { equivalents } else { 0 })
     };
     let (mut all, mut armored) = weight(u);

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::oracle::Board;
+use super::oracle::{division_equivalents, Board};
 
 #[path = "../support/seeded_rng.rs"]
 mod seeded_rng;
@@ -74,23 +74,15 @@ struct Spec {
     attrs: Vec<(&'static str, String)>,
 }
 
-fn equivalents(size: &str) -> u32 {
-    match size {
-        "XX" => 1,
-        "XXX" => 3,
-        _ => 0,
-    }
-}
-
 /// Whether one more unit keeps its side's stack in the hex within F40-5.2 / 5.3 (R14), so that
 /// the phases can be ended.
 fn fits(units: &[Spec], side: &str, at: usize, kind: &str, size: &str) -> bool {
-    let mut total = equivalents(size);
+    let mut total = division_equivalents(size);
     let mut armored = if kind == "armored" { total } else { 0 };
     for u in units.iter().filter(|u| u.side == side && u.at == at) {
-        total += equivalents(u.size);
+        total += division_equivalents(u.size);
         if u.kind == "armored" {
-            armored += equivalents(u.size);
+            armored += division_equivalents(u.size);
         }
     }
     total <= 4 && armored <= 3
