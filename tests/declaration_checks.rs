@@ -742,10 +742,11 @@ fn a_misspelt_declaration_name_is_named_by_hex_rules_get() {
     .is_ok());
 }
 
-/// A `legal` that answers one command table, a string or a table of other keys is a rules error
-/// naming the command and what came, from the host's listing and from `hex.commands.legal`
-/// alike: each read as an empty listing, so the game played on with nothing to do and its
-/// tests passed. Nil and an empty list stay "nothing listed".
+/// A `legal` that answers one command table, a string, a table of other keys or a list with a
+/// hole is a rules error naming the command and what came, from the host's listing and from
+/// `hex.commands.legal` alike: the first three read as an empty listing, so the game played on
+/// with nothing to do and its tests passed; a hole dropped the commands after it. Nil and an
+/// empty list stay "nothing listed".
 #[test]
 fn a_legal_listing_of_the_wrong_shape_is_named() {
     let cases = [
@@ -758,6 +759,18 @@ fn a_legal_listing_of_the_wrong_shape_is_named() {
         (
             r#"return { first = { command = "salute" } }"#,
             "answered a table without a list part (its keys: first), not a list of commands",
+        ),
+        // (a nil inside the list: `#` may answer the border past it, here 3, or before it,
+        // below; both dropped the commands after it, and not alike everywhere)
+        (
+            r#"return { { command = "salute", unit = "b1" }, nil, { command = "salute", unit = "b1" } }"#,
+            "answered a list with nothing at #2 (its last item is #3): a nil in a list of \
+             commands would drop the commands after it",
+        ),
+        (
+            r#"local t = { { command = "salute", unit = "b1" } }; t[4] = { command = "salute" }; return t"#,
+            "answered a list with nothing at #2 (its last item is #4): a nil in a list of \
+             commands would drop the commands after it",
         ),
     ];
     for (i, (answer, why)) in cases.iter().enumerate() {

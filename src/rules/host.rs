@@ -1310,21 +1310,29 @@ fn deepest_nesting_line(text: &str) -> usize {
 /// instruction budget does not see (a million-entry list took 25 s and 3 GB a listing).
 const MAX_LISTED: usize = 100_000;
 
-/// The commands a `legal` function returned (a sequence of command tables; anything else lists
-/// none).
+/// The commands a `legal` function returned (a sequence of command tables, without a hole:
+/// `listing_length`; nil lists none, anything else is an error).
 fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
     let mut cmds = Vec::new();
     if let Some(t) = super::convert::listing_of(&v).map_err(mlua::Error::runtime)? {
-        let n = t.raw_len();
-        if n > MAX_LISTED {
-            return Err(mlua::Error::runtime(format!(
+        let too_many = |n: usize| {
+            mlua::Error::runtime(format!(
                 "listed {n} commands (at most {MAX_LISTED} a listing, a fixed limit of the \
                  host: a legal function that honours the filter it is given lists one unit's \
                  commands when a bot or `hexwar legal --unit` asks for them, docs/guide.md)"
-            )));
+            ))
+        };
+        // (the border first, found without a walk; then the items, walked once for holes)
+        if t.raw_len() > MAX_LISTED {
+            return Err(too_many(t.raw_len()));
         }
-        for item in t.sequence_values::<Value>() {
-            cmds.push(command_from_lua(lua, item?).map_err(mlua::Error::runtime)?);
+        let n = super::listing_length::listing_length(&t).map_err(mlua::Error::runtime)?;
+        if n > MAX_LISTED {
+            return Err(too_many(n));
+        }
+        for i in 1..=n {
+            let item = t.raw_get::<Value>(i)?;
+            cmds.push(command_from_lua(lua, item).map_err(mlua::Error::runtime)?);
         }
     }
     Ok(cmds)

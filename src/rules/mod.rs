@@ -24,6 +24,7 @@ mod event_check;
 mod host;
 mod host_work;
 mod lint;
+mod listing_length;
 mod loader;
 mod lua_stack;
 mod luals;

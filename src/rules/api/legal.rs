@@ -16,6 +16,7 @@ use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::COMMANDS_KEY;
 use crate::rules::convert::listing_of;
+use crate::rules::listing_length::listing_length;
 
 /// What a filter asks for: a command name and/or a unit id.
 struct Filter {
@@ -146,8 +147,9 @@ pub(crate) fn legal_list(
         let legal: Function = legal;
         let list: Value = legal.call((side, filter.clone()))?;
         if let Some(list) = listing_of(&list).map_err(|e| misshapen(name, &legal, e))? {
-            for item in list.sequence_values::<Value>() {
-                let item = item?;
+            let n = listing_length(&list).map_err(|e| misshapen(name, &legal, e))?;
+            for i in 1..=n {
+                let item = list.raw_get::<Value>(i)?;
                 if wanted.unit_matches(&item)? {
                     out.raw_push(item)?;
                 }
@@ -199,18 +201,17 @@ fn one_command(
     let Some(list) = listing_of(&answer).map_err(|e| misshapen(name, &legal, e))? else {
         return Ok(out);
     };
+    // (items 1 to n, none missing: a hole is the listing's error, as in the host's listing)
+    let n = listing_length(&list).map_err(|e| misshapen(name, &legal, e))?;
     match copy {
-        // The items up to the first nil, as `sequence_values` reads them: the border `#`
-        // finds is that one for a sequence, and rules' lists are sequences.
         Some(copy) if list.metatable().is_none() => {
-            let n = list.raw_len();
             if n > 0 {
                 copy.call::<()>((list, 1, n, 1, &out))?;
             }
         }
         _ => {
-            for item in list.sequence_values::<Value>() {
-                out.raw_push(item?)?;
+            for i in 1..=n {
+                out.raw_push(list.raw_get::<Value>(i)?)?;
             }
         }
     }
