@@ -319,6 +319,42 @@ end, args = { "unit" } })
     );
 }
 
+/// A sequence whose steps have a hole (a step made by a call that gave nil) is refused, naming
+/// it: the steps after the hole were dropped, so every turn played without those phases.
+#[test]
+fn a_sequence_with_a_hole_in_its_steps_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, which) in [
+        (
+            "steps.lua",
+            "hex.rules.sequence { steps = { { side = \"blue\", phase = \"movement\" }, nil, \
+             { side = \"red\", phase = \"movement\" } } }\n",
+            "'steps'",
+        ),
+        (
+            "special.lua",
+            "hex.rules.sequence { steps = { { side = \"blue\", phase = \"movement\" } }, \
+             special = { [2] = { nil, { side = \"red\", phase = \"movement\" } } } }\n",
+            "special turn 2",
+        ),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let e = Session::start_with_mods(Path::new("scenarios/demo"), Some(1), &[file])
+            .expect_err("refused")
+            .to_string();
+        let gap = if which == "'steps'" { 2 } else { 1 };
+        let last = if which == "'steps'" { 3 } else { 2 };
+        assert!(
+            e.contains(&format!(
+                "hex.rules.sequence: {which} is a list with nothing at #{gap} (its last item is \
+                 #{last}): a nil in a list of steps would drop the steps after it"
+            )),
+            "{name}: {e}"
+        );
+    }
+}
+
 /// A misspelt key in a sequence step (`sid` for `side`) made the step simultaneous, and one in
 /// the victory rule's answer (`winer`) made a draw: both are refused, naming the key and, for
 /// a step, its place.

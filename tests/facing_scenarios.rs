@@ -796,3 +796,31 @@ fn check_facing_reads_whole_floats_as_directions_and_a_negative_budget_as_none()
         );
     }
 }
+
+/// A group given as a list with a hole (`{"m-ph-1", nil, "m-ph-2"}`) is the script's error,
+/// naming the hole: the ids after it were left out, so the group searched was a smaller one.
+#[test]
+fn a_group_with_a_hole_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("holes.lua");
+    std::fs::write(
+        &file,
+        "hex.rules.query(\"holed\", function()\n  \
+         return hex.path.reach_facing({ \"m-ph-1\", nil, \"m-ph-2\" })\nend)\n",
+    )
+    .unwrap();
+    let mut s = Session::start_with_mods(
+        Path::new("scenarios/ancients"),
+        Some(1),
+        std::slice::from_ref(&file),
+    )
+    .unwrap();
+    let e = s.game.query("holed", &json!(null)).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "hex.path: a group is a list with nothing at #2 (its last item is #3): a nil in a \
+             list of unit ids would drop the unit ids after it"
+        ),
+        "{e}"
+    );
+}

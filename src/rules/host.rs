@@ -1049,8 +1049,15 @@ fn sequence_from_lua(lua: &Lua, table: Table, sides: &[String]) -> Result<Sequen
             )));
         };
         let mut out = Vec::new();
-        for (i, step) in list.sequence_values::<Value>().enumerate() {
-            let step = step.map_err(err)?;
+        // (a hole would drop the steps after it: the turn played without those phases)
+        let n = super::list_length::list_length(&list, "steps").map_err(|e| {
+            RulesError::new(format!(
+                "hex.rules.sequence: {} is {e}",
+                turn.map_or("'steps'".to_string(), |t| format!("special turn {t}"))
+            ))
+        })?;
+        for i in 0..n {
+            let step = list.raw_get::<Value>(i + 1).map_err(err)?;
             let which = match turn {
                 // (steps count from 0, as `PhaseStarted.step` and the log count them)
                 None => format!("step {i}"),
@@ -1311,7 +1318,7 @@ fn deepest_nesting_line(text: &str) -> usize {
 const MAX_LISTED: usize = 100_000;
 
 /// The commands a `legal` function returned (a sequence of command tables, without a hole:
-/// `listing_length`; nil lists none, anything else is an error).
+/// `list_length`; nil lists none, anything else is an error).
 fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
     let mut cmds = Vec::new();
     if let Some(t) = super::convert::listing_of(&v).map_err(mlua::Error::runtime)? {
@@ -1326,7 +1333,8 @@ fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
         if t.raw_len() > MAX_LISTED {
             return Err(too_many(t.raw_len()));
         }
-        let n = super::listing_length::listing_length(&t).map_err(mlua::Error::runtime)?;
+        let n = super::list_length::list_length(&t, "commands")
+            .map_err(|e| mlua::Error::runtime(format!("answered {e}")))?;
         if n > MAX_LISTED {
             return Err(too_many(n));
         }

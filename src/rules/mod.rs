@@ -24,7 +24,7 @@ mod event_check;
 mod host;
 mod host_work;
 mod lint;
-mod listing_length;
+pub(crate) mod list_length;
 mod loader;
 mod lua_stack;
 mod luals;

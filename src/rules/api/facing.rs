@@ -48,7 +48,14 @@ fn board_of(
 fn group_of(board: &FacingBoard, v: Value) -> mlua::Result<Vec<usize>> {
     let ids: Vec<String> = match v {
         Value::String(s) => vec![s.to_str()?.to_string()],
-        Value::Table(t) => t.sequence_values::<String>().collect::<mlua::Result<_>>()?,
+        Value::Table(t) => {
+            // (a hole would leave the ids after it out of the group)
+            let n = crate::rules::list_length::list_length(&t, "unit ids")
+                .map_err(|e| runtime(format!("hex.path: a group is {e}")))?;
+            (1..=n)
+                .map(|i| t.raw_get::<String>(i))
+                .collect::<mlua::Result<_>>()?
+        }
         _ => {
             return Err(runtime(
                 "hex.path: a group is a unit id or a list of unit ids",

@@ -16,7 +16,7 @@ use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::COMMANDS_KEY;
 use crate::rules::convert::listing_of;
-use crate::rules::listing_length::listing_length;
+use crate::rules::list_length::list_length;
 
 /// What a filter asks for: a command name and/or a unit id.
 struct Filter {
@@ -147,7 +147,8 @@ pub(crate) fn legal_list(
         let legal: Function = legal;
         let list: Value = legal.call((side, filter.clone()))?;
         if let Some(list) = listing_of(&list).map_err(|e| misshapen(name, &legal, e))? {
-            let n = listing_length(&list).map_err(|e| misshapen(name, &legal, e))?;
+            let n = list_length(&list, "commands")
+                .map_err(|e| misshapen(name, &legal, format!("answered {e}")))?;
             for i in 1..=n {
                 let item = list.raw_get::<Value>(i)?;
                 if wanted.unit_matches(&item)? {
@@ -202,7 +203,8 @@ fn one_command(
         return Ok(out);
     };
     // (items 1 to n, none missing: a hole is the listing's error, as in the host's listing)
-    let n = listing_length(&list).map_err(|e| misshapen(name, &legal, e))?;
+    let n = list_length(&list, "commands")
+        .map_err(|e| misshapen(name, &legal, format!("answered {e}")))?;
     match copy {
         Some(copy) if list.metatable().is_none() => {
             if n > 0 {

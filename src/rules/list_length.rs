@@ -1,19 +1,19 @@
-//! How many commands a rules `legal` listing holds: its items 1 to n, or an error naming the
-//! first hole.
+//! How many items a list a script hands the host holds (a `legal` listing, `hex.rules.sequence`'s
+//! steps, a group of unit ids): its items 1 to n, or an error naming the first hole.
 //!
-//! Why: a nil in the middle of a listing (`list[i] = ok and cmd or nil`, a constructor with a
-//! call that gave nil) used to drop commands without a word, and not the same ones everywhere:
-//! the host's listing and `hex.commands.legal` item by item stopped at the first nil, while
-//! `hex.commands.legal`'s one-command copy went up to the border `#` found, holes included. Events
-//! are checked the same way (`convert::list_shape`).
+//! Why: a nil in the middle of a list (`list[i] = ok and cmd or nil`, a constructor with a call
+//! that gave nil) used to drop the items after it without a word, and not the same ones
+//! everywhere: the host's listing and `hex.commands.legal` item by item stopped at the first nil,
+//! while `hex.commands.legal`'s one-command copy went up to the border `#` found, holes included.
+//! Events are checked the same way (`convert::list_shape`).
 
 use mlua::{Table, Value};
 
 /// The number of items of `list` (its positive integer keys, which must be 1 to n), or why it
-/// is not a list: the first index without an item. Other keys (`n = 3`) are left unread, as
-/// before. One walk of the table in one protected call (`Table::for_each`): the F40 bot's
-/// listings run to hundreds of commands.
-pub(crate) fn listing_length(list: &Table) -> Result<usize, String> {
+/// is not a list of `what` ("commands"): the first index without an item. Other keys (`n = 3`)
+/// are left unread, as before. One walk of the table in one protected call
+/// (`Table::for_each`): the F40 bot's listings run to hundreds of commands.
+pub(crate) fn list_length(list: &Table, what: &str) -> Result<usize, String> {
     let (mut count, mut last) = (0usize, 0i64);
     list.for_each::<Value, bool>(|key, _| {
         if let Value::Integer(i) = key {
@@ -33,14 +33,14 @@ pub(crate) fn listing_length(list: &Table) -> Result<usize, String> {
         .find(|&i| list.raw_get::<Value>(i).is_ok_and(|v| v.is_nil()))
         .unwrap_or(last);
     Err(format!(
-        "answered a list with nothing at #{gap} (its last item is #{last}): a nil in a list of \
-         commands would drop the commands after it"
+        "a list with nothing at #{gap} (its last item is #{last}): a nil in a list of {what} \
+         would drop the {what} after it"
     ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::listing_length;
+    use super::list_length;
     use mlua::{Lua, Table};
 
     fn table(lua: &Lua, code: &str) -> Table {
@@ -50,10 +50,16 @@ mod tests {
     #[test]
     fn a_sequence_gives_its_length_and_other_keys_are_left_unread() {
         let lua = Lua::new();
-        assert_eq!(listing_length(&table(&lua, "return {}")), Ok(0));
-        assert_eq!(listing_length(&table(&lua, "return {1, 2, 3}")), Ok(3));
+        assert_eq!(list_length(&table(&lua, "return {}"), "commands"), Ok(0));
         assert_eq!(
-            listing_length(&table(&lua, "return {1, 2, n = 2, [0] = 5, [-1] = 4}")),
+            list_length(&table(&lua, "return {1, 2, 3}"), "commands"),
+            Ok(3)
+        );
+        assert_eq!(
+            list_length(
+                &table(&lua, "return {1, 2, n = 2, [0] = 5, [-1] = 4}"),
+                "commands"
+            ),
             Ok(2)
         );
         // (a sequence built item by item, part of it in the hash part)
@@ -61,7 +67,7 @@ mod tests {
             &lua,
             "local t = {} t[3] = 'c' t[1] = 'a' t[2] = 'b' return t",
         );
-        assert_eq!(listing_length(&grown), Ok(3));
+        assert_eq!(list_length(&grown, "commands"), Ok(3));
     }
 
     #[test]
@@ -69,9 +75,9 @@ mod tests {
         let lua = Lua::new();
         // (a constructor: `#` answers 4, the border past the hole)
         assert_eq!(
-            listing_length(&table(&lua, "return {1, nil, nil, 4}")),
+            list_length(&table(&lua, "return {1, nil, nil, 4}"), "commands"),
             Err(
-                "answered a list with nothing at #2 (its last item is #4): a nil in a list of \
+                "a list with nothing at #2 (its last item is #4): a nil in a list of \
                  commands would drop the commands after it"
                     .into()
             )
@@ -79,19 +85,19 @@ mod tests {
         // (keys set one by one: `#` answers 2, the border before the hole)
         let sparse = table(&lua, "local t = {} t[1] = 1 t[2] = 2 t[5] = 5 return t");
         assert_eq!(
-            listing_length(&sparse),
+            list_length(&sparse, "commands"),
             Err(
-                "answered a list with nothing at #3 (its last item is #5): a nil in a list of \
+                "a list with nothing at #3 (its last item is #5): a nil in a list of \
                  commands would drop the commands after it"
                     .into()
             )
         );
         // (no first item at all)
         assert_eq!(
-            listing_length(&table(&lua, "return {[2] = 'b'}")),
+            list_length(&table(&lua, "return {[2] = 'b'}"), "steps"),
             Err(
-                "answered a list with nothing at #1 (its last item is #2): a nil in a list of \
-                 commands would drop the commands after it"
+                "a list with nothing at #1 (its last item is #2): a nil in a list of \
+                 steps would drop the steps after it"
                     .into()
             )
         );
