@@ -305,15 +305,30 @@ local function passable(u, from, to)
   return true
 end
 
+-- hex.units.at for one position: each hex's units read once, then kept (a retreat's route
+-- search asks of the same hexes over and over: 1 500 unit views a game). Valid only while no
+-- event is applied; the lists are shared, so callers only read them.
+function combat.units_at_memo()
+  local kept = {}
+  return function(label)
+    local list = kept[label]
+    if list == nil then
+      list = hex.units.at(label)
+      kept[label] = list
+    end
+    return list
+  end
+end
+
 -- Retreats are judged unit by unit (C.7): `planned` = {label = {t, a}} holds the equivalents
 -- the earlier retreats of this combat sent to a hex, `gone` = {id = true} the units of this
 -- result, every one of which leaves its hex (retreated or eliminated for want of a route).
 -- false and "zoc" when 6.6 alone keeps the unit out.
-local function enterable(u, from, to, planned, gone)
+local function enterable(u, from, to, planned, gone, units_at)
   if not passable(u, from, to) then return false end
   local enemy = common.enemy_of(u.side)
   local friendly = planned[to] ~= nil
-  for _, v in ipairs(hex.units.at(to)) do
+  for _, v in ipairs(units_at(to)) do
     -- 11.3 / R8: a hex holding only enemy para regiments may be entered.
     if v.side ~= u.side and not (v.side == enemy and common.para_regiment(v)) then return false end
     if v.side == u.side and not gone[v.id] then friendly = true end
@@ -329,15 +344,16 @@ end
 -- rules choose, or nil. With it (a set): the routes 6.6 alone closes are walked too (enemy ZOC
 -- ignored, every other check kept), and the first hex 6.6 refuses on each of them that ends
 -- within the stacking limits is added to it (none: 6.6 is not why the unit has no route).
-local function routes(u, n, planned, gone, zoc_refused)
+local function routes(u, n, planned, gone, zoc_refused, units_at)
   gone = gone or {}
+  units_at = units_at or combat.units_at_memo()
   local origin = u.at
   local best, best_key = nil, nil
   local function consider(path, refused)
     local last = path[#path]
     local p = planned[last] or { 0, 0 }
     local t, a = p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u)
-    for _, v in ipairs(hex.units.at(last)) do
+    for _, v in ipairs(units_at(last)) do
       if v.side == u.side and not gone[v.id] then
         t = t + common.equivalents(v)
         a = a + common.armored_equivalents(v)
@@ -360,7 +376,7 @@ local function routes(u, n, planned, gone, zoc_refused)
     if #path == n then consider(path, refused); return end
     for _, nb in ipairs(common.neighbors(at)) do
       if hex.map.distance(origin, nb) == #path + 1 then
-        local ok, why = enterable(u, at, nb, planned, gone)
+        local ok, why = enterable(u, at, nb, planned, gone, units_at)
         local next_refused = refused
         if not ok and why == "zoc" and zoc_refused then
           ok, next_refused = true, refused or nb
@@ -379,17 +395,18 @@ local function routes(u, n, planned, gone, zoc_refused)
 end
 
 -- The final hex and path of `u`'s retreat of `n` hexes, or nil. `planned`, `gone`: the
--- retreats of this combat before it (enterable).
-function combat.retreat_route(u, n, planned, gone)
-  return routes(u, n, planned, gone, nil)
+-- retreats of this combat before it (enterable); `units_at` (optional): a units_at_memo of
+-- the position.
+function combat.retreat_route(u, n, planned, gone, units_at)
+  return routes(u, n, planned, gone, nil, units_at)
 end
 
 -- Why `u` has no retreat route of `n` hexes (combat.retreat_route gave none), for the reason
 -- of its elimination: when enemy ZOC alone closes every route (F40-6.6: a route would be open
 -- if 6.6 did not apply), the hexes it refuses are named; otherwise C.7's general reason.
-function combat.no_route_reason(u, n, planned, gone)
+function combat.no_route_reason(u, n, planned, gone, units_at)
   local refused = {}
-  routes(u, n, planned, gone, refused)
+  routes(u, n, planned, gone, refused, units_at)
   local list = {}
   for l in pairs(refused) do list[#list + 1] = l end
   if #list == 0 then return "no retreat route (F40-C.7)" end
@@ -407,11 +424,13 @@ local function retreat_events(units, n, why, out)
   -- (all of them leave: one about to retreat out of a hex holds it for nobody, F40-6.6)
   local planned, gone = {}, {}
   for _, u in ipairs(units) do gone[u.id] = true end
+  -- (the position stays as it is while the routes are judged: the events are applied after)
+  local units_at = combat.units_at_memo()
   for _, u in ipairs(units) do
-    local path = combat.retreat_route(u, n, planned, gone)
+    local path = combat.retreat_route(u, n, planned, gone, units_at)
     if not path then
       out[#out + 1] = { event = "UnitEliminated", unit = u.id,
-        reason = why .. ": " .. combat.no_route_reason(u, n, planned, gone) }
+        reason = why .. ": " .. combat.no_route_reason(u, n, planned, gone, units_at) }
     else
       local last = path[#path]
       local p = planned[last] or { 0, 0 }

@@ -283,11 +283,22 @@ local function closed_to(label, side)
 end
 
 -- The set of hexes closed_to(label, side): those holding a unit of another side, kept when one
--- of their units is no enemy para regiment.
+-- of their units is no enemy para regiment. Read from the flat lists: a unit of another side is
+-- no enemy para regiment when it is no enemy or no regiment (size III), so only a hex whose
+-- other units are all enemy regiments is looked into (a unit view per unit there cost 1 500
+-- hex.units.at calls a game).
 local function closed_hexes(side)
-  local out = {}
-  for label in pairs(common.occupied_by(side, true)) do
-    if closed_to(label, side) then out[label] = true end
+  local enemy = common.enemy_of(side)
+  local sides, sizes = hex.units.list("side"), hex.units.list("size")
+  local out, regiments = {}, {}
+  for i, at in ipairs(hex.units.list("at")) do
+    local s = sides[i]
+    if at and s ~= side then
+      if s ~= enemy or sizes[i] ~= "III" then out[at] = true else regiments[at] = true end
+    end
+  end
+  for label in pairs(regiments) do
+    if not out[label] and closed_to(label, side) then out[label] = true end
   end
   return out
 end
