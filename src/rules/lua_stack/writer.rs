@@ -719,6 +719,105 @@ mod tests {
     }
 
     #[test]
+    fn a_set_with_only_an_argument_table_below_is_refused_and_the_argument_left_alone() {
+        let lua = limited();
+        let arg = lua.create_table().unwrap();
+        let msg =
+            |why: &str| format!("runtime error: hexwar host: a view could not be built ({why})");
+        let no_table = "a field set with no table below the value";
+        // (what, the writer's calls, the error)
+        type Case = (&'static str, fn(&mut Writer), &'static str);
+        let cases: [Case; 6] = [
+            (
+                "set",
+                |w| {
+                    w.str("v");
+                    w.set("k");
+                },
+                no_table,
+            ),
+            (
+                "set_item",
+                |w| {
+                    w.str("v");
+                    w.set_item(1);
+                },
+                no_table,
+            ),
+            (
+                "set_metatable",
+                |w| {
+                    w.table(0, 0);
+                    w.set_metatable();
+                },
+                no_table,
+            ),
+            (
+                "string_items, nothing pushed",
+                |w| w.string_items([Some("a")].iter().copied()),
+                "items set with no table below",
+            ),
+            (
+                "string_items on a number",
+                |w| {
+                    w.int(1);
+                    w.string_items([Some("a")].iter().copied());
+                },
+                "items set with no table below",
+            ),
+            (
+                "set_keyed",
+                |w| {
+                    w.key("k");
+                    w.str("v");
+                    w.set_keyed();
+                },
+                "a field set with no table and key below the value",
+            ),
+        ];
+        for (what, f, why) in cases {
+            let result = write::<Value, _>(&lua, (arg.clone(),), f);
+            assert_eq!(result.unwrap_err().to_string(), msg(why), "{what}");
+            assert_eq!(arg.pairs::<Value, Value>().count(), 0, "{what}");
+            assert!(arg.metatable().is_none(), "{what}");
+        }
+    }
+
+    #[test]
+    fn whole_numbers_below_9e15_are_integers_and_others_floats() {
+        assert_eq!(whole(3.0), Some(3));
+        assert_eq!(whole(-0.0), Some(0));
+        assert_eq!(whole(2.5), None);
+        assert_eq!(whole(-2.5), None);
+        assert_eq!(whole(8_999_999_999_999_999.0), Some(8_999_999_999_999_999));
+        assert_eq!(
+            whole(-8_999_999_999_999_999.0),
+            Some(-8_999_999_999_999_999)
+        );
+        assert_eq!(whole(9.0e15), None);
+        assert_eq!(whole(-9.0e15), None);
+        assert_eq!(whole(f64::INFINITY), None);
+        assert_eq!(whole(f64::NAN), None);
+        // as a script sees them
+        let lua = limited();
+        let t: Table = write(&lua, (), |w| {
+            w.table(3, 0);
+            w.number(9.0e15);
+            w.set_item(1);
+            w.number(8_999_999_999_999_999.0);
+            w.set_item(2);
+            w.number(-4.0);
+            w.set_item(3);
+        })
+        .unwrap();
+        let types: String = lua
+            .load("local t = ...; return math.type(t[1]) .. ' ' .. math.type(t[2]) .. ' ' .. t[3]")
+            .call(t)
+            .unwrap();
+        assert_eq!(types, "float integer -4");
+    }
+
+    #[test]
     fn deep_and_long_lists_grow_the_stack() {
         let lua = limited();
         let t: Table = write(&lua, (), |w| {
