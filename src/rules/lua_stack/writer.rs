@@ -923,6 +923,38 @@ mod tests {
     }
 
     #[test]
+    fn an_object_with_a_field_is_the_table_the_serde_bridge_makes_of_the_merged_map() {
+        let lua = limited();
+        let dump: mlua::Function = lua.load(super::super::LUA_DUMP).eval().unwrap();
+        let names = [
+            "a", "attacker", "b", "cmd", "command", "d", "from", "path", "power", "to", "unit", "z",
+        ];
+        // sets of up to 12 field names (every 7th subset): with and without `command` (which
+        // the new field replaces), with fields before it, after it, or both. The dump compares
+        // `next` orders too: a table sized for fewer fields grows by rehashing, which places
+        // its keys otherwise than the serde bridge's table sized for all of them.
+        for bits in (0u32..1 << names.len()).step_by(7) {
+            let fields: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .map(|(i, k)| (k.to_string(), json!(i)))
+                .collect();
+            let mut merged = fields.clone();
+            merged.insert("command".into(), json!("orders"));
+            let fast = object_with_field_to_lua(&lua, &fields, "command", "orders").unwrap();
+            let slow = lua.to_value(&merged).unwrap();
+            assert_eq!(
+                dump.call::<String>(fast.clone()).unwrap(),
+                dump.call::<String>(slow).unwrap(),
+                "{fields:?}"
+            );
+            let back: serde_json::Value = lua.from_value(fast).unwrap();
+            assert_eq!(back, serde_json::Value::Object(merged));
+        }
+    }
+
+    #[test]
     fn string_sequence_is_the_sequence_of_the_items() {
         let lua = limited();
         let t = string_sequence(&lua, [Some("a"), None, Some("")].iter().copied()).unwrap();
