@@ -889,6 +889,33 @@ mod tests {
     }
 
     #[test]
+    fn json_objects_nested_too_deep_are_an_error_as_arrays_are() {
+        let lua = limited();
+        let mut v = json!(1);
+        for _ in 0..=DEPTH_LIMIT {
+            v = json!({ "k": v });
+        }
+        assert_eq!(
+            json_to_lua(&lua, &v).unwrap_err().to_string(),
+            "runtime error: hexwar host: a view could not be built (the value is nested too deep to convert)"
+        );
+        // one level less is fine
+        let inner = &v["k"];
+        let t: Table = json_to_lua(&lua, inner)
+            .unwrap()
+            .as_table()
+            .unwrap()
+            .clone();
+        let depth: i64 = lua
+            .load(
+                "local t, n = ..., 0; while type(t) == 'table' do t, n = t.k, n + 1 end; return n",
+            )
+            .call(t)
+            .unwrap();
+        assert_eq!(depth as usize, DEPTH_LIMIT);
+    }
+
+    #[test]
     fn json_to_lua_makes_what_the_serde_bridge_makes() {
         let lua = limited();
         let v = json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "n": 3,
