@@ -1239,6 +1239,44 @@ fn mistakes_in_a_querys_arguments_are_named_with_the_function_and_the_key() {
     }
 }
 
+/// A key that is no name (a number, a boolean, a float) in a query's options or in a `toward`
+/// entry is named by its own type, not by the type of the table holding it; an entry of
+/// `toward` that is no table is passed over by the key check (a later entry's misspelt key is
+/// still the error) and refused by the entry's own check.
+#[test]
+fn keys_that_are_no_names_are_named_by_their_type_and_entries_that_are_no_tables_passed_over() {
+    let calls = [
+        r#"hex.path.steps({ "0101" }, { [1] = 3 })"#,
+        r#"hex.path.toward({ "0606" }, { { id = "b-inf-1", [true] = 4 } })"#,
+        r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" }, { id = "b-inf-1", [2.5] = 1 } })"#,
+        r#"hex.path.toward({ "0606" }, { 5, { id = "b-inf-1", budgte = 4 } })"#,
+        r#"hex.path.toward({ "0606" }, { { id = "b-inf-1" }, "b-inf-1" })"#,
+    ];
+    let expected = [
+        "hex.path.steps: options: a key that is a number, not a name (the keys: impassable)",
+        "hex.path.toward: unit #1: a key that is a boolean, not a name (the keys: id, budget, \
+         supply)",
+        "hex.path.toward: unit #2: a key that is a number, not a name (the keys: id, budget, \
+         supply)",
+        "hex.path.toward: unit #2: unknown key 'budgte' (did you mean 'budget'?) (the keys: id, \
+         budget, supply)",
+        // (the entry's own check, mlua's words: it names neither the function nor the entry)
+        "table expected, got string",
+    ];
+    let text: String = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| format!("hex.rules.query(\"q{i}\", function() return {call} end)\n"))
+        .collect();
+    let mut s = demo_with("key_types", &text).unwrap();
+    for (i, expected) in expected.iter().enumerate() {
+        let Err(e) = s.game.query(&format!("q{i}"), &serde_json::Value::Null) else {
+            panic!("{}: expected a rules error", calls[i])
+        };
+        let at = format!("/key_types.lua:{}: {expected}", i + 1);
+        assert!(e.message.ends_with(&at), "{}:\n{}", calls[i], e.message);
+    }
+}
 /// What the checks of misuse still take: a unit view (`hex.units.get`) as a `toward` entry
 /// (its fields are a unit's, none misspelt), and `legal` asked of a unit out of play (it lists
 /// nothing; a bot may ask of one it knew), both accepted as before the checks.

@@ -719,6 +719,105 @@ mod tests {
     }
 
     #[test]
+    fn a_set_with_only_an_argument_table_below_is_refused_and_the_argument_left_alone() {
+        let lua = limited();
+        let arg = lua.create_table().unwrap();
+        let msg =
+            |why: &str| format!("runtime error: hexwar host: a view could not be built ({why})");
+        let no_table = "a field set with no table below the value";
+        // (what, the writer's calls, the error)
+        type Case = (&'static str, fn(&mut Writer), &'static str);
+        let cases: [Case; 6] = [
+            (
+                "set",
+                |w| {
+                    w.str("v");
+                    w.set("k");
+                },
+                no_table,
+            ),
+            (
+                "set_item",
+                |w| {
+                    w.str("v");
+                    w.set_item(1);
+                },
+                no_table,
+            ),
+            (
+                "set_metatable",
+                |w| {
+                    w.table(0, 0);
+                    w.set_metatable();
+                },
+                no_table,
+            ),
+            (
+                "string_items, nothing pushed",
+                |w| w.string_items([Some("a")].iter().copied()),
+                "items set with no table below",
+            ),
+            (
+                "string_items on a number",
+                |w| {
+                    w.int(1);
+                    w.string_items([Some("a")].iter().copied());
+                },
+                "items set with no table below",
+            ),
+            (
+                "set_keyed",
+                |w| {
+                    w.key("k");
+                    w.str("v");
+                    w.set_keyed();
+                },
+                "a field set with no table and key below the value",
+            ),
+        ];
+        for (what, f, why) in cases {
+            let result = write::<Value, _>(&lua, (arg.clone(),), f);
+            assert_eq!(result.unwrap_err().to_string(), msg(why), "{what}");
+            assert_eq!(arg.pairs::<Value, Value>().count(), 0, "{what}");
+            assert!(arg.metatable().is_none(), "{what}");
+        }
+    }
+
+    #[test]
+    fn whole_numbers_below_9e15_are_integers_and_others_floats() {
+        assert_eq!(whole(3.0), Some(3));
+        assert_eq!(whole(-0.0), Some(0));
+        assert_eq!(whole(2.5), None);
+        assert_eq!(whole(-2.5), None);
+        assert_eq!(whole(8_999_999_999_999_999.0), Some(8_999_999_999_999_999));
+        assert_eq!(
+            whole(-8_999_999_999_999_999.0),
+            Some(-8_999_999_999_999_999)
+        );
+        assert_eq!(whole(9.0e15), None);
+        assert_eq!(whole(-9.0e15), None);
+        assert_eq!(whole(f64::INFINITY), None);
+        assert_eq!(whole(f64::NAN), None);
+        // as a script sees them
+        let lua = limited();
+        let t: Table = write(&lua, (), |w| {
+            w.table(3, 0);
+            w.number(9.0e15);
+            w.set_item(1);
+            w.number(8_999_999_999_999_999.0);
+            w.set_item(2);
+            w.number(-4.0);
+            w.set_item(3);
+        })
+        .unwrap();
+        let types: String = lua
+            .load("local t = ...; return math.type(t[1]) .. ' ' .. math.type(t[2]) .. ' ' .. t[3]")
+            .call(t)
+            .unwrap();
+        assert_eq!(types, "float integer -4");
+    }
+
+    #[test]
     fn deep_and_long_lists_grow_the_stack() {
         let lua = limited();
         let t: Table = write(&lua, (), |w| {
@@ -790,6 +889,33 @@ mod tests {
     }
 
     #[test]
+    fn json_objects_nested_too_deep_are_an_error_as_arrays_are() {
+        let lua = limited();
+        let mut v = json!(1);
+        for _ in 0..=DEPTH_LIMIT {
+            v = json!({ "k": v });
+        }
+        assert_eq!(
+            json_to_lua(&lua, &v).unwrap_err().to_string(),
+            "runtime error: hexwar host: a view could not be built (the value is nested too deep to convert)"
+        );
+        // one level less is fine
+        let inner = &v["k"];
+        let t: Table = json_to_lua(&lua, inner)
+            .unwrap()
+            .as_table()
+            .unwrap()
+            .clone();
+        let depth: i64 = lua
+            .load(
+                "local t, n = ..., 0; while type(t) == 'table' do t, n = t.k, n + 1 end; return n",
+            )
+            .call(t)
+            .unwrap();
+        assert_eq!(depth as usize, DEPTH_LIMIT);
+    }
+
+    #[test]
     fn json_to_lua_makes_what_the_serde_bridge_makes() {
         let lua = limited();
         let v = json!({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "n": 3,
@@ -821,6 +947,38 @@ mod tests {
         );
         let back: serde_json::Value = lua.from_value(fast).unwrap();
         assert_eq!(back, v);
+    }
+
+    #[test]
+    fn an_object_with_a_field_is_the_table_the_serde_bridge_makes_of_the_merged_map() {
+        let lua = limited();
+        let dump: mlua::Function = lua.load(super::super::LUA_DUMP).eval().unwrap();
+        let names = [
+            "a", "attacker", "b", "cmd", "command", "d", "from", "path", "power", "to", "unit", "z",
+        ];
+        // sets of up to 12 field names (every 7th subset): with and without `command` (which
+        // the new field replaces), with fields before it, after it, or both. The dump compares
+        // `next` orders too: a table sized for fewer fields grows by rehashing, which places
+        // its keys otherwise than the serde bridge's table sized for all of them.
+        for bits in (0u32..1 << names.len()).step_by(7) {
+            let fields: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .map(|(i, k)| (k.to_string(), json!(i)))
+                .collect();
+            let mut merged = fields.clone();
+            merged.insert("command".into(), json!("orders"));
+            let fast = object_with_field_to_lua(&lua, &fields, "command", "orders").unwrap();
+            let slow = lua.to_value(&merged).unwrap();
+            assert_eq!(
+                dump.call::<String>(fast.clone()).unwrap(),
+                dump.call::<String>(slow).unwrap(),
+                "{fields:?}"
+            );
+            let back: serde_json::Value = lua.from_value(fast).unwrap();
+            assert_eq!(back, serde_json::Value::Object(merged));
+        }
     }
 
     #[test]
