@@ -1260,8 +1260,9 @@ fn keys_that_are_no_names_are_named_by_their_type_and_entries_that_are_no_tables
          supply)",
         "hex.path.toward: unit #2: unknown key 'budgte' (did you mean 'budget'?) (the keys: id, \
          budget, supply)",
-        // (the entry's own check, mlua's words: it names neither the function nor the entry)
-        "table expected, got string",
+        // (the entry's own check, naming the function and the entry: it was mlua's "table
+        // expected, got string")
+        "hex.path.toward: unit #2 is a string, not a table {id = ..., budget = ...}",
     ];
     let text: String = calls
         .iter()

@@ -32,7 +32,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use mlua::{Lua, Table};
+use mlua::{Lua, Table, Value};
 
 use super::map::{hex_list, labels};
 use super::path::{budget_of, label, path_map, unit_index, with_position, PathCache};
@@ -238,7 +238,15 @@ fn unit_entry(
     id_key: &mlua::LuaString,
     cache: &PathCache,
 ) -> mlua::Result<(Table, String, usize)> {
-    let entry: Table = units.raw_get(i)?;
+    let entry = match units.raw_get::<Value>(i)? {
+        Value::Table(t) => t,
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "hex.path.toward: unit #{i} is {}, not a table {{id = ..., budget = ...}}",
+                crate::rules::convert::value_kind(&other)
+            )))
+        }
+    };
     let id: String = entry.raw_get(id_key)?;
     let index = unit_index(cache, &id)?;
     Ok((entry, id, index))
