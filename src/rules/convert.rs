@@ -1344,15 +1344,9 @@ mod tests {
             assert_eq!(events_from_lua(&lua, Value::Table(t)).unwrap_err(), expected, "{code}");
         }
     }
-}
 
-/// Tests written for the mutants of the readers (`cargo mutants`, session 54): the exact
-/// values, budgets and messages a script's answer gets.
-#[cfg(test)]
-mod reader_mutants {
-    use serde_json::json;
-
-    use super::*;
+    // The tests below were written for the mutants of the readers (`cargo mutants`, session
+    // 54): the exact values, budgets and messages a script's answer gets.
 
     /// A Lua VM with `json` (`hex.state.json`) as a global, its marker known to the one walk.
     fn vm() -> Lua {
