@@ -1582,4 +1582,18 @@ mod tests {
             assert_eq!(events(&lua, code).unwrap_err(), expected, "{code}");
         }
     }
+
+    /// A number key in a table read as a map of names is explained in the script's words (the
+    /// bridge said only "expected a string key").
+    #[test]
+    fn a_number_key_where_names_are_expected_is_explained() {
+        let lua = Lua::new();
+        let t: Value = lua.load("return { a = 1, [5] = 2 }").eval().unwrap();
+        let e = lua.from_value::<serde_json::Value>(t).unwrap_err();
+        assert_eq!(
+            bridge_words(&e),
+            "invalid type: integer `5`, expected a string key: a table whose keys are names \
+             holds a number key (`[5] = ...`, or a list entry beside named keys)"
+        );
+    }
 }
