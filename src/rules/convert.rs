@@ -656,7 +656,7 @@ fn list_shape(t: &Table) -> Result<(), String> {
         match key {
             Value::Integer(i) if i >= 1 => count += 1,
             Value::String(name) => names.push(name.to_string_lossy()),
-            other => names.push(format!("a {} key", other.type_name())),
+            other => names.push(format!("{} key", with_article(other.type_name()))),
         }
     }
     if names.iter().any(|n| n == "rule") && names.iter().any(|n| n == "reason") {
@@ -1343,5 +1343,257 @@ mod tests {
             let t: Table = lua.load(code).eval().unwrap();
             assert_eq!(events_from_lua(&lua, Value::Table(t)).unwrap_err(), expected, "{code}");
         }
+    }
+
+    // The tests below were written for the mutants of the readers (`cargo mutants`, session
+    // 54): the exact values, budgets and messages a script's answer gets.
+
+    /// A Lua VM with `json` (`hex.state.json`) as a global, its marker known to the one walk.
+    fn vm() -> Lua {
+        let lua = Lua::new();
+        lua.set_memory_limit(1 << 26).unwrap();
+        let json = lua
+            .create_function(|lua, v: Value| json_text_to_lua(lua, v))
+            .unwrap();
+        let sample =
+            json_text_to_lua(&lua, Value::String(lua.create_string("1").unwrap())).unwrap();
+        crate::rules::lua_stack::reader::remember_json_text_metatable(&lua, &sample).unwrap();
+        lua.globals().set("json", json).unwrap();
+        lua
+    }
+
+    fn events(lua: &Lua, code: &str) -> Result<Vec<Event>, String> {
+        let value: Value = lua.load(code).eval().unwrap();
+        events_from_lua(lua, value)
+    }
+
+    /// A table given to `hex.state.json` costs the call's JSON budget 8 bytes a value it holds
+    /// (the table itself and each item), and running out of budget is the call's limit, not
+    /// the table's.
+    #[test]
+    fn a_table_payload_costs_the_budget_8_bytes_a_value() {
+        let lua = vm();
+        let payload = |code: &str| -> Value { lua.load(code).eval().unwrap() };
+        let list = payload("return json({ 1, 2, 3 })");
+        let mut budget = 1000;
+        assert_eq!(
+            json_text_from_lua(&lua, &list, &mut budget),
+            Some(Ok(json!([1, 2, 3])))
+        );
+        assert_eq!(budget, 1000 - 4 * 8);
+        // two values left: the third runs out of the call's budget
+        let mut budget = 16;
+        assert_eq!(
+            json_text_from_lua(&lua, &list, &mut budget),
+            Some(Err(
+                "hex.state.json: the events of one call carry more than 8 MiB of JSON text".into()
+            ))
+        );
+        assert_eq!(budget, 0);
+        // a table that is no JSON is named so, whether the budget is left over or just spent
+        // on its last value (the table itself)
+        let bad = payload("return json({ [1.5] = true })");
+        for start in [1000, 8] {
+            let mut budget = start;
+            assert_eq!(
+                json_text_from_lua(&lua, &bad, &mut budget),
+                Some(Err(
+                    "hex.state.json: a table key is a number, not a string".into()
+                )),
+                "{start}"
+            );
+            assert_eq!(budget, start - 8);
+        }
+        // (not a hex.state.json value: None)
+        assert_eq!(
+            json_text_from_lua(&lua, &payload("return { 1 }"), &mut 1000),
+            None
+        );
+    }
+
+    /// The 8 MiB of one call are shared by text and tables: a table after 8 MiB of text less
+    /// 40 bytes (5 values) is refused for the call's limit, as a script sees it.
+    #[test]
+    fn a_table_payload_after_text_counts_toward_the_same_8_mib() {
+        let lua = vm();
+        let text = format!("\"{}\"", "x".repeat(JSON_TEXT_LIMIT - 40 - 2));
+        lua.globals().set("big", text).unwrap();
+        // (the empty `add` leaves the list to the general path, which names the limit)
+        let code = |table: &str| {
+            format!(
+                r#"return {{
+                  {{ event = "VarSet", key = "text", value = json(big) }},
+                  {{ event = "Custom", name = "t", data = json({table}) }},
+                  {{ event = "UnitStatusChanged", unit = "u", add = {{}} }},
+                }}"#
+            )
+        };
+        // the table and 4 items: 5 values, 40 bytes, fits exactly
+        let read = events(&lua, &code("{ 1, 2, 3, 4 }")).unwrap();
+        assert_eq!(
+            read[1],
+            Event::Custom {
+                name: "t".into(),
+                data: json!([1, 2, 3, 4]).into()
+            }
+        );
+        assert_eq!(
+            events(&lua, &code("{ 1, 2, 3, 4, 5 }")).unwrap_err(),
+            "malformed event #2: hex.state.json: the events of one call carry more than 8 MiB \
+             of JSON text"
+        );
+    }
+
+    /// Text nesting objects is held to the same 100 levels as text nesting arrays.
+    #[test]
+    fn json_text_nesting_objects_or_arrays_past_100_levels_is_refused() {
+        assert!(!json_depth_over(&json!([[[1]], {"a": {"b": 1}}]), 3));
+        assert!(json_depth_over(&json!([[[[1]]]]), 3));
+        assert!(json_depth_over(&json!({"a": {"b": {"c": {}}}}), 3));
+        assert!(json_depth_over(&json!([{"a": [{}]}]), 3));
+        assert!(!json_depth_over(&json!(1), 0));
+        let lua = vm();
+        let nested = |n: usize| format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
+        for (n, kind) in [
+            (100, "VarSet"),
+            (101, "VarSet"),
+            (100, "Custom"),
+            (101, "Custom"),
+        ] {
+            lua.globals().set("text", nested(n)).unwrap();
+            let code = match kind {
+                "VarSet" => r#"return { event = "VarSet", key = "deep", value = json(text) }"#,
+                _ => r#"return { event = "Custom", name = "deep", data = json(text) }"#,
+            };
+            let read = events(&lua, code);
+            if n == 100 {
+                assert_eq!(read.unwrap().len(), 1, "{n} {kind}");
+            } else {
+                assert_eq!(
+                    read.unwrap_err(),
+                    "malformed event: hex.state.json: the text nests arrays and objects more \
+                     than 100 levels deep (a save could not hold it)",
+                    "{n} {kind}"
+                );
+            }
+        }
+    }
+
+    /// `hex.state.json` payloads in a list the one walk leaves to the general path (an empty
+    /// `add`) are read there to the same events: a VarSet's value, a Custom event's data.
+    #[test]
+    fn json_payloads_read_on_the_general_path_make_the_same_events() {
+        let lua = vm();
+        let code = r#"return {
+          { event = "UnitStatusChanged", unit = "u", add = {} },
+          { event = "VarSet", key = "k", value = json("[1, {\"a\": null}]") },
+          { event = "Custom", name = "n", data = json({ a = { true } }) },
+        }"#;
+        let t: Table = lua.load(code).eval().unwrap();
+        assert_eq!(events_in_one_walk(&lua, &t), None);
+        assert_eq!(
+            events(&lua, code).unwrap(),
+            vec![
+                Event::UnitStatusChanged {
+                    unit: "u".into(),
+                    add: Vec::new(),
+                    remove: Vec::new(),
+                },
+                Event::VarSet {
+                    key: "k".into(),
+                    value: json!([1, {"a": null}]).into()
+                },
+                Event::Custom {
+                    name: "n".into(),
+                    data: json!({"a": [true]}).into()
+                },
+            ]
+        );
+    }
+
+    /// A Custom event carrying a VarSet's fields is refused, not read as a VarSet.
+    #[test]
+    fn a_custom_event_with_a_key_and_a_value_is_no_var_set() {
+        let lua = vm();
+        assert_eq!(
+            events(
+                &lua,
+                r#"return { { event = "Custom", key = "k", value = 1 } }"#
+            )
+            .unwrap_err(),
+            "malformed event #1: Custom: unknown field `key`, expected `name` or `data`"
+        );
+    }
+
+    /// An event name no engine event has gets the nearest engine name and how a custom event
+    /// is made.
+    #[test]
+    fn an_unknown_event_name_is_answered_with_the_nearest_and_hex_events_emit() {
+        let lua = vm();
+        assert_eq!(
+            events(&lua, r#"return { event = "UnitMovd", unit = "u" }"#).unwrap_err(),
+            "malformed event: UnitMovd: no engine event is called so (did you mean \
+             'UnitMoved'?); a custom event is hex.events.emit(\"UnitMovd\", data)"
+        );
+    }
+
+    /// A VarSet with a `hex.state.json` value and a list part too is refused as any event
+    /// with a list part is (the list would be lost).
+    #[test]
+    fn a_json_payload_event_with_a_list_part_is_refused() {
+        let lua = vm();
+        assert_eq!(
+            events(
+                &lua,
+                r#"return { "x", event = "VarSet", key = "k", value = json("1") }"#
+            )
+            .unwrap_err(),
+            "malformed event: the value is read as a list of 1 items, but holds 4 keys: a list \
+             with a hole, or with named keys beside its items, would lose some of them"
+        );
+    }
+
+    /// What a table that is neither an event nor a list of events is told.
+    #[test]
+    fn a_table_of_other_keys_is_named_by_its_keys() {
+        let lua = vm();
+        for (code, expected) in [
+            (
+                r#"return { [0] = { event = "VarSet", key = "k", value = 1 } }"#,
+                "a table that is neither an event (it has no `event` field; its keys: an integer \
+                 key) nor a list of events",
+            ),
+            (
+                r#"return { rule = "X-1", side = "blue" }"#,
+                "a table that is neither an event (it has no `event` field; its keys: rule, side) \
+                 nor a list of events",
+            ),
+            (
+                r#"return { reason = "mud", side = "blue" }"#,
+                "a table that is neither an event (it has no `event` field; its keys: reason, \
+                 side) nor a list of events",
+            ),
+            (
+                r#"return { reason = "mud", rule = "X-1" }"#,
+                "a plain table {rule = ..., reason = ...}: a refusal is made with \
+                 hex.refuse(rule, reason)",
+            ),
+        ] {
+            assert_eq!(events(&lua, code).unwrap_err(), expected, "{code}");
+        }
+    }
+
+    /// A number key in a table read as a map of names is explained in the script's words (the
+    /// bridge said only "expected a string key").
+    #[test]
+    fn a_number_key_where_names_are_expected_is_explained() {
+        let lua = Lua::new();
+        let t: Value = lua.load("return { a = 1, [5] = 2 }").eval().unwrap();
+        let e = lua.from_value::<serde_json::Value>(t).unwrap_err();
+        assert_eq!(
+            bridge_words(&e),
+            "invalid type: integer `5`, expected a string key: a table whose keys are names \
+             holds a number key (`[5] = ...`, or a list entry beside named keys)"
+        );
     }
 }
