@@ -810,7 +810,7 @@ fn a_list_with_a_hole_in_an_event_is_refused_not_cut() {
     let m = run_hostile("lossy_event_value");
     assert!(
         m.ends_with(
-            "returned malformed event #2: value.list is read as a list of 1 items, but holds 2 \
+            "returned malformed event #2: value.list is read as a list of 1 item, but holds 2 \
              keys: a list with a hole, or with named keys beside its items, would lose some of \
              them"
         ),

@@ -122,8 +122,9 @@ fn walk(value: &Value, left: &mut usize, depth: usize) -> Result<(), WalkError> 
         return Err(WalkError::Lossy {
             path: String::new(),
             what: format!(
-                "is read as a list of {len} items, but holds {keys} keys: a list with a hole, or \
-                 with named keys beside its items, would lose some of them"
+                "is read as a list of {len} item{}, but holds {keys} keys: a list with a hole, or \
+                 with named keys beside its items, would lose some of them",
+                if len == 1 { "" } else { "s" }
             ),
         });
     }
@@ -220,7 +221,7 @@ mod tests {
             ),
             (
                 "return {[1] = 'a', [3] = 'hole'}",
-                "the value is read as a list of 1 items, but holds 2 keys: a list with a hole, \
+                "the value is read as a list of 1 item, but holds 2 keys: a list with a hole, \
                  or with named keys beside its items, would lose some of them",
             ),
             (

@@ -1548,7 +1548,7 @@ mod tests {
                 r#"return { "x", event = "VarSet", key = "k", value = json("1") }"#
             )
             .unwrap_err(),
-            "malformed event: the value is read as a list of 1 items, but holds 4 keys: a list \
+            "malformed event: the value is read as a list of 1 item, but holds 4 keys: a list \
              with a hole, or with named keys beside its items, would lose some of them"
         );
     }
