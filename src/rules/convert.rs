@@ -812,15 +812,7 @@ mod tests {
 
     #[test]
     fn the_one_walk_reads_events_as_the_general_path_does() {
-        let lua = Lua::new();
-        lua.set_memory_limit(1 << 24).unwrap();
-        let json = lua
-            .create_function(|lua, v: Value| json_text_to_lua(lua, v))
-            .unwrap();
-        let sample =
-            json_text_to_lua(&lua, Value::String(lua.create_string("1").unwrap())).unwrap();
-        crate::rules::lua_stack::reader::remember_json_text_metatable(&lua, &sample).unwrap();
-        lua.globals().set("json", json).unwrap();
+        let lua = vm();
         let list: Table = lua
             .load(
                 r#"return {
