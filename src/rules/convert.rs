@@ -656,6 +656,10 @@ fn list_shape(t: &Table) -> Result<(), String> {
         match key {
             Value::Integer(i) if i >= 1 => count += 1,
             Value::String(name) => names.push(name.to_string_lossy()),
+            // (a number or boolean key as the script writes it: `[0]`, the 0-based list's slip)
+            Value::Integer(i) => names.push(format!("[{i}]")),
+            Value::Number(x) => names.push(format!("[{x}]")),
+            Value::Boolean(b) => names.push(format!("[{b}]")),
             other => names.push(format!("{} key", with_article(other.type_name()))),
         }
     }
@@ -1552,8 +1556,13 @@ mod tests {
         for (code, expected) in [
             (
                 r#"return { [0] = { event = "VarSet", key = "k", value = 1 } }"#,
-                "a table that is neither an event (it has no `event` field; its keys: an integer \
-                 key) nor a list of events",
+                "a table that is neither an event (it has no `event` field; its keys: [0]) nor a \
+                 list of events",
+            ),
+            (
+                r#"return { [-1] = 1, [2.5] = 2, [true] = 3, [{}] = 4 }"#,
+                "a table that is neither an event (it has no `event` field; its keys: [-1], \
+                 [2.5], [true], a table key) nor a list of events",
             ),
             (
                 r#"return { rule = "X-1", side = "blue" }"#,
