@@ -600,15 +600,20 @@ pub(crate) fn with_article(name: &str) -> String {
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
-/// What a command's `legal` answered, read as a listing: its list of commands (`None` for nil).
-/// One command table (`{command = "move", ...}` without the list around it), a table of other
-/// keys, or a value that is no table is an error naming what came: each used to read as an empty
-/// listing, a game in which nothing could be done, without a word.
-pub(crate) fn listing_of(value: &Value) -> Result<Option<Table>, String> {
+/// What a command's `legal` answered, read as a listing: its list of commands and their count,
+/// items 1 to n (`None` for nil). One command table (`{command = "move", ...}` without the list
+/// around it), a table of other keys, a list with a hole (`list_length`) or a value that is no
+/// table is an error naming what came: each used to read as an empty or shorter listing, a game
+/// in which nothing (or less) could be done, without a word.
+pub(crate) fn listing_of(value: &Value) -> Result<Option<(Table, usize)>, String> {
     match value {
         Value::Nil => Ok(None),
         // (a list's first item settles it; only a table without one is looked into)
-        Value::Table(t) if t.raw_len() > 0 || t.is_empty() => Ok(Some(t.clone())),
+        Value::Table(t) if t.raw_len() > 0 || t.is_empty() => {
+            let n = super::list_length::list_length(t, "commands")
+                .map_err(|e| format!("answered {e}"))?;
+            Ok(Some((t.clone(), n)))
+        }
         Value::Table(t) => Err(
             if t.raw_get::<Value>("command").is_ok_and(|v| !v.is_nil()) {
                 "answered one command table, not a list of commands: wrap it, \

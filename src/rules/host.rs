@@ -1318,25 +1318,18 @@ fn deepest_nesting_line(text: &str) -> usize {
 const MAX_LISTED: usize = 100_000;
 
 /// The commands a `legal` function returned (a sequence of command tables, without a hole:
-/// `list_length`; nil lists none, anything else is an error).
+/// `convert::listing_of`; nil lists none, anything else is an error).
 fn commands_listed(lua: &Lua, v: Value) -> mlua::Result<Vec<Command>> {
     let mut cmds = Vec::new();
-    if let Some(t) = super::convert::listing_of(&v).map_err(mlua::Error::runtime)? {
-        let too_many = |n: usize| {
-            mlua::Error::runtime(format!(
+    // (the walk for holes is one protected call over the keys; the conversion below, per
+    // command, is what the limit bounds)
+    if let Some((t, n)) = super::convert::listing_of(&v).map_err(mlua::Error::runtime)? {
+        if n > MAX_LISTED {
+            return Err(mlua::Error::runtime(format!(
                 "listed {n} commands (at most {MAX_LISTED} a listing, a fixed limit of the \
                  host: a legal function that honours the filter it is given lists one unit's \
                  commands when a bot or `hexwar legal --unit` asks for them, docs/guide.md)"
-            ))
-        };
-        // (the border first, found without a walk; then the items, walked once for holes)
-        if t.raw_len() > MAX_LISTED {
-            return Err(too_many(t.raw_len()));
-        }
-        let n = super::list_length::list_length(&t, "commands")
-            .map_err(|e| mlua::Error::runtime(format!("answered {e}")))?;
-        if n > MAX_LISTED {
-            return Err(too_many(n));
+            )));
         }
         for i in 1..=n {
             let item = t.raw_get::<Value>(i)?;

@@ -16,7 +16,6 @@ use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::COMMANDS_KEY;
 use crate::rules::convert::listing_of;
-use crate::rules::list_length::list_length;
 
 /// What a filter asks for: a command name and/or a unit id.
 struct Filter {
@@ -146,9 +145,7 @@ pub(crate) fn legal_list(
         }
         let legal: Function = legal;
         let list: Value = legal.call((side, filter.clone()))?;
-        if let Some(list) = listing_of(&list).map_err(|e| misshapen(name, &legal, e))? {
-            let n = list_length(&list, "commands")
-                .map_err(|e| misshapen(name, &legal, format!("answered {e}")))?;
+        if let Some((list, n)) = listing_of(&list).map_err(|e| misshapen(name, &legal, e))? {
             for i in 1..=n {
                 let item = list.raw_get::<Value>(i)?;
                 if wanted.unit_matches(&item)? {
@@ -199,12 +196,10 @@ fn one_command(
         return Ok(out);
     };
     let answer = legal.call::<Value>((side, filter))?;
-    let Some(list) = listing_of(&answer).map_err(|e| misshapen(name, &legal, e))? else {
+    // (items 1 to n, none missing: a hole is the listing's error, as in the host's listing)
+    let Some((list, n)) = listing_of(&answer).map_err(|e| misshapen(name, &legal, e))? else {
         return Ok(out);
     };
-    // (items 1 to n, none missing: a hole is the listing's error, as in the host's listing)
-    let n = list_length(&list, "commands")
-        .map_err(|e| misshapen(name, &legal, format!("answered {e}")))?;
     match copy {
         Some(copy) if list.metatable().is_none() => {
             if n > 0 {
