@@ -20,7 +20,14 @@ use mlua::{Lua, Table};
 use super::{with_host, with_state};
 use crate::engine::Unit;
 use crate::rules::host_work::{charge_listed, charge_unit_views};
+use crate::rules::lua_stack::options::{plain_options, PlainOption};
 use crate::rules::lua_stack::writer::write;
+
+/// The options `hex.units.ids` takes.
+const OPTIONS: [&str; 4] = ["on_map", "with", "without", "limit"];
+
+/// `on_map`, `with`, `without` and `limit` as the plain reading gives them.
+type PlainSelection = (bool, Vec<String>, Vec<String>, usize);
 
 struct Selection {
     side: Option<String>,
@@ -32,40 +39,71 @@ struct Selection {
 
 impl Selection {
     fn read(lua: &Lua, side: Option<String>, opts: Option<Table>) -> mlua::Result<Selection> {
-        let mut s = Selection {
-            side,
-            on_map: false,
-            with: Vec::new(),
-            without: Vec::new(),
-            limit: usize::MAX,
+        let (on_map, with, without, limit) = match opts {
+            None => (false, Vec::new(), Vec::new(), usize::MAX),
+            Some(o) => match Selection::plain(lua, &o)? {
+                Some(plain) => plain,
+                None => Selection::general(lua, &o)?,
+            },
         };
-        if let Some(o) = opts {
-            super::only_options(
-                lua,
-                Some(&o),
-                &["on_map", "with", "without", "limit"],
-                "hex.units.ids",
-            )?;
-            s.on_map = o.raw_get::<Option<bool>>("on_map")?.unwrap_or(false);
-            let statuses = "a list of status names";
-            s.with = super::option::<Option<Vec<String>>>(&o, "with", "hex.units.ids", statuses)?
+        Ok(Selection {
+            side,
+            on_map,
+            with,
+            without,
+            limit,
+        })
+    }
+
+    /// The options read key by key through mlua: any shape mlua converts, and the refusals.
+    fn general(lua: &Lua, o: &Table) -> mlua::Result<PlainSelection> {
+        super::only_options(lua, Some(o), &OPTIONS, "hex.units.ids")?;
+        let on_map = o.raw_get::<Option<bool>>("on_map")?.unwrap_or(false);
+        let statuses = "a list of status names";
+        let with = super::option::<Option<Vec<String>>>(o, "with", "hex.units.ids", statuses)?
+            .unwrap_or_default();
+        let without =
+            super::option::<Option<Vec<String>>>(o, "without", "hex.units.ids", statuses)?
                 .unwrap_or_default();
-            s.without =
-                super::option::<Option<Vec<String>>>(&o, "without", "hex.units.ids", statuses)?
-                    .unwrap_or_default();
-            match o.raw_get::<mlua::Value>("limit")? {
-                mlua::Value::Nil => {}
-                mlua::Value::Integer(n) if n >= 0 => s.limit = n as usize,
-                mlua::Value::Number(x) if x >= 0.0 && x.fract() == 0.0 => s.limit = x as usize,
-                other => {
-                    return Err(mlua::Error::runtime(format!(
-                        "hex.units.ids: opts.limit must be a whole number, 0 or more (got {})",
-                        crate::rules::error::value_in_message(&other)
-                    )))
-                }
+        let limit = match o.raw_get::<mlua::Value>("limit")? {
+            mlua::Value::Nil => usize::MAX,
+            mlua::Value::Integer(n) if n >= 0 => n as usize,
+            mlua::Value::Number(x) if x >= 0.0 && x.fract() == 0.0 => x as usize,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "hex.units.ids: opts.limit must be a whole number, 0 or more (got {})",
+                    crate::rules::error::value_in_message(&other)
+                )))
             }
-        }
-        Ok(s)
+        };
+        Ok((on_map, with, without, limit))
+    }
+
+    /// The options read in one walk when they hold the plain shapes (`on_map` a boolean,
+    /// `with`/`without` lists of names, `limit` an integer 0 or more): the same selection the
+    /// general reading makes of them; `None` sends anything else to that reading.
+    fn plain(lua: &Lua, opts: &Table) -> mlua::Result<Option<PlainSelection>> {
+        Ok(plain_options(lua, opts, &OPTIONS)?.and_then(Selection::from_plain))
+    }
+
+    fn from_plain(read: Vec<PlainOption>) -> Option<PlainSelection> {
+        let [on_map, with, without, limit]: [PlainOption; 4] = read.try_into().ok()?;
+        let names = |o: PlainOption| match o {
+            PlainOption::Absent => Some(Vec::new()),
+            PlainOption::Names(n) => Some(n),
+            _ => None,
+        };
+        let on_map = match on_map {
+            PlainOption::Absent => false,
+            PlainOption::Bool(b) => b,
+            _ => return None,
+        };
+        let limit = match limit {
+            PlainOption::Absent => usize::MAX,
+            PlainOption::Count(n) => usize::try_from(n).ok()?,
+            _ => return None,
+        };
+        Some((on_map, names(with)?, names(without)?, limit))
     }
 
     fn matches(&self, u: &Unit) -> bool {
@@ -165,4 +203,52 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
             })
         })?,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use mlua::{Lua, Table};
+
+    use super::Selection;
+
+    /// The one-walk reading gives what the key-by-key reading gives, or leaves the table to it.
+    #[test]
+    fn the_plain_reading_of_ids_options_agrees_with_the_general_one() {
+        let lua = Lua::new();
+        let plain_ones = [
+            "{}",
+            "{on_map = true}",
+            "{on_map = false, limit = 0}",
+            r#"{with = {"moved"}, limit = 1}"#,
+            r#"{on_map = true, without = {"moved", "railed", "neutral"}}"#,
+            r#"{with = {"a", nil, "c"}, without = {}}"#,
+            r#"{with = {"dropped", n = 2}}"#,
+        ];
+        for code in plain_ones {
+            let t: Table = lua.load(code).eval().unwrap();
+            let plain = Selection::plain(&lua, &t).unwrap();
+            assert_eq!(plain, Some(Selection::general(&lua, &t).unwrap()), "{code}");
+        }
+        // Left to the general reading: what mlua converts, and the mistakes it names.
+        let general_ones = [
+            ("{limit = 2.0}", Ok("(false, [], [], 2)")),
+            (
+                "{with = {7}}",
+                Ok(r#"(false, ["7"], [], 18446744073709551615)"#),
+            ),
+            ("{on_map = 1}", Ok("(true, [], [], 18446744073709551615)")),
+            ("{limit = -1}", Err("")),
+            (r#"{with = "moved"}"#, Err("")),
+            ("{wiht = {}}", Err("")),
+        ];
+        for (code, expected) in general_ones {
+            let t: Table = lua.load(code).eval().unwrap();
+            assert_eq!(Selection::plain(&lua, &t).unwrap(), None, "{code}");
+            match (Selection::general(&lua, &t), expected) {
+                (Ok(read), Ok(shown)) => assert_eq!(format!("{read:?}"), shown, "{code}"),
+                (Err(_), Err(_)) => {}
+                (got, _) => panic!("{code}: {got:?}"),
+            }
+        }
+    }
 }

@@ -13,6 +13,8 @@
 //!   are all built on it. No other code pushes onto the Lua stack.
 //! * [`reader`]: reads a Lua table into JSON (`lua_to_json`, `plain_lua_to_json`), a list of hex
 //!   labels into hex indices (`hex_indices`).
+//! * [`options`]: a query's options table of plain values (booleans, counts, lists of names)
+//!   in one walk (`hex.units.ids`); any other shape is left to the caller's general reading.
 //! * [`compare`]: whether a Lua table reads as a given JSON value (`hex.state.matches`).
 //! * [`library_guard`]: the sandbox's guard on the library functions whose work grows with
 //!   their input (`string.rep`, `table.concat`, the pattern functions ...), a C closure around
@@ -33,7 +35,7 @@
 //!   body must only borrow (precompute anything owned before calling `write`). Each use says so.
 //! - The closure must not panic (no indexing that can fail): a panic cannot cross the C frames.
 //!
-//! Reading and comparing ([`reader`], [`compare`]):
+//! Reading and comparing ([`reader`], [`options`], [`compare`]):
 //! - It raises no Lua error at all: it calls only `lua_checkstack`, `lua_rawlen`, `lua_rawgeti`,
 //!   `lua_next` on keys `lua_next` gave, `lua_type`, and the `lua_to*` functions on values of the
 //!   matching type (a string is read in place, nothing is converted), and `lua_getmetatable`,
@@ -61,6 +63,7 @@
 
 pub(crate) mod compare;
 pub(crate) mod library_guard;
+pub(crate) mod options;
 pub(crate) mod reader;
 pub(crate) mod writer;
 
