@@ -257,8 +257,10 @@ function movement.register()
 
   hex.commands.define("move", {
     args = { unit = "unit", path = "path" },
-    resolve = function(cmd, side)
-      local u = hex.units.get(cmd.unit or "")
+    -- `viewed`: the unit's view when a wrapper has just read it (restrictions.wrap), so the
+    -- command reads it once.
+    resolve = function(cmd, side, viewed)
+      local u = viewed or hex.units.get(cmd.unit or "")
       if not u then return hex.refuse("F40-9.1", common.no_unit(cmd.unit)) end
       local rule, reason = movement.cannot_move(u, side)
       if rule then return hex.refuse(rule, reason) end

@@ -296,7 +296,9 @@ local function wrap(name, path_of, single)
         local rule, reason = restrictions.path_refusal(u, path_of(cmd))
         if rule then return hex.refuse(rule, reason) end
       end
-      return base.resolve(cmd, side)
+      -- (the view read above, passed on: nothing has changed since; a base command taking
+      -- none ignores it)
+      return base.resolve(cmd, side, u)
     end,
     legal = function(side, filter)
       local out = {}
