@@ -277,7 +277,7 @@ fn units_brief_lists_the_side_and_off_map_units_asked_for() {
 }
 
 /// `hex.units.gone` lists every unit out of play in id order, with why and when it left;
-/// `gone_for` only those that left for the reason given.
+/// `gone_for` only those that left for the reason given (with an id, that unit only).
 #[test]
 fn units_gone_and_gone_for_list_the_units_out_of_play() {
     let r2 = json!({"at": "0301", "attrs": {}, "eliminated": false, "gone_reason": "pool",
@@ -290,6 +290,30 @@ fn units_gone_and_gone_for_list_the_units_out_of_play() {
     assert_eq!(
         answer_after(red_gone(), "hex.units.gone_for('retreat')"),
         json!({})
+    );
+    // With an id, that unit alone, when it left for that reason (r1 left in combat).
+    assert_eq!(
+        answer_after(red_gone(), "hex.units.gone_for('pool', 'r2')"),
+        json!([r2])
+    );
+    for other in [
+        "'pool', 'r1'",
+        "'pool', 'r3'",
+        "'pool', 'b1'",
+        "'combat', 'r2'",
+    ] {
+        assert_eq!(
+            answer_after(red_gone(), &format!("hex.units.gone_for({other})")),
+            json!({}),
+            "{other}"
+        );
+    }
+    assert_eq!(
+        answer_after(
+            red_gone(),
+            "hex.units.gone_for('combat', 'r1')[1].gone_reason"
+        ),
+        json!("combat")
     );
     let gone = answer_after(red_gone(), "hex.units.gone()");
     assert_eq!(gone[0]["id"], "r1");

@@ -686,10 +686,11 @@ function hex.units.get(id) end
 ---@return hexwar.GoneUnit[]
 function hex.units.gone() end
 
----The units out of play for that reason (a reserve pool: `pool`), without converting the others.
+---The units out of play for that reason (a reserve pool: `pool`), without converting the others; with `id`, that unit alone (an empty list when it is not out of play for that reason).
 ---@param reason string
+---@param id? string
 ---@return hexwar.GoneUnit[]
-function hex.units.gone_for(reason) end
+function hex.units.gone_for(reason, id) end
 
 ---The ids of the units of a side (every side when nil), in id order: only those on the map, carrying every `with` flag and none of the `without` flags; with `limit`, the first N only.
 ---@param side? string

@@ -377,11 +377,10 @@ local function candidates(pool)
   return out
 end
 
+-- Pool unit `id`'s view, or nil (only that unit's view is made: a `place` names one).
 local function find(id)
-  for _, g in ipairs(pool_units()) do
-    if g.id == id then return g end
-  end
-  return nil
+  if type(id) ~= "string" then return nil end
+  return hex.units.gone_for("pool", id)[1]
 end
 
 -- Why `place` names no unit of a pool, and the clause: the unit is in play already (where; a

@@ -10,8 +10,9 @@
 //!     declare movement)
 //!     (units on the map; with `off_map`, those off it too, `at` nil)
 //!
-//!   hex.units.gone_for(reason) -> the views of `hex.units.gone()` whose reason is `reason`
-//!     (a reserve pool: "pool"), without converting the eliminated units
+//!   hex.units.gone_for(reason, id?) -> the views of `hex.units.gone()` whose reason is `reason`
+//!     (a reserve pool: "pool"), without converting the eliminated units; with `id`, that unit's
+//!     alone (an empty list when it is not gone for that reason)
 //!
 //! `side` nil means every side; the lists are in id order.
 
@@ -118,10 +119,17 @@ impl Selection {
 pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
     units.raw_set(
         "gone_for",
-        lua.create_function(|lua, reason: String| {
+        lua.create_function(|lua, (reason, id): (String, Option<String>)| {
             with_state(lua, |s| {
                 let reason = reason.as_str();
-                super::units::gone_list(lua, s.gone.values().filter(move |g| g.reason == reason))
+                let of_reason = move |g: &&crate::engine::GoneUnit| g.reason == reason;
+                match id {
+                    // (one unit: a command naming a pool unit reads its view alone)
+                    Some(id) => {
+                        super::units::gone_list(lua, s.gone.get(&id).into_iter().filter(of_reason))
+                    }
+                    None => super::units::gone_list(lua, s.gone.values().filter(of_reason)),
+                }
             })
         })?,
     )?;

@@ -15,6 +15,6 @@ pub(super) const SPEC: NamespaceDoc = NamespaceDoc {
         "gone(): hexwar.GoneUnit[] -- The units out of play (eliminated or removed), with why and when.",
         "ids(side?: string, opts?: { on_map?: boolean, with?: string[], without?: string[], limit?: integer }): string[] -- The ids of the units of a side (every side when nil), in id order: only those on the map, carrying every `with` flag and none of the `without` flags; with `limit`, the first N only.",
         "brief(side?: string, opts?: { off_map?: boolean }): table[] -- Light views `{id, side, nation, type, size, strength, ma, at, class}` of the units of a side on the map (off it too with `off_map`), in id order; `class` is the engine's movement class.",
-        "gone_for(reason: string): hexwar.GoneUnit[] -- The units out of play for that reason (a reserve pool: `pool`), without converting the others.",
+        "gone_for(reason: string, id?: string): hexwar.GoneUnit[] -- The units out of play for that reason (a reserve pool: `pool`), without converting the others; with `id`, that unit alone (an empty list when it is not out of play for that reason).",
     ],
 };
