@@ -329,6 +329,21 @@ fn toward_ranks_the_reachable_hexes_closer_to_the_targets_and_path_to_gives_the_
         probe(&format!("#hex.path.toward({both}, {{ limit = 1 }})")),
         json!(1)
     );
+    // Entries of another shape (a budget as text, which mlua reads as a number) are read key by
+    // key instead of in one walk, and answered alike.
+    let text = r#"{ "0101", "0501" }, { { id = "g1", budget = "6" }, { id = "a1", budget = 4 } }"#;
+    for opts in ["{}", "{ nearest_first = true }", "{ first = 2 }"] {
+        let answer = probe(&format!("hex.path.toward({both}, {opts})"));
+        assert_eq!(
+            answer.as_array().map(Vec::len),
+            Some(if opts == "{ first = 2 }" { 1 } else { 2 })
+        );
+        assert_eq!(
+            probe(&format!("hex.path.toward({text}, {opts})")),
+            answer,
+            "{opts}"
+        );
+    }
     // A supply filter: g1 keeps to hexes where German armour traces supply to the given sources
     // (the city 0101: both hexes; an Allied hex as the only source: none, so g1 is left out).
     let supplied = |sources: &str| {

@@ -41,6 +41,7 @@ use crate::board::{HexIndex, HexMap};
 use crate::engine::Unit;
 use crate::path::{PathRules, ReachSearch, StepField};
 use crate::rules::host_work::{charge_listed, charge_search};
+use crate::rules::lua_stack::options::{plain_unit_entries, PlainUnitEntry};
 use crate::rules::lua_stack::writer::{key_string, write};
 
 /// The distance a bot gives a hex that no target can be reached from.
@@ -231,13 +232,57 @@ const VIEW_KEYS: &[&str] = &[
     "facing", "facing2", "status", "attrs",
 ];
 
-/// Entry `i` of `toward`'s units: its table, id and index in the position cache.
+/// One of `toward`'s unit entries, read: its id and index in the position cache, and its
+/// `budget` and `supply`, read at once by the plain reading or else from its table when asked
+/// (as before: an entry never examined is never read further).
+struct Entry {
+    id: String,
+    index: usize,
+    fields: EntryFields,
+}
+
+enum EntryFields {
+    Plain {
+        budget: Option<f64>,
+        supply: Option<String>,
+    },
+    Table(Table),
+}
+
+impl Entry {
+    fn budget(&self, key: &mlua::LuaString) -> mlua::Result<Option<f64>> {
+        match &self.fields {
+            EntryFields::Plain { budget, .. } => Ok(*budget),
+            EntryFields::Table(t) => t.raw_get(key),
+        }
+    }
+
+    fn supply(&mut self, key: &mlua::LuaString) -> mlua::Result<Option<String>> {
+        match &mut self.fields {
+            EntryFields::Plain { supply, .. } => Ok(supply.take()),
+            EntryFields::Table(t) => t.raw_get(key),
+        }
+    }
+}
+
+/// Entry `i` (1-based) of `toward`'s units: from the plain reading when there is one, else
+/// from its table.
 fn unit_entry(
     units: &Table,
+    plain: &mut Option<Vec<PlainUnitEntry>>,
     i: usize,
     id_key: &mlua::LuaString,
     cache: &PathCache,
-) -> mlua::Result<(Table, String, usize)> {
+) -> mlua::Result<Entry> {
+    if let Some(e) = plain.as_mut().and_then(|p| p.get_mut(i - 1)) {
+        let id = std::mem::take(&mut e.id);
+        let index = unit_index(cache, &id)?;
+        let fields = EntryFields::Plain {
+            budget: e.budget,
+            supply: e.supply.take(),
+        };
+        return Ok(Entry { id, index, fields });
+    }
     let entry = match units.raw_get::<Value>(i)? {
         Value::Table(t) => t,
         other => {
@@ -249,7 +294,11 @@ fn unit_entry(
     };
     let id: String = entry.raw_get(id_key)?;
     let index = unit_index(cache, &id)?;
-    Ok((entry, id, index))
+    Ok(Entry {
+        id,
+        index,
+        fields: EntryFields::Table(entry),
+    })
 }
 
 /// `toward`'s options, as read from `opts`.
@@ -491,27 +540,32 @@ fn toward(
     );
     // A unit's hex, as the occupancy placed it (the hex of its `at`).
     let hex_at = |cache: &PathCache, i: usize| cache.occ.placed(i).map(|p| p.hex);
+    // Every entry in one walk when they hold the plain shapes (a bot's), their keys checked
+    // on the way; else each from its table, key by key, as it is needed.
+    let mut plain = plain_unit_entries(lua, units, VIEW_KEYS)?;
     // (every entry's keys, checked once for the list: a misspelt `budgte` was dropped unread)
-    if let Some((i, key)) = crate::rules::lua_stack::reader::item_key_not_in(lua, units, VIEW_KEYS)?
-    {
-        return Err(super::unknown_key(
-            &format!("hex.path.toward: unit #{i}"),
-            key,
-            ENTRY_KEYS,
-        ));
+    if plain.is_none() {
+        if let Some((i, key)) =
+            crate::rules::lua_stack::reader::item_key_not_in(lua, units, VIEW_KEYS)?
+        {
+            return Err(super::unknown_key(
+                &format!("hex.path.toward: unit #{i}"),
+                key,
+                ENTRY_KEYS,
+            ));
+        }
     }
     // The examination order: entry indices (1-based), nearest first when asked (a stable sort).
     let count = units.raw_len();
     let mut order: Vec<usize> = (1..=count).collect();
-    // Each entry as read (its table, id and unit index): by the sort when it reads them all,
-    // else when examined.
-    let mut read: Vec<Option<(Table, String, usize)>> = vec![None; count + 1];
+    // Each entry as read: by the sort when it reads them all, else when examined.
+    let mut read: Vec<Option<Entry>> = (0..=count).map(|_| None).collect();
     if ask.nearest_first {
         let mut keyed = Vec::with_capacity(count);
         for (i, slot) in read.iter_mut().enumerate().skip(1) {
-            let (entry, id, index) = unit_entry(units, i, &id_key, cache)?;
-            keyed.push((hex_at(cache, index).map_or(FAR, distance), i));
-            *slot = Some((entry, id, index));
+            let entry = unit_entry(units, &mut plain, i, &id_key, cache)?;
+            keyed.push((hex_at(cache, entry.index).map_or(FAR, distance), i));
+            *slot = Some(entry);
         }
         keyed.sort();
         order = keyed.into_iter().map(|(_, i)| i).collect();
@@ -526,12 +580,12 @@ fn toward(
         if answers.len() >= ask.limit {
             break;
         }
-        let (entry, id, index) = match read.get_mut(i).and_then(Option::take) {
+        let mut entry = match read.get_mut(i).and_then(Option::take) {
             Some(known) => known,
-            None => unit_entry(units, i, &id_key, cache)?,
+            None => unit_entry(units, &mut plain, i, &id_key, cache)?,
         };
-
-        let budget: Option<f64> = entry.raw_get(&budget_key)?;
+        let index = entry.index;
+        let budget = entry.budget(&budget_key)?;
         let unit = &cache.units[index];
         let Some(start) = hex_at(cache, index) else {
             continue;
@@ -577,7 +631,7 @@ fn toward(
             continue;
         }
         // The supply field is traced only for a unit that has somewhere to go.
-        let supply_key: Option<String> = entry.raw_get(&supply_key_name)?;
+        let supply_key = entry.supply(&supply_key_name)?;
         if let Some(key) = supply_key {
             let f = match supply.get(&key) {
                 Some(&f) => f,
@@ -590,7 +644,7 @@ fn toward(
                         rules,
                         cache,
                         ask.supplied.as_ref(),
-                        &id,
+                        &entry.id,
                         &key,
                     )?;
                     supply.insert(key, f);
@@ -605,7 +659,7 @@ fn toward(
         }
         closer.sort();
         answers.push(Closer {
-            id,
+            id: entry.id,
             rank: rank + 1,
             from,
             hexes: closer.into_iter().map(|(_, _, h)| h).collect(),

@@ -7,6 +7,9 @@
 //! than the listing itself. Anything else (an unknown key, a value of another type, a float
 //! count, a list holding a number) is answered `None`: the caller's general reading then gives
 //! the same result, or names the mistake in its own words, so this path changes no answer.
+//!
+//! `hex.path.toward`'s unit entries (`{id = ..., budget = ..., supply = ...}`, a hundred a bot
+//! decision) are read the same way, all in one walk (`plain_unit_entries`).
 
 use mlua::{ffi, Lua, Table};
 
@@ -116,6 +119,97 @@ unsafe fn names(state: *mut ffi::lua_State) -> Option<Vec<String>> {
     None
 }
 
+/// One of `hex.path.toward`'s unit entries as the plain reading gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PlainUnitEntry {
+    pub id: String,
+    pub budget: Option<f64>,
+    pub supply: Option<String>,
+}
+
+/// The entries of `list` (items 1 to its length), when each is a table whose keys are all
+/// names in `allowed`, whose `id` is a UTF-8 string, `budget` a number or nil and `supply` a
+/// UTF-8 string or nil; `None` otherwise, for the caller's general reading (which names an
+/// unknown key). One walk over each entry's keys checks them and reads the three fields, raw,
+/// as `Table::raw_get` reads them. Raises no Lua error (`lua_rawlen`, `lua_rawgeti`, `lua_next`
+/// on keys it gave, `lua_type`, `lua_tonumberx` on a number, `lua_tolstring` on a string).
+pub(crate) fn plain_unit_entries(
+    lua: &Lua,
+    list: &Table,
+    allowed: &[&str],
+) -> mlua::Result<Option<Vec<PlainUnitEntry>>> {
+    let mut out: Option<Vec<PlainUnitEntry>> = None;
+    // SAFETY: as `plain_options`; the closure only borrows `out` and `allowed`.
+    unsafe {
+        lua.exec_raw::<()>(list, |state| {
+            out = entries_walk(state, allowed);
+        })?;
+    }
+    Ok(out)
+}
+
+/// `plain_unit_entries` on the stack: the list at 1.
+unsafe fn entries_walk(
+    state: *mut ffi::lua_State,
+    allowed: &[&str],
+) -> Option<Vec<PlainUnitEntry>> {
+    if ffi::lua_checkstack(state, 4) == 0 {
+        return None;
+    }
+    let n = ffi::lua_rawlen(state, 1);
+    let mut out = Vec::with_capacity(n.min(1 << 16));
+    for i in 1..=n {
+        ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer);
+        let entry = plain_entry(state, allowed);
+        ffi::lua_pop(state, 1);
+        out.push(entry?);
+    }
+    Some(out)
+}
+
+/// The entry on top, or `None`; leaves the stack as it found it.
+unsafe fn plain_entry(state: *mut ffi::lua_State, allowed: &[&str]) -> Option<PlainUnitEntry> {
+    if ffi::lua_type(state, -1) != ffi::LUA_TTABLE {
+        return None;
+    }
+    let (mut id, mut budget, mut supply) = (None, None, None);
+    ffi::lua_pushnil(state);
+    while ffi::lua_next(state, -2) != 0 {
+        let key = (ffi::lua_type(state, -2) == ffi::LUA_TSTRING)
+            .then(|| string_at(state, -2))
+            .flatten()
+            .filter(|k| allowed.contains(k));
+        let kind = ffi::lua_type(state, -1);
+        let plain = match (key, kind) {
+            (None, _) => false,
+            (Some("id"), ffi::LUA_TSTRING) => {
+                id = string_at(state, -1).map(str::to_string);
+                id.is_some()
+            }
+            (Some("budget"), ffi::LUA_TNUMBER) => {
+                budget = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
+                true
+            }
+            (Some("supply"), ffi::LUA_TSTRING) => {
+                supply = string_at(state, -1).map(str::to_string);
+                supply.is_some()
+            }
+            (Some("id" | "budget" | "supply"), _) => false,
+            (Some(_), _) => true,
+        };
+        ffi::lua_pop(state, 1);
+        if !plain {
+            ffi::lua_pop(state, 1);
+            return None;
+        }
+    }
+    Some(PlainUnitEntry {
+        id: id?,
+        budget,
+        supply,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::PlainOption::{Absent, Bool, Count, Names};
@@ -176,6 +270,53 @@ mod tests {
             "{with = {true}}",
         ] {
             assert_eq!(read(code), None, "{code}");
+        }
+    }
+
+    fn entries(code: &str) -> Option<Vec<PlainUnitEntry>> {
+        let lua = Lua::new();
+        let t: Table = lua.load(code).eval().unwrap();
+        plain_unit_entries(&lua, &t, &["id", "budget", "supply", "side", "status"]).unwrap()
+    }
+
+    fn entry(id: &str, budget: Option<f64>, supply: Option<&str>) -> PlainUnitEntry {
+        PlainUnitEntry {
+            id: id.to_string(),
+            budget,
+            supply: supply.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn plain_unit_entries_are_read_with_their_keys_checked() {
+        assert_eq!(
+            entries(
+                r#"{ {id = "g1", budget = 3, supply = "inf"}, {budget = 1.5, id = "g2"},
+                     {id = "g3", side = {}, status = 7} }"#
+            ),
+            Some(vec![
+                entry("g1", Some(3.0), Some("inf")),
+                entry("g2", Some(1.5), None),
+                entry("g3", None, None),
+            ])
+        );
+        assert_eq!(entries("{}"), Some(vec![]));
+    }
+
+    #[test]
+    fn unit_entries_of_any_other_shape_are_left_to_the_general_reading() {
+        for code in [
+            r#"{ {id = "g1"}, "g2" }"#,
+            r#"{ {id = "g1"}, nil, {id = "g3"} }"#,
+            "{ {budget = 3} }",
+            "{ {id = 7} }",
+            r#"{ {id = "g1", budget = "3"} }"#,
+            r#"{ {id = "g1", supply = 1} }"#,
+            r#"{ {id = "g1", budgte = 3} }"#,
+            r#"{ {id = "g1", [1] = true} }"#,
+            r#"{ {id = "\255"} }"#,
+        ] {
+            assert_eq!(entries(code), None, "{code}");
         }
     }
 }
