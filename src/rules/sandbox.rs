@@ -918,6 +918,58 @@ mod tests {
         });
     }
 
+    /// `table.move` shifts up to 2^24 elements in one call: a range one element longer is
+    /// refused, naming its count.
+    #[test]
+    fn table_move_takes_exactly_the_limit_and_refuses_one_element_more() {
+        at_once(|| {
+            let lua = vm();
+            assert_eq!(
+                eval(&lua, "table.move({}, 1, 1 << 24, 1, {}) return 'moved'"),
+                Ok("moved".into())
+            );
+            assert_eq!(
+                eval(&lua, "table.move({}, 1, (1 << 24) + 1, 1, {}) return ''"),
+                Err(
+                    "table.move: 16777217 elements to shift in one call (at most 16777216: a \
+                     lying __len or a made-up range?)"
+                        .into()
+                )
+            );
+        });
+    }
+
+    /// `table.remove(t, pos)` and `table.insert(t, pos, v)` are refused once the length is 2^24
+    /// past the position, and run just below it.
+    #[test]
+    fn insert_and_remove_at_a_position_refuse_from_exactly_the_limit_past_it() {
+        at_once(|| {
+            let lua = vm();
+            let lying = |len: &str| {
+                format!("local t = setmetatable({{}}, {{__len = function() return {len} end}})\n")
+            };
+            for call in ["table.remove(t, 1)", "table.insert(t, 1, 'x')"] {
+                assert_eq!(
+                    eval(
+                        &lua,
+                        &format!("{}{call} return 'shifted'", lying("1 << 24"))
+                    ),
+                    Ok("shifted".into()),
+                    "{call}"
+                );
+                let name = &call[..12];
+                assert_eq!(
+                    eval(&lua, &format!("{}{call} return ''", lying("(1 << 24) + 1"))),
+                    Err(format!(
+                        "{name}: 16777216 elements to shift in one call (at most 16777216: a \
+                         lying __len or a made-up range?)"
+                    )),
+                    "{call}"
+                );
+            }
+        });
+    }
+
     /// A range given as floats is read as the integers Lua reads them as: a made-up range of
     /// 9e18 elements is refused as one of 1e12 is (it ran in C for ever); a float Lua cannot read
     /// as an integer is Lua's own error.
