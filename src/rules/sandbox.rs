@@ -857,6 +857,77 @@ mod tests {
         }
     }
 
+    /// `rawset` refuses only a table whose metatable marks it read-only (`__hexwar_read_only =
+    /// true`): a script's own table behind a metatable of its own is written, and returned.
+    #[test]
+    fn rawset_refuses_only_a_table_marked_read_only() {
+        let lua = vm();
+        super::guard_rawset(&lua).unwrap();
+        assert_eq!(
+            eval(
+                &lua,
+                "local t = setmetatable({}, {__newindex = error})\n\
+                 return tostring(rawset(t, 'k', 'v') == t) .. rawget(t, 'k')"
+            ),
+            Ok("truev".into())
+        );
+        assert_eq!(
+            eval(
+                &lua,
+                "local t = setmetatable({}, {__hexwar_read_only = 1})\n\
+                 rawset(t, 'k', 'v') return t.k"
+            ),
+            Ok("v".into())
+        );
+        assert_eq!(
+            eval(
+                &lua,
+                "rawset(setmetatable({}, {__hexwar_read_only = true}), 'k', 'v') return ''"
+            ),
+            Err(
+                "the hex API is read-only (rawset refused), as are the standard libraries and \
+                 the globals; rules change the game by returning events"
+                    .into()
+            )
+        );
+    }
+
+    /// A VM set up as the host sets one up for its scripts' memory: protected calls guarded, a
+    /// memory limit of `mib` MiB, a budget no test here reaches.
+    fn vm_with_memory_limit(mib: usize) -> mlua::Lua {
+        let budget = Budget::new(u64::MAX / 2);
+        let lua = new_vm(&budget).unwrap();
+        budget.install(&lua, mib << 20, false).unwrap();
+        guard_protected_calls(&lua, &budget).unwrap();
+        lua.set_memory_limit(mib << 20).unwrap();
+        lua
+    }
+
+    /// A memory error is raised again, as the limit's own message, wherever a protected call or
+    /// a wrapped coroutine caught it: raised inside a host function (`string.rep`), in Lua code,
+    /// under `pcall`, `xpcall` or `coroutine.wrap`.
+    #[test]
+    fn a_memory_error_is_raised_again_by_every_protected_call() {
+        let raised_again =
+            "memory limit of 16 MiB exceeded (caught by a protected call and raised \
+                            again: a script may not go on past the limit)";
+        for code in [
+            "pcall(string.rep, 'x', 1 << 26)",
+            "xpcall(string.rep, print, 'x', 1 << 26)",
+            "pcall(function() local s = 'x' while true do s = s .. s end end)",
+            "coroutine.wrap(function() local s = 'x' while true do s = s .. s end end)()",
+            "coroutine.wrap(string.rep)('x', 1 << 26)",
+            "local ok = coroutine.resume(coroutine.create(string.rep), 'x', 1 << 26)",
+        ] {
+            let lua = vm_with_memory_limit(16);
+            assert_eq!(
+                eval(&lua, &format!("{code}\nreturn 'went on'")),
+                Err(raised_again.to_string()),
+                "{code}"
+            );
+        }
+    }
+
     /// `xpcall`'s message handler still handles the error (it runs guarded).
     #[test]
     fn xpcall_hands_the_error_to_its_handler() {
