@@ -770,6 +770,74 @@ mod tests {
         assert!(refused.contains(&too_long(262_145)), "{refused}");
     }
 
+    /// `load` charges what it compiles, a byte a unit, as one text or as a reader's pieces: four
+    /// loads of 256 KiB pass a budget of a million units (the hook off: only charges count).
+    #[test]
+    fn load_charges_the_bytes_it_compiles_as_text_or_from_a_reader() {
+        for (code, line) in [
+            (
+                "local text = 'return 1 --' .. string.rep(' ', 262133)\n\
+                 for i = 1, 4 do load(text) end\n\
+                 return 'loaded'",
+                2,
+            ),
+            (
+                "local piece = string.rep(' ', 65536)\n\
+                 for i = 1, 4 do\n\
+                 local n = 0\n\
+                 load(function() n = n + 1 if n <= 4 then return piece end end)\n\
+                 end\n\
+                 return 'loaded'",
+                4,
+            ),
+        ] {
+            let budget = Budget::new(1_000_000);
+            let lua = new_vm(&budget).unwrap();
+            budget.install(&lua, 1 << 30, false).unwrap();
+            budget.reset();
+            assert_eq!(
+                eval(&lua, code),
+                Err(format!(
+                    "s.lua:{line}: instruction budget of 1000000 instructions exceeded (an \
+                     endless loop?); raise [limits] instructions in the scenario if the rule \
+                     really needs more"
+                )),
+                "{code}"
+            );
+        }
+    }
+
+    /// A host function's error caught by `pcall` or `coroutine.resume` reaches the script as
+    /// its message's text (mlua hands it over as an error object whose text starts with a
+    /// traceback); a script's own error and a call that succeeds come back as they were.
+    #[test]
+    fn a_host_functions_error_caught_by_a_protected_call_is_its_message_as_text() {
+        let budget = Budget::new(u64::MAX / 2);
+        let lua = new_vm(&budget).unwrap();
+        guard_protected_calls(&lua, &budget).unwrap();
+        let refuse = lua
+            .create_function(|_, ()| -> mlua::Result<()> {
+                Err(mlua::Error::runtime("refused: no such hex"))
+            })
+            .unwrap();
+        lua.globals().set("refuse", refuse).unwrap();
+        assert_eq!(
+            eval(
+                &lua,
+                "local _, caught = pcall(refuse)\n\
+                 local _, resumed = coroutine.resume(coroutine.create(refuse))\n\
+                 local _, own = pcall(error, {}, 0)\n\
+                 local ok, value = pcall(string.upper, 'x')\n\
+                 return type(caught) .. ': ' .. caught .. ' | ' .. type(resumed) .. ': ' \
+                 .. resumed .. ' | ' .. type(own) .. ' | ' .. tostring(ok) .. ' ' .. value"
+            ),
+            Ok(
+                "string: refused: no such hex | string: refused: no such hex | table | true X"
+                    .into()
+            )
+        );
+    }
+
     /// A chunk name written as a file's (`@...`, `=...`) is shown as `(load) ...`; any other
     /// name is Lua's own `[string "..."]`.
     #[test]
