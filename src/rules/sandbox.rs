@@ -1185,6 +1185,10 @@ mod tests {
                     "{subject:?} {pattern:?}"
                 );
             }
+            // an estimate that is exactly the limit part way through goes on to its whole value
+            // (2 * 32 000 * 15 625 = 10^9 after the first factor, then 15 626 / 2): refused
+            let at_the_limit_first = format!("{}{}", "a-".repeat(15_624), "x".repeat(752));
+            assert_eq!(pattern_cost(b"ab", at_the_limit_first.as_bytes()), 7.813e12);
             let long = "a".repeat(100_000);
             assert!(pattern_cost(long.as_bytes(), b".-.-.-.-b") > PATTERN_STEPS);
             assert!(pattern_cost(&long.as_bytes()[..1000], b"a*b") < PATTERN_STEPS);
