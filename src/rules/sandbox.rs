@@ -770,6 +770,74 @@ mod tests {
         assert!(refused.contains(&too_long(262_145)), "{refused}");
     }
 
+    /// `load` charges what it compiles, a byte a unit, as one text or as a reader's pieces: four
+    /// loads of 256 KiB pass a budget of a million units (the hook off: only charges count).
+    #[test]
+    fn load_charges_the_bytes_it_compiles_as_text_or_from_a_reader() {
+        for (code, line) in [
+            (
+                "local text = 'return 1 --' .. string.rep(' ', 262133)\n\
+                 for i = 1, 4 do load(text) end\n\
+                 return 'loaded'",
+                2,
+            ),
+            (
+                "local piece = string.rep(' ', 65536)\n\
+                 for i = 1, 4 do\n\
+                 local n = 0\n\
+                 load(function() n = n + 1 if n <= 4 then return piece end end)\n\
+                 end\n\
+                 return 'loaded'",
+                4,
+            ),
+        ] {
+            let budget = Budget::new(1_000_000);
+            let lua = new_vm(&budget).unwrap();
+            budget.install(&lua, 1 << 30, false).unwrap();
+            budget.reset();
+            assert_eq!(
+                eval(&lua, code),
+                Err(format!(
+                    "s.lua:{line}: instruction budget of 1000000 instructions exceeded (an \
+                     endless loop?); raise [limits] instructions in the scenario if the rule \
+                     really needs more"
+                )),
+                "{code}"
+            );
+        }
+    }
+
+    /// A host function's error caught by `pcall` or `coroutine.resume` reaches the script as
+    /// its message's text (mlua hands it over as an error object whose text starts with a
+    /// traceback); a script's own error and a call that succeeds come back as they were.
+    #[test]
+    fn a_host_functions_error_caught_by_a_protected_call_is_its_message_as_text() {
+        let budget = Budget::new(u64::MAX / 2);
+        let lua = new_vm(&budget).unwrap();
+        guard_protected_calls(&lua, &budget).unwrap();
+        let refuse = lua
+            .create_function(|_, ()| -> mlua::Result<()> {
+                Err(mlua::Error::runtime("refused: no such hex"))
+            })
+            .unwrap();
+        lua.globals().set("refuse", refuse).unwrap();
+        assert_eq!(
+            eval(
+                &lua,
+                "local _, caught = pcall(refuse)\n\
+                 local _, resumed = coroutine.resume(coroutine.create(refuse))\n\
+                 local _, own = pcall(error, {}, 0)\n\
+                 local ok, value = pcall(string.upper, 'x')\n\
+                 return type(caught) .. ': ' .. caught .. ' | ' .. type(resumed) .. ': ' \
+                 .. resumed .. ' | ' .. type(own) .. ' | ' .. tostring(ok) .. ' ' .. value"
+            ),
+            Ok(
+                "string: refused: no such hex | string: refused: no such hex | table | true X"
+                    .into()
+            )
+        );
+    }
+
     /// A chunk name written as a file's (`@...`, `=...`) is shown as `(load) ...`; any other
     /// name is Lua's own `[string "..."]`.
     #[test]
@@ -857,6 +925,77 @@ mod tests {
         }
     }
 
+    /// `rawset` refuses only a table whose metatable marks it read-only (`__hexwar_read_only =
+    /// true`): a script's own table behind a metatable of its own is written, and returned.
+    #[test]
+    fn rawset_refuses_only_a_table_marked_read_only() {
+        let lua = vm();
+        super::guard_rawset(&lua).unwrap();
+        assert_eq!(
+            eval(
+                &lua,
+                "local t = setmetatable({}, {__newindex = error})\n\
+                 return tostring(rawset(t, 'k', 'v') == t) .. rawget(t, 'k')"
+            ),
+            Ok("truev".into())
+        );
+        assert_eq!(
+            eval(
+                &lua,
+                "local t = setmetatable({}, {__hexwar_read_only = 1})\n\
+                 rawset(t, 'k', 'v') return t.k"
+            ),
+            Ok("v".into())
+        );
+        assert_eq!(
+            eval(
+                &lua,
+                "rawset(setmetatable({}, {__hexwar_read_only = true}), 'k', 'v') return ''"
+            ),
+            Err(
+                "the hex API is read-only (rawset refused), as are the standard libraries and \
+                 the globals; rules change the game by returning events"
+                    .into()
+            )
+        );
+    }
+
+    /// A VM set up as the host sets one up for its scripts' memory: protected calls guarded, a
+    /// memory limit of `mib` MiB, a budget no test here reaches.
+    fn vm_with_memory_limit(mib: usize) -> mlua::Lua {
+        let budget = Budget::new(u64::MAX / 2);
+        let lua = new_vm(&budget).unwrap();
+        budget.install(&lua, mib << 20, false).unwrap();
+        guard_protected_calls(&lua, &budget).unwrap();
+        lua.set_memory_limit(mib << 20).unwrap();
+        lua
+    }
+
+    /// A memory error is raised again, as the limit's own message, wherever a protected call or
+    /// a wrapped coroutine caught it: raised inside a host function (`string.rep`), in Lua code,
+    /// under `pcall`, `xpcall` or `coroutine.wrap`.
+    #[test]
+    fn a_memory_error_is_raised_again_by_every_protected_call() {
+        let raised_again =
+            "memory limit of 16 MiB exceeded (caught by a protected call and raised \
+                            again: a script may not go on past the limit)";
+        for code in [
+            "pcall(string.rep, 'x', 1 << 26)",
+            "xpcall(string.rep, print, 'x', 1 << 26)",
+            "pcall(function() local s = 'x' while true do s = s .. s end end)",
+            "coroutine.wrap(function() local s = 'x' while true do s = s .. s end end)()",
+            "coroutine.wrap(string.rep)('x', 1 << 26)",
+            "local ok = coroutine.resume(coroutine.create(string.rep), 'x', 1 << 26)",
+        ] {
+            let lua = vm_with_memory_limit(16);
+            assert_eq!(
+                eval(&lua, &format!("{code}\nreturn 'went on'")),
+                Err(raised_again.to_string()),
+                "{code}"
+            );
+        }
+    }
+
     /// `xpcall`'s message handler still handles the error (it runs guarded).
     #[test]
     fn xpcall_hands_the_error_to_its_handler() {
@@ -915,6 +1054,58 @@ mod tests {
                 ),
                 Ok("5".into())
             );
+        });
+    }
+
+    /// `table.move` shifts up to 2^24 elements in one call: a range one element longer is
+    /// refused, naming its count.
+    #[test]
+    fn table_move_takes_exactly_the_limit_and_refuses_one_element_more() {
+        at_once(|| {
+            let lua = vm();
+            assert_eq!(
+                eval(&lua, "table.move({}, 1, 1 << 24, 1, {}) return 'moved'"),
+                Ok("moved".into())
+            );
+            assert_eq!(
+                eval(&lua, "table.move({}, 1, (1 << 24) + 1, 1, {}) return ''"),
+                Err(
+                    "table.move: 16777217 elements to shift in one call (at most 16777216: a \
+                     lying __len or a made-up range?)"
+                        .into()
+                )
+            );
+        });
+    }
+
+    /// `table.remove(t, pos)` and `table.insert(t, pos, v)` are refused once the length is 2^24
+    /// past the position, and run just below it.
+    #[test]
+    fn insert_and_remove_at_a_position_refuse_from_exactly_the_limit_past_it() {
+        at_once(|| {
+            let lua = vm();
+            let lying = |len: &str| {
+                format!("local t = setmetatable({{}}, {{__len = function() return {len} end}})\n")
+            };
+            for call in ["table.remove(t, 1)", "table.insert(t, 1, 'x')"] {
+                assert_eq!(
+                    eval(
+                        &lua,
+                        &format!("{}{call} return 'shifted'", lying("1 << 24"))
+                    ),
+                    Ok("shifted".into()),
+                    "{call}"
+                );
+                let name = &call[..12];
+                assert_eq!(
+                    eval(&lua, &format!("{}{call} return ''", lying("(1 << 24) + 1"))),
+                    Err(format!(
+                        "{name}: 16777216 elements to shift in one call (at most 16777216: a \
+                         lying __len or a made-up range?)"
+                    )),
+                    "{call}"
+                );
+            }
         });
     }
 
@@ -994,6 +1185,10 @@ mod tests {
                     "{subject:?} {pattern:?}"
                 );
             }
+            // an estimate that is exactly the limit part way through goes on to its whole value
+            // (2 * 32 000 * 15 625 = 10^9 after the first factor, then 15 626 / 2): refused
+            let at_the_limit_first = format!("{}{}", "a-".repeat(15_624), "x".repeat(752));
+            assert_eq!(pattern_cost(b"ab", at_the_limit_first.as_bytes()), 7.813e12);
             let long = "a".repeat(100_000);
             assert!(pattern_cost(long.as_bytes(), b".-.-.-.-b") > PATTERN_STEPS);
             assert!(pattern_cost(&long.as_bytes()[..1000], b"a*b") < PATTERN_STEPS);
