@@ -427,3 +427,55 @@ fn a_command_naming_a_region_by_its_alias_reaches_the_rules_as_its_id() {
         .unwrap_err();
     assert_eq!(refusal.to_string(), "T-1: EAST ORIENT");
 }
+
+/// A move that gives `units` too goes to the rules whole, as a command of their own: its `path`
+/// is read as places though not declared so, and an alias in it reaches `resolve` as the
+/// region's id, while its other arguments keep what was written. Another command's argument
+/// named `path`, not declared a place, keeps what was written too.
+#[test]
+fn a_group_moves_path_reaches_the_rules_as_ids_and_no_other_argument_does() {
+    use hexwar::engine::{Command, Ruleset};
+    let dir = tempfile::tempdir().unwrap();
+    let map = MAP.replace(
+        "id = \"EAST\"\ntype = \"land\"",
+        "id = \"EAST\"\ntype = \"land\"\naliases = [\"ORIENT\"]",
+    );
+    common::write_area_scenario(
+        dir.path(),
+        &map,
+        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"army\"\nat = \"MID\"\n",
+    );
+    // (each command refuses with the places it was handed, so the test reads them back)
+    std::fs::write(
+        dir.path().join("seq.lua"),
+        "hex.rules.sequence { steps = { { side = \"RED\", phase = \"move\" } } }
+         hex.commands.define(\"move\", { args = { \"unit\", \"path\", \"units\" },
+           resolve = function(cmd)
+             return hex.refuse(\"T-1\", table.concat(cmd.path, \" \") .. \" / \" .. table.concat(cmd.units, \" \"))
+           end })
+         hex.commands.define(\"march\", { args = { unit = \"unit\", path = \"strings\" },
+           resolve = function(cmd) return hex.refuse(\"T-2\", table.concat(cmd.path, \" \")) end })",
+    )
+    .unwrap();
+    let scenario = load_scenario(dir.path()).unwrap();
+    let mut rules = LuaRules::load(&scenario).unwrap();
+    let state = scenario.initial_state(1);
+    let mut refusal_of = |command: serde_json::Value| {
+        let command = Command::try_from(command.as_object().unwrap().clone()).unwrap();
+        rules
+            .resolve(&state, Some("RED"), &command)
+            .unwrap()
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        refusal_of(serde_json::json!({
+            "command": "move", "unit": "r1", "path": ["MID", "ORIENT"], "units": ["ORIENT"]
+        })),
+        "T-1: MID EAST / ORIENT"
+    );
+    assert_eq!(
+        refusal_of(serde_json::json!({"command": "march", "unit": "r1", "path": ["ORIENT"]})),
+        "T-2: ORIENT"
+    );
+}

@@ -254,6 +254,62 @@ pub fn event_name_warnings(subscribed: &[(String, String)]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Every Lua file of a module's folder is compiled, in its subfolders too, but for its
+    /// `variants/` (other modules) and the designers' `_test.lua` files; saves record the same
+    /// files but for the `tests/` folder.
+    #[test]
+    fn a_modules_nested_files_are_checked_and_recorded_but_not_its_variants() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = dir.path().join("rules").join("game");
+        for folder in ["sub", "variants/mud", "tests"] {
+            std::fs::create_dir_all(game.join(folder)).unwrap();
+        }
+        let broken = "local x = = 1\n";
+        std::fs::write(game.join("init.lua"), "return {}\n").unwrap();
+        std::fs::write(game.join("sub/bad.lua"), broken).unwrap();
+        std::fs::write(game.join("sub/bad_test.lua"), broken).unwrap();
+        std::fs::write(game.join("variants/mud/init.lua"), broken).unwrap();
+        std::fs::write(game.join("tests/helpers.lua"), broken).unwrap();
+        let roots = [dir.path().join("rules")];
+        let modules = ["game".to_string()];
+        assert_eq!(
+            syntax_errors(&roots, &modules),
+            [
+                "syntax error: rules/game/sub/bad.lua:1: unexpected symbol near '='",
+                "syntax error: rules/game/tests/helpers.lua:1: unexpected symbol near '='",
+            ]
+        );
+        assert_eq!(
+            module_hashes(&roots, &modules)
+                .into_keys()
+                .collect::<Vec<_>>(),
+            ["rules/game/init.lua", "rules/game/sub/bad.lua"]
+        );
+    }
+
+    /// A recorded file edited, one gone and a mod's file not recorded are each named; a file
+    /// the game does not load is no change.
+    #[test]
+    fn changed_gone_and_new_files_are_each_named() {
+        let map = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        let recorded = map(&[("a.lua", "sha256:1"), ("b.lua", "sha256:2"), ("c.lua", "x")]);
+        let now = map(&[("a.lua", "sha256:9"), ("c.lua", "x")]);
+        assert_eq!(
+            describe_module_changes(&recorded, &now, &["m.lua".to_string()], None).unwrap(),
+            "a.lua changed, b.lua is gone, m.lua is new"
+        );
+        let in_play = ["c.lua".to_string()].into_iter().collect();
+        assert_eq!(
+            describe_module_changes(&recorded, &now, &[], Some(&in_play)),
+            None
+        );
+    }
+
     /// A handler on "Custom" never runs (custom events reach the handlers of their own name);
     /// a near miss of an engine event is named with the event; other names pass.
     #[test]
