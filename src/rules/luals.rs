@@ -500,6 +500,21 @@ mod tests {
             parse_signature("roll(): ").unwrap_err(),
             "'roll(): ': nothing after ':' (expected `name(param: type, ...): return`)"
         );
+        // (a parameter with an empty name or type, a nameless function, words after ')')
+        for (sig, why) in [
+            ("roll(sides:)", "parameter 'sides:' has no type"),
+            ("roll(: integer)", "parameter ': integer' has no type"),
+            ("(sides: integer)", "the name must be a Lua identifier"),
+            ("roll() integer", "text after ')' must be ': return'"),
+        ] {
+            assert_eq!(
+                parse_signature(sig).unwrap_err(),
+                format!("'{sig}': {why} (expected `name(param: type, ...): return`)")
+            );
+        }
+        assert_eq!(split_typed("sides?: integer"), Some(("sides?", "integer")));
+        assert_eq!(split_typed(" : integer"), None);
+        assert_eq!(split_typed("sides : "), None);
     }
 
     const DICE: NamespaceDoc = NamespaceDoc {
