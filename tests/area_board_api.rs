@@ -343,6 +343,20 @@ fn a_caught_bad_argument_names_the_host_function_in_a_scripts_words() {
     );
 }
 
+/// An area scenario in `dir` whose region EAST is also called ORIENT, with one RED army, r1,
+/// at MID (its rules: the test's `seq.lua`).
+fn write_alias_scenario(dir: &std::path::Path) {
+    let map = MAP.replace(
+        "id = \"EAST\"\ntype = \"land\"",
+        "id = \"EAST\"\ntype = \"land\"\naliases = [\"ORIENT\"]",
+    );
+    common::write_area_scenario(
+        dir,
+        &map,
+        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"army\"\nat = \"MID\"\n",
+    );
+}
+
 /// A region named by its alias in a command reaches the rules' `resolve` as the region's id:
 /// the host's checks accept the alias, and an event naming it was refused as the rules' error
 /// (an area-game designer's `move` to `BRK` failed with exit 2: "to 'BRK' is an alias of
@@ -352,15 +366,7 @@ fn a_caught_bad_argument_names_the_host_function_in_a_scripts_words() {
 fn a_command_naming_a_region_by_its_alias_reaches_the_rules_as_its_id() {
     use hexwar::engine::{Command, Ruleset};
     let dir = tempfile::tempdir().unwrap();
-    let map = MAP.replace(
-        "id = \"EAST\"\ntype = \"land\"",
-        "id = \"EAST\"\ntype = \"land\"\naliases = [\"ORIENT\"]",
-    );
-    common::write_area_scenario(
-        dir.path(),
-        &map,
-        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"army\"\nat = \"MID\"\n",
-    );
+    write_alias_scenario(dir.path());
     // (each command returns the move its place names, as a designer's first rules would)
     std::fs::write(
         dir.path().join("seq.lua"),
@@ -436,15 +442,7 @@ fn a_command_naming_a_region_by_its_alias_reaches_the_rules_as_its_id() {
 fn a_group_moves_path_reaches_the_rules_as_ids_and_no_other_argument_does() {
     use hexwar::engine::{Command, Ruleset};
     let dir = tempfile::tempdir().unwrap();
-    let map = MAP.replace(
-        "id = \"EAST\"\ntype = \"land\"",
-        "id = \"EAST\"\ntype = \"land\"\naliases = [\"ORIENT\"]",
-    );
-    common::write_area_scenario(
-        dir.path(),
-        &map,
-        "[[unit]]\nid = \"r1\"\nside = \"RED\"\ntype = \"army\"\nat = \"MID\"\n",
-    );
+    write_alias_scenario(dir.path());
     // (each command refuses with the places it was handed, so the test reads them back)
     std::fs::write(
         dir.path().join("seq.lua"),
