@@ -13,7 +13,7 @@
 
 use mlua::{ffi, Lua, Table};
 
-use super::reader::utf8;
+use super::reader::lua_str;
 
 /// One option of a plain options table.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,12 +77,7 @@ unsafe fn options_walk(state: *mut ffi::lua_State, allowed: &[&str]) -> Option<V
 
 /// The string at `idx` (a string: read in place, not converted), if it is UTF-8.
 unsafe fn string_at<'a>(state: *mut ffi::lua_State, idx: i32) -> Option<&'a str> {
-    let mut len = 0usize;
-    let p = ffi::lua_tolstring(state, idx, &mut len);
-    if p.is_null() {
-        return None;
-    }
-    utf8(std::slice::from_raw_parts(p.cast::<u8>(), len))
+    lua_str(state, idx).ok()
 }
 
 /// The value on top as a plain option, or `None` for any other shape.
@@ -90,9 +85,8 @@ unsafe fn plain_value(state: *mut ffi::lua_State) -> Option<PlainOption> {
     match ffi::lua_type(state, -1) {
         ffi::LUA_TBOOLEAN => Some(PlainOption::Bool(ffi::lua_toboolean(state, -1) != 0)),
         ffi::LUA_TNUMBER if ffi::lua_isinteger(state, -1) != 0 => {
-            let mut is_int = 0;
-            let n = ffi::lua_tointegerx(state, -1, &mut is_int);
-            (is_int != 0 && n >= 0).then_some(PlainOption::Count(n))
+            let n = ffi::lua_tointegerx(state, -1, std::ptr::null_mut());
+            (n >= 0).then_some(PlainOption::Count(n))
         }
         ffi::LUA_TTABLE => names(state).map(PlainOption::Names),
         _ => None,

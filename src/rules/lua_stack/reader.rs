@@ -563,7 +563,7 @@ unsafe fn key_count(state: *mut ffi::lua_State, idx: i32) -> usize {
 }
 
 /// The string at `idx` (a string: `lua_tolstring` converts nothing), as UTF-8.
-unsafe fn lua_str<'a>(state: *mut ffi::lua_State, idx: i32) -> Result<&'a str, String> {
+pub(super) unsafe fn lua_str<'a>(state: *mut ffi::lua_State, idx: i32) -> Result<&'a str, String> {
     let mut len = 0usize;
     let p = ffi::lua_tolstring(state, idx, &mut len);
     if p.is_null() {
