@@ -224,7 +224,9 @@ end)
 
 /// A module asking, in one query, what the kept supply fields and the occupancy's owners feed:
 /// `supplied_hexes` from `sources` (one hex) for German foot and armour (src/rules/api/path.rs `PathCache::supply_field`),
-/// the reach of `unit` (the owners decide F40-10.2's entry across a sea hexside) and `control`.
+/// the reach of `unit` (the owners decide F40-10.2's entry across a sea hexside), `control`, and
+/// the German units' `supply` from the same source (its fields are those `supplied_hexes` traced
+/// just before: one cache serves both).
 fn paths_module(dir: &Path, unit: &str, sources: &str) -> std::path::PathBuf {
     let module = dir.join("paths.lua");
     std::fs::write(
@@ -237,6 +239,7 @@ hex.rules.query("paths", function()
     armour = hex.path.supplied_hexes("german", "motorized", {{ "{sources}" }}),
     reach = hex.units.get("{unit}") and hex.path.reach("{unit}") or false,
     control = hex.path.control(),
+    supply = hex.path.supply({{ {{ side = "german", hexes = {{ "{sources}" }} }} }}),
   }}
 end)
 "#
@@ -311,6 +314,13 @@ fn supply_fields_in_a_game_follow_each_move_between_calls() {
             vec![moved("a1", "0302", "0102")],
         ],
     );
+    // (the armour's line leaves 0101 through a1's ZOC, open while g-east at 0401 contests it)
+    let g_arm: Vec<&Value> = answers.iter().map(|a| &a["supply"]["g-arm"]).collect();
+    assert_eq!(
+        g_arm,
+        [&json!(true), &json!(false), &json!(false), &json!(false)]
+    );
+    assert_eq!(answers[0]["supply"]["a1"], json!(false));
     for (i, pair) in answers.windows(2).enumerate() {
         assert_ne!(pair[0], pair[1], "step {} changed nothing", i + 1);
     }

@@ -75,7 +75,9 @@ pub use profile::{HexsideCosts, MovementProfile};
 pub use rail::{rail_destinations, RailPolicy};
 pub use reach::{reach, Reach, ReachSearch, Reached};
 pub use rules::{PathRules, DECLARATION_KEYS};
-pub use supply::{trace_supply, SourceSet, SupplyField, SupplyPolicy, SupplyReport};
+pub use supply::{
+    supply_groups, trace_supply, SourceSet, SupplyField, SupplyGroup, SupplyPolicy, SupplyReport,
+};
 pub use territory::{control_changes, update_control, Control, TerritoryPolicy};
 pub use topology::{Topology, OFF_MAP};
 pub use zoc::ZocPolicy;

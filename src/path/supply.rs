@@ -326,16 +326,26 @@ pub struct SupplyReport {
     pub searches: usize,
 }
 
-/// Judges the supply of every unit (F40-8.1): groups units by (side, class, the source sets
-/// that serve them) and runs one search per group.
-pub fn trace_supply(
-    map: &HexMap,
+/// The units that share one supply search: their side and class, the source hexes of the sets
+/// that serve them (in set order), and each member's index and hex.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SupplyGroup {
+    pub side: SideId,
+    pub class: ClassId,
+    pub sources: Vec<HexIndex>,
+    pub members: Vec<(usize, HexIndex)>,
+}
+
+/// The first half of `trace_supply`: the units on the map grouped by (side, class, the source
+/// sets that serve them), and the answer so far (`Some(true)` for the units the policy always
+/// supplies, None for the rest). Apart so that a caller keeping fields from earlier searches
+/// (the host's position cache) traces only the groups it has no field for.
+pub fn supply_groups(
     rules: &PathRules,
     occ: &Occupancy,
-    owners: &[SideId],
     sources: &[SourceSet],
     units: &[Unit],
-) -> Result<SupplyReport, PositionError> {
+) -> (Vec<Option<bool>>, Vec<SupplyGroup>) {
     let mut supplied = vec![None; units.len()];
     let mut groups: BTreeMap<GroupKey, Vec<(usize, HexIndex)>> = BTreeMap::new();
     for (i, unit) in units.iter().enumerate() {
@@ -357,14 +367,44 @@ pub fn trace_supply(
             .or_default()
             .push((i, placed.hex));
     }
+    let groups = groups
+        .into_iter()
+        .map(|((side, class, sets), members)| SupplyGroup {
+            side,
+            class,
+            sources: sets
+                .iter()
+                .flat_map(|&k| sources[k].hexes.iter().copied())
+                .collect(),
+            members,
+        })
+        .collect();
+    (supplied, groups)
+}
+
+/// Judges the supply of every unit (F40-8.1): groups units by (side, class, the source sets
+/// that serve them) and runs one search per group.
+pub fn trace_supply(
+    map: &HexMap,
+    rules: &PathRules,
+    occ: &Occupancy,
+    owners: &[SideId],
+    sources: &[SourceSet],
+    units: &[Unit],
+) -> Result<SupplyReport, PositionError> {
+    let (mut supplied, groups) = supply_groups(rules, occ, sources, units);
     let searches = groups.len();
-    for ((side, class, sets), members) in groups {
-        let hexes: Vec<HexIndex> = sets
-            .iter()
-            .flat_map(|&k| sources[k].hexes.iter().copied())
-            .collect();
-        let field = SupplyField::trace(map, rules, occ, owners, side, class, &hexes)?;
-        for (i, hex) in members {
+    for group in groups {
+        let field = SupplyField::trace(
+            map,
+            rules,
+            occ,
+            owners,
+            group.side,
+            group.class,
+            &group.sources,
+        )?;
+        for (i, hex) in group.members {
             supplied[i] = Some(field.supplies(map, rules, hex));
         }
     }

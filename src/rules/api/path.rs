@@ -12,7 +12,7 @@ use super::{string_list, with_host, with_state, REFUSAL_MT_KEY};
 use crate::board::{HexIndex, HexMap};
 use crate::engine::{Change, GameState, Unit};
 use crate::path::{
-    check_path, control_changes, rail_destinations, trace_supply, Cell, ClassId, Mp, Occupancy,
+    check_path, control_changes, rail_destinations, supply_groups, Cell, ClassId, Mp, Occupancy,
     PathError, PathRules, ReachSearch, SideId, SourceSet, SupplyField, NO_SIDE,
 };
 use crate::rules::host_work::{charge_listed, charge_search};
@@ -730,13 +730,25 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                         hexes: super::map::hex_list(lua, map, &hexes, "hex.path.supply: hexes")?,
                     });
                 }
-                let report =
-                    trace_supply(map, rules, &cache.occ, &cache.owners, &sets, &cache.units)
+                // (each group's field through the cache: one traced for this position before,
+                // by `toward` or an earlier call, is not traced again, and one traced here
+                // serves the bots' next `toward`)
+                let (mut supplied, groups) = supply_groups(rules, &cache.occ, &sets, &cache.units);
+                for group in &groups {
+                    let i = cache
+                        .supply_field(map, rules, group.side, group.class, &group.sources)
                         .map_err(runtime)?;
+                    let field = cache
+                        .supply_field_at(i)
+                        .ok_or_else(|| runtime("hex.path: supply field missing"))?;
+                    for &(unit, hex) in &group.members {
+                        supplied[unit] = Some(field.supplies(map, rules, hex));
+                    }
+                }
                 // (each search may cover the map)
-                charge_search(lua, report.searches * map.len() as usize)?;
+                charge_search(lua, groups.len() * map.len() as usize)?;
                 charge_listed(lua, cache.units.len())?;
-                let (units, supplied) = (cache.units.as_slice(), report.supplied.as_slice());
+                let (units, supplied) = (cache.units.as_slice(), supplied.as_slice());
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
                     w.table(0, 0);
