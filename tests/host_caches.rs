@@ -326,6 +326,62 @@ fn supply_fields_in_a_game_follow_each_move_between_calls() {
     }
 }
 
+/// Units entering and leaving play in a game reach the searches through the revision's changes
+/// too (each named: the cache merges its list again, copying only the units named): on
+/// supply/lines_classes, g-east eliminated (a1's ZOC now cuts the armour's line out of 0101), a
+/// German division placed at 0401 in its place, then a1 moved off (the line open again) and the
+/// armour's MA cut to 1 as g-mtn leaves play, then the new division moved and eliminated in one
+/// batch.
+#[test]
+fn units_entering_and_leaving_play_in_a_game_reach_the_searches_between_calls() {
+    let gone = |unit: &str, event: &str| -> Event {
+        serde_json::from_value(json!({"event": event, "unit": unit, "reason": "test"})).unwrap()
+    };
+    let placed: Event = serde_json::from_value(json!({"event": "UnitPlaced", "unit": {
+        "id": "g-new", "side": "german", "nation": "german", "type": "infantry", "size": "XX",
+        "ma": 4.0, "strength": 2.0, "at": "0401"}}))
+    .unwrap();
+    // (no France 1940 handler asks the host between this change and the next: the cache meets
+    // both at once, the unit changed as another leaves play)
+    let slowed: Event =
+        serde_json::from_value(json!({"event": "UnitChanged", "unit": "g-arm", "ma": 1.0}))
+            .unwrap();
+    let answers = paths_after_each(
+        "supply/lines_classes.toml",
+        "g-arm",
+        "0601",
+        &[
+            vec![],
+            vec![gone("g-east", "UnitEliminated")],
+            vec![placed],
+            vec![
+                moved("a1", "0302", "0102"),
+                slowed,
+                gone("g-mtn", "UnitRemoved"),
+            ],
+            vec![
+                moved("g-new", "0401", "0501"),
+                gone("g-new", "UnitEliminated"),
+            ],
+        ],
+    );
+    let supply = |i: usize| answers[i]["supply"].clone();
+    assert_eq!(supply(0)["g-arm"], json!(true));
+    assert_eq!(supply(1)["g-arm"], json!(false));
+    assert_eq!(supply(1)["g-east"], Value::Null);
+    // (the hexes a1's ZOC took while 0401 stood empty stay Allied, F40-7.1(c))
+    assert_eq!(supply(2)["g-arm"], json!(false));
+    assert_eq!(supply(2)["g-new"], json!(true));
+    assert_eq!(supply(3)["g-arm"], json!(true));
+    assert_eq!(supply(3)["g-mtn"], Value::Null);
+    // (at MA 1, with a1 now next to it at 0102, the armour reaches nothing)
+    assert_eq!(answers[3]["reach"], json!({}));
+    assert_eq!(supply(4)["g-new"], Value::Null);
+    for (i, pair) in answers.windows(2).enumerate() {
+        assert_ne!(pair[0], pair[1], "step {} changed nothing", i + 1);
+    }
+}
+
 /// A change of control alone reaches the searches: the occupancy's owners
 /// (`Occupancy::set_owners`) and the supply fields traced before. On hexsides/german_territory
 /// g2 (0401) may not cross the sea into Allied 0501 (F40-10.2) until it is German; a line to

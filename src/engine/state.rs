@@ -127,8 +127,8 @@ pub struct Revision {
 pub(crate) enum Change {
     /// The unit with this id, still in play, changed (moved, status, side, facing).
     Unit(String),
-    /// A unit entered or left play.
-    Units,
+    /// The unit with this id entered or left play.
+    Roster(String),
     /// The control of this hex (or area) label changed.
     Control(String),
 }
@@ -184,9 +184,10 @@ impl Revision {
             | E::UnitFacingChanged { unit, .. }
             | E::UnitChanged { unit, .. }
             | E::UnitSideChanged { unit, .. } => Some(Change::Unit(unit.clone())),
-            E::UnitEliminated { .. } | E::UnitRemoved { .. } | E::UnitPlaced { .. } => {
-                Some(Change::Units)
+            E::UnitEliminated { unit, .. } | E::UnitRemoved { unit, .. } => {
+                Some(Change::Roster(unit.clone()))
             }
+            E::UnitPlaced { unit } => Some(Change::Roster(unit.id.clone())),
             E::ControlChanged { hex, .. } => Some(Change::Control(hex.clone())),
             E::GameStarted { .. }
             | E::PhaseStarted { .. }
@@ -273,6 +274,10 @@ mod tests {
             cost: 1.0,
         });
         r.applied(&control("0102"));
+        r.applied(&Event::UnitEliminated {
+            unit: "u".into(),
+            reason: "combat".into(),
+        });
         let changes: Vec<Change> = r
             .changes_since(start)
             .unwrap()
@@ -281,7 +286,11 @@ mod tests {
             .collect();
         assert_eq!(
             changes,
-            [Change::Unit("u".into()), Change::Control("0102".into())]
+            [
+                Change::Unit("u".into()),
+                Change::Control("0102".into()),
+                Change::Roster("u".into())
+            ]
         );
         for i in 0..CHANGES_KEPT {
             r.applied(&control(&format!("{:04}", i)));

@@ -137,8 +137,10 @@ impl PathCache {
     }
 
     /// Brings the cache up to `state` through the changes made since its version; false (and
-    /// nothing done) when one of them needs the comparison (a unit entered or left play, a label
-    /// that is not a hex's own).
+    /// nothing done) when one of them needs the comparison (a label that is not a hex's own, a
+    /// changed unit the cache does not know). Units that entered or left play are named by the
+    /// changes too: the list is merged again, taking from the state only the units named, and
+    /// the occupancy rebuilt.
     fn apply_changes(
         &mut self,
         state: &GameState,
@@ -146,11 +148,16 @@ impl PathCache {
         rules: &PathRules,
         changes: &[(u64, Change)],
     ) -> mlua::Result<bool> {
+        let roster_changed = changes
+            .iter()
+            .any(|(_, change)| matches!(change, Change::Roster(_)));
         let mut units = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
         let mut hexes = Vec::new();
         for (_, change) in changes {
             match change {
-                Change::Units => return Ok(false),
+                Change::Roster(id) => named.push(id),
+                Change::Unit(id) if roster_changed => named.push(id),
                 Change::Unit(id) => match (self.index.get(id), state.units.get(id)) {
                     (Some(&i), Some(now)) => units.push((i, now)),
                     _ => return Ok(false),
@@ -181,7 +188,15 @@ impl PathCache {
             }
             self.control_stale = true;
         }
-        self.rebuild(map, rules, UnitsChanged::These(changed), control_changed)?;
+        if roster_changed {
+            named.sort_unstable();
+            named.dedup();
+            self.units = merge_named_units(std::mem::take(&mut self.units), state, &named);
+            self.index = index_of(&self.units);
+            self.rebuild(map, rules, UnitsChanged::All, control_changed)?;
+        } else {
+            self.rebuild(map, rules, UnitsChanged::These(changed), control_changed)?;
+        }
         Ok(true)
     }
 
@@ -348,6 +363,28 @@ fn merge_units(kept: Vec<Unit>, state: &GameState) -> Vec<Unit> {
         match kept.next_if(|k| k.id == now.id) {
             Some(mut k) => {
                 if k != *now {
+                    copy_unit(&mut k, now);
+                }
+                out.push(k);
+            }
+            None => out.push(now.clone()),
+        }
+    }
+    out
+}
+
+/// The state's units, in its order, when the revision names every unit that changed, entered or
+/// left play (`named`, sorted): the kept copy of each other unit is taken as it is, uncompared.
+fn merge_named_units(kept: Vec<Unit>, state: &GameState, named: &[&str]) -> Vec<Unit> {
+    let mut kept = kept.into_iter().peekable();
+    let mut out = Vec::with_capacity(state.units.len());
+    for now in state.units.values() {
+        while kept.peek().is_some_and(|k| k.id < now.id) {
+            kept.next();
+        }
+        match kept.next_if(|k| k.id == now.id) {
+            Some(mut k) => {
+                if named.binary_search(&now.id.as_str()).is_ok() {
                     copy_unit(&mut k, now);
                 }
                 out.push(k);
