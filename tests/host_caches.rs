@@ -331,7 +331,7 @@ fn supply_fields_in_a_game_follow_each_move_between_calls() {
 /// supply/lines_classes, g-east eliminated (a1's ZOC now cuts the armour's line out of 0101), a
 /// German division placed at 0401 in its place, then a1 moved off (the line open again) and the
 /// armour's MA cut to 1 as g-mtn leaves play, then the new division moved and eliminated in one
-/// batch.
+/// batch, then an Allied division placed next to the armour (its MA back to 4) and eliminated.
 #[test]
 fn units_entering_and_leaving_play_in_a_game_reach_the_searches_between_calls() {
     let gone = |unit: &str, event: &str| -> Event {
@@ -341,6 +341,14 @@ fn units_entering_and_leaving_play_in_a_game_reach_the_searches_between_calls() 
         "id": "g-new", "side": "german", "nation": "german", "type": "infantry", "size": "XX",
         "ma": 4.0, "strength": 2.0, "at": "0401"}}))
     .unwrap();
+    // (the last in id order, next to the armour: leaving, it is the kept list's tail)
+    let placed_allied: Event = serde_json::from_value(json!({"event": "UnitPlaced", "unit": {
+        "id": "z-al", "side": "allied", "nation": "french", "type": "infantry", "size": "XX",
+        "ma": 4.0, "strength": 2.0, "at": "0201"}}))
+    .unwrap();
+    let restored: Event =
+        serde_json::from_value(json!({"event": "UnitChanged", "unit": "g-arm", "ma": 4.0}))
+            .unwrap();
     // (no France 1940 handler asks the host between this change and the next: the cache meets
     // both at once, the unit changed as another leaves play)
     let slowed: Event =
@@ -363,6 +371,8 @@ fn units_entering_and_leaving_play_in_a_game_reach_the_searches_between_calls() 
                 moved("g-new", "0401", "0501"),
                 gone("g-new", "UnitEliminated"),
             ],
+            vec![placed_allied, restored],
+            vec![gone("z-al", "UnitEliminated")],
         ],
     );
     let supply = |i: usize| answers[i]["supply"].clone();
@@ -377,6 +387,12 @@ fn units_entering_and_leaving_play_in_a_game_reach_the_searches_between_calls() 
     // (at MA 1, with a1 now next to it at 0102, the armour reaches nothing)
     assert_eq!(answers[3]["reach"], json!({}));
     assert_eq!(supply(4)["g-new"], Value::Null);
+    // (z-al at 0201 holds the armour back to 0202; gone, its ZOC goes with it)
+    assert_eq!(answers[5]["reach"], json!({"0202": 2.0}));
+    assert_eq!(
+        answers[6]["reach"],
+        json!({"0201": 2.0, "0202": 2.0, "0301": 3.0, "0302": 4.0, "0401": 4.0, "0402": 4.0})
+    );
     for (i, pair) in answers.windows(2).enumerate() {
         assert_ne!(pair[0], pair[1], "step {} changed nothing", i + 1);
     }

@@ -165,6 +165,53 @@ impl Occupancy {
         Ok(true)
     }
 
+    /// A unit entering play at `index` (the units after it move up one): its marks are made and
+    /// nothing else is touched. Returns whether anything a search reads changed (false for a
+    /// unit off the map). On an error (an index past the end, a bad hex, an unknown side) the
+    /// occupancy is unchanged.
+    pub fn insert_unit(
+        &mut self,
+        map: &HexMap,
+        rules: &PathRules,
+        index: usize,
+        unit: &Unit,
+    ) -> Result<bool, PositionError> {
+        if index > self.footprints.len() {
+            return Err(PositionError::NoSuchUnit {
+                index,
+                count: self.footprints.len(),
+            });
+        }
+        let new = Footprint::of(map, rules, unit)?;
+        if let Some(f) = &new {
+            self.mark(map, rules, f, Mark::Add);
+        }
+        self.footprints.insert(index, new);
+        Ok(new.is_some())
+    }
+
+    /// The unit at `index` leaving play (the units after it move down one): its marks are
+    /// taken back. Returns whether anything a search reads changed (false for a unit that was
+    /// off the map). On an error (an index past the end) the occupancy is unchanged.
+    pub fn remove_unit(
+        &mut self,
+        map: &HexMap,
+        rules: &PathRules,
+        index: usize,
+    ) -> Result<bool, PositionError> {
+        let Some(&old) = self.footprints.get(index) else {
+            return Err(PositionError::NoSuchUnit {
+                index,
+                count: self.footprints.len(),
+            });
+        };
+        if let Some(f) = &old {
+            self.mark(map, rules, f, Mark::Remove);
+        }
+        self.footprints.remove(index);
+        Ok(old.is_some())
+    }
+
     /// Adds or takes back one unit's marks: its hex, its ZOC hexes, its extra cost.
     fn mark(&mut self, map: &HexMap, rules: &PathRules, f: &Footprint, mark: Mark) {
         let Placed { hex, side, .. } = f.placed;

@@ -110,6 +110,90 @@ fn update_unit_equals_a_fresh_build_after_random_changes() {
     assert!(unchanged_seen > 100, "{unchanged_seen}");
 }
 
+/// Units entering and leaving play (`insert_unit`, `remove_unit`) anywhere in the list, mixed
+/// with changes, leave the occupancy a fresh build of the list would give.
+#[test]
+fn units_inserted_and_removed_equal_a_fresh_build() {
+    let m = board();
+    let r = rules(&m);
+    let mut rng = TestRng::new(0x0cc0_1e5e);
+    let mut next_id = 0;
+    let mut new_unit = |rng: &mut TestRng| {
+        next_id += 1;
+        let side = ["german", "allied"][rng.below(2) as usize];
+        let kind = ["infantry", "armored", "mountain_infantry"][rng.below(3) as usize];
+        let mut u = unit(&format!("n{next_id}"), side, kind, &random_label(rng));
+        if rng.below(4) == 0 {
+            u.at = None;
+        }
+        u
+    };
+    let (mut inserted_off_map, mut removed) = (0, 0);
+    for _ in 0..30 {
+        let mut units: Vec<Unit> = (0..4).map(|_| new_unit(&mut rng)).collect();
+        let mut occ = Occupancy::build(&m, &r, &units).unwrap();
+        for _ in 0..40 {
+            let what = rng.below(3);
+            if what == 0 && !units.is_empty() {
+                let i = rng.below(units.len() as u64) as usize;
+                let gone = units.remove(i);
+                assert_eq!(occ.remove_unit(&m, &r, i).unwrap(), gone.at.is_some());
+                removed += 1;
+            } else if what == 1 {
+                let i = rng.below(units.len() as u64 + 1) as usize;
+                let u = new_unit(&mut rng);
+                assert_eq!(occ.insert_unit(&m, &r, i, &u).unwrap(), u.at.is_some());
+                inserted_off_map += usize::from(u.at.is_none());
+                units.insert(i, u);
+            } else if !units.is_empty() {
+                let i = rng.below(units.len() as u64) as usize;
+                change(&mut rng, &mut units[i]);
+                occ.update_unit(&m, &r, i, &units[i]).unwrap();
+            }
+            assert_eq!(occ, Occupancy::build(&m, &r, &units).unwrap());
+        }
+    }
+    assert!(
+        inserted_off_map > 10 && removed > 100,
+        "{inserted_off_map} {removed}"
+    );
+}
+
+#[test]
+fn a_unit_inserted_or_removed_at_no_such_place_or_with_a_bad_hex_leaves_the_occupancy_unchanged() {
+    let m = board();
+    let r = rules(&m);
+    let units = vec![
+        unit("a", "allied", "infantry", "0303"),
+        unit("g", "german", "armored", "0305"),
+    ];
+    let mut occ = Occupancy::build(&m, &r, &units).unwrap();
+    let kept = occ.clone();
+    let e = occ.remove_unit(&m, &r, 2).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unit index 2 is not in this occupancy (it holds 2 units)"
+    );
+    assert_eq!(occ, kept);
+    let e = occ.insert_unit(&m, &r, 3, &units[0]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unit index 3 is not in this occupancy (it holds 2 units)"
+    );
+    assert_eq!(occ, kept);
+    let mut bad = unit("b", "allied", "infantry", "9999");
+    let e = occ.insert_unit(&m, &r, 2, &bad).unwrap_err();
+    assert_eq!(e, Occupancy::build(&m, &r, &[bad.clone()]).unwrap_err());
+    assert_eq!(occ, kept);
+    bad.at = Some("0303".into());
+    bad.side = "swiss".into();
+    assert!(occ.insert_unit(&m, &r, 0, &bad).is_err());
+    assert_eq!(occ, kept);
+    // (inserting at the end is allowed)
+    bad.side = "allied".into();
+    assert!(occ.insert_unit(&m, &r, 2, &bad).unwrap());
+}
+
 #[test]
 fn update_unit_with_a_bad_hex_or_side_leaves_the_occupancy_unchanged() {
     let m = board();

@@ -191,9 +191,17 @@ impl PathCache {
         if roster_changed {
             named.sort_unstable();
             named.dedup();
-            self.units = merge_named_units(std::mem::take(&mut self.units), state, &named);
+            let kept = std::mem::take(&mut self.units);
+            let (units, followed) =
+                merge_named_units(kept, state, &named, map, rules, &mut self.occ);
+            self.units = units;
             self.index = index_of(&self.units);
-            self.rebuild(map, rules, UnitsChanged::All, control_changed)?;
+            let units = match followed {
+                Ok(_) => UnitsChanged::Followed,
+                // (the rebuild reports the error)
+                Err(_) => UnitsChanged::All,
+            };
+            self.rebuild(map, rules, units, control_changed)?;
         } else {
             self.rebuild(map, rules, UnitsChanged::These(changed), control_changed)?;
         }
@@ -229,6 +237,8 @@ impl PathCache {
                 }
                 occupancy_changed
             }
+            // (the kept supply fields are then checked cell by cell, `keep_unchanged_fields`)
+            UnitsChanged::Followed => true,
             UnitsChanged::All => {
                 self.occ = Occupancy::build(map, rules, &self.units)
                     .map_err(runtime)?
@@ -341,6 +351,8 @@ enum UnitsChanged {
     These(Vec<usize>),
     /// Units entered or left play (the indices moved): the occupancy is built again.
     All,
+    /// The occupancy followed the units that entered, left or changed already.
+    Followed,
 }
 
 fn index_of(units: &[Unit]) -> BTreeMap<String, usize> {
@@ -375,24 +387,49 @@ fn merge_units(kept: Vec<Unit>, state: &GameState) -> Vec<Unit> {
 
 /// The state's units, in its order, when the revision names every unit that changed, entered or
 /// left play (`named`, sorted): the kept copy of each other unit is taken as it is, uncompared.
-fn merge_named_units(kept: Vec<Unit>, state: &GameState, named: &[&str]) -> Vec<Unit> {
+/// `occ` (built on `kept`, in its order) follows each unit that leaves, enters or changes; the
+/// answer is an error once one of its steps failed (the occupancy then half followed: the caller
+/// builds it again).
+fn merge_named_units(
+    kept: Vec<Unit>,
+    state: &GameState,
+    named: &[&str],
+    map: &HexMap,
+    rules: &PathRules,
+    occ: &mut Occupancy,
+) -> (Vec<Unit>, Result<(), crate::path::PositionError>) {
     let mut kept = kept.into_iter().peekable();
     let mut out = Vec::with_capacity(state.units.len());
+    let mut followed = Ok(());
+    // (the occupancy's unit at `out.len()` is the next kept one: those before it are `out`'s)
+    let mut follow = |step: &mut dyn FnMut(&mut Occupancy) -> Result<bool, _>| {
+        if followed.is_ok() {
+            followed = step(occ).map(|_| ());
+        }
+    };
     for now in state.units.values() {
         while kept.peek().is_some_and(|k| k.id < now.id) {
             kept.next();
+            follow(&mut |occ| occ.remove_unit(map, rules, out.len()));
         }
         match kept.next_if(|k| k.id == now.id) {
             Some(mut k) => {
                 if named.binary_search(&now.id.as_str()).is_ok() {
                     copy_unit(&mut k, now);
+                    follow(&mut |occ| occ.update_unit(map, rules, out.len(), &k));
                 }
                 out.push(k);
             }
-            None => out.push(now.clone()),
+            None => {
+                follow(&mut |occ| occ.insert_unit(map, rules, out.len(), now));
+                out.push(now.clone());
+            }
         }
     }
-    out
+    for _ in kept {
+        follow(&mut |occ| occ.remove_unit(map, rules, out.len()));
+    }
+    (out, followed)
 }
 
 /// Makes `kept` equal to `now`, reusing its strings' buffers (a move changes `at` only).
