@@ -152,27 +152,39 @@ unsafe fn entries_walk(
     }
     let n = ffi::lua_rawlen(state, 1);
     let mut out = Vec::with_capacity(n.min(1 << 16));
+    let reads_all = ENTRY_FIELDS.iter().all(|k| allowed.contains(k));
     for i in 1..=n {
         ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer);
-        let entry = plain_entry(state, allowed);
+        let entry = plain_entry(state, allowed, reads_all);
         ffi::lua_pop(state, 1);
         out.push(entry?);
     }
     Some(out)
 }
 
-/// The entry on top, or `None`; leaves the stack as it found it.
-unsafe fn plain_entry(state: *mut ffi::lua_State, allowed: &[&str]) -> Option<PlainUnitEntry> {
+/// The fields an entry's walk reads.
+const ENTRY_FIELDS: [&str; 3] = ["id", "budget", "supply"];
+
+/// The entry on top, or `None`; leaves the stack as it found it. `reads_all`: whether `allowed`
+/// holds every name of `ENTRY_FIELDS` (then they are matched before the list is searched).
+unsafe fn plain_entry(
+    state: *mut ffi::lua_State,
+    allowed: &[&str],
+    reads_all: bool,
+) -> Option<PlainUnitEntry> {
     if ffi::lua_type(state, -1) != ffi::LUA_TTABLE {
         return None;
     }
     let (mut id, mut budget, mut supply) = (None, None, None);
     ffi::lua_pushnil(state);
     while ffi::lua_next(state, -2) != 0 {
+        // (the three read looked for first when allowed: a bot's entry holds only them)
         let key = (ffi::lua_type(state, -2) == ffi::LUA_TSTRING)
             .then(|| string_at(state, -2))
             .flatten()
-            .filter(|k| allowed.contains(k));
+            .filter(|k| {
+                (reads_all && matches!(*k, "id" | "budget" | "supply")) || allowed.contains(k)
+            });
         let kind = ffi::lua_type(state, -1);
         let plain = match (key, kind) {
             (None, _) => false,
@@ -312,5 +324,23 @@ mod tests {
         ] {
             assert_eq!(entries(code), None, "{code}");
         }
+    }
+
+    #[test]
+    fn an_entry_field_the_caller_does_not_allow_is_left_to_the_general_reading() {
+        let lua = Lua::new();
+        let list: Table = lua
+            .load(r#"{ {id = "g1", budget = 3, supply = "inf"} }"#)
+            .eval()
+            .unwrap();
+        assert_eq!(
+            plain_unit_entries(&lua, &list, &["id", "budget"]).unwrap(),
+            None
+        );
+        let list: Table = lua.load(r#"{ {id = "g1", budget = 3} }"#).eval().unwrap();
+        assert_eq!(
+            plain_unit_entries(&lua, &list, &["id", "budget"]).unwrap(),
+            Some(vec![entry("g1", Some(3.0), None)])
+        );
     }
 }
