@@ -357,12 +357,19 @@ impl Writer {
         if !self.reserve() {
             return;
         }
+        // (an item equal to the one before it is copied from the table: lists of sides,
+        // nations or types come in runs, and a copy costs far less than making the string)
+        let mut previous: Option<&str> = None;
         for (i, item) in items.enumerate() {
             // SAFETY: stack is [.. table] with a slot reserved; the pushed string (or
-            // boolean) is popped at once by lua_rawseti into the table, no metamethod. The
-            // string is valid for `len` bytes. May raise a memory error.
+            // boolean, or the copy of item `i`, a string this loop set) is popped at once by
+            // lua_rawseti into the table, no metamethod. The string is valid for `len` bytes.
+            // May raise a memory error.
             unsafe {
                 match item {
+                    Some(s) if previous == Some(s) => {
+                        ffi::lua_rawgeti(self.state, -1, i as ffi::lua_Integer);
+                    }
                     Some(s) => {
                         ffi::lua_pushlstring(self.state, s.as_ptr().cast(), s.len());
                     }
@@ -370,6 +377,7 @@ impl Writer {
                 }
                 ffi::lua_rawseti(self.state, -2, (i + 1) as ffi::lua_Integer);
             }
+            previous = item;
         }
         self.depth -= 1;
     }
@@ -609,6 +617,30 @@ mod tests {
             .call(t)
             .unwrap();
         assert_eq!(check, "xinteger2.5true1-1");
+    }
+
+    #[test]
+    fn string_items_in_runs_and_gaps_are_each_set() {
+        let lua = limited();
+        let items = [
+            Some("a"),
+            Some("a"),
+            None,
+            Some("a"),
+            Some("b"),
+            Some("b"),
+            Some("ab"),
+        ];
+        let t: Table = write(&lua, (), |w| {
+            w.table(items.len(), 0);
+            w.string_items(items.iter().copied());
+        })
+        .unwrap();
+        let read: String = lua
+            .load("local t = ...; local out = {} for i = 1, #t do out[i] = tostring(t[i]) end return table.concat(out, ',')")
+            .call(t)
+            .unwrap();
+        assert_eq!(read, "a,a,false,a,b,b,ab");
     }
 
     #[test]
