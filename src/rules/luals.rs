@@ -56,12 +56,18 @@ pub fn luals_definitions() -> Result<String, LualsError> {
 
 /// The test API section: the live `t` table of the test prelude, documented by `spec/test_api.rs`.
 fn test_api() -> Result<String, LualsError> {
+    test_api_of(include_str!("../luatest/prelude.lua"), spec::test_api())
+}
+
+/// The spec of the test API: the global `test`, the functions of `t`, and its classes.
+type TestApiDocs = (FunctionDoc, &'static [FunctionDoc], &'static [ClassDoc]);
+
+/// The test API section of `prelude` (a chunk returning its tests and `t`, and defining the
+/// global), documented by `docs`: separate from `test_api` so a test can give a wrong spec.
+fn test_api_of(prelude: &str, docs: TestApiDocs) -> Result<String, LualsError> {
     let lua = Lua::new();
-    let (_tests, t): (Table, Table) = lua
-        .load(include_str!("../luatest/prelude.lua"))
-        .set_name("=hexwar test API")
-        .eval()?;
-    let (global, functions, classes) = spec::test_api();
+    let (_tests, t): (Table, Table) = lua.load(prelude).set_name("=hexwar test API").eval()?;
+    let (global, functions, classes) = docs;
     let file = spec_file("test_api");
     let mut errors = Vec::new();
     let mut out = String::from(
@@ -567,6 +573,59 @@ mod tests {
         assert_eq!(
             undefined_types(text),
             ["hexwar.Unti is used by a spec line but defined nowhere: add it to src/rules/api/spec/views.rs"]
+        );
+    }
+
+    /// A prelude defining `test` and a `t` with one function.
+    const SMALL_PRELUDE: &str = "function test(name, fn) end\nreturn {}, {fail = function() end}";
+    const FAIL_ONLY: &[FunctionDoc] = &["fail(message: string) -- Fails the test."];
+
+    #[test]
+    fn a_test_global_the_prelude_does_not_define_is_an_error() {
+        let LualsError::Mismatch(errors) =
+            test_api_of(SMALL_PRELUDE, ("tset(name: string)", FAIL_ONLY, &[])).unwrap_err()
+        else {
+            panic!("expected a mismatch");
+        };
+        assert_eq!(
+            errors,
+            ["tset is in src/rules/api/spec/test_api.rs but the test prelude defines no such global"]
+        );
+        // (a global that is there but no function is no better)
+        let LualsError::Mismatch(errors) = test_api_of(
+            "test = 1\nreturn {}, {fail = function() end}",
+            ("test(name: string)", FAIL_ONLY, &[]),
+        )
+        .unwrap_err() else {
+            panic!("expected a mismatch");
+        };
+        assert_eq!(
+            errors,
+            ["test is in src/rules/api/spec/test_api.rs but the test prelude defines no such global"]
+        );
+    }
+
+    #[test]
+    fn the_test_global_and_the_functions_of_t_become_stubs() {
+        let text = test_api_of(
+            SMALL_PRELUDE,
+            (
+                "test(name: string, fn: fun(t: hexwar.Test)) -- Registers a test.",
+                FAIL_ONLY,
+                &[],
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            text.split_once("local t = {}\n").unwrap().1,
+            "\n---Fails the test.\n\
+             ---@param message string\n\
+             function t.fail(message) end\n\
+             \n\
+             ---Registers a test.\n\
+             ---@param name string\n\
+             ---@param fn fun(t: hexwar.Test)\n\
+             function test(name, fn) end\n"
         );
     }
 
