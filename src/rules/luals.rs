@@ -567,6 +567,40 @@ mod tests {
         );
     }
 
+    /// A field or a namespace in the spec that the live table lacks is named, even when the
+    /// table holds other fields and namespaces.
+    #[test]
+    fn a_spec_field_or_namespace_nothing_registers_is_an_error() {
+        let lua = Lua::new();
+        const BOTH_DICE: NamespaceDoc = NamespaceDoc {
+            name: "dice",
+            doc: "Dice.",
+            functions: &["roll(sides?: integer): integer", "shuffle()"],
+        };
+        const CARDS: NamespaceDoc = NamespaceDoc {
+            name: "cards",
+            doc: "Cards.",
+            functions: &[],
+        };
+        let docs = ApiDocs {
+            top_functions: &["refuse()"],
+            top_fields: &["api_version: integer", "max_units?: integer"],
+            namespaces: vec![&BOTH_DICE, &CARDS],
+            classes: &[],
+            aliases: &[],
+        };
+        let LualsError::Mismatch(errors) = generate(&live_table(&lua), &docs).unwrap_err() else {
+            panic!("expected a mismatch");
+        };
+        assert_eq!(
+            errors,
+            [
+                "hex.max_units? is in src/rules/api/spec/top.rs but no such value is registered",
+                "hex.cards is in src/rules/api/spec/cards.rs but no such namespace is registered",
+            ]
+        );
+    }
+
     #[test]
     fn a_type_no_class_defines_is_an_error() {
         let text = "---@class hexwar.Unit\n---@param u hexwar.Unit\n---@return hexwar.Unti[]\n";
