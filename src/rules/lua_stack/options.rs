@@ -321,6 +321,7 @@ mod tests {
             r#"{ {id = "g1", budgte = 3} }"#,
             r#"{ {id = "g1", [1] = true} }"#,
             r#"{ {id = "\255"} }"#,
+            r#"{ {id = "g1", supply = "\255"} }"#,
         ] {
             assert_eq!(entries(code), None, "{code}");
         }
