@@ -411,23 +411,43 @@ fn toward_keeps_a_unit_out_of_the_hexes_its_declared_capacity_would_overfill() {
     );
 }
 
-/// A malformed `capacity` is named field by field (read in one walk, not by mlua's conversion).
 /// A unit entry's `supply` that is not UTF-8 text is refused as the key-by-key reading refuses
-/// it, not taken as no supply (which would list hexes the unit cannot trace supply to).
+/// it, not taken as no supply (which would list hexes the unit cannot trace supply to); so are a
+/// `supply` or a `budget` of another type, each named with the unit.
 #[test]
 fn toward_refuses_a_supply_key_that_is_not_utf8() {
     let message = probe_error(
         r#"hex.path.toward({ "0101" }, { { id = "g1", budget = 6, supply = "k\255" } },
              { supplied = { k = { side = "german", class = "motorized", sources = { "0501" } } } })"#,
     );
-    // (mlua's own words for a string that is not UTF-8, after the probe file's place)
     assert_eq!(
         message.rsplit_once("probe.lua:1: ").map(|(_, why)| why),
-        Some("string expected, got string"),
+        Some("hex.path.toward: unit g1's supply: UTF-8 text expected, got a string of other bytes"),
         "{message}"
     );
+    for (entry, why) in [
+        (
+            r#"{ id = "g1", budget = 6, supply = {} }"#,
+            "hex.path.toward: unit g1's supply: a key of opts.supplied expected, got a table",
+        ),
+        (
+            r#"{ id = "g1", budget = {}, supply = "k" }"#,
+            "hex.path.toward: unit g1's budget: a number expected, got a table",
+        ),
+    ] {
+        let message = probe_error(&format!(
+            r#"hex.path.toward({{ "0101" }}, {{ {entry} }},
+             {{ supplied = {{ k = {{ side = "german", class = "motorized", sources = {{ "0501" }} }} }} }})"#
+        ));
+        assert_eq!(
+            message.rsplit_once("probe.lua:1: ").map(|(_, why)| why),
+            Some(why),
+            "{message}"
+        );
+    }
 }
 
+/// A malformed `capacity` is named field by field (read in one walk, not by mlua's conversion).
 #[test]
 fn toward_names_a_malformed_capacity() {
     let error = |opts: &str| {

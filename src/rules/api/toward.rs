@@ -253,15 +253,32 @@ impl Entry {
     fn budget(&self, key: &mlua::LuaString) -> mlua::Result<Option<f64>> {
         match &self.fields {
             EntryFields::Plain { budget, .. } => Ok(*budget),
-            EntryFields::Table(t) => t.raw_get(key),
+            EntryFields::Table(t) => t.raw_get(key).map_err(|e| self.field_error("budget", e)),
         }
     }
 
     fn supply(&mut self, key: &mlua::LuaString) -> mlua::Result<Option<String>> {
         match &mut self.fields {
             EntryFields::Plain { supply, .. } => Ok(supply.take()),
-            EntryFields::Table(t) => t.raw_get(key),
+            EntryFields::Table(t) => t.raw_get(key).map_err(|e| self.field_error("supply", e)),
         }
+    }
+
+    /// A field of the wrong type named with the unit and the type found (mlua's own words,
+    /// "string expected, got string" for bytes that are not UTF-8, named neither).
+    fn field_error(&self, field: &str, e: mlua::Error) -> mlua::Error {
+        let mlua::Error::FromLuaConversionError { from, .. } = &e else {
+            return e;
+        };
+        let (expected, got) = match (field, *from) {
+            (_, "string") => ("UTF-8 text", "a string of other bytes".to_string()),
+            ("budget", from) => ("a number", format!("a {from}")),
+            (_, from) => ("a key of opts.supplied", format!("a {from}")),
+        };
+        mlua::Error::runtime(format!(
+            "hex.path.toward: unit {}'s {field}: {expected} expected, got {got}",
+            self.id
+        ))
     }
 }
 
