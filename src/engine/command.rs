@@ -329,4 +329,90 @@ mod tests {
             "a command needs a string field 'command' (move, end_phase, ...)"
         );
     }
+
+    #[test]
+    fn a_move_names_the_field_meant_by_a_common_word_for_it() {
+        let tail = "(a move takes unit and path, or to; facing and units make it a facing \
+                    game's move; a command of the rules' own takes any)";
+        for (key, meant) in [
+            ("hexes", "path"),
+            ("route", "path"),
+            ("steps", "path"),
+            ("dest", "to"),
+            ("destination", "to"),
+            ("target", "to"),
+            ("id", "unit"),
+        ] {
+            let mut json = serde_json::json!({"command": "move", "unit": "b1", "path": ["0203"]});
+            json[key] = serde_json::json!("x");
+            assert_eq!(
+                parse(json).unwrap_err(),
+                format!("move: unknown argument '{key}' (did you mean '{meant}'?) {tail}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_path_given_as_one_label_is_a_one_step_move() {
+        assert_eq!(
+            parse(serde_json::json!({"command": "move", "unit": "b1", "path": "0203"})),
+            Ok(Command::Move {
+                unit: "b1".into(),
+                path: vec!["0203".into()]
+            })
+        );
+    }
+
+    /// An empty path, or a group of units, makes a move the rules' own, kept whole; an empty
+    /// Lua table's `{}` is read as the empty list it stands for.
+    #[test]
+    fn a_move_in_place_or_of_a_group_goes_to_the_rules_whole() {
+        let custom = |args: serde_json::Value| Command::Custom {
+            name: "move".into(),
+            args: args.as_object().unwrap().clone(),
+        };
+        for path in [serde_json::json!([]), serde_json::json!({})] {
+            assert_eq!(
+                parse(serde_json::json!({"command": "move", "unit": "b1", "path": path})),
+                Ok(custom(serde_json::json!({"unit": "b1", "path": []})))
+            );
+        }
+        assert_eq!(
+            parse(serde_json::json!({"command": "move", "units": ["b1", "b2"], "path": ["0203"]})),
+            Ok(custom(
+                serde_json::json!({"units": ["b1", "b2"], "path": ["0203"]})
+            ))
+        );
+    }
+
+    /// Tables nest as deep as lists do: both are counted.
+    #[test]
+    fn arguments_nested_in_tables_are_counted_as_lists_are() {
+        let nested = |levels: usize| {
+            let mut value = serde_json::json!("x");
+            for _ in 1..levels {
+                value = serde_json::json!({ "in": value });
+            }
+            let mut args = Map::new();
+            args.insert("orders".into(), value);
+            args
+        };
+        assert_eq!(
+            too_deep(&nested(65)),
+            Some("the command's arguments nest more than 64 levels deep".into())
+        );
+        assert_eq!(too_deep(&nested(64)), None);
+    }
+
+    /// A cut falling inside a character moves back to the character's start, never past the
+    /// limit.
+    #[test]
+    fn a_refusal_cut_inside_a_character_keeps_the_whole_characters_before_it() {
+        // ('x' is 1 byte, each é 2: byte 4096 falls inside the 2048th é)
+        let r = Refusal::new("DEMO-1", format!("x{}", "é".repeat(3000)));
+        assert_eq!(
+            r.reason,
+            format!("x{}... (6001 bytes in all)", "é".repeat(2047))
+        );
+    }
 }
