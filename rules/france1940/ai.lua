@@ -130,7 +130,7 @@ local function fact(id)
   return f
 end
 
--- For each hex, the objective cities within `THREAT` of it (map data, built once): the hexes
+-- For each hex, the list of objective cities within `THREAT` of it (map data, built once): the hexes
 -- THREAT steps away on the grid of every hex (sea included, as hex.map.distance counts them).
 local THREAT = 4
 local threatened_from = nil
@@ -141,7 +141,7 @@ local function threatened_cities()
     local list = common.within({ city }, THREAT)
     for _, h in ipairs(list) do
       local near = threatened_from[h] or {}
-      near[city] = true
+      near[#near + 1] = city
       threatened_from[h] = near
     end
   end
@@ -255,7 +255,7 @@ local function objectives(side, nl)
       germans[#germans + 1] = at
       local near = from[at]
       if near then
-        for city in pairs(near) do threatened[city] = true end
+        for k = 1, #near do threatened[near[k]] = true end
       end
     end
   end
