@@ -526,7 +526,9 @@ local function movement_choice(side)
   local first_turn = hex.state.turn() == 1
   local replaced_budget = common.budget_replaced()
   local units, asks = {}, {}
-  for _, id in ipairs(hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })) do
+  local movable = hex.units.ids(side, { on_map = true, without = { "moved", "railed", common.NEUTRAL } })
+  for k = 1, #movable do
+    local id = movable[k]
     local b = facts[id] or fact(id)
     -- (F40-11.3: para regiments have no movement factor, whatever MA a setup gave them)
     if b.size == "III" and b.type == "airborne" and movement.cannot_move(hex.units.get(id), side) then
@@ -602,18 +604,21 @@ local function movement_choice(side)
   if nl then
     local at = hex.units.list("at")
     local units_at, at_of = {}, {}
-    for _, l in ipairs(at) do
+    for k = 1, #at do
+      local l = at[k]
       if l then units_at[l] = true end
     end
     local dutch = dutch_targets(nl, units_at)
     if #dutch.cities > 0 then
       local city_dist = field(dutch.cities)
-      for i, id in ipairs(hex.units.list("id")) do at_of[id] = at[i] end
+      local ids = hex.units.list("id")
+      for i = 1, #ids do at_of[ids[i]] = at[i] end
       -- Motorized units may not enter marsh (F40-9.2), and every way into Fortress Holland
       -- crosses marsh: only those already close (they hold the dry hexes south of the rivers
       -- and their ZOC keeps the lines open) are of the front.
       local front, rest = {}, {}
-      for _, entry in ipairs(units) do
+      for k = 1, #units do
+        local entry = units[k]
         local d = city_dist[at_of[entry.id]]
         if d and d <= (fact(entry.id).class == "motorized" and DUTCH_FRONT_MOTORIZED or DUTCH_FRONT) then
           front[#front + 1] = entry

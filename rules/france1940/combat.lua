@@ -244,12 +244,13 @@ base_multiplier = combat.multiplier
 -- legal list for all its targets) or nil (work_in).
 local function odds_against(attackers, defenders, target, side, cancelled, destroyed)
   local a, froms, seen = 0, {}, {}
-  for _, u in ipairs(attackers) do
+  for k = 1, #attackers do
+    local u = attackers[k]
     a = a + strength(u)
     if not seen[u.at] then seen[u.at] = true; froms[#froms + 1] = u.at end
   end
   local d = 0
-  for _, u in ipairs(defenders) do d = d + strength(u) end
+  for k = 1, #defenders do d = d + strength(defenders[k]) end
   -- (a variant that replaced combat.multiplier is followed here too)
   if combat.multiplier ~= base_multiplier then
     d = d * combat.multiplier(target, froms)
@@ -299,7 +300,9 @@ local function passable(u, from, to)
     cost = c
   end
   if cost == nil or cost == "prohibited" then return false end
-  for _, f in ipairs(common.hexside(from, to)) do
+  local features = common.hexside(from, to)
+  for k = 1, #features do
+    local f = features[k]
     if f == "lake" or f == "sea" then return false end
   end
   return true
@@ -450,7 +453,7 @@ end
 
 local function ids(list)
   local out = {}
-  for _, u in ipairs(list) do out[#out + 1] = u.id end
+  for k = 1, #list do out[k] = list[k].id end
   return out
 end
 
@@ -615,7 +618,8 @@ function combat.attack_options(side)
     return { id = id, side = sides[i], at = ats[i], strength = strengths[i], status = isolated[id] and ISOLATED or NONE }
   end
   local enemy_at, own = {}, {}
-  for i, at in ipairs(ats) do
+  for i = 1, #ats do
+    local at = ats[i]
     if at then
       local s = sides[i]
       if s == enemy then
@@ -631,7 +635,8 @@ function combat.attack_options(side)
   -- The hexes next to an enemy (a set: the order of `pairs` does not reach the list).
   local near = {}
   for at in pairs(enemy_at) do
-    for _, nb in ipairs(common.neighbors(at)) do near[nb] = true end
+    local nbs = common.neighbors(at)
+    for k = 1, #nbs do near[nbs[k]] = true end
   end
   -- Targets attacked already this phase (C.4) are not gathered at all.
   local done = {}
@@ -640,7 +645,9 @@ function combat.attack_options(side)
   for _, i in ipairs(own) do
     local u = near[ats[i]] and not attacked_ids[unit_ids[i]] and view(i)
     if u and not u.status.attacked then
-      for _, nb in ipairs(common.neighbors(u.at)) do
+      local nbs = common.neighbors(u.at)
+      for k = 1, #nbs do
+        local nb = nbs[k]
         if enemy_at[nb] and not done[nb] and not attacker_refusal(u, side, nb, true) then
           local list = by_target[nb] or {}
           list[#list + 1] = u
@@ -656,7 +663,8 @@ function combat.attack_options(side)
   for _, target in ipairs(common.sorted_keys(by_target)) do
     local attackers = by_target[target]
     local defenders = {}
-    for k, i in ipairs(enemy_at[target]) do defenders[k] = view(i) end
+    local here = enemy_at[target]
+    for k = 1, #here do defenders[k] = view(here[k]) end
     local o
     if combat.odds ~= base_odds then
       -- (a variant's combat.odds, given the attackers as the attack command gives them)

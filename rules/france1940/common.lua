@@ -101,7 +101,9 @@ end
 function common.stacks_of_side(side)
   local sides, sizes, types = hex.units.list("side"), hex.units.list("size"), hex.units.list("type")
   local total, armored = {}, {}
-  for i, at in ipairs(hex.units.list("at")) do
+  local ats = hex.units.list("at")
+  for i = 1, #ats do
+    local at = ats[i]
     if at and sides[i] == side then
       local e = EQUIV[sizes[i]] or 0
       total[at] = (total[at] or 0) + e
@@ -252,7 +254,9 @@ function common.within(labels, range)
   for _ = 1, range do
     local next_ring = {}
     for _, h in ipairs(ring) do
-      for _, n in ipairs(common.neighbors(h)) do
+      local nbs = common.neighbors(h)
+      for k = 1, #nbs do
+        local n = nbs[k]
         if not seen[n] then
           seen[n] = true
           list[#list + 1] = n

@@ -157,7 +157,7 @@ function supply.sources()
   if #others > 0 then sets[#sets + 1] = { side = "allied", nations = others, hexes = french } end
   for _, nation in ipairs({ "belgian", "dutch" }) do
     local hexes = supply.major_cities(COUNTRY_OF[nation])
-    for _, l in ipairs(french) do hexes[#hexes + 1] = l end
+    table.move(french, 1, #french, #hexes + 1, hexes)
     sets[#sets + 1] = { side = "allied", nations = { nation }, hexes = hexes }
   end
   sets[#sets + 1] = { side = "allied", nations = { "swiss" }, hexes = shared("swiss_sources", build_swiss_sources) }
