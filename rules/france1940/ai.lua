@@ -250,7 +250,9 @@ local function objectives(side, nl)
   -- The hexes of the German units on the map, in id order (one flat list, no unit views).
   local germans, threatened = {}, {}
   local from = threatened_cities()
-  for _, at in ipairs(hex.units.list("at", "german")) do
+  local ats = hex.units.list("at", "german")
+  for k = 1, #ats do
+    local at = ats[k]
     if at then
       germans[#germans + 1] = at
       local near = from[at]
@@ -303,7 +305,8 @@ local function supplied_set(side, u, cache)
   local key = class .. "/" .. (u.nation or "")
   if cache[key] then return cache[key] end
   local set = {}
-  for _, l in ipairs(hex.path.supplied_hexes(side, class, supply_sources(side, u.nation))) do set[l] = true end
+  local hexes = hex.path.supplied_hexes(side, class, supply_sources(side, u.nation))
+  for k = 1, #hexes do set[hexes[k]] = true end
   cache[key] = set
   return set
 end
@@ -513,7 +516,9 @@ local function movement_choice(side)
   -- Units that may still move, in id order (the engine examines them nearest the objectives
   -- first, ties by id).
   local cannot, isolated = {}, {}
-  for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "dropped" } })) do
+  local dropped = hex.units.ids(side, { on_map = true, with = { "dropped" } })
+  for k = 1, #dropped do
+    local id = dropped[k]
     if movement.cannot_move(hex.units.get(id), side) then cannot[id] = true end   -- F40-11.4
   end
   for _, id in ipairs(hex.units.ids(side, { on_map = true, with = { "isolated" } })) do isolated[id] = true end
@@ -561,10 +566,13 @@ local function movement_choice(side)
     opts.first = 1
     while opts.first <= #group do
       local batch = hex.path.toward(goals, group, opts)
-      for _, r in ipairs(batch) do
+      for b = 1, #batch do
+        local r = batch[b]
         local u = hex.units.get(r.id)
         local wanted = nil
-        for _, label in ipairs(r.closer) do
+        local closer = r.closer
+        for k = 1, #closer do
+          local label = closer[k]
           local c = politics.country_of(label)
           if not (c and strategy.avoided_countries[c]) and not kept_home(u, label, home_locked) and not restrictions.hex_refusal(u, label) then
             wanted = label

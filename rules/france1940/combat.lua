@@ -331,7 +331,9 @@ local function enterable(u, from, to, planned, gone, units_at)
   if not passable(u, from, to) then return false end
   local enemy = common.enemy_of(u.side)
   local friendly = planned[to] ~= nil
-  for _, v in ipairs(units_at(to)) do
+  local here = units_at(to)
+  for k = 1, #here do
+    local v = here[k]
     -- 11.3 / R8: a hex holding only enemy para regiments may be entered.
     if v.side ~= u.side and not (v.side == enemy and common.para_regiment(v)) then return false end
     if v.side == u.side and not gone[v.id] then friendly = true end
@@ -356,7 +358,9 @@ local function routes(u, n, planned, gone, zoc_refused, units_at)
     local last = path[#path]
     local p = planned[last] or { 0, 0 }
     local t, a = p[1] + common.equivalents(u), p[2] + common.armored_equivalents(u)
-    for _, v in ipairs(units_at(last)) do
+    local here = units_at(last)
+    for k = 1, #here do
+      local v = here[k]
       if v.side == u.side and not gone[v.id] then
         t = t + common.equivalents(v)
         a = a + common.armored_equivalents(v)
@@ -386,7 +390,7 @@ local function routes(u, n, planned, gone, zoc_refused, units_at)
         end
         if ok then
           local next_path = {}
-          for i, l in ipairs(path) do next_path[i] = l end
+          table.move(path, 1, #path, 1, next_path)
           next_path[#next_path + 1] = nb
           walk(nb, next_path, next_refused)
         end
@@ -642,7 +646,8 @@ function combat.attack_options(side)
   local done = {}
   for _, l in ipairs(hex.state.get("attacked_hexes") or {}) do done[l] = true end
   local by_target = {}
-  for _, i in ipairs(own) do
+  for k = 1, #own do
+    local i = own[k]
     local u = near[ats[i]] and not attacked_ids[unit_ids[i]] and view(i)
     if u and not u.status.attacked then
       local nbs = common.neighbors(u.at)

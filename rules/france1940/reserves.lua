@@ -85,11 +85,25 @@ local function f_swiss_invaded(f)
   return f.swiss_invaded
 end
 
+-- The map edges where reserves enter (17.5, 17.7).
+local WEST_SOUTH, SOUTH_EAST = { "west_edge", "south_edge" }, { "south_edge", "east_edge" }
+
+-- Whether `label` lies in one of the zones `names` (one of the lists above): map data, each
+-- answer kept per list, since the listings ask it of every candidate hex again and again.
+local edge_answers = {}
 local function edge(label, names)
-  for _, z in ipairs(common.zones_of(label)) do
-    for _, n in ipairs(names) do if z == n then return true end end
+  local kept = edge_answers[names]
+  if not kept then
+    kept = common.memo(function(l)
+      local zones = common.zones_of(l)
+      for i = 1, #zones do
+        for k = 1, #names do if zones[i] == names[k] then return true end end
+      end
+      return false
+    end)
+    edge_answers[names] = kept
   end
-  return false
+  return kept(label)
 end
 
 -- Whether pool unit `g` is one `side` may place: its own, or a neutral country's (16.2).
@@ -127,7 +141,7 @@ local function allied_hex(f, label)
     return f_control(f, label) ~= "german" and not zoc_of(f, label, "german")
   end
   if common.in_zone(label, "city_paris") then return true end
-  return politics.country_of(label) == "france" and edge(label, { "west_edge", "south_edge" })
+  return politics.country_of(label) == "france" and edge(label, WEST_SOUTH)
 end
 
 -- 17.6: a French hex next to Switzerland ("dans tout hex de France adjacent à la frontière
@@ -200,7 +214,7 @@ local function check_in(f, g, side, to)
     -- en Suisse": Allied control is asked of the cities only.
     local city = common.terrain(to) == "major_city" or common.has_feature(to, "town")
     local ok = politics.country_of(to) == "switzerland"
-      and ((city and f_control(f, to) == "allied") or edge(to, { "south_edge", "east_edge" }))
+      and ((city and f_control(f, to) == "allied") or edge(to, SOUTH_EAST))
     if not ok then return nil, "F40-17.7", to .. " is not an Allied-controlled Swiss city or south/east edge hex of Switzerland" end
     return "swiss"
   end
@@ -291,7 +305,9 @@ local function closed_hexes(side)
   local enemy = common.enemy_of(side)
   local sides, sizes = hex.units.list("side"), hex.units.list("size")
   local out, regiments = {}, {}
-  for i, at in ipairs(hex.units.list("at")) do
+  local ats = hex.units.list("at")
+  for i = 1, #ats do
+    local at = ats[i]
     local s = sides[i]
     if at and s ~= side then
       if s ~= enemy or sizes[i] ~= "III" then out[at] = true else regiments[at] = true end
@@ -368,7 +384,7 @@ local function candidates(pool)
       ok = c == "switzerland"
     else
       ok = common.in_zone(label, "assembly_points") or common.in_zone(label, "city_paris")
-        or (c == "france" and edge(label, { "west_edge", "south_edge" }))
+        or (c == "france" and edge(label, WEST_SOUTH))
         or (pool == "armee_des_alpes" and alpine_geo(label))
     end
     if ok then out[#out + 1] = label end
@@ -447,7 +463,8 @@ function reserves.place_options(side, only)
         probe.status = {}
         stacks = stacks or restrictions.stacks(side)
         fitting = {}
-        for _, to in ipairs(open) do
+        for k = 1, #open do
+          local to = open[k]
           if restrictions.fits(probe, to, stacks) then fitting[#fitting + 1] = to end
         end
         fitting_by_kind[kind] = fitting

@@ -210,7 +210,9 @@ function restrictions.blocker()
 end
 
 local function path_refusal_in(ctx, u, path)
-  for _, label in ipairs(path or {}) do
+  path = path or {}
+  for k = 1, #path do
+    local label = path[k]
     local rule, reason = judge(ctx, u, label)
     if rule then return rule, reason end
   end

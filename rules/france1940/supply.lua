@@ -30,7 +30,8 @@ local function row_col(label)
 end
 
 local function add_all(out, seen, list)
-  for _, label in ipairs(list) do
+  for k = 1, #list do
+    local label = list[k]
     if not seen[label] then
       seen[label] = true
       out[#out + 1] = label
