@@ -226,13 +226,24 @@ end)
 /// `supplied_hexes` from `sources` (one hex) for German foot and armour (src/rules/api/path.rs `PathCache::supply_field`),
 /// the reach of `unit` (the owners decide F40-10.2's entry across a sea hexside), `control`, and
 /// the German units' `supply` from the same source (its fields are those `supplied_hexes` traced
-/// just before: one cache serves both).
+/// just before: one cache serves both), and the units `hex.units.at` finds in every hex (its
+/// index, built at the third call, follows the game from one position to the next).
 fn paths_module(dir: &Path, unit: &str, sources: &str) -> std::path::PathBuf {
     let module = dir.join("paths.lua");
     std::fs::write(
         &module,
         format!(
             r#"hex.commands.define("apply", {{ args = {{ "events" }}, resolve = function(cmd) return cmd.events end }})
+-- the ids at every hex of the row (from the third call at a position, the index answers)
+local function here()
+  local out = {{}}
+  for _, l in ipairs(hex.map.hexes()) do
+    local ids = {{}}
+    for _, u in ipairs(hex.units.at(l)) do ids[#ids + 1] = u.id end
+    out[l] = table.concat(ids, " ")
+  end
+  return out
+end
 hex.rules.query("paths", function()
   return {{
     foot = hex.path.supplied_hexes("german", "foot", {{ "{sources}" }}),
@@ -240,6 +251,7 @@ hex.rules.query("paths", function()
     reach = hex.units.get("{unit}") and hex.path.reach("{unit}") or false,
     control = hex.path.control(),
     supply = hex.path.supply({{ {{ side = "german", hexes = {{ "{sources}" }} }} }}),
+    here = here(),
   }}
 end)
 "#
@@ -387,6 +399,14 @@ fn units_entering_and_leaving_play_in_a_game_reach_the_searches_between_calls() 
     // (at MA 1, with a1 now next to it at 0102, the armour reaches nothing)
     assert_eq!(answers[3]["reach"], json!({}));
     assert_eq!(supply(4)["g-new"], Value::Null);
+    let here = |i: usize, label: &str| answers[i]["here"][label].clone();
+    assert_eq!(here(0, "0401"), json!("g-east"));
+    assert_eq!(here(1, "0401"), json!(""));
+    assert_eq!(here(2, "0401"), json!("g-new"));
+    assert_eq!((here(3, "0302"), here(3, "0102")), (json!(""), json!("a1")));
+    assert_eq!(here(3, "0101"), json!("g-arm"));
+    assert_eq!((here(4, "0401"), here(4, "0501")), (json!(""), json!("")));
+    assert_eq!(here(5, "0201"), json!("z-al"));
     // (z-al at 0201 holds the armour back to 0202; gone, its ZOC goes with it)
     assert_eq!(answers[5]["reach"], json!({"0202": 2.0}));
     assert_eq!(
