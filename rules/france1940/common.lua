@@ -319,8 +319,7 @@ end
 
 -- MP already spent by a unit in this phase (movement.lua records each move's cost).
 function common.spent(u)
-  local spent = hex.state.get("mp_spent") or {}
-  return spent[u.id] or 0
+  return hex.state.get("mp_spent", u.id) or 0
 end
 
 -- A copy of a table with one key changed (rules variables are replaced whole).

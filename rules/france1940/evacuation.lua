@@ -44,7 +44,7 @@ function evacuation.refusal(u, side)
   if left < 1 then
     return "F40-10.4", string.format("%s has %s MP left; evacuation costs 1 MP in the port hex", u.id, common.mp_str(left))
   end
-  local done = (hex.state.get("evacuated") or {})[u.at] or 0
+  local done = hex.state.get("evacuated", u.at) or 0
   local eq = common.equivalents(u)
   if done + eq > evacuation.PER_PORT then
     return "F40-10.4", string.format(

@@ -62,7 +62,7 @@ end
 -- "neutral", "allied" or "surrendered" for the four countries; nil for France and Germany.
 function politics.status(country)
   if not politics.NATION_OF[country] and country ~= "luxembourg" then return nil end
-  local s = (hex.state.get("countries") or {})[country]
+  local s = hex.state.get("countries", country)   -- (the one entry, not the whole table)
   return s or "neutral"
 end
 
@@ -71,7 +71,7 @@ function politics.is_neutral(country)
 end
 
 function politics.invaded(country)
-  return (hex.state.get("invaded") or {})[country] ~= nil
+  return hex.state.get("invaded", country) ~= nil
 end
 
 -- True when a German unit stands in a hex of `country`.

@@ -128,7 +128,7 @@ local function f_pool_empty(f)
 end
 
 local function used(key)
-  return (hex.state.get("reserves_used") or {})[key] or 0
+  return hex.state.get("reserves_used", key) or 0
 end
 
 -- Hexes of 17.5: "les trois points de rassemblement ..., tant que ces points ne sont pas en ZdC

@@ -12,9 +12,9 @@ local COUNTRIES = { "netherlands", "belgium", "luxembourg", "switzerland" }
 
 -- "neutral", "invaded on turn 2, allied", "surrendered on turn 6".
 local function country_text(country)
-  local surrendered = (hex.state.get("surrendered") or {})[country]
+  local surrendered = hex.state.get("surrendered", country)
   if surrendered then return "surrendered on turn " .. surrendered end
-  local invaded = (hex.state.get("invaded") or {})[country]
+  local invaded = hex.state.get("invaded", country)
   if invaded then return "invaded on turn " .. invaded .. ", allied" end
   return politics.status(country) or "neutral"
 end
