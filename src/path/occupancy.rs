@@ -146,10 +146,7 @@ impl Occupancy {
         unit: &Unit,
     ) -> Result<bool, PositionError> {
         let Some(&old) = self.footprints.get(index) else {
-            return Err(PositionError::NoSuchUnit {
-                index,
-                count: self.footprints.len(),
-            });
+            return Err(self.no_such_unit(index));
         };
         let new = Footprint::of(map, rules, unit)?;
         if new == old {
@@ -177,10 +174,7 @@ impl Occupancy {
         unit: &Unit,
     ) -> Result<bool, PositionError> {
         if index > self.footprints.len() {
-            return Err(PositionError::NoSuchUnit {
-                index,
-                count: self.footprints.len(),
-            });
+            return Err(self.no_such_unit(index));
         }
         let new = Footprint::of(map, rules, unit)?;
         if let Some(f) = &new {
@@ -200,16 +194,21 @@ impl Occupancy {
         index: usize,
     ) -> Result<bool, PositionError> {
         let Some(&old) = self.footprints.get(index) else {
-            return Err(PositionError::NoSuchUnit {
-                index,
-                count: self.footprints.len(),
-            });
+            return Err(self.no_such_unit(index));
         };
         if let Some(f) = &old {
             self.mark(map, rules, f, Mark::Remove);
         }
         self.footprints.remove(index);
         Ok(old.is_some())
+    }
+
+    /// The error for a unit index past the units given to `build`.
+    fn no_such_unit(&self, index: usize) -> PositionError {
+        PositionError::NoSuchUnit {
+            index,
+            count: self.footprints.len(),
+        }
     }
 
     /// Adds or takes back one unit's marks: its hex, its ZOC hexes, its extra cost.

@@ -472,6 +472,14 @@ pub(crate) fn generate(hex: &Table, docs: &ApiDocs) -> Result<String, LualsError
 mod tests {
     use super::*;
 
+    /// The list of mismatches a generation refused with.
+    fn mismatch(generated: Result<String, LualsError>) -> Vec<String> {
+        match generated {
+            Err(LualsError::Mismatch(errors)) => errors,
+            other => panic!("expected a mismatch, got {other:?}"),
+        }
+    }
+
     #[test]
     fn a_signature_splits_into_typed_params_and_returns() {
         let sig = parse_signature(
@@ -554,9 +562,7 @@ mod tests {
             classes: &[],
             aliases: &[],
         };
-        let LualsError::Mismatch(errors) = generate(&live_table(&lua), &docs).unwrap_err() else {
-            panic!("expected a mismatch");
-        };
+        let errors = mismatch(generate(&live_table(&lua), &docs));
         assert_eq!(
             errors,
             [
@@ -589,9 +595,7 @@ mod tests {
             classes: &[],
             aliases: &[],
         };
-        let LualsError::Mismatch(errors) = generate(&live_table(&lua), &docs).unwrap_err() else {
-            panic!("expected a mismatch");
-        };
+        let errors = mismatch(generate(&live_table(&lua), &docs));
         assert_eq!(
             errors,
             [
@@ -616,23 +620,19 @@ mod tests {
 
     #[test]
     fn a_test_global_the_prelude_does_not_define_is_an_error() {
-        let LualsError::Mismatch(errors) =
-            test_api_of(SMALL_PRELUDE, ("tset(name: string)", FAIL_ONLY, &[])).unwrap_err()
-        else {
-            panic!("expected a mismatch");
-        };
+        let errors = mismatch(test_api_of(
+            SMALL_PRELUDE,
+            ("tset(name: string)", FAIL_ONLY, &[]),
+        ));
         assert_eq!(
             errors,
             ["tset is in src/rules/api/spec/test_api.rs but the test prelude defines no such global"]
         );
         // (a global that is there but no function is no better)
-        let LualsError::Mismatch(errors) = test_api_of(
+        let errors = mismatch(test_api_of(
             "test = 1\nreturn {}, {fail = function() end}",
             ("test(name: string)", FAIL_ONLY, &[]),
-        )
-        .unwrap_err() else {
-            panic!("expected a mismatch");
-        };
+        ));
         assert_eq!(
             errors,
             ["test is in src/rules/api/spec/test_api.rs but the test prelude defines no such global"]
