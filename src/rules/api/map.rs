@@ -104,7 +104,7 @@ pub(crate) fn label_list(
     let hexes = hexes.as_slice();
     // (only borrows: see writer.rs)
     crate::rules::lua_stack::writer::write(lua, (), |w| {
-        w.table(0, 0);
+        w.table(hexes.len(), 0);
         for (i, &h) in hexes.iter().enumerate() {
             w.label(h);
             w.set_item(i + 1);

@@ -311,7 +311,7 @@ pub(crate) fn string_list<'a>(
     let items = items.as_slice();
     // (only borrows: see writer.rs)
     writer::write(lua, (), |w| {
-        w.table(0, 0);
+        w.table(items.len(), 0);
         for (i, item) in items.iter().enumerate() {
             w.str(item);
             w.set_item(i + 1);

@@ -712,10 +712,10 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                     write::<Table, _>(lua, (), |w| {
                         w.table(0, entries.len());
                         for (hex, cost, path) in entries {
-                            w.table(0, 0);
+                            w.table(0, 2);
                             w.float(*cost);
                             w.set("cost");
-                            w.table(0, 0);
+                            w.table(path.len(), 0);
                             for (i, &h) in path.iter().enumerate() {
                                 w.label(h);
                                 w.set_item(i + 1);
@@ -825,7 +825,7 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 let (units, supplied) = (cache.units.as_slice(), supplied.as_slice());
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
-                    w.table(0, 0);
+                    w.table(0, supplied.iter().flatten().count());
                     for (unit, supplied) in units.iter().zip(supplied) {
                         if let Some(s) = supplied {
                             w.bool(*s);
@@ -879,9 +879,9 @@ pub fn register(lua: &Lua, hex: &Table) -> mlua::Result<()> {
                 labels(lua, map)?;
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
-                    w.table(0, 0);
+                    w.table(changed.len(), 0);
                     for (i, (hex, side)) in changed.iter().enumerate() {
-                        w.table(0, 0);
+                        w.table(0, 3);
                         w.str("ControlChanged");
                         w.set("event");
                         w.label(*hex);

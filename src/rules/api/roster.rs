@@ -191,7 +191,7 @@ pub fn register(lua: &Lua, units: &Table) -> mlua::Result<()> {
                 let listed = listed.as_slice();
                 // (only borrows: see writer.rs)
                 write::<Table, _>(lua, (), |w| {
-                    w.table(0, 0);
+                    w.table(listed.len(), 0);
                     for (i, (u, class)) in listed.iter().enumerate() {
                         w.table(0, 9);
                         crate::rules::convert::write_unit_identity(w, u);

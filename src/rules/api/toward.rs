@@ -189,7 +189,7 @@ pub fn register(lua: &Lua, path: &Table) -> mlua::Result<()> {
                     let answers = answers.as_slice();
                     // (only borrows: see writer.rs)
                     write::<Table, _>(lua, (), |w| {
-                        w.table(0, 0);
+                        w.table(answers.len(), 0);
                         for (i, a) in answers.iter().enumerate() {
                             w.table(0, 4);
                             w.str(&a.id);
