@@ -423,6 +423,12 @@ mod tests {
             in_lua_words("invalid type: integer `3`, expected struct UnitSpec"),
             "invalid type: integer `3`, expected a table"
         );
+
+        // (serde_json's place after the struct's name stays)
+        assert_eq!(
+            in_json_words("invalid type: integer `3`, expected struct Header at line 1 column 1"),
+            "invalid type: integer `3`, expected an object at line 1 column 1"
+        );
     }
 
     #[derive(Debug, serde::Deserialize)]
@@ -623,6 +629,139 @@ mod tests {
         }
     }
 
+    /// A date or time is refused at the first in the file, wherever it stands: at the top, in
+    /// an array in an array, in an inline table under a header.
+    #[test]
+    fn the_first_date_or_time_in_the_file_is_refused_wherever_it_stands() {
+        let refused = |text: &str, first: &str| {
+            assert_eq!(
+                datetime_error(text),
+                Some(TomlError {
+                    offset: text.find(first).unwrap(),
+                    message: "a date or time is no value hexwar reads: write it as a string \
+                              (\"1940-05-10\")"
+                        .into(),
+                }),
+                "{text}"
+            );
+        };
+        refused("a = 1940-05-10\nb = 1941-06-22\n", "1940");
+        refused("a = 1\nb = [[2, 1940-05-10]]\n", "1940");
+        refused("[t]\nu = { when = 12:30:00 }\n", "12:30");
+        // (a float before it is no date; a NaN is not one either)
+        refused("a = 1.5\nb = nan\nc = 1940-05-10\n", "1940");
+        assert_eq!(datetime_error("a = \"1940-05-10\"\nb = 1.5\n"), None);
+    }
+
+    /// NaN and infinity, with or without a sign, are refused at the first in the file; a date
+    /// or a finite float before them is no such number.
+    #[test]
+    fn the_first_nan_or_infinity_in_the_file_is_refused_wherever_it_stands() {
+        let refused = |text: &str, first: &str, said: &str| {
+            assert_eq!(
+                not_finite_error(text),
+                Some(TomlError {
+                    offset: text.find(first).unwrap(),
+                    message: format!(
+                        "{said} is no number hexwar reads (NaN and infinity cannot be saved): \
+                         write a finite number"
+                    ),
+                }),
+                "{text}"
+            );
+        };
+        refused("a = nan\nb = inf\n", "nan", "nan");
+        refused("a = 1.5\nb = [[-inf]]\n", "-inf", "-inf");
+        refused("a = 1940-05-10\n[t]\nu = { v = +nan }\n", "+nan", "+nan");
+        assert_eq!(not_finite_error("a = 1.5\nb = \"inf\"\n"), None);
+    }
+
+    /// A missing field is said beside an unknown key of its own table that means no such
+    /// field, and beside an entry of another table that has its very name.
+    #[test]
+    fn a_missing_field_is_listed_beside_entries_taken_out_for_other_reasons() {
+        assert_eq!(
+            errors_of("name = \"x\"\nzzz = 1\n"),
+            vec![
+                (1, "TOML: missing field `turns`".to_string()),
+                (
+                    2,
+                    "TOML: unknown field `zzz`, expected one of `name`, `turns`, `unit`"
+                        .to_string()
+                ),
+            ]
+        );
+        assert_eq!(
+            errors_of("turns = 1\n[[unit]]\nid = \"a\"\nside = \"b\"\nname = \"x\"\n"),
+            vec![
+                (1, "TOML: missing field `name`".to_string()),
+                (
+                    5,
+                    "TOML: unknown field `name`, expected `id` or `side`".to_string()
+                ),
+            ]
+        );
+    }
+
+    /// The table a missing field is looked for in: from a table header to the next, or an
+    /// inline table's own braces, also when the file starts with the header.
+    #[test]
+    fn a_missing_field_is_matched_to_entries_of_its_own_table_only() {
+        // (the unit's side misspelt under the file's first line: its missing side is not said)
+        assert_eq!(
+            errors_of("[[unit]]\nid = \"a\"\nsied = \"b\"\n"),
+            vec![(
+                3,
+                "TOML: unknown field `sied` (did you mean `side`?), expected `id` or `side`"
+                    .to_string()
+            )]
+        );
+        // (a `side` taken out of the top after an inline unit lacking one: both are said)
+        assert_eq!(
+            errors_of("name = \"x\"\nturns = 1\nunit = [{ id = \"a\" }]\nside = 2\n"),
+            vec![
+                (3, "TOML: missing field `side`".to_string()),
+                (
+                    4,
+                    "TOML: unknown field `side`, expected one of `name`, `turns`, `unit`"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+
+    /// An offset past the last entry (at the end of a text with no last newline) names no
+    /// entry: the error is not that entry's.
+    #[test]
+    fn an_offset_past_the_last_entry_names_no_entry() {
+        assert_eq!(entry_at("a = 1", 4), Some((0..5, "a".to_string())));
+        assert_eq!(entry_at("a = 1", 5), None);
+    }
+
+    /// A duplicate key is named when it is short enough to quote; a longer one is said as the
+    /// parser says it (a key of megabytes made a message of megabytes).
+    #[test]
+    fn a_duplicate_key_is_named_only_when_short() {
+        let short = "k".repeat(80);
+        let text = format!("{short} = 1\n{short} = 2\n");
+        assert_eq!(
+            parse_toml::<toml::Table>(&text).unwrap_err(),
+            vec![TomlError {
+                offset: text.find('\n').unwrap() + 1,
+                message: format!("TOML: duplicate key `{short}`"),
+            }]
+        );
+        let long = "k".repeat(81);
+        let text = format!("{long} = 1\n{long} = 2\n");
+        assert_eq!(
+            parse_toml::<toml::Table>(&text).unwrap_err(),
+            vec![TomlError {
+                offset: text.find('\n').unwrap() + 1,
+                message: "TOML: duplicate key".into(),
+            }]
+        );
+    }
+
     /// The nesting limit comes with no place: the line nested deepest is named (it was line 0
     /// in an orders file, 1 in a scenario).
     #[test]
@@ -645,5 +784,19 @@ mod tests {
         let arrays = format!("a = 1\nb = {}1{}\n", "[".repeat(200), "]".repeat(200));
         let errors = parse_toml::<toml::Table>(&arrays).unwrap_err();
         assert!((6..arrays.len()).contains(&errors[0].offset), "{errors:?}");
+        assert_eq!(
+            errors[0].message,
+            "TOML: cannot recurse further; max recursion depth met"
+        );
+
+        // (dots after a closed string count; of lines nested equally deep the first is named)
+        let keys = vec!["a"; 150].join(".");
+        let quoted = format!("m = [[[[[1]]]]]\n[\"q\".{keys}]\nx = 1\n");
+        let errors = parse_toml::<toml::Table>(&quoted).unwrap_err();
+        assert_eq!(errors[0].offset, quoted.find("\n[").unwrap() + 1);
+        let floats = vec!["1.5"; 149].join(", ");
+        let tied = format!("[{keys}]\nx = 1\nw = [{floats}]\n");
+        let errors = parse_toml::<toml::Table>(&tied).unwrap_err();
+        assert_eq!(errors[0].offset, 0);
     }
 }
