@@ -291,6 +291,29 @@ fn is_place(place: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// A value in a message as Lua writes it (a whole float with its `.0`, a large one
+    /// without), anything but a string, number or boolean by its type.
+    #[test]
+    fn a_value_is_named_as_lua_writes_it_and_never_by_its_address() {
+        let lua = mlua::Lua::new();
+        let named = |v: mlua::Value| value_in_message(&v);
+        assert_eq!(
+            named(mlua::Value::String(lua.create_string("zone").unwrap())),
+            "zone"
+        );
+        assert_eq!(named(mlua::Value::Integer(-3)), "-3");
+        assert_eq!(named(mlua::Value::Number(-2.0)), "-2.0");
+        assert_eq!(named(mlua::Value::Number(2.25)), "2.25");
+        assert_eq!(named(mlua::Value::Number(1e15)), "1000000000000000");
+        assert_eq!(named(mlua::Value::Number(f64::INFINITY)), "inf");
+        assert_eq!(named(mlua::Value::Boolean(true)), "true");
+        assert_eq!(named(mlua::Value::Nil), "nil");
+        assert_eq!(
+            named(mlua::Value::Table(lua.create_table().unwrap())),
+            "table"
+        );
+    }
+
     const TRACEBACK: &str = "stack traceback:\n\t[C]: in field 'define'\n\trules/broken/init.lua:2: in main chunk\n\t[C]: in function 'require'";
 
     #[test]
@@ -378,6 +401,12 @@ mod tests {
             without_addresses("mask: 0x1f; count: 0x"),
             "mask: 0x1f; count: 0x"
         );
+        // (a long hex number after no word, or a `0x` without digits after a kind, stays too)
+        assert_eq!(
+            without_addresses("at (3): 0x12345678; table: 0xg"),
+            "at (3): 0x12345678; table: 0xg"
+        );
+        assert_eq!(without_addresses("Foo_: 0x29a7ae73400"), "Foo_");
     }
 
     #[test]
