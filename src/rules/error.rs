@@ -314,6 +314,15 @@ mod tests {
         );
     }
 
+    /// A VM out of memory is said with its limit in MiB (no place when none was seen).
+    #[test]
+    fn a_memory_limit_exceeded_is_said_in_mib() {
+        assert_eq!(
+            memory_exceeded(&Budget::new(1000), 3 << 20),
+            "memory limit of 3 MiB exceeded"
+        );
+    }
+
     const TRACEBACK: &str = "stack traceback:\n\t[C]: in field 'define'\n\trules/broken/init.lua:2: in main chunk\n\t[C]: in function 'require'";
 
     #[test]
