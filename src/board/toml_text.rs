@@ -134,7 +134,12 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, Vec<TomlError>> 
             .message()
             .strip_prefix("unknown field `")
             .and_then(|rest| rest.split('`').next());
-        let entry = entry_at(&current, offset).filter(|(_, key)| unknown.is_none_or(|u| u == key));
+        // (an error with no place, one of the whole file, is no entry's: taking out the entry
+        // where its offset falls listed it twice)
+        let entry = e
+            .span()
+            .and_then(|_| entry_at(&current, offset))
+            .filter(|(_, key)| unknown.is_none_or(|u| u == key));
         let meant = message
             .split_once("(did you mean `")
             .and_then(|(_, rest)| rest.split('`').next())
@@ -758,6 +763,31 @@ mod tests {
             vec![TomlError {
                 offset: text.find('\n').unwrap() + 1,
                 message: "TOML: duplicate key".into(),
+            }]
+        );
+    }
+
+    /// A file read whole into one value (`try_from` a table) that refuses it.
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(try_from = "toml::Table")]
+    struct Refused;
+
+    impl TryFrom<toml::Table> for Refused {
+        type Error = String;
+        fn try_from(_: toml::Table) -> Result<Self, String> {
+            Err("no file of this kind is read".into())
+        }
+    }
+
+    /// An error of the whole file has no place: it is said once, in its own words (it was
+    /// listed twice, the first entry taken out for it).
+    #[test]
+    fn an_error_of_the_whole_file_is_said_once_in_its_own_words() {
+        assert_eq!(
+            parse_toml::<Refused>("a = 1\n").unwrap_err(),
+            vec![TomlError {
+                offset: 0,
+                message: "TOML: no file of this kind is read".into(),
             }]
         );
     }
