@@ -390,6 +390,103 @@ mod tests {
         );
     }
 
+    /// A host error already naming its script line keeps it alone; a call from a second
+    /// script frame shows both frames.
+    #[test]
+    fn a_host_error_keeps_its_own_line_and_a_longer_traceback_shows_its_frames() {
+        let said = |message: &str, traceback: &str| {
+            let error = Error::CallbackError {
+                traceback: traceback.into(),
+                cause: std::sync::Arc::new(Error::runtime(message)),
+            };
+            describe(&error, "loading", &Budget::new(1000), 1 << 20)
+        };
+        assert_eq!(
+            said("rules/x.lua:5: boom", TRACEBACK),
+            "loading: rules/x.lua:5: boom"
+        );
+        let two = "stack traceback:\n\t[C]: in field 'define'\n\trules/a.lua:3: in function 'f'\n\trules/b.lua:9: in main chunk";
+        assert_eq!(
+            said("boom", two),
+            "loading: rules/a.lua:3: boom\nstack traceback:\n\trules/a.lua:3: in function 'f'\n\trules/b.lua:9: in main chunk"
+        );
+    }
+
+    /// A host function's argument of the wrong type or range, worded as Lua's library words it.
+    #[test]
+    fn a_bad_argument_is_worded_as_luas_library_words_it() {
+        let bad = |from: &'static str, to: &str, message: Option<&str>| {
+            let cause = Error::BadArgument {
+                to: None,
+                pos: 2,
+                name: None,
+                cause: std::sync::Arc::new(Error::FromLuaConversionError {
+                    from,
+                    to: to.into(),
+                    message: message.map(str::to_string),
+                }),
+            };
+            bad_argument(&cause, Some("hex.dice.roll"))
+        };
+        assert_eq!(
+            bad("integer", "u32", Some("out of range")).as_deref(),
+            Some("bad argument #2 to 'hex.dice.roll' (integer out of range)")
+        );
+        assert_eq!(
+            bad("function", "table", None).as_deref(),
+            Some("bad argument #2 to 'hex.dice.roll' (table expected, got function)")
+        );
+        // (a string that is no UTF-8; other strings and other wants said as they are)
+        let said = |from, to, message| bad(from, to, message).unwrap_or_default();
+        assert_eq!(
+            said("string", "String", None),
+            "bad argument #2 to 'hex.dice.roll' (UTF-8 text expected, got a string of other bytes)"
+        );
+        assert_eq!(
+            said("integer", "String", None),
+            "bad argument #2 to 'hex.dice.roll' (string expected, got integer)"
+        );
+        assert_eq!(
+            said("string", "table", None),
+            "bad argument #2 to 'hex.dice.roll' (table expected, got string)"
+        );
+        // (Rust's collections as a script writes them; mlua's detail kept unless it repeats
+        // what was expected)
+        assert_eq!(
+            said("table", "Vec<String>", Some("expected a list")),
+            "bad argument #2 to 'hex.dice.roll' (list expected, got table)"
+        );
+        assert_eq!(
+            said("string", "HashMap<String, u32>", Some("key 'x' unknown")),
+            "bad argument #2 to 'hex.dice.roll' (table expected, got string): key 'x' unknown"
+        );
+        assert_eq!(
+            said("string", "Hex", None),
+            "bad argument #2 to 'hex.dice.roll' (Hex expected, got string)"
+        );
+    }
+
+    /// A field a host function could not convert, in a script's words.
+    #[test]
+    fn a_value_not_converted_is_said_in_a_scripts_words() {
+        let conversion_of = |from: &'static str, to: &str, message: Option<&str>| {
+            conversion(&Error::FromLuaConversionError {
+                from,
+                to: to.into(),
+                message: message.map(str::to_string),
+            })
+        };
+        assert_eq!(
+            conversion_of("table", "String", None).as_deref(),
+            Some("string expected, got table")
+        );
+        assert_eq!(
+            conversion_of("integer", "u8", Some("out of range")).as_deref(),
+            Some("integer out of range for a number")
+        );
+        assert_eq!(conversion(&Error::runtime("boom")), None);
+    }
+
     #[test]
     fn an_error_value_that_is_no_string_is_named_without_its_address() {
         assert_eq!(
