@@ -466,6 +466,22 @@ mod tests {
         );
     }
 
+    /// The host function a traceback's first host frame names, as the script wrote it.
+    #[test]
+    fn the_host_function_called_is_named_from_the_traceback() {
+        assert_eq!(
+            host_function_called(
+                "stack traceback:\n\t[C]: in field 'not_a_host_function'\n\trules/a.lua:1: in main chunk"
+            )
+            .as_deref(),
+            Some("not_a_host_function")
+        );
+        assert_eq!(
+            host_function_called("stack traceback:\n\trules/a.lua:1: in main chunk"),
+            None
+        );
+    }
+
     /// A field a host function could not convert, in a script's words.
     #[test]
     fn a_value_not_converted_is_said_in_a_scripts_words() {
