@@ -357,6 +357,9 @@ mod tests {
             "hex.commands.define(\"attack\"): 'resolve' must be a function"
         ));
         assert!(!is_located("budget: 3: too much"));
+        // (a place needs both a script and a line number)
+        assert!(!is_located("budget:3: too much"));
+        assert!(!is_located("rules/x.lua:top: too much"));
     }
 
     #[test]
