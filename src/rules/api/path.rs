@@ -192,15 +192,8 @@ impl PathCache {
             named.sort_unstable();
             named.dedup();
             let kept = std::mem::take(&mut self.units);
-            let (units, followed) =
-                merge_named_units(kept, state, &named, map, rules, &mut self.occ);
-            self.units = units;
-            self.index = index_of(&self.units);
-            let units = match followed {
-                Ok(_) => UnitsChanged::Followed,
-                // (the rebuild reports the error)
-                Err(_) => UnitsChanged::All,
-            };
+            let named = |k: &Unit, _: &Unit| named.binary_search(&k.id.as_str()).is_ok();
+            let units = self.merge(kept, state, named, map, rules);
             self.rebuild(map, rules, units, control_changed)?;
         } else {
             self.rebuild(map, rules, UnitsChanged::These(changed), control_changed)?;
@@ -293,6 +286,26 @@ impl PathCache {
         }
     }
 
+    /// The units made the state's by `merge_units` (units entered or left play), the index and
+    /// the occupancy following them: how the occupancy stands now.
+    fn merge(
+        &mut self,
+        kept: Vec<Unit>,
+        state: &GameState,
+        differs: impl Fn(&Unit, &Unit) -> bool,
+        map: &HexMap,
+        rules: &PathRules,
+    ) -> UnitsChanged {
+        let (units, followed) = merge_units(kept, state, differs, map, rules, &mut self.occ);
+        self.units = units;
+        self.index = index_of(&self.units);
+        match followed {
+            Ok(()) => UnitsChanged::Followed,
+            // (the rebuild reports the error)
+            Err(_) => UnitsChanged::All,
+        }
+    }
+
     /// Brings the cache up to `state` by comparing them.
     fn compare_and_copy(
         &mut self,
@@ -316,9 +329,8 @@ impl PathCache {
             }
             UnitsChanged::These(changed)
         } else {
-            self.units = merge_units(std::mem::take(&mut self.units), state);
-            self.index = index_of(&self.units);
-            UnitsChanged::All
+            let kept = std::mem::take(&mut self.units);
+            self.merge(kept, state, |k, now| k != now, map, rules)
         };
         let control_changed = self.control_stale
             || self.control.len() != state.control.len()
@@ -364,36 +376,15 @@ fn index_of(units: &[Unit]) -> BTreeMap<String, usize> {
 }
 
 /// The state's units, in its order, reusing the kept copy of each unit still there (matched by
-/// id: both lists are in the state's order, so one walk pairs them when the ids are the keys).
-fn merge_units(kept: Vec<Unit>, state: &GameState) -> Vec<Unit> {
-    let mut kept = kept.into_iter().peekable();
-    let mut out = Vec::with_capacity(state.units.len());
-    for now in state.units.values() {
-        while kept.peek().is_some_and(|k| k.id < now.id) {
-            kept.next();
-        }
-        match kept.next_if(|k| k.id == now.id) {
-            Some(mut k) => {
-                if k != *now {
-                    copy_unit(&mut k, now);
-                }
-                out.push(k);
-            }
-            None => out.push(now.clone()),
-        }
-    }
-    out
-}
-
-/// The state's units, in its order, when the revision names every unit that changed, entered or
-/// left play (`named`, sorted): the kept copy of each other unit is taken as it is, uncompared.
+/// id: both lists are in the state's order, so one walk pairs them); a kept unit is made equal
+/// to the state's when `differs(kept, now)` says so (a comparison, or the revision naming it).
 /// `occ` (built on `kept`, in its order) follows each unit that leaves, enters or changes; the
 /// answer is an error once one of its steps failed (the occupancy then half followed: the caller
 /// builds it again).
-fn merge_named_units(
+fn merge_units(
     kept: Vec<Unit>,
     state: &GameState,
-    named: &[&str],
+    differs: impl Fn(&Unit, &Unit) -> bool,
     map: &HexMap,
     rules: &PathRules,
     occ: &mut Occupancy,
@@ -414,7 +405,7 @@ fn merge_named_units(
         }
         match kept.next_if(|k| k.id == now.id) {
             Some(mut k) => {
-                if named.binary_search(&now.id.as_str()).is_ok() {
+                if differs(&k, now) {
                     copy_unit(&mut k, now);
                     follow(&mut |occ| occ.update_unit(map, rules, out.len(), &k));
                 }
