@@ -23,8 +23,8 @@ use crate::rules::lua_stack::writer::write;
 /// cache's version (`Revision::changes_since`): nothing (a bot choosing several commands, the
 /// handlers of one event), or a few units and hexes, copied one by one. On any other state the
 /// cache compares the units and the control map. Either way it copies what changed and follows it
-/// in the occupancy unit by unit (`Occupancy::update_unit`; rebuilt only when units entered or
-/// left play), not the whole cache.
+/// in the occupancy unit by unit (`Occupancy::update_unit`, `insert_unit` and `remove_unit` for
+/// units that entered or left play), not the whole cache.
 pub(crate) struct PathCache {
     /// The call into Lua this cache was last checked in: within one call the state cannot change.
     generation: u64,
