@@ -85,26 +85,20 @@ local function f_swiss_invaded(f)
   return f.swiss_invaded
 end
 
--- The map edges where reserves enter (17.5, 17.7).
-local WEST_SOUTH, SOUTH_EAST = { "west_edge", "south_edge" }, { "south_edge", "east_edge" }
-
--- Whether `label` lies in one of the zones `names` (one of the lists above): map data, each
--- answer kept per list, since the listings ask it of every candidate hex again and again.
-local edge_answers = {}
-local function edge(label, names)
-  local kept = edge_answers[names]
-  if not kept then
-    kept = common.memo(function(l)
-      local zones = common.zones_of(l)
-      for i = 1, #zones do
-        for k = 1, #names do if zones[i] == names[k] then return true end end
-      end
-      return false
-    end)
-    edge_answers[names] = kept
-  end
-  return kept(label)
+-- Whether a hex lies in one of the zones `names`, as a function of the hex (map data: each
+-- answer kept, since the listings ask it of every candidate hex again and again).
+local function in_any_zone(names)
+  return common.memo(function(label)
+    local zones = common.zones_of(label)
+    for i = 1, #zones do
+      for k = 1, #names do if zones[i] == names[k] then return true end end
+    end
+    return false
+  end)
 end
+-- The map edges where reserves enter (17.5, 17.7).
+local west_or_south_edge = in_any_zone({ "west_edge", "south_edge" })
+local south_or_east_edge = in_any_zone({ "south_edge", "east_edge" })
 
 -- Whether pool unit `g` is one `side` may place: its own, or a neutral country's (16.2).
 local function own_pool_unit(g, side)
@@ -141,7 +135,7 @@ local function allied_hex(f, label)
     return f_control(f, label) ~= "german" and not zoc_of(f, label, "german")
   end
   if common.in_zone(label, "city_paris") then return true end
-  return politics.country_of(label) == "france" and edge(label, WEST_SOUTH)
+  return politics.country_of(label) == "france" and west_or_south_edge(label)
 end
 
 -- 17.6: a French hex next to Switzerland ("dans tout hex de France adjacent à la frontière
@@ -214,7 +208,7 @@ local function check_in(f, g, side, to)
     -- en Suisse": Allied control is asked of the cities only.
     local city = common.terrain(to) == "major_city" or common.has_feature(to, "town")
     local ok = politics.country_of(to) == "switzerland"
-      and ((city and f_control(f, to) == "allied") or edge(to, SOUTH_EAST))
+      and ((city and f_control(f, to) == "allied") or south_or_east_edge(to))
     if not ok then return nil, "F40-17.7", to .. " is not an Allied-controlled Swiss city or south/east edge hex of Switzerland" end
     return "swiss"
   end
@@ -384,7 +378,7 @@ local function candidates(pool)
       ok = c == "switzerland"
     else
       ok = common.in_zone(label, "assembly_points") or common.in_zone(label, "city_paris")
-        or (c == "france" and edge(label, WEST_SOUTH))
+        or (c == "france" and west_or_south_edge(label))
         or (pool == "armee_des_alpes" and alpine_geo(label))
     end
     if ok then out[#out + 1] = label end
