@@ -434,6 +434,10 @@ fn toward_refuses_a_supply_key_that_is_not_utf8() {
             r#"{ id = "g1", budget = {}, supply = "k" }"#,
             "hex.path.toward: unit g1's budget: a number expected, got a table",
         ),
+        (
+            r#"{ id = "g1", budget = "six", supply = "k" }"#,
+            "hex.path.toward: unit g1's budget: a number expected, got a string",
+        ),
     ] {
         let message = probe_error(&format!(
             r#"hex.path.toward({{ "0101" }}, {{ {entry} }},

@@ -271,8 +271,8 @@ impl Entry {
             return e;
         };
         let (expected, got) = match (field, *from) {
-            (_, "string") => ("UTF-8 text", "a string of other bytes".to_string()),
             ("budget", from) => ("a number", format!("a {from}")),
+            (_, "string") => ("UTF-8 text", "a string of other bytes".to_string()),
             (_, from) => ("a key of opts.supplied", format!("a {from}")),
         };
         mlua::Error::runtime(format!(
